@@ -1,0 +1,2 @@
+// microaot command line: compile, run, inspect.
+int main() { return 0; }

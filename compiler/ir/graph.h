@@ -1,0 +1,118 @@
+// The graph IR: tensors (type, shape, quantization, constant bytes) and operators in execution order.
+// The frontend builds it, passes rewrite it, the memory planner and codegen read it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ir/dtype.h"
+
+namespace microaot {
+
+enum class OpKind {
+#define MICROAOT_OP(kind, tflite_name, code, handler) kind,
+#include "ir/op_list.def"
+#undef MICROAOT_OP
+};
+constexpr int kOpKindCount = 0
+#define MICROAOT_OP(kind, tflite_name, code, handler) +1
+#include "ir/op_list.def"
+#undef MICROAOT_OP
+    ;
+
+const char* op_kind_name(OpKind kind);  // the TFLite name, e.g. "CONV_2D"
+int op_kind_builtin_code(OpKind kind);
+
+// Affine quantization: real = scale * (q - zero_point). One entry per tensor, or one per channel
+// along `axis` (per-channel weights).
+struct Quantization {
+  std::vector<float> scale;
+  std::vector<int64_t> zero_point;
+  int32_t axis = 0;
+
+  bool empty() const { return scale.empty(); }
+  bool per_channel() const { return scale.size() > 1; }
+};
+
+struct Tensor {
+  std::string name;
+  DType dtype = DType::kUnsupported;
+  std::vector<int32_t> shape;
+  Quantization quant;
+  bool is_constant = false;
+  std::vector<uint8_t> data;  // the constant's bytes (little-endian, row-major); empty otherwise
+  int source_index = -1;      // index in the .tflite subgraph, -1 for tensors made by passes
+  int alias_of = -1;          // shares the storage of that tensor (no-op reshape); -1 if it owns storage
+
+  int64_t num_elements() const;
+  int64_t byte_size() const;
+};
+
+enum class Padding { kSame, kValid };
+enum class Activation { kNone, kRelu, kReluN1To1, kRelu6 };
+
+struct NoOptions {};
+struct Conv2DOptions {
+  Padding padding = Padding::kValid;
+  int stride_w = 1, stride_h = 1, dilation_w = 1, dilation_h = 1;
+  Activation activation = Activation::kNone;
+};
+struct DepthwiseConv2DOptions {
+  Padding padding = Padding::kValid;
+  int stride_w = 1, stride_h = 1, dilation_w = 1, dilation_h = 1, depth_multiplier = 1;
+  Activation activation = Activation::kNone;
+};
+struct Pool2DOptions {
+  Padding padding = Padding::kValid;
+  int stride_w = 1, stride_h = 1, filter_w = 1, filter_h = 1;
+  Activation activation = Activation::kNone;
+};
+struct FullyConnectedOptions {
+  Activation activation = Activation::kNone;
+  bool keep_num_dims = false;
+};
+struct AddOptions {
+  Activation activation = Activation::kNone;
+};
+struct SoftmaxOptions {
+  float beta = 1.0f;
+};
+struct ReshapeOptions {
+  std::vector<int32_t> new_shape;  // from the options table, when present
+};
+
+using OpOptions = std::variant<NoOptions, Conv2DOptions, DepthwiseConv2DOptions, Pool2DOptions,
+                               FullyConnectedOptions, AddOptions, SoftmaxOptions, ReshapeOptions>;
+
+constexpr int kNoTensor = -1;  // an optional input that is absent (e.g. no bias)
+
+struct Op {
+  OpKind kind;
+  int source_index = -1;  // position in the .tflite subgraph's operator list
+  int version = 1;        // the operator code's version
+  std::vector<int> inputs;   // tensor ids, kNoTensor where an optional input is absent
+  std::vector<int> outputs;  // tensor ids
+  OpOptions options;
+};
+
+struct Graph {
+  std::string description;  // the model's description string
+  std::vector<Tensor> tensors;
+  std::vector<Op> ops;  // execution order
+  std::vector<int> inputs;
+  std::vector<int> outputs;
+
+  const Tensor& tensor(int id) const;
+  Tensor& tensor(int id);
+  // Follows alias_of to the tensor that owns the storage.
+  int storage_of(int id) const;
+};
+
+// "CONV_2D (op 3)": how diagnostics name an operator.
+std::string describe_op(const Graph& graph, const Op& op);
+// "'conv1/weights' (tensor 7)": how diagnostics name a tensor.
+std::string describe_tensor(const Graph& graph, int id);
+
+}  // namespace microaot

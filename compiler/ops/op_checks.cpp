@@ -1,0 +1,95 @@
+#include "ops/op_checks.h"
+
+#include <cmath>
+#include <string>
+
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+void expect_op(bool cond, const Graph& graph, const Op& op, const std::string& what) {
+  if (!cond) throw CompileError(describe_op(graph, op) + ": " + what);
+}
+
+void expect_tensor(bool cond, const Graph& graph, const Op& op, int tensor_id, const std::string& role,
+                   const std::string& what) {
+  if (!cond) {
+    throw CompileError(describe_op(graph, op) + ", " + role + " " + describe_tensor(graph, tensor_id) + ": " + what);
+  }
+}
+
+void expect_arity(const Graph& graph, const Op& op, int min_inputs, int max_inputs, int outputs) {
+  const int n_in = static_cast<int>(op.inputs.size());
+  expect_op(n_in >= min_inputs && n_in <= max_inputs, graph, op,
+            "expects " + std::to_string(min_inputs) + (min_inputs == max_inputs ? "" : "-" + std::to_string(max_inputs)) +
+                " inputs, has " + std::to_string(n_in));
+  expect_op(static_cast<int>(op.outputs.size()) == outputs, graph, op,
+            "expects " + std::to_string(outputs) + " outputs, has " + std::to_string(op.outputs.size()));
+}
+
+int input_id(const Graph& graph, const Op& op, int index) {
+  expect_op(index < static_cast<int>(op.inputs.size()) && op.inputs[index] != kNoTensor, graph, op,
+            "input " + std::to_string(index) + " is missing");
+  return op.inputs[index];
+}
+
+int output_id(const Graph& graph, const Op& op, int index) {
+  expect_op(index < static_cast<int>(op.outputs.size()) && op.outputs[index] != kNoTensor, graph, op,
+            "output " + std::to_string(index) + " is missing");
+  return op.outputs[index];
+}
+
+int optional_input_id(const Op& op, int index) {
+  return index < static_cast<int>(op.inputs.size()) ? op.inputs[index] : kNoTensor;
+}
+
+void expect_dtype(const Graph& graph, const Op& op, int tensor_id, const std::string& role,
+                  std::initializer_list<DType> allowed) {
+  const DType actual = graph.tensor(tensor_id).dtype;
+  std::string names;
+  for (DType type : allowed) {
+    if (type == actual) return;
+    names += (names.empty() ? "" : " or ") + std::string(dtype_name(type));
+  }
+  expect_tensor(false, graph, op, tensor_id, role,
+                "type " + std::string(dtype_name(actual)) + " is not supported here (expected " + names + ")");
+}
+
+void expect_rank(const Graph& graph, const Op& op, int tensor_id, const std::string& role, int rank) {
+  const int actual = static_cast<int>(graph.tensor(tensor_id).shape.size());
+  expect_tensor(actual == rank, graph, op, tensor_id, role,
+                "expected rank " + std::to_string(rank) + ", got rank " + std::to_string(actual));
+}
+
+void expect_constant(const Graph& graph, const Op& op, int tensor_id, const std::string& role) {
+  expect_tensor(graph.tensor(tensor_id).is_constant, graph, op, tensor_id, role,
+                "must be a constant (weights computed at run time are not supported)");
+}
+
+void expect_per_tensor_quant(const Graph& graph, const Op& op, int tensor_id, const std::string& role) {
+  const Quantization& q = graph.tensor(tensor_id).quant;
+  expect_tensor(q.scale.size() == 1 && q.zero_point.size() == 1, graph, op, tensor_id, role,
+                "needs per-tensor quantization (one scale and zero point)");
+  expect_tensor(std::isfinite(q.scale[0]) && q.scale[0] > 0.0f, graph, op, tensor_id, role,
+                "quantization scale must be finite and positive");
+}
+
+void expect_version(const Graph& graph, const Op& op, int max_version) {
+  expect_op(op.version >= 1 && op.version <= max_version, graph, op,
+            "version " + std::to_string(op.version) + " is not supported (up to " + std::to_string(max_version) + ")");
+}
+
+int window_output_size(Padding padding, int in_size, int filter_size, int stride, int dilation) {
+  const int effective_filter = (filter_size - 1) * dilation + 1;
+  if (stride <= 0) return 0;
+  if (padding == Padding::kSame) return (in_size + stride - 1) / stride;
+  return (in_size + stride - effective_filter) / stride;
+}
+
+int window_padding(int stride, int dilation, int in_size, int filter_size, int out_size) {
+  const int effective_filter = (filter_size - 1) * dilation + 1;
+  const int total = (out_size - 1) * stride + effective_filter - in_size;
+  return total > 0 ? total / 2 : 0;
+}
+
+}  // namespace microaot

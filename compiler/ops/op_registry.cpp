@@ -1,0 +1,21 @@
+// Binds each line of op_list.def to its handler object; an op without a handler fails to link.
+#include "ops/op_handler.h"
+
+namespace microaot {
+
+#define MICROAOT_OP(kind, tflite_name, code, handler) extern const OpHandler handler##_handler;
+#include "ir/op_list.def"
+#undef MICROAOT_OP
+
+namespace {
+const OpHandler* const kHandlers[] = {
+#define MICROAOT_OP(kind, tflite_name, code, handler) &handler##_handler,
+#include "ir/op_list.def"
+#undef MICROAOT_OP
+};
+static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == kOpKindCount, "one handler per operator");
+}  // namespace
+
+const OpHandler& op_handler(OpKind kind) { return *kHandlers[static_cast<int>(kind)]; }
+
+}  // namespace microaot

@@ -1,0 +1,95 @@
+#include "ops/quant_math.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+QuantizedMultiplier quantize_multiplier(double real_multiplier) {
+  QuantizedMultiplier result;
+  if (real_multiplier == 0.0) return result;
+  int shift = 0;
+  const double fraction = std::frexp(real_multiplier, &shift);
+  auto fixed = static_cast<int64_t>(std::round(fraction * (1LL << 31)));
+  MICROAOT_CHECK(fixed <= (1LL << 31), "multiplier mantissa out of range");
+  if (fixed == (1LL << 31)) {
+    fixed /= 2;
+    ++shift;
+  }
+  if (shift < -31) {  // too small to represent: the product is zero
+    shift = 0;
+    fixed = 0;
+  }
+  result.multiplier = static_cast<int32_t>(fixed);
+  result.shift = shift;
+  return result;
+}
+
+QuantizedMultiplier quantize_multiplier_smaller_than_one(double real_multiplier) {
+  MICROAOT_CHECK(real_multiplier < 1.0 && real_multiplier > 0.0, "multiplier must be in (0, 1)");
+  QuantizedMultiplier result = quantize_multiplier(real_multiplier);
+  MICROAOT_CHECK(result.shift <= 0, "multiplier below one has a non-positive shift");
+  return result;
+}
+
+QuantizedMultiplier quantize_multiplier_greater_than_one(double real_multiplier) {
+  MICROAOT_CHECK(real_multiplier > 1.0, "multiplier must be above 1");
+  QuantizedMultiplier result = quantize_multiplier(real_multiplier);
+  MICROAOT_CHECK(result.shift >= 0, "multiplier above one has a non-negative shift");
+  return result;
+}
+
+int32_t quantize_value(float value, float scale, int32_t zero_point) {
+  const float scaled = value / scale;
+  return zero_point + static_cast<int32_t>(std::round(scaled));
+}
+
+ActivationRange quantized_activation_range(Activation activation, DType type, float scale, int32_t zero_point) {
+  int32_t qmin = 0;
+  int32_t qmax = 0;
+  switch (type) {
+    case DType::kInt8: qmin = -128; qmax = 127; break;
+    case DType::kInt16: qmin = -32768; qmax = 32767; break;
+    case DType::kUInt8: qmin = 0; qmax = 255; break;
+    default: MICROAOT_CHECK(false, "quantized activation range on a non-quantized type");
+  }
+  switch (activation) {
+    case Activation::kNone: return {qmin, qmax};
+    case Activation::kRelu: return {std::max(qmin, quantize_value(0.0f, scale, zero_point)), qmax};
+    case Activation::kRelu6:
+      return {std::max(qmin, quantize_value(0.0f, scale, zero_point)),
+              std::min(qmax, quantize_value(6.0f, scale, zero_point))};
+    case Activation::kReluN1To1:
+      return {std::max(qmin, quantize_value(-1.0f, scale, zero_point)),
+              std::min(qmax, quantize_value(1.0f, scale, zero_point))};
+  }
+  MICROAOT_CHECK(false, "unknown activation");
+}
+
+FloatActivationRange float_activation_range(Activation activation) {
+  switch (activation) {
+    case Activation::kNone: return {-FLT_MAX, FLT_MAX};
+    case Activation::kRelu: return {0.0f, FLT_MAX};
+    case Activation::kRelu6: return {0.0f, 6.0f};
+    case Activation::kReluN1To1: return {-1.0f, 1.0f};
+  }
+  MICROAOT_CHECK(false, "unknown activation");
+}
+
+std::string c_float_literal(float value) {
+  if (std::isinf(value)) return value > 0 ? "INFINITY" : "-INFINITY";
+  MICROAOT_CHECK(!std::isnan(value), "NaN constant");
+  if (value == FLT_MAX) return "FLT_MAX";
+  if (value == -FLT_MAX) return "-FLT_MAX";
+  char text[64];
+  std::snprintf(text, sizeof text, "%af", static_cast<double>(value));
+  return text;
+}
+
+}  // namespace microaot

@@ -1,0 +1,43 @@
+// Compile-time quantization arithmetic shared by the operator handlers: turning real-valued scales into
+// the fixed-point multiplier/shift pairs the int8 kernels use, and activation clamp ranges. The rounding
+// rules are TFLite's, so the kernels stay bit-exact with TFLM's reference kernels.
+#pragma once
+
+#include <cstdint>
+
+#include "ir/graph.h"
+
+namespace microaot {
+
+// real ≈ multiplier * 2^(shift - 31), multiplier in [2^30, 2^31) or 0. shift > 0 means a left shift.
+struct QuantizedMultiplier {
+  int32_t multiplier = 0;
+  int shift = 0;
+};
+
+// frexp-based decomposition with round-half-away-from-zero of the mantissa (TFLite's QuantizeMultiplier).
+QuantizedMultiplier quantize_multiplier(double real_multiplier);
+// For multipliers known to be < 1 (shift <= 0) or > 1 (shift >= 0); check the precondition.
+QuantizedMultiplier quantize_multiplier_smaller_than_one(double real_multiplier);
+QuantizedMultiplier quantize_multiplier_greater_than_one(double real_multiplier);
+
+// zero_point + round(value / scale) with the division in float, as TFLite quantizes activation bounds.
+int32_t quantize_value(float value, float scale, int32_t zero_point);
+
+struct ActivationRange {
+  int32_t min;
+  int32_t max;
+};
+// Clamp range for a fused activation on a quantized output of the given type (int8/int16).
+ActivationRange quantized_activation_range(Activation activation, DType type, float scale, int32_t zero_point);
+
+struct FloatActivationRange {
+  float min;
+  float max;
+};
+FloatActivationRange float_activation_range(Activation activation);
+
+// C99 text for a float constant that round-trips exactly (hex float), e.g. "0x1.8p+1f"; handles ±inf/FLT_MAX.
+std::string c_float_literal(float value);
+
+}  // namespace microaot
