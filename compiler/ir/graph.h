@@ -45,6 +45,7 @@ struct Tensor {
   std::vector<uint8_t> data;  // the constant's bytes (little-endian, row-major); empty otherwise
   int source_index = -1;      // index in the .tflite subgraph, -1 for tensors made by passes
   int alias_of = -1;          // shares the storage of that tensor (no-op reshape); -1 if it owns storage
+  bool is_dead = false;       // removed by remove_dead_code: no op and no graph output uses it
 
   int64_t num_elements() const;
   int64_t byte_size() const;

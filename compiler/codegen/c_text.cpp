@@ -1,0 +1,94 @@
+#include "codegen/c_text.h"
+
+#include <cctype>
+#include <cstring>
+
+#include "ops/quant_math.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+std::string c_identifier(const std::string& text) {
+  std::string id;
+  for (char c : text) id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "_" + id;
+  return id;
+}
+
+std::string c_macro_name(const std::string& text) {
+  std::string name = c_identifier(text);
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
+std::string c_comment_text(const std::string& text) {
+  std::string clean;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
+      clean += '?';
+    } else if (c == '/' && !clean.empty() && clean.back() == '*') {
+      clean += ' ';
+      clean += c;
+    } else {
+      clean += c;
+    }
+  }
+  return clean;
+}
+
+namespace {
+template <typename T>
+T load(const uint8_t* bytes) {
+  T value;
+  std::memcpy(&value, bytes, sizeof(T));
+  return value;
+}
+
+std::string element_text(const Tensor& t, int64_t i) {
+  const uint8_t* p = t.data.data() + i * static_cast<int64_t>(dtype_size(t.dtype));
+  switch (t.dtype) {
+    case DType::kFloat32: return c_float_literal(load<float>(p));
+    case DType::kInt8: return std::to_string(load<int8_t>(p));
+    case DType::kUInt8:
+    case DType::kBool: return std::to_string(load<uint8_t>(p));
+    case DType::kInt16: return std::to_string(load<int16_t>(p));
+    case DType::kInt32: {
+      const int32_t v = load<int32_t>(p);
+      // INT32_MIN has no literal form in C: write it as an expression.
+      return v == INT32_MIN ? "(-2147483647 - 1)" : std::to_string(v);
+    }
+    case DType::kInt64: {
+      const int64_t v = load<int64_t>(p);
+      return v == INT64_MIN ? "(-9223372036854775807LL - 1)" : std::to_string(v) + "LL";
+    }
+    case DType::kUnsupported: break;
+  }
+  MICROAOT_CHECK(false, "constant of unsupported type reached codegen");
+}
+
+template <typename ElementText>
+std::string join_rows(int64_t count, ElementText text) {
+  std::string out;
+  for (int64_t i = 0; i < count; ++i) {
+    out += (i % 16 == 0) ? (i ? ",\n  " : "  ") : ", ";
+    out += text(i);
+  }
+  return out;
+}
+}  // namespace
+
+std::string c_initializer(const Tensor& tensor) {
+  MICROAOT_CHECK(static_cast<int64_t>(tensor.data.size()) == tensor.byte_size(), "constant size mismatch");
+  return join_rows(tensor.num_elements(), [&](int64_t i) { return element_text(tensor, i); });
+}
+
+std::string c_initializer(const std::vector<int64_t>& values) {
+  return join_rows(static_cast<int64_t>(values.size()), [&](int64_t i) {
+    const int64_t v = values[i];
+    if (v == INT32_MIN) return std::string("(-2147483647 - 1)");
+    return std::to_string(v);
+  });
+}
+
+}  // namespace microaot

@@ -1,0 +1,25 @@
+// Small helpers for writing C source text: identifiers, macro names, constant arrays.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace microaot {
+
+// A valid C identifier made from arbitrary text: other characters become '_', a leading digit gets '_'.
+std::string c_identifier(const std::string& text);
+// Upper-case form for macro prefixes: "kws_model" -> "KWS_MODEL".
+std::string c_macro_name(const std::string& text);
+// Text safe inside a C comment or string literal ("*/", quotes, backslashes and control bytes removed).
+std::string c_comment_text(const std::string& text);
+
+// The elements of a constant tensor as C initializer text, 16 per line, each line indented by two spaces.
+// Floats are written as exact hex literals so the bytes in flash equal the model's.
+std::string c_initializer(const Tensor& tensor);
+// The same for a list of integers.
+std::string c_initializer(const std::vector<int64_t>& values);
+
+}  // namespace microaot

@@ -1,0 +1,99 @@
+#include <sstream>
+
+#include "codegen/c_text.h"
+#include "codegen/emit.h"
+#include "ir/ir_dump.h"
+#include "ops/quant_math.h"
+
+namespace microaot {
+
+namespace {
+void emit_io_macros(std::ostringstream& out, const CompiledModel& model, const char* kind,
+                    const std::vector<int>& ids) {
+  const std::string macro = module_names(model).macro;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const Tensor& t = model.graph.tensor(ids[i]);
+    const std::string m = macro + "_" + kind + "_" + std::to_string(i);
+    out << "/* " << kind << " " << i << ": '" << c_comment_text(t.name) << "', " << dtype_name(t.dtype) << " "
+        << format_shape(t.shape) << " */\n";
+    out << "#define " << m << "_SIZE " << t.byte_size() << "u /* bytes */\n";
+    out << "#define " << m << "_ELEMENTS " << t.num_elements() << "u\n";
+    if (t.quant.scale.size() == 1) {
+      out << "#define " << m << "_SCALE " << c_float_literal(t.quant.scale[0]) << " /* " << t.quant.scale[0]
+          << " */\n";
+      out << "#define " << m << "_ZERO_POINT (" << t.quant.zero_point[0] << ")\n";
+    }
+  }
+}
+
+void emit_tvm_interface(std::ostringstream& out, const CompiledModel& model) {
+  const std::string p = module_names(model).prefix;
+  const auto fields = [&](const std::vector<int>& ids) {
+    for (size_t i = 0; i < ids.size(); ++i) {
+      out << "  void *" << c_identifier(model.graph.tensor(ids[i]).name) << "_" << i << ";\n";
+    }
+  };
+  out << "\n/* microTVM-style entry (--interface-api c): runs on the static arena with a context of its own.\n"
+      << " * Returns 0 on success, else a microaot_status value. Not reentrant. */\n";
+  out << "struct tvmgen_" << p << "_inputs {\n";
+  fields(model.graph.inputs);
+  out << "};\nstruct tvmgen_" << p << "_outputs {\n";
+  fields(model.graph.outputs);
+  out << "};\nint32_t tvmgen_" << p << "_run(struct tvmgen_" << p << "_inputs *inputs, struct tvmgen_" << p
+      << "_outputs *outputs);\n";
+}
+}  // namespace
+
+std::string emit_api_header(const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  const std::string& p = n.prefix;
+  std::ostringstream out;
+  out << kGeneratedBanner;
+  out << "/* " << p << ": compiled from '" << c_comment_text(model.options.source_name) << "'.\n"
+      << " *\n"
+      << " * Use: " << p << "_init() binds an arena (NULL = the static one); write each input with\n"
+      << " * " << p << "_set_input() or through " << p << "_input_ptr(); " << p << "_run(); read each output with\n"
+      << " * " << p << "_get_output() or " << p << "_output_ptr(). Inputs live in the arena and may be\n"
+      << " * overwritten by run(), so write them again before every run. Outputs stay valid until the next\n"
+      << " * input write or run. States: IDLE -init-> READY -run-> DONE; calls in the wrong state return\n"
+      << " * MICROAOT_STATUS_BAD_STATE. There is no global mutable state except the optional static arena. */\n";
+  out << "#ifndef " << n.macro << "_H\n#define " << n.macro << "_H\n\n";
+  out << "#include <stddef.h>\n#include <stdint.h>\n\n#include \"microaot/status.h\"\n\n";
+  out << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  out << "/* Bytes of working memory (activations) the model needs, and their required alignment. */\n";
+  out << "#define " << n.macro << "_ARENA_SIZE " << model.plan.arena_size << "u\n";
+  out << "#define " << n.macro << "_ARENA_ALIGN " << model.options.alignment << "u\n\n";
+  out << "#define " << n.macro << "_NUM_INPUTS " << model.graph.inputs.size() << "u\n";
+  out << "#define " << n.macro << "_NUM_OUTPUTS " << model.graph.outputs.size() << "u\n\n";
+  emit_io_macros(out, model, "INPUT", model.graph.inputs);
+  emit_io_macros(out, model, "OUTPUT", model.graph.outputs);
+  out << "\ntypedef enum {\n  " << n.macro << "_STATE_IDLE = 0,\n  " << n.macro << "_STATE_READY,\n  " << n.macro
+      << "_STATE_RUNNING,\n  " << n.macro << "_STATE_DONE\n} " << p << "_state;\n\n";
+  out << "/* One instance. Owned by the caller; treat the fields as private. */\n";
+  out << "typedef struct " << p << "_context {\n  " << p << "_state state;\n  uint8_t *arena;\n} " << p
+      << "_context;\n\n";
+  out << "/* Binds the arena: `arena` of at least " << n.macro << "_ARENA_SIZE bytes aligned to " << n.macro
+      << "_ARENA_ALIGN,\n * or NULL for the library's static arena (absent when " << n.macro
+      << "_NO_STATIC_ARENA is defined). */\n";
+  out << "microaot_status " << p << "_init(" << p << "_context *ctx, void *arena, size_t arena_size);\n\n";
+  out << "/* Copies `size` bytes (exactly the input's size) into input `index`. */\n";
+  out << "microaot_status " << p << "_set_input(" << p
+      << "_context *ctx, size_t index, const void *data, size_t size);\n\n";
+  out << "/* The in-arena buffer of input `index` for zero-copy fills (e.g. DMA), and its size. */\n";
+  out << "microaot_status " << p << "_input_ptr(" << p << "_context *ctx, size_t index, void **data, size_t *size);\n\n";
+  out << "/* Runs the model once: a fixed sequence of kernel calls, no allocation. */\n";
+  out << "microaot_status " << p << "_run(" << p << "_context *ctx);\n\n";
+  out << "/* Copies output `index` (exactly `size` bytes) after a run. */\n";
+  out << "microaot_status " << p << "_get_output(" << p
+      << "_context *ctx, size_t index, void *data, size_t size);\n\n";
+  out << "/* The in-arena buffer of output `index` after a run, and its size. */\n";
+  out << "microaot_status " << p << "_output_ptr(" << p
+      << "_context *ctx, size_t index, const void **data, size_t *size);\n\n";
+  out << "/* Releases the arena binding; the context returns to IDLE. */\n";
+  out << "microaot_status " << p << "_destroy(" << p << "_context *ctx);\n";
+  if (model.options.interface_api_c) emit_tvm_interface(out, model);
+  out << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << n.macro << "_H */\n";
+  return out.str();
+}
+
+}  // namespace microaot

@@ -1,0 +1,113 @@
+// NAME.c: the kernel parameters (const, in flash), the API with its state checks, and run(): the fixed
+// sequence of kernel calls on arena offsets decided at compile time.
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "codegen/c_text.h"
+#include "codegen/emit.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+namespace {
+std::string op_symbol(const ModuleNames& n, size_t step) { return n.prefix + "_op" + std::to_string(step); }
+
+void emit_includes(std::ostringstream& out, const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  out << "#include <float.h>\n#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n";
+  out << "#include \"" << n.prefix << ".h\"\n#include \"memory_map.h\"\n#include \"platform.h\"\n";
+  std::set<std::string> headers;
+  for (const KernelCall& call : model.calls) headers.insert(call.header);
+  for (const std::string& h : headers) out << "#include \"" << h << "\"\n";
+  out << "\n";
+}
+
+void emit_constant_declarations(std::ostringstream& out, const CompiledModel& model) {
+  out << "/* Weights and biases, defined in weights.c (flash). */\n";
+  for (int id : used_constants(model)) {
+    const Tensor& t = model.graph.tensor(id);
+    out << "extern const " << dtype_c_type(t.dtype) << " " << constant_symbol(model, id) << "["
+        << t.num_elements() << "];\n";
+  }
+  out << "\n";
+}
+
+void emit_params(std::ostringstream& out, const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  out << "/* Operator parameters, all computed at compile time. */\n";
+  for (size_t step = 0; step < model.calls.size(); ++step) {
+    const KernelCall& call = model.calls[step];
+    if (call.params_type.empty()) continue;
+    const std::string sym = op_symbol(n, step);
+    for (const ParamArray& a : call.arrays) {
+      out << "static const " << a.c_type << " " << sym << "_" << a.field << "[" << a.values.size() << "] = {\n"
+          << c_initializer(a.values) << "};\n";
+    }
+    out << "static const " << call.params_type << " " << sym << "_params = {\n";
+    for (const auto& field : call.fields) out << "  ." << field.first << " = " << field.second << ",\n";
+    for (const ParamArray& a : call.arrays) out << "  ." << a.field << " = " << sym << "_" << a.field << ",\n";
+    out << "};\n";
+  }
+  out << "\n";
+}
+
+// One kernel argument: a constant's symbol, NULL for an absent optional input, else an arena address.
+std::string argument(const CompiledModel& model, const Op& op, int id) {
+  if (id == kNoTensor) return "NULL";
+  const Tensor& t = model.graph.tensor(id);
+  if (t.is_constant) return constant_symbol(model, id);
+  const bool is_output = std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
+  return std::string("(") + (is_output ? "" : "const ") + dtype_c_type(t.dtype) + " *)(arena + " +
+         module_names(model).macro + "_TENSOR_" + std::to_string(model.graph.storage_of(id)) + "_OFFSET)";
+}
+
+void emit_run(std::ostringstream& out, const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  out << "microaot_status " << n.prefix << "_run(" << n.prefix << "_context *ctx) {\n";
+  out << "  uint8_t *arena;\n";
+  out << "  if (ctx == NULL) return MICROAOT_STATUS_NULL_POINTER;\n";
+  out << "  if (ctx->state != " << n.macro << "_STATE_READY && ctx->state != " << n.macro
+      << "_STATE_DONE) return MICROAOT_STATUS_BAD_STATE;\n";
+  out << "  ctx->state = " << n.macro << "_STATE_RUNNING;\n  arena = ctx->arena;\n";
+  for (size_t step = 0; step < model.calls.size(); ++step) {
+    const KernelCall& call = model.calls[step];
+    const Op& op = model.graph.ops[step];
+    out << "\n  /* step " << step << ": " << op_kind_name(op.kind) << " (op " << op.source_index << ") */\n";
+    out << "  MICROAOT_OP_BEGIN(" << step << ", \"" << op_kind_name(op.kind) << "\");\n";
+    out << "  " << call.function << "(";
+    std::string sep;
+    if (!call.params_type.empty()) {
+      out << "&" << op_symbol(n, step) << "_params";
+      sep = ", ";
+    }
+    for (int id : call.args) {
+      out << sep << argument(model, op, id);
+      sep = ", ";
+    }
+    out << ");\n";
+    out << "  MICROAOT_OP_END(" << step << ", \"" << op_kind_name(op.kind) << "\");\n";
+  }
+  out << "\n  ctx->state = " << n.macro << "_STATE_DONE;\n  return MICROAOT_STATUS_OK;\n}\n\n";
+}
+}  // namespace
+
+std::string emit_api_source(const CompiledModel& model);  // emit_api_source.cpp
+
+std::string emit_model_source(const CompiledModel& model) {
+  std::ostringstream out;
+  out << kGeneratedBanner;
+  emit_includes(out, model);
+  out << "#ifdef MICROAOT_PROFILE\n"
+      << "#define MICROAOT_OP_BEGIN(step, name) microaot_platform_op_begin((step), (name))\n"
+      << "#define MICROAOT_OP_END(step, name) microaot_platform_op_end((step), (name))\n"
+      << "#else\n#define MICROAOT_OP_BEGIN(step, name) ((void)0)\n#define MICROAOT_OP_END(step, name) ((void)0)\n"
+      << "#endif\n\n";
+  emit_constant_declarations(out, model);
+  emit_params(out, model);
+  out << emit_api_source(model);
+  emit_run(out, model);
+  return out.str();
+}
+
+}  // namespace microaot

@@ -1,0 +1,115 @@
+// network_info.txt (for people) and report.json (for tools): the same figures, two forms.
+#include <iomanip>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "codegen/emit.h"
+#include "ir/ir_dump.h"
+#include "memory/liveness.h"
+
+namespace microaot {
+
+namespace {
+int64_t live_bytes_at(const CompiledModel& model, int step) {
+  int64_t total = 0;
+  for (const BufferRecord& b : model.buffers) {
+    if (b.first_op <= step && step <= b.last_op) total += b.size;
+  }
+  return total;
+}
+
+int64_t param_bytes(const CompiledModel& model, size_t step) {
+  int64_t total = 0;
+  for (int id : model.calls[step].args) {
+    if (id != kNoTensor && model.graph.tensor(id).is_constant) total += model.graph.tensor(id).byte_size();
+  }
+  for (const ParamArray& a : model.calls[step].arrays) total += static_cast<int64_t>(a.values.size()) * 4;
+  return total;
+}
+
+int64_t total_macs(const CompiledModel& model) {
+  int64_t total = 0;
+  for (int64_t m : model.macs) total += m;
+  return total;
+}
+
+std::string shapes_of(const CompiledModel& model, const std::vector<int>& ids, bool skip_constants) {
+  std::string text;
+  for (int id : ids) {
+    if (id == kNoTensor || (skip_constants && model.graph.tensor(id).is_constant)) continue;
+    const Tensor& t = model.graph.tensor(id);
+    text += (text.empty() ? "" : " ") + std::string(dtype_short_name(t.dtype)) + format_shape(t.shape);
+  }
+  return text;
+}
+
+nlohmann::json io_json(const CompiledModel& model, const std::vector<int>& ids) {
+  nlohmann::json list = nlohmann::json::array();
+  for (int id : ids) {
+    const Tensor& t = model.graph.tensor(id);
+    nlohmann::json entry = {{"name", t.name}, {"dtype", dtype_name(t.dtype)}, {"shape", t.shape},
+                            {"bytes", t.byte_size()}, {"offset", arena_offset(model, id)}};
+    if (t.quant.scale.size() == 1) {
+      entry["scale"] = t.quant.scale[0];
+      entry["zero_point"] = t.quant.zero_point[0];
+    }
+    list.push_back(entry);
+  }
+  return list;
+}
+}  // namespace
+
+std::string emit_network_info(const CompiledModel& model) {
+  std::ostringstream out;
+  out << "network: " << module_names(model).prefix << " (" << model.options.source_name << ")\n";
+  out << "inputs:  " << shapes_of(model, model.graph.inputs, false) << "\n";
+  out << "outputs: " << shapes_of(model, model.graph.outputs, false) << "\n\n";
+  out << std::left << std::setw(5) << "step" << std::setw(6) << "op" << std::setw(20) << "operator" << std::setw(28)
+      << "kernel" << std::right << std::setw(12) << "MACs" << std::setw(12) << "param B" << std::setw(12)
+      << "live B" << "  shapes\n";
+  for (size_t step = 0; step < model.calls.size(); ++step) {
+    const Op& op = model.graph.ops[step];
+    out << std::left << std::setw(5) << step << std::setw(6) << op.source_index << std::setw(20)
+        << op_kind_name(op.kind) << std::setw(28) << model.calls[step].function << std::right << std::setw(12)
+        << model.macs[step] << std::setw(12) << param_bytes(model, step) << std::setw(12)
+        << live_bytes_at(model, static_cast<int>(step)) << "  " << shapes_of(model, op.inputs, true) << " -> "
+        << shapes_of(model, op.outputs, false) << "\n";
+  }
+  out << "\ntotal MACs:          " << total_macs(model) << "\n";
+  out << "weights (flash):     " << weights_bytes(model) << " bytes\n";
+  out << "arena (RAM):         " << model.plan.arena_size << " bytes\n";
+  out << "static RAM in all:   " << static_ram_bytes(model) << " bytes\n";
+  return out.str();
+}
+
+std::string emit_report_json(const CompiledModel& model) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (size_t step = 0; step < model.calls.size(); ++step) {
+    const Op& op = model.graph.ops[step];
+    ops.push_back({{"step", step}, {"op_index", op.source_index}, {"op", op_kind_name(op.kind)},
+                   {"kernel", model.calls[step].function}, {"macs", model.macs[step]},
+                   {"param_bytes", param_bytes(model, step)},
+                   {"live_bytes", live_bytes_at(model, static_cast<int>(step))}});
+  }
+  const PeakInfo peak = peak_live_bytes(model.buffers);
+  nlohmann::json report = {
+      {"module", module_names(model).prefix},
+      {"source", model.options.source_name},
+      {"arena_bytes", model.plan.arena_size},
+      {"ram_bytes", static_ram_bytes(model)},
+      {"lower_bound_bytes", peak.bytes},
+      {"peak_step", peak.op},
+      {"planner", model.plan.planner},
+      {"alignment", model.options.alignment},
+      {"flash_weights_bytes", weights_bytes(model)},
+      {"macs", total_macs(model)},
+      {"op_count", model.calls.size()},
+      {"ops", ops},
+      {"inputs", io_json(model, model.graph.inputs)},
+      {"outputs", io_json(model, model.graph.outputs)},
+  };
+  return report.dump(2) + "\n";
+}
+
+}  // namespace microaot

@@ -1,0 +1,68 @@
+#include "compile/compile_model.h"
+
+#include <algorithm>
+
+#include "frontend/tflite_reader.h"
+#include "memory/liveness.h"
+#include "memory/plan_check.h"
+#include "memory/planners.h"
+#include "passes/pass.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+namespace {
+void lower_ops(CompiledModel& model) {
+  for (const Op& op : model.graph.ops) {
+    const OpHandler& handler = op_handler(op.kind);
+    KernelCall call = handler.lower(model.graph, op);
+    MICROAOT_CHECK(!call.is_alias, "alias ops must be removed by the passes before lowering");
+    MICROAOT_CHECK(!call.function.empty(), "handler lowered " + describe_op(model.graph, op) + " to no call");
+    model.calls.push_back(std::move(call));
+    model.macs.push_back(handler.macs(model.graph, op));
+  }
+}
+
+void plan_memory(CompiledModel& model) {
+  const PlannerFn planner = find_planner(model.options.planner);
+  if (planner == nullptr) throw CompileError("unknown memory planner '" + model.options.planner + "'");
+  model.buffers = analyze_lifetimes(model.graph, model.options.alignment);
+  model.plan = planner(model.buffers);
+  const std::vector<std::string> problems = check_plan(model.buffers, model.plan);
+  MICROAOT_CHECK(problems.empty(), "planner '" + model.options.planner + "' produced an invalid plan: " +
+                                       (problems.empty() ? std::string() : problems.front()));
+}
+
+void check_options(const CompileOptions& options) {
+  const int64_t a = options.alignment;
+  if (a < 1 || a > 4096 || (a & (a - 1)) != 0) {
+    throw CompileError("alignment must be a power of two between 1 and 4096, got " + std::to_string(a));
+  }
+  if (options.executor != "aot") {
+    throw CompileError("executor '" + options.executor + "' is not available yet (only 'aot')");
+  }
+}
+}  // namespace
+
+CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const CompileOptions& options) {
+  check_options(options);
+  CompiledModel model;
+  model.options = options;
+  model.graph = read_tflite(tflite_bytes);
+  PassContext ctx;
+  ctx.dump_after = options.dump_ir_after;
+  run_pass_pipeline(model.graph, ctx);
+  lower_ops(model);
+  plan_memory(model);
+  return model;
+}
+
+int64_t arena_offset(const CompiledModel& model, int tensor_id) {
+  const int owner = model.graph.storage_of(tensor_id);
+  for (size_t i = 0; i < model.buffers.size(); ++i) {
+    if (model.buffers[i].tensor_id == owner) return model.plan.offsets[i];
+  }
+  MICROAOT_CHECK(false, "tensor " + std::to_string(tensor_id) + " has no planned buffer");
+}
+
+}  // namespace microaot

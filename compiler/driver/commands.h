@@ -1,0 +1,47 @@
+// The subcommands of the microaot command line. Each returns the process exit status and reports user
+// errors (CompileError) on stderr as "microaot: error: ...".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compile/compile_model.h"
+
+namespace CLI {
+class App;
+}
+
+namespace microaot {
+
+// Options shared by `compile` and `run`, registered on both subcommands.
+struct CompileCommandOptions {
+  std::string model_path;
+  std::string target = "c";
+  std::string runtime = "crt";
+  std::string interface_api;
+  bool unpacked_api = false;
+  CompileOptions compile;
+};
+void add_compile_options(CLI::App& app, CompileCommandOptions& options);
+// Validates target/runtime/interface flags and fills options.compile from them.
+void resolve_compile_options(CompileCommandOptions& options);
+
+struct RunCommandOptions {
+  CompileCommandOptions base;
+  std::vector<std::string> inputs;
+  std::string output_dir;
+  std::string dump_tensors_dir;  // every intermediate tensor as tT.bin (forces the no-reuse planner)
+  std::string cc;
+  std::string cflags;
+  bool keep_build = false;
+  bool batch = false;  // several input sets; set k's outputs go to OUTPUT_DIR/k/
+};
+
+int compile_command(CompileCommandOptions& options, const std::string& output_dir);
+int run_command(RunCommandOptions& options);
+int inspect_command(const std::string& model_path);
+
+// Reads a whole file; throws CompileError naming the file when it cannot.
+std::vector<uint8_t> read_binary_file(const std::string& path);
+
+}  // namespace microaot

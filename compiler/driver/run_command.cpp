@@ -1,0 +1,112 @@
+// `microaot run`: compile to a temporary folder, build with the host C compiler at -Wall -Wextra -Werror,
+// run on raw input files, write raw outputs. The build is exactly what a user's firmware would compile.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "codegen/emit.h"
+#include "driver/commands.h"
+#include "driver/host_harness.h"
+#include "driver/output_dir.h"
+#include "support/process.h"
+#include "support/diagnostics.h"
+
+namespace fs = std::filesystem;
+
+namespace microaot {
+
+namespace {
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+std::vector<std::string> build_command(const RunCommandOptions& o, const std::string& dir, const FileSet& files) {
+  std::vector<std::string> argv = {o.cc.empty() ? env_or("CC", "cc") : o.cc};
+  for (const char* flag : {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2"}) argv.push_back(flag);
+  for (const std::string& f : split_flags(o.cflags.empty() ? env_or("MICROAOT_CFLAGS", "") : o.cflags)) {
+    argv.push_back(f);
+  }
+  argv.push_back("-I" + dir);
+  argv.push_back("-I" + dir + "/kernels");
+  for (const auto& entry : files) {
+    const std::string& path = entry.first;
+    if (path.size() > 2 && path.compare(path.size() - 2, 2, ".c") == 0) argv.push_back(dir + "/" + path);
+  }
+  argv.push_back("-o");
+  argv.push_back(dir + "/model_run");
+  argv.push_back("-lm");
+  return argv;
+}
+
+// Returns the number of input sets: 1, or with --batch every consecutive group of model-input files.
+size_t check_inputs(const RunCommandOptions& o, const CompiledModel& model) {
+  const size_t per_set = model.graph.inputs.size();
+  const bool fits = o.batch ? (o.inputs.size() % per_set == 0 && !o.inputs.empty()) : o.inputs.size() == per_set;
+  if (!fits) {
+    throw CompileError("the model has " + std::to_string(per_set) + " input(s), " +
+                       std::to_string(o.inputs.size()) + " --input file(s) given" +
+                       (o.batch ? " (with --batch: a multiple of the input count)" : ""));
+  }
+  for (size_t i = 0; i < o.inputs.size(); ++i) {
+    std::error_code ec;
+    const auto size = fs::file_size(o.inputs[i], ec);
+    const int64_t expected = model.graph.tensor(model.graph.inputs[i % per_set]).byte_size();
+    if (ec) throw CompileError("cannot read input " + std::to_string(i) + " '" + o.inputs[i] + "'");
+    if (static_cast<int64_t>(size) != expected) {
+      throw CompileError("input " + std::to_string(i) + " '" + o.inputs[i] + "' has " + std::to_string(size) +
+                         " bytes, the model expects " + std::to_string(expected));
+    }
+  }
+  return o.inputs.size() / per_set;
+}
+
+// The folders the harness writes into: the output folder, or one numbered sub-folder per input set.
+void make_result_dirs(const std::string& dir, bool batch, size_t sets) {
+  fs::create_directories(dir);
+  for (size_t k = 0; batch && k < sets; ++k) fs::create_directories(dir + "/" + std::to_string(k));
+}
+// With --dump-tensors the outputs were written beside the dumps: move them to the output folder.
+void move_outputs(const RunCommandOptions& o, size_t outputs, size_t sets) {
+  make_result_dirs(o.output_dir, o.batch, sets);
+  for (size_t k = 0; k < (o.batch ? sets : 1); ++k) {
+    const std::string sub = o.batch ? "/" + std::to_string(k) : "";
+    for (size_t i = 0; i < outputs; ++i) {
+      const std::string name = sub + "/output" + std::to_string(i) + ".bin";
+      fs::copy_file(o.dump_tensors_dir + name, o.output_dir + name, fs::copy_options::overwrite_existing);
+      fs::remove(o.dump_tensors_dir + name);
+    }
+  }
+}
+}  // namespace
+
+int run_command(RunCommandOptions& o) {
+  resolve_compile_options(o.base);
+  if (!o.base.compile.mcpu.empty()) {
+    throw CompileError("run on '" + o.base.compile.mcpu + "' is not available yet: only the host target runs");
+  }
+  const bool dump = !o.dump_tensors_dir.empty();
+  if (dump) o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped
+  const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
+  const size_t sets = check_inputs(o, model);
+
+  TempDir build;
+  if (o.keep_build) build.keep();
+  FileSet files = emit_library(model);
+  files["harness.c"] = host_harness_source(model);
+  write_output_dir(build.path() + "/lib", files);
+  const std::string lib = build.path() + "/lib";
+  if (run_process(build_command(o, lib, files)) != 0) {
+    throw CompileError("the host C compiler failed on the generated code (rerun with --keep-build to keep it)");
+  }
+  const std::string results = dump ? o.dump_tensors_dir : o.output_dir;
+  make_result_dirs(results, o.batch, sets);
+  std::vector<std::string> argv = {lib + "/model_run", results, dump ? "1" : "0", o.batch ? "1" : "0"};
+  argv.insert(argv.end(), o.inputs.begin(), o.inputs.end());
+  if (run_process(argv) != 0) throw CompileError("the compiled model failed to run");
+  if (dump) move_outputs(o, model.graph.outputs.size(), sets);
+  if (o.keep_build) std::fprintf(stderr, "microaot: build kept in %s\n", build.path().c_str());
+  return 0;
+}
+
+}  // namespace microaot

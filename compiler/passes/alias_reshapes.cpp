@@ -1,0 +1,21 @@
+#include <algorithm>
+
+#include "passes/pass.h"
+
+namespace microaot {
+
+// RESHAPE only reinterprets a row-major buffer: its output becomes a view of the input's storage and the
+// op leaves the schedule. The memory planner extends the owner's lifetime over the alias's readers.
+bool alias_reshapes(Graph& graph, PassContext& /*ctx*/) {
+  const auto aliased = [&graph](const Op& op) {
+    if (op.kind != OpKind::Reshape) return false;
+    graph.tensor(op.outputs[0]).alias_of = graph.storage_of(op.inputs[0]);
+    return true;
+  };
+  const auto end = std::remove_if(graph.ops.begin(), graph.ops.end(), aliased);
+  const bool changed = end != graph.ops.end();
+  graph.ops.erase(end, graph.ops.end());
+  return changed;
+}
+
+}  // namespace microaot

@@ -1,0 +1,24 @@
+#include <algorithm>
+
+#include "passes/pass.h"
+
+namespace microaot {
+
+// A RESHAPE of a constant needs no run-time work: the output takes the bytes with its own shape.
+bool fold_constant_reshapes(Graph& graph, PassContext& /*ctx*/) {
+  const auto folded = [&graph](const Op& op) {
+    if (op.kind != OpKind::Reshape) return false;
+    const Tensor& in = graph.tensor(op.inputs[0]);
+    if (!in.is_constant) return false;
+    Tensor& out = graph.tensor(op.outputs[0]);
+    out.is_constant = true;
+    out.data = in.data;
+    return true;
+  };
+  const auto end = std::remove_if(graph.ops.begin(), graph.ops.end(), folded);
+  const bool changed = end != graph.ops.end();
+  graph.ops.erase(end, graph.ops.end());
+  return changed;
+}
+
+}  // namespace microaot

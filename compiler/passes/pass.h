@@ -1,0 +1,29 @@
+// A pass rewrites the graph in place and returns whether it changed anything. The pipeline runs passes
+// in a fixed, straight-line order (pipeline.cpp) and can dump the IR after any of them.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "ir/graph.h"
+
+namespace microaot {
+
+struct PassContext {
+  std::string dump_after;            // pass name, "all", or empty
+  std::ostream* dump_stream = nullptr;  // where dumps go (stderr by default)
+};
+
+// Each pass lives in its own file of the same name.
+bool check_operators(Graph& graph, PassContext& ctx);       // every op passes its handler's check()
+bool fold_constant_reshapes(Graph& graph, PassContext& ctx);  // RESHAPE of a constant becomes a constant
+bool alias_reshapes(Graph& graph, PassContext& ctx);        // RESHAPE output shares its input's storage; op dropped
+bool remove_dead_code(Graph& graph, PassContext& ctx);      // ops nobody reads, constants nobody uses
+
+// Runs all passes in order, dumping where asked.
+void run_pass_pipeline(Graph& graph, PassContext& ctx);
+
+// Names of the passes in pipeline order (for --dump-ir-after).
+const char* const* pass_names();
+
+}  // namespace microaot

@@ -1,0 +1,40 @@
+// The pass pipeline: straight-line, one pass per line, with an IR dump hook after each.
+#include <iostream>
+#include <string>
+
+#include "ir/ir_dump.h"
+#include "passes/pass.h"
+
+namespace microaot {
+
+namespace {
+using PassFn = bool (*)(Graph&, PassContext&);
+struct PassEntry {
+  const char* name;
+  PassFn run;
+};
+
+constexpr PassEntry kPasses[] = {
+    {"check_operators", check_operators},
+    {"fold_constant_reshapes", fold_constant_reshapes},
+    {"alias_reshapes", alias_reshapes},
+    {"remove_dead_code", remove_dead_code},
+};
+
+constexpr const char* kPassNames[] = {"check_operators", "fold_constant_reshapes", "alias_reshapes",
+                                      "remove_dead_code", nullptr};
+}  // namespace
+
+const char* const* pass_names() { return kPassNames; }
+
+void run_pass_pipeline(Graph& graph, PassContext& ctx) {
+  std::ostream& out = ctx.dump_stream != nullptr ? *ctx.dump_stream : std::cerr;
+  for (const PassEntry& pass : kPasses) {
+    const bool changed = pass.run(graph, ctx);
+    if (ctx.dump_after == "all" || ctx.dump_after == pass.name) {
+      out << "// IR after " << pass.name << (changed ? "" : " (unchanged)") << "\n" << dump_ir(graph) << "\n";
+    }
+  }
+}
+
+}  // namespace microaot

@@ -1,0 +1,143 @@
+// The command line and the generated library as a user meets them: the output layout, determinism, the
+// API's misuse checks, the microTVM entry, the generated CMake project, and clear errors for bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "e2e_util.h"
+#include "support/process.h"
+
+namespace fs = std::filesystem;
+
+namespace microaot::e2e {
+namespace {
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    tmp_ = make_temp_dir();
+    demo_ = tmp_ + "/demo.tflite";
+    ASSERT_EQ(run_process({MICROAOT_DEMO_MODEL_TOOL, demo_}), 0);
+  }
+  void TearDown() override { remove_dir(tmp_); }
+
+  // Builds the C files of a generated library plus `extra` into an executable; returns its path.
+  std::string build_program(const std::string& lib, const std::string& extra) {
+    std::vector<std::string> argv = {"cc", "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O1",
+                                     "-I" + lib, "-I" + lib + "/kernels"};
+    for (const auto& entry : fs::recursive_directory_iterator(lib)) {
+      if (entry.path().extension() == ".c") argv.push_back(entry.path().string());
+    }
+    argv.push_back(std::string(MICROAOT_E2E_DIR) + "/" + extra);
+    const std::string exe = lib + "/test_program";
+    argv.insert(argv.end(), {"-o", exe, "-lm"});
+    EXPECT_EQ(run_process(argv), 0) << "building " << extra;
+    return exe;
+  }
+
+  std::string tmp_;
+  std::string demo_;
+};
+
+TEST_F(CliTest, CompileWritesTheDocumentedLayout) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/out"}), 0);
+  for (const char* file : {"model.h", "model.c", "memory_map.h", "weights.c", "platform.h", "platform.c",
+                           "CMakeLists.txt", "model.mk", "memory_plan.txt", "network_info.txt", "report.json",
+                           "kernels/microaot/status.h"}) {
+    EXPECT_TRUE(fs::exists(tmp_ + "/out/" + file)) << file;
+  }
+  std::ifstream in(tmp_ + "/out/report.json");
+  const nlohmann::json report = nlohmann::json::parse(in);
+  for (const char* key : {"arena_bytes", "ram_bytes", "flash_weights_bytes", "ops", "macs"}) {
+    EXPECT_TRUE(report.contains(key)) << key;
+  }
+  EXPECT_GT(report["macs"].get<int64_t>(), 0);
+  EXPECT_GE(report["ram_bytes"].get<int64_t>(), report["arena_bytes"].get<int64_t>());
+}
+
+TEST_F(CliTest, SameModelGivesByteIdenticalOutput) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/a"}), 0);
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/b"}), 0);
+  size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(tmp_ + "/a")) {
+    if (!entry.is_regular_file()) continue;
+    const std::string rel = fs::relative(entry.path(), tmp_ + "/a").string();
+    EXPECT_EQ(read_file(entry.path().string()), read_file(tmp_ + "/b/" + rel)) << rel;
+    ++files;
+  }
+  EXPECT_GT(files, 10u);
+}
+
+TEST_F(CliTest, GeneratedApiRejectsMisuse) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib", "--module-name", "demo"}), 0);
+  const std::string exe = build_program(tmp_ + "/lib", "api_test.c");
+  EXPECT_EQ(run_process({exe}), 0);
+}
+
+TEST_F(CliTest, TvmInterfaceMatchesNativeApi) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib", "--module-name", "demo", "--interface-api", "c",
+                          "--unpacked-api", "--executor", "aot", "--runtime", "crt", "--target",
+                          "c -mcpu=cortex-m4"}),
+            0);
+  const std::string exe = build_program(tmp_ + "/lib", "tvm_test.c");
+  EXPECT_EQ(run_process({exe}), 0);
+}
+
+TEST_F(CliTest, GeneratedCMakeProjectBuilds) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib"}), 0);
+  ASSERT_EQ(run_process({"cmake", "-S", tmp_ + "/lib", "-B", tmp_ + "/build", "-DCMAKE_C_FLAGS=-Wall -Wextra -Werror"},
+                        tmp_ + "/cmake.log"),
+            0);
+  EXPECT_EQ(run_process({"cmake", "--build", tmp_ + "/build"}, tmp_ + "/build.log"), 0);
+}
+
+TEST_F(CliTest, TruncatedModelIsRefusedWithoutOutput) {
+  std::vector<uint8_t> bytes = read_file(demo_);
+  bytes.resize(bytes.size() / 2);
+  std::ofstream(tmp_ + "/cut.tflite", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                                static_cast<std::streamsize>(bytes.size()));
+  std::string errors;
+  EXPECT_NE(run_microaot_capture({"compile", tmp_ + "/cut.tflite", "-o", tmp_ + "/out"}, errors), 0);
+  EXPECT_NE(errors.find("error"), std::string::npos) << errors;
+  EXPECT_FALSE(fs::exists(tmp_ + "/out"));
+  for (const auto& entry : fs::directory_iterator(tmp_)) {
+    EXPECT_EQ(entry.path().filename().string().find("microaot-tmp"), std::string::npos) << "leftover staging folder";
+  }
+}
+
+TEST_F(CliTest, UnsupportedOperatorIsNamed) {
+  MICROAOT_REQUIRE_SHARED();
+  std::string errors;
+  const std::string model = shared_dir() + "/ops/ABS/int8_2x17/model.tflite";
+  EXPECT_NE(run_microaot_capture({"compile", model, "-o", tmp_ + "/out"}, errors), 0);
+  EXPECT_NE(errors.find("ABS"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("op 0"), std::string::npos) << errors;
+  EXPECT_FALSE(fs::exists(tmp_ + "/out"));
+}
+
+TEST_F(CliTest, BadOptionsAreRefused) {
+  std::string errors;
+  EXPECT_NE(run_microaot_capture({"compile", demo_, "-o", tmp_ + "/o", "--target", "c -mcpu=pentium"}, errors), 0);
+  EXPECT_NE(errors.find("pentium"), std::string::npos) << errors;
+  EXPECT_NE(run_microaot_capture({"compile", tmp_ + "/missing.tflite", "-o", tmp_ + "/o"}, errors), 0);
+  EXPECT_NE(errors.find("missing.tflite"), std::string::npos) << errors;
+  EXPECT_NE(run_microaot_capture({"compile", demo_, "-o", tmp_ + "/o", "--planner", "magic"}, errors), 0);
+  EXPECT_NE(errors.find("magic"), std::string::npos) << errors;
+  EXPECT_FALSE(fs::exists(tmp_ + "/o"));
+}
+
+TEST_F(CliTest, RunChecksInputSizes) {
+  std::ofstream(tmp_ + "/short.bin", std::ios::binary) << "xy";
+  std::string errors;
+  EXPECT_NE(run_microaot_capture({"run", demo_, "--input", tmp_ + "/short.bin", "--output-dir", tmp_ + "/o"}, errors), 0);
+  EXPECT_NE(errors.find("bytes"), std::string::npos) << errors;
+}
+
+TEST_F(CliTest, InspectListsOperators) {
+  EXPECT_EQ(run_microaot({"inspect", demo_}), 0);
+}
+
+}  // namespace
+}  // namespace microaot::e2e

@@ -1,0 +1,39 @@
+// Helpers of the end-to-end tests: where the shared models are, running the microaot binary, reading
+// files and comparing tensors the way the golden README says (int exact, float with a scaled tolerance).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace microaot::e2e {
+
+// ../shared beside the checkout. Tests that need it skip when it is absent, unless CI is set (then fail).
+std::string shared_dir();
+bool shared_available();
+bool in_ci();
+
+// Runs build/microaot with the arguments; returns its exit status.
+int run_microaot(const std::vector<std::string>& args);
+// Same, capturing stderr into `errors`.
+int run_microaot_capture(const std::vector<std::string>& args, std::string& errors);
+
+std::vector<uint8_t> read_file(const std::string& path);
+std::string make_temp_dir();
+void remove_dir(const std::string& path);
+
+// Empty when `got` matches `want` for the dtype ("int8", "float32", ...); else a description of the
+// first difference and the number of differing elements.
+std::string compare_tensor(const std::string& dtype, const std::vector<uint8_t>& got,
+                           const std::vector<uint8_t>& want);
+
+}  // namespace microaot::e2e
+
+// Skips (or, in CI, fails) a test when ../shared is not there.
+#define MICROAOT_REQUIRE_SHARED()                                                      \
+  do {                                                                                 \
+    if (!::microaot::e2e::shared_available()) {                                        \
+      if (::microaot::e2e::in_ci()) FAIL() << "CI is set but ../shared is missing";    \
+      GTEST_SKIP() << "../shared is not beside this checkout";                         \
+    }                                                                                  \
+  } while (0)

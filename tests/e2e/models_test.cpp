@@ -1,0 +1,96 @@
+// Every model in ../shared/models, compiled and run on the host: outputs of all golden vectors must match
+// TFLM's (int8 bit for bit, float within the README's tolerance), and so must every intermediate tensor
+// of vectors 0 and 4, which pinpoints the first wrong layer when an output is off.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "e2e_util.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace microaot::e2e {
+namespace {
+
+std::vector<std::string> model_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(shared_dir() + "/models", ec)) {
+    if (fs::exists(entry.path() / "golden.json")) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  if (names.empty()) names.push_back("no_shared_models");
+  return names;
+}
+
+json load_golden(const std::string& dir) {
+  std::ifstream in(dir + "/golden.json");
+  return json::parse(in);
+}
+
+class ModelTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    dir_ = shared_dir() + "/models/" + GetParam();
+    out_ = make_temp_dir();
+  }
+  void TearDown() override { remove_dir(out_); }
+
+  // Runs the listed vectors in one build; vector k's results land in out_/<position>/.
+  void run_vectors(const json& golden, const std::vector<size_t>& vectors, const std::string& dump_dir) {
+    std::vector<std::string> args = {"run", dir_ + "/model.tflite", "--batch", "--output-dir", out_ + "/out"};
+    if (!dump_dir.empty()) args.insert(args.end(), {"--dump-tensors", dump_dir});
+    for (size_t k : vectors) {
+      for (const auto& input : golden["vectors"][k]["inputs"]) args.insert(args.end(), {"--input", dir_ + "/" + input.get<std::string>()});
+    }
+    ASSERT_EQ(run_microaot(args), 0) << "microaot run failed on " << GetParam();
+  }
+
+  std::string dir_;
+  std::string out_;
+};
+
+TEST_P(ModelTest, AllGoldenVectorsMatch) {
+  MICROAOT_REQUIRE_SHARED();
+  const json golden = load_golden(dir_);
+  std::vector<size_t> all(golden["vectors"].size());
+  for (size_t k = 0; k < all.size(); ++k) all[k] = k;
+  ASSERT_NO_FATAL_FAILURE(run_vectors(golden, all, ""));
+  for (size_t k = 0; k < all.size(); ++k) {
+    const json& outputs = golden["vectors"][k]["outputs"];
+    for (size_t j = 0; j < outputs.size(); ++j) {
+      const std::string got = out_ + "/out/" + std::to_string(k) + "/output" + std::to_string(j) + ".bin";
+      const std::string diff = compare_tensor(golden["outputs"][j]["dtype"], read_file(got),
+                                              read_file(dir_ + "/" + outputs[j].get<std::string>()));
+      EXPECT_EQ(diff, "") << GetParam() << " vector " << k << " output " << j;
+    }
+  }
+}
+
+TEST_P(ModelTest, IntermediatesOfVectors0And4Match) {
+  MICROAOT_REQUIRE_SHARED();
+  const json golden = load_golden(dir_);
+  ASSERT_NO_FATAL_FAILURE(run_vectors(golden, {0, 4}, out_ + "/dump"));
+  size_t checked = 0;
+  for (const json& t : golden["intermediates"]) {
+    const int vector = t["vector"];
+    const std::string got = out_ + "/dump/" + std::to_string(vector == 0 ? 0 : 1) + "/t" +
+                            std::to_string(t["tensor"].get<int>()) + ".bin";
+    const std::string diff =
+        compare_tensor(t["dtype"], read_file(got), read_file(dir_ + "/" + t["path"].get<std::string>()));
+    ASSERT_EQ(diff, "") << GetParam() << " vector " << vector << ": first wrong tensor " << t["tensor"] << " '"
+                        << t["name"].get<std::string>() << "' written by op " << t["producer_op_index"] << " ("
+                        << t["producer_op"].get<std::string>() << ")";
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u) << "golden.json lists no intermediates";
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedModels, ModelTest, ::testing::ValuesIn(model_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace microaot::e2e
