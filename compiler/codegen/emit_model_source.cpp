@@ -65,11 +65,13 @@ std::string argument(const CompiledModel& model, const Op& op, int id) {
 void emit_run(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);
   out << "microaot_status " << n.prefix << "_run(" << n.prefix << "_context *ctx) {\n";
-  out << "  uint8_t *arena;\n";
+  const bool any_call = !model.calls.empty();  // a model of only reshapes moves no data
+  if (any_call) out << "  uint8_t *arena;\n";
   out << "  if (ctx == NULL) return MICROAOT_STATUS_NULL_POINTER;\n";
   out << "  if (ctx->state != " << n.macro << "_STATE_READY && ctx->state != " << n.macro
       << "_STATE_DONE) return MICROAOT_STATUS_BAD_STATE;\n";
-  out << "  ctx->state = " << n.macro << "_STATE_RUNNING;\n  arena = ctx->arena;\n";
+  out << "  ctx->state = " << n.macro << "_STATE_RUNNING;\n";
+  if (any_call) out << "  arena = ctx->arena;\n";
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const KernelCall& call = model.calls[step];
     const Op& op = model.graph.ops[step];

@@ -7,21 +7,18 @@
 namespace microaot {
 
 namespace {
-// Tensors worth dumping: every non-constant tensor an op writes, by its .tflite index.
+// Tensors worth dumping: every non-constant tensor that has storage (reshape views included), by its
+// .tflite index, so they can be compared with per-layer goldens.
 void emit_dump_table(std::ostringstream& out, const CompiledModel& model) {
   const std::string m = module_names(model).macro;
   out << "static const struct { int index; size_t offset; size_t size; } dump_table[] = {\n";
-  size_t count = 0;
-  for (const Op& op : model.graph.ops) {
-    for (int id : op.outputs) {
-      const Tensor& t = model.graph.tensor(id);
-      out << "  {" << t.source_index << ", " << m << "_TENSOR_" << model.graph.storage_of(id) << "_OFFSET, "
-          << t.byte_size() << "u},\n";
-      ++count;
-    }
+  for (size_t id = 0; id < model.graph.tensors.size(); ++id) {
+    const Tensor& t = model.graph.tensors[id];
+    if (t.is_constant || t.is_dead || t.source_index < 0) continue;
+    out << "  {" << t.source_index << ", " << m << "_TENSOR_" << model.graph.storage_of(static_cast<int>(id))
+        << "_OFFSET, " << t.byte_size() << "u},\n";
   }
-  if (count == 0) out << "  {-1, 0u, 0u},\n";
-  out << "};\n\n";
+  out << "  {-1, 0u, 0u} /* end */\n};\n\n";
 }
 }  // namespace
 

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite: unit and end-to-end tests on a normal build, then the same tests on a build of the
+# compiler with AddressSanitizer + UndefinedBehaviorSanitizer, compiling the generated C with them too.
+# End-to-end tests read ../shared (skipped when it is absent, unless CI is set).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DMICROAOT_SANITIZE=ON > /dev/null
+cmake --build build-sanitize -j"$jobs"
+MICROAOT_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \
+  ctest --test-dir build-sanitize --output-on-failure -j"$jobs"
