@@ -4,6 +4,7 @@
 # End-to-end tests read ../shared (skipped when it is absent, unless CI is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/setup.sh
 jobs=$(nproc)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null

@@ -1,11 +1,10 @@
-// PLACEHOLDER until the handler is written.
+// AVERAGE_POOL_2D: int8 and float32, any fused activation; see pool_2d_common.h for the shared rules.
 #include "ops/op_handler.h"
-#include "support/diagnostics.h"
+#include "ops/pool_2d_common.h"
+
 namespace microaot {
 namespace {
-void check(const Graph&, const Op&) { throw CompileError("average_pool_2d: not implemented yet"); }
-KernelCall lower(const Graph&, const Op&) { return {}; }
-int64_t macs(const Graph&, const Op&) { return 0; }
+KernelCall lower(const Graph& graph, const Op& op) { return lower_pool_2d(graph, op, "average_pool_2d"); }
 }  // namespace
-extern const OpHandler average_pool_2d_handler = {check, lower, macs};
+extern const OpHandler average_pool_2d_handler = {check_pool_2d, lower, pool_2d_window_ops};
 }  // namespace microaot

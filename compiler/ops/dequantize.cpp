@@ -1,11 +1,57 @@
-// PLACEHOLDER until the handler is written.
+// DEQUANTIZE: int8/int16 -> float32 as scale * (q - zero_point) in float (TFLM's reference Dequantize).
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "ops/op_checks.h"
 #include "ops/op_handler.h"
-#include "support/diagnostics.h"
+#include "ops/quant_math.h"
+
 namespace microaot {
 namespace {
-void check(const Graph&, const Op&) { throw CompileError("dequantize: not implemented yet"); }
-KernelCall lower(const Graph&, const Op&) { return {}; }
+
+void check(const Graph& graph, const Op& op) {
+  expect_arity(graph, op, 1, 1, 1);
+  expect_version(graph, op, 5);  // 6 is int4
+  const int in = input_id(graph, op, 0);
+  const int out = output_id(graph, op, 0);
+  expect_dtype(graph, op, in, "input 0", {DType::kInt8, DType::kInt16});
+  expect_dtype(graph, op, out, "output 0", {DType::kFloat32});
+  const Tensor& input = graph.tensor(in);
+  const Tensor& output = graph.tensor(out);
+  for (int32_t dim : input.shape) expect_tensor(dim >= 0, graph, op, in, "input 0", "has an unknown dimension");
+  expect_tensor(output.num_elements() == input.num_elements(), graph, op, out, "output 0",
+                "has " + std::to_string(output.num_elements()) + " elements, the input has " +
+                    std::to_string(input.num_elements()));
+  expect_tensor(input.num_elements() <= std::numeric_limits<int32_t>::max(), graph, op, in, "input 0",
+                "has too many elements");
+  expect_per_tensor_quant(graph, op, in, "input 0");
+  const int64_t zp = input.quant.zero_point[0];
+  const int64_t limit = input.dtype == DType::kInt8 ? 128 : 32768;
+  expect_tensor(zp >= -limit && zp < limit, graph, op, in, "input 0",
+                "zero point " + std::to_string(zp) + " is outside the range of " + dtype_name(input.dtype));
+}
+
+KernelCall lower(const Graph& graph, const Op& op) {
+  const Tensor& input = graph.tensor(op.inputs[0]);
+  const std::string kernel = std::string("dequantize_") + dtype_short_name(input.dtype) + "_f32";
+  KernelCall call;
+  call.function = "microaot_" + kernel;
+  call.params_type = "microaot_dequantize_params";
+  call.fields = {{"size", std::to_string(input.num_elements())},
+                 {"input_scale", c_float_literal(input.quant.scale[0])},
+                 {"input_offset", std::to_string(-input.quant.zero_point[0])}};
+  call.args = {op.inputs[0], op.outputs[0]};
+  call.header = "microaot/kernels/quantize.h";
+  call.sources = {"kernels/portable/" + kernel + ".c"};
+  return call;
+}
+
+// Element-wise conversion: no multiply-accumulates.
 int64_t macs(const Graph&, const Op&) { return 0; }
+
 }  // namespace
+
 extern const OpHandler dequantize_handler = {check, lower, macs};
+
 }  // namespace microaot

@@ -1,11 +1,116 @@
-// PLACEHOLDER until the handler is written.
+// QUANTIZE: float -> int8/int16 (TFLM's AffineQuantize) and integer -> integer requantization with the
+// multiplier of input_scale / output_scale (TFLM's Requantize), as tflite-micro's quantize_common.cc.
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "ops/op_checks.h"
 #include "ops/op_handler.h"
-#include "support/diagnostics.h"
+#include "ops/quant_math.h"
+
 namespace microaot {
 namespace {
-void check(const Graph&, const Op&) { throw CompileError("quantize: not implemented yet"); }
-KernelCall lower(const Graph&, const Op&) { return {}; }
+
+// One supported (input, output) type pair and the runtime kernel that converts it.
+struct Variant {
+  DType input;
+  DType output;
+  const char* kernel;  // file stem and symbol suffix: "requantize_s8_s16" -> microaot_requantize_s8_s16
+};
+
+constexpr Variant kVariants[] = {
+    {DType::kFloat32, DType::kInt8, "quantize_f32_s8"},  {DType::kFloat32, DType::kInt16, "quantize_f32_s16"},
+    {DType::kInt8, DType::kInt8, "requantize_s8_s8"},    {DType::kInt8, DType::kInt16, "requantize_s8_s16"},
+    {DType::kInt8, DType::kUInt8, "requantize_s8_u8"},   {DType::kUInt8, DType::kInt8, "requantize_u8_s8"},
+    {DType::kInt16, DType::kInt8, "requantize_s16_s8"},  {DType::kInt16, DType::kInt16, "requantize_s16_s16"},
+};
+
+const Variant* find_variant(DType input, DType output) {
+  for (const Variant& v : kVariants) {
+    if (v.input == input && v.output == output) return &v;
+  }
+  return nullptr;
+}
+
+std::string supported_pairs() {
+  std::string text;
+  for (const Variant& v : kVariants) {
+    text += (text.empty() ? "" : ", ") + std::string(dtype_name(v.input)) + " -> " + dtype_name(v.output);
+  }
+  return text;
+}
+
+// Per-tensor quantization whose zero point is a value of the tensor's own type.
+void expect_quant(const Graph& graph, const Op& op, int id, const std::string& role) {
+  expect_per_tensor_quant(graph, op, id, role);
+  const Tensor& t = graph.tensor(id);
+  const int64_t zp = t.quant.zero_point[0];
+  int64_t lo = 0, hi = 0;
+  switch (t.dtype) {
+    case DType::kInt8: lo = -128; hi = 127; break;
+    case DType::kUInt8: lo = 0; hi = 255; break;
+    case DType::kInt16: lo = -32768; hi = 32767; break;
+    default: return;
+  }
+  expect_tensor(zp >= lo && zp <= hi, graph, op, id, role,
+                "zero point " + std::to_string(zp) + " is outside the range of " + dtype_name(t.dtype));
+}
+
+void check(const Graph& graph, const Op& op) {
+  expect_arity(graph, op, 1, 1, 1);
+  expect_version(graph, op, 3);
+  const int in = input_id(graph, op, 0);
+  const int out = output_id(graph, op, 0);
+  const Tensor& input = graph.tensor(in);
+  const Tensor& output = graph.tensor(out);
+  expect_op(find_variant(input.dtype, output.dtype) != nullptr, graph, op,
+            std::string(dtype_name(input.dtype)) + " -> " + dtype_name(output.dtype) +
+                " is not supported (supported: " + supported_pairs() + ")");
+  for (int32_t dim : input.shape) expect_tensor(dim >= 0, graph, op, in, "input 0", "has an unknown dimension");
+  expect_tensor(output.num_elements() == input.num_elements(), graph, op, out, "output 0",
+                "has " + std::to_string(output.num_elements()) + " elements, the input has " +
+                    std::to_string(input.num_elements()));
+  expect_tensor(input.num_elements() <= std::numeric_limits<int32_t>::max(), graph, op, in, "input 0",
+                "has too many elements");
+  expect_quant(graph, op, out, "output 0");
+  if (input.dtype != DType::kFloat32) expect_quant(graph, op, in, "input 0");
+}
+
+KernelCall lower(const Graph& graph, const Op& op) {
+  const Tensor& input = graph.tensor(op.inputs[0]);
+  const Tensor& output = graph.tensor(op.outputs[0]);
+  const Variant* variant = find_variant(input.dtype, output.dtype);
+  KernelCall call;
+  call.function = std::string("microaot_") + variant->kernel;
+  call.header = "microaot/kernels/quantize.h";
+  call.sources = {std::string("kernels/portable/") + variant->kernel + ".c"};
+  call.args = {op.inputs[0], op.outputs[0]};
+  const float out_scale = output.quant.scale[0];
+  const std::string out_offset = std::to_string(output.quant.zero_point[0]);
+  if (input.dtype == DType::kFloat32) {
+    call.params_type = "microaot_quantize_params";
+    call.fields = {{"size", std::to_string(input.num_elements())},
+                   {"output_scale", c_float_literal(out_scale)},
+                   {"output_offset", out_offset}};
+    return call;
+  }
+  // TFLM divides the two float scales in double before decomposing the ratio.
+  const QuantizedMultiplier qm =
+      quantize_multiplier(static_cast<double>(input.quant.scale[0]) / static_cast<double>(out_scale));
+  call.params_type = "microaot_requantize_params";
+  call.fields = {{"size", std::to_string(input.num_elements())},
+                 {"input_offset", std::to_string(-input.quant.zero_point[0])},
+                 {"output_multiplier", std::to_string(qm.multiplier)},
+                 {"output_shift", std::to_string(qm.shift)},
+                 {"output_offset", out_offset}};
+  return call;
+}
+
+// Element-wise conversion: no multiply-accumulates.
 int64_t macs(const Graph&, const Op&) { return 0; }
+
 }  // namespace
+
 extern const OpHandler quantize_handler = {check, lower, macs};
+
 }  // namespace microaot

@@ -1,0 +1,92 @@
+// Whole-graph checks of the main subgraph once its tensors and ops are converted: graph inputs and
+// outputs, and the order of reads and writes that the memory planner and codegen rely on.
+#include <string>
+#include <vector>
+
+#include "frontend/tflite_internal.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+namespace tflite_detail {
+
+namespace {
+// A tensor an op or the caller touches must have a type microaot can store and must not be a variable.
+void check_usable(const Graph& graph, const tflite::SubGraph& subgraph, int id, const std::string& user) {
+  const tflite::Tensor& src = *subgraph.tensors()->Get(static_cast<uint32_t>(id));
+  if (graph.tensor(id).dtype == DType::kUnsupported) {
+    throw CompileError("tensor " + describe_tensor(graph, id) + " used by " + user + " has element type " +
+                       tensor_type_name(src.type()) + ", which microaot does not support");
+  }
+  if (src.is_variable()) {
+    throw CompileError("tensor " + describe_tensor(graph, id) + " used by " + user +
+                       " is a variable (stateful) tensor, which microaot does not support");
+  }
+}
+
+void check_graph_inputs(const Graph& graph, const tflite::SubGraph& subgraph) {
+  std::vector<bool> seen(graph.tensors.size(), false);
+  for (int id : graph.inputs) {
+    check_usable(graph, subgraph, id, "the graph inputs");
+    if (graph.tensor(id).is_constant) {
+      throw CompileError("graph input " + describe_tensor(graph, id) + " is a constant");
+    }
+    if (seen[id]) throw CompileError("graph input " + describe_tensor(graph, id) + " is listed twice");
+    seen[id] = true;
+  }
+}
+
+// The op that writes each tensor (-1: none), checking reads come after writes.
+std::vector<int> check_op_order(const Graph& graph, const tflite::SubGraph& subgraph) {
+  std::vector<int> writer(graph.tensors.size(), -1);
+  std::vector<bool> is_input(graph.tensors.size(), false);
+  for (int id : graph.inputs) is_input[id] = true;
+  for (const Op& op : graph.ops) {
+    const std::string user = describe_op(graph, op);
+    for (int id : op.inputs) {
+      if (id == kNoTensor) continue;
+      check_usable(graph, subgraph, id, user);
+      if (!is_input[id] && !graph.tensor(id).is_constant && writer[id] < 0) {
+        throw CompileError("tensor " + describe_tensor(graph, id) + " is read by " + user +
+                           " before it is written");
+      }
+    }
+    for (int id : op.outputs) {
+      check_usable(graph, subgraph, id, user);
+      const Tensor& t = graph.tensor(id);
+      if (t.is_constant || is_input[id]) {
+        throw CompileError(user + " writes " + (t.is_constant ? "constant " : "graph input ") +
+                           describe_tensor(graph, id));
+      }
+      if (writer[id] >= 0) {
+        throw CompileError("tensor " + describe_tensor(graph, id) + " is written twice, by " +
+                           describe_op(graph, graph.ops[writer[id]]) + " and by " + user);
+      }
+      writer[id] = static_cast<int>(&op - graph.ops.data());
+    }
+  }
+  return writer;
+}
+
+void check_graph_outputs(const Graph& graph, const tflite::SubGraph& subgraph, const std::vector<int>& writer) {
+  std::vector<bool> is_input(graph.tensors.size(), false);
+  for (int id : graph.inputs) is_input[id] = true;
+  std::vector<bool> seen(graph.tensors.size(), false);
+  for (int id : graph.outputs) {
+    check_usable(graph, subgraph, id, "the graph outputs");
+    if (writer[id] < 0 && !is_input[id] && !graph.tensor(id).is_constant) {
+      throw CompileError("graph output " + describe_tensor(graph, id) + " is never written by any operator");
+    }
+    if (seen[id]) throw CompileError("graph output " + describe_tensor(graph, id) + " is listed twice");
+    seen[id] = true;
+  }
+}
+}  // namespace
+
+void check_dataflow(const Graph& graph, const tflite::SubGraph& subgraph) {
+  check_graph_inputs(graph, subgraph);
+  const std::vector<int> writer = check_op_order(graph, subgraph);
+  check_graph_outputs(graph, subgraph, writer);
+}
+
+}  // namespace tflite_detail
+}  // namespace microaot

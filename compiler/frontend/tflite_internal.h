@@ -1,0 +1,47 @@
+// Steps of the .tflite reader, shared between its files (not part of the frontend's interface).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/graph.h"
+#include "tflite_schema_generated.h"
+
+namespace microaot {
+namespace tflite_detail {
+
+// Files above this size are refused: flatbuffer offsets are 32-bit and the verifier asserts on more.
+constexpr uint64_t kMaxModelBytes = FLATBUFFERS_MAX_BUFFER_SIZE - 1;
+// Largest tensor the reader accepts, in bytes.
+constexpr int64_t kMaxTensorBytes = int64_t{1} << 31;
+
+// Checks size, file identifier and the flatbuffer structure, then the schema version; returns the model.
+const tflite::Model& verify_model(const std::vector<uint8_t>& bytes);
+
+// The main subgraph: subgraph 0, present and non-null.
+const tflite::SubGraph& main_subgraph(const tflite::Model& model);
+
+// The IR kind and version of each operator of `subgraph`, in order. Throws one CompileError listing every
+// operator microaot does not compile.
+struct ResolvedOp {
+  OpKind kind;
+  int version;
+};
+std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tflite::SubGraph& subgraph);
+
+// Fills graph.tensors from the subgraph: type, shape, quantization and constant bytes, all validated.
+void convert_tensors(const tflite::Model& model, const tflite::SubGraph& subgraph,
+                     const std::vector<uint8_t>& bytes, Graph& graph);
+
+// The IR options of `op` from the operator's builtin options, validated.
+OpOptions convert_options(const Graph& graph, const Op& op, const tflite::Operator& source);
+
+// Checks graph inputs/outputs and the order of reads and writes: every tensor an op reads is a graph
+// input, a constant or written by an earlier op; every tensor is written at most once.
+void check_dataflow(const Graph& graph, const tflite::SubGraph& subgraph);
+
+// The format's name of a tensor's element type, e.g. "FLOAT16".
+const char* tensor_type_name(tflite::TensorType type);
+
+}  // namespace tflite_detail
+}  // namespace microaot

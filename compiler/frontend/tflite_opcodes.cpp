@@ -1,0 +1,81 @@
+// Operator codes -> IR kinds. Every operator microaot cannot compile is collected first so that the user
+// sees the whole list in one error, not one operator per attempt.
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "frontend/builtin_names.h"
+#include "frontend/tflite_internal.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+namespace tflite_detail {
+
+namespace {
+struct KindByCode {
+  int code;
+  OpKind kind;
+};
+constexpr KindByCode kSupported[] = {
+#define MICROAOT_OP(kind, tflite_name, code, handler) {code, OpKind::kind},
+#include "ir/op_list.def"
+#undef MICROAOT_OP
+};
+
+std::optional<OpKind> kind_of(int code) {
+  for (const KindByCode& entry : kSupported) {
+    if (entry.code == code) return entry.kind;
+  }
+  return std::nullopt;
+}
+
+// Codes above 127 only fit the int32 field; older files only fill the byte field. The format's rule is
+// to take the larger of the two.
+int builtin_code(const tflite::OperatorCode& code) {
+  return std::max<int>(code.deprecated_builtin_code(), code.builtin_code());
+}
+
+// "LSTM (code 16)", "custom operator 'Foo'", "unknown builtin operator (code 300)".
+std::string name_of(const tflite::OperatorCode& code) {
+  const int value = builtin_code(code);
+  if (value == kTfliteCustomCode) {
+    return code.custom_code() ? "custom operator '" + code.custom_code()->str() + "'"
+                              : std::string("custom operator (no name)");
+  }
+  const char* name = tflite_builtin_name(value);
+  return std::string(name ? name : "unknown builtin operator") + " (code " + std::to_string(value) + ")";
+}
+
+const tflite::OperatorCode& opcode_of(const tflite::Model& model, const tflite::Operator& op, size_t index) {
+  const auto* codes = model.operator_codes();
+  const uint32_t at = op.opcode_index();
+  if (codes == nullptr || at >= codes->size()) {
+    throw CompileError("malformed .tflite model: op " + std::to_string(index) + " uses operator code " +
+                       std::to_string(at) + " but the model has " +
+                       std::to_string(codes ? codes->size() : 0) + " operator codes");
+  }
+  return *codes->Get(at);
+}
+}  // namespace
+
+std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tflite::SubGraph& subgraph) {
+  std::vector<ResolvedOp> resolved;
+  std::string unsupported;
+  const auto* operators = subgraph.operators();
+  const size_t count = operators ? operators->size() : 0;
+  for (size_t i = 0; i < count; ++i) {
+    const tflite::OperatorCode& code = opcode_of(model, *operators->Get(i), i);
+    const std::optional<OpKind> kind = kind_of(builtin_code(code));
+    if (kind) {
+      resolved.push_back({*kind, code.version()});
+    } else {
+      unsupported += "\n  op " + std::to_string(i) + ": " + name_of(code) + ", version " +
+                     std::to_string(code.version());
+    }
+  }
+  if (!unsupported.empty()) throw CompileError("unsupported operators:" + unsupported);
+  return resolved;
+}
+
+}  // namespace tflite_detail
+}  // namespace microaot

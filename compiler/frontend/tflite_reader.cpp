@@ -1,0 +1,86 @@
+// The reader's pipeline: verify the flatbuffer, resolve operator kinds (refusing unsupported ones all at
+// once), convert tensors, operators and their options, then check the data flow.
+#include "frontend/tflite_reader.h"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "frontend/tflite_internal.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+namespace {
+using namespace tflite_detail;
+using IndexList = flatbuffers::Vector<int32_t>;
+
+// A tensor index from the file as an IR id, checked to be in range; -1 is kNoTensor where allowed.
+int tensor_id(int32_t index, const Graph& graph, bool allow_absent, const std::string& where) {
+  if (allow_absent && index == -1) return kNoTensor;
+  if (index < 0 || static_cast<size_t>(index) >= graph.tensors.size()) {
+    throw CompileError("malformed .tflite model: " + where + " is tensor index " + std::to_string(index) +
+                       ", but the subgraph has " + std::to_string(graph.tensors.size()) + " tensors");
+  }
+  return index;
+}
+
+std::vector<int> tensor_ids(const IndexList* list, const Graph& graph, bool allow_absent, const std::string& what) {
+  std::vector<int> ids;
+  if (list == nullptr) return ids;
+  for (uint32_t i = 0; i < list->size(); ++i) {
+    ids.push_back(tensor_id(list->Get(i), graph, allow_absent, what + " " + std::to_string(i)));
+  }
+  return ids;
+}
+
+void convert_ops(const tflite::SubGraph& subgraph, const std::vector<ResolvedOp>& resolved, Graph& graph) {
+  for (size_t i = 0; i < resolved.size(); ++i) {
+    const tflite::Operator& source = *subgraph.operators()->Get(static_cast<uint32_t>(i));
+    Op op;
+    op.kind = resolved[i].kind;
+    op.source_index = static_cast<int>(i);
+    op.version = resolved[i].version;
+    const std::string name = describe_op(graph, op);
+    op.inputs = tensor_ids(source.inputs(), graph, true, "input of " + name + ", position");
+    op.outputs = tensor_ids(source.outputs(), graph, false, "output of " + name + ", position");
+    op.options = convert_options(graph, op, source);
+    graph.ops.push_back(std::move(op));
+  }
+}
+}  // namespace
+
+Graph read_tflite(const std::vector<uint8_t>& bytes) {
+  const tflite::Model& model = verify_model(bytes);
+  const tflite::SubGraph& subgraph = main_subgraph(model);
+  const std::vector<ResolvedOp> resolved = resolve_operators(model, subgraph);
+  Graph graph;
+  if (model.description() != nullptr) graph.description = model.description()->str();
+  convert_tensors(model, subgraph, bytes, graph);
+  graph.inputs = tensor_ids(subgraph.inputs(), graph, false, "graph input");
+  graph.outputs = tensor_ids(subgraph.outputs(), graph, false, "graph output");
+  convert_ops(subgraph, resolved, graph);
+  check_dataflow(graph, subgraph);
+  return graph;
+}
+
+Graph read_tflite_file(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    throw CompileError("cannot read model file '" + path + "': " + (error ? error.message() : "not a regular file"));
+  }
+  const uintmax_t size = std::filesystem::file_size(path, error);
+  if (error) throw CompileError("cannot read model file '" + path + "': " + error.message());
+  if (size > kMaxModelBytes) {
+    throw CompileError("model file '" + path + "' is " + std::to_string(size) +
+                       " bytes; microaot reads models up to 2 GiB");
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  std::ifstream file(path, std::ios::binary);
+  if (!file || !file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
+    throw CompileError("cannot read model file '" + path + "'");
+  }
+  return read_tflite(bytes);
+}
+
+}  // namespace microaot

@@ -1,0 +1,172 @@
+// Tensors of the main subgraph -> IR tensors: element type, shape, quantization and constant bytes, each
+// checked against the others before anything downstream trusts them.
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "frontend/tflite_internal.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+namespace tflite_detail {
+
+namespace {
+using tflite::TensorType;
+
+// The IR type of a format type; kUnsupported for types the IR has no kernels for.
+DType ir_dtype(TensorType type) {
+  switch (type) {
+    case TensorType::FLOAT32: return DType::kFloat32;
+    case TensorType::INT8: return DType::kInt8;
+    case TensorType::UINT8: return DType::kUInt8;
+    case TensorType::INT16: return DType::kInt16;
+    case TensorType::INT32: return DType::kInt32;
+    case TensorType::INT64: return DType::kInt64;
+    case TensorType::BOOL: return DType::kBool;
+    default: return DType::kUnsupported;
+  }
+}
+
+std::string shape_text(const std::vector<int32_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+void convert_shape(const tflite::Tensor& src, Graph& graph, int id) {
+  Tensor& t = graph.tensors[id];
+  if (src.shape() != nullptr) t.shape.assign(src.shape()->begin(), src.shape()->end());
+  int64_t elements = 1;  // stays below 2^31 * 2^31, so the products below cannot overflow
+  for (int32_t dim : t.shape) {
+    if (dim < 0) {
+      throw CompileError("tensor " + describe_tensor(graph, id) + " has shape " + shape_text(t.shape) +
+                         " with an unknown (negative) dimension; microaot needs static shapes");
+    }
+    elements *= dim;
+    if (elements > kMaxTensorBytes) break;
+  }
+  const int64_t element_bytes = t.dtype == DType::kUnsupported ? 1 : static_cast<int64_t>(dtype_size(t.dtype));
+  if (elements > kMaxTensorBytes || elements * element_bytes > kMaxTensorBytes) {
+    throw CompileError("tensor " + describe_tensor(graph, id) + " with shape " + shape_text(t.shape) +
+                       " is larger than 2 GiB");
+  }
+}
+
+void convert_quantization(const tflite::Tensor& src, Graph& graph, int id) {
+  const tflite::QuantizationParameters* q = src.quantization();
+  if (q == nullptr) return;
+  const std::string name = "tensor " + describe_tensor(graph, id);
+  if (q->details_type() != tflite::QuantizationDetails::NONE) {
+    throw CompileError(name + " uses custom quantization, which microaot does not support");
+  }
+  const size_t scales = q->scale() ? q->scale()->size() : 0;
+  const size_t zero_points = q->zero_point() ? q->zero_point()->size() : 0;
+  if (scales == 0 && zero_points == 0) return;  // converters write empty tables for float tensors
+  if (scales != zero_points) {
+    throw CompileError(name + " has " + std::to_string(scales) + " quantization scales but " +
+                       std::to_string(zero_points) + " zero points");
+  }
+  Tensor& t = graph.tensors[id];
+  for (float scale : *q->scale()) {
+    if (!std::isfinite(scale)) throw CompileError(name + " has a quantization scale that is not finite");
+    t.quant.scale.push_back(scale);
+  }
+  for (int64_t zero_point : *q->zero_point()) {
+    if (zero_point < std::numeric_limits<int32_t>::min() || zero_point > std::numeric_limits<int32_t>::max()) {
+      throw CompileError(name + " has zero point " + std::to_string(zero_point) + ", outside the int32 range");
+    }
+    t.quant.zero_point.push_back(zero_point);
+  }
+  const int32_t axis = q->quantized_dimension();
+  const bool axis_in_range = axis >= 0 && static_cast<size_t>(axis) < t.shape.size();
+  if (scales > 1) {
+    if (!axis_in_range) {
+      throw CompileError(name + " is quantized per channel along dimension " + std::to_string(axis) +
+                         ", but its shape is " + shape_text(t.shape));
+    }
+    if (static_cast<size_t>(t.shape[axis]) != scales) {
+      throw CompileError(name + " has " + std::to_string(scales) + " per-channel scales but dimension " +
+                         std::to_string(axis) + " of shape " + shape_text(t.shape) + " has size " +
+                         std::to_string(t.shape[axis]));
+    }
+  }
+  t.quant.axis = axis_in_range ? axis : 0;  // per-tensor: the axis is meaningless, keep it valid
+}
+
+// The bytes of buffer `index`: inline data, or `size` bytes at `offset` from the start of the file when
+// offset > 1 (the format's convention for data stored outside the flatbuffer). Empty when there are none.
+std::vector<uint8_t> buffer_bytes(const tflite::Model& model, uint32_t index, const std::vector<uint8_t>& file,
+                                  const Graph& graph, int id) {
+  if (index == 0) return {};  // buffer 0 is the format's empty sentinel
+  const auto* buffers = model.buffers();
+  if (buffers == nullptr || index >= buffers->size()) {
+    throw CompileError("tensor " + describe_tensor(graph, id) + " refers to buffer " + std::to_string(index) +
+                       " but the model has " + std::to_string(buffers ? buffers->size() : 0) + " buffers");
+  }
+  const tflite::Buffer& buffer = *buffers->Get(index);
+  const size_t inline_size = buffer.data() ? buffer.data()->size() : 0;
+  if (buffer.offset() <= 1) {
+    if (inline_size == 0) return {};
+    return std::vector<uint8_t>(buffer.data()->begin(), buffer.data()->end());
+  }
+  if (inline_size != 0) {
+    throw CompileError("buffer " + std::to_string(index) + " of tensor " + describe_tensor(graph, id) +
+                       " has both inline data and an external offset");
+  }
+  const uint64_t offset = buffer.offset(), size = buffer.size();
+  if (offset > file.size() || size > file.size() - offset) {
+    throw CompileError("buffer " + std::to_string(index) + " of tensor " + describe_tensor(graph, id) +
+                       " lies outside the file (offset " + std::to_string(offset) + ", size " +
+                       std::to_string(size) + ", file size " + std::to_string(file.size()) + ")");
+  }
+  return std::vector<uint8_t>(file.begin() + static_cast<ptrdiff_t>(offset),
+                              file.begin() + static_cast<ptrdiff_t>(offset + size));
+}
+
+void convert_data(const tflite::Model& model, const tflite::Tensor& src, const std::vector<uint8_t>& file,
+                  Graph& graph, int id) {
+  std::vector<uint8_t> data = buffer_bytes(model, src.buffer(), file, graph, id);
+  if (data.empty()) return;
+  Tensor& t = graph.tensors[id];
+  if (src.sparsity() != nullptr) {
+    throw CompileError("tensor " + describe_tensor(graph, id) + " is stored sparse, which microaot does not support");
+  }
+  if (t.dtype != DType::kUnsupported && static_cast<int64_t>(data.size()) != t.byte_size()) {
+    throw CompileError("constant tensor " + describe_tensor(graph, id) + " holds " + std::to_string(data.size()) +
+                       " bytes, but its shape " + shape_text(t.shape) + " of " + dtype_name(t.dtype) +
+                       " needs " + std::to_string(t.byte_size()));
+  }
+  t.is_constant = !src.is_variable();  // a variable's buffer only holds its initial value
+  t.data = std::move(data);
+}
+}  // namespace
+
+const char* tensor_type_name(TensorType type) {
+  const char* name = tflite::EnumNameTensorType(type);
+  return *name ? name : "unknown";
+}
+
+void convert_tensors(const tflite::Model& model, const tflite::SubGraph& subgraph, const std::vector<uint8_t>& file,
+                     Graph& graph) {
+  const auto* tensors = subgraph.tensors();
+  const size_t count = tensors ? tensors->size() : 0;
+  graph.tensors.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    const tflite::Tensor& src = *tensors->Get(i);
+    const int id = static_cast<int>(i);
+    Tensor& t = graph.tensors[i];
+    t.name = src.name() ? src.name()->str() : "";
+    t.source_index = id;
+    t.dtype = ir_dtype(src.type());
+    if (*tflite::EnumNameTensorType(src.type()) == '\0') {
+      throw CompileError("tensor " + describe_tensor(graph, id) + " has unknown element type " +
+                         std::to_string(static_cast<int>(src.type())));
+    }
+    convert_shape(src, graph, id);
+    convert_quantization(src, graph, id);
+    convert_data(model, src, file, graph, id);
+  }
+}
+
+}  // namespace tflite_detail
+}  // namespace microaot

@@ -1,0 +1,72 @@
+// First line of defence: nothing in the file is read before the flatbuffers verifier has checked that
+// every offset, vector and string the reader can reach lies inside the buffer.
+#include <cctype>
+#include <string>
+
+#include "frontend/tflite_internal.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+namespace tflite_detail {
+
+namespace {
+constexpr size_t kMinModelBytes = 16;  // root offset + identifier + the smallest table
+
+// True when bytes 4..7 look like some file identifier (four printable characters), as opposed to
+// flatbuffer data of a file written without an identifier.
+bool looks_like_identifier(const uint8_t* p) {
+  for (int i = 0; i < 4; ++i) {
+    if (!std::isalnum(p[i])) return false;
+  }
+  return true;
+}
+
+bool run_verifier(const std::vector<uint8_t>& bytes, const char* identifier) {
+  flatbuffers::Verifier::Options options;
+  options.max_depth = 32;          // the .tflite tables nest at most ~6 deep
+  options.max_tables = 10000000;   // bounds the work on hostile files
+  flatbuffers::Verifier verifier(bytes.data(), bytes.size(), options);
+  return verifier.VerifyBuffer<tflite::Model>(identifier);
+}
+}  // namespace
+
+const tflite::Model& verify_model(const std::vector<uint8_t>& bytes) {
+  if (bytes.size() > kMaxModelBytes) {
+    throw CompileError("model file is " + std::to_string(bytes.size()) +
+                       " bytes; microaot reads models up to 2 GiB");
+  }
+  if (bytes.size() < kMinModelBytes) {
+    throw CompileError("model file is too small to be a .tflite model (" + std::to_string(bytes.size()) +
+                       " bytes)");
+  }
+  // The verifier's alignment checks are relative to the buffer start, so the start must be aligned.
+  MICROAOT_CHECK(reinterpret_cast<uintptr_t>(bytes.data()) % 8 == 0, "model buffer is not 8-byte aligned");
+  const bool has_identifier = tflite::ModelBufferHasIdentifier(bytes.data());
+  if (!has_identifier && looks_like_identifier(bytes.data() + 4)) {
+    throw CompileError("not a .tflite model: file identifier is '" +
+                       std::string(reinterpret_cast<const char*>(bytes.data()) + 4, 4) + "', expected 'TFL3'");
+  }
+  if (!run_verifier(bytes, has_identifier ? tflite::ModelIdentifier() : nullptr)) {
+    throw CompileError(has_identifier ? "malformed .tflite model: the flatbuffer does not verify "
+                                        "(truncated or corrupted file?)"
+                                      : "not a .tflite model: no 'TFL3' file identifier and the data is "
+                                        "not a valid model flatbuffer");
+  }
+  const tflite::Model& model = *tflite::GetModel(bytes.data());
+  if (model.version() != 3) {
+    throw CompileError("unsupported .tflite schema version " + std::to_string(model.version()) +
+                       " (microaot reads version 3)");
+  }
+  return model;
+}
+
+const tflite::SubGraph& main_subgraph(const tflite::Model& model) {
+  const auto* subgraphs = model.subgraphs();
+  if (subgraphs == nullptr || subgraphs->size() == 0 || subgraphs->Get(0) == nullptr) {
+    throw CompileError("malformed .tflite model: it has no subgraph");
+  }
+  return *subgraphs->Get(0);
+}
+
+}  // namespace tflite_detail
+}  // namespace microaot

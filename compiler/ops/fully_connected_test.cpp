@@ -1,0 +1,246 @@
+// FULLY_CONNECTED handler: kernel call fields (shapes, offsets, TFLM's multiplier rounding for per-channel
+// and per-tensor weights, activation ranges) and the diagnostics of what it refuses.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ops/op_handler.h"
+#include "ops/quant_math.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+namespace {
+
+template <typename T>
+std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+int add_tensor(Graph& g, DType type, std::vector<int32_t> shape, std::vector<float> scales = {},
+               std::vector<int64_t> zero_points = {}) {
+  Tensor t;
+  t.name = "t" + std::to_string(g.tensors.size());
+  t.dtype = type;
+  t.shape = std::move(shape);
+  t.quant.scale = std::move(scales);
+  t.quant.zero_point = std::move(zero_points);
+  t.source_index = static_cast<int>(g.tensors.size());
+  g.tensors.push_back(t);
+  return t.source_index;
+}
+
+template <typename T>
+void make_constant(Graph& g, int id, const std::vector<T>& values) {
+  g.tensor(id).is_constant = true;
+  g.tensor(id).data = bytes_of(values);
+}
+
+struct Fc {
+  Graph graph;
+  int input = -1, weights = -1, bias = kNoTensor, output = -1;
+  Op& op() { return graph.ops[0]; }
+};
+
+// int8 FC: input [2,3,12] -> [6 rows of 12] -> 4 units, per-channel weights, int32 bias.
+Fc int8_fc(bool per_channel = true, bool with_bias = true) {
+  Fc fc;
+  Graph& g = fc.graph;
+  const float in_scale = 0.0389f;
+  std::vector<float> w_scales = {0.011f, 0.0042f, 0.0191f, 0.007f};
+  if (!per_channel) w_scales = {0.009f};
+  fc.input = add_tensor(g, DType::kInt8, {2, 3, 12}, {in_scale}, {2});
+  fc.weights = add_tensor(g, DType::kInt8, {4, 12}, w_scales, std::vector<int64_t>(w_scales.size(), 0));
+  std::vector<int8_t> w(48);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127);
+  make_constant(g, fc.weights, w);
+  if (with_bias) {
+    fc.bias = add_tensor(g, DType::kInt32, {4}, {in_scale * w_scales[0]}, {0});
+    make_constant(g, fc.bias, std::vector<int32_t>{100, -2000, 35, 0});
+  }
+  fc.output = add_tensor(g, DType::kInt8, {2, 3, 4}, {0.05f}, {-10});
+  FullyConnectedOptions options;
+  options.activation = Activation::kRelu6;
+  options.keep_num_dims = true;
+  g.ops.push_back(Op{OpKind::FullyConnected, 0, 1, {fc.input, fc.weights, fc.bias}, {fc.output}, options});
+  return fc;
+}
+
+Fc float_fc() {
+  Fc fc;
+  Graph& g = fc.graph;
+  fc.input = add_tensor(g, DType::kFloat32, {3, 10});
+  fc.weights = add_tensor(g, DType::kFloat32, {5, 10});
+  make_constant(g, fc.weights, std::vector<float>(50, 0.5f));
+  fc.output = add_tensor(g, DType::kFloat32, {3, 5});
+  g.ops.push_back(Op{OpKind::FullyConnected, 0, 1, {fc.input, fc.weights}, {fc.output}, FullyConnectedOptions{}});
+  return fc;
+}
+
+std::map<std::string, std::string> fields_of(const KernelCall& call) {
+  return std::map<std::string, std::string>(call.fields.begin(), call.fields.end());
+}
+
+const ParamArray& array_of(const KernelCall& call, const std::string& field) {
+  for (const ParamArray& a : call.arrays) {
+    if (a.field == field) return a;
+  }
+  throw std::runtime_error("no array " + field);
+}
+
+KernelCall checked_lower(Fc& fc) {
+  const OpHandler& h = op_handler(OpKind::FullyConnected);
+  h.check(fc.graph, fc.op());
+  return h.lower(fc.graph, fc.op());
+}
+
+// The CompileError text of check(), or "" when it passes.
+std::string check_error(Fc& fc) {
+  try {
+    op_handler(OpKind::FullyConnected).check(fc.graph, fc.op());
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(FullyConnectedHandler, LowersPerChannelInt8) {
+  Fc fc = int8_fc();
+  const KernelCall call = checked_lower(fc);
+  EXPECT_EQ(call.function, "microaot_fully_connected_s8");
+  EXPECT_EQ(call.params_type, "microaot_fully_connected_params_s8");
+  EXPECT_EQ(call.header, "microaot/kernels/fully_connected.h");
+  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/fully_connected_s8.c"});
+  EXPECT_EQ(call.args, (std::vector<int>{fc.input, fc.weights, fc.bias, fc.output}));
+  auto f = fields_of(call);
+  EXPECT_EQ(f["batches"], "6");  // keep_num_dims: 2x3 rows
+  EXPECT_EQ(f["input_depth"], "12");
+  EXPECT_EQ(f["output_depth"], "4");
+  EXPECT_EQ(f["input_offset"], "-2");
+  EXPECT_EQ(f["filter_offset"], "0");
+  EXPECT_EQ(f["output_offset"], "-10");
+  EXPECT_EQ(f["activation_min"], "-10");   // RELU6: quantized 0
+  EXPECT_EQ(f["activation_max"], "110");   // -10 + 6 / 0.05
+  const auto& mult = array_of(call, "output_multiplier");
+  const auto& shift = array_of(call, "output_shift");
+  ASSERT_EQ(mult.values.size(), 4u);
+  const auto& scales = fc.graph.tensor(fc.weights).quant.scale;
+  for (size_t u = 0; u < 4; ++u) {
+    // TFLM's per-channel path: input_scale * filter_scale / output_scale, all in double.
+    const QuantizedMultiplier want = quantize_multiplier(static_cast<double>(0.0389f) * scales[u] / 0.05f);
+    EXPECT_EQ(mult.values[u], want.multiplier) << u;
+    EXPECT_EQ(shift.values[u], want.shift) << u;
+  }
+  EXPECT_NE(mult.values[0], mult.values[1]);
+}
+
+TEST(FullyConnectedHandler, PerTensorMultiplierTakesTheScaleProductInFloat) {
+  // Find scales where a float product and a double product round to different multipliers, so the test
+  // tells the two apart (TFLM's GetQuantizedConvolutionMultipler multiplies the floats first).
+  float in_scale = 0.0f, w_scale = 0.009f;
+  for (int k = 0; k < 1000 && in_scale == 0.0f; ++k) {
+    const float candidate = 0.02f + static_cast<float>(k) * 1.3e-5f;
+    const double via_float = static_cast<double>(candidate * w_scale) / 0.05f;
+    const double via_double = static_cast<double>(candidate) * w_scale / 0.05f;
+    if (quantize_multiplier(via_float).multiplier != quantize_multiplier(via_double).multiplier) in_scale = candidate;
+  }
+  ASSERT_NE(in_scale, 0.0f);
+  Fc fc = int8_fc(/*per_channel=*/false);
+  fc.graph.tensor(fc.input).quant.scale = {in_scale};
+  fc.graph.tensor(fc.bias).quant.scale = {in_scale * w_scale};
+  fc.graph.tensor(fc.weights).quant.zero_point = {3};  // per-tensor weights may be asymmetric
+  const KernelCall call = checked_lower(fc);
+  const QuantizedMultiplier want = quantize_multiplier(static_cast<double>(in_scale * w_scale) / 0.05f);
+  EXPECT_EQ(array_of(call, "output_multiplier").values, std::vector<int64_t>(4, want.multiplier));
+  EXPECT_EQ(array_of(call, "output_shift").values, std::vector<int64_t>(4, want.shift));
+  EXPECT_EQ(fields_of(call)["filter_offset"], "-3");
+}
+
+TEST(FullyConnectedHandler, LowersFloatWithoutBias) {
+  Fc fc = float_fc();
+  std::get<FullyConnectedOptions>(fc.op().options).activation = Activation::kRelu6;
+  const KernelCall call = checked_lower(fc);
+  EXPECT_EQ(call.function, "microaot_fully_connected_f32");
+  EXPECT_EQ(call.params_type, "microaot_fully_connected_params_f32");
+  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/fully_connected_f32.c"});
+  EXPECT_EQ(call.args, (std::vector<int>{fc.input, fc.weights, kNoTensor, fc.output}));
+  EXPECT_TRUE(call.arrays.empty());
+  auto f = fields_of(call);
+  EXPECT_EQ(f["batches"], "3");
+  EXPECT_EQ(f["activation_min"], c_float_literal(0.0f));
+  EXPECT_EQ(f["activation_max"], c_float_literal(6.0f));
+  EXPECT_EQ(op_handler(OpKind::FullyConnected).macs(fc.graph, fc.op()), 3 * 5 * 10);
+}
+
+TEST(FullyConnectedHandler, NamedRuntimeFilesExist) {
+  for (Fc fc : {int8_fc(), float_fc()}) {
+    const KernelCall call = checked_lower(fc);
+    for (const std::string& source : call.sources) {
+      EXPECT_TRUE(std::ifstream(std::string(MICROAOT_RUNTIME_DIR) + "/" + source).good()) << source;
+    }
+    EXPECT_TRUE(std::ifstream(std::string(MICROAOT_RUNTIME_DIR) + "/include/" + call.header).good());
+  }
+}
+
+TEST(FullyConnectedHandler, RefusesWhatTheKernelCannotRun) {
+  struct Case {
+    const char* what;
+    void (*mutate)(Fc&);
+    const char* message;
+  };
+  const Case cases[] = {
+      {"int16", [](Fc& fc) { fc.graph.tensor(fc.input).dtype = DType::kInt16; }, "type int16 is not supported"},
+      {"weights computed at run time", [](Fc& fc) { fc.graph.tensor(fc.weights).is_constant = false; },
+       "must be a constant"},
+      {"output rows", [](Fc& fc) { fc.graph.tensor(fc.output).shape = {2, 3, 5}; }, "rows of 4 units"},
+      {"ragged input", [](Fc& fc) { fc.graph.tensor(fc.input).shape = {1, 13}; }, "not a whole number of rows"},
+      {"per-channel count", [](Fc& fc) { fc.graph.tensor(fc.weights).quant.scale.pop_back(); },
+       "one scale and zero point per unit"},
+      {"per-channel zero point", [](Fc& fc) { fc.graph.tensor(fc.weights).quant.zero_point[1] = 4; }, "symmetric"},
+      {"bias length", [](Fc& fc) { fc.graph.tensor(fc.bias).shape = {5}; }, "one value per unit"},
+      {"bias type", [](Fc& fc) { fc.graph.tensor(fc.bias).dtype = DType::kInt64; }, "type int64 is not supported"},
+      {"accumulator overflow",
+       [](Fc& fc) { make_constant(fc.graph, fc.bias, std::vector<int32_t>{2147483000, 0, 0, 0}); }, "can overflow"},
+      {"keep_num_dims rank", [](Fc& fc) { fc.graph.tensor(fc.output).shape = {6, 4}; }, "keep_num_dims"},
+      {"output quantization", [](Fc& fc) { fc.graph.tensor(fc.output).quant.scale.clear(); }, "per-tensor"},
+      {"version 8 (sparse weights)", [](Fc& fc) { fc.op().version = 8; }, "version 8 is not supported"},
+  };
+  for (const Case& c : cases) {
+    Fc fc = int8_fc();
+    c.mutate(fc);
+    const std::string error = check_error(fc);
+    EXPECT_NE(error.find("FULLY_CONNECTED (op 0)"), std::string::npos) << c.what << ": " << error;
+    EXPECT_NE(error.find(c.message), std::string::npos) << c.what << ": " << error;
+  }
+}
+
+TEST(FullyConnectedHandler, RefusesHybridAndBadPerTensorBiasScale) {
+  Fc hybrid = float_fc();
+  hybrid.graph.tensor(hybrid.weights).dtype = DType::kInt8;
+  hybrid.graph.tensor(hybrid.weights).data.resize(50);
+  EXPECT_NE(check_error(hybrid).find("hybrid"), std::string::npos) << check_error(hybrid);
+
+  Fc fc = int8_fc(/*per_channel=*/false);
+  fc.graph.tensor(fc.bias).quant.scale = {0.5f};
+  EXPECT_NE(check_error(fc).find("scale must equal input scale * weight scale"), std::string::npos)
+      << check_error(fc);
+}
+
+TEST(FullyConnectedHandler, AcceptsTheOpSuiteVariants) {
+  Fc nobias = int8_fc(true, /*with_bias=*/false);
+  nobias.op().inputs.pop_back();
+  EXPECT_EQ(check_error(nobias), "");
+  EXPECT_EQ(checked_lower(nobias).args[2], kNoTensor);
+  Fc flat = int8_fc();  // batch > 1 without keep_num_dims
+  std::get<FullyConnectedOptions>(flat.op().options).keep_num_dims = false;
+  flat.graph.tensor(flat.output).shape = {6, 4};
+  EXPECT_EQ(check_error(flat), "");
+}
+
+}  // namespace
+}  // namespace microaot

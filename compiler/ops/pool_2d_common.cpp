@@ -1,0 +1,115 @@
+#include "ops/pool_2d_common.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ops/op_checks.h"
+#include "ops/quant_math.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+namespace {
+
+const Pool2DOptions& pool_options(const Op& op) {
+  const auto* options = std::get_if<Pool2DOptions>(&op.options);
+  MICROAOT_CHECK(options != nullptr, "pooling op without Pool2DOptions");
+  return *options;
+}
+
+std::string shape_text(const std::vector<int32_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+// The NHWC output shape the options imply for this input.
+std::vector<int32_t> expected_output_shape(const Tensor& input, const Pool2DOptions& o) {
+  const int out_h = window_output_size(o.padding, input.shape[1], o.filter_h, o.stride_h, 1);
+  const int out_w = window_output_size(o.padding, input.shape[2], o.filter_w, o.stride_w, 1);
+  return {input.shape[0], out_h, out_w, input.shape[3]};
+}
+
+void check_same_quantization(const Graph& graph, const Op& op, int in, int out) {
+  expect_per_tensor_quant(graph, op, in, "input 0");
+  expect_per_tensor_quant(graph, op, out, "output 0");
+  const Quantization& qi = graph.tensor(in).quant;
+  const Quantization& qo = graph.tensor(out).quant;
+  // TFLM's tolerance: the kernel never rescales, so the scales must agree.
+  const double scale_diff = std::fabs(static_cast<double>(qi.scale[0]) - static_cast<double>(qo.scale[0]));
+  expect_tensor(scale_diff <= 1.0e-6 && qi.zero_point[0] == qo.zero_point[0], graph, op, out, "output 0",
+                "must have the input's scale and zero point (pooling does not requantize)");
+  expect_tensor(qo.zero_point[0] >= -128 && qo.zero_point[0] <= 127, graph, op, out, "output 0",
+                "zero point out of the int8 range");
+}
+
+}  // namespace
+
+void check_pool_2d(const Graph& graph, const Op& op) {
+  expect_version(graph, op, 3);
+  expect_arity(graph, op, 1, 1, 1);
+  const int in = input_id(graph, op, 0);
+  const int out = output_id(graph, op, 0);
+  expect_dtype(graph, op, in, "input 0", {DType::kInt8, DType::kFloat32});
+  expect_dtype(graph, op, out, "output 0", {graph.tensor(in).dtype});
+  expect_rank(graph, op, in, "input 0", 4);
+  expect_rank(graph, op, out, "output 0", 4);
+
+  const Pool2DOptions& o = pool_options(op);
+  expect_op(o.filter_w >= 1 && o.filter_h >= 1, graph, op, "filter size must be at least 1x1");
+  expect_op(o.stride_w >= 1 && o.stride_h >= 1, graph, op, "strides must be at least 1");
+  const Tensor& input = graph.tensor(in);
+  const std::vector<int32_t> expected = expected_output_shape(input, o);
+  expect_tensor(expected[1] >= 1 && expected[2] >= 1, graph, op, in, "input 0",
+                "is smaller than the " + std::to_string(o.filter_h) + "x" + std::to_string(o.filter_w) +
+                    " filter with VALID padding (empty output)");
+  expect_tensor(graph.tensor(out).shape == expected, graph, op, out, "output 0",
+                "shape " + shape_text(graph.tensor(out).shape) + " does not match the " + shape_text(expected) +
+                    " implied by the input shape, filter, strides and padding");
+  if (input.dtype == DType::kInt8) check_same_quantization(graph, op, in, out);
+}
+
+KernelCall lower_pool_2d(const Graph& graph, const Op& op, const std::string& kernel) {
+  const int in = op.inputs[0];
+  const int out = op.outputs[0];
+  const Tensor& input = graph.tensor(in);
+  const Tensor& output = graph.tensor(out);
+  const Pool2DOptions& o = pool_options(op);
+  const char* dtype = dtype_short_name(input.dtype);
+
+  KernelCall call;
+  call.function = "microaot_" + kernel + "_" + dtype;
+  call.params_type = std::string("microaot_pool_2d_params_") + dtype;
+  call.header = "microaot/kernels/pooling.h";
+  call.sources = {"kernels/portable/" + kernel + "_" + dtype + ".c"};
+  call.args = {in, out};
+  const int pad_h = window_padding(o.stride_h, 1, input.shape[1], o.filter_h, output.shape[1]);
+  const int pad_w = window_padding(o.stride_w, 1, input.shape[2], o.filter_w, output.shape[2]);
+  call.fields = {
+      {"batches", std::to_string(input.shape[0])},       {"input_height", std::to_string(input.shape[1])},
+      {"input_width", std::to_string(input.shape[2])},   {"channels", std::to_string(input.shape[3])},
+      {"output_height", std::to_string(output.shape[1])}, {"output_width", std::to_string(output.shape[2])},
+      {"filter_height", std::to_string(o.filter_h)},     {"filter_width", std::to_string(o.filter_w)},
+      {"stride_height", std::to_string(o.stride_h)},     {"stride_width", std::to_string(o.stride_w)},
+      {"padding_height", std::to_string(pad_h)},         {"padding_width", std::to_string(pad_w)},
+  };
+  if (input.dtype == DType::kInt8) {
+    const ActivationRange range = quantized_activation_range(
+        o.activation, DType::kInt8, output.quant.scale[0], static_cast<int32_t>(output.quant.zero_point[0]));
+    call.fields.emplace_back("activation_min", std::to_string(range.min));
+    call.fields.emplace_back("activation_max", std::to_string(range.max));
+  } else {
+    const FloatActivationRange range = float_activation_range(o.activation);
+    call.fields.emplace_back("activation_min", c_float_literal(range.min));
+    call.fields.emplace_back("activation_max", c_float_literal(range.max));
+  }
+  return call;
+}
+
+int64_t pool_2d_window_ops(const Graph& graph, const Op& op) {
+  const Pool2DOptions& o = pool_options(op);
+  return graph.tensor(op.outputs[0]).num_elements() * o.filter_h * o.filter_w;
+}
+
+}  // namespace microaot

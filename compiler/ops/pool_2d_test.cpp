@@ -1,0 +1,171 @@
+// AVERAGE_POOL_2D and MAX_POOL_2D handlers: window geometry (SAME with odd sizes, VALID, non-square),
+// activation ranges, kernel names, and the diagnostics of what they refuse.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ops/op_handler.h"
+#include "ops/quant_math.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+namespace {
+
+struct Pool {
+  Graph graph;
+  Op& op() { return graph.ops[0]; }
+  Tensor& input() { return graph.tensors[0]; }
+  Tensor& output() { return graph.tensors[1]; }
+};
+
+Pool make_pool(OpKind kind, DType type, std::vector<int32_t> in_shape, std::vector<int32_t> out_shape,
+               Pool2DOptions options) {
+  Pool p;
+  for (auto* shape : {&in_shape, &out_shape}) {
+    Tensor t;
+    t.name = p.graph.tensors.empty() ? "in" : "out";
+    t.dtype = type;
+    t.shape = *shape;
+    t.source_index = static_cast<int>(p.graph.tensors.size());
+    if (type == DType::kInt8) t.quant = Quantization{{0.05f}, {3}, 0};
+    p.graph.tensors.push_back(t);
+  }
+  p.graph.ops.push_back(Op{kind, 0, 1, {0}, {1}, options});
+  return p;
+}
+
+Pool2DOptions options(Padding padding, int filter_h, int filter_w, int stride_h, int stride_w,
+                      Activation activation = Activation::kNone) {
+  Pool2DOptions o;
+  o.padding = padding;
+  o.filter_h = filter_h;
+  o.filter_w = filter_w;
+  o.stride_h = stride_h;
+  o.stride_w = stride_w;
+  o.activation = activation;
+  return o;
+}
+
+KernelCall checked_lower(Pool& p) {
+  const OpHandler& h = op_handler(p.op().kind);
+  h.check(p.graph, p.op());
+  return h.lower(p.graph, p.op());
+}
+
+std::map<std::string, std::string> fields_of(const KernelCall& call) {
+  return std::map<std::string, std::string>(call.fields.begin(), call.fields.end());
+}
+
+std::string check_error(Pool& p) {
+  try {
+    op_handler(p.op().kind).check(p.graph, p.op());
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Pool2DHandler, AverageInt8SameWithOddSizes) {
+  // 9x9, 3x3 filter, stride 2, SAME: 5x5 output, total padding (5-1)*2+3-9 = 2, one row/column before.
+  Pool p = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 9, 9, 4}, {1, 5, 5, 4},
+                     options(Padding::kSame, 3, 3, 2, 2, Activation::kRelu6));
+  const KernelCall call = checked_lower(p);
+  EXPECT_EQ(call.function, "microaot_average_pool_2d_s8");
+  EXPECT_EQ(call.params_type, "microaot_pool_2d_params_s8");
+  EXPECT_EQ(call.header, "microaot/kernels/pooling.h");
+  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/average_pool_2d_s8.c"});
+  EXPECT_EQ(call.args, (std::vector<int>{0, 1}));
+  auto f = fields_of(call);
+  EXPECT_EQ(f["batches"], "1");
+  EXPECT_EQ(f["input_height"], "9");
+  EXPECT_EQ(f["channels"], "4");
+  EXPECT_EQ(f["output_height"], "5");
+  EXPECT_EQ(f["output_width"], "5");
+  EXPECT_EQ(f["padding_height"], "1");
+  EXPECT_EQ(f["padding_width"], "1");
+  EXPECT_EQ(f["activation_min"], "3");    // zero point
+  EXPECT_EQ(f["activation_max"], "123");  // 3 + 6 / 0.05
+  EXPECT_EQ(op_handler(OpKind::AveragePool2D).macs(p.graph, p.op()), 5 * 5 * 4 * 9);
+}
+
+TEST(Pool2DHandler, MaxFloatValidAndNonSquareSame) {
+  Pool valid = make_pool(OpKind::MaxPool2D, DType::kFloat32, {1, 8, 8, 3}, {1, 4, 4, 3},
+                         options(Padding::kValid, 2, 2, 2, 2));
+  KernelCall call = checked_lower(valid);
+  EXPECT_EQ(call.function, "microaot_max_pool_2d_f32");
+  EXPECT_EQ(call.params_type, "microaot_pool_2d_params_f32");
+  auto f = fields_of(call);
+  EXPECT_EQ(f["padding_height"], "0");
+  EXPECT_EQ(f["activation_min"], c_float_literal(-FLT_MAX));
+  EXPECT_EQ(f["activation_max"], c_float_literal(FLT_MAX));
+
+  // 5x6, 3x2 filter, strides 2x3, SAME: 3x2 output; padding rows (2*2+3-5)/2 = 1, columns (3+2-6) < 0 -> 0.
+  Pool odd = make_pool(OpKind::MaxPool2D, DType::kFloat32, {2, 5, 6, 3}, {2, 3, 2, 3},
+                       options(Padding::kSame, 3, 2, 2, 3));
+  f = fields_of(checked_lower(odd));
+  EXPECT_EQ(f["filter_height"], "3");
+  EXPECT_EQ(f["filter_width"], "2");
+  EXPECT_EQ(f["stride_height"], "2");
+  EXPECT_EQ(f["stride_width"], "3");
+  EXPECT_EQ(f["padding_height"], "1");
+  EXPECT_EQ(f["padding_width"], "0");
+
+  // 7x7, 3x3, stride 1, SAME keeps the size with one cell of padding on each side.
+  Pool same = make_pool(OpKind::AveragePool2D, DType::kFloat32, {1, 7, 7, 2}, {1, 7, 7, 2},
+                        options(Padding::kSame, 3, 3, 1, 1));
+  f = fields_of(checked_lower(same));
+  EXPECT_EQ(f["padding_width"], "1");
+  EXPECT_EQ(f["output_width"], "7");
+}
+
+TEST(Pool2DHandler, NamedRuntimeFilesExist) {
+  for (OpKind kind : {OpKind::AveragePool2D, OpKind::MaxPool2D}) {
+    for (DType type : {DType::kInt8, DType::kFloat32}) {
+      Pool p = make_pool(kind, type, {1, 4, 4, 1}, {1, 2, 2, 1}, options(Padding::kValid, 2, 2, 2, 2));
+      const KernelCall call = checked_lower(p);
+      EXPECT_TRUE(std::ifstream(std::string(MICROAOT_RUNTIME_DIR) + "/" + call.sources.at(0)).good())
+          << call.sources[0];
+    }
+  }
+}
+
+TEST(Pool2DHandler, RefusesWhatTheKernelsCannotRun) {
+  struct Case {
+    const char* what;
+    void (*mutate)(Pool&);
+    const char* message;
+  };
+  const Case cases[] = {
+      {"int16", [](Pool& p) { p.input().dtype = p.output().dtype = DType::kInt16; }, "type int16 is not supported"},
+      {"mixed types", [](Pool& p) { p.output().dtype = DType::kFloat32; }, "type float32 is not supported"},
+      {"rank", [](Pool& p) { p.input().shape = {9, 9, 4}; }, "expected rank 4"},
+      {"output shape", [](Pool& p) { p.output().shape = {1, 4, 4, 4}; }, "does not match the [1,5,5,4]"},
+      {"scale differs", [](Pool& p) { p.output().quant.scale = {0.06f}; }, "input's scale and zero point"},
+      {"zero point differs", [](Pool& p) { p.output().quant.zero_point = {4}; }, "input's scale and zero point"},
+      {"no quantization", [](Pool& p) { p.input().quant = Quantization{}; }, "per-tensor quantization"},
+      {"stride", [](Pool& p) { std::get<Pool2DOptions>(p.op().options).stride_w = 0; }, "strides"},
+      {"filter bigger than input", [](Pool& p) {
+         auto& o = std::get<Pool2DOptions>(p.op().options);
+         o.padding = Padding::kValid;
+         o.filter_h = 10;
+       }, "smaller than the 10x3 filter"},
+      {"two inputs", [](Pool& p) { p.op().inputs.push_back(0); }, "expects 1 inputs"},
+      {"version", [](Pool& p) { p.op().version = 4; }, "version 4 is not supported"},
+  };
+  for (OpKind kind : {OpKind::AveragePool2D, OpKind::MaxPool2D}) {
+    for (const Case& c : cases) {
+      Pool p = make_pool(kind, DType::kInt8, {1, 9, 9, 4}, {1, 5, 5, 4}, options(Padding::kSame, 3, 3, 2, 2));
+      c.mutate(p);
+      const std::string error = check_error(p);
+      EXPECT_NE(error.find(std::string(op_kind_name(kind)) + " (op 0)"), std::string::npos) << c.what << ": " << error;
+      EXPECT_NE(error.find(c.message), std::string::npos) << c.what << ": " << error;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace microaot

@@ -1,0 +1,59 @@
+/* Kernels of QUANTIZE and DEQUANTIZE: float -> integer (quantize), integer -> integer with new scale and
+ * zero point (requantize) and integer -> float (dequantize). Element-wise over `size` elements; the
+ * arithmetic is TFLite Micro's reference arithmetic, so integer outputs are bit-exact with it.
+ * Input and output must not overlap, except exactly in place when both elements have the same width. */
+#ifndef MICROAOT_KERNELS_QUANTIZE_H
+#define MICROAOT_KERNELS_QUANTIZE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* float -> integer: q = clamp(round_half_away(x / output_scale) + output_offset), the division in float. */
+typedef struct {
+  int32_t size;          /* elements */
+  float output_scale;    /* the output tensor's scale, exactly as stored in the model */
+  int32_t output_offset; /* +output zero point */
+} microaot_quantize_params;
+
+/* integer -> integer: q = clamp(mbqm(x + input_offset, output_multiplier, output_shift) + output_offset),
+ * mbqm being microaot_multiply_by_quantized_multiplier and the multiplier input_scale / output_scale. */
+typedef struct {
+  int32_t size;              /* elements */
+  int32_t input_offset;      /* -input zero point */
+  int32_t output_multiplier; /* Q31 mantissa of input_scale / output_scale */
+  int32_t output_shift;      /* its exponent; > 0 shifts left */
+  int32_t output_offset;     /* +output zero point */
+} microaot_requantize_params;
+
+/* integer -> float: y = input_scale * (float)(x + input_offset), one float multiply. */
+typedef struct {
+  int32_t size;         /* elements */
+  float input_scale;    /* the input tensor's scale */
+  int32_t input_offset; /* -input zero point */
+} microaot_dequantize_params;
+
+/* Quantizes floats. NaN maps to the lowest output value. */
+void microaot_quantize_f32_s8(const microaot_quantize_params* params, const float* input, int8_t* output);
+void microaot_quantize_f32_s16(const microaot_quantize_params* params, const float* input, int16_t* output);
+
+/* Re-expresses quantized values in another scale / zero point (and possibly another width). */
+void microaot_requantize_s8_s8(const microaot_requantize_params* params, const int8_t* input, int8_t* output);
+void microaot_requantize_s8_s16(const microaot_requantize_params* params, const int8_t* input, int16_t* output);
+void microaot_requantize_s8_u8(const microaot_requantize_params* params, const int8_t* input, uint8_t* output);
+void microaot_requantize_u8_s8(const microaot_requantize_params* params, const uint8_t* input, int8_t* output);
+void microaot_requantize_s16_s8(const microaot_requantize_params* params, const int16_t* input, int8_t* output);
+void microaot_requantize_s16_s16(const microaot_requantize_params* params, const int16_t* input,
+                                 int16_t* output);
+
+/* Converts quantized values back to float. */
+void microaot_dequantize_s8_f32(const microaot_dequantize_params* params, const int8_t* input, float* output);
+void microaot_dequantize_s16_f32(const microaot_dequantize_params* params, const int16_t* input, float* output);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MICROAOT_KERNELS_QUANTIZE_H */

@@ -1,0 +1,194 @@
+// Pooling kernels against hand-computed windows (padding cells excluded, TFLM rounding of the int8 mean)
+// and an independent reference that scans the full window and skips out-of-bounds cells.
+#include "microaot/kernels/pooling.h"
+
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace {
+
+struct Geometry {
+  int n, h, w, c, fh, fw, sh, sw;
+  bool same;
+  int out_h() const { return same ? (h + sh - 1) / sh : (h - fh + sh) / sh; }
+  int out_w() const { return same ? (w + sw - 1) / sw : (w - fw + sw) / sw; }
+  int pad(int in, int out, int f, int s) const {
+    const int total = (out - 1) * s + f - in;
+    return same && total > 0 ? total / 2 : 0;
+  }
+  int pad_h() const { return pad(h, out_h(), fh, sh); }
+  int pad_w() const { return pad(w, out_w(), fw, sw); }
+  int out_size() const { return n * out_h() * out_w() * c; }
+};
+
+template <typename Params>
+Params make_params(const Geometry& g) {
+  Params p{};
+  p.batches = g.n;
+  p.input_height = g.h;
+  p.input_width = g.w;
+  p.channels = g.c;
+  p.output_height = g.out_h();
+  p.output_width = g.out_w();
+  p.filter_height = g.fh;
+  p.filter_width = g.fw;
+  p.stride_height = g.sh;
+  p.stride_width = g.sw;
+  p.padding_height = g.pad_h();
+  p.padding_width = g.pad_w();
+  return p;
+}
+
+// Visits the in-bounds cells of one output's window, row by row, as TFLite does.
+template <typename T, typename F>
+void for_window(const Geometry& g, const std::vector<T>& in, int b, int oy, int ox, int ch, F visit) {
+  for (int fy = 0; fy < g.fh; ++fy) {
+    for (int fx = 0; fx < g.fw; ++fx) {
+      const int y = oy * g.sh - g.pad_h() + fy;
+      const int x = ox * g.sw - g.pad_w() + fx;
+      if (y < 0 || y >= g.h || x < 0 || x >= g.w) continue;
+      visit(in[((b * g.h + y) * g.w + x) * g.c + ch]);
+    }
+  }
+}
+
+template <typename T, typename F>
+std::vector<T> reference(const Geometry& g, F reduce) {
+  std::vector<T> out;
+  for (int b = 0; b < g.n; ++b)
+    for (int oy = 0; oy < g.out_h(); ++oy)
+      for (int ox = 0; ox < g.out_w(); ++ox)
+        for (int ch = 0; ch < g.c; ++ch) out.push_back(reduce(b, oy, ox, ch));
+  return out;
+}
+
+int32_t ref_avg_s8(int32_t sum, int count) {
+  // Nearest integer, ties away from zero, via the absolute value.
+  const int32_t magnitude = ((sum < 0 ? -sum : sum) * 2 + count) / (2 * count);
+  return sum < 0 ? -magnitude : magnitude;
+}
+
+std::vector<int8_t> ref_avg_pool_s8(const Geometry& g, const std::vector<int8_t>& in, int lo, int hi) {
+  return reference<int8_t>(g, [&](int b, int oy, int ox, int ch) {
+    int32_t sum = 0, count = 0;
+    for_window(g, in, b, oy, ox, ch, [&](int8_t v) { sum += v, ++count; });
+    const int32_t v = ref_avg_s8(sum, count);
+    return static_cast<int8_t>(v < lo ? lo : (v > hi ? hi : v));
+  });
+}
+
+std::vector<int8_t> ref_max_pool_s8(const Geometry& g, const std::vector<int8_t>& in, int lo, int hi) {
+  return reference<int8_t>(g, [&](int b, int oy, int ox, int ch) {
+    int32_t max = -1000;
+    for_window(g, in, b, oy, ox, ch, [&](int8_t v) { max = v > max ? v : max; });
+    return static_cast<int8_t>(max < lo ? lo : (max > hi ? hi : max));
+  });
+}
+
+std::vector<float> ref_pool_f32(const Geometry& g, const std::vector<float>& in, bool average, float lo, float hi) {
+  return reference<float>(g, [&](int b, int oy, int ox, int ch) {
+    float sum = 0.0f, max = -FLT_MAX;
+    int count = 0;
+    for_window(g, in, b, oy, ox, ch, [&](float v) { sum += v, max = v > max ? v : max, ++count; });
+    const float v = average ? sum / static_cast<float>(count) : max;
+    return v < lo ? lo : (v > hi ? hi : v);
+  });
+}
+
+std::vector<int8_t> avg_s8(const Geometry& g, const std::vector<int8_t>& in, int lo = -128, int hi = 127) {
+  auto p = make_params<microaot_pool_2d_params_s8>(g);
+  p.activation_min = lo;
+  p.activation_max = hi;
+  std::vector<int8_t> out(static_cast<size_t>(g.out_size()), 55);
+  microaot_average_pool_2d_s8(&p, in.data(), out.data());
+  return out;
+}
+
+std::vector<int8_t> max_s8(const Geometry& g, const std::vector<int8_t>& in, int lo = -128, int hi = 127) {
+  auto p = make_params<microaot_pool_2d_params_s8>(g);
+  p.activation_min = lo;
+  p.activation_max = hi;
+  std::vector<int8_t> out(static_cast<size_t>(g.out_size()), 55);
+  microaot_max_pool_2d_s8(&p, in.data(), out.data());
+  return out;
+}
+
+std::vector<float> pool_f32(const Geometry& g, const std::vector<float>& in, bool average, float lo, float hi) {
+  auto p = make_params<microaot_pool_2d_params_f32>(g);
+  p.activation_min = lo;
+  p.activation_max = hi;
+  std::vector<float> out(static_cast<size_t>(g.out_size()), 55.0f);
+  (average ? microaot_average_pool_2d_f32 : microaot_max_pool_2d_f32)(&p, in.data(), out.data());
+  return out;
+}
+
+TEST(AveragePoolS8, SamePaddingCountsOnlyInBoundsCells) {
+  // 3x3 input, 2x2 filter, stride 2, SAME: output 2x2, no padding before (total 1 goes after).
+  const Geometry g{1, 3, 3, 1, 2, 2, 2, 2, true};
+  const std::vector<int8_t> in = {1, 2, 9,  //
+                                  4, 6, -7,
+                                  -3, 8, 100};
+  // (1+2+4+6)/4 = 3.25 -> 3; (9-7)/2 = 1; (-3+8)/2 = 2.5 -> 3; 100/1.
+  EXPECT_EQ(avg_s8(g, in), (std::vector<int8_t>{3, 1, 3, 100}));
+}
+
+TEST(AveragePoolS8, RoundsTiesAwayFromZero) {
+  const Geometry g{1, 1, 2, 3, 1, 2, 1, 1, false};  // one window of two cells, three channels
+  const std::vector<int8_t> in = {2, -2, -1, 3, -3, -2};  // sums 5, -5, -3
+  EXPECT_EQ(avg_s8(g, in), (std::vector<int8_t>{3, -3, -2}));
+  EXPECT_EQ(avg_s8(g, in, -2, 2), (std::vector<int8_t>{2, -2, -2}));
+}
+
+TEST(MaxPoolS8, HandComputedWithClamp) {
+  const Geometry g{1, 3, 3, 1, 2, 2, 2, 2, true};
+  const std::vector<int8_t> in = {1, 2, 9, 4, 6, -7, -3, 8, -100};
+  EXPECT_EQ(max_s8(g, in), (std::vector<int8_t>{6, 9, 8, -100}));
+  EXPECT_EQ(max_s8(g, in, -10, 7), (std::vector<int8_t>{6, 7, 7, -10}));
+}
+
+TEST(PoolF32, HandComputed) {
+  const Geometry g{1, 3, 3, 1, 2, 2, 2, 2, true};
+  const std::vector<float> in = {1, 2, 9, 4, 6, -7, -3, 8, 100};
+  EXPECT_EQ(pool_f32(g, in, true, -FLT_MAX, FLT_MAX), (std::vector<float>{3.25f, 1.0f, 2.5f, 100.0f}));
+  EXPECT_EQ(pool_f32(g, in, true, 0.0f, 6.0f), (std::vector<float>{3.25f, 1.0f, 2.5f, 6.0f}));
+  EXPECT_EQ(pool_f32(g, in, false, -FLT_MAX, FLT_MAX), (std::vector<float>{6.0f, 9.0f, 8.0f, 100.0f}));
+}
+
+// The shapes of the op suite plus odd SAME cases, several batches and non-square windows.
+const Geometry kShapes[] = {
+    {1, 16, 16, 16, 2, 2, 2, 2, false}, {1, 7, 7, 2, 3, 3, 1, 1, true},  {1, 8, 8, 3, 2, 2, 2, 2, false},
+    {1, 9, 9, 4, 3, 3, 2, 2, true},     {2, 5, 6, 3, 3, 2, 2, 3, true},  {3, 4, 7, 1, 4, 4, 3, 1, true},
+    {2, 6, 5, 2, 2, 3, 1, 2, false},    {1, 2, 2, 5, 5, 5, 1, 1, true},  {1, 1, 1, 1, 1, 1, 1, 1, false},
+};
+
+TEST(PoolS8, MatchesReferenceOnRandomInputs) {
+  std::mt19937 rng(42);
+  std::uniform_int_distribution<int> value(-128, 127);
+  for (const Geometry& g : kShapes) {
+    std::vector<int8_t> in(static_cast<size_t>(g.n * g.h * g.w * g.c));
+    for (int8_t& v : in) v = static_cast<int8_t>(value(rng));
+    EXPECT_EQ(avg_s8(g, in), ref_avg_pool_s8(g, in, -128, 127));
+    EXPECT_EQ(avg_s8(g, in, -3, 60), ref_avg_pool_s8(g, in, -3, 60));
+    EXPECT_EQ(max_s8(g, in), ref_max_pool_s8(g, in, -128, 127));
+    EXPECT_EQ(max_s8(g, in, -128, 20), ref_max_pool_s8(g, in, -128, 20));
+  }
+}
+
+TEST(PoolF32, MatchesReferenceOnRandomInputs) {
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0.0f, 3.0f);
+  for (const Geometry& g : kShapes) {
+    std::vector<float> in(static_cast<size_t>(g.n * g.h * g.w * g.c));
+    for (float& v : in) v = normal(rng);
+    for (bool average : {true, false}) {
+      EXPECT_EQ(pool_f32(g, in, average, -FLT_MAX, FLT_MAX), ref_pool_f32(g, in, average, -FLT_MAX, FLT_MAX));
+      EXPECT_EQ(pool_f32(g, in, average, 0.0f, 6.0f), ref_pool_f32(g, in, average, 0.0f, 6.0f));
+    }
+  }
+}
+
+}  // namespace
