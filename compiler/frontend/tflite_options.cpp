@@ -133,6 +133,7 @@ OpOptions convert_options(const Graph& graph, const Op& op, const tflite::Operat
     case OpKind::Add: return add(graph, op, source);
     case OpKind::Softmax: return softmax(graph, op, source);
     case OpKind::Reshape: return reshape(graph, op, source);
+    case OpKind::Squeeze:  // squeeze_dims only restate the output shape, which is authoritative
     case OpKind::Dequantize:
     case OpKind::Quantize: return NoOptions{};
   }

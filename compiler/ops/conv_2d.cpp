@@ -1,11 +1,84 @@
-// PLACEHOLDER until the handler is written.
+// CONV_2D: int8 (per-channel or per-tensor int8 weights, optional int32 bias) and float32, with SAME/VALID
+// padding, strides, dilation and grouped filters (filter depth dividing the input depth), as TFLite Micro's
+// reference kernels. Versions: 1 (float), 3 (int8), 6 (grouped) are what we run; 2, 4, 5, 7, 8 mean hybrid,
+// int16 or int4 tensors, which the type checks refuse with a precise message, so any version up to 8 passes.
+#include <string>
+#include <variant>
+
+#include "ops/conv_common.h"
+#include "ops/op_checks.h"
 #include "ops/op_handler.h"
-#include "support/diagnostics.h"
+
 namespace microaot {
 namespace {
-void check(const Graph&, const Op&) { throw CompileError("conv_2d: not implemented yet"); }
-KernelCall lower(const Graph&, const Op&) { return {}; }
-int64_t macs(const Graph&, const Op&) { return 0; }
+
+constexpr int kMaxVersion = 8;
+constexpr int kFilterChannelAxis = 0;  // OHWI
+
+const Conv2DOptions& options_of(const Graph& graph, const Op& op) {
+  const auto* options = std::get_if<Conv2DOptions>(&op.options);
+  expect_op(options != nullptr, graph, op, "has no Conv2DOptions");
+  return *options;
+}
+
+ConvWindow window_of(const Conv2DOptions& o) {
+  return {o.padding, o.stride_h, o.stride_w, o.dilation_h, o.dilation_w, o.activation};
+}
+
+int filter_dim(const Graph& graph, const Op& op, int dim) {
+  return graph.tensor(input_id(graph, op, kConvFilter)).shape[dim];
+}
+
+void check(const Graph& graph, const Op& op) {
+  expect_version(graph, op, kMaxVersion);
+  const Conv2DOptions& options = options_of(graph, op);
+  const DType type = check_conv_types(graph, op);
+  const int filter = input_id(graph, op, kConvFilter);
+  expect_rank(graph, op, filter, "input 1", 4);
+  const int channels = filter_dim(graph, op, 0);
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
+  const int filter_depth = filter_dim(graph, op, 3);
+  expect_tensor(g.input_c % filter_depth == 0, graph, op, filter, "input 1",
+                "filter depth " + std::to_string(filter_depth) + " does not divide the input depth " +
+                    std::to_string(g.input_c));
+  const int groups = g.input_c / filter_depth;
+  expect_tensor(channels % groups == 0, graph, op, filter, "input 1",
+                std::to_string(channels) + " output channels cannot be split into " + std::to_string(groups) +
+                    " groups");
+  check_conv_constants(graph, op, channels);
+  if (type == DType::kInt8) check_conv_quantization(graph, op, options.activation, channels, kFilterChannelAxis);
+}
+
+KernelCall lower(const Graph& graph, const Op& op) {
+  const Conv2DOptions& options = options_of(graph, op);
+  const int channels = filter_dim(graph, op, 0);
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
+  const bool s8 = graph.tensor(input_id(graph, op, kConvInput)).dtype == DType::kInt8;
+  KernelCall call;
+  call.function = s8 ? "microaot_conv_2d_s8" : "microaot_conv_2d_f32";
+  call.params_type = s8 ? "microaot_conv_2d_params_s8" : "microaot_conv_2d_params_f32";
+  add_conv_geometry_fields(call, g);
+  call.fields.emplace_back("filter_depth", std::to_string(filter_dim(graph, op, 3)));
+  if (s8) {
+    add_conv_quantized_fields(call, graph, op, options.activation, channels);
+  } else {
+    add_conv_float_fields(call, options.activation);
+  }
+  call.args = {input_id(graph, op, kConvInput), input_id(graph, op, kConvFilter), optional_input_id(op, kConvBias),
+               output_id(graph, op, kConvOutput)};
+  call.header = "microaot/kernels/conv.h";
+  call.sources = {s8 ? "kernels/portable/conv_2d_s8.c" : "kernels/portable/conv_2d_f32.c"};
+  return call;
+}
+
+int64_t macs(const Graph& graph, const Op& op) {
+  const Tensor& output = graph.tensor(output_id(graph, op, kConvOutput));
+  const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
+  return output.num_elements() * (filter.num_elements() / filter.shape[0]);  // taps per output value
+}
+
 }  // namespace
+
 extern const OpHandler conv_2d_handler = {check, lower, macs};
+
 }  // namespace microaot

@@ -1,11 +1,82 @@
-// PLACEHOLDER until the handler is written.
+// DEPTHWISE_CONV_2D: int8 (per-channel or per-tensor int8 weights, optional int32 bias) and float32, with
+// SAME/VALID padding, strides, dilation and any depth multiplier, as TFLite Micro's reference kernels.
+// Versions: 1 (float), 2 (dilation), 3 (int8) are what we run; 4-7 mean hybrid, int16 or int4 tensors,
+// which the type checks refuse with a precise message, so any version up to 7 passes.
+#include <string>
+#include <variant>
+
+#include "ops/conv_common.h"
+#include "ops/op_checks.h"
 #include "ops/op_handler.h"
-#include "support/diagnostics.h"
+
 namespace microaot {
 namespace {
-void check(const Graph&, const Op&) { throw CompileError("depthwise_conv_2d: not implemented yet"); }
-KernelCall lower(const Graph&, const Op&) { return {}; }
-int64_t macs(const Graph&, const Op&) { return 0; }
+
+constexpr int kMaxVersion = 7;
+constexpr int kFilterChannelAxis = 3;  // [1, H, W, input_depth * depth_multiplier]
+
+const DepthwiseConv2DOptions& options_of(const Graph& graph, const Op& op) {
+  const auto* options = std::get_if<DepthwiseConv2DOptions>(&op.options);
+  expect_op(options != nullptr, graph, op, "has no DepthwiseConv2DOptions");
+  return *options;
+}
+
+ConvWindow window_of(const DepthwiseConv2DOptions& o) {
+  return {o.padding, o.stride_h, o.stride_w, o.dilation_h, o.dilation_w, o.activation};
+}
+
+int output_channels(const Graph& graph, const Op& op) {
+  return graph.tensor(input_id(graph, op, kConvFilter)).shape[kFilterChannelAxis];
+}
+
+void check(const Graph& graph, const Op& op) {
+  expect_version(graph, op, kMaxVersion);
+  const DepthwiseConv2DOptions& options = options_of(graph, op);
+  const DType type = check_conv_types(graph, op);
+  const int filter = input_id(graph, op, kConvFilter);
+  expect_rank(graph, op, filter, "input 1", 4);
+  const int channels = output_channels(graph, op);
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
+  expect_tensor(graph.tensor(filter).shape[0] == 1, graph, op, filter, "input 1",
+                "depthwise filter must have shape [1, height, width, channels]");
+  // TFLM trusts the option; a value inconsistent with the shapes would read out of bounds there.
+  expect_op(options.depth_multiplier >= 1 && int64_t{g.input_c} * options.depth_multiplier == channels, graph, op,
+            "depth_multiplier " + std::to_string(options.depth_multiplier) + " does not match " +
+                std::to_string(g.input_c) + " input channels and " + std::to_string(channels) + " filter channels");
+  check_conv_constants(graph, op, channels);
+  if (type == DType::kInt8) check_conv_quantization(graph, op, options.activation, channels, kFilterChannelAxis);
+}
+
+KernelCall lower(const Graph& graph, const Op& op) {
+  const DepthwiseConv2DOptions& options = options_of(graph, op);
+  const int channels = output_channels(graph, op);
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
+  const bool s8 = graph.tensor(input_id(graph, op, kConvInput)).dtype == DType::kInt8;
+  KernelCall call;
+  call.function = s8 ? "microaot_depthwise_conv_2d_s8" : "microaot_depthwise_conv_2d_f32";
+  call.params_type = s8 ? "microaot_depthwise_conv_2d_params_s8" : "microaot_depthwise_conv_2d_params_f32";
+  add_conv_geometry_fields(call, g);
+  call.fields.emplace_back("depth_multiplier", std::to_string(options.depth_multiplier));
+  if (s8) {
+    add_conv_quantized_fields(call, graph, op, options.activation, channels);
+  } else {
+    add_conv_float_fields(call, options.activation);
+  }
+  call.args = {input_id(graph, op, kConvInput), input_id(graph, op, kConvFilter), optional_input_id(op, kConvBias),
+               output_id(graph, op, kConvOutput)};
+  call.header = "microaot/kernels/conv.h";
+  call.sources = {s8 ? "kernels/portable/depthwise_conv_2d_s8.c" : "kernels/portable/depthwise_conv_2d_f32.c"};
+  return call;
+}
+
+int64_t macs(const Graph& graph, const Op& op) {
+  const Tensor& output = graph.tensor(output_id(graph, op, kConvOutput));
+  const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
+  return output.num_elements() * filter.shape[1] * filter.shape[2];
+}
+
 }  // namespace
+
 extern const OpHandler depthwise_conv_2d_handler = {check, lower, macs};
+
 }  // namespace microaot

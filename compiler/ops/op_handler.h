@@ -39,6 +39,9 @@ struct OpHandler {
   KernelCall (*lower)(const Graph& graph, const Op& op);
   // Multiply-accumulates of one inference (0 for data movement).
   int64_t (*macs)(const Graph& graph, const Op& op);
+  // A view op (RESHAPE, SQUEEZE): the output is the input's bytes under another shape. The passes turn
+  // it into an alias and drop it from the schedule.
+  bool is_view = false;
 };
 
 const OpHandler& op_handler(OpKind kind);

@@ -46,8 +46,12 @@ QuantizedMultiplier quantize_multiplier_greater_than_one(double real_multiplier)
 }
 
 int32_t quantize_value(float value, float scale, int32_t zero_point) {
-  const float scaled = value / scale;
-  return zero_point + static_cast<int32_t>(std::round(scaled));
+  const float rounded = std::round(value / scale);
+  // Saturate instead of overflowing: a tiny scale makes the bound huge, and the caller clamps to the type.
+  constexpr double kLimit = 2147483647.0;
+  const double clamped = std::max(-kLimit, std::min(kLimit, static_cast<double>(rounded)));
+  const int64_t sum = static_cast<int64_t>(clamped) + zero_point;
+  return static_cast<int32_t>(std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, sum)));
 }
 
 ActivationRange quantized_activation_range(Activation activation, DType type, float scale, int32_t zero_point) {

@@ -21,7 +21,8 @@ QuantizedMultiplier quantize_multiplier(double real_multiplier);
 QuantizedMultiplier quantize_multiplier_smaller_than_one(double real_multiplier);
 QuantizedMultiplier quantize_multiplier_greater_than_one(double real_multiplier);
 
-// zero_point + round(value / scale) with the division in float, as TFLite quantizes activation bounds.
+// zero_point + round(value / scale) with the division in float, as TFLite quantizes activation bounds;
+// saturates to the int32 range (NaN is not expected: scales are checked finite and positive).
 int32_t quantize_value(float value, float scale, int32_t zero_point);
 
 struct ActivationRange {

@@ -1,44 +1,20 @@
-// RESHAPE: the output is the input's bytes under another shape, so it lowers to an alias (no call).
-// Like TFLM, the output tensor's stored shape is authoritative; the optional shape input and the
-// new_shape option are not consulted.
-#include <string>
-
+// RESHAPE: a view of its input (ops/view_common.h); the optional shape input is not read.
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/view_common.h"
 
 namespace microaot {
 namespace {
 
 void check(const Graph& graph, const Op& op) {
   expect_arity(graph, op, 1, 2, 1);
-  const int in = input_id(graph, op, 0);
-  const int out = output_id(graph, op, 0);
-  const Tensor& input = graph.tensor(in);
-  const Tensor& output = graph.tensor(out);
-  expect_tensor(input.dtype != DType::kUnsupported, graph, op, in, "input 0", "has an unsupported type");
-  expect_tensor(output.dtype == input.dtype, graph, op, out, "output 0",
-                std::string("type ") + dtype_name(output.dtype) + " differs from the input's " +
-                    dtype_name(input.dtype));
-  for (int32_t dim : input.shape) expect_tensor(dim >= 0, graph, op, in, "input 0", "has an unknown dimension");
-  for (int32_t dim : output.shape) {
-    expect_tensor(dim >= 0, graph, op, out, "output 0", "has an unknown dimension (-1 must be resolved)");
-  }
-  expect_tensor(output.num_elements() == input.num_elements(), graph, op, out, "output 0",
-                "has " + std::to_string(output.num_elements()) + " elements, the input has " +
-                    std::to_string(input.num_elements()));
-}
-
-KernelCall lower(const Graph&, const Op& op) {
-  KernelCall call;
-  call.is_alias = true;  // the passes make the output share the input's storage
-  call.args = {op.inputs[0], op.outputs[0]};
-  return call;
+  check_view(graph, op);
 }
 
 int64_t macs(const Graph&, const Op&) { return 0; }
 
 }  // namespace
 
-extern const OpHandler reshape_handler = {check, lower, macs};
+extern const OpHandler reshape_handler = {check, lower_view, macs, /*is_view=*/true};
 
 }  // namespace microaot

@@ -16,8 +16,8 @@ struct PassContext {
 
 // Each pass lives in its own file of the same name.
 bool check_operators(Graph& graph, PassContext& ctx);       // every op passes its handler's check()
-bool fold_constant_reshapes(Graph& graph, PassContext& ctx);  // RESHAPE of a constant becomes a constant
-bool alias_reshapes(Graph& graph, PassContext& ctx);        // RESHAPE output shares its input's storage; op dropped
+bool fold_constant_views(Graph& graph, PassContext& ctx);  // RESHAPE/SQUEEZE of a constant becomes a constant
+bool alias_views(Graph& graph, PassContext& ctx);        // RESHAPE/SQUEEZE output shares its input's storage; op dropped
 bool remove_dead_code(Graph& graph, PassContext& ctx);      // ops nobody reads, constants nobody uses
 
 // Runs all passes in order, dumping where asked.

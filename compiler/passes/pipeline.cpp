@@ -16,12 +16,12 @@ struct PassEntry {
 
 constexpr PassEntry kPasses[] = {
     {"check_operators", check_operators},
-    {"fold_constant_reshapes", fold_constant_reshapes},
-    {"alias_reshapes", alias_reshapes},
+    {"fold_constant_views", fold_constant_views},
+    {"alias_views", alias_views},
     {"remove_dead_code", remove_dead_code},
 };
 
-constexpr const char* kPassNames[] = {"check_operators", "fold_constant_reshapes", "alias_reshapes",
+constexpr const char* kPassNames[] = {"check_operators", "fold_constant_views", "alias_views",
                                       "remove_dead_code", nullptr};
 }  // namespace
 

@@ -1,13 +1,14 @@
 #include <algorithm>
 
+#include "ops/op_handler.h"
 #include "passes/pass.h"
 
 namespace microaot {
 
-// A RESHAPE of a constant needs no run-time work: the output takes the bytes with its own shape.
-bool fold_constant_reshapes(Graph& graph, PassContext& /*ctx*/) {
+// A view (RESHAPE, SQUEEZE) of a constant needs no run-time work: the output takes the bytes with its own shape.
+bool fold_constant_views(Graph& graph, PassContext& /*ctx*/) {
   const auto folded = [&graph](const Op& op) {
-    if (op.kind != OpKind::Reshape) return false;
+    if (!op_handler(op.kind).is_view) return false;
     const Tensor& in = graph.tensor(op.inputs[0]);
     if (!in.is_constant) return false;
     Tensor& out = graph.tensor(op.outputs[0]);

@@ -1,14 +1,15 @@
 #include <algorithm>
 
+#include "ops/op_handler.h"
 #include "passes/pass.h"
 
 namespace microaot {
 
-// RESHAPE only reinterprets a row-major buffer: its output becomes a view of the input's storage and the
+// A view op (RESHAPE, SQUEEZE) only reinterprets a row-major buffer: its output becomes a view of the input's storage and the
 // op leaves the schedule. The memory planner extends the owner's lifetime over the alias's readers.
-bool alias_reshapes(Graph& graph, PassContext& /*ctx*/) {
+bool alias_views(Graph& graph, PassContext& /*ctx*/) {
   const auto aliased = [&graph](const Op& op) {
-    if (op.kind != OpKind::Reshape) return false;
+    if (!op_handler(op.kind).is_view) return false;
     graph.tensor(op.outputs[0]).alias_of = graph.storage_of(op.inputs[0]);
     return true;
   };

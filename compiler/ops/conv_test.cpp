@@ -1,0 +1,460 @@
+// Tests of the CONV_2D and DEPTHWISE_CONV_2D handlers on hand-built graphs: requantization constants
+// against an independent decomposition, padding and output geometry, activation ranges, the kernel call,
+// and the diagnostics for models they must refuse.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ops/op_handler.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+namespace {
+
+// ---------------------------------------------------------------- graph building
+
+struct Spec {
+  OpKind kind = OpKind::Conv2D;
+  DType type = DType::kInt8;
+  std::vector<int32_t> input{1, 8, 8, 3}, filter{4, 3, 3, 3}, output{1, 8, 8, 4};
+  bool bias = true;
+  float input_scale = 0.05f, output_scale = 0.1f;
+  int64_t input_zp = -10, output_zp = 5;
+  std::vector<float> filter_scales{0.01f, 0.02f, 0.005f, 0.0125f};
+  int filter_axis = 0;
+  OpOptions options = Conv2DOptions{Padding::kSame, 1, 1, 1, 1, Activation::kNone};
+  int version = 3;
+};
+
+int add_tensor(Graph& g, const std::string& name, DType type, std::vector<int32_t> shape) {
+  Tensor t;
+  t.name = name;
+  t.dtype = type;
+  t.shape = std::move(shape);
+  t.source_index = static_cast<int>(g.tensors.size());
+  g.tensors.push_back(t);
+  return t.source_index;
+}
+
+void make_constant(Tensor& t, int64_t fill) {
+  t.is_constant = true;
+  const size_t size = dtype_size(t.dtype);
+  for (int64_t i = 0; i < t.num_elements(); ++i) {
+    const auto value = static_cast<uint64_t>(fill + i % 3);  // little-endian bytes of a small value
+    for (size_t b = 0; b < size; ++b) t.data.push_back(static_cast<uint8_t>(value >> (8 * b)));
+  }
+}
+
+Graph build(const Spec& s) {
+  Graph g;
+  const bool q = s.type == DType::kInt8;
+  const int in = add_tensor(g, "x", s.type, s.input);
+  const int w = add_tensor(g, "conv/weights", s.type, s.filter);
+  const int b = s.bias ? add_tensor(g, "conv/bias", q ? DType::kInt32 : DType::kFloat32, {s.output[3]}) : kNoTensor;
+  const int out = add_tensor(g, "y", s.type, s.output);
+  make_constant(g.tensor(w), s.type == DType::kFloat32 ? 0 : 1);
+  if (b != kNoTensor) make_constant(g.tensor(b), s.type == DType::kFloat32 ? 0 : 100);
+  if (q) {
+    g.tensor(in).quant = {{s.input_scale}, {s.input_zp}, 0};
+    g.tensor(out).quant = {{s.output_scale}, {s.output_zp}, 0};
+    g.tensor(w).quant = {s.filter_scales, std::vector<int64_t>(s.filter_scales.size(), 0), s.filter_axis};
+  }
+  Op op{s.kind, 7, s.version, {in, w, b}, {out}, s.options};
+  if (!s.bias) op.inputs.pop_back();
+  g.ops.push_back(op);
+  g.inputs = {in};
+  g.outputs = {out};
+  return g;
+}
+
+Spec depthwise_spec() {
+  Spec s;
+  s.kind = OpKind::DepthwiseConv2D;
+  s.input = {1, 10, 10, 2};
+  s.filter = {1, 3, 3, 6};
+  s.output = {1, 10, 10, 6};
+  s.filter_scales = {0.01f, 0.02f, 0.03f, 0.04f, 0.05f, 0.06f};
+  s.filter_axis = 3;
+  s.options = DepthwiseConv2DOptions{Padding::kSame, 1, 1, 2, 2, 3, Activation::kNone};
+  return s;
+}
+
+const OpHandler& handler(const Graph& g) { return op_handler(g.ops[0].kind); }
+KernelCall lower(const Graph& g) {
+  handler(g).check(g, g.ops[0]);
+  return handler(g).lower(g, g.ops[0]);
+}
+
+std::string field(const KernelCall& call, const std::string& name) {
+  for (const auto& [key, value] : call.fields)
+    if (key == name) return value;
+  ADD_FAILURE() << "no field " << name;
+  return "";
+}
+
+std::vector<int64_t> array(const KernelCall& call, const std::string& name) {
+  for (const ParamArray& a : call.arrays)
+    if (a.field == name) return a.values;
+  ADD_FAILURE() << "no array " << name;
+  return {};
+}
+
+// The CompileError text check() throws, or "" when it accepts the graph.
+std::string check_error(const Graph& g) {
+  try {
+    handler(g).check(g, g.ops[0]);
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void expect_error(const Graph& g, const std::string& op_name, const std::string& tensor, const std::string& text) {
+  const std::string message = check_error(g);
+  ASSERT_FALSE(message.empty()) << "check() accepted the graph";
+  EXPECT_NE(message.find(op_name + " (op 7)"), std::string::npos) << message;
+  if (!tensor.empty()) {
+    EXPECT_NE(message.find("'" + tensor + "'"), std::string::npos) << message;
+  }
+  EXPECT_NE(message.find(text), std::string::npos) << message;
+}
+
+// ---------------------------------------------------------------- requantization constants
+
+// Independent of quant_math: scale the real multiplier into [2^30, 2^31) by repeated halving/doubling.
+void decompose(double real, int64_t& multiplier, int64_t& shift) {
+  shift = 0;
+  while (real >= 1.0) real /= 2, ++shift;
+  while (real < 0.5) real *= 2, --shift;
+  multiplier = std::llround(real * 2147483648.0);
+  if (multiplier == (int64_t{1} << 31)) multiplier /= 2, ++shift;
+}
+
+double tflite_real(float input, float filter, float output) {
+  return static_cast<double>(input) * static_cast<double>(filter) / static_cast<double>(output);
+}
+
+void expect_multipliers(const Spec& s, const KernelCall& call) {
+  const std::vector<int64_t> m = array(call, "output_multiplier"), sh = array(call, "output_shift");
+  const int channels = s.output[3];
+  ASSERT_EQ(m.size(), static_cast<size_t>(channels));
+  ASSERT_EQ(sh.size(), static_cast<size_t>(channels));
+  for (int c = 0; c < channels; ++c) {
+    const float fs = s.filter_scales.size() == 1 ? s.filter_scales[0] : s.filter_scales[c];
+    int64_t want_m = 0, want_shift = 0;
+    decompose(tflite_real(s.input_scale, fs, s.output_scale), want_m, want_shift);
+    EXPECT_EQ(m[c], want_m) << "channel " << c;
+    EXPECT_EQ(sh[c], want_shift) << "channel " << c;
+  }
+}
+
+TEST(ConvHandler, PerChannelMultipliersMatchIndependentDecomposition) {
+  Spec s;
+  s.input_scale = 0.0351383313536644f;
+  s.output_scale = 0.02293192781507969f;
+  s.filter_scales = {0.0021f, 0.00037f, 0.0119f, 0.9f};  // the last one gives a multiplier above 1
+  const KernelCall call = lower(build(s));
+  expect_multipliers(s, call);
+  EXPECT_GT(array(call, "output_shift")[3], 0);
+}
+
+TEST(ConvHandler, KnownMultipliers) {
+  Spec s;
+  s.input_scale = 0.5f, s.output_scale = 0.25f;
+  s.filter_scales = {0.25f, 1.5f, 0.125f, 0.1875f};  // real 0.5, 3, 0.25, 0.375
+  const KernelCall call = lower(build(s));
+  EXPECT_EQ(array(call, "output_multiplier"), (std::vector<int64_t>{1 << 30, 1610612736, 1 << 30, 1610612736}));
+  EXPECT_EQ(array(call, "output_shift"), (std::vector<int64_t>{0, 2, -1, -1}));
+}
+
+TEST(ConvHandler, ProductIsTakenInDoubleNotFloat) {
+  // Find scales where a float product would round to a different multiplier, then check the handler
+  // follows TFLite's double arithmetic.
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> dist(0.001f, 0.1f);
+  for (int attempt = 0; attempt < 10000; ++attempt) {
+    Spec s;
+    s.input_scale = dist(rng), s.output_scale = dist(rng);
+    s.filter_scales = {dist(rng) / 10};
+    int64_t m_double = 0, m_float = 0, shift = 0;
+    decompose(tflite_real(s.input_scale, s.filter_scales[0], s.output_scale), m_double, shift);
+    decompose(s.input_scale * s.filter_scales[0] / s.output_scale, m_float, shift);
+    if (m_double == m_float) continue;
+    EXPECT_EQ(array(lower(build(s)), "output_multiplier")[0], m_double);
+    return;
+  }
+  FAIL() << "no distinguishing scales found";
+}
+
+TEST(ConvHandler, PerTensorFilterScaleRepeatsForEveryChannel) {
+  Spec s;
+  s.filter_scales = {0.0173f};
+  const KernelCall call = lower(build(s));
+  expect_multipliers(s, call);
+  const std::vector<int64_t> m = array(call, "output_multiplier");
+  EXPECT_EQ(m, std::vector<int64_t>(4, m[0]));
+}
+
+// ---------------------------------------------------------------- geometry and fields
+
+TEST(ConvHandler, SameStride2PaddingAndCall) {
+  Spec s;  // the ops suite's 1x49x10x1, 10x4 filter, stride 2, SAME
+  s.input = {1, 49, 10, 1};
+  s.filter = {8, 10, 4, 1};
+  s.output = {1, 25, 5, 8};
+  s.filter_scales = std::vector<float>(8, 0.01f);
+  s.options = Conv2DOptions{Padding::kSame, 2, 2, 1, 1, Activation::kRelu};
+  const Graph g = build(s);
+  const KernelCall call = lower(g);
+  EXPECT_EQ(call.function, "microaot_conv_2d_s8");
+  EXPECT_EQ(call.params_type, "microaot_conv_2d_params_s8");
+  EXPECT_EQ(call.header, "microaot/kernels/conv.h");
+  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/conv_2d_s8.c"});
+  EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2, 3}));
+  // total padding rows (25 - 1) * 2 + 10 - 49 = 9 -> 4 before; columns (5 - 1) * 2 + 4 - 10 = 2 -> 1 before.
+  EXPECT_EQ(field(call, "pad_height"), "4");
+  EXPECT_EQ(field(call, "pad_width"), "1");
+  EXPECT_EQ(field(call, "stride_height"), "2");
+  EXPECT_EQ(field(call, "filter_height"), "10");
+  EXPECT_EQ(field(call, "filter_width"), "4");
+  EXPECT_EQ(field(call, "filter_depth"), "1");
+  EXPECT_EQ(field(call, "input_offset"), "10");  // -zero point
+  EXPECT_EQ(field(call, "output_offset"), "5");
+  EXPECT_EQ(handler(g).macs(g, g.ops[0]), int64_t{25} * 5 * 8 * 10 * 4);
+}
+
+TEST(ConvHandler, DilatedSameAndValidStride2Padding) {
+  Spec dilated;
+  dilated.input = {1, 10, 10, 2};
+  dilated.filter = {4, 3, 3, 2};
+  dilated.output = {1, 10, 10, 4};
+  dilated.options = Conv2DOptions{Padding::kSame, 1, 1, 2, 2, Activation::kNone};
+  KernelCall call = lower(build(dilated));
+  EXPECT_EQ(field(call, "pad_height"), "2");  // effective filter 5: total 4
+  EXPECT_EQ(field(call, "dilation_width"), "2");
+
+  Spec valid;
+  valid.input = {1, 9, 9, 3};
+  valid.output = {1, 4, 4, 4};
+  valid.options = Conv2DOptions{Padding::kValid, 2, 2, 1, 1, Activation::kNone};
+  call = lower(build(valid));
+  EXPECT_EQ(field(call, "output_height"), "4");
+  EXPECT_EQ(field(call, "pad_height"), "0");
+  EXPECT_EQ(field(call, "pad_width"), "0");
+}
+
+TEST(ConvHandler, AsymmetricStrideAndDilation) {
+  Spec s;
+  s.input = {1, 8, 9, 3};
+  s.filter = {4, 3, 2, 3};
+  s.output = {1, 8, 5, 4};  // height: stride 1 SAME; width: stride 2 SAME -> ceil(9 / 2)
+  Conv2DOptions options;
+  options.padding = Padding::kSame;
+  options.stride_h = 1, options.stride_w = 2, options.dilation_h = 2, options.dilation_w = 1;
+  s.options = options;
+  const KernelCall call = lower(build(s));
+  EXPECT_EQ(field(call, "stride_height"), "1");
+  EXPECT_EQ(field(call, "stride_width"), "2");
+  EXPECT_EQ(field(call, "dilation_height"), "2");
+  EXPECT_EQ(field(call, "dilation_width"), "1");
+  EXPECT_EQ(field(call, "pad_height"), "2");  // effective 5 rows: (8 - 1) + 5 - 8 = 4 -> 2
+  EXPECT_EQ(field(call, "pad_width"), "0");   // (5 - 1) * 2 + 2 - 9 = 1 -> 0 before, 1 after
+}
+
+TEST(ConvHandler, NoBiasAndBatch2) {
+  Spec s;
+  s.input = {2, 5, 7, 3};
+  s.filter = {5, 1, 1, 3};
+  s.output = {2, 5, 7, 5};
+  s.bias = false;
+  s.filter_scales = {0.01f, 0.01f, 0.01f, 0.01f, 0.01f};
+  s.options = Conv2DOptions{Padding::kValid, 1, 1, 1, 1, Activation::kNone};
+  const KernelCall call = lower(build(s));
+  EXPECT_EQ(call.args, (std::vector<int>{0, 1, kNoTensor, 2}));
+  EXPECT_EQ(field(call, "batches"), "2");
+}
+
+TEST(ConvHandler, GroupedFilter) {
+  Spec s;
+  s.input = {1, 6, 6, 4};
+  s.filter = {6, 3, 3, 2};
+  s.output = {1, 6, 6, 6};
+  s.filter_scales = std::vector<float>(6, 0.01f);
+  EXPECT_EQ(field(lower(build(s)), "filter_depth"), "2");
+  s.filter = {5, 3, 3, 2};
+  s.output = {1, 6, 6, 5};
+  s.filter_scales = std::vector<float>(5, 0.01f);
+  expect_error(build(s), "CONV_2D", "conv/weights", "cannot be split into 2 groups");
+}
+
+TEST(ConvHandler, QuantizedActivationRanges) {
+  struct Row {
+    Activation activation;
+    const char* min;
+    const char* max;
+  };
+  // output scale 0.05, zero point -10: 0 -> -10, 6 -> 110, -1 -> -30, 1 -> 10.
+  const Row rows[] = {{Activation::kNone, "-128", "127"},
+                      {Activation::kRelu, "-10", "127"},
+                      {Activation::kRelu6, "-10", "110"},
+                      {Activation::kReluN1To1, "-30", "10"}};
+  for (const Row& row : rows) {
+    Spec s;
+    s.output_scale = 0.05f, s.output_zp = -10;
+    s.options = Conv2DOptions{Padding::kSame, 1, 1, 1, 1, row.activation};
+    const KernelCall call = lower(build(s));
+    EXPECT_EQ(field(call, "activation_min"), row.min);
+    EXPECT_EQ(field(call, "activation_max"), row.max);
+  }
+}
+
+TEST(ConvHandler, FloatCall) {
+  Spec s;
+  s.type = DType::kFloat32;
+  s.version = 1;
+  s.options = Conv2DOptions{Padding::kSame, 1, 1, 1, 1, Activation::kRelu6};
+  const KernelCall call = lower(build(s));
+  EXPECT_EQ(call.function, "microaot_conv_2d_f32");
+  EXPECT_EQ(call.params_type, "microaot_conv_2d_params_f32");
+  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/conv_2d_f32.c"});
+  EXPECT_EQ(field(call, "activation_min"), "0x0p+0f");
+  EXPECT_EQ(field(call, "activation_max"), "0x1.8p+2f");
+  EXPECT_TRUE(call.arrays.empty());
+}
+
+TEST(DepthwiseHandler, MultiplierDilationAndCall) {
+  const Spec s = depthwise_spec();
+  const Graph g = build(s);
+  const KernelCall call = lower(g);
+  EXPECT_EQ(call.function, "microaot_depthwise_conv_2d_s8");
+  EXPECT_EQ(call.params_type, "microaot_depthwise_conv_2d_params_s8");
+  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/depthwise_conv_2d_s8.c"});
+  EXPECT_EQ(field(call, "depth_multiplier"), "3");
+  EXPECT_EQ(field(call, "output_depth"), "6");
+  EXPECT_EQ(field(call, "pad_height"), "2");
+  expect_multipliers(s, call);
+  EXPECT_EQ(handler(g).macs(g, g.ops[0]), int64_t{10} * 10 * 6 * 9);
+}
+
+TEST(DepthwiseHandler, Stride2ValidFloat) {
+  Spec s = depthwise_spec();
+  s.type = DType::kFloat32;
+  s.input = {1, 9, 9, 3};
+  s.output = {1, 4, 4, 6};
+  s.bias = false;
+  s.options = DepthwiseConv2DOptions{Padding::kValid, 2, 2, 1, 1, 2, Activation::kRelu};
+  const KernelCall call = lower(build(s));
+  EXPECT_EQ(call.function, "microaot_depthwise_conv_2d_f32");
+  EXPECT_EQ(field(call, "output_width"), "4");
+  EXPECT_EQ(field(call, "depth_multiplier"), "2");
+  EXPECT_EQ(field(call, "activation_max"), "FLT_MAX");
+  EXPECT_EQ(call.args[2], kNoTensor);
+}
+
+// ---------------------------------------------------------------- refusals
+
+TEST(ConvHandler, RefusesWrongOutputShape) {
+  Spec s;
+  s.output = {1, 8, 8, 5};
+  expect_error(build(s), "CONV_2D", "y", "differs from the computed [1,8,8,4]");
+  s.output = {1, 7, 8, 4};
+  expect_error(build(s), "CONV_2D", "y", "shape [1,7,8,4]");
+}
+
+TEST(ConvHandler, RefusesNonConstantFilter) {
+  Graph g = build(Spec{});
+  g.tensor(1).is_constant = false;
+  expect_error(g, "CONV_2D", "conv/weights", "must be a constant");
+}
+
+TEST(ConvHandler, RefusesBadFilterQuantization) {
+  Spec s;
+  s.filter_scales = {0.1f, 0.2f};
+  expect_error(build(s), "CONV_2D", "conv/weights",
+               "has 2 quantization scales, expected 1 or one per output channel (4)");
+  Graph g = build(Spec{});
+  g.tensor(1).quant.zero_point[2] = 3;
+  expect_error(g, "CONV_2D", "conv/weights", "zero point 0");
+  g = build(Spec{});
+  g.tensor(1).quant.axis = 3;
+  expect_error(g, "CONV_2D", "conv/weights", "along dimension 0");
+  g = build(Spec{});
+  g.tensor(1).quant.scale[1] = -0.5f;
+  expect_error(g, "CONV_2D", "conv/weights", "finite and not negative");
+  g = build(Spec{});
+  g.tensor(0).quant = {};
+  expect_error(g, "CONV_2D", "x", "per-tensor quantization");
+}
+
+TEST(ConvHandler, RefusesUnsupportedTypes) {
+  Graph g = build(Spec{});
+  g.tensor(2).dtype = DType::kInt64;  // bias
+  expect_error(g, "CONV_2D", "conv/bias", "int64 is not supported here (expected int32)");
+  Spec hybrid;
+  hybrid.type = DType::kFloat32;
+  g = build(hybrid);
+  g.tensor(1).dtype = DType::kInt8;
+  expect_error(g, "CONV_2D", "conv/weights", "hybrid");
+  Spec int16;
+  int16.type = DType::kInt16;
+  expect_error(build(int16), "CONV_2D", "x", "int16 is not supported here");
+}
+
+TEST(ConvHandler, RefusesBadOptionsAndVersion) {
+  Spec s;
+  s.version = 9;
+  expect_error(build(s), "CONV_2D", "", "version 9 is not supported");
+  s = Spec{};
+  Conv2DOptions zero_stride;
+  zero_stride.stride_h = 0;
+  s.options = zero_stride;
+  expect_error(build(s), "CONV_2D", "", "stride_h must be at least 1, got 0");
+  s = Spec{};
+  s.input = {1, 2, 2, 3};
+  s.options = Conv2DOptions{Padding::kValid, 1, 1, 1, 1, Activation::kNone};
+  expect_error(build(s), "CONV_2D", "", "larger than the input height (2) with VALID padding");
+  s = Spec{};
+  s.options = DepthwiseConv2DOptions{};
+  expect_error(build(s), "CONV_2D", "", "has no Conv2DOptions");
+}
+
+TEST(ConvHandler, RefusesBiasOfWrongLength) {
+  Graph g = build(Spec{});
+  g.tensor(2).shape = {3};
+  g.tensor(2).data.resize(12);
+  expect_error(g, "CONV_2D", "conv/bias", "has 3 elements, expected one per output channel (4)");
+}
+
+TEST(ConvHandler, RefusesPossibleAccumulatorOverflow) {
+  Graph g = build(Spec{});
+  Tensor& bias = g.tensor(2);
+  const uint8_t near_max[] = {0x00, 0xff, 0xff, 0x7f};  // channel 2 bias 0x7fffff00
+  std::copy(near_max, near_max + 4, bias.data.begin() + 4 * 2);
+  expect_error(g, "CONV_2D", "conv/weights", "output channel 2 could overflow the int32 accumulator");
+}
+
+TEST(DepthwiseHandler, RefusesInconsistentDepthMultiplier) {
+  Spec s = depthwise_spec();
+  s.options = DepthwiseConv2DOptions{Padding::kSame, 1, 1, 2, 2, 2, Activation::kNone};
+  expect_error(build(s), "DEPTHWISE_CONV_2D", "", "depth_multiplier 2 does not match 2 input channels and 6");
+}
+
+TEST(DepthwiseHandler, RefusesBadFilterLayoutAndAxis) {
+  Spec s = depthwise_spec();
+  s.filter_axis = 0;
+  expect_error(build(s), "DEPTHWISE_CONV_2D", "conv/weights", "along dimension 3");
+  s = depthwise_spec();
+  s.filter = {2, 3, 3, 6};
+  expect_error(build(s), "DEPTHWISE_CONV_2D", "conv/weights", "shape [1, height, width, channels]");
+  s = depthwise_spec();
+  s.version = 8;
+  expect_error(build(s), "DEPTHWISE_CONV_2D", "", "version 8 is not supported (up to 7)");
+}
+
+}  // namespace
+}  // namespace microaot
