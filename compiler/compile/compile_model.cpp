@@ -33,6 +33,18 @@ void plan_memory(CompiledModel& model) {
                                        (problems.empty() ? std::string() : problems.front()));
 }
 
+// The generated API exposes inputs and outputs as arena buffers: there must be some, and none constant.
+void check_interface(const Graph& graph) {
+  if (graph.inputs.empty()) throw CompileError("the model has no inputs; microaot needs at least one");
+  if (graph.outputs.empty()) throw CompileError("the model has no outputs; microaot needs at least one");
+  for (int id : graph.outputs) {
+    if (graph.tensor(graph.storage_of(id)).is_constant) {
+      throw CompileError("graph output " + describe_tensor(graph, id) +
+                         " is a constant; outputs computed at compile time are not supported");
+    }
+  }
+}
+
 void check_options(const CompileOptions& options) {
   const int64_t a = options.alignment;
   if (a < 1 || a > 4096 || (a & (a - 1)) != 0) {
@@ -52,6 +64,7 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   PassContext ctx;
   ctx.dump_after = options.dump_ir_after;
   run_pass_pipeline(model.graph, ctx);
+  check_interface(model.graph);
   lower_ops(model);
   plan_memory(model);
   return model;
