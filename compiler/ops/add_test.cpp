@@ -1,0 +1,203 @@
+// ADD handler: the broadcast plans (merged dimensions and strides, derived by hand), TFLM's quantization
+// constants (computed independently in double), the activation range and the diagnostics.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "ops/op_handler.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+namespace {
+
+struct Spec {
+  std::vector<int32_t> shape;
+  float scale = 0;  // 0: unquantized
+  int64_t zero_point = 0;
+};
+
+// One ADD op: inputs tensors 0 and 1, output tensor 2.
+Graph add_graph(DType type, const Spec& a, const Spec& b, const Spec& out, Activation act = Activation::kNone) {
+  Graph g;
+  const Spec* specs[] = {&a, &b, &out};
+  const char* names[] = {"a", "b", "sum"};
+  for (int i = 0; i < 3; ++i) {
+    Tensor t;
+    t.name = names[i];
+    t.dtype = type;
+    t.shape = specs[i]->shape;
+    if (specs[i]->scale > 0) {
+      t.quant.scale = {specs[i]->scale};
+      t.quant.zero_point = {specs[i]->zero_point};
+    }
+    g.tensors.push_back(t);
+  }
+  Op op;
+  op.kind = OpKind::Add;
+  op.source_index = 2;
+  op.inputs = {0, 1};
+  op.outputs = {2};
+  op.options = AddOptions{act};
+  g.ops.push_back(op);
+  return g;
+}
+
+KernelCall lower(const Graph& g) {
+  const OpHandler& h = op_handler(OpKind::Add);
+  h.check(g, g.ops[0]);
+  return h.lower(g, g.ops[0]);
+}
+
+std::map<std::string, std::string> fields(const KernelCall& call) {
+  return std::map<std::string, std::string>(call.fields.begin(), call.fields.end());
+}
+
+std::map<std::string, std::vector<int64_t>> arrays(const KernelCall& call) {
+  std::map<std::string, std::vector<int64_t>> result;
+  for (const ParamArray& a : call.arrays) {
+    EXPECT_EQ(a.c_type, "int32_t");
+    result[a.field] = a.values;
+  }
+  return result;
+}
+
+std::string check_error(const Graph& g) {
+  try {
+    op_handler(OpKind::Add).check(g, g.ops[0]);
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+using V = std::vector<int64_t>;
+
+TEST(AddHandler, SameShapesUseTheFlatLoop) {
+  const KernelCall call = lower(add_graph(DType::kFloat32, {{1, 8, 8, 3}}, {{1, 8, 8, 3}}, {{1, 8, 8, 3}}));
+  EXPECT_EQ(call.function, "microaot_add_f32");
+  EXPECT_EQ(call.params_type, "microaot_add_params_f32");
+  EXPECT_EQ(call.header, "microaot/kernels/add.h");
+  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/add_f32.c"});
+  EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(fields(call).at("num_dims"), "0");
+  EXPECT_EQ(fields(call).at("flat_size"), "192");
+  EXPECT_TRUE(call.arrays.empty());
+  // Different ranks, same elements in the same order: still flat.
+  EXPECT_EQ(fields(lower(add_graph(DType::kFloat32, {{8, 3}}, {{1, 8, 3}}, {{1, 8, 3}}))).at("num_dims"), "0");
+}
+
+TEST(AddHandler, ChannelBroadcastMergesTheOuterDimensions) {
+  // [1,4,4,6] + [6]: the 4x4 positions merge into 16 rows of 6, input 2 re-read for each row.
+  const KernelCall call = lower(add_graph(DType::kFloat32, {{1, 4, 4, 6}}, {{6}}, {{1, 4, 4, 6}}, Activation::kRelu));
+  EXPECT_EQ(fields(call).at("num_dims"), "2");
+  const auto a = arrays(call);
+  EXPECT_EQ(a.at("output_shape"), (V{16, 6}));
+  EXPECT_EQ(a.at("input1_strides"), (V{6, 1}));
+  EXPECT_EQ(a.at("input2_strides"), (V{0, 1}));
+  EXPECT_EQ(fields(call).at("activation_min"), "0x0p+0f");
+  EXPECT_EQ(fields(call).at("activation_max"), "FLT_MAX");
+}
+
+TEST(AddHandler, MiddleBroadcastKeepsThreeDimensions) {
+  // [2,3,5] + [1,3,1]: input 2 varies only along the middle dimension.
+  const auto a = arrays(lower(add_graph(DType::kFloat32, {{2, 3, 5}}, {{1, 3, 1}}, {{2, 3, 5}})));
+  EXPECT_EQ(a.at("output_shape"), (V{2, 3, 5}));
+  EXPECT_EQ(a.at("input1_strides"), (V{15, 5, 1}));
+  EXPECT_EQ(a.at("input2_strides"), (V{0, 1, 0}));
+}
+
+TEST(AddHandler, EitherInputMayBeBroadcastAndBothAtOnce) {
+  auto a = arrays(lower(add_graph(DType::kFloat32, {{1, 1, 1, 4}}, {{1, 5, 5, 4}}, {{1, 5, 5, 4}})));
+  EXPECT_EQ(a.at("output_shape"), (V{25, 4}));
+  EXPECT_EQ(a.at("input1_strides"), (V{0, 1}));
+  EXPECT_EQ(a.at("input2_strides"), (V{4, 1}));
+  a = arrays(lower(add_graph(DType::kFloat32, {{4, 1, 3}}, {{5, 1}}, {{4, 5, 3}})));
+  EXPECT_EQ(a.at("output_shape"), (V{4, 5, 3}));
+  EXPECT_EQ(a.at("input1_strides"), (V{3, 0, 1}));
+  EXPECT_EQ(a.at("input2_strides"), (V{0, 1, 0}));
+  a = arrays(lower(add_graph(DType::kFloat32, {{1}}, {{3, 4}}, {{3, 4}})));  // scalar
+  EXPECT_EQ(a.at("output_shape"), (V{12}));
+  EXPECT_EQ(a.at("input1_strides"), (V{0}));
+  EXPECT_EQ(a.at("input2_strides"), (V{1}));
+}
+
+TEST(AddHandler, Int8ConstantsMatchIndependentDoubleMath) {
+  // ADD/int8_1x8x8x3_same_shape scales; expected values from Python (frexp, mantissa rounded half away).
+  const KernelCall call = lower(add_graph(DType::kInt8, {{1, 8, 8, 3}, 0.02797568216919899f, -18},
+                                          {{1, 8, 8, 3}, 0.045178573578596115f, 14},
+                                          {{1, 8, 8, 3}, 0.03383364528417587f, 2}));
+  EXPECT_EQ(call.function, "microaot_add_s8");
+  EXPECT_EQ(call.params_type, "microaot_add_params_s8");
+  const auto f = fields(call);
+  EXPECT_EQ(f.at("input1_offset"), "18");
+  EXPECT_EQ(f.at("input1_multiplier"), "1329774609");
+  EXPECT_EQ(f.at("input1_shift"), "-1");
+  EXPECT_EQ(f.at("input2_offset"), "-14");
+  EXPECT_EQ(f.at("input2_multiplier"), "1073741824");
+  EXPECT_EQ(f.at("input2_shift"), "0");
+  EXPECT_EQ(f.at("left_shift"), "20");
+  EXPECT_EQ(f.at("output_multiplier"), "1433783549");
+  EXPECT_EQ(f.at("output_shift"), "-18");
+  EXPECT_EQ(f.at("output_offset"), "2");
+  EXPECT_EQ(f.at("activation_min"), "-128");
+  EXPECT_EQ(f.at("activation_max"), "127");
+}
+
+TEST(AddHandler, Relu6RangeIsClippedToTheType) {
+  // 6 / 0.021447 = 279.8 -> 280 - 128 = 152, above 127.
+  const auto f = fields(lower(add_graph(DType::kInt8, {{2, 3, 5}, 0.04f, 15}, {{1, 3, 1}, 0.03f, 0},
+                                        {{2, 3, 5}, 0.021447058767080307f, -128}, Activation::kRelu6)));
+  EXPECT_EQ(f.at("activation_min"), "-128");
+  EXPECT_EQ(f.at("activation_max"), "127");
+  const auto g = fields(lower(add_graph(DType::kInt8, {{4}, 0.04f, 0}, {{4}, 0.03f, 0}, {{4}, 0.05f, -10},
+                                        Activation::kRelu6)));
+  EXPECT_EQ(g.at("activation_min"), "-10");
+  EXPECT_EQ(g.at("activation_max"), "110");  // 6 / 0.05 = 120
+}
+
+TEST(AddHandler, Int16UsesShift15) {
+  const KernelCall call = lower(add_graph(DType::kInt16, {{4}, 0.5f, 0}, {{4}, 0.25f, 0}, {{4}, 0.5f, 0}));
+  EXPECT_EQ(call.function, "microaot_add_s16");
+  EXPECT_EQ(call.params_type, "microaot_add_params_s16");
+  const auto f = fields(call);
+  EXPECT_EQ(f.at("left_shift"), "15");
+  EXPECT_EQ(f.at("input1_multiplier"), "1073741824");  // 0.5 / 1.0
+  EXPECT_EQ(f.at("input1_shift"), "0");
+  EXPECT_EQ(f.at("input2_shift"), "-1");  // 0.25
+  EXPECT_EQ(f.at("output_multiplier"), "1073741824");  // 1.0 / (2^15 * 0.5) = 2^-14
+  EXPECT_EQ(f.at("output_shift"), "-13");
+  EXPECT_EQ(f.at("activation_min"), "-32768");
+}
+
+TEST(AddHandler, RejectsShapesThatDoNotBroadcast) {
+  EXPECT_NE(check_error(add_graph(DType::kFloat32, {{2, 3}}, {{4}}, {{2, 3}})).find("ADD (op 2): input shapes cannot"),
+            std::string::npos);
+  const std::string wrong_out = check_error(add_graph(DType::kFloat32, {{2, 3}}, {{3}}, {{3}}));
+  EXPECT_NE(wrong_out.find("output 0 'sum' (tensor 2): must have the broadcast shape"), std::string::npos) << wrong_out;
+  EXPECT_NE(check_error(add_graph(DType::kFloat32, {{1, 1, 1, 1, 1, 1, 2}}, {{2}}, {{1, 1, 1, 1, 1, 1, 2}}))
+                .find("rank above 6"),
+            std::string::npos);
+}
+
+TEST(AddHandler, RejectsMixedTypesAndBadQuantization) {
+  Graph g = add_graph(DType::kInt8, {{4}, 0.1f, 0}, {{4}, 0.1f, 0}, {{4}, 0.1f, 0});
+  g.tensors[1].dtype = DType::kInt16;
+  EXPECT_NE(check_error(g).find("input 1 'b' (tensor 1): type int16 is not supported"), std::string::npos);
+  g = add_graph(DType::kInt16, {{4}, 0.1f, 3}, {{4}, 0.1f, 0}, {{4}, 0.1f, 0});
+  EXPECT_NE(check_error(g).find("zero point 0"), std::string::npos);
+  g = add_graph(DType::kInt8, {{4}, 0.1f, 0}, {{4}, 0.0f, 0}, {{4}, 0.1f, 0});
+  EXPECT_NE(check_error(g).find("input 1 'b' (tensor 1): needs per-tensor quantization"), std::string::npos);
+  g = add_graph(DType::kInt8, {{4}, 1.0f, 0}, {{4}, 1.0f, 0}, {{4}, 1e-7f, 0});  // 2 / (2^20 * 1e-7) > 1
+  EXPECT_NE(check_error(g).find("scale is too small"), std::string::npos);
+  g = add_graph(DType::kInt32, {{4}}, {{4}}, {{4}});
+  EXPECT_NE(check_error(g).find("type int32 is not supported"), std::string::npos);
+}
+
+TEST(AddHandler, MacsCountOnePerOutputElement) {
+  const Graph g = add_graph(DType::kFloat32, {{2, 3, 5}}, {{1, 3, 1}}, {{2, 3, 5}});
+  EXPECT_EQ(op_handler(OpKind::Add).macs(g, g.ops[0]), 30);
+}
+
+}  // namespace
+}  // namespace microaot
