@@ -8,8 +8,8 @@ mkdir -p out
 build/make_demo_model out/demo.tflite
 build/microaot inspect out/demo.tflite
 build/microaot compile out/demo.tflite -o out/demo_lib --module-name demo --target "c -mcpu=cortex-m4"
-# A deterministic input: 256 bytes (1x16x16x1 int8).
-head -c 256 /dev/zero | tr '\0' '\200' > out/demo_input.bin
+# A deterministic input: a 16x16 gradient, 256 int8 bytes (1x16x16x1).
+for i in $(seq 0 255); do printf "\\$(printf %03o "$i")"; done > out/demo_input.bin
 build/microaot run out/demo.tflite --input out/demo_input.bin --output-dir out/demo_run
 echo "generated library: out/demo_lib (see memory_plan.txt, network_info.txt, report.json)"
 echo "output (4 x int8, softmax scale 1/256, zero point -128):"
