@@ -18,13 +18,7 @@ void check(const Graph& graph, const Op& op) {
   expect_dtype(graph, op, in, "input 0", {DType::kInt8, DType::kInt16});
   expect_dtype(graph, op, out, "output 0", {DType::kFloat32});
   const Tensor& input = graph.tensor(in);
-  const Tensor& output = graph.tensor(out);
-  for (int32_t dim : input.shape) expect_tensor(dim >= 0, graph, op, in, "input 0", "has an unknown dimension");
-  expect_tensor(output.num_elements() == input.num_elements(), graph, op, out, "output 0",
-                "has " + std::to_string(output.num_elements()) + " elements, the input has " +
-                    std::to_string(input.num_elements()));
-  expect_tensor(input.num_elements() <= std::numeric_limits<int32_t>::max(), graph, op, in, "input 0",
-                "has too many elements");
+  expect_same_elements(graph, op, in, out);
   expect_per_tensor_quant(graph, op, in, "input 0");
   const int64_t zp = input.quant.zero_point[0];
   const int64_t limit = input.dtype == DType::kInt8 ? 128 : 32768;

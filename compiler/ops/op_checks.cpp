@@ -1,6 +1,7 @@
 #include "ops/op_checks.h"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "support/diagnostics.h"
@@ -77,6 +78,20 @@ void expect_per_tensor_quant(const Graph& graph, const Op& op, int tensor_id, co
 void expect_version(const Graph& graph, const Op& op, int max_version) {
   expect_op(op.version >= 1 && op.version <= max_version, graph, op,
             "version " + std::to_string(op.version) + " is not supported (up to " + std::to_string(max_version) + ")");
+}
+
+void expect_same_elements(const Graph& graph, const Op& op, int in, int out) {
+  for (int32_t dim : graph.tensor(in).shape) {
+    expect_tensor(dim >= 0, graph, op, in, "input 0", "has an unknown dimension");
+  }
+  for (int32_t dim : graph.tensor(out).shape) {
+    expect_tensor(dim >= 0, graph, op, out, "output 0", "has an unknown dimension (-1 must be resolved)");
+  }
+  const int64_t count = graph.tensor(in).num_elements();
+  expect_tensor(graph.tensor(out).num_elements() == count, graph, op, out, "output 0",
+                "has " + std::to_string(graph.tensor(out).num_elements()) + " elements, the input has " +
+                    std::to_string(count));
+  expect_tensor(count <= INT32_MAX, graph, op, in, "input 0", "has too many elements");
 }
 
 int window_output_size(Padding padding, int in_size, int filter_size, int stride, int dilation) {

@@ -30,6 +30,9 @@ void expect_constant(const Graph& graph, const Op& op, int tensor_id, const std:
 // Per-tensor quantization with a non-zero finite scale.
 void expect_per_tensor_quant(const Graph& graph, const Op& op, int tensor_id, const std::string& role);
 void expect_version(const Graph& graph, const Op& op, int max_version);
+// Input 0 and output 0 of an element-for-element op: known dimensions, equal element counts, and a count
+// that fits the kernels' int32 loop bounds.
+void expect_same_elements(const Graph& graph, const Op& op, int in, int out);
 
 // TFLite's SAME/VALID window arithmetic.
 int window_output_size(Padding padding, int in_size, int filter_size, int stride, int dilation);

@@ -66,12 +66,7 @@ void check(const Graph& graph, const Op& op) {
   expect_op(find_variant(input.dtype, output.dtype) != nullptr, graph, op,
             std::string(dtype_name(input.dtype)) + " -> " + dtype_name(output.dtype) +
                 " is not supported (supported: " + supported_pairs() + ")");
-  for (int32_t dim : input.shape) expect_tensor(dim >= 0, graph, op, in, "input 0", "has an unknown dimension");
-  expect_tensor(output.num_elements() == input.num_elements(), graph, op, out, "output 0",
-                "has " + std::to_string(output.num_elements()) + " elements, the input has " +
-                    std::to_string(input.num_elements()));
-  expect_tensor(input.num_elements() <= std::numeric_limits<int32_t>::max(), graph, op, in, "input 0",
-                "has too many elements");
+  expect_same_elements(graph, op, in, out);
   expect_quant(graph, op, out, "output 0");
   if (input.dtype != DType::kFloat32) expect_quant(graph, op, in, "input 0");
 }

@@ -15,13 +15,7 @@ void check_view(const Graph& graph, const Op& op) {
   expect_tensor(output.dtype == input.dtype, graph, op, out, "output 0",
                 std::string("type ") + dtype_name(output.dtype) + " differs from the input's " +
                     dtype_name(input.dtype));
-  for (int32_t dim : input.shape) expect_tensor(dim >= 0, graph, op, in, "input 0", "has an unknown dimension");
-  for (int32_t dim : output.shape) {
-    expect_tensor(dim >= 0, graph, op, out, "output 0", "has an unknown dimension (-1 must be resolved)");
-  }
-  expect_tensor(output.num_elements() == input.num_elements(), graph, op, out, "output 0",
-                "has " + std::to_string(output.num_elements()) + " elements, the input has " +
-                    std::to_string(input.num_elements()));
+  expect_same_elements(graph, op, in, out);
 }
 
 KernelCall lower_view(const Graph&, const Op& op) {
