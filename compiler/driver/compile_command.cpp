@@ -49,8 +49,10 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o) {
   app.add_option("--target", o.target, "\"c -mcpu=cortex-m4\" (tvmc style), or host");
   app.add_option("--executor", o.compile.executor, "aot (the fixed call sequence)");
   app.add_option("--runtime", o.runtime, "crt (accepted for tvmc compatibility)");
-  app.add_option("--interface-api", o.interface_api, "c: also emit tvmgen_<name>_run(inputs*, outputs*)");
-  app.add_flag("--unpacked-api", o.unpacked_api, "accepted for tvmc compatibility (the API is always unpacked)");
+  app.add_option("--interface-api,--executor-aot-interface-api", o.interface_api,
+                 "c: also emit tvmgen_<name>_run(inputs*, outputs*)");
+  app.add_flag("--unpacked-api,--executor-aot-unpacked-api", o.unpacked_api,
+               "accepted for tvmc compatibility (the API is always unpacked)");
   app.add_option("--planner", o.compile.planner, "memory planner: greedy_by_size (default) or linear");
   app.add_option("--alignment", o.compile.alignment, "byte alignment of buffers and arena (default 16)");
   app.add_option("--dump-ir-after", o.compile.dump_ir_after, "print the IR after this pass (or 'all') to stderr");

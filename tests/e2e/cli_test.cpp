@@ -77,9 +77,10 @@ TEST_F(CliTest, GeneratedApiRejectsMisuse) {
 }
 
 TEST_F(CliTest, TvmInterfaceMatchesNativeApi) {
-  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib", "--module-name", "demo", "--interface-api", "c",
-                          "--unpacked-api", "--executor", "aot", "--runtime", "crt", "--target",
-                          "c -mcpu=cortex-m4"}),
+  // Spelled as tvmc users spell it.
+  ASSERT_EQ(run_microaot({"compile", demo_, "--output-dir", tmp_ + "/lib", "--module-name=demo", "--executor=aot",
+                          "--executor-aot-interface-api=c", "--executor-aot-unpacked-api=1", "--runtime=crt",
+                          "--target=c -mcpu=cortex-m4"}),
             0);
   const std::string exe = build_program(tmp_ + "/lib", "tvm_test.c");
   EXPECT_EQ(run_process({exe}), 0);
