@@ -18,9 +18,10 @@ void write_summary(std::ostringstream& out, const Graph& graph, const std::vecto
   out << "arena size: " << plan.arena_size << " bytes\n";
   out << "lower bound (peak live bytes): " << peak.bytes << " bytes";
   if (peak.op >= 0 && peak.op < static_cast<int>(graph.ops.size())) {
-    out << " at op " << peak.op << " (" << op_kind_name(graph.ops[peak.op].kind) << ")";
+    const Op& op = graph.ops[peak.op];
+    out << " at step " << peak.op << " (" << op_kind_name(op.kind) << ", op " << op.source_index << ")";
   } else if (peak.op >= 0) {
-    out << " at op " << peak.op;
+    out << " at step " << peak.op;
   }
   out << "\n";
   out << "over lower bound: " << plan.arena_size - peak.bytes << " bytes\n";

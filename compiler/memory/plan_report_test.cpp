@@ -59,7 +59,7 @@ TEST(PlanReport, ListsSummaryBuffersByOffsetAndAliases) {
   EXPECT_EQ(lines[0], "planner: greedy_by_size");
   // in [0,0], fc_out [0,2], probs [2,2], 16 bytes each: in and probs share offset 0, fc_out sits above.
   EXPECT_EQ(lines[1], "arena size: 32 bytes");
-  EXPECT_EQ(lines[2], "lower bound (peak live bytes): 32 bytes at op 0 (FULLY_CONNECTED)");
+  EXPECT_EQ(lines[2], "lower bound (peak live bytes): 32 bytes at step 0 (FULLY_CONNECTED, op 0)");
   EXPECT_EQ(lines[3], "over lower bound: 0 bytes");
   EXPECT_EQ(lines[4], "buffers: 3");
   EXPECT_EQ(words_of(lines[6]), (std::vector<std::string>{"tensor", "offset", "size", "align", "first", "last",
