@@ -50,6 +50,17 @@ void check_options(const CompileOptions& options) {
   if (a < 1 || a > 4096 || (a & (a - 1)) != 0) {
     throw CompileError("alignment must be a power of two between 1 and 4096, got " + std::to_string(a));
   }
+  if (!options.dump_ir_after.empty() && options.dump_ir_after != "all") {
+    std::string known;
+    bool found = false;
+    for (const std::string& name : pass_names()) {
+      found = found || options.dump_ir_after == name;
+      known += (known.empty() ? "" : ", ") + name;
+    }
+    if (!found) {
+      throw CompileError("--dump-ir-after: unknown pass '" + options.dump_ir_after + "' (passes: " + known + ", all)");
+    }
+  }
   if (options.executor != "aot") {
     throw CompileError("executor '" + options.executor + "' is not available yet (only 'aot')");
   }

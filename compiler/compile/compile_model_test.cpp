@@ -70,6 +70,9 @@ TEST(CompileModel, BadOptionsAreRefused) {
   options.planner = "no_such_planner";
   EXPECT_THROW(compile_model(build_model(small_fc_model()), options), CompileError);
   options = CompileOptions{};
+  options.dump_ir_after = "no_such_pass";
+  EXPECT_THROW(compile_model(build_model(small_fc_model()), options), CompileError);
+  options = CompileOptions{};
   options.executor = "graph";
   EXPECT_THROW(compile_model(build_model(small_fc_model()), options), CompileError);
 }

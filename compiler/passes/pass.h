@@ -4,6 +4,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "ir/graph.h"
 
@@ -24,6 +25,6 @@ bool remove_dead_code(Graph& graph, PassContext& ctx);      // ops nobody reads,
 void run_pass_pipeline(Graph& graph, PassContext& ctx);
 
 // Names of the passes in pipeline order (for --dump-ir-after).
-const char* const* pass_names();
+std::vector<std::string> pass_names();
 
 }  // namespace microaot

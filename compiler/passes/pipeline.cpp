@@ -1,6 +1,7 @@
 // The pass pipeline: straight-line, one pass per line, with an IR dump hook after each.
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "ir/ir_dump.h"
 #include "passes/pass.h"
@@ -20,12 +21,13 @@ constexpr PassEntry kPasses[] = {
     {"alias_views", alias_views},
     {"remove_dead_code", remove_dead_code},
 };
-
-constexpr const char* kPassNames[] = {"check_operators", "fold_constant_views", "alias_views",
-                                      "remove_dead_code", nullptr};
 }  // namespace
 
-const char* const* pass_names() { return kPassNames; }
+std::vector<std::string> pass_names() {
+  std::vector<std::string> names;
+  for (const PassEntry& pass : kPasses) names.push_back(pass.name);
+  return names;
+}
 
 void run_pass_pipeline(Graph& graph, PassContext& ctx) {
   std::ostream& out = ctx.dump_stream != nullptr ? *ctx.dump_stream : std::cerr;
