@@ -42,6 +42,29 @@ void emit_tvm_interface(std::ostringstream& out, const CompiledModel& model) {
   out << "};\nint32_t tvmgen_" << p << "_run(struct tvmgen_" << p << "_inputs *inputs, struct tvmgen_" << p
       << "_outputs *outputs);\n";
 }
+
+void emit_prototypes(std::ostringstream& out, const ModuleNames& n) {
+  const std::string& p = n.prefix;
+  out << "/* Binds the arena: `arena` of at least " << n.macro << "_ARENA_SIZE bytes aligned to " << n.macro
+      << "_ARENA_ALIGN,\n * or NULL for the library's static arena (absent when " << n.macro
+      << "_NO_STATIC_ARENA is defined). */\n";
+  out << "microaot_status " << p << "_init(" << p << "_context *ctx, void *arena, size_t arena_size);\n\n";
+  out << "/* Copies `size` bytes (exactly the input's size) into input `index`. */\n";
+  out << "microaot_status " << p << "_set_input(" << p
+      << "_context *ctx, size_t index, const void *data, size_t size);\n\n";
+  out << "/* The in-arena buffer of input `index` for zero-copy fills (e.g. DMA), and its size. */\n";
+  out << "microaot_status " << p << "_input_ptr(" << p << "_context *ctx, size_t index, void **data, size_t *size);\n\n";
+  out << "/* Runs the model once: a fixed sequence of kernel calls, no allocation. */\n";
+  out << "microaot_status " << p << "_run(" << p << "_context *ctx);\n\n";
+  out << "/* Copies output `index` (exactly `size` bytes) after a run. */\n";
+  out << "microaot_status " << p << "_get_output(" << p
+      << "_context *ctx, size_t index, void *data, size_t size);\n\n";
+  out << "/* The in-arena buffer of output `index` after a run, and its size. */\n";
+  out << "microaot_status " << p << "_output_ptr(" << p
+      << "_context *ctx, size_t index, const void **data, size_t *size);\n\n";
+  out << "/* Releases the arena binding; the context returns to IDLE. */\n";
+  out << "microaot_status " << p << "_destroy(" << p << "_context *ctx);\n";
+}
 }  // namespace
 
 std::string emit_api_header(const CompiledModel& model) {
@@ -72,25 +95,7 @@ std::string emit_api_header(const CompiledModel& model) {
   out << "/* One instance. Owned by the caller; treat the fields as private. */\n";
   out << "typedef struct " << p << "_context {\n  " << p << "_state state;\n  uint8_t *arena;\n} " << p
       << "_context;\n\n";
-  out << "/* Binds the arena: `arena` of at least " << n.macro << "_ARENA_SIZE bytes aligned to " << n.macro
-      << "_ARENA_ALIGN,\n * or NULL for the library's static arena (absent when " << n.macro
-      << "_NO_STATIC_ARENA is defined). */\n";
-  out << "microaot_status " << p << "_init(" << p << "_context *ctx, void *arena, size_t arena_size);\n\n";
-  out << "/* Copies `size` bytes (exactly the input's size) into input `index`. */\n";
-  out << "microaot_status " << p << "_set_input(" << p
-      << "_context *ctx, size_t index, const void *data, size_t size);\n\n";
-  out << "/* The in-arena buffer of input `index` for zero-copy fills (e.g. DMA), and its size. */\n";
-  out << "microaot_status " << p << "_input_ptr(" << p << "_context *ctx, size_t index, void **data, size_t *size);\n\n";
-  out << "/* Runs the model once: a fixed sequence of kernel calls, no allocation. */\n";
-  out << "microaot_status " << p << "_run(" << p << "_context *ctx);\n\n";
-  out << "/* Copies output `index` (exactly `size` bytes) after a run. */\n";
-  out << "microaot_status " << p << "_get_output(" << p
-      << "_context *ctx, size_t index, void *data, size_t size);\n\n";
-  out << "/* The in-arena buffer of output `index` after a run, and its size. */\n";
-  out << "microaot_status " << p << "_output_ptr(" << p
-      << "_context *ctx, size_t index, const void **data, size_t *size);\n\n";
-  out << "/* Releases the arena binding; the context returns to IDLE. */\n";
-  out << "microaot_status " << p << "_destroy(" << p << "_context *ctx);\n";
+  emit_prototypes(out, n);
   if (model.options.interface_api_c) emit_tvm_interface(out, model);
   out << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << n.macro << "_H */\n";
   return out.str();
