@@ -10,7 +10,8 @@ extern char** environ;
 
 namespace microaot {
 
-int run_process(const std::vector<std::string>& argv, const std::string& stderr_path) {
+int run_process(const std::vector<std::string>& argv, const std::string& stderr_path,
+                const std::string& stdout_path) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -18,6 +19,9 @@ int run_process(const std::vector<std::string>& argv, const std::string& stderr_
   posix_spawn_file_actions_init(&actions);
   if (!stderr_path.empty()) {
     posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  }
+  if (!stdout_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, 1, stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   }
   pid_t pid = 0;
   const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);

@@ -136,8 +136,14 @@ TEST_F(CliTest, RunChecksInputSizes) {
   EXPECT_NE(errors.find("bytes"), std::string::npos) << errors;
 }
 
-TEST_F(CliTest, InspectListsOperators) {
-  EXPECT_EQ(run_microaot({"inspect", demo_}), 0);
+TEST_F(CliTest, InspectListsOperatorsTensorsAndMacs) {
+  std::string errors;
+  std::string output;
+  ASSERT_EQ(run_microaot_capture({"inspect", demo_}, errors, &output), 0) << errors;
+  for (const char* text : {"CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "RESHAPE", "FULLY_CONNECTED", "SOFTMAX",
+                           "conv1/weights", "[1, 16, 16, 1]", "scale 0.00392157 zp -128", "MACs", "parameter bytes"}) {
+    EXPECT_NE(output.find(text), std::string::npos) << text << " missing from:\n" << output;
+  }
 }
 
 }  // namespace

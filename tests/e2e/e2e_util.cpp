@@ -30,14 +30,19 @@ int run_microaot(const std::vector<std::string>& args) {
   return run_process(argv);
 }
 
-int run_microaot_capture(const std::vector<std::string>& args, std::string& errors) {
+int run_microaot_capture(const std::vector<std::string>& args, std::string& errors, std::string* output) {
   const std::string dir = make_temp_dir();
   const std::string log = dir + "/stderr.txt";
+  const std::string out = dir + "/stdout.txt";
   std::vector<std::string> argv = {MICROAOT_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
-  const int status = run_process(argv, log);
+  const int status = run_process(argv, log, output != nullptr ? out : "");
   const std::vector<uint8_t> bytes = read_file(log);
   errors.assign(bytes.begin(), bytes.end());
+  if (output != nullptr) {
+    const std::vector<uint8_t> text = read_file(out);
+    output->assign(text.begin(), text.end());
+  }
   remove_dir(dir);
   return status;
 }

@@ -15,8 +15,8 @@ bool in_ci();
 
 // Runs build/microaot with the arguments; returns its exit status.
 int run_microaot(const std::vector<std::string>& args);
-// Same, capturing stderr into `errors`.
-int run_microaot_capture(const std::vector<std::string>& args, std::string& errors);
+// Same, capturing stderr into `errors` (and stdout into `output` when given).
+int run_microaot_capture(const std::vector<std::string>& args, std::string& errors, std::string* output = nullptr);
 
 std::vector<uint8_t> read_file(const std::string& path);
 std::string make_temp_dir();
