@@ -94,6 +94,20 @@ TEST_F(CliTest, GeneratedCMakeProjectBuilds) {
   EXPECT_EQ(run_process({"cmake", "--build", tmp_ + "/build"}, tmp_ + "/build.log"), 0);
 }
 
+TEST_F(CliTest, TwoModulesLinkIntoOneProgram) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/a", "--module-name", "alpha"}), 0);
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/b", "--module-name", "beta", "--alignment", "32"}), 0);
+  fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/two_modules_test.c", tmp_ + "/main.c");
+  std::ofstream(tmp_ + "/CMakeLists.txt") << "cmake_minimum_required(VERSION 3.13)\nproject(two C)\n"
+                                             "add_subdirectory(a)\nadd_subdirectory(b)\n"
+                                             "add_executable(two main.c)\ntarget_link_libraries(two PRIVATE alpha beta)\n";
+  ASSERT_EQ(run_process({"cmake", "-S", tmp_, "-B", tmp_ + "/build", "-DCMAKE_C_FLAGS=-Wall -Wextra -Werror"},
+                        tmp_ + "/cmake.log"),
+            0);
+  ASSERT_EQ(run_process({"cmake", "--build", tmp_ + "/build"}, tmp_ + "/build.log"), 0);
+  EXPECT_EQ(run_process({tmp_ + "/build/two"}), 0);
+}
+
 TEST_F(CliTest, TruncatedModelIsRefusedWithoutOutput) {
   std::vector<uint8_t> bytes = read_file(demo_);
   bytes.resize(bytes.size() / 2);
