@@ -53,22 +53,8 @@ KernelCall lower(const Graph& graph, const Op& op) {
   const Conv2DOptions& options = options_of(graph, op);
   const int channels = filter_dim(graph, op, 0);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
-  const bool s8 = graph.tensor(input_id(graph, op, kConvInput)).dtype == DType::kInt8;
-  KernelCall call;
-  call.function = s8 ? "microaot_conv_2d_s8" : "microaot_conv_2d_f32";
-  call.params_type = s8 ? "microaot_conv_2d_params_s8" : "microaot_conv_2d_params_f32";
-  add_conv_geometry_fields(call, g);
-  call.fields.emplace_back("filter_depth", std::to_string(filter_dim(graph, op, 3)));
-  if (s8) {
-    add_conv_quantized_fields(call, graph, op, options.activation, channels);
-  } else {
-    add_conv_float_fields(call, options.activation);
-  }
-  call.args = {input_id(graph, op, kConvInput), input_id(graph, op, kConvFilter), optional_input_id(op, kConvBias),
-               output_id(graph, op, kConvOutput)};
-  call.header = "microaot/kernels/conv.h";
-  call.sources = {s8 ? "kernels/portable/conv_2d_s8.c" : "kernels/portable/conv_2d_f32.c"};
-  return call;
+  return make_conv_call(graph, op, "conv_2d", g, {"filter_depth", filter_dim(graph, op, 3)}, options.activation,
+                        channels);
 }
 
 int64_t macs(const Graph& graph, const Op& op) {

@@ -246,4 +246,25 @@ void add_conv_float_fields(KernelCall& call, Activation activation) {
   call.fields.emplace_back("activation_max", c_float_literal(range.max));
 }
 
+KernelCall make_conv_call(const Graph& graph, const Op& op, const std::string& kernel, const ConvGeometry& geometry,
+                          const std::pair<const char*, int>& extra, Activation activation, int output_channels) {
+  const bool s8 = graph.tensor(input_id(graph, op, kConvInput)).dtype == DType::kInt8;
+  const std::string suffix = s8 ? "s8" : "f32";
+  KernelCall call;
+  call.function = "microaot_" + kernel + "_" + suffix;
+  call.params_type = "microaot_" + kernel + "_params_" + suffix;
+  add_conv_geometry_fields(call, geometry);
+  call.fields.emplace_back(extra.first, std::to_string(extra.second));
+  if (s8) {
+    add_conv_quantized_fields(call, graph, op, activation, output_channels);
+  } else {
+    add_conv_float_fields(call, activation);
+  }
+  call.args = {input_id(graph, op, kConvInput), input_id(graph, op, kConvFilter), optional_input_id(op, kConvBias),
+               output_id(graph, op, kConvOutput)};
+  call.header = "microaot/kernels/conv.h";
+  call.sources = {"kernels/portable/" + kernel + "_" + suffix + ".c"};
+  return call;
+}
+
 }  // namespace microaot

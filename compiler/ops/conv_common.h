@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/graph.h"
@@ -62,5 +64,10 @@ void add_conv_quantized_fields(KernelCall& call, const Graph& graph, const Op& o
                                int output_channels);
 // float32 fields: the activation clamp.
 void add_conv_float_fields(KernelCall& call, Activation activation);
+
+// The whole call of a conv-family kernel `kernel` ("conv_2d", "depthwise_conv_2d"): symbol, params type,
+// geometry, the op-specific field `extra`, the int8 or float fields, arguments, header and source.
+KernelCall make_conv_call(const Graph& graph, const Op& op, const std::string& kernel, const ConvGeometry& geometry,
+                          const std::pair<const char*, int>& extra, Activation activation, int output_channels);
 
 }  // namespace microaot
