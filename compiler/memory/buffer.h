@@ -10,14 +10,36 @@
 
 namespace microaot {
 
+enum class BufferKind {
+  kTensor,   // a tensor's storage (aliases are folded into their owner)
+  kScratch,  // a kernel's temporary, live during one op only
+};
+
 // One buffer to place. Lifetimes are inclusive positions in the graph's op execution order; two buffers
 // conflict (may not share bytes) when their [first_op, last_op] intervals intersect.
 struct BufferRecord {
-  int tensor_id = -1;     // the tensor that owns the storage (aliases are folded into it)
+  int tensor_id = -1;     // kTensor: the tensor that owns the storage; kScratch: -1
   int64_t size = 0;       // bytes
   int64_t alignment = 1;  // the offset must be a multiple of this (> 0)
   int first_op = 0;
   int last_op = 0;
+  BufferKind kind = BufferKind::kTensor;
+};
+
+// In-place reuse: the op at records[output].first_op may write its output over records[input], which dies
+// at that op, because its kernel never writes ahead of what it still has to read. Two buffers with a
+// permit may share bytes only when offset(output) - offset(input) <= max_shift (bytes, may be negative);
+// without a permit, conflicting buffers never share a byte.
+struct OverlapPermit {
+  size_t output = 0;  // index into the records
+  size_t input = 0;   // index into the records
+  int64_t max_shift = 0;
+};
+
+// Everything a planner sees.
+struct PlanRequest {
+  std::vector<BufferRecord> records;
+  std::vector<OverlapPermit> permits;
 };
 
 // Where each buffer goes: offsets[i] is the byte offset in the arena of records[i].

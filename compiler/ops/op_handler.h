@@ -32,6 +32,16 @@ struct KernelCall {
   bool is_alias = false;             // the op moves no data (output aliases input): no call emitted
 };
 
+// One way an op may write an output over an input that dies at it (in-place reuse, see OverlapPermit in
+// memory/buffer.h). Any plan with offset(output) - offset(input) <= max_shift is safe for `function`.
+struct InPlaceOption {
+  int input = 0;              // index into op.inputs
+  int output = 0;             // index into op.outputs
+  int64_t max_shift = 0;      // bytes; may be negative
+  std::string function;       // kernel to call when the buffers overlap; empty = the normal call is safe
+  int64_t scratch_bytes = 0;  // temporary `function` needs, passed as its last argument
+};
+
 struct OpHandler {
   // Checks dtypes, shapes, options and version; throws CompileError naming the op and tensor.
   void (*check)(const Graph& graph, const Op& op);
@@ -42,6 +52,8 @@ struct OpHandler {
   // A view op (RESHAPE, SQUEEZE): the output is the input's bytes under another shape. The passes turn
   // it into an alias and drop it from the schedule.
   bool is_view = false;
+  // The in-place options of this op, or nullptr when it has none.
+  std::vector<InPlaceOption> (*in_place)(const Graph& graph, const Op& op) = nullptr;
 };
 
 const OpHandler& op_handler(OpKind kind);
