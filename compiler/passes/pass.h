@@ -20,6 +20,7 @@ bool check_operators(Graph& graph, PassContext& ctx);       // every op passes i
 bool fold_constant_views(Graph& graph, PassContext& ctx);  // RESHAPE/SQUEEZE of a constant becomes a constant
 bool alias_views(Graph& graph, PassContext& ctx);        // RESHAPE/SQUEEZE output shares its input's storage; op dropped
 bool remove_dead_code(Graph& graph, PassContext& ctx);      // ops nobody reads, constants nobody uses
+bool schedule_for_memory(Graph& graph, PassContext& ctx);   // op order with the smallest peak of live bytes
 
 // Runs all passes in order, dumping where asked.
 void run_pass_pipeline(Graph& graph, PassContext& ctx);

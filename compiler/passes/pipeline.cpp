@@ -20,6 +20,7 @@ constexpr PassEntry kPasses[] = {
     {"fold_constant_views", fold_constant_views},
     {"alias_views", alias_views},
     {"remove_dead_code", remove_dead_code},
+    {"schedule_for_memory", schedule_for_memory},
 };
 }  // namespace
 
