@@ -13,6 +13,11 @@ namespace microaot {
 using FileSet = std::map<std::string, std::string>;  // relative path -> contents, sorted by path
 
 FileSet emit_library(const CompiledModel& model);
+// Several models in one folder for firmware that runs one at a time: each model's own files in NAME/,
+// kernels and platform hooks once, and one arena sized for the largest (emit_shared_library.cpp).
+// The models must have been compiled with options.shared_arena = kSharedArenaSymbol.
+constexpr const char* kSharedArenaSymbol = "microaot_shared_arena";
+FileSet emit_shared_library(const std::vector<CompiledModel>& models);
 
 // The pieces, one file each (emit_<piece>.cpp).
 std::string emit_api_header(const CompiledModel& model);     // NAME.h
@@ -39,8 +44,15 @@ std::string constant_symbol(const CompiledModel& model, int tensor_id);
 int64_t weights_bytes(const CompiledModel& model);
 // Tensor ids of the constants that reach flash, in id order.
 std::vector<int> used_constants(const CompiledModel& model);
+// With --io-in-arena off: the slot of a graph input/output storage in ctx->io (inputs first, then
+// outputs); -1 for any other tensor, or when inputs and outputs live in the arena.
+int io_slot(const CompiledModel& model, int tensor_id);
+// With --pool: the pool (index into options.pools) holding a planned tensor's storage; 0 otherwise.
+size_t pool_of_tensor(const CompiledModel& model, int tensor_id);
+// The C symbol of pool k >= 1 ("<prefix>_pool_<name>"); pool 0 is the arena bound to the context.
+std::string pool_symbol(const CompiledModel& model, size_t pool);
 // Bytes of static RAM the library needs besides the stack: the static arena plus one context on a
-// 32-bit target (the interface-api context too, when emitted).
+// 32-bit target (the interface-api context too, when emitted), plus the I/O buffers outside the arena.
 int64_t static_ram_bytes(const CompiledModel& model);
 
 constexpr const char* kGeneratedBanner =

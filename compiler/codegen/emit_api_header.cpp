@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <sstream>
 
 #include "codegen/c_text.h"
@@ -43,6 +44,24 @@ void emit_tvm_interface(std::ostringstream& out, const CompiledModel& model) {
       << "_outputs *outputs);\n";
 }
 
+int64_t io_alignment(const CompiledModel& model) {
+  size_t align = 1;
+  for (int id : model.graph.inputs) align = std::max(align, dtype_size(model.graph.tensor(id).dtype));
+  for (int id : model.graph.outputs) align = std::max(align, dtype_size(model.graph.tensor(id).dtype));
+  return static_cast<int64_t>(align);
+}
+
+void emit_bind_prototypes(std::ostringstream& out, const ModuleNames& n) {
+  const std::string& p = n.prefix;
+  out << "\n/* --io-in-arena off: init() binds each input/output to a static buffer of the library (none when\n"
+      << " * " << n.macro << "_NO_STATIC_ARENA is defined: bind all before run()). These calls bind them to the\n"
+      << " * caller's memory instead (e.g. a DMA buffer): zero copy, `size` at least the tensor's, aligned to "
+      << n.macro << "_IO_ALIGN. */\n";
+  out << "microaot_status " << p << "_bind_input(" << p << "_context *ctx, size_t index, void *buffer, size_t size);\n";
+  out << "microaot_status " << p << "_bind_output(" << p
+      << "_context *ctx, size_t index, void *buffer, size_t size);\n";
+}
+
 void emit_prototypes(std::ostringstream& out, const ModuleNames& n) {
   const std::string& p = n.prefix;
   out << "/* Binds the arena: `arena` of at least " << n.macro << "_ARENA_SIZE bytes aligned to " << n.macro
@@ -85,7 +104,12 @@ std::string emit_api_header(const CompiledModel& model) {
   out << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   out << "/* Bytes of working memory (activations) the model needs, and their required alignment. */\n";
   out << "#define " << n.macro << "_ARENA_SIZE " << model.plan.arena_size << "u\n";
-  out << "#define " << n.macro << "_ARENA_ALIGN " << model.options.alignment << "u\n\n";
+  out << "#define " << n.macro << "_ARENA_ALIGN " << model.options.alignment << "u\n";
+  if (!model.options.io_in_arena) {
+    out << "/* Inputs and outputs live outside the arena, in buffers bound to the context. */\n";
+    out << "#define " << n.macro << "_IO_ALIGN " << io_alignment(model) << "u\n";
+  }
+  out << "\n";
   out << "#define " << n.macro << "_NUM_INPUTS " << model.graph.inputs.size() << "u\n";
   out << "#define " << n.macro << "_NUM_OUTPUTS " << model.graph.outputs.size() << "u\n\n";
   emit_io_macros(out, model, "INPUT", model.graph.inputs);
@@ -93,9 +117,14 @@ std::string emit_api_header(const CompiledModel& model) {
   out << "\ntypedef enum {\n  " << n.macro << "_STATE_IDLE = 0,\n  " << n.macro << "_STATE_READY,\n  " << n.macro
       << "_STATE_RUNNING,\n  " << n.macro << "_STATE_DONE\n} " << p << "_state;\n\n";
   out << "/* One instance. Owned by the caller; treat the fields as private. */\n";
-  out << "typedef struct " << p << "_context {\n  " << p << "_state state;\n  uint8_t *arena;\n} " << p
-      << "_context;\n\n";
+  out << "typedef struct " << p << "_context {\n  " << p << "_state state;\n  uint8_t *arena;\n";
+  if (!model.options.io_in_arena) {
+    out << "  uint8_t *io[" << model.graph.inputs.size() + model.graph.outputs.size()
+        << "]; /* inputs, then outputs (--io-in-arena off) */\n";
+  }
+  out << "} " << p << "_context;\n\n";
   emit_prototypes(out, n);
+  if (!model.options.io_in_arena) emit_bind_prototypes(out, n);
   if (model.options.interface_api_c) emit_tvm_interface(out, model);
   out << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << n.macro << "_H */\n";
   return out.str();

@@ -3,6 +3,8 @@
 
 #include "codegen/c_text.h"
 #include "codegen/emit.h"
+#include "compile/plan_memory.h"
+#include "support/diagnostics.h"
 
 namespace microaot {
 
@@ -30,10 +32,41 @@ int64_t weights_bytes(const CompiledModel& model) {
   return total;
 }
 
+int io_slot(const CompiledModel& model, int tensor_id) {
+  if (model.options.io_in_arena) return -1;
+  const Graph& g = model.graph;
+  const int storage = g.storage_of(tensor_id);
+  for (size_t i = 0; i < g.inputs.size(); ++i) {
+    if (g.storage_of(g.inputs[i]) == storage) return static_cast<int>(i);
+  }
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    if (g.storage_of(g.outputs[i]) == storage) return static_cast<int>(g.inputs.size() + i);
+  }
+  return -1;
+}
+
+size_t pool_of_tensor(const CompiledModel& model, int tensor_id) {
+  if (model.pool_of.empty()) return 0;
+  const int owner = model.graph.storage_of(tensor_id);
+  for (size_t i = 0; i < model.buffers.size(); ++i) {
+    if (model.buffers[i].kind == BufferKind::kTensor && model.buffers[i].tensor_id == owner) return model.pool_of[i];
+  }
+  MICROAOT_CHECK(false, "tensor " + std::to_string(tensor_id) + " has no planned buffer");
+}
+
+std::string pool_symbol(const CompiledModel& model, size_t pool) {
+  MICROAOT_CHECK(pool >= 1 && pool < model.options.pools.size(), "pool index out of range");
+  return module_names(model).prefix + "_pool_" + model.options.pools[pool].name;
+}
+
 int64_t static_ram_bytes(const CompiledModel& model) {
   constexpr int64_t kContextBytes32 = 8;  // state enum + arena pointer on a 32-bit MCU
+  constexpr int64_t kPointerBytes32 = 4;
+  const int64_t io_slots = model.options.io_in_arena
+                               ? 0
+                               : static_cast<int64_t>(model.graph.inputs.size() + model.graph.outputs.size());
   const int64_t contexts = model.options.interface_api_c ? 2 : 1;
-  return model.plan.arena_size + contexts * kContextBytes32;
+  return planned_ram_bytes(model) + contexts * (kContextBytes32 + io_slots * kPointerBytes32);
 }
 
 }  // namespace microaot

@@ -14,14 +14,30 @@ std::string emit_memory_map(const CompiledModel& model) {
       << " * schedule steps (see network_info.txt) of its first and last use. Planner: " << model.plan.planner
       << ". */\n";
   out << "#ifndef " << n.macro << "_MEMORY_MAP_H\n#define " << n.macro << "_MEMORY_MAP_H\n\n";
-  out << "#define " << n.macro << "_MEMORY_ARENA_SIZE " << model.plan.arena_size << "u\n\n";
+  out << "#define " << n.macro << "_MEMORY_ARENA_SIZE " << model.plan.arena_size << "u\n";
+  for (size_t k = 0; k < model.pool_used.size(); ++k) {
+    out << "#define " << n.macro << "_POOL_" << c_macro_name(model.options.pools[k].name) << "_SIZE "
+        << model.pool_used[k] << "u /* pool " << k << (k == 0 ? ": the arena" : "") << " */\n";
+  }
+  out << "\n";
   for (size_t i = 0; i < model.buffers.size(); ++i) {
     const BufferRecord& b = model.buffers[i];
+    if (b.kind == BufferKind::kScratch) {
+      const std::string m = n.macro + "_SCRATCH_" + std::to_string(b.first_op);
+      out << "/* scratch of step " << b.first_op << " */\n";
+      out << "#define " << m << "_OFFSET " << model.plan.offsets[i] << "u\n";
+      out << "#define " << m << "_SIZE " << b.size << "u\n";
+      continue;
+    }
     const Tensor& t = model.graph.tensor(b.tensor_id);
     const std::string m = n.macro + "_TENSOR_" + std::to_string(b.tensor_id);
     out << "/* '" << c_comment_text(t.name) << "' " << dtype_name(t.dtype) << " " << format_shape(t.shape)
         << ", steps " << b.first_op << ".." << b.last_op << " */\n";
     out << "#define " << m << "_OFFSET " << model.plan.offsets[i] << "u\n";
+    if (!model.pool_of.empty()) {
+      out << "#define " << m << "_POOL " << model.pool_of[i] << "u /* "
+          << model.options.pools[model.pool_of[i]].name << " */\n";
+    }
     out << "#define " << m << "_SIZE " << t.byte_size() << "u\n";
     out << "#define " << m << "_ALIGN " << b.alignment << "u\n";
   }

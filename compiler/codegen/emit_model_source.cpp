@@ -58,16 +58,53 @@ std::string argument(const CompiledModel& model, const Op& op, int id) {
   const Tensor& t = model.graph.tensor(id);
   if (t.is_constant) return constant_symbol(model, id);
   const bool is_output = std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
-  return std::string("(") + (is_output ? "" : "const ") + dtype_c_type(t.dtype) + " *)(arena + " +
-         module_names(model).macro + "_TENSOR_" + std::to_string(model.graph.storage_of(id)) + "_OFFSET)";
+  const int slot = io_slot(model, id);
+  const size_t pool = pool_of_tensor(model, id);
+  const std::string address = slot >= 0 ? "ctx->io[" + std::to_string(slot) + "]"
+                                        : (pool == 0 ? "arena" : pool_symbol(model, pool)) + " + " +
+                                              module_names(model).macro + "_TENSOR_" +
+                                              std::to_string(model.graph.storage_of(id)) + "_OFFSET";
+  return std::string("(") + (is_output ? "" : "const ") + dtype_c_type(t.dtype) + " *)(" + address + ")";
+}
+
+std::string scratch_argument(const CompiledModel& model, size_t step) {
+  MICROAOT_CHECK(model.scratch_buffer[step] >= 0, "a call takes scratch but none was planned");
+  const size_t pool = model.pool_of.empty() ? 0 : model.pool_of[model.scratch_buffer[step]];
+  return "(void *)(" + (pool == 0 ? std::string("arena") : pool_symbol(model, pool)) + " + " + module_names(model).macro + "_SCRATCH_" + std::to_string(step) + "_OFFSET)";
+}
+
+void emit_io_check(std::ostringstream& out, const CompiledModel& model) {
+  if (model.options.io_in_arena) return;
+  const std::string slots = std::to_string(model.graph.inputs.size() + model.graph.outputs.size());
+  out << "  for (i = 0; i < " << slots << "u; ++i) {
+"
+      << "    if (ctx->io[i] == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  }
+";
+}
+
+bool uses_arena(const CompiledModel& model) {
+  for (size_t step = 0; step < model.calls.size(); ++step) {
+    const KernelCall& call = model.calls[step];
+    if (call.pass_scratch && (model.pool_of.empty() || model.pool_of[model.scratch_buffer[step]] == 0)) return true;
+    for (int id : call.args) {
+      if (id != kNoTensor && !model.graph.tensor(id).is_constant && io_slot(model, id) < 0 &&
+          pool_of_tensor(model, id) == 0) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 void emit_run(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);
   out << "microaot_status " << n.prefix << "_run(" << n.prefix << "_context *ctx) {\n";
-  const bool any_call = !model.calls.empty();  // a model of only reshapes moves no data
+  const bool any_call = uses_arena(model);  // a model of only reshapes, or of I/O only, needs no arena pointer
   if (any_call) out << "  uint8_t *arena;\n";
+  if (!model.options.io_in_arena) out << "  size_t i;\n";
   out << "  if (ctx == NULL) return MICROAOT_STATUS_NULL_POINTER;\n";
+  emit_io_check(out, model);
   out << "  if (ctx->state != " << n.macro << "_STATE_READY && ctx->state != " << n.macro
       << "_STATE_DONE) return MICROAOT_STATUS_BAD_STATE;\n";
   out << "  ctx->state = " << n.macro << "_STATE_RUNNING;\n";
@@ -87,6 +124,7 @@ void emit_run(std::ostringstream& out, const CompiledModel& model) {
       out << sep << argument(model, op, id);
       sep = ", ";
     }
+    if (call.pass_scratch) out << sep << scratch_argument(model, step);
     out << ");\n";
     out << "  MICROAOT_OP_END(" << step << ", \"" << op_kind_name(op.kind) << "\");\n";
   }

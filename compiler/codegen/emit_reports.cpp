@@ -6,6 +6,7 @@
 
 #include "codegen/emit.h"
 #include "ir/ir_dump.h"
+#include "compile/plan_memory.h"
 #include "memory/liveness.h"
 
 namespace microaot {
@@ -49,12 +50,46 @@ nlohmann::json io_json(const CompiledModel& model, const std::vector<int>& ids) 
   for (int id : ids) {
     const Tensor& t = model.graph.tensor(id);
     nlohmann::json entry = {{"name", t.name}, {"dtype", dtype_name(t.dtype)}, {"shape", t.shape},
-                            {"bytes", t.byte_size()}, {"offset", arena_offset(model, id)}};
+                            {"bytes", t.byte_size()}};
+    // Outside the arena (--io-in-arena off) a buffer bound per context holds it: no offset.
+    entry["offset"] = io_slot(model, id) >= 0 ? nlohmann::json() : nlohmann::json(arena_offset(model, id));
     if (t.quant.scale.size() == 1) {
       entry["scale"] = t.quant.scale[0];
       entry["zero_point"] = t.quant.zero_point[0];
     }
     list.push_back(entry);
+  }
+  return list;
+}
+nlohmann::json planners_json(const CompiledModel& model) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const MemoryPlan& plan : model.planner_results) {
+    list.push_back({{"planner", plan.planner}, {"arena_bytes", plan.arena_size}, {"proven_optimal", plan.proven_optimal}});
+  }
+  return list;
+}
+
+nlohmann::json pools_json(const CompiledModel& model) {
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t k = 0; k < model.pool_used.size(); ++k) {
+    const PoolOption& pool = model.options.pools[k];
+    list.push_back({{"name", pool.name}, {"size", pool.size}, {"used_bytes", model.pool_used[k]},
+                    {"symbol", k == 0 ? module_names(model).prefix + "_static_arena" : pool_symbol(model, k)}});
+  }
+  return list;
+}
+
+// The in-place reuse the plan relies on: output buffers that share bytes with an input dying at their op.
+nlohmann::json in_place_json(const CompiledModel& model) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const OverlapPermit& p : model.permits) {
+    const int64_t shared = overlap_bytes(model, p.output, p.input);
+    if (shared == 0) continue;
+    list.push_back({{"step", model.buffers[p.output].first_op},
+                    {"output_tensor", model.buffers[p.output].tensor_id},
+                    {"input_tensor", model.buffers[p.input].tensor_id},
+                    {"shift", model.plan.offsets[p.output] - model.plan.offsets[p.input]},
+                    {"shared_bytes", shared}});
   }
   return list;
 }
@@ -92,15 +127,21 @@ std::string emit_report_json(const CompiledModel& model) {
                    {"param_bytes", param_bytes(model, step)},
                    {"live_bytes", live_bytes_at(model, static_cast<int>(step))}});
   }
-  const PeakInfo peak = peak_live_bytes(model.buffers);
+  const PeakInfo peak = model.lower_bound;
   nlohmann::json report = {
       {"module", module_names(model).prefix},
       {"source", model.options.source_name},
       {"arena_bytes", model.plan.arena_size},
       {"ram_bytes", static_ram_bytes(model)},
       {"lower_bound_bytes", peak.bytes},
+      {"source_order_bound_bytes", model.source_order_bound_bytes},
       {"peak_step", peak.op},
       {"planner", model.plan.planner},
+      {"planners", planners_json(model)},
+      {"pools", pools_json(model)},
+      {"io_in_arena", model.options.io_in_arena},
+      {"io_buffer_bytes", io_buffer_bytes_outside(model)},
+      {"in_place", in_place_json(model)},
       {"alignment", model.options.alignment},
       {"flash_weights_bytes", weights_bytes(model)},
       {"macs", total_macs(model)},

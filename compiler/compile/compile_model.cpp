@@ -3,9 +3,7 @@
 #include <algorithm>
 
 #include "frontend/tflite_reader.h"
-#include "memory/liveness.h"
-#include "memory/plan_check.h"
-#include "memory/planners.h"
+#include "compile/plan_memory.h"
 #include "passes/pass.h"
 #include "support/diagnostics.h"
 
@@ -21,16 +19,6 @@ void lower_ops(CompiledModel& model) {
     model.calls.push_back(std::move(call));
     model.macs.push_back(handler.macs(model.graph, op));
   }
-}
-
-void plan_memory(CompiledModel& model) {
-  const PlannerFn planner = find_planner(model.options.planner);
-  if (planner == nullptr) throw CompileError("unknown memory planner '" + model.options.planner + "'");
-  model.buffers = analyze_lifetimes(model.graph, model.options.alignment);
-  model.plan = planner(model.buffers);
-  const std::vector<std::string> problems = check_plan(model.buffers, model.plan);
-  MICROAOT_CHECK(problems.empty(), "planner '" + model.options.planner + "' produced an invalid plan: " +
-                                       (problems.empty() ? std::string() : problems.front()));
 }
 
 // The generated API exposes inputs and outputs as arena buffers: there must be some, and none constant.
@@ -77,14 +65,16 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   run_pass_pipeline(model.graph, ctx);
   check_interface(model.graph);
   lower_ops(model);
-  plan_memory(model);
+  plan_model_memory(model);
   return model;
 }
 
 int64_t arena_offset(const CompiledModel& model, int tensor_id) {
   const int owner = model.graph.storage_of(tensor_id);
   for (size_t i = 0; i < model.buffers.size(); ++i) {
-    if (model.buffers[i].tensor_id == owner) return model.plan.offsets[i];
+    if (model.buffers[i].kind == BufferKind::kTensor && model.buffers[i].tensor_id == owner) {
+      return model.plan.offsets[i];
+    }
   }
   MICROAOT_CHECK(false, "tensor " + std::to_string(tensor_id) + " has no planned buffer");
 }

@@ -8,19 +8,31 @@
 
 #include "ir/graph.h"
 #include "memory/buffer.h"
+#include "memory/liveness.h"
 #include "ops/op_handler.h"
 
 namespace microaot {
+
+// A memory region the planner may use besides the main arena (--pool NAME:SIZE[:ALIGN]).
+struct PoolOption {
+  std::string name;
+  int64_t size = 0;
+  int64_t alignment = 16;
+};
 
 struct CompileOptions {
   std::string module_name = "model";  // prefix of every generated symbol and file
   std::string mcpu;                   // from --target "c -mcpu=..."; empty = generic C
   std::string executor = "aot";
   bool interface_api_c = false;  // also emit tvmgen_<name>_run()
-  std::string planner = "greedy_by_size";
+  std::string planner = "best";  // a registered planner, or "best" (the smallest plan of all)
   int64_t alignment = 16;         // byte alignment of every planned buffer and of the arena
+  int64_t ram_budget = 0;         // bytes the arena may take; 0 = no limit
+  bool io_in_arena = true;        // inputs/outputs inside the arena; else in buffers bound per context
+  std::vector<PoolOption> pools;  // further memories after the main arena, in spill order
   std::string dump_ir_after;      // pass name or "all"
   std::string source_name;        // the model file name, for banners
+  std::string shared_arena;       // codegen: use this extern arena symbol instead of a static arena of its own
 };
 
 struct CompiledModel {
@@ -28,8 +40,17 @@ struct CompiledModel {
   Graph graph;                     // after the passes; ops are the schedule
   std::vector<KernelCall> calls;   // parallel to graph.ops
   std::vector<int64_t> macs;       // parallel to graph.ops
-  std::vector<BufferRecord> buffers;
-  MemoryPlan plan;
+  std::vector<BufferRecord> buffers;      // tensors and kernel scratch, as planned
+  std::vector<OverlapPermit> permits;     // in-place reuse the planner was allowed
+  std::vector<int> scratch_buffer;        // parallel to calls: index into buffers, -1 = none
+  MemoryPlan plan;                        // with pools: offsets inside each buffer's pool; arena = pool 0
+  std::vector<size_t> pool_of;            // with --pool: per buffer, index into options.pools; else empty
+  std::vector<int64_t> pool_used;         // with --pool: bytes used in each pool
+  std::vector<MemoryPlan> planner_results;  // every planner's plan of the same request, for the report
+  // The classic bound: the largest sum of simultaneously live tensors without any aliasing, in the
+  // chosen op order (lower_bound) and in the model's own op order (source_order_bound).
+  PeakInfo lower_bound;
+  int64_t source_order_bound_bytes = 0;
 };
 
 // Throws CompileError for anything wrong with the model or the options.

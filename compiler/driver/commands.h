@@ -16,6 +16,10 @@ namespace microaot {
 // Options shared by `compile` and `run`, registered on both subcommands.
 struct CompileCommandOptions {
   std::string model_path;
+  std::vector<std::string> more_model_paths;  // `compile a.tflite b.tflite`: one shared arena
+  std::vector<std::string> pools;             // --pool NAME:SIZE[:ALIGN], parsed into compile.pools
+  std::string io_in_arena = "on";
+  bool planner_table = false;                 // --planner all: print every planner's result
   std::string target = "c";
   std::string runtime = "crt";
   std::string interface_api;

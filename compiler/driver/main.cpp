@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   std::string output_dir;
   CLI::App* compile = app.add_subcommand("compile", "write the C library for a model");
   add_compile_options(*compile, compile_options);
+  compile->add_option("more_models", compile_options.more_model_paths,
+                      "further models: one folder, one shared arena, for models that never run at once");
   compile->add_option("-o,--output-dir", output_dir, "output folder (replaced as a whole)")->required();
 
   RunCommandOptions run_options;

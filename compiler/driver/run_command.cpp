@@ -86,7 +86,10 @@ int run_command(RunCommandOptions& o) {
     throw CompileError("run on '" + o.base.compile.mcpu + "' is not available yet: only the host target runs");
   }
   const bool dump = !o.dump_tensors_dir.empty();
-  if (dump) o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped
+  if (dump) {
+    o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped
+    o.base.compile.io_in_arena = true;  // the dump table reads every tensor from the arena
+  }
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
   const size_t sets = check_inputs(o, model);
 

@@ -30,6 +30,7 @@ struct KernelCall {
   std::vector<std::string> sources;  // runtime files needed, e.g. "kernels/portable/conv_2d_s8.c"
   int64_t scratch_bytes = 0;         // per-call scratch the planner must provide
   bool is_alias = false;             // the op moves no data (output aliases input): no call emitted
+  bool pass_scratch = false;         // the planned scratch buffer is the call's last argument
 };
 
 // One way an op may write an output over an input that dies at it (in-place reuse, see OverlapPermit in

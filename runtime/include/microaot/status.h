@@ -9,7 +9,7 @@ typedef enum {
   MICROAOT_STATUS_BAD_SIZE = 3,         /* buffer size differs from the tensor's size */
   MICROAOT_STATUS_BAD_STATE = 4,        /* call not allowed in the context's current state */
   MICROAOT_STATUS_ARENA_TOO_SMALL = 5,  /* caller-provided arena smaller than required */
-  MICROAOT_STATUS_ARENA_MISALIGNED = 6  /* caller-provided arena not aligned as required */
+  MICROAOT_STATUS_ARENA_MISALIGNED = 6  /* caller-provided arena (or bound I/O buffer) not aligned as required */
 } microaot_status;
 
 #endif /* MICROAOT_STATUS_H */

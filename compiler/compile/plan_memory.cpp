@@ -1,0 +1,309 @@
+#include "compile/plan_memory.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "memory/liveness.h"
+#include "memory/plan_check.h"
+#include "memory/planners.h"
+#include "memory/pools.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+namespace {
+
+constexpr int64_t kScratchAlignment = 16;
+
+// An in-place option that passed the graph-level checks, tied to its records.
+struct Candidate {
+  size_t step = 0;
+  OverlapPermit permit;
+  InPlaceOption option;
+};
+
+std::map<int, size_t> record_of_tensor(const std::vector<BufferRecord>& records) {
+  std::map<int, size_t> index;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (records[i].kind == BufferKind::kTensor) index[records[i].tensor_id] = i;
+  }
+  return index;
+}
+
+bool is_graph_interface(const Graph& graph, int storage) {
+  const auto is_storage = [&](int id) { return graph.storage_of(id) == storage; };
+  return std::any_of(graph.inputs.begin(), graph.inputs.end(), is_storage) ||
+         std::any_of(graph.outputs.begin(), graph.outputs.end(), is_storage);
+}
+
+// The in-place options of every op whose input really dies at that op and whose output is born there.
+// Graph inputs and outputs are left out: with --io-in-arena off they do not live in the arena at all,
+// and keeping the input intact lets run() be repeated on the same input.
+std::vector<Candidate> in_place_candidates(const CompiledModel& model) {
+  std::vector<Candidate> candidates;
+  const std::map<int, size_t> records = record_of_tensor(model.buffers);
+  for (size_t step = 0; step < model.graph.ops.size(); ++step) {
+    const Op& op = model.graph.ops[step];
+    const OpHandler& handler = op_handler(op.kind);
+    if (handler.in_place == nullptr) continue;
+    for (const InPlaceOption& option : handler.in_place(model.graph, op)) {
+      MICROAOT_CHECK(option.input >= 0 && option.input < static_cast<int>(op.inputs.size()) && option.output >= 0 &&
+                         option.output < static_cast<int>(op.outputs.size()),
+                     "in-place option of " + describe_op(model.graph, op) + " names a missing tensor");
+      const int in = op.inputs[option.input];
+      if (in == kNoTensor) continue;
+      const int in_storage = model.graph.storage_of(in);
+      const int out_storage = model.graph.storage_of(op.outputs[option.output]);
+      if (in_storage == out_storage || is_graph_interface(model.graph, in_storage) ||
+          is_graph_interface(model.graph, out_storage)) {
+        continue;
+      }
+      const auto in_record = records.find(in_storage);
+      const auto out_record = records.find(out_storage);
+      if (in_record == records.end() || out_record == records.end()) continue;  // constants
+      const BufferRecord& input = model.buffers[in_record->second];
+      const BufferRecord& output = model.buffers[out_record->second];
+      if (input.last_op != static_cast<int>(step) || output.first_op != static_cast<int>(step)) continue;
+      candidates.push_back({step, OverlapPermit{out_record->second, in_record->second, option.max_shift}, option});
+    }
+  }
+  return candidates;
+}
+
+BufferRecord scratch_record(int64_t bytes, size_t step) {
+  BufferRecord r;
+  r.kind = BufferKind::kScratch;
+  r.size = align_up(bytes, kScratchAlignment);
+  r.alignment = kScratchAlignment;
+  r.first_op = r.last_op = static_cast<int>(step);
+  return r;
+}
+
+// Records and permits for one attempt: the tensors, every kernel's own scratch, and the candidates in
+// `use` with the scratch their in-place flavor needs. scratch_of[step] receives the scratch record index.
+PlanRequest build_request(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
+                          const std::vector<Candidate>& candidates, const std::vector<bool>& use,
+                          std::vector<int>& scratch_of) {
+  PlanRequest request{tensors, {}};
+  scratch_of.assign(model.calls.size(), -1);
+  std::vector<int64_t> scratch_bytes(model.calls.size(), 0);
+  for (size_t step = 0; step < model.calls.size(); ++step) scratch_bytes[step] = model.calls[step].scratch_bytes;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (!use[i]) continue;
+    request.permits.push_back(candidates[i].permit);
+    int64_t& bytes = scratch_bytes[candidates[i].step];
+    bytes = std::max(bytes, candidates[i].option.scratch_bytes);
+  }
+  for (size_t step = 0; step < model.calls.size(); ++step) {
+    if (scratch_bytes[step] == 0) continue;
+    scratch_of[step] = static_cast<int>(request.records.size());
+    request.records.push_back(scratch_record(scratch_bytes[step], step));
+  }
+  return request;
+}
+
+MemoryPlan run_planner(const CompiledModel& model, const PlanRequest& request) {
+  const PlannerFn planner = find_planner(model.options.planner);
+  if (planner == nullptr) throw CompileError("unknown memory planner '" + model.options.planner + "'");
+  MemoryPlan plan = planner(request);
+  const std::vector<std::string> problems = check_plan(request, plan);
+  MICROAOT_CHECK(problems.empty(), "planner '" + plan.planner + "' produced an invalid plan: " +
+                                       (problems.empty() ? std::string() : problems.front()));
+  return plan;
+}
+
+int64_t overlap_of(const PlanRequest& request, const MemoryPlan& plan, const std::vector<size_t>& pool_of, size_t a,
+                   size_t b) {
+  if (!pool_of.empty() && pool_of[a] != pool_of[b]) return 0;
+  const int64_t begin = std::max(plan.offsets[a], plan.offsets[b]);
+  const int64_t end = std::min(plan.offsets[a] + request.records[a].size, plan.offsets[b] + request.records[b].size);
+  return std::max<int64_t>(0, end - begin);
+}
+
+// Which candidates the plan actually relies on (their buffers share bytes).
+std::vector<bool> used_candidates(const std::vector<Candidate>& candidates, const std::vector<bool>& offered,
+                                  const PlanRequest& request, const MemoryPlan& plan,
+                                  const std::vector<size_t>& pool_of = {}) {
+  std::vector<bool> used(candidates.size(), false);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const OverlapPermit& p = candidates[i].permit;
+    used[i] = offered[i] && overlap_of(request, plan, pool_of, p.output, p.input) > 0;
+  }
+  return used;
+}
+
+// Calls whose buffers overlap switch to the in-place flavor, which takes the scratch as its last argument.
+void apply_flavors(CompiledModel& model, const std::vector<Candidate>& candidates, const std::vector<bool>& used) {
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (!used[i] || candidates[i].option.function.empty()) continue;
+    KernelCall& call = model.calls[candidates[i].step];
+    MICROAOT_CHECK(model.scratch_buffer[candidates[i].step] >= 0, "in-place flavor without scratch");
+    call.function = candidates[i].option.function;
+    call.pass_scratch = true;
+  }
+}
+
+// With --io-in-arena off, graph inputs and outputs get buffers of their own, outside the plan.
+std::vector<BufferRecord> arena_tensors(const CompiledModel& model) {
+  std::vector<BufferRecord> records = analyze_lifetimes(model.graph, model.options.alignment);
+  if (model.options.io_in_arena) return records;
+  records.erase(std::remove_if(records.begin(), records.end(),
+                               [&](const BufferRecord& r) { return is_graph_interface(model.graph, r.tensor_id); }),
+                records.end());
+  return records;
+}
+
+std::string live_tensors_text(const CompiledModel& model, int step) {
+  std::ostringstream out;
+  for (const BufferRecord& r : model.buffers) {
+    if (r.first_op > step || r.last_op < step || r.size == 0) continue;
+    out << "\n  " << (r.kind == BufferKind::kScratch ? "scratch of step " + std::to_string(r.first_op)
+                                                     : describe_tensor(model.graph, r.tensor_id))
+        << ": " << r.size << " bytes";
+  }
+  return out.str();
+}
+
+// The budget error: how much is missing, where the peak is, what is live there and what could help.
+void check_budget(const CompiledModel& model) {
+  const int64_t budget = model.options.ram_budget;
+  const int64_t required = planned_ram_bytes(model);
+  if (budget <= 0 || required <= budget) return;
+  const PeakInfo peak = model.lower_bound;
+  std::ostringstream out;
+  out << "Static memory planning failed. Required: " << required << " bytes, Available: " << budget << " bytes.";
+  if (peak.op >= 0 && peak.op < static_cast<int>(model.graph.ops.size())) {
+    out << "\nThe peak is at step " << peak.op << ", " << describe_op(model.graph, model.graph.ops[peak.op])
+        << ", where these buffers are live:" << live_tensors_text(model, peak.op);
+  }
+  out << "\nWhat could help:";
+  for (const MemoryPlan& other : model.planner_results) {
+    if (other.arena_size < model.plan.arena_size) {
+      out << "\n  --planner " << other.planner << " needs " << other.arena_size << " bytes";
+    }
+  }
+  if (!model.options.io_in_arena) out << "\n  --io-in-arena on shares the input/output bytes with activations";
+  out << "\n  --pool NAME:SIZE places what does not fit in a second memory (e.g. slower SRAM)";
+  out << "\n  --alignment 4 (now " << model.options.alignment << ") wastes fewer bytes between buffers";
+  out << "\n  a smaller input resolution or fewer channels around the peak layer";
+  throw CompileError(out.str());
+}
+
+PeakInfo tensor_peak(const std::vector<BufferRecord>& records) {
+  std::vector<BufferRecord> tensors;
+  for (const BufferRecord& r : records) {
+    if (r.kind == BufferKind::kTensor) tensors.push_back(r);
+  }
+  return peak_live_bytes(tensors);
+}
+
+// The classic bound for the ops in the order of the .tflite file (before schedule_for_memory).
+int64_t source_order_bound(const CompiledModel& model) {
+  CompiledModel original;
+  original.options = model.options;
+  original.graph = model.graph;
+  std::stable_sort(original.graph.ops.begin(), original.graph.ops.end(),
+                   [](const Op& a, const Op& b) { return a.source_index < b.source_index; });
+  return tensor_peak(arena_tensors(original)).bytes;
+}
+
+}  // namespace
+
+int64_t planned_ram_bytes(const CompiledModel& model) {
+  int64_t total = model.plan.arena_size;
+  for (size_t k = 1; k < model.pool_used.size(); ++k) total += model.pool_used[k];
+  return total + io_buffer_bytes_outside(model);
+}
+
+int64_t io_buffer_bytes_outside(const CompiledModel& model) {
+  if (model.options.io_in_arena) return 0;
+  int64_t total = 0;
+  for (int id : model.graph.inputs) total += align_up(model.graph.tensor(id).byte_size(), model.options.alignment);
+  for (int id : model.graph.outputs) total += align_up(model.graph.tensor(id).byte_size(), model.options.alignment);
+  return total;
+}
+
+int64_t overlap_bytes(const CompiledModel& model, size_t a, size_t b) {
+  return overlap_of(PlanRequest{model.buffers, model.permits}, model.plan, model.pool_of, a, b);
+}
+
+namespace {
+std::string pools_text(const CompiledModel& model) {
+  std::string text;
+  for (const PoolOption& p : model.options.pools) {
+    text += (text.empty() ? "" : ", ") + p.name + " (" + std::to_string(p.size) + " bytes)";
+  }
+  return text;
+}
+
+// --pool: the request spread over the pools in the order given; the first is the arena.
+void plan_into_pools(CompiledModel& model, const PlanRequest& request) {
+  const PlannerFn planner = find_planner(model.options.planner);
+  if (planner == nullptr) throw CompileError("unknown memory planner '" + model.options.planner + "'");
+  std::vector<PoolSpec> specs;
+  for (const PoolOption& p : model.options.pools) {
+    specs.push_back({p.name, p.size, std::max(p.alignment, model.options.alignment)});
+  }
+  const PooledPlan pooled = plan_pools(request, specs, planner);
+  if (!pooled.ok) {
+    throw CompileError("Static memory planning failed. Required: " + std::to_string(pooled.required_bytes) +
+                       " bytes, Available: " + std::to_string(pooled.available_bytes) + " bytes.\nThe pools " +
+                       pools_text(model) + " cannot hold every buffer live at the peak (lower bound " +
+                       std::to_string(model.lower_bound.bytes) + " bytes); add or enlarge a pool.");
+  }
+  const std::vector<std::string> problems = check_pooled_plan(request, specs, pooled);
+  MICROAOT_CHECK(problems.empty(), "the pool planner produced an invalid plan: " +
+                                       (problems.empty() ? std::string() : problems.front()));
+  model.pool_of = pooled.pool;
+  model.pool_used = pooled.used;
+  model.plan.offsets = pooled.offsets;
+  model.plan.arena_size = pooled.used[0];
+  model.plan.planner = pooled.planners[0].empty() ? model.options.planner : pooled.planners[0];
+}
+}  // namespace
+
+void plan_model_memory(CompiledModel& model) {
+  const std::vector<BufferRecord> tensors = arena_tensors(model);
+  model.buffers = tensors;
+  model.lower_bound = tensor_peak(tensors);
+  model.source_order_bound_bytes = source_order_bound(model);
+  const std::vector<Candidate> candidates = in_place_candidates(model);
+  // First attempt: every candidate offered. Second: only those the first plan used, so that the scratch
+  // of options the planner did not take is not reserved. The smaller arena wins (the first on ties).
+  std::vector<bool> offered(candidates.size(), true);
+  std::vector<int> scratch_of;
+  PlanRequest request = build_request(model, tensors, candidates, offered, scratch_of);
+  if (!model.options.pools.empty()) {
+    plan_into_pools(model, request);
+    model.buffers = request.records;
+    model.permits = request.permits;
+    model.scratch_buffer = scratch_of;
+    apply_flavors(model, candidates, used_candidates(candidates, offered, request, model.plan, model.pool_of));
+    check_budget(model);
+    return;
+  }
+  MemoryPlan plan = run_planner(model, request);
+  std::vector<bool> used = used_candidates(candidates, offered, request, plan);
+  if (used != offered) {
+    std::vector<int> retry_scratch;
+    PlanRequest retry = build_request(model, tensors, candidates, used, retry_scratch);
+    MemoryPlan retry_plan = run_planner(model, retry);
+    if (retry_plan.arena_size < plan.arena_size) {
+      offered = used;
+      request = std::move(retry);
+      plan = std::move(retry_plan);
+      scratch_of = std::move(retry_scratch);
+      used = used_candidates(candidates, offered, request, plan);
+    }
+  }
+  model.buffers = request.records;
+  model.permits = request.permits;
+  model.plan = plan;
+  model.scratch_buffer = scratch_of;
+  model.planner_results = run_all_planners(request);
+  apply_flavors(model, candidates, used);
+  check_budget(model);
+}
+
+}  // namespace microaot

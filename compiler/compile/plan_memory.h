@@ -1,0 +1,23 @@
+// The memory stage of the compile: lifetimes + kernel scratch + in-place permits -> planner -> checker,
+// then the kernel flavors that the chosen overlaps require.
+#pragma once
+
+#include "compile/compile_model.h"
+
+namespace microaot {
+
+// Fills model.buffers, model.permits, model.plan, model.planner_results and model.scratch_buffer, and
+// switches calls whose output overlaps their input to their in-place flavor. Throws CompileError when the
+// plan does not fit the RAM budget.
+void plan_model_memory(CompiledModel& model);
+
+// Bytes of the input/output buffers outside the arena (--io-in-arena off), each aligned; 0 otherwise.
+int64_t io_buffer_bytes_outside(const CompiledModel& model);
+
+// RAM the plan takes: the arena, the further pools and the I/O buffers outside the arena.
+int64_t planned_ram_bytes(const CompiledModel& model);
+
+// Bytes of two buffers' overlap in the plan (0 when disjoint).
+int64_t overlap_bytes(const CompiledModel& model, size_t a, size_t b);
+
+}  // namespace microaot

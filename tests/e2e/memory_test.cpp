@@ -1,0 +1,192 @@
+// The memory plan on the real models: below the classic bound (in-place reuse), a RAM budget that fails
+// clearly, inputs/outputs outside the arena, several planners compared, and several models sharing one
+// arena. Outputs stay bit-exact: models_test.cpp runs every golden vector with the default plan.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "e2e_util.h"
+#include "support/process.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace microaot::e2e {
+namespace {
+
+constexpr int64_t kContextBytes = 16;  // the "small context" beside the arena allowed by the issue
+
+std::vector<std::string> models() {
+  return {"ad_autoencoder_f32", "ad_autoencoder_int8", "hello_world_f32", "hello_world_int8", "ic_resnet8_int8",
+          "kws_dscnn_int8",     "micro_speech_int8",   "simple_add_int8", "vww_mobilenet_f32", "vww_mobilenet_int8"};
+}
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+class MemoryTest : public ::testing::Test {
+ protected:
+  void SetUp() override { tmp_ = make_temp_dir(); }
+  void TearDown() override { remove_dir(tmp_); }
+  std::string model(const std::string& name) { return shared_dir() + "/models/" + name + "/model.tflite"; }
+  json compile_report(const std::string& name, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"compile", model(name), "-o", tmp_ + "/" + name};
+    args.insert(args.end(), extra.begin(), extra.end());
+    EXPECT_EQ(run_microaot(args), 0) << name;
+    return read_json(tmp_ + "/" + name + "/report.json");
+  }
+  // Runs golden vector 0 with the extra compile flags and compares every output.
+  void expect_vector0_matches(const std::string& name, const std::vector<std::string>& extra) {
+    const std::string dir = shared_dir() + "/models/" + name;
+    const json golden = read_json(dir + "/golden.json");
+    std::vector<std::string> args = {"run", dir + "/model.tflite", "--output-dir", tmp_ + "/run_" + name};
+    for (const auto& input : golden["vectors"][0]["inputs"]) args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
+    args.insert(args.end(), extra.begin(), extra.end());
+    ASSERT_EQ(run_microaot(args), 0) << name;
+    const json& outputs = golden["vectors"][0]["outputs"];
+    for (size_t j = 0; j < outputs.size(); ++j) {
+      EXPECT_EQ(compare_tensor(golden["outputs"][j]["dtype"],
+                               read_file(tmp_ + "/run_" + name + "/output" + std::to_string(j) + ".bin"),
+                               read_file(dir + "/" + outputs[j].get<std::string>())),
+                "")
+          << name << " output " << j;
+    }
+  }
+  std::string tmp_;
+};
+
+TEST_F(MemoryTest, RamNeverAboveTheClassicBoundAndBelowItOnTheCnns) {
+  MICROAOT_REQUIRE_SHARED();
+  for (const std::string& name : models()) {
+    const json r = compile_report(name);
+    const int64_t bound = r["source_order_bound_bytes"];
+    const int64_t arena = r["arena_bytes"];
+    EXPECT_LE(r["lower_bound_bytes"].get<int64_t>(), bound) << name << ": reordering raised the bound";
+    EXPECT_LE(r["ram_bytes"].get<int64_t>(), bound + kContextBytes) << name;
+    if (name == "kws_dscnn_int8") EXPECT_LE(arena * 10, bound * 6) << name << ": at most 60% of the bound";
+    if (name == "vww_mobilenet_int8" || name == "ic_resnet8_int8") EXPECT_LT(arena, bound) << name;
+  }
+}
+
+TEST_F(MemoryTest, EveryPlannerIsReportedAndTheChosenOneIsTheSmallest) {
+  MICROAOT_REQUIRE_SHARED();
+  std::string errors, output;
+  ASSERT_EQ(run_microaot_capture({"compile", model("kws_dscnn_int8"), "-o", tmp_ + "/k", "--planner", "all"}, errors,
+                                 &output),
+            0)
+      << errors;
+  const json r = read_json(tmp_ + "/k/report.json");
+  int64_t smallest = INT64_MAX;
+  for (const json& p : r["planners"]) {
+    EXPECT_NE(output.find(p["planner"].get<std::string>()), std::string::npos) << output;
+    smallest = std::min(smallest, p["arena_bytes"].get<int64_t>());
+  }
+  for (const char* planner : {"greedy_by_size", "greedy_by_conflicts", "hill_climb", "branch_and_bound", "linear"}) {
+    EXPECT_NE(r["planners"].dump().find(planner), std::string::npos) << planner;
+  }
+  EXPECT_EQ(r["arena_bytes"].get<int64_t>(), smallest);
+  EXPECT_NE(output.find("<- chosen"), std::string::npos) << output;
+}
+
+TEST_F(MemoryTest, InPlaceReuseIsReportedAndStaysBitExact) {
+  MICROAOT_REQUIRE_SHARED();
+  const json r = compile_report("kws_dscnn_int8");
+  EXPECT_FALSE(r["in_place"].empty()) << "kws_dscnn_int8 reaches 60% of the bound only with in-place reuse";
+  std::ifstream c(tmp_ + "/kws_dscnn_int8/model.c");
+  const std::string source((std::istreambuf_iterator<char>(c)), std::istreambuf_iterator<char>());
+  EXPECT_NE(source.find("_SCRATCH_"), std::string::npos) << "no in-place kernel flavor was called";
+  ASSERT_NO_FATAL_FAILURE(expect_vector0_matches("kws_dscnn_int8", {}));
+}
+
+TEST_F(MemoryTest, RamBudgetTooSmallFailsWithTheFigures) {
+  MICROAOT_REQUIRE_SHARED();
+  const int64_t arena = compile_report("vww_mobilenet_int8")["arena_bytes"];
+  std::string errors;
+  const std::string out = tmp_ + "/refused";
+  EXPECT_EQ(run_microaot_capture({"compile", model("vww_mobilenet_int8"), "-o", out, "--ram-budget",
+                                  std::to_string(arena - 1)},
+                                 errors),
+            1);
+  const std::string expected = "Static memory planning failed. Required: " + std::to_string(arena) +
+                               " bytes, Available: " + std::to_string(arena - 1) + " bytes.";
+  EXPECT_NE(errors.find(expected), std::string::npos) << errors;
+  EXPECT_NE(errors.find("peak is at step"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("--pool"), std::string::npos) << errors;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(run_microaot({"compile", model("vww_mobilenet_int8"), "-o", out, "--ram-budget", std::to_string(arena)}),
+            0);
+}
+
+TEST_F(MemoryTest, IoOutsideTheArenaKeepsResultsAndShrinksTheArena) {
+  MICROAOT_REQUIRE_SHARED();
+  for (const std::string name : {"kws_dscnn_int8", "vww_mobilenet_f32", "simple_add_int8"}) {
+    const json in = compile_report(name);
+    const json out = compile_report(name, {"--io-in-arena", "off"});
+    EXPECT_FALSE(out["io_in_arena"].get<bool>());
+    EXPECT_GT(out["io_buffer_bytes"].get<int64_t>(), 0);
+    EXPECT_TRUE(out["inputs"][0]["offset"].is_null());
+    EXPECT_LE(out["arena_bytes"].get<int64_t>(), in["arena_bytes"].get<int64_t>()) << name;
+    ASSERT_NO_FATAL_FAILURE(expect_vector0_matches(name, {"--io-in-arena", "off"}));
+  }
+}
+
+TEST_F(MemoryTest, PoolsSpillWhatDoesNotFitTheFirstMemory) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::vector<std::string> pools = {"--pool", "dtcm:16k", "--pool", "sram:256k"};
+  const json r = compile_report("vww_mobilenet_int8", pools);
+  ASSERT_EQ(r["pools"].size(), 2u);
+  EXPECT_LE(r["pools"][0]["used_bytes"].get<int64_t>(), 16 * 1024);
+  EXPECT_GT(r["pools"][1]["used_bytes"].get<int64_t>(), 0);
+  EXPECT_EQ(r["arena_bytes"], r["pools"][0]["used_bytes"]);
+  ASSERT_NO_FATAL_FAILURE(expect_vector0_matches("vww_mobilenet_int8", pools));
+  std::string errors;
+  EXPECT_EQ(run_microaot_capture({"compile", model("vww_mobilenet_int8"), "-o", tmp_ + "/small", "--pool", "a:1k",
+                                  "--pool", "b:2k"},
+                                 errors),
+            1);
+  EXPECT_NE(errors.find("Static memory planning failed. Required: "), std::string::npos) << errors;
+  EXPECT_FALSE(fs::exists(tmp_ + "/small"));
+}
+
+TEST_F(MemoryTest, TwoModelsShareOneArena) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string out = tmp_ + "/both";
+  ASSERT_EQ(run_microaot({"compile", model("kws_dscnn_int8"), model("ad_autoencoder_int8"), "--module-name", "kws,ad",
+                          "-o", out}),
+            0);
+  const int64_t kws = read_json(out + "/kws/report.json")["arena_bytes"];
+  const int64_t ad = read_json(out + "/ad/report.json")["arena_bytes"];
+  std::ifstream header(out + "/shared_arena.h");
+  const std::string text((std::istreambuf_iterator<char>(header)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("MICROAOT_SHARED_ARENA_SIZE " + std::to_string(std::max(kws, ad)) + "u"), std::string::npos)
+      << text;
+  fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/shared_arena_test.c", tmp_ + "/main.c");
+  std::ofstream(tmp_ + "/CMakeLists.txt") << "cmake_minimum_required(VERSION 3.13)\nproject(shared C)\n"
+                                             "add_subdirectory(both)\nadd_executable(shared main.c)\n"
+                                             "target_link_libraries(shared PRIVATE microaot_models)\n";
+  ASSERT_EQ(run_process({"cmake", "-S", tmp_, "-B", tmp_ + "/build", "-DCMAKE_C_FLAGS=-Wall -Wextra -Werror -O2"},
+                        tmp_ + "/cmake.log"),
+            0);
+  ASSERT_EQ(run_process({"cmake", "--build", tmp_ + "/build"}, tmp_ + "/build.log"), 0);
+  const std::string kws_dir = shared_dir() + "/models/kws_dscnn_int8/";
+  const std::string ad_dir = shared_dir() + "/models/ad_autoencoder_int8/";
+  const json kws_golden = read_json(kws_dir + "golden.json");
+  const json ad_golden = read_json(ad_dir + "golden.json");
+  ASSERT_EQ(run_process({tmp_ + "/build/shared", kws_dir + kws_golden["vectors"][0]["inputs"][0].get<std::string>(),
+                         tmp_ + "/kws.bin", ad_dir + ad_golden["vectors"][0]["inputs"][0].get<std::string>(),
+                         tmp_ + "/ad.bin"}),
+            0);
+  EXPECT_EQ(compare_tensor("int8", read_file(tmp_ + "/kws.bin"),
+                           read_file(kws_dir + kws_golden["vectors"][0]["outputs"][0].get<std::string>())),
+            "");
+  EXPECT_EQ(compare_tensor("int8", read_file(tmp_ + "/ad.bin"),
+                           read_file(ad_dir + ad_golden["vectors"][0]["outputs"][0].get<std::string>())),
+            "");
+}
+
+}  // namespace
+}  // namespace microaot::e2e
