@@ -27,8 +27,9 @@ void plan_memory(CompiledModel& model) {
   const PlannerFn planner = find_planner(model.options.planner);
   if (planner == nullptr) throw CompileError("unknown memory planner '" + model.options.planner + "'");
   model.buffers = analyze_lifetimes(model.graph, model.options.alignment);
-  model.plan = planner(model.buffers);
-  const std::vector<std::string> problems = check_plan(model.buffers, model.plan);
+  const PlanRequest request{model.buffers, {}};
+  model.plan = planner(request);
+  const std::vector<std::string> problems = check_plan(request, model.plan);
   MICROAOT_CHECK(problems.empty(), "planner '" + model.options.planner + "' produced an invalid plan: " +
                                        (problems.empty() ? std::string() : problems.front()));
 }
