@@ -154,9 +154,13 @@ class Search {
 }  // namespace
 
 MemoryPlan plan_branch_and_bound(const PlanRequest& request) {
+  return branch_and_bound_from(request, plan_hill_climb(request));  // itself never worse than either greedy
+}
+
+MemoryPlan branch_and_bound_from(const PlanRequest& request, MemoryPlan incumbent) {
   PlacementContext context(request);
-  MemoryPlan incumbent = plan_hill_climb(request);  // itself never worse than either greedy
   incumbent.planner = "branch_and_bound";
+  incumbent.proven_optimal = false;
   Search search(context, incumbent);
   search.run();
   MemoryPlan plan = search.best();

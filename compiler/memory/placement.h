@@ -65,6 +65,10 @@ int64_t place_suffix(const PlacementContext& context, const std::vector<size_t>&
 std::vector<size_t> greedy_by_size_order(const std::vector<BufferRecord>& records);
 std::vector<size_t> greedy_by_conflicts_order(const PlacementContext& context);
 
+// branch_and_bound's search starting from a given valid plan (plan_branch_and_bound starts from hill_climb's);
+// lets "best" reuse the plans it already has.
+MemoryPlan branch_and_bound_from(const PlanRequest& request, MemoryPlan incumbent);
+
 // The largest overlap a permit can allow between its two buffers.
 int64_t permit_max_overlap(const std::vector<BufferRecord>& records, const OverlapPermit& permit);
 

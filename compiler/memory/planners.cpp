@@ -1,6 +1,7 @@
 #include "memory/planners.h"
 
 #include "memory/liveness.h"
+#include "memory/placement.h"
 
 namespace microaot {
 
@@ -37,7 +38,10 @@ MemoryPlan plan_best(const PlanRequest& request) {
   bool proven = false;
   for (const auto& entry : planners()) {
     if (entry.first == "best" || entry.first == "linear") continue;
-    MemoryPlan plan = entry.second(request);
+    // The search starts from the best plan so far (at least hill_climb's, which comes earlier in the table):
+    // the same arena as running it from scratch, without computing hill_climb twice.
+    MemoryPlan plan = entry.second == plan_branch_and_bound && found ? branch_and_bound_from(request, best)
+                                                                    : entry.second(request);
     proven = proven || plan.proven_optimal;  // a proof by any planner bounds every plan
     if (!found || plan.arena_size < best.arena_size) best = std::move(plan);
     found = true;
