@@ -47,6 +47,7 @@ struct MemoryPlan {
   std::vector<int64_t> offsets;  // parallel to the records
   int64_t arena_size = 0;        // bytes; at least the end of every buffer
   std::string planner;           // the registered name of the planner that made it
+  bool proven_optimal = false;   // no valid plan of these records has a smaller arena
 };
 
 // Smallest multiple of `alignment` (> 0) that is >= value (>= 0).
