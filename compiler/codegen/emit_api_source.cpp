@@ -75,8 +75,7 @@ void emit_io_buffers(std::ostringstream& out, const CompiledModel& model) {
   const std::string& p = n.prefix;
   const std::string& m = n.macro;
   const Graph& g = model.graph;
-  out << "#ifndef " << m << "_NO_STATIC_ARENA
-";
+  out << "#ifndef " << m << "_NO_STATIC_ARENA\n";
   std::vector<std::string> names;
   for (size_t i = 0; i < g.inputs.size() + g.outputs.size(); ++i) {
     const bool is_input = i < g.inputs.size();

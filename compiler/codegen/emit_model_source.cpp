@@ -76,11 +76,8 @@ std::string scratch_argument(const CompiledModel& model, size_t step) {
 void emit_io_check(std::ostringstream& out, const CompiledModel& model) {
   if (model.options.io_in_arena) return;
   const std::string slots = std::to_string(model.graph.inputs.size() + model.graph.outputs.size());
-  out << "  for (i = 0; i < " << slots << "u; ++i) {
-"
-      << "    if (ctx->io[i] == NULL) return MICROAOT_STATUS_NULL_POINTER;
-  }
-";
+  out << "  for (i = 0; i < " << slots << "u; ++i) {\n"
+      << "    if (ctx->io[i] == NULL) return MICROAOT_STATUS_NULL_POINTER;\n  }\n";
 }
 
 bool uses_arena(const CompiledModel& model) {
