@@ -103,6 +103,12 @@ void emit_io_buffers(std::ostringstream& out, const CompiledModel& model) {
   bind("output", m + "_NUM_OUTPUTS", m + "_NUM_INPUTS + index");
 }
 
+// C has no empty arrays: a model without activations in the arena (I/O outside) still gets one byte.
+std::string static_arena_length(const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  return model.plan.arena_size == 0 ? std::string("1u") : n.macro + "_ARENA_SIZE";
+}
+
 void emit_static_arena(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);
   if (!model.options.shared_arena.empty()) {
@@ -116,10 +122,10 @@ void emit_static_arena(std::ostringstream& out, const CompiledModel& model) {
       << "/* Define " << n.macro << "_ARENA_SECTION (e.g. __attribute__((section(\".sram2\")))) to place it. */\n"
       << "#ifndef " << n.macro << "_ARENA_SECTION\n#define " << n.macro << "_ARENA_SECTION\n#endif\n"
       << "#if defined(__GNUC__) || defined(__clang__)\n"
-      << "static uint8_t " << n.prefix << "_static_arena[" << n.macro << "_ARENA_SIZE] __attribute__((aligned("
+      << "static uint8_t " << n.prefix << "_static_arena[" << static_arena_length(model) << "] __attribute__((aligned("
       << n.macro << "_ARENA_ALIGN))) " << n.macro << "_ARENA_SECTION;\n"
       << "#else\n"
-      << "static uint64_t " << n.prefix << "_static_arena_words[(" << n.macro << "_ARENA_SIZE + 7u) / 8u];\n"
+      << "static uint64_t " << n.prefix << "_static_arena_words[(" << static_arena_length(model) << " + 7u) / 8u];\n"
       << "#define " << n.prefix << "_static_arena ((uint8_t *)" << n.prefix << "_static_arena_words)\n"
       << "#endif\n#endif\n\n";
 }
@@ -141,7 +147,8 @@ void emit_init_destroy(std::ostringstream& out, const CompiledModel& model) {
       << "  if (arena == NULL) {\n"
       << "#ifdef " << m << "_NO_STATIC_ARENA\n    return MICROAOT_STATUS_NULL_POINTER;\n#else\n"
       << "    arena = " << p << "_static_arena;\n    arena_size = " << m << "_ARENA_SIZE;\n#endif\n  }\n"
-      << "  if (arena_size < " << m << "_ARENA_SIZE) return MICROAOT_STATUS_ARENA_TOO_SMALL;\n"
+      << (model.plan.arena_size == 0 ? "  (void)arena_size;\n"
+                                      : "  if (arena_size < " + m + "_ARENA_SIZE) return MICROAOT_STATUS_ARENA_TOO_SMALL;\n")
       << "  if (((uintptr_t)arena % " << m << "_ARENA_ALIGN) != 0u) return MICROAOT_STATUS_ARENA_MISALIGNED;\n"
       << "  ctx->arena = (uint8_t *)arena;\n" << bind_io << "  ctx->state = " << m << "_STATE_READY;\n"
       << "  return MICROAOT_STATUS_OK;\n}\n\n";
@@ -162,7 +169,7 @@ void emit_input_calls(std::ostringstream& out, const CompiledModel& model) {
       << "  if (" << ready << ") return MICROAOT_STATUS_BAD_STATE;\n"
       << "  if (index >= " << m << "_NUM_INPUTS) return MICROAOT_STATUS_BAD_INDEX;\n"
       << "  if (size != " << p << "_input_sizes[index]) return MICROAOT_STATUS_BAD_SIZE;\n"
-      << "  if (" << input_address(model) << " == NULL) return MICROAOT_STATUS_NULL_POINTER;\n"
+      << (model.options.io_in_arena ? "" : "  if (ctx->io[index] == NULL) return MICROAOT_STATUS_NULL_POINTER;\n")
       << "  memcpy(" << input_address(model) << ", data, size);\n"
       << "  ctx->state = " << m << "_STATE_READY;\n  return MICROAOT_STATUS_OK;\n}\n\n";
   out << "microaot_status " << p << "_input_ptr(" << p
