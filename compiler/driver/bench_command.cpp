@@ -138,7 +138,8 @@ void print_table(const nlohmann::ordered_json& r) {
   auto n = [&](const char* key) { return grouped(r[key].get<int64_t>()); };
   std::printf("microaot bench: %s on %s (QEMU %s), executor %s, input %s\n", r["model"].get<std::string>().c_str(),
               r["target"].get<std::string>().c_str(), r["machine"].get<std::string>().c_str(),
-              r["executor"].get<std::string>().c_str(), r["input"].dump().c_str());
+              r["executor"].get<std::string>().c_str(),
+              r["input"].is_string() ? r["input"].get<std::string>().c_str() : r["input"].dump().c_str());
   std::printf("  instructions per inference  %14s   (QEMU counts instructions, not cycles)\n", n("instructions").c_str());
   std::printf("  init instructions           %14s\n", n("init_instructions").c_str());
   std::printf("  flash, model + kernels      %14s B (code %s B + weights %s B)\n", n("flash_bytes").c_str(),

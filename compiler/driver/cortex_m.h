@@ -56,7 +56,7 @@ struct BoardRun {
 // QEMU is missing, times out, or the harness fails, or when instruction counting does not check out.
 BoardRun run_cortex_m_image(const CortexMBoard& board, const CortexMImage& image, const std::vector<uint8_t>& inputs);
 
-// "cortex-m4" -> "arm-none-eabi-size" beside the compiler `cc` (same prefix).
+// Another tool of the same cross toolchain: ("arm-none-eabi-gcc", "size") -> "arm-none-eabi-size".
 std::string cross_tool(const std::string& cc, const std::string& tool);
 
 }  // namespace microaot
