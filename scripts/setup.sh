@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake flatbuffers-compiler libflatbuffers-dev libcli11-dev nlohmann-json3-dev
-          libgtest-dev libgmock-dev)
+          libgtest-dev libgmock-dev gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

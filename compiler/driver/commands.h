@@ -41,8 +41,20 @@ struct RunCommandOptions {
   bool batch = false;  // several input sets; set k's outputs go to OUTPUT_DIR/k/
 };
 
+struct BenchCommandOptions {
+  CompileCommandOptions base;
+  std::vector<std::string> inputs;  // one per model input; none = all-zero inputs
+  std::string cc;                   // default arm-none-eabi-gcc
+  std::string cflags;
+  bool json = false;
+  bool keep_build = false;
+};
+
 int compile_command(CompileCommandOptions& options, const std::string& output_dir);
 int run_command(RunCommandOptions& options);
+// `run` for a Cortex-M target: cross-compiled, run under QEMU (cortex_m_run.cpp).
+int run_on_cortex_m(const RunCommandOptions& options, const CompiledModel& model, size_t sets);
+int bench_command(BenchCommandOptions& options);
 int inspect_command(const std::string& model_path);
 
 // Reads a whole file; throws CompileError naming the file when it cannot.

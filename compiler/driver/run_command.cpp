@@ -1,5 +1,6 @@
 // `microaot run`: compile to a temporary folder, build with the host C compiler at -Wall -Wextra -Werror,
 // run on raw input files, write raw outputs. The build is exactly what a user's firmware would compile.
+// Cortex-M targets go to run_on_cortex_m (cross compiler and QEMU).
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -82,9 +83,6 @@ void move_outputs(const RunCommandOptions& o, size_t outputs, size_t sets) {
 
 int run_command(RunCommandOptions& o) {
   resolve_compile_options(o.base);
-  if (!o.base.compile.mcpu.empty()) {
-    throw CompileError("run on '" + o.base.compile.mcpu + "' is not available yet: only the host target runs");
-  }
   const bool dump = !o.dump_tensors_dir.empty();
   if (dump) {
     o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped
@@ -93,6 +91,7 @@ int run_command(RunCommandOptions& o) {
   }
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
   const size_t sets = check_inputs(o, model);
+  if (!o.base.compile.mcpu.empty()) return run_on_cortex_m(o, model, sets);
 
   TempDir build;
   if (o.keep_build) build.keep();

@@ -1,0 +1,211 @@
+// `microaot bench`: builds the model for a Cortex-M board, runs it under QEMU with -icount and reports
+// instructions per inference, start-up instructions, flash, RAM and stack, and whether the outputs match
+// the host build on the same input. Everything reported is deterministic: two runs print the same.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "codegen/emit.h"
+#include "driver/commands.h"
+#include "driver/cortex_m.h"
+#include "driver/image_report.h"
+#include "driver/output_dir.h"
+#include "support/diagnostics.h"
+
+namespace fs = std::filesystem;
+
+namespace microaot {
+
+namespace {
+std::string read_text_file(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_binary_file(path);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+void write_binary_file(const std::string& path, const uint8_t* data, size_t size) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  if (!out) throw CompileError("cannot write " + path);
+}
+
+struct Sizes {
+  SectionSizes model;    // every object of the generated library, kernels included
+  SectionSizes weights;  // weights.c alone
+  SectionSizes harness;  // startup, semihosting, timer, main
+  SectionSizes image;    // the linked ELF
+};
+
+Sizes measure_sizes(const CortexMImage& image, const std::string& size_tool) {
+  Sizes s;
+  for (const std::string& obj : image.model_objects) s.model += section_sizes(size_tool, obj);
+  s.weights = section_sizes(size_tool, image.weights_object);
+  for (const std::string& obj : image.harness_objects) s.harness += section_sizes(size_tool, obj);
+  s.image = section_sizes(size_tool, image.elf);
+  return s;
+}
+
+StackBound stack_bound(const CortexMImage& image, const std::string& root) {
+  std::vector<std::string> graphs;
+  for (const std::string& obj : image.model_objects) {
+    graphs.push_back(read_text_file(fs::path(obj).replace_extension(".ci").string()));
+  }
+  return static_stack_bound(graphs, root);
+}
+
+// One set of inputs: the given files (checked against the model) or zeros.
+std::vector<uint8_t> bench_inputs(const BenchCommandOptions& o, const CompiledModel& model) {
+  const size_t count = model.graph.inputs.size();
+  if (!o.inputs.empty() && o.inputs.size() != count) {
+    throw CompileError("the model has " + std::to_string(count) + " input(s), " + std::to_string(o.inputs.size()) +
+                       " --input file(s) given");
+  }
+  std::vector<uint8_t> bytes;
+  for (size_t i = 0; i < count; ++i) {
+    const int64_t size = model.graph.tensor(model.graph.inputs[i]).byte_size();
+    std::vector<uint8_t> input(static_cast<size_t>(size), 0);
+    if (!o.inputs.empty()) input = read_binary_file(o.inputs[i]);
+    if (static_cast<int64_t>(input.size()) != size) {
+      throw CompileError("input " + std::to_string(i) + " '" + o.inputs[i] + "' has " +
+                         std::to_string(input.size()) + " bytes, the model expects " + std::to_string(size));
+    }
+    bytes.insert(bytes.end(), input.begin(), input.end());
+  }
+  return bytes;
+}
+
+// Runs the same model and input on the host (`microaot run`) and returns its outputs back to back.
+std::vector<uint8_t> host_outputs(const BenchCommandOptions& o, const CompiledModel& model,
+                                  const std::vector<uint8_t>& inputs, const std::string& dir) {
+  RunCommandOptions host;
+  host.base = o.base;
+  host.base.target = "c";
+  host.output_dir = dir + "/out";
+  size_t at = 0;
+  for (size_t i = 0; i < model.graph.inputs.size(); ++i) {
+    const size_t size = static_cast<size_t>(model.graph.tensor(model.graph.inputs[i]).byte_size());
+    host.inputs.push_back(dir + "/input" + std::to_string(i) + ".bin");
+    write_binary_file(host.inputs.back(), inputs.data() + at, size);
+    at += size;
+  }
+  run_command(host);
+  std::vector<uint8_t> outputs;
+  for (size_t i = 0; i < model.graph.outputs.size(); ++i) {
+    const std::vector<uint8_t> bytes = read_binary_file(host.output_dir + "/output" + std::to_string(i) + ".bin");
+    outputs.insert(outputs.end(), bytes.begin(), bytes.end());
+  }
+  return outputs;
+}
+
+// Float outputs within the golden tolerance |a - b| <= 1e-4 |b| + 1e-5 max(1, max |b|) (libm and
+// instruction selection differ between the host and the Arm build); everything else bit for bit.
+bool outputs_match(const CompiledModel& model, const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
+  if (got.size() != want.size()) return false;
+  size_t at = 0;
+  for (int id : model.graph.outputs) {
+    const Tensor& t = model.graph.tensor(id);
+    const size_t size = static_cast<size_t>(t.byte_size());
+    if (t.dtype != DType::kFloat32) {
+      if (std::memcmp(got.data() + at, want.data() + at, size) != 0) return false;
+    } else {
+      std::vector<float> a(size / 4), b(size / 4);
+      std::memcpy(a.data(), got.data() + at, size);
+      std::memcpy(b.data(), want.data() + at, size);
+      double max_ref = 1.0;
+      for (float v : b) max_ref = std::max(max_ref, std::fabs(static_cast<double>(v)));
+      for (size_t i = 0; i < b.size(); ++i) {
+        const double tolerance = 1e-4 * std::fabs(static_cast<double>(b[i])) + 1e-5 * max_ref;
+        if (!(std::fabs(static_cast<double>(a[i]) - b[i]) <= tolerance)) return false;
+      }
+    }
+    at += size;
+  }
+  return true;
+}
+
+std::string grouped(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+void print_table(const nlohmann::ordered_json& r) {
+  auto n = [&](const char* key) { return grouped(r[key].get<int64_t>()); };
+  std::printf("microaot bench: %s on %s (QEMU %s), executor %s, input %s\n", r["model"].get<std::string>().c_str(),
+              r["target"].get<std::string>().c_str(), r["machine"].get<std::string>().c_str(),
+              r["executor"].get<std::string>().c_str(),
+              r["input"].is_string() ? r["input"].get<std::string>().c_str() : r["input"].dump().c_str());
+  std::printf("  instructions per inference  %14s   (QEMU counts instructions, not cycles)\n", n("instructions").c_str());
+  std::printf("  init instructions           %14s\n", n("init_instructions").c_str());
+  std::printf("  flash, model + kernels      %14s B (code %s B + weights %s B)\n", n("flash_bytes").c_str(),
+              n("code_bytes").c_str(), n("weights_bytes").c_str());
+  std::printf("  flash, whole image          %14s B (C library %s B)\n", n("image_flash_bytes").c_str(),
+              n("library_flash_bytes").c_str());
+  std::printf("  RAM, model data + bss       %14s B\n", n("ram_bytes").c_str());
+  const std::string bound = r["stack_bound_bytes"].is_null() ? "unbounded" : n("stack_bound_bytes") + " B";
+  std::printf("  stack, peak measured        %14s B (static bound %s, C library calls excluded)\n",
+              n("stack_bytes").c_str(), bound.c_str());
+  std::printf("  outputs match the host run  %14s\n", !r["outputs_match"].get<bool>() ? "NO"
+                                                       : r["outputs_bit_exact"].get<bool>() ? "yes, bit-exact"
+                                                                                            : "yes, within tolerance");
+}
+}  // namespace
+
+int bench_command(BenchCommandOptions& o) {
+  resolve_compile_options(o.base);
+  if (o.base.compile.executor != "aot") {
+    throw CompileError("bench --executor " + o.base.compile.executor +
+                       ": that executor does not exist yet, only aot can be benchmarked");
+  }
+  if (o.base.compile.mcpu.empty()) throw CompileError("bench needs a Cortex-M --target, e.g. cortex-m4");
+  const CortexMBoard& board = cortex_m_board(o.base.compile.mcpu);
+  const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
+  const std::vector<uint8_t> inputs = bench_inputs(o, model);
+
+  TempDir build;
+  if (o.keep_build) build.keep();
+  const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags};
+  const CortexMImage image = build_cortex_m_image(model, board, tools, build.path() + "/arm");
+  const BoardRun run = run_cortex_m_image(board, image, inputs);
+  MICROAOT_CHECK(run.sets.size() == 1, "one input set was benchmarked");
+  const Sizes sizes = measure_sizes(image, cross_tool(tools.cc, "size"));
+  const StackBound bound = stack_bound(image, module_names(model).prefix + "_run");
+  fs::create_directories(build.path() + "/host");
+  const std::vector<uint8_t> reference = host_outputs(o, model, inputs, build.path() + "/host");
+
+  nlohmann::ordered_json r;
+  r["model"] = o.base.model_path;
+  r["target"] = board.cpu;
+  r["machine"] = board.machine;
+  r["executor"] = o.base.compile.executor;
+  r["input"] = o.inputs.empty() ? nlohmann::ordered_json("zeros") : nlohmann::ordered_json(o.inputs);
+  r["instructions"] = run.sets[0].instructions;
+  r["init_instructions"] = run.init_instructions;
+  r["flash_bytes"] = sizes.model.flash();
+  r["code_bytes"] = sizes.model.flash() - sizes.weights.flash();
+  r["weights_bytes"] = sizes.weights.flash();
+  r["ram_bytes"] = sizes.model.ram();
+  r["stack_bytes"] = std::max(run.sets[0].stack_bytes, run.init_stack_bytes);
+  r["stack_bound_bytes"] = bound.bytes < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(bound.bytes);
+  r["stack_bound_excludes"] = bound.externals;
+  r["image_flash_bytes"] = sizes.image.flash();
+  r["image_ram_bytes"] = sizes.image.ram();
+  r["library_flash_bytes"] = sizes.image.flash() - sizes.model.flash() - sizes.harness.flash();
+  r["outputs_match"] = outputs_match(model, run.outputs, reference);
+  r["outputs_bit_exact"] = run.outputs == reference;
+  r["counting"] = "instructions under QEMU -icount shift=0 (not cycles), net of an empty call";
+  if (o.json) {
+    std::printf("%s\n", r.dump(2).c_str());
+  } else {
+    print_table(r);
+  }
+  if (o.keep_build) std::fprintf(stderr, "microaot: build kept in %s\n", build.path().c_str());
+  return r["outputs_match"].get<bool>() ? 0 : 1;
+}
+
+}  // namespace microaot

@@ -1,0 +1,223 @@
+#include "driver/cortex_m.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "codegen/emit.h"
+#include "codegen/runtime_files.h"
+#include "driver/output_dir.h"
+#include "support/diagnostics.h"
+#include "support/process.h"
+
+namespace fs = std::filesystem;
+
+namespace microaot {
+
+extern const EmbeddedFile kTargetFiles[];  // targets/ embedded by embed_files.cmake
+
+namespace {
+// MPS2 boards count with CMSDK APB timer 0 at SYSCLK; the AN547's SSE-300 has no CMSDK timer at full
+// speed, so its harness uses SysTick. The harness checks the frequency (a 20000-instruction loop).
+const std::vector<CortexMBoard>& boards() {
+  static const std::vector<CortexMBoard> kBoards = {
+      {"cortex-m3", "mps2-an385", "mps2.ld", {"-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft"},
+       {"-DBENCH_CLOCK_CMSDK_BASE=0x40000000u", "-DBENCH_CLOCK_HZ=25000000"}},
+      {"cortex-m4", "mps2-an386", "mps2.ld",
+       {"-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"},
+       {"-DBENCH_CLOCK_CMSDK_BASE=0x40000000u", "-DBENCH_CLOCK_HZ=25000000"}},
+      {"cortex-m7", "mps2-an500", "mps2.ld", {"-mcpu=cortex-m7", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-d16"},
+       {"-DBENCH_CLOCK_CMSDK_BASE=0x40000000u", "-DBENCH_CLOCK_HZ=25000000"}},
+      {"cortex-m33", "mps2-an505", "mps2_an505.ld",
+       {"-mcpu=cortex-m33", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-sp-d16"},
+       {"-DBENCH_CLOCK_CMSDK_BASE=0x50000000u", "-DBENCH_CLOCK_HZ=20000000"}},
+      {"cortex-m55", "mps3-an547", "mps3_an547.ld", {"-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"},
+       {"-DBENCH_CLOCK_SYSTICK", "-DBENCH_CLOCK_HZ=32000000"}},
+  };
+  return kBoards;
+}
+
+constexpr int64_t kClockCheckInstructions = 20000;  // harness.c: SPIN_ITERATIONS loop of 2 instructions
+constexpr int64_t kClockCheckSlack = 8;             // the edge-sampling loops resolve a few instructions
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+// Runs a build tool; a missing tool gets the package to install.
+void run_tool(const std::vector<std::string>& argv, const std::string& what) {
+  const int status = run_process(argv);
+  if (status == 0) return;
+  if (status == -1 && !fs::exists(argv[0])) {
+    throw CompileError("cannot run '" + argv[0] + "': install gcc-arm-none-eabi, libnewlib-arm-none-eabi and "
+                       "qemu-system-arm (scripts/setup.sh does)");
+  }
+  throw CompileError(what + " failed (exit status " + std::to_string(status) + ")");
+}
+
+FileSet target_files() {
+  FileSet files;
+  const std::string prefix = "cortex-m/";
+  for (const EmbeddedFile* f = kTargetFiles; f->path != nullptr; ++f) {
+    const std::string path = f->path;
+    if (path.rfind(prefix, 0) == 0) {
+      files[path.substr(prefix.size())] = std::string(reinterpret_cast<const char*>(f->data), f->size);
+    }
+  }
+  MICROAOT_CHECK(!files.empty(), "the Cortex-M harness is not embedded");
+  return files;
+}
+
+std::vector<std::string> c_flags(const CortexMBoard& board, const BuildTools& tools) {
+  std::vector<std::string> flags = board.cpu_flags;
+  for (const char* f : {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2"}) flags.push_back(f);
+  for (const std::string& f : split_flags(tools.cflags)) flags.push_back(f);
+  return flags;
+}
+
+std::string compile(const BuildTools& tools, std::vector<std::string> argv, const std::string& source,
+                    const std::string& object) {
+  fs::create_directories(fs::path(object).parent_path());
+  argv.insert(argv.begin(), tools.cc);
+  argv.insert(argv.end(), {"-c", source, "-o", object});
+  run_tool(argv, "the Arm C compiler on " + fs::path(source).filename().string());
+  return object;
+}
+
+int64_t parse_value(const std::string& value, const std::string& key) {
+  try {
+    return std::stoll(value);
+  } catch (const std::exception&) {
+    throw CompileError("the harness wrote a bad results.txt line '" + key + " " + value + "'");
+  }
+}
+
+BoardRun parse_results(const std::string& path) {
+  std::ifstream in(path);
+  BoardRun run;
+  bool done = false;
+  int64_t clock_check = -1;
+  for (std::string key, value; in >> key >> value;) {
+    const int64_t v = parse_value(value, key);
+    if (key == "clock_check") clock_check = v;
+    if (key == "init_instructions") run.init_instructions = v;
+    if (key == "init_stack_bytes") run.init_stack_bytes = v;
+    if (key == "set") run.sets.emplace_back();
+    if (key == "instructions" && !run.sets.empty()) run.sets.back().instructions = v;
+    if (key == "stack_bytes" && !run.sets.empty()) run.sets.back().stack_bytes = v;
+    if (key == "done") done = true;
+  }
+  if (!done) throw CompileError("the harness did not finish (see its message above)");
+  if (std::llabs(clock_check - kClockCheckInstructions) > kClockCheckSlack) {
+    throw CompileError("instruction counting is off: a " + std::to_string(kClockCheckInstructions) +
+                       "-instruction loop measured " + std::to_string(clock_check) +
+                       " (QEMU must run with -icount shift=0)");
+  }
+  return run;
+}
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+}  // namespace
+
+const CortexMBoard& cortex_m_board(const std::string& cpu) {
+  std::string known;
+  for (const CortexMBoard& b : boards()) {
+    if (b.cpu == cpu) return b;
+    known += (known.empty() ? "" : ", ") + b.cpu + " (" + b.machine + ")";
+  }
+  throw CompileError("no QEMU board for '" + cpu + "': run and bench support " + known);
+}
+
+std::string cross_tool(const std::string& cc, const std::string& tool) {
+  const std::string gcc = "gcc";
+  if (ends_with(cc, gcc)) return cc.substr(0, cc.size() - gcc.size()) + tool;
+  return "arm-none-eabi-" + tool;
+}
+
+CortexMImage build_cortex_m_image(const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools,
+                                  const std::string& dir) {
+  const ModuleNames names = module_names(model);
+  const FileSet library = emit_library(model);
+  const std::string lib = dir + "/lib", target = dir + "/target", obj = dir + "/obj";
+  write_output_dir(lib, library);
+  write_output_dir(target, target_files());
+
+  CortexMImage image;
+  image.dir = dir;
+  image.elf = dir + "/model.elf";
+  const std::vector<std::string> includes = {"-I" + lib, "-I" + lib + "/kernels"};
+  std::vector<std::string> lib_flags = c_flags(board, tools);
+  lib_flags.insert(lib_flags.end(), {"-fstack-usage", "-fcallgraph-info=su"});
+  lib_flags.insert(lib_flags.end(), includes.begin(), includes.end());
+  for (const auto& entry : library) {
+    if (!ends_with(entry.first, ".c")) continue;
+    const std::string stem = entry.first.substr(0, entry.first.size() - 2);
+    image.model_objects.push_back(compile(tools, lib_flags, lib + "/" + entry.first, obj + "/lib/" + stem + ".o"));
+    if (entry.first == "weights.c") image.weights_object = image.model_objects.back();
+  }
+  MICROAOT_CHECK(!image.weights_object.empty(), "the library has no weights.c");
+
+  std::vector<std::string> harness_flags = c_flags(board, tools);
+  harness_flags.insert(harness_flags.end(), includes.begin(), includes.end());
+  harness_flags.insert(harness_flags.end(), board.clock_flags.begin(), board.clock_flags.end());
+  harness_flags.insert(harness_flags.end(), {"-DHARNESS_MODEL_HEADER=\"" + names.prefix + ".h\"",
+                                             "-DHARNESS_PREFIX=" + names.prefix + "_",
+                                             "-DHARNESS_MACRO=" + names.macro + "_"});
+  for (const char* source : {"startup.c", "semihost.c", "bench.c", "harness.c"}) {
+    const std::string stem = fs::path(source).stem().string();
+    image.harness_objects.push_back(compile(tools, harness_flags, target + "/" + source, obj + "/target/" + stem + ".o"));
+  }
+
+  std::vector<std::string> link = {tools.cc};
+  link.insert(link.end(), board.cpu_flags.begin(), board.cpu_flags.end());
+  link.insert(link.end(), {"-nostartfiles", "--specs=nano.specs", "-T", target + "/" + board.linker_script,
+                           "-L" + target, "-Wl,--no-warn-rwx-segments"});
+  link.insert(link.end(), image.model_objects.begin(), image.model_objects.end());
+  link.insert(link.end(), image.harness_objects.begin(), image.harness_objects.end());
+  link.insert(link.end(), {"-lm", "-o", image.elf});
+  run_tool(link, "linking the " + board.cpu + " image");
+  return image;
+}
+
+BoardRun run_cortex_m_image(const CortexMBoard& board, const CortexMImage& image, const std::vector<uint8_t>& inputs) {
+  {
+    std::ofstream out(image.dir + "/inputs.bin", std::ios::binary);
+    out.write(reinterpret_cast<const char*>(inputs.data()), static_cast<std::streamsize>(inputs.size()));
+    if (!out) throw CompileError("cannot write " + image.dir + "/inputs.bin");
+  }
+  std::string dir_arg;  // QEMU option values escape ',' as ",,"
+  for (char c : image.dir) dir_arg += c == ',' ? std::string(",,") : std::string(1, c);
+  const std::string timeout = env_or("MICROAOT_QEMU_TIMEOUT", "600");
+  const std::vector<std::string> argv = {
+      "timeout", "--kill-after=5", timeout, env_or("MICROAOT_QEMU", "qemu-system-arm"), "-M", board.machine,
+      "-nographic", "-monitor", "none", "-serial", "none", "-icount", "shift=0,align=off,sleep=off",
+      "-semihosting-config", "enable=on,target=native,arg=model.elf,arg=" + dir_arg, "-kernel", image.elf};
+  const int status = run_process(argv);
+  if (status == 124 || status == 137) {
+    throw CompileError("QEMU (" + board.machine + ") did not finish within " + timeout +
+                       " s (MICROAOT_QEMU_TIMEOUT sets the limit)");
+  }
+  if (status == 127 || status == -1) {
+    throw CompileError("cannot run '" + argv[3] + "': install qemu-system-arm (scripts/setup.sh does)");
+  }
+  if (status != 0) {
+    throw CompileError("the model failed on " + board.cpu + " (QEMU " + board.machine + ", exit status " +
+                       std::to_string(status) + "; see the harness message above)");
+  }
+  BoardRun run = parse_results(image.dir + "/results.txt");
+  run.outputs = read_bytes(image.dir + "/outputs.bin");
+  return run;
+}
+
+}  // namespace microaot

@@ -1,0 +1,58 @@
+// `microaot run --target cortex-mN`: the same inputs and outputs as on the host, but the library is built
+// with arm-none-eabi-gcc into a bare-metal image and run on the emulated board.
+#include <filesystem>
+#include <fstream>
+
+#include "driver/commands.h"
+#include "driver/cortex_m.h"
+#include "driver/output_dir.h"
+#include "support/diagnostics.h"
+
+namespace fs = std::filesystem;
+
+namespace microaot {
+
+namespace {
+void write_bytes(const std::string& path, const uint8_t* data, size_t size) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  if (!out) throw CompileError("cannot write " + path);
+}
+}  // namespace
+
+int run_on_cortex_m(const RunCommandOptions& o, const CompiledModel& model, size_t sets) {
+  if (!o.dump_tensors_dir.empty()) throw CompileError("--dump-tensors works on the host target only");
+  const CortexMBoard& board = cortex_m_board(model.options.mcpu);
+  std::vector<uint8_t> inputs;
+  for (const std::string& path : o.inputs) {
+    const std::vector<uint8_t> bytes = read_binary_file(path);
+    inputs.insert(inputs.end(), bytes.begin(), bytes.end());
+  }
+  TempDir build;
+  if (o.keep_build) build.keep();
+  const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags};
+  const CortexMImage image = build_cortex_m_image(model, board, tools, build.path());
+  const BoardRun run = run_cortex_m_image(board, image, inputs);
+
+  std::vector<int64_t> sizes;
+  int64_t per_set = 0;
+  for (int id : model.graph.outputs) per_set += sizes.emplace_back(model.graph.tensor(id).byte_size());
+  if (run.sets.size() != sets || static_cast<int64_t>(run.outputs.size()) != per_set * static_cast<int64_t>(sets)) {
+    throw CompileError("the harness returned " + std::to_string(run.outputs.size()) + " output bytes for " +
+                       std::to_string(run.sets.size()) + " set(s); expected " + std::to_string(per_set) +
+                       " bytes for each of " + std::to_string(sets));
+  }
+  size_t at = 0;
+  for (size_t k = 0; k < sets; ++k) {
+    const std::string dir = o.batch ? o.output_dir + "/" + std::to_string(k) : o.output_dir;
+    fs::create_directories(dir);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      write_bytes(dir + "/output" + std::to_string(i) + ".bin", run.outputs.data() + at, static_cast<size_t>(sizes[i]));
+      at += static_cast<size_t>(sizes[i]);
+    }
+  }
+  if (o.keep_build) std::fprintf(stderr, "microaot: build kept in %s\n", build.path().c_str());
+  return 0;
+}
+
+}  // namespace microaot

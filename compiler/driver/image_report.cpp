@@ -1,0 +1,126 @@
+#include "driver/image_report.h"
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "driver/output_dir.h"
+#include "support/diagnostics.h"
+#include "support/process.h"
+
+namespace microaot {
+
+SectionSizes& SectionSizes::operator+=(const SectionSizes& o) {
+  text += o.text;
+  rodata += o.rodata;
+  data += o.data;
+  bss += o.bss;
+  return *this;
+}
+
+namespace {
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+}  // namespace
+
+SectionSizes parse_size_output(const std::string& text) {
+  SectionSizes sizes;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string name;
+    int64_t size = 0;
+    if (!(fields >> name >> size) || name.empty() || name[0] != '.') continue;
+    if (starts_with(name, ".text") || starts_with(name, ".vectors") || starts_with(name, ".ARM.ex")) {
+      sizes.text += size;
+    } else if (starts_with(name, ".rodata")) {
+      sizes.rodata += size;
+    } else if (starts_with(name, ".data")) {
+      sizes.data += size;
+    } else if (starts_with(name, ".bss")) {
+      sizes.bss += size;
+    }
+  }
+  return sizes;
+}
+
+SectionSizes section_sizes(const std::string& size_tool, const std::string& file) {
+  TempDir tmp;
+  const std::string out = tmp.path() + "/size.txt";
+  if (run_process({size_tool, "-A", "-d", file}, "", out) != 0) {
+    throw CompileError("'" + size_tool + " -A -d " + file + "' failed");
+  }
+  std::ifstream in(out);
+  return parse_size_output({std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()});
+}
+
+namespace {
+struct CallGraph {
+  // Per file: functions defined there with their frame (-1 = dynamic), and call edges.
+  struct File {
+    std::map<std::string, int64_t> frames;
+    std::multimap<std::string, std::string> calls;
+  };
+  std::vector<File> files;
+  std::map<std::string, size_t> global;  // function -> the file defining it (first wins)
+};
+
+CallGraph parse_graphs(const std::vector<std::string>& texts) {
+  static const std::regex node(R"re(node: \{ title: "([^"]+)" label: "[^"]*\\n(\d+) bytes \(([a-z,]+)\)")re");
+  static const std::regex edge(R"re(edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)")re");
+  CallGraph graph;
+  for (const std::string& text : texts) {
+    CallGraph::File file;
+    std::istringstream in(text);
+    std::smatch m;
+    for (std::string line; std::getline(in, line);) {
+      if (std::regex_search(line, m, node)) {
+        file.frames[m[1]] = m[3] == "dynamic" ? -1 : std::stoll(m[2]);
+      } else if (std::regex_search(line, m, edge)) {
+        file.calls.emplace(m[1], m[2]);
+      }
+    }
+    for (const auto& f : file.frames) graph.global.emplace(f.first, graph.files.size());
+    graph.files.push_back(std::move(file));
+  }
+  return graph;
+}
+}  // namespace
+
+StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, const std::string& root) {
+  const CallGraph graph = parse_graphs(callgraph_texts);
+  StackBound bound;
+  std::map<std::pair<size_t, std::string>, int64_t> memo;  // -2 = on the current path
+  std::function<int64_t(size_t, const std::string&)> depth = [&](size_t file, const std::string& fn) -> int64_t {
+    const auto key = std::make_pair(file, fn);
+    const auto seen = memo.find(key);
+    if (seen != memo.end()) return seen->second == -2 ? -1 : seen->second;  // recursion: unbounded
+    const CallGraph::File& f = graph.files[file];
+    const int64_t frame = f.frames.at(fn);
+    if (frame < 0) return memo[key] = -1;
+    memo[key] = -2;
+    int64_t deepest = 0;
+    const auto range = f.calls.equal_range(fn);
+    for (auto it = range.first; it != range.second; ++it) {
+      const std::string& callee = it->second;
+      int64_t d = 0;
+      if (f.frames.count(callee) != 0) {
+        d = depth(file, callee);
+      } else if (graph.global.count(callee) != 0) {
+        d = depth(graph.global.at(callee), callee);
+      } else {
+        bound.externals.insert(callee);
+      }
+      if (d < 0) return memo[key] = -1;
+      deepest = std::max(deepest, d);
+    }
+    return memo[key] = frame + deepest;
+  };
+  if (graph.global.count(root) != 0) bound.bytes = depth(graph.global.at(root), root);
+  return bound;
+}
+
+}  // namespace microaot

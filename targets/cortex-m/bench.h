@@ -1,0 +1,21 @@
+/* Measuring one call on the emulated board: instructions executed (QEMU -icount shift=0 advances virtual
+ * time by exactly 1 ns per instruction, and the board's timer runs on virtual time) and peak stack
+ * (the free stack is painted before the call and scanned after it). */
+#ifndef MICROAOT_BENCH_H
+#define MICROAOT_BENCH_H
+
+#include <stdint.h>
+
+typedef int (*bench_fn)(void *arg);
+
+typedef struct {
+  int64_t instructions; /* of the call, plus a constant harness overhead: subtract an empty call's */
+  int32_t stack_bytes;  /* deepest stack use below the caller's stack pointer; -1 = overflowed */
+  int status;           /* what fn returned */
+} bench_sample;
+
+/* Starts the board's timer; call once before bench_measure. */
+void bench_clock_start(void);
+void bench_measure(bench_fn fn, void *arg, bench_sample *sample);
+
+#endif /* MICROAOT_BENCH_H */

@@ -1,0 +1,163 @@
+/* microaot run/bench harness for the emulated Cortex-M boards. QEMU passes `model.elf DIR` as the
+ * semihosting command line; the harness reads DIR/inputs.bin (input sets back to back, each the model's
+ * inputs in order), runs the model once per set, writes DIR/outputs.bin (the outputs of each set back to
+ * back) and DIR/results.txt ("key value" lines: instruction counts and stack use).
+ * The model's names come from the compiler's -D flags: HARNESS_MODEL_HEADER ("model.h"),
+ * HARNESS_PREFIX (model_) and HARNESS_MACRO (MODEL_). */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "bench.h"
+#include "semihost.h"
+#include HARNESS_MODEL_HEADER
+
+#define HARNESS_PASTE_(a, b) a##b
+#define HARNESS_PASTE(a, b) HARNESS_PASTE_(a, b)
+#define FN(name) HARNESS_PASTE(HARNESS_PREFIX, name)
+#define MACRO(name) HARNESS_PASTE(HARNESS_MACRO, name)
+
+#define SPIN_ITERATIONS 10000u /* the clock check: a loop of 2 * SPIN_ITERATIONS instructions */
+
+static FN(context) context;
+static int32_t results = -1;
+
+static void fail(const char *message) {
+  semihost_print("harness: ");
+  semihost_print(message);
+  semihost_print("\n");
+  semihost_exit(0);
+}
+
+static void put_line(const char *key, int64_t value) {
+  char text[80];
+  char digits[24];
+  size_t length = strlen(key), n = 0;
+  uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+  memcpy(text, key, length);
+  text[length++] = ' ';
+  if (value < 0) text[length++] = '-';
+  do {
+    digits[n++] = (char)('0' + (int)(magnitude % 10u));
+    magnitude /= 10u;
+  } while (magnitude != 0u);
+  while (n > 0u) text[length++] = digits[--n];
+  text[length++] = '\n';
+  if (semihost_write(results, text, length) != 0) fail("cannot write results.txt");
+}
+
+static int32_t open_in(const char *dir, const char *name, int32_t mode) {
+  char path[600];
+  const size_t dir_length = strlen(dir), name_length = strlen(name);
+  int32_t handle;
+  if (dir_length + name_length + 2u > sizeof path) fail("build folder path too long");
+  memcpy(path, dir, dir_length);
+  path[dir_length] = '/';
+  memcpy(path + dir_length + 1u, name, name_length + 1u);
+  handle = semihost_open(path, mode);
+  if (handle < 0) fail("cannot open a file in the build folder");
+  return handle;
+}
+
+/* Each model call is measured against an empty function of the same shape, called the same way, so
+ * the difference is the model's own instructions and stack (minus the empty body's two instructions). */
+__attribute__((noipa)) static microaot_status empty_init(FN(context) *ctx, void *arena, size_t size) {
+  (void)ctx;
+  (void)arena;
+  (void)size;
+  return MICROAOT_STATUS_OK;
+}
+__attribute__((noipa)) static microaot_status empty_run(FN(context) *ctx) {
+  (void)ctx;
+  return MICROAOT_STATUS_OK;
+}
+static int call_init(void *arg) { return (int)FN(init)((FN(context) *)arg, NULL, 0); }
+static int call_empty_init(void *arg) { return (int)empty_init((FN(context) *)arg, NULL, 0); }
+static int call_run(void *arg) { return (int)FN(run)((FN(context) *)arg); }
+static int call_empty_run(void *arg) { return (int)empty_run((FN(context) *)arg); }
+
+static int call_nothing(void *arg) {
+  (void)arg;
+  return 0;
+}
+static int call_spin(void *arg) {
+  uint32_t n = SPIN_ITERATIONS;
+  __asm__ volatile("1: subs %0, %0, #1\n  bne 1b\n" : "+r"(n) : : "cc");
+  (void)arg;
+  return 0;
+}
+
+static size_t set_bytes(void) {
+  size_t i, total = 0;
+  for (i = 0; i < MACRO(NUM_INPUTS); ++i) {
+    void *data;
+    size_t size;
+    if (FN(input_ptr)(&context, i, &data, &size) != MICROAOT_STATUS_OK) fail("input_ptr failed");
+    total += size;
+  }
+  return total;
+}
+
+static void run_set(int32_t inputs, int32_t outputs, int64_t set, const bench_sample *baseline) {
+  bench_sample sample;
+  size_t i;
+  for (i = 0; i < MACRO(NUM_INPUTS); ++i) {
+    void *data;
+    size_t size;
+    if (FN(input_ptr)(&context, i, &data, &size) != MICROAOT_STATUS_OK) fail("input_ptr failed");
+    if (semihost_read(inputs, data, size) != 0) fail("cannot read inputs.bin");
+  }
+  bench_measure(call_run, &context, &sample);
+  if (sample.status != MICROAOT_STATUS_OK) fail("run failed");
+  if (sample.stack_bytes < 0) fail("stack overflow during run");
+  for (i = 0; i < MACRO(NUM_OUTPUTS); ++i) {
+    const void *data;
+    size_t size;
+    if (FN(output_ptr)(&context, i, &data, &size) != MICROAOT_STATUS_OK) fail("output_ptr failed");
+    if (semihost_write(outputs, data, size) != 0) fail("cannot write outputs.bin");
+  }
+  put_line("set", set);
+  put_line("instructions", sample.instructions - baseline->instructions);
+  put_line("stack_bytes", sample.stack_bytes - baseline->stack_bytes);
+}
+
+int main(void) {
+  static char command_line[600];
+  const char *dir;
+  bench_sample nothing, spin, empty_init_sample, init, empty_run_sample;
+  int32_t inputs, outputs, length;
+  int64_t set, sets;
+  size_t bytes;
+
+  bench_clock_start();
+  if (semihost_command_line(command_line, sizeof command_line) != 0) fail("no semihosting command line");
+  dir = strchr(command_line, ' ');
+  if (dir == NULL) fail("usage: model.elf BUILD_DIR");
+  ++dir;
+  results = open_in(dir, "results.txt", SEMIHOST_MODE_WRITE_BINARY);
+
+  bench_measure(call_nothing, NULL, &nothing);
+  bench_measure(call_spin, NULL, &spin);
+  put_line("clock_check", spin.instructions - nothing.instructions);
+  bench_measure(call_empty_init, &context, &empty_init_sample);
+  bench_measure(call_init, &context, &init);
+  if (init.status != MICROAOT_STATUS_OK) fail("init failed");
+  put_line("init_instructions", init.instructions - empty_init_sample.instructions);
+  put_line("init_stack_bytes", init.stack_bytes - empty_init_sample.stack_bytes);
+  bench_measure(call_empty_run, &context, &empty_run_sample);
+
+  inputs = open_in(dir, "inputs.bin", SEMIHOST_MODE_READ_BINARY);
+  outputs = open_in(dir, "outputs.bin", SEMIHOST_MODE_WRITE_BINARY);
+  length = semihost_file_length(inputs);
+  bytes = set_bytes();
+  if (length <= 0 || (size_t)length % bytes != 0u) fail("inputs.bin is not a whole number of input sets");
+  sets = (int64_t)((size_t)length / bytes);
+  put_line("sets", sets);
+  for (set = 0; set < sets; ++set) run_set(inputs, outputs, set, &empty_run_sample);
+  if (FN(destroy)(&context) != MICROAOT_STATUS_OK) fail("destroy failed");
+  semihost_close(inputs);
+  semihost_close(outputs);
+  put_line("done", 1);
+  semihost_close(results);
+  return 0;
+}

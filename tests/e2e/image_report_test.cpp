@@ -1,0 +1,63 @@
+// Parsing the cross toolchain's reports: `size -A -d` sections and -fcallgraph-info=su call graphs.
+#include "driver/image_report.h"
+
+#include <gtest/gtest.h>
+
+namespace microaot {
+namespace {
+
+TEST(ImageReport, SumsSectionsByKind) {
+  const SectionSizes s = parse_size_output(
+      "model.o  :\nsection           size   addr\n.text             1000      0\n.text.startup 20 0\n"
+      ".rodata            300      0\n.rodata.str1.4 12 0\n.data 8 0\n.bss 4096 0\n.stack 131072 0\n"
+      ".comment 38 0\n.ARM.attributes 50 0\n.debug_info 999 0\nTotal 5000\n");
+  EXPECT_EQ(s.text, 1020);
+  EXPECT_EQ(s.rodata, 312);
+  EXPECT_EQ(s.data, 8);
+  EXPECT_EQ(s.bss, 4096);
+  EXPECT_EQ(s.flash(), 1340);
+  EXPECT_EQ(s.ram(), 4104);
+}
+
+// VCG text as GCC writes it: one graph per translation unit; external callees have no frame size.
+std::string graph(const std::string& file, const std::string& body) {
+  return "graph: { title: \"" + file + "\"\n" + body + "}\n";
+}
+std::string node(const std::string& fn, int bytes, const std::string& kind = "static") {
+  return "node: { title: \"" + fn + "\" label: \"" + fn + "\\nf.c:1:1\\n" + std::to_string(bytes) + " bytes (" +
+         kind + ")\" }\n";
+}
+std::string external(const std::string& fn) {
+  return "node: { title: \"" + fn + "\" label: \"" + fn + "\\nh.h:2:6\" shape : ellipse }\n";
+}
+std::string edge(const std::string& from, const std::string& to) {
+  return "edge: { sourcename: \"" + from + "\" targetname: \"" + to + "\" label: \"f.c:3:3\" }\n";
+}
+
+TEST(ImageReport, StackBoundIsTheDeepestPathAcrossFiles) {
+  const std::vector<std::string> graphs = {
+      graph("model.c", node("model_run", 24) + external("conv") + external("softmax") + edge("model_run", "conv") +
+                           edge("model_run", "softmax")),
+      graph("conv.c", node("conv", 128) + node("helper", 16) + edge("conv", "helper")),
+      graph("softmax.c", node("softmax", 100) + external("expf") + edge("softmax", "expf")),
+  };
+  const StackBound b = static_stack_bound(graphs, "model_run");
+  EXPECT_EQ(b.bytes, 24 + 128 + 16);
+  EXPECT_EQ(b.externals, std::set<std::string>{"expf"});
+}
+
+TEST(ImageReport, RecursionOrDynamicFramesAreUnbounded) {
+  EXPECT_EQ(static_stack_bound({graph("a.c", node("run", 8) + node("f", 8) + edge("run", "f") + edge("f", "f"))}, "run")
+                .bytes,
+            -1);
+  EXPECT_EQ(static_stack_bound({graph("a.c", node("run", 8) + node("f", 8, "dynamic") + edge("run", "f"))}, "run").bytes,
+            -1);
+  EXPECT_EQ(
+      static_stack_bound({graph("a.c", node("run", 8) + node("f", 40, "dynamic,bounded") + edge("run", "f"))}, "run")
+          .bytes,
+      48);
+  EXPECT_EQ(static_stack_bound({graph("a.c", node("other", 8))}, "run").bytes, -1);
+}
+
+}  // namespace
+}  // namespace microaot
