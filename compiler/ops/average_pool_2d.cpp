@@ -7,7 +7,10 @@
 namespace microaot {
 namespace {
 KernelCall lower(const Graph& graph, const Op& op) { return lower_pool_2d(graph, op, "average_pool_2d"); }
-std::vector<InPlaceOption> in_place(const Graph& graph, const Op& op) { return pool_2d_in_place(graph, op, "average_pool_2d"); }
+std::vector<InPlaceOption> in_place(const Graph& graph, const Op& op) {
+  return pool_2d_in_place(graph, op, "average_pool_2d");
+}
 }  // namespace
-extern const OpHandler average_pool_2d_handler = {check_pool_2d, lower, pool_2d_window_ops, /*is_view=*/false, in_place};
+extern const OpHandler average_pool_2d_handler = {check_pool_2d, lower, pool_2d_window_ops, /*is_view=*/false,
+                                                  in_place};
 }  // namespace microaot
