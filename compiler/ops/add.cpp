@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "ops/in_place.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
@@ -205,11 +206,22 @@ KernelCall lower(const Graph& graph, const Op& op) {
   return call;
 }
 
+// An input with the output's element count is not broadcast: the kernel reads its element i (in the flat
+// loop or the broadcast walk alike) just before it stores output element i, in order.
+std::vector<InPlaceOption> in_place(const Graph& graph, const Op& op) {
+  std::vector<InPlaceOption> options;
+  const int64_t elements = graph.tensor(op.outputs[0]).num_elements();
+  for (int i = 0; i < 2; ++i) {
+    if (graph.tensor(op.inputs[i]).num_elements() == elements) options.push_back(element_wise_option(graph, op, i, 0));
+  }
+  return options;
+}
+
 // One addition per output element (the int8 rescaling multiplies are not counted).
 int64_t macs(const Graph& graph, const Op& op) { return graph.tensor(op.outputs[0]).num_elements(); }
 
 }  // namespace
 
-extern const OpHandler add_handler = {check, lower, macs};
+extern const OpHandler add_handler = {check, lower, macs, /*is_view=*/false, in_place};
 
 }  // namespace microaot

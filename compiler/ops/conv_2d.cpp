@@ -4,6 +4,7 @@
 // int16 or int4 tensors, which the type checks refuse with a precise message, so any version up to 8 passes.
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "ops/conv_common.h"
 #include "ops/op_checks.h"
@@ -57,6 +58,12 @@ KernelCall lower(const Graph& graph, const Op& op) {
                         channels);
 }
 
+// Each output row is built in a row of scratch and stored behind the read head.
+std::vector<InPlaceOption> in_place(const Graph& graph, const Op& op) {
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), filter_dim(graph, op, 0));
+  return {conv_in_place_option(graph, op, "conv_2d", g)};
+}
+
 int64_t macs(const Graph& graph, const Op& op) {
   const Tensor& output = graph.tensor(output_id(graph, op, kConvOutput));
   const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
@@ -65,6 +72,6 @@ int64_t macs(const Graph& graph, const Op& op) {
 
 }  // namespace
 
-extern const OpHandler conv_2d_handler = {check, lower, macs};
+extern const OpHandler conv_2d_handler = {check, lower, macs, /*is_view=*/false, in_place};
 
 }  // namespace microaot

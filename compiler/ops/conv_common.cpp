@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "ops/in_place.h"
 #include "ops/op_checks.h"
 
 namespace microaot {
@@ -244,6 +245,13 @@ void add_conv_float_fields(KernelCall& call, Activation activation) {
   const FloatActivationRange range = float_activation_range(activation);
   call.fields.emplace_back("activation_min", c_float_literal(range.min));
   call.fields.emplace_back("activation_max", c_float_literal(range.max));
+}
+
+InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const std::string& kernel,
+                                   const ConvGeometry& geometry) {
+  const bool s8 = graph.tensor(input_id(graph, op, kConvInput)).dtype == DType::kInt8;
+  const std::string function = "microaot_" + kernel + (s8 ? "_s8" : "_f32") + "_overlap";
+  return row_wise_option(graph, op, geometry.stride_h, geometry.pad_h, function);
 }
 
 KernelCall make_conv_call(const Graph& graph, const Op& op, const std::string& kernel, const ConvGeometry& geometry,

@@ -4,6 +4,7 @@
 // which the type checks refuse with a precise message, so any version up to 7 passes.
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "ops/conv_common.h"
 #include "ops/op_checks.h"
@@ -54,6 +55,12 @@ KernelCall lower(const Graph& graph, const Op& op) {
   return make_conv_call(graph, op, "depthwise_conv_2d", g, {"depth_multiplier", options.depth_multiplier}, options.activation, channels);
 }
 
+// Each output row is built in a row of scratch and stored behind the read head.
+std::vector<InPlaceOption> in_place(const Graph& graph, const Op& op) {
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), output_channels(graph, op));
+  return {conv_in_place_option(graph, op, "depthwise_conv_2d", g)};
+}
+
 int64_t macs(const Graph& graph, const Op& op) {
   const Tensor& output = graph.tensor(output_id(graph, op, kConvOutput));
   const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
@@ -62,6 +69,6 @@ int64_t macs(const Graph& graph, const Op& op) {
 
 }  // namespace
 
-extern const OpHandler depthwise_conv_2d_handler = {check, lower, macs};
+extern const OpHandler depthwise_conv_2d_handler = {check, lower, macs, /*is_view=*/false, in_place};
 
 }  // namespace microaot

@@ -2,7 +2,9 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
+#include "ops/in_place.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
@@ -41,11 +43,14 @@ KernelCall lower(const Graph& graph, const Op& op) {
   return call;
 }
 
+// The kernels convert element i right after reading it, in order.
+std::vector<InPlaceOption> in_place(const Graph& graph, const Op& op) { return {element_wise_option(graph, op, 0, 0)}; }
+
 // Element-wise conversion: no multiply-accumulates.
 int64_t macs(const Graph&, const Op&) { return 0; }
 
 }  // namespace
 
-extern const OpHandler dequantize_handler = {check, lower, macs};
+extern const OpHandler dequantize_handler = {check, lower, macs, /*is_view=*/false, in_place};
 
 }  // namespace microaot

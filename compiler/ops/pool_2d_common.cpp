@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/in_place.h"
 #include "ops/op_checks.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
@@ -105,6 +106,14 @@ KernelCall lower_pool_2d(const Graph& graph, const Op& op, const std::string& ke
     call.fields.emplace_back("activation_max", c_float_literal(range.max));
   }
   return call;
+}
+
+std::vector<InPlaceOption> pool_2d_in_place(const Graph& graph, const Op& op, const std::string& kernel) {
+  const Tensor& input = graph.tensor(op.inputs[0]);
+  const Pool2DOptions& o = pool_options(op);
+  const int pad_h = window_padding(o.stride_h, 1, input.shape[1], o.filter_h, graph.tensor(op.outputs[0]).shape[1]);
+  const std::string function = "microaot_" + kernel + "_" + dtype_short_name(input.dtype) + "_overlap";
+  return {row_wise_option(graph, op, o.stride_h, pad_h, function)};
 }
 
 int64_t pool_2d_window_ops(const Graph& graph, const Op& op) {

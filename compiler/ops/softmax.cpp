@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "ops/in_place.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
@@ -174,11 +175,16 @@ KernelCall lower(const Graph& graph, const Op& op) {
   return call;
 }
 
+// Every kernel reads a row whole (maximum, sum) before it stores any of it, then reads element i just before
+// it stores element i, in order (later passes over the row read the output only), and rows go in order:
+// after output element i is stored, input reads resume at element i + 1, which is the element-wise rule.
+std::vector<InPlaceOption> in_place(const Graph& graph, const Op& op) { return {element_wise_option(graph, op, 0, 0)}; }
+
 // Not multiply-accumulates strictly; one exp-and-scale per element is the figure reported.
 int64_t macs(const Graph& graph, const Op& op) { return graph.tensor(op.outputs[0]).num_elements(); }
 
 }  // namespace
 
-extern const OpHandler softmax_handler = {check, lower, macs};
+extern const OpHandler softmax_handler = {check, lower, macs, /*is_view=*/false, in_place};
 
 }  // namespace microaot

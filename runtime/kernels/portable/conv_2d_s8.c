@@ -1,5 +1,7 @@
 /* int8 CONV_2D, portable C99: TFLite Micro's per-channel reference arithmetic (int32 accumulator over the
  * in-image taps of (input + input_offset) * filter, + bias, per-channel requantization, + output offset, clamp). */
+#include <string.h>
+
 #include "microaot/fixedpoint.h"
 #include "microaot/kernels/conv.h"
 
@@ -37,19 +39,33 @@ static void conv_pixel(const microaot_conv_2d_params_s8* p, const int8_t* input_
   }
 }
 
-void microaot_conv_2d_s8(const microaot_conv_2d_params_s8* params, const int8_t* input, const int8_t* filter,
-                         const int32_t* bias, int8_t* output) {
-  const microaot_conv_2d_params_s8* p = params;
+/* Every output row in order, straight into the output, or (overlap flavor) into row_scratch and then copied
+ * to its place, so that no output byte is stored before the last input read of its row. */
+static void conv_2d_rows(const microaot_conv_2d_params_s8* p, const int8_t* input, const int8_t* filter,
+                         const int32_t* bias, int8_t* output, int8_t* row_scratch) {
   const size_t input_batch_size = (size_t)p->input_height * p->input_width * p->input_depth;
+  const size_t row_size = (size_t)p->output_width * p->output_depth;
   for (int32_t b = 0; b < p->batches; ++b) {
     const int8_t* input_batch = input + b * input_batch_size;
     for (int32_t oy = 0; oy < p->output_height; ++oy) {
       const int32_t in_y0 = oy * p->stride_height - p->pad_height;
+      int8_t* row = output + ((size_t)b * p->output_height + oy) * row_size;
+      int8_t* dst = row_scratch != NULL ? row_scratch : row;
       for (int32_t ox = 0; ox < p->output_width; ++ox) {
         const int32_t in_x0 = ox * p->stride_width - p->pad_width;
-        int8_t* out = output + (((size_t)b * p->output_height + oy) * p->output_width + ox) * p->output_depth;
-        conv_pixel(p, input_batch, filter, bias, in_y0, in_x0, out);
+        conv_pixel(p, input_batch, filter, bias, in_y0, in_x0, dst + (size_t)ox * p->output_depth);
       }
+      if (row_scratch != NULL) memcpy(row, row_scratch, row_size * sizeof(int8_t));
     }
   }
+}
+
+void microaot_conv_2d_s8(const microaot_conv_2d_params_s8* params, const int8_t* input, const int8_t* filter,
+                         const int32_t* bias, int8_t* output) {
+  conv_2d_rows(params, input, filter, bias, output, NULL);
+}
+
+void microaot_conv_2d_s8_overlap(const microaot_conv_2d_params_s8* params, const int8_t* input, const int8_t* filter,
+                                 const int32_t* bias, int8_t* output, void* scratch) {
+  conv_2d_rows(params, input, filter, bias, output, (int8_t*)scratch);
 }

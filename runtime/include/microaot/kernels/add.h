@@ -1,7 +1,9 @@
 /* Kernels of ADD: output = activation(input1 + input2), element-wise with NumPy-style broadcasting.
  * The compiler merges the broadcast into at most MICROAOT_ADD_MAX_DIMS output dimensions with per-input
  * element strides (0 along a broadcast dimension). The quantized kernels follow TFLite Micro's reference
- * arithmetic bit for bit. The output may be the very buffer of an input that has the output's shape. */
+ * arithmetic bit for bit. Element i of an input that is not broadcast is read just before output element i
+ * is stored, in order, so the output may overlap such an input when output <= input (element_wise_max_shift
+ * in compiler/ops/in_place_bounds.h); it must not overlap a broadcast input. */
 #ifndef MICROAOT_KERNELS_ADD_H
 #define MICROAOT_KERNELS_ADD_H
 

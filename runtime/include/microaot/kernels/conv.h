@@ -71,7 +71,7 @@ typedef struct {
   float activation_min, activation_max;
 } microaot_depthwise_conv_2d_params_f32;
 
-/* bias may be NULL (no bias). Buffers must not overlap the output. */
+/* bias may be NULL (no bias). Buffers must not overlap the output (see the overlap flavors below). */
 void microaot_conv_2d_s8(const microaot_conv_2d_params_s8* params, const int8_t* input, const int8_t* filter,
                          const int32_t* bias, int8_t* output);
 void microaot_conv_2d_f32(const microaot_conv_2d_params_f32* params, const float* input, const float* filter,
@@ -80,6 +80,23 @@ void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_s8* p
                                    const int8_t* filter, const int32_t* bias, int8_t* output);
 void microaot_depthwise_conv_2d_f32(const microaot_depthwise_conv_2d_params_f32* params, const float* input,
                                     const float* filter, const float* bias, float* output);
+
+/* Overlap flavors: the same computation (bit-identical results), for an output buffer that overlaps the
+ * input. Each output row (one batch and output y: all x and channels) is computed into `scratch` and then
+ * copied to its place, so the output is written behind the read head. `scratch` holds one output row
+ * (output_width * output_depth elements), is aligned for the element type and overlaps no argument.
+ * Safe when (output - input) in bytes is at most the row-wise bound the compiler computes
+ * (compiler/ops/in_place_bounds.h, row_wise_max_shift); filter and bias must not overlap anything. */
+void microaot_conv_2d_s8_overlap(const microaot_conv_2d_params_s8* params, const int8_t* input,
+                                 const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch);
+void microaot_conv_2d_f32_overlap(const microaot_conv_2d_params_f32* params, const float* input,
+                                  const float* filter, const float* bias, float* output, void* scratch);
+void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_s8* params, const int8_t* input,
+                                           const int8_t* filter, const int32_t* bias, int8_t* output,
+                                           void* scratch);
+void microaot_depthwise_conv_2d_f32_overlap(const microaot_depthwise_conv_2d_params_f32* params,
+                                            const float* input, const float* filter, const float* bias,
+                                            float* output, void* scratch);
 
 #ifdef __cplusplus
 }

@@ -53,6 +53,19 @@ void microaot_average_pool_2d_f32(const microaot_pool_2d_params_f32* params, con
 void microaot_max_pool_2d_s8(const microaot_pool_2d_params_s8* params, const int8_t* input, int8_t* output);
 void microaot_max_pool_2d_f32(const microaot_pool_2d_params_f32* params, const float* input, float* output);
 
+/* Overlap flavors: the same results, for an output buffer that overlaps the input. Each output row (one
+ * batch and output y: all x and channels) is computed into `scratch` (output_width * channels elements,
+ * aligned for the element type, overlapping no argument) and then copied to its place. Safe when
+ * (output - input) in bytes is at most the compiler's row-wise bound (compiler/ops/in_place_bounds.h). */
+void microaot_average_pool_2d_s8_overlap(const microaot_pool_2d_params_s8* params, const int8_t* input,
+                                         int8_t* output, void* scratch);
+void microaot_average_pool_2d_f32_overlap(const microaot_pool_2d_params_f32* params, const float* input,
+                                          float* output, void* scratch);
+void microaot_max_pool_2d_s8_overlap(const microaot_pool_2d_params_s8* params, const int8_t* input, int8_t* output,
+                                     void* scratch);
+void microaot_max_pool_2d_f32_overlap(const microaot_pool_2d_params_f32* params, const float* input, float* output,
+                                      void* scratch);
+
 /* One axis of a window: output position `out` covers input [origin + *begin, origin + *end), clipped to
  * [0, in_size); returns origin = out * stride - padding. Shared by the four kernels. */
 static inline int32_t microaot_pool_2d_window(int32_t out, int32_t stride, int32_t padding, int32_t filter,

@@ -1,7 +1,8 @@
 /* Kernels of QUANTIZE and DEQUANTIZE: float -> integer (quantize), integer -> integer with new scale and
  * zero point (requantize) and integer -> float (dequantize). Element-wise over `size` elements; the
  * arithmetic is TFLite Micro's reference arithmetic, so integer outputs are bit-exact with it.
- * Input and output must not overlap, except exactly in place when both elements have the same width. */
+ * Each element is read just before its result is stored, in index order, so the output may overlap the
+ * input when (output - input) in bytes is at most element_wise_max_shift (compiler/ops/in_place_bounds.h). */
 #ifndef MICROAOT_KERNELS_QUANTIZE_H
 #define MICROAOT_KERNELS_QUANTIZE_H
 

@@ -1,7 +1,10 @@
 /* Kernels of SOFTMAX over the last dimension: `outer_size` rows of `depth` contiguous elements.
  * The quantized kernels follow TFLite Micro's reference arithmetic bit for bit. int8 input: a fixed-point
  * exp of (x - row max) scaled by an input multiplier that folds in beta, summed in Q12.19, then multiplied
- * by the fixed-point reciprocal of the sum. Input and output must not overlap. */
+ * by the fixed-point reciprocal of the sum. Each row is read whole before any of it is stored, then element i
+ * is read again just before it is stored, in order (later passes read only the output), so the output may
+ * overlap the input when (output - input) in bytes is at most element_wise_max_shift
+ * (compiler/ops/in_place_bounds.h). */
 #ifndef MICROAOT_KERNELS_SOFTMAX_H
 #define MICROAOT_KERNELS_SOFTMAX_H
 
