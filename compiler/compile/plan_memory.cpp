@@ -65,6 +65,10 @@ std::vector<Candidate> in_place_candidates(const CompiledModel& model) {
       const BufferRecord& input = model.buffers[in_record->second];
       const BufferRecord& output = model.buffers[out_record->second];
       if (input.last_op != static_cast<int>(step) || output.first_op != static_cast<int>(step)) continue;
+      const bool duplicate = std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& c) {
+        return c.permit.output == out_record->second && c.permit.input == in_record->second;
+      });  // x + x offers the same input twice
+      if (duplicate) continue;
       candidates.push_back({step, OverlapPermit{out_record->second, in_record->second, option.max_shift}, option});
     }
   }
