@@ -194,14 +194,6 @@ void check_budget(const CompiledModel& model) {
   throw CompileError(out.str());
 }
 
-PeakInfo tensor_peak(const std::vector<BufferRecord>& records) {
-  std::vector<BufferRecord> tensors;
-  for (const BufferRecord& r : records) {
-    if (r.kind == BufferKind::kTensor) tensors.push_back(r);
-  }
-  return peak_live_bytes(tensors);
-}
-
 // The classic bound for the ops in the order of the .tflite file (before schedule_for_memory).
 int64_t source_order_bound(const CompiledModel& model) {
   CompiledModel original;
@@ -209,7 +201,7 @@ int64_t source_order_bound(const CompiledModel& model) {
   original.graph = model.graph;
   std::stable_sort(original.graph.ops.begin(), original.graph.ops.end(),
                    [](const Op& a, const Op& b) { return a.source_index < b.source_index; });
-  return tensor_peak(arena_tensors(original)).bytes;
+  return classic_bound(arena_tensors(original)).bytes;
 }
 
 }  // namespace
@@ -270,7 +262,7 @@ void plan_into_pools(CompiledModel& model, const PlanRequest& request) {
 void plan_model_memory(CompiledModel& model) {
   const std::vector<BufferRecord> tensors = arena_tensors(model);
   model.buffers = tensors;
-  model.lower_bound = tensor_peak(tensors);
+  model.lower_bound = classic_bound(tensors);
   model.source_order_bound_bytes = source_order_bound(model);
   const std::vector<Candidate> candidates = in_place_candidates(model);
   // First attempt: every candidate offered. Second: only those the first plan used, so that the scratch

@@ -85,4 +85,12 @@ PeakInfo peak_live_bytes(const std::vector<BufferRecord>& records) {
   return peak;
 }
 
+PeakInfo classic_bound(const std::vector<BufferRecord>& records) {
+  std::vector<BufferRecord> tensors;
+  for (const BufferRecord& r : records) {
+    if (r.kind == BufferKind::kTensor) tensors.push_back(r);
+  }
+  return peak_live_bytes(tensors);
+}
+
 }  // namespace microaot

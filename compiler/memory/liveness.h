@@ -28,5 +28,8 @@ struct PeakInfo {
   int op = -1;
 };
 PeakInfo peak_live_bytes(const std::vector<BufferRecord>& records);
+// The classic bound of the reports: peak_live_bytes of the tensor records only (kernel scratch exists
+// only for in-place reuse, which the bound leaves out).
+PeakInfo classic_bound(const std::vector<BufferRecord>& records);
 
 }  // namespace microaot

@@ -12,7 +12,7 @@ namespace microaot {
 namespace {
 
 constexpr size_t kLineWidth = 118;    // the table's target width; names are shortened to fit
-constexpr size_t kMinNameWidth = 24;  // ... but never below this
+constexpr size_t kMinNameWidth = 16;  // ... but never below this
 
 std::string pad_left(const std::string& text, size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
@@ -63,7 +63,7 @@ void write_peak(std::ostringstream& out, const Graph& graph, const std::vector<B
 void write_summary(std::ostringstream& out, const Graph& graph, const PlanRequest& request, const MemoryPlan& plan,
                    const std::vector<InPlaceUse>& in_place) {
   const std::vector<BufferRecord>& records = request.records;
-  const PeakInfo peak = peak_live_bytes(records);
+  const PeakInfo peak = classic_bound(records);
   out << "planner:      " << plan.planner << "\n";
   out << "arena:        " << plan.arena_size << " bytes\n";
   out << "lower bound:  " << peak.bytes << " bytes (largest live set in this op order, no in-place reuse)\n";

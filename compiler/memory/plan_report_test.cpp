@@ -151,7 +151,7 @@ TEST(PlanReport, RealModelListsEveryBuffer) {
   std::ifstream in(path, std::ios::binary);
   const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   const CompiledModel model = compile_model(bytes, CompileOptions{});
-  const PlanRequest request{model.buffers, {}};
+  const PlanRequest request{model.buffers, model.permits};
   const std::string text = format_memory_plan(model.graph, request, model.plan);
   const std::vector<Words> rows = table_rows(text);
   ASSERT_EQ(rows.size(), request.records.size()) << text;
@@ -159,10 +159,12 @@ TEST(PlanReport, RealModelListsEveryBuffer) {
     const BufferRecord& r = request.records[i];
     const std::string offset = std::to_string(model.plan.offsets[i]);
     size_t matches = 0;
-    for (const Words& row : rows) matches += row[0] == "t" + std::to_string(r.tensor_id) && row[1] == offset;
+    for (const Words& row : rows) {
+      matches += row[0] == buffer_tag(r) && row[1] == offset && row[5] == std::to_string(r.first_op);
+    }
     EXPECT_EQ(matches, 1u) << "record " << i;
   }
-  const PeakInfo peak = peak_live_bytes(request.records);
+  const PeakInfo peak = classic_bound(request.records);
   EXPECT_NE(text.find("lower bound:  " + std::to_string(peak.bytes) + " bytes"), std::string::npos) << text;
   EXPECT_NE(text.find("peak:         step " + std::to_string(peak.op) + " (" +
                       op_kind_name(model.graph.ops[peak.op].kind) + ", op "),

@@ -189,7 +189,7 @@ void write_bound_lines(std::ostringstream& out, const SvgLayout& l, int64_t aren
 
 SvgLayout memory_svg_layout(const Graph& graph, const PlanRequest& request, const MemoryPlan& plan) {
   SvgLayout l;
-  int64_t max_bytes = std::max(plan.arena_size, peak_live_bytes(request.records).bytes);
+  int64_t max_bytes = std::max(plan.arena_size, classic_bound(request.records).bytes);
   l.steps = std::max(1, static_cast<int>(graph.ops.size()));
   for (size_t i = 0; i < request.records.size(); ++i) {
     l.steps = std::max(l.steps, request.records[i].last_op + 1);
@@ -216,7 +216,7 @@ SvgLayout memory_svg_layout(const Graph& graph, const PlanRequest& request, cons
 std::string render_memory_svg(const Graph& graph, const PlanRequest& request, const MemoryPlan& plan) {
   MICROAOT_CHECK(plan.offsets.size() == request.records.size(), "memory plan does not match its records");
   const SvgLayout l = memory_svg_layout(graph, request, plan);
-  const PeakInfo peak = peak_live_bytes(request.records);
+  const PeakInfo peak = classic_bound(request.records);
   std::ostringstream out;
   out.imbue(std::locale::classic());  // no digit grouping whatever the global locale
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
