@@ -44,8 +44,8 @@ class CliTest : public ::testing::Test {
 TEST_F(CliTest, CompileWritesTheDocumentedLayout) {
   ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/out"}), 0);
   for (const char* file : {"model.h", "model.c", "memory_map.h", "weights.c", "platform.h", "platform.c",
-                           "CMakeLists.txt", "model.mk", "memory_plan.txt", "network_info.txt", "report.json",
-                           "kernels/microaot/status.h"}) {
+                           "CMakeLists.txt", "model.mk", "memory_plan.txt", "memory_map.svg", "network_info.txt",
+                           "report.json", "kernels/microaot/status.h"}) {
     EXPECT_TRUE(fs::exists(tmp_ + "/out/" + file)) << file;
   }
   std::ifstream in(tmp_ + "/out/report.json");
@@ -76,11 +76,26 @@ TEST_F(CliTest, GeneratedApiRejectsMisuse) {
   EXPECT_EQ(run_process({exe}), 0);
 }
 
+TEST_F(CliTest, IoOutsideTheArenaBindsCallerBuffers) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib", "--io-in-arena", "off"}), 0);
+  const std::string exe = build_program(tmp_ + "/lib", "io_binding_test.c");
+  EXPECT_EQ(run_process({exe}), 0);
+}
+
 TEST_F(CliTest, TvmInterfaceMatchesNativeApi) {
   // Spelled as tvmc users spell it.
   ASSERT_EQ(run_microaot({"compile", demo_, "--output-dir", tmp_ + "/lib", "--module-name=demo", "--executor=aot",
                           "--executor-aot-interface-api=c", "--executor-aot-unpacked-api=1", "--runtime=crt",
                           "--target=c -mcpu=cortex-m4"}),
+            0);
+  const std::string exe = build_program(tmp_ + "/lib", "tvm_test.c");
+  EXPECT_EQ(run_process({exe}), 0);
+}
+
+// microTVM's --executor-aot-... io-in-arena off: tvmgen_NAME_run binds the caller's buffers (zero copy).
+TEST_F(CliTest, TvmInterfaceWithIoOutsideTheArena) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib", "--module-name", "demo", "--interface-api", "c",
+                          "--io-in-arena", "off"}),
             0);
   const std::string exe = build_program(tmp_ + "/lib", "tvm_test.c");
   EXPECT_EQ(run_process({exe}), 0);
