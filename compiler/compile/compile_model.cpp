@@ -1,6 +1,8 @@
 #include "compile/compile_model.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 #include "frontend/tflite_reader.h"
 #include "memory/liveness.h"
@@ -15,7 +17,14 @@ namespace {
 void lower_ops(CompiledModel& model) {
   for (const Op& op : model.graph.ops) {
     const OpHandler& handler = op_handler(op.kind);
-    KernelCall call = handler.lower(model.graph, op);
+    KernelCall call;
+    try {
+      call = handler.lower(model.graph, op);
+    } catch (const CompileError& e) {  // limits met while computing constants (quant_math): name the op
+      const std::string name = describe_op(model.graph, op);
+      if (std::string(e.what()).rfind(name, 0) == 0) throw;
+      throw CompileError(name + ": " + e.what());
+    }
     MICROAOT_CHECK(!call.is_alias, "alias ops must be removed by the passes before lowering");
     MICROAOT_CHECK(!call.function.empty(), "handler lowered " + describe_op(model.graph, op) + " to no call");
     model.calls.push_back(std::move(call));
@@ -28,6 +37,11 @@ void plan_memory(CompiledModel& model) {
   if (planner == nullptr) throw CompileError("unknown memory planner '" + model.options.planner + "'");
   model.buffers = analyze_lifetimes(model.graph, model.options.alignment);
   model.plan = planner(model.buffers);
+  // The generated code indexes the arena with 32-bit sizes on the microcontroller.
+  if (model.plan.arena_size > INT32_MAX) {
+    throw CompileError("the model needs an arena of " + std::to_string(model.plan.arena_size) +
+                       " bytes; the limit is 2 GiB - 1");
+  }
   const std::vector<std::string> problems = check_plan(model.buffers, model.plan);
   MICROAOT_CHECK(problems.empty(), "planner '" + model.options.planner + "' produced an invalid plan: " +
                                        (problems.empty() ? std::string() : problems.front()));
