@@ -17,3 +17,6 @@ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DMICROAOT_SANITIZE=ON > /
 cmake --build build-sanitize -j"$jobs"
 MICROAOT_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \
   ctest --test-dir build-sanitize --output-on-failure -j"$jobs" -LE qemu
+
+# libFuzzer over the whole compile path for a bounded time (scripts/fuzz.sh; findings fail the run).
+scripts/fuzz.sh "${MICROAOT_FUZZ_SECONDS:-120}"

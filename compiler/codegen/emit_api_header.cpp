@@ -64,25 +64,36 @@ void emit_bind_prototypes(std::ostringstream& out, const ModuleNames& n) {
 
 void emit_prototypes(std::ostringstream& out, const ModuleNames& n) {
   const std::string& p = n.prefix;
+  const std::string ctx = p + "_context *ctx";
+  out << "/* Every call returns MICROAOT_STATUS_OK or the first problem found, and changes nothing on failure\n"
+      << " * (except init, below). NULL_POINTER: ctx or a required pointer is NULL. BAD_STATE: the call is not\n"
+      << " * allowed in the context's state: IDLE (zero-filled, destroyed, or init failed), RUNNING, or no\n"
+      << " * completed run to read. A context in memory that is neither zero-filled nor initialized must go\n"
+      << " * through init before any other call. */\n\n";
   out << "/* Binds the arena: `arena` of at least " << n.macro << "_ARENA_SIZE bytes aligned to " << n.macro
       << "_ARENA_ALIGN,\n * or NULL for the library's static arena (absent when " << n.macro
-      << "_NO_STATIC_ARENA is defined). */\n";
-  out << "microaot_status " << p << "_init(" << p << "_context *ctx, void *arena, size_t arena_size);\n\n";
-  out << "/* Copies `size` bytes (exactly the input's size) into input `index`. */\n";
-  out << "microaot_status " << p << "_set_input(" << p
-      << "_context *ctx, size_t index, const void *data, size_t size);\n\n";
-  out << "/* The in-arena buffer of input `index` for zero-copy fills (e.g. DMA), and its size. */\n";
-  out << "microaot_status " << p << "_input_ptr(" << p << "_context *ctx, size_t index, void **data, size_t *size);\n\n";
-  out << "/* Runs the model once: a fixed sequence of kernel calls, no allocation. */\n";
-  out << "microaot_status " << p << "_run(" << p << "_context *ctx);\n\n";
-  out << "/* Copies output `index` (exactly `size` bytes) after a run. */\n";
-  out << "microaot_status " << p << "_get_output(" << p
-      << "_context *ctx, size_t index, void *data, size_t size);\n\n";
-  out << "/* The in-arena buffer of output `index` after a run, and its size. */\n";
-  out << "microaot_status " << p << "_output_ptr(" << p
-      << "_context *ctx, size_t index, const void **data, size_t *size);\n\n";
-  out << "/* Releases the arena binding; the context returns to IDLE. */\n";
-  out << "microaot_status " << p << "_destroy(" << p << "_context *ctx);\n";
+      << "_NO_STATIC_ARENA is defined: then NULL_POINTER).\n"
+      << " * ARENA_TOO_SMALL / ARENA_MISALIGNED: the arena does not fit. Call it first, on any memory (the context\n"
+      << " * need not be zeroed), never on a running context; on failure the context is left IDLE. */\n";
+  out << "microaot_status " << p << "_init(" << ctx << ", void *arena, size_t arena_size);\n\n";
+  out << "/* Copies `size` bytes into input `index`. BAD_INDEX: index >= " << n.macro << "_NUM_INPUTS; BAD_SIZE:\n"
+      << " * size is not exactly the input's size. Outputs of the previous run are no longer readable. */\n";
+  out << "microaot_status " << p << "_set_input(" << ctx << ", size_t index, const void *data, size_t size);\n\n";
+  out << "/* The in-arena buffer of input `index` for zero-copy fills (e.g. DMA), and its size (`size` may be\n"
+      << " * NULL). BAD_INDEX as set_input. Like set_input, makes the previous outputs unreadable. */\n";
+  out << "microaot_status " << p << "_input_ptr(" << ctx << ", size_t index, void **data, size_t *size);\n\n";
+  out << "/* Runs the model once: a fixed sequence of kernel calls, no allocation. May be called again after a\n"
+      << " * run. BAD_STATE when not initialized or already running (reentry, e.g. from a profiling hook). */\n";
+  out << "microaot_status " << p << "_run(" << ctx << ");\n\n";
+  out << "/* Copies output `index` (exactly `size` bytes, else BAD_SIZE) after a run. BAD_STATE: no run since\n"
+      << " * init or since the last input write. BAD_INDEX: index >= " << n.macro << "_NUM_OUTPUTS. */\n";
+  out << "microaot_status " << p << "_get_output(" << ctx << ", size_t index, void *data, size_t size);\n\n";
+  out << "/* The in-arena buffer of output `index` after a run, and its size (`size` may be NULL); valid until\n"
+      << " * the next input write or run. Errors as get_output. */\n";
+  out << "microaot_status " << p << "_output_ptr(" << ctx << ", size_t index, const void **data, size_t *size);\n\n";
+  out << "/* Releases the arena binding; the context returns to IDLE (again OK when already IDLE).\n"
+      << " * BAD_STATE while running. */\n";
+  out << "microaot_status " << p << "_destroy(" << ctx << ");\n";
 }
 }  // namespace
 
@@ -98,7 +109,10 @@ std::string emit_api_header(const CompiledModel& model) {
       << " * " << p << "_get_output() or " << p << "_output_ptr(). Inputs live in the arena and may be\n"
       << " * overwritten by run(), so write them again before every run. Outputs stay valid until the next\n"
       << " * input write or run. States: IDLE -init-> READY -run-> DONE; calls in the wrong state return\n"
-      << " * MICROAOT_STATUS_BAD_STATE. There is no global mutable state except the optional static arena. */\n";
+      << " * MICROAOT_STATUS_BAD_STATE. There is no global mutable state except the optional static arena.\n"
+      << " * Not thread-safe: use one context from one thread (or interrupt) at a time; the RUNNING state\n"
+      << " * catches reentry from the same thread but is not a lock. Input data is not checked: any bytes are\n"
+      << " * a valid input. See docs/errors.md of microaot for what is checked where. */\n";
   out << "#ifndef " << n.macro << "_H\n#define " << n.macro << "_H\n\n";
   out << "#include <stddef.h>\n#include <stdint.h>\n\n#include \"microaot/status.h\"\n\n";
   out << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";

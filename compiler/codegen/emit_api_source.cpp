@@ -144,6 +144,8 @@ void emit_init_destroy(std::ostringstream& out, const CompiledModel& model) {
   out << "microaot_status " << p << "_init(" << p << "_context *ctx, void *arena, size_t arena_size) {\n"
       << (bind_io.empty() ? "" : "  size_t i;\n")
       << "  if (ctx == NULL) return MICROAOT_STATUS_NULL_POINTER;\n"
+      << "  /* Unbound until every check passes: a failed init leaves no usable (or stale) arena behind. */\n"
+      << "  ctx->arena = NULL;\n  ctx->state = " << m << "_STATE_IDLE;\n"
       << "  if (arena == NULL) {\n"
       << "#ifdef " << m << "_NO_STATIC_ARENA\n    return MICROAOT_STATUS_NULL_POINTER;\n#else\n"
       << "    arena = " << p << "_static_arena;\n    arena_size = " << m << "_ARENA_SIZE;\n#endif\n  }\n"

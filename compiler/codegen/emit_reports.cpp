@@ -150,7 +150,8 @@ std::string emit_report_json(const CompiledModel& model) {
       {"inputs", io_json(model, model.graph.inputs)},
       {"outputs", io_json(model, model.graph.outputs)},
   };
-  return report.dump(2) + "\n";
+  // Tensor names come from the model and need not be UTF-8: replace invalid bytes rather than throw.
+  return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace microaot

@@ -1,6 +1,8 @@
 #include "compile/compile_model.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 #include "frontend/tflite_reader.h"
 #include "compile/plan_memory.h"
@@ -13,7 +15,14 @@ namespace {
 void lower_ops(CompiledModel& model) {
   for (const Op& op : model.graph.ops) {
     const OpHandler& handler = op_handler(op.kind);
-    KernelCall call = handler.lower(model.graph, op);
+    KernelCall call;
+    try {
+      call = handler.lower(model.graph, op);
+    } catch (const CompileError& e) {  // limits met while computing constants (quant_math): name the op
+      const std::string name = describe_op(model.graph, op);
+      if (std::string(e.what()).rfind(name, 0) == 0) throw;
+      throw CompileError(name + ": " + e.what());
+    }
     MICROAOT_CHECK(!call.is_alias, "alias ops must be removed by the passes before lowering");
     MICROAOT_CHECK(!call.function.empty(), "handler lowered " + describe_op(model.graph, op) + " to no call");
     model.calls.push_back(std::move(call));

@@ -1,6 +1,7 @@
 #include "compile/plan_memory.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <sstream>
 
@@ -169,6 +170,14 @@ std::string live_tensors_text(const CompiledModel& model, int step) {
   return out.str();
 }
 
+// The generated code indexes memories with 32-bit sizes on the microcontroller.
+void check_arena_limit(const CompiledModel& model) {
+  if (planned_ram_bytes(model) > INT32_MAX) {
+    throw CompileError("the model needs " + std::to_string(planned_ram_bytes(model)) +
+                       " bytes of RAM for its buffers; the limit is 2 GiB - 1");
+  }
+}
+
 // The budget error: how much is missing, where the peak is, what is live there and what could help.
 void check_budget(const CompiledModel& model) {
   const int64_t budget = model.options.ram_budget;
@@ -276,6 +285,7 @@ void plan_model_memory(CompiledModel& model) {
     model.permits = request.permits;
     model.scratch_buffer = scratch_of;
     apply_flavors(model, candidates, used_candidates(candidates, offered, request, model.plan, model.pool_of));
+    check_arena_limit(model);
     check_budget(model);
     return;
   }
@@ -299,6 +309,7 @@ void plan_model_memory(CompiledModel& model) {
   model.scratch_buffer = scratch_of;
   model.planner_results = run_all_planners(request);
   apply_flavors(model, candidates, used);
+  check_arena_limit(model);
   check_budget(model);
 }
 

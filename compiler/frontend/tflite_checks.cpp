@@ -1,5 +1,6 @@
 // Whole-graph checks of the main subgraph once its tensors and ops are converted: graph inputs and
 // outputs, and the order of reads and writes that the memory planner and codegen rely on.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,18 @@ void check_graph_inputs(const Graph& graph, const tflite::SubGraph& subgraph) {
   }
 }
 
+// Why a tensor read by `reader` is not yet written: a later op writes it (the operators are out of
+// order, or form a cycle, which no order can fix) or no op does.
+std::string later_writer(const Graph& graph, const Op& reader, int id) {
+  for (const Op& op : graph.ops) {
+    if (&op < &reader || std::find(op.outputs.begin(), op.outputs.end(), id) == op.outputs.end()) continue;
+    const bool cycle = &op == &reader;
+    return std::string(" (") + (cycle ? "it is also its output" : "by " + describe_op(graph, op)) +
+           "; operators must be listed in execution order and may not form a cycle)";
+  }
+  return " (no operator writes it and it is not a graph input or constant)";
+}
+
 // The op that writes each tensor (-1: none), checking reads come after writes.
 std::vector<int> check_op_order(const Graph& graph, const tflite::SubGraph& subgraph) {
   std::vector<int> writer(graph.tensors.size(), -1);
@@ -47,7 +60,7 @@ std::vector<int> check_op_order(const Graph& graph, const tflite::SubGraph& subg
       check_usable(graph, subgraph, id, user);
       if (!is_input[id] && !graph.tensor(id).is_constant && writer[id] < 0) {
         throw CompileError("tensor " + describe_tensor(graph, id) + " is read by " + user +
-                           " before it is written");
+                           " before it is written" + later_writer(graph, op, id));
       }
     }
     for (int id : op.outputs) {

@@ -12,14 +12,23 @@ namespace tflite_detail {
 
 // Files above this size are refused: flatbuffer offsets are 32-bit and the verifier asserts on more.
 constexpr uint64_t kMaxModelBytes = FLATBUFFERS_MAX_BUFFER_SIZE - 1;
-// Largest tensor the reader accepts, in bytes.
-constexpr int64_t kMaxTensorBytes = int64_t{1} << 31;
+// Largest tensor the reader accepts, in bytes: sizes and element counts must fit the kernels' int32.
+constexpr int64_t kMaxTensorBytes = (int64_t{1} << 31) - 1;
 
 // Checks size, file identifier and the flatbuffer structure, then the schema version; returns the model.
 const tflite::Model& verify_model(const std::vector<uint8_t>& bytes);
 
 // The main subgraph: subgraph 0, present and non-null.
 const tflite::SubGraph& main_subgraph(const tflite::Model& model);
+
+// What the reader may copy out of a file, as a multiple of its size (plus 1 MiB): real models stay
+// near 1; more means flatbuffer data shared many times to blow up memory and time.
+constexpr uint64_t kMaxExpansion = 8;
+// Most dimensions a tensor may have (TFLite's own kernels stop at 5 or 6).
+constexpr size_t kMaxRank = 16;
+
+// Refuses a subgraph whose conversion would copy more than kMaxExpansion times the file size.
+void check_expansion(const tflite::Model& model, const tflite::SubGraph& subgraph, size_t file_bytes);
 
 // The IR kind and version of each operator of `subgraph`, in order. Throws one CompileError listing every
 // operator microaot does not compile.

@@ -1,5 +1,5 @@
-// The reader's pipeline: verify the flatbuffer, resolve operator kinds (refusing unsupported ones all at
-// once), convert tensors, operators and their options, then check the data flow.
+// The reader's pipeline: verify the flatbuffer, bound what it expands to, resolve operator kinds (refusing
+// unsupported ones all at once), convert tensors, operators and their options, then check the data flow.
 #include "frontend/tflite_reader.h"
 
 #include <filesystem>
@@ -53,6 +53,7 @@ void convert_ops(const tflite::SubGraph& subgraph, const std::vector<ResolvedOp>
 Graph read_tflite(const std::vector<uint8_t>& bytes) {
   const tflite::Model& model = verify_model(bytes);
   const tflite::SubGraph& subgraph = main_subgraph(model);
+  check_expansion(model, subgraph, bytes.size());
   const std::vector<ResolvedOp> resolved = resolve_operators(model, subgraph);
   Graph graph;
   if (model.description() != nullptr) graph.description = model.description()->str();

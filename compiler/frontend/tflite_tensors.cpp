@@ -1,6 +1,7 @@
 // Tensors of the main subgraph -> IR tensors: element type, shape, quantization and constant bytes, each
 // checked against the others before anything downstream trusts them.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -35,6 +36,10 @@ std::string shape_text(const std::vector<int32_t>& shape) {
 
 void convert_shape(const tflite::Tensor& src, Graph& graph, int id) {
   Tensor& t = graph.tensors[id];
+  if (src.shape() != nullptr && src.shape()->size() > kMaxRank) {
+    throw CompileError("tensor " + describe_tensor(graph, id) + " has " + std::to_string(src.shape()->size()) +
+                       " dimensions; microaot supports up to " + std::to_string(kMaxRank));
+  }
   if (src.shape() != nullptr) t.shape.assign(src.shape()->begin(), src.shape()->end());
   int64_t elements = 1;  // stays below 2^31 * 2^31, so the products below cannot overflow
   for (int32_t dim : t.shape) {
@@ -48,7 +53,7 @@ void convert_shape(const tflite::Tensor& src, Graph& graph, int id) {
   const int64_t element_bytes = t.dtype == DType::kUnsupported ? 1 : static_cast<int64_t>(dtype_size(t.dtype));
   if (elements > kMaxTensorBytes || elements * element_bytes > kMaxTensorBytes) {
     throw CompileError("tensor " + describe_tensor(graph, id) + " with shape " + shape_text(t.shape) +
-                       " is larger than 2 GiB");
+                       " has 2 GiB or more; microaot's limit is 2 GiB - 1 byte per tensor");
   }
 }
 
@@ -62,6 +67,10 @@ void convert_quantization(const tflite::Tensor& src, Graph& graph, int id) {
   const size_t scales = q->scale() ? q->scale()->size() : 0;
   const size_t zero_points = q->zero_point() ? q->zero_point()->size() : 0;
   if (scales == 0 && zero_points == 0) return;  // converters write empty tables for float tensors
+  // The verifier (flatbuffers 2.0) checks only 4-byte alignment of vectors; int64 reads need 8.
+  if (zero_points != 0 && reinterpret_cast<uintptr_t>(q->zero_point()->data()) % alignof(int64_t) != 0) {
+    throw CompileError("malformed .tflite model: the zero points of " + name + " are misaligned");
+  }
   if (scales != zero_points) {
     throw CompileError(name + " has " + std::to_string(scales) + " quantization scales but " +
                        std::to_string(zero_points) + " zero points");
@@ -123,6 +132,18 @@ std::vector<uint8_t> buffer_bytes(const tflite::Model& model, uint32_t index, co
                               file.begin() + static_cast<ptrdiff_t>(offset + size));
 }
 
+// NaN weights have no C literal and no meaning; infinities are kept (INFINITY in the generated C).
+void check_no_nan(const Graph& graph, int id, const std::vector<uint8_t>& data) {
+  for (size_t i = 0; i + sizeof(float) <= data.size(); i += sizeof(float)) {
+    float value;
+    std::memcpy(&value, data.data() + i, sizeof value);
+    if (std::isnan(value)) {
+      throw CompileError("constant tensor " + describe_tensor(graph, id) + " holds NaN at element " +
+                         std::to_string(i / sizeof(float)));
+    }
+  }
+}
+
 void convert_data(const tflite::Model& model, const tflite::Tensor& src, const std::vector<uint8_t>& file,
                   Graph& graph, int id) {
   std::vector<uint8_t> data = buffer_bytes(model, src.buffer(), file, graph, id);
@@ -136,6 +157,7 @@ void convert_data(const tflite::Model& model, const tflite::Tensor& src, const s
                        " bytes, but its shape " + shape_text(t.shape) + " of " + dtype_name(t.dtype) +
                        " needs " + std::to_string(t.byte_size()));
   }
+  if (t.dtype == DType::kFloat32) check_no_nan(graph, id, data);
   t.is_constant = !src.is_variable();  // a variable's buffer only holds its initial value
   t.data = std::move(data);
 }

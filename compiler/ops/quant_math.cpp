@@ -26,6 +26,11 @@ QuantizedMultiplier quantize_multiplier(double real_multiplier) {
     shift = 0;
     fixed = 0;
   }
+  // The kernels shift a 32-bit value left by `shift`; more than 31 is undefined in C (and in TFLM).
+  if (shift > 31) {
+    throw CompileError("a rescale factor of " + std::to_string(real_multiplier) + " needs a left shift of " +
+                       std::to_string(shift) + " bits, more than the kernels' 31 (an output scale far too small?)");
+  }
   result.multiplier = static_cast<int32_t>(fixed);
   result.shift = shift;
   return result;

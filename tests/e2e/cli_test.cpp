@@ -24,9 +24,10 @@ class CliTest : public ::testing::Test {
   void TearDown() override { remove_dir(tmp_); }
 
   // Builds the C files of a generated library plus `extra` into an executable; returns its path.
-  std::string build_program(const std::string& lib, const std::string& extra) {
+  std::string build_program(const std::string& lib, const std::string& extra, const std::string& define = "") {
     std::vector<std::string> argv = {"cc", "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O1",
                                      "-I" + lib, "-I" + lib + "/kernels"};
+    if (!define.empty()) argv.push_back("-D" + define);
     for (const auto& entry : fs::recursive_directory_iterator(lib)) {
       if (entry.path().extension() == ".c") argv.push_back(entry.path().string());
     }
@@ -72,8 +73,9 @@ TEST_F(CliTest, SameModelGivesByteIdenticalOutput) {
 
 TEST_F(CliTest, GeneratedApiRejectsMisuse) {
   ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib", "--module-name", "demo"}), 0);
-  const std::string exe = build_program(tmp_ + "/lib", "api_test.c");
-  EXPECT_EQ(run_process({exe}), 0);
+  EXPECT_EQ(run_process({build_program(tmp_ + "/lib", "api_test.c")}), 0);
+  // With the profiling hooks, api_test.c also calls the API from inside run().
+  EXPECT_EQ(run_process({build_program(tmp_ + "/lib", "api_test.c", "MICROAOT_PROFILE")}), 0);
 }
 
 TEST_F(CliTest, IoOutsideTheArenaBindsCallerBuffers) {

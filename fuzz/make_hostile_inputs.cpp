@@ -1,0 +1,149 @@
+// Writes the hand-made hostile inputs of fuzz/regressions/ (refuse-*: each must be refused cleanly;
+// accept-*: must compile). Run after changing them: build target microaot_make_hostile_inputs, then
+//   build/fuzz/microaot_make_hostile_inputs fuzz/regressions
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "frontend/tflite_test_builder.h"
+
+namespace {
+
+using namespace microaot::tflite_test;
+using Bytes = std::vector<uint8_t>;
+using tflite::TensorType;
+
+ModelSpec float_fc(float weight) {
+  ModelSpec m = small_fc_model();
+  for (TensorSpec& t : m.tensors) {
+    t.type = TensorType::FLOAT32;
+    t.scale.clear();
+    t.zero_point.clear();
+  }
+  m.tensors[1].data = bytes_of<float>({1, 2, weight, 4, 5, 6, 7, 8});
+  m.tensors[2].data = bytes_of<float>({0.5f, -0.5f});
+  return m;
+}
+
+// Overwrites the uint32 length of the vector whose elements start at `data` (inside `bytes`).
+Bytes with_vector_length(Bytes bytes, const void* data, const Bytes& original, uint32_t length) {
+  const size_t at = static_cast<const uint8_t*>(data) - original.data() - 4;
+  std::memcpy(bytes.data() + at, &length, 4);
+  return bytes;
+}
+
+Bytes shared_name_expansion() {
+  flatbuffers::FlatBufferBuilder fbb;
+  const auto name = fbb.CreateString(std::string(4096, 'n'));
+  const auto shape = fbb.CreateVector(std::vector<int32_t>{1});
+  std::vector<flatbuffers::Offset<tflite::Tensor>> tensors;
+  for (int i = 0; i < 300; ++i) tensors.push_back(tflite::CreateTensor(fbb, shape, TensorType::INT8, 0, name));
+  const auto io = fbb.CreateVector(std::vector<int32_t>{0});
+  const auto subgraph = tflite::CreateSubGraph(fbb, fbb.CreateVector(tensors), io, io);
+  const auto buffers = fbb.CreateVector(std::vector<flatbuffers::Offset<tflite::Buffer>>{tflite::CreateBuffer(fbb)});
+  tflite::FinishModelBuffer(fbb, tflite::CreateModel(fbb, 3, 0, fbb.CreateVector(std::vector{subgraph}), 0, buffers));
+  return Bytes(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+std::vector<std::pair<std::string, Bytes>> inputs() {
+  std::vector<std::pair<std::string, Bytes>> out;
+  const Bytes valid = build_model(small_fc_model());
+  out.emplace_back("accept-small-fc", valid);
+  out.emplace_back("refuse-empty", Bytes{});
+  out.emplace_back("refuse-zeros-64", Bytes(64, 0));
+  Bytes identifier_only(16, 0);
+  std::memcpy(identifier_only.data() + 4, "TFL3", 4);
+  out.emplace_back("refuse-identifier-only", identifier_only);
+  out.emplace_back("refuse-truncated-half", Bytes(valid.begin(), valid.begin() + valid.size() / 2));
+  Bytes junk = valid;
+  junk.insert(junk.end(), 64, 0xff);
+  out.emplace_back("accept-appended-junk", junk);
+  const tflite::Model* model = tflite::GetModel(valid.data());
+  const auto* sg = model->subgraphs()->Get(0);
+  out.emplace_back("refuse-operators-length-ffffffff",
+                   with_vector_length(valid, sg->operators()->data(), valid, 0xffffffffu));
+  out.emplace_back("refuse-tensors-length-7fffffff",
+                   with_vector_length(valid, sg->tensors()->data(), valid, 0x7fffffffu));
+  out.emplace_back("refuse-tensors-length-0", with_vector_length(valid, sg->tensors()->data(), valid, 0));
+  const auto* weights = model->buffers()->Get(1)->data();
+  out.emplace_back("refuse-weights-length-minus-1",
+                   with_vector_length(valid, weights->data(), valid, weights->size() - 1));
+  out.emplace_back("refuse-nan-weights", build_model(float_fc(std::numeric_limits<float>::quiet_NaN())));
+  out.emplace_back("accept-infinite-weights", build_model(float_fc(std::numeric_limits<float>::infinity())));
+
+  ModelSpec m = small_fc_model();
+  m.tensors.push_back(activation("mid", {1, 4}, 0.5f, 0));
+  m.ops[0].inputs = {4, 1, 2};
+  OpSpec back = m.ops[0];
+  back.inputs = {3, 1, 2};
+  back.outputs = {4};
+  m.ops.push_back(back);
+  out.emplace_back("refuse-cycle", build_model(m));
+  m = small_fc_model();
+  m.ops[0].inputs = {3, 1, 2};
+  out.emplace_back("refuse-self-read", build_model(m));
+  m = small_fc_model();
+  m.ops.push_back(m.ops[0]);
+  out.emplace_back("refuse-written-twice", build_model(m));
+  m = small_fc_model();
+  m.ops[0].inputs[1] = 1000;
+  out.emplace_back("refuse-tensor-index-1000", build_model(m));
+  m = small_fc_model();
+  m.tensors[3].shape = {1, -2};
+  out.emplace_back("refuse-negative-dimension", build_model(m));
+  m.tensors[3].shape = {2, 1024, 1024, 1024};
+  out.emplace_back("refuse-2gib-tensor", build_model(m));
+  m.tensors[3].shape = std::vector<int32_t>(17, 1);
+  out.emplace_back("refuse-rank-17", build_model(m));
+  m = small_fc_model();
+  m.tensors[0].scale = {0.0f};
+  out.emplace_back("refuse-zero-scale", build_model(m));
+  m.tensors[0].scale = {std::numeric_limits<float>::infinity()};
+  out.emplace_back("refuse-infinite-scale", build_model(m));
+  m = small_fc_model();
+  m.tensors[1].scale = {0.25f, 0.25f, 0.25f};
+  m.tensors[1].zero_point = {0, 0, 0};
+  out.emplace_back("refuse-per-channel-count", build_model(m));
+  m = small_fc_model();
+  m.tensors[3].scale = {1e-30f};
+  out.emplace_back("refuse-rescale-shift-97", build_model(m));
+  m = small_fc_model();
+  m.ops[0].version = 99;
+  out.emplace_back("refuse-version-99", build_model(m));
+  m = small_fc_model();
+  m.tensors[1].data.clear();
+  m.tensors[1].offset = 1u << 30;
+  m.tensors[1].size = 8;
+  out.emplace_back("refuse-buffer-outside-file", build_model(m));
+  m = ModelSpec{};
+  for (const char* name : {"a", "b", "sum"}) {
+    TensorSpec t;
+    t.name = name;
+    t.type = TensorType::FLOAT32;
+    t.shape = {3, 128, 1024, 1024};
+    m.tensors.push_back(t);
+  }
+  m.ops = {op(0, 1, {0, 1}, {2})};
+  m.inputs = {0, 1};
+  m.outputs = {2};
+  out.emplace_back("refuse-arena-4gib", build_model(m));
+  out.emplace_back("refuse-shared-name-expansion", shared_name_expansion());
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
+    return 2;
+  }
+  for (const auto& [name, bytes] : inputs()) {
+    std::ofstream(std::string(argv[1]) + "/" + name, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  return 0;
+}

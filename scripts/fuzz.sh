@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Fuzzes the whole compile path with libFuzzer (clang, ASan + UBSan) for a bounded time, half of it on
+# raw .tflite bytes seeded with the shared models and op cases (copied to a temporary corpus, never into
+# the repo), half on recipes of small valid models (fuzz/graph_recipe.cpp). Fails on any finding; the
+# reproducer (crash-*, timeout-*, oom-*, leak-*) is left in build-fuzz/findings/ to be added to
+# fuzz/regressions/ once fixed (graph fuzzer findings as recipe-*).
+#   scripts/fuzz.sh [SECONDS]   (default 120)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-120}
+build=build-fuzz
+shared=../shared
+
+CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMICROAOT_FUZZ=ON \
+  -DMICROAOT_WERROR=OFF > /dev/null
+cmake --build "$build" -j"$(nproc)" --target microaot_compile_fuzzer microaot_graph_fuzzer
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/bytes" "$work/recipes" "$build/findings"
+n=0
+for f in "$shared"/models/*/model.tflite "$shared"/ops/*/*/model.tflite fuzz/regressions/*; do
+  [ -f "$f" ] || continue
+  case "$f" in */README.md) continue ;; */recipe-*) cp "$f" "$work/recipes/" ;; *) cp "$f" "$work/bytes/seed$n" ;; esac
+  n=$((n + 1))
+done
+max_len=$(find "$work/bytes" -type f -printf '%s\n' | sort -n | tail -1)
+
+# run FUZZER CORPUS SECONDS MAX_LEN: 0 when it found nothing.
+run() {
+  local log="$build/$1.log" status=0
+  echo "fuzz.sh: $1 for $3 s ($(ls "$2" | wc -l) seeds, max_len $4)"
+  # -timeout: one input may take this long (the largest seeds need ~1 s under ASan);
+  # -rss_limit_mb / -malloc_limit_mb: the compiler must not allocate without bound.
+  "$build/$1" "$2" -max_total_time="$3" -max_len="$4" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+    -print_final_stats=1 -artifact_prefix="$build/findings/$1-" > "$log" 2>&1 || status=$?
+  grep -v -E '^#[0-9]+|NEW_FUNC|^"|^###' "$log" | tail -n 40
+  return "$status"
+}
+
+failed=0
+run microaot_compile_fuzzer "$work/bytes" $((seconds / 2)) "$max_len" || failed=1
+run microaot_graph_fuzzer "$work/recipes" $((seconds - seconds / 2)) 512 || failed=1
+if [ "$failed" -ne 0 ]; then
+  echo "fuzz.sh: FAILED; reproducers in $build/findings/" >&2
+  exit 1
+fi
+echo "fuzz.sh: no findings"
