@@ -2,6 +2,7 @@
 // truncations, bit flips, flatbuffer offsets and vector lengths overwritten with extreme values, garbage,
 // zeros and appended junk. Each run must either succeed with a complete output folder or fail with
 // status 1, an error on stderr and no folder; never a signal, never a hang, never staging leftovers.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
@@ -11,9 +12,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <thread>
