@@ -1,5 +1,6 @@
 // The "hill_climb" planner: local search over the placement order (after microTVM USMP's hill_climb).
-//  1. start from the better of the greedy_by_size and greedy_by_conflicts orders;
+//  1. start from the best of the greedy_by_size and greedy_by_conflicts orders, with permits also the same
+//     orders with in-place chains kept together and placed from their end (cluster_order.cpp);
 //  2. each step perturbs the order: either move a buffer that ends at the top of the arena to a random
 //     earlier position (it gets first pick of the low offsets), or swap two random positions;
 //  3. re-place from the first changed position with lowest fit (the prefix keeps its offsets);
@@ -60,9 +61,7 @@ size_t perturb(const PlacementContext& context, const std::vector<int64_t>& offs
 MemoryPlan plan_hill_climb(const PlanRequest& request) {
   PlacementContext context(request);
   const size_t n = context.size();
-  std::vector<size_t> order = greedy_by_size_order(request.records);
-  std::vector<size_t> other = greedy_by_conflicts_order(context);
-  if (place_in_order(context, other, "").arena_size < place_in_order(context, order, "").arena_size) order = other;
+  std::vector<size_t> order = best_start_order(context);
 
   std::vector<int64_t> offsets(n, 0);
   std::vector<char> placed(n, 0);

@@ -30,6 +30,8 @@ class PlacementContext {
 
   // Whether some valid permit lets the pair overlap at all (used by bounds).
   bool has_permits() const { return !permits_.empty(); }
+  // The valid permits, one per (output, input) pair, shifts clamped (see placement.cpp).
+  const std::vector<OverlapPermit>& permits() const { return permits_; }
 
  private:
   struct PermitRef {
@@ -64,6 +66,16 @@ int64_t place_suffix(const PlacementContext& context, const std::vector<size_t>&
 // Placement orders of the greedy planners, reused as starting points by the searches.
 std::vector<size_t> greedy_by_size_order(const std::vector<BufferRecord>& records);
 std::vector<size_t> greedy_by_conflicts_order(const PlacementContext& context);
+
+// `base` (a permutation of every index) with each group of records joined by permits moved together to
+// where its first member was, inside the group every output before the inputs it may overlap (a chain is
+// placed from its end backwards, so lowest fit puts each input just where its output's shift allows).
+// Without permits it returns `base` (cluster_order.cpp).
+std::vector<size_t> permit_cluster_order(const PlacementContext& context, const std::vector<size_t>& base);
+
+// The orders hill_climb starts from (each is one full placement): greedy_by_size, greedy_by_conflicts and,
+// with permits, both again as permit clusters; the first with the smallest arena wins.
+std::vector<size_t> best_start_order(const PlacementContext& context);
 
 // branch_and_bound's search starting from a given valid plan (plan_branch_and_bound starts from hill_climb's);
 // lets "best" reuse the plans it already has.
