@@ -112,7 +112,7 @@ TEST(TfliteLimits, RefusesAnArenaBeyondTwoGibibytes) {
   m.ops = {op(0, 1, {0, 1}, {2})};
   m.inputs = {0, 1};
   m.outputs = {2};
-  EXPECT_HAS(error_of(build_model(m), true), "the model needs an arena of 4831838208 bytes; the limit is 2 GiB - 1");
+  EXPECT_HAS(error_of(build_model(m), true), "the model needs 4831838208 bytes of RAM for its buffers; the limit is 2 GiB - 1");
 }
 
 // input * weight / output scale = 1.25e29 needs a left shift of ~97 bits: no kernel can apply it.
