@@ -20,8 +20,9 @@ r = json.load(open(sys.argv[1])); g = json.load(open(sys.argv[2]))
 plans = {p["planner"]: str(p["arena_bytes"]) + ("*" if p["proven_optimal"] else "") for p in r["planners"]}
 bound = r["source_order_bound_bytes"]
 order = ["greedy_by_size", "greedy_by_conflicts", "hill_climb", "branch_and_bound", "linear"]
-print(f"| {sys.argv[3]} | {bound} | {r['lower_bound_bytes']} | {r['arena_bytes']} | {r['ram_bytes']} | "
-      f"{100.0 * r['arena_bytes'] / bound:.0f}% | {g['tflm_arena_used_bytes']} | " + " | ".join(plans[p] for p in order) + " |")
+share = f"{100.0 * r['arena_bytes'] / bound:.0f}%" if bound else "-"  # nothing in the arena (I/O outside)
+print(f"| {sys.argv[3]} | {bound} | {r['lower_bound_bytes']} | {r['arena_bytes']} | {r['ram_bytes']} | {share} | "
+      f"{g['tflm_arena_used_bytes']} | " + " | ".join(plans[p] for p in order) + " |")
 PY
 done
 echo

@@ -46,12 +46,7 @@ int io_slot(const CompiledModel& model, int tensor_id) {
 }
 
 size_t pool_of_tensor(const CompiledModel& model, int tensor_id) {
-  if (model.pool_of.empty()) return 0;
-  const int owner = model.graph.storage_of(tensor_id);
-  for (size_t i = 0; i < model.buffers.size(); ++i) {
-    if (model.buffers[i].kind == BufferKind::kTensor && model.buffers[i].tensor_id == owner) return model.pool_of[i];
-  }
-  MICROAOT_CHECK(false, "tensor " + std::to_string(tensor_id) + " has no planned buffer");
+  return model.pool_of.empty() ? 0 : model.pool_of[buffer_of_tensor(model, tensor_id)];
 }
 
 std::string pool_symbol(const CompiledModel& model, size_t pool) {

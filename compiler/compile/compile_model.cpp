@@ -78,14 +78,16 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   return model;
 }
 
-int64_t arena_offset(const CompiledModel& model, int tensor_id) {
+size_t buffer_of_tensor(const CompiledModel& model, int tensor_id) {
   const int owner = model.graph.storage_of(tensor_id);
   for (size_t i = 0; i < model.buffers.size(); ++i) {
-    if (model.buffers[i].kind == BufferKind::kTensor && model.buffers[i].tensor_id == owner) {
-      return model.plan.offsets[i];
-    }
+    if (model.buffers[i].kind == BufferKind::kTensor && model.buffers[i].tensor_id == owner) return i;
   }
   MICROAOT_CHECK(false, "tensor " + std::to_string(tensor_id) + " has no planned buffer");
+}
+
+int64_t arena_offset(const CompiledModel& model, int tensor_id) {
+  return model.plan.offsets[buffer_of_tensor(model, tensor_id)];
 }
 
 }  // namespace microaot

@@ -56,7 +56,9 @@ struct CompiledModel {
 // Throws CompileError for anything wrong with the model or the options.
 CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const CompileOptions& options);
 
-// Byte offset of a planned (non-constant) tensor in the arena, following aliases.
+// Index into model.buffers of the record that holds a planned (non-constant) tensor, following aliases.
+size_t buffer_of_tensor(const CompiledModel& model, int tensor_id);
+// Byte offset of a planned (non-constant) tensor in its memory (the arena, or its pool), following aliases.
 int64_t arena_offset(const CompiledModel& model, int tensor_id);
 
 }  // namespace microaot
