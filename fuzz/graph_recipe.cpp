@@ -1,5 +1,6 @@
 #include "graph_recipe.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -43,7 +44,7 @@ std::vector<uint8_t> constant_bytes(Recipe& r, TensorType type, const std::vecto
                                                                                   : 1;
   int64_t bytes = count * element;
   if (r.byte() % 16 == 0) bytes += 1;  // now and then a wrong length
-  if (bytes > 4096) bytes = 4096;
+  bytes = std::clamp<int64_t>(bytes, 0, 4096);  // odd shapes (negative dimensions) give odd counts
   std::vector<uint8_t> data(static_cast<size_t>(bytes));
   const uint8_t style = r.byte() % 4;  // zeros, small, extreme, recipe bytes
   for (size_t i = 0; i < data.size(); ++i) {

@@ -38,6 +38,13 @@ bool is_graph_interface(const Graph& graph, int storage) {
          std::any_of(graph.outputs.begin(), graph.outputs.end(), is_storage);
 }
 
+// An op with an empty input or output has no bytes to share (and the row-wise bounds no rows to count).
+bool touches_empty_tensor(const Graph& graph, const Op& op) {
+  const auto empty = [&](int id) { return id != kNoTensor && graph.tensor(id).byte_size() == 0; };
+  return std::any_of(op.inputs.begin(), op.inputs.end(), empty) ||
+         std::any_of(op.outputs.begin(), op.outputs.end(), empty);
+}
+
 // The in-place options of every op whose input really dies at that op and whose output is born there.
 // Graph inputs and outputs are left out: with --io-in-arena off they do not live in the arena at all,
 // and keeping the input intact lets run() be repeated on the same input.
@@ -47,7 +54,7 @@ std::vector<Candidate> in_place_candidates(const CompiledModel& model) {
   for (size_t step = 0; step < model.graph.ops.size(); ++step) {
     const Op& op = model.graph.ops[step];
     const OpHandler& handler = op_handler(op.kind);
-    if (handler.in_place == nullptr) continue;
+    if (handler.in_place == nullptr || touches_empty_tensor(model.graph, op)) continue;
     for (const InPlaceOption& option : handler.in_place(model.graph, op)) {
       MICROAOT_CHECK(option.input >= 0 && option.input < static_cast<int>(op.inputs.size()) && option.output >= 0 &&
                          option.output < static_cast<int>(op.outputs.size()),

