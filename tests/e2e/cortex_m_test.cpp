@@ -37,17 +37,6 @@ bool long_tests() {
     }                                                                                                \
   } while (0)
 
-std::vector<std::string> model_names() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(shared_dir() + "/models", ec)) {
-    if (fs::exists(entry.path() / "golden.json")) names.push_back(entry.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  if (names.empty()) names.push_back("no_shared_models");
-  return names;
-}
-
 json load_golden(const std::string& model) {
   std::ifstream in(shared_dir() + "/models/" + model + "/golden.json");
   return json::parse(in);
@@ -95,7 +84,7 @@ TEST_P(CortexM4Models, AllVectorsMatchGolden) {
   expect_vectors_match(GetParam(), "c -mcpu=cortex-m4", all);
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedModels, CortexM4Models, ::testing::ValuesIn(model_names()),
+INSTANTIATE_TEST_SUITE_P(SharedModels, CortexM4Models, ::testing::ValuesIn(shared_model_names()),
                          [](const auto& info) { return info.param; });
 
 // One small model per other board: soft float on the M3, double-precision FPU on the M7, the

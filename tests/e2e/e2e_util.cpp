@@ -24,6 +24,17 @@ bool in_ci() {
   return ci != nullptr && *ci != '\0';
 }
 
+std::vector<std::string> shared_model_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(shared_dir() + "/models", ec)) {
+    if (fs::exists(entry.path() / "golden.json")) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  if (names.empty()) names.push_back("no_shared_models");
+  return names;
+}
+
 int run_microaot(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {MICROAOT_BIN};
   argv.insert(argv.end(), args.begin(), args.end());

@@ -12,6 +12,9 @@ namespace microaot::e2e {
 std::string shared_dir();
 bool shared_available();
 bool in_ci();
+// The models of ../shared/models that have goldens, sorted; {"no_shared_models"} when there are none, so
+// that parameterized suites still instantiate (and their tests skip or fail by MICROAOT_REQUIRE_SHARED).
+std::vector<std::string> shared_model_names();
 
 // Runs build/microaot with the arguments; returns its exit status.
 int run_microaot(const std::vector<std::string>& args);

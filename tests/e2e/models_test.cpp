@@ -15,17 +15,6 @@ using nlohmann::json;
 namespace microaot::e2e {
 namespace {
 
-std::vector<std::string> model_names() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(shared_dir() + "/models", ec)) {
-    if (fs::exists(entry.path() / "golden.json")) names.push_back(entry.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  if (names.empty()) names.push_back("no_shared_models");
-  return names;
-}
-
 json load_golden(const std::string& dir) {
   std::ifstream in(dir + "/golden.json");
   return json::parse(in);
@@ -89,7 +78,7 @@ TEST_P(ModelTest, IntermediatesOfVectors0And4Match) {
   EXPECT_GT(checked, 0u) << "golden.json lists no intermediates";
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedModels, ModelTest, ::testing::ValuesIn(model_names()),
+INSTANTIATE_TEST_SUITE_P(SharedModels, ModelTest, ::testing::ValuesIn(shared_model_names()),
                          [](const auto& info) { return info.param; });
 
 }  // namespace
