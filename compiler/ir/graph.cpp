@@ -10,9 +10,10 @@ namespace {
 struct OpKindInfo {
   const char* name;
   int code;
+  const char* family;
 };
 constexpr OpKindInfo kOpKindInfo[] = {
-#define MICROAOT_OP(kind, tflite_name, code, handler) {#tflite_name, code},
+#define MICROAOT_OP(kind, tflite_name, code, handler, options, family) {#tflite_name, code, #family},
 #include "ir/op_list.def"
 #undef MICROAOT_OP
 };
@@ -20,6 +21,7 @@ constexpr OpKindInfo kOpKindInfo[] = {
 
 const char* op_kind_name(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].name; }
 int op_kind_builtin_code(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].code; }
+const char* op_kind_family(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].family; }
 
 int64_t Tensor::num_elements() const {
   int64_t count = 1;

@@ -12,18 +12,19 @@
 namespace microaot {
 
 enum class OpKind {
-#define MICROAOT_OP(kind, tflite_name, code, handler) kind,
+#define MICROAOT_OP(kind, tflite_name, code, handler, options, family) kind,
 #include "ir/op_list.def"
 #undef MICROAOT_OP
 };
 constexpr int kOpKindCount = 0
-#define MICROAOT_OP(kind, tflite_name, code, handler) +1
+#define MICROAOT_OP(kind, tflite_name, code, handler, options, family) +1
 #include "ir/op_list.def"
 #undef MICROAOT_OP
     ;
 
 const char* op_kind_name(OpKind kind);  // the TFLite name, e.g. "CONV_2D"
 int op_kind_builtin_code(OpKind kind);
+const char* op_kind_family(OpKind kind);  // e.g. "conv", "elementwise" (op_list.def)
 
 // Affine quantization: real = scale * (q - zero_point). One entry per tensor, or one per channel
 // along `axis` (per-channel weights).
