@@ -22,8 +22,8 @@ std::string output_path_of_runtime_file(const std::string& path) {
 void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<std::string>& sources) {
   std::set<std::string> needed = {"include/microaot/status.h", "include/microaot/fixedpoint.h"};
   for (const KernelCall& call : model.calls) {
-    needed.insert("include/" + call.header);
-    needed.insert(call.sources.begin(), call.sources.end());
+    needed.insert("include/" + call.info().header);
+    needed.insert(call.source);
   }
   // Runtime headers may include siblings: pull in every microaot header a needed file names.
   for (bool grew = true; grew;) {

@@ -7,6 +7,7 @@
 #include "codegen/emit.h"
 #include "ir/ir_dump.h"
 #include "compile/plan_memory.h"
+#include "kernels/select_kernels.h"
 #include "memory/liveness.h"
 
 namespace microaot {
@@ -25,7 +26,8 @@ int64_t param_bytes(const CompiledModel& model, size_t step) {
   for (int id : model.calls[step].args) {
     if (id != kNoTensor && model.graph.tensor(id).is_constant) total += model.graph.tensor(id).byte_size();
   }
-  for (const ParamArray& a : model.calls[step].arrays) total += static_cast<int64_t>(a.values.size()) * 4;
+  const KernelCall& call = model.calls[step];
+  total += call.params.array_bytes(*call.info().params);
   return total;
 }
 
@@ -101,12 +103,13 @@ std::string emit_network_info(const CompiledModel& model) {
   out << "inputs:  " << shapes_of(model, model.graph.inputs, false) << "\n";
   out << "outputs: " << shapes_of(model, model.graph.outputs, false) << "\n\n";
   out << std::left << std::setw(5) << "step" << std::setw(6) << "op" << std::setw(20) << "operator" << std::setw(28)
-      << "kernel" << std::right << std::setw(12) << "MACs" << std::setw(12) << "param B" << std::setw(12)
+      << "kernel" << std::setw(10) << "impl" << std::right << std::setw(12) << "MACs" << std::setw(12) << "param B" << std::setw(12)
       << "live B" << "  shapes\n";
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const Op& op = model.graph.ops[step];
     out << std::left << std::setw(5) << step << std::setw(6) << op.source_index << std::setw(20)
-        << op_kind_name(op.kind) << std::setw(28) << model.calls[step].function << std::right << std::setw(12)
+        << op_kind_name(op.kind) << std::setw(28) << model.calls[step].info().function() << std::setw(10)
+        << implementation_isa(model.calls[step].source) << std::right << std::setw(12)
         << model.macs[step] << std::setw(12) << param_bytes(model, step) << std::setw(12)
         << live_bytes_at(model, static_cast<int>(step)) << "  " << shapes_of(model, op.inputs, true) << " -> "
         << shapes_of(model, op.outputs, false) << "\n";
@@ -123,7 +126,8 @@ std::string emit_report_json(const CompiledModel& model) {
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const Op& op = model.graph.ops[step];
     ops.push_back({{"step", step}, {"op_index", op.source_index}, {"op", op_kind_name(op.kind)},
-                   {"kernel", model.calls[step].function}, {"macs", model.macs[step]},
+                   {"kernel", model.calls[step].info().function()},
+                   {"implementation", implementation_isa(model.calls[step].source)}, {"macs", model.macs[step]},
                    {"param_bytes", param_bytes(model, step)},
                    {"live_bytes", live_bytes_at(model, static_cast<int>(step))}});
   }

@@ -10,6 +10,7 @@
 #include "memory/buffer.h"
 #include "memory/liveness.h"
 #include "ops/op_handler.h"
+#include "target/target.h"
 
 namespace microaot {
 
@@ -22,7 +23,7 @@ struct PoolOption {
 
 struct CompileOptions {
   std::string module_name = "model";  // prefix of every generated symbol and file
-  std::string mcpu;                   // from --target "c -mcpu=..."; empty = generic C
+  Target target;                      // from --target "c -mcpu=..."; generic C by default
   std::string executor = "aot";
   bool interface_api_c = false;  // also emit tvmgen_<name>_run()
   std::string planner = "best";  // a registered planner, or "best" (the smallest plan of all)
@@ -38,7 +39,7 @@ struct CompileOptions {
 struct CompiledModel {
   CompileOptions options;
   Graph graph;                     // after the passes; ops are the schedule
-  std::vector<KernelCall> calls;   // parallel to graph.ops
+  std::vector<KernelCall> calls;   // parallel to graph.ops; final kernels after select_kernels
   std::vector<int64_t> macs;       // parallel to graph.ops
   std::vector<BufferRecord> buffers;      // tensors and kernel scratch, as planned
   std::vector<OverlapPermit> permits;     // in-place reuse the planner was allowed

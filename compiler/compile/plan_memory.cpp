@@ -145,14 +145,13 @@ std::vector<bool> used_candidates(const std::vector<Candidate>& candidates, cons
   return used;
 }
 
-// Calls whose buffers overlap switch to the in-place flavor, which takes the scratch as its last argument.
-void apply_flavors(CompiledModel& model, const std::vector<Candidate>& candidates, const std::vector<bool>& used) {
+// Calls whose buffers overlap need the variant of their option (select_kernels picks that kernel); a
+// variant other than plain takes the planned scratch as its last argument.
+void apply_variants(CompiledModel& model, const std::vector<Candidate>& candidates, const std::vector<bool>& used) {
   for (size_t i = 0; i < candidates.size(); ++i) {
-    if (!used[i] || candidates[i].option.function.empty()) continue;
-    KernelCall& call = model.calls[candidates[i].step];
-    MICROAOT_CHECK(model.scratch_buffer[candidates[i].step] >= 0, "in-place flavor without scratch");
-    call.function = candidates[i].option.function;
-    call.pass_scratch = true;
+    if (!used[i] || candidates[i].option.variant == KernelVariant::kPlain) continue;
+    MICROAOT_CHECK(model.scratch_buffer[candidates[i].step] >= 0, "in-place variant without scratch");
+    model.calls[candidates[i].step].variant = candidates[i].option.variant;
   }
 }
 
@@ -291,7 +290,7 @@ void plan_model_memory(CompiledModel& model) {
     model.buffers = request.records;
     model.permits = request.permits;
     model.scratch_buffer = scratch_of;
-    apply_flavors(model, candidates, used_candidates(candidates, offered, request, model.plan, model.pool_of));
+    apply_variants(model, candidates, used_candidates(candidates, offered, request, model.plan, model.pool_of));
     check_arena_limit(model);
     check_budget(model);
     return;
@@ -315,7 +314,7 @@ void plan_model_memory(CompiledModel& model) {
   model.plan = plan;
   model.scratch_buffer = scratch_of;
   model.planner_results = run_all_planners(request);
-  apply_flavors(model, candidates, used);
+  apply_variants(model, candidates, used);
   check_arena_limit(model);
   check_budget(model);
 }

@@ -162,8 +162,8 @@ int bench_command(BenchCommandOptions& o) {
     throw CompileError("bench --executor " + o.base.compile.executor +
                        ": that executor does not exist yet, only aot can be benchmarked");
   }
-  if (o.base.compile.mcpu.empty()) throw CompileError("bench needs a Cortex-M --target, e.g. cortex-m4");
-  const CortexMBoard& board = cortex_m_board(o.base.compile.mcpu);
+  if (o.base.compile.target.is_generic()) throw CompileError("bench needs a Cortex-M --target, e.g. cortex-m4");
+  const CortexMBoard& board = cortex_m_board(o.base.compile.target.cpu);
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
   const std::vector<uint8_t> inputs = bench_inputs(o, model);
 

@@ -13,38 +13,9 @@
 #include "driver/commands.h"
 #include "driver/output_dir.h"
 #include "support/diagnostics.h"
+#include "target/target.h"
 
 namespace microaot {
-
-namespace {
-constexpr const char* kKnownCpus[] = {"cortex-m0", "cortex-m0plus", "cortex-m3", "cortex-m4",
-                                      "cortex-m7", "cortex-m33", "cortex-m55"};
-
-// "c -mcpu=cortex-m4" (tvmc style), "c", "host" or a bare cpu name such as "cortex-m4".
-std::string parse_target_cpu(const std::string& target) {
-  std::string cpu;
-  std::istringstream in(target);
-  std::string word;
-  in >> word;
-  if (word == "host" || word == "c" || word == "llvm") {
-    for (std::string opt; in >> opt;) {
-      if (opt.rfind("-mcpu=", 0) == 0) {
-        cpu = opt.substr(6);
-      } else if (opt.rfind("-", 0) != 0 || opt.find('=') == std::string::npos) {
-        throw CompileError("unknown target option '" + opt + "' in --target \"" + target + "\"");
-      }
-    }
-  } else {
-    cpu = word;
-  }
-  if (cpu.empty()) return cpu;
-  for (const char* known : kKnownCpus) {
-    if (cpu == known) return cpu;
-  }
-  throw CompileError("unknown -mcpu '" + cpu + "' (known: cortex-m0, cortex-m0plus, cortex-m3, cortex-m4, "
-                     "cortex-m7, cortex-m33, cortex-m55)");
-}
-}  // namespace
 
 void add_compile_options(CLI::App& app, CompileCommandOptions& o) {
   app.add_option("model", o.model_path, "the .tflite model")->required();
@@ -112,7 +83,7 @@ void resolve_compile_options(CompileCommandOptions& o) {
     o.compile.planner = "best";
     o.planner_table = true;
   }
-  o.compile.mcpu = parse_target_cpu(o.target);
+  o.compile.target = parse_target(o.target);
   if (o.runtime != "crt") throw CompileError("--runtime '" + o.runtime + "' is not supported (only crt)");
   if (!o.interface_api.empty() && o.interface_api != "c") {
     throw CompileError("--interface-api '" + o.interface_api + "' is not supported (only c)");

@@ -91,7 +91,7 @@ int run_command(RunCommandOptions& o) {
   }
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
   const size_t sets = check_inputs(o, model);
-  if (!o.base.compile.mcpu.empty()) return run_on_cortex_m(o, model, sets);
+  if (!o.base.compile.target.is_generic()) return run_on_cortex_m(o, model, sets);
 
   TempDir build;
   if (o.keep_build) build.keep();

@@ -154,15 +154,12 @@ void add_broadcast_fields(const Graph& graph, const Op& op, KernelCall* call) {
   const Tensor& output = graph.tensor(op.outputs[0]);
   const BroadcastPlan plan =
       plan_broadcast(graph.tensor(op.inputs[0]).shape, graph.tensor(op.inputs[1]).shape, output.shape);
-  call->fields.push_back({"flat_size", std::to_string(output.num_elements())});
-  if (plan.is_flat()) {
-    call->fields.push_back({"num_dims", "0"});
-    return;
-  }
-  call->fields.push_back({"num_dims", std::to_string(plan.shape.size())});
-  call->arrays.push_back({"output_shape", "int32_t", plan.shape});
-  call->arrays.push_back({"input1_strides", "int32_t", plan.strides1});
-  call->arrays.push_back({"input2_strides", "int32_t", plan.strides2});
+  call->params.set_int("flat_size", output.num_elements());
+  const bool flat = plan.is_flat();
+  call->params.set_int("num_dims", flat ? 0 : static_cast<int64_t>(plan.shape.size()));
+  call->params.set_ints("output_shape", flat ? std::vector<int64_t>{} : plan.shape);
+  call->params.set_ints("input1_strides", flat ? std::vector<int64_t>{} : plan.strides1);
+  call->params.set_ints("input2_strides", flat ? std::vector<int64_t>{} : plan.strides2);
 }
 
 void add_quant_fields(const Graph& graph, const Op& op, KernelCall* call) {
@@ -171,35 +168,31 @@ void add_quant_fields(const Graph& graph, const Op& op, KernelCall* call) {
   const ActivationRange range = quantized_activation_range(std::get<AddOptions>(op.options).activation,
                                                            output.dtype, output.quant.scale[0],
                                                            static_cast<int32_t>(output.quant.zero_point[0]));
-  const auto field = [call](const char* name, int64_t value) { call->fields.push_back({name, std::to_string(value)}); };
-  field("input1_offset", -graph.tensor(op.inputs[0]).quant.zero_point[0]);
-  field("input1_multiplier", q.input1.multiplier);
-  field("input1_shift", q.input1.shift);
-  field("input2_offset", -graph.tensor(op.inputs[1]).quant.zero_point[0]);
-  field("input2_multiplier", q.input2.multiplier);
-  field("input2_shift", q.input2.shift);
-  field("left_shift", q.left_shift);
-  field("output_multiplier", q.output.multiplier);
-  field("output_shift", q.output.shift);
-  field("output_offset", output.quant.zero_point[0]);
-  field("activation_min", range.min);
-  field("activation_max", range.max);
+  ParamValues& p = call->params;
+  p.set_int("input1_offset", -graph.tensor(op.inputs[0]).quant.zero_point[0]);
+  p.set_int("input1_multiplier", q.input1.multiplier);
+  p.set_int("input1_shift", q.input1.shift);
+  p.set_int("input2_offset", -graph.tensor(op.inputs[1]).quant.zero_point[0]);
+  p.set_int("input2_multiplier", q.input2.multiplier);
+  p.set_int("input2_shift", q.input2.shift);
+  p.set_int("left_shift", q.left_shift);
+  p.set_int("output_multiplier", q.output.multiplier);
+  p.set_int("output_shift", q.output.shift);
+  p.set_int("output_offset", output.quant.zero_point[0]);
+  p.set_int("activation_min", range.min);
+  p.set_int("activation_max", range.max);
 }
 
-KernelCall lower(const Graph& graph, const Op& op) {
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const DType type = graph.tensor(op.outputs[0]).dtype;
-  const std::string suffix = dtype_short_name(type);  // f32, s8, s16
   KernelCall call;
-  call.function = "microaot_add_" + suffix;
-  call.params_type = "microaot_add_params_" + suffix;
-  call.header = "microaot/kernels/add.h";
-  call.sources = {"kernels/portable/add_" + suffix + ".c"};
+  call.stem = std::string("add_") + dtype_short_name(type);  // f32, s8, s16
   call.args = {op.inputs[0], op.inputs[1], op.outputs[0]};
   add_broadcast_fields(graph, op, &call);
   if (type == DType::kFloat32) {
     const FloatActivationRange range = float_activation_range(std::get<AddOptions>(op.options).activation);
-    call.fields.push_back({"activation_min", c_float_literal(range.min)});
-    call.fields.push_back({"activation_max", c_float_literal(range.max)});
+    call.params.set_float("activation_min", range.min);
+    call.params.set_float("activation_max", range.max);
   } else {
     add_quant_fields(graph, op, &call);
   }

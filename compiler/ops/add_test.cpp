@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
 
@@ -43,24 +44,9 @@ Graph add_graph(DType type, const Spec& a, const Spec& b, const Spec& out, Activ
   return g;
 }
 
-KernelCall lower(const Graph& g) {
-  const OpHandler& h = op_handler(OpKind::Add);
-  h.check(g, g.ops[0]);
-  return h.lower(g, g.ops[0]);
-}
-
-std::map<std::string, std::string> fields(const KernelCall& call) {
-  return std::map<std::string, std::string>(call.fields.begin(), call.fields.end());
-}
-
-std::map<std::string, std::vector<int64_t>> arrays(const KernelCall& call) {
-  std::map<std::string, std::vector<int64_t>> result;
-  for (const ParamArray& a : call.arrays) {
-    EXPECT_EQ(a.c_type, "int32_t");
-    result[a.field] = a.values;
-  }
-  return result;
-}
+KernelCall lower(const Graph& g) { return lower_for_test(g); }
+std::map<std::string, std::string> fields(const KernelCall& call) { return param_text(call); }
+std::map<std::string, std::vector<int64_t>> arrays(const KernelCall& call) { return param_arrays(call); }
 
 std::string check_error(const Graph& g) {
   try {
@@ -75,14 +61,14 @@ using V = std::vector<int64_t>;
 
 TEST(AddHandler, SameShapesUseTheFlatLoop) {
   const KernelCall call = lower(add_graph(DType::kFloat32, {{1, 8, 8, 3}}, {{1, 8, 8, 3}}, {{1, 8, 8, 3}}));
-  EXPECT_EQ(call.function, "microaot_add_f32");
-  EXPECT_EQ(call.params_type, "microaot_add_params_f32");
-  EXPECT_EQ(call.header, "microaot/kernels/add.h");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/add_f32.c"});
+  EXPECT_EQ(call.info().function(), "microaot_add_f32");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_f32");
+  EXPECT_EQ(call.info().header, "microaot/kernels/add.h");
+  EXPECT_EQ(call.source, "kernels/portable/add_f32.c");
   EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(fields(call).at("num_dims"), "0");
   EXPECT_EQ(fields(call).at("flat_size"), "192");
-  EXPECT_TRUE(call.arrays.empty());
+  EXPECT_TRUE(arrays(call).empty());
   // Different ranks, same elements in the same order: still flat.
   EXPECT_EQ(fields(lower(add_graph(DType::kFloat32, {{8, 3}}, {{1, 8, 3}}, {{1, 8, 3}}))).at("num_dims"), "0");
 }
@@ -127,8 +113,8 @@ TEST(AddHandler, Int8ConstantsMatchIndependentDoubleMath) {
   const KernelCall call = lower(add_graph(DType::kInt8, {{1, 8, 8, 3}, 0.02797568216919899f, -18},
                                           {{1, 8, 8, 3}, 0.045178573578596115f, 14},
                                           {{1, 8, 8, 3}, 0.03383364528417587f, 2}));
-  EXPECT_EQ(call.function, "microaot_add_s8");
-  EXPECT_EQ(call.params_type, "microaot_add_params_s8");
+  EXPECT_EQ(call.info().function(), "microaot_add_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_s8");
   const auto f = fields(call);
   EXPECT_EQ(f.at("input1_offset"), "18");
   EXPECT_EQ(f.at("input1_multiplier"), "1329774609");
@@ -158,8 +144,8 @@ TEST(AddHandler, Relu6RangeIsClippedToTheType) {
 
 TEST(AddHandler, Int16UsesShift15) {
   const KernelCall call = lower(add_graph(DType::kInt16, {{4}, 0.5f, 0}, {{4}, 0.25f, 0}, {{4}, 0.5f, 0}));
-  EXPECT_EQ(call.function, "microaot_add_s16");
-  EXPECT_EQ(call.params_type, "microaot_add_params_s16");
+  EXPECT_EQ(call.info().function(), "microaot_add_s16");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_s8");  // one struct for both widths
   const auto f = fields(call);
   EXPECT_EQ(f.at("left_shift"), "15");
   EXPECT_EQ(f.at("input1_multiplier"), "1073741824");  // 0.5 / 1.0

@@ -50,7 +50,7 @@ void check(const Graph& graph, const Op& op) {
   if (type == DType::kInt8) check_conv_quantization(graph, op, options.activation, channels, kFilterChannelAxis);
 }
 
-KernelCall lower(const Graph& graph, const Op& op) {
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const Conv2DOptions& options = options_of(graph, op);
   const int channels = filter_dim(graph, op, 0);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
@@ -61,7 +61,7 @@ KernelCall lower(const Graph& graph, const Op& op) {
 // Each output row is built in a row of scratch and stored behind the read head.
 std::vector<InPlaceOption> in_place(const Graph& graph, const Op& op) {
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), filter_dim(graph, op, 0));
-  return {conv_in_place_option(graph, op, "conv_2d", g)};
+  return {conv_in_place_option(graph, op, g)};
 }
 
 int64_t macs(const Graph& graph, const Op& op) {

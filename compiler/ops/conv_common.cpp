@@ -218,7 +218,7 @@ void add_conv_geometry_fields(KernelCall& call, const ConvGeometry& g) {
       {"stride_height", g.stride_h},  {"stride_width", g.stride_w},    {"dilation_height", g.dilation_h},
       {"dilation_width", g.dilation_w}, {"pad_height", g.pad_h},       {"pad_width", g.pad_w},
   };
-  for (const auto& [name, value] : fields) call.fields.emplace_back(name, std::to_string(value));
+  for (const auto& [name, value] : fields) call.params.set_int(name, value);
 }
 
 void add_conv_quantized_fields(KernelCall& call, const Graph& graph, const Op& op, Activation activation,
@@ -227,51 +227,43 @@ void add_conv_quantized_fields(KernelCall& call, const Graph& graph, const Op& o
   const Quantization& out_q = graph.tensor(output_id(graph, op, kConvOutput)).quant;
   const auto out_zp = static_cast<int32_t>(out_q.zero_point[0]);
   const ActivationRange range = quantized_activation_range(activation, DType::kInt8, out_q.scale[0], out_zp);
-  call.fields.emplace_back("input_offset", std::to_string(-in_q.zero_point[0]));
-  call.fields.emplace_back("output_offset", std::to_string(out_zp));
-  call.fields.emplace_back("activation_min", std::to_string(range.min));
-  call.fields.emplace_back("activation_max", std::to_string(range.max));
-  ParamArray multipliers{"output_multiplier", "int32_t", {}};
-  ParamArray shifts{"output_shift", "int32_t", {}};
+  call.params.set_int("input_offset", -in_q.zero_point[0]);
+  call.params.set_int("output_offset", out_zp);
+  call.params.set_int("activation_min", range.min);
+  call.params.set_int("activation_max", range.max);
+  std::vector<int64_t> multipliers, shifts;
   for (const QuantizedMultiplier& m : conv_channel_multipliers(graph, op, output_channels)) {
-    multipliers.values.push_back(m.multiplier);
-    shifts.values.push_back(m.shift);
+    multipliers.push_back(m.multiplier);
+    shifts.push_back(m.shift);
   }
-  call.arrays.push_back(std::move(multipliers));
-  call.arrays.push_back(std::move(shifts));
+  call.params.set_ints("output_multiplier", std::move(multipliers));
+  call.params.set_ints("output_shift", std::move(shifts));
 }
 
 void add_conv_float_fields(KernelCall& call, Activation activation) {
   const FloatActivationRange range = float_activation_range(activation);
-  call.fields.emplace_back("activation_min", c_float_literal(range.min));
-  call.fields.emplace_back("activation_max", c_float_literal(range.max));
+  call.params.set_float("activation_min", range.min);
+  call.params.set_float("activation_max", range.max);
 }
 
-InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const std::string& kernel,
-                                   const ConvGeometry& geometry) {
-  const bool s8 = graph.tensor(input_id(graph, op, kConvInput)).dtype == DType::kInt8;
-  const std::string function = "microaot_" + kernel + (s8 ? "_s8" : "_f32") + "_overlap";
-  return row_wise_option(graph, op, geometry.stride_h, geometry.pad_h, function);
+InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const ConvGeometry& geometry) {
+  return row_wise_option(graph, op, geometry.stride_h, geometry.pad_h);
 }
 
 KernelCall make_conv_call(const Graph& graph, const Op& op, const std::string& kernel, const ConvGeometry& geometry,
                           const std::pair<const char*, int>& extra, Activation activation, int output_channels) {
-  const bool s8 = graph.tensor(input_id(graph, op, kConvInput)).dtype == DType::kInt8;
-  const std::string suffix = s8 ? "s8" : "f32";
+  const DType type = graph.tensor(input_id(graph, op, kConvInput)).dtype;
   KernelCall call;
-  call.function = "microaot_" + kernel + "_" + suffix;
-  call.params_type = "microaot_" + kernel + "_params_" + suffix;
+  call.stem = kernel + "_" + dtype_short_name(type);
   add_conv_geometry_fields(call, geometry);
-  call.fields.emplace_back(extra.first, std::to_string(extra.second));
-  if (s8) {
+  call.params.set_int(extra.first, extra.second);
+  if (type == DType::kInt8) {
     add_conv_quantized_fields(call, graph, op, activation, output_channels);
   } else {
     add_conv_float_fields(call, activation);
   }
   call.args = {input_id(graph, op, kConvInput), input_id(graph, op, kConvFilter), optional_input_id(op, kConvBias),
                output_id(graph, op, kConvOutput)};
-  call.header = "microaot/kernels/conv.h";
-  call.sources = {"kernels/portable/" + kernel + "_" + suffix + ".c"};
   return call;
 }
 

@@ -48,7 +48,7 @@ void check(const Graph& graph, const Op& op) {
   if (type == DType::kInt8) check_conv_quantization(graph, op, options.activation, channels, kFilterChannelAxis);
 }
 
-KernelCall lower(const Graph& graph, const Op& op) {
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const int channels = output_channels(graph, op);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
@@ -58,7 +58,7 @@ KernelCall lower(const Graph& graph, const Op& op) {
 // Each output row is built in a row of scratch and stored behind the read head.
 std::vector<InPlaceOption> in_place(const Graph& graph, const Op& op) {
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), output_channels(graph, op));
-  return {conv_in_place_option(graph, op, "depthwise_conv_2d", g)};
+  return {conv_in_place_option(graph, op, g)};
 }
 
 int64_t macs(const Graph& graph, const Op& op) {

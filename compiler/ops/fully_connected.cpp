@@ -196,39 +196,35 @@ void add_quantized_fields(const Graph& graph, const Op& op, int32_t units, Kerne
   const auto out_zp = static_cast<int32_t>(output.quant.zero_point[0]);
   const ActivationRange range =
       quantized_activation_range(fc_options(op).activation, DType::kInt8, output.quant.scale[0], out_zp);
-  call.fields.emplace_back("input_offset", std::to_string(-input.quant.zero_point[0]));
-  call.fields.emplace_back("filter_offset", std::to_string(-w_zp));
-  call.fields.emplace_back("output_offset", std::to_string(out_zp));
-  call.fields.emplace_back("activation_min", std::to_string(range.min));
-  call.fields.emplace_back("activation_max", std::to_string(range.max));
-  ParamArray multipliers{"output_multiplier", "int32_t", {}};
-  ParamArray shifts{"output_shift", "int32_t", {}};
+  call.params.set_int("input_offset", -input.quant.zero_point[0]);
+  call.params.set_int("filter_offset", -w_zp);
+  call.params.set_int("output_offset", out_zp);
+  call.params.set_int("activation_min", range.min);
+  call.params.set_int("activation_max", range.max);
+  std::vector<int64_t> multipliers, shifts;
   for (const QuantizedMultiplier& m : output_multipliers(graph, op, units)) {
-    multipliers.values.push_back(m.multiplier);
-    shifts.values.push_back(m.shift);
+    multipliers.push_back(m.multiplier);
+    shifts.push_back(m.shift);
   }
-  call.arrays = {multipliers, shifts};
+  call.params.set_ints("output_multiplier", std::move(multipliers));
+  call.params.set_ints("output_shift", std::move(shifts));
 }
 
-KernelCall lower(const Graph& graph, const Op& op) {
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const FcShape s = fc_shape(graph, op);
   const DType type = graph.tensor(op.inputs[0]).dtype;
-  const char* dtype = dtype_short_name(type);
   KernelCall call;
-  call.function = std::string("microaot_fully_connected_") + dtype;
-  call.params_type = std::string("microaot_fully_connected_params_") + dtype;
-  call.header = "microaot/kernels/fully_connected.h";
-  call.sources = {std::string("kernels/portable/fully_connected_") + dtype + ".c"};
+  call.stem = std::string("fully_connected_") + dtype_short_name(type);
   call.args = {op.inputs[0], op.inputs[1], optional_input_id(op, 2), op.outputs[0]};
-  call.fields = {{"batches", std::to_string(s.batches)},
-                 {"input_depth", std::to_string(s.depth)},
-                 {"output_depth", std::to_string(s.units)}};
+  call.params.set_int("batches", s.batches);
+  call.params.set_int("input_depth", s.depth);
+  call.params.set_int("output_depth", s.units);
   if (type == DType::kInt8) {
     add_quantized_fields(graph, op, s.units, call);
   } else {
     const FloatActivationRange range = float_activation_range(fc_options(op).activation);
-    call.fields.emplace_back("activation_min", c_float_literal(range.min));
-    call.fields.emplace_back("activation_max", c_float_literal(range.max));
+    call.params.set_float("activation_min", range.min);
+    call.params.set_float("activation_max", range.max);
   }
   return call;
 }

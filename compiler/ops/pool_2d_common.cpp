@@ -72,48 +72,39 @@ void check_pool_2d(const Graph& graph, const Op& op) {
 }
 
 KernelCall lower_pool_2d(const Graph& graph, const Op& op, const std::string& kernel) {
-  const int in = op.inputs[0];
-  const int out = op.outputs[0];
-  const Tensor& input = graph.tensor(in);
-  const Tensor& output = graph.tensor(out);
+  const Tensor& input = graph.tensor(op.inputs[0]);
+  const Tensor& output = graph.tensor(op.outputs[0]);
   const Pool2DOptions& o = pool_options(op);
-  const char* dtype = dtype_short_name(input.dtype);
-
   KernelCall call;
-  call.function = "microaot_" + kernel + "_" + dtype;
-  call.params_type = std::string("microaot_pool_2d_params_") + dtype;
-  call.header = "microaot/kernels/pooling.h";
-  call.sources = {"kernels/portable/" + kernel + "_" + dtype + ".c"};
-  call.args = {in, out};
+  call.stem = kernel + "_" + dtype_short_name(input.dtype);
+  call.args = {op.inputs[0], op.outputs[0]};
   const int pad_h = window_padding(o.stride_h, 1, input.shape[1], o.filter_h, output.shape[1]);
   const int pad_w = window_padding(o.stride_w, 1, input.shape[2], o.filter_w, output.shape[2]);
-  call.fields = {
-      {"batches", std::to_string(input.shape[0])},       {"input_height", std::to_string(input.shape[1])},
-      {"input_width", std::to_string(input.shape[2])},   {"channels", std::to_string(input.shape[3])},
-      {"output_height", std::to_string(output.shape[1])}, {"output_width", std::to_string(output.shape[2])},
-      {"filter_height", std::to_string(o.filter_h)},     {"filter_width", std::to_string(o.filter_w)},
-      {"stride_height", std::to_string(o.stride_h)},     {"stride_width", std::to_string(o.stride_w)},
-      {"padding_height", std::to_string(pad_h)},         {"padding_width", std::to_string(pad_w)},
+  const std::pair<const char*, int> fields[] = {
+      {"batches", input.shape[0]},       {"input_height", input.shape[1]},  {"input_width", input.shape[2]},
+      {"channels", input.shape[3]},      {"output_height", output.shape[1]}, {"output_width", output.shape[2]},
+      {"filter_height", o.filter_h},     {"filter_width", o.filter_w},       {"stride_height", o.stride_h},
+      {"stride_width", o.stride_w},      {"padding_height", pad_h},          {"padding_width", pad_w},
   };
+  for (const auto& [name, value] : fields) call.params.set_int(name, value);
   if (input.dtype == DType::kInt8) {
     const ActivationRange range = quantized_activation_range(
         o.activation, DType::kInt8, output.quant.scale[0], static_cast<int32_t>(output.quant.zero_point[0]));
-    call.fields.emplace_back("activation_min", std::to_string(range.min));
-    call.fields.emplace_back("activation_max", std::to_string(range.max));
+    call.params.set_int("activation_min", range.min);
+    call.params.set_int("activation_max", range.max);
   } else {
     const FloatActivationRange range = float_activation_range(o.activation);
-    call.fields.emplace_back("activation_min", c_float_literal(range.min));
-    call.fields.emplace_back("activation_max", c_float_literal(range.max));
+    call.params.set_float("activation_min", range.min);
+    call.params.set_float("activation_max", range.max);
   }
   return call;
 }
 
-std::vector<InPlaceOption> pool_2d_in_place(const Graph& graph, const Op& op, const std::string& kernel) {
+std::vector<InPlaceOption> pool_2d_in_place(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Pool2DOptions& o = pool_options(op);
   const int pad_h = window_padding(o.stride_h, 1, input.shape[1], o.filter_h, graph.tensor(op.outputs[0]).shape[1]);
-  const std::string function = "microaot_" + kernel + "_" + dtype_short_name(input.dtype) + "_overlap";
-  return {row_wise_option(graph, op, o.stride_h, pad_h, function)};
+  return {row_wise_option(graph, op, o.stride_h, pad_h)};
 }
 
 int64_t pool_2d_window_ops(const Graph& graph, const Op& op) {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "microaot/fixedpoint.h"
+#include "microaot/params.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,38 +18,40 @@ extern "C" {
 
 #define MICROAOT_ADD_MAX_DIMS 6
 
+/* The broadcast walk of an element-wise binary kernel: flat_size output elements; num_dims 0 when both
+ * inputs have the output's shape (a plain loop), else 1..6 merged output dimensions (outermost first) with
+ * each input's element strides, 0 along a dimension where that input is broadcast. */
+#define MICROAOT_BROADCAST_FIELDS(X)                                            \
+  X(I32, flat_size)            /* output elements */                            \
+  X(I32, num_dims)             /* 0: same shapes, plain loop; else 1..6 */      \
+  X(I32_ARRAY, output_shape)   /* [num_dims] merged output dimensions */        \
+  X(I32_ARRAY, input1_strides) /* [num_dims] element strides of input 1 */      \
+  X(I32_ARRAY, input2_strides) /* [num_dims] the same for input 2 */
+
 /* int8 and int16: each input q becomes ((q + offset) << left_shift) * its multiplier, the sum is rescaled
  * by the output multiplier, offset and clamped. left_shift is 20 for int8, 15 for int16. */
-typedef struct {
-  int32_t flat_size;             /* output elements */
-  int32_t num_dims;              /* 0: same shapes, plain element-wise loop over flat_size; else 1..6 */
-  const int32_t* output_shape;   /* [num_dims] merged output dimensions, outermost first; NULL if 0 */
-  const int32_t* input1_strides; /* [num_dims] element strides of input 1, 0 where it is broadcast */
-  const int32_t* input2_strides; /* [num_dims] the same for input 2 */
-  int32_t input1_offset;         /* -input 1 zero point */
-  int32_t input1_multiplier;     /* Q31 mantissa of input1_scale / (2 * max input scale) */
-  int32_t input1_shift;          /* its exponent, <= 0 */
-  int32_t input2_offset;
-  int32_t input2_multiplier;
-  int32_t input2_shift;
-  int32_t left_shift;
-  int32_t output_multiplier; /* Q31 mantissa of 2 * max input scale / (2^left_shift * output_scale) */
-  int32_t output_shift;      /* its exponent, <= 0 */
-  int32_t output_offset;     /* +output zero point */
-  int32_t activation_min;    /* fused activation clamp, in output quantized units */
-  int32_t activation_max;
-} microaot_add_params_s8;
+#define MICROAOT_FIELDS_add_params_s8(X)                                                           \
+  MICROAOT_BROADCAST_FIELDS(X)                                                                     \
+  X(I32, input1_offset)     /* -input 1 zero point */                                              \
+  X(I32, input1_multiplier) /* Q31 mantissa of input1_scale / (2 * max input scale) */             \
+  X(I32, input1_shift)      /* its exponent, <= 0 */                                               \
+  X(I32, input2_offset)                                                                            \
+  X(I32, input2_multiplier)                                                                        \
+  X(I32, input2_shift)                                                                             \
+  X(I32, left_shift)                                                                               \
+  X(I32, output_multiplier) /* Q31 mantissa of 2 * max input scale / (2^left_shift * output_scale) */ \
+  X(I32, output_shift)      /* its exponent, <= 0 */                                               \
+  X(I32, output_offset)     /* +output zero point */                                               \
+  X(I32, activation_min)    /* fused activation clamp, in output quantized units */                \
+  X(I32, activation_max)
+MICROAOT_DEFINE_PARAMS(add_params_s8)
 typedef microaot_add_params_s8 microaot_add_params_s16;
 
-typedef struct {
-  int32_t flat_size;
-  int32_t num_dims;
-  const int32_t* output_shape;
-  const int32_t* input1_strides;
-  const int32_t* input2_strides;
-  float activation_min; /* fused activation clamp (-FLT_MAX / FLT_MAX without one) */
-  float activation_max;
-} microaot_add_params_f32;
+#define MICROAOT_FIELDS_add_params_f32(X)                                        \
+  MICROAOT_BROADCAST_FIELDS(X)                                                   \
+  X(F32, activation_min) /* fused activation clamp (-FLT_MAX / FLT_MAX without one) */ \
+  X(F32, activation_max)
+MICROAOT_DEFINE_PARAMS(add_params_f32)
 
 void microaot_add_s8(const microaot_add_params_s8* params, const int8_t* input1, const int8_t* input2,
                      int8_t* output);
