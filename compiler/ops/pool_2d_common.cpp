@@ -42,8 +42,7 @@ void check_same_quantization(const Graph& graph, const Op& op, int in, int out) 
   const double scale_diff = std::fabs(static_cast<double>(qi.scale[0]) - static_cast<double>(qo.scale[0]));
   expect_tensor(scale_diff <= 1.0e-6 && qi.zero_point[0] == qo.zero_point[0], graph, op, out, "output 0",
                 "must have the input's scale and zero point (pooling does not requantize)");
-  expect_tensor(qo.zero_point[0] >= -128 && qo.zero_point[0] <= 127, graph, op, out, "output 0",
-                "zero point out of the int8 range");
+  expect_activation_quant(graph, op, out, "output 0");
 }
 
 }  // namespace
@@ -88,16 +87,7 @@ KernelCall lower_pool_2d(const Graph& graph, const Op& op, const std::string& ke
       {"stride_width", o.stride_w},      {"padding_height", pad_h},          {"padding_width", pad_w},
   };
   for (const auto& [name, value] : fields) call.params.set_int(name, value);
-  if (input.dtype == DType::kInt8) {
-    const ActivationRange range = quantized_activation_range(
-        o.activation, DType::kInt8, output.quant.scale[0], static_cast<int32_t>(output.quant.zero_point[0]));
-    call.params.set_int("activation_min", range.min);
-    call.params.set_int("activation_max", range.max);
-  } else {
-    const FloatActivationRange range = float_activation_range(o.activation);
-    call.params.set_float("activation_min", range.min);
-    call.params.set_float("activation_max", range.max);
-  }
+  set_activation_params(call, output, o.activation);
   return call;
 }
 
