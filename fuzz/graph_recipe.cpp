@@ -139,7 +139,8 @@ void set_options(OpSpec& o, int code, const OpChoices& c) {
     case 9:
       o.options_type = tflite::BuiltinOptions::FullyConnectedOptions;
       o.options = [=](flatbuffers::FlatBufferBuilder& b) {
-        return tflite::CreateFullyConnectedOptions(b, c.activation, 0, c.keep_dims).Union();
+        return tflite::CreateFullyConnectedOptions(b, c.activation, tflite::FullyConnectedOptionsWeightsFormat::DEFAULT,
+                                                   c.keep_dims).Union();
       };
       break;
     case 0:

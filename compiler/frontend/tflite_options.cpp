@@ -89,7 +89,9 @@ OpOptions pool(const Graph& g, const Op& op, const tflite::Operator& src) {
 OpOptions fully_connected(const Graph& g, const Op& op, const tflite::Operator& src) {
   FullyConnectedOptions r;
   if (const auto* o = src.builtin_options_as_FullyConnectedOptions()) {
-    if (o->weights_format() != 0) fail(g, op, "shuffled weights format is not supported");
+    if (o->weights_format() != tflite::FullyConnectedOptionsWeightsFormat::DEFAULT) {
+      fail(g, op, "shuffled weights format is not supported");
+    }
     r.activation = activation(g, op, o->fused_activation_function());
     r.keep_num_dims = o->keep_num_dims();
   }
