@@ -28,12 +28,13 @@ struct ListedOp {
   int code;
   tflite::BuiltinOptions options_type;
   DefaultOptionsFn default_options;  // writes the table with every field at its default
+  const char* family;                // e.g. "elementwise"
 };
 
 inline constexpr ListedOp kListedOps[] = {
 #define MICROAOT_OP(kind, tflite_name, code, handler, options, family)                           \
   {OpKind::kind, #tflite_name, code, tflite::BuiltinOptions::options,                           \
-   [](flatbuffers::FlatBufferBuilder& fbb) { return listed_options::Create##options(fbb).Union(); }},
+   [](flatbuffers::FlatBufferBuilder& fbb) { return listed_options::Create##options(fbb).Union(); }, #family},
 #include "ir/op_list.def"
 #undef MICROAOT_OP
 };
