@@ -321,8 +321,8 @@ std::vector<int32_t> operands(Recipe& r, ModelSpec& m, const ListedOp& listed, c
     case OpKind::MaxPool2D: {
       if (!image) return s;
       const bool same = c.padding == tflite::Padding::SAME;
-      return {s[0], window_out(s[1], c.filter_h, c.stride_h, 1, same), window_out(s[2], c.filter_w, c.stride_w, 1, same),
-              s[3]};
+      return {s[0], window_out(s[1], c.filter_h, c.stride_h, 1, same),
+              window_out(s[2], c.filter_w, c.stride_w, 1, same), s[3]};
     }
     case OpKind::FullyConnected: return s.empty() ? s : fc_operands(r, m, input, c, inputs);
     case OpKind::Add: inputs.push_back(second_operand(r, m, input)); return s;

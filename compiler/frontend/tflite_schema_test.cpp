@@ -203,24 +203,16 @@ int code_of(const std::string& name) {
 }
 
 // The operators called `name` in every subgraph of `model`, each with the index of its subgraph.
-std::vector<std::pair<uint32_t, const tflite::Operator*>> ops_named(const tflite::Model& model, const std::string& name) {
-  std::vector<std::pair<uint32_t, const tflite::Operator*>> found;
+using OpsInSubgraphs = std::vector<std::pair<uint32_t, const tflite::Operator*>>;
+
+OpsInSubgraphs ops_named(const tflite::Model& model, const std::string& name) {
+  OpsInSubgraphs found;
   for (uint32_t s = 0; s < model.subgraphs()->size(); ++s) {
     for (const tflite::Operator* op : *model.subgraphs()->Get(s)->operators()) {
       if (builtin_code(model, *op) == code_of(name)) found.emplace_back(s, op);
     }
   }
   return found;
-}
-
-// The bytes of models-recurrent/<name>/model.tflite; empty when the shared data is absent.
-std::vector<uint8_t> recurrent_model(const char* name) {
-  const fs::path file = kShared / "models-recurrent" / name / "model.tflite";
-  return shared_available(file) ? read_bytes(file) : std::vector<uint8_t>();
-}
-
-const tflite::Tensor& tensor_at(const tflite::Model& model, uint32_t subgraph, int32_t index) {
-  return *model.subgraphs()->Get(subgraph)->tensors()->Get(static_cast<uint32_t>(index));
 }
 
 std::vector<int32_t> int32_data(const tflite::Model& model, const tflite::Tensor& t) {
@@ -230,26 +222,48 @@ std::vector<int32_t> int32_data(const tflite::Model& model, const tflite::Tensor
   return values;
 }
 
+// A model of models-recurrent/ and the operators of one kind in it.
+class SchemaOnRecurrentModels : public ::testing::Test {
+ protected:
+  // Loads models-recurrent/<name> and returns its operators called `op_name`, each with its subgraph.
+  // Sets `absent` (the test should skip) when the shared data is not there.
+  OpsInSubgraphs ops(const char* name, const char* op_name) {
+    const fs::path file = kShared / "models-recurrent" / name / "model.tflite";
+    absent = !shared_available(file);
+    if (absent) return {};
+    bytes_ = read_bytes(file);
+    model_ = tflite::GetModel(bytes_.data());
+    return ops_named(*model_, op_name);
+  }
+  const tflite::Model& model() const { return *model_; }
+  const tflite::Tensor& tensor(uint32_t subgraph, int32_t index) const {
+    return *model_->subgraphs()->Get(subgraph)->tensors()->Get(static_cast<uint32_t>(index));
+  }
+
+  bool absent = false;
+
+ private:
+  std::vector<uint8_t> bytes_;
+  const tflite::Model* model_ = nullptr;
+};
+
 // CALL_ONCE runs the initialisation subgraph, which must be another subgraph of the model.
-TEST(SchemaOnRecurrentModels, CallOnceNamesAnotherSubgraph) {
-  const std::vector<uint8_t> bytes = recurrent_model("mww_hey_jarvis_int8");
-  if (bytes.empty()) GTEST_SKIP() << "mww_hey_jarvis_int8 not present";
-  const tflite::Model& model = *tflite::GetModel(bytes.data());
-  const auto calls = ops_named(model, "CALL_ONCE");
+TEST_F(SchemaOnRecurrentModels, CallOnceNamesAnotherSubgraph) {
+  const auto calls = ops("mww_hey_jarvis_int8", "CALL_ONCE");
+  if (absent) GTEST_SKIP() << "mww_hey_jarvis_int8 not present";
   ASSERT_EQ(calls.size(), 1u);
   const tflite::CallOnceOptions* options = calls[0].second->builtin_options_as_CallOnceOptions();
   ASSERT_NE(options, nullptr);
   EXPECT_GT(options->init_subgraph_index(), 0);
-  EXPECT_LT(options->init_subgraph_index(), static_cast<int>(model.subgraphs()->size()));
+  EXPECT_LT(options->init_subgraph_index(), static_cast<int>(model().subgraphs()->size()));
 }
 
 // The initialisation subgraph creates the variables that the main subgraph then reaches by the same names.
-TEST(SchemaOnRecurrentModels, VariablesHaveTheSameNamesInBothSubgraphs) {
-  const std::vector<uint8_t> bytes = recurrent_model("mww_hey_jarvis_int8");
-  if (bytes.empty()) GTEST_SKIP() << "mww_hey_jarvis_int8 not present";
-  const tflite::Model& model = *tflite::GetModel(bytes.data());
-  std::vector<std::multiset<std::string>> names(model.subgraphs()->size());
-  for (const auto& [subgraph, op] : ops_named(model, "VAR_HANDLE")) {
+TEST_F(SchemaOnRecurrentModels, VariablesHaveTheSameNamesInBothSubgraphs) {
+  const auto handles = ops("mww_hey_jarvis_int8", "VAR_HANDLE");
+  if (absent) GTEST_SKIP() << "mww_hey_jarvis_int8 not present";
+  std::vector<std::multiset<std::string>> names(model().subgraphs()->size());
+  for (const auto& [subgraph, op] : handles) {
     const tflite::VarHandleOptions* options = op->builtin_options_as_VarHandleOptions();
     ASSERT_NE(options, nullptr);
     ASSERT_NE(options->shared_name(), nullptr);
@@ -262,17 +276,15 @@ TEST(SchemaOnRecurrentModels, VariablesHaveTheSameNamesInBothSubgraphs) {
 }
 
 // SVDF: the feature weights have one row per filter, rank filters per output unit.
-TEST(SchemaOnRecurrentModels, SvdfRankMatchesItsWeights) {
-  const std::vector<uint8_t> bytes = recurrent_model("keyword_scrambled_int8");
-  if (bytes.empty()) GTEST_SKIP() << "keyword_scrambled_int8 not present";
-  const tflite::Model& model = *tflite::GetModel(bytes.data());
-  const auto svdfs = ops_named(model, "SVDF");
+TEST_F(SchemaOnRecurrentModels, SvdfRankMatchesItsWeights) {
+  const auto svdfs = ops("keyword_scrambled_int8", "SVDF");
+  if (absent) GTEST_SKIP() << "keyword_scrambled_int8 not present";
   ASSERT_FALSE(svdfs.empty());
   for (const auto& [subgraph, op] : svdfs) {
     const tflite::SVDFOptions* options = op->builtin_options_as_SVDFOptions();
     ASSERT_NE(options, nullptr);
-    const int32_t filters = tensor_at(model, subgraph, op->inputs()->Get(1)).shape()->Get(0);
-    const int32_t units = tensor_at(model, subgraph, op->outputs()->Get(0)).shape()->Get(1);
+    const int32_t filters = tensor(subgraph, op->inputs()->Get(1)).shape()->Get(0);
+    const int32_t units = tensor(subgraph, op->outputs()->Get(0)).shape()->Get(1);
     EXPECT_GE(options->rank(), 1);
     EXPECT_EQ(options->rank() * units, filters);
   }
@@ -287,21 +299,19 @@ int32_t sliced_length(int32_t dim, int32_t begin, int32_t end, int32_t stride, b
 }
 
 // STRIDED_SLICE: each output shape follows from the input shape, begin, end, strides and the masks.
-TEST(SchemaOnRecurrentModels, StridedSliceMasksGiveTheOutputShapes) {
-  const std::vector<uint8_t> bytes = recurrent_model("mww_hey_jarvis_int8");
-  if (bytes.empty()) GTEST_SKIP() << "mww_hey_jarvis_int8 not present";
-  const tflite::Model& model = *tflite::GetModel(bytes.data());
-  const auto slices = ops_named(model, "STRIDED_SLICE");
+TEST_F(SchemaOnRecurrentModels, StridedSliceMasksGiveTheOutputShapes) {
+  const auto slices = ops("mww_hey_jarvis_int8", "STRIDED_SLICE");
+  if (absent) GTEST_SKIP() << "mww_hey_jarvis_int8 not present";
   ASSERT_FALSE(slices.empty());
   for (const auto& [subgraph, op] : slices) {
     const tflite::StridedSliceOptions* o = op->builtin_options_as_StridedSliceOptions();
     ASSERT_NE(o, nullptr);
     ASSERT_EQ(o->ellipsis_mask() | o->new_axis_mask(), 0);
     ASSERT_FALSE(o->offset());
-    const auto* in = tensor_at(model, subgraph, op->inputs()->Get(0)).shape();
-    const std::vector<int32_t> begin = int32_data(model, tensor_at(model, subgraph, op->inputs()->Get(1)));
-    const std::vector<int32_t> end = int32_data(model, tensor_at(model, subgraph, op->inputs()->Get(2)));
-    const std::vector<int32_t> strides = int32_data(model, tensor_at(model, subgraph, op->inputs()->Get(3)));
+    const auto* in = tensor(subgraph, op->inputs()->Get(0)).shape();
+    const std::vector<int32_t> begin = int32_data(model(), tensor(subgraph, op->inputs()->Get(1)));
+    const std::vector<int32_t> end = int32_data(model(), tensor(subgraph, op->inputs()->Get(2)));
+    const std::vector<int32_t> strides = int32_data(model(), tensor(subgraph, op->inputs()->Get(3)));
     ASSERT_EQ(begin.size(), in->size());
     std::vector<int32_t> expected;
     for (uint32_t i = 0; i < in->size(); ++i) {
@@ -310,7 +320,7 @@ TEST(SchemaOnRecurrentModels, StridedSliceMasksGiveTheOutputShapes) {
                                            o->end_mask() >> i & 1);
       if ((o->shrink_axis_mask() >> i & 1) == 0) expected.push_back(length);
     }
-    const auto* out = tensor_at(model, subgraph, op->outputs()->Get(0)).shape();
+    const auto* out = tensor(subgraph, op->outputs()->Get(0)).shape();
     EXPECT_EQ(std::vector<int32_t>(out->begin(), out->end()), expected);
   }
 }
