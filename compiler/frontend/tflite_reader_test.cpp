@@ -3,37 +3,21 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "ops/op_options.h"
+#include "frontend/shared_data_test_util.h"
 #include "frontend/tflite_reader.h"
+#include "ops/op_options.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
 namespace {
 
-namespace fs = std::filesystem;
+using namespace shared_data;
 using nlohmann::json;
-
-const fs::path kShared = MICROAOT_SHARED_DIR;
-
-// Skips when the shared data is absent on a developer machine; CI must have it.
-bool shared_available(const fs::path& dir) {
-  if (fs::exists(dir)) return true;
-  if (std::getenv("CI") != nullptr) ADD_FAILURE() << dir << " is missing";
-  return false;
-}
-
-json load_json(const fs::path& path) {
-  std::ifstream in(path);
-  return json::parse(in);
-}
 
 const char* kModels[] = {"ad_autoencoder_f32", "ad_autoencoder_int8", "hello_world_f32", "hello_world_int8",
                          "ic_resnet8_int8",    "kws_dscnn_int8",      "micro_speech_int8", "simple_add_int8",
