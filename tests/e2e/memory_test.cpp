@@ -138,6 +138,17 @@ TEST_F(MemoryTest, IoOutsideTheArenaKeepsResultsAndShrinksTheArena) {
   }
 }
 
+// Inputs and outputs bound per context have no pool: the two options together used to stop the compiler
+// with an internal error.
+TEST_F(MemoryTest, PoolsWithIoOutsideTheArena) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::vector<std::string> flags = {"--pool", "main:9000", "--pool", "sram2:16000", "--io-in-arena", "off"};
+  const json r = compile_report("kws_dscnn_int8", flags);
+  EXPECT_GT(r["io_buffer_bytes"].get<int64_t>(), 0);
+  EXPECT_GT(r["pools"][1]["used_bytes"].get<int64_t>(), 0);
+  ASSERT_NO_FATAL_FAILURE(expect_vector0_matches("kws_dscnn_int8", flags));
+}
+
 TEST_F(MemoryTest, PoolsSpillWhatDoesNotFitTheFirstMemory) {
   MICROAOT_REQUIRE_SHARED();
   const std::vector<std::string> pools = {"--pool", "dtcm:16k", "--pool", "sram:256k"};
