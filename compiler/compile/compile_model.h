@@ -47,6 +47,7 @@ struct CompiledModel {
   MemoryPlan plan;                        // with pools: offsets inside each buffer's pool; arena = pool 0
   std::vector<size_t> pool_of;            // with --pool: per buffer, index into options.pools; else empty
   std::vector<int64_t> pool_used;         // with --pool: bytes used in each pool
+  std::vector<std::string> pool_planners;  // with --pool: the planner that placed each pool ("" when empty)
   std::vector<MemoryPlan> planner_results;  // every planner's plan of the same request, for the report
   // The classic bound: the largest sum of simultaneously live tensors without any aliasing, in the
   // chosen op order (lower_bound) and in the model's own op order (source_order_bound).

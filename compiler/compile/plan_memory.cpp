@@ -354,6 +354,7 @@ void plan_model_pools(CompiledModel& model, const std::vector<BufferRecord>& ten
   model.scratch_buffer = scratch_of;
   model.pool_of = pooled.pool;
   model.pool_used = pooled.used;
+  model.pool_planners = pooled.planners;
   model.plan.offsets = pooled.offsets;
   model.plan.arena_size = pooled.used[0];
   model.plan.planner = pooled.planners[0].empty() ? model.options.planner : pooled.planners[0];
