@@ -83,6 +83,8 @@ std::vector<uint8_t> host_outputs(const BenchCommandOptions& o, const CompiledMo
   RunCommandOptions host;
   host.base = o.base;
   host.base.target = "c";
+  host.base.target_c_mcpu.clear();
+  host.quiet = true;
   host.output_dir = dir + "/out";
   size_t at = 0;
   for (size_t i = 0; i < model.graph.inputs.size(); ++i) {
@@ -149,12 +151,16 @@ void print_table(const nlohmann::ordered_json& r) {
 }  // namespace
 
 int bench_command(BenchCommandOptions& o) {
-  resolve_compile_options(o.base);
+  if (o.base.target.empty() && o.base.target_c_mcpu.empty()) o.base.target = "cortex-m4";
   if (o.base.compile.executor != "aot") {
-    throw CompileError("bench --executor " + o.base.compile.executor +
-                       ": that executor does not exist yet, only aot can be benchmarked");
+    throw UsageError("bench --executor " + o.base.compile.executor +
+                     ": that executor does not exist yet, only aot can be benchmarked");
   }
-  if (o.base.compile.target.is_generic()) throw CompileError("bench needs a Cortex-M --target, e.g. cortex-m4");
+  resolve_compile_options(o.base);
+  if (o.base.compile.target.is_generic()) {
+    throw UsageError("bench runs on an emulated Cortex-M only: --target cortex-m3, cortex-m4 (the default), "
+                     "cortex-m7, cortex-m33 or cortex-m55");
+  }
   const CortexMBoard& board = cortex_m_board(o.base.compile.target.cpu);
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
   const std::vector<uint8_t> inputs = bench_inputs(o, model);
