@@ -54,9 +54,10 @@ struct BenchCommandOptions {
   bool keep_build = false;
 };
 
-// Where and how `compile` writes (-o/--output/--output-dir, --force).
+// Where and how `compile` writes (-o/--output/--output-dir, --output-format, --force).
 struct CompileOutputOptions {
   std::string path;
+  std::string format = "dir";  // dir: a library folder; mlf: tvmc's Model Library Format archive
   bool force = false;          // move a folder microaot did not write aside instead of refusing
 };
 

@@ -1,4 +1,4 @@
-// `microaot compile`: one model to a library folder, or several models to one folder
+// `microaot compile`: one model to a library folder (or an MLF archive), or several models to one folder
 // with a shared arena. The output is written whole or not at all, and never over a user's files.
 #include <algorithm>
 #include <cctype>
@@ -10,6 +10,7 @@
 
 #include "codegen/emit.h"
 #include "driver/commands.h"
+#include "driver/mlf_archive.h"
 #include "driver/output_dir.h"
 #include "driver/output_marker.h"
 #include "support/diagnostics.h"
@@ -74,12 +75,26 @@ std::vector<std::string> module_names_for(const CompileCommandOptions& options, 
   return names;
 }
 
-// The output folder with the marker. Prints where the previous contents went when --force moved them aside.
-void write_output(const CompileOutputOptions& output, FileSet files, const std::vector<ModelStamp>& stamps,
-                  const std::vector<std::string>& inputs) {
+// The output as asked: a folder with the marker, or (--output-format=mlf) one archive. Prints where the
+// previous contents went when --force moved them aside.
+void write_output(const CompileOutputOptions& output, const CompiledModel* single, const FileSet& library,
+                  const std::vector<ModelStamp>& stamps, const std::vector<std::string>& inputs) {
+  const OutputPolicy policy{output.force, inputs};
+  FileSet files = output.format == "mlf" ? mlf_files(*single, library) : library;
   files[kMarkerFile] = marker_json(stamps, files);
-  const std::string backup = write_output_dir(output.path, files, OutputPolicy{output.force, inputs});
+  const std::string backup = output.format == "mlf"
+                                 ? write_output_file(output.path, mlf_tar(files), policy, is_microaot_archive)
+                                 : write_output_dir(output.path, files, policy);
   if (!backup.empty()) std::printf("microaot: the previous '%s' was moved aside to '%s'\n", output.path.c_str(), backup.c_str());
+}
+
+void check_output_options(const CompileCommandOptions& options, const CompileOutputOptions& output) {
+  if (output.format != "dir" && output.format != "mlf") {
+    throw UsageError("--output-format '" + output.format + "' is not supported (dir, the default, or mlf)");
+  }
+  if (output.format == "mlf" && !options.more_model_paths.empty()) {
+    throw UsageError("--output-format=mlf takes one model; compile several models into a folder");
+  }
 }
 
 int compile_many(CompileCommandOptions& options, const CompileOutputOptions& output) {
@@ -104,7 +119,7 @@ int compile_many(CompileCommandOptions& options, const CompileOutputOptions& out
     models.push_back(compile_model(bytes, one.compile));
     stamps.push_back({one.compile.source_name, sha256_hex(bytes)});
   }
-  write_output(output, emit_shared_library(models), stamps, paths);
+  write_output(output, nullptr, emit_shared_library(models), stamps, paths);
   int64_t arena = 0;
   for (const CompiledModel& model : models) {
     std::printf("microaot: %s -> %s/%s: %zu ops, arena %lld bytes\n", model.options.source_name.c_str(),
@@ -118,12 +133,14 @@ int compile_many(CompileCommandOptions& options, const CompileOutputOptions& out
 }  // namespace
 
 int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output) {
+  check_output_options(options, output);
   if (!options.more_model_paths.empty()) return compile_many(options, output);
   resolve_compile_options(options);
   const auto start = std::chrono::steady_clock::now();
   const std::vector<uint8_t> bytes = read_binary_file(options.model_path);
   const CompiledModel model = compile_model(bytes, options.compile);
-  write_output(output, emit_library(model), {{options.compile.source_name, sha256_hex(bytes)}}, {options.model_path});
+  write_output(output, &model, emit_library(model), {{options.compile.source_name, sha256_hex(bytes)}},
+               {options.model_path});
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
   if (options.planner_table) print_planner_table(model);
   std::printf("microaot: %s -> %s: %zu ops, arena %lld bytes, weights %lld bytes (%lld ms)\n",

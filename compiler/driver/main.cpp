@@ -49,8 +49,11 @@ int main(int argc, char** argv) {
   compile->add_option("more_models", compile_options.more_model_paths,
                       "further models: one folder, one shared arena, for models that never run at once");
   compile->add_option("-o,--output-dir,--output", output.path,
-                      "output folder: absent, empty or written by microaot (see --force)")
+                      "output folder: absent, empty or written by microaot (see --force); with "
+                      "--output-format=mlf the archive file")
       ->required();
+  compile->add_option("--output-format", output.format, "dir (default): a library folder; mlf: tvmc's Model "
+                                                        "Library Format archive (.tar)");
   compile->add_flag("--force", output.force,
                     "replace an output microaot did not write, after moving it aside to NAME.microaot-backup-N");
 
