@@ -13,7 +13,7 @@ class App;
 
 namespace microaot {
 
-// Options shared by `compile`, `run` and `bench`, registered on each subcommand.
+// Options shared by `compile`, `run`, `bench` and `validate`, registered on each subcommand.
 struct CompileCommandOptions {
   std::string model_path;
   std::vector<std::string> more_model_paths;  // `compile a.tflite b.tflite`: one shared arena
@@ -42,7 +42,7 @@ struct RunCommandOptions {
   std::string cflags;
   bool keep_build = false;
   bool batch = false;  // several input sets; set k's outputs go to OUTPUT_DIR/k/
-  bool quiet = false;  // no summary line (the run bench makes)
+  bool quiet = false;  // no summary line (runs made by bench and validate)
 };
 
 struct BenchCommandOptions {
@@ -66,6 +66,18 @@ int run_command(RunCommandOptions& options);
 // `run` for a Cortex-M target: cross-compiled, run under QEMU (cortex_m_run.cpp).
 int run_on_cortex_m(const RunCommandOptions& options, const CompiledModel& model, size_t sets);
 int bench_command(BenchCommandOptions& options);
+
+struct ValidateCommandOptions {
+  std::string model_path;
+  std::vector<std::string> inputs;  // one set: one file per model input
+  std::string reference_dir;        // tN.bin per tensor, N = the tensor's index in the .tflite
+  std::string cc;
+  std::string cflags;
+  bool keep_build = false;
+};
+// Exit status 0 when every tensor with a reference matches (integers exactly, float32 within the golden
+// tolerance), 1 otherwise; prints one row per tensor and names the first differing layer.
+int validate_command(const ValidateCommandOptions& options);
 int inspect_command(const std::string& model_path);
 
 // Reads a whole file; throws CompileError naming the file when it cannot.

@@ -82,6 +82,18 @@ int main(int argc, char** argv) {
   CLI::App* inspect = app.add_subcommand("inspect", "print ops, tensors, shapes, quantization, MACs (any readable model)");
   inspect->add_option("model", inspect_path, "the .tflite model")->required();
 
+  ValidateCommandOptions validate_options;
+  CLI::App* validate = app.add_subcommand(
+      "validate", "run on the host keeping every intermediate and compare each with per-layer goldens DIR/tN.bin");
+  validate->add_option("model", validate_options.model_path, "the .tflite model")->required();
+  validate->add_option("--input", validate_options.inputs, "raw input file, one per model input, in order")->required();
+  validate->add_option("--reference", validate_options.reference_dir,
+                       "folder of tN.bin files, N = the tensor's index in the .tflite")
+      ->required();
+  validate->add_option("--cc", validate_options.cc, "C compiler (default $CC or cc)");
+  validate->add_option("--cflags", validate_options.cflags, "extra C flags (default: $MICROAOT_CFLAGS)");
+  validate->add_flag("--keep-build", validate_options.keep_build, "keep the temporary build folder");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -95,6 +107,7 @@ int main(int argc, char** argv) {
     if (run->parsed()) return run_command(run_options);
     if (bench->parsed()) return bench_command(bench_options);
     if (inspect->parsed()) return inspect_command(inspect_path);
+    if (validate->parsed()) return validate_command(validate_options);
   } catch (const UsageError& e) {
     return report(e, kExitUsage);
   } catch (const std::exception& e) {
