@@ -52,9 +52,6 @@ std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tfli
 void convert_tensors(const tflite::Model& model, const tflite::SubGraph& subgraph,
                      const std::vector<uint8_t>& bytes, Graph& graph);
 
-// The IR options of `op` from the operator's builtin options, validated.
-OpOptions convert_options(const Graph& graph, const Op& op, const tflite::Operator& source);
-
 // Checks graph inputs/outputs and the order of reads and writes: every tensor an op reads is a graph
 // input, a constant or written by an earlier op; every tensor is written at most once.
 void check_dataflow(const Graph& graph, const tflite::SubGraph& subgraph);

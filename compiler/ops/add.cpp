@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "ops/in_place.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/read_options.h"
 #include "ops/quant_math.h"
 
 namespace microaot {
@@ -165,7 +165,7 @@ void add_broadcast_fields(const Graph& graph, const Op& op, KernelCall* call) {
 void add_quant_fields(const Graph& graph, const Op& op, KernelCall* call) {
   const Tensor& output = graph.tensor(op.outputs[0]);
   const AddQuant q = add_quant(graph, op);
-  const ActivationRange range = quantized_activation_range(std::get<AddOptions>(op.options).activation,
+  const ActivationRange range = quantized_activation_range(options_if<FusedActivationOptions>(op)->activation,
                                                            output.dtype, output.quant.scale[0],
                                                            static_cast<int32_t>(output.quant.zero_point[0]));
   ParamValues& p = call->params;
@@ -190,7 +190,7 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   call.args = {op.inputs[0], op.inputs[1], op.outputs[0]};
   add_broadcast_fields(graph, op, &call);
   if (type == DType::kFloat32) {
-    const FloatActivationRange range = float_activation_range(std::get<AddOptions>(op.options).activation);
+    const FloatActivationRange range = float_activation_range(options_if<FusedActivationOptions>(op)->activation);
     call.params.set_float("activation_min", range.min);
     call.params.set_float("activation_max", range.max);
   } else {
@@ -215,6 +215,7 @@ int64_t macs(const Graph& graph, const Op& op) { return graph.tensor(op.outputs[
 
 }  // namespace
 
-extern const OpHandler add_handler = {check, lower, macs, /*is_view=*/false, in_place};
+extern const OpHandler add_handler = {check, lower, macs, /*is_view=*/false, in_place,
+                                     read_fused_activation<tflite::AddOptions>};
 
 }  // namespace microaot

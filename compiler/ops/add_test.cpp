@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "ops/op_options.h"
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
@@ -39,7 +40,7 @@ Graph add_graph(DType type, const Spec& a, const Spec& b, const Spec& out, Activ
   op.source_index = 2;
   op.inputs = {0, 1};
   op.outputs = {2};
-  op.options = AddOptions{act};
+  op.options = FusedActivationOptions{act};
   g.ops.push_back(op);
   return g;
 }

@@ -10,6 +10,7 @@
 
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/read_options.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
 
@@ -27,9 +28,22 @@ struct FcShape {
 };
 
 const FullyConnectedOptions& fc_options(const Op& op) {
-  const auto* options = std::get_if<FullyConnectedOptions>(&op.options);
+  const auto* options = options_if<FullyConnectedOptions>(op);
   MICROAOT_CHECK(options != nullptr, "FULLY_CONNECTED without FullyConnectedOptions");
   return *options;
+}
+
+// Without a table, FULLY_CONNECTED takes the format's defaults (no activation).
+OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& source) {
+  FullyConnectedOptions r;
+  if (const auto* o = source.builtin_options_as_FullyConnectedOptions()) {
+    if (static_cast<int>(o->weights_format()) != 0) {  // DEFAULT; the shuffled formats are not supported
+      refuse_options(g, op, "shuffled weights format is not supported");
+    }
+    r.activation = read_activation(g, op, o->fused_activation_function());
+    r.keep_num_dims = o->keep_num_dims();
+  }
+  return r;
 }
 
 FcShape fc_shape(const Graph& graph, const Op& op) {
@@ -236,6 +250,7 @@ int64_t macs(const Graph& graph, const Op& op) {
 
 }  // namespace
 
-extern const OpHandler fully_connected_handler = {check, lower, macs};
+extern const OpHandler fully_connected_handler = {check, lower, macs, /*is_view=*/false, /*in_place=*/nullptr,
+                                                  read_options};
 
 }  // namespace microaot
