@@ -55,6 +55,8 @@ struct CompiledModel {
   int64_t source_order_bound_bytes = 0;
 };
 
+// Throws UsageError for options that are wrong whatever the model (alignment, planner, executor, pass name).
+void check_compile_options(const CompileOptions& options);
 // Throws CompileError for anything wrong with the model or the options.
 CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const CompileOptions& options);
 

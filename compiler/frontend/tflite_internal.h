@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ir/graph.h"
@@ -29,6 +30,15 @@ constexpr size_t kMaxRank = 16;
 
 // Refuses a subgraph whose conversion would copy more than kMaxExpansion times the file size.
 void check_expansion(const tflite::Model& model, const tflite::SubGraph& subgraph, size_t file_bytes);
+
+// The operator code of `op` (operator `index` of its subgraph); throws when its code index is out of range.
+const tflite::OperatorCode& opcode_of(const tflite::Model& model, const tflite::Operator& op, size_t index);
+// The operator's builtin code (the larger of the byte and the int field, as the format says).
+int builtin_code(const tflite::OperatorCode& code);
+// "LSTM", "custom operator 'Foo'" or "unknown builtin operator".
+std::string operator_code_name(const tflite::OperatorCode& code);
+// True when microaot has an IR kind for builtin `code`.
+bool is_compilable_code(int code);
 
 // The IR kind and version of each operator of `subgraph`, in order. Throws one CompileError listing every
 // operator microaot does not compile.
