@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ops/op_options.h"
+#include "ops/binary_test_util.h"
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
@@ -13,50 +14,14 @@
 namespace microaot {
 namespace {
 
-struct Spec {
-  std::vector<int32_t> shape;
-  float scale = 0;  // 0: unquantized
-  int64_t zero_point = 0;
-};
-
-// One ADD op: inputs tensors 0 and 1, output tensor 2.
-Graph add_graph(DType type, const Spec& a, const Spec& b, const Spec& out, Activation act = Activation::kNone) {
-  Graph g;
-  const Spec* specs[] = {&a, &b, &out};
-  const char* names[] = {"a", "b", "sum"};
-  for (int i = 0; i < 3; ++i) {
-    Tensor t;
-    t.name = names[i];
-    t.dtype = type;
-    t.shape = specs[i]->shape;
-    if (specs[i]->scale > 0) {
-      t.quant.scale = {specs[i]->scale};
-      t.quant.zero_point = {specs[i]->zero_point};
-    }
-    g.tensors.push_back(t);
-  }
-  Op op;
-  op.kind = OpKind::Add;
-  op.source_index = 2;
-  op.inputs = {0, 1};
-  op.outputs = {2};
-  op.options = FusedActivationOptions{act};
-  g.ops.push_back(op);
-  return g;
+Graph add_graph(DType type, const TensorSpec& a, const TensorSpec& b, const TensorSpec& out,
+                Activation act = Activation::kNone) {
+  return binary_graph(OpKind::Add, type, a, b, out, act);
 }
 
 KernelCall lower(const Graph& g) { return lower_for_test(g); }
 std::map<std::string, std::string> fields(const KernelCall& call) { return param_text(call); }
 std::map<std::string, std::vector<int64_t>> arrays(const KernelCall& call) { return param_arrays(call); }
-
-std::string check_error(const Graph& g) {
-  try {
-    op_handler(OpKind::Add).check(g, g.ops[0]);
-  } catch (const CompileError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 using V = std::vector<int64_t>;
 
@@ -161,7 +126,7 @@ TEST(AddHandler, RejectsShapesThatDoNotBroadcast) {
   EXPECT_NE(check_error(add_graph(DType::kFloat32, {{2, 3}}, {{4}}, {{2, 3}})).find("ADD (op 2): input shapes cannot"),
             std::string::npos);
   const std::string wrong_out = check_error(add_graph(DType::kFloat32, {{2, 3}}, {{3}}, {{3}}));
-  EXPECT_NE(wrong_out.find("output 0 'sum' (tensor 2): must have the broadcast shape"), std::string::npos) << wrong_out;
+  EXPECT_NE(wrong_out.find("output 0 'out' (tensor 2): must have the broadcast shape"), std::string::npos) << wrong_out;
   EXPECT_NE(check_error(add_graph(DType::kFloat32, {{1, 1, 1, 1, 1, 1, 2}}, {{2}}, {{1, 1, 1, 1, 1, 1, 2}}))
                 .find("rank above 6"),
             std::string::npos);
