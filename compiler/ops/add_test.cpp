@@ -30,7 +30,7 @@ TEST(AddHandler, SameShapesUseTheFlatLoop) {
   EXPECT_EQ(call.info().function(), "microaot_add_f32");
   EXPECT_EQ(call.info().params->c_type(), "microaot_binary_params_f32");
   EXPECT_EQ(call.info().header, "microaot/kernels/add.h");
-  EXPECT_EQ(call.source, "kernels/portable/add.c");
+  EXPECT_EQ(call.source, "kernels/portable/add_f32.c");
   EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(fields(call).at("num_dims"), "0");
   EXPECT_EQ(fields(call).at("flat_size"), "192");

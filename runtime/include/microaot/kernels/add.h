@@ -50,6 +50,10 @@ static inline int32_t microaot_add_quantized_element(const microaot_add_params_q
   return microaot_clamp_s32(sum + p->output_offset, p->activation_min, p->activation_max);
 }
 
+/* The element functions of MICROAOT_DEFINE_BINARY_KERNEL, one kernel per file so a model links only its own. */
+#define MICROAOT_ADD_QUANTIZED(p, a, b) microaot_add_quantized_element(p, a, b)
+#define MICROAOT_ADD_FLOAT(p, a, b) microaot_clamp_f32((a) + (b), (p)->activation_min, (p)->activation_max)
+
 #ifdef __cplusplus
 }
 #endif
