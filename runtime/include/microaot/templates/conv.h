@@ -53,8 +53,7 @@ static MICROAOT_ACC conv_accumulate(const MICROAOT_CONV_PARAMS* p, const MICROAO
 
 /* All output channels of one output position. */
 static void conv_pixel(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_batch, const MICROAOT_T* filter,
-                       const MICROAOT_ACC* bias, const microaot_window* y, const microaot_window* x,
-                       MICROAOT_T* out) {
+                       const MICROAOT_ACC* bias, const microaot_window* y, const microaot_window* x, MICROAOT_T* out) {
   const int32_t group = MICROAOT_CONV_OP(GROUP, p);
   const size_t filter_step = MICROAOT_CONV_OP(FILTER_STEP, p);
   int32_t oc;
@@ -82,8 +81,8 @@ static void conv_rows(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input, co
       MICROAOT_T* row = output + (size_t)(b * p->output_height + oy) * row_size;
       MICROAOT_T* dst = row_scratch != NULL ? row_scratch : row;
       for (ox = 0; ox < p->output_width; ++ox) {
-        const microaot_window x = microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width,
-                                                     p->dilation_width, p->input_width);
+        const microaot_window x =
+            microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width, p->input_width);
         conv_pixel(p, input_batch, filter, bias, &y, &x, dst + (size_t)ox * (size_t)p->output_depth);
       }
       if (row_scratch != NULL) memcpy(row, row_scratch, row_size * sizeof(MICROAOT_T));

@@ -37,12 +37,12 @@ static inline MICROAOT_ACC max_result(MICROAOT_ACC max, int32_t count) {
 static void pool_row(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* in_image, int32_t oy, MICROAOT_T* out) {
   const int32_t channels = p->channels;
   const size_t row_stride = (size_t)p->input_width * (size_t)channels;
-  const microaot_window y = microaot_window_of(oy, p->stride_height, p->padding_height, p->filter_height, 1,
-                                               p->input_height);
+  const microaot_window y =
+      microaot_window_of(oy, p->stride_height, p->padding_height, p->filter_height, 1, p->input_height);
   int32_t ox, c, fy, fx;
   for (ox = 0; ox < p->output_width; ++ox) {
-    const microaot_window x = microaot_window_of(ox, p->stride_width, p->padding_width, p->filter_width, 1,
-                                                 p->input_width);
+    const microaot_window x =
+        microaot_window_of(ox, p->stride_width, p->padding_width, p->filter_width, 1, p->input_width);
     const int32_t count = (y.end - y.begin) * (x.end - x.begin);
     for (c = 0; c < channels; ++c) {
       MICROAOT_ACC acc = MICROAOT_POOL_OP(start)();

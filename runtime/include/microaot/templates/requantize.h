@@ -16,8 +16,8 @@ void MICROAOT_FN(const microaot_requantize_params* params, const MICROAOT_REQUAN
   for (i = 0; i < params->size; ++i) {
     const int32_t x = (int32_t)input[i] + params->input_offset;
     /* Summed in 64 bits: equals TFLM's int32 sum wherever that one does not overflow. */
-    int64_t y = (int64_t)microaot_multiply_by_quantized_multiplier(x, params->output_multiplier,
-                                                                   (int)params->output_shift);
+    int64_t y =
+        (int64_t)microaot_multiply_by_quantized_multiplier(x, params->output_multiplier, (int)params->output_shift);
     y += params->output_offset;
     y = y < MICROAOT_REQUANTIZE_LO ? MICROAOT_REQUANTIZE_LO : (y > MICROAOT_REQUANTIZE_HI ? MICROAOT_REQUANTIZE_HI : y);
     output[i] = (MICROAOT_REQUANTIZE_OUT)y;
