@@ -32,19 +32,18 @@
 #define MICROAOT_CONV_PARAMS MICROAOT_PARAMS(MICROAOT_CONV)
 
 /* One output value before bias: the products over the in-image taps of the window (y, x), filter rows, then
- * columns, then channels (the reference's summation order). */
-static MICROAOT_ACC conv_accumulate(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_batch,
-                                    const MICROAOT_T* filter_oc, const microaot_window* y, const microaot_window* x,
-                                    int32_t in_c0) {
+ * columns, then channels (the reference's summation order). input_c0: the batch's image from the output
+ * channel's first input channel on. */
+static MICROAOT_ACC conv_accumulate(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_c0,
+                                    const MICROAOT_T* filter_oc, const microaot_window* y, const microaot_window* x) {
   MICROAOT_ACC acc = 0;
   int32_t fy, fx, c;
   for (fy = y->begin; fy < y->end; ++fy) {
     const int32_t in_y = y->origin + fy * p->dilation_height;
     for (fx = x->begin; fx < x->end; ++fx) {
       const int32_t in_x = x->origin + fx * p->dilation_width;
-      const MICROAOT_T* in = input_batch + (size_t)(in_y * p->input_width + in_x) * (size_t)p->input_depth;
+      const MICROAOT_T* in = input_c0 + (size_t)(in_y * p->input_width + in_x) * (size_t)p->input_depth;
       const MICROAOT_T* w = filter_oc + (size_t)(fy * p->filter_width + fx) * MICROAOT_CONV_OP(TAP_STRIDE, p);
-      in += in_c0;
       for (c = 0; c < MICROAOT_CONV_OP(TAP_DEPTH, p); ++c) acc += MICROAOT_CONV_MAC(p, in[c], w[c]);
     }
   }
@@ -59,7 +58,7 @@ static void conv_pixel(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_ba
   int32_t oc;
   for (oc = 0; oc < p->output_depth; ++oc) {
     const int32_t in_c0 = (oc / group) * MICROAOT_CONV_OP(TAP_DEPTH, p);
-    MICROAOT_ACC acc = conv_accumulate(p, input_batch, filter + (size_t)oc * filter_step, y, x, in_c0);
+    MICROAOT_ACC acc = conv_accumulate(p, input_batch + in_c0, filter + (size_t)oc * filter_step, y, x);
     /* Also without a bias a 0 is added, as the reference does (for floats it turns -0.0f into +0.0f). */
     acc += bias != NULL ? bias[oc] : 0;
     out[oc] = MICROAOT_OUTPUT(p, acc, oc);

@@ -18,9 +18,9 @@ void MICROAOT_FN(const MICROAOT_PARAMS(fully_connected) * params, const MICROAOT
   int32_t b, u, d;
   for (b = 0; b < params->batches; ++b) {
     const MICROAOT_T* in_row = input + (size_t)b * (size_t)depth;
+    const MICROAOT_T* w_row = weights;
     MICROAOT_T* out_row = output + (size_t)b * (size_t)units;
-    for (u = 0; u < units; ++u) {
-      const MICROAOT_T* w_row = weights + (size_t)u * (size_t)depth;
+    for (u = 0; u < units; ++u, w_row += depth) {
       MICROAOT_ACC acc = 0;
       for (d = 0; d < depth; ++d) acc += MICROAOT_FC_MAC(params, in_row[d], w_row[d]);
       /* Also without a bias a 0 is added, as the reference does (for floats it turns -0.0f into +0.0f). */
