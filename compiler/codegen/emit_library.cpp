@@ -59,8 +59,9 @@ FileSet emit_library(const CompiledModel& model) {
   files["platform.c"] = emit_platform_source();
   files["CMakeLists.txt"] = emit_cmake_lists(model, sources);
   files[names.prefix + ".mk"] = emit_makefile_fragment(model, sources);
-  files["memory_plan.txt"] = format_memory_plan(model.graph, PlanRequest{model.buffers, model.permits}, model.plan);
-  files["memory_map.svg"] = render_memory_svg(model.graph, PlanRequest{model.buffers, model.permits}, model.plan);
+  const PlanRequest request{model.buffers, model.permits};
+  files["memory_plan.txt"] = format_memory_plan(model.graph, request, model.plan, pool_layout(model));
+  files["memory_map.svg"] = render_memory_svg(model.graph, request, model.plan, pool_layout(model));
   files["network_info.txt"] = emit_network_info(model);
   files["report.json"] = emit_report_json(model);
   return files;

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "ops/op_options.h"
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
@@ -39,7 +40,7 @@ Graph add_graph(DType type, const Spec& a, const Spec& b, const Spec& out, Activ
   op.source_index = 2;
   op.inputs = {0, 1};
   op.outputs = {2};
-  op.options = AddOptions{act};
+  op.options = FusedActivationOptions{act};
   g.ops.push_back(op);
   return g;
 }
@@ -62,9 +63,9 @@ using V = std::vector<int64_t>;
 TEST(AddHandler, SameShapesUseTheFlatLoop) {
   const KernelCall call = lower(add_graph(DType::kFloat32, {{1, 8, 8, 3}}, {{1, 8, 8, 3}}, {{1, 8, 8, 3}}));
   EXPECT_EQ(call.info().function(), "microaot_add_f32");
-  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_f32");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_binary_params_f32");
   EXPECT_EQ(call.info().header, "microaot/kernels/add.h");
-  EXPECT_EQ(call.source, "kernels/portable/add_f32.c");
+  EXPECT_EQ(call.source, "kernels/portable/add.c");
   EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(fields(call).at("num_dims"), "0");
   EXPECT_EQ(fields(call).at("flat_size"), "192");
@@ -114,7 +115,7 @@ TEST(AddHandler, Int8ConstantsMatchIndependentDoubleMath) {
                                           {{1, 8, 8, 3}, 0.045178573578596115f, 14},
                                           {{1, 8, 8, 3}, 0.03383364528417587f, 2}));
   EXPECT_EQ(call.info().function(), "microaot_add_s8");
-  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_q");
   const auto f = fields(call);
   EXPECT_EQ(f.at("input1_offset"), "18");
   EXPECT_EQ(f.at("input1_multiplier"), "1329774609");
@@ -145,7 +146,7 @@ TEST(AddHandler, Relu6RangeIsClippedToTheType) {
 TEST(AddHandler, Int16UsesShift15) {
   const KernelCall call = lower(add_graph(DType::kInt16, {{4}, 0.5f, 0}, {{4}, 0.25f, 0}, {{4}, 0.5f, 0}));
   EXPECT_EQ(call.info().function(), "microaot_add_s16");
-  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_s8");  // one struct for both widths
+  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_q");  // one struct for both widths
   const auto f = fields(call);
   EXPECT_EQ(f.at("left_shift"), "15");
   EXPECT_EQ(f.at("input1_multiplier"), "1073741824");  // 0.5 / 1.0

@@ -96,7 +96,7 @@ TEST(OverlapElementWise, QuantizeAndDequantize) {
   check_kernel(microaot_dequantize_s16_f32, [](int n) { return microaot_dequantize_params{n, 0.001f, 0}; }, rng);
 }
 
-microaot_add_params_s8 add_params(int32_t n, int left_shift) {
+microaot_add_params_q add_params(int32_t n, int left_shift) {
   return {n,  0,    nullptr,    nullptr, nullptr,    4,       1 << 30,
           0,  -9,   1395864371, -1,      left_shift, 1 << 30, left_shift == 20 ? -19 : -14,
           -3, -128, 127};
@@ -109,10 +109,10 @@ TEST(OverlapElementWise, AddFlat) {
     const std::vector<int8_t> other8 = random_values<int8_t>(n, rng);
     const std::vector<int16_t> other16 = random_values<int16_t>(n, rng);
     const std::vector<float> other32 = random_values<float>(n, rng);
-    microaot_add_params_s8 p8 = add_params(n, 20);
-    microaot_add_params_s16 p16 = add_params(n, 15);
+    microaot_add_params_q p8 = add_params(n, 20);
+    microaot_add_params_q p16 = add_params(n, 15);
     p16.activation_min = -32768, p16.activation_max = 32767;
-    const microaot_add_params_f32 pf{n, 0, nullptr, nullptr, nullptr, -FLT_MAX, FLT_MAX};
+    const microaot_binary_params_f32 pf{n, 0, nullptr, nullptr, nullptr, -FLT_MAX, FLT_MAX};
     check_element_wise<int8_t, int8_t>(
         random_values<int8_t>(n, rng),
         [&](const int8_t* in, int8_t* out) { microaot_add_s8(&p8, in, other8.data(), out); }, &unsafe_above);
@@ -138,12 +138,12 @@ TEST(OverlapElementWise, AddWithTheOtherInputBroadcast) {
   const int32_t shape[] = {rows, cols}, full[] = {cols, 1}, broadcast[] = {0, 1};
   const std::vector<int8_t> row8 = random_values<int8_t>(cols, rng);
   const std::vector<float> row32 = random_values<float>(cols, rng);
-  microaot_add_params_s8 first = add_params(n, 20), second = add_params(n, 20);
+  microaot_add_params_q first = add_params(n, 20), second = add_params(n, 20);
   first.num_dims = second.num_dims = 2;
   first.output_shape = second.output_shape = shape;
   first.input1_strides = second.input2_strides = full;
   first.input2_strides = second.input1_strides = broadcast;
-  const microaot_add_params_f32 pf{n, 2, shape, broadcast, full, -1.0f, 1.0f};
+  const microaot_binary_params_f32 pf{n, 2, shape, broadcast, full, -1.0f, 1.0f};
   int unsafe_above = 0;
   check_element_wise<int8_t, int8_t>(
       random_values<int8_t>(n, rng),
