@@ -17,8 +17,8 @@ static int32_t softmax_exp(const microaot_softmax_params_s8* params, int32_t dif
   return microaot_softmax_exp_of_diff(diff, params->input_multiplier, (int)params->input_left_shift);
 }
 
-/* 2^exponent / sum for the Q12.19 sum of a row's exps, as a Q0.31 reciprocal and the right shift that turns
- * exp * reciprocal into output units. */
+/* 1 / sum for the Q12.19 sum of a row's exps, as a Q0.31 mantissa and the right shift (*exponent) that puts
+ * the high product of an exp and that mantissa into output units. */
 static int32_t softmax_reciprocal(uint32_t sum, int* exponent) {
   int num_bits_over_unit;
   const int32_t reciprocal = microaot_reciprocal((int32_t)sum, 12, &num_bits_over_unit);
