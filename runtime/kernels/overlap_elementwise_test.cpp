@@ -27,15 +27,7 @@ const int kSizes[] = {1, 2, 7, 33};
 
 template <typename T>
 std::vector<T> random_values(size_t n, std::mt19937& rng) {
-  std::vector<T> v(n);
-  if constexpr (std::is_same_v<T, float>) {
-    std::uniform_real_distribution<float> d(-3.0f, 3.0f);
-    for (T& x : v) x = d(rng);
-  } else {
-    std::uniform_int_distribution<int64_t> d(INT16_MIN, INT16_MAX);
-    for (T& x : v) x = static_cast<T>(d(rng));  // wraps to the type's range
-  }
-  return v;
+  return overlap_test::random_values<T>(n, rng, 3.0f, INT16_MIN, INT16_MAX);
 }
 
 // kernel(const In* input, Out* output) over input.size() elements; counts runs that differ one element
@@ -72,74 +64,36 @@ void check_sizes(Kernel kernel, std::mt19937& rng) {
   EXPECT_GT(unsafe_above, 0);
 }
 
-TEST(OverlapElementWise, Requantize) {
-  std::mt19937 rng(1);
-  auto params = [](int n) { return microaot_requantize_params{n, 3, 1518500250, -1, -7}; };
-  check_sizes<int8_t, int8_t>(
-      [&](int n, const int8_t* in, int8_t* out) {
-        auto p = params(n);
-        microaot_requantize_s8_s8(&p, in, out);
-      },
-      rng);
-  check_sizes<int8_t, int16_t>(
-      [&](int n, const int8_t* in, int16_t* out) {
-        auto p = params(n);
-        microaot_requantize_s8_s16(&p, in, out);
-      },
-      rng);
-  check_sizes<int8_t, uint8_t>(
-      [&](int n, const int8_t* in, uint8_t* out) {
-        auto p = params(n);
-        microaot_requantize_s8_u8(&p, in, out);
-      },
-      rng);
-  check_sizes<uint8_t, int8_t>(
-      [&](int n, const uint8_t* in, int8_t* out) {
-        auto p = params(n);
-        microaot_requantize_u8_s8(&p, in, out);
-      },
-      rng);
-  check_sizes<int16_t, int8_t>(
-      [&](int n, const int16_t* in, int8_t* out) {
-        auto p = params(n);
-        p.output_shift = -9;
-        microaot_requantize_s16_s8(&p, in, out);
-      },
-      rng);
-  check_sizes<int16_t, int16_t>(
-      [&](int n, const int16_t* in, int16_t* out) {
-        auto p = params(n);
-        microaot_requantize_s16_s16(&p, in, out);
+// check_sizes for kernel(const Params*, const In*, Out*) with the params make_params(n) gives for n elements.
+template <typename In, typename Out, typename Params, typename MakeParams>
+void check_kernel(void (*kernel)(const Params*, const In*, Out*), MakeParams make_params, std::mt19937& rng) {
+  check_sizes<In, Out>(
+      [&](int n, const In* in, Out* out) {
+        const Params p = make_params(n);
+        kernel(&p, in, out);
       },
       rng);
 }
 
+TEST(OverlapElementWise, Requantize) {
+  std::mt19937 rng(1);
+  auto params = [](int32_t shift) {
+    return [shift](int n) { return microaot_requantize_params{n, 3, 1518500250, shift, -7}; };
+  };
+  check_kernel(microaot_requantize_s8_s8, params(-1), rng);
+  check_kernel(microaot_requantize_s8_s16, params(-1), rng);
+  check_kernel(microaot_requantize_s8_u8, params(-1), rng);
+  check_kernel(microaot_requantize_u8_s8, params(-1), rng);
+  check_kernel(microaot_requantize_s16_s8, params(-9), rng);
+  check_kernel(microaot_requantize_s16_s16, params(-1), rng);
+}
+
 TEST(OverlapElementWise, QuantizeAndDequantize) {
   std::mt19937 rng(2);
-  check_sizes<float, int8_t>(
-      [](int n, const float* in, int8_t* out) {
-        const microaot_quantize_params p{n, 0.02f, 5};
-        microaot_quantize_f32_s8(&p, in, out);
-      },
-      rng);
-  check_sizes<float, int16_t>(
-      [](int n, const float* in, int16_t* out) {
-        const microaot_quantize_params p{n, 0.0004f, 0};
-        microaot_quantize_f32_s16(&p, in, out);
-      },
-      rng);
-  check_sizes<int8_t, float>(
-      [](int n, const int8_t* in, float* out) {
-        const microaot_dequantize_params p{n, 0.05f, 3};
-        microaot_dequantize_s8_f32(&p, in, out);
-      },
-      rng);
-  check_sizes<int16_t, float>(
-      [](int n, const int16_t* in, float* out) {
-        const microaot_dequantize_params p{n, 0.001f, 0};
-        microaot_dequantize_s16_f32(&p, in, out);
-      },
-      rng);
+  check_kernel(microaot_quantize_f32_s8, [](int n) { return microaot_quantize_params{n, 0.02f, 5}; }, rng);
+  check_kernel(microaot_quantize_f32_s16, [](int n) { return microaot_quantize_params{n, 0.0004f, 0}; }, rng);
+  check_kernel(microaot_dequantize_s8_f32, [](int n) { return microaot_dequantize_params{n, 0.05f, 3}; }, rng);
+  check_kernel(microaot_dequantize_s16_f32, [](int n) { return microaot_dequantize_params{n, 0.001f, 0}; }, rng);
 }
 
 microaot_add_params_q add_params(int32_t n, int left_shift) {
