@@ -1,11 +1,15 @@
-// AVERAGE_POOL_2D: int8 and float32, any fused activation; see pool_2d_common.h for the shared rules.
+// AVERAGE_POOL_2D: int8, int16 and float32, any fused activation; see pool_2d_common.h for the shared rules.
 #include "ops/op_handler.h"
 #include "ops/pool_2d_common.h"
 
 namespace microaot {
 namespace {
+void check(const Graph& graph, const Op& op) {
+  check_pool_2d(graph, op);
+  check_pool_2d_sum(graph, op);
+}
 KernelCall lower(const Graph& graph, const Op& op, const Target&) { return lower_pool_2d(graph, op, "average_pool_2d"); }
 }  // namespace
-extern const OpHandler average_pool_2d_handler = {check_pool_2d, lower, pool_2d_window_ops, /*is_view=*/false,
+extern const OpHandler average_pool_2d_handler = {check, lower, pool_2d_window_ops, /*is_view=*/false,
                                               pool_2d_in_place, read_pool_2d_options};
 }  // namespace microaot

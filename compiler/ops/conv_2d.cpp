@@ -1,7 +1,7 @@
-// CONV_2D: int8 (per-channel or per-tensor int8 weights, optional int32 bias) and float32, with SAME/VALID
+// CONV_2D: int8 (per-channel or per-tensor int8 weights, optional int32 bias), int16 activations with int8
+// weights (16x8: an int64 bias, or an int32 one, which TFLM sums in 32 bits) and float32, with SAME/VALID
 // padding, strides, dilation and grouped filters (filter depth dividing the input depth), as TFLite Micro's
-// reference kernels. Versions: 1 (float), 3 (int8), 6 (grouped) are what we run; 2, 4, 5, 7, 8 mean hybrid,
-// int16 or int4 tensors, which the type checks refuse with a precise message, so any version up to 8 passes.
+// reference kernels. Versions up to 8 pass: the type checks refuse what the later ones add (hybrid, int4).
 #include <string>
 #include <vector>
 
@@ -9,6 +9,7 @@
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/read_options.h"
+#include "ops/weighted_accumulator.h"
 
 namespace microaot {
 namespace {
@@ -31,6 +32,7 @@ OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& sou
   r.dilation_w = read_positive(g, op, "dilation_w_factor", o.dilation_w_factor());
   r.dilation_h = read_positive(g, op, "dilation_h_factor", o.dilation_h_factor());
   r.activation = read_activation(g, op, o.fused_activation_function());
+  r.int32_bias = o.quantized_bias_type() == tflite::TensorType::INT32;
   return r;
 }
 
@@ -42,10 +44,16 @@ int filter_dim(const Graph& graph, const Op& op, int dim) {
   return graph.tensor(input_id(graph, op, kConvFilter)).shape[dim];
 }
 
+DType accumulator(const Graph& graph, const Op& op, const ConvTensors& t) {
+  return accumulator_type(graph, t.input, t.bias, options_of(graph, op).int32_bias);
+}
+
 void check(const Graph& graph, const Op& op) {
   expect_version(graph, op, kMaxVersion);
+  expect_arity(graph, op, 2, 3, 1);
   const Conv2DOptions& options = options_of(graph, op);
-  const DType type = check_conv_types(graph, op);
+  const ConvTensors t = conv_tensors(graph, op);
+  const DType type = check_conv_types(graph, op, t, {DType::kInt64, DType::kInt32});
   const int filter = input_id(graph, op, kConvFilter);
   expect_rank(graph, op, filter, "input 1", 4);
   const int channels = filter_dim(graph, op, 0);
@@ -58,8 +66,10 @@ void check(const Graph& graph, const Op& op) {
   expect_tensor(channels % groups == 0, graph, op, filter, "input 1",
                 std::to_string(channels) + " output channels cannot be split into " + std::to_string(groups) +
                     " groups");
-  check_conv_constants(graph, op, channels);
-  if (type == DType::kInt8) check_conv_quantization(graph, op, options.activation, channels, kFilterChannelAxis);
+  check_conv_constants(graph, op, t, channels);
+  if (type != DType::kFloat32) {
+    check_conv_quantization(graph, op, t, options.activation, channels, kFilterChannelAxis, accumulator(graph, op, t));
+  }
 }
 
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {
@@ -67,7 +77,7 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const int channels = filter_dim(graph, op, 0);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
   return make_conv_call(graph, op, "conv_2d", g, {"filter_depth", filter_dim(graph, op, 3)}, options.activation,
-                        channels);
+                        channels, accumulator(graph, op, conv_tensors(graph, op)));
 }
 
 // Each output row is built in a row of scratch and stored behind the read head.

@@ -8,6 +8,7 @@
 
 #include "ops/in_place.h"
 #include "ops/op_checks.h"
+#include "ops/weighted_accumulator.h"
 
 namespace microaot {
 
@@ -44,66 +45,30 @@ void window_axis(const Graph& graph, const Op& op, const char* axis, Padding pad
   pad = window_padding(stride, dilation, in, filter, out);
 }
 
-int32_t read_int32_le(const std::vector<uint8_t>& bytes, size_t index) {
-  uint32_t value = 0;
-  for (int b = 3; b >= 0; --b) value = (value << 8) | bytes[index * 4 + b];
-  return static_cast<int32_t>(value);
-}
-
-// Sum of |w| over the taps of each output channel; the channel is the filter index along `axis`.
-std::vector<int64_t> filter_abs_sums(const Tensor& filter, int axis, int channels) {
-  int64_t inner = 1;
-  for (size_t d = axis + 1; d < filter.shape.size(); ++d) inner *= filter.shape[d];
-  std::vector<int64_t> sums(channels, 0);
-  for (size_t i = 0; i < filter.data.size(); ++i) {
-    const int c = static_cast<int>((static_cast<int64_t>(i) / inner) % channels);
-    sums[c] += std::abs(static_cast<int>(static_cast<int8_t>(filter.data[i])));
-  }
-  return sums;
-}
-
-// TFLM accumulates in int32 without a guard; refuse models where that could overflow (undefined in C).
-void check_accumulator_range(const Graph& graph, const Op& op, int channels, int filter_axis) {
-  const int input = input_id(graph, op, kConvInput);
-  const int filter = input_id(graph, op, kConvFilter);
-  const int bias = optional_input_id(op, kConvBias);
-  const int64_t zp = graph.tensor(input).quant.zero_point[0];
-  const int64_t max_abs_input = std::max<int64_t>(128 + zp, 127 - zp);  // |q - zp| for q in [-128, 127]
-  const std::vector<int64_t> sums = filter_abs_sums(graph.tensor(filter), filter_axis, channels);
-  for (int c = 0; c < channels; ++c) {
-    const int64_t bias_abs = bias == kNoTensor ? 0 : std::llabs(read_int32_le(graph.tensor(bias).data, c));
-    const int64_t bound = sums[c] * max_abs_input + bias_abs;
-    expect_tensor(bound <= INT32_MAX, graph, op, filter, "input 1",
-                  "output channel " + std::to_string(c) + " could overflow the int32 accumulator (worst case " +
-                      std::to_string(bound) + ")");
-  }
-}
-
 // The fused activation's bounds (up to 6.0) must quantize to int32 without overflow, as TFLite checks.
-void check_output_activation(const Graph& graph, const Op& op, Activation activation) {
-  const int output = output_id(graph, op, kConvOutput);
+void check_output_activation(const Graph& graph, const Op& op, int output, Activation activation) {
   const float scale = graph.tensor(output).quant.scale[0];
   expect_tensor(activation == Activation::kNone || 6.0f / scale < 1e9f, graph, op, output, "output 0",
                 "scale is too small to quantize the fused activation's bounds");
 }
 
-void check_filter_quant(const Graph& graph, const Op& op, int channels, int filter_axis) {
-  const int filter = input_id(graph, op, kConvFilter);
+void check_filter_quant(const Graph& graph, const Op& op, int filter, int channels, int filter_axis) {
+  const std::string role = input_role(op, filter);
   const Quantization& q = graph.tensor(filter).quant;
   const auto n = static_cast<int>(q.scale.size());
-  expect_tensor(n == 1 || n == channels, graph, op, filter, "input 1",
+  expect_tensor(n == 1 || n == channels, graph, op, filter, role,
                 "has " + std::to_string(n) + " quantization scales, expected 1 or one per output channel (" +
                     std::to_string(channels) + ")");
-  expect_tensor(n == 1 || q.axis == filter_axis, graph, op, filter, "input 1",
+  expect_tensor(n == 1 || q.axis == filter_axis, graph, op, filter, role,
                 "per-channel scales must be along dimension " + std::to_string(filter_axis) + ", not " +
                     std::to_string(q.axis));
   for (float scale : q.scale) {
     // A zero scale (an all-zero channel) is valid: TFLite turns it into a zero multiplier.
-    expect_tensor(std::isfinite(scale) && scale >= 0.0f, graph, op, filter, "input 1",
+    expect_tensor(std::isfinite(scale) && scale >= 0.0f, graph, op, filter, role,
                   "quantization scales must be finite and not negative");
   }
   const bool symmetric = std::all_of(q.zero_point.begin(), q.zero_point.end(), [](int64_t zp) { return zp == 0; });
-  expect_tensor(symmetric, graph, op, filter, "input 1",
+  expect_tensor(symmetric, graph, op, filter, role,
                 "int8 weights must be symmetric (zero point 0); TFLite Micro's int8 kernels ignore it");
 }
 
@@ -144,53 +109,58 @@ ConvGeometry check_conv_geometry(const Graph& graph, const Op& op, const ConvWin
   return g;
 }
 
-DType check_conv_types(const Graph& graph, const Op& op) {
-  expect_arity(graph, op, 2, 3, 1);
-  const int input = input_id(graph, op, kConvInput);
-  const int filter = input_id(graph, op, kConvFilter);
-  const int output = output_id(graph, op, kConvOutput);
-  const int bias = optional_input_id(op, kConvBias);
-  expect_dtype(graph, op, input, "input 0", {DType::kInt8, DType::kFloat32});
-  const DType type = graph.tensor(input).dtype;
-  expect_tensor(!(type == DType::kFloat32 && graph.tensor(filter).dtype == DType::kInt8), graph, op, filter,
-                "input 1", "int8 weights with float32 activations (hybrid quantization) are not supported");
-  expect_dtype(graph, op, filter, "input 1", {type});
-  expect_dtype(graph, op, output, "output 0", {type});
-  if (bias != kNoTensor) {
-    expect_dtype(graph, op, bias, "input 2", {type == DType::kInt8 ? DType::kInt32 : DType::kFloat32});
+ConvTensors conv_tensors(const Graph& graph, const Op& op) {
+  return {input_id(graph, op, kConvInput), input_id(graph, op, kConvFilter), optional_input_id(op, kConvBias),
+          output_id(graph, op, kConvOutput)};
+}
+
+DType check_conv_types(const Graph& graph, const Op& op, const ConvTensors& t,
+                       std::initializer_list<DType> int16_biases) {
+  expect_dtype(graph, op, t.input, input_role(op, t.input), {DType::kInt8, DType::kInt16, DType::kFloat32});
+  const DType type = graph.tensor(t.input).dtype;
+  expect_tensor(!(type == DType::kFloat32 && graph.tensor(t.filter).dtype == DType::kInt8), graph, op, t.filter,
+                input_role(op, t.filter),
+                "int8 weights with float32 activations (hybrid quantization) are not supported");
+  expect_dtype(graph, op, t.filter, input_role(op, t.filter), {type == DType::kFloat32 ? type : DType::kInt8});
+  expect_dtype(graph, op, t.output, "output 0", {type});
+  if (t.bias == kNoTensor) return type;
+  const std::string bias_role = input_role(op, t.bias);
+  switch (type) {
+    case DType::kInt8: expect_dtype(graph, op, t.bias, bias_role, {DType::kInt32}); break;
+    case DType::kInt16: expect_dtype(graph, op, t.bias, bias_role, int16_biases); break;
+    default: expect_dtype(graph, op, t.bias, bias_role, {DType::kFloat32}); break;
   }
   return type;
 }
 
-void check_conv_constants(const Graph& graph, const Op& op, int output_channels) {
-  const int filter = input_id(graph, op, kConvFilter);
-  const int bias = optional_input_id(op, kConvBias);
-  const std::pair<int, const char*> weights[] = {{filter, "input 1"}, {bias, "input 2"}};
-  for (const auto& [id, role] : weights) {
-    if (id == kNoTensor) continue;
-    expect_constant_data(graph, op, id, role);
+void check_conv_constants(const Graph& graph, const Op& op, const ConvTensors& t, int output_channels) {
+  for (const int id : {t.filter, t.bias}) {
+    if (id != kNoTensor) expect_constant_data(graph, op, id, input_role(op, id));
   }
-  if (bias != kNoTensor) {
-    const int64_t n = graph.tensor(bias).num_elements();
-    expect_tensor(n == output_channels, graph, op, bias, "input 2",
+  if (t.bias != kNoTensor) {
+    const int64_t n = graph.tensor(t.bias).num_elements();
+    expect_tensor(n == output_channels, graph, op, t.bias, input_role(op, t.bias),
                   "has " + std::to_string(n) + " elements, expected one per output channel (" +
                       std::to_string(output_channels) + ")");
   }
 }
 
-void check_conv_quantization(const Graph& graph, const Op& op, Activation activation, int output_channels,
-                             int filter_axis) {
-  expect_activation_quant(graph, op, input_id(graph, op, kConvInput), "input 0");
-  expect_activation_quant(graph, op, output_id(graph, op, kConvOutput), "output 0");
-  check_output_activation(graph, op, activation);
-  check_filter_quant(graph, op, output_channels, filter_axis);
-  check_accumulator_range(graph, op, output_channels, filter_axis);
+void check_conv_quantization(const Graph& graph, const Op& op, const ConvTensors& t, Activation activation,
+                             int output_channels, int filter_axis, DType accumulator) {
+  const bool int16 = graph.tensor(t.input).dtype == DType::kInt16;
+  const auto expect_activation = int16 ? expect_symmetric_quant : expect_activation_quant;
+  expect_activation(graph, op, t.input, input_role(op, t.input));
+  expect_activation(graph, op, t.output, "output 0");
+  check_output_activation(graph, op, t.output, activation);
+  check_filter_quant(graph, op, t.filter, output_channels, filter_axis);
+  expect_accumulator_fits(graph, op, t.input, t.filter, t.bias, filter_axis, accumulator);
 }
 
-std::vector<QuantizedMultiplier> conv_channel_multipliers(const Graph& graph, const Op& op, int output_channels) {
-  const double input_scale = graph.tensor(input_id(graph, op, kConvInput)).quant.scale[0];
-  const double output_scale = graph.tensor(output_id(graph, op, kConvOutput)).quant.scale[0];
-  const std::vector<float>& filter_scales = graph.tensor(input_id(graph, op, kConvFilter)).quant.scale;
+std::vector<QuantizedMultiplier> conv_channel_multipliers(const Graph& graph, const ConvTensors& t,
+                                                          int output_channels) {
+  const double input_scale = graph.tensor(t.input).quant.scale[0];
+  const double output_scale = graph.tensor(t.output).quant.scale[0];
+  const std::vector<float>& filter_scales = graph.tensor(t.filter).quant.scale;
   std::vector<QuantizedMultiplier> result;
   for (int c = 0; c < output_channels; ++c) {
     const double filter_scale = filter_scales.size() == 1 ? filter_scales[0] : filter_scales[c];
@@ -211,13 +181,15 @@ void add_conv_geometry_fields(KernelCall& call, const ConvGeometry& g) {
   for (const auto& [name, value] : fields) call.params.set_int(name, value);
 }
 
-void add_conv_quantized_fields(KernelCall& call, const Graph& graph, const Op& op, Activation activation,
-                               int output_channels) {
-  const Tensor& output = graph.tensor(output_id(graph, op, kConvOutput));
-  call.params.set_int("input_offset", -graph.tensor(input_id(graph, op, kConvInput)).quant.zero_point[0]);
+void add_conv_quantized_fields(KernelCall& call, const Graph& graph, const Op& op, const ConvTensors& t,
+                               Activation activation, int output_channels, DType accumulator) {
+  const Tensor& output = graph.tensor(t.output);
+  call.params.set_int("input_offset", -graph.tensor(t.input).quant.zero_point[0]);
   call.params.set_int("output_offset", output.quant.zero_point[0]);
   set_activation_params(call, output, activation);
-  set_multiplier_params(call, conv_channel_multipliers(graph, op, output_channels));
+  const std::vector<QuantizedMultiplier> multipliers = conv_channel_multipliers(graph, t, output_channels);
+  expect_wide_requantizable(graph, op, multipliers, accumulator);
+  set_multiplier_params(call, multipliers);
 }
 
 InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const ConvGeometry& geometry) {
@@ -225,19 +197,20 @@ InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const ConvG
 }
 
 KernelCall make_conv_call(const Graph& graph, const Op& op, const std::string& kernel, const ConvGeometry& geometry,
-                          const std::pair<const char*, int>& extra, Activation activation, int output_channels) {
-  const DType type = graph.tensor(input_id(graph, op, kConvInput)).dtype;
+                          const std::pair<const char*, int>& extra, Activation activation, int output_channels,
+                          DType accumulator) {
+  const ConvTensors t = conv_tensors(graph, op);
+  const DType type = graph.tensor(t.input).dtype;
   KernelCall call;
-  call.stem = kernel + "_" + dtype_short_name(type);
+  call.stem = kernel + "_" + dtype_short_name(type) + accumulator_suffix(graph, t.input, accumulator);
   add_conv_geometry_fields(call, geometry);
   call.params.set_int(extra.first, extra.second);
-  if (type == DType::kInt8) {
-    add_conv_quantized_fields(call, graph, op, activation, output_channels);
+  if (type == DType::kFloat32) {
+    set_activation_params(call, graph.tensor(t.output), activation);
   } else {
-    set_activation_params(call, graph.tensor(output_id(graph, op, kConvOutput)), activation);
+    add_conv_quantized_fields(call, graph, op, t, activation, output_channels, accumulator);
   }
-  call.args = {input_id(graph, op, kConvInput), input_id(graph, op, kConvFilter), optional_input_id(op, kConvBias),
-               output_id(graph, op, kConvOutput)};
+  call.args = {t.input, t.filter, t.bias, t.output};
   return call;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -31,7 +32,21 @@ struct Spec {
   int filter_axis = 0;
   OpOptions options = Conv2DOptions{Padding::kSame, 1, 1, 1, 1, Activation::kNone};
   int version = 3;
+  DType bias_type = DType::kUnsupported;  // the type's usual one: int32 (int8), int64 (int16), float32
 };
+
+// An int16 (16x8) variant of a spec: symmetric activations, int8 weights, an int64 bias.
+Spec int16_spec(Spec s) {
+  s.type = DType::kInt16;
+  s.input_zp = s.output_zp = 0;
+  s.input_scale = 0.0004f, s.output_scale = 0.0008f;
+  return s;
+}
+
+DType bias_type_of(const Spec& s) {
+  if (s.bias_type != DType::kUnsupported) return s.bias_type;
+  return s.type == DType::kInt8 ? DType::kInt32 : s.type == DType::kInt16 ? DType::kInt64 : DType::kFloat32;
+}
 
 int add_tensor(Graph& g, const std::string& name, DType type, std::vector<int32_t> shape) {
   Tensor t;
@@ -54,10 +69,10 @@ void make_constant(Tensor& t, int64_t fill) {
 
 Graph build(const Spec& s) {
   Graph g;
-  const bool q = s.type == DType::kInt8;
+  const bool q = s.type != DType::kFloat32;
   const int in = add_tensor(g, "x", s.type, s.input);
-  const int w = add_tensor(g, "conv/weights", s.type, s.filter);
-  const int b = s.bias ? add_tensor(g, "conv/bias", q ? DType::kInt32 : DType::kFloat32, {s.output[3]}) : kNoTensor;
+  const int w = add_tensor(g, "conv/weights", q ? DType::kInt8 : s.type, s.filter);
+  const int b = s.bias ? add_tensor(g, "conv/bias", bias_type_of(s), {s.output[3]}) : kNoTensor;
   const int out = add_tensor(g, "y", s.type, s.output);
   make_constant(g.tensor(w), s.type == DType::kFloat32 ? 0 : 1);
   if (b != kNoTensor) make_constant(g.tensor(b), s.type == DType::kFloat32 ? 0 : 100);
@@ -211,7 +226,7 @@ TEST(ConvHandler, SameStride2PaddingAndCall) {
   const Graph g = build(s);
   const KernelCall call = lower(g);
   EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8");
-  EXPECT_EQ(call.info().params->c_type(), "microaot_conv_2d_params_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_conv_2d_params_q");
   EXPECT_EQ(call.info().header, "microaot/kernels/conv.h");
   EXPECT_EQ(call.source, "kernels/portable/conv_2d_s8.c");
   EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2, 3}));
@@ -331,7 +346,7 @@ TEST(DepthwiseHandler, MultiplierDilationAndCall) {
   const Graph g = build(s);
   const KernelCall call = lower(g);
   EXPECT_EQ(call.info().function(), "microaot_depthwise_conv_2d_s8");
-  EXPECT_EQ(call.info().params->c_type(), "microaot_depthwise_conv_2d_params_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_depthwise_conv_2d_params_q");
   EXPECT_EQ(call.source, "kernels/portable/depthwise_conv_2d_s8.c");
   EXPECT_EQ(field(call, "depth_multiplier"), "3");
   EXPECT_EQ(field(call, "output_depth"), "6");
@@ -353,6 +368,85 @@ TEST(DepthwiseHandler, Stride2ValidFloat) {
   EXPECT_EQ(field(call, "depth_multiplier"), "2");
   EXPECT_EQ(field(call, "activation_max"), "FLT_MAX");
   EXPECT_EQ(call.args[2], kNoTensor);
+}
+
+// ---------------------------------------------------------------- int16 (16x8)
+
+// The error text lowering throws (multipliers are computed there), or "" when it succeeds.
+std::string lower_error(const Graph& g) {
+  try {
+    lower(g);
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ConvHandler, Int16WithInt64BiasLowersToThe64BitKernel) {
+  Spec s = int16_spec(Spec{});
+  s.options = Conv2DOptions{Padding::kSame, 1, 1, 1, 1, Activation::kRelu6};
+  const KernelCall call = lower(build(s));
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s16");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_conv_2d_params_q");
+  EXPECT_EQ(call.source, "kernels/portable/conv_2d_s16.c");
+  EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2, 3}));
+  expect_multipliers(s, call);
+  EXPECT_EQ(field(call, "input_offset"), "0");
+  EXPECT_EQ(field(call, "output_offset"), "0");
+  EXPECT_EQ(field(call, "activation_min"), "0");
+  EXPECT_EQ(field(call, "activation_max"), "7500");  // 6 / 0.0008
+}
+
+TEST(ConvHandler, Int16WithInt32BiasSumsIn32Bits) {
+  Spec s = int16_spec(Spec{});
+  s.bias_type = DType::kInt32;
+  EXPECT_EQ(lower(build(s)).info().function(), "microaot_conv_2d_s16_bias32");
+  // Without a bias, quantized_bias_type decides, as in TFLM: INT32 sums in 32 bits, anything else in 64.
+  s.bias = false;
+  EXPECT_EQ(lower(build(s)).info().function(), "microaot_conv_2d_s16");
+  Conv2DOptions options{Padding::kSame, 1, 1, 1, 1, Activation::kNone};
+  options.int32_bias = true;
+  s.options = options;
+  const KernelCall call = lower(build(s));
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s16_bias32");
+  EXPECT_EQ(call.args[2], kNoTensor);
+}
+
+TEST(ConvHandler, Int16AccumulatorLimits) {
+  // 32-bit sums: |bias| + 32768 * (sum of |w| = 54 in channel 0) must stay within int32.
+  Spec s = int16_spec(Spec{});
+  s.bias_type = DType::kInt32;
+  Graph g = build(s);
+  const int32_t near_max = INT32_MAX - 54 * 32768 + 1;
+  std::memcpy(g.tensor(2).data.data(), &near_max, 4);
+  expect_error(g, "CONV_2D", "conv/weights", "output channel 0 could overflow the int32 accumulator");
+  // 64-bit sums: within the +-2^47 of TFLite's 16x8 requantization.
+  g = build(int16_spec(Spec{}));
+  const int64_t wide = (int64_t{1} << 47) - 54 * 32768;
+  std::memcpy(g.tensor(2).data.data() + 8, &wide, 8);
+  expect_error(g, "CONV_2D", "conv/weights", "output channel 1 could overflow the 48-bit range");
+}
+
+TEST(ConvHandler, Int16RescaleAbove128NeedsThe32BitRequantization) {
+  Spec s = int16_spec(Spec{});
+  s.input_scale = 0.5f, s.output_scale = 0.001f;
+  s.filter_scales = {1.0f};  // real 500: shift 9
+  EXPECT_NE(lower_error(build(s)).find("beyond TFLite's 16x8 requantization"), std::string::npos);
+  s.bias_type = DType::kInt32;
+  EXPECT_EQ(array(lower(build(s)), "output_shift"), std::vector<int64_t>(4, 9));
+}
+
+TEST(DepthwiseHandler, Int16TakesAnInt64Bias) {
+  Spec s = int16_spec(depthwise_spec());
+  const KernelCall call = lower(build(s));
+  EXPECT_EQ(call.info().function(), "microaot_depthwise_conv_2d_s16");
+  expect_multipliers(s, call);
+  s.bias = false;
+  EXPECT_EQ(lower(build(s)).info().function(), "microaot_depthwise_conv_2d_s16");
+  // TFLM reads an int16 depthwise bias as int64 whatever its type.
+  s = int16_spec(depthwise_spec());
+  s.bias_type = DType::kInt32;
+  expect_error(build(s), "DEPTHWISE_CONV_2D", "conv/bias", "int32 is not supported here (expected int64)");
 }
 
 // ---------------------------------------------------------------- refusals
@@ -399,9 +493,25 @@ TEST(ConvHandler, RefusesUnsupportedTypes) {
   g = build(hybrid);
   g.tensor(1).dtype = DType::kInt8;
   expect_error(g, "CONV_2D", "conv/weights", "hybrid");
-  Spec int16;
-  int16.type = DType::kInt16;
-  expect_error(build(int16), "CONV_2D", "x", "int16 is not supported here");
+  g = build(int16_spec(Spec{}));
+  g.tensor(1).dtype = DType::kInt16;  // 16x16
+  expect_error(g, "CONV_2D", "conv/weights", "int16 is not supported here (expected int8)");
+  g = build(int16_spec(Spec{}));
+  g.tensor(2).dtype = DType::kInt16;
+  expect_error(g, "CONV_2D", "conv/bias", "int16 is not supported here (expected int64 or int32)");
+  Spec uint8;
+  uint8.type = DType::kUInt8;
+  expect_error(build(uint8), "CONV_2D", "x", "uint8 is not supported here");
+}
+
+TEST(ConvHandler, RefusesAsymmetricInt16Activations) {
+  // TFLM's int16 kernels take no zero points: a non-zero one would be ignored there, a wrong answer here.
+  Spec s = int16_spec(Spec{});
+  s.input_zp = 3;
+  expect_error(build(s), "CONV_2D", "x", "must be symmetric (zero point 0)");
+  s = int16_spec(Spec{});
+  s.output_zp = -1;
+  expect_error(build(s), "CONV_2D", "y", "must be symmetric (zero point 0)");
 }
 
 TEST(ConvHandler, RefusesBadOptionsAndVersion) {

@@ -1,7 +1,7 @@
-// DEPTHWISE_CONV_2D: int8 (per-channel or per-tensor int8 weights, optional int32 bias) and float32, with
+// DEPTHWISE_CONV_2D: int8 (per-channel or per-tensor int8 weights, optional int32 bias), int16 activations
+// with int8 weights and an int64 bias (16x8; TFLM reads any int16 model's bias as int64) and float32, with
 // SAME/VALID padding, strides, dilation and any depth multiplier, as TFLite Micro's reference kernels.
-// Versions: 1 (float), 2 (dilation), 3 (int8) are what we run; 4-7 mean hybrid, int16 or int4 tensors,
-// which the type checks refuse with a precise message, so any version up to 7 passes.
+// Versions up to 7 pass: the type checks refuse what the later ones add (hybrid, int4).
 #include <string>
 #include <vector>
 
@@ -9,6 +9,7 @@
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/read_options.h"
+#include "ops/weighted_accumulator.h"
 
 namespace microaot {
 namespace {
@@ -43,10 +44,17 @@ int output_channels(const Graph& graph, const Op& op) {
   return graph.tensor(input_id(graph, op, kConvFilter)).shape[kFilterChannelAxis];
 }
 
+// TFLM's int16 depthwise kernel always sums in 64 bits.
+DType accumulator(const Graph& graph, const ConvTensors& t) {
+  return accumulator_type(graph, t.input, t.bias, /*int32_bias_option=*/false);
+}
+
 void check(const Graph& graph, const Op& op) {
   expect_version(graph, op, kMaxVersion);
+  expect_arity(graph, op, 2, 3, 1);
   const DepthwiseConv2DOptions& options = options_of(graph, op);
-  const DType type = check_conv_types(graph, op);
+  const ConvTensors t = conv_tensors(graph, op);
+  const DType type = check_conv_types(graph, op, t, {DType::kInt64});
   const int filter = input_id(graph, op, kConvFilter);
   expect_rank(graph, op, filter, "input 1", 4);
   const int channels = output_channels(graph, op);
@@ -57,15 +65,18 @@ void check(const Graph& graph, const Op& op) {
   expect_op(options.depth_multiplier >= 1 && int64_t{g.input_c} * options.depth_multiplier == channels, graph, op,
             "depth_multiplier " + std::to_string(options.depth_multiplier) + " does not match " +
                 std::to_string(g.input_c) + " input channels and " + std::to_string(channels) + " filter channels");
-  check_conv_constants(graph, op, channels);
-  if (type == DType::kInt8) check_conv_quantization(graph, op, options.activation, channels, kFilterChannelAxis);
+  check_conv_constants(graph, op, t, channels);
+  if (type != DType::kFloat32) {
+    check_conv_quantization(graph, op, t, options.activation, channels, kFilterChannelAxis, accumulator(graph, t));
+  }
 }
 
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const int channels = output_channels(graph, op);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
-  return make_conv_call(graph, op, "depthwise_conv_2d", g, {"depth_multiplier", options.depth_multiplier}, options.activation, channels);
+  return make_conv_call(graph, op, "depthwise_conv_2d", g, {"depth_multiplier", options.depth_multiplier},
+                        options.activation, channels, accumulator(graph, conv_tensors(graph, op)));
 }
 
 // Each output row is built in a row of scratch and stored behind the read head.

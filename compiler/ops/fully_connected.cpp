@@ -1,10 +1,10 @@
-// FULLY_CONNECTED: int8 (per-tensor or per-channel symmetric weights, int32 bias) and float32, weights
+// FULLY_CONNECTED: int8 (per-tensor or per-channel symmetric weights, int32 bias), int16 activations with
+// int8 weights (16x8: an int64 bias, or an int32 one, which TFLM sums in 32 bits) and float32, weights
 // constant [units, depth], optional bias, any fused activation, keep_num_dims either way.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <limits>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -12,13 +12,14 @@
 #include "ops/op_handler.h"
 #include "ops/read_options.h"
 #include "ops/quant_math.h"
+#include "ops/weighted_accumulator.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
 namespace {
 
-// TFLite's FULLY_CONNECTED versions: 4 int8, 5 keep_num_dims, 6 no bias, 7 int16 (refused by type);
-// 8 and up only add sparse, hybrid or int4 weights, which the IR cannot describe.
+// TFLite's FULLY_CONNECTED versions: 4 int8, 5 keep_num_dims, 6 no bias, 7 int16; 8 and up only add
+// sparse, hybrid or int4 weights, which the IR cannot describe.
 constexpr int kMaxVersion = 7;
 
 struct FcShape {
@@ -42,6 +43,7 @@ OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& sou
     }
     r.activation = read_activation(g, op, o->fused_activation_function());
     r.keep_num_dims = o->keep_num_dims();
+    r.int32_bias = o->quantized_bias_type() == tflite::TensorType::INT32;
   }
   return r;
 }
@@ -51,15 +53,6 @@ FcShape fc_shape(const Graph& graph, const Op& op) {
   const int32_t depth = weights.shape[1];
   return {static_cast<int32_t>(graph.tensor(op.inputs[0]).num_elements() / depth), depth, weights.shape[0]};
 }
-
-int64_t constant_element(const Tensor& t, int64_t index) {
-  const size_t size = dtype_size(t.dtype);
-  uint64_t bits = 0;
-  for (size_t i = 0; i < size; ++i) bits |= uint64_t{t.data[index * size + i]} << (8 * i);
-  if (size < 8 && (bits >> (8 * size - 1)) != 0) bits |= ~uint64_t{0} << (8 * size);  // sign-extend
-  return static_cast<int64_t>(bits);
-}
-
 
 void check_shapes(const Graph& graph, const Op& op, int in, int w, int out) {
   expect_rank(graph, op, w, "input 1", 2);
@@ -82,9 +75,9 @@ void check_shapes(const Graph& graph, const Op& op, int in, int w, int out) {
   }
 }
 
-void check_bias(const Graph& graph, const Op& op, int bias, int32_t units, DType type) {
+void check_bias(const Graph& graph, const Op& op, int bias, int32_t units, std::initializer_list<DType> types) {
   if (bias == kNoTensor) return;
-  expect_dtype(graph, op, bias, "input 2", {type});
+  expect_dtype(graph, op, bias, "input 2", types);
   expect_rank(graph, op, bias, "input 2", 1);
   expect_tensor(graph.tensor(bias).shape[0] == units, graph, op, bias, "input 2",
                 "must have one value per unit (" + std::to_string(units) + ")");
@@ -119,54 +112,8 @@ void check_bias_scale(const Graph& graph, const Op& op, int in, int w, int bias,
                 "scale must equal input scale * weight scale");
 }
 
-// The kernel accumulates in int32 like TFLM; prove from the constants that no unit can overflow.
-void check_accumulator_range(const Graph& graph, const Op& op, int in, int w, int bias, const FcShape& s) {
-  const Tensor& weights = graph.tensor(w);
-  const int64_t in_zp = graph.tensor(in).quant.zero_point[0];
-  const int64_t max_input = std::max(std::llabs(-128 - in_zp), std::llabs(127 - in_zp));
-  const int64_t w_zp = weights.quant.per_channel() ? 0 : weights.quant.zero_point[0];
-  for (int32_t u = 0; u < s.units; ++u) {
-    int64_t bound = bias == kNoTensor ? 0 : std::llabs(constant_element(graph.tensor(bias), u));
-    for (int32_t d = 0; d < s.depth; ++d) {
-      bound += max_input * std::llabs(constant_element(weights, int64_t{u} * s.depth + d) - w_zp);
-    }
-    expect_op(bound <= std::numeric_limits<int32_t>::max(), graph, op,
-              "the int32 accumulator of unit " + std::to_string(u) + " can overflow (|sum| up to " +
-                  std::to_string(bound) + "); TFLite Micro would overflow too");
-  }
-}
-
-void check_int8(const Graph& graph, const Op& op, int in, int w, int bias, int out) {
-  const FcShape s = fc_shape(graph, op);
-  expect_dtype(graph, op, w, "input 1", {DType::kInt8});
-  expect_activation_quant(graph, op, in, "input 0");
-  expect_activation_quant(graph, op, out, "output 0");
-  check_weight_quantization(graph, op, w, s.units);
-  check_bias(graph, op, bias, s.units, DType::kInt32);
-  check_bias_scale(graph, op, in, w, bias, out);
-  check_accumulator_range(graph, op, in, w, bias, s);
-}
-
-void check(const Graph& graph, const Op& op) {
-  expect_version(graph, op, kMaxVersion);
-  expect_arity(graph, op, 2, 3, 1);
-  const int in = input_id(graph, op, 0);
-  const int w = input_id(graph, op, 1);
-  const int bias = optional_input_id(op, 2);
-  const int out = output_id(graph, op, 0);
-  expect_dtype(graph, op, in, "input 0", {DType::kInt8, DType::kFloat32});
-  expect_dtype(graph, op, out, "output 0", {graph.tensor(in).dtype});
-  const DType type = graph.tensor(in).dtype;
-  expect_tensor(!(type == DType::kFloat32 && graph.tensor(w).dtype == DType::kInt8), graph, op, w, "input 1",
-                "int8 weights with float32 activations (hybrid quantization) are not supported");
-  expect_dtype(graph, op, w, "input 1", {type});
-  expect_constant_data(graph, op, w, "input 1");
-  check_shapes(graph, op, in, w, out);
-  if (type == DType::kInt8) {
-    check_int8(graph, op, in, w, bias, out);
-  } else {
-    check_bias(graph, op, bias, graph.tensor(w).shape[0], DType::kFloat32);
-  }
+DType accumulator(const Graph& graph, const Op& op) {
+  return accumulator_type(graph, op.inputs[0], optional_input_id(op, 2), fc_options(op).int32_bias);
 }
 
 // Per-unit multipliers with TFLM's rounding of the real scale: per-channel weights multiply the three
@@ -190,6 +137,42 @@ std::vector<QuantizedMultiplier> output_multipliers(const Graph& graph, const Op
   return result;
 }
 
+// int8, or int16 with int8 weights: TFLM applies the zero points of both (int16 ones are usually 0).
+void check_quantized(const Graph& graph, const Op& op, int in, int w, int bias, int out) {
+  const FcShape s = fc_shape(graph, op);
+  const bool int16 = graph.tensor(in).dtype == DType::kInt16;
+  expect_dtype(graph, op, w, "input 1", {DType::kInt8});
+  expect_activation_quant(graph, op, in, "input 0");
+  expect_activation_quant(graph, op, out, "output 0");
+  check_weight_quantization(graph, op, w, s.units);
+  check_bias(graph, op, bias, s.units, int16 ? std::initializer_list<DType>{DType::kInt64, DType::kInt32}
+                                             : std::initializer_list<DType>{DType::kInt32});
+  check_bias_scale(graph, op, in, w, bias, out);
+  expect_accumulator_fits(graph, op, in, w, bias, /*axis=*/0, accumulator(graph, op));
+}
+
+void check(const Graph& graph, const Op& op) {
+  expect_version(graph, op, kMaxVersion);
+  expect_arity(graph, op, 2, 3, 1);
+  const int in = input_id(graph, op, 0);
+  const int w = input_id(graph, op, 1);
+  const int bias = optional_input_id(op, 2);
+  const int out = output_id(graph, op, 0);
+  expect_dtype(graph, op, in, "input 0", {DType::kInt8, DType::kInt16, DType::kFloat32});
+  expect_dtype(graph, op, out, "output 0", {graph.tensor(in).dtype});
+  const DType type = graph.tensor(in).dtype;
+  expect_tensor(!(type == DType::kFloat32 && graph.tensor(w).dtype == DType::kInt8), graph, op, w, "input 1",
+                "int8 weights with float32 activations (hybrid quantization) are not supported");
+  expect_dtype(graph, op, w, "input 1", {type == DType::kFloat32 ? type : DType::kInt8});
+  expect_constant_data(graph, op, w, "input 1");
+  check_shapes(graph, op, in, w, out);
+  if (type == DType::kFloat32) {
+    check_bias(graph, op, bias, graph.tensor(w).shape[0], {DType::kFloat32});
+  } else {
+    check_quantized(graph, op, in, w, bias, out);
+  }
+}
+
 void add_quantized_fields(const Graph& graph, const Op& op, int32_t units, KernelCall& call) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& weights = graph.tensor(op.inputs[1]);
@@ -198,20 +181,23 @@ void add_quantized_fields(const Graph& graph, const Op& op, int32_t units, Kerne
   call.params.set_int("input_offset", -input.quant.zero_point[0]);
   call.params.set_int("filter_offset", -w_zp);
   call.params.set_int("output_offset", output.quant.zero_point[0]);
-  set_multiplier_params(call, output_multipliers(graph, op, units));
+  const std::vector<QuantizedMultiplier> multipliers = output_multipliers(graph, op, units);
+  expect_wide_requantizable(graph, op, multipliers, accumulator(graph, op));
+  set_multiplier_params(call, multipliers);
 }
 
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const FcShape s = fc_shape(graph, op);
   const DType type = graph.tensor(op.inputs[0]).dtype;
   KernelCall call;
-  call.stem = std::string("fully_connected_") + dtype_short_name(type);
+  call.stem = std::string("fully_connected_") + dtype_short_name(type) +
+              accumulator_suffix(graph, op.inputs[0], accumulator(graph, op));
   call.args = {op.inputs[0], op.inputs[1], optional_input_id(op, 2), op.outputs[0]};
   call.params.set_int("batches", s.batches);
   call.params.set_int("input_depth", s.depth);
   call.params.set_int("output_depth", s.units);
   set_activation_params(call, graph.tensor(op.outputs[0]), fc_options(op).activation);
-  if (type == DType::kInt8) add_quantized_fields(graph, op, s.units, call);
+  if (type != DType::kFloat32) add_quantized_fields(graph, op, s.units, call);
   return call;
 }
 

@@ -108,7 +108,7 @@ TEST(FullyConnectedHandler, LowersPerChannelInt8) {
   Fc fc = int8_fc();
   const KernelCall call = checked_lower(fc);
   EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8");
-  EXPECT_EQ(call.info().params->c_type(), "microaot_fully_connected_params_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_fully_connected_params_q");
   EXPECT_EQ(call.info().header, "microaot/kernels/fully_connected.h");
   EXPECT_EQ(call.source, "kernels/portable/fully_connected_s8.c");
   EXPECT_EQ(call.args, (std::vector<int>{fc.input, fc.weights, fc.bias, fc.output}));
@@ -172,6 +172,69 @@ TEST(FullyConnectedHandler, LowersFloatWithoutBias) {
   EXPECT_EQ(op_handler(OpKind::FullyConnected).macs(fc.graph, fc.op()), 3 * 5 * 10);
 }
 
+// The int8 FC as 16x8: int16 activations (zero point 0), the same int8 weights, an int64 bias (or int32).
+Fc int16_fc(DType bias_type = DType::kInt64, bool per_channel = true) {
+  Fc fc = int8_fc(per_channel);
+  Graph& g = fc.graph;
+  g.tensor(fc.input).dtype = g.tensor(fc.output).dtype = DType::kInt16;
+  g.tensor(fc.input).quant = {{0.0003f}, {0}, 0};
+  g.tensor(fc.output).quant = {{0.0005f}, {0}, 0};
+  g.tensor(fc.bias).dtype = bias_type;
+  g.tensor(fc.bias).quant.scale = {0.0003f * g.tensor(fc.weights).quant.scale[0]};
+  if (bias_type == DType::kInt64) make_constant(g, fc.bias, std::vector<int64_t>{100, -2000, 35, 0});
+  return fc;
+}
+
+TEST(FullyConnectedHandler, LowersInt16ToThe16x8Kernels) {
+  Fc fc = int16_fc();
+  KernelCall call = checked_lower(fc);
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s16");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_fully_connected_params_q");
+  EXPECT_EQ(call.source, "kernels/portable/fully_connected_s16.c");
+  EXPECT_EQ(call.args, (std::vector<int>{fc.input, fc.weights, fc.bias, fc.output}));
+  auto f = fields_of(call);
+  EXPECT_EQ(f["input_offset"], "0");
+  EXPECT_EQ(f["output_offset"], "0");
+  EXPECT_EQ(f["activation_min"], "0");
+  EXPECT_EQ(f["activation_max"], "12000");  // relu6: 6 / 0.0005
+  const QuantizedMultiplier m = quantize_multiplier(static_cast<double>(0.0003f) * static_cast<double>(0.0042f) / static_cast<double>(0.0005f));
+  EXPECT_EQ(array_of(call, "output_multiplier")[1], m.multiplier);
+  EXPECT_EQ(array_of(call, "output_shift")[1], m.shift);
+
+  Fc bias32 = int16_fc(DType::kInt32);
+  EXPECT_EQ(checked_lower(bias32).info().function(), "microaot_fully_connected_s16_bias32");
+  Fc per_tensor = int16_fc(DType::kInt64, /*per_channel=*/false);
+  EXPECT_EQ(checked_lower(per_tensor).info().function(), "microaot_fully_connected_s16");
+}
+
+TEST(FullyConnectedHandler, Int16WithoutBiasFollowsQuantizedBiasType) {
+  Fc fc = int16_fc();
+  fc.op().inputs.pop_back();
+  EXPECT_EQ(checked_lower(fc).info().function(), "microaot_fully_connected_s16");
+  std::any_cast<FullyConnectedOptions&>(fc.op().options).int32_bias = true;
+  EXPECT_EQ(checked_lower(fc).info().function(), "microaot_fully_connected_s16_bias32");
+}
+
+TEST(FullyConnectedHandler, Int16Limits) {
+  Fc fc = int16_fc();
+  make_constant(fc.graph, fc.bias, std::vector<int64_t>{0, 0, int64_t{1} << 47, 0});
+  EXPECT_NE(check_error(fc).find("output channel 2 could overflow the 48-bit range of the int64 accumulator"),
+            std::string::npos)
+      << check_error(fc);
+  // A rescale of 2^8 or more: beyond the 16x8 requantization, fine for the 32-bit one.
+  fc = int16_fc();
+  fc.graph.tensor(fc.output).quant.scale = {1e-8f};
+  try {
+    checked_lower(fc);
+    ADD_FAILURE() << "lowered a rescale beyond 2^7";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("beyond TFLite's 16x8 requantization"), std::string::npos) << e.what();
+  }
+  fc = int16_fc(DType::kInt32);
+  fc.graph.tensor(fc.output).quant.scale = {1e-8f};
+  EXPECT_GT(array_of(checked_lower(fc), "output_shift")[0], 7);
+}
+
 TEST(FullyConnectedHandler, RefusesWhatTheKernelCannotRun) {
   struct Case {
     const char* what;
@@ -179,7 +242,13 @@ TEST(FullyConnectedHandler, RefusesWhatTheKernelCannotRun) {
     const char* message;
   };
   const Case cases[] = {
-      {"int16", [](Fc& fc) { fc.graph.tensor(fc.input).dtype = DType::kInt16; }, "type int16 is not supported"},
+      {"int16 x int16",
+       [](Fc& fc) {
+         fc.graph.tensor(fc.input).dtype = fc.graph.tensor(fc.output).dtype = DType::kInt16;
+         fc.graph.tensor(fc.weights).dtype = DType::kInt16;
+       },
+       "type int16 is not supported here (expected int8)"},
+      {"uint8", [](Fc& fc) { fc.graph.tensor(fc.input).dtype = DType::kUInt8; }, "type uint8 is not supported"},
       {"weights computed at run time", [](Fc& fc) { fc.graph.tensor(fc.weights).is_constant = false; },
        "must be a constant"},
       {"output rows", [](Fc& fc) { fc.graph.tensor(fc.output).shape = {2, 3, 5}; }, "rows of 4 units"},
@@ -190,7 +259,8 @@ TEST(FullyConnectedHandler, RefusesWhatTheKernelCannotRun) {
       {"bias length", [](Fc& fc) { fc.graph.tensor(fc.bias).shape = {5}; }, "one value per unit"},
       {"bias type", [](Fc& fc) { fc.graph.tensor(fc.bias).dtype = DType::kInt64; }, "type int64 is not supported"},
       {"accumulator overflow",
-       [](Fc& fc) { make_constant(fc.graph, fc.bias, std::vector<int32_t>{2147483000, 0, 0, 0}); }, "can overflow"},
+       [](Fc& fc) { make_constant(fc.graph, fc.bias, std::vector<int32_t>{2147483000, 0, 0, 0}); },
+       "output channel 0 could overflow the int32 accumulator"},
       {"keep_num_dims rank", [](Fc& fc) { fc.graph.tensor(fc.output).shape = {6, 4}; }, "keep_num_dims"},
       {"output quantization", [](Fc& fc) { fc.graph.tensor(fc.output).quant.scale.clear(); }, "per-tensor"},
       {"version 8 (sparse weights)", [](Fc& fc) { fc.op().version = 8; }, "version 8 is not supported"},

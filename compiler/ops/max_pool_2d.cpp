@@ -1,4 +1,4 @@
-// MAX_POOL_2D: int8 and float32, any fused activation; see pool_2d_common.h for the shared rules.
+// MAX_POOL_2D: int8, int16 and float32, any fused activation; see pool_2d_common.h for the shared rules.
 #include "ops/op_handler.h"
 #include "ops/pool_2d_common.h"
 

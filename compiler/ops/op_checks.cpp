@@ -1,5 +1,6 @@
 #include "ops/op_checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -42,6 +43,11 @@ int output_id(const Graph& graph, const Op& op, int index) {
 
 int optional_input_id(const Op& op, int index) {
   return index < static_cast<int>(op.inputs.size()) ? op.inputs[index] : kNoTensor;
+}
+
+std::string input_role(const Op& op, int tensor_id) {
+  const auto at = std::find(op.inputs.begin(), op.inputs.end(), tensor_id);
+  return "input " + std::to_string(at - op.inputs.begin());
 }
 
 void expect_dtype(const Graph& graph, const Op& op, int tensor_id, const std::string& role,

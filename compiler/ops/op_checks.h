@@ -22,6 +22,8 @@ int input_id(const Graph& graph, const Op& op, int index);
 int output_id(const Graph& graph, const Op& op, int index);
 // The i-th input id or kNoTensor when absent (optional inputs such as a bias).
 int optional_input_id(const Op& op, int index);
+// "input N" for the tensor's position among the op's inputs (the role the expect_* helpers name).
+std::string input_role(const Op& op, int tensor_id);
 
 void expect_dtype(const Graph& graph, const Op& op, int tensor_id, const std::string& role,
                   std::initializer_list<DType> allowed);

@@ -18,6 +18,7 @@ struct Conv2DOptions {
   Padding padding = Padding::kValid;
   int stride_w = 1, stride_h = 1, dilation_w = 1, dilation_h = 1;
   Activation activation = Activation::kNone;
+  bool int32_bias = false;  // quantized_bias_type INT32: an int16 conv without bias sums in 32 bits
 };
 
 struct DepthwiseConv2DOptions {
@@ -35,6 +36,7 @@ struct Pool2DOptions {
 struct FullyConnectedOptions {
   Activation activation = Activation::kNone;
   bool keep_num_dims = false;
+  bool int32_bias = false;  // quantized_bias_type INT32: an int16 FC without bias sums in 32 bits
 };
 
 struct SoftmaxOptions {

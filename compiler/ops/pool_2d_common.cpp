@@ -1,6 +1,7 @@
 #include "ops/pool_2d_common.h"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,7 @@ void check_pool_2d(const Graph& graph, const Op& op) {
   expect_arity(graph, op, 1, 1, 1);
   const int in = input_id(graph, op, 0);
   const int out = output_id(graph, op, 0);
-  expect_dtype(graph, op, in, "input 0", {DType::kInt8, DType::kFloat32});
+  expect_dtype(graph, op, in, "input 0", {DType::kInt8, DType::kInt16, DType::kFloat32});
   expect_dtype(graph, op, out, "output 0", {graph.tensor(in).dtype});
   expect_rank(graph, op, in, "input 0", 4);
   expect_rank(graph, op, out, "output 0", 4);
@@ -68,7 +69,17 @@ void check_pool_2d(const Graph& graph, const Op& op) {
   expect_tensor(graph.tensor(out).shape == expected, graph, op, out, "output 0",
                 "shape " + shape_text(graph.tensor(out).shape) + " does not match the " + shape_text(expected) +
                     " implied by the input shape, filter, strides and padding");
-  if (input.dtype == DType::kInt8) check_same_quantization(graph, op, in, out);
+  if (input.dtype != DType::kFloat32) check_same_quantization(graph, op, in, out);
+}
+
+void check_pool_2d_sum(const Graph& graph, const Op& op) {
+  const Tensor& input = graph.tensor(op.inputs[0]);
+  if (input.dtype == DType::kFloat32) return;
+  const Pool2DOptions& o = pool_options(op);
+  const int64_t largest = input.dtype == DType::kInt16 ? 32768 : 128;  // |lowest value|
+  expect_op(int64_t{o.filter_h} * o.filter_w * largest <= INT32_MAX, graph, op,
+            "a " + std::to_string(o.filter_h) + "x" + std::to_string(o.filter_w) +
+                " window could overflow the int32 sum of its elements (TFLite Micro's too)");
 }
 
 KernelCall lower_pool_2d(const Graph& graph, const Op& op, const std::string& kernel) {

@@ -10,9 +10,11 @@
 
 namespace microaot {
 
-// Checks one int8/float32 NHWC input, one output of the same type, the output shape implied by the
-// options (TFLite SAME/VALID arithmetic), and int8 input/output sharing one quantization (as TFLM).
+// Checks one int8/int16/float32 NHWC input, one output of the same type, the output shape implied by the
+// options (TFLite SAME/VALID arithmetic), and quantized input/output sharing one quantization (as TFLM).
 void check_pool_2d(const Graph& graph, const Op& op);
+// Integer types: the int32 sum of a whole window cannot overflow (AVERAGE_POOL_2D).
+void check_pool_2d_sum(const Graph& graph, const Op& op);
 
 // The call of the stem <kernel>_<dtype>, kernel being "average_pool_2d" or "max_pool_2d".
 KernelCall lower_pool_2d(const Graph& graph, const Op& op, const std::string& kernel);

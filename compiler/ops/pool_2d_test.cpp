@@ -34,6 +34,7 @@ Pool make_pool(OpKind kind, DType type, std::vector<int32_t> in_shape, std::vect
     t.shape = *shape;
     t.source_index = static_cast<int>(p.graph.tensors.size());
     if (type == DType::kInt8) t.quant = Quantization{{0.05f}, {3}, 0};
+    if (type == DType::kInt16) t.quant = Quantization{{0.0005f}, {0}, 0};
     p.graph.tensors.push_back(t);
   }
   p.graph.ops.push_back(Op{kind, 0, 1, {0}, {1}, options});
@@ -70,7 +71,7 @@ TEST(Pool2DHandler, AverageInt8SameWithOddSizes) {
                      options(Padding::kSame, 3, 3, 2, 2, Activation::kRelu6));
   const KernelCall call = checked_lower(p);
   EXPECT_EQ(call.info().function(), "microaot_average_pool_2d_s8");
-  EXPECT_EQ(call.info().params->c_type(), "microaot_pool_2d_params_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_pool_2d_params_q");
   EXPECT_EQ(call.info().header, "microaot/kernels/pooling.h");
   EXPECT_EQ(call.source, "kernels/portable/average_pool_2d_s8.c");
   EXPECT_EQ(call.args, (std::vector<int>{0, 1}));
@@ -117,6 +118,37 @@ TEST(Pool2DHandler, MaxFloatValidAndNonSquareSame) {
   EXPECT_EQ(f["output_width"], "7");
 }
 
+TEST(Pool2DHandler, Int16LowersToTheInt16Kernels) {
+  for (OpKind kind : {OpKind::AveragePool2D, OpKind::MaxPool2D}) {
+    Pool p = make_pool(kind, DType::kInt16, {1, 9, 9, 4}, {1, 5, 5, 4},
+                       options(Padding::kSame, 3, 3, 2, 2, Activation::kRelu));
+    const KernelCall call = checked_lower(p);
+    const std::string stem = kind == OpKind::AveragePool2D ? "average_pool_2d_s16" : "max_pool_2d_s16";
+    EXPECT_EQ(call.info().function(), "microaot_" + stem);
+    EXPECT_EQ(call.info().params->c_type(), "microaot_pool_2d_params_q");
+    EXPECT_EQ(call.source, "kernels/portable/" + stem + ".c");
+    auto f = fields_of(call);
+    EXPECT_EQ(f["activation_min"], "0");
+    EXPECT_EQ(f["activation_max"], "32767");
+    p.output().quant.zero_point = {1};
+    EXPECT_NE(check_error(p).find("input's scale and zero point"), std::string::npos) << check_error(p);
+  }
+}
+
+TEST(Pool2DHandler, AverageRefusesWindowsWhoseSumCouldOverflow) {
+  // 32768 * 256 * 256 = 2^31 > INT32_MAX: the int32 sum of a full int16 window could overflow.
+  Pool big = make_pool(OpKind::AveragePool2D, DType::kInt16, {1, 256, 256, 1}, {1, 1, 1, 1},
+                       options(Padding::kValid, 256, 256, 1, 1));
+  EXPECT_NE(check_error(big).find("256x256 window could overflow the int32 sum"), std::string::npos)
+      << check_error(big);
+  Pool max = make_pool(OpKind::MaxPool2D, DType::kInt16, {1, 256, 256, 1}, {1, 1, 1, 1},
+                       options(Padding::kValid, 256, 256, 1, 1));
+  EXPECT_EQ(check_error(max), "");
+  Pool fits = make_pool(OpKind::AveragePool2D, DType::kInt16, {1, 256, 255, 1}, {1, 1, 1, 1},
+                        options(Padding::kValid, 256, 255, 1, 1));
+  EXPECT_EQ(check_error(fits), "");
+}
+
 TEST(Pool2DHandler, RefusesWhatTheKernelsCannotRun) {
   struct Case {
     const char* what;
@@ -124,7 +156,7 @@ TEST(Pool2DHandler, RefusesWhatTheKernelsCannotRun) {
     const char* message;
   };
   const Case cases[] = {
-      {"int16", [](Pool& p) { p.input().dtype = p.output().dtype = DType::kInt16; }, "type int16 is not supported"},
+      {"int32", [](Pool& p) { p.input().dtype = p.output().dtype = DType::kInt32; }, "type int32 is not supported"},
       {"mixed types", [](Pool& p) { p.output().dtype = DType::kFloat32; }, "type float32 is not supported"},
       {"rank", [](Pool& p) { p.input().shape = {9, 9, 4}; }, "expected rank 4"},
       {"output shape", [](Pool& p) { p.output().shape = {1, 4, 4, 4}; }, "does not match the [1,5,5,4]"},

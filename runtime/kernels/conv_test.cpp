@@ -12,34 +12,12 @@
 #include <vector>
 
 #include "microaot/kernels/conv.h"
+#include "requantize_reference.h"
 
 namespace {
 
-// ---------------------------------------------------------------- reference arithmetic
-
-int64_t floor_div_pow2(int64_t x, int e) {
-  const int64_t d = int64_t{1} << e;
-  return x >= 0 ? x / d : -((-x + d - 1) / d);
-}
-
-// TFLite's saturating rounding doubling high multiply is a*b / 2^31 rounded half up.
-int32_t ref_high_mul(int32_t a, int32_t b) {
-  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
-  return static_cast<int32_t>(floor_div_pow2(int64_t{a} * b + (int64_t{1} << 30), 31));
-}
-
-// Then a right shift rounded half away from zero.
-int32_t ref_round_shift(int32_t x, int e) {
-  if (e == 0) return x;
-  const int64_t magnitude = (std::llabs(x) + (int64_t{1} << (e - 1))) >> e;
-  return static_cast<int32_t>(x < 0 ? -magnitude : magnitude);
-}
-
-int32_t ref_requantize(int32_t acc, int32_t multiplier, int shift) {
-  const int64_t shifted = int64_t{acc} * (int64_t{1} << std::max(shift, 0));
-  EXPECT_TRUE(shifted >= INT32_MIN && shifted <= INT32_MAX) << "test keeps left shifts in range";
-  return ref_round_shift(ref_high_mul(static_cast<int32_t>(shifted), multiplier), std::max(-shift, 0));
-}
+using requantize_reference::requantize_s32;
+using requantize_reference::requantize_s64;
 
 // ---------------------------------------------------------------- geometry
 
@@ -136,7 +114,7 @@ std::vector<int8_t> ref_s8(const Case& k, bool depthwise, const QuantS8& q, cons
             return (v - q.input_zp) * filter[w];
           });
           if (k.has_bias) acc += bias[oc];
-          const int32_t value = ref_requantize(acc, q.multiplier[oc], q.shift[oc]) + q.output_zp;
+          const int32_t value = requantize_s32(acc, q.multiplier[oc], q.shift[oc]) + q.output_zp;
           out.push_back(static_cast<int8_t>(std::min(std::max(value, q.act_min), q.act_max)));
         }
   return out;
@@ -159,24 +137,34 @@ void fill_quant(P& params, const QuantS8& q) {
   params.output_multiplier = q.multiplier.data(), params.output_shift = q.shift.data();
 }
 
-std::vector<int8_t> run_s8(const Case& k, bool depthwise, const QuantS8& q, const std::vector<int8_t>& input,
-                           const std::vector<int8_t>& filter, const std::vector<int32_t>& bias) {
-  std::vector<int8_t> out(output_size(k), 0x55);
-  const int32_t* bias_ptr = k.has_bias ? bias.data() : nullptr;
+// Runs an integer conv kernel or, for depthwise, the depthwise one (nullptr where there is none).
+template <typename T, typename Bias>
+std::vector<T> run_q(const Case& k, bool depthwise, const QuantS8& q, const std::vector<T>& input,
+                     const std::vector<int8_t>& filter, const std::vector<Bias>& bias,
+                     void (*conv)(const microaot_conv_2d_params_q*, const T*, const int8_t*, const Bias*, T*),
+                     void (*depthwise_conv)(const microaot_depthwise_conv_2d_params_q*, const T*, const int8_t*,
+                                            const Bias*, T*)) {
+  std::vector<T> out(output_size(k), static_cast<T>(0x55));
+  const Bias* bias_ptr = k.has_bias ? bias.data() : nullptr;
   if (depthwise) {
-    microaot_depthwise_conv_2d_params_s8 params{};
+    microaot_depthwise_conv_2d_params_q params{};
     fill_geometry(params, k);
     fill_quant(params, q);
     params.depth_multiplier = k.filter_c;
-    microaot_depthwise_conv_2d_s8(&params, input.data(), filter.data(), bias_ptr, out.data());
+    depthwise_conv(&params, input.data(), filter.data(), bias_ptr, out.data());
   } else {
-    microaot_conv_2d_params_s8 params{};
+    microaot_conv_2d_params_q params{};
     fill_geometry(params, k);
     fill_quant(params, q);
     params.filter_depth = k.filter_c;
-    microaot_conv_2d_s8(&params, input.data(), filter.data(), bias_ptr, out.data());
+    conv(&params, input.data(), filter.data(), bias_ptr, out.data());
   }
   return out;
+}
+
+std::vector<int8_t> run_s8(const Case& k, bool depthwise, const QuantS8& q, const std::vector<int8_t>& input,
+                           const std::vector<int8_t>& filter, const std::vector<int32_t>& bias) {
+  return run_q(k, depthwise, q, input, filter, bias, microaot_conv_2d_s8, microaot_depthwise_conv_2d_s8);
 }
 
 // ---------------------------------------------------------------- hand-computed cases
@@ -311,6 +299,112 @@ TEST(ConvS8, LeftShiftsMatchReference) {
 TEST(DepthwiseConvS8, MatchesReferenceArithmetic) {
   for (const Named& c : kDepthwiseCases) {
     for (unsigned seed = 1; seed <= 3; ++seed) compare_s8(c, true, seed, -10, -3);
+  }
+}
+
+// ---------------------------------------------------------------- int16 (16x8)
+
+// int16 tensors are symmetric: QuantS8 with both zero points 0 and an int16 clamp range. Bias int64_t: the
+// 64-bit kernels; int32_t: the _bias32 flavor (32-bit sums and requantization).
+template <typename Bias>
+std::vector<int16_t> ref_s16(const Case& k, bool depthwise, const QuantS8& q, const std::vector<int16_t>& input,
+                             const std::vector<int8_t>& filter, const std::vector<Bias>& bias) {
+  const Padded<int16_t> p = pad_input(k, input, int16_t{0});
+  std::vector<int16_t> out;
+  for (int b = 0; b < k.batches; ++b)
+    for (int oy = 0; oy < k.out_h; ++oy)
+      for (int ox = 0; ox < k.out_w; ++ox)
+        for (int oc = 0; oc < k.out_c; ++oc) {
+          int64_t acc = ref_taps<int16_t, int64_t>(k, depthwise, p, b, oy, ox, oc,
+                                                   [&](int16_t v, int w) { return int64_t{v} * filter[w]; });
+          if (k.has_bias) acc += bias[oc];
+          const int32_t value = sizeof(Bias) == 8 ? requantize_s64(acc, q.multiplier[oc], q.shift[oc])
+                                                  : requantize_s32(static_cast<int32_t>(acc), q.multiplier[oc],
+                                                                   q.shift[oc]);
+          out.push_back(static_cast<int16_t>(std::min(std::max(value, q.act_min), q.act_max)));
+        }
+  return out;
+}
+
+template <typename Bias>
+std::vector<int16_t> run_s16(const Case& k, bool depthwise, const QuantS8& q, const std::vector<int16_t>& input,
+                             const std::vector<int8_t>& filter, const std::vector<Bias>& bias) {
+  if constexpr (sizeof(Bias) == 8) {
+    return run_q(k, depthwise, q, input, filter, bias, microaot_conv_2d_s16, microaot_depthwise_conv_2d_s16);
+  } else {
+    return run_q<int16_t, Bias>(k, depthwise, q, input, filter, bias, microaot_conv_2d_s16_bias32, nullptr);
+  }
+}
+
+const std::vector<int16_t> kThousands = {1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000};
+
+TEST(ConvS16, SixteenBitMultiplier) {
+  // Sums 37000, 47000, 67000, 77000. The multiplier 2^30 + 2^15 - 1 is 0.50001525 in 32 bits, but its top 16
+  // bits (rounded) are exactly 0.5 for the 64-bit requantization: 18500 ... against 18501 ... with int32
+  // (the last two clamp at 32767).
+  const Case k = tiny_case();
+  const std::vector<int8_t> filter = {1, 2, 3, 4};
+  const QuantS8 q{0, 0, INT16_MIN, INT16_MAX, {(1 << 30) + (1 << 15) - 1}, {0}};
+  EXPECT_EQ(run_s16<int64_t>(k, false, q, kThousands, filter, {}), (std::vector<int16_t>{18500, 23500, 32767, 32767}));
+  EXPECT_EQ(run_s16<int32_t>(k, false, q, kThousands, filter, {}), (std::vector<int16_t>{18501, 23501, 32767, 32767}));
+}
+
+TEST(ConvS16, OneRoundingHalfUp) {
+  // (-37000 + 64) / 16 = -2308.5: one rounding, half up, gives -2308, where the 32-bit path rounds the tie
+  // away from zero (-2309); likewise -2933.5. The other two (-4183.5, -4808.5) clamp at -4000.
+  Case k = tiny_case();
+  k.has_bias = true;
+  std::vector<int16_t> negative;
+  for (int16_t v : kThousands) negative.push_back(static_cast<int16_t>(-v));
+  const std::vector<int8_t> filter = {1, 2, 3, 4};
+  const QuantS8 q{0, 0, -4000, INT16_MAX, {1 << 30}, {-3}};
+  EXPECT_EQ(run_s16<int64_t>(k, false, q, negative, filter, {64}), (std::vector<int16_t>{-2308, -2933, -4000, -4000}));
+  EXPECT_EQ(run_s16<int32_t>(k, false, q, negative, filter, {64}), (std::vector<int16_t>{-2309, -2934, -4000, -4000}));
+}
+
+TEST(DepthwiseConvS16, HandComputedDepthMultiplier) {
+  // As the int8 case with inputs x1000: oc0 = 11000 + 1 -> x1 = 11001; oc1 = 14000 - 4 -> 13996; oc2 = 170000
+  // + 2 -> x0.5 = 85001 and oc3 = 200000 - 1 -> x0.25 = 49999.75 both clamp at 32767.
+  Case k = finish({1, 2, 2, 2, 1, 2, 2, 4, 1, 1, 1, 1, false, true});
+  const std::vector<int16_t> input = {1000, 10000, 2000, 20000, 3000, 30000, 4000, 32000};
+  const std::vector<int8_t> filter = {1, 2, 3, 4, 5, 6, 7, 8};
+  const QuantS8 q{0, 0, INT16_MIN, INT16_MAX, {1 << 30, 1 << 30, 1 << 30, 1 << 30}, {1, 1, 0, -1}};
+  const std::vector<int16_t> got = run_s16<int64_t>(k, true, q, input, filter, {1, -4, 2, -1});
+  EXPECT_EQ(std::vector<int16_t>(got.begin(), got.begin() + 4), (std::vector<int16_t>{11001, 13996, 32767, 32767}));
+}
+
+QuantS8 random_quant_s16(std::mt19937& rng, int channels, int min_shift, int max_shift) {
+  QuantS8 q = random_quant(rng, channels, min_shift, max_shift);
+  q.input_zp = q.output_zp = 0;
+  q.act_min = std::uniform_int_distribution<int>(INT16_MIN, -2000)(rng);
+  q.act_max = std::uniform_int_distribution<int>(2000, INT16_MAX)(rng);
+  return q;
+}
+
+template <typename Bias>
+void compare_s16(const Named& c, bool depthwise, unsigned seed, int min_shift, int max_shift) {
+  SCOPED_TRACE(c.name);
+  const Case k = finish(c.k);
+  std::mt19937 rng(seed);
+  const QuantS8 q = random_quant_s16(rng, k.out_c, min_shift, max_shift);
+  const auto input = random_ints<int16_t>(rng, input_size(k), INT16_MIN, INT16_MAX);
+  const auto filter = random_ints<int8_t>(rng, filter_size(k, depthwise), -127, 127);
+  const auto bias = random_ints<Bias>(rng, k.out_c, -2000000, 2000000);
+  EXPECT_EQ(run_s16(k, depthwise, q, input, filter, bias), ref_s16(k, depthwise, q, input, filter, bias));
+}
+
+TEST(ConvS16, MatchesReferenceArithmetic) {
+  for (const Named& c : kConvCases) {
+    for (unsigned seed = 1; seed <= 3; ++seed) {
+      compare_s16<int64_t>(c, false, seed, -17, -8);
+      compare_s16<int32_t>(c, false, seed, -17, -8);
+    }
+  }
+}
+
+TEST(DepthwiseConvS16, MatchesReferenceArithmetic) {
+  for (const Named& c : kDepthwiseCases) {
+    for (unsigned seed = 1; seed <= 3; ++seed) compare_s16<int64_t>(c, true, seed, -14, -6);
   }
 }
 

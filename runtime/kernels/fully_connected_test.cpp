@@ -1,67 +1,78 @@
 // FULLY_CONNECTED kernels against hand-computed cases and an independent int64 model of TFLite Micro's
-// reference arithmetic (accumulate, double-rounding requantization, offset, clamp).
+// reference arithmetic (accumulate, requantization, offset, clamp).
 #include "microaot/kernels/fully_connected.h"
+#include "requantize_reference.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <limits>
 #include <random>
 #include <vector>
 
 namespace {
 
-// gemmlowp's SaturatingRoundingDoublingHighMul, written from its definition: round(a*b / 2^31) with
-// ties away from zero for positive products and toward zero for negative ones.
-int32_t ref_high_mul(int32_t a, int32_t b) {
-  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
-  const int64_t p = static_cast<int64_t>(a) * b;
-  const int64_t half = int64_t{1} << 30;
-  const int64_t q = p >= 0 ? (p + half) >> 31 : -((-p + half - 1) >> 31);
-  return static_cast<int32_t>(q);
-}
+using requantize_reference::requantize_s32;
+using requantize_reference::requantize_s64;
 
-// x / 2^e rounded to nearest, ties away from zero.
-int32_t ref_round_shift(int32_t x, int e) {
-  if (e == 0) return x;
-  const int64_t half = int64_t{1} << (e - 1);
-  const int64_t v = x;
-  return static_cast<int32_t>(v >= 0 ? (v + half) >> e : -((-v + half) >> e));
-}
-
-int32_t ref_requantize(int32_t acc, int32_t multiplier, int shift) {
-  const int left = shift > 0 ? shift : 0;
-  const auto shifted = static_cast<int32_t>(static_cast<uint32_t>(acc) << left);
-  return ref_round_shift(ref_high_mul(shifted, multiplier), shift > 0 ? 0 : -shift);
-}
-
-struct S8Case {
+// An integer case: T the activation type (int8, int16), Bias int32 or int64 (the 16x8 kernel).
+template <typename T, typename Bias>
+struct QCase {
   int batches, depth, units;
   int32_t input_offset, filter_offset, output_offset, act_min, act_max;
   std::vector<int32_t> multiplier, shift;
-  std::vector<int8_t> input, weights;
-  std::vector<int32_t> bias;  // empty = no bias
+  std::vector<T> input;
+  std::vector<int8_t> weights;
+  std::vector<Bias> bias;  // empty = no bias
 };
+using S8Case = QCase<int8_t, int32_t>;
+using S16Case = QCase<int16_t, int64_t>;
+using S16Bias32Case = QCase<int16_t, int32_t>;
 
-std::vector<int8_t> reference_s8(const S8Case& c) {
-  std::vector<int8_t> out(static_cast<size_t>(c.batches * c.units));
+template <typename T, typename Bias>
+int64_t reference_sum(const QCase<T, Bias>& c, int b, int u) {
+  int64_t acc = c.bias.empty() ? 0 : c.bias[u];
+  for (int d = 0; d < c.depth; ++d) {
+    acc += int64_t{c.weights[u * c.depth + d] + c.filter_offset} * (c.input[b * c.depth + d] + c.input_offset);
+  }
+  return acc;
+}
+
+// 64-bit sums requantize as TFLite's 16x8 kernels do; 32-bit ones (int8, int16 with an int32 bias) with the
+// two roundings.
+template <typename T, typename Bias>
+std::vector<T> reference(const QCase<T, Bias>& c) {
+  std::vector<T> out(static_cast<size_t>(c.batches * c.units));
   for (int b = 0; b < c.batches; ++b) {
     for (int u = 0; u < c.units; ++u) {
-      int64_t acc = c.bias.empty() ? 0 : c.bias[u];
-      for (int d = 0; d < c.depth; ++d) {
-        acc += int64_t{c.weights[u * c.depth + d] + c.filter_offset} * (c.input[b * c.depth + d] + c.input_offset);
-      }
-      int32_t v = ref_requantize(static_cast<int32_t>(acc), c.multiplier[u], c.shift[u]) + c.output_offset;
+      const int64_t acc = reference_sum(c, b, u);
+      int32_t v = sizeof(Bias) == 8 ? requantize_s64(acc, c.multiplier[u], c.shift[u])
+                                    : requantize_s32(static_cast<int32_t>(acc), c.multiplier[u], c.shift[u]);
+      v += c.output_offset;
       v = v < c.act_min ? c.act_min : (v > c.act_max ? c.act_max : v);
-      out[b * c.units + u] = static_cast<int8_t>(v);
+      out[b * c.units + u] = static_cast<T>(v);
     }
   }
   return out;
 }
 
-std::vector<int8_t> run_s8(const S8Case& c) {
-  microaot_fully_connected_params_s8 p{};
+void call_kernel(const microaot_fully_connected_params_q& p, const S8Case& c, int8_t* out) {
+  microaot_fully_connected_s8(&p, c.input.data(), c.weights.data(), c.bias.empty() ? nullptr : c.bias.data(), out);
+}
+void call_kernel(const microaot_fully_connected_params_q& p, const S16Case& c, int16_t* out) {
+  microaot_fully_connected_s16(&p, c.input.data(), c.weights.data(), c.bias.empty() ? nullptr : c.bias.data(), out);
+}
+void call_kernel(const microaot_fully_connected_params_q& p, const S16Bias32Case& c, int16_t* out) {
+  microaot_fully_connected_s16_bias32(&p, c.input.data(), c.weights.data(), c.bias.empty() ? nullptr : c.bias.data(),
+                                      out);
+}
+
+template <typename T, typename Bias>
+std::vector<T> run(const QCase<T, Bias>& c) {
+  microaot_fully_connected_params_q p{};
   p.batches = c.batches;
   p.input_depth = c.depth;
   p.output_depth = c.units;
@@ -72,11 +83,11 @@ std::vector<int8_t> run_s8(const S8Case& c) {
   p.activation_max = c.act_max;
   p.output_multiplier = c.multiplier.data();
   p.output_shift = c.shift.data();
-  std::vector<int8_t> out(static_cast<size_t>(c.batches * c.units), 99);
-  microaot_fully_connected_s8(&p, c.input.data(), c.weights.data(), c.bias.empty() ? nullptr : c.bias.data(),
-                              out.data());
+  std::vector<T> out(static_cast<size_t>(c.batches * c.units), 99);
+  call_kernel(p, c, out.data());
   return out;
 }
+std::vector<int8_t> run_s8(const S8Case& c) { return run(c); }
 
 TEST(FullyConnectedS8, HandComputedHalfScale) {
   // multiplier 2^30 with shift 0 is exactly 0.5; acc of unit 0 = (1+1)*(3-1) + (2+1)*(5-1) + 10 = 26 -> 13.
@@ -114,38 +125,61 @@ void pick_multiplier(double real, int32_t* multiplier, int32_t* shift) {
   *shift = exponent;
 }
 
+// A random case: inputs over T's range, weights, optional bias, offsets (int16: zero points 0 unless
+// `offsets`), and per-unit multipliers that put each unit's largest sum near +-(20..200) * out_range / 256.
+template <typename T, typename Bias>
+QCase<T, Bias> random_case(std::mt19937& rng, int trial, int out_range, bool offsets) {
+  auto uniform = [&rng](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  const int64_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  QCase<T, Bias> c{};
+  c.batches = static_cast<int>(uniform(1, 4));
+  c.depth = static_cast<int>(uniform(1, 70));
+  c.units = static_cast<int>(uniform(1, 9));
+  c.input_offset = offsets ? static_cast<int32_t>(uniform(-hi, -lo)) : 0;
+  c.filter_offset = trial % 3 == 0 ? static_cast<int32_t>(uniform(-20, 20)) : 0;
+  c.output_offset = offsets ? static_cast<int32_t>(uniform(lo, hi)) : 0;
+  c.act_min = static_cast<int32_t>(trial % 2 ? lo : uniform(lo, 0));
+  c.act_max = static_cast<int32_t>(trial % 2 ? hi : uniform(c.act_min, hi));
+  for (int i = 0; i < c.batches * c.depth; ++i) c.input.push_back(static_cast<T>(uniform(lo, hi)));
+  for (int i = 0; i < c.units * c.depth; ++i) c.weights.push_back(static_cast<int8_t>(uniform(-127, 127)));
+  for (int u = 0; u < c.units; ++u) c.bias.push_back(static_cast<Bias>(uniform(-300 * hi, 300 * hi)));
+  if (trial % 4 == 0) c.bias.clear();
+  for (int u = 0; u < c.units; ++u) {
+    // int16: multipliers below 2^7, the most the 16x8 requantization shifts left (the compiler's limit).
+    int64_t largest = sizeof(T) == 2 ? 512 : 1;
+    for (int b = 0; b < c.batches; ++b) largest = std::max<int64_t>(largest, std::llabs(reference_sum(c, b, u)));
+    c.multiplier.push_back(0);
+    c.shift.push_back(0);
+    const double target = static_cast<double>(uniform(20, 200)) * out_range / 256.0;
+    pick_multiplier(target / static_cast<double>(largest), &c.multiplier.back(), &c.shift.back());
+  }
+  return c;
+}
+
 TEST(FullyConnectedS8, MatchesReferenceOnRandomCases) {
   std::mt19937 rng(1234);
-  auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   for (int trial = 0; trial < 300; ++trial) {
-    S8Case c{};
-    c.batches = uniform(1, 4);
-    c.depth = uniform(1, 70);
-    c.units = uniform(1, 9);
-    c.input_offset = uniform(-127, 128);
-    c.filter_offset = trial % 3 == 0 ? uniform(-20, 20) : 0;
-    c.output_offset = uniform(-128, 127);
-    c.act_min = trial % 2 ? -128 : uniform(-128, 0);
-    c.act_max = trial % 2 ? 127 : uniform(c.act_min, 127);
-    for (int i = 0; i < c.batches * c.depth; ++i) c.input.push_back(static_cast<int8_t>(uniform(-128, 127)));
-    for (int i = 0; i < c.units * c.depth; ++i) c.weights.push_back(static_cast<int8_t>(uniform(-127, 127)));
-    for (int u = 0; u < c.units; ++u) c.bias.push_back(uniform(-40000, 40000));
-    if (trial % 4 == 0) c.bias.clear();
-    // Scale each unit so its largest accumulator lands near +-100: outputs span the range, few clamp.
-    for (int u = 0; u < c.units; ++u) {
-      int64_t largest = 1;
-      for (int b = 0; b < c.batches; ++b) {
-        int64_t acc = c.bias.empty() ? 0 : c.bias[u];
-        for (int d = 0; d < c.depth; ++d) {
-          acc += int64_t{c.weights[u * c.depth + d] + c.filter_offset} * (c.input[b * c.depth + d] + c.input_offset);
-        }
-        largest = std::max(largest, acc < 0 ? -acc : acc);
-      }
-      c.multiplier.push_back(0);
-      c.shift.push_back(0);
-      pick_multiplier(uniform(20, 200) / static_cast<double>(largest), &c.multiplier.back(), &c.shift.back());
-    }
-    ASSERT_EQ(run_s8(c), reference_s8(c)) << "trial " << trial;
+    const S8Case c = random_case<int8_t, int32_t>(rng, trial, 256, true);
+    ASSERT_EQ(run(c), reference(c)) << "trial " << trial;
+  }
+}
+
+TEST(FullyConnectedS16, HandComputedOneRounding) {
+  // multiplier 2^30, shift -1: x0.25. Sums 3*1000 + 5*2 + 6 = 3016 -> 754, and 3*-1000 + 5*-4 + 6 = -3014
+  // -> -753.5, which the 16x8 requantization rounds half up to -753 (the 32-bit one away from zero: -754).
+  const S16Case c{2, 2, 1, 0, 0, 0, INT16_MIN, INT16_MAX, {1 << 30}, {-1}, {1000, 2, -1000, -4}, {3, 5}, {6}};
+  EXPECT_EQ(run(c), (std::vector<int16_t>{754, -753}));
+  const S16Bias32Case c32{2, 2, 1, 0, 0, 0, INT16_MIN, INT16_MAX, {1 << 30}, {-1}, {1000, 2, -1000, -4}, {3, 5}, {6}};
+  EXPECT_EQ(run(c32), (std::vector<int16_t>{754, -754}));
+}
+
+TEST(FullyConnectedS16, MatchesReferenceOnRandomCases) {
+  std::mt19937 rng(4321);
+  for (int trial = 0; trial < 200; ++trial) {
+    const S16Case c = random_case<int16_t, int64_t>(rng, trial, 65536, trial % 5 == 0);
+    ASSERT_EQ(run(c), reference(c)) << "trial " << trial;
+    const S16Bias32Case c32 = random_case<int16_t, int32_t>(rng, trial, 65536, trial % 5 == 0);
+    ASSERT_EQ(run(c32), reference(c32)) << "trial " << trial;
   }
 }
 

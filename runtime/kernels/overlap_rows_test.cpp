@@ -1,4 +1,4 @@
-// The row-wise overlap flavors (conv, depthwise conv, average and max pool; int8 and float32): on random
+// The row-wise overlap flavors (conv, depthwise conv, average and max pool; int8, int16 and float32): on random
 // small geometries, with input and output in one buffer at the compiler's bound (in_place_bounds.h) and at
 // lower shifts, the output must be bit-identical to the normal kernel's on separate buffers. One element
 // above the bound must break some geometries, which shows the runs really overlap.
@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../../compiler/ops/in_place_bounds.h"
@@ -79,7 +80,8 @@ std::string describe(const Geometry& g) {
 
 template <typename T>
 std::vector<T> random_values(size_t n, std::mt19937& rng) {
-  return overlap_test::random_values<T>(n, rng, 1.0f, -128, 127);
+  const int64_t bound = std::is_same_v<T, int16_t> ? 20000 : 127;
+  return overlap_test::random_values<T>(n, rng, 1.0f, -bound - 1, bound);
 }
 
 // Runs the overlap flavor at the bound and below and compares with the normal kernel; counts in
@@ -121,93 +123,94 @@ Requant random_requant(int channels, std::mt19937& rng) {
   return r;
 }
 
-template <typename T>
-void run_conv_cases(Kind kind) {
-  constexpr bool s8 = std::is_same_v<T, int8_t>;
-  using Bias = std::conditional_t<s8, int32_t, float>;
+// The types of a conv kernel's arguments, read from its signature.
+template <typename Kernel>
+struct ConvSignature;
+template <typename P, typename T, typename W, typename B>
+struct ConvSignature<void (*)(const P*, const T*, const W*, const B*, T*)> {
+  using Params = P;
+  using Element = T;
+  using Weight = W;
+  using Bias = B;
+};
+
+// The geometry fields of either params struct (conv: filter depth; depthwise: depth multiplier).
+template <typename Params>
+void set_geometry(Params& p, const Geometry& g) {
+  p.batches = g.batches, p.input_height = g.in_h, p.input_width = g.in_w, p.input_depth = g.in_c;
+  p.filter_height = g.filter_h, p.filter_width = g.filter_w;
+  p.output_height = g.out_h, p.output_width = g.out_w, p.output_depth = g.out_c;
+  p.stride_height = g.stride_h, p.stride_width = g.stride_w;
+  p.dilation_height = g.dilation_h, p.dilation_width = g.dilation_w;
+  p.pad_height = g.pad_h, p.pad_width = g.pad_w;
+  if constexpr (std::is_same_v<Params, microaot_conv_2d_params_q> || std::is_same_v<Params, microaot_conv_2d_params_f32>) {
+    p.filter_depth = g.filter_depth();
+  } else {
+    p.depth_multiplier = g.groups_or_multiplier;
+  }
+}
+
+// Integer params: random offsets (int16: none, as its tensors are symmetric), a clamp and per-channel
+// requantization; float params: a clamp.
+template <typename T, typename Params>
+Params conv_params(const Geometry& g, const Requant& q, std::mt19937& rng) {
+  Params p{};
+  set_geometry(p, g);
+  if constexpr (std::is_same_v<T, float>) {
+    p.activation_min = -FLT_MAX, p.activation_max = FLT_MAX;
+  } else {
+    const bool s8 = std::is_same_v<T, int8_t>;
+    p.input_offset = s8 ? std::uniform_int_distribution<int32_t>(-127, 128)(rng) : 0;
+    p.output_offset = s8 ? std::uniform_int_distribution<int32_t>(-128, 127)(rng) : 0;
+    p.activation_min = s8 ? -100 : -30000, p.activation_max = s8 ? 100 : 30000;
+    p.output_multiplier = q.multiplier.data(), p.output_shift = q.shift.data();
+  }
+  return p;
+}
+
+// A plain conv or depthwise kernel and its overlap flavor on random geometries of `kind`.
+template <typename Plain, typename Overlap>
+void run_conv_cases(Kind kind, Plain plain, Overlap overlap) {
+  using Sig = ConvSignature<Plain>;
+  using T = typename Sig::Element;
+  using Bias = typename Sig::Bias;
   std::mt19937 rng(kind == Kind::kConv ? 11 : 12);
   int unsafe_above = 0;
   for (int trial = 0; trial < 150; ++trial) {
     const Geometry g = random_geometry(kind, rng);
     const std::vector<T> input = random_values<T>(g.in_size(), rng);
     const size_t taps = static_cast<size_t>(g.filter_h) * g.filter_w;
-    const std::vector<T> filter =
-        random_values<T>(kind == Kind::kConv ? g.out_c * taps * g.filter_depth() : taps * g.out_c, rng);
+    const auto filter = random_values<typename Sig::Weight>(
+        kind == Kind::kConv ? g.out_c * taps * g.filter_depth() : taps * g.out_c, rng);
     std::vector<Bias> bias(g.out_c);
-    for (Bias& b : bias) b = static_cast<Bias>(std::uniform_int_distribution<int>(-500, 500)(rng)) / (s8 ? 1 : 256);
+    for (Bias& b : bias) {
+      b = static_cast<Bias>(std::uniform_int_distribution<int>(-500, 500)(rng)) / (std::is_same_v<T, float> ? 256 : 1);
+    }
     const Bias* bias_ptr = trial % 3 == 0 ? nullptr : bias.data();
     const Requant q = random_requant(g.out_c, rng);
-    const int32_t in_off = std::uniform_int_distribution<int32_t>(-127, 128)(rng);
-    const int32_t out_off = std::uniform_int_distribution<int32_t>(-128, 127)(rng);
-    if constexpr (s8) {
-      if (kind == Kind::kConv) {
-        const microaot_conv_2d_params_s8 p{
-            g.batches, g.in_h,  g.in_w,     g.in_c,     g.filter_h,          g.filter_w,    g.filter_depth(), g.out_h,
-            g.out_w,   g.out_c, g.stride_h, g.stride_w, g.dilation_h,        g.dilation_w,  g.pad_h,          g.pad_w,
-            in_off,    out_off, -128,       127,        q.multiplier.data(), q.shift.data()};
-        check_overlap<T>(
-            g, input, [&](const T* in, T* out) { microaot_conv_2d_s8(&p, in, filter.data(), bias_ptr, out); },
-            [&](const T* in, T* out, void* s) { microaot_conv_2d_s8_overlap(&p, in, filter.data(), bias_ptr, out, s); },
-            &unsafe_above);
-      } else {
-        const microaot_depthwise_conv_2d_params_s8 p{g.batches,
-                                                     g.in_h,
-                                                     g.in_w,
-                                                     g.in_c,
-                                                     g.filter_h,
-                                                     g.filter_w,
-                                                     g.out_h,
-                                                     g.out_w,
-                                                     g.out_c,
-                                                     g.groups_or_multiplier,
-                                                     g.stride_h,
-                                                     g.stride_w,
-                                                     g.dilation_h,
-                                                     g.dilation_w,
-                                                     g.pad_h,
-                                                     g.pad_w,
-                                                     in_off,
-                                                     out_off,
-                                                     -100,
-                                                     100,
-                                                     q.multiplier.data(),
-                                                     q.shift.data()};
-        check_overlap<T>(
-            g, input, [&](const T* in, T* out) { microaot_depthwise_conv_2d_s8(&p, in, filter.data(), bias_ptr, out); },
-            [&](const T* in, T* out, void* s) {
-              microaot_depthwise_conv_2d_s8_overlap(&p, in, filter.data(), bias_ptr, out, s);
-            },
-            &unsafe_above);
-      }
-    } else if (kind == Kind::kConv) {
-      const microaot_conv_2d_params_f32 p{g.batches,        g.in_h,       g.in_w,  g.in_c,  g.filter_h, g.filter_w,
-                                          g.filter_depth(), g.out_h,      g.out_w, g.out_c, g.stride_h, g.stride_w,
-                                          g.dilation_h,     g.dilation_w, g.pad_h, g.pad_w, -FLT_MAX,   FLT_MAX};
-      check_overlap<T>(
-          g, input, [&](const T* in, T* out) { microaot_conv_2d_f32(&p, in, filter.data(), bias_ptr, out); },
-          [&](const T* in, T* out, void* s) { microaot_conv_2d_f32_overlap(&p, in, filter.data(), bias_ptr, out, s); },
-          &unsafe_above);
-    } else {
-      const microaot_depthwise_conv_2d_params_f32 p{
-          g.batches,  g.in_h,     g.in_w,       g.in_c,       g.filter_h,
-          g.filter_w, g.out_h,    g.out_w,      g.out_c,      g.groups_or_multiplier,
-          g.stride_h, g.stride_w, g.dilation_h, g.dilation_w, g.pad_h,
-          g.pad_w,    0.0f,       6.0f};
-      check_overlap<T>(
-          g, input, [&](const T* in, T* out) { microaot_depthwise_conv_2d_f32(&p, in, filter.data(), bias_ptr, out); },
-          [&](const T* in, T* out, void* s) {
-            microaot_depthwise_conv_2d_f32_overlap(&p, in, filter.data(), bias_ptr, out, s);
-          },
-          &unsafe_above);
-    }
+    const auto p = conv_params<T, typename Sig::Params>(g, q, rng);
+    check_overlap<T>(
+        g, input, [&](const T* in, T* out) { plain(&p, in, filter.data(), bias_ptr, out); },
+        [&](const T* in, T* out, void* s) { overlap(&p, in, filter.data(), bias_ptr, out, s); }, &unsafe_above);
   }
   EXPECT_GT(unsafe_above, 20);
 }
 
-TEST(OverlapRows, ConvS8) { run_conv_cases<int8_t>(Kind::kConv); }
-TEST(OverlapRows, ConvF32) { run_conv_cases<float>(Kind::kConv); }
-TEST(OverlapRows, DepthwiseConvS8) { run_conv_cases<int8_t>(Kind::kDepthwise); }
-TEST(OverlapRows, DepthwiseConvF32) { run_conv_cases<float>(Kind::kDepthwise); }
+TEST(OverlapRows, ConvS8) { run_conv_cases(Kind::kConv, microaot_conv_2d_s8, microaot_conv_2d_s8_overlap); }
+TEST(OverlapRows, ConvS16) { run_conv_cases(Kind::kConv, microaot_conv_2d_s16, microaot_conv_2d_s16_overlap); }
+TEST(OverlapRows, ConvS16Bias32) {
+  run_conv_cases(Kind::kConv, microaot_conv_2d_s16_bias32, microaot_conv_2d_s16_bias32_overlap);
+}
+TEST(OverlapRows, ConvF32) { run_conv_cases(Kind::kConv, microaot_conv_2d_f32, microaot_conv_2d_f32_overlap); }
+TEST(OverlapRows, DepthwiseConvS8) {
+  run_conv_cases(Kind::kDepthwise, microaot_depthwise_conv_2d_s8, microaot_depthwise_conv_2d_s8_overlap);
+}
+TEST(OverlapRows, DepthwiseConvS16) {
+  run_conv_cases(Kind::kDepthwise, microaot_depthwise_conv_2d_s16, microaot_depthwise_conv_2d_s16_overlap);
+}
+TEST(OverlapRows, DepthwiseConvF32) {
+  run_conv_cases(Kind::kDepthwise, microaot_depthwise_conv_2d_f32, microaot_depthwise_conv_2d_f32_overlap);
+}
 
 template <typename T, typename Params>
 Params pool_params(const Geometry& g, decltype(Params::activation_min) lo, decltype(Params::activation_max) hi) {
@@ -215,36 +218,39 @@ Params pool_params(const Geometry& g, decltype(Params::activation_min) lo, declt
                 g.filter_w, g.stride_h, g.stride_w, g.pad_h, g.pad_w, lo,      hi};
 }
 
-template <typename T>
-void run_pool_cases(bool average) {
-  std::mt19937 rng(average ? 21 : 22);
+// A plain pool kernel and its overlap flavor, with the clamp range [lo, hi].
+template <typename T, typename Params, typename Limit>
+void run_pool_cases(void (*plain)(const Params*, const T*, T*), void (*overlap)(const Params*, const T*, T*, void*),
+                    Limit lo, Limit hi, unsigned seed) {
+  std::mt19937 rng(seed);
   int unsafe_above = 0;
   for (int trial = 0; trial < 150; ++trial) {
     const Geometry g = random_geometry(Kind::kPool, rng);
     const std::vector<T> input = random_values<T>(g.in_size(), rng);
-    if constexpr (std::is_same_v<T, int8_t>) {
-      const auto p = pool_params<T, microaot_pool_2d_params_s8>(g, -120, 120);
-      auto normal = average ? microaot_average_pool_2d_s8 : microaot_max_pool_2d_s8;
-      auto overlap = average ? microaot_average_pool_2d_s8_overlap : microaot_max_pool_2d_s8_overlap;
-      check_overlap<T>(
-          g, input, [&](const T* in, T* out) { normal(&p, in, out); },
-          [&](const T* in, T* out, void* s) { overlap(&p, in, out, s); }, &unsafe_above);
-    } else {
-      const auto p = pool_params<T, microaot_pool_2d_params_f32>(g, -0.9f, FLT_MAX);
-      auto normal = average ? microaot_average_pool_2d_f32 : microaot_max_pool_2d_f32;
-      auto overlap = average ? microaot_average_pool_2d_f32_overlap : microaot_max_pool_2d_f32_overlap;
-      check_overlap<T>(
-          g, input, [&](const T* in, T* out) { normal(&p, in, out); },
-          [&](const T* in, T* out, void* s) { overlap(&p, in, out, s); }, &unsafe_above);
-    }
+    const auto p = pool_params<T, Params>(g, lo, hi);
+    check_overlap<T>(
+        g, input, [&](const T* in, T* out) { plain(&p, in, out); },
+        [&](const T* in, T* out, void* s) { overlap(&p, in, out, s); }, &unsafe_above);
   }
   EXPECT_GT(unsafe_above, 20);
 }
 
-TEST(OverlapRows, AveragePoolS8) { run_pool_cases<int8_t>(true); }
-TEST(OverlapRows, AveragePoolF32) { run_pool_cases<float>(true); }
-TEST(OverlapRows, MaxPoolS8) { run_pool_cases<int8_t>(false); }
-TEST(OverlapRows, MaxPoolF32) { run_pool_cases<float>(false); }
+TEST(OverlapRows, AveragePoolS8) {
+  run_pool_cases(microaot_average_pool_2d_s8, microaot_average_pool_2d_s8_overlap, -120, 120, 21);
+}
+TEST(OverlapRows, AveragePoolS16) {
+  run_pool_cases(microaot_average_pool_2d_s16, microaot_average_pool_2d_s16_overlap, -15000, 15000, 23);
+}
+TEST(OverlapRows, AveragePoolF32) {
+  run_pool_cases(microaot_average_pool_2d_f32, microaot_average_pool_2d_f32_overlap, -0.9f, FLT_MAX, 21);
+}
+TEST(OverlapRows, MaxPoolS8) { run_pool_cases(microaot_max_pool_2d_s8, microaot_max_pool_2d_s8_overlap, -120, 120, 22); }
+TEST(OverlapRows, MaxPoolS16) {
+  run_pool_cases(microaot_max_pool_2d_s16, microaot_max_pool_2d_s16_overlap, -15000, 15000, 24);
+}
+TEST(OverlapRows, MaxPoolF32) {
+  run_pool_cases(microaot_max_pool_2d_f32, microaot_max_pool_2d_f32_overlap, -0.9f, FLT_MAX, 22);
+}
 
 // A MobileNet-sized depthwise layer (3x3, stride 1, SAME, 16x16x32 int8): the output starts one input row
 // before the input and still matches.
@@ -256,7 +262,7 @@ TEST(OverlapRows, DepthwiseLayerOneRowBack) {
   const std::vector<int8_t> input = random_values<int8_t>(g.in_size(), rng);
   const std::vector<int8_t> filter = random_values<int8_t>(9 * 32, rng);
   const Requant q = random_requant(32, rng);
-  const microaot_depthwise_conv_2d_params_s8 p{
+  const microaot_depthwise_conv_2d_params_q p{
       1, 16, 16, 32, 3, 3, 16, 16, 32, 1, 1, 1, 1, 1, 1, 1, 3, -5, -128, 127, q.multiplier.data(), q.shift.data()};
   EXPECT_EQ(microaot::row_wise_max_shift({1, 16, 16, 16 * 32, 16 * 32, 1, 1}), -16 * 32);
   int unsafe_above = 0;

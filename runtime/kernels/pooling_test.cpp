@@ -1,4 +1,4 @@
-// Pooling kernels against hand-computed windows (padding cells excluded, TFLM rounding of the int8 mean)
+// Pooling kernels against hand-computed windows (padding cells excluded, TFLM rounding of the integer mean)
 // and an independent reference that scans the full window and skips out-of-bounds cells.
 #include "microaot/kernels/pooling.h"
 
@@ -48,26 +48,29 @@ std::vector<T> reference(const Geometry& g, F reduce) {
   return out;
 }
 
-int32_t ref_avg_s8(int32_t sum, int count) {
+int64_t ref_avg_int(int64_t sum, int count) {
   // Nearest integer, ties away from zero, via the absolute value.
-  const int32_t magnitude = ((sum < 0 ? -sum : sum) * 2 + count) / (2 * count);
+  const int64_t magnitude = ((sum < 0 ? -sum : sum) * 2 + count) / (2 * count);
   return sum < 0 ? -magnitude : magnitude;
 }
 
-std::vector<int8_t> ref_avg_pool_s8(const Geometry& g, const std::vector<int8_t>& in, int lo, int hi) {
-  return reference<int8_t>(g, [&](int b, int oy, int ox, int ch) {
-    int32_t sum = 0, count = 0;
-    for_window(g, in, b, oy, ox, ch, [&](int8_t v) { sum += v, ++count; });
-    const int32_t v = ref_avg_s8(sum, count);
-    return static_cast<int8_t>(v < lo ? lo : (v > hi ? hi : v));
+template <typename T>
+std::vector<T> ref_avg_pool_int(const Geometry& g, const std::vector<T>& in, int lo, int hi) {
+  return reference<T>(g, [&](int b, int oy, int ox, int ch) {
+    int64_t sum = 0;
+    int count = 0;
+    for_window(g, in, b, oy, ox, ch, [&](T v) { sum += v, ++count; });
+    const int64_t v = ref_avg_int(sum, count);
+    return static_cast<T>(v < lo ? lo : (v > hi ? hi : v));
   });
 }
 
-std::vector<int8_t> ref_max_pool_s8(const Geometry& g, const std::vector<int8_t>& in, int lo, int hi) {
-  return reference<int8_t>(g, [&](int b, int oy, int ox, int ch) {
-    int32_t max = -1000;
-    for_window(g, in, b, oy, ox, ch, [&](int8_t v) { max = v > max ? v : max; });
-    return static_cast<int8_t>(max < lo ? lo : (max > hi ? hi : max));
+template <typename T>
+std::vector<T> ref_max_pool_int(const Geometry& g, const std::vector<T>& in, int lo, int hi) {
+  return reference<T>(g, [&](int b, int oy, int ox, int ch) {
+    int32_t max = INT32_MIN;
+    for_window(g, in, b, oy, ox, ch, [&](T v) { max = v > max ? v : max; });
+    return static_cast<T>(max < lo ? lo : (max > hi ? hi : max));
   });
 }
 
@@ -99,6 +102,16 @@ std::vector<int8_t> max_s8(const Geometry& g, const std::vector<int8_t>& in, int
   return run_pool(microaot_max_pool_2d_s8, g, in, lo, hi);
 }
 
+std::vector<int16_t> avg_s16(const Geometry& g, const std::vector<int16_t>& in, int lo = INT16_MIN,
+                             int hi = INT16_MAX) {
+  return run_pool(microaot_average_pool_2d_s16, g, in, lo, hi);
+}
+
+std::vector<int16_t> max_s16(const Geometry& g, const std::vector<int16_t>& in, int lo = INT16_MIN,
+                             int hi = INT16_MAX) {
+  return run_pool(microaot_max_pool_2d_s16, g, in, lo, hi);
+}
+
 std::vector<float> pool_f32(const Geometry& g, const std::vector<float>& in, bool average, float lo, float hi) {
   return run_pool(average ? microaot_average_pool_2d_f32 : microaot_max_pool_2d_f32, g, in, lo, hi);
 }
@@ -127,6 +140,21 @@ TEST(MaxPoolS8, HandComputedWithClamp) {
   EXPECT_EQ(max_s8(g, in, -10, 7), (std::vector<int8_t>{6, 7, 7, -10}));
 }
 
+TEST(AveragePoolS16, SumsBeyondInt16AndRoundsTiesAwayFromZero) {
+  const Geometry g{1, 1, 2, 3, 1, 2, 1, 1, false};  // one window of two cells, three channels
+  const std::vector<int16_t> in = {30000, -30001, 1, 32767, -32767, 2};  // sums 62767, -62768, 3
+  EXPECT_EQ(avg_s16(g, in), (std::vector<int16_t>{31384, -31384, 2}));
+  EXPECT_EQ(avg_s16(g, in, -1000, 1000), (std::vector<int16_t>{1000, -1000, 2}));
+}
+
+TEST(MaxPoolS16, HandComputedWithClamp) {
+  // Every window holds only the lowest value in one channel: the maximum starts at INT16_MIN.
+  const Geometry g{1, 3, 3, 1, 2, 2, 2, 2, true};
+  const std::vector<int16_t> in = {-32768, -32768, 9000, -32768, -32768, -7, -3, 8000, -32768};
+  EXPECT_EQ(max_s16(g, in), (std::vector<int16_t>{-32768, 9000, 8000, -32768}));
+  EXPECT_EQ(max_s16(g, in, -10, 7000), (std::vector<int16_t>{-10, 7000, 7000, -10}));
+}
+
 TEST(PoolF32, HandComputed) {
   const Geometry g{1, 3, 3, 1, 2, 2, 2, 2, true};
   const std::vector<float> in = {1, 2, 9, 4, 6, -7, -3, 8, 100};
@@ -148,10 +176,23 @@ TEST(PoolS8, MatchesReferenceOnRandomInputs) {
   for (const Geometry& g : kShapes) {
     std::vector<int8_t> in(static_cast<size_t>(g.n * g.h * g.w * g.c));
     for (int8_t& v : in) v = static_cast<int8_t>(value(rng));
-    EXPECT_EQ(avg_s8(g, in), ref_avg_pool_s8(g, in, -128, 127));
-    EXPECT_EQ(avg_s8(g, in, -3, 60), ref_avg_pool_s8(g, in, -3, 60));
-    EXPECT_EQ(max_s8(g, in), ref_max_pool_s8(g, in, -128, 127));
-    EXPECT_EQ(max_s8(g, in, -128, 20), ref_max_pool_s8(g, in, -128, 20));
+    EXPECT_EQ(avg_s8(g, in), ref_avg_pool_int(g, in, -128, 127));
+    EXPECT_EQ(avg_s8(g, in, -3, 60), ref_avg_pool_int(g, in, -3, 60));
+    EXPECT_EQ(max_s8(g, in), ref_max_pool_int(g, in, -128, 127));
+    EXPECT_EQ(max_s8(g, in, -128, 20), ref_max_pool_int(g, in, -128, 20));
+  }
+}
+
+TEST(PoolS16, MatchesReferenceOnRandomInputs) {
+  std::mt19937 rng(43);
+  std::uniform_int_distribution<int> value(INT16_MIN, INT16_MAX);
+  for (const Geometry& g : kShapes) {
+    std::vector<int16_t> in(static_cast<size_t>(g.n * g.h * g.w * g.c));
+    for (int16_t& v : in) v = static_cast<int16_t>(value(rng));
+    EXPECT_EQ(avg_s16(g, in), ref_avg_pool_int(g, in, INT16_MIN, INT16_MAX));
+    EXPECT_EQ(avg_s16(g, in, -300, 9000), ref_avg_pool_int(g, in, -300, 9000));
+    EXPECT_EQ(max_s16(g, in), ref_max_pool_int(g, in, INT16_MIN, INT16_MAX));
+    EXPECT_EQ(max_s16(g, in, INT16_MIN, 2000), ref_max_pool_int(g, in, INT16_MIN, 2000));
   }
 }
 

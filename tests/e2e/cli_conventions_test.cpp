@@ -8,6 +8,7 @@
 
 #include "demo_fixture.h"
 #include "e2e_util.h"
+#include "frontend/tflite_test_builder.h"
 #include "support/version.h"
 
 namespace fs = std::filesystem;
@@ -94,8 +95,15 @@ TEST_F(CliConventionsTest, InspectListsUnsupportedOperators) {
   EXPECT_NE(output_.find("unsupported"), std::string::npos) << output_;
   EXPECT_NE(output_.find("(code 101)"), std::string::npos) << output_;
   EXPECT_NE(output_.find("microaot cannot compile this model"), std::string::npos) << output_;
-  // A model microaot reads but whose types it refuses is shown too.
-  ASSERT_EQ(microaot({"inspect", shared_dir() + "/ops/CONV_2D/int16_1x6x6x3_oc4_k3s1_same_bias32/model.tflite"}), 0);
+  // A model microaot reads but whose types it refuses is shown too: a FULLY_CONNECTED with int16 weights
+  // (16x16, which TFLM refuses as well).
+  tflite_test::ModelSpec int16x16 = tflite_test::small_fc_model();
+  for (const int id : {0, 1, 3}) int16x16.tensors[id].type = tflite::TensorType::INT16;
+  int16x16.tensors[1].data.resize(16);
+  const std::vector<uint8_t> bytes = tflite_test::build_model(int16x16);
+  std::ofstream(tmp_ + "/int16x16.tflite", std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  ASSERT_EQ(microaot({"inspect", tmp_ + "/int16x16.tflite"}), 0) << errors_;
   EXPECT_NE(output_.find("int16"), std::string::npos) << output_;
   EXPECT_NE(output_.find("type int16 is not supported"), std::string::npos) << output_;
   // Compile still refuses it, as before.

@@ -1,4 +1,4 @@
-/* Fixed-point primitives of the int8 kernels: the saturating rounding doubling high multiply and the
+/* Fixed-point primitives of the integer kernels: the saturating rounding doubling high multiply and the
  * rounding right shift that TFLite's reference kernels apply (two roundings), so results stay bit-exact.
  * Header-only and static inline: every kernel file includes it and the compiler inlines the calls. */
 #ifndef MICROAOT_FIXEDPOINT_H
@@ -32,6 +32,16 @@ static inline int32_t microaot_multiply_by_quantized_multiplier(int32_t x, int32
   const int right_shift = shift > 0 ? 0 : -shift;
   const int32_t shifted = (int32_t)((uint32_t)x << left_shift);
   return microaot_rounding_divide_by_pot(microaot_sat_rounding_doubling_high_mul(shifted, multiplier), right_shift);
+}
+
+/* The 64-bit accumulator variant of TFLite's 16x8 kernels: the multiplier rounded to 16 bits (0x7FFF at the
+ * top), then one rounding right shift by 15 - shift. The compiler keeps |x| < 2^47 and shift in [-31, 7],
+ * so the product fits in 64 bits and the shift in [8, 46]; the result is narrowed as TFLite does. */
+static inline int32_t microaot_multiply_by_quantized_multiplier_s64(int64_t x, int32_t multiplier, int shift) {
+  const int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+  const int total_shift = 15 - shift;
+  const int64_t rounded = x * reduced + ((int64_t)1 << (total_shift - 1));
+  return (int32_t)(rounded >> total_shift);
 }
 
 static inline int32_t microaot_clamp_s32(int32_t value, int32_t lo, int32_t hi) {

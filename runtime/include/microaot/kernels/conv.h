@@ -1,6 +1,6 @@
 /* 2-D convolution and depthwise convolution kernels (NHWC activations; OHWI conv filters, 1HWC depthwise
- * filters). Every field of the params structs is computed by the compiler; the int8 kernels are bit-exact
- * with TFLite Micro's reference kernels (per-channel requantization, taps outside the image skipped). */
+ * filters). Every field of the params structs is computed by the compiler; the int8 and int16 kernels are
+ * bit-exact with TFLite Micro's reference kernels (per-channel requantization, taps outside the image skipped). */
 #ifndef MICROAOT_KERNELS_CONV_H
 #define MICROAOT_KERNELS_CONV_H
 
@@ -33,8 +33,9 @@ extern "C" {
   X(I32, output_width)                 \
   X(I32, output_depth)
 
-/* int8 requantization: offsets, clamp and one multiplier/shift per output channel (per-tensor filters repeat
- * one value); shift > 0 is a left shift, as in TFLite's QuantizeMultiplier. */
+/* Integer requantization (int8 and int16): offsets, clamp and one multiplier/shift per output channel
+ * (per-tensor filters repeat one value); shift > 0 is a left shift, as in TFLite's QuantizeMultiplier.
+ * int16 tensors are symmetric: their kernels take no input offset and the output offset is 0. */
 #define MICROAOT_CONV_QUANT_FIELDS(X)                              \
   X(I32, input_offset)  /* -input zero point */                    \
   X(I32, output_offset) /* +output zero point */                   \
@@ -52,9 +53,9 @@ extern "C" {
   X(I32, filter_depth)             \
   MICROAOT_CONV_OUTPUT_FIELDS(X)   \
   MICROAOT_CONV_WINDOW_FIELDS(X)
-#define MICROAOT_FIELDS_conv_2d_params_s8(X) MICROAOT_CONV_2D_FIELDS(X) MICROAOT_CONV_QUANT_FIELDS(X)
+#define MICROAOT_FIELDS_conv_2d_params_q(X) MICROAOT_CONV_2D_FIELDS(X) MICROAOT_CONV_QUANT_FIELDS(X)
 #define MICROAOT_FIELDS_conv_2d_params_f32(X) MICROAOT_CONV_2D_FIELDS(X) MICROAOT_CONV_FLOAT_FIELDS(X)
-MICROAOT_DEFINE_PARAMS(conv_2d_params_s8)
+MICROAOT_DEFINE_PARAMS(conv_2d_params_q)
 MICROAOT_DEFINE_PARAMS(conv_2d_params_f32)
 
 /* DEPTHWISE_CONV_2D: output channel c reads input channel c / depth_multiplier;
@@ -64,20 +65,29 @@ MICROAOT_DEFINE_PARAMS(conv_2d_params_f32)
   MICROAOT_CONV_OUTPUT_FIELDS(X)             \
   X(I32, depth_multiplier)                   \
   MICROAOT_CONV_WINDOW_FIELDS(X)
-#define MICROAOT_FIELDS_depthwise_conv_2d_params_s8(X) \
+#define MICROAOT_FIELDS_depthwise_conv_2d_params_q(X) \
   MICROAOT_DEPTHWISE_CONV_2D_FIELDS(X) MICROAOT_CONV_QUANT_FIELDS(X)
 #define MICROAOT_FIELDS_depthwise_conv_2d_params_f32(X) \
   MICROAOT_DEPTHWISE_CONV_2D_FIELDS(X) MICROAOT_CONV_FLOAT_FIELDS(X)
-MICROAOT_DEFINE_PARAMS(depthwise_conv_2d_params_s8)
+MICROAOT_DEFINE_PARAMS(depthwise_conv_2d_params_q)
 MICROAOT_DEFINE_PARAMS(depthwise_conv_2d_params_f32)
 
-/* bias may be NULL (no bias). Buffers must not overlap the output (see the overlap flavors below). */
-void microaot_conv_2d_s8(const microaot_conv_2d_params_s8* params, const int8_t* input, const int8_t* filter,
+/* bias may be NULL (no bias). Buffers must not overlap the output (see the overlap flavors below).
+ * int16 activations take int8 weights and an int64 bias, accumulate in 64 bits and requantize with
+ * TFLite's 16x8 rounding; the _bias32 flavor takes an int32 bias and accumulates and requantizes in 32 bits
+ * as TFLM does for int16 models quantized with a 32-bit bias. */
+void microaot_conv_2d_s8(const microaot_conv_2d_params_q* params, const int8_t* input, const int8_t* filter,
                          const int32_t* bias, int8_t* output);
+void microaot_conv_2d_s16(const microaot_conv_2d_params_q* params, const int16_t* input, const int8_t* filter,
+                          const int64_t* bias, int16_t* output);
+void microaot_conv_2d_s16_bias32(const microaot_conv_2d_params_q* params, const int16_t* input,
+                                 const int8_t* filter, const int32_t* bias, int16_t* output);
 void microaot_conv_2d_f32(const microaot_conv_2d_params_f32* params, const float* input, const float* filter,
                           const float* bias, float* output);
-void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_s8* params, const int8_t* input,
+void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                    const int8_t* filter, const int32_t* bias, int8_t* output);
+void microaot_depthwise_conv_2d_s16(const microaot_depthwise_conv_2d_params_q* params, const int16_t* input,
+                                    const int8_t* filter, const int64_t* bias, int16_t* output);
 void microaot_depthwise_conv_2d_f32(const microaot_depthwise_conv_2d_params_f32* params, const float* input,
                                     const float* filter, const float* bias, float* output);
 
@@ -87,13 +97,21 @@ void microaot_depthwise_conv_2d_f32(const microaot_depthwise_conv_2d_params_f32*
  * (output_width * output_depth elements), is aligned for the element type and overlaps no argument.
  * Safe when (output - input) in bytes is at most the row-wise bound the compiler computes
  * (compiler/ops/in_place_bounds.h, row_wise_max_shift); filter and bias must not overlap anything. */
-void microaot_conv_2d_s8_overlap(const microaot_conv_2d_params_s8* params, const int8_t* input,
+void microaot_conv_2d_s8_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
                                  const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch);
+void microaot_conv_2d_s16_overlap(const microaot_conv_2d_params_q* params, const int16_t* input,
+                                  const int8_t* filter, const int64_t* bias, int16_t* output, void* scratch);
+void microaot_conv_2d_s16_bias32_overlap(const microaot_conv_2d_params_q* params, const int16_t* input,
+                                         const int8_t* filter, const int32_t* bias, int16_t* output,
+                                         void* scratch);
 void microaot_conv_2d_f32_overlap(const microaot_conv_2d_params_f32* params, const float* input,
                                   const float* filter, const float* bias, float* output, void* scratch);
-void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_s8* params, const int8_t* input,
+void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                            const int8_t* filter, const int32_t* bias, int8_t* output,
                                            void* scratch);
+void microaot_depthwise_conv_2d_s16_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                            const int16_t* input, const int8_t* filter, const int64_t* bias,
+                                            int16_t* output, void* scratch);
 void microaot_depthwise_conv_2d_f32_overlap(const microaot_depthwise_conv_2d_params_f32* params,
                                             const float* input, const float* filter, const float* bias,
                                             float* output, void* scratch);

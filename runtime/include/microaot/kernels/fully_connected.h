@@ -20,7 +20,7 @@ extern "C" {
 
 /* One multiplier/shift per unit (per-tensor weights repeat the same value): real multiplier
  * = output_multiplier * 2^(output_shift - 31), shift > 0 meaning a left shift. */
-#define MICROAOT_FIELDS_fully_connected_params_s8(X)                           \
+#define MICROAOT_FIELDS_fully_connected_params_q(X)                            \
   MICROAOT_FC_SHAPE_FIELDS(X)                                                  \
   X(I32, input_offset)   /* -input zero point */                               \
   X(I32, filter_offset)  /* -weights zero point (0 for symmetric and per-channel weights) */ \
@@ -29,7 +29,7 @@ extern "C" {
   X(I32, activation_max)                                                       \
   X(I32_ARRAY, output_multiplier) /* [output_depth] */                         \
   X(I32_ARRAY, output_shift)      /* [output_depth] */
-MICROAOT_DEFINE_PARAMS(fully_connected_params_s8)
+MICROAOT_DEFINE_PARAMS(fully_connected_params_q)
 
 #define MICROAOT_FIELDS_fully_connected_params_f32(X) \
   MICROAOT_FC_SHAPE_FIELDS(X)                         \
@@ -38,8 +38,15 @@ MICROAOT_DEFINE_PARAMS(fully_connected_params_s8)
 MICROAOT_DEFINE_PARAMS(fully_connected_params_f32)
 
 /* int8 activations and weights, int32 bias (NULL when absent); TFLM-exact requantization. */
-void microaot_fully_connected_s8(const microaot_fully_connected_params_s8* params, const int8_t* input,
+void microaot_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
                                  const int8_t* weights, const int32_t* bias, int8_t* output);
+
+/* int16 activations, int8 weights (16x8): an int64 bias, 64-bit accumulator and TFLite's 16x8
+ * requantization; the _bias32 flavor accumulates and requantizes in 32 bits, as TFLM does for an int32 bias. */
+void microaot_fully_connected_s16(const microaot_fully_connected_params_q* params, const int16_t* input,
+                                  const int8_t* weights, const int64_t* bias, int16_t* output);
+void microaot_fully_connected_s16_bias32(const microaot_fully_connected_params_q* params, const int16_t* input,
+                                         const int8_t* weights, const int32_t* bias, int16_t* output);
 
 /* float32 everything; bias may be NULL. */
 void microaot_fully_connected_f32(const microaot_fully_connected_params_f32* params, const float* input,

@@ -26,32 +26,39 @@ extern "C" {
   X(I32, padding_height) /* rows of padding before the first input row */ \
   X(I32, padding_width)  /* columns of padding before the first input column */
 
-/* The clamp range is in the quantized domain for int8 (input and output share one quantization). */
-#define MICROAOT_FIELDS_pool_2d_params_s8(X) \
+/* The clamp range is in the quantized domain for int8 and int16 (input and output share one quantization). */
+#define MICROAOT_FIELDS_pool_2d_params_q(X) \
   MICROAOT_POOL_2D_GEOMETRY_FIELDS(X) X(I32, activation_min) X(I32, activation_max)
 #define MICROAOT_FIELDS_pool_2d_params_f32(X) \
   MICROAOT_POOL_2D_GEOMETRY_FIELDS(X) X(F32, activation_min) X(F32, activation_max)
-MICROAOT_DEFINE_PARAMS(pool_2d_params_s8)
+MICROAOT_DEFINE_PARAMS(pool_2d_params_q)
 MICROAOT_DEFINE_PARAMS(pool_2d_params_f32)
 
-/* Mean of the in-bounds window elements, rounded to nearest (ties away from zero), then clamped. */
-void microaot_average_pool_2d_s8(const microaot_pool_2d_params_s8* params, const int8_t* input, int8_t* output);
+/* Mean of the in-bounds window elements (integers: summed in 32 bits, rounded to nearest, ties away from
+ * zero), then clamped. */
+void microaot_average_pool_2d_s8(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output);
+void microaot_average_pool_2d_s16(const microaot_pool_2d_params_q* params, const int16_t* input, int16_t* output);
 void microaot_average_pool_2d_f32(const microaot_pool_2d_params_f32* params, const float* input, float* output);
 
 /* Maximum of the in-bounds window elements, then clamped. */
-void microaot_max_pool_2d_s8(const microaot_pool_2d_params_s8* params, const int8_t* input, int8_t* output);
+void microaot_max_pool_2d_s8(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output);
+void microaot_max_pool_2d_s16(const microaot_pool_2d_params_q* params, const int16_t* input, int16_t* output);
 void microaot_max_pool_2d_f32(const microaot_pool_2d_params_f32* params, const float* input, float* output);
 
 /* Overlap flavors: the same results, for an output buffer that overlaps the input. Each output row (one
  * batch and output y: all x and channels) is computed into `scratch` (output_width * channels elements,
  * aligned for the element type, overlapping no argument) and then copied to its place. Safe when
  * (output - input) in bytes is at most the compiler's row-wise bound (compiler/ops/in_place_bounds.h). */
-void microaot_average_pool_2d_s8_overlap(const microaot_pool_2d_params_s8* params, const int8_t* input,
+void microaot_average_pool_2d_s8_overlap(const microaot_pool_2d_params_q* params, const int8_t* input,
                                          int8_t* output, void* scratch);
+void microaot_average_pool_2d_s16_overlap(const microaot_pool_2d_params_q* params, const int16_t* input,
+                                          int16_t* output, void* scratch);
 void microaot_average_pool_2d_f32_overlap(const microaot_pool_2d_params_f32* params, const float* input,
                                           float* output, void* scratch);
-void microaot_max_pool_2d_s8_overlap(const microaot_pool_2d_params_s8* params, const int8_t* input, int8_t* output,
+void microaot_max_pool_2d_s8_overlap(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output,
                                      void* scratch);
+void microaot_max_pool_2d_s16_overlap(const microaot_pool_2d_params_q* params, const int16_t* input,
+                                      int16_t* output, void* scratch);
 void microaot_max_pool_2d_f32_overlap(const microaot_pool_2d_params_f32* params, const float* input, float* output,
                                       void* scratch);
 

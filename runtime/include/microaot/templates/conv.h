@@ -1,18 +1,14 @@
 /* The convolution template: CONV_2D and DEPTHWISE_CONV_2D for one element type, plain and overlap variant.
- * The including file defines MICROAOT_DTYPE (s8, f32), MICROAOT_CONV (conv_2d, depthwise_conv_2d) and the
- * two function names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/conv.h). */
+ * The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_CONV (conv_2d, depthwise_conv_2d), the
+ * two function names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/conv.h) and, to
+ * accumulate in another type than the dtype's, MICROAOT_BIAS_DTYPE (microaot/kernel_dtype.h). Products
+ * accumulate in the bias type. */
 #include <stddef.h>
 #include <string.h>
 
 #include "microaot/kernel_dtype.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/window.h"
-
-/* One product of an input element x and a weight w. int8 offsets the input by its zero point; skipping the
- * taps outside the image then equals padding with that zero point (its corrected value is 0). */
-#define MICROAOT_CONV_MAC_s8(p, x, w) ((int32_t)(w) * ((int32_t)(x) + (p)->input_offset))
-#define MICROAOT_CONV_MAC_f32(p, x, w) ((x) * (w))
-#define MICROAOT_CONV_MAC(p, x, w) MICROAOT_CAT(MICROAOT_CONV_MAC_, MICROAOT_DTYPE)(p, x, w)
 
 /* What the two operators differ in. Output channel oc reads TAP_DEPTH consecutive input channels from
  * (oc / GROUP) * TAP_DEPTH on; its filter starts FILTER_STEP * oc elements in and its taps lie TAP_STRIDE
@@ -34,31 +30,31 @@
 /* One output value before bias: the products over the in-image taps of the window (y, x), filter rows, then
  * columns, then channels (the reference's summation order). input_c0: the batch's image from the output
  * channel's first input channel on. */
-static MICROAOT_ACC conv_accumulate(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_c0,
-                                    const MICROAOT_T* filter_oc, const microaot_window* y, const microaot_window* x) {
-  MICROAOT_ACC acc = 0;
+static MICROAOT_BIAS conv_accumulate(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_c0,
+                                    const MICROAOT_W* filter_oc, const microaot_window* y, const microaot_window* x) {
+  MICROAOT_BIAS acc = 0;
   int32_t fy, fx, c;
   for (fy = y->begin; fy < y->end; ++fy) {
     const int32_t in_y = y->origin + fy * p->dilation_height;
     for (fx = x->begin; fx < x->end; ++fx) {
       const int32_t in_x = x->origin + fx * p->dilation_width;
       const MICROAOT_T* in = input_c0 + (size_t)(in_y * p->input_width + in_x) * (size_t)p->input_depth;
-      const MICROAOT_T* w = filter_oc + (size_t)(fy * p->filter_width + fx) * MICROAOT_CONV_OP(TAP_STRIDE, p);
-      for (c = 0; c < MICROAOT_CONV_OP(TAP_DEPTH, p); ++c) acc += MICROAOT_CONV_MAC(p, in[c], w[c]);
+      const MICROAOT_W* w = filter_oc + (size_t)(fy * p->filter_width + fx) * MICROAOT_CONV_OP(TAP_STRIDE, p);
+      for (c = 0; c < MICROAOT_CONV_OP(TAP_DEPTH, p); ++c) acc += MICROAOT_MAC(p, in[c], w[c]);
     }
   }
   return acc;
 }
 
 /* All output channels of one output position. */
-static void conv_pixel(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_batch, const MICROAOT_T* filter,
-                       const MICROAOT_ACC* bias, const microaot_window* y, const microaot_window* x, MICROAOT_T* out) {
+static void conv_pixel(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_batch, const MICROAOT_W* filter,
+                       const MICROAOT_BIAS* bias, const microaot_window* y, const microaot_window* x, MICROAOT_T* out) {
   const int32_t group = MICROAOT_CONV_OP(GROUP, p);
   const size_t filter_step = MICROAOT_CONV_OP(FILTER_STEP, p);
   int32_t oc;
   for (oc = 0; oc < p->output_depth; ++oc) {
     const int32_t in_c0 = (oc / group) * MICROAOT_CONV_OP(TAP_DEPTH, p);
-    MICROAOT_ACC acc = conv_accumulate(p, input_batch + in_c0, filter + (size_t)oc * filter_step, y, x);
+    MICROAOT_BIAS acc = conv_accumulate(p, input_batch + in_c0, filter + (size_t)oc * filter_step, y, x);
     /* Also without a bias a 0 is added, as the reference does (for floats it turns -0.0f into +0.0f). */
     acc += bias != NULL ? bias[oc] : 0;
     out[oc] = MICROAOT_OUTPUT(p, acc, oc);
@@ -67,8 +63,8 @@ static void conv_pixel(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_ba
 
 /* Every output row in order, straight into the output, or (overlap variant) into row_scratch and then copied
  * to its place, so that no output byte is stored before the last input read of its row. */
-static void conv_rows(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input, const MICROAOT_T* filter,
-                      const MICROAOT_ACC* bias, MICROAOT_T* output, MICROAOT_T* row_scratch) {
+static void conv_rows(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input, const MICROAOT_W* filter,
+                      const MICROAOT_BIAS* bias, MICROAOT_T* output, MICROAOT_T* row_scratch) {
   const size_t input_batch_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
   int32_t b, oy, ox;
@@ -89,12 +85,12 @@ static void conv_rows(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input, co
   }
 }
 
-void MICROAOT_FN(const MICROAOT_CONV_PARAMS* params, const MICROAOT_T* input, const MICROAOT_T* filter,
-                 const MICROAOT_ACC* bias, MICROAOT_T* output) {
+void MICROAOT_FN(const MICROAOT_CONV_PARAMS* params, const MICROAOT_T* input, const MICROAOT_W* filter,
+                 const MICROAOT_BIAS* bias, MICROAOT_T* output) {
   conv_rows(params, input, filter, bias, output, NULL);
 }
 
-void MICROAOT_FN_OVERLAP(const MICROAOT_CONV_PARAMS* params, const MICROAOT_T* input, const MICROAOT_T* filter,
-                         const MICROAOT_ACC* bias, MICROAOT_T* output, void* scratch) {
+void MICROAOT_FN_OVERLAP(const MICROAOT_CONV_PARAMS* params, const MICROAOT_T* input, const MICROAOT_W* filter,
+                         const MICROAOT_BIAS* bias, MICROAOT_T* output, void* scratch) {
   conv_rows(params, input, filter, bias, output, (MICROAOT_T*)scratch);
 }

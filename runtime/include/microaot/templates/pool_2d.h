@@ -1,5 +1,5 @@
 /* The pooling template: AVERAGE_POOL_2D or MAX_POOL_2D for one element type, plain and overlap variant.
- * The including file defines MICROAOT_DTYPE (s8, f32), MICROAOT_POOL (average or max) and the two function
+ * The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_POOL (average or max) and the two function
  * names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/pooling.h). */
 #include <stddef.h>
 #include <string.h>
@@ -8,12 +8,15 @@
 #include "microaot/kernels/pooling.h"
 #include "microaot/window.h"
 
-/* sum / count: int8 rounds to nearest, ties away from zero (TFLite Micro's reference); C division truncates. */
-static inline int32_t pool_mean_s8(int32_t sum, int32_t count) {
+/* sum / count: integers round to nearest, ties away from zero (TFLite Micro's reference); C division
+ * truncates. */
+static inline int32_t pool_mean_int(int32_t sum, int32_t count) {
   if (count <= 0) return 0; /* unreachable: the compiler proves every window is non-empty */
   return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
 }
 static inline float pool_mean_f32(float sum, int32_t count) { return sum / (float)count; }
+#define pool_mean_s8 pool_mean_int
+#define pool_mean_s16 pool_mean_int
 
 /* What the two operators differ in: the value a window's reduction starts from, the step that takes in one
  * element, and the result from the reduced value and the window's element count. */
