@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "executor_internal.h"
+
 #ifdef MICROAOT_PROFILE
 #include "microaot/platform.h"
 static const char *op_name(const microaot_model *model, uint32_t step) {
@@ -16,25 +18,11 @@ static const char *op_name(const microaot_model *model, uint32_t step) {
 #define MICROAOT_OP_END(model, step) ((void)0)
 #endif
 
-enum { STATE_IDLE = 0, STATE_READY, STATE_RUNNING, STATE_STEPPING, STATE_DONE };
-
-/* microaot_slot.written of an input: not written, written, or written but overwritten by another context. */
-enum { INPUT_UNSET = 0, INPUT_WRITTEN = 1, INPUT_LOST = 2 };
-
 /* Memory a context may share with others: the arena (with every context given the same buffer) and the
  * model's static memory (pools and default I/O buffers, common to all contexts of the model). Each has
  * a record of the context that wrote it last: the arena in its header, the static memory in
  * model->static_owner. A context reads its data there only while the record still names it. */
 enum { REGION_NONE = 0u, REGION_ARENA = 1u, REGION_STATIC = 2u };
-
-static unsigned state_of(const microaot_context *ctx) {
-  return ctx->self == ctx ? ctx->state : (unsigned)STATE_IDLE;
-}
-
-static int state_accepts_writes(const microaot_context *ctx) {
-  const unsigned state = state_of(ctx);
-  return state == STATE_READY || state == STATE_DONE;
-}
 
 /* The last writer of `region`; a region without a record cannot be shared, so it is this context's. */
 static uintptr_t read_owner(const microaot_context *ctx, unsigned region) {
@@ -54,14 +42,6 @@ static void write_owner(const microaot_context *ctx, unsigned region, uintptr_t 
 static int owns(const microaot_context *ctx, unsigned regions) {
   return ((regions & REGION_ARENA) == 0u || read_owner(ctx, REGION_ARENA) == (uintptr_t)ctx) &&
          ((regions & REGION_STATIC) == 0u || read_owner(ctx, REGION_STATIC) == (uintptr_t)ctx);
-}
-
-static size_t slot_count(const microaot_model *m) {
-  return m->io_in_arena ? m->num_inputs : (size_t)m->num_inputs + m->num_outputs;
-}
-
-static const microaot_io_desc *slot_desc(const microaot_model *m, size_t slot) {
-  return slot < m->num_inputs ? &m->inputs[slot] : &m->outputs[slot - m->num_inputs];
 }
 
 static int uses_static_io(const microaot_context *ctx, size_t slot) {
@@ -181,60 +161,6 @@ microaot_status microaot_input_ptr(microaot_context *ctx, size_t index, void **d
   return MICROAOT_STATUS_OK;
 }
 
-/* Byte ranges [a, a + a_size) and [b, b + b_size) share a byte (NULL or empty ranges share none). */
-static int overlaps(const uint8_t *a, size_t a_size, const uint8_t *b, size_t b_size) {
-  const uintptr_t x = (uintptr_t)a;
-  const uintptr_t y = (uintptr_t)b;
-  if (a == NULL || b == NULL || a_size == 0u || b_size == 0u) return 0;
-  return x < y + b_size && y < x + a_size;
-}
-
-/* A buffer bound to `slot` must not share bytes with the arenas, the default I/O buffers, or another
- * bound buffer the run writes (inputs may overlap inputs: both are only read). */
-static int overlaps_library_memory(const microaot_context *ctx, size_t slot, const uint8_t *buffer) {
-  const microaot_model *m = ctx->model;
-  const size_t size = slot_desc(m, slot)->size;
-  size_t other;
-  if (overlaps(buffer, size, ctx->arena - m->arena_header, m->arena_size) ||
-      overlaps(buffer, size, m->static_arena, m->arena_size)) {
-    return 1;
-  }
-  for (other = 0; other < slot_count(m); ++other) {
-    const size_t other_size = slot_desc(m, other)->size;
-    const int both_inputs = slot < m->num_inputs && other < m->num_inputs;
-    if (m->static_io != NULL && overlaps(buffer, size, m->static_io[other], other_size)) return 1;
-    if (other != slot && !both_inputs && overlaps(buffer, size, ctx->slots[other].buffer, other_size)) return 1;
-  }
-  return 0;
-}
-
-/* Binds input or output `index` to the caller's buffer (I/O outside the arena). */
-static microaot_status bind_slot(microaot_context *ctx, int output, size_t index, void *buffer, size_t size) {
-  const microaot_model *m;
-  size_t slot;
-  if (ctx == NULL || buffer == NULL) return MICROAOT_STATUS_NULL_POINTER;
-  if (!state_accepts_writes(ctx) || ctx->model->io_in_arena) return MICROAOT_STATUS_BAD_STATE;
-  m = ctx->model;
-  if (index >= (output ? m->num_outputs : m->num_inputs)) return MICROAOT_STATUS_BAD_INDEX;
-  slot = output ? m->num_inputs + index : index;
-  if (size < slot_desc(m, slot)->size) return MICROAOT_STATUS_BAD_SIZE;
-  if ((uintptr_t)buffer % m->io_align != 0u) return MICROAOT_STATUS_ARENA_MISALIGNED;
-  if (overlaps_library_memory(ctx, slot, (const uint8_t *)buffer)) return MICROAOT_STATUS_BUFFER_OVERLAP;
-  ctx->slots[slot].buffer = (uint8_t *)buffer;
-  ctx->slots[slot].written = INPUT_WRITTEN; /* the caller's buffer: the run reads whatever it holds */
-  /* The last outputs are in the old buffer: output_ptr must not hand out the new one as if computed. */
-  if (output) ctx->state = STATE_READY;
-  return MICROAOT_STATUS_OK;
-}
-
-microaot_status microaot_bind_input(microaot_context *ctx, size_t index, void *buffer, size_t size) {
-  return bind_slot(ctx, 0, index, buffer, size);
-}
-
-microaot_status microaot_bind_output(microaot_context *ctx, size_t index, void *buffer, size_t size) {
-  return bind_slot(ctx, 1, index, buffer, size);
-}
-
 /* Every input written, and still in memory no other context wrote since: else which input is missing. */
 static microaot_status check_inputs(microaot_context *ctx) {
   microaot_status status = MICROAOT_STATUS_OK;
@@ -311,12 +237,11 @@ microaot_status microaot_run_steps(microaot_context *ctx, size_t max_ops) {
 }
 
 /* The checks an output read shares: a completed run, the index, and outputs no other context overwrote. */
-static microaot_status find_output(const microaot_context *ctx, size_t index, size_t size, int check_size,
-                                   uint8_t **address) {
+static microaot_status find_output(const microaot_context *ctx, size_t index, const size_t *size, uint8_t **address) {
   const microaot_model *m = ctx->model;
   if (state_of(ctx) != STATE_DONE) return MICROAOT_STATUS_BAD_STATE;
   if (index >= m->num_outputs) return MICROAOT_STATUS_BAD_INDEX;
-  if (check_size && size != m->outputs[index].size) return MICROAOT_STATUS_BAD_SIZE;
+  if (size != NULL && *size != m->outputs[index].size) return MICROAOT_STATUS_BAD_SIZE;
   if (!owns(ctx, slot_region(ctx, m->num_inputs + index))) return MICROAOT_STATUS_ARENA_CLOBBERED;
   *address = slot_address(ctx, m->num_inputs + index);
   return MICROAOT_STATUS_OK;
@@ -326,7 +251,8 @@ microaot_status microaot_get_output(microaot_context *ctx, size_t index, void *d
   uint8_t *address = NULL;
   microaot_status status;
   if (ctx == NULL || data == NULL) return MICROAOT_STATUS_NULL_POINTER;
-  status = find_output(ctx, index, size, 1, &address);
+  status = find_output(ctx, index, &size, &address);
+  /* memmove: `data` may be another context's input buffer in the same arena. */
   if (status == MICROAOT_STATUS_OK) memmove(data, address, size);
   return status;
 }
@@ -335,7 +261,7 @@ microaot_status microaot_output_ptr(microaot_context *ctx, size_t index, const v
   uint8_t *address = NULL;
   microaot_status status;
   if (ctx == NULL || data == NULL) return MICROAOT_STATUS_NULL_POINTER;
-  status = find_output(ctx, index, 0u, 0, &address);
+  status = find_output(ctx, index, NULL, &address);
   if (status != MICROAOT_STATUS_OK) return status;
   *data = address;
   if (size != NULL) *size = ctx->model->outputs[index].size;
@@ -349,25 +275,4 @@ microaot_status microaot_destroy(microaot_context *ctx) {
   ctx->state = STATE_IDLE;
   ctx->arena = NULL;
   return MICROAOT_STATUS_OK;
-}
-
-microaot_status microaot_run_once(microaot_context *ctx, const microaot_model *model, microaot_slot *slots,
-                                  void *const *inputs, void *const *outputs) {
-  microaot_status status;
-  size_t i;
-  if (inputs == NULL || outputs == NULL) return MICROAOT_STATUS_NULL_POINTER;
-  status = microaot_init(ctx, model, slots, NULL, 0u);
-  for (i = 0; status == MICROAOT_STATUS_OK && i < model->num_inputs; ++i) {
-    status = model->io_in_arena ? microaot_set_input(ctx, i, inputs[i], model->inputs[i].size)
-                                : microaot_bind_input(ctx, i, inputs[i], model->inputs[i].size);
-  }
-  for (i = 0; status == MICROAOT_STATUS_OK && !model->io_in_arena && i < model->num_outputs; ++i) {
-    status = microaot_bind_output(ctx, i, outputs[i], model->outputs[i].size);
-  }
-  if (status == MICROAOT_STATUS_OK) status = microaot_run(ctx);
-  for (i = 0; status == MICROAOT_STATUS_OK && model->io_in_arena && i < model->num_outputs; ++i) {
-    status = microaot_get_output(ctx, i, outputs[i], model->outputs[i].size);
-  }
-  if (ctx != NULL) (void)microaot_destroy(ctx);
-  return status;
 }

@@ -397,9 +397,10 @@ TEST(Executor, RunOnceWritesRunsAndReads) {
   EXPECT_EQ(std::vector<uint8_t>(out, out + kBytes), expected(6, 5));
   EXPECT_EQ(microaot_run(&x.ctx), MICROAOT_STATUS_BAD_STATE);  // destroyed
   const microaot_model bound = make_model(false);
-  ASSERT_EQ(microaot_run_once(&x.ctx, &bound, x.slots, inputs, outputs), MICROAOT_STATUS_OK);
+  ASSERT_EQ(microaot_run_once_bound(&x.ctx, &bound, x.slots, inputs, outputs), MICROAOT_STATUS_OK);
   EXPECT_EQ(std::vector<uint8_t>(out, out + kBytes), expected(6, 5));
   EXPECT_EQ(microaot_run_once(&x.ctx, &m, x.slots, nullptr, outputs), MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(microaot_run_once_bound(&x.ctx, &bound, x.slots, inputs, nullptr), MICROAOT_STATUS_NULL_POINTER);
 }
 
 TEST(Executor, EveryStatusHasItsOwnText) {

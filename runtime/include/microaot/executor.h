@@ -68,7 +68,8 @@ typedef struct microaot_context {
   uint8_t state;
 } microaot_context;
 
-/* The calls of the generated API, one to one (NAME.h documents them). */
+/* The calls of the generated API, one to one (NAME.h documents them). The bind calls (executor_bind.c)
+ * exist only for models with I/O outside the arena. */
 microaot_status microaot_init(microaot_context *ctx, const microaot_model *model, microaot_slot *slots, void *arena,
                               size_t arena_size);
 microaot_status microaot_set_input(microaot_context *ctx, size_t index, const void *data, size_t size);
@@ -81,10 +82,13 @@ microaot_status microaot_get_output(microaot_context *ctx, size_t index, void *d
 microaot_status microaot_output_ptr(microaot_context *ctx, size_t index, const void **data, size_t *size);
 microaot_status microaot_destroy(microaot_context *ctx);
 
-/* The microTVM entry's body: init on the static arena, each input written (I/O in the arena) or bound
- * (outside), run, each output copied out (or bound), destroy. `inputs`/`outputs`: one pointer per tensor. */
+/* The microTVM entry's body, one pointer per tensor in `inputs`/`outputs`: init on the static arena, each
+ * input copied in, run, each output copied out, destroy (executor_once.c); with I/O outside the arena,
+ * each input and output bound instead of copied (executor_bind.c). */
 microaot_status microaot_run_once(microaot_context *ctx, const microaot_model *model, microaot_slot *slots,
                                   void *const *inputs, void *const *outputs);
+microaot_status microaot_run_once_bound(microaot_context *ctx, const microaot_model *model, microaot_slot *slots,
+                                        void *const *inputs, void *const *outputs);
 
 #ifdef __cplusplus
 }
