@@ -116,7 +116,9 @@ std::string emit_network_info(const CompiledModel& model) {
   }
   out << "\ntotal MACs:          " << total_macs(model) << "\n";
   out << "weights (flash):     " << weights_bytes(model) << " bytes\n";
-  out << "arena (RAM):         " << model.plan.arena_size << " bytes\n";
+  out << "arena (RAM):         " << model.plan.arena_size << " bytes planned + " << arena_header_bytes(model)
+      << " bytes header = " << arena_buffer_bytes(model) << " bytes for init\n";
+  out << "context:             " << context_bytes32(model) << " bytes on a 32-bit target\n";
   out << "static RAM in all:   " << static_ram_bytes(model) << " bytes\n";
   return out.str();
 }
@@ -135,7 +137,11 @@ std::string emit_report_json(const CompiledModel& model) {
   nlohmann::json report = {
       {"module", module_names(model).prefix},
       {"source", model.options.source_name},
+      {"flags", compile_flags_text(model.options)},
       {"arena_bytes", model.plan.arena_size},
+      {"arena_header_bytes", arena_header_bytes(model)},
+      {"arena_buffer_bytes", arena_buffer_bytes(model)},
+      {"context_bytes", context_bytes32(model)},
       {"ram_bytes", static_ram_bytes(model)},
       {"lower_bound_bytes", peak.bytes},
       {"source_order_bound_bytes", model.source_order_bound_bytes},
@@ -154,6 +160,8 @@ std::string emit_report_json(const CompiledModel& model) {
       {"inputs", io_json(model, model.graph.inputs)},
       {"outputs", io_json(model, model.graph.outputs)},
   };
+  if (!model.options.microaot_version.empty()) report["microaot_version"] = model.options.microaot_version;
+  if (!model.options.model_sha256.empty()) report["model_sha256"] = model.options.model_sha256;
   // Tensor names come from the model and need not be UTF-8: replace invalid bytes rather than throw.
   return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
