@@ -313,6 +313,15 @@ static void check_shared_arena(void) {
     fprintf(stderr, "a's run after b's differs from a's run alone\n");
     ++failures;
   }
+  /* input_ptr hands out the arena: another context's run in between spoils what was written there. */
+  {
+    void *in_ptr = NULL;
+    EXPECT_STATUS(demo_input_ptr(&a, 0, &in_ptr, NULL), MICROAOT_STATUS_OK);
+    memcpy(in_ptr, in_a, sizeof in_a);
+    EXPECT_STATUS(demo_set_input(&b, 0, in_b, sizeof in_b), MICROAOT_STATUS_OK);
+    EXPECT_STATUS(demo_run(&b), MICROAOT_STATUS_OK);
+    EXPECT_STATUS(demo_run(&a), MICROAOT_STATUS_ARENA_CLOBBERED);
+  }
   /* A stepped run interrupted by the other context's run. */
   EXPECT_STATUS(demo_set_input(&a, 0, in_a, sizeof in_a), MICROAOT_STATUS_OK);
   if (DEMO_NUM_OPS > 1u) {
