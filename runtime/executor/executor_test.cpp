@@ -84,6 +84,10 @@ struct Instance {
   microaot_status init(const microaot_model& m, bool own_arena = true) {
     return microaot_init(&ctx, &m, slots, own_arena ? arena : nullptr, own_arena ? sizeof arena : 0);
   }
+  // init on `owner`'s arena: the two contexts share it.
+  microaot_status init_on(const microaot_model& m, Instance& owner) {
+    return microaot_init(&ctx, &m, slots, owner.arena, sizeof owner.arena);
+  }
   microaot_status set(uint8_t a, uint8_t b) {
     const uint8_t in0[kBytes] = {a, a, a, a};
     const uint8_t in1[kBytes] = {b, 1, 2, 3};
@@ -96,6 +100,12 @@ struct Instance {
     return out;
   }
 };
+
+// a on its own arena, b on a's: the two share it.
+void share_one_arena(const microaot_model& m, Instance& a, Instance& b) {
+  ASSERT_EQ(a.init(m), MICROAOT_STATUS_OK);
+  ASSERT_EQ(b.init_on(m, a), MICROAOT_STATUS_OK);
+}
 
 std::vector<uint8_t> expected(uint8_t a, uint8_t b) {
   const uint8_t in1[kBytes] = {b, 1, 2, 3};
@@ -181,8 +191,7 @@ TEST(Executor, EveryInputMustBeWrittenBeforeEveryRun) {
 TEST(Executor, AnotherContextsWriteIsReportedNeverRead) {
   const microaot_model m = make_model(true);
   Instance a, b;
-  ASSERT_EQ(a.init(m), MICROAOT_STATUS_OK);
-  ASSERT_EQ(microaot_init(&b.ctx, &m, b.slots, a.arena, sizeof a.arena), MICROAOT_STATUS_OK);
+  ASSERT_NO_FATAL_FAILURE(share_one_arena(m, a, b));
   ASSERT_EQ(a.set(1, 1), MICROAOT_STATUS_OK);
   ASSERT_EQ(b.set(2, 2), MICROAOT_STATUS_OK);
   ASSERT_EQ(microaot_run(&b.ctx), MICROAOT_STATUS_OK);
@@ -208,8 +217,7 @@ TEST(Executor, ModelsChainOnOneArena) {
   const microaot_model m = make_model(true);
   Instance a, b;
   const void* out = nullptr;
-  ASSERT_EQ(a.init(m), MICROAOT_STATUS_OK);
-  ASSERT_EQ(microaot_init(&b.ctx, &m, b.slots, a.arena, sizeof a.arena), MICROAOT_STATUS_OK);
+  ASSERT_NO_FATAL_FAILURE(share_one_arena(m, a, b));
   ASSERT_EQ(a.set(1, 0), MICROAOT_STATUS_OK);
   ASSERT_EQ(microaot_run(&a.ctx), MICROAOT_STATUS_OK);
   ASSERT_EQ(microaot_output_ptr(&a.ctx, 0, &out, nullptr), MICROAOT_STATUS_OK);
@@ -227,8 +235,7 @@ TEST(Executor, ModelsChainOnOneArena) {
 TEST(Executor, ASteppedRunInterruptedByAnotherContextIsReported) {
   const microaot_model m = make_model(true);
   Instance a, b;
-  ASSERT_EQ(a.init(m), MICROAOT_STATUS_OK);
-  ASSERT_EQ(microaot_init(&b.ctx, &m, b.slots, a.arena, sizeof a.arena), MICROAOT_STATUS_OK);
+  ASSERT_NO_FATAL_FAILURE(share_one_arena(m, a, b));
   ASSERT_EQ(a.set(1, 1), MICROAOT_STATUS_OK);
   ASSERT_EQ(microaot_run_steps(&a.ctx, 2), MICROAOT_STATUS_IN_PROGRESS);
   ASSERT_EQ(b.set(2, 2), MICROAOT_STATUS_OK);
@@ -242,8 +249,7 @@ TEST(Executor, ASteppedRunInterruptedByAnotherContextIsReported) {
 TEST(Executor, AContextRunFromInsideARunSpoilsBoth) {
   const microaot_model m = make_model(true);
   Instance a, b;
-  ASSERT_EQ(a.init(m), MICROAOT_STATUS_OK);
-  ASSERT_EQ(microaot_init(&b.ctx, &m, b.slots, a.arena, sizeof a.arena), MICROAOT_STATUS_OK);
+  ASSERT_NO_FATAL_FAILURE(share_one_arena(m, a, b));
   ASSERT_EQ(a.set(1, 1), MICROAOT_STATUS_OK);
   bool ran = false;
   during_step1 = [&] {

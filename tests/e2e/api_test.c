@@ -134,6 +134,14 @@ static void check_calls_after_init(void) {
   EXPECT_STATUS(demo_output_ptr(&ctx, 0, &out_ptr, &size), MICROAOT_STATUS_BAD_STATE);
 }
 
+/* init on the static arena, then one run on `input`: its output. */
+static void init_and_run(demo_context *ctx, const unsigned char *input, unsigned char *output) {
+  EXPECT_STATUS(demo_init(ctx, NULL, 0), MICROAOT_STATUS_OK);
+  EXPECT_STATUS(demo_set_input(ctx, 0, input, DEMO_INPUT_0_SIZE), MICROAOT_STATUS_OK);
+  EXPECT_STATUS(demo_run(ctx), MICROAOT_STATUS_OK);
+  EXPECT_STATUS(demo_get_output(ctx, 0, output, DEMO_OUTPUT_0_SIZE), MICROAOT_STATUS_OK);
+}
+
 /* A second run needs the inputs written again (the first may have overwritten them in the arena); then
  * it gives the same outputs. */
 static void check_run_twice(void) {
@@ -143,10 +151,7 @@ static void check_run_twice(void) {
   unsigned char second[DEMO_OUTPUT_0_SIZE];
   size_t i;
   for (i = 0; i < sizeof input; ++i) input[i] = (unsigned char)(i * 13u + 5u);
-  EXPECT_STATUS(demo_init(&ctx, NULL, 0), MICROAOT_STATUS_OK);
-  EXPECT_STATUS(demo_set_input(&ctx, 0, input, sizeof input), MICROAOT_STATUS_OK);
-  EXPECT_STATUS(demo_run(&ctx), MICROAOT_STATUS_OK);
-  EXPECT_STATUS(demo_get_output(&ctx, 0, first, sizeof first), MICROAOT_STATUS_OK);
+  init_and_run(&ctx, input, first);
   EXPECT_STATUS(demo_run(&ctx), MICROAOT_STATUS_INPUT_NOT_SET);
   EXPECT_STATUS(demo_get_output(&ctx, 0, second, sizeof second), MICROAOT_STATUS_OK); /* the refusal changed nothing */
   EXPECT_STATUS(demo_set_input(&ctx, 0, input, sizeof input), MICROAOT_STATUS_OK);
@@ -240,10 +245,7 @@ static void check_run_steps(void) {
   size_t i, max_ops, calls;
   microaot_status status;
   for (i = 0; i < sizeof input; ++i) input[i] = (unsigned char)(i * 29u + 3u);
-  EXPECT_STATUS(demo_init(&ctx, NULL, 0), MICROAOT_STATUS_OK);
-  EXPECT_STATUS(demo_set_input(&ctx, 0, input, sizeof input), MICROAOT_STATUS_OK);
-  EXPECT_STATUS(demo_run(&ctx), MICROAOT_STATUS_OK);
-  EXPECT_STATUS(demo_get_output(&ctx, 0, whole, sizeof whole), MICROAOT_STATUS_OK);
+  init_and_run(&ctx, input, whole);
   for (max_ops = 1; max_ops <= DEMO_NUM_OPS + 1u; ++max_ops) {
     EXPECT_STATUS(demo_set_input(&ctx, 0, input, sizeof input), MICROAOT_STATUS_OK);
     calls = 0;
@@ -290,11 +292,8 @@ static void check_shared_arena(void) {
     in_a[i] = (unsigned char)(i * 7u + 1u);
     in_b[i] = (unsigned char)(255u - i * 3u);
   }
-  EXPECT_STATUS(demo_init(&a, NULL, 0), MICROAOT_STATUS_OK);
+  init_and_run(&a, in_a, alone);
   EXPECT_STATUS(demo_init(&b, NULL, 0), MICROAOT_STATUS_OK);
-  EXPECT_STATUS(demo_set_input(&a, 0, in_a, sizeof in_a), MICROAOT_STATUS_OK);
-  EXPECT_STATUS(demo_run(&a), MICROAOT_STATUS_OK);
-  EXPECT_STATUS(demo_get_output(&a, 0, alone, sizeof alone), MICROAOT_STATUS_OK);
   /* The sequence: a_set_input; b_set_input; b_run; a_run. */
   EXPECT_STATUS(demo_set_input(&a, 0, in_a, sizeof in_a), MICROAOT_STATUS_OK);
   EXPECT_STATUS(demo_set_input(&b, 0, in_b, sizeof in_b), MICROAOT_STATUS_OK);

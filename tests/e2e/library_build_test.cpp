@@ -37,11 +37,6 @@ std::vector<std::string> compilers() {
   return list;
 }
 
-std::string read_text(const std::string& path) {
-  const std::vector<uint8_t> bytes = read_file(path);
-  return {bytes.begin(), bytes.end()};
-}
-
 class LibraryBuildTest : public ::testing::Test {
  protected:
   void SetUp() override { tmp_ = make_temp_dir(); }
@@ -133,12 +128,10 @@ TEST_F(LibraryBuildTest, TwoSingleModelFragmentsLinkInOneMakefile) {
   ASSERT_EQ(run_microaot({"compile", demo_model(), "-o", tmp_ + "/a", "--module-name", "alpha"}), 0);
   ASSERT_EQ(run_microaot({"compile", demo_model(), "-o", tmp_ + "/b", "--module-name", "beta", "--alignment", "32"}), 0);
   fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/two_modules_test.c", tmp_ + "/main.c");
-  std::ofstream(tmp_ + "/Makefile") << "include a/alpha.mk\ninclude b/beta.mk\n"
-                                       "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(ALPHA_CFLAGS) $(BETA_CFLAGS)\n"
-                                       "two: $(patsubst %.c,%.o,main.c $(ALPHA_SRCS) $(BETA_SRCS))\n"
-                                       "\t$(CC) -o $@ $^ -lm\n";
-  ASSERT_EQ(run_process({"make", "-C", tmp_, "two"}, tmp_ + "/make.log", tmp_ + "/make.out"), 0)
-      << read_text(tmp_ + "/make.log");
+  ASSERT_EQ(make_program(tmp_, "include a/alpha.mk\ninclude b/beta.mk\n"
+                               "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(ALPHA_CFLAGS) $(BETA_CFLAGS)\n",
+                         "two", "main.c $(ALPHA_SRCS) $(BETA_SRCS)"),
+            "");
   EXPECT_EQ(run_process({tmp_ + "/two"}), 0);
   // Each runtime file was built once, from the first folder.
   EXPECT_TRUE(fs::exists(tmp_ + "/a/kernels/executor.o"));
@@ -163,12 +156,10 @@ TEST_F(LibraryBuildTest, CMakeOptionsDropTheStaticArenaAndTurnOnProfiling) {
 TEST_F(LibraryBuildTest, MakeOptionsDropTheStaticArenaAndTurnOnProfiling) {
   ASSERT_EQ(run_microaot({"compile", demo_model(), "-o", tmp_ + "/lib"}), 0);
   fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/build_options_test.c", tmp_ + "/main.c");
-  std::ofstream(tmp_ + "/Makefile") << "MODEL_STATIC_ARENA = 0\nMODEL_PROFILE = 1\ninclude lib/model.mk\n"
-                                       "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(MODEL_CFLAGS)\n"
-                                       "options: $(patsubst %.c,%.o,main.c $(MODEL_SRCS))\n"
-                                       "\t$(CC) -o $@ $^ -lm\n";
-  ASSERT_EQ(run_process({"make", "-C", tmp_, "options"}, tmp_ + "/make.log", tmp_ + "/make.out"), 0)
-      << read_text(tmp_ + "/make.log");
+  ASSERT_EQ(make_program(tmp_, "MODEL_STATIC_ARENA = 0\nMODEL_PROFILE = 1\ninclude lib/model.mk\n"
+                               "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(MODEL_CFLAGS)\n",
+                         "options", "main.c $(MODEL_SRCS)"),
+            "");
   EXPECT_EQ(run_process({tmp_ + "/options"}), 0);
 }
 

@@ -74,10 +74,6 @@ class MemoryTest : public ::testing::Test {
               "")
         << exe;
   }
-  static std::string read_text(const std::string& path) {
-    const std::vector<uint8_t> bytes = read_file(path);
-    return {bytes.begin(), bytes.end()};
-  }
   std::string tmp_;
 };
 
@@ -210,12 +206,10 @@ TEST_F(MemoryTest, TwoModelsShareOneArena) {
                         tmp_ + "/cmake.log"),
             0);
   ASSERT_EQ(run_process({"cmake", "--build", tmp_ + "/build"}, tmp_ + "/build.log"), 0);
-  std::ofstream(tmp_ + "/Makefile") << "include both/microaot_models.mk\n"
-                                       "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(MICROAOT_MODELS_CFLAGS)\n"
-                                       "shared_make: $(patsubst %.c,%.o,main.c $(MICROAOT_MODELS_SRCS))\n"
-                                       "\t$(CC) -o $@ $^ -lm\n";
-  ASSERT_EQ(run_process({"make", "-C", tmp_, "shared_make"}, tmp_ + "/make.log", tmp_ + "/make.out"), 0)
-      << read_text(tmp_ + "/make.log");
+  ASSERT_EQ(make_program(tmp_, "include both/microaot_models.mk\n"
+                               "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(MICROAOT_MODELS_CFLAGS)\n",
+                         "shared_make", "main.c $(MICROAOT_MODELS_SRCS)"),
+            "");
   for (const std::string& exe : {tmp_ + "/build/shared", tmp_ + "/shared_make"}) {
     ASSERT_NO_FATAL_FAILURE(expect_shared_arena_program_passes(exe));
   }
