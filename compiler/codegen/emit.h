@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compile/compile_model.h"
+#include "memory/plan_report.h"
 
 namespace microaot {
 
@@ -57,10 +58,14 @@ std::vector<int> used_constants(const CompiledModel& model);
 // With --io-in-arena off: the slot of a graph input/output storage in ctx->io (inputs first, then
 // outputs); -1 for any other tensor, or when inputs and outputs live in the arena.
 int io_slot(const CompiledModel& model, int tensor_id);
-// With --pool: the pool (index into options.pools) holding a planned tensor's storage; 0 otherwise.
+// With --pool: the pool (index into options.pools) holding a planned tensor's storage; 0 otherwise (one
+// arena, or an input/output bound per context with --io-in-arena off).
 size_t pool_of_tensor(const CompiledModel& model, int tensor_id);
 // The C symbol of pool k >= 1 ("<prefix>_pool_<name>"); pool 0 is the arena bound to the context.
 std::string pool_symbol(const CompiledModel& model, size_t pool);
+// With --pool: each pool (name, size, bytes used, planner, C symbol) and the pool of each buffer, for the
+// reports; empty with one arena.
+PoolLayout pool_layout(const CompiledModel& model);
 // Bytes at the start of the arena that record which context wrote it last (microaot/executor.h): a
 // pointer, 8 bytes rounded up to the alignment so the planned offsets after it stay aligned; 0 when
 // the model has no arena.
@@ -71,12 +76,14 @@ int64_t arena_buffer_bytes(const CompiledModel& model);
 size_t context_slots(const CompiledModel& model);
 // sizeof(NAME_context) on a 32-bit target; the generated code checks it at compile time.
 int64_t context_bytes32(const CompiledModel& model);
+// The contexts the figures count on a 32-bit target: one, plus the microTVM entry's with --interface-api c.
+int64_t contexts_bytes(const CompiledModel& model);
 // Whether NAME.c keeps a record of the last writer of the model's own static memory (pools, and the
-// default I/O buffers of --io-in-arena off), which every context of the model shares.
+// default I/O buffers of --io-in-arena off), which every context of the model shares; its bytes (or 0).
 bool has_static_owner(const CompiledModel& model);
+int64_t static_record_bytes(const CompiledModel& model);
 // Bytes of static RAM the library needs besides the stack: the static arena (header included), the
-// further pools, the I/O buffers outside the arena, the static-memory record, and one context on a 32-bit
-// target (the interface-api context too, when emitted).
+// further pools, the I/O buffers outside the arena, the static record and the contexts.
 int64_t static_ram_bytes(const CompiledModel& model);
 // The options that shaped the output, as `microaot compile` flags ("--module-name kws --target c ..."),
 // recorded in NAME.h and report.json.

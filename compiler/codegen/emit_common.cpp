@@ -46,7 +46,9 @@ int io_slot(const CompiledModel& model, int tensor_id) {
 }
 
 size_t pool_of_tensor(const CompiledModel& model, int tensor_id) {
-  return model.pool_of.empty() ? 0 : model.pool_of[buffer_of_tensor(model, tensor_id)];
+  // With --io-in-arena off, inputs and outputs have no planned buffer: they are bound per context.
+  if (model.pool_of.empty() || io_slot(model, tensor_id) >= 0) return 0;
+  return model.pool_of[buffer_of_tensor(model, tensor_id)];
 }
 
 std::string pool_symbol(const CompiledModel& model, size_t pool) {
@@ -72,13 +74,19 @@ int64_t context_bytes32(const CompiledModel& model) {
   return kCoreBytes32 + static_cast<int64_t>(context_slots(model)) * kSlotBytes32;
 }
 
+int64_t contexts_bytes(const CompiledModel& model) {
+  return (model.options.interface_api_c ? 2 : 1) * context_bytes32(model);
+}
+
 bool has_static_owner(const CompiledModel& model) { return model.options.pools.size() > 1 || !model.options.io_in_arena; }
 
+int64_t static_record_bytes(const CompiledModel& model) {
+  constexpr int64_t kOwnerBytes32 = 4;  // a uintptr_t
+  return has_static_owner(model) ? kOwnerBytes32 : 0;
+}
+
 int64_t static_ram_bytes(const CompiledModel& model) {
-  constexpr int64_t kOwnerBytes32 = 4;  // the static-memory record: a uintptr_t
-  const int64_t contexts = model.options.interface_api_c ? 2 : 1;
-  return planned_ram_bytes(model) + arena_header_bytes(model) + (has_static_owner(model) ? kOwnerBytes32 : 0) +
-         contexts * context_bytes32(model);
+  return planned_ram_bytes(model) + arena_header_bytes(model) + static_record_bytes(model) + contexts_bytes(model);
 }
 
 }  // namespace microaot

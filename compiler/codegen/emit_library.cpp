@@ -54,8 +54,8 @@ std::string runtime_memory_text(const CompiledModel& model) {
   const ModuleNames n = module_names(model);
   return "\nexecutor (microaot/executor.h):\n"
          "  arena header: " + std::to_string(arena_header_bytes(model)) +
-         " bytes before offset 0 (the context that wrote the arena last); init needs " +
-         std::to_string(arena_buffer_bytes(model)) + " bytes (" + n.macro + "_ARENA_SIZE)\n"
+         " bytes before offset 0, naming the context that wrote the arena last\n"
+         "  init needs:   " + std::to_string(arena_buffer_bytes(model)) + " bytes (" + n.macro + "_ARENA_SIZE)\n"
          "  context:      " + std::to_string(context_bytes32(model)) + " bytes on a 32-bit target (sizeof(" +
          n.prefix + "_context))\n"
          "  static RAM:   " + std::to_string(static_ram_bytes(model)) + " bytes in all (report.json ram_bytes)\n";
@@ -76,9 +76,10 @@ FileSet emit_library(const CompiledModel& model) {
   files["platform.c"] = emit_platform_source();
   files["CMakeLists.txt"] = emit_cmake_lists(build);
   files[names.prefix + ".mk"] = emit_makefile_fragment(build);
+  const PlanRequest request{model.buffers, model.permits};
   files["memory_plan.txt"] =
-      format_memory_plan(model.graph, PlanRequest{model.buffers, model.permits}, model.plan) + runtime_memory_text(model);
-  files["memory_map.svg"] = render_memory_svg(model.graph, PlanRequest{model.buffers, model.permits}, model.plan);
+      format_memory_plan(model.graph, request, model.plan, pool_layout(model)) + runtime_memory_text(model);
+  files["memory_map.svg"] = render_memory_svg(model.graph, request, model.plan, pool_layout(model));
   files["network_info.txt"] = emit_network_info(model);
   files["report.json"] = emit_report_json(model);
   return files;

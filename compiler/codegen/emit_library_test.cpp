@@ -50,7 +50,7 @@ TEST(EmitLibrary, TheArenaHeaderAndTheContextAreInEveryFigure) {
   EXPECT_TRUE(contains(files.at("model.h"), "#define MODEL_ARENA_SIZE " + std::to_string(model.plan.arena_size + header) + "u"));
   EXPECT_TRUE(contains(files.at("model.h"), "#define MODEL_ARENA_HEADER_SIZE 8u"));
   EXPECT_TRUE(contains(files.at("model.c"), "sizeof(model_context) == 32u"));
-  EXPECT_TRUE(contains(files.at("memory_plan.txt"), "init needs " + std::to_string(model.plan.arena_size + header)));
+  EXPECT_TRUE(contains(files.at("memory_plan.txt"), "init needs:   " + std::to_string(model.plan.arena_size + header)));
   const nlohmann::json report = nlohmann::json::parse(files.at("report.json"));
   EXPECT_EQ(report["arena_header_bytes"], header);
   EXPECT_EQ(report["arena_buffer_bytes"], model.plan.arena_size + header);

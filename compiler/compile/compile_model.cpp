@@ -8,6 +8,7 @@
 #include "compile/plan_memory.h"
 #include "kernels/bind_call.h"
 #include "kernels/select_kernels.h"
+#include "memory/planners.h"
 #include "passes/pass.h"
 #include "support/diagnostics.h"
 
@@ -47,10 +48,12 @@ void check_interface(const Graph& graph) {
   }
 }
 
-void check_options(const CompileOptions& options) {
+}  // namespace
+
+void check_compile_options(const CompileOptions& options) {
   const int64_t a = options.alignment;
   if (a < 1 || a > 4096 || (a & (a - 1)) != 0) {
-    throw CompileError("alignment must be a power of two between 1 and 4096, got " + std::to_string(a));
+    throw UsageError("alignment must be a power of two between 1 and 4096, got " + std::to_string(a));
   }
   if (!options.dump_ir_after.empty() && options.dump_ir_after != "all") {
     std::string known;
@@ -60,17 +63,21 @@ void check_options(const CompileOptions& options) {
       known += (known.empty() ? "" : ", ") + name;
     }
     if (!found) {
-      throw CompileError("--dump-ir-after: unknown pass '" + options.dump_ir_after + "' (passes: " + known + ", all)");
+      throw UsageError("--dump-ir-after: unknown pass '" + options.dump_ir_after + "' (passes: " + known + ", all)");
     }
   }
   if (options.executor != "aot") {
-    throw CompileError("executor '" + options.executor + "' is not available yet (only 'aot')");
+    throw UsageError("executor '" + options.executor + "' is not available yet (only 'aot')");
+  }
+  if (find_planner(options.planner) == nullptr) {
+    std::string known;
+    for (const auto& [name, planner] : planners()) known += (known.empty() ? "" : ", ") + name;
+    throw UsageError("unknown memory planner '" + options.planner + "' (planners: " + known + ")");
   }
 }
-}  // namespace
 
 CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const CompileOptions& options) {
-  check_options(options);
+  check_compile_options(options);
   CompiledModel model;
   model.options = options;
   model.graph = read_tflite(tflite_bytes);

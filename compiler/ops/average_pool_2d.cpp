@@ -7,5 +7,5 @@ namespace {
 KernelCall lower(const Graph& graph, const Op& op, const Target&) { return lower_pool_2d(graph, op, "average_pool_2d"); }
 }  // namespace
 extern const OpHandler average_pool_2d_handler = {check_pool_2d, lower, pool_2d_window_ops, /*is_view=*/false,
-                                                  pool_2d_in_place};
+                                              pool_2d_in_place, read_pool_2d_options};
 }  // namespace microaot

@@ -79,13 +79,6 @@ void check_accumulator_range(const Graph& graph, const Op& op, int channels, int
   }
 }
 
-void check_activation_quant(const Graph& graph, const Op& op, int id, const std::string& role) {
-  expect_per_tensor_quant(graph, op, id, role);
-  const int64_t zp = graph.tensor(id).quant.zero_point[0];
-  expect_tensor(zp >= -128 && zp <= 127, graph, op, id, role,
-                "zero point " + std::to_string(zp) + " is outside the int8 range");
-}
-
 // The fused activation's bounds (up to 6.0) must quantize to int32 without overflow, as TFLite checks.
 void check_output_activation(const Graph& graph, const Op& op, Activation activation) {
   const int output = output_id(graph, op, kConvOutput);
@@ -175,10 +168,7 @@ void check_conv_constants(const Graph& graph, const Op& op, int output_channels)
   const std::pair<int, const char*> weights[] = {{filter, "input 1"}, {bias, "input 2"}};
   for (const auto& [id, role] : weights) {
     if (id == kNoTensor) continue;
-    const Tensor& t = graph.tensor(id);
-    expect_constant(graph, op, id, role);
-    expect_tensor(static_cast<int64_t>(t.data.size()) == t.byte_size(), graph, op, id, role,
-                  "holds " + std::to_string(t.data.size()) + " bytes, expected " + std::to_string(t.byte_size()));
+    expect_constant_data(graph, op, id, role);
   }
   if (bias != kNoTensor) {
     const int64_t n = graph.tensor(bias).num_elements();
@@ -190,8 +180,8 @@ void check_conv_constants(const Graph& graph, const Op& op, int output_channels)
 
 void check_conv_quantization(const Graph& graph, const Op& op, Activation activation, int output_channels,
                              int filter_axis) {
-  check_activation_quant(graph, op, input_id(graph, op, kConvInput), "input 0");
-  check_activation_quant(graph, op, output_id(graph, op, kConvOutput), "output 0");
+  expect_activation_quant(graph, op, input_id(graph, op, kConvInput), "input 0");
+  expect_activation_quant(graph, op, output_id(graph, op, kConvOutput), "output 0");
   check_output_activation(graph, op, activation);
   check_filter_quant(graph, op, output_channels, filter_axis);
   check_accumulator_range(graph, op, output_channels, filter_axis);
@@ -223,27 +213,11 @@ void add_conv_geometry_fields(KernelCall& call, const ConvGeometry& g) {
 
 void add_conv_quantized_fields(KernelCall& call, const Graph& graph, const Op& op, Activation activation,
                                int output_channels) {
-  const Quantization& in_q = graph.tensor(input_id(graph, op, kConvInput)).quant;
-  const Quantization& out_q = graph.tensor(output_id(graph, op, kConvOutput)).quant;
-  const auto out_zp = static_cast<int32_t>(out_q.zero_point[0]);
-  const ActivationRange range = quantized_activation_range(activation, DType::kInt8, out_q.scale[0], out_zp);
-  call.params.set_int("input_offset", -in_q.zero_point[0]);
-  call.params.set_int("output_offset", out_zp);
-  call.params.set_int("activation_min", range.min);
-  call.params.set_int("activation_max", range.max);
-  std::vector<int64_t> multipliers, shifts;
-  for (const QuantizedMultiplier& m : conv_channel_multipliers(graph, op, output_channels)) {
-    multipliers.push_back(m.multiplier);
-    shifts.push_back(m.shift);
-  }
-  call.params.set_ints("output_multiplier", std::move(multipliers));
-  call.params.set_ints("output_shift", std::move(shifts));
-}
-
-void add_conv_float_fields(KernelCall& call, Activation activation) {
-  const FloatActivationRange range = float_activation_range(activation);
-  call.params.set_float("activation_min", range.min);
-  call.params.set_float("activation_max", range.max);
+  const Tensor& output = graph.tensor(output_id(graph, op, kConvOutput));
+  call.params.set_int("input_offset", -graph.tensor(input_id(graph, op, kConvInput)).quant.zero_point[0]);
+  call.params.set_int("output_offset", output.quant.zero_point[0]);
+  set_activation_params(call, output, activation);
+  set_multiplier_params(call, conv_channel_multipliers(graph, op, output_channels));
 }
 
 InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const ConvGeometry& geometry) {
@@ -260,7 +234,7 @@ KernelCall make_conv_call(const Graph& graph, const Op& op, const std::string& k
   if (type == DType::kInt8) {
     add_conv_quantized_fields(call, graph, op, activation, output_channels);
   } else {
-    add_conv_float_fields(call, activation);
+    set_activation_params(call, graph.tensor(output_id(graph, op, kConvOutput)), activation);
   }
   call.args = {input_id(graph, op, kConvInput), input_id(graph, op, kConvFilter), optional_input_id(op, kConvBias),
                output_id(graph, op, kConvOutput)};

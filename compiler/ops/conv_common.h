@@ -62,8 +62,6 @@ void add_conv_geometry_fields(KernelCall& call, const ConvGeometry& geometry);
 // int8 fields: offsets, activation clamp, per-channel multiplier/shift arrays.
 void add_conv_quantized_fields(KernelCall& call, const Graph& graph, const Op& op, Activation activation,
                                int output_channels);
-// float32 fields: the activation clamp.
-void add_conv_float_fields(KernelCall& call, Activation activation);
 
 // The in-place option of a conv-family op: its kernel's row-wise overlap variant over input 0.
 InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const ConvGeometry& geometry);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/op_options.h"
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"

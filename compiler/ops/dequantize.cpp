@@ -19,13 +19,8 @@ void check(const Graph& graph, const Op& op) {
   const int out = output_id(graph, op, 0);
   expect_dtype(graph, op, in, "input 0", {DType::kInt8, DType::kInt16});
   expect_dtype(graph, op, out, "output 0", {DType::kFloat32});
-  const Tensor& input = graph.tensor(in);
   expect_same_elements(graph, op, in, out);
-  expect_per_tensor_quant(graph, op, in, "input 0");
-  const int64_t zp = input.quant.zero_point[0];
-  const int64_t limit = input.dtype == DType::kInt8 ? 128 : 32768;
-  expect_tensor(zp >= -limit && zp < limit, graph, op, in, "input 0",
-                "zero point " + std::to_string(zp) + " is outside the range of " + dtype_name(input.dtype));
+  expect_activation_quant(graph, op, in, "input 0");
 }
 
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/op_options.h"
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
@@ -157,7 +158,7 @@ TEST(FullyConnectedHandler, PerTensorMultiplierTakesTheScaleProductInFloat) {
 
 TEST(FullyConnectedHandler, LowersFloatWithoutBias) {
   Fc fc = float_fc();
-  std::get<FullyConnectedOptions>(fc.op().options).activation = Activation::kRelu6;
+  std::any_cast<FullyConnectedOptions&>(fc.op().options).activation = Activation::kRelu6;
   const KernelCall call = checked_lower(fc);
   EXPECT_EQ(call.info().function(), "microaot_fully_connected_f32");
   EXPECT_EQ(call.info().params->c_type(), "microaot_fully_connected_params_f32");
@@ -221,7 +222,7 @@ TEST(FullyConnectedHandler, AcceptsTheOpSuiteVariants) {
   EXPECT_EQ(check_error(nobias), "");
   EXPECT_EQ(checked_lower(nobias).args[2], kNoTensor);
   Fc flat = int8_fc();  // batch > 1 without keep_num_dims
-  std::get<FullyConnectedOptions>(flat.op().options).keep_num_dims = false;
+  std::any_cast<FullyConnectedOptions&>(flat.op().options).keep_num_dims = false;
   flat.graph.tensor(flat.output).shape = {6, 4};
   EXPECT_EQ(check_error(flat), "");
 }

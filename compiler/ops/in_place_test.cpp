@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/op_options.h"
 #include "ops/in_place_bounds.h"
 #include "ops/op_handler.h"
 
@@ -240,7 +241,7 @@ TEST(InPlaceOptions, AddOffersOnlyInputsThatAreNotBroadcast) {
   const int a = add_tensor(g, DType::kInt8, {1, 4, 4, 8});
   const int b = add_tensor(g, DType::kInt8, {8});
   const int out = add_tensor(g, DType::kInt8, {1, 4, 4, 8});
-  g.ops.push_back(Op{OpKind::Add, 0, 1, {a, b}, {out}, AddOptions{Activation::kNone}});
+  g.ops.push_back(Op{OpKind::Add, 0, 1, {a, b}, {out}, FusedActivationOptions{Activation::kNone}});
   std::vector<InPlaceOption> options = options_of(g);
   ASSERT_EQ(options.size(), 1u);
   EXPECT_EQ(options[0].input, 0);
@@ -272,7 +273,7 @@ TEST(InPlaceOptions, ConversionsUseTheElementRule) {
     const int in = add_tensor(g, c.in, {1, 5, 6});
     const int out = add_tensor(g, c.out, {1, 5, 6});
     g.ops.push_back(Op{c.kind, 0, 1, {in}, {out}, NoOptions{}});
-    if (c.kind == OpKind::Softmax) g.ops[0].options.emplace<SoftmaxOptions>();
+    if (c.kind == OpKind::Softmax) g.ops[0].options = SoftmaxOptions{};
     const std::vector<InPlaceOption> result = options_of(g);
     ASSERT_EQ(result.size(), 1u);
     EXPECT_EQ(result[0].max_shift, c.expected);

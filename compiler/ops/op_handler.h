@@ -9,6 +9,10 @@
 #include "kernels/kernel_call.h"
 #include "target/target.h"
 
+namespace tflite {
+struct Operator;
+}
+
 namespace microaot {
 
 // One way an op may write an output over an input that dies at it (in-place reuse, see OverlapPermit in
@@ -34,6 +38,9 @@ struct OpHandler {
   bool is_view = false;
   // The in-place options of this op, or nullptr when it has none.
   std::vector<InPlaceOption> (*in_place)(const Graph& graph, const Op& op) = nullptr;
+  // The op's IR options from its .tflite builtin options table (ops/read_options.h), or nullptr for an
+  // operator whose options the compiler does not need (NoOptions). Throws CompileError naming the op.
+  OpOptions (*read_options)(const Graph& graph, const Op& op, const tflite::Operator& source) = nullptr;
 };
 
 const OpHandler& op_handler(OpKind kind);

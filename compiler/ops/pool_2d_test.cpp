@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/op_options.h"
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
@@ -130,9 +131,9 @@ TEST(Pool2DHandler, RefusesWhatTheKernelsCannotRun) {
       {"scale differs", [](Pool& p) { p.output().quant.scale = {0.06f}; }, "input's scale and zero point"},
       {"zero point differs", [](Pool& p) { p.output().quant.zero_point = {4}; }, "input's scale and zero point"},
       {"no quantization", [](Pool& p) { p.input().quant = Quantization{}; }, "per-tensor quantization"},
-      {"stride", [](Pool& p) { std::get<Pool2DOptions>(p.op().options).stride_w = 0; }, "strides"},
+      {"stride", [](Pool& p) { std::any_cast<Pool2DOptions&>(p.op().options).stride_w = 0; }, "strides"},
       {"filter bigger than input", [](Pool& p) {
-         auto& o = std::get<Pool2DOptions>(p.op().options);
+         auto& o = std::any_cast<Pool2DOptions&>(p.op().options);
          o.padding = Padding::kValid;
          o.filter_h = 10;
        }, "smaller than the 10x3 filter"},

@@ -42,22 +42,6 @@ std::string supported_pairs() {
   return text;
 }
 
-// Per-tensor quantization whose zero point is a value of the tensor's own type.
-void expect_quant(const Graph& graph, const Op& op, int id, const std::string& role) {
-  expect_per_tensor_quant(graph, op, id, role);
-  const Tensor& t = graph.tensor(id);
-  const int64_t zp = t.quant.zero_point[0];
-  int64_t lo = 0, hi = 0;
-  switch (t.dtype) {
-    case DType::kInt8: lo = -128; hi = 127; break;
-    case DType::kUInt8: lo = 0; hi = 255; break;
-    case DType::kInt16: lo = -32768; hi = 32767; break;
-    default: return;
-  }
-  expect_tensor(zp >= lo && zp <= hi, graph, op, id, role,
-                "zero point " + std::to_string(zp) + " is outside the range of " + dtype_name(t.dtype));
-}
-
 void check(const Graph& graph, const Op& op) {
   expect_arity(graph, op, 1, 1, 1);
   expect_version(graph, op, 3);
@@ -69,8 +53,8 @@ void check(const Graph& graph, const Op& op) {
             std::string(dtype_name(input.dtype)) + " -> " + dtype_name(output.dtype) +
                 " is not supported (supported: " + supported_pairs() + ")");
   expect_same_elements(graph, op, in, out);
-  expect_quant(graph, op, out, "output 0");
-  if (input.dtype != DType::kFloat32) expect_quant(graph, op, in, "input 0");
+  expect_activation_quant(graph, op, out, "output 0");
+  if (input.dtype != DType::kFloat32) expect_activation_quant(graph, op, in, "input 0");
 }
 
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {

@@ -7,12 +7,12 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "ops/in_place.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/read_options.h"
 #include "ops/quant_math.h"
 
 namespace microaot {
@@ -22,7 +22,7 @@ constexpr int kScaledDiffIntegerBits = 5;  // differences enter exp() as Q5.26
 
 // beta * input_scale * 2^26 in double, capped at 2^31 - 1 (TFLM's PreprocessSoftmaxScaling).
 double input_beta_real_multiplier(const Graph& graph, const Op& op) {
-  const float beta = std::get<SoftmaxOptions>(op.options).beta;
+  const float beta = options_if<SoftmaxOptions>(op)->beta;
   const float input_scale = graph.tensor(op.inputs[0]).quant.scale[0];
   const double scaled = static_cast<double>(beta) * static_cast<double>(input_scale) *
                         static_cast<double>(1 << (31 - kScaledDiffIntegerBits));
@@ -31,7 +31,7 @@ double input_beta_real_multiplier(const Graph& graph, const Op& op) {
 
 // input_scale * beta / (10 / 65535): differences in [-65535, 0] cover [-10, 0], the exp table's domain.
 double int16_real_multiplier(const Graph& graph, const Op& op) {
-  const float beta = std::get<SoftmaxOptions>(op.options).beta;
+  const float beta = options_if<SoftmaxOptions>(op)->beta;
   const float input_scale = graph.tensor(op.inputs[0]).quant.scale[0];
   return static_cast<double>(input_scale) * static_cast<double>(beta) / (10.0 / 65535.0);
 }
@@ -160,13 +160,21 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   call.params.set_int("depth", depth);
   if (input.dtype == DType::kFloat32) {
     call.stem = "softmax_f32";
-    call.params.set_float("beta", std::get<SoftmaxOptions>(op.options).beta);
+    call.params.set_float("beta", options_if<SoftmaxOptions>(op)->beta);
   } else if (input.dtype == DType::kInt16) {
     lower_int16(graph, op, &call);
   } else {
     lower_int8(graph, op, &call);
   }
   return call;
+}
+
+OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& source) {
+  const auto& o = required_options<tflite::SoftmaxOptions>(g, op, source, "SoftmaxOptions");
+  if (!std::isfinite(o.beta())) refuse_options(g, op, "beta is not finite");
+  SoftmaxOptions r;
+  r.beta = o.beta();
+  return r;
 }
 
 // Every kernel reads a row whole (maximum, sum) before it stores any of it, then reads element i just before
@@ -179,6 +187,6 @@ int64_t macs(const Graph& graph, const Op& op) { return graph.tensor(op.outputs[
 
 }  // namespace
 
-extern const OpHandler softmax_handler = {check, lower, macs, /*is_view=*/false, in_place};
+extern const OpHandler softmax_handler = {check, lower, macs, /*is_view=*/false, in_place, read_options};
 
 }  // namespace microaot

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ops/lowering_test_util.h"
+#include "ops/op_options.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "demo_fixture.h"
 #include "e2e_util.h"
 #include "support/process.h"
 
@@ -17,17 +18,10 @@ namespace fs = std::filesystem;
 namespace microaot::e2e {
 namespace {
 
-// What integrators turn on. The runtime kernels are not clean under the two conversion warnings yet
-// (another branch cleans them): they get the rest.
-const std::vector<std::string> kStrictFlags = {"-std=c99",          "-Wall",           "-Wextra",   "-Wshadow",
-                                               "-Wcast-align",      "-Wstrict-prototypes", "-Wpedantic", "-Werror",
-                                               "-O2",               "-c"};
-const std::vector<std::string> kConversionFlags = {"-Wconversion", "-Wsign-conversion"};
-
-bool is_kernel(const fs::path& file) {
-  const std::string name = file.filename().string();
-  return file.parent_path().filename() == "kernels" && name.rfind("executor", 0) != 0 && name != "status.c";
-}
+// What integrators turn on.
+const std::vector<std::string> kStrictFlags = {"-std=c99", "-Wall",        "-Wextra",        "-Wconversion",
+                                               "-Wsign-conversion", "-Wshadow", "-Wcast-align",
+                                               "-Wstrict-prototypes", "-Wpedantic", "-Werror", "-O2", "-c"};
 
 bool have_tool(const std::string& tool) { return run_process({"sh", "-c", "command -v " + tool + " >/dev/null"}) == 0; }
 
@@ -37,37 +31,23 @@ std::vector<std::string> compilers() {
   return list;
 }
 
-class LibraryBuildTest : public ::testing::Test {
+class LibraryBuildTest : public DemoModelTest {
  protected:
-  void SetUp() override { tmp_ = make_temp_dir(); }
-  void TearDown() override { remove_dir(tmp_); }
-
   // Compiles every C file of `lib` with `cc` and the strict flags; returns the diagnostics of the failures.
   // A file compiled before (the same runtime file in another folder, same contents) is skipped.
   std::string strict_build_errors(const std::string& lib, const std::string& cc) {
     std::string errors;
     for (const auto& entry : fs::recursive_directory_iterator(lib)) {
       if (entry.path().extension() != ".c") continue;
-      const bool kernel = is_kernel(entry.path());
       if (!compiled_[cc].insert(entry.path().filename().string() + read_text(entry.path().string())).second) continue;
       std::vector<std::string> argv = {cc, "-I" + lib, "-I" + lib + "/kernels"};
       argv.insert(argv.end(), kStrictFlags.begin(), kStrictFlags.end());
-      if (!kernel) argv.insert(argv.end(), kConversionFlags.begin(), kConversionFlags.end());
       argv.insert(argv.end(), {entry.path().string(), "-o", tmp_ + "/object.o"});
       if (run_process(argv, tmp_ + "/cc.log") != 0) errors += cc + " " + entry.path().string() + ":\n" + read_text(tmp_ + "/cc.log");
     }
     return errors;
   }
 
-  std::string demo_model() {
-    const std::string path = tmp_ + "/demo.tflite";
-    if (!fs::exists(path)) {
-      EXPECT_EQ(run_process({MICROAOT_DEMO_MODEL_TOOL, path}), 0);
-    }
-    return path;
-  }
-
-  std::string tmp_;
   std::map<std::string, std::set<std::string>> compiled_;  // per compiler: name + contents of the files compiled
 };
 
@@ -116,7 +96,7 @@ TEST_F(LibraryBuildTest, EveryConfigurationIsCleanUnderStrictWarnings) {
       {"--io-in-arena", "off", "--pool", "a:256", "--pool", "b:64k", "--alignment", "4"}};
   for (size_t i = 0; i < configurations.size(); ++i) {
     const std::string lib = tmp_ + "/lib" + std::to_string(i);
-    std::vector<std::string> args = {"compile", demo_model(), "-o", lib};
+    std::vector<std::string> args = {"compile", demo_, "-o", lib};
     args.insert(args.end(), configurations[i].begin(), configurations[i].end());
     ASSERT_EQ(run_microaot(args), 0) << i;
     for (const std::string& cc : compilers()) EXPECT_EQ(strict_build_errors(lib, cc), "") << "configuration " << i;
@@ -125,8 +105,8 @@ TEST_F(LibraryBuildTest, EveryConfigurationIsCleanUnderStrictWarnings) {
 
 // Two folders define the same runtime symbols: their fragments must leave the second copy out.
 TEST_F(LibraryBuildTest, TwoSingleModelFragmentsLinkInOneMakefile) {
-  ASSERT_EQ(run_microaot({"compile", demo_model(), "-o", tmp_ + "/a", "--module-name", "alpha"}), 0);
-  ASSERT_EQ(run_microaot({"compile", demo_model(), "-o", tmp_ + "/b", "--module-name", "beta", "--alignment", "32"}), 0);
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/a", "--module-name", "alpha"}), 0);
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/b", "--module-name", "beta", "--alignment", "32"}), 0);
   fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/two_modules_test.c", tmp_ + "/main.c");
   ASSERT_EQ(make_program(tmp_, "include a/alpha.mk\ninclude b/beta.mk\n"
                                "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(ALPHA_CFLAGS) $(BETA_CFLAGS)\n",
@@ -139,7 +119,7 @@ TEST_F(LibraryBuildTest, TwoSingleModelFragmentsLinkInOneMakefile) {
 }
 
 TEST_F(LibraryBuildTest, CMakeOptionsDropTheStaticArenaAndTurnOnProfiling) {
-  ASSERT_EQ(run_microaot({"compile", demo_model(), "-o", tmp_ + "/lib"}), 0);
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib"}), 0);
   fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/build_options_test.c", tmp_ + "/main.c");
   std::ofstream(tmp_ + "/CMakeLists.txt") << "cmake_minimum_required(VERSION 3.13)\nproject(options C)\n"
                                              "add_subdirectory(lib)\nadd_executable(options main.c)\n"
@@ -154,7 +134,7 @@ TEST_F(LibraryBuildTest, CMakeOptionsDropTheStaticArenaAndTurnOnProfiling) {
 }
 
 TEST_F(LibraryBuildTest, MakeOptionsDropTheStaticArenaAndTurnOnProfiling) {
-  ASSERT_EQ(run_microaot({"compile", demo_model(), "-o", tmp_ + "/lib"}), 0);
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib"}), 0);
   fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/build_options_test.c", tmp_ + "/main.c");
   ASSERT_EQ(make_program(tmp_, "MODEL_STATIC_ARENA = 0\nMODEL_PROFILE = 1\ninclude lib/model.mk\n"
                                "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(MODEL_CFLAGS)\n",

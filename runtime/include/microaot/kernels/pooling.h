@@ -55,16 +55,6 @@ void microaot_max_pool_2d_s8_overlap(const microaot_pool_2d_params_s8* params, c
 void microaot_max_pool_2d_f32_overlap(const microaot_pool_2d_params_f32* params, const float* input, float* output,
                                       void* scratch);
 
-/* One axis of a window: output position `out` covers input [origin + *begin, origin + *end), clipped to
- * [0, in_size); returns origin = out * stride - padding. Shared by the four kernels. */
-static inline int32_t microaot_pool_2d_window(int32_t out, int32_t stride, int32_t padding, int32_t filter,
-                                              int32_t in_size, int32_t* begin, int32_t* end) {
-  const int32_t origin = out * stride - padding;
-  *begin = origin < 0 ? -origin : 0;
-  *end = in_size - origin < filter ? in_size - origin : filter;
-  return origin;
-}
-
 #ifdef __cplusplus
 }
 #endif
