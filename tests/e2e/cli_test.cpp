@@ -9,6 +9,7 @@
 #include "demo_fixture.h"
 #include "e2e_util.h"
 #include "support/process.h"
+#include "support/version.h"
 
 namespace fs = std::filesystem;
 
@@ -47,6 +48,25 @@ TEST_F(CliTest, CompileWritesTheDocumentedLayout) {
   }
   EXPECT_GT(report["macs"].get<int64_t>(), 0);
   EXPECT_GE(report["ram_bytes"].get<int64_t>(), report["arena_bytes"].get<int64_t>());
+}
+
+// NAME.h and report.json say which microaot made them, from which model file (its SHA-256 as sha256sum
+// computes it) and with which flags.
+TEST_F(CliTest, CompileRecordsVersionModelHashAndFlags) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/out", "--module-name", "kws", "--alignment", "8"}), 0);
+  ASSERT_EQ(run_process({"sha256sum", demo_}, "", tmp_ + "/sum.txt"), 0);
+  const std::string sha = read_text(tmp_ + "/sum.txt").substr(0, 64);
+  const std::string header = read_text(tmp_ + "/out/kws.h");
+  EXPECT_NE(header.find("by microaot " MICROAOT_VERSION), std::string::npos) << header;
+  EXPECT_NE(header.find("#define KWS_MODEL_SHA256 \"" + sha + "\""), std::string::npos) << header;
+  EXPECT_NE(header.find("Flags: --module-name kws --target 'c' --executor aot --planner best --alignment 8"),
+            std::string::npos)
+      << header;
+  std::ifstream in(tmp_ + "/out/report.json");
+  const nlohmann::json report = nlohmann::json::parse(in);
+  EXPECT_EQ(report["microaot_version"], MICROAOT_VERSION);
+  EXPECT_EQ(report["model_sha256"], sha);
+  EXPECT_NE(report["flags"].get<std::string>().find("--alignment 8"), std::string::npos);
 }
 
 TEST_F(CliTest, SameModelGivesByteIdenticalOutput) {

@@ -61,6 +61,19 @@ std::vector<uint8_t> read_file(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+std::string read_text(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  return {bytes.begin(), bytes.end()};
+}
+
+std::string make_program(const std::string& dir, const std::string& makefile_head, const std::string& target,
+                         const std::string& objects) {
+  std::ofstream(dir + "/Makefile") << makefile_head << target << ": $(patsubst %.c,%.o," << objects
+                                   << ")\n\t$(CC) -o $@ $^ -lm\n";
+  const int status = run_process({"make", "-C", dir, target}, dir + "/make.log", dir + "/make.out");
+  return status == 0 ? "" : "make failed:\n" + read_text(dir + "/make.log");
+}
+
 std::string make_temp_dir() {
   std::string pattern = (fs::temp_directory_path() / "microaot-e2e-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) std::abort();

@@ -22,6 +22,11 @@ int run_microaot(const std::vector<std::string>& args);
 int run_microaot_capture(const std::vector<std::string>& args, std::string& errors, std::string* output = nullptr);
 
 std::vector<uint8_t> read_file(const std::string& path);
+std::string read_text(const std::string& path);
+// Writes `makefile` to DIR/Makefile and runs `make TARGET` in DIR, which links `objects` (paths relative to
+// DIR, .c files named by their .o) into DIR/TARGET; empty on success, else make's errors.
+std::string make_program(const std::string& dir, const std::string& makefile_head, const std::string& target,
+                         const std::string& objects);
 std::string make_temp_dir();
 void remove_dir(const std::string& path);
 
