@@ -1,5 +1,6 @@
 // `microaot run`: compile to a temporary folder, build with the host C compiler at -Wall -Wextra -Werror,
-// run on raw input files, write raw outputs. The build is exactly what a user's firmware would compile.
+// run on raw input files, write raw outputs. The build is exactly what a user's firmware would compile,
+// unless --runtime-lib links prebuilt kernels instead of the folder's kernels/*.c (test suites).
 // Cortex-M targets go to run_on_cortex_m (cross compiler and QEMU).
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,10 @@ std::string env_or(const char* name, const std::string& fallback) {
   return value != nullptr && *value != '\0' ? value : fallback;
 }
 
+bool is_c_source(const std::string& path) { return path.size() > 2 && path.compare(path.size() - 2, 2, ".c") == 0; }
+// The runtime's own sources in the folder; --runtime-lib supplies them already compiled.
+bool is_runtime_source(const std::string& path) { return path.rfind("kernels/", 0) == 0 && is_c_source(path); }
+
 std::vector<std::string> build_command(const RunCommandOptions& o, const std::string& dir, const FileSet& files) {
   std::vector<std::string> argv = {o.cc.empty() ? env_or("CC", "cc") : o.cc};
   for (const char* flag : {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2"}) argv.push_back(flag);
@@ -30,10 +35,12 @@ std::vector<std::string> build_command(const RunCommandOptions& o, const std::st
   }
   argv.push_back("-I" + dir);
   argv.push_back("-I" + dir + "/kernels");
+  const bool prebuilt = !o.runtime_lib.empty();
   for (const auto& entry : files) {
     const std::string& path = entry.first;
-    if (path.size() > 2 && path.compare(path.size() - 2, 2, ".c") == 0) argv.push_back(dir + "/" + path);
+    if (is_c_source(path) && !(prebuilt && is_runtime_source(path))) argv.push_back(dir + "/" + path);
   }
+  if (prebuilt) argv.push_back(o.runtime_lib);
   argv.push_back("-o");
   argv.push_back(dir + "/model_run");
   argv.push_back("-lm");
@@ -88,6 +95,9 @@ int run_command(RunCommandOptions& o) {
     o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped
     o.base.compile.io_in_arena = true;  // the dump table reads every tensor from the arena
     o.base.compile.pools.clear();
+  }
+  if (!o.base.compile.mcpu.empty() && !o.runtime_lib.empty()) {
+    throw CompileError("--runtime-lib is a host library; Cortex-M targets build the folder's kernels");
   }
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
   const size_t sets = check_inputs(o, model);

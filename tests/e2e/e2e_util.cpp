@@ -35,6 +35,8 @@ std::vector<std::string> shared_model_names() {
   return names;
 }
 
+std::string runtime_lib() { return MICROAOT_RUNTIME_LIB; }
+
 int run_microaot(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {MICROAOT_BIN};
   argv.insert(argv.end(), args.begin(), args.end());

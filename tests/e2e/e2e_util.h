@@ -16,6 +16,10 @@ bool in_ci();
 // that parameterized suites still instantiate (and their tests skip or fail by MICROAOT_REQUIRE_SHARED).
 std::vector<std::string> shared_model_names();
 
+// The runtime kernels built once by CMake with this build's flags: `run --runtime-lib` links them instead of
+// compiling each generated folder's kernels/*.c again.
+std::string runtime_lib();
+
 // Runs build/microaot with the arguments; returns its exit status.
 int run_microaot(const std::vector<std::string>& args);
 // Same, capturing stderr into `errors` (and stdout into `output` when given).
