@@ -31,7 +31,7 @@ std::vector<std::string> shared_model_names() {
     if (fs::exists(entry.path() / "golden.json")) names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
-  if (names.empty()) names.push_back("no_shared_models");
+  if (names.empty()) names.push_back(kNoSharedModels);
   return names;
 }
 

@@ -43,7 +43,7 @@ class ModelTest : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(ModelTest, AllGoldenVectorsMatch) {
-  MICROAOT_REQUIRE_SHARED();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   const json golden = load_golden(dir_);
   std::vector<size_t> all(golden["vectors"].size());
   for (size_t k = 0; k < all.size(); ++k) all[k] = k;
@@ -60,7 +60,7 @@ TEST_P(ModelTest, AllGoldenVectorsMatch) {
 }
 
 TEST_P(ModelTest, IntermediatesOfVectors0And4Match) {
-  MICROAOT_REQUIRE_SHARED();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   const json golden = load_golden(dir_);
   ASSERT_NO_FATAL_FAILURE(run_vectors(golden, {0, 4}, out_ + "/dump"));
   size_t checked = 0;
