@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "frontend/tflite_test_builder.h"
+#include "frontend/tflite_test_ops.h"
 
 namespace microaot::fuzz {
 
@@ -34,7 +34,6 @@ constexpr int32_t kDims[] = {1, 1, 2, 3, 4, 5, 8, 16, 0, 7, 32, 1000};
 constexpr float kScales[] = {0.5f, 0.25f, 1.0f, 0.0078125f, 1.0f / 256, 1e-3f, 10.0f, 0.0f, 1e-30f, 1e30f,
                              -0.5f, 3e38f, 1e-45f};
 constexpr int64_t kZeroPoints[] = {0, 0, -128, 127, 5, -1, 128, -32768, 255, 1000};
-constexpr int kCodes[] = {0, 1, 3, 4, 6, 9, 17, 22, 25, 114, 43};
 
 std::vector<uint8_t> constant_bytes(Recipe& r, TensorType type, const std::vector<int32_t>& shape) {
   int64_t count = 1;
@@ -112,47 +111,139 @@ OpChoices choose(Recipe& r) {
   return c;
 }
 
-void set_options(OpSpec& o, int code, const OpChoices& c) {
-  switch (code) {
-    case 3:
-      o.options_type = tflite::BuiltinOptions::Conv2DOptions;
-      o.options = [=](flatbuffers::FlatBufferBuilder& b) {
+// Options of the operators with a dedicated recipe, from the choices their shapes were made with.
+// Returns false for the others.
+bool set_dedicated_options(OpSpec& o, OpKind kind, const OpChoices& c) {
+  using B = flatbuffers::FlatBufferBuilder;
+  switch (kind) {
+    case OpKind::Conv2D:
+      o.options = [=](B& b) {
         return tflite::CreateConv2DOptions(b, c.padding, c.stride_w, c.stride_h, c.activation, c.dilation_w,
                                            c.dilation_h).Union();
       };
-      break;
-    case 4:
-      o.options_type = tflite::BuiltinOptions::DepthwiseConv2DOptions;
-      o.options = [=](flatbuffers::FlatBufferBuilder& b) {
+      return true;
+    case OpKind::DepthwiseConv2D:
+      o.options = [=](B& b) {
         return tflite::CreateDepthwiseConv2DOptions(b, c.padding, c.stride_w, c.stride_h, c.multiplier,
                                                     c.activation, c.dilation_w, c.dilation_h).Union();
       };
-      break;
-    case 1:
-    case 17:
-      o.options_type = tflite::BuiltinOptions::Pool2DOptions;
-      o.options = [=](flatbuffers::FlatBufferBuilder& b) {
+      return true;
+    case OpKind::AveragePool2D:
+    case OpKind::MaxPool2D:
+      o.options = [=](B& b) {
         return tflite::CreatePool2DOptions(b, c.padding, c.stride_w, c.stride_h, c.filter_w, c.filter_h,
                                            c.activation).Union();
       };
-      break;
-    case 9:
-      o.options_type = tflite::BuiltinOptions::FullyConnectedOptions;
-      o.options = [=](flatbuffers::FlatBufferBuilder& b) {
-        return tflite::CreateFullyConnectedOptions(b, c.activation, 0, c.keep_dims).Union();
+      return true;
+    case OpKind::FullyConnected:
+      o.options = [=](B& b) {
+        return tflite::CreateFullyConnectedOptions(b, c.activation, tflite::FullyConnectedOptionsWeightsFormat::DEFAULT,
+                                                   c.keep_dims).Union();
       };
-      break;
-    case 0:
-      o.options_type = tflite::BuiltinOptions::AddOptions;
-      o.options = [=](flatbuffers::FlatBufferBuilder& b) { return tflite::CreateAddOptions(b, c.activation).Union(); };
-      break;
-    case 25:
-      o.options_type = tflite::BuiltinOptions::SoftmaxOptions;
-      o.options = [=](flatbuffers::FlatBufferBuilder& b) { return tflite::CreateSoftmaxOptions(b, c.beta).Union(); };
-      break;
+      return true;
+    case OpKind::Add:
+      o.options = [=](B& b) { return tflite::CreateAddOptions(b, c.activation).Union(); };
+      return true;
+    case OpKind::Softmax:
+      o.options = [=](B& b) { return tflite::CreateSoftmaxOptions(b, c.beta).Union(); };
+      return true;
+    default: return false;
+  }
+}
+
+// --- Options of any listed table: each field at its default or drawn from the recipe ---
+
+// One field the recipe sets, written into the table when the model is built.
+struct DrawnField {
+  flatbuffers::voffset_t slot;
+  flatbuffers::ElementaryType type;
+  bool is_vector;
+  int64_t integer;            // bools, enums and integers
+  double real;                // floats and doubles
+  std::vector<int32_t> ints;  // vectors of int (dimensions, shapes)
+};
+
+constexpr int64_t kFieldIntegers[] = {0, 1, 2, 3, -1, 4, 8, 127, -128, 1000, 2147483647};
+constexpr float kFieldReals[] = {0.0f, 1.0f, 0.5f, -1.0f, 1e-6f, 1e30f, std::numeric_limits<float>::infinity(),
+                                 std::numeric_limits<float>::quiet_NaN()};
+
+// A value for a scalar field: a valid enum value (now and then one past the last), or a value from the lists.
+void draw_value(Recipe& r, const flatbuffers::TypeTable& table, const flatbuffers::TypeCode& code, DrawnField& f) {
+  if (f.type == flatbuffers::ET_FLOAT || f.type == flatbuffers::ET_DOUBLE) {
+    f.real = r.pick(kFieldReals);
+  } else if (f.type == flatbuffers::ET_BOOL) {
+    f.integer = r.flag();
+  } else if (code.sequence_ref >= 0) {  // an enum
+    const flatbuffers::TypeTable& values = *table.type_refs[code.sequence_ref]();
+    const size_t at = r.byte() % (values.num_elems + 1);
+    f.integer = at < values.num_elems && values.values != nullptr ? values.values[at] : static_cast<int64_t>(at);
+  } else {
+    f.integer = r.pick(kFieldIntegers);
+  }
+}
+
+// The fields of `table` the recipe sets, about one in four; strings and nested tables are left out.
+std::vector<DrawnField> draw_fields(Recipe& r, const flatbuffers::TypeTable& table) {
+  std::vector<DrawnField> fields;
+  for (size_t i = 0; i < table.num_elems; ++i) {
+    const flatbuffers::TypeCode& code = table.type_codes[i];
+    DrawnField f{flatbuffers::FieldIndexToOffset(static_cast<flatbuffers::voffset_t>(i)),
+                 static_cast<flatbuffers::ElementaryType>(code.base_type), code.is_repeating != 0, 0, 0.0, {}};
+    if (f.type == flatbuffers::ET_STRING || f.type == flatbuffers::ET_SEQUENCE) continue;
+    if (f.is_vector && f.type != flatbuffers::ET_INT) continue;
+    if (r.byte() % 4 != 0) continue;
+    if (f.is_vector) {
+      f.ints.resize(r.byte() % 5);
+      for (int32_t& v : f.ints) v = r.flag() ? r.pick(kDims) : -1;
+    } else {
+      draw_value(r, table, code, f);
+    }
+    fields.push_back(std::move(f));
+  }
+  return fields;
+}
+
+void add_scalar(flatbuffers::FlatBufferBuilder& b, const DrawnField& f) {
+  switch (f.type) {
+    case flatbuffers::ET_BOOL:
+    case flatbuffers::ET_UCHAR: b.AddElement<uint8_t>(f.slot, static_cast<uint8_t>(f.integer)); break;
+    case flatbuffers::ET_CHAR: b.AddElement<int8_t>(f.slot, static_cast<int8_t>(f.integer)); break;
+    case flatbuffers::ET_SHORT: b.AddElement<int16_t>(f.slot, static_cast<int16_t>(f.integer)); break;
+    case flatbuffers::ET_USHORT: b.AddElement<uint16_t>(f.slot, static_cast<uint16_t>(f.integer)); break;
+    case flatbuffers::ET_INT: b.AddElement<int32_t>(f.slot, static_cast<int32_t>(f.integer)); break;
+    case flatbuffers::ET_UINT: b.AddElement<uint32_t>(f.slot, static_cast<uint32_t>(f.integer)); break;
+    case flatbuffers::ET_LONG: b.AddElement<int64_t>(f.slot, f.integer); break;
+    case flatbuffers::ET_ULONG: b.AddElement<uint64_t>(f.slot, static_cast<uint64_t>(f.integer)); break;
+    case flatbuffers::ET_FLOAT: b.AddElement<float>(f.slot, static_cast<float>(f.real)); break;
+    case flatbuffers::ET_DOUBLE: b.AddElement<double>(f.slot, f.real); break;
     default: break;
   }
 }
+
+flatbuffers::Offset<void> write_fields(flatbuffers::FlatBufferBuilder& b, const std::vector<DrawnField>& fields) {
+  std::vector<flatbuffers::Offset<flatbuffers::Vector<int32_t>>> vectors;  // written before the table
+  for (const DrawnField& f : fields) vectors.push_back(f.is_vector ? b.CreateVector(f.ints) : 0);
+  const flatbuffers::uoffset_t start = b.StartTable();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].is_vector) {
+      b.AddOffset(fields[i].slot, vectors[i]);
+    } else {
+      add_scalar(b, fields[i]);
+    }
+  }
+  return flatbuffers::Offset<void>(b.EndTable(start));
+}
+
+// The listed options table: mostly at its defaults, sometimes with fields drawn from the recipe.
+void set_listed_options(Recipe& r, OpSpec& o, const ListedOp& listed) {
+  if (listed.options_type == tflite::BuiltinOptions::NONE) return;
+  const flatbuffers::TypeTable& members = *tflite::BuiltinOptionsTypeTable();
+  const flatbuffers::TypeCode& member = members.type_codes[static_cast<size_t>(listed.options_type)];
+  const std::vector<DrawnField> fields = draw_fields(r, *members.type_refs[member.sequence_ref]());
+  o.options = [fields](flatbuffers::FlatBufferBuilder& b) { return write_fields(b, fields); };
+}
+
+// --- Shapes and operands ---
 
 // Adds a constant (weights, bias, second operand) and returns its index.
 int32_t add_constant(Recipe& r, ModelSpec& m, TensorType type, std::vector<int32_t> shape, bool per_channel) {
@@ -163,66 +254,118 @@ int32_t add_constant(Recipe& r, ModelSpec& m, TensorType type, std::vector<int32
   return static_cast<int32_t>(m.tensors.size() - 1);
 }
 
-// One operator reading `in`; returns the tensor it writes.
-int32_t add_op(Recipe& r, ModelSpec& m, int32_t in) {
-  const int code = r.pick(kCodes);
-  const OpChoices c = choose(r);
-  const TensorSpec input = m.tensors[in];
-  const TensorType type = input.type;
-  const TensorType bias_type = type == TensorType::INT8 ? TensorType::INT32 : type;
+// A second operand of `input`'s shape, or broadcast to it along one axis: a constant or a graph input.
+int32_t second_operand(Recipe& r, ModelSpec& m, const TensorSpec& input) {
+  std::vector<int32_t> other = input.shape;
+  if (!other.empty() && r.flag()) other[r.byte() % other.size()] = 1;  // broadcast
+  if (r.flag()) return add_constant(r, m, input.type, other, false);
+  TensorSpec t = new_tensor(r, m.tensors.size(), input.type, other);
+  quantize(r, t, true);
+  m.tensors.push_back(t);
+  m.inputs.push_back(static_cast<int32_t>(m.tensors.size() - 1));
+  return m.inputs.back();
+}
+
+// CONV_2D / DEPTHWISE_CONV_2D on an image: weights, usually a bias, and the windowed output shape.
+std::vector<int32_t> conv_operands(Recipe& r, ModelSpec& m, const TensorSpec& input, bool depthwise, const OpChoices& c,
+                                   std::vector<int32_t>& inputs) {
+  const std::vector<int32_t>& s = input.shape;
+  const TensorType bias_type = input.type == TensorType::INT8 ? TensorType::INT32 : input.type;
+  const int32_t out_c = depthwise ? s[3] * c.multiplier : small_dim(r) * 2;
+  const std::vector<int32_t> w = depthwise ? std::vector<int32_t>{1, c.filter_h, c.filter_w, out_c}
+                                           : std::vector<int32_t>{out_c, c.filter_h, c.filter_w, s[3]};
+  inputs.push_back(add_constant(r, m, input.type, w, true));
+  if (r.byte() % 4 != 0) inputs.push_back(add_constant(r, m, bias_type, {out_c}, false));
+  const bool same = c.padding == tflite::Padding::SAME;
+  return {s[0], window_out(s[1], c.filter_h, c.stride_h, c.dilation_h, same),
+          window_out(s[2], c.filter_w, c.stride_w, c.dilation_w, same), out_c};
+}
+
+// FULLY_CONNECTED: weights [units, depth], usually a bias; rows flattened unless keep_num_dims.
+std::vector<int32_t> fc_operands(Recipe& r, ModelSpec& m, const TensorSpec& input, const OpChoices& c,
+                                 std::vector<int32_t>& inputs) {
+  const std::vector<int32_t>& s = input.shape;
+  const TensorType bias_type = input.type == TensorType::INT8 ? TensorType::INT32 : input.type;
+  const int32_t units = small_dim(r) * 3;
+  inputs.push_back(add_constant(r, m, input.type, {units, s.back()}, true));
+  if (r.byte() % 4 != 0) inputs.push_back(add_constant(r, m, bias_type, {units}, false));
+  if (c.keep_dims) {
+    std::vector<int32_t> out = s;
+    out.back() = units;
+    return out;
+  }
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < s.size(); ++d) rows *= s[d];
+  return {static_cast<int32_t>(rows), units};
+}
+
+// The same elements in another shape (RESHAPE, SQUEEZE).
+std::vector<int32_t> flattened(Recipe& r, const std::vector<int32_t>& s) {
+  int64_t count = 1;
+  for (int32_t d : s) count *= d;
+  const int32_t n = static_cast<int32_t>(count);
+  return r.flag() ? std::vector<int32_t>{n} : std::vector<int32_t>{1, n};
+}
+
+// Operands and output shape of the op; operators without a dedicated recipe get one or two operands of
+// the input's shape (the second more often for element-wise operators) and an output of that shape.
+std::vector<int32_t> operands(Recipe& r, ModelSpec& m, const ListedOp& listed, const TensorSpec& input,
+                              const OpChoices& c, std::vector<int32_t>& inputs) {
   const std::vector<int32_t>& s = input.shape;
   const bool image = s.size() == 4;
-  std::vector<int32_t> inputs = {in};
-  std::vector<int32_t> out_shape = s;
-  if ((code == 3 || code == 4) && image) {
-    const int32_t out_c = code == 3 ? small_dim(r) * 2 : s[3] * c.multiplier;
-    const std::vector<int32_t> w = code == 3 ? std::vector<int32_t>{out_c, c.filter_h, c.filter_w, s[3]}
-                                             : std::vector<int32_t>{1, c.filter_h, c.filter_w, out_c};
-    inputs.push_back(add_constant(r, m, type, w, true));
-    if (r.byte() % 4 != 0) inputs.push_back(add_constant(r, m, bias_type, {out_c}, false));
-    const bool same = c.padding == tflite::Padding::SAME;
-    out_shape = {s[0], window_out(s[1], c.filter_h, c.stride_h, c.dilation_h, same),
-                 window_out(s[2], c.filter_w, c.stride_w, c.dilation_w, same), out_c};
-  } else if ((code == 1 || code == 17) && image) {
-    const bool same = c.padding == tflite::Padding::SAME;
-    out_shape = {s[0], window_out(s[1], c.filter_h, c.stride_h, 1, same), window_out(s[2], c.filter_w, c.stride_w, 1, same),
-                 s[3]};
-  } else if (code == 9 && !s.empty()) {
-    const int32_t units = small_dim(r) * 3;
-    inputs.push_back(add_constant(r, m, type, {units, s.back()}, true));
-    if (r.byte() % 4 != 0) inputs.push_back(add_constant(r, m, bias_type, {units}, false));
-    int64_t rows = 1;
-    for (size_t d = 0; d + 1 < s.size(); ++d) rows *= s[d];
-    out_shape = c.keep_dims ? s : std::vector<int32_t>{static_cast<int32_t>(rows), units};
-    if (c.keep_dims) out_shape.back() = units;
-  } else if (code == 0) {
-    std::vector<int32_t> other = s;
-    if (!other.empty() && r.flag()) other[r.byte() % other.size()] = 1;  // broadcast
-    if (r.flag()) {
-      inputs.push_back(add_constant(r, m, type, other, false));
-    } else {  // a second graph input
-      TensorSpec t = new_tensor(r, m.tensors.size(), type, other);
-      quantize(r, t, true);
-      m.tensors.push_back(t);
-      m.inputs.push_back(static_cast<int32_t>(m.tensors.size() - 1));
-      inputs.push_back(m.inputs.back());
+  switch (listed.kind) {
+    case OpKind::Conv2D:
+    case OpKind::DepthwiseConv2D:
+      return image ? conv_operands(r, m, input, listed.kind == OpKind::DepthwiseConv2D, c, inputs) : s;
+    case OpKind::AveragePool2D:
+    case OpKind::MaxPool2D: {
+      if (!image) return s;
+      const bool same = c.padding == tflite::Padding::SAME;
+      return {s[0], window_out(s[1], c.filter_h, c.stride_h, 1, same),
+              window_out(s[2], c.filter_w, c.stride_w, 1, same), s[3]};
     }
-  } else if (code == 22 || code == 43) {  // RESHAPE / SQUEEZE: same elements, another shape
-    int64_t count = 1;
-    for (int32_t d : s) count *= d;
-    out_shape = r.flag() ? std::vector<int32_t>{static_cast<int32_t>(count)} : std::vector<int32_t>{1, static_cast<int32_t>(count)};
+    case OpKind::FullyConnected: return s.empty() ? s : fc_operands(r, m, input, c, inputs);
+    case OpKind::Add: inputs.push_back(second_operand(r, m, input)); return s;
+    case OpKind::Reshape:
+    case OpKind::Squeeze: return flattened(r, s);
+    case OpKind::Softmax: return s;
+    default: {
+      const bool elementwise = std::strcmp(listed.family, "elementwise") == 0;
+      if (r.byte() % (elementwise ? 2 : 8) == 0) inputs.push_back(second_operand(r, m, input));
+      return s;
+    }
   }
-  if (r.byte() % 16 == 0) inputs.push_back(r.flag() ? -1 : static_cast<int32_t>(r.byte() % m.tensors.size()));
-  const TensorType out_type = code == 6 ? TensorType::FLOAT32 : code == 114 && type == TensorType::FLOAT32 ? TensorType::INT8 : type;
-  TensorSpec out = new_tensor(r, m.tensors.size(), out_type, out_shape);
+}
+
+// The output tensor's type and quantization: the input's, except where the operator defines them.
+TensorSpec output_tensor(Recipe& r, const ModelSpec& m, OpKind kind, const TensorSpec& input,
+                         std::vector<int32_t> shape) {
+  const TensorType type = input.type;
+  const TensorType out_type = kind == OpKind::Dequantize                                  ? TensorType::FLOAT32
+                              : kind == OpKind::Quantize && type == TensorType::FLOAT32 ? TensorType::INT8
+                                                                                        : type;
+  TensorSpec out = new_tensor(r, m.tensors.size(), out_type, std::move(shape));
   quantize(r, out, true);
-  const bool keeps_quant = code == 1 || code == 17 || code == 22 || code == 43;
+  const bool keeps_quant = kind == OpKind::AveragePool2D || kind == OpKind::MaxPool2D || kind == OpKind::Reshape ||
+                           kind == OpKind::Squeeze;
   if (keeps_quant && out.type == type && r.byte() % 8 != 0) out.scale = input.scale, out.zero_point = input.zero_point;
-  if (code == 25 && out.type == TensorType::INT8) out.scale = {1.0f / 256}, out.zero_point = {-128};
-  m.tensors.push_back(out);
+  if (kind == OpKind::Softmax && out.type == TensorType::INT8) out.scale = {1.0f / 256}, out.zero_point = {-128};
+  return out;
+}
+
+// One operator of the op list reading `in`; returns the tensor it writes.
+int32_t add_op(Recipe& r, ModelSpec& m, int32_t in) {
+  const ListedOp& listed = kListedOps[r.byte() % kListedOpCount];
+  const OpChoices c = choose(r);
+  const TensorSpec input = m.tensors[in];
+  std::vector<int32_t> inputs = {in};
+  std::vector<int32_t> out_shape = operands(r, m, listed, input, c, inputs);
+  if (r.byte() % 16 == 0) inputs.push_back(r.flag() ? -1 : static_cast<int32_t>(r.byte() % m.tensors.size()));
+  m.tensors.push_back(output_tensor(r, m, listed.kind, input, std::move(out_shape)));
   const int32_t out_id = static_cast<int32_t>(m.tensors.size() - 1);
-  OpSpec o = op(code, r.byte() % 16 == 0 ? r.byte() % 10 : 1 + r.byte() % 3, inputs, {out_id});
-  set_options(o, code, c);
+  OpSpec o = listed_op_spec(listed, inputs, {out_id});
+  o.version = r.byte() % 16 == 0 ? r.byte() % 10 : 1 + r.byte() % 3;
+  if (!set_dedicated_options(o, listed.kind, c)) set_listed_options(r, o, listed);
   m.ops.push_back(o);
   return out_id;
 }

@@ -3,7 +3,8 @@
 # raw .tflite bytes seeded with the shared models and op cases (copied to a temporary corpus, never into
 # the repo), half on recipes of small valid models (fuzz/graph_recipe.cpp). Fails on any finding; the
 # reproducer (crash-*, timeout-*, oom-*, leak-*) is left in build-fuzz/findings/ to be added to
-# fuzz/regressions/ once fixed (graph fuzzer findings as recipe-*).
+# fuzz/regressions/ once fixed (graph fuzzer findings as graph-*, the model microaot_recipe_to_model builds
+# from the recipe).
 #   scripts/fuzz.sh [SECONDS]   (default 120)
 # The seed is fixed (MICROAOT_FUZZ_SEED, default 1) so that a CI run replays the start of a campaign that
 # was already run longer here; set MICROAOT_FUZZ_SEED=0 for a random seed when hunting.

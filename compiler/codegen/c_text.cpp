@@ -53,11 +53,7 @@ std::string element_text(const Tensor& t, int64_t i) {
     case DType::kUInt8:
     case DType::kBool: return std::to_string(load<uint8_t>(p));
     case DType::kInt16: return std::to_string(load<int16_t>(p));
-    case DType::kInt32: {
-      const int32_t v = load<int32_t>(p);
-      // INT32_MIN has no literal form in C: write it as an expression.
-      return v == INT32_MIN ? "(-2147483647 - 1)" : std::to_string(v);
-    }
+    case DType::kInt32: return c_int_literal(load<int32_t>(p));
     case DType::kInt64: {
       const int64_t v = load<int64_t>(p);
       return v == INT64_MIN ? "(-9223372036854775807LL - 1)" : std::to_string(v) + "LL";
@@ -84,11 +80,52 @@ std::string c_initializer(const Tensor& tensor) {
 }
 
 std::string c_initializer(const std::vector<int64_t>& values) {
-  return join_rows(static_cast<int64_t>(values.size()), [&](int64_t i) {
-    const int64_t v = values[i];
-    if (v == INT32_MIN) return std::string("(-2147483647 - 1)");
-    return std::to_string(v);
-  });
+  return join_rows(static_cast<int64_t>(values.size()), [&](int64_t i) { return c_int_literal(values[i]); });
+}
+
+std::string c_initializer(const std::vector<float>& values) {
+  return join_rows(static_cast<int64_t>(values.size()), [&](int64_t i) { return c_float_literal(values[i]); });
+}
+
+std::string c_int_literal(int64_t value) {
+  if (value == INT32_MIN) return "(-2147483647 - 1)";
+  if (value == INT64_MIN) return "(-9223372036854775807LL - 1)";
+  const bool wide = value < INT32_MIN || value > INT32_MAX;
+  return std::to_string(value) + (wide ? "LL" : "");
+}
+
+namespace {
+std::string array_symbol(const std::string& symbol, const ParamField& field) { return symbol + "_" + field.name; }
+
+bool array_is_empty(const ParamValue& value) { return value.integers.empty() && value.reals.empty(); }
+
+std::string scalar_text(const ParamField& field, const ParamValue& value) {
+  return field.kind == ParamKind::kF32 ? c_float_literal(value.real) : c_int_literal(value.integer);
+}
+}  // namespace
+
+std::string c_params_definition(const std::string& symbol, const ParamStruct& params, const ParamValues& values) {
+  std::string arrays;
+  std::string fields;
+  for (const ParamField& field : params.fields) {
+    const ParamValue* value = values.find(field.name);
+    MICROAOT_CHECK(value != nullptr, "params of " + symbol + " are not bound");
+    std::string text;
+    if (!is_array(field.kind)) {
+      text = scalar_text(field, *value);
+    } else if (array_is_empty(*value)) {
+      text = "NULL";
+    } else {
+      const bool reals = field.kind == ParamKind::kF32Array;
+      const size_t count = reals ? value->reals.size() : value->integers.size();
+      arrays += "static const " + std::string(param_c_type(field.kind)) + " " + array_symbol(symbol, field) + "[" +
+                std::to_string(count) + "] = {\n" +
+                (reals ? c_initializer(value->reals) : c_initializer(value->integers)) + "};\n";
+      text = array_symbol(symbol, field);
+    }
+    fields += "  ." + field.name + " = " + text + ",\n";
+  }
+  return arrays + "static const " + params.c_type() + " " + symbol + "_params = {\n" + fields + "};\n";
 }
 
 }  // namespace microaot

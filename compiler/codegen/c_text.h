@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "kernels/param_values.h"
 
 namespace microaot {
 
@@ -21,5 +22,14 @@ std::string c_comment_text(const std::string& text);
 std::string c_initializer(const Tensor& tensor);
 // The same for a list of integers.
 std::string c_initializer(const std::vector<int64_t>& values);
+// The same for a list of floats (exact hex literals).
+std::string c_initializer(const std::vector<float>& values);
+
+// A C integer literal of any int64 value (INT32_MIN and INT64_MIN have no literal form of their own).
+std::string c_int_literal(int64_t value);
+
+// `static const <params struct> <symbol>_params = {...};` with every field of `params` from the bound
+// `values`, preceded by one `static const T <symbol>_<field>[]` per non-empty array field (empty: NULL).
+std::string c_params_definition(const std::string& symbol, const ParamStruct& params, const ParamValues& values);
 
 }  // namespace microaot

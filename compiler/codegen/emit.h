@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compile/compile_model.h"
+#include "memory/plan_report.h"
 
 namespace microaot {
 
@@ -47,10 +48,14 @@ std::vector<int> used_constants(const CompiledModel& model);
 // With --io-in-arena off: the slot of a graph input/output storage in ctx->io (inputs first, then
 // outputs); -1 for any other tensor, or when inputs and outputs live in the arena.
 int io_slot(const CompiledModel& model, int tensor_id);
-// With --pool: the pool (index into options.pools) holding a planned tensor's storage; 0 otherwise.
+// With --pool: the pool (index into options.pools) holding a planned tensor's storage; 0 otherwise (one
+// arena, or an input/output bound per context with --io-in-arena off).
 size_t pool_of_tensor(const CompiledModel& model, int tensor_id);
 // The C symbol of pool k >= 1 ("<prefix>_pool_<name>"); pool 0 is the arena bound to the context.
 std::string pool_symbol(const CompiledModel& model, size_t pool);
+// With --pool: each pool (name, size, bytes used, planner, C symbol) and the pool of each buffer, for the
+// reports; empty with one arena.
+PoolLayout pool_layout(const CompiledModel& model);
 // Bytes of static RAM the library needs besides the stack: the static arena plus one context on a
 // 32-bit target (the interface-api context too, when emitted), plus the I/O buffers outside the arena.
 int64_t static_ram_bytes(const CompiledModel& model);

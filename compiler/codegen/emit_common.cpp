@@ -46,7 +46,9 @@ int io_slot(const CompiledModel& model, int tensor_id) {
 }
 
 size_t pool_of_tensor(const CompiledModel& model, int tensor_id) {
-  return model.pool_of.empty() ? 0 : model.pool_of[buffer_of_tensor(model, tensor_id)];
+  // With --io-in-arena off, inputs and outputs have no planned buffer: they are bound per context.
+  if (model.pool_of.empty() || io_slot(model, tensor_id) >= 0) return 0;
+  return model.pool_of[buffer_of_tensor(model, tensor_id)];
 }
 
 std::string pool_symbol(const CompiledModel& model, size_t pool) {

@@ -22,8 +22,8 @@ std::string output_path_of_runtime_file(const std::string& path) {
 void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<std::string>& sources) {
   std::set<std::string> needed = {"include/microaot/status.h", "include/microaot/fixedpoint.h"};
   for (const KernelCall& call : model.calls) {
-    needed.insert("include/" + call.header);
-    needed.insert(call.sources.begin(), call.sources.end());
+    needed.insert("include/" + call.info().header);
+    needed.insert(call.source);
   }
   // Runtime headers may include siblings: pull in every microaot header a needed file names.
   for (bool grew = true; grew;) {
@@ -59,8 +59,9 @@ FileSet emit_library(const CompiledModel& model) {
   files["platform.c"] = emit_platform_source();
   files["CMakeLists.txt"] = emit_cmake_lists(model, sources);
   files[names.prefix + ".mk"] = emit_makefile_fragment(model, sources);
-  files["memory_plan.txt"] = format_memory_plan(model.graph, PlanRequest{model.buffers, model.permits}, model.plan);
-  files["memory_map.svg"] = render_memory_svg(model.graph, PlanRequest{model.buffers, model.permits}, model.plan);
+  const PlanRequest request{model.buffers, model.permits};
+  files["memory_plan.txt"] = format_memory_plan(model.graph, request, model.plan, pool_layout(model));
+  files["memory_map.svg"] = render_memory_svg(model.graph, request, model.plan, pool_layout(model));
   files["network_info.txt"] = emit_network_info(model);
   files["report.json"] = emit_report_json(model);
   return files;

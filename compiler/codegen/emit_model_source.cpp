@@ -18,7 +18,7 @@ void emit_includes(std::ostringstream& out, const CompiledModel& model) {
   out << "#include <float.h>\n#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n";
   out << "#include \"" << n.prefix << ".h\"\n#include \"memory_map.h\"\n#include \"platform.h\"\n";
   std::set<std::string> headers;
-  for (const KernelCall& call : model.calls) headers.insert(call.header);
+  for (const KernelCall& call : model.calls) headers.insert(call.info().header);
   for (const std::string& h : headers) out << "#include \"" << h << "\"\n";
   out << "\n";
 }
@@ -38,16 +38,7 @@ void emit_params(std::ostringstream& out, const CompiledModel& model) {
   out << "/* Operator parameters, all computed at compile time. */\n";
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const KernelCall& call = model.calls[step];
-    if (call.params_type.empty()) continue;
-    const std::string sym = op_symbol(n, step);
-    for (const ParamArray& a : call.arrays) {
-      out << "static const " << a.c_type << " " << sym << "_" << a.field << "[" << a.values.size() << "] = {\n"
-          << c_initializer(a.values) << "};\n";
-    }
-    out << "static const " << call.params_type << " " << sym << "_params = {\n";
-    for (const auto& field : call.fields) out << "  ." << field.first << " = " << field.second << ",\n";
-    for (const ParamArray& a : call.arrays) out << "  ." << a.field << " = " << sym << "_" << a.field << ",\n";
-    out << "};\n";
+    out << c_params_definition(op_symbol(n, step), *call.info().params, call.params);
   }
   out << "\n";
 }
@@ -83,7 +74,8 @@ void emit_io_check(std::ostringstream& out, const CompiledModel& model) {
 bool uses_arena(const CompiledModel& model) {
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const KernelCall& call = model.calls[step];
-    if (call.pass_scratch && (model.pool_of.empty() || model.pool_of[model.scratch_buffer[step]] == 0)) return true;
+    const bool scratch = call.info().takes_scratch();
+    if (scratch && (model.pool_of.empty() || model.pool_of[model.scratch_buffer[step]] == 0)) return true;
     for (int id : call.args) {
       if (id != kNoTensor && !model.graph.tensor(id).is_constant && io_slot(model, id) < 0 &&
           pool_of_tensor(model, id) == 0) {
@@ -111,17 +103,9 @@ void emit_run(std::ostringstream& out, const CompiledModel& model) {
     const Op& op = model.graph.ops[step];
     out << "\n  /* step " << step << ": " << op_kind_name(op.kind) << " (op " << op.source_index << ") */\n";
     out << "  MICROAOT_OP_BEGIN(" << step << ", \"" << op_kind_name(op.kind) << "\");\n";
-    out << "  " << call.function << "(";
-    std::string sep;
-    if (!call.params_type.empty()) {
-      out << "&" << op_symbol(n, step) << "_params";
-      sep = ", ";
-    }
-    for (int id : call.args) {
-      out << sep << argument(model, op, id);
-      sep = ", ";
-    }
-    if (call.pass_scratch) out << sep << scratch_argument(model, step);
+    out << "  " << call.info().function() << "(&" << op_symbol(n, step) << "_params";
+    for (int id : call.args) out << ", " << argument(model, op, id);
+    if (call.info().takes_scratch()) out << ", " << scratch_argument(model, step);
     out << ");\n";
     out << "  MICROAOT_OP_END(" << step << ", \"" << op_kind_name(op.kind) << "\");\n";
   }

@@ -1,4 +1,5 @@
 // network_info.txt (for people) and report.json (for tools): the same figures, two forms.
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -7,7 +8,9 @@
 #include "codegen/emit.h"
 #include "ir/ir_dump.h"
 #include "compile/plan_memory.h"
+#include "kernels/select_kernels.h"
 #include "memory/liveness.h"
+#include "memory/plan_report.h"
 
 namespace microaot {
 
@@ -25,7 +28,8 @@ int64_t param_bytes(const CompiledModel& model, size_t step) {
   for (int id : model.calls[step].args) {
     if (id != kNoTensor && model.graph.tensor(id).is_constant) total += model.graph.tensor(id).byte_size();
   }
-  for (const ParamArray& a : model.calls[step].arrays) total += static_cast<int64_t>(a.values.size()) * 4;
+  const KernelCall& call = model.calls[step];
+  total += call.params.array_bytes(*call.info().params);
   return total;
 }
 
@@ -64,17 +68,17 @@ nlohmann::json io_json(const CompiledModel& model, const std::vector<int>& ids) 
 nlohmann::json planners_json(const CompiledModel& model) {
   nlohmann::json list = nlohmann::json::array();
   for (const MemoryPlan& plan : model.planner_results) {
-    list.push_back({{"planner", plan.planner}, {"arena_bytes", plan.arena_size}, {"proven_optimal", plan.proven_optimal}});
+    list.push_back(
+        {{"planner", plan.planner}, {"arena_bytes", plan.arena_size}, {"proven_optimal", plan.proven_optimal}});
   }
   return list;
 }
 
 nlohmann::json pools_json(const CompiledModel& model) {
   nlohmann::json list = nlohmann::json::array();
-  for (size_t k = 0; k < model.pool_used.size(); ++k) {
-    const PoolOption& pool = model.options.pools[k];
-    list.push_back({{"name", pool.name}, {"size", pool.size}, {"used_bytes", model.pool_used[k]},
-                    {"symbol", k == 0 ? module_names(model).prefix + "_static_arena" : pool_symbol(model, k)}});
+  for (const PoolReport& pool : pool_layout(model).pools) {
+    list.push_back({{"name", pool.name}, {"size", pool.size}, {"used_bytes", pool.used},
+                    {"planner", pool.planner}, {"symbol", pool.symbol}});
   }
   return list;
 }
@@ -85,36 +89,80 @@ nlohmann::json in_place_json(const CompiledModel& model) {
   for (const OverlapPermit& p : model.permits) {
     const int64_t shared = overlap_bytes(model, p.output, p.input);
     if (shared == 0) continue;
-    list.push_back({{"step", model.buffers[p.output].first_op},
-                    {"output_tensor", model.buffers[p.output].tensor_id},
-                    {"input_tensor", model.buffers[p.input].tensor_id},
-                    {"shift", model.plan.offsets[p.output] - model.plan.offsets[p.input]},
-                    {"shared_bytes", shared}});
+    nlohmann::json entry = {{"step", model.buffers[p.output].first_op},
+                            {"output_tensor", model.buffers[p.output].tensor_id},
+                            {"input_tensor", model.buffers[p.input].tensor_id},
+                            {"shift", model.plan.offsets[p.output] - model.plan.offsets[p.input]},
+                            {"shared_bytes", shared}};
+    if (!model.pool_of.empty()) entry["pool"] = model.options.pools[model.pool_of[p.output]].name;
+    list.push_back(entry);
   }
   return list;
 }
+
+nlohmann::json peak_tensors_json(const CompiledModel& model) {
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t i : peak_buffers(model.buffers)) list.push_back(model.buffers[i].tensor_id);
+  return list;
+}
+
+// Static RAM besides the planned buffers: the context(s).
+int64_t context_bytes(const CompiledModel& model) { return static_ram_bytes(model) - planned_ram_bytes(model); }
+
+// The RAM lines of network_info.txt: each memory, then the total they add up to.
+void write_ram_lines(std::ostringstream& out, const CompiledModel& model) {
+  const PoolLayout layout = pool_layout(model);
+  if (layout.empty()) out << "arena (RAM):         " << model.plan.arena_size << " bytes\n";
+  for (size_t k = 0; k < layout.pools.size(); ++k) {
+    const PoolReport& pool = layout.pools[k];
+    out << std::left << std::setw(21) << (k == 0 ? "arena (RAM):" : "pool " + pool.name + " (RAM):") << std::right
+        << pool.used << " bytes (" << (k == 0 ? "pool " + pool.name + ", " : "") << pool.size << " available)\n";
+  }
+  if (!model.options.io_in_arena) out << "I/O buffers (RAM):   " << io_buffer_bytes_outside(model) << " bytes\n";
+  out << "contexts (RAM):      " << context_bytes(model) << " bytes (on a 32-bit target)\n";
+  out << "static RAM in all:   " << static_ram_bytes(model) << " bytes\n";
+}
 }  // namespace
+
+PoolLayout pool_layout(const CompiledModel& model) {
+  PoolLayout layout;
+  if (model.pool_of.empty()) return layout;
+  for (size_t k = 0; k < model.pool_used.size(); ++k) {
+    const PoolOption& pool = model.options.pools[k];
+    layout.pools.push_back({pool.name, pool.size, model.pool_used[k],
+                            k < model.pool_planners.size() ? model.pool_planners[k] : "",
+                            k == 0 ? module_names(model).prefix + "_static_arena" : pool_symbol(model, k)});
+  }
+  layout.pool_of = model.pool_of;
+  return layout;
+}
 
 std::string emit_network_info(const CompiledModel& model) {
   std::ostringstream out;
   out << "network: " << module_names(model).prefix << " (" << model.options.source_name << ")\n";
   out << "inputs:  " << shapes_of(model, model.graph.inputs, false) << "\n";
   out << "outputs: " << shapes_of(model, model.graph.outputs, false) << "\n\n";
-  out << std::left << std::setw(5) << "step" << std::setw(6) << "op" << std::setw(20) << "operator" << std::setw(28)
-      << "kernel" << std::right << std::setw(12) << "MACs" << std::setw(12) << "param B" << std::setw(12)
-      << "live B" << "  shapes\n";
+  int kernel_width = 8;
+  for (const KernelCall& call : model.calls) {
+    kernel_width = std::max(kernel_width, static_cast<int>(call.info().function().size()));
+  }
+  out << std::left << std::setw(5) << "step" << std::setw(6) << "op" << std::setw(20) << "operator"
+      << std::setw(kernel_width + 2) << "kernel" << std::setw(10) << "impl" << std::right << std::setw(12) << "MACs"
+      << std::setw(12) << "param B" << std::setw(12) << "live B" << "  shapes\n";
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const Op& op = model.graph.ops[step];
     out << std::left << std::setw(5) << step << std::setw(6) << op.source_index << std::setw(20)
-        << op_kind_name(op.kind) << std::setw(28) << model.calls[step].function << std::right << std::setw(12)
+        << op_kind_name(op.kind) << std::setw(kernel_width + 2) << model.calls[step].info().function()
+        << std::setw(10) << implementation_isa(model.calls[step].source) << std::right << std::setw(12)
         << model.macs[step] << std::setw(12) << param_bytes(model, step) << std::setw(12)
         << live_bytes_at(model, static_cast<int>(step)) << "  " << shapes_of(model, op.inputs, true) << " -> "
         << shapes_of(model, op.outputs, false) << "\n";
   }
+  out << "\nparam B: constant bytes the kernel reads (weights, biases, per-channel arrays); live B: bytes of the\n"
+      << "buffers live during the step (tensors and kernel scratch; a buffer written over its input counts apart).\n";
   out << "\ntotal MACs:          " << total_macs(model) << "\n";
   out << "weights (flash):     " << weights_bytes(model) << " bytes\n";
-  out << "arena (RAM):         " << model.plan.arena_size << " bytes\n";
-  out << "static RAM in all:   " << static_ram_bytes(model) << " bytes\n";
+  write_ram_lines(out, model);
   return out.str();
 }
 
@@ -123,7 +171,8 @@ std::string emit_report_json(const CompiledModel& model) {
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const Op& op = model.graph.ops[step];
     ops.push_back({{"step", step}, {"op_index", op.source_index}, {"op", op_kind_name(op.kind)},
-                   {"kernel", model.calls[step].function}, {"macs", model.macs[step]},
+                   {"kernel", model.calls[step].info().function()},
+                   {"implementation", implementation_isa(model.calls[step].source)}, {"macs", model.macs[step]},
                    {"param_bytes", param_bytes(model, step)},
                    {"live_bytes", live_bytes_at(model, static_cast<int>(step))}});
   }
@@ -136,11 +185,13 @@ std::string emit_report_json(const CompiledModel& model) {
       {"lower_bound_bytes", peak.bytes},
       {"source_order_bound_bytes", model.source_order_bound_bytes},
       {"peak_step", peak.op},
+      {"peak_tensors", peak_tensors_json(model)},
       {"planner", model.plan.planner},
       {"planners", planners_json(model)},
       {"pools", pools_json(model)},
       {"io_in_arena", model.options.io_in_arena},
       {"io_buffer_bytes", io_buffer_bytes_outside(model)},
+      {"context_bytes", context_bytes(model)},
       {"in_place", in_place_json(model)},
       {"alignment", model.options.alignment},
       {"flash_weights_bytes", weights_bytes(model)},

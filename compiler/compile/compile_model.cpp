@@ -6,27 +6,33 @@
 
 #include "frontend/tflite_reader.h"
 #include "compile/plan_memory.h"
+#include "kernels/bind_call.h"
+#include "kernels/select_kernels.h"
+#include "memory/planners.h"
 #include "passes/pass.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
 
 namespace {
+KernelCall lower_op(const CompiledModel& model, const Op& op) {
+  const OpHandler& handler = op_handler(op.kind);
+  MICROAOT_CHECK(handler.lower != nullptr, "view ops must be removed by the passes before lowering");
+  try {
+    return handler.lower(model.graph, op, model.options.target);
+  } catch (const CompileError& e) {  // limits met while computing constants (quant_math): name the op
+    const std::string name = describe_op(model.graph, op);
+    if (std::string(e.what()).rfind(name, 0) == 0) throw;
+    throw CompileError(name + ": " + e.what());
+  }
+}
+
 void lower_ops(CompiledModel& model) {
-  for (const Op& op : model.graph.ops) {
-    const OpHandler& handler = op_handler(op.kind);
-    KernelCall call;
-    try {
-      call = handler.lower(model.graph, op);
-    } catch (const CompileError& e) {  // limits met while computing constants (quant_math): name the op
-      const std::string name = describe_op(model.graph, op);
-      if (std::string(e.what()).rfind(name, 0) == 0) throw;
-      throw CompileError(name + ": " + e.what());
-    }
-    MICROAOT_CHECK(!call.is_alias, "alias ops must be removed by the passes before lowering");
-    MICROAOT_CHECK(!call.function.empty(), "handler lowered " + describe_op(model.graph, op) + " to no call");
+  for (size_t step = 0; step < model.graph.ops.size(); ++step) {
+    KernelCall call = lower_op(model, model.graph.ops[step]);
+    bind_kernel_call(model.graph, model.graph.ops[step], call);
     model.calls.push_back(std::move(call));
-    model.macs.push_back(handler.macs(model.graph, op));
+    model.macs.push_back(op_handler(model.graph.ops[step].kind).macs(model.graph, model.graph.ops[step]));
   }
 }
 
@@ -42,10 +48,12 @@ void check_interface(const Graph& graph) {
   }
 }
 
-void check_options(const CompileOptions& options) {
+}  // namespace
+
+void check_compile_options(const CompileOptions& options) {
   const int64_t a = options.alignment;
   if (a < 1 || a > 4096 || (a & (a - 1)) != 0) {
-    throw CompileError("alignment must be a power of two between 1 and 4096, got " + std::to_string(a));
+    throw UsageError("alignment must be a power of two between 1 and 4096, got " + std::to_string(a));
   }
   if (!options.dump_ir_after.empty() && options.dump_ir_after != "all") {
     std::string known;
@@ -55,17 +63,21 @@ void check_options(const CompileOptions& options) {
       known += (known.empty() ? "" : ", ") + name;
     }
     if (!found) {
-      throw CompileError("--dump-ir-after: unknown pass '" + options.dump_ir_after + "' (passes: " + known + ", all)");
+      throw UsageError("--dump-ir-after: unknown pass '" + options.dump_ir_after + "' (passes: " + known + ", all)");
     }
   }
   if (options.executor != "aot") {
-    throw CompileError("executor '" + options.executor + "' is not available yet (only 'aot')");
+    throw UsageError("executor '" + options.executor + "' is not available yet (only 'aot')");
+  }
+  if (find_planner(options.planner) == nullptr) {
+    std::string known;
+    for (const auto& [name, planner] : planners()) known += (known.empty() ? "" : ", ") + name;
+    throw UsageError("unknown memory planner '" + options.planner + "' (planners: " + known + ")");
   }
 }
-}  // namespace
 
 CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const CompileOptions& options) {
-  check_options(options);
+  check_compile_options(options);
   CompiledModel model;
   model.options = options;
   model.graph = read_tflite(tflite_bytes);
@@ -75,6 +87,7 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   check_interface(model.graph);
   lower_ops(model);
   plan_model_memory(model);
+  select_kernels(model.calls, model.options.target);
   return model;
 }
 

@@ -10,10 +10,11 @@
 #include "memory/buffer.h"
 #include "memory/liveness.h"
 #include "ops/op_handler.h"
+#include "target/target.h"
 
 namespace microaot {
 
-// A memory region the planner may use besides the main arena (--pool NAME:SIZE[:ALIGN]).
+// A memory region the planner may place buffers in (--pool NAME:SIZE[:ALIGN]); the first one is the arena.
 struct PoolOption {
   std::string name;
   int64_t size = 0;
@@ -22,14 +23,14 @@ struct PoolOption {
 
 struct CompileOptions {
   std::string module_name = "model";  // prefix of every generated symbol and file
-  std::string mcpu;                   // from --target "c -mcpu=..."; empty = generic C
+  Target target;                      // from --target "c -mcpu=..."; generic C by default
   std::string executor = "aot";
   bool interface_api_c = false;  // also emit tvmgen_<name>_run()
   std::string planner = "best";  // a registered planner, or "best" (the smallest plan of all)
   int64_t alignment = 16;         // byte alignment of every planned buffer and of the arena
-  int64_t ram_budget = 0;         // bytes the arena may take; 0 = no limit
+  int64_t ram_budget = 0;         // bytes the planned RAM may take (arena, pools, I/O buffers); 0 = no limit
   bool io_in_arena = true;        // inputs/outputs inside the arena; else in buffers bound per context
-  std::vector<PoolOption> pools;  // further memories after the main arena, in spill order
+  std::vector<PoolOption> pools;  // memories in priority order, the first is the arena; empty = one arena
   std::string dump_ir_after;      // pass name or "all"
   std::string source_name;        // the model file name, for banners
   std::string shared_arena;       // codegen: use this extern arena symbol instead of a static arena of its own
@@ -38,7 +39,7 @@ struct CompileOptions {
 struct CompiledModel {
   CompileOptions options;
   Graph graph;                     // after the passes; ops are the schedule
-  std::vector<KernelCall> calls;   // parallel to graph.ops
+  std::vector<KernelCall> calls;   // parallel to graph.ops; final kernels after select_kernels
   std::vector<int64_t> macs;       // parallel to graph.ops
   std::vector<BufferRecord> buffers;      // tensors and kernel scratch, as planned
   std::vector<OverlapPermit> permits;     // in-place reuse the planner was allowed
@@ -46,6 +47,7 @@ struct CompiledModel {
   MemoryPlan plan;                        // with pools: offsets inside each buffer's pool; arena = pool 0
   std::vector<size_t> pool_of;            // with --pool: per buffer, index into options.pools; else empty
   std::vector<int64_t> pool_used;         // with --pool: bytes used in each pool
+  std::vector<std::string> pool_planners;  // with --pool: the planner that placed each pool ("" when empty)
   std::vector<MemoryPlan> planner_results;  // every planner's plan of the same request, for the report
   // The classic bound: the largest sum of simultaneously live tensors without any aliasing, in the
   // chosen op order (lower_bound) and in the model's own op order (source_order_bound).
@@ -53,6 +55,8 @@ struct CompiledModel {
   int64_t source_order_bound_bytes = 0;
 };
 
+// Throws UsageError for options that are wrong whatever the model (alignment, planner, executor, pass name).
+void check_compile_options(const CompileOptions& options);
 // Throws CompileError for anything wrong with the model or the options.
 CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const CompileOptions& options);
 

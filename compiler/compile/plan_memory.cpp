@@ -145,14 +145,13 @@ std::vector<bool> used_candidates(const std::vector<Candidate>& candidates, cons
   return used;
 }
 
-// Calls whose buffers overlap switch to the in-place flavor, which takes the scratch as its last argument.
-void apply_flavors(CompiledModel& model, const std::vector<Candidate>& candidates, const std::vector<bool>& used) {
+// Calls whose buffers overlap need the variant of their option (select_kernels picks that kernel); a
+// variant other than plain takes the planned scratch as its last argument.
+void apply_variants(CompiledModel& model, const std::vector<Candidate>& candidates, const std::vector<bool>& used) {
   for (size_t i = 0; i < candidates.size(); ++i) {
-    if (!used[i] || candidates[i].option.function.empty()) continue;
-    KernelCall& call = model.calls[candidates[i].step];
-    MICROAOT_CHECK(model.scratch_buffer[candidates[i].step] >= 0, "in-place flavor without scratch");
-    call.function = candidates[i].option.function;
-    call.pass_scratch = true;
+    if (!used[i] || candidates[i].option.variant == KernelVariant::kPlain) continue;
+    MICROAOT_CHECK(model.scratch_buffer[candidates[i].step] >= 0, "in-place variant without scratch");
+    model.calls[candidates[i].step].variant = candidates[i].option.variant;
   }
 }
 
@@ -166,13 +165,17 @@ std::vector<BufferRecord> arena_tensors(const CompiledModel& model) {
   return records;
 }
 
+// A buffer as error messages name it: the tensor, or the kernel scratch of a step.
+std::string describe_buffer(const Graph& graph, const BufferRecord& r) {
+  if (r.kind == BufferKind::kScratch) return "scratch of step " + std::to_string(r.first_op);
+  return describe_tensor(graph, r.tensor_id);
+}
+
 std::string live_tensors_text(const CompiledModel& model, int step) {
   std::ostringstream out;
   for (const BufferRecord& r : model.buffers) {
     if (r.first_op > step || r.last_op < step || r.size == 0) continue;
-    out << "\n  " << (r.kind == BufferKind::kScratch ? "scratch of step " + std::to_string(r.first_op)
-                                                     : describe_tensor(model.graph, r.tensor_id))
-        << ": " << r.size << " bytes";
+    out << "\n  " << describe_buffer(model.graph, r) << ": " << r.size << " bytes";
   }
   return out.str();
 }
@@ -204,7 +207,12 @@ void check_budget(const CompiledModel& model) {
     }
   }
   if (!model.options.io_in_arena) out << "\n  --io-in-arena on shares the input/output bytes with activations";
-  out << "\n  --pool NAME:SIZE places what does not fit in a second memory (e.g. slower SRAM)";
+  if (model.options.pools.empty()) {
+    out << "\n  --pool main:" << budget << " --pool NAME:SIZE instead of --ram-budget, if the board has a second "
+        << "memory (e.g. slower SRAM): the first --pool is the arena, the next takes what does not fit";
+  } else {
+    out << "\n  no --ram-budget: it counts the RAM of every pool, while each --pool is already bounded by its size";
+  }
   out << "\n  --alignment 4 (now " << model.options.alignment << ") wastes fewer bytes between buffers";
   out << "\n  a smaller input resolution or fewer channels around the peak layer";
   throw CompileError(out.str());
@@ -249,8 +257,52 @@ std::string pools_text(const CompiledModel& model) {
   return text;
 }
 
+std::string step_text(const CompiledModel& model, int step) {
+  return "step " + std::to_string(step) + ", " + describe_op(model.graph, model.graph.ops.at(step));
+}
+
+std::string buffers_text(const CompiledModel& model, const PlanRequest& request, const std::vector<size_t>& buffers) {
+  std::string text;
+  for (size_t i : buffers) {
+    text += "\n  " + describe_buffer(model.graph, request.records[i]) + ": " +
+            std::to_string(request.records[i].size) + " bytes";
+  }
+  return text;
+}
+
+// Why the pools cannot hold the buffers, in the words of the flags: the first --pool is the arena.
+std::string pool_failure_text(const CompiledModel& model, const PlanRequest& request, const PoolFailure& f) {
+  const std::string pool = f.pool < model.options.pools.size() ? model.options.pools[f.pool].name : "?";
+  const std::string figures = "Static memory planning failed. Required: " + std::to_string(f.required_bytes) +
+                              " bytes, Available: " + std::to_string(f.available_bytes) + " bytes";
+  std::ostringstream out;
+  switch (f.kind) {
+    case PoolFailureKind::kTooLarge:
+      out << figures << " in the largest pool, " << pool << "." << buffers_text(model, request, f.buffers)
+          << "\nA buffer is never split across pools; enlarge a pool to at least " << f.required_bytes << " bytes.";
+      break;
+    case PoolFailureKind::kOnePoolOnly:
+      out << figures << " in pool " << pool << ".\nAt " << step_text(model, f.op)
+          << ", these buffers are live and fit in no other pool:" << buffers_text(model, request, f.buffers)
+          << "\nEven with in-place reuse they need " << f.required_bytes << " bytes together; a buffer is never "
+          << "split across pools. Enlarge pool " << pool << ", or another pool so that one of them fits there.";
+      break;
+    case PoolFailureKind::kTotal:
+      out << figures << " in all pools together.\nAt " << step_text(model, f.op) << ", these buffers are live:"
+          << buffers_text(model, request, f.buffers) << "\nEven with in-place reuse they need "
+          << f.required_bytes << " bytes; add or enlarge a pool.";
+      break;
+    default:
+      out << "Static memory planning failed: no placement found in the pools " << pools_text(model) << ".\nPool "
+          << pool << " still needed " << f.required_bytes << " bytes of its " << f.available_bytes
+          << " with no buffer left that a later pool can hold. Pools are assigned by a heuristic, so a placement "
+          << "may exist; enlarge pool " << pool << " or add a pool after it.";
+  }
+  return out.str();
+}
+
 // --pool: the request spread over the pools in the order given; the first is the arena.
-void plan_into_pools(CompiledModel& model, const PlanRequest& request) {
+PooledPlan plan_into_pools(const CompiledModel& model, const PlanRequest& request) {
   const PlannerFn planner = find_planner(model.options.planner);
   if (planner == nullptr) throw CompileError("unknown memory planner '" + model.options.planner + "'");
   std::vector<PoolSpec> specs;
@@ -258,20 +310,55 @@ void plan_into_pools(CompiledModel& model, const PlanRequest& request) {
     specs.push_back({p.name, p.size, std::max(p.alignment, model.options.alignment)});
   }
   const PooledPlan pooled = plan_pools(request, specs, planner);
-  if (!pooled.ok) {
-    throw CompileError("Static memory planning failed. Required: " + std::to_string(pooled.required_bytes) +
-                       " bytes, Available: " + std::to_string(pooled.available_bytes) + " bytes.\nThe pools " +
-                       pools_text(model) + " cannot hold every buffer live at the peak (lower bound " +
-                       std::to_string(model.lower_bound.bytes) + " bytes); add or enlarge a pool.");
-  }
-  const std::vector<std::string> problems = check_pooled_plan(request, specs, pooled);
+  const std::vector<std::string> problems =
+      pooled.ok ? check_pooled_plan(request, specs, pooled) : std::vector<std::string>{};
   MICROAOT_CHECK(problems.empty(), "the pool planner produced an invalid plan: " +
                                        (problems.empty() ? std::string() : problems.front()));
+  return pooled;
+}
+
+MemoryPlan offsets_plan(const PooledPlan& pooled) {
+  MemoryPlan plan;
+  plan.offsets = pooled.offsets;
+  return plan;
+}
+
+int64_t pooled_bytes(const PooledPlan& pooled) {
+  int64_t total = 0;
+  for (int64_t used : pooled.used) total += used;
+  return total;
+}
+
+// With --pool, the same two attempts as with one arena (plan_model_memory). The second one matters more
+// here: an in-place option whose two buffers went to different pools cannot be used, but its scratch was
+// reserved. The smaller sum of the pools wins (the first on ties).
+void plan_model_pools(CompiledModel& model, const std::vector<BufferRecord>& tensors,
+                      const std::vector<Candidate>& candidates, PlanRequest request, std::vector<int> scratch_of) {
+  PooledPlan pooled = plan_into_pools(model, request);
+  if (!pooled.ok) throw CompileError(pool_failure_text(model, request, pooled.failure));
+  const std::vector<bool> offered(candidates.size(), true);
+  std::vector<bool> used = used_candidates(candidates, offered, request, offsets_plan(pooled), pooled.pool);
+  if (used != offered) {
+    std::vector<int> retry_scratch;
+    PlanRequest retry = build_request(model, tensors, candidates, used, retry_scratch);
+    PooledPlan retry_pooled = plan_into_pools(model, retry);
+    if (retry_pooled.ok && pooled_bytes(retry_pooled) < pooled_bytes(pooled)) {
+      request = std::move(retry);
+      pooled = std::move(retry_pooled);
+      scratch_of = std::move(retry_scratch);
+      used = used_candidates(candidates, used, request, offsets_plan(pooled), pooled.pool);
+    }
+  }
+  model.buffers = request.records;
+  model.permits = request.permits;
+  model.scratch_buffer = scratch_of;
   model.pool_of = pooled.pool;
   model.pool_used = pooled.used;
+  model.pool_planners = pooled.planners;
   model.plan.offsets = pooled.offsets;
   model.plan.arena_size = pooled.used[0];
   model.plan.planner = pooled.planners[0].empty() ? model.options.planner : pooled.planners[0];
+  apply_variants(model, candidates, used);
 }
 }  // namespace
 
@@ -287,11 +374,7 @@ void plan_model_memory(CompiledModel& model) {
   std::vector<int> scratch_of;
   PlanRequest request = build_request(model, tensors, candidates, offered, scratch_of);
   if (!model.options.pools.empty()) {
-    plan_into_pools(model, request);
-    model.buffers = request.records;
-    model.permits = request.permits;
-    model.scratch_buffer = scratch_of;
-    apply_flavors(model, candidates, used_candidates(candidates, offered, request, model.plan, model.pool_of));
+    plan_model_pools(model, tensors, candidates, request, scratch_of);
     check_arena_limit(model);
     check_budget(model);
     return;
@@ -315,7 +398,7 @@ void plan_model_memory(CompiledModel& model) {
   model.plan = plan;
   model.scratch_buffer = scratch_of;
   model.planner_results = run_all_planners(request);
-  apply_flavors(model, candidates, used);
+  apply_variants(model, candidates, used);
   check_arena_limit(model);
   check_budget(model);
 }

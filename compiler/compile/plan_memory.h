@@ -1,14 +1,15 @@
 // The memory stage of the compile: lifetimes + kernel scratch + in-place permits -> planner -> checker,
-// then the kernel flavors that the chosen overlaps require.
+// then the kernel variants that the chosen overlaps require.
 #pragma once
 
 #include "compile/compile_model.h"
 
 namespace microaot {
 
-// Fills model.buffers, model.permits, model.plan, model.planner_results and model.scratch_buffer, and
-// switches calls whose output overlaps their input to their in-place flavor. Throws CompileError when the
-// plan does not fit the RAM budget.
+// Fills model.buffers, model.permits, model.plan, model.planner_results (one arena) or model.pool_of,
+// pool_used and pool_planners (--pool), and model.scratch_buffer, and sets the variant of calls whose output
+// overlaps their input (select_kernels then picks the kernel). Throws CompileError when the plan does not
+// fit the RAM budget or the pools.
 void plan_model_memory(CompiledModel& model);
 
 // Bytes of the input/output buffers outside the arena (--io-in-arena off), each aligned; 0 otherwise.

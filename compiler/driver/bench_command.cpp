@@ -1,9 +1,9 @@
 // `microaot bench`: builds the model for a Cortex-M board, runs it under QEMU with -icount and reports
 // instructions per inference, start-up instructions, flash, RAM and stack, and whether the outputs match
 // the host build on the same input. Everything reported is deterministic: two runs print the same.
-#include <cmath>
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -13,6 +13,7 @@
 #include "driver/cortex_m.h"
 #include "driver/image_report.h"
 #include "driver/output_dir.h"
+#include "ir/tensor_compare.h"
 #include "support/diagnostics.h"
 
 namespace fs = std::filesystem;
@@ -82,6 +83,8 @@ std::vector<uint8_t> host_outputs(const BenchCommandOptions& o, const CompiledMo
   RunCommandOptions host;
   host.base = o.base;
   host.base.target = "c";
+  host.base.target_c_mcpu.clear();
+  host.quiet = true;
   host.output_dir = dir + "/out";
   size_t at = 0;
   for (size_t i = 0; i < model.graph.inputs.size(); ++i) {
@@ -99,28 +102,19 @@ std::vector<uint8_t> host_outputs(const BenchCommandOptions& o, const CompiledMo
   return outputs;
 }
 
-// Float outputs within the golden tolerance |a - b| <= 1e-4 |b| + 1e-5 max(1, max |b|) (libm and
-// instruction selection differ between the host and the Arm build); everything else bit for bit.
+// Float outputs within the golden tolerance (libm and instruction selection differ between the host and
+// the Arm build); everything else bit for bit.
 bool outputs_match(const CompiledModel& model, const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
   if (got.size() != want.size()) return false;
   size_t at = 0;
   for (int id : model.graph.outputs) {
     const Tensor& t = model.graph.tensor(id);
-    const size_t size = static_cast<size_t>(t.byte_size());
-    if (t.dtype != DType::kFloat32) {
-      if (std::memcmp(got.data() + at, want.data() + at, size) != 0) return false;
-    } else {
-      std::vector<float> a(size / 4), b(size / 4);
-      std::memcpy(a.data(), got.data() + at, size);
-      std::memcpy(b.data(), want.data() + at, size);
-      double max_ref = 1.0;
-      for (float v : b) max_ref = std::max(max_ref, std::fabs(static_cast<double>(v)));
-      for (size_t i = 0; i < b.size(); ++i) {
-        const double tolerance = 1e-4 * std::fabs(static_cast<double>(b[i])) + 1e-5 * max_ref;
-        if (!(std::fabs(static_cast<double>(a[i]) - b[i]) <= tolerance)) return false;
-      }
-    }
-    at += size;
+    const auto slice = [&](const std::vector<uint8_t>& all) {
+      return std::vector<uint8_t>(all.begin() + static_cast<std::ptrdiff_t>(at),
+                                  all.begin() + static_cast<std::ptrdiff_t>(at + static_cast<size_t>(t.byte_size())));
+    };
+    if (!compare_tensor_data(t.dtype, slice(got), slice(want)).matches()) return false;
+    at += static_cast<size_t>(t.byte_size());
   }
   return true;
 }
@@ -157,13 +151,17 @@ void print_table(const nlohmann::ordered_json& r) {
 }  // namespace
 
 int bench_command(BenchCommandOptions& o) {
-  resolve_compile_options(o.base);
+  if (o.base.target.empty() && o.base.target_c_mcpu.empty()) o.base.target = "cortex-m4";
   if (o.base.compile.executor != "aot") {
-    throw CompileError("bench --executor " + o.base.compile.executor +
-                       ": that executor does not exist yet, only aot can be benchmarked");
+    throw UsageError("bench --executor " + o.base.compile.executor +
+                     ": that executor does not exist yet, only aot can be benchmarked");
   }
-  if (o.base.compile.mcpu.empty()) throw CompileError("bench needs a Cortex-M --target, e.g. cortex-m4");
-  const CortexMBoard& board = cortex_m_board(o.base.compile.mcpu);
+  resolve_compile_options(o.base);
+  if (o.base.compile.target.is_generic()) {
+    throw UsageError("bench runs on an emulated Cortex-M only: --target cortex-m3, cortex-m4 (the default), "
+                     "cortex-m7, cortex-m33 or cortex-m55");
+  }
+  const CortexMBoard& board = cortex_m_board(o.base.compile.target.cpu);
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
   const std::vector<uint8_t> inputs = bench_inputs(o, model);
 

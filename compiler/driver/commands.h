@@ -13,21 +13,24 @@ class App;
 
 namespace microaot {
 
-// Options shared by `compile` and `run`, registered on both subcommands.
+// Options shared by `compile`, `run`, `bench` and `validate`, registered on each subcommand.
 struct CompileCommandOptions {
   std::string model_path;
   std::vector<std::string> more_model_paths;  // `compile a.tflite b.tflite`: one shared arena
   std::vector<std::string> pools;             // --pool NAME:SIZE[:ALIGN], parsed into compile.pools
   std::string io_in_arena = "on";
   bool planner_table = false;                 // --planner all: print every planner's result
-  std::string target = "c";
+  std::string target;                         // empty: not given (generic C; bench: cortex-m4)
+  std::string target_c_mcpu;                  // tvmc's --target-c-mcpu=X, the same as " -mcpu=X"
+  std::string alignment;                      // byte sizes as typed ("16", "8K"), parsed into compile
+  std::string ram_budget;
   std::string runtime = "crt";
   std::string interface_api;
   bool unpacked_api = false;
   CompileOptions compile;
 };
-void add_compile_options(CLI::App& app, CompileCommandOptions& options);
-// Validates target/runtime/interface flags and fills options.compile from them.
+void add_compile_options(CLI::App& app, CompileCommandOptions& options, const std::string& target_help);
+// Validates the options (UsageError) and fills options.compile from them; may be called again.
 void resolve_compile_options(CompileCommandOptions& options);
 
 struct RunCommandOptions {
@@ -40,6 +43,7 @@ struct RunCommandOptions {
   std::string runtime_lib;  // prebuilt runtime kernels linked instead of the folder's kernels/*.c (host only)
   bool keep_build = false;
   bool batch = false;  // several input sets; set k's outputs go to OUTPUT_DIR/k/
+  bool quiet = false;  // no summary line (runs made by bench and validate)
 };
 
 struct BenchCommandOptions {
@@ -51,11 +55,30 @@ struct BenchCommandOptions {
   bool keep_build = false;
 };
 
-int compile_command(CompileCommandOptions& options, const std::string& output_dir);
+// Where and how `compile` writes (-o/--output/--output-dir, --output-format, --force).
+struct CompileOutputOptions {
+  std::string path;
+  std::string format = "dir";  // dir: a library folder; mlf: tvmc's Model Library Format archive
+  bool force = false;          // move a folder microaot did not write aside instead of refusing
+};
+
+int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output);
 int run_command(RunCommandOptions& options);
 // `run` for a Cortex-M target: cross-compiled, run under QEMU (cortex_m_run.cpp).
 int run_on_cortex_m(const RunCommandOptions& options, const CompiledModel& model, size_t sets);
 int bench_command(BenchCommandOptions& options);
+
+struct ValidateCommandOptions {
+  std::string model_path;
+  std::vector<std::string> inputs;  // one set: one file per model input
+  std::string reference_dir;        // tN.bin per tensor, N = the tensor's index in the .tflite
+  std::string cc;
+  std::string cflags;
+  bool keep_build = false;
+};
+// Exit status 0 when every tensor with a reference matches (integers exactly, float32 within the golden
+// tolerance), 1 otherwise; prints one row per tensor and names the first differing layer.
+int validate_command(const ValidateCommandOptions& options);
 int inspect_command(const std::string& model_path);
 
 // Reads a whole file; throws CompileError naming the file when it cannot.

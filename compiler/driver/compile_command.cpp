@@ -1,9 +1,8 @@
-#include <CLI/CLI.hpp>
-
+// `microaot compile`: one model to a library folder (or an MLF archive), or several models to one folder
+// with a shared arena. The output is written whole or not at all, and never over a user's files.
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,124 +10,13 @@
 
 #include "codegen/emit.h"
 #include "driver/commands.h"
+#include "driver/mlf_archive.h"
 #include "driver/output_dir.h"
+#include "driver/output_marker.h"
 #include "support/diagnostics.h"
+#include "support/sha256.h"
 
 namespace microaot {
-
-namespace {
-constexpr const char* kKnownCpus[] = {"cortex-m0", "cortex-m0plus", "cortex-m3", "cortex-m4",
-                                      "cortex-m7", "cortex-m33", "cortex-m55"};
-
-// "c -mcpu=cortex-m4" (tvmc style), "c", "host" or a bare cpu name such as "cortex-m4".
-std::string parse_target_cpu(const std::string& target) {
-  std::string cpu;
-  std::istringstream in(target);
-  std::string word;
-  in >> word;
-  if (word == "host" || word == "c" || word == "llvm") {
-    for (std::string opt; in >> opt;) {
-      if (opt.rfind("-mcpu=", 0) == 0) {
-        cpu = opt.substr(6);
-      } else if (opt.rfind("-", 0) != 0 || opt.find('=') == std::string::npos) {
-        throw CompileError("unknown target option '" + opt + "' in --target \"" + target + "\"");
-      }
-    }
-  } else {
-    cpu = word;
-  }
-  if (cpu.empty()) return cpu;
-  for (const char* known : kKnownCpus) {
-    if (cpu == known) return cpu;
-  }
-  throw CompileError("unknown -mcpu '" + cpu + "' (known: cortex-m0, cortex-m0plus, cortex-m3, cortex-m4, "
-                     "cortex-m7, cortex-m33, cortex-m55)");
-}
-}  // namespace
-
-void add_compile_options(CLI::App& app, CompileCommandOptions& o) {
-  app.add_option("model", o.model_path, "the .tflite model")->required();
-  app.add_option("--module-name", o.compile.module_name, "prefix of generated symbols and files (default: model)");
-  app.add_option("--target", o.target, "\"c -mcpu=cortex-m4\" (tvmc style), or host");
-  app.add_option("--executor", o.compile.executor, "aot (the fixed call sequence)");
-  app.add_option("--runtime", o.runtime, "crt (accepted for tvmc compatibility)");
-  app.add_option("--interface-api,--executor-aot-interface-api", o.interface_api,
-                 "c: also emit tvmgen_<name>_run(inputs*, outputs*)");
-  app.add_flag("--unpacked-api,--executor-aot-unpacked-api", o.unpacked_api,
-               "accepted for tvmc compatibility (the API is always unpacked)");
-  app.add_option("--planner", o.compile.planner,
-                 "memory planner: best (default: the smallest of all), greedy_by_size, greedy_by_conflicts, "
-                 "hill_climb, branch_and_bound, linear; all = best plus a comparison table");
-  app.add_option("--alignment", o.compile.alignment, "byte alignment of buffers and arena (default 16)");
-  app.add_option("--ram-budget", o.compile.ram_budget, "fail unless the planned RAM fits in BYTES");
-  app.add_option("--pool", o.pools, "NAME:SIZE[:ALIGN] a further memory for buffers that do not fit (repeatable)");
-  app.add_option("--io-in-arena", o.io_in_arena, "on (default): inputs/outputs inside the arena; off: own buffers");
-  app.add_option("--dump-ir-after", o.compile.dump_ir_after, "print the IR after this pass (or 'all') to stderr");
-}
-
-// "65536", "64k" or "64K" (KiB) -> bytes.
-int64_t parse_bytes(const std::string& text, const std::string& what) {
-  size_t used = 0;
-  long long value = -1;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  const std::string rest = text.substr(used);
-  if (used == 0 || value < 0 || (rest != "" && rest != "k" && rest != "K")) {
-    throw CompileError(what + ": '" + text + "' is not a byte count (e.g. 65536 or 64k)");
-  }
-  if (!rest.empty() && value > (INT64_MAX >> 10)) throw CompileError(what + ": '" + text + "' is too large");
-  return rest.empty() ? value : value * 1024;
-}
-
-// "NAME:SIZE[:ALIGN]"
-PoolOption parse_pool(const std::string& text) {
-  const std::string what = "--pool " + text;
-  const size_t first = text.find(':');
-  if (first == std::string::npos) throw CompileError(what + ": expected NAME:SIZE[:ALIGN]");
-  const size_t second = text.find(':', first + 1);
-  PoolOption pool;
-  pool.name = text.substr(0, first);
-  if (pool.name.empty() || std::isdigit(static_cast<unsigned char>(pool.name[0])) ||
-      !std::all_of(pool.name.begin(), pool.name.end(),
-                   [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; })) {
-    throw CompileError(what + ": the pool name must be a C identifier");
-  }
-  pool.size = parse_bytes(text.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1),
-                          what);
-  if (second != std::string::npos) pool.alignment = parse_bytes(text.substr(second + 1), what);
-  return pool;
-}
-
-void resolve_compile_options(CompileCommandOptions& o) {
-  for (const std::string& text : o.pools) o.compile.pools.push_back(parse_pool(text));
-  if (o.io_in_arena != "on" && o.io_in_arena != "off" && o.io_in_arena != "true" && o.io_in_arena != "false") {
-    throw CompileError("--io-in-arena takes on or off, got '" + o.io_in_arena + "'");
-  }
-  o.compile.io_in_arena = o.io_in_arena == "on" || o.io_in_arena == "true";
-  if (o.compile.planner == "all") {
-    o.compile.planner = "best";
-    o.planner_table = true;
-  }
-  o.compile.mcpu = parse_target_cpu(o.target);
-  if (o.runtime != "crt") throw CompileError("--runtime '" + o.runtime + "' is not supported (only crt)");
-  if (!o.interface_api.empty() && o.interface_api != "c") {
-    throw CompileError("--interface-api '" + o.interface_api + "' is not supported (only c)");
-  }
-  o.compile.interface_api_c = o.interface_api == "c";
-  std::string name = o.compile.module_name;
-  for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
-      throw CompileError("--module-name '" + name + "' must use only letters, digits and '_'");
-    }
-  }
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
-    throw CompileError("--module-name must start with a letter or '_'");
-  }
-  o.compile.source_name = std::filesystem::path(o.model_path).filename().string();
-}
 
 std::vector<uint8_t> read_binary_file(const std::string& path) {
   std::error_code ec;
@@ -167,7 +55,7 @@ std::vector<std::string> module_names_for(const CompileCommandOptions& options, 
   if (options.compile.module_name != "model") {
     std::vector<std::string> names = split_names(options.compile.module_name);
     if (names.size() != paths.size()) {
-      throw CompileError("--module-name lists " + std::to_string(names.size()) + " names for " +
+      throw UsageError("--module-name lists " + std::to_string(names.size()) + " names for " +
                          std::to_string(paths.size()) + " models");
     }
     return names;
@@ -187,27 +75,55 @@ std::vector<std::string> module_names_for(const CompileCommandOptions& options, 
   return names;
 }
 
-int compile_many(CompileCommandOptions& options, const std::string& output_dir) {
+// The output as asked: a folder with the marker, or (--output-format=mlf) one archive. Prints where the
+// previous contents went when --force moved them aside.
+void write_output(const CompileOutputOptions& output, const CompiledModel* single, const FileSet& library,
+                  const std::vector<ModelStamp>& stamps, const std::vector<std::string>& inputs) {
+  const OutputPolicy policy{output.force, inputs};
+  FileSet files = output.format == "mlf" ? mlf_files(*single, library) : library;
+  files[kMarkerFile] = marker_json(stamps, files);
+  const std::string backup = output.format == "mlf"
+                                 ? write_output_file(output.path, mlf_tar(files), policy, is_microaot_archive)
+                                 : write_output_dir(output.path, files, policy);
+  if (!backup.empty()) std::printf("microaot: the previous '%s' was moved aside to '%s'\n", output.path.c_str(), backup.c_str());
+}
+
+void check_output_options(const CompileCommandOptions& options, const CompileOutputOptions& output) {
+  if (output.format != "dir" && output.format != "mlf") {
+    throw UsageError("--output-format '" + output.format + "' is not supported (dir, the default, or mlf)");
+  }
+  if (output.format == "mlf" && !options.more_model_paths.empty()) {
+    throw UsageError("--output-format=mlf takes one model; compile several models into a folder");
+  }
+}
+
+int compile_many(CompileCommandOptions& options, const CompileOutputOptions& output) {
   std::vector<std::string> paths = {options.model_path};
   paths.insert(paths.end(), options.more_model_paths.begin(), options.more_model_paths.end());
   const std::vector<std::string> names = module_names_for(options, paths);
-  std::vector<CompiledModel> models;
+  std::vector<CompileCommandOptions> each;
   for (size_t i = 0; i < paths.size(); ++i) {
-    CompileCommandOptions one = options;
+    if (std::count(names.begin(), names.end(), names[i]) > 1) {
+      throw UsageError("--module-name '" + names[i] + "' is given twice");
+    }
+    CompileCommandOptions& one = each.emplace_back(options);
     one.model_path = paths[i];
     one.compile.module_name = names[i];
     resolve_compile_options(one);
     one.compile.shared_arena = kSharedArenaSymbol;
-    if (std::count(names.begin(), names.end(), names[i]) > 1) {
-      throw CompileError("--module-name '" + names[i] + "' is given twice");
-    }
-    models.push_back(compile_model(read_binary_file(paths[i]), one.compile));
   }
-  write_output_dir(output_dir, emit_shared_library(models));
+  std::vector<CompiledModel> models;
+  std::vector<ModelStamp> stamps;
+  for (const CompileCommandOptions& one : each) {
+    const std::vector<uint8_t> bytes = read_binary_file(one.model_path);
+    models.push_back(compile_model(bytes, one.compile));
+    stamps.push_back({one.compile.source_name, sha256_hex(bytes)});
+  }
+  write_output(output, nullptr, emit_shared_library(models), stamps, paths);
   int64_t arena = 0;
   for (const CompiledModel& model : models) {
     std::printf("microaot: %s -> %s/%s: %zu ops, arena %lld bytes\n", model.options.source_name.c_str(),
-                output_dir.c_str(), module_names(model).prefix.c_str(), model.calls.size(),
+                output.path.c_str(), module_names(model).prefix.c_str(), model.calls.size(),
                 static_cast<long long>(model.plan.arena_size));
     arena = std::max(arena, model.plan.arena_size);
   }
@@ -216,16 +132,19 @@ int compile_many(CompileCommandOptions& options, const std::string& output_dir) 
 }
 }  // namespace
 
-int compile_command(CompileCommandOptions& options, const std::string& output_dir) {
-  if (!options.more_model_paths.empty()) return compile_many(options, output_dir);
+int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output) {
+  check_output_options(options, output);
+  if (!options.more_model_paths.empty()) return compile_many(options, output);
   resolve_compile_options(options);
   const auto start = std::chrono::steady_clock::now();
-  const CompiledModel model = compile_model(read_binary_file(options.model_path), options.compile);
-  write_output_dir(output_dir, emit_library(model));
+  const std::vector<uint8_t> bytes = read_binary_file(options.model_path);
+  const CompiledModel model = compile_model(bytes, options.compile);
+  write_output(output, &model, emit_library(model), {{options.compile.source_name, sha256_hex(bytes)}},
+               {options.model_path});
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
   if (options.planner_table) print_planner_table(model);
   std::printf("microaot: %s -> %s: %zu ops, arena %lld bytes, weights %lld bytes (%lld ms)\n",
-              options.model_path.c_str(), output_dir.c_str(), model.calls.size(),
+              options.model_path.c_str(), output.path.c_str(), model.calls.size(),
               static_cast<long long>(model.plan.arena_size), static_cast<long long>(weights_bytes(model)),
               static_cast<long long>(ms.count()));
   return 0;

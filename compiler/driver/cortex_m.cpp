@@ -136,7 +136,7 @@ const CortexMBoard& cortex_m_board(const std::string& cpu) {
     if (b.cpu == cpu) return b;
     known += (known.empty() ? "" : ", ") + b.cpu + " (" + b.machine + ")";
   }
-  throw CompileError("no QEMU board for '" + cpu + "': run and bench support " + known);
+  throw UsageError("no QEMU board for '" + cpu + "': run and bench support " + known);
 }
 
 std::string cross_tool(const std::string& cc, const std::string& tool) {

@@ -21,8 +21,7 @@ void write_bytes(const std::string& path, const uint8_t* data, size_t size) {
 }  // namespace
 
 int run_on_cortex_m(const RunCommandOptions& o, const CompiledModel& model, size_t sets) {
-  if (!o.dump_tensors_dir.empty()) throw CompileError("--dump-tensors works on the host target only");
-  const CortexMBoard& board = cortex_m_board(model.options.mcpu);
+  const CortexMBoard& board = cortex_m_board(model.options.target.cpu);
   std::vector<uint8_t> inputs;
   for (const std::string& path : o.inputs) {
     const std::vector<uint8_t> bytes = read_binary_file(path);

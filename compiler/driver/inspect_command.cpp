@@ -1,13 +1,16 @@
 // `microaot inspect`: what is in a model — operators, tensors, shapes, quantization, MACs, parameter bytes.
-#include <cstdio>
+// It works on any model the flatbuffer checks accept: operators microaot cannot compile are listed by
+// name and code, and the reasons it cannot compile the model are printed at the end (exit status 0).
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "driver/commands.h"
 #include "frontend/tflite_reader.h"
 #include "ir/ir_dump.h"
 #include "ops/op_handler.h"
+#include "support/diagnostics.h"
 
 namespace microaot {
 
@@ -20,56 +23,94 @@ std::string quant_text(const Quantization& q) {
   return out.str();
 }
 
-void print_tensors(const Graph& g) {
+void print_tensors(const ModelOutline& m) {
   std::cout << "tensors:\n";
-  for (size_t id = 0; id < g.tensors.size(); ++id) {
-    const Tensor& t = g.tensors[id];
-    std::cout << "  " << std::setw(4) << id << "  " << std::left << std::setw(8) << dtype_name(t.dtype)
-              << std::setw(20) << format_shape(t.shape) << std::setw(10)
-              << (t.is_constant ? std::to_string(t.data.size()) + " B" : "-") << std::setw(36) << quant_text(t.quant)
-              << std::right << " " << t.name << "\n";
+  for (size_t id = 0; id < m.tensors.size(); ++id) {
+    const ModelOutline::Tensor& t = m.tensors[id];
+    std::cout << "  " << std::setw(4) << id << "  " << std::left << std::setw(8) << t.type << std::setw(20)
+              << format_shape(t.shape) << std::setw(10)
+              << (t.constant_bytes > 0 ? std::to_string(t.constant_bytes) + " B" : "-") << std::setw(36)
+              << quant_text(t.quant) << std::right << " " << t.name << "\n";
   }
 }
 
-int64_t op_param_bytes(const Graph& g, const Op& op) {
-  int64_t total = 0;
-  for (int id : op.inputs) {
-    if (id != kNoTensor && g.tensor(id).is_constant) total += g.tensor(id).byte_size();
+// Parameter bytes of op `index` (its constant inputs), and its MACs when the strict read has the op and
+// the op's checks pass.
+struct OpFigures {
+  std::optional<int64_t> macs;
+  int64_t params = 0;
+};
+
+OpFigures figures_of(const ModelOutline& m, const std::optional<Graph>& g, size_t index,
+                     std::vector<std::string>& problems) {
+  OpFigures f;
+  for (int id : m.ops[index].inputs) {
+    if (id >= 0 && static_cast<size_t>(id) < m.tensors.size()) f.params += static_cast<int64_t>(m.tensors[id].constant_bytes);
   }
-  return total;
+  if (!g || index >= g->ops.size()) return f;
+  const Op& op = g->ops[index];
+  try {
+    const OpHandler& handler = op_handler(op.kind);
+    handler.check(*g, op);
+    f.macs = handler.macs(*g, op);
+  } catch (const CompileError& e) {
+    problems.push_back(e.what());
+  }
+  return f;
+}
+
+std::string ids_text(const ModelOutline& m, const std::vector<int>& ids, bool shapes) {
+  std::string text;
+  for (int id : ids) {
+    text += (id < 0 ? std::string("-") : std::to_string(id));
+    if (shapes && id >= 0 && static_cast<size_t>(id) < m.tensors.size()) text += format_shape(m.tensors[id].shape);
+    text += " ";
+  }
+  return text;
+}
+
+void print_ops(const ModelOutline& m, const std::optional<Graph>& g, std::vector<std::string>& problems,
+               int64_t& total_macs, int64_t& total_params) {
+  std::cout << "ops:\n";
+  for (size_t i = 0; i < m.ops.size(); ++i) {
+    const ModelOutline::Operator& op = m.ops[i];
+    const OpFigures f = figures_of(m, g, i, problems);
+    total_macs += f.macs.value_or(0);
+    total_params += f.params;
+    const std::string macs = !op.compilable ? "unsupported" : f.macs ? std::to_string(*f.macs) + " MACs" : "- MACs";
+    std::cout << "  " << std::setw(4) << i << "  " << std::left << std::setw(20) << op.name << "v" << std::setw(3)
+              << op.version << std::right << std::setw(17) << macs << std::setw(10) << f.params << " B  "
+              << ids_text(m, op.inputs, false) << "-> " << ids_text(m, op.outputs, true)
+              << (op.compilable ? "" : "(code " + std::to_string(op.code) + ")") << "\n";
+  }
 }
 }  // namespace
 
 int inspect_command(const std::string& model_path) {
-  const Graph g = read_tflite(read_binary_file(model_path));
+  const std::vector<uint8_t> bytes = read_binary_file(model_path);
+  const ModelOutline m = outline_tflite(bytes);
+  std::optional<Graph> g;
+  std::vector<std::string> problems;
+  try {
+    g = read_tflite(bytes);
+  } catch (const CompileError& e) {
+    problems.push_back(e.what());
+  }
   std::cout << "model: " << model_path << "\n";
-  if (!g.description.empty()) std::cout << "description: " << g.description << "\n";
-  std::cout << "inputs:";
-  for (int id : g.inputs) std::cout << " " << id;
-  std::cout << "\noutputs:";
-  for (int id : g.outputs) std::cout << " " << id;
-  std::cout << "\n\nops:\n";
+  if (!m.description.empty()) std::cout << "description: " << m.description << "\n";
+  std::cout << "inputs: " << ids_text(m, m.inputs, false) << "\noutputs: " << ids_text(m, m.outputs, false) << "\n\n";
   int64_t total_macs = 0;
   int64_t total_params = 0;
-  for (const Op& op : g.ops) {
-    const OpHandler& handler = op_handler(op.kind);
-    handler.check(g, op);
-    const int64_t macs = handler.macs(g, op);
-    const int64_t params = op_param_bytes(g, op);
-    total_macs += macs;
-    total_params += params;
-    std::cout << "  " << std::setw(4) << op.source_index << "  " << std::left << std::setw(20) << op_kind_name(op.kind)
-              << "v" << std::setw(3) << op.version << std::right << std::setw(12) << macs << " MACs" << std::setw(10)
-              << params << " B  ";
-    for (int id : op.inputs) std::cout << (id == kNoTensor ? std::string("-") : std::to_string(id)) << " ";
-    std::cout << "->";
-    for (int id : op.outputs) std::cout << " " << id << format_shape(g.tensor(id).shape);
-    std::cout << "\n";
-  }
+  print_ops(m, g, problems, total_macs, total_params);
   std::cout << "\n";
-  print_tensors(g);
-  std::cout << "\ntotal: " << g.ops.size() << " ops, " << total_macs << " MACs, " << total_params
+  print_tensors(m);
+  std::cout << "\ntotal: " << m.ops.size() << " ops, " << total_macs << " MACs, " << total_params
             << " parameter bytes\n";
+  if (!problems.empty()) std::cout << "\nmicroaot cannot compile this model:\n";
+  for (std::string problem : problems) {
+    for (size_t at = problem.find('\n'); at != std::string::npos; at = problem.find('\n', at + 3)) problem.insert(at + 1, "  ");
+    std::cout << "  " << problem << "\n";
+  }
   return 0;
 }
 

@@ -1,4 +1,6 @@
 // microaot: an ahead-of-time compiler from TensorFlow Lite models to dependency-free C99.
+// Exit status: 0 success; 1 the model, a file, the compile, the build or the run failed, or outputs differ;
+// 2 the command line is wrong (unknown option, missing argument, bad value).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -6,26 +8,62 @@
 
 #include "driver/commands.h"
 #include "support/diagnostics.h"
+#include "support/version.h"
+#include "target/target.h"
+
+namespace {
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+std::string compile_target_help() {
+  return "the cpu the C is for: c or host (generic C, the default), or " + microaot::known_cpus() +
+         "; tvmc spellings \"c -mcpu=cortex-m4\" and \"cmsis-nn, c -mcpu=cortex-m4\" (the fastest kernels for "
+         "the cpu)";
+}
+constexpr const char* kRunTargetHelp =
+    "where to run: host (the default; the host C compiler), or an emulated board under QEMU: cortex-m3, "
+    "cortex-m4, cortex-m7, cortex-m33, cortex-m55 (also \"c -mcpu=cortex-m4\")";
+constexpr const char* kBenchTargetHelp =
+    "the emulated board (QEMU): cortex-m3, cortex-m4 (the default), cortex-m7, cortex-m33, cortex-m55 "
+    "(also \"c -mcpu=cortex-m4\")";
+
+int report(const std::exception& e, int status) {
+  std::fprintf(stderr, "microaot: error: %s\n", e.what());
+  return status;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace microaot;
-  CLI::App app{"microaot: compiles a .tflite model into a self-contained C99 library with a static memory plan"};
+  CLI::App app{"microaot " MICROAOT_VERSION
+               ": compiles a .tflite model into a self-contained C99 library with a static memory plan"};
+  app.footer("Exit status: 0 success; 1 the model, a file, the build or the run failed, or outputs differ; "
+             "2 usage error.");
+  app.set_version_flag("--version", "microaot " MICROAOT_VERSION);
   app.require_subcommand(1);
 
   CompileCommandOptions compile_options;
-  std::string output_dir;
+  CompileOutputOptions output;
   CLI::App* compile = app.add_subcommand("compile", "write the C library for a model");
-  add_compile_options(*compile, compile_options);
+  add_compile_options(*compile, compile_options, compile_target_help());
   compile->add_option("more_models", compile_options.more_model_paths,
                       "further models: one folder, one shared arena, for models that never run at once");
-  compile->add_option("-o,--output-dir", output_dir, "output folder (replaced as a whole)")->required();
+  compile->add_option("-o,--output-dir,--output", output.path,
+                      "output folder: absent, empty or written by microaot (see --force); with "
+                      "--output-format=mlf the archive file")
+      ->required();
+  compile->add_option("--output-format", output.format, "dir (default): a library folder; mlf: tvmc's Model "
+                                                        "Library Format archive (.tar)");
+  compile->add_flag("--force", output.force,
+                    "replace an output microaot did not write, after moving it aside to NAME.microaot-backup-N");
 
   RunCommandOptions run_options;
   CLI::App* run = app.add_subcommand("run", "compile, build for the host (or a Cortex-M board under QEMU), run on raw input files");
-  add_compile_options(*run, run_options.base);
+  add_compile_options(*run, run_options.base, kRunTargetHelp);
   run->add_option("--input", run_options.inputs, "raw input file, one per model input, in order")->required();
   run->add_option("--output-dir", run_options.output_dir, "where output0.bin, ... are written")->required();
-  run->add_option("--dump-tensors", run_options.dump_tensors_dir, "also write every intermediate tensor as tT.bin");
+  run->add_option("--dump-tensors", run_options.dump_tensors_dir,
+                  "also write every intermediate tensor as tN.bin (host only)");
   run->add_option("--cc", run_options.cc, "C compiler (default $CC or cc; arm-none-eabi-gcc for Cortex-M)");
   run->add_option("--cflags", run_options.cflags, "extra C flags (default on the host: $MICROAOT_CFLAGS)");
   run->add_option("--runtime-lib", run_options.runtime_lib,
@@ -35,9 +73,8 @@ int main(int argc, char** argv) {
   run->add_flag("--keep-build", run_options.keep_build, "keep the temporary build folder");
 
   BenchCommandOptions bench_options;
-  bench_options.base.target = "cortex-m4";
   CLI::App* bench = app.add_subcommand("bench", "run on an emulated Cortex-M; report instructions, flash, RAM, stack");
-  add_compile_options(*bench, bench_options.base);
+  add_compile_options(*bench, bench_options.base, kBenchTargetHelp);
   bench->add_option("--input", bench_options.inputs, "raw input file, one per model input (default: zeros)");
   bench->add_flag("--json", bench_options.json, "print one JSON object instead of the table");
   bench->add_option("--cc", bench_options.cc, "the Arm C compiler (default arm-none-eabi-gcc)");
@@ -45,21 +82,39 @@ int main(int argc, char** argv) {
   bench->add_flag("--keep-build", bench_options.keep_build, "keep the temporary build folder");
 
   std::string inspect_path;
-  CLI::App* inspect = app.add_subcommand("inspect", "print ops, tensors, shapes, quantization, MACs");
+  CLI::App* inspect = app.add_subcommand("inspect", "print ops, tensors, shapes, quantization, MACs (any readable model)");
   inspect->add_option("model", inspect_path, "the .tflite model")->required();
 
-  CLI11_PARSE(app, argc, argv);
+  ValidateCommandOptions validate_options;
+  CLI::App* validate = app.add_subcommand(
+      "validate", "run on the host keeping every intermediate and compare each with per-layer goldens DIR/tN.bin");
+  validate->add_option("model", validate_options.model_path, "the .tflite model")->required();
+  validate->add_option("--input", validate_options.inputs, "raw input file, one per model input, in order")->required();
+  validate->add_option("--reference", validate_options.reference_dir,
+                       "folder of tN.bin files, N = the tensor's index in the .tflite")
+      ->required();
+  validate->add_option("--cc", validate_options.cc, "C compiler (default $CC or cc)");
+  validate->add_option("--cflags", validate_options.cflags, "extra C flags (default: $MICROAOT_CFLAGS)");
+  validate->add_flag("--keep-build", validate_options.keep_build, "keep the temporary build folder");
+
   try {
-    if (compile->parsed()) return compile_command(compile_options, output_dir);
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+  try {
+    if (compile->parsed()) return compile_command(compile_options, output);
     if (run->parsed()) return run_command(run_options);
     if (bench->parsed()) return bench_command(bench_options);
     if (inspect->parsed()) return inspect_command(inspect_path);
-  } catch (const CompileError& e) {
-    std::fprintf(stderr, "microaot: error: %s\n", e.what());
-    return 1;
+    if (validate->parsed()) return validate_command(validate_options);
+  } catch (const UsageError& e) {
+    return report(e, kExitUsage);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "microaot: error: %s\n", e.what());
-    return 1;
+    return report(e, kExitFailure);
   }
   return 0;
 }

@@ -1,16 +1,34 @@
-// Writing a generated file set to disk all at once: into a temporary sibling folder first, renamed into
-// place only when every file is written, so a failed compile never leaves a partial output folder.
+// Writing a generated file set to disk all at once, without ever losing a user's files. The files go into a
+// temporary sibling first and are renamed into place only when all are written, so a failed compile leaves
+// no partial output and an existing output as it was. What may be replaced is decided first:
+//   - an absent path, an empty folder, or a folder microaot wrote and nobody changed (output_marker.h);
+//   - with --force also any other folder, which is moved aside to NAME.microaot-backup-N, never deleted;
+//   - never a file (for a folder output) or a folder (for an archive), never the root, the home folder,
+//     the current folder or one of its ancestors, an input model or a folder holding one, not even with
+//     --force.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "codegen/emit.h"
 
 namespace microaot {
 
-// Replaces `dir` (if it exists) with a folder holding exactly `files`. Throws CompileError on I/O failure,
-// leaving `dir` as it was.
-void write_output_dir(const std::string& dir, const FileSet& files);
+struct OutputPolicy {
+  bool force = false;               // --force: move a folder (or file) microaot did not write aside
+  std::vector<std::string> inputs;  // input models: the output may not be one, nor a folder holding one
+};
+
+// Writes `files` as the folder `dir`, replacing what the policy allows. Returns the backup path when
+// --force moved a folder aside, else "". Throws CompileError (nothing changed) when the policy refuses or a
+// write fails.
+std::string write_output_dir(const std::string& dir, const FileSet& files, const OutputPolicy& policy = {});
+
+// Writes `contents` as the file `path` (an MLF archive), by the same rules: an existing file is replaced
+// when `ours(its path)` says microaot wrote it, or with --force (moved aside first).
+std::string write_output_file(const std::string& path, const std::string& contents, const OutputPolicy& policy,
+                              bool (*ours)(const std::string& path));
 
 // A fresh empty folder under the system's temporary directory; removed by the destructor.
 class TempDir {

@@ -8,6 +8,7 @@
 
 #include "codegen/emit.h"
 #include "driver/commands.h"
+#include "driver/cortex_m.h"
 #include "driver/host_harness.h"
 #include "driver/output_dir.h"
 #include "support/process.h"
@@ -86,23 +87,20 @@ void move_outputs(const RunCommandOptions& o, size_t outputs, size_t sets) {
     }
   }
 }
-}  // namespace
 
-int run_command(RunCommandOptions& o) {
-  resolve_compile_options(o.base);
+// "microaot: ran m.tflite on host: 1 input set, 1 output -> out"
+void print_summary(const RunCommandOptions& o, const CompiledModel& model, size_t sets) {
+  const Target& target = model.options.target;
+  const std::string where =
+      target.is_generic() ? "host" : target.cpu + " (QEMU " + cortex_m_board(target.cpu).machine + ")";
+  const size_t outputs = model.graph.outputs.size();
+  std::printf("microaot: ran %s on %s: %zu input set%s, %zu output%s -> %s%s\n", o.base.model_path.c_str(),
+              where.c_str(), sets, sets == 1 ? "" : "s", outputs, outputs == 1 ? "" : "s", o.output_dir.c_str(),
+              o.dump_tensors_dir.empty() ? "" : (", intermediates -> " + o.dump_tensors_dir).c_str());
+}
+
+void run_on_host(const RunCommandOptions& o, const CompiledModel& model, size_t sets) {
   const bool dump = !o.dump_tensors_dir.empty();
-  if (dump) {
-    o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped
-    o.base.compile.io_in_arena = true;  // the dump table reads every tensor from the arena
-    o.base.compile.pools.clear();
-  }
-  if (!o.base.compile.mcpu.empty() && !o.runtime_lib.empty()) {
-    throw CompileError("--runtime-lib is a host library; Cortex-M targets build the folder's kernels");
-  }
-  const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
-  const size_t sets = check_inputs(o, model);
-  if (!o.base.compile.mcpu.empty()) return run_on_cortex_m(o, model, sets);
-
   TempDir build;
   if (o.keep_build) build.keep();
   FileSet files = emit_library(model);
@@ -119,6 +117,29 @@ int run_command(RunCommandOptions& o) {
   if (run_process(argv) != 0) throw CompileError("the compiled model failed to run");
   if (dump) move_outputs(o, model.graph.outputs.size(), sets);
   if (o.keep_build) std::fprintf(stderr, "microaot: build kept in %s\n", build.path().c_str());
+}
+}  // namespace
+
+int run_command(RunCommandOptions& o) {
+  resolve_compile_options(o.base);
+  if (!o.base.compile.target.is_generic()) {
+    cortex_m_board(o.base.compile.target.cpu);  // refuses a cpu without an emulated board before any work
+    if (!o.dump_tensors_dir.empty()) throw UsageError("--dump-tensors works on the host target only");
+    if (!o.runtime_lib.empty()) throw UsageError("--runtime-lib works on the host target only");
+  }
+  if (!o.dump_tensors_dir.empty()) {
+    o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped
+    o.base.compile.io_in_arena = true;  // the dump table reads every tensor from the arena
+    o.base.compile.pools.clear();
+  }
+  const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
+  const size_t sets = check_inputs(o, model);
+  if (model.options.target.is_generic()) {
+    run_on_host(o, model, sets);
+  } else {
+    run_on_cortex_m(o, model, sets);
+  }
+  if (!o.quiet) print_summary(o, model, sets);
   return 0;
 }
 

@@ -6,7 +6,7 @@
 namespace microaot {
 
 namespace {
-// Index = BuiltinOperator value; the values are fixed by the .tflite format (schema.fbs). Codes 0..205
+// Index = BuiltinOperator value; the values are fixed by the .tflite format (schema.fbs). Codes 0..209
 // are contiguous; 225 is listed separately below.
 constexpr const char* kNames[] = {
     // 0
@@ -72,9 +72,9 @@ constexpr const char* kNames[] = {
     "STABLEHLO_REDUCE_WINDOW", "STABLEHLO_SORT",
     // 200
     "STABLEHLO_WHILE", "STABLEHLO_GATHER", "STABLEHLO_TRANSPOSE", "DILATE", "STABLEHLO_RNG_BIT_GENERATOR",
-    "REDUCE_WINDOW",
+    "REDUCE_WINDOW", "STABLEHLO_COMPOSITE", "STABLEHLO_SHIFT_LEFT", "STABLEHLO_CBRT", "STABLEHLO_CASE",
 };
-static_assert(std::size(kNames) == 206, "codes 0..205 must all be listed");
+static_assert(std::size(kNames) == 210, "codes 0..209 must all be listed");
 }  // namespace
 
 const char* tflite_builtin_name(int code) {

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <limits>
 #include <string>
-#include <variant>
 #include <vector>
 
+#include "ops/op_options.h"
 #include "frontend/tflite_reader.h"
 #include "frontend/tflite_test_builder.h"
 #include "support/diagnostics.h"
@@ -60,7 +60,7 @@ TEST(TfliteReader, ConvertsAValidModel) {
   EXPECT_EQ(g.ops[0].kind, OpKind::FullyConnected);
   EXPECT_EQ(g.ops[0].version, 4);
   EXPECT_EQ(g.ops[0].inputs, (std::vector<int>{0, 1, 2}));
-  EXPECT_EQ(std::get<FullyConnectedOptions>(g.ops[0].options).activation, Activation::kRelu);
+  EXPECT_EQ(options_if<FullyConnectedOptions>(g.ops[0])->activation, Activation::kRelu);
 }
 
 TEST(TfliteReader, AbsentOptionalInputBecomesNoTensor) {

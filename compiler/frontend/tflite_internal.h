@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ir/graph.h"
@@ -30,6 +31,15 @@ constexpr size_t kMaxRank = 16;
 // Refuses a subgraph whose conversion would copy more than kMaxExpansion times the file size.
 void check_expansion(const tflite::Model& model, const tflite::SubGraph& subgraph, size_t file_bytes);
 
+// The operator code of `op` (operator `index` of its subgraph); throws when its code index is out of range.
+const tflite::OperatorCode& opcode_of(const tflite::Model& model, const tflite::Operator& op, size_t index);
+// The operator's builtin code (the larger of the byte and the int field, as the format says).
+int builtin_code(const tflite::OperatorCode& code);
+// "LSTM", "custom operator 'Foo'" or "unknown builtin operator".
+std::string operator_code_name(const tflite::OperatorCode& code);
+// True when microaot has an IR kind for builtin `code`.
+bool is_compilable_code(int code);
+
 // The IR kind and version of each operator of `subgraph`, in order. Throws one CompileError listing every
 // operator microaot does not compile.
 struct ResolvedOp {
@@ -41,9 +51,6 @@ std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tfli
 // Fills graph.tensors from the subgraph: type, shape, quantization and constant bytes, all validated.
 void convert_tensors(const tflite::Model& model, const tflite::SubGraph& subgraph,
                      const std::vector<uint8_t>& bytes, Graph& graph);
-
-// The IR options of `op` from the operator's builtin options, validated.
-OpOptions convert_options(const Graph& graph, const Op& op, const tflite::Operator& source);
 
 // Checks graph inputs/outputs and the order of reads and writes: every tensor an op reads is a graph
 // input, a constant or written by an earlier op; every tensor is written at most once.

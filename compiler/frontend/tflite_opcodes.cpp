@@ -28,6 +28,7 @@ std::optional<OpKind> kind_of(int code) {
   }
   return std::nullopt;
 }
+}  // namespace
 
 // Codes above 127 only fit the int32 field; older files only fill the byte field. The format's rule is
 // to take the larger of the two.
@@ -35,16 +36,17 @@ int builtin_code(const tflite::OperatorCode& code) {
   return std::max<int>(code.deprecated_builtin_code(), code.builtin_code());
 }
 
-// "LSTM (code 16)", "custom operator 'Foo'", "unknown builtin operator (code 300)".
-std::string name_of(const tflite::OperatorCode& code) {
+std::string operator_code_name(const tflite::OperatorCode& code) {
   const int value = builtin_code(code);
   if (value == kTfliteCustomCode) {
     return code.custom_code() ? "custom operator '" + code.custom_code()->str() + "'"
                               : std::string("custom operator (no name)");
   }
   const char* name = tflite_builtin_name(value);
-  return std::string(name ? name : "unknown builtin operator") + " (code " + std::to_string(value) + ")";
+  return name ? name : "unknown builtin operator";
 }
+
+bool is_compilable_code(int code) { return kind_of(code).has_value(); }
 
 const tflite::OperatorCode& opcode_of(const tflite::Model& model, const tflite::Operator& op, size_t index) {
   const auto* codes = model.operator_codes();
@@ -55,6 +57,14 @@ const tflite::OperatorCode& opcode_of(const tflite::Model& model, const tflite::
                        std::to_string(codes ? codes->size() : 0) + " operator codes");
   }
   return *codes->Get(at);
+}
+
+namespace {
+// "LSTM (code 16)", "custom operator 'Foo'", "unknown builtin operator (code 300)".
+std::string name_of(const tflite::OperatorCode& code) {
+  const int value = builtin_code(code);
+  if (value == kTfliteCustomCode) return operator_code_name(code);
+  return operator_code_name(code) + " (code " + std::to_string(value) + ")";
 }
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "frontend/tflite_internal.h"
+#include "ops/op_handler.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
@@ -44,7 +45,8 @@ void convert_ops(const tflite::SubGraph& subgraph, const std::vector<ResolvedOp>
     const std::string name = describe_op(graph, op);
     op.inputs = tensor_ids(source.inputs(), graph, true, "input of " + name + ", position");
     op.outputs = tensor_ids(source.outputs(), graph, false, "output of " + name + ", position");
-    op.options = convert_options(graph, op, source);
+    const OpHandler& handler = op_handler(op.kind);
+    op.options = handler.read_options ? handler.read_options(graph, op, source) : OpOptions(NoOptions{});
     graph.ops.push_back(std::move(op));
   }
 }

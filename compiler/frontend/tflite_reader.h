@@ -19,4 +19,31 @@ Graph read_tflite(const std::vector<uint8_t>& bytes);
 // Reads the file at `path` and then the model, as read_tflite.
 Graph read_tflite_file(const std::string& path);
 
+// What `inspect` shows of any model the flatbuffer checks accept (tflite_verify.cpp, tflite_limits.cpp),
+// including models microaot cannot compile: operators by name, code and version, tensors by the format's
+// type name. Nothing beyond the structure is checked. Throws CompileError only for a malformed file.
+struct ModelOutline {
+  struct Operator {
+    std::string name;  // "CONV_2D", "custom operator 'Foo'", "unknown builtin operator"
+    int code = 0;      // the builtin code
+    int version = 1;
+    bool compilable = false;  // microaot has this operator (its checks may still refuse the use)
+    std::vector<int> inputs;  // tensor indices as stored (-1: absent optional input)
+    std::vector<int> outputs;
+  };
+  struct Tensor {
+    std::string name;
+    std::string type;  // the format's name in lower case: "int8", "float32", "int16", "complex64", ...
+    std::vector<int32_t> shape;
+    uint64_t constant_bytes = 0;  // bytes of its buffer, 0 for none
+    Quantization quant;
+  };
+  std::string description;
+  std::vector<int> inputs;
+  std::vector<int> outputs;
+  std::vector<Operator> ops;
+  std::vector<Tensor> tensors;
+};
+ModelOutline outline_tflite(const std::vector<uint8_t>& bytes);
+
 }  // namespace microaot

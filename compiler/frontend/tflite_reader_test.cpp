@@ -3,37 +3,21 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-#include <variant>
 #include <vector>
 
+#include "frontend/shared_data_test_util.h"
 #include "frontend/tflite_reader.h"
+#include "ops/op_options.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
 namespace {
 
-namespace fs = std::filesystem;
+using namespace shared_data;
 using nlohmann::json;
-
-const fs::path kShared = MICROAOT_SHARED_DIR;
-
-// Skips when the shared data is absent on a developer machine; CI must have it.
-bool shared_available(const fs::path& dir) {
-  if (fs::exists(dir)) return true;
-  if (std::getenv("CI") != nullptr) ADD_FAILURE() << dir << " is missing";
-  return false;
-}
-
-json load_json(const fs::path& path) {
-  std::ifstream in(path);
-  return json::parse(in);
-}
 
 const char* kModels[] = {"ad_autoencoder_f32", "ad_autoencoder_int8", "hello_world_f32", "hello_world_int8",
                          "ic_resnet8_int8",    "kws_dscnn_int8",      "micro_speech_int8", "simple_add_int8",
@@ -71,13 +55,13 @@ void expect_window_shapes(const Graph& g, const Op& op) {
   const std::vector<int32_t>& out = g.tensor(op.outputs[0]).shape;
   int fh = 0, fw = 0, sh = 0, sw = 0, dh = 1, dw = 1;
   Padding pad = Padding::kValid;
-  if (const auto* c = std::get_if<Conv2DOptions>(&op.options)) {
+  if (const auto* c = options_if<Conv2DOptions>(op)) {
     fh = g.tensor(op.inputs[1]).shape[1], fw = g.tensor(op.inputs[1]).shape[2];
     sh = c->stride_h, sw = c->stride_w, dh = c->dilation_h, dw = c->dilation_w, pad = c->padding;
-  } else if (const auto* d = std::get_if<DepthwiseConv2DOptions>(&op.options)) {
+  } else if (const auto* d = options_if<DepthwiseConv2DOptions>(op)) {
     fh = g.tensor(op.inputs[1]).shape[1], fw = g.tensor(op.inputs[1]).shape[2];
     sh = d->stride_h, sw = d->stride_w, dh = d->dilation_h, dw = d->dilation_w, pad = d->padding;
-  } else if (const auto* p = std::get_if<Pool2DOptions>(&op.options)) {
+  } else if (const auto* p = options_if<Pool2DOptions>(op)) {
     fh = p->filter_h, fw = p->filter_w, sh = p->stride_h, sw = p->stride_w, pad = p->padding;
   } else {
     return;
@@ -144,30 +128,30 @@ void expect_options_match(const Op& op, const json& p) {
     return std::string(names[static_cast<int>(a)]);
   };
   auto pad = [](Padding x) { return std::string(x == Padding::kSame ? "SAME" : "VALID"); };
-  if (const auto* o = std::get_if<Conv2DOptions>(&op.options)) {
+  if (const auto* o = options_if<Conv2DOptions>(op)) {
     EXPECT_EQ(pad(o->padding), p["padding"]);
     EXPECT_EQ((std::vector<int>{o->stride_h, o->stride_w}), p["stride_hw"].get<std::vector<int>>());
     EXPECT_EQ((std::vector<int>{o->dilation_h, o->dilation_w}), p["dilation_hw"].get<std::vector<int>>());
     EXPECT_EQ(act(o->activation), p["fused_activation"]);
-  } else if (const auto* d = std::get_if<DepthwiseConv2DOptions>(&op.options)) {
+  } else if (const auto* d = options_if<DepthwiseConv2DOptions>(op)) {
     EXPECT_EQ(pad(d->padding), p["padding"]);
     EXPECT_EQ((std::vector<int>{d->stride_h, d->stride_w}), p["stride_hw"].get<std::vector<int>>());
     EXPECT_EQ((std::vector<int>{d->dilation_h, d->dilation_w}), p["dilation_hw"].get<std::vector<int>>());
     EXPECT_EQ(d->depth_multiplier, p["depth_multiplier"].get<int>());
     EXPECT_EQ(act(d->activation), p["fused_activation"]);
-  } else if (const auto* l = std::get_if<Pool2DOptions>(&op.options)) {
+  } else if (const auto* l = options_if<Pool2DOptions>(op)) {
     EXPECT_EQ(pad(l->padding), p["padding"]);
     EXPECT_EQ((std::vector<int>{l->stride_h, l->stride_w}), p["stride_hw"].get<std::vector<int>>());
     EXPECT_EQ((std::vector<int>{l->filter_h, l->filter_w}), p["filter_hw"].get<std::vector<int>>());
     EXPECT_EQ(act(l->activation), p["fused_activation"]);
-  } else if (const auto* f = std::get_if<FullyConnectedOptions>(&op.options)) {
+  } else if (const auto* f = options_if<FullyConnectedOptions>(op)) {
     EXPECT_EQ(act(f->activation), p["fused_activation"]);
     EXPECT_EQ(f->keep_num_dims, p["keep_num_dims"].get<bool>());
-  } else if (const auto* a = std::get_if<AddOptions>(&op.options)) {
+  } else if (const auto* a = options_if<FusedActivationOptions>(op)) {
     EXPECT_EQ(act(a->activation), p["fused_activation"]);
-  } else if (const auto* s = std::get_if<SoftmaxOptions>(&op.options)) {
+  } else if (const auto* s = options_if<SoftmaxOptions>(op)) {
     EXPECT_EQ(s->beta, p["beta"].get<float>());
-  } else if (const auto* r = std::get_if<ReshapeOptions>(&op.options)) {
+  } else if (const auto* r = options_if<ReshapeOptions>(op)) {
     if (p.contains("new_shape") && !r->new_shape.empty()) {
       EXPECT_EQ(r->new_shape, p["new_shape"].get<std::vector<int32_t>>());
     }

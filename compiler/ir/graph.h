@@ -4,7 +4,7 @@
 
 #include <cstdint>
 #include <string>
-#include <variant>
+#include <any>
 #include <vector>
 
 #include "ir/dtype.h"
@@ -55,38 +55,10 @@ struct Tensor {
 enum class Padding { kSame, kValid };
 enum class Activation { kNone, kRelu, kReluN1To1, kRelu6 };
 
+// The options of an op, of the type its handler reads (compiler/ops/op_options.h or the op's own file);
+// NoOptions for operators without any.
 struct NoOptions {};
-struct Conv2DOptions {
-  Padding padding = Padding::kValid;
-  int stride_w = 1, stride_h = 1, dilation_w = 1, dilation_h = 1;
-  Activation activation = Activation::kNone;
-};
-struct DepthwiseConv2DOptions {
-  Padding padding = Padding::kValid;
-  int stride_w = 1, stride_h = 1, dilation_w = 1, dilation_h = 1, depth_multiplier = 1;
-  Activation activation = Activation::kNone;
-};
-struct Pool2DOptions {
-  Padding padding = Padding::kValid;
-  int stride_w = 1, stride_h = 1, filter_w = 1, filter_h = 1;
-  Activation activation = Activation::kNone;
-};
-struct FullyConnectedOptions {
-  Activation activation = Activation::kNone;
-  bool keep_num_dims = false;
-};
-struct AddOptions {
-  Activation activation = Activation::kNone;
-};
-struct SoftmaxOptions {
-  float beta = 1.0f;
-};
-struct ReshapeOptions {
-  std::vector<int32_t> new_shape;  // from the options table, when present
-};
-
-using OpOptions = std::variant<NoOptions, Conv2DOptions, DepthwiseConv2DOptions, Pool2DOptions,
-                               FullyConnectedOptions, AddOptions, SoftmaxOptions, ReshapeOptions>;
+using OpOptions = std::any;
 
 constexpr int kNoTensor = -1;  // an optional input that is absent (e.g. no bias)
 

@@ -107,13 +107,13 @@ double number(const Attributes& a, const std::string& key) {
   return it == a.end() ? NAN : std::strtod(it->second.c_str(), nullptr);
 }
 
-// Every non-empty buffer has exactly one box, placed by the documented scale: x = left + step * step_width
-// over [first_op, last_op + 1), y = top + plot_height * (1 - address / top_bytes) over [offset, offset + size).
+// Every non-empty buffer has exactly one box in its pool's panel, placed by the documented scale:
+// x = left + step * step_width over [first_op, last_op + 1), y = top + plot_height * (1 - address / top_bytes)
+// over [offset, offset + size).
 void expect_boxes_match(const PlanRequest& request, const MemoryPlan& plan, const SvgLayout& l,
-                        const std::string& svg) {
+                        const std::string& svg, const PoolLayout& pools = {}) {
   const std::map<size_t, Attributes> rects = buffer_rects(parse_xml(svg));
   size_t non_empty = 0;
-  const double px_per_byte = l.plot_height / static_cast<double>(l.top_bytes);
   for (size_t i = 0; i < request.records.size(); ++i) {
     const BufferRecord& r = request.records[i];
     if (r.size == 0) {
@@ -123,24 +123,30 @@ void expect_boxes_match(const PlanRequest& request, const MemoryPlan& plan, cons
     ++non_empty;
     auto it = rects.find(i);
     ASSERT_NE(it, rects.end()) << "record " << i << " has no box";
+    const SvgPanel& panel = l.panels.at(pools.empty() ? 0 : pools.pool_of[i]);
+    const double px_per_byte = panel.plot_height / static_cast<double>(panel.top_bytes);
     const Attributes& a = it->second;
     EXPECT_NEAR(number(a, "x"), l.left + r.first_op * l.step_width, 0.006) << i;
     EXPECT_NEAR(number(a, "width"), (r.last_op - r.first_op + 1) * l.step_width, 0.011) << i;
-    EXPECT_NEAR(number(a, "y"), l.top + l.plot_height - (plan.offsets[i] + r.size) * px_per_byte, 0.006) << i;
+    EXPECT_NEAR(number(a, "y"), panel.top + panel.plot_height - (plan.offsets[i] + r.size) * px_per_byte, 0.006) << i;
     EXPECT_NEAR(number(a, "height"), r.size * px_per_byte, 0.011) << i;
   }
   EXPECT_EQ(rects.size(), non_empty);
 }
 
+void expect_sane_panel(const SvgPanel& panel, int64_t at_least) {
+  EXPECT_GE(panel.top_bytes, at_least);
+  EXPECT_EQ(panel.tick_bytes & (panel.tick_bytes - 1), 0) << "tick " << panel.tick_bytes << " is not a power of two";
+  EXPECT_EQ(panel.top_bytes % panel.tick_bytes, 0);
+  EXPECT_LE(panel.top_bytes / panel.tick_bytes, 8);
+}
+
 void expect_sane_layout(const PlanRequest& request, const MemoryPlan& plan, const SvgLayout& l) {
-  EXPECT_GE(l.top_bytes, plan.arena_size);
-  EXPECT_GE(l.top_bytes, peak_live_bytes(request.records).bytes);
-  EXPECT_EQ(l.tick_bytes & (l.tick_bytes - 1), 0) << "tick " << l.tick_bytes << " is not a power of two";
-  EXPECT_EQ(l.top_bytes % l.tick_bytes, 0);
-  EXPECT_LE(l.top_bytes / l.tick_bytes, 8);
+  ASSERT_EQ(l.panels.size(), 1u);
+  expect_sane_panel(l.panels[0], std::max(plan.arena_size, peak_live_bytes(request.records).bytes));
   EXPECT_GE(l.label_every * l.step_width, 12.0);
   EXPECT_GE(l.width, l.left + l.steps * l.step_width);
-  EXPECT_GE(l.height, l.top + l.plot_height);
+  EXPECT_GE(l.height, l.bottom());
 }
 
 TEST(PlanSvg, WellFormedBoxesMatchThePlan) {
@@ -148,8 +154,8 @@ TEST(PlanSvg, WellFormedBoxesMatchThePlan) {
   const std::string svg = render_memory_svg(e.graph, e.request, e.plan);
   const SvgLayout l = memory_svg_layout(e.graph, e.request, e.plan);
   EXPECT_EQ(l.steps, 4);
-  EXPECT_EQ(l.tick_bytes, 8);  // bound 64 -> 8 ticks of 8 bytes
-  EXPECT_EQ(l.top_bytes, 64);
+  EXPECT_EQ(l.panels[0].tick_bytes, 8);  // bound 64 -> 8 ticks of 8 bytes
+  EXPECT_EQ(l.panels[0].top_bytes, 64);
   expect_sane_layout(e.request, e.plan, l);
   expect_boxes_match(e.request, e.plan, l, svg);
   EXPECT_EQ(svg.find("<script"), std::string::npos);
@@ -178,6 +184,29 @@ TEST(PlanSvg, TooltipsAndLinesCarryTheNumbers) {
   EXPECT_NE(svg.find(">arena 56 bytes</text>"), std::string::npos);
   EXPECT_NE(svg.find(">lower bound 64 bytes</text>"), std::string::npos);
   EXPECT_NE(svg.find("0 at the bottom"), std::string::npos);
+}
+
+// Each pool is a panel with its own scale; b no longer counts as written over a.
+TEST(PlanSvg, EachPoolIsAPanelOfItsOwn) {
+  report_test::Example e = example();
+  const PoolLayout pools = report_test::example_pools(e);
+  const SvgLayout l = memory_svg_layout(e.graph, e.request, e.plan, pools);
+  ASSERT_EQ(l.panels.size(), 2u);
+  EXPECT_EQ(l.panels[0].pool, "fast");
+  EXPECT_EQ(l.panels[1].pool, "slow");
+  expect_sane_panel(l.panels[0], 48);
+  expect_sane_panel(l.panels[1], 40);
+  EXPECT_GT(l.panels[1].top, l.panels[0].top + l.panels[0].plot_height);  // stacked, pool order from the top
+  EXPECT_GE(l.height, l.bottom());
+  const std::string svg = render_memory_svg(e.graph, e.request, e.plan, pools);
+  expect_boxes_match(e.request, e.plan, l, svg, pools);
+  EXPECT_EQ(buffer_rects(parse_xml(svg)).at(2).count("stroke-dasharray"), 0u) << "b over a across pools";
+  EXPECT_NE(svg.find(">pool fast (the arena): 48 of 64 bytes used, planner by_hand, m_static_arena</text>"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(">pool slow: 40 of 100 bytes used, planner greedy, m_pool_slow</text>"), std::string::npos);
+  EXPECT_NE(svg.find("32 bytes at [0, 32) in pool slow, align 16"), std::string::npos);
+  EXPECT_NE(svg.find("2 pools, 88 bytes in all, lower bound 64 bytes"), std::string::npos);
 }
 
 TEST(PlanSvg, ControlCharactersAndInvalidUtf8BecomeQuestionMarks) {
@@ -232,7 +261,7 @@ TEST(PlanSvg, ScalesFromTinyToLarge) {
   PlanRequest tiny_request{{{t, 32, 16, 0, 0, BufferKind::kTensor}}, {}};
   MemoryPlan tiny_plan{{0}, 32, "by_hand"};
   SvgLayout l = memory_svg_layout(tiny, tiny_request, tiny_plan);
-  EXPECT_EQ(l.tick_bytes, 4);
+  EXPECT_EQ(l.panels[0].tick_bytes, 4);
   EXPECT_EQ(l.label_every, 1);
   expect_sane_layout(tiny_request, tiny_plan, l);
   expect_boxes_match(tiny_request, tiny_plan, l, render_memory_svg(tiny, tiny_request, tiny_plan));

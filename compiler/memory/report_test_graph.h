@@ -1,11 +1,12 @@
 // Test helper for plan_report_test.cpp and plan_svg_test.cpp: a small graph with a hand-made plan that uses
-// every feature the reports show (model input/output, in-place reuse, a scratch buffer, an alias).
+// every feature the reports show (model input/output, in-place reuse, a scratch buffer, an alias, pools).
 #pragma once
 
 #include <string>
 
 #include "ir/graph.h"
 #include "memory/buffer.h"
+#include "memory/plan_report.h"
 
 namespace microaot::report_test {
 
@@ -52,6 +53,16 @@ inline Example example() {
   e.plan.arena_size = 56;
   e.plan.planner = "by_hand";
   return e;
+}
+
+// The example over two pools: a, in and out in "fast"; b and the scratch in "slow" (b [0, 32), scratch
+// [32, 40)). b's offset equals a's in another memory: not an overlap.
+inline PoolLayout example_pools(Example& e) {
+  e.plan.offsets = {32, 0, 0, 32, 32};
+  PoolLayout pools;
+  pools.pools = {{"fast", 64, 48, "by_hand", "m_static_arena"}, {"slow", 100, 40, "greedy", "m_pool_slow"}};
+  pools.pool_of = {0, 0, 1, 0, 1};
+  return pools;
 }
 
 }  // namespace microaot::report_test

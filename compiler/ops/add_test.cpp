@@ -5,84 +5,36 @@
 #include <map>
 #include <string>
 
+#include "ops/op_options.h"
+#include "ops/binary_test_util.h"
+#include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
 namespace {
 
-struct Spec {
-  std::vector<int32_t> shape;
-  float scale = 0;  // 0: unquantized
-  int64_t zero_point = 0;
-};
-
-// One ADD op: inputs tensors 0 and 1, output tensor 2.
-Graph add_graph(DType type, const Spec& a, const Spec& b, const Spec& out, Activation act = Activation::kNone) {
-  Graph g;
-  const Spec* specs[] = {&a, &b, &out};
-  const char* names[] = {"a", "b", "sum"};
-  for (int i = 0; i < 3; ++i) {
-    Tensor t;
-    t.name = names[i];
-    t.dtype = type;
-    t.shape = specs[i]->shape;
-    if (specs[i]->scale > 0) {
-      t.quant.scale = {specs[i]->scale};
-      t.quant.zero_point = {specs[i]->zero_point};
-    }
-    g.tensors.push_back(t);
-  }
-  Op op;
-  op.kind = OpKind::Add;
-  op.source_index = 2;
-  op.inputs = {0, 1};
-  op.outputs = {2};
-  op.options = AddOptions{act};
-  g.ops.push_back(op);
-  return g;
+Graph add_graph(DType type, const TensorSpec& a, const TensorSpec& b, const TensorSpec& out,
+                Activation act = Activation::kNone) {
+  return binary_graph(OpKind::Add, type, a, b, out, act);
 }
 
-KernelCall lower(const Graph& g) {
-  const OpHandler& h = op_handler(OpKind::Add);
-  h.check(g, g.ops[0]);
-  return h.lower(g, g.ops[0]);
-}
-
-std::map<std::string, std::string> fields(const KernelCall& call) {
-  return std::map<std::string, std::string>(call.fields.begin(), call.fields.end());
-}
-
-std::map<std::string, std::vector<int64_t>> arrays(const KernelCall& call) {
-  std::map<std::string, std::vector<int64_t>> result;
-  for (const ParamArray& a : call.arrays) {
-    EXPECT_EQ(a.c_type, "int32_t");
-    result[a.field] = a.values;
-  }
-  return result;
-}
-
-std::string check_error(const Graph& g) {
-  try {
-    op_handler(OpKind::Add).check(g, g.ops[0]);
-  } catch (const CompileError& e) {
-    return e.what();
-  }
-  return "";
-}
+KernelCall lower(const Graph& g) { return lower_for_test(g); }
+std::map<std::string, std::string> fields(const KernelCall& call) { return param_text(call); }
+std::map<std::string, std::vector<int64_t>> arrays(const KernelCall& call) { return param_arrays(call); }
 
 using V = std::vector<int64_t>;
 
 TEST(AddHandler, SameShapesUseTheFlatLoop) {
   const KernelCall call = lower(add_graph(DType::kFloat32, {{1, 8, 8, 3}}, {{1, 8, 8, 3}}, {{1, 8, 8, 3}}));
-  EXPECT_EQ(call.function, "microaot_add_f32");
-  EXPECT_EQ(call.params_type, "microaot_add_params_f32");
-  EXPECT_EQ(call.header, "microaot/kernels/add.h");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/add_f32.c"});
+  EXPECT_EQ(call.info().function(), "microaot_add_f32");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_binary_params_f32");
+  EXPECT_EQ(call.info().header, "microaot/kernels/add.h");
+  EXPECT_EQ(call.source, "kernels/portable/add_f32.c");
   EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(fields(call).at("num_dims"), "0");
   EXPECT_EQ(fields(call).at("flat_size"), "192");
-  EXPECT_TRUE(call.arrays.empty());
+  EXPECT_TRUE(arrays(call).empty());
   // Different ranks, same elements in the same order: still flat.
   EXPECT_EQ(fields(lower(add_graph(DType::kFloat32, {{8, 3}}, {{1, 8, 3}}, {{1, 8, 3}}))).at("num_dims"), "0");
 }
@@ -127,8 +79,8 @@ TEST(AddHandler, Int8ConstantsMatchIndependentDoubleMath) {
   const KernelCall call = lower(add_graph(DType::kInt8, {{1, 8, 8, 3}, 0.02797568216919899f, -18},
                                           {{1, 8, 8, 3}, 0.045178573578596115f, 14},
                                           {{1, 8, 8, 3}, 0.03383364528417587f, 2}));
-  EXPECT_EQ(call.function, "microaot_add_s8");
-  EXPECT_EQ(call.params_type, "microaot_add_params_s8");
+  EXPECT_EQ(call.info().function(), "microaot_add_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_q");
   const auto f = fields(call);
   EXPECT_EQ(f.at("input1_offset"), "18");
   EXPECT_EQ(f.at("input1_multiplier"), "1329774609");
@@ -158,8 +110,8 @@ TEST(AddHandler, Relu6RangeIsClippedToTheType) {
 
 TEST(AddHandler, Int16UsesShift15) {
   const KernelCall call = lower(add_graph(DType::kInt16, {{4}, 0.5f, 0}, {{4}, 0.25f, 0}, {{4}, 0.5f, 0}));
-  EXPECT_EQ(call.function, "microaot_add_s16");
-  EXPECT_EQ(call.params_type, "microaot_add_params_s16");
+  EXPECT_EQ(call.info().function(), "microaot_add_s16");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_q");  // one struct for both widths
   const auto f = fields(call);
   EXPECT_EQ(f.at("left_shift"), "15");
   EXPECT_EQ(f.at("input1_multiplier"), "1073741824");  // 0.5 / 1.0
@@ -174,7 +126,7 @@ TEST(AddHandler, RejectsShapesThatDoNotBroadcast) {
   EXPECT_NE(check_error(add_graph(DType::kFloat32, {{2, 3}}, {{4}}, {{2, 3}})).find("ADD (op 2): input shapes cannot"),
             std::string::npos);
   const std::string wrong_out = check_error(add_graph(DType::kFloat32, {{2, 3}}, {{3}}, {{3}}));
-  EXPECT_NE(wrong_out.find("output 0 'sum' (tensor 2): must have the broadcast shape"), std::string::npos) << wrong_out;
+  EXPECT_NE(wrong_out.find("output 0 'out' (tensor 2): must have the broadcast shape"), std::string::npos) << wrong_out;
   EXPECT_NE(check_error(add_graph(DType::kFloat32, {{1, 1, 1, 1, 1, 1, 2}}, {{2}}, {{1, 1, 1, 1, 1, 1, 2}}))
                 .find("rank above 6"),
             std::string::npos);

@@ -3,12 +3,12 @@
 // reference kernels. Versions: 1 (float), 3 (int8), 6 (grouped) are what we run; 2, 4, 5, 7, 8 mean hybrid,
 // int16 or int4 tensors, which the type checks refuse with a precise message, so any version up to 8 passes.
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "ops/conv_common.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/read_options.h"
 
 namespace microaot {
 namespace {
@@ -17,9 +17,21 @@ constexpr int kMaxVersion = 8;
 constexpr int kFilterChannelAxis = 0;  // OHWI
 
 const Conv2DOptions& options_of(const Graph& graph, const Op& op) {
-  const auto* options = std::get_if<Conv2DOptions>(&op.options);
+  const auto* options = options_if<Conv2DOptions>(op);
   expect_op(options != nullptr, graph, op, "has no Conv2DOptions");
   return *options;
+}
+
+OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& source) {
+  const auto& o = required_options<tflite::Conv2DOptions>(g, op, source, "Conv2DOptions");
+  Conv2DOptions r;
+  r.padding = read_padding(g, op, o.padding());
+  r.stride_w = read_positive(g, op, "stride_w", o.stride_w());
+  r.stride_h = read_positive(g, op, "stride_h", o.stride_h());
+  r.dilation_w = read_positive(g, op, "dilation_w_factor", o.dilation_w_factor());
+  r.dilation_h = read_positive(g, op, "dilation_h_factor", o.dilation_h_factor());
+  r.activation = read_activation(g, op, o.fused_activation_function());
+  return r;
 }
 
 ConvWindow window_of(const Conv2DOptions& o) {
@@ -50,7 +62,7 @@ void check(const Graph& graph, const Op& op) {
   if (type == DType::kInt8) check_conv_quantization(graph, op, options.activation, channels, kFilterChannelAxis);
 }
 
-KernelCall lower(const Graph& graph, const Op& op) {
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const Conv2DOptions& options = options_of(graph, op);
   const int channels = filter_dim(graph, op, 0);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
@@ -61,7 +73,7 @@ KernelCall lower(const Graph& graph, const Op& op) {
 // Each output row is built in a row of scratch and stored behind the read head.
 std::vector<InPlaceOption> in_place(const Graph& graph, const Op& op) {
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), filter_dim(graph, op, 0));
-  return {conv_in_place_option(graph, op, "conv_2d", g)};
+  return {conv_in_place_option(graph, op, g)};
 }
 
 int64_t macs(const Graph& graph, const Op& op) {
@@ -72,6 +84,6 @@ int64_t macs(const Graph& graph, const Op& op) {
 
 }  // namespace
 
-extern const OpHandler conv_2d_handler = {check, lower, macs, /*is_view=*/false, in_place};
+extern const OpHandler conv_2d_handler = {check, lower, macs, /*is_view=*/false, in_place, read_options};
 
 }  // namespace microaot

@@ -79,13 +79,6 @@ void check_accumulator_range(const Graph& graph, const Op& op, int channels, int
   }
 }
 
-void check_activation_quant(const Graph& graph, const Op& op, int id, const std::string& role) {
-  expect_per_tensor_quant(graph, op, id, role);
-  const int64_t zp = graph.tensor(id).quant.zero_point[0];
-  expect_tensor(zp >= -128 && zp <= 127, graph, op, id, role,
-                "zero point " + std::to_string(zp) + " is outside the int8 range");
-}
-
 // The fused activation's bounds (up to 6.0) must quantize to int32 without overflow, as TFLite checks.
 void check_output_activation(const Graph& graph, const Op& op, Activation activation) {
   const int output = output_id(graph, op, kConvOutput);
@@ -175,10 +168,7 @@ void check_conv_constants(const Graph& graph, const Op& op, int output_channels)
   const std::pair<int, const char*> weights[] = {{filter, "input 1"}, {bias, "input 2"}};
   for (const auto& [id, role] : weights) {
     if (id == kNoTensor) continue;
-    const Tensor& t = graph.tensor(id);
-    expect_constant(graph, op, id, role);
-    expect_tensor(static_cast<int64_t>(t.data.size()) == t.byte_size(), graph, op, id, role,
-                  "holds " + std::to_string(t.data.size()) + " bytes, expected " + std::to_string(t.byte_size()));
+    expect_constant_data(graph, op, id, role);
   }
   if (bias != kNoTensor) {
     const int64_t n = graph.tensor(bias).num_elements();
@@ -190,8 +180,8 @@ void check_conv_constants(const Graph& graph, const Op& op, int output_channels)
 
 void check_conv_quantization(const Graph& graph, const Op& op, Activation activation, int output_channels,
                              int filter_axis) {
-  check_activation_quant(graph, op, input_id(graph, op, kConvInput), "input 0");
-  check_activation_quant(graph, op, output_id(graph, op, kConvOutput), "output 0");
+  expect_activation_quant(graph, op, input_id(graph, op, kConvInput), "input 0");
+  expect_activation_quant(graph, op, output_id(graph, op, kConvOutput), "output 0");
   check_output_activation(graph, op, activation);
   check_filter_quant(graph, op, output_channels, filter_axis);
   check_accumulator_range(graph, op, output_channels, filter_axis);
@@ -218,60 +208,36 @@ void add_conv_geometry_fields(KernelCall& call, const ConvGeometry& g) {
       {"stride_height", g.stride_h},  {"stride_width", g.stride_w},    {"dilation_height", g.dilation_h},
       {"dilation_width", g.dilation_w}, {"pad_height", g.pad_h},       {"pad_width", g.pad_w},
   };
-  for (const auto& [name, value] : fields) call.fields.emplace_back(name, std::to_string(value));
+  for (const auto& [name, value] : fields) call.params.set_int(name, value);
 }
 
 void add_conv_quantized_fields(KernelCall& call, const Graph& graph, const Op& op, Activation activation,
                                int output_channels) {
-  const Quantization& in_q = graph.tensor(input_id(graph, op, kConvInput)).quant;
-  const Quantization& out_q = graph.tensor(output_id(graph, op, kConvOutput)).quant;
-  const auto out_zp = static_cast<int32_t>(out_q.zero_point[0]);
-  const ActivationRange range = quantized_activation_range(activation, DType::kInt8, out_q.scale[0], out_zp);
-  call.fields.emplace_back("input_offset", std::to_string(-in_q.zero_point[0]));
-  call.fields.emplace_back("output_offset", std::to_string(out_zp));
-  call.fields.emplace_back("activation_min", std::to_string(range.min));
-  call.fields.emplace_back("activation_max", std::to_string(range.max));
-  ParamArray multipliers{"output_multiplier", "int32_t", {}};
-  ParamArray shifts{"output_shift", "int32_t", {}};
-  for (const QuantizedMultiplier& m : conv_channel_multipliers(graph, op, output_channels)) {
-    multipliers.values.push_back(m.multiplier);
-    shifts.values.push_back(m.shift);
-  }
-  call.arrays.push_back(std::move(multipliers));
-  call.arrays.push_back(std::move(shifts));
+  const Tensor& output = graph.tensor(output_id(graph, op, kConvOutput));
+  call.params.set_int("input_offset", -graph.tensor(input_id(graph, op, kConvInput)).quant.zero_point[0]);
+  call.params.set_int("output_offset", output.quant.zero_point[0]);
+  set_activation_params(call, output, activation);
+  set_multiplier_params(call, conv_channel_multipliers(graph, op, output_channels));
 }
 
-void add_conv_float_fields(KernelCall& call, Activation activation) {
-  const FloatActivationRange range = float_activation_range(activation);
-  call.fields.emplace_back("activation_min", c_float_literal(range.min));
-  call.fields.emplace_back("activation_max", c_float_literal(range.max));
-}
-
-InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const std::string& kernel,
-                                   const ConvGeometry& geometry) {
-  const bool s8 = graph.tensor(input_id(graph, op, kConvInput)).dtype == DType::kInt8;
-  const std::string function = "microaot_" + kernel + (s8 ? "_s8" : "_f32") + "_overlap";
-  return row_wise_option(graph, op, geometry.stride_h, geometry.pad_h, function);
+InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const ConvGeometry& geometry) {
+  return row_wise_option(graph, op, geometry.stride_h, geometry.pad_h);
 }
 
 KernelCall make_conv_call(const Graph& graph, const Op& op, const std::string& kernel, const ConvGeometry& geometry,
                           const std::pair<const char*, int>& extra, Activation activation, int output_channels) {
-  const bool s8 = graph.tensor(input_id(graph, op, kConvInput)).dtype == DType::kInt8;
-  const std::string suffix = s8 ? "s8" : "f32";
+  const DType type = graph.tensor(input_id(graph, op, kConvInput)).dtype;
   KernelCall call;
-  call.function = "microaot_" + kernel + "_" + suffix;
-  call.params_type = "microaot_" + kernel + "_params_" + suffix;
+  call.stem = kernel + "_" + dtype_short_name(type);
   add_conv_geometry_fields(call, geometry);
-  call.fields.emplace_back(extra.first, std::to_string(extra.second));
-  if (s8) {
+  call.params.set_int(extra.first, extra.second);
+  if (type == DType::kInt8) {
     add_conv_quantized_fields(call, graph, op, activation, output_channels);
   } else {
-    add_conv_float_fields(call, activation);
+    set_activation_params(call, graph.tensor(output_id(graph, op, kConvOutput)), activation);
   }
   call.args = {input_id(graph, op, kConvInput), input_id(graph, op, kConvFilter), optional_input_id(op, kConvBias),
                output_id(graph, op, kConvOutput)};
-  call.header = "microaot/kernels/conv.h";
-  call.sources = {"kernels/portable/" + kernel + "_" + suffix + ".c"};
   return call;
 }
 

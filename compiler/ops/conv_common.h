@@ -62,16 +62,12 @@ void add_conv_geometry_fields(KernelCall& call, const ConvGeometry& geometry);
 // int8 fields: offsets, activation clamp, per-channel multiplier/shift arrays.
 void add_conv_quantized_fields(KernelCall& call, const Graph& graph, const Op& op, Activation activation,
                                int output_channels);
-// float32 fields: the activation clamp.
-void add_conv_float_fields(KernelCall& call, Activation activation);
 
-// The whole call of a conv-family kernel `kernel` ("conv_2d", "depthwise_conv_2d"): symbol, params type,
-// geometry, the op-specific field `extra`, the int8 or float fields, arguments, header and source.
-// The in-place option of a conv-family op: its kernel's row-wise overlap flavor
-// (microaot_<kernel>_<s8|f32>_overlap) over input 0.
-InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const std::string& kernel,
-                                   const ConvGeometry& geometry);
+// The in-place option of a conv-family op: its kernel's row-wise overlap variant over input 0.
+InPlaceOption conv_in_place_option(const Graph& graph, const Op& op, const ConvGeometry& geometry);
 
+// The whole call of a conv-family kernel `kernel` ("conv_2d", "depthwise_conv_2d"): the stem for the input
+// type, geometry, the op-specific field `extra`, the int8 or float fields and the arguments.
 KernelCall make_conv_call(const Graph& graph, const Op& op, const std::string& kernel, const ConvGeometry& geometry,
                           const std::pair<const char*, int>& extra, Activation activation, int output_channels);
 

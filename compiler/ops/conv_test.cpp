@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "ops/op_options.h"
+#include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
 
@@ -85,21 +87,18 @@ Spec depthwise_spec() {
 }
 
 const OpHandler& handler(const Graph& g) { return op_handler(g.ops[0].kind); }
-KernelCall lower(const Graph& g) {
-  handler(g).check(g, g.ops[0]);
-  return handler(g).lower(g, g.ops[0]);
-}
+KernelCall lower(const Graph& g) { return lower_for_test(g); }
 
 std::string field(const KernelCall& call, const std::string& name) {
-  for (const auto& [key, value] : call.fields)
-    if (key == name) return value;
+  const auto fields = param_text(call);
+  if (fields.count(name) != 0) return fields.at(name);
   ADD_FAILURE() << "no field " << name;
   return "";
 }
 
 std::vector<int64_t> array(const KernelCall& call, const std::string& name) {
-  for (const ParamArray& a : call.arrays)
-    if (a.field == name) return a.values;
+  const auto arrays = param_arrays(call);
+  if (arrays.count(name) != 0) return arrays.at(name);
   ADD_FAILURE() << "no array " << name;
   return {};
 }
@@ -211,10 +210,10 @@ TEST(ConvHandler, SameStride2PaddingAndCall) {
   s.options = Conv2DOptions{Padding::kSame, 2, 2, 1, 1, Activation::kRelu};
   const Graph g = build(s);
   const KernelCall call = lower(g);
-  EXPECT_EQ(call.function, "microaot_conv_2d_s8");
-  EXPECT_EQ(call.params_type, "microaot_conv_2d_params_s8");
-  EXPECT_EQ(call.header, "microaot/kernels/conv.h");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/conv_2d_s8.c"});
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_conv_2d_params_s8");
+  EXPECT_EQ(call.info().header, "microaot/kernels/conv.h");
+  EXPECT_EQ(call.source, "kernels/portable/conv_2d_s8.c");
   EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2, 3}));
   // total padding rows (25 - 1) * 2 + 10 - 49 = 9 -> 4 before; columns (5 - 1) * 2 + 4 - 10 = 2 -> 1 before.
   EXPECT_EQ(field(call, "pad_height"), "4");
@@ -319,21 +318,21 @@ TEST(ConvHandler, FloatCall) {
   s.version = 1;
   s.options = Conv2DOptions{Padding::kSame, 1, 1, 1, 1, Activation::kRelu6};
   const KernelCall call = lower(build(s));
-  EXPECT_EQ(call.function, "microaot_conv_2d_f32");
-  EXPECT_EQ(call.params_type, "microaot_conv_2d_params_f32");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/conv_2d_f32.c"});
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_f32");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_conv_2d_params_f32");
+  EXPECT_EQ(call.source, "kernels/portable/conv_2d_f32.c");
   EXPECT_EQ(field(call, "activation_min"), "0x0p+0f");
   EXPECT_EQ(field(call, "activation_max"), "0x1.8p+2f");
-  EXPECT_TRUE(call.arrays.empty());
+  EXPECT_TRUE(param_arrays(call).empty());
 }
 
 TEST(DepthwiseHandler, MultiplierDilationAndCall) {
   const Spec s = depthwise_spec();
   const Graph g = build(s);
   const KernelCall call = lower(g);
-  EXPECT_EQ(call.function, "microaot_depthwise_conv_2d_s8");
-  EXPECT_EQ(call.params_type, "microaot_depthwise_conv_2d_params_s8");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/depthwise_conv_2d_s8.c"});
+  EXPECT_EQ(call.info().function(), "microaot_depthwise_conv_2d_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_depthwise_conv_2d_params_s8");
+  EXPECT_EQ(call.source, "kernels/portable/depthwise_conv_2d_s8.c");
   EXPECT_EQ(field(call, "depth_multiplier"), "3");
   EXPECT_EQ(field(call, "output_depth"), "6");
   EXPECT_EQ(field(call, "pad_height"), "2");
@@ -349,7 +348,7 @@ TEST(DepthwiseHandler, Stride2ValidFloat) {
   s.bias = false;
   s.options = DepthwiseConv2DOptions{Padding::kValid, 2, 2, 1, 1, 2, Activation::kRelu};
   const KernelCall call = lower(build(s));
-  EXPECT_EQ(call.function, "microaot_depthwise_conv_2d_f32");
+  EXPECT_EQ(call.info().function(), "microaot_depthwise_conv_2d_f32");
   EXPECT_EQ(field(call, "output_width"), "4");
   EXPECT_EQ(field(call, "depth_multiplier"), "2");
   EXPECT_EQ(field(call, "activation_max"), "FLT_MAX");

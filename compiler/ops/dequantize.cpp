@@ -19,27 +19,18 @@ void check(const Graph& graph, const Op& op) {
   const int out = output_id(graph, op, 0);
   expect_dtype(graph, op, in, "input 0", {DType::kInt8, DType::kInt16});
   expect_dtype(graph, op, out, "output 0", {DType::kFloat32});
-  const Tensor& input = graph.tensor(in);
   expect_same_elements(graph, op, in, out);
-  expect_per_tensor_quant(graph, op, in, "input 0");
-  const int64_t zp = input.quant.zero_point[0];
-  const int64_t limit = input.dtype == DType::kInt8 ? 128 : 32768;
-  expect_tensor(zp >= -limit && zp < limit, graph, op, in, "input 0",
-                "zero point " + std::to_string(zp) + " is outside the range of " + dtype_name(input.dtype));
+  expect_activation_quant(graph, op, in, "input 0");
 }
 
-KernelCall lower(const Graph& graph, const Op& op) {
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const Tensor& input = graph.tensor(op.inputs[0]);
-  const std::string kernel = std::string("dequantize_") + dtype_short_name(input.dtype) + "_f32";
   KernelCall call;
-  call.function = "microaot_" + kernel;
-  call.params_type = "microaot_dequantize_params";
-  call.fields = {{"size", std::to_string(input.num_elements())},
-                 {"input_scale", c_float_literal(input.quant.scale[0])},
-                 {"input_offset", std::to_string(-input.quant.zero_point[0])}};
+  call.stem = std::string("dequantize_") + dtype_short_name(input.dtype) + "_f32";
+  call.params.set_int("size", input.num_elements());
+  call.params.set_float("input_scale", input.quant.scale[0]);
+  call.params.set_int("input_offset", -input.quant.zero_point[0]);
   call.args = {op.inputs[0], op.outputs[0]};
-  call.header = "microaot/kernels/quantize.h";
-  call.sources = {"kernels/portable/" + kernel + ".c"};
   return call;
 }
 

@@ -10,6 +10,7 @@
 
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/read_options.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
 
@@ -27,9 +28,22 @@ struct FcShape {
 };
 
 const FullyConnectedOptions& fc_options(const Op& op) {
-  const auto* options = std::get_if<FullyConnectedOptions>(&op.options);
+  const auto* options = options_if<FullyConnectedOptions>(op);
   MICROAOT_CHECK(options != nullptr, "FULLY_CONNECTED without FullyConnectedOptions");
   return *options;
+}
+
+// Without a table, FULLY_CONNECTED takes the format's defaults (no activation).
+OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& source) {
+  FullyConnectedOptions r;
+  if (const auto* o = source.builtin_options_as_FullyConnectedOptions()) {
+    if (static_cast<int>(o->weights_format()) != 0) {  // DEFAULT; the shuffled formats are not supported
+      refuse_options(g, op, "shuffled weights format is not supported");
+    }
+    r.activation = read_activation(g, op, o->fused_activation_function());
+    r.keep_num_dims = o->keep_num_dims();
+  }
+  return r;
 }
 
 FcShape fc_shape(const Graph& graph, const Op& op) {
@@ -46,13 +60,6 @@ int64_t constant_element(const Tensor& t, int64_t index) {
   return static_cast<int64_t>(bits);
 }
 
-void check_constant_bytes(const Graph& graph, const Op& op, int id, const std::string& role) {
-  expect_constant(graph, op, id, role);
-  const Tensor& t = graph.tensor(id);
-  expect_tensor(static_cast<int64_t>(t.data.size()) == t.byte_size(), graph, op, id, role,
-                "holds " + std::to_string(t.data.size()) + " bytes of data, its shape needs " +
-                    std::to_string(t.byte_size()));
-}
 
 void check_shapes(const Graph& graph, const Op& op, int in, int w, int out) {
   expect_rank(graph, op, w, "input 1", 2);
@@ -81,7 +88,7 @@ void check_bias(const Graph& graph, const Op& op, int bias, int32_t units, DType
   expect_rank(graph, op, bias, "input 2", 1);
   expect_tensor(graph.tensor(bias).shape[0] == units, graph, op, bias, "input 2",
                 "must have one value per unit (" + std::to_string(units) + ")");
-  check_constant_bytes(graph, op, bias, "input 2");
+  expect_constant_data(graph, op, bias, "input 2");
 }
 
 void check_weight_quantization(const Graph& graph, const Op& op, int w, int32_t units) {
@@ -132,13 +139,8 @@ void check_accumulator_range(const Graph& graph, const Op& op, int in, int w, in
 void check_int8(const Graph& graph, const Op& op, int in, int w, int bias, int out) {
   const FcShape s = fc_shape(graph, op);
   expect_dtype(graph, op, w, "input 1", {DType::kInt8});
-  expect_per_tensor_quant(graph, op, in, "input 0");
-  expect_per_tensor_quant(graph, op, out, "output 0");
-  for (int id : {in, out}) {
-    const int64_t zp = graph.tensor(id).quant.zero_point[0];
-    expect_tensor(zp >= -128 && zp <= 127, graph, op, id, id == in ? "input 0" : "output 0",
-                  "zero point out of the int8 range");
-  }
+  expect_activation_quant(graph, op, in, "input 0");
+  expect_activation_quant(graph, op, out, "output 0");
   check_weight_quantization(graph, op, w, s.units);
   check_bias(graph, op, bias, s.units, DType::kInt32);
   check_bias_scale(graph, op, in, w, bias, out);
@@ -158,7 +160,7 @@ void check(const Graph& graph, const Op& op) {
   expect_tensor(!(type == DType::kFloat32 && graph.tensor(w).dtype == DType::kInt8), graph, op, w, "input 1",
                 "int8 weights with float32 activations (hybrid quantization) are not supported");
   expect_dtype(graph, op, w, "input 1", {type});
-  check_constant_bytes(graph, op, w, "input 1");
+  expect_constant_data(graph, op, w, "input 1");
   check_shapes(graph, op, in, w, out);
   if (type == DType::kInt8) {
     check_int8(graph, op, in, w, bias, out);
@@ -193,43 +195,23 @@ void add_quantized_fields(const Graph& graph, const Op& op, int32_t units, Kerne
   const Tensor& weights = graph.tensor(op.inputs[1]);
   const Tensor& output = graph.tensor(op.outputs[0]);
   const int64_t w_zp = weights.quant.per_channel() ? 0 : weights.quant.zero_point[0];
-  const auto out_zp = static_cast<int32_t>(output.quant.zero_point[0]);
-  const ActivationRange range =
-      quantized_activation_range(fc_options(op).activation, DType::kInt8, output.quant.scale[0], out_zp);
-  call.fields.emplace_back("input_offset", std::to_string(-input.quant.zero_point[0]));
-  call.fields.emplace_back("filter_offset", std::to_string(-w_zp));
-  call.fields.emplace_back("output_offset", std::to_string(out_zp));
-  call.fields.emplace_back("activation_min", std::to_string(range.min));
-  call.fields.emplace_back("activation_max", std::to_string(range.max));
-  ParamArray multipliers{"output_multiplier", "int32_t", {}};
-  ParamArray shifts{"output_shift", "int32_t", {}};
-  for (const QuantizedMultiplier& m : output_multipliers(graph, op, units)) {
-    multipliers.values.push_back(m.multiplier);
-    shifts.values.push_back(m.shift);
-  }
-  call.arrays = {multipliers, shifts};
+  call.params.set_int("input_offset", -input.quant.zero_point[0]);
+  call.params.set_int("filter_offset", -w_zp);
+  call.params.set_int("output_offset", output.quant.zero_point[0]);
+  set_multiplier_params(call, output_multipliers(graph, op, units));
 }
 
-KernelCall lower(const Graph& graph, const Op& op) {
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const FcShape s = fc_shape(graph, op);
   const DType type = graph.tensor(op.inputs[0]).dtype;
-  const char* dtype = dtype_short_name(type);
   KernelCall call;
-  call.function = std::string("microaot_fully_connected_") + dtype;
-  call.params_type = std::string("microaot_fully_connected_params_") + dtype;
-  call.header = "microaot/kernels/fully_connected.h";
-  call.sources = {std::string("kernels/portable/fully_connected_") + dtype + ".c"};
+  call.stem = std::string("fully_connected_") + dtype_short_name(type);
   call.args = {op.inputs[0], op.inputs[1], optional_input_id(op, 2), op.outputs[0]};
-  call.fields = {{"batches", std::to_string(s.batches)},
-                 {"input_depth", std::to_string(s.depth)},
-                 {"output_depth", std::to_string(s.units)}};
-  if (type == DType::kInt8) {
-    add_quantized_fields(graph, op, s.units, call);
-  } else {
-    const FloatActivationRange range = float_activation_range(fc_options(op).activation);
-    call.fields.emplace_back("activation_min", c_float_literal(range.min));
-    call.fields.emplace_back("activation_max", c_float_literal(range.max));
-  }
+  call.params.set_int("batches", s.batches);
+  call.params.set_int("input_depth", s.depth);
+  call.params.set_int("output_depth", s.units);
+  set_activation_params(call, graph.tensor(op.outputs[0]), fc_options(op).activation);
+  if (type == DType::kInt8) add_quantized_fields(graph, op, s.units, call);
   return call;
 }
 
@@ -240,6 +222,7 @@ int64_t macs(const Graph& graph, const Op& op) {
 
 }  // namespace
 
-extern const OpHandler fully_connected_handler = {check, lower, macs};
+extern const OpHandler fully_connected_handler = {check, lower, macs, /*is_view=*/false, /*in_place=*/nullptr,
+                                                  read_options};
 
 }  // namespace microaot

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "ops/op_options.h"
+#include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
@@ -82,22 +84,15 @@ Fc float_fc() {
   return fc;
 }
 
-std::map<std::string, std::string> fields_of(const KernelCall& call) {
-  return std::map<std::string, std::string>(call.fields.begin(), call.fields.end());
+std::map<std::string, std::string> fields_of(const KernelCall& call) { return param_text(call); }
+
+std::vector<int64_t> array_of(const KernelCall& call, const std::string& field) {
+  const auto arrays = param_arrays(call);
+  if (arrays.count(field) == 0) throw std::runtime_error("no array " + field);
+  return arrays.at(field);
 }
 
-const ParamArray& array_of(const KernelCall& call, const std::string& field) {
-  for (const ParamArray& a : call.arrays) {
-    if (a.field == field) return a;
-  }
-  throw std::runtime_error("no array " + field);
-}
-
-KernelCall checked_lower(Fc& fc) {
-  const OpHandler& h = op_handler(OpKind::FullyConnected);
-  h.check(fc.graph, fc.op());
-  return h.lower(fc.graph, fc.op());
-}
+KernelCall checked_lower(Fc& fc) { return lower_for_test(fc.graph, fc.op()); }
 
 // The CompileError text of check(), or "" when it passes.
 std::string check_error(Fc& fc) {
@@ -112,10 +107,10 @@ std::string check_error(Fc& fc) {
 TEST(FullyConnectedHandler, LowersPerChannelInt8) {
   Fc fc = int8_fc();
   const KernelCall call = checked_lower(fc);
-  EXPECT_EQ(call.function, "microaot_fully_connected_s8");
-  EXPECT_EQ(call.params_type, "microaot_fully_connected_params_s8");
-  EXPECT_EQ(call.header, "microaot/kernels/fully_connected.h");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/fully_connected_s8.c"});
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_fully_connected_params_s8");
+  EXPECT_EQ(call.info().header, "microaot/kernels/fully_connected.h");
+  EXPECT_EQ(call.source, "kernels/portable/fully_connected_s8.c");
   EXPECT_EQ(call.args, (std::vector<int>{fc.input, fc.weights, fc.bias, fc.output}));
   auto f = fields_of(call);
   EXPECT_EQ(f["batches"], "6");  // keep_num_dims: 2x3 rows
@@ -126,17 +121,17 @@ TEST(FullyConnectedHandler, LowersPerChannelInt8) {
   EXPECT_EQ(f["output_offset"], "-10");
   EXPECT_EQ(f["activation_min"], "-10");   // RELU6: quantized 0
   EXPECT_EQ(f["activation_max"], "110");   // -10 + 6 / 0.05
-  const auto& mult = array_of(call, "output_multiplier");
-  const auto& shift = array_of(call, "output_shift");
-  ASSERT_EQ(mult.values.size(), 4u);
+  const auto mult = array_of(call, "output_multiplier");
+  const auto shift = array_of(call, "output_shift");
+  ASSERT_EQ(mult.size(), 4u);
   const auto& scales = fc.graph.tensor(fc.weights).quant.scale;
   for (size_t u = 0; u < 4; ++u) {
     // TFLM's per-channel path: input_scale * filter_scale / output_scale, all in double.
     const QuantizedMultiplier want = quantize_multiplier(static_cast<double>(0.0389f) * scales[u] / 0.05f);
-    EXPECT_EQ(mult.values[u], want.multiplier) << u;
-    EXPECT_EQ(shift.values[u], want.shift) << u;
+    EXPECT_EQ(mult[u], want.multiplier) << u;
+    EXPECT_EQ(shift[u], want.shift) << u;
   }
-  EXPECT_NE(mult.values[0], mult.values[1]);
+  EXPECT_NE(mult[0], mult[1]);
 }
 
 TEST(FullyConnectedHandler, PerTensorMultiplierTakesTheScaleProductInFloat) {
@@ -156,35 +151,25 @@ TEST(FullyConnectedHandler, PerTensorMultiplierTakesTheScaleProductInFloat) {
   fc.graph.tensor(fc.weights).quant.zero_point = {3};  // per-tensor weights may be asymmetric
   const KernelCall call = checked_lower(fc);
   const QuantizedMultiplier want = quantize_multiplier(static_cast<double>(in_scale * w_scale) / 0.05f);
-  EXPECT_EQ(array_of(call, "output_multiplier").values, std::vector<int64_t>(4, want.multiplier));
-  EXPECT_EQ(array_of(call, "output_shift").values, std::vector<int64_t>(4, want.shift));
+  EXPECT_EQ(array_of(call, "output_multiplier"), std::vector<int64_t>(4, want.multiplier));
+  EXPECT_EQ(array_of(call, "output_shift"), std::vector<int64_t>(4, want.shift));
   EXPECT_EQ(fields_of(call)["filter_offset"], "-3");
 }
 
 TEST(FullyConnectedHandler, LowersFloatWithoutBias) {
   Fc fc = float_fc();
-  std::get<FullyConnectedOptions>(fc.op().options).activation = Activation::kRelu6;
+  std::any_cast<FullyConnectedOptions&>(fc.op().options).activation = Activation::kRelu6;
   const KernelCall call = checked_lower(fc);
-  EXPECT_EQ(call.function, "microaot_fully_connected_f32");
-  EXPECT_EQ(call.params_type, "microaot_fully_connected_params_f32");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/fully_connected_f32.c"});
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_f32");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_fully_connected_params_f32");
+  EXPECT_EQ(call.source, "kernels/portable/fully_connected_f32.c");
   EXPECT_EQ(call.args, (std::vector<int>{fc.input, fc.weights, kNoTensor, fc.output}));
-  EXPECT_TRUE(call.arrays.empty());
+  EXPECT_TRUE(param_arrays(call).empty());
   auto f = fields_of(call);
   EXPECT_EQ(f["batches"], "3");
   EXPECT_EQ(f["activation_min"], c_float_literal(0.0f));
   EXPECT_EQ(f["activation_max"], c_float_literal(6.0f));
   EXPECT_EQ(op_handler(OpKind::FullyConnected).macs(fc.graph, fc.op()), 3 * 5 * 10);
-}
-
-TEST(FullyConnectedHandler, NamedRuntimeFilesExist) {
-  for (Fc fc : {int8_fc(), float_fc()}) {
-    const KernelCall call = checked_lower(fc);
-    for (const std::string& source : call.sources) {
-      EXPECT_TRUE(std::ifstream(std::string(MICROAOT_RUNTIME_DIR) + "/" + source).good()) << source;
-    }
-    EXPECT_TRUE(std::ifstream(std::string(MICROAOT_RUNTIME_DIR) + "/include/" + call.header).good());
-  }
 }
 
 TEST(FullyConnectedHandler, RefusesWhatTheKernelCannotRun) {
@@ -237,7 +222,7 @@ TEST(FullyConnectedHandler, AcceptsTheOpSuiteVariants) {
   EXPECT_EQ(check_error(nobias), "");
   EXPECT_EQ(checked_lower(nobias).args[2], kNoTensor);
   Fc flat = int8_fc();  // batch > 1 without keep_num_dims
-  std::get<FullyConnectedOptions>(flat.op().options).keep_num_dims = false;
+  std::any_cast<FullyConnectedOptions&>(flat.op().options).keep_num_dims = false;
   flat.graph.tensor(flat.output).shape = {6, 4};
   EXPECT_EQ(check_error(flat), "");
 }

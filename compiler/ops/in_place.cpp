@@ -6,7 +6,7 @@
 
 namespace microaot {
 
-InPlaceOption row_wise_option(const Graph& graph, const Op& op, int stride_h, int pad_h, const std::string& function) {
+InPlaceOption row_wise_option(const Graph& graph, const Op& op, int stride_h, int pad_h) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& output = graph.tensor(op.outputs[0]);
   MICROAOT_CHECK(input.shape.size() == 4 && output.shape.size() == 4 && input.shape[0] == output.shape[0],
@@ -23,7 +23,7 @@ InPlaceOption row_wise_option(const Graph& graph, const Op& op, int stride_h, in
   option.input = 0;
   option.output = 0;
   option.max_shift = row_wise_max_shift(access);
-  option.function = function;
+  option.variant = KernelVariant::kOverlap;
   option.scratch_bytes = access.output_row_bytes;
   return option;
 }

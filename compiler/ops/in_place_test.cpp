@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/op_options.h"
 #include "ops/in_place_bounds.h"
 #include "ops/op_handler.h"
 
@@ -197,7 +198,7 @@ TEST(InPlaceOptions, DepthwiseConvUsesTheRowFlavor) {
   ASSERT_EQ(options.size(), 1u);
   EXPECT_EQ(options[0].input, 0);
   EXPECT_EQ(options[0].output, 0);
-  EXPECT_EQ(options[0].function, "microaot_depthwise_conv_2d_s8_overlap");
+  EXPECT_EQ(options[0].variant, KernelVariant::kOverlap);
   EXPECT_EQ(options[0].scratch_bytes, 5 * 6);
   EXPECT_EQ(options[0].max_shift, row_wise_max_shift({1, 6, 6, 15, 30, 1, 1}));
 }
@@ -211,7 +212,7 @@ TEST(InPlaceOptions, FloatConvStride2) {
       Op{OpKind::Conv2D, 0, 1, {in, w}, {out}, Conv2DOptions{Padding::kValid, 2, 2, 1, 1, Activation::kNone}});
   const std::vector<InPlaceOption> options = options_of(g);
   ASSERT_EQ(options.size(), 1u);
-  EXPECT_EQ(options[0].function, "microaot_conv_2d_f32_overlap");
+  EXPECT_EQ(options[0].variant, KernelVariant::kOverlap);
   EXPECT_EQ(options[0].scratch_bytes, 2 * 3 * 4);
   EXPECT_EQ(options[0].max_shift, row_wise_max_shift({2, 8, 4, 32, 24, 2, 0}));
 }
@@ -228,8 +229,7 @@ TEST(InPlaceOptions, PoolsUseTheirRowFlavors) {
     g.ops.push_back(Op{kind, 0, 1, {in}, {out}, o});
     const std::vector<InPlaceOption> options = options_of(g);
     ASSERT_EQ(options.size(), 1u);
-    const std::string name = kind == OpKind::MaxPool2D ? "max_pool_2d" : "average_pool_2d";
-    EXPECT_EQ(options[0].function, "microaot_" + name + "_s8_overlap");
+    EXPECT_EQ(options[0].variant, KernelVariant::kOverlap);
     EXPECT_EQ(options[0].scratch_bytes, 16);
     // SAME 7 -> 4 with a 3x3 window and stride 2: total padding 2, one row before.
     EXPECT_EQ(options[0].max_shift, row_wise_max_shift({1, 7, 4, 28, 16, 2, 1}));
@@ -241,12 +241,12 @@ TEST(InPlaceOptions, AddOffersOnlyInputsThatAreNotBroadcast) {
   const int a = add_tensor(g, DType::kInt8, {1, 4, 4, 8});
   const int b = add_tensor(g, DType::kInt8, {8});
   const int out = add_tensor(g, DType::kInt8, {1, 4, 4, 8});
-  g.ops.push_back(Op{OpKind::Add, 0, 1, {a, b}, {out}, AddOptions{Activation::kNone}});
+  g.ops.push_back(Op{OpKind::Add, 0, 1, {a, b}, {out}, FusedActivationOptions{Activation::kNone}});
   std::vector<InPlaceOption> options = options_of(g);
   ASSERT_EQ(options.size(), 1u);
   EXPECT_EQ(options[0].input, 0);
   EXPECT_EQ(options[0].max_shift, 0);
-  EXPECT_EQ(options[0].function, "");
+  EXPECT_EQ(options[0].variant, KernelVariant::kPlain);
   EXPECT_EQ(options[0].scratch_bytes, 0);
   g.ops[0].inputs = {b, a};
   options = options_of(g);
@@ -273,11 +273,11 @@ TEST(InPlaceOptions, ConversionsUseTheElementRule) {
     const int in = add_tensor(g, c.in, {1, 5, 6});
     const int out = add_tensor(g, c.out, {1, 5, 6});
     g.ops.push_back(Op{c.kind, 0, 1, {in}, {out}, NoOptions{}});
-    if (c.kind == OpKind::Softmax) g.ops[0].options.emplace<SoftmaxOptions>();
+    if (c.kind == OpKind::Softmax) g.ops[0].options = SoftmaxOptions{};
     const std::vector<InPlaceOption> result = options_of(g);
     ASSERT_EQ(result.size(), 1u);
     EXPECT_EQ(result[0].max_shift, c.expected);
-    EXPECT_EQ(result[0].function, "");
+    EXPECT_EQ(result[0].variant, KernelVariant::kPlain);
     EXPECT_EQ(result[0].scratch_bytes, 0);
   }
 }

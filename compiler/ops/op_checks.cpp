@@ -67,6 +67,37 @@ void expect_constant(const Graph& graph, const Op& op, int tensor_id, const std:
                 "must be a constant (weights computed at run time are not supported)");
 }
 
+void expect_constant_data(const Graph& graph, const Op& op, int tensor_id, const std::string& role) {
+  expect_constant(graph, op, tensor_id, role);
+  const Tensor& t = graph.tensor(tensor_id);
+  expect_tensor(static_cast<int64_t>(t.data.size()) == t.byte_size(), graph, op, tensor_id, role,
+                "holds " + std::to_string(t.data.size()) + " bytes of data, its shape needs " +
+                    std::to_string(t.byte_size()));
+}
+
+void expect_activation_quant(const Graph& graph, const Op& op, int tensor_id, const std::string& role) {
+  expect_per_tensor_quant(graph, op, tensor_id, role);
+  const Tensor& t = graph.tensor(tensor_id);
+  const int64_t zp = t.quant.zero_point[0];
+  int64_t lo = 0, hi = 0;
+  switch (t.dtype) {
+    case DType::kInt8: lo = INT8_MIN, hi = INT8_MAX; break;
+    case DType::kUInt8: lo = 0, hi = UINT8_MAX; break;
+    case DType::kInt16: lo = INT16_MIN, hi = INT16_MAX; break;
+    default: return;
+  }
+  expect_tensor(zp >= lo && zp <= hi, graph, op, tensor_id, role,
+                "zero point " + std::to_string(zp) + " is outside the range of " + dtype_name(t.dtype));
+}
+
+void expect_symmetric_quant(const Graph& graph, const Op& op, int tensor_id, const std::string& role) {
+  expect_per_tensor_quant(graph, op, tensor_id, role);
+  const int64_t zp = graph.tensor(tensor_id).quant.zero_point[0];
+  expect_tensor(zp == 0, graph, op, tensor_id, role,
+                "zero point " + std::to_string(zp) + ": " + dtype_name(graph.tensor(tensor_id).dtype) +
+                    " tensors must be symmetric (zero point 0), as TFLite Micro requires");
+}
+
 void expect_per_tensor_quant(const Graph& graph, const Op& op, int tensor_id, const std::string& role) {
   const Quantization& q = graph.tensor(tensor_id).quant;
   expect_tensor(q.scale.size() == 1 && q.zero_point.size() == 1, graph, op, tensor_id, role,

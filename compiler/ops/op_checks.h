@@ -27,8 +27,14 @@ void expect_dtype(const Graph& graph, const Op& op, int tensor_id, const std::st
                   std::initializer_list<DType> allowed);
 void expect_rank(const Graph& graph, const Op& op, int tensor_id, const std::string& role, int rank);
 void expect_constant(const Graph& graph, const Op& op, int tensor_id, const std::string& role);
+// A constant that holds every byte its shape needs (what a kernel reads from flash).
+void expect_constant_data(const Graph& graph, const Op& op, int tensor_id, const std::string& role);
 // Per-tensor quantization with a non-zero finite scale.
 void expect_per_tensor_quant(const Graph& graph, const Op& op, int tensor_id, const std::string& role);
+// Per-tensor quantization whose zero point is a value of the tensor's type (int8, uint8 or int16).
+void expect_activation_quant(const Graph& graph, const Op& op, int tensor_id, const std::string& role);
+// Per-tensor quantization with zero point 0, as TFLM's int16 kernels require.
+void expect_symmetric_quant(const Graph& graph, const Op& op, int tensor_id, const std::string& role);
 void expect_version(const Graph& graph, const Op& op, int max_version);
 // Input 0 and output 0 of an element-for-element op: known dimensions, equal element counts, and a count
 // that fits the kernels' int32 loop bounds.

@@ -6,6 +6,7 @@
 
 #include "ops/in_place.h"
 #include "ops/op_checks.h"
+#include "ops/read_options.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
 
@@ -14,7 +15,7 @@ namespace microaot {
 namespace {
 
 const Pool2DOptions& pool_options(const Op& op) {
-  const auto* options = std::get_if<Pool2DOptions>(&op.options);
+  const auto* options = options_if<Pool2DOptions>(op);
   MICROAOT_CHECK(options != nullptr, "pooling op without Pool2DOptions");
   return *options;
 }
@@ -41,8 +42,7 @@ void check_same_quantization(const Graph& graph, const Op& op, int in, int out) 
   const double scale_diff = std::fabs(static_cast<double>(qi.scale[0]) - static_cast<double>(qo.scale[0]));
   expect_tensor(scale_diff <= 1.0e-6 && qi.zero_point[0] == qo.zero_point[0], graph, op, out, "output 0",
                 "must have the input's scale and zero point (pooling does not requantize)");
-  expect_tensor(qo.zero_point[0] >= -128 && qo.zero_point[0] <= 127, graph, op, out, "output 0",
-                "zero point out of the int8 range");
+  expect_activation_quant(graph, op, out, "output 0");
 }
 
 }  // namespace
@@ -72,48 +72,42 @@ void check_pool_2d(const Graph& graph, const Op& op) {
 }
 
 KernelCall lower_pool_2d(const Graph& graph, const Op& op, const std::string& kernel) {
-  const int in = op.inputs[0];
-  const int out = op.outputs[0];
-  const Tensor& input = graph.tensor(in);
-  const Tensor& output = graph.tensor(out);
+  const Tensor& input = graph.tensor(op.inputs[0]);
+  const Tensor& output = graph.tensor(op.outputs[0]);
   const Pool2DOptions& o = pool_options(op);
-  const char* dtype = dtype_short_name(input.dtype);
-
   KernelCall call;
-  call.function = "microaot_" + kernel + "_" + dtype;
-  call.params_type = std::string("microaot_pool_2d_params_") + dtype;
-  call.header = "microaot/kernels/pooling.h";
-  call.sources = {"kernels/portable/" + kernel + "_" + dtype + ".c"};
-  call.args = {in, out};
+  call.stem = kernel + "_" + dtype_short_name(input.dtype);
+  call.args = {op.inputs[0], op.outputs[0]};
   const int pad_h = window_padding(o.stride_h, 1, input.shape[1], o.filter_h, output.shape[1]);
   const int pad_w = window_padding(o.stride_w, 1, input.shape[2], o.filter_w, output.shape[2]);
-  call.fields = {
-      {"batches", std::to_string(input.shape[0])},       {"input_height", std::to_string(input.shape[1])},
-      {"input_width", std::to_string(input.shape[2])},   {"channels", std::to_string(input.shape[3])},
-      {"output_height", std::to_string(output.shape[1])}, {"output_width", std::to_string(output.shape[2])},
-      {"filter_height", std::to_string(o.filter_h)},     {"filter_width", std::to_string(o.filter_w)},
-      {"stride_height", std::to_string(o.stride_h)},     {"stride_width", std::to_string(o.stride_w)},
-      {"padding_height", std::to_string(pad_h)},         {"padding_width", std::to_string(pad_w)},
+  const std::pair<const char*, int> fields[] = {
+      {"batches", input.shape[0]},       {"input_height", input.shape[1]},  {"input_width", input.shape[2]},
+      {"channels", input.shape[3]},      {"output_height", output.shape[1]}, {"output_width", output.shape[2]},
+      {"filter_height", o.filter_h},     {"filter_width", o.filter_w},       {"stride_height", o.stride_h},
+      {"stride_width", o.stride_w},      {"padding_height", pad_h},          {"padding_width", pad_w},
   };
-  if (input.dtype == DType::kInt8) {
-    const ActivationRange range = quantized_activation_range(
-        o.activation, DType::kInt8, output.quant.scale[0], static_cast<int32_t>(output.quant.zero_point[0]));
-    call.fields.emplace_back("activation_min", std::to_string(range.min));
-    call.fields.emplace_back("activation_max", std::to_string(range.max));
-  } else {
-    const FloatActivationRange range = float_activation_range(o.activation);
-    call.fields.emplace_back("activation_min", c_float_literal(range.min));
-    call.fields.emplace_back("activation_max", c_float_literal(range.max));
-  }
+  for (const auto& [name, value] : fields) call.params.set_int(name, value);
+  set_activation_params(call, output, o.activation);
   return call;
 }
 
-std::vector<InPlaceOption> pool_2d_in_place(const Graph& graph, const Op& op, const std::string& kernel) {
+std::vector<InPlaceOption> pool_2d_in_place(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Pool2DOptions& o = pool_options(op);
   const int pad_h = window_padding(o.stride_h, 1, input.shape[1], o.filter_h, graph.tensor(op.outputs[0]).shape[1]);
-  const std::string function = "microaot_" + kernel + "_" + dtype_short_name(input.dtype) + "_overlap";
-  return {row_wise_option(graph, op, o.stride_h, pad_h, function)};
+  return {row_wise_option(graph, op, o.stride_h, pad_h)};
+}
+
+OpOptions read_pool_2d_options(const Graph& g, const Op& op, const tflite::Operator& source) {
+  const auto& o = required_options<tflite::Pool2DOptions>(g, op, source, "Pool2DOptions");
+  Pool2DOptions r;
+  r.padding = read_padding(g, op, o.padding());
+  r.stride_w = read_positive(g, op, "stride_w", o.stride_w());
+  r.stride_h = read_positive(g, op, "stride_h", o.stride_h());
+  r.filter_w = read_positive(g, op, "filter_width", o.filter_width());
+  r.filter_h = read_positive(g, op, "filter_height", o.filter_height());
+  r.activation = read_activation(g, op, o.fused_activation_function());
+  return r;
 }
 
 int64_t pool_2d_window_ops(const Graph& graph, const Op& op) {

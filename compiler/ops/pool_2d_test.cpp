@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "ops/op_options.h"
+#include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
@@ -50,15 +52,8 @@ Pool2DOptions options(Padding padding, int filter_h, int filter_w, int stride_h,
   return o;
 }
 
-KernelCall checked_lower(Pool& p) {
-  const OpHandler& h = op_handler(p.op().kind);
-  h.check(p.graph, p.op());
-  return h.lower(p.graph, p.op());
-}
-
-std::map<std::string, std::string> fields_of(const KernelCall& call) {
-  return std::map<std::string, std::string>(call.fields.begin(), call.fields.end());
-}
+KernelCall checked_lower(Pool& p) { return lower_for_test(p.graph, p.op()); }
+std::map<std::string, std::string> fields_of(const KernelCall& call) { return param_text(call); }
 
 std::string check_error(Pool& p) {
   try {
@@ -74,10 +69,10 @@ TEST(Pool2DHandler, AverageInt8SameWithOddSizes) {
   Pool p = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 9, 9, 4}, {1, 5, 5, 4},
                      options(Padding::kSame, 3, 3, 2, 2, Activation::kRelu6));
   const KernelCall call = checked_lower(p);
-  EXPECT_EQ(call.function, "microaot_average_pool_2d_s8");
-  EXPECT_EQ(call.params_type, "microaot_pool_2d_params_s8");
-  EXPECT_EQ(call.header, "microaot/kernels/pooling.h");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/average_pool_2d_s8.c"});
+  EXPECT_EQ(call.info().function(), "microaot_average_pool_2d_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_pool_2d_params_s8");
+  EXPECT_EQ(call.info().header, "microaot/kernels/pooling.h");
+  EXPECT_EQ(call.source, "kernels/portable/average_pool_2d_s8.c");
   EXPECT_EQ(call.args, (std::vector<int>{0, 1}));
   auto f = fields_of(call);
   EXPECT_EQ(f["batches"], "1");
@@ -96,8 +91,8 @@ TEST(Pool2DHandler, MaxFloatValidAndNonSquareSame) {
   Pool valid = make_pool(OpKind::MaxPool2D, DType::kFloat32, {1, 8, 8, 3}, {1, 4, 4, 3},
                          options(Padding::kValid, 2, 2, 2, 2));
   KernelCall call = checked_lower(valid);
-  EXPECT_EQ(call.function, "microaot_max_pool_2d_f32");
-  EXPECT_EQ(call.params_type, "microaot_pool_2d_params_f32");
+  EXPECT_EQ(call.info().function(), "microaot_max_pool_2d_f32");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_pool_2d_params_f32");
   auto f = fields_of(call);
   EXPECT_EQ(f["padding_height"], "0");
   EXPECT_EQ(f["activation_min"], c_float_literal(-FLT_MAX));
@@ -122,17 +117,6 @@ TEST(Pool2DHandler, MaxFloatValidAndNonSquareSame) {
   EXPECT_EQ(f["output_width"], "7");
 }
 
-TEST(Pool2DHandler, NamedRuntimeFilesExist) {
-  for (OpKind kind : {OpKind::AveragePool2D, OpKind::MaxPool2D}) {
-    for (DType type : {DType::kInt8, DType::kFloat32}) {
-      Pool p = make_pool(kind, type, {1, 4, 4, 1}, {1, 2, 2, 1}, options(Padding::kValid, 2, 2, 2, 2));
-      const KernelCall call = checked_lower(p);
-      EXPECT_TRUE(std::ifstream(std::string(MICROAOT_RUNTIME_DIR) + "/" + call.sources.at(0)).good())
-          << call.sources[0];
-    }
-  }
-}
-
 TEST(Pool2DHandler, RefusesWhatTheKernelsCannotRun) {
   struct Case {
     const char* what;
@@ -147,9 +131,9 @@ TEST(Pool2DHandler, RefusesWhatTheKernelsCannotRun) {
       {"scale differs", [](Pool& p) { p.output().quant.scale = {0.06f}; }, "input's scale and zero point"},
       {"zero point differs", [](Pool& p) { p.output().quant.zero_point = {4}; }, "input's scale and zero point"},
       {"no quantization", [](Pool& p) { p.input().quant = Quantization{}; }, "per-tensor quantization"},
-      {"stride", [](Pool& p) { std::get<Pool2DOptions>(p.op().options).stride_w = 0; }, "strides"},
+      {"stride", [](Pool& p) { std::any_cast<Pool2DOptions&>(p.op().options).stride_w = 0; }, "strides"},
       {"filter bigger than input", [](Pool& p) {
-         auto& o = std::get<Pool2DOptions>(p.op().options);
+         auto& o = std::any_cast<Pool2DOptions&>(p.op().options);
          o.padding = Padding::kValid;
          o.filter_h = 10;
        }, "smaller than the 10x3 filter"},

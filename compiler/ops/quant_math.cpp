@@ -106,4 +106,27 @@ std::string c_float_literal(float value) {
   return text;
 }
 
+void set_activation_params(KernelCall& call, const Tensor& output, Activation activation) {
+  if (output.dtype == DType::kFloat32) {
+    const FloatActivationRange range = float_activation_range(activation);
+    call.params.set_float("activation_min", range.min);
+    call.params.set_float("activation_max", range.max);
+    return;
+  }
+  const ActivationRange range = quantized_activation_range(activation, output.dtype, output.quant.scale[0],
+                                                           static_cast<int32_t>(output.quant.zero_point[0]));
+  call.params.set_int("activation_min", range.min);
+  call.params.set_int("activation_max", range.max);
+}
+
+void set_multiplier_params(KernelCall& call, const std::vector<QuantizedMultiplier>& multipliers) {
+  std::vector<int64_t> mantissas, shifts;
+  for (const QuantizedMultiplier& m : multipliers) {
+    mantissas.push_back(m.multiplier);
+    shifts.push_back(m.shift);
+  }
+  call.params.set_ints("output_multiplier", std::move(mantissas));
+  call.params.set_ints("output_shift", std::move(shifts));
+}
+
 }  // namespace microaot

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "ir/graph.h"
+#include "kernels/kernel_call.h"
 
 namespace microaot {
 
@@ -37,6 +39,13 @@ struct FloatActivationRange {
   float max;
 };
 FloatActivationRange float_activation_range(Activation activation);
+
+// Sets the per-channel output_multiplier and output_shift array params.
+void set_multiplier_params(KernelCall& call, const std::vector<QuantizedMultiplier>& multipliers);
+
+// Sets the activation_min/max params of a fused activation on `output`: floats for a float output, else
+// quantized in the output's units.
+void set_activation_params(KernelCall& call, const Tensor& output, Activation activation);
 
 // C99 text for a float constant that round-trips exactly (hex float), e.g. "0x1.8p+1f"; handles ±inf/FLT_MAX.
 std::string c_float_literal(float value);

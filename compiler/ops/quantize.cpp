@@ -17,7 +17,7 @@ namespace {
 struct Variant {
   DType input;
   DType output;
-  const char* kernel;  // file stem and symbol suffix: "requantize_s8_s16" -> microaot_requantize_s8_s16
+  const char* kernel;  // the kernel stem (runtime/include/microaot/kernel_list.def)
 };
 
 constexpr Variant kVariants[] = {
@@ -42,22 +42,6 @@ std::string supported_pairs() {
   return text;
 }
 
-// Per-tensor quantization whose zero point is a value of the tensor's own type.
-void expect_quant(const Graph& graph, const Op& op, int id, const std::string& role) {
-  expect_per_tensor_quant(graph, op, id, role);
-  const Tensor& t = graph.tensor(id);
-  const int64_t zp = t.quant.zero_point[0];
-  int64_t lo = 0, hi = 0;
-  switch (t.dtype) {
-    case DType::kInt8: lo = -128; hi = 127; break;
-    case DType::kUInt8: lo = 0; hi = 255; break;
-    case DType::kInt16: lo = -32768; hi = 32767; break;
-    default: return;
-  }
-  expect_tensor(zp >= lo && zp <= hi, graph, op, id, role,
-                "zero point " + std::to_string(zp) + " is outside the range of " + dtype_name(t.dtype));
-}
-
 void check(const Graph& graph, const Op& op) {
   expect_arity(graph, op, 1, 1, 1);
   expect_version(graph, op, 3);
@@ -69,37 +53,29 @@ void check(const Graph& graph, const Op& op) {
             std::string(dtype_name(input.dtype)) + " -> " + dtype_name(output.dtype) +
                 " is not supported (supported: " + supported_pairs() + ")");
   expect_same_elements(graph, op, in, out);
-  expect_quant(graph, op, out, "output 0");
-  if (input.dtype != DType::kFloat32) expect_quant(graph, op, in, "input 0");
+  expect_activation_quant(graph, op, out, "output 0");
+  if (input.dtype != DType::kFloat32) expect_activation_quant(graph, op, in, "input 0");
 }
 
-KernelCall lower(const Graph& graph, const Op& op) {
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& output = graph.tensor(op.outputs[0]);
-  const Variant* variant = find_variant(input.dtype, output.dtype);
   KernelCall call;
-  call.function = std::string("microaot_") + variant->kernel;
-  call.header = "microaot/kernels/quantize.h";
-  call.sources = {std::string("kernels/portable/") + variant->kernel + ".c"};
+  call.stem = find_variant(input.dtype, output.dtype)->kernel;
   call.args = {op.inputs[0], op.outputs[0]};
   const float out_scale = output.quant.scale[0];
-  const std::string out_offset = std::to_string(output.quant.zero_point[0]);
+  call.params.set_int("size", input.num_elements());
+  call.params.set_int("output_offset", output.quant.zero_point[0]);
   if (input.dtype == DType::kFloat32) {
-    call.params_type = "microaot_quantize_params";
-    call.fields = {{"size", std::to_string(input.num_elements())},
-                   {"output_scale", c_float_literal(out_scale)},
-                   {"output_offset", out_offset}};
+    call.params.set_float("output_scale", out_scale);
     return call;
   }
   // TFLM divides the two float scales in double before decomposing the ratio.
   const QuantizedMultiplier qm =
       quantize_multiplier(static_cast<double>(input.quant.scale[0]) / static_cast<double>(out_scale));
-  call.params_type = "microaot_requantize_params";
-  call.fields = {{"size", std::to_string(input.num_elements())},
-                 {"input_offset", std::to_string(-input.quant.zero_point[0])},
-                 {"output_multiplier", std::to_string(qm.multiplier)},
-                 {"output_shift", std::to_string(qm.shift)},
-                 {"output_offset", out_offset}};
+  call.params.set_int("input_offset", -input.quant.zero_point[0]);
+  call.params.set_int("output_multiplier", qm.multiplier);
+  call.params.set_int("output_shift", qm.shift);
   return call;
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
@@ -51,9 +52,7 @@ Op unary(Graph& g, OpKind kind, const Spec& in, const Spec& out) {
   return make_op(kind, in_id, out_id);
 }
 
-std::map<std::string, std::string> fields(const KernelCall& call) {
-  return {call.fields.begin(), call.fields.end()};
-}
+std::map<std::string, std::string> fields(const KernelCall& call) { return param_text(call); }
 
 std::string check_error(const Graph& g, const Op& op) {
   try {
@@ -70,13 +69,12 @@ TEST(QuantizeHandler, FloatToInt8PassesTheScaleExactly) {
   const int out = add_tensor(g, DType::kInt8, {1, 5, 7}, {0.02f}, {-5});
   const Op op = make_op(OpKind::Quantize, in, out);
   EXPECT_EQ(check_error(g, op), "");
-  const KernelCall call = op_handler(op.kind).lower(g, op);
-  EXPECT_EQ(call.function, "microaot_quantize_f32_s8");
-  EXPECT_EQ(call.params_type, "microaot_quantize_params");
-  EXPECT_EQ(call.header, "microaot/kernels/quantize.h");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/quantize_f32_s8.c"});
+  const KernelCall call = lower_for_test(g, op);
+  EXPECT_EQ(call.info().function(), "microaot_quantize_f32_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_quantize_params");
+  EXPECT_EQ(call.info().header, "microaot/kernels/quantize.h");
+  EXPECT_EQ(call.source, "kernels/portable/quantize_f32_s8.c");
   EXPECT_EQ(call.args, (std::vector<int>{in, out}));
-  EXPECT_FALSE(call.is_alias);
   auto f = fields(call);
   EXPECT_EQ(f["size"], "35");
   EXPECT_EQ(std::strtof(f["output_scale"].c_str(), nullptr), 0.02f);  // hex float round-trips
@@ -87,7 +85,7 @@ TEST(QuantizeHandler, FloatToInt16UsesTheInt16Kernel) {
   Graph g;
   const Op op = unary(g, OpKind::Quantize, {DType::kFloat32, {4, 9}}, {DType::kInt16, {4, 9}, {0.000244140625f}, {0}});
   EXPECT_EQ(check_error(g, op), "");
-  EXPECT_EQ(op_handler(op.kind).lower(g, op).function, "microaot_quantize_f32_s16");
+  EXPECT_EQ(lower_for_test(g, op).info().function(), "microaot_quantize_f32_s16");
 }
 
 TEST(QuantizeHandler, Int8ToInt16MultiplierComesFromTheDoubleRatio) {
@@ -96,10 +94,10 @@ TEST(QuantizeHandler, Int8ToInt16MultiplierComesFromTheDoubleRatio) {
   const int out = add_tensor(g, DType::kInt16, {3, 4, 5}, {0.0002f}, {0});
   const Op op = make_op(OpKind::Quantize, in, out);
   EXPECT_EQ(check_error(g, op), "");
-  const KernelCall call = op_handler(op.kind).lower(g, op);
-  EXPECT_EQ(call.function, "microaot_requantize_s8_s16");
-  EXPECT_EQ(call.params_type, "microaot_requantize_params");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/requantize_s8_s16.c"});
+  const KernelCall call = lower_for_test(g, op);
+  EXPECT_EQ(call.info().function(), "microaot_requantize_s8_s16");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_requantize_params");
+  EXPECT_EQ(call.source, "kernels/portable/requantize_s8_s16.c");
   auto f = fields(call);
   // The float scales divided in double (TFLM's Prepare), not in float: 250.0000100... -> 2^8 * 0.97656254.
   const QuantizedMultiplier expected = quantize_multiplier(double{0.05f} / double{0.0002f});
@@ -119,8 +117,8 @@ TEST(QuantizeHandler, Int8ToInt8Requantizes) {
   const Op op =
       unary(g, OpKind::Quantize, {DType::kInt8, {2, 11}, {0.1f}, {-20}}, {DType::kInt8, {2, 11}, {0.08f}, {5}});
   EXPECT_EQ(check_error(g, op), "");
-  const KernelCall call = op_handler(op.kind).lower(g, op);
-  EXPECT_EQ(call.function, "microaot_requantize_s8_s8");
+  const KernelCall call = lower_for_test(g, op);
+  EXPECT_EQ(call.info().function(), "microaot_requantize_s8_s8");
   auto f = fields(call);
   EXPECT_EQ(f["input_offset"], "20");
   EXPECT_EQ(f["output_offset"], "5");
@@ -136,7 +134,7 @@ TEST(QuantizeHandler, Int16AndUint8PairsAreSupported) {
     const int64_t out_zp = to == DType::kUInt8 ? 130 : -2;
     const Op op = unary(g, OpKind::Quantize, {from, {3, 10}, {0.0003f}, {in_zp}}, {to, {3, 10}, {0.05f}, {out_zp}});
     EXPECT_EQ(check_error(g, op), "") << dtype_name(from) << " -> " << dtype_name(to);
-    EXPECT_EQ(op_handler(op.kind).lower(g, op).function,
+    EXPECT_EQ(lower_for_test(g, op).info().function(),
               std::string("microaot_requantize_") + dtype_short_name(from) + "_" + dtype_short_name(to));
   }
 }
@@ -186,11 +184,11 @@ TEST(DequantizeHandler, Int8ToFloat) {
   const int out = add_tensor(g, DType::kFloat32, {2, 3, 4, 2});
   const Op op = make_op(OpKind::Dequantize, in, out);
   EXPECT_EQ(check_error(g, op), "");
-  const KernelCall call = op_handler(op.kind).lower(g, op);
-  EXPECT_EQ(call.function, "microaot_dequantize_s8_f32");
-  EXPECT_EQ(call.params_type, "microaot_dequantize_params");
-  EXPECT_EQ(call.header, "microaot/kernels/quantize.h");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/dequantize_s8_f32.c"});
+  const KernelCall call = lower_for_test(g, op);
+  EXPECT_EQ(call.info().function(), "microaot_dequantize_s8_f32");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_dequantize_params");
+  EXPECT_EQ(call.info().header, "microaot/kernels/quantize.h");
+  EXPECT_EQ(call.source, "kernels/portable/dequantize_s8_f32.c");
   EXPECT_EQ(call.args, (std::vector<int>{in, out}));
   auto f = fields(call);
   EXPECT_EQ(f["size"], "48");
@@ -202,7 +200,7 @@ TEST(DequantizeHandler, Int16ToFloat) {
   Graph g;
   const Op op = unary(g, OpKind::Dequantize, {DType::kInt16, {4, 9}, {0.0004f}, {0}}, {DType::kFloat32, {4, 9}});
   EXPECT_EQ(check_error(g, op), "");
-  EXPECT_EQ(op_handler(op.kind).lower(g, op).function, "microaot_dequantize_s16_f32");
+  EXPECT_EQ(lower_for_test(g, op).info().function(), "microaot_dequantize_s16_f32");
 }
 
 TEST(DequantizeHandler, RefusesOtherTypesAndPerChannel) {

@@ -7,12 +7,12 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "ops/in_place.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/read_options.h"
 #include "ops/quant_math.h"
 
 namespace microaot {
@@ -22,7 +22,7 @@ constexpr int kScaledDiffIntegerBits = 5;  // differences enter exp() as Q5.26
 
 // beta * input_scale * 2^26 in double, capped at 2^31 - 1 (TFLM's PreprocessSoftmaxScaling).
 double input_beta_real_multiplier(const Graph& graph, const Op& op) {
-  const float beta = std::get<SoftmaxOptions>(op.options).beta;
+  const float beta = options_if<SoftmaxOptions>(op)->beta;
   const float input_scale = graph.tensor(op.inputs[0]).quant.scale[0];
   const double scaled = static_cast<double>(beta) * static_cast<double>(input_scale) *
                         static_cast<double>(1 << (31 - kScaledDiffIntegerBits));
@@ -31,7 +31,7 @@ double input_beta_real_multiplier(const Graph& graph, const Op& op) {
 
 // input_scale * beta / (10 / 65535): differences in [-65535, 0] cover [-10, 0], the exp table's domain.
 double int16_real_multiplier(const Graph& graph, const Op& op) {
-  const float beta = std::get<SoftmaxOptions>(op.options).beta;
+  const float beta = options_if<SoftmaxOptions>(op)->beta;
   const float input_scale = graph.tensor(op.inputs[0]).quant.scale[0];
   return static_cast<double>(input_scale) * static_cast<double>(beta) / (10.0 / 65535.0);
 }
@@ -135,44 +135,46 @@ void check(const Graph& graph, const Op& op) {
 
 void lower_int16(const Graph& graph, const Op& op, KernelCall* call) {
   const QuantizedMultiplier qm = quantize_multiplier(int16_real_multiplier(graph, op));
-  call->function = "microaot_softmax_s16";
-  call->params_type = "microaot_softmax_params_s16";
-  call->sources = {"kernels/portable/softmax_s16.c"};
-  call->fields.push_back({"input_multiplier", std::to_string(qm.multiplier)});
-  call->fields.push_back({"input_shift", std::to_string(qm.shift)});
-  call->arrays.push_back({"exp_lut", "int16_t", int16_lut(exp_of, -10.0f, 0.0f)});
-  call->arrays.push_back({"one_over_one_plus_x_lut", "int16_t", int16_lut(one_over_one_plus, 0.0f, 1.0f)});
+  call->stem = "softmax_s16";
+  call->params.set_int("input_multiplier", qm.multiplier);
+  call->params.set_int("input_shift", qm.shift);
+  call->params.set_ints("exp_lut", int16_lut(exp_of, -10.0f, 0.0f));
+  call->params.set_ints("one_over_one_plus_x_lut", int16_lut(one_over_one_plus, 0.0f, 1.0f));
 }
 
-KernelCall lower(const Graph& graph, const Op& op) {
-  const Tensor& input = graph.tensor(op.inputs[0]);
-  const Tensor& output = graph.tensor(op.outputs[0]);
-  const int32_t depth = input.shape.back();
-  const int32_t outer_size = static_cast<int32_t>(input.num_elements() / depth);
-  KernelCall call;
-  call.header = "microaot/kernels/softmax.h";
-  call.args = {op.inputs[0], op.outputs[0]};
-  call.fields = {{"outer_size", std::to_string(outer_size)}, {"depth", std::to_string(depth)}};
-  if (input.dtype == DType::kFloat32) {
-    call.function = "microaot_softmax_f32";
-    call.params_type = "microaot_softmax_params_f32";
-    call.sources = {"kernels/portable/softmax_f32.c"};
-    call.fields.push_back({"beta", c_float_literal(std::get<SoftmaxOptions>(op.options).beta)});
-    return call;
-  }
-  if (input.dtype == DType::kInt16) {
-    lower_int16(graph, op, &call);
-    return call;
-  }
-  const std::string kernel = output.dtype == DType::kInt8 ? "softmax_s8" : "softmax_s8_s16";
-  call.function = "microaot_" + kernel;
-  call.params_type = "microaot_softmax_params_s8";
-  call.sources = {"kernels/portable/" + kernel + ".c"};
+void lower_int8(const Graph& graph, const Op& op, KernelCall* call) {
+  const bool s16_output = graph.tensor(op.outputs[0]).dtype == DType::kInt16;
+  call->stem = s16_output ? "softmax_s8_s16" : "softmax_s8";
   const QuantizedMultiplier qm = quantize_multiplier_greater_than_one(input_beta_real_multiplier(graph, op));
-  call.fields.push_back({"input_multiplier", std::to_string(qm.multiplier)});
-  call.fields.push_back({"input_left_shift", std::to_string(qm.shift)});
-  call.fields.push_back({"diff_min", std::to_string(-input_radius(qm.shift))});
+  call->params.set_int("input_multiplier", qm.multiplier);
+  call->params.set_int("input_left_shift", qm.shift);
+  call->params.set_int("diff_min", -input_radius(qm.shift));
+}
+
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+  const Tensor& input = graph.tensor(op.inputs[0]);
+  const int32_t depth = input.shape.back();
+  KernelCall call;
+  call.args = {op.inputs[0], op.outputs[0]};
+  call.params.set_int("outer_size", input.num_elements() / depth);
+  call.params.set_int("depth", depth);
+  if (input.dtype == DType::kFloat32) {
+    call.stem = "softmax_f32";
+    call.params.set_float("beta", options_if<SoftmaxOptions>(op)->beta);
+  } else if (input.dtype == DType::kInt16) {
+    lower_int16(graph, op, &call);
+  } else {
+    lower_int8(graph, op, &call);
+  }
   return call;
+}
+
+OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& source) {
+  const auto& o = required_options<tflite::SoftmaxOptions>(g, op, source, "SoftmaxOptions");
+  if (!std::isfinite(o.beta())) refuse_options(g, op, "beta is not finite");
+  SoftmaxOptions r;
+  r.beta = o.beta();
+  return r;
 }
 
 // Every kernel reads a row whole (maximum, sum) before it stores any of it, then reads element i just before
@@ -185,6 +187,6 @@ int64_t macs(const Graph& graph, const Op& op) { return graph.tensor(op.outputs[
 
 }  // namespace
 
-extern const OpHandler softmax_handler = {check, lower, macs, /*is_view=*/false, in_place};
+extern const OpHandler softmax_handler = {check, lower, macs, /*is_view=*/false, in_place, read_options};
 
 }  // namespace microaot

@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include "ops/lowering_test_util.h"
+#include "ops/op_options.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
 
@@ -43,11 +45,9 @@ Graph softmax_graph(DType in_type, DType out_type, std::vector<int32_t> shape, f
 }
 
 std::map<std::string, std::string> lower_fields(const Graph& g, KernelCall* call_out = nullptr) {
-  const OpHandler& h = op_handler(OpKind::Softmax);
-  h.check(g, g.ops[0]);
-  const KernelCall call = h.lower(g, g.ops[0]);
+  const KernelCall call = lower_for_test(g);
   if (call_out) *call_out = call;
-  return std::map<std::string, std::string>(call.fields.begin(), call.fields.end());
+  return param_text(call);
 }
 
 std::string check_error(const Graph& g) {
@@ -64,10 +64,10 @@ TEST(SoftmaxHandler, PowerOfTwoScaleGivesHandDerivedConstants) {
   KernelCall call;
   const auto f = lower_fields(softmax_graph(DType::kInt8, DType::kInt8, {2, 3, 7}, 1.0f / 16, 1.0f, 1.0f / 256, -128),
                               &call);
-  EXPECT_EQ(call.function, "microaot_softmax_s8");
-  EXPECT_EQ(call.params_type, "microaot_softmax_params_s8");
-  EXPECT_EQ(call.header, "microaot/kernels/softmax.h");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/softmax_s8.c"});
+  EXPECT_EQ(call.info().function(), "microaot_softmax_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_softmax_params_s8");
+  EXPECT_EQ(call.info().header, "microaot/kernels/softmax.h");
+  EXPECT_EQ(call.source, "kernels/portable/softmax_s8.c");
   EXPECT_EQ(call.args, (std::vector<int>{0, 1}));
   EXPECT_EQ(f.at("outer_size"), "6");
   EXPECT_EQ(f.at("depth"), "7");
@@ -100,9 +100,9 @@ TEST(SoftmaxHandler, Int16OutputUsesItsOwnKernelWithTheSameConstants) {
   KernelCall call;
   const Graph g = softmax_graph(DType::kInt8, DType::kInt16, {2, 10}, 1.0f / 16, 1.0f, 1.0f / 65536, -32768);
   const auto f = lower_fields(g, &call);
-  EXPECT_EQ(call.function, "microaot_softmax_s8_s16");
-  EXPECT_EQ(call.params_type, "microaot_softmax_params_s8");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/softmax_s8_s16.c"});
+  EXPECT_EQ(call.info().function(), "microaot_softmax_s8_s16");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_softmax_params_s8");
+  EXPECT_EQ(call.source, "kernels/portable/softmax_s8_s16.c");
   EXPECT_EQ(f.at("input_left_shift"), "23");
 }
 
@@ -111,24 +111,21 @@ TEST(SoftmaxHandler, Int16InputUsesTheTablePath) {
   KernelCall call;
   const auto f = lower_fields(
       softmax_graph(DType::kInt16, DType::kInt16, {1, 10}, 0.00035483730607666075f, 1.0f, 1.0f / 32768, 0), &call);
-  EXPECT_EQ(call.function, "microaot_softmax_s16");
-  EXPECT_EQ(call.params_type, "microaot_softmax_params_s16");
-  EXPECT_EQ(call.sources, std::vector<std::string>{"kernels/portable/softmax_s16.c"});
+  EXPECT_EQ(call.info().function(), "microaot_softmax_s16");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_softmax_params_s16");
+  EXPECT_EQ(call.source, "kernels/portable/softmax_s16.c");
   EXPECT_EQ(f.at("input_multiplier"), "1248453731");
   EXPECT_EQ(f.at("input_shift"), "2");
   EXPECT_EQ(lower_fields(softmax_graph(DType::kInt16, DType::kInt16, {2, 3, 7}, 0.0004606821748893708f, 0.5f,
                                        1.0f / 32768, 0))
                 .at("input_shift"),
             "1");
-  ASSERT_EQ(call.arrays.size(), 2u);
-  EXPECT_EQ(call.arrays[0].field, "exp_lut");
-  EXPECT_EQ(call.arrays[1].field, "one_over_one_plus_x_lut");
-  for (const ParamArray& lut : call.arrays) {
-    EXPECT_EQ(lut.c_type, "int16_t");
-    ASSERT_EQ(lut.values.size(), 513u);
-  }
-  const std::vector<int64_t>& e = call.arrays[0].values;
-  const std::vector<int64_t>& r = call.arrays[1].values;
+  const auto arrays = param_arrays(call);
+  ASSERT_EQ(arrays.size(), 2u);
+  const std::vector<int64_t>& e = arrays.at("exp_lut");
+  const std::vector<int64_t>& r = arrays.at("one_over_one_plus_x_lut");
+  ASSERT_EQ(e.size(), 513u);
+  ASSERT_EQ(r.size(), 513u);
   // Sampled every 10/512 on [-10, 0] and every 1/512 on [0, 1], in Q0.15 (x 32768), ends clamped to 32767;
   // rounding (1/2) plus the midpoint bias (at most 1) keep each entry within 1.5 of the function.
   EXPECT_EQ(e[512], 32767);
@@ -146,8 +143,8 @@ TEST(SoftmaxHandler, Int16InputUsesTheTablePath) {
 TEST(SoftmaxHandler, FloatCarriesBeta) {
   KernelCall call;
   const auto f = lower_fields(softmax_graph(DType::kFloat32, DType::kFloat32, {4, 16}, 0, 2.0f, 0, 0), &call);
-  EXPECT_EQ(call.function, "microaot_softmax_f32");
-  EXPECT_EQ(call.params_type, "microaot_softmax_params_f32");
+  EXPECT_EQ(call.info().function(), "microaot_softmax_f32");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_softmax_params_f32");
   EXPECT_EQ(f.at("outer_size"), "4");
   EXPECT_EQ(f.at("depth"), "16");
   EXPECT_EQ(f.at("beta"), "0x1p+1f");

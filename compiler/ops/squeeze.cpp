@@ -15,6 +15,6 @@ int64_t macs(const Graph&, const Op&) { return 0; }
 
 }  // namespace
 
-extern const OpHandler squeeze_handler = {check, lower_view, macs, /*is_view=*/true};
+extern const OpHandler squeeze_handler = {check, /*lower=*/nullptr, macs, /*is_view=*/true};
 
 }  // namespace microaot

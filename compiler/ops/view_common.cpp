@@ -18,11 +18,4 @@ void check_view(const Graph& graph, const Op& op) {
   expect_same_elements(graph, op, in, out);
 }
 
-KernelCall lower_view(const Graph&, const Op& op) {
-  KernelCall call;
-  call.is_alias = true;
-  call.args = {op.inputs[0], op.outputs[0]};
-  return call;
-}
-
 }  // namespace microaot

@@ -1,5 +1,5 @@
 // Checks shared by the view operators (RESHAPE, SQUEEZE): the output is the input's bytes under another
-// shape, so the op lowers to an alias of the input's storage and no kernel runs.
+// shape, so the passes turn the op into an alias of the input's storage and no kernel runs.
 #pragma once
 
 #include "ir/graph.h"
@@ -10,7 +10,5 @@ namespace microaot {
 // Same dtype, known dimensions, equal element counts. Like TFLM, the output tensor's stored shape is
 // authoritative; shape inputs and options are not consulted.
 void check_view(const Graph& graph, const Op& op);
-// An alias call: the passes make the output share the input's storage.
-KernelCall lower_view(const Graph& graph, const Op& op);
 
 }  // namespace microaot

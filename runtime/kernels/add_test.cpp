@@ -31,13 +31,13 @@ Multiplier quantize(double real) {
 }
 
 // TFLM's Prepare-time constants for scales s1, s2, so and zero points z1, z2, zo, no activation.
-microaot_add_params_s8 make_params(int32_t size, float s1, int32_t z1, float s2, int32_t z2, float so, int32_t zo,
+microaot_add_params_q make_params(int32_t size, float s1, int32_t z1, float s2, int32_t z2, float so, int32_t zo,
                                    int left_shift = 20, int32_t qmin = -128, int32_t qmax = 127) {
   const double twice_max = 2 * static_cast<double>(std::max(s1, s2));
   const Multiplier m1 = quantize(s1 / twice_max);
   const Multiplier m2 = quantize(s2 / twice_max);
   const Multiplier mo = quantize(twice_max / ((1 << left_shift) * static_cast<double>(so)));
-  microaot_add_params_s8 p = {};
+  microaot_add_params_q p = {};
   p.flat_size = size;
   p.input1_offset = -z1;
   p.input1_multiplier = m1.mantissa;
@@ -56,7 +56,7 @@ microaot_add_params_s8 make_params(int32_t size, float s1, int32_t z1, float s2,
 
 TEST(AddS8, HalfScalesRoundTiesAwayFromZero) {
   // 0.5 * a + 0.5 * b in units of 1.0: 3.5 -> 4, -3.5 -> -4, 0.5 -> 1, -0.5 -> -1.
-  const microaot_add_params_s8 p = make_params(4, 0.5f, 0, 0.5f, 0, 1.0f, 0);
+  const microaot_add_params_q p = make_params(4, 0.5f, 0, 0.5f, 0, 1.0f, 0);
   ASSERT_EQ(p.input1_multiplier, 1 << 30);
   ASSERT_EQ(p.output_shift, -19);
   const std::vector<int8_t> a = {3, -3, 1, -1}, b = {4, -4, 0, 0};
@@ -67,7 +67,7 @@ TEST(AddS8, HalfScalesRoundTiesAwayFromZero) {
 
 TEST(AddS8, ZeroPointsAndClampApply) {
   // Same scale everywhere: out = (a - 10) + (b + 5) + 3, clamped to [0, 20] (a ReLU-like range).
-  microaot_add_params_s8 p = make_params(3, 0.25f, 10, 0.25f, -5, 0.25f, 3);
+  microaot_add_params_q p = make_params(3, 0.25f, 10, 0.25f, -5, 0.25f, 3);
   p.activation_min = 0;
   p.activation_max = 20;
   const std::vector<int8_t> a = {10, 20, 0}, b = {-5, 0, -5};
@@ -80,7 +80,7 @@ TEST(AddS8, AgreesWithTheRealSumWithinOneStep) {
   std::mt19937 rng(3);
   const float s1 = 0.0279757f, s2 = 0.0451786f, so = 0.0338336f;
   const int32_t z1 = -18, z2 = 14, zo = 2;
-  const microaot_add_params_s8 p = make_params(256 * 256, s1, z1, s2, z2, so, zo);
+  const microaot_add_params_q p = make_params(256 * 256, s1, z1, s2, z2, so, zo);
   std::vector<int8_t> a, b;
   for (int i = -128; i < 128; ++i) {
     for (int j = -128; j < 128; ++j) {
@@ -98,7 +98,7 @@ TEST(AddS8, AgreesWithTheRealSumWithinOneStep) {
 }
 
 TEST(AddS16, UsesLeftShift15) {
-  const microaot_add_params_s16 p = make_params(3, 0.5f, 0, 0.25f, 0, 0.5f, 0, 15, -32768, 32767);
+  const microaot_add_params_q p = make_params(3, 0.5f, 0, 0.25f, 0, 0.5f, 0, 15, -32768, 32767);
   const std::vector<int16_t> a = {1000, -32768, 32767}, b = {4, -32768, 32767};
   std::vector<int16_t> out(3);
   microaot_add_s16(&p, a.data(), b.data(), out.data());
@@ -124,7 +124,7 @@ TEST(AddS8, BroadcastWalkEqualsMaterializedBroadcast) {
   std::vector<int8_t> a(12), b(5);
   for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>(i * 19 - 100);
   for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int8_t>(i * 41 - 90);
-  microaot_add_params_s8 p = make_params(60, 0.03f, 3, 0.05f, -7, 0.06f, 1);
+  microaot_add_params_q p = make_params(60, 0.03f, 3, 0.05f, -7, 0.06f, 1);
   const int32_t shape[3] = {4, 5, 3}, strides1[3] = {3, 0, 1}, strides2[3] = {0, 1, 0};
   p.num_dims = 3;
   p.output_shape = shape;
@@ -133,7 +133,7 @@ TEST(AddS8, BroadcastWalkEqualsMaterializedBroadcast) {
   std::vector<int8_t> got(60), want(60);
   microaot_add_s8(&p, a.data(), b.data(), got.data());
   const std::vector<int8_t> fa = materialize(a, s1, so), fb = materialize(b, s2, so);
-  microaot_add_params_s8 flat = p;
+  microaot_add_params_q flat = p;
   flat.num_dims = 0;
   microaot_add_s8(&flat, fa.data(), fb.data(), want.data());
   EXPECT_EQ(got, want);
@@ -147,7 +147,7 @@ TEST(AddS8, SixDimensionWalkVisitsEveryElementOnce) {
   std::vector<int8_t> a(96), b(24);
   for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>(i);
   for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int8_t>(-static_cast<int>(i));
-  microaot_add_params_s8 p = make_params(96, 1.0f, 0, 1.0f, 0, 1.0f, 0);
+  microaot_add_params_q p = make_params(96, 1.0f, 0, 1.0f, 0, 1.0f, 0);
   p.num_dims = 6;
   p.output_shape = shape;
   p.input1_strides = strides1;
@@ -170,7 +170,7 @@ TEST(AddS8, InPlaceOverTheFullSizeInput) {
   // [2, 3] + [3] -> written over input 1.
   std::vector<int8_t> a = {1, 2, 3, 4, 5, 6};
   const std::vector<int8_t> b = {10, 20, 30};
-  microaot_add_params_s8 p = make_params(6, 1.0f, 0, 1.0f, 0, 1.0f, 0);
+  microaot_add_params_q p = make_params(6, 1.0f, 0, 1.0f, 0, 1.0f, 0);
   const int32_t shape[2] = {2, 3}, strides1[2] = {3, 1}, strides2[2] = {0, 1};
   p.num_dims = 2;
   p.output_shape = shape;
@@ -183,11 +183,11 @@ TEST(AddS8, InPlaceOverTheFullSizeInput) {
 TEST(AddF32, SumsAndClampsWithBroadcast) {
   const std::vector<float> a = {-1.0f, 0.5f, 7.0f, 2.0f}, b = {0.25f, 3.0f};
   const int32_t shape[2] = {2, 2}, strides1[2] = {2, 1}, strides2[2] = {0, 1};
-  const microaot_add_params_f32 p = {4, 2, shape, strides1, strides2, 0.0f, 6.0f};
+  const microaot_binary_params_f32 p = {4, 2, shape, strides1, strides2, 0.0f, 6.0f};
   std::vector<float> out(4);
   microaot_add_f32(&p, a.data(), b.data(), out.data());
   EXPECT_EQ(out, (std::vector<float>{0.0f, 3.5f, 6.0f, 5.0f}));
-  const microaot_add_params_f32 flat = {4, 0, nullptr, nullptr, nullptr, -FLT_MAX, FLT_MAX};
+  const microaot_binary_params_f32 flat = {4, 0, nullptr, nullptr, nullptr, -FLT_MAX, FLT_MAX};
   const std::vector<float> c = {1e-8f, -2.5f, 1e30f, 0.1f};
   microaot_add_f32(&flat, a.data(), c.data(), out.data());
   for (int i = 0; i < 4; ++i) EXPECT_EQ(out[i], a[i] + c[i]);

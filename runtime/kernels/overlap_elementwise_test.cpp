@@ -27,15 +27,7 @@ const int kSizes[] = {1, 2, 7, 33};
 
 template <typename T>
 std::vector<T> random_values(size_t n, std::mt19937& rng) {
-  std::vector<T> v(n);
-  if constexpr (std::is_same_v<T, float>) {
-    std::uniform_real_distribution<float> d(-3.0f, 3.0f);
-    for (T& x : v) x = d(rng);
-  } else {
-    std::uniform_int_distribution<int64_t> d(INT16_MIN, INT16_MAX);
-    for (T& x : v) x = static_cast<T>(d(rng));  // wraps to the type's range
-  }
-  return v;
+  return overlap_test::random_values<T>(n, rng, 3.0f, INT16_MIN, INT16_MAX);
 }
 
 // kernel(const In* input, Out* output) over input.size() elements; counts runs that differ one element
@@ -72,77 +64,39 @@ void check_sizes(Kernel kernel, std::mt19937& rng) {
   EXPECT_GT(unsafe_above, 0);
 }
 
+// check_sizes for kernel(const Params*, const In*, Out*) with the params make_params(n) gives for n elements.
+template <typename In, typename Out, typename Params, typename MakeParams>
+void check_kernel(void (*kernel)(const Params*, const In*, Out*), MakeParams make_params, std::mt19937& rng) {
+  check_sizes<In, Out>(
+      [&](int n, const In* in, Out* out) {
+        const Params p = make_params(n);
+        kernel(&p, in, out);
+      },
+      rng);
+}
+
 TEST(OverlapElementWise, Requantize) {
   std::mt19937 rng(1);
-  auto params = [](int n) { return microaot_requantize_params{n, 3, 1518500250, -1, -7}; };
-  check_sizes<int8_t, int8_t>(
-      [&](int n, const int8_t* in, int8_t* out) {
-        auto p = params(n);
-        microaot_requantize_s8_s8(&p, in, out);
-      },
-      rng);
-  check_sizes<int8_t, int16_t>(
-      [&](int n, const int8_t* in, int16_t* out) {
-        auto p = params(n);
-        microaot_requantize_s8_s16(&p, in, out);
-      },
-      rng);
-  check_sizes<int8_t, uint8_t>(
-      [&](int n, const int8_t* in, uint8_t* out) {
-        auto p = params(n);
-        microaot_requantize_s8_u8(&p, in, out);
-      },
-      rng);
-  check_sizes<uint8_t, int8_t>(
-      [&](int n, const uint8_t* in, int8_t* out) {
-        auto p = params(n);
-        microaot_requantize_u8_s8(&p, in, out);
-      },
-      rng);
-  check_sizes<int16_t, int8_t>(
-      [&](int n, const int16_t* in, int8_t* out) {
-        auto p = params(n);
-        p.output_shift = -9;
-        microaot_requantize_s16_s8(&p, in, out);
-      },
-      rng);
-  check_sizes<int16_t, int16_t>(
-      [&](int n, const int16_t* in, int16_t* out) {
-        auto p = params(n);
-        microaot_requantize_s16_s16(&p, in, out);
-      },
-      rng);
+  auto params = [](int32_t shift) {
+    return [shift](int n) { return microaot_requantize_params{n, 3, 1518500250, shift, -7}; };
+  };
+  check_kernel(microaot_requantize_s8_s8, params(-1), rng);
+  check_kernel(microaot_requantize_s8_s16, params(-1), rng);
+  check_kernel(microaot_requantize_s8_u8, params(-1), rng);
+  check_kernel(microaot_requantize_u8_s8, params(-1), rng);
+  check_kernel(microaot_requantize_s16_s8, params(-9), rng);
+  check_kernel(microaot_requantize_s16_s16, params(-1), rng);
 }
 
 TEST(OverlapElementWise, QuantizeAndDequantize) {
   std::mt19937 rng(2);
-  check_sizes<float, int8_t>(
-      [](int n, const float* in, int8_t* out) {
-        const microaot_quantize_params p{n, 0.02f, 5};
-        microaot_quantize_f32_s8(&p, in, out);
-      },
-      rng);
-  check_sizes<float, int16_t>(
-      [](int n, const float* in, int16_t* out) {
-        const microaot_quantize_params p{n, 0.0004f, 0};
-        microaot_quantize_f32_s16(&p, in, out);
-      },
-      rng);
-  check_sizes<int8_t, float>(
-      [](int n, const int8_t* in, float* out) {
-        const microaot_dequantize_params p{n, 0.05f, 3};
-        microaot_dequantize_s8_f32(&p, in, out);
-      },
-      rng);
-  check_sizes<int16_t, float>(
-      [](int n, const int16_t* in, float* out) {
-        const microaot_dequantize_params p{n, 0.001f, 0};
-        microaot_dequantize_s16_f32(&p, in, out);
-      },
-      rng);
+  check_kernel(microaot_quantize_f32_s8, [](int n) { return microaot_quantize_params{n, 0.02f, 5}; }, rng);
+  check_kernel(microaot_quantize_f32_s16, [](int n) { return microaot_quantize_params{n, 0.0004f, 0}; }, rng);
+  check_kernel(microaot_dequantize_s8_f32, [](int n) { return microaot_dequantize_params{n, 0.05f, 3}; }, rng);
+  check_kernel(microaot_dequantize_s16_f32, [](int n) { return microaot_dequantize_params{n, 0.001f, 0}; }, rng);
 }
 
-microaot_add_params_s8 add_params(int32_t n, int left_shift) {
+microaot_add_params_q add_params(int32_t n, int left_shift) {
   return {n,  0,    nullptr,    nullptr, nullptr,    4,       1 << 30,
           0,  -9,   1395864371, -1,      left_shift, 1 << 30, left_shift == 20 ? -19 : -14,
           -3, -128, 127};
@@ -155,10 +109,10 @@ TEST(OverlapElementWise, AddFlat) {
     const std::vector<int8_t> other8 = random_values<int8_t>(n, rng);
     const std::vector<int16_t> other16 = random_values<int16_t>(n, rng);
     const std::vector<float> other32 = random_values<float>(n, rng);
-    microaot_add_params_s8 p8 = add_params(n, 20);
-    microaot_add_params_s16 p16 = add_params(n, 15);
+    microaot_add_params_q p8 = add_params(n, 20);
+    microaot_add_params_q p16 = add_params(n, 15);
     p16.activation_min = -32768, p16.activation_max = 32767;
-    const microaot_add_params_f32 pf{n, 0, nullptr, nullptr, nullptr, -FLT_MAX, FLT_MAX};
+    const microaot_binary_params_f32 pf{n, 0, nullptr, nullptr, nullptr, -FLT_MAX, FLT_MAX};
     check_element_wise<int8_t, int8_t>(
         random_values<int8_t>(n, rng),
         [&](const int8_t* in, int8_t* out) { microaot_add_s8(&p8, in, other8.data(), out); }, &unsafe_above);
@@ -184,12 +138,12 @@ TEST(OverlapElementWise, AddWithTheOtherInputBroadcast) {
   const int32_t shape[] = {rows, cols}, full[] = {cols, 1}, broadcast[] = {0, 1};
   const std::vector<int8_t> row8 = random_values<int8_t>(cols, rng);
   const std::vector<float> row32 = random_values<float>(cols, rng);
-  microaot_add_params_s8 first = add_params(n, 20), second = add_params(n, 20);
+  microaot_add_params_q first = add_params(n, 20), second = add_params(n, 20);
   first.num_dims = second.num_dims = 2;
   first.output_shape = second.output_shape = shape;
   first.input1_strides = second.input2_strides = full;
   first.input2_strides = second.input1_strides = broadcast;
-  const microaot_add_params_f32 pf{n, 2, shape, broadcast, full, -1.0f, 1.0f};
+  const microaot_binary_params_f32 pf{n, 2, shape, broadcast, full, -1.0f, 1.0f};
   int unsafe_above = 0;
   check_element_wise<int8_t, int8_t>(
       random_values<int8_t>(n, rng),

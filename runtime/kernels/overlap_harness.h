@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <random>
+#include <type_traits>
 #include <vector>
 
 namespace overlap_test {
@@ -18,6 +20,21 @@ std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
   std::vector<uint8_t> bytes(values.size() * sizeof(T));
   if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
   return bytes;
+}
+
+// n random values: floats uniform in [-float_bound, float_bound], integers uniform in [int_lo, int_hi] and
+// wrapped to T's range.
+template <typename T>
+std::vector<T> random_values(size_t n, std::mt19937& rng, float float_bound, int64_t int_lo, int64_t int_hi) {
+  std::vector<T> v(n);
+  if constexpr (std::is_same_v<T, float>) {
+    std::uniform_real_distribution<float> d(-float_bound, float_bound);
+    for (T& x : v) x = d(rng);
+  } else {
+    std::uniform_int_distribution<int64_t> d(int_lo, int_hi);
+    for (T& x : v) x = static_cast<T>(d(rng));
+  }
+  return v;
 }
 
 // Storage aligned to 16 bytes with `size` usable bytes, filled with 0xA5.

@@ -79,15 +79,7 @@ std::string describe(const Geometry& g) {
 
 template <typename T>
 std::vector<T> random_values(size_t n, std::mt19937& rng) {
-  std::vector<T> v(n);
-  if constexpr (std::is_same_v<T, float>) {
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-    for (T& x : v) x = d(rng);
-  } else {
-    std::uniform_int_distribution<int> d(-128, 127);
-    for (T& x : v) x = static_cast<T>(d(rng));
-  }
-  return v;
+  return overlap_test::random_values<T>(n, rng, 1.0f, -128, 127);
 }
 
 // Runs the overlap flavor at the bound and below and compares with the normal kernel; counts in

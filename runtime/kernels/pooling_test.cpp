@@ -25,24 +25,6 @@ struct Geometry {
   int out_size() const { return n * out_h() * out_w() * c; }
 };
 
-template <typename Params>
-Params make_params(const Geometry& g) {
-  Params p{};
-  p.batches = g.n;
-  p.input_height = g.h;
-  p.input_width = g.w;
-  p.channels = g.c;
-  p.output_height = g.out_h();
-  p.output_width = g.out_w();
-  p.filter_height = g.fh;
-  p.filter_width = g.fw;
-  p.stride_height = g.sh;
-  p.stride_width = g.sw;
-  p.padding_height = g.pad_h();
-  p.padding_width = g.pad_w();
-  return p;
-}
-
 // Visits the in-bounds cells of one output's window, row by row, as TFLite does.
 template <typename T, typename F>
 void for_window(const Geometry& g, const std::vector<T>& in, int b, int oy, int ox, int ch, F visit) {
@@ -99,31 +81,26 @@ std::vector<float> ref_pool_f32(const Geometry& g, const std::vector<float>& in,
   });
 }
 
-std::vector<int8_t> avg_s8(const Geometry& g, const std::vector<int8_t>& in, int lo = -128, int hi = 127) {
-  auto p = make_params<microaot_pool_2d_params_s8>(g);
-  p.activation_min = lo;
-  p.activation_max = hi;
-  std::vector<int8_t> out(static_cast<size_t>(g.out_size()), 55);
-  microaot_average_pool_2d_s8(&p, in.data(), out.data());
+// Runs a pool kernel with the clamp range [lo, hi] on an output buffer prefilled with 55.
+template <typename T, typename Params>
+std::vector<T> run_pool(void (*kernel)(const Params*, const T*, T*), const Geometry& g, const std::vector<T>& in,
+                        decltype(Params::activation_min) lo, decltype(Params::activation_max) hi) {
+  const Params p{g.n, g.h, g.w, g.c, g.out_h(), g.out_w(), g.fh, g.fw, g.sh, g.sw, g.pad_h(), g.pad_w(), lo, hi};
+  std::vector<T> out(static_cast<size_t>(g.out_size()), static_cast<T>(55));
+  kernel(&p, in.data(), out.data());
   return out;
+}
+
+std::vector<int8_t> avg_s8(const Geometry& g, const std::vector<int8_t>& in, int lo = -128, int hi = 127) {
+  return run_pool(microaot_average_pool_2d_s8, g, in, lo, hi);
 }
 
 std::vector<int8_t> max_s8(const Geometry& g, const std::vector<int8_t>& in, int lo = -128, int hi = 127) {
-  auto p = make_params<microaot_pool_2d_params_s8>(g);
-  p.activation_min = lo;
-  p.activation_max = hi;
-  std::vector<int8_t> out(static_cast<size_t>(g.out_size()), 55);
-  microaot_max_pool_2d_s8(&p, in.data(), out.data());
-  return out;
+  return run_pool(microaot_max_pool_2d_s8, g, in, lo, hi);
 }
 
 std::vector<float> pool_f32(const Geometry& g, const std::vector<float>& in, bool average, float lo, float hi) {
-  auto p = make_params<microaot_pool_2d_params_f32>(g);
-  p.activation_min = lo;
-  p.activation_max = hi;
-  std::vector<float> out(static_cast<size_t>(g.out_size()), 55.0f);
-  (average ? microaot_average_pool_2d_f32 : microaot_max_pool_2d_f32)(&p, in.data(), out.data());
-  return out;
+  return run_pool(average ? microaot_average_pool_2d_f32 : microaot_max_pool_2d_f32, g, in, lo, hi);
 }
 
 TEST(AveragePoolS8, SamePaddingCountsOnlyInBoundsCells) {

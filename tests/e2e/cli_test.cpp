@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "demo_fixture.h"
 #include "e2e_util.h"
 #include "support/process.h"
 
@@ -14,15 +15,8 @@ namespace fs = std::filesystem;
 namespace microaot::e2e {
 namespace {
 
-class CliTest : public ::testing::Test {
+class CliTest : public DemoModelTest {
  protected:
-  void SetUp() override {
-    tmp_ = make_temp_dir();
-    demo_ = tmp_ + "/demo.tflite";
-    ASSERT_EQ(run_process({MICROAOT_DEMO_MODEL_TOOL, demo_}), 0);
-  }
-  void TearDown() override { remove_dir(tmp_); }
-
   // Builds the C files of a generated library plus `extra` into an executable; returns its path.
   std::string build_program(const std::string& lib, const std::string& extra, const std::string& define = "") {
     std::vector<std::string> argv = {"cc", "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O1",
@@ -37,16 +31,13 @@ class CliTest : public ::testing::Test {
     EXPECT_EQ(run_process(argv), 0) << "building " << extra;
     return exe;
   }
-
-  std::string tmp_;
-  std::string demo_;
 };
 
 TEST_F(CliTest, CompileWritesTheDocumentedLayout) {
   ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/out"}), 0);
   for (const char* file : {"model.h", "model.c", "memory_map.h", "weights.c", "platform.h", "platform.c",
                            "CMakeLists.txt", "model.mk", "memory_plan.txt", "memory_map.svg", "network_info.txt",
-                           "report.json", "kernels/microaot/status.h"}) {
+                           "report.json", "microaot.json", "kernels/microaot/status.h"}) {
     EXPECT_TRUE(fs::exists(tmp_ + "/out/" + file)) << file;
   }
   std::ifstream in(tmp_ + "/out/report.json");

@@ -3,14 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <sstream>
 
+#include "ir/tensor_compare.h"
 #include "support/process.h"
 
 namespace fs = std::filesystem;
@@ -76,56 +74,9 @@ void remove_dir(const std::string& path) {
   fs::remove_all(path, ec);
 }
 
-namespace {
-template <typename T>
-std::vector<T> as(const std::vector<uint8_t>& bytes) {
-  std::vector<T> values(bytes.size() / sizeof(T));
-  if (!values.empty()) std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
-  return values;
-}
-
-// |got - ref| <= 1e-4 * |ref| + 1e-5 * max(1, max|ref|): the models README's float tolerance.
-std::string compare_float(const std::vector<uint8_t>& got_bytes, const std::vector<uint8_t>& want_bytes) {
-  const auto got = as<float>(got_bytes);
-  const auto want = as<float>(want_bytes);
-  float max_ref = 1.0f;
-  for (float v : want) max_ref = std::max(max_ref, std::fabs(v));
-  size_t bad = 0;
-  std::ostringstream first;
-  for (size_t i = 0; i < want.size(); ++i) {
-    const double tolerance = 1e-4 * std::fabs(want[i]) + 1e-5 * max_ref;
-    if (!(std::fabs(static_cast<double>(got[i]) - want[i]) <= tolerance)) {
-      if (bad++ == 0) first << "element " << i << ": got " << got[i] << ", want " << want[i];
-    }
-  }
-  return bad == 0 ? "" : first.str() + " (" + std::to_string(bad) + " of " + std::to_string(want.size()) + " differ)";
-}
-
-template <typename T>
-std::string compare_exact(const std::vector<uint8_t>& got_bytes, const std::vector<uint8_t>& want_bytes) {
-  const auto got = as<T>(got_bytes);
-  const auto want = as<T>(want_bytes);
-  size_t bad = 0;
-  std::ostringstream first;
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (got[i] != want[i] && bad++ == 0) {
-      first << "element " << i << ": got " << static_cast<int64_t>(got[i]) << ", want " << static_cast<int64_t>(want[i]);
-    }
-  }
-  return bad == 0 ? "" : first.str() + " (" + std::to_string(bad) + " of " + std::to_string(want.size()) + " differ)";
-}
-}  // namespace
-
 std::string compare_tensor(const std::string& dtype, const std::vector<uint8_t>& got,
                            const std::vector<uint8_t>& want) {
-  if (got.size() != want.size()) {
-    return "size " + std::to_string(got.size()) + " bytes, want " + std::to_string(want.size());
-  }
-  if (dtype == "float32") return compare_float(got, want);
-  if (dtype == "int8") return compare_exact<int8_t>(got, want);
-  if (dtype == "int16") return compare_exact<int16_t>(got, want);
-  if (dtype == "int32") return compare_exact<int32_t>(got, want);
-  return got == want ? "" : "bytes differ";
+  return describe_difference(compare_tensor_data(dtype_from_name(dtype), got, want));
 }
 
 }  // namespace microaot::e2e

@@ -31,7 +31,7 @@ std::string make_temp_dir();
 void remove_dir(const std::string& path);
 
 // Empty when `got` matches `want` for the dtype ("int8", "float32", ...); else a description of the
-// first difference and the number of differing elements.
+// first difference and the number of differing elements (ir/tensor_compare.h: the golden tolerance).
 std::string compare_tensor(const std::string& dtype, const std::vector<uint8_t>& got,
                            const std::vector<uint8_t>& want);
 

@@ -1,29 +1,5 @@
-/* ADD int8 with TFLM's reference arithmetic (left shift 20, per-input multipliers, output rescale),
- * broadcasting through the merged strides of the params. */
+/* ADD int8: TFLM's reference arithmetic (inputs shifted left by 20, scaled, summed, rescaled),
+ * over the broadcast walk (microaot/broadcast.h). */
 #include "microaot/kernels/add.h"
 
-void microaot_add_s8(const microaot_add_params_s8* params, const int8_t* input1, const int8_t* input2,
-                     int8_t* output) {
-  int32_t i;
-  if (params->num_dims == 0) {
-    for (i = 0; i < params->flat_size; ++i) {
-      output[i] = (int8_t)microaot_add_quantized_element(params, input1[i], input2[i]);
-    }
-  } else {
-    const int32_t n = params->num_dims;
-    const int32_t inner = params->output_shape[n - 1];
-    const int32_t step1 = params->input1_strides[n - 1];
-    const int32_t step2 = params->input2_strides[n - 1];
-    microaot_add_cursor cursor = {{0}, 0, 0};
-    for (i = 0; i < params->flat_size; i += inner) {
-      const int8_t* a = input1 + cursor.offset1;
-      const int8_t* b = input2 + cursor.offset2;
-      int32_t c;
-      for (c = 0; c < inner; ++c) {
-        output[i + c] = (int8_t)microaot_add_quantized_element(params, a[c * step1], b[c * step2]);
-      }
-      microaot_add_cursor_next_row(&cursor, n, params->output_shape, params->input1_strides,
-                                   params->input2_strides);
-    }
-  }
-}
+MICROAOT_DEFINE_BINARY_KERNEL(add_s8, microaot_add_params_q, int8_t, MICROAOT_ADD_QUANTIZED)

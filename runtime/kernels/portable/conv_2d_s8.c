@@ -1,71 +1,7 @@
 /* int8 CONV_2D, portable C99: TFLite Micro's per-channel reference arithmetic (int32 accumulator over the
  * in-image taps of (input + input_offset) * filter, + bias, per-channel requantization, + output offset, clamp). */
-#include <string.h>
-
-#include "microaot/fixedpoint.h"
-#include "microaot/kernels/conv.h"
-
-/* One output value before bias. Taps outside the image are skipped, which equals padding with the input
- * zero point (its offset-corrected value is 0). */
-static int32_t conv_accumulate(const microaot_conv_2d_params_s8* p, const int8_t* input_batch,
-                               const int8_t* filter_oc, int32_t in_y0, int32_t in_x0, int32_t in_c0) {
-  int32_t acc = 0;
-  for (int32_t fy = 0; fy < p->filter_height; ++fy) {
-    const int32_t in_y = in_y0 + fy * p->dilation_height;
-    if (in_y < 0 || in_y >= p->input_height) continue;
-    for (int32_t fx = 0; fx < p->filter_width; ++fx) {
-      const int32_t in_x = in_x0 + fx * p->dilation_width;
-      if (in_x < 0 || in_x >= p->input_width) continue;
-      const int8_t* in = input_batch + ((size_t)in_y * p->input_width + in_x) * p->input_depth + in_c0;
-      const int8_t* w = filter_oc + ((size_t)fy * p->filter_width + fx) * p->filter_depth;
-      for (int32_t c = 0; c < p->filter_depth; ++c) acc += (int32_t)w[c] * ((int32_t)in[c] + p->input_offset);
-    }
-  }
-  return acc;
-}
-
-/* All output channels of one output position. */
-static void conv_pixel(const microaot_conv_2d_params_s8* p, const int8_t* input_batch, const int8_t* filter,
-                       const int32_t* bias, int32_t in_y0, int32_t in_x0, int8_t* out) {
-  const int32_t filters_per_group = p->output_depth / (p->input_depth / p->filter_depth);
-  const size_t filter_size = (size_t)p->filter_height * p->filter_width * p->filter_depth;
-  for (int32_t oc = 0; oc < p->output_depth; ++oc) {
-    const int32_t in_c0 = (oc / filters_per_group) * p->filter_depth;
-    int32_t acc = conv_accumulate(p, input_batch, filter + oc * filter_size, in_y0, in_x0, in_c0);
-    if (bias != NULL) acc += bias[oc];
-    acc = microaot_multiply_by_quantized_multiplier(acc, p->output_multiplier[oc], p->output_shift[oc]);
-    acc += p->output_offset;
-    out[oc] = (int8_t)microaot_clamp_s32(acc, p->activation_min, p->activation_max);
-  }
-}
-
-/* Every output row in order, straight into the output, or (overlap flavor) into row_scratch and then copied
- * to its place, so that no output byte is stored before the last input read of its row. */
-static void conv_2d_rows(const microaot_conv_2d_params_s8* p, const int8_t* input, const int8_t* filter,
-                         const int32_t* bias, int8_t* output, int8_t* row_scratch) {
-  const size_t input_batch_size = (size_t)p->input_height * p->input_width * p->input_depth;
-  const size_t row_size = (size_t)p->output_width * p->output_depth;
-  for (int32_t b = 0; b < p->batches; ++b) {
-    const int8_t* input_batch = input + b * input_batch_size;
-    for (int32_t oy = 0; oy < p->output_height; ++oy) {
-      const int32_t in_y0 = oy * p->stride_height - p->pad_height;
-      int8_t* row = output + ((size_t)b * p->output_height + oy) * row_size;
-      int8_t* dst = row_scratch != NULL ? row_scratch : row;
-      for (int32_t ox = 0; ox < p->output_width; ++ox) {
-        const int32_t in_x0 = ox * p->stride_width - p->pad_width;
-        conv_pixel(p, input_batch, filter, bias, in_y0, in_x0, dst + (size_t)ox * p->output_depth);
-      }
-      if (row_scratch != NULL) memcpy(row, row_scratch, row_size * sizeof(int8_t));
-    }
-  }
-}
-
-void microaot_conv_2d_s8(const microaot_conv_2d_params_s8* params, const int8_t* input, const int8_t* filter,
-                         const int32_t* bias, int8_t* output) {
-  conv_2d_rows(params, input, filter, bias, output, NULL);
-}
-
-void microaot_conv_2d_s8_overlap(const microaot_conv_2d_params_s8* params, const int8_t* input, const int8_t* filter,
-                                 const int32_t* bias, int8_t* output, void* scratch) {
-  conv_2d_rows(params, input, filter, bias, output, (int8_t*)scratch);
-}
+#define MICROAOT_DTYPE s8
+#define MICROAOT_CONV conv_2d
+#define MICROAOT_FN microaot_conv_2d_s8
+#define MICROAOT_FN_OVERLAP microaot_conv_2d_s8_overlap
+#include "microaot/templates/conv.h"

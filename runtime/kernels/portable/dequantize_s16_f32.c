@@ -1,9 +1,4 @@
 /* DEQUANTIZE int16 -> float32: scale * (x - zero point), one float multiply as TFLM's Dequantize. */
-#include "microaot/kernels/quantize.h"
-
-void microaot_dequantize_s16_f32(const microaot_dequantize_params* params, const int16_t* input, float* output) {
-  int32_t i;
-  for (i = 0; i < params->size; ++i) {
-    output[i] = params->input_scale * (float)((int32_t)input[i] + params->input_offset);
-  }
-}
+#define MICROAOT_DTYPE s16
+#define MICROAOT_FN microaot_dequantize_s16_f32
+#include "microaot/templates/dequantize.h"

@@ -1,15 +1,5 @@
 /* QUANTIZE int8 -> uint8: rescale to the output's scale and zero point (TFLM's Requantize). */
-#include "microaot/fixedpoint.h"
-#include "microaot/kernels/quantize.h"
-
-void microaot_requantize_s8_u8(const microaot_requantize_params* params, const int8_t* input, uint8_t* output) {
-  int32_t i;
-  for (i = 0; i < params->size; ++i) {
-    const int32_t x = (int32_t)input[i] + params->input_offset;
-    /* Summed in 64 bits: equals TFLM's int32 sum wherever that one does not overflow. */
-    int64_t y = (int64_t)microaot_multiply_by_quantized_multiplier(x, params->output_multiplier,
-                                                                   params->output_shift);
-    y += params->output_offset;
-    output[i] = (uint8_t)(y < 0 ? 0 : (y > 255 ? 255 : y));
-  }
-}
+#define MICROAOT_DTYPE_IN s8
+#define MICROAOT_DTYPE_OUT u8
+#define MICROAOT_FN microaot_requantize_s8_u8
+#include "microaot/templates/requantize.h"

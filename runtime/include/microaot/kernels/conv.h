@@ -7,69 +7,69 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "microaot/params.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* int8 CONV_2D. Grouped convolution when filter_depth < input_depth (groups = input_depth / filter_depth).
- * output_multiplier/output_shift have output_depth entries (per-tensor filters repeat one value);
- * shift > 0 is a left shift, as in TFLite's QuantizeMultiplier. */
-typedef struct {
-  int32_t batches;
-  int32_t input_height, input_width, input_depth;
-  int32_t filter_height, filter_width, filter_depth;
-  int32_t output_height, output_width, output_depth;
-  int32_t stride_height, stride_width;
-  int32_t dilation_height, dilation_width;
-  int32_t pad_height, pad_width; /* padding before the first row / column */
-  int32_t input_offset;          /* -input zero point */
-  int32_t output_offset;         /* +output zero point */
-  int32_t activation_min, activation_max;
-  const int32_t* output_multiplier;
-  const int32_t* output_shift;
-} microaot_conv_2d_params_s8;
+/* The window geometry every convolution kernel shares (NHWC input and output). */
+#define MICROAOT_CONV_INPUT_FIELDS(X) \
+  X(I32, batches)                     \
+  X(I32, input_height)                \
+  X(I32, input_width)                 \
+  X(I32, input_depth)                 \
+  X(I32, filter_height)               \
+  X(I32, filter_width)
+#define MICROAOT_CONV_WINDOW_FIELDS(X) \
+  X(I32, stride_height)                \
+  X(I32, stride_width)                 \
+  X(I32, dilation_height)              \
+  X(I32, dilation_width)               \
+  X(I32, pad_height) /* padding before the first row */ \
+  X(I32, pad_width)  /* padding before the first column */
+#define MICROAOT_CONV_OUTPUT_FIELDS(X) \
+  X(I32, output_height)                \
+  X(I32, output_width)                 \
+  X(I32, output_depth)
 
-/* float32 CONV_2D; same geometry fields as the int8 struct, fused activation as a clamp range. */
-typedef struct {
-  int32_t batches;
-  int32_t input_height, input_width, input_depth;
-  int32_t filter_height, filter_width, filter_depth;
-  int32_t output_height, output_width, output_depth;
-  int32_t stride_height, stride_width;
-  int32_t dilation_height, dilation_width;
-  int32_t pad_height, pad_width;
-  float activation_min, activation_max;
-} microaot_conv_2d_params_f32;
+/* int8 requantization: offsets, clamp and one multiplier/shift per output channel (per-tensor filters repeat
+ * one value); shift > 0 is a left shift, as in TFLite's QuantizeMultiplier. */
+#define MICROAOT_CONV_QUANT_FIELDS(X)                              \
+  X(I32, input_offset)  /* -input zero point */                    \
+  X(I32, output_offset) /* +output zero point */                   \
+  X(I32, activation_min)                                           \
+  X(I32, activation_max)                                           \
+  X(I32_ARRAY, output_multiplier) /* [output_depth] */             \
+  X(I32_ARRAY, output_shift)      /* [output_depth] */
+#define MICROAOT_CONV_FLOAT_FIELDS(X) \
+  X(F32, activation_min)              \
+  X(F32, activation_max)
 
-/* int8 DEPTHWISE_CONV_2D: output channel c reads input channel c / depth_multiplier;
+/* CONV_2D. Grouped convolution when filter_depth < input_depth (groups = input_depth / filter_depth). */
+#define MICROAOT_CONV_2D_FIELDS(X) \
+  MICROAOT_CONV_INPUT_FIELDS(X)    \
+  X(I32, filter_depth)             \
+  MICROAOT_CONV_OUTPUT_FIELDS(X)   \
+  MICROAOT_CONV_WINDOW_FIELDS(X)
+#define MICROAOT_FIELDS_conv_2d_params_s8(X) MICROAOT_CONV_2D_FIELDS(X) MICROAOT_CONV_QUANT_FIELDS(X)
+#define MICROAOT_FIELDS_conv_2d_params_f32(X) MICROAOT_CONV_2D_FIELDS(X) MICROAOT_CONV_FLOAT_FIELDS(X)
+MICROAOT_DEFINE_PARAMS(conv_2d_params_s8)
+MICROAOT_DEFINE_PARAMS(conv_2d_params_f32)
+
+/* DEPTHWISE_CONV_2D: output channel c reads input channel c / depth_multiplier;
  * output_depth = input_depth * depth_multiplier; per-channel arrays have output_depth entries. */
-typedef struct {
-  int32_t batches;
-  int32_t input_height, input_width, input_depth;
-  int32_t filter_height, filter_width;
-  int32_t output_height, output_width, output_depth;
-  int32_t depth_multiplier;
-  int32_t stride_height, stride_width;
-  int32_t dilation_height, dilation_width;
-  int32_t pad_height, pad_width;
-  int32_t input_offset;
-  int32_t output_offset;
-  int32_t activation_min, activation_max;
-  const int32_t* output_multiplier;
-  const int32_t* output_shift;
-} microaot_depthwise_conv_2d_params_s8;
-
-typedef struct {
-  int32_t batches;
-  int32_t input_height, input_width, input_depth;
-  int32_t filter_height, filter_width;
-  int32_t output_height, output_width, output_depth;
-  int32_t depth_multiplier;
-  int32_t stride_height, stride_width;
-  int32_t dilation_height, dilation_width;
-  int32_t pad_height, pad_width;
-  float activation_min, activation_max;
-} microaot_depthwise_conv_2d_params_f32;
+#define MICROAOT_DEPTHWISE_CONV_2D_FIELDS(X) \
+  MICROAOT_CONV_INPUT_FIELDS(X)              \
+  MICROAOT_CONV_OUTPUT_FIELDS(X)             \
+  X(I32, depth_multiplier)                   \
+  MICROAOT_CONV_WINDOW_FIELDS(X)
+#define MICROAOT_FIELDS_depthwise_conv_2d_params_s8(X) \
+  MICROAOT_DEPTHWISE_CONV_2D_FIELDS(X) MICROAOT_CONV_QUANT_FIELDS(X)
+#define MICROAOT_FIELDS_depthwise_conv_2d_params_f32(X) \
+  MICROAOT_DEPTHWISE_CONV_2D_FIELDS(X) MICROAOT_CONV_FLOAT_FIELDS(X)
+MICROAOT_DEFINE_PARAMS(depthwise_conv_2d_params_s8)
+MICROAOT_DEFINE_PARAMS(depthwise_conv_2d_params_f32)
 
 /* bias may be NULL (no bias). Buffers must not overlap the output (see the overlap flavors below). */
 void microaot_conv_2d_s8(const microaot_conv_2d_params_s8* params, const int8_t* input, const int8_t* filter,

@@ -7,32 +7,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "microaot/params.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct {
-  int32_t batches;      /* input elements / input_depth */
-  int32_t input_depth;  /* accumulation depth (weights' inner dimension) */
-  int32_t output_depth; /* units (weights' outer dimension) */
-  int32_t input_offset; /* -input zero point */
-  int32_t filter_offset; /* -weights zero point (0 for symmetric and per-channel weights) */
-  int32_t output_offset; /* +output zero point */
-  int32_t activation_min; /* clamp range in the output's quantized domain */
-  int32_t activation_max;
-  /* One entry per unit (per-tensor weights repeat the same value): real multiplier
-   * = output_multiplier * 2^(output_shift - 31), shift > 0 meaning a left shift. */
-  const int32_t* output_multiplier;
-  const int32_t* output_shift;
-} microaot_fully_connected_params_s8;
+#define MICROAOT_FC_SHAPE_FIELDS(X)                                   \
+  X(I32, batches)      /* input elements / input_depth */             \
+  X(I32, input_depth)  /* accumulation depth (weights' inner dimension) */ \
+  X(I32, output_depth) /* units (weights' outer dimension) */
 
-typedef struct {
-  int32_t batches;
-  int32_t input_depth;
-  int32_t output_depth;
-  float activation_min;
-  float activation_max;
-} microaot_fully_connected_params_f32;
+/* One multiplier/shift per unit (per-tensor weights repeat the same value): real multiplier
+ * = output_multiplier * 2^(output_shift - 31), shift > 0 meaning a left shift. */
+#define MICROAOT_FIELDS_fully_connected_params_s8(X)                           \
+  MICROAOT_FC_SHAPE_FIELDS(X)                                                  \
+  X(I32, input_offset)   /* -input zero point */                               \
+  X(I32, filter_offset)  /* -weights zero point (0 for symmetric and per-channel weights) */ \
+  X(I32, output_offset)  /* +output zero point */                              \
+  X(I32, activation_min) /* clamp range in the output's quantized domain */    \
+  X(I32, activation_max)                                                       \
+  X(I32_ARRAY, output_multiplier) /* [output_depth] */                         \
+  X(I32_ARRAY, output_shift)      /* [output_depth] */
+MICROAOT_DEFINE_PARAMS(fully_connected_params_s8)
+
+#define MICROAOT_FIELDS_fully_connected_params_f32(X) \
+  MICROAOT_FC_SHAPE_FIELDS(X)                         \
+  X(F32, activation_min)                              \
+  X(F32, activation_max)
+MICROAOT_DEFINE_PARAMS(fully_connected_params_f32)
 
 /* int8 activations and weights, int32 bias (NULL when absent); TFLM-exact requantization. */
 void microaot_fully_connected_s8(const microaot_fully_connected_params_s8* params, const int8_t* input,

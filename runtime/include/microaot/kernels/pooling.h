@@ -6,44 +6,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "microaot/params.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct {
-  int32_t batches;
-  int32_t input_height;
-  int32_t input_width;
-  int32_t channels; /* same for input and output */
-  int32_t output_height;
-  int32_t output_width;
-  int32_t filter_height;
-  int32_t filter_width;
-  int32_t stride_height;
-  int32_t stride_width;
-  int32_t padding_height; /* rows of padding before the first input row */
-  int32_t padding_width;  /* columns of padding before the first input column */
-  /* Clamp range in the quantized domain; input and output share one quantization. */
-  int32_t activation_min;
-  int32_t activation_max;
-} microaot_pool_2d_params_s8;
+#define MICROAOT_POOL_2D_GEOMETRY_FIELDS(X)                              \
+  X(I32, batches)                                                        \
+  X(I32, input_height)                                                   \
+  X(I32, input_width)                                                    \
+  X(I32, channels) /* same for input and output */                       \
+  X(I32, output_height)                                                  \
+  X(I32, output_width)                                                   \
+  X(I32, filter_height)                                                  \
+  X(I32, filter_width)                                                   \
+  X(I32, stride_height)                                                  \
+  X(I32, stride_width)                                                   \
+  X(I32, padding_height) /* rows of padding before the first input row */ \
+  X(I32, padding_width)  /* columns of padding before the first input column */
 
-typedef struct {
-  int32_t batches;
-  int32_t input_height;
-  int32_t input_width;
-  int32_t channels;
-  int32_t output_height;
-  int32_t output_width;
-  int32_t filter_height;
-  int32_t filter_width;
-  int32_t stride_height;
-  int32_t stride_width;
-  int32_t padding_height;
-  int32_t padding_width;
-  float activation_min;
-  float activation_max;
-} microaot_pool_2d_params_f32;
+/* The clamp range is in the quantized domain for int8 (input and output share one quantization). */
+#define MICROAOT_FIELDS_pool_2d_params_s8(X) \
+  MICROAOT_POOL_2D_GEOMETRY_FIELDS(X) X(I32, activation_min) X(I32, activation_max)
+#define MICROAOT_FIELDS_pool_2d_params_f32(X) \
+  MICROAOT_POOL_2D_GEOMETRY_FIELDS(X) X(F32, activation_min) X(F32, activation_max)
+MICROAOT_DEFINE_PARAMS(pool_2d_params_s8)
+MICROAOT_DEFINE_PARAMS(pool_2d_params_f32)
 
 /* Mean of the in-bounds window elements, rounded to nearest (ties away from zero), then clamped. */
 void microaot_average_pool_2d_s8(const microaot_pool_2d_params_s8* params, const int8_t* input, int8_t* output);
@@ -65,16 +54,6 @@ void microaot_max_pool_2d_s8_overlap(const microaot_pool_2d_params_s8* params, c
                                      void* scratch);
 void microaot_max_pool_2d_f32_overlap(const microaot_pool_2d_params_f32* params, const float* input, float* output,
                                       void* scratch);
-
-/* One axis of a window: output position `out` covers input [origin + *begin, origin + *end), clipped to
- * [0, in_size); returns origin = out * stride - padding. Shared by the four kernels. */
-static inline int32_t microaot_pool_2d_window(int32_t out, int32_t stride, int32_t padding, int32_t filter,
-                                              int32_t in_size, int32_t* begin, int32_t* end) {
-  const int32_t origin = out * stride - padding;
-  *begin = origin < 0 ? -origin : 0;
-  *end = in_size - origin < filter ? in_size - origin : filter;
-  return origin;
-}
 
 #ifdef __cplusplus
 }

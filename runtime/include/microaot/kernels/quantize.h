@@ -8,33 +8,35 @@
 
 #include <stdint.h>
 
+#include "microaot/params.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* float -> integer: q = clamp(round_half_away(x / output_scale) + output_offset), the division in float. */
-typedef struct {
-  int32_t size;          /* elements */
-  float output_scale;    /* the output tensor's scale, exactly as stored in the model */
-  int32_t output_offset; /* +output zero point */
-} microaot_quantize_params;
+#define MICROAOT_FIELDS_quantize_params(X)                                       \
+  X(I32, size)          /* elements */                                           \
+  X(F32, output_scale)  /* the output tensor's scale, exactly as stored in the model */ \
+  X(I32, output_offset) /* +output zero point */
+MICROAOT_DEFINE_PARAMS(quantize_params)
 
 /* integer -> integer: q = clamp(mbqm(x + input_offset, output_multiplier, output_shift) + output_offset),
  * mbqm being microaot_multiply_by_quantized_multiplier and the multiplier input_scale / output_scale. */
-typedef struct {
-  int32_t size;              /* elements */
-  int32_t input_offset;      /* -input zero point */
-  int32_t output_multiplier; /* Q31 mantissa of input_scale / output_scale */
-  int32_t output_shift;      /* its exponent; > 0 shifts left */
-  int32_t output_offset;     /* +output zero point */
-} microaot_requantize_params;
+#define MICROAOT_FIELDS_requantize_params(X)                         \
+  X(I32, size)              /* elements */                           \
+  X(I32, input_offset)      /* -input zero point */                  \
+  X(I32, output_multiplier) /* Q31 mantissa of input_scale / output_scale */ \
+  X(I32, output_shift)      /* its exponent; > 0 shifts left */      \
+  X(I32, output_offset)     /* +output zero point */
+MICROAOT_DEFINE_PARAMS(requantize_params)
 
 /* integer -> float: y = input_scale * (float)(x + input_offset), one float multiply. */
-typedef struct {
-  int32_t size;         /* elements */
-  float input_scale;    /* the input tensor's scale */
-  int32_t input_offset; /* -input zero point */
-} microaot_dequantize_params;
+#define MICROAOT_FIELDS_dequantize_params(X)     \
+  X(I32, size)         /* elements */            \
+  X(F32, input_scale)  /* the input tensor's scale */ \
+  X(I32, input_offset) /* -input zero point */
+MICROAOT_DEFINE_PARAMS(dequantize_params)
 
 /* Quantizes floats. NaN maps to the lowest output value. */
 void microaot_quantize_f32_s8(const microaot_quantize_params* params, const float* input, int8_t* output);

@@ -10,38 +10,38 @@
 
 #include <stdint.h>
 
+#include "microaot/params.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* int8 input, int8 or int16 output. Output quantization is fixed by the op: int8 1/256 with zero point
  * -128, int16 1/65536 with zero point -32768; the kernels add the type's minimum directly. */
-typedef struct {
-  int32_t outer_size;       /* product of all dimensions but the last */
-  int32_t depth;            /* the last dimension */
-  int32_t input_multiplier; /* Q31 mantissa of beta * input_scale * 2^26 (capped at 2^31 - 1) */
-  int32_t input_left_shift; /* its exponent, >= 0: differences become Q5.26 after the multiply */
-  int32_t diff_min;         /* differences below this (<= 0) contribute nothing and output the minimum */
-} microaot_softmax_params_s8;
+#define MICROAOT_SOFTMAX_ROWS_FIELDS(X)                                      \
+  X(I32, outer_size) /* product of all dimensions but the last */            \
+  X(I32, depth)      /* the last dimension */
+#define MICROAOT_FIELDS_softmax_params_s8(X)                                           \
+  MICROAOT_SOFTMAX_ROWS_FIELDS(X)                                                      \
+  X(I32, input_multiplier) /* Q31 mantissa of beta * input_scale * 2^26 (capped at 2^31 - 1) */ \
+  X(I32, input_left_shift) /* its exponent, >= 0: differences become Q5.26 after the multiply */ \
+  X(I32, diff_min)         /* differences below this (<= 0) contribute nothing and output the minimum */
+MICROAOT_DEFINE_PARAMS(softmax_params_s8)
 
 /* int16 -> int16 (output 1/32768, zero point 0), TFLM's table-based path: differences scaled so that
  * [-65535, 0] covers [-10, 0], exp from a 513-entry table with linear interpolation, the sum normalized
  * and inverted through a second table of 1/(1 + x). The output buffer holds the exps in between. */
-typedef struct {
-  int32_t outer_size;
-  int32_t depth;
-  int32_t input_multiplier;               /* Q31 mantissa of input_scale * beta / (10 / 65535) */
-  int32_t input_shift;                    /* its exponent; > 0 shifts left */
-  const int16_t* exp_lut;                 /* [513] exp on [-10, 0] in Q0.15 */
-  const int16_t* one_over_one_plus_x_lut; /* [513] 1/(1 + x) on [0, 1] in Q0.15 */
-} microaot_softmax_params_s16;
+#define MICROAOT_FIELDS_softmax_params_s16(X)                                                 \
+  MICROAOT_SOFTMAX_ROWS_FIELDS(X)                                                             \
+  X(I32, input_multiplier)                 /* Q31 mantissa of input_scale * beta / (10 / 65535) */ \
+  X(I32, input_shift)                      /* its exponent; > 0 shifts left */                \
+  X(I16_ARRAY, exp_lut)                    /* [513] exp on [-10, 0] in Q0.15 */               \
+  X(I16_ARRAY, one_over_one_plus_x_lut)    /* [513] 1/(1 + x) on [0, 1] in Q0.15 */
+MICROAOT_DEFINE_PARAMS(softmax_params_s16)
 
 /* float: exp((x - max) * beta) / sum, as TFLM's reference. */
-typedef struct {
-  int32_t outer_size;
-  int32_t depth;
-  float beta;
-} microaot_softmax_params_f32;
+#define MICROAOT_FIELDS_softmax_params_f32(X) MICROAOT_SOFTMAX_ROWS_FIELDS(X) X(F32, beta)
+MICROAOT_DEFINE_PARAMS(softmax_params_f32)
 
 void microaot_softmax_s8(const microaot_softmax_params_s8* params, const int8_t* input, int8_t* output);
 /* Same parameters as the int8 kernel; the output has 16 bits of resolution. */

@@ -1,0 +1,131 @@
+// The options `compile`, `run`, `bench` and `validate` share: registered on each subcommand, then checked
+// and turned into CompileOptions. Every mistake here is a UsageError (exit status 2), found before any
+// file is read.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <set>
+
+#include "driver/commands.h"
+#include "support/byte_size.h"
+#include "support/diagnostics.h"
+#include "target/target.h"
+
+namespace microaot {
+
+namespace {
+// --target (tvmc's spellings included, target/target.h) and --target-c-mcpu, tvmc's spelling of " -mcpu=X".
+Target resolve_target(const CompileCommandOptions& o) {
+  try {
+    const Target target = parse_target(o.target.empty() ? "c" : o.target);
+    if (o.target_c_mcpu.empty()) return target;
+    Target extra = parse_target("c -mcpu=" + o.target_c_mcpu);
+    if (!target.is_generic() && target.cpu != extra.cpu) {
+      throw UsageError("--target says " + target.cpu + " but --target-c-mcpu says " + extra.cpu);
+    }
+    if (!target.is_generic()) return target;
+    extra.fast_kernels_requested = target.fast_kernels_requested;
+    return extra;
+  } catch (const CompileError& e) {
+    throw UsageError(e.what());  // a target is wrong whatever the model
+  }
+}
+
+void check_alignment(int64_t a, const std::string& what) {
+  if ((a & (a - 1)) != 0 || a > 4096) {
+    throw UsageError(what + ": the alignment must be a power of two between 1 and 4096, got " + std::to_string(a));
+  }
+}
+
+bool is_c_identifier(const std::string& name) {
+  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+         std::all_of(name.begin(), name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// "NAME:SIZE[:ALIGN]"
+PoolOption parse_pool(const std::string& text) {
+  const std::string what = "--pool " + text;
+  const size_t first = text.find(':');
+  if (first == std::string::npos) throw UsageError(what + ": expected NAME:SIZE[:ALIGN]");
+  const size_t second = text.find(':', first + 1);
+  PoolOption pool;
+  pool.name = text.substr(0, first);
+  if (!is_c_identifier(pool.name)) throw UsageError(what + ": the pool name must be a C identifier");
+  const size_t size_end = second == std::string::npos ? std::string::npos : second - first - 1;
+  pool.size = parse_byte_size(text.substr(first + 1, size_end), what, 1);
+  if (second != std::string::npos) {
+    pool.alignment = parse_byte_size(text.substr(second + 1), what, 1);
+    check_alignment(pool.alignment, what);
+  }
+  return pool;
+}
+
+void resolve_pools(CompileCommandOptions& o) {
+  o.compile.pools.clear();  // resolving twice (bench's host run) must not add the pools twice
+  std::set<std::string> names;
+  for (const std::string& text : o.pools) {
+    o.compile.pools.push_back(parse_pool(text));
+    if (!names.insert(o.compile.pools.back().name).second) {
+      throw UsageError("--pool " + o.compile.pools.back().name + " is given twice");
+    }
+  }
+}
+
+void check_module_name(const std::string& name) {
+  if (!is_c_identifier(name)) {
+    throw UsageError("--module-name '" + name + "' must be a C identifier: letters, digits and '_', not "
+                     "starting with a digit");
+  }
+}
+}  // namespace
+
+void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::string& target_help) {
+  app.add_option("model", o.model_path, "the .tflite model")->required();
+  app.add_option("--module-name", o.compile.module_name, "prefix of generated symbols and files (default: model)");
+  app.add_option("--target", o.target, target_help);
+  app.add_option("--target-c-mcpu", o.target_c_mcpu, "tvmc spelling of --target \"c -mcpu=CPU\"");
+  app.add_option("--executor", o.compile.executor, "aot (the fixed call sequence)");
+  app.add_option("--runtime", o.runtime, "crt (accepted for tvmc compatibility)");
+  app.add_option("--interface-api,--executor-aot-interface-api", o.interface_api,
+                 "c: also emit tvmgen_<name>_run(inputs*, outputs*)");
+  app.add_flag("--unpacked-api,--executor-aot-unpacked-api", o.unpacked_api,
+               "accepted for tvmc compatibility (the API is always unpacked)");
+  app.add_option("--planner", o.compile.planner,
+                 "memory planner: best (default: the smallest of all), greedy_by_size, greedy_by_conflicts, "
+                 "hill_climb, branch_and_bound, linear; all = best plus a comparison table");
+  app.add_option("--alignment", o.alignment, "byte alignment of buffers and arena: a power of two (default 16)");
+  app.add_option("--ram-budget", o.ram_budget, "fail unless the planned RAM fits in BYTES (e.g. 65536, 64K, 1MiB)");
+  app.add_option("--pool", o.pools,
+                 "NAME:SIZE[:ALIGN] a further memory for buffers that do not fit, sizes as for --ram-budget "
+                 "(repeatable)");
+  app.add_option("--io-in-arena", o.io_in_arena, "on (default): inputs/outputs inside the arena; off: own buffers");
+  app.add_option("--dump-ir-after", o.compile.dump_ir_after, "print the IR after this pass (or 'all') to stderr");
+}
+
+void resolve_compile_options(CompileCommandOptions& o) {
+  resolve_pools(o);
+  if (o.io_in_arena != "on" && o.io_in_arena != "off" && o.io_in_arena != "true" && o.io_in_arena != "false") {
+    throw UsageError("--io-in-arena takes on or off, got '" + o.io_in_arena + "'");
+  }
+  o.compile.io_in_arena = o.io_in_arena == "on" || o.io_in_arena == "true";
+  if (o.compile.planner == "all") {
+    o.compile.planner = "best";
+    o.planner_table = true;
+  }
+  o.compile.target = resolve_target(o);
+  if (o.runtime != "crt") throw UsageError("--runtime '" + o.runtime + "' is not supported (only crt)");
+  if (!o.interface_api.empty() && o.interface_api != "c") {
+    throw UsageError("--interface-api '" + o.interface_api + "' is not supported (only c)");
+  }
+  o.compile.interface_api_c = o.interface_api == "c";
+  if (!o.alignment.empty()) o.compile.alignment = parse_byte_size(o.alignment, "--alignment", 1);
+  if (!o.ram_budget.empty()) o.compile.ram_budget = parse_byte_size(o.ram_budget, "--ram-budget", 1);
+  check_module_name(o.compile.module_name);
+  o.compile.source_name = std::filesystem::path(o.model_path).filename().string();
+  check_compile_options(o.compile);
+}
+
+}  // namespace microaot

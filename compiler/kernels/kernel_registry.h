@@ -1,0 +1,92 @@
+// The runtime kernels as the compiler sees them: runtime/include/microaot/kernel_list.def, with each
+// params struct's fields expanded from the X-macro field list of its runtime header. Handlers name a kernel
+// by stem; lowering checks the call against the struct and the signature; select_kernels picks the variant
+// and the implementation for the target.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "ir/dtype.h"
+
+namespace microaot {
+
+// The kind of one params field (runtime/include/microaot/params.h).
+enum class ParamKind { kI32, kF32, kI8Array, kI16Array, kI32Array, kF32Array };
+bool is_array(ParamKind kind);
+bool is_float(ParamKind kind);  // F32 or F32_ARRAY
+// Bytes of one scalar or one array element.
+size_t element_bytes(ParamKind kind);
+// The C element type: "int32_t", "float", ...
+const char* param_c_type(ParamKind kind);
+
+struct ParamField {
+  std::string name;
+  ParamKind kind;
+};
+
+// A params struct `microaot_<name>` and its fields in declaration order.
+struct ParamStruct {
+  std::string name;
+  std::vector<ParamField> fields;
+  std::string c_type() const { return "microaot_" + name; }
+  // The field's position, or -1.
+  int find(const std::string& field) const;
+};
+
+enum class KernelVariant { kPlain, kOverlap };
+const char* variant_name(KernelVariant variant);
+
+// One argument after the params pointer. A list (in*:T, out*:T) takes one or more tensors, passed to the
+// kernel as an array of pointers; a signature has at most one list.
+struct KernelArgSpec {
+  enum class Role { kIn, kOptionalIn, kOut, kInList, kOutList, kScratch };
+  Role role;
+  DType dtype = DType::kUnsupported;  // none for scratch, and for `any`
+  bool any_type = false;              // `any`: a byte-generic kernel, the element size is a params field
+
+  bool is_list() const { return role == Role::kInList || role == Role::kOutList; }
+  bool is_output() const { return role == Role::kOut || role == Role::kOutList; }
+  bool accepts(DType type) const { return any_type || type == dtype; }
+};
+
+struct KernelInfo {
+  int id = -1;
+  std::string symbol;  // the C function is microaot_<symbol>
+  std::string stem;
+  KernelVariant variant = KernelVariant::kPlain;
+  const ParamStruct* params = nullptr;
+  std::string header;  // include path, e.g. "microaot/kernels/conv.h"
+  std::string source;  // the portable implementation, below runtime/: "kernels/portable/conv_2d_s8.c"
+  DType dtype = DType::kUnsupported;  // kUnsupported for a byte-generic (`any`) kernel
+  std::vector<KernelArgSpec> args;
+
+  std::string function() const { return "microaot_" + symbol; }
+  bool takes_scratch() const;
+};
+
+// A faster implementation of every variant of `stem` for an instruction set (bit-exact, same symbols).
+struct KernelImplementation {
+  std::string stem;
+  std::string isa;     // "dsp", "mve"
+  std::string source;  // below runtime/: "kernels/dsp/conv_2d_s8.c"
+};
+
+struct KernelRegistry {
+  std::vector<ParamStruct> params;
+  std::vector<KernelInfo> kernels;  // kernels[i].id == i
+  std::vector<KernelImplementation> implementations;
+
+  const KernelInfo* find(const std::string& stem, KernelVariant variant) const;
+  const KernelInfo& by_id(int id) const;
+};
+
+// The registry built from kernel_list.def; aborts (compiler bug) on a malformed line.
+const KernelRegistry& kernel_registry();
+
+// Parses a signature such as "in:s8 in?:s32 out:s8 scratch" or "in*:any out:any"; throws
+// std::invalid_argument when malformed.
+std::vector<KernelArgSpec> parse_kernel_signature(const std::string& signature);
+
+}  // namespace microaot

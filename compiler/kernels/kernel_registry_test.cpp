@@ -1,0 +1,164 @@
+// The kernel list as the compiler reads it: ids, symbols and variants consistent; every kernel's header and
+// source embedded, declaring and defining it; each params struct's field list agreeing with the C struct.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "codegen/runtime_files.h"
+#include "kernels/kernel_registry.h"
+#include "microaot/kernels.h"
+
+namespace microaot {
+namespace {
+
+const KernelRegistry& registry() { return kernel_registry(); }
+
+bool embedded(const std::string& path) {
+  for (const EmbeddedFile* f = kRuntimeFiles; f->path != nullptr; ++f) {
+    if (path == f->path) return true;
+  }
+  return false;
+}
+
+// Some embedded header defines the params struct from its field list.
+bool defines_params(const std::string& name) {
+  for (const EmbeddedFile* f = kRuntimeFiles; f->path != nullptr; ++f) {
+    if (runtime_file(f->path).find("MICROAOT_DEFINE_PARAMS(" + name + ")") != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(KernelRegistry, IdsArePositionsAndSymbolsFollowStemAndVariant) {
+  ASSERT_FALSE(registry().kernels.empty());
+  for (size_t i = 0; i < registry().kernels.size(); ++i) {
+    const KernelInfo& k = registry().kernels[i];
+    EXPECT_EQ(k.id, static_cast<int>(i));
+    const std::string expected =
+        k.variant == KernelVariant::kPlain ? k.stem : k.stem + "_" + variant_name(k.variant);
+    EXPECT_EQ(k.symbol, expected);
+    EXPECT_EQ(&registry().by_id(k.id), &k);
+    EXPECT_EQ(registry().find(k.stem, k.variant), &k) << k.symbol << " is listed twice";
+  }
+}
+
+// Whether a portable source defines kernel k: directly, through MICROAOT_DEFINE_BINARY_KERNEL, or by naming
+// it MICROAOT_FN (MICROAOT_FN_OVERLAP) and including a template of runtime/include/microaot/templates/ that
+// defines a function of that name.
+bool defines_kernel(const std::string& source, const KernelInfo& k) {
+  const std::string function = k.function();
+  if (source.find("void " + function + "(") != std::string::npos) return true;
+  if (source.find("MICROAOT_DEFINE_BINARY_KERNEL(" + k.symbol + ",") != std::string::npos) return true;
+  const std::string include = "#include \"microaot/templates/";
+  const size_t at = source.find(include);
+  if (at == std::string::npos) return false;
+  const size_t path = at + std::string("#include \"").size();
+  const std::string template_text = runtime_file("include/" + source.substr(path, source.find('"', path) - path));
+  for (const std::string macro : {"MICROAOT_FN", "MICROAOT_FN_OVERLAP"}) {
+    if (source.find("#define " + macro + " " + function + "\n") != std::string::npos &&
+        template_text.find("void " + macro + "(") != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(KernelRegistry, HeadersAndSourcesAreEmbeddedAndNameTheKernel) {
+  for (const KernelInfo& k : registry().kernels) {
+    SCOPED_TRACE(k.symbol);
+    ASSERT_TRUE(embedded("include/" + k.header));
+    ASSERT_TRUE(embedded(k.source));
+    EXPECT_NE(runtime_file("include/" + k.header).find(" " + k.function() + "("), std::string::npos);
+    EXPECT_TRUE(defines_kernel(runtime_file(k.source), k));
+    EXPECT_TRUE(defines_params(k.params->name));
+  }
+}
+
+TEST(KernelRegistry, OverlapVariantsTakeThePlainArgumentsAndScratch) {
+  for (const KernelInfo& k : registry().kernels) {
+    if (k.variant != KernelVariant::kOverlap) continue;
+    SCOPED_TRACE(k.symbol);
+    const KernelInfo* plain = registry().find(k.stem, KernelVariant::kPlain);
+    ASSERT_NE(plain, nullptr);
+    EXPECT_EQ(plain->params, k.params);
+    EXPECT_FALSE(plain->takes_scratch());
+    ASSERT_TRUE(k.takes_scratch());
+    ASSERT_EQ(k.args.size(), plain->args.size() + 1);
+    for (size_t i = 0; i < plain->args.size(); ++i) {
+      EXPECT_EQ(k.args[i].role, plain->args[i].role);
+      EXPECT_EQ(k.args[i].dtype, plain->args[i].dtype);
+    }
+  }
+}
+
+// The layout a C compiler gives the fields on this host: 4-byte scalars, pointer-sized arrays.
+size_t expected_size(const ParamStruct& s) {
+  size_t size = 0, align = 4;
+  for (const ParamField& f : s.fields) {
+    const size_t bytes = is_array(f.kind) ? sizeof(void*) : 4;
+    size = (size + bytes - 1) / bytes * bytes + bytes;
+    align = std::max(align, bytes);
+  }
+  return (size + align - 1) / align * align;
+}
+
+TEST(KernelRegistry, FieldListsMatchTheCStructs) {
+  struct Size {
+    const char* name;
+    size_t bytes;
+  };
+  const Size sizes[] = {
+#define MICROAOT_KERNEL(id, symbol, stem, variant, struct_name, header, source, dtype, signature) \
+  {#struct_name, sizeof(microaot_##struct_name)},
+#include "microaot/kernel_list.def"
+#undef MICROAOT_KERNEL
+  };
+  for (const Size& size : sizes) {
+    const ParamStruct* s = nullptr;
+    for (const ParamStruct& candidate : registry().params) {
+      if (candidate.name == size.name) s = &candidate;
+    }
+    ASSERT_NE(s, nullptr) << size.name;
+    EXPECT_FALSE(s->fields.empty()) << size.name;
+    EXPECT_EQ(expected_size(*s), size.bytes) << size.name;
+  }
+}
+
+TEST(KernelRegistry, FieldKindsComeFromTheRuntimeHeader) {
+  const KernelInfo* softmax = registry().find("softmax_s16", KernelVariant::kPlain);
+  ASSERT_NE(softmax, nullptr);
+  const ParamStruct& s = *softmax->params;
+  ASSERT_GE(s.find("exp_lut"), 0);
+  EXPECT_EQ(s.fields[s.find("exp_lut")].kind, ParamKind::kI16Array);
+  EXPECT_EQ(s.fields[s.find("depth")].kind, ParamKind::kI32);
+  const KernelInfo* quantize = registry().find("quantize_f32_s8", KernelVariant::kPlain);
+  ASSERT_NE(quantize, nullptr);
+  EXPECT_EQ(quantize->params->fields[quantize->params->find("output_scale")].kind, ParamKind::kF32);
+  EXPECT_EQ(s.find("no_such_field"), -1);
+}
+
+TEST(KernelSignature, ParsesRolesAndTypes) {
+  const std::vector<KernelArgSpec> args = parse_kernel_signature("in:s8 in?:s32 out:f32 scratch");
+  ASSERT_EQ(args.size(), 4u);
+  EXPECT_EQ(args[0].role, KernelArgSpec::Role::kIn);
+  EXPECT_EQ(args[0].dtype, DType::kInt8);
+  EXPECT_EQ(args[1].role, KernelArgSpec::Role::kOptionalIn);
+  EXPECT_EQ(args[1].dtype, DType::kInt32);
+  EXPECT_EQ(args[2].role, KernelArgSpec::Role::kOut);
+  EXPECT_EQ(args[2].dtype, DType::kFloat32);
+  EXPECT_EQ(args[3].role, KernelArgSpec::Role::kScratch);
+  const std::vector<KernelArgSpec> list = parse_kernel_signature("in*:any in:s32 out:any");
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[0].role, KernelArgSpec::Role::kInList);
+  EXPECT_TRUE(list[0].is_list());
+  EXPECT_TRUE(list[0].accepts(DType::kInt16));
+  EXPECT_TRUE(list[2].is_output());
+  EXPECT_FALSE(list[1].accepts(DType::kInt8));
+  EXPECT_TRUE(parse_kernel_signature("in:u8 out*:bool")[1].is_output());
+  EXPECT_THROW(parse_kernel_signature("in*:s8 out*:s8"), std::invalid_argument);
+  EXPECT_THROW(parse_kernel_signature("input:s8"), std::invalid_argument);
+  EXPECT_THROW(parse_kernel_signature("in:q7"), std::invalid_argument);
+  EXPECT_THROW(parse_kernel_signature("s8"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace microaot

@@ -1,0 +1,40 @@
+#include "kernels/select_kernels.h"
+
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+namespace {
+bool target_has(const Target& target, const std::string& isa) {
+  return (isa == "dsp" && target.dsp) || (isa == "mve" && target.mve);
+}
+}  // namespace
+
+std::string select_implementation(const KernelRegistry& registry, const KernelInfo& kernel, const Target& target) {
+  std::string chosen = kernel.source;
+  for (const char* isa : {"dsp", "mve"}) {  // later entries win: the wider extension
+    for (const KernelImplementation& impl : registry.implementations) {
+      if (impl.stem == kernel.stem && impl.isa == isa && target_has(target, isa)) chosen = impl.source;
+    }
+  }
+  return chosen;
+}
+
+std::string implementation_isa(const std::string& source) {
+  const size_t first = source.find('/');
+  const size_t second = source.find('/', first + 1);
+  MICROAOT_CHECK(first != std::string::npos && second != std::string::npos, "bad kernel source path " + source);
+  return source.substr(first + 1, second - first - 1);
+}
+
+void select_kernels(std::vector<KernelCall>& calls, const Target& target, const KernelRegistry& registry) {
+  for (KernelCall& call : calls) {
+    const KernelInfo* kernel = registry.find(call.stem, call.variant);
+    MICROAOT_CHECK(kernel != nullptr,
+                   "no " + std::string(variant_name(call.variant)) + " variant of kernel stem '" + call.stem + "'");
+    call.kernel = kernel->id;
+    call.source = select_implementation(registry, *kernel, target);
+  }
+}
+
+}  // namespace microaot

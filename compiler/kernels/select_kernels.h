@@ -1,0 +1,24 @@
+// After memory planning, each call's final kernel: the variant the plan needs (plain, or the overlap
+// variant where an output shares bytes with its input) and the fastest implementation the target can run
+// (an ISA implementation of kernel_list.def when the target has that extension, else portable C).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/kernel_call.h"
+#include "target/target.h"
+
+namespace microaot {
+
+// The implementation source of `stem` for `target` in `registry`: mve before dsp before portable.
+std::string select_implementation(const KernelRegistry& registry, const KernelInfo& kernel, const Target& target);
+
+// The instruction set of an implementation source: "portable", "dsp", "mve".
+std::string implementation_isa(const std::string& source);
+
+// Sets kernel and source of every call from its stem and variant (aborts on a variant the list lacks).
+void select_kernels(std::vector<KernelCall>& calls, const Target& target,
+                    const KernelRegistry& registry = kernel_registry());
+
+}  // namespace microaot

@@ -1,0 +1,69 @@
+// Kernel selection on a made-up registry: the variant the plan asks for, and the implementation for the
+// target's instruction set (Helium before DSP before portable C).
+#include <gtest/gtest.h>
+
+#include "kernels/select_kernels.h"
+
+namespace microaot {
+namespace {
+
+KernelRegistry registry_with_isa_implementations() {
+  static const ParamStruct params = {"p", {{"n", ParamKind::kI32}}};
+  KernelRegistry r;
+  const auto kernel = [&](int id, const char* symbol, KernelVariant variant) {
+    KernelInfo k;
+    k.id = id;
+    k.symbol = symbol;
+    k.stem = "conv_s8";
+    k.variant = variant;
+    k.params = &params;
+    k.source = "kernels/portable/conv_s8.c";
+    return k;
+  };
+  r.kernels = {kernel(0, "conv_s8", KernelVariant::kPlain), kernel(1, "conv_s8_overlap", KernelVariant::kOverlap)};
+  r.implementations = {{"conv_s8", "mve", "kernels/mve/conv_s8.c"}, {"conv_s8", "dsp", "kernels/dsp/conv_s8.c"}};
+  return r;
+}
+
+KernelCall call_for(KernelVariant variant) {
+  KernelCall call;
+  call.stem = "conv_s8";
+  call.variant = variant;
+  return call;
+}
+
+TEST(SelectKernels, PicksTheVariantThePlanNeeds) {
+  const KernelRegistry r = registry_with_isa_implementations();
+  std::vector<KernelCall> calls = {call_for(KernelVariant::kPlain), call_for(KernelVariant::kOverlap)};
+  select_kernels(calls, Target{}, r);
+  EXPECT_EQ(calls[0].kernel, 0);
+  EXPECT_EQ(calls[1].kernel, 1);
+  EXPECT_EQ(calls[0].source, "kernels/portable/conv_s8.c");
+}
+
+TEST(SelectKernels, PicksTheImplementationForTheTarget) {
+  const KernelRegistry r = registry_with_isa_implementations();
+  const KernelInfo& plain = r.kernels[0];
+  EXPECT_EQ(select_implementation(r, plain, parse_target("c")), "kernels/portable/conv_s8.c");
+  EXPECT_EQ(select_implementation(r, plain, parse_target("c -mcpu=cortex-m3")), "kernels/portable/conv_s8.c");
+  EXPECT_EQ(select_implementation(r, plain, parse_target("c -mcpu=cortex-m4")), "kernels/dsp/conv_s8.c");
+  EXPECT_EQ(select_implementation(r, plain, parse_target("c -mcpu=cortex-m33+nodsp")), "kernels/portable/conv_s8.c");
+  EXPECT_EQ(select_implementation(r, plain, parse_target("c -mcpu=cortex-m55")), "kernels/mve/conv_s8.c");
+  EXPECT_EQ(select_implementation(r, plain, parse_target("c -mcpu=cortex-m55+nomve")), "kernels/dsp/conv_s8.c");
+}
+
+TEST(SelectKernels, NamesTheInstructionSetOfASource) {
+  EXPECT_EQ(implementation_isa("kernels/portable/conv_s8.c"), "portable");
+  EXPECT_EQ(implementation_isa("kernels/dsp/conv_s8.c"), "dsp");
+}
+
+TEST(SelectKernels, TheRealListIsPortableOnEveryTarget) {
+  for (const char* target : {"c", "c -mcpu=cortex-m4", "c -mcpu=cortex-m55"}) {
+    for (const KernelInfo& k : kernel_registry().kernels) {
+      EXPECT_EQ(implementation_isa(select_implementation(kernel_registry(), k, parse_target(target))), "portable");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace microaot

@@ -1,0 +1,54 @@
+// The options structs several operators share, as their handlers read them (ops/read_options.h converts the
+// .tflite tables). An operator with options of its own declares them in its own file.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace microaot {
+
+// ADD, MUL, SUB, ...: only a fused activation.
+struct FusedActivationOptions {
+  Activation activation = Activation::kNone;
+};
+
+struct Conv2DOptions {
+  Padding padding = Padding::kValid;
+  int stride_w = 1, stride_h = 1, dilation_w = 1, dilation_h = 1;
+  Activation activation = Activation::kNone;
+};
+
+struct DepthwiseConv2DOptions {
+  Padding padding = Padding::kValid;
+  int stride_w = 1, stride_h = 1, dilation_w = 1, dilation_h = 1, depth_multiplier = 1;
+  Activation activation = Activation::kNone;
+};
+
+struct Pool2DOptions {
+  Padding padding = Padding::kValid;
+  int stride_w = 1, stride_h = 1, filter_w = 1, filter_h = 1;
+  Activation activation = Activation::kNone;
+};
+
+struct FullyConnectedOptions {
+  Activation activation = Activation::kNone;
+  bool keep_num_dims = false;
+};
+
+struct SoftmaxOptions {
+  float beta = 1.0f;
+};
+
+struct ReshapeOptions {
+  std::vector<int32_t> new_shape;  // from the options table, when present
+};
+
+// The op's options as T, or nullptr when it holds another type.
+template <typename T>
+const T* options_if(const Op& op) {
+  return std::any_cast<T>(&op.options);
+}
+
+}  // namespace microaot

@@ -1,0 +1,30 @@
+// What the generated code will run on: `--target "c -mcpu=cortex-m4"` (tvmc's spelling) as the facts the
+// compiler acts on: the architecture and which instruction-set extensions the kernels may use.
+#pragma once
+
+#include <string>
+
+namespace microaot {
+
+struct Target {
+  std::string cpu;      // "cortex-m4", or empty for generic C (the host, or any other C99 compiler)
+  std::string arch;     // "armv7e-m", "armv8.1-m.main", ...; empty for generic C
+  bool dsp = false;     // the DSP extension: SMLAD, SXTB16, SSAT, ... (Armv7E-M, Armv8-M Mainline)
+  bool mve = false;     // Helium, the M-profile vector extension (Armv8.1-M)
+  std::string fpu;      // "none", "fpv4-sp-d16", "fpv5-sp-d16", "fpv5-d16"
+  bool fast_kernels_requested = false;  // "cmsis-nn, c": tvmc's way to ask for the fastest kernels
+
+  bool is_generic() const { return cpu.empty(); }
+  // "cortex-m4 (armv7e-m, dsp, fpv4-sp-d16)" or "generic C".
+  std::string describe() const;
+};
+
+// Parses "c", "host", "c -mcpu=cortex-m4", "cortex-m4", "cmsis-nn, c -mcpu=cortex-m55" and -mcpu feature
+// modifiers ("cortex-m33+nodsp", "+nofp", "+nomve"). Throws CompileError on an unknown cpu, modifier or
+// target option, naming what is known.
+Target parse_target(const std::string& text);
+
+// The known cpus, for messages and help: "cortex-m0, cortex-m0plus, ...".
+std::string known_cpus();
+
+}  // namespace microaot

@@ -1,0 +1,14 @@
+/* Every kernel family header, for code that walks the whole kernel list (kernel_list.def): the compiler's
+ * registry and the interpreter's dispatch table. Generated models include only the headers they use. */
+#ifndef MICROAOT_KERNELS_H
+#define MICROAOT_KERNELS_H
+
+#include "microaot/kernels/add.h"
+#include "microaot/kernels/conv.h"
+#include "microaot/kernels/fully_connected.h"
+#include "microaot/kernels/mul.h"
+#include "microaot/kernels/pooling.h"
+#include "microaot/kernels/quantize.h"
+#include "microaot/kernels/softmax.h"
+
+#endif /* MICROAOT_KERNELS_H */

@@ -1,0 +1,28 @@
+/* The window of one output position along one axis, for the convolution and pooling templates: which
+ * filter taps fall inside the input. Computed once per output row or column, so the kernels' tap loops run
+ * over in-bounds taps only (skipping the others is what TFLite's reference kernels do tap by tap). */
+#ifndef MICROAOT_WINDOW_H
+#define MICROAOT_WINDOW_H
+
+#include <stdint.h>
+
+typedef struct {
+  int32_t origin; /* input position of tap 0: out * stride - padding (may be negative) */
+  int32_t begin;  /* the first tap inside [0, in_size) */
+  int32_t end;    /* one past the last; end <= begin when no tap is inside */
+} microaot_window;
+
+/* Tap t reads input position origin + t * dilation; taps [begin, end) of the `filter` taps are in bounds. */
+static inline microaot_window microaot_window_of(int32_t out, int32_t stride, int32_t padding, int32_t filter,
+                                                 int32_t dilation, int32_t in_size) {
+  microaot_window w;
+  int32_t end;
+  w.origin = out * stride - padding;
+  /* Both divisions round up; a numerator <= 0 (no tap inside) gives end <= 0. */
+  w.begin = w.origin < 0 ? (dilation - 1 - w.origin) / dilation : 0;
+  end = (in_size - w.origin + dilation - 1) / dilation;
+  w.end = end < filter ? end : filter;
+  return w;
+}
+
+#endif /* MICROAOT_WINDOW_H */

@@ -1,0 +1,5 @@
+/* MUL float: input1 * input2, then the activation clamp,
+ * over the broadcast walk (microaot/broadcast.h). */
+#include "microaot/kernels/mul.h"
+
+MICROAOT_DEFINE_BINARY_KERNEL(mul_f32, microaot_binary_params_f32, float, MICROAOT_MUL_FLOAT)

@@ -1,0 +1,121 @@
+// Command-line conventions: --version, the documented exit codes (0 success, 1 failure, 2 usage), byte
+// sizes with suffixes, help texts that only offer what works, run's summary line, inspect on models that
+// cannot be compiled, and tvmc's spellings of the options.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "demo_fixture.h"
+#include "e2e_util.h"
+#include "support/version.h"
+
+namespace fs = std::filesystem;
+
+namespace microaot::e2e {
+namespace {
+
+class CliConventionsTest : public DemoModelTest {
+ protected:
+  int microaot(const std::vector<std::string>& args) { return run_microaot_capture(args, errors_, &output_); }
+  std::string errors_;
+  std::string output_;
+};
+
+TEST_F(CliConventionsTest, VersionComesFromTheProject) {
+  ASSERT_EQ(microaot({"--version"}), 0) << errors_;
+  EXPECT_EQ(output_, std::string("microaot ") + MICROAOT_VERSION + "\n");
+}
+
+TEST_F(CliConventionsTest, UsageErrorsExitWithTwo) {
+  const std::string out = tmp_ + "/o";
+  const std::vector<std::vector<std::string>> usage_errors = {
+      {},
+      {"frobnicate"},
+      {"compile", demo_},
+      {"compile", demo_, "-o", out, "--no-such-option"},
+      {"compile", demo_, "-o", out, "--ram-budget", "-5"},
+      {"compile", demo_, "-o", out, "--ram-budget", "8KB"},
+      {"compile", demo_, "-o", out, "--ram-budget", "0"},
+      {"compile", demo_, "-o", out, "--ram-budget", "99999999999999999999"},
+      {"compile", demo_, "-o", out, "--pool", "sram:0"},
+      {"compile", demo_, "-o", out, "--alignment", "3"},
+      {"compile", demo_, "-o", out, "--planner", "magic"},
+      {"compile", demo_, "-o", out, "--target", "c -mcpu=pentium"},
+      {"compile", demo_, "-o", out, "--target", "c -mcpu=cortex-m4", "--target-c-mcpu", "cortex-m7"},
+      {"compile", demo_, "-o", out, "--output-format", "zip"},
+      {"compile", demo_, demo_, "-o", out, "--output-format", "mlf"},
+      {"run", demo_, "--input", demo_, "--output-dir", out, "--target", "cortex-m4", "--dump-tensors", out},
+      {"bench", demo_, "--target", "host"},
+      {"validate", demo_, "--input", demo_},
+  };
+  for (const auto& args : usage_errors) {
+    EXPECT_EQ(microaot(args), 2) << testing::PrintToString(args) << ": " << errors_;
+    EXPECT_FALSE(errors_.empty()) << testing::PrintToString(args);
+  }
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(CliConventionsTest, FailuresExitWithOne) {
+  EXPECT_EQ(microaot({"compile", tmp_ + "/missing.tflite", "-o", tmp_ + "/o"}), 1);
+  EXPECT_EQ(microaot({"compile", demo_, "-o", tmp_ + "/o", "--ram-budget", "512"}), 1);  // the plan needs more
+  EXPECT_NE(errors_.find("Required"), std::string::npos) << errors_;
+  EXPECT_EQ(microaot({"run", demo_, "--input", demo_, "--output-dir", tmp_ + "/o"}), 1);  // wrong input size
+}
+
+TEST_F(CliConventionsTest, HelpOffersOnlyWhatWorks) {
+  ASSERT_EQ(microaot({"bench", "--help"}), 0);
+  EXPECT_EQ(output_.find("host"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("cortex-m4 (the default)"), std::string::npos) << output_;
+  ASSERT_EQ(microaot({"run", "--help"}), 0);
+  EXPECT_NE(output_.find("host"), std::string::npos) << output_;
+  ASSERT_EQ(microaot({"--help"}), 0);
+  EXPECT_NE(output_.find("Exit status"), std::string::npos) << output_;
+}
+
+TEST_F(CliConventionsTest, ByteSizesTakeSuffixes) {
+  for (const char* budget : {"8K", "8KiB", "64k", "1M", "1MiB", "8192"}) {
+    EXPECT_EQ(microaot({"compile", demo_, "-o", tmp_ + "/o", "--ram-budget", budget}), 0) << budget << errors_;
+  }
+  EXPECT_EQ(microaot({"compile", demo_, "-o", tmp_ + "/o", "--pool", "fast:512", "--pool", "slow:4KiB:32"}), 0)
+      << errors_;
+}
+
+TEST_F(CliConventionsTest, RunPrintsOneSummaryLine) {
+  std::ofstream(tmp_ + "/in.bin", std::ios::binary) << std::string(256, '\x05');
+  ASSERT_EQ(microaot({"run", demo_, "--input", tmp_ + "/in.bin", "--output-dir", tmp_ + "/out"}), 0) << errors_;
+  EXPECT_EQ(output_, "microaot: ran " + demo_ + " on host: 1 input set, 1 output -> " + tmp_ + "/out\n");
+}
+
+TEST_F(CliConventionsTest, InspectListsUnsupportedOperators) {
+  MICROAOT_REQUIRE_SHARED();
+  ASSERT_EQ(microaot({"inspect", shared_dir() + "/ops/ABS/int8_2x17/model.tflite"}), 0) << errors_;
+  EXPECT_NE(output_.find("ABS"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("unsupported"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("(code 101)"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("microaot cannot compile this model"), std::string::npos) << output_;
+  // A model microaot reads but whose types it refuses is shown too.
+  ASSERT_EQ(microaot({"inspect", shared_dir() + "/ops/CONV_2D/int16_1x6x6x3_oc4_k3s1_same_bias32/model.tflite"}), 0);
+  EXPECT_NE(output_.find("int16"), std::string::npos) << output_;
+  EXPECT_NE(output_.find("type int16 is not supported"), std::string::npos) << output_;
+  // Compile still refuses it, as before.
+  EXPECT_EQ(microaot({"compile", shared_dir() + "/ops/ABS/int8_2x17/model.tflite", "-o", tmp_ + "/o"}), 1);
+  EXPECT_NE(errors_.find("unsupported operators"), std::string::npos) << errors_;
+}
+
+TEST_F(CliConventionsTest, InspectRefusesAFileThatIsNoModel) {
+  std::ofstream(tmp_ + "/junk.tflite") << "this is not a flatbuffer at all";
+  EXPECT_EQ(microaot({"inspect", tmp_ + "/junk.tflite"}), 1);
+  EXPECT_NE(errors_.find("error"), std::string::npos);
+}
+
+TEST_F(CliConventionsTest, TvmcSpellingsAreAccepted) {
+  ASSERT_EQ(microaot({"compile", demo_, "--target=cmsis-nn, c", "--output", tmp_ + "/a"}), 0) << errors_;
+  ASSERT_EQ(microaot({"compile", demo_, "--target=cmsis-nn, c -mcpu=cortex-m55", "--output=" + tmp_ + "/b"}), 0)
+      << errors_;
+  ASSERT_EQ(microaot({"compile", demo_, "--target=c", "--target-c-mcpu=cortex-m4", "-o", tmp_ + "/c"}), 0) << errors_;
+  for (const char* dir : {"/a", "/b", "/c"}) EXPECT_TRUE(fs::exists(tmp_ + dir + "/model.h")) << dir;
+}
+
+}  // namespace
+}  // namespace microaot::e2e

@@ -1,0 +1,92 @@
+// `microaot validate` against the per-layer goldens of ../shared/models: a faithful model exits 0, a
+// corrupted reference makes it exit 1 and name the corrupted tensor and the operator that writes it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "e2e_util.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace microaot::e2e {
+namespace {
+
+class ValidateTest : public ::testing::Test {
+ protected:
+  void SetUp() override { tmp_ = make_temp_dir(); }
+  void TearDown() override { remove_dir(tmp_); }
+
+  // Exit status of `validate` on vector 0 of `model` against `reference`; stdout in output_.
+  int validate(const std::string& model, const std::string& reference) {
+    const std::string dir = shared_dir() + "/models/" + model;
+    std::vector<std::string> args = {"validate", dir + "/model.tflite", "--reference", reference};
+    std::ifstream in(dir + "/golden.json");
+    golden_ = json::parse(in);
+    for (const json& input : golden_["vectors"][0]["inputs"]) {
+      args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
+    }
+    return run_microaot_capture(args, errors_, &output_);
+  }
+
+  std::string tmp_;
+  json golden_;
+  std::string output_;
+  std::string errors_;
+};
+
+TEST_F(ValidateTest, FaithfulModelsMatchEveryLayer) {
+  MICROAOT_REQUIRE_SHARED();
+  for (const char* model : {"kws_dscnn_int8", "hello_world_f32"}) {
+    EXPECT_EQ(validate(model, shared_dir() + "/models/" + model + "/vectors/0.tensors"), 0) << output_ << errors_;
+    EXPECT_NE(output_.find("tensors match the reference"), std::string::npos) << output_;
+    size_t rows = 0;
+    for (const json& t : golden_["intermediates"]) {
+      if (t["vector"] != 0) continue;
+      ++rows;
+      EXPECT_NE(output_.find(t["producer_op"].get<std::string>() + " (op " + std::to_string(t["producer_op_index"].get<int>()) + ")"),
+                std::string::npos)
+          << model << " tensor " << t["tensor"];
+    }
+    EXPECT_NE(output_.find("all " + std::to_string(rows) + " tensors match"), std::string::npos) << output_;
+  }
+}
+
+TEST_F(ValidateTest, CorruptedReferenceNamesTheTensorAndItsOperator) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string model = "kws_dscnn_int8";
+  const std::string reference = tmp_ + "/reference";
+  fs::copy(shared_dir() + "/models/" + model + "/vectors/0.tensors", reference);
+  std::ifstream in(shared_dir() + "/models/" + model + "/golden.json");
+  const json intermediates = json::parse(in)["intermediates"];
+  const json& victim = intermediates[3];  // a layer in the middle (vector 0 comes first)
+  ASSERT_EQ(victim["vector"], 0);
+  const std::string file = reference + "/t" + std::to_string(victim["tensor"].get<int>()) + ".bin";
+  std::vector<uint8_t> bytes = read_file(file);
+  bytes[bytes.size() / 2] ^= 0x10;
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+
+  EXPECT_EQ(validate(model, reference), 1) << output_ << errors_;
+  const std::string layer = victim["producer_op"].get<std::string>() + " (op " +
+                            std::to_string(victim["producer_op_index"].get<int>()) + "), writing tensor " +
+                            std::to_string(victim["tensor"].get<int>());
+  EXPECT_NE(output_.find("1 of "), std::string::npos) << output_;
+  EXPECT_NE(output_.find("the first differing layer is " + layer), std::string::npos) << output_;
+  EXPECT_NE(output_.find("(1 of " + std::to_string(bytes.size()) + " differ)"), std::string::npos) << output_;
+}
+
+TEST_F(ValidateTest, MissingOrUnrelatedReferenceIsAnError) {
+  MICROAOT_REQUIRE_SHARED();
+  EXPECT_EQ(validate("kws_dscnn_int8", tmp_ + "/absent"), 1);
+  EXPECT_NE(errors_.find("not a folder"), std::string::npos) << errors_;
+  fs::create_directories(tmp_ + "/unrelated");
+  std::ofstream(tmp_ + "/unrelated/notes.txt") << "no tensors here";
+  EXPECT_EQ(validate("kws_dscnn_int8", tmp_ + "/unrelated"), 1);
+  EXPECT_NE(errors_.find("no tN.bin"), std::string::npos) << errors_;
+}
+
+}  // namespace
+}  // namespace microaot::e2e
