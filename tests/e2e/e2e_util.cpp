@@ -29,9 +29,11 @@ std::vector<std::string> shared_model_names() {
     if (fs::exists(entry.path() / "golden.json")) names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
-  if (names.empty()) names.push_back("no_shared_models");
+  if (names.empty()) names.push_back(kNoSharedModels);
   return names;
 }
+
+std::string runtime_lib() { return MICROAOT_RUNTIME_LIB; }
 
 int run_microaot(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {MICROAOT_BIN};
