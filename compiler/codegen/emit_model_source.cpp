@@ -44,11 +44,13 @@ void emit_params(std::ostringstream& out, const CompiledModel& model) {
 }
 
 // One kernel argument: a constant's symbol, NULL for an absent optional input, else a planned address:
-// in the arena, in a pool, or (I/O outside the arena) in the buffer bound to the context's slot.
-std::string argument(const CompiledModel& model, const Op& op, int id) {
+// in the arena, in a pool, or (I/O outside the arena) in the buffer bound to the context's slot. A
+// byte-generic (`any`) parameter takes it as void *.
+std::string argument(const CompiledModel& model, const Op& op, int id, const KernelArgSpec& spec) {
   if (id == kNoTensor) return "NULL";
   const Tensor& t = model.graph.tensor(id);
-  if (t.is_constant) return constant_symbol(model, id);
+  if (t.is_constant && !spec.any_type) return constant_symbol(model, id);
+  if (t.is_constant) return "(const void *)" + constant_symbol(model, id);
   const bool is_output = std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
   const int slot = io_slot(model, id);
   std::string address = "ctx->slots[" + std::to_string(slot) + "].buffer";
@@ -57,9 +59,17 @@ std::string argument(const CompiledModel& model, const Op& op, int id) {
     address = (pool == 0 ? "arena" : pool_symbol(model, pool)) + " + " + module_names(model).macro + "_TENSOR_" +
               std::to_string(model.graph.storage_of(id)) + "_OFFSET";
   }
+  const std::string qualifier = is_output ? "" : "const ";
+  const std::string generic = "(" + qualifier + "void *)(" + address + ")";
+  if (spec.any_type) return generic;
   // Through void *: the planner aligned every buffer, which a cast from uint8_t * cannot know.
-  return std::string("(") + (is_output ? "" : "const ") + dtype_c_type(t.dtype) + " *)(" +
-         (is_output ? "void" : "const void") + " *)(" + address + ")";
+  return "(" + qualifier + dtype_c_type(t.dtype) + " *)" + generic;
+}
+
+// The C element type of a list's array of pointers, e.g. "const int8_t *const" for in*:s8.
+std::string list_element_type(const KernelArgSpec& spec) {
+  const std::string element = spec.any_type ? "void" : dtype_c_type(spec.dtype);
+  return (spec.is_output() ? "" : "const ") + element + " *const";
 }
 
 std::string scratch_argument(const CompiledModel& model, size_t step) {
@@ -84,6 +94,33 @@ bool uses_arena(const CompiledModel& model) {
   return false;
 }
 
+// A list argument: its array of pointers, declared in the case's block. Returns the name to pass.
+std::string emit_list(std::ostringstream& out, const KernelArgSpec& spec, const std::vector<std::string>& items) {
+  out << "      " << list_element_type(spec) << " list[" << items.size() << "] = {";
+  for (size_t i = 0; i < items.size(); ++i) out << (i == 0 ? "" : ", ") << items[i];
+  out << "};\n";
+  return "list";
+}
+
+// One case of the step function: the kernel call, after the array of pointers a list argument takes.
+void emit_step_case(std::ostringstream& out, const CompiledModel& model, size_t step) {
+  const KernelCall& call = model.calls[step];
+  const KernelInfo& kernel = call.info();
+  const Op& op = model.graph.ops[step];
+  const std::vector<KernelArgSpec> specs = kernel.tensor_args();
+  const std::vector<std::vector<int>> groups = split_arguments(kernel, call.args);
+  const char* open = kernel.has_list() ? " {" : "";  // a block for the list's array
+  out << "    case " << step << "u:" << open << " /* " << op_kind_name(op.kind) << " (op " << op.source_index << ") */\n";
+  std::string arguments = "&" + op_symbol(module_names(model), step) + "_params";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::vector<std::string> texts;
+    for (int id : groups[g]) texts.push_back(argument(model, op, id, specs[g]));
+    arguments += ", " + (specs[g].is_list() ? emit_list(out, specs[g], texts) : texts[0]);
+  }
+  if (kernel.takes_scratch()) arguments += ", " + scratch_argument(model, step);
+  out << "      " << kernel.function() << "(" << arguments << ");\n      break;\n" << (*open ? "    }\n" : "");
+}
+
 // The step function the executor core calls once per operator (microaot_step_fn).
 void emit_step_function(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);
@@ -93,15 +130,7 @@ void emit_step_function(std::ostringstream& out, const CompiledModel& model) {
   if (arena) out << "  uint8_t *arena = ctx->arena;\n";
   if (!arena) out << "  (void)ctx; /* unused when no operator touches the arena or a bound buffer */\n";
   out << "  switch (step) {\n";
-  for (size_t step = 0; step < model.calls.size(); ++step) {
-    const KernelCall& call = model.calls[step];
-    const Op& op = model.graph.ops[step];
-    out << "    case " << step << "u: /* " << op_kind_name(op.kind) << " (op " << op.source_index << ") */\n"
-        << "      " << call.info().function() << "(&" << op_symbol(n, step) << "_params";
-    for (int id : call.args) out << ", " << argument(model, op, id);
-    if (call.info().takes_scratch()) out << ", " << scratch_argument(model, step);
-    out << ");\n      break;\n";
-  }
+  for (size_t step = 0; step < model.calls.size(); ++step) emit_step_case(out, model, step);
   out << "    default:\n      break;\n  }\n}\n\n";
 }
 }  // namespace

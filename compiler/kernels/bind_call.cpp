@@ -5,40 +5,35 @@
 namespace microaot {
 
 namespace {
-// How many tensors the signature's list takes from `given` arguments (0 when it has no list).
-size_t list_length(const KernelInfo& kernel, size_t given) {
-  size_t fixed = 0;
-  bool list = false;
-  for (const KernelArgSpec& spec : kernel.args) {
-    if (spec.is_list()) list = true;
-    if (!spec.is_list() && spec.role != KernelArgSpec::Role::kScratch) ++fixed;
-  }
-  return list && given > fixed ? given - fixed : 0;
+std::string count_problem(const KernelInfo& kernel, size_t given) {
+  const size_t fixed = kernel.fixed_arg_count();
+  if (kernel.has_list() && given == fixed) return "the list of " + kernel.function() + " is empty";
+  if (given < fixed) return "too few arguments for " + kernel.function();
+  if (given > fixed && !kernel.has_list()) return "too many arguments for " + kernel.function();
+  return "";
 }
 
 std::string argument_problem(const Graph& graph, const KernelInfo& kernel, const KernelCall& call) {
-  const size_t in_list = list_length(kernel, call.args.size());
-  size_t next = 0;
-  for (const KernelArgSpec& spec : kernel.args) {
-    if (spec.role == KernelArgSpec::Role::kScratch) continue;
-    const size_t count = spec.is_list() ? in_list : 1;
-    if (spec.is_list() && count == 0) return "the list of " + kernel.function() + " is empty";
-    for (size_t k = 0; k < count; ++k) {
-      if (next >= call.args.size()) return "too few arguments for " + kernel.function();
-      const int id = call.args[next++];
-      const std::string position = "argument " + std::to_string(next - 1);
+  const std::string count = count_problem(kernel, call.args.size());
+  if (!count.empty()) return count;
+  const std::vector<KernelArgSpec> specs = kernel.tensor_args();
+  const std::vector<std::vector<int>> groups = split_arguments(kernel, call.args);
+  size_t position = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    for (const int id : groups[g]) {
+      const std::string where = "argument " + std::to_string(position++);
       if (id == kNoTensor) {
-        if (spec.role != KernelArgSpec::Role::kOptionalIn) return position + " is absent";
+        if (specs[g].role != KernelArgSpec::Role::kOptionalIn) return where + " is absent";
         continue;
       }
-      if (id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) return position + " names no tensor";
+      if (id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) return where + " names no tensor";
       const DType type = graph.tensor(id).dtype;
-      if (!spec.accepts(type)) {
-        return position + " is " + dtype_short_name(type) + ", the kernel takes " + dtype_short_name(spec.dtype);
+      if (!specs[g].accepts(type)) {
+        return where + " is " + dtype_short_name(type) + ", the kernel takes " + dtype_short_name(specs[g].dtype);
       }
     }
   }
-  return next == call.args.size() ? "" : "too many arguments for " + kernel.function();
+  return "";
 }
 
 // Appends the call's derived constants to the graph and points the arguments at them.

@@ -141,6 +141,35 @@ bool KernelInfo::takes_scratch() const {
   return false;
 }
 
+std::vector<KernelArgSpec> KernelInfo::tensor_args() const {
+  std::vector<KernelArgSpec> tensors;
+  for (const KernelArgSpec& a : args) {
+    if (a.role != KernelArgSpec::Role::kScratch) tensors.push_back(a);
+  }
+  return tensors;
+}
+
+size_t KernelInfo::fixed_arg_count() const {
+  const std::vector<KernelArgSpec> tensors = tensor_args();
+  return static_cast<size_t>(std::count_if(tensors.begin(), tensors.end(), [](const KernelArgSpec& a) { return !a.is_list(); }));
+}
+
+bool KernelInfo::has_list() const { return tensor_args().size() > fixed_arg_count(); }
+
+std::vector<std::vector<int>> split_arguments(const KernelInfo& kernel, const std::vector<int>& args) {
+  const size_t fixed = kernel.fixed_arg_count();
+  MICROAOT_CHECK(kernel.has_list() ? args.size() > fixed : args.size() == fixed,
+                 "argument count does not fit the signature of " + kernel.function());
+  std::vector<std::vector<int>> groups;
+  auto next = args.begin();
+  for (const KernelArgSpec& spec : kernel.tensor_args()) {
+    const size_t count = spec.is_list() ? args.size() - fixed : 1;
+    groups.emplace_back(next, next + static_cast<std::ptrdiff_t>(count));
+    next += static_cast<std::ptrdiff_t>(count);
+  }
+  return groups;
+}
+
 const KernelInfo* KernelRegistry::find(const std::string& stem, KernelVariant variant) const {
   for (const KernelInfo& k : kernels) {
     if (k.stem == stem && k.variant == variant) return &k;

@@ -64,7 +64,15 @@ struct KernelInfo {
 
   std::string function() const { return "microaot_" + symbol; }
   bool takes_scratch() const;
+  // The signature's tensor arguments (scratch excluded), and how many of them are not the list.
+  std::vector<KernelArgSpec> tensor_args() const;
+  size_t fixed_arg_count() const;
+  bool has_list() const;
 };
+
+// A call's tensor ids split per entry of kernel.tensor_args(): one id each, and for the list every id the
+// other entries leave. Requires a count the signature takes (kernel_call_problem checks it).
+std::vector<std::vector<int>> split_arguments(const KernelInfo& kernel, const std::vector<int>& args);
 
 // A faster implementation of every variant of `stem` for an instruction set (bit-exact, same symbols).
 struct KernelImplementation {
