@@ -15,6 +15,8 @@ bool in_ci();
 // The models of ../shared/models that have goldens, sorted; {"no_shared_models"} when there are none, so
 // that parameterized suites still instantiate (and their tests skip or fail by MICROAOT_REQUIRE_SHARED).
 std::vector<std::string> shared_model_names();
+// arm-none-eabi-gcc and qemu-system-arm are installed (the Cortex-M tests, label qemu, need both).
+bool arm_tools_available();
 
 // Runs build/microaot with the arguments; returns its exit status.
 int run_microaot(const std::vector<std::string>& args);
@@ -44,4 +46,14 @@ std::string compare_tensor(const std::string& dtype, const std::vector<uint8_t>&
       if (::microaot::e2e::in_ci()) FAIL() << "CI is set but ../shared is missing";    \
       GTEST_SKIP() << "../shared is not beside this checkout";                         \
     }                                                                                  \
+  } while (0)
+
+// Also skips (or, in CI, fails) when the Arm compiler or QEMU is missing.
+#define MICROAOT_REQUIRE_QEMU()                                                                    \
+  do {                                                                                             \
+    MICROAOT_REQUIRE_SHARED();                                                                     \
+    if (!::microaot::e2e::arm_tools_available()) {                                                 \
+      if (::microaot::e2e::in_ci()) FAIL() << "CI is set but arm-none-eabi-gcc or qemu-system-arm is missing"; \
+      GTEST_SKIP() << "arm-none-eabi-gcc or qemu-system-arm is not installed (scripts/setup.sh)";  \
+    }                                                                                              \
   } while (0)
