@@ -178,6 +178,31 @@ TEST_F(CliTest, RunChecksInputSizes) {
   EXPECT_NE(errors.find("bytes"), std::string::npos) << errors;
 }
 
+// --runtime-lib links prebuilt kernels instead of compiling the folder's: the outputs are the same, and with
+// a library that holds no kernels the link fails, so the folder's kernels really were left out.
+TEST_F(CliTest, RunLinksAPrebuiltRuntime) {
+  std::string input(16 * 16, '\0');  // the demo model's input: 16x16x1 int8
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<char>(i * 37);
+  std::ofstream(tmp_ + "/in.bin", std::ios::binary) << input;
+  const auto run = [&](const std::string& out, const std::string& lib, std::string& errors) {
+    std::vector<std::string> args = {"run", demo_, "--input", tmp_ + "/in.bin", "--output-dir", tmp_ + "/" + out};
+    if (!lib.empty()) args.insert(args.end(), {"--runtime-lib", lib});
+    return run_microaot_capture(args, errors);
+  };
+  std::string errors;
+  ASSERT_EQ(run("own", "", errors), 0) << errors;
+  ASSERT_EQ(run("prebuilt", runtime_lib(), errors), 0) << errors;
+  const std::vector<uint8_t> own = read_file(tmp_ + "/own/output0.bin");
+  EXPECT_FALSE(own.empty());
+  EXPECT_EQ(read_file(tmp_ + "/prebuilt/output0.bin"), own);
+
+  ASSERT_EQ(run_process({"ar", "rc", tmp_ + "/empty.a"}), 0);
+  EXPECT_NE(run("empty", tmp_ + "/empty.a", errors), 0);
+  EXPECT_NE(errors.find("host C compiler failed"), std::string::npos) << errors;
+  EXPECT_NE(run("missing", tmp_ + "/missing.a", errors), 0);
+  EXPECT_NE(errors.find("missing.a"), std::string::npos) << errors;
+}
+
 TEST_F(CliTest, InspectListsOperatorsTensorsAndMacs) {
   std::string errors;
   std::string output;

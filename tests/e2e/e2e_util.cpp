@@ -29,9 +29,11 @@ std::vector<std::string> shared_model_names() {
     if (fs::exists(entry.path() / "golden.json")) names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
-  if (names.empty()) names.push_back("no_shared_models");
+  if (names.empty()) names.push_back(kNoSharedModels);
   return names;
 }
+
+std::string runtime_lib() { return MICROAOT_RUNTIME_LIB; }
 
 bool arm_tools_available() {
   static const bool ok = run_process({"arm-none-eabi-gcc", "--version"}, "/dev/null", "/dev/null") == 0 &&

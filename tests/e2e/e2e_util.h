@@ -12,11 +12,16 @@ namespace microaot::e2e {
 std::string shared_dir();
 bool shared_available();
 bool in_ci();
-// The models of ../shared/models that have goldens, sorted; {"no_shared_models"} when there are none, so
-// that parameterized suites still instantiate (and their tests skip or fail by MICROAOT_REQUIRE_SHARED).
+// The models of ../shared/models that have goldens, sorted; {kNoSharedModels} when there are none, so
+// that parameterized suites still instantiate (and their tests skip or fail by MICROAOT_REQUIRE_SHARED_MODEL).
+inline constexpr const char* kNoSharedModels = "no_shared_models";
 std::vector<std::string> shared_model_names();
 // arm-none-eabi-gcc and qemu-system-arm are installed (the Cortex-M tests, label qemu, need both).
 bool arm_tools_available();
+
+// The runtime kernels built once by CMake with this build's flags: `run --runtime-lib` links them instead of
+// compiling each generated folder's kernels/*.c again.
+std::string runtime_lib();
 
 // Runs build/microaot with the arguments; returns its exit status.
 int run_microaot(const std::vector<std::string>& args);
@@ -46,6 +51,21 @@ std::string compare_tensor(const std::string& dtype, const std::vector<uint8_t>&
       if (::microaot::e2e::in_ci()) FAIL() << "CI is set but ../shared is missing";    \
       GTEST_SKIP() << "../shared is not beside this checkout";                         \
     }                                                                                  \
+  } while (0)
+
+// A placeholder test stands in for the cases of `what` when there are none: it fails in CI, so that a run
+// without the shared cases can never pass there, and is skipped elsewhere.
+#define MICROAOT_PLACEHOLDER(what)                                                                  \
+  do {                                                                                              \
+    if (::microaot::e2e::in_ci()) FAIL() << "CI is set but " << (what) << " has no cases";         \
+    GTEST_SKIP() << (what) << " has no cases: placeholder";                                         \
+  } while (0)
+
+// MICROAOT_REQUIRE_SHARED, then the placeholder rule for a parameter of shared_model_names().
+#define MICROAOT_REQUIRE_SHARED_MODEL(name)                                                         \
+  do {                                                                                              \
+    MICROAOT_REQUIRE_SHARED();                                                                      \
+    if ((name) == ::microaot::e2e::kNoSharedModels) MICROAOT_PLACEHOLDER("../shared/models");       \
   } while (0)
 
 // Also skips (or, in CI, fails) when the Arm compiler or QEMU is missing.

@@ -15,21 +15,11 @@ namespace {
 
 const std::string kKws = "kws_dscnn_int8";
 
-class ExampleQemuTest : public ::testing::Test {
- protected:
-  void SetUp() override { tmp_ = make_temp_dir(); }
-  void TearDown() override { remove_dir(tmp_); }
-
-  std::map<std::string, std::string> kws_vars() {
-    return {{"MODEL", shared_model_file(kKws, "model.tflite")}, {"INPUT", shared_model_file(kKws, "vectors/0.input0.bin")}};
-  }
-
-  std::string tmp_;
-};
+using ExampleQemuTest = ExampleTest;
 
 TEST_F(ExampleQemuTest, BareMetalM4PrintsTheGoldenOutput) {
   MICROAOT_REQUIRE_QEMU();
-  const ExampleRun r = run_readme("bare-metal-m4", 0, kws_vars(), tmp_);
+  const ExampleRun r = run("bare-metal-m4", model_and_input(kKws));
   ASSERT_EQ(r.status, 0) << r.output << r.errors;
   for (const char* call : {"init", "set_input", "run", "get_output"}) {
     EXPECT_NE(r.output.find(std::string(call) + ": ok\n"), std::string::npos) << r.output;
@@ -46,7 +36,7 @@ TEST_F(ExampleQemuTest, BareMetalM4PrintsTheGoldenOutput) {
 // count is 40 instructions. bench counts the instructions of the same run without the hooks.
 TEST_F(ExampleQemuTest, ProfilerOnCortexM4CountsTheInstructionsOfBench) {
   MICROAOT_REQUIRE_QEMU();
-  const ExampleRun r = run_readme("profiler", 1, kws_vars(), tmp_);
+  const ExampleRun r = run("profiler", model_and_input(kKws), 1);
   ASSERT_EQ(r.status, 0) << r.output << r.errors;
   EXPECT_EQ(golden_difference(kKws, 0, hex_bytes_after(r.output, "output 0:")), "") << r.output;
   EXPECT_NE(r.output.find("cycle counter: SysTick"), std::string::npos) << r.output;

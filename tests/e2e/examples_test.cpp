@@ -2,7 +2,6 @@
 // with -Wall -Wextra -Werror, on shared models: what they print must be TFLM's golden outputs.
 #include <gtest/gtest.h>
 
-
 #include "e2e_util.h"
 #include "examples_util.h"
 #include "support/process.h"
@@ -13,26 +12,10 @@ namespace {
 const std::string kKws = "kws_dscnn_int8";
 const std::string kAd = "ad_autoencoder_int8";
 
-class ExampleTest : public ::testing::Test {
- protected:
-  void SetUp() override { tmp_ = make_temp_dir(); }
-  void TearDown() override { remove_dir(tmp_); }
-
-  // Runs README block `index` of `example`; ASSERTs that it succeeded.
-  ExampleRun run(const std::string& example, const std::map<std::string, std::string>& vars, size_t index = 0) {
-    ExampleRun result = run_readme(example, index, vars, tmp_);
-    EXPECT_EQ(result.status, 0) << example << ":\n" << result.output << result.errors;
-    return result;
-  }
-
-  std::string tmp_;
-};
-
 TEST_F(ExampleTest, RtosLoopSlicesGiveTheOutputsOfRunAndOfTflm) {
   MICROAOT_REQUIRE_SHARED();
-  const ExampleRun r = run("rtos-loop", {{"MODEL", shared_model_file(kKws, "model.tflite")},
-                                         {"INPUT", shared_model_file(kKws, "vectors/0.input0.bin")}});
-  ASSERT_EQ(r.status, 0);
+  const ExampleRun r = run("rtos-loop", model_and_input(kKws));
+  ASSERT_EQ(r.status, 0) << r.output << r.errors;
   EXPECT_EQ(golden_difference(kKws, 0, hex_bytes_after(r.output, "frame 0: output 0:")), "") << r.output;
   // Slices of at most 2 operators: ceil(ops / 2) slices, a kick between two.
   const size_t ops = report_ops(r.dir + "/build/model").size();
@@ -61,7 +44,7 @@ TEST_F(ExampleTest, TwoModelsTakeTurnsAndTheWrongInterleavingIsClobbered) {
                                           {"AD_MODEL", shared_model_file(kAd, "model.tflite")},
                                           {"KWS_INPUT", shared_model_file(kKws, "vectors/0.input0.bin")},
                                           {"AD_INPUT", shared_model_file(kAd, "vectors/0.input0.bin")}});
-  ASSERT_EQ(r.status, 0);
+  ASSERT_EQ(r.status, 0) << r.output << r.errors;
   EXPECT_EQ(golden_difference(kKws, 0, hex_bytes_after(r.output, "  kws output 0:")), "") << r.output;
   EXPECT_EQ(golden_difference(kAd, 0, hex_bytes_after(r.output, "  ad output 0:")), "") << r.output;
   const size_t wrong = r.output.find("interleaved (wrong):");
@@ -74,9 +57,8 @@ TEST_F(ExampleTest, TwoModelsTakeTurnsAndTheWrongInterleavingIsClobbered) {
 
 TEST_F(ExampleTest, ProfilerOnTheHostHasOneRowPerOperator) {
   MICROAOT_REQUIRE_SHARED();
-  const ExampleRun r = run("profiler", {{"MODEL", shared_model_file(kKws, "model.tflite")},
-                                        {"INPUT", shared_model_file(kKws, "vectors/0.input0.bin")}});
-  ASSERT_EQ(r.status, 0);
+  const ExampleRun r = run("profiler", model_and_input(kKws));
+  ASSERT_EQ(r.status, 0) << r.output << r.errors;
   EXPECT_EQ(golden_difference(kKws, 0, hex_bytes_after(r.output, "output 0:")), "") << r.output;
   const std::vector<std::string> ops = report_ops(r.dir + "/build/model");
   const std::vector<ProfileRow> rows = profile_rows(r.output);

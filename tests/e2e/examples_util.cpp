@@ -1,3 +1,5 @@
+// Helpers of the example tests: a README's commands run in a copy of examples/, and what they print read
+// back (hex bytes, op_profiler tables) for comparison with the goldens.
 #include "examples_util.h"
 
 #include <cstdlib>
@@ -99,6 +101,13 @@ std::string golden_difference(const std::string& model, size_t vector, const std
 
 std::string shared_model_file(const std::string& model, const std::string& file) {
   return shared_dir() + "/models/" + model + "/" + file;
+}
+
+void ExampleTest::SetUp() { tmp_ = make_temp_dir(); }
+void ExampleTest::TearDown() { remove_dir(tmp_); }
+
+std::map<std::string, std::string> model_and_input(const std::string& model) {
+  return {{"MODEL", shared_model_file(model, "model.tflite")}, {"INPUT", shared_model_file(model, "vectors/0.input0.bin")}};
 }
 
 }  // namespace microaot::e2e

@@ -3,6 +3,8 @@
 // set; then reading what it printed.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -41,7 +43,22 @@ std::vector<std::string> report_ops(const std::string& folder);
 // golden tolerance); else the difference.
 std::string golden_difference(const std::string& model, size_t vector, const std::vector<uint8_t>& printed);
 
+// MODEL and INPUT (golden vector 0) of a shared model, as the single-model READMEs name them.
+std::map<std::string, std::string> model_and_input(const std::string& model);
+
 // A file of a shared model ("kws_dscnn_int8", "vectors/0.input0.bin").
 std::string shared_model_file(const std::string& model, const std::string& file);
+
+// A fresh temporary folder per test, where examples/ is copied and a README block runs.
+class ExampleTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  ExampleRun run(const std::string& example, const std::map<std::string, std::string>& vars, size_t index = 0) {
+    return run_readme(example, index, vars, tmp_);
+  }
+
+  std::string tmp_;
+};
 
 }  // namespace microaot::e2e

@@ -37,11 +37,12 @@ class MemoryTest : public ::testing::Test {
     EXPECT_EQ(run_microaot(args), 0) << name;
     return read_json(tmp_ + "/" + name + "/report.json");
   }
-  // Runs golden vector 0 with the extra compile flags and compares every output.
+  // Runs golden vector 0 with the extra compile flags (linking the prebuilt runtime) and compares every output.
   void expect_vector0_matches(const std::string& name, const std::vector<std::string>& extra) {
     const std::string dir = shared_dir() + "/models/" + name;
     const json golden = read_json(dir + "/golden.json");
-    std::vector<std::string> args = {"run", dir + "/model.tflite", "--output-dir", tmp_ + "/run_" + name};
+    std::vector<std::string> args = {"run", dir + "/model.tflite", "--output-dir", tmp_ + "/run_" + name,
+                                     "--runtime-lib", runtime_lib()};
     for (const auto& input : golden["vectors"][0]["inputs"]) args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
     args.insert(args.end(), extra.begin(), extra.end());
     ASSERT_EQ(run_microaot(args), 0) << name;
