@@ -129,6 +129,6 @@ void op_profiler_report(const char *unit) {
     if (records[i].runs == 0u) continue;
     print_row(decimal(&step, i, 0u), records[i].op_name, records[i].runs, records[i].counts, total);
   }
-  if (unlisted_counts != 0u) print_row("", "(steps >= MAX_STEPS)", runs, unlisted_counts, total);
+  if (unlisted_counts != 0u) print_row("", "(later-steps)", runs, unlisted_counts, total);
   print_row("", "total", runs, total, total);
 }

@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-/* Steps (operators of one run) with a row of their own; later steps are counted in the total only. */
+/* Steps (operators of one run) with a row of their own; later steps share one row, "(later-steps)". */
 #ifndef OP_PROFILER_MAX_STEPS
 #define OP_PROFILER_MAX_STEPS 128
 #endif

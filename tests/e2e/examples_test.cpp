@@ -64,15 +64,20 @@ TEST_F(ExampleTest, ProfilerOnTheHostHasOneRowPerOperator) {
   const std::vector<ProfileRow> rows = profile_rows(r.output);
   ASSERT_EQ(rows.size(), ops.size() + 1) << r.output;
   uint64_t sum = 0;
+  double shares = 0;
   for (size_t i = 0; i < ops.size(); ++i) {
     EXPECT_EQ(rows[i].step, std::to_string(i)) << r.output;
     EXPECT_EQ(rows[i].op, ops[i]) << r.output;
     EXPECT_EQ(rows[i].runs, 10u) << "main.c runs the model 10 times\n" << r.output;
+    EXPECT_EQ(rows[i].per_run, (rows[i].counts + 5) / 10) << r.output;
     sum += rows[i].counts;
+    shares += rows[i].share;
   }
   EXPECT_EQ(rows.back().op, "total");
   EXPECT_EQ(rows.back().counts, sum) << r.output;
   EXPECT_GT(sum, 0u) << r.output;
+  EXPECT_EQ(rows.back().share, 100.0);
+  EXPECT_NEAR(shares, 100.0, 0.05 * static_cast<double>(ops.size()) + 1e-9) << "each share is rounded to 0.1\n" << r.output;
 }
 
 }  // namespace

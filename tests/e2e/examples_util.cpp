@@ -78,7 +78,7 @@ std::vector<ProfileRow> profile_rows(const std::string& text) {
     if (line.rfind("step operator", 0) == 0) table = true;
     if (!table || line.rfind("step", 0) == 0) continue;
     if (line.find(" total ") == std::string::npos) words >> row.step;
-    if (!(words >> row.op >> row.runs >> row.counts)) break;
+    if (!(words >> row.op >> row.runs >> row.counts >> row.per_run >> row.share)) break;
     rows.push_back(row);
   }
   return rows;

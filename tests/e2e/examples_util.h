@@ -32,7 +32,8 @@ std::vector<uint8_t> hex_bytes_after(const std::string& text, const std::string&
 // The rows of an op_profiler table (examples/profiler) in `text`, the "total" row last (its step empty).
 struct ProfileRow {
   std::string step, op;
-  uint64_t runs = 0, counts = 0;
+  uint64_t runs = 0, counts = 0, per_run = 0;
+  double share = 0;  // percent
 };
 std::vector<ProfileRow> profile_rows(const std::string& text);
 
