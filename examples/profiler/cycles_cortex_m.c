@@ -56,8 +56,9 @@ uint32_t microaot_platform_cycle_count(void) {
   if (counter == COUNTER_NONE) {
     counter = dwt_counts() ? COUNTER_DWT : COUNTER_SYSTICK;
     if (counter == COUNTER_SYSTICK) start_systick();
-    microaot_platform_log(counter == COUNTER_DWT ? "cycle counter: DWT CYCCNT"
-                                                 : "cycle counter: SysTick (the DWT cycle counter does not count here)");
+    microaot_platform_log(counter == COUNTER_DWT
+                              ? "cycle counter: DWT CYCCNT"
+                              : "cycle counter: SysTick (the DWT cycle counter does not count here)");
   }
   return counter == COUNTER_DWT ? DWT_CYCCNT : systick_count();
 }

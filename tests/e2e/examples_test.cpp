@@ -77,7 +77,8 @@ TEST_F(ExampleTest, ProfilerOnTheHostHasOneRowPerOperator) {
   EXPECT_EQ(rows.back().counts, sum) << r.output;
   EXPECT_GT(sum, 0u) << r.output;
   EXPECT_EQ(rows.back().share, 100.0);
-  EXPECT_NEAR(shares, 100.0, 0.05 * static_cast<double>(ops.size()) + 1e-9) << "each share is rounded to 0.1\n" << r.output;
+  EXPECT_NEAR(shares, 100.0, 0.05 * static_cast<double>(ops.size()) + 1e-9) << "each share is rounded to 0.1\n"
+                                                                            << r.output;
 }
 
 }  // namespace

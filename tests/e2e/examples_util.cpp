@@ -107,7 +107,8 @@ void ExampleTest::SetUp() { tmp_ = make_temp_dir(); }
 void ExampleTest::TearDown() { remove_dir(tmp_); }
 
 std::map<std::string, std::string> model_and_input(const std::string& model) {
-  return {{"MODEL", shared_model_file(model, "model.tflite")}, {"INPUT", shared_model_file(model, "vectors/0.input0.bin")}};
+  return {{"MODEL", shared_model_file(model, "model.tflite")},
+          {"INPUT", shared_model_file(model, "vectors/0.input0.bin")}};
 }
 
 }  // namespace microaot::e2e
