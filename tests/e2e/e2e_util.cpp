@@ -35,6 +35,12 @@ std::vector<std::string> shared_model_names() {
 
 std::string runtime_lib() { return MICROAOT_RUNTIME_LIB; }
 
+bool arm_tools_available() {
+  static const bool ok = run_process({"arm-none-eabi-gcc", "--version"}, "/dev/null", "/dev/null") == 0 &&
+                         run_process({"qemu-system-arm", "--version"}, "/dev/null", "/dev/null") == 0;
+  return ok;
+}
+
 int run_microaot(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {MICROAOT_BIN};
   argv.insert(argv.end(), args.begin(), args.end());

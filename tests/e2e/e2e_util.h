@@ -16,6 +16,8 @@ bool in_ci();
 // that parameterized suites still instantiate (and their tests skip or fail by MICROAOT_REQUIRE_SHARED_MODEL).
 inline constexpr const char* kNoSharedModels = "no_shared_models";
 std::vector<std::string> shared_model_names();
+// arm-none-eabi-gcc and qemu-system-arm are installed (the Cortex-M tests, label qemu, need both).
+bool arm_tools_available();
 
 // The runtime kernels built once by CMake with this build's flags: `run --runtime-lib` links them instead of
 // compiling each generated folder's kernels/*.c again.
@@ -64,4 +66,14 @@ std::string compare_tensor(const std::string& dtype, const std::vector<uint8_t>&
   do {                                                                                              \
     MICROAOT_REQUIRE_SHARED();                                                                      \
     if ((name) == ::microaot::e2e::kNoSharedModels) MICROAOT_PLACEHOLDER("../shared/models");       \
+  } while (0)
+
+// Also skips (or, in CI, fails) when the Arm compiler or QEMU is missing.
+#define MICROAOT_REQUIRE_QEMU()                                                                    \
+  do {                                                                                             \
+    MICROAOT_REQUIRE_SHARED();                                                                     \
+    if (!::microaot::e2e::arm_tools_available()) {                                                 \
+      if (::microaot::e2e::in_ci()) FAIL() << "CI is set but arm-none-eabi-gcc or qemu-system-arm is missing"; \
+      GTEST_SKIP() << "arm-none-eabi-gcc or qemu-system-arm is not installed (scripts/setup.sh)";  \
+    }                                                                                              \
   } while (0)
