@@ -7,6 +7,7 @@ namespace microaot {
 namespace {
 std::string argument_problem(const Graph& graph, const KernelInfo& kernel, const KernelCall& call) {
   size_t next = 0;
+  DType any = DType::kUnsupported;  // the type the call's "any" arguments share, once one is seen
   for (const KernelArgSpec& spec : kernel.args) {
     if (spec.role == KernelArgSpec::Role::kScratch) continue;
     if (next >= call.args.size()) return "too few arguments for " + kernel.function();
@@ -16,6 +17,14 @@ std::string argument_problem(const Graph& graph, const KernelInfo& kernel, const
       continue;
     }
     if (id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) return "argument names no tensor";
+    if (spec.any_type()) {
+      if (any == DType::kUnsupported) any = graph.tensor(id).dtype;
+      if (graph.tensor(id).dtype != any) {
+        return "argument " + std::to_string(next - 1) + " is " + dtype_short_name(graph.tensor(id).dtype) +
+               ", the kernel's other 'any' arguments are " + dtype_short_name(any);
+      }
+      continue;
+    }
     if (graph.tensor(id).dtype != spec.dtype) {
       return "argument " + std::to_string(next - 1) + " is " + dtype_short_name(graph.tensor(id).dtype) +
              ", the kernel takes " + dtype_short_name(spec.dtype);

@@ -35,7 +35,9 @@ std::vector<ParamStruct> param_structs() {
   return structs;
 }
 
+// A type's short name, or "any" (DType::kUnsupported) for the data of a byte-generic kernel.
 DType dtype_named(const std::string& name) {
+  if (name == "any") return DType::kUnsupported;
   for (DType t : {DType::kFloat32, DType::kInt8, DType::kUInt8, DType::kInt16, DType::kInt32, DType::kInt64,
                   DType::kBool}) {
     if (name == dtype_short_name(t)) return t;

@@ -42,7 +42,10 @@ const char* variant_name(KernelVariant variant);
 struct KernelArgSpec {
   enum class Role { kIn, kOptionalIn, kOut, kScratch };
   Role role;
-  DType dtype = DType::kUnsupported;  // none for scratch
+  DType dtype = DType::kUnsupported;  // none for scratch; none for "any" (below)
+  // "in:any", "out:any": a byte-generic kernel's data, of any one element type that all its "any" arguments
+  // share (the element size is a params field).
+  bool any_type() const { return role != Role::kScratch && dtype == DType::kUnsupported; }
 };
 
 struct KernelInfo {
@@ -53,7 +56,7 @@ struct KernelInfo {
   const ParamStruct* params = nullptr;
   std::string header;  // include path, e.g. "microaot/kernels/conv.h"
   std::string source;  // the portable implementation, below runtime/: "kernels/portable/conv_2d_s8.c"
-  DType dtype = DType::kUnsupported;
+  DType dtype = DType::kUnsupported;  // none for a byte-generic kernel ("any")
   std::vector<KernelArgSpec> args;
 
   std::string function() const { return "microaot_" + symbol; }
@@ -79,7 +82,8 @@ struct KernelRegistry {
 // The registry built from kernel_list.def; aborts (compiler bug) on a malformed line.
 const KernelRegistry& kernel_registry();
 
-// Parses a signature such as "in:s8 in?:s32 out:s8 scratch"; throws std::invalid_argument when malformed.
+// Parses a signature such as "in:s8 in?:s32 out:s8 scratch" or "in:bool in:any out:any"; throws
+// std::invalid_argument when malformed.
 std::vector<KernelArgSpec> parse_kernel_signature(const std::string& signature);
 
 }  // namespace microaot
