@@ -4,6 +4,7 @@
 #define MICROAOT_KERNELS_H
 
 #include "microaot/kernels/add.h"
+#include "microaot/kernels/comparisons.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/div.h"
 #include "microaot/kernels/fully_connected.h"
