@@ -5,29 +5,37 @@
 namespace microaot {
 
 namespace {
+// How many tensors the signature's list takes from `given` arguments (0 when it has no list).
+size_t list_length(const KernelInfo& kernel, size_t given) {
+  size_t fixed = 0;
+  bool list = false;
+  for (const KernelArgSpec& spec : kernel.args) {
+    if (spec.is_list()) list = true;
+    if (!spec.is_list() && spec.role != KernelArgSpec::Role::kScratch) ++fixed;
+  }
+  return list && given > fixed ? given - fixed : 0;
+}
+
 std::string argument_problem(const Graph& graph, const KernelInfo& kernel, const KernelCall& call) {
+  const size_t in_list = list_length(kernel, call.args.size());
   size_t next = 0;
-  DType any = DType::kUnsupported;  // the type the call's "any" arguments share, once one is seen
   for (const KernelArgSpec& spec : kernel.args) {
     if (spec.role == KernelArgSpec::Role::kScratch) continue;
-    if (next >= call.args.size()) return "too few arguments for " + kernel.function();
-    const int id = call.args[next++];
-    if (id == kNoTensor) {
-      if (spec.role != KernelArgSpec::Role::kOptionalIn) return "argument " + std::to_string(next - 1) + " is absent";
-      continue;
-    }
-    if (id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) return "argument names no tensor";
-    if (spec.any_type()) {
-      if (any == DType::kUnsupported) any = graph.tensor(id).dtype;
-      if (graph.tensor(id).dtype != any) {
-        return "argument " + std::to_string(next - 1) + " is " + dtype_short_name(graph.tensor(id).dtype) +
-               ", the kernel's other 'any' arguments are " + dtype_short_name(any);
+    const size_t count = spec.is_list() ? in_list : 1;
+    if (spec.is_list() && count == 0) return "the list of " + kernel.function() + " is empty";
+    for (size_t k = 0; k < count; ++k) {
+      if (next >= call.args.size()) return "too few arguments for " + kernel.function();
+      const int id = call.args[next++];
+      const std::string position = "argument " + std::to_string(next - 1);
+      if (id == kNoTensor) {
+        if (spec.role != KernelArgSpec::Role::kOptionalIn) return position + " is absent";
+        continue;
       }
-      continue;
-    }
-    if (graph.tensor(id).dtype != spec.dtype) {
-      return "argument " + std::to_string(next - 1) + " is " + dtype_short_name(graph.tensor(id).dtype) +
-             ", the kernel takes " + dtype_short_name(spec.dtype);
+      if (id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) return position + " names no tensor";
+      const DType type = graph.tensor(id).dtype;
+      if (!spec.accepts(type)) {
+        return position + " is " + dtype_short_name(type) + ", the kernel takes " + dtype_short_name(spec.dtype);
+      }
     }
   }
   return next == call.args.size() ? "" : "too many arguments for " + kernel.function();

@@ -38,14 +38,17 @@ struct ParamStruct {
 enum class KernelVariant { kPlain, kOverlap };
 const char* variant_name(KernelVariant variant);
 
-// One argument after the params pointer.
+// One argument after the params pointer. A list (in*:T, out*:T) takes one or more tensors, passed to the
+// kernel as an array of pointers; a signature has at most one list.
 struct KernelArgSpec {
-  enum class Role { kIn, kOptionalIn, kOut, kScratch };
+  enum class Role { kIn, kOptionalIn, kOut, kInList, kOutList, kScratch };
   Role role;
-  DType dtype = DType::kUnsupported;  // none for scratch; none for "any" (below)
-  // "in:any", "out:any": a byte-generic kernel's data, of any one element type that all its "any" arguments
-  // share (the element size is a params field).
-  bool any_type() const { return role != Role::kScratch && dtype == DType::kUnsupported; }
+  DType dtype = DType::kUnsupported;  // none for scratch, and for `any`
+  bool any_type = false;              // `any`: a byte-generic kernel, the element size is a params field
+
+  bool is_list() const { return role == Role::kInList || role == Role::kOutList; }
+  bool is_output() const { return role == Role::kOut || role == Role::kOutList; }
+  bool accepts(DType type) const { return any_type || type == dtype; }
 };
 
 struct KernelInfo {
@@ -56,7 +59,7 @@ struct KernelInfo {
   const ParamStruct* params = nullptr;
   std::string header;  // include path, e.g. "microaot/kernels/conv.h"
   std::string source;  // the portable implementation, below runtime/: "kernels/portable/conv_2d_s8.c"
-  DType dtype = DType::kUnsupported;  // none for a byte-generic kernel ("any")
+  DType dtype = DType::kUnsupported;  // kUnsupported for a byte-generic (`any`) kernel
   std::vector<KernelArgSpec> args;
 
   std::string function() const { return "microaot_" + symbol; }
@@ -82,7 +85,7 @@ struct KernelRegistry {
 // The registry built from kernel_list.def; aborts (compiler bug) on a malformed line.
 const KernelRegistry& kernel_registry();
 
-// Parses a signature such as "in:s8 in?:s32 out:s8 scratch" or "in:bool in:any out:any"; throws
+// Parses a signature such as "in:s8 in?:s32 out:s8 scratch" or "in*:any out:any"; throws
 // std::invalid_argument when malformed.
 std::vector<KernelArgSpec> parse_kernel_signature(const std::string& signature);
 

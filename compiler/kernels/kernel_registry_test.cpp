@@ -161,6 +161,15 @@ TEST(KernelSignature, ParsesRolesAndTypes) {
   EXPECT_EQ(args[2].role, KernelArgSpec::Role::kOut);
   EXPECT_EQ(args[2].dtype, DType::kFloat32);
   EXPECT_EQ(args[3].role, KernelArgSpec::Role::kScratch);
+  const std::vector<KernelArgSpec> list = parse_kernel_signature("in*:any in:s32 out:any");
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[0].role, KernelArgSpec::Role::kInList);
+  EXPECT_TRUE(list[0].is_list());
+  EXPECT_TRUE(list[0].accepts(DType::kInt16));
+  EXPECT_TRUE(list[2].is_output());
+  EXPECT_FALSE(list[1].accepts(DType::kInt8));
+  EXPECT_TRUE(parse_kernel_signature("in:u8 out*:bool")[1].is_output());
+  EXPECT_THROW(parse_kernel_signature("in*:s8 out*:s8"), std::invalid_argument);
   EXPECT_THROW(parse_kernel_signature("input:s8"), std::invalid_argument);
   EXPECT_THROW(parse_kernel_signature("in:q7"), std::invalid_argument);
   EXPECT_THROW(parse_kernel_signature("s8"), std::invalid_argument);
