@@ -86,6 +86,16 @@ ActivationRange quantized_activation_range(Activation activation, DType type, fl
   MICROAOT_CHECK(false, "unknown activation");
 }
 
+ActivationRange int32_activation_range(Activation activation) {
+  switch (activation) {
+    case Activation::kNone: return {INT32_MIN, INT32_MAX};
+    case Activation::kRelu: return {0, INT32_MAX};
+    case Activation::kRelu6: return {0, 6};
+    case Activation::kReluN1To1: return {-1, 1};
+  }
+  MICROAOT_CHECK(false, "unknown activation");
+}
+
 FloatActivationRange float_activation_range(Activation activation) {
   switch (activation) {
     case Activation::kNone: return {-FLT_MAX, FLT_MAX};
@@ -113,8 +123,11 @@ void set_activation_params(KernelCall& call, const Tensor& output, Activation ac
     call.params.set_float("activation_max", range.max);
     return;
   }
-  const ActivationRange range = quantized_activation_range(activation, output.dtype, output.quant.scale[0],
-                                                           static_cast<int32_t>(output.quant.zero_point[0]));
+  const ActivationRange range =
+      output.dtype == DType::kInt32
+          ? int32_activation_range(activation)
+          : quantized_activation_range(activation, output.dtype, output.quant.scale[0],
+                                       static_cast<int32_t>(output.quant.zero_point[0]));
   call.params.set_int("activation_min", range.min);
   call.params.set_int("activation_max", range.max);
 }
