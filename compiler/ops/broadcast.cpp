@@ -22,8 +22,9 @@ std::vector<int64_t> broadcast_strides(const std::vector<int32_t>& shape, size_t
   }
   return strides;
 }
+}  // namespace
 
-void check_shapes(const Graph& graph, const Op& op) {
+void check_broadcast_shapes(const Graph& graph, const Op& op) {
   const int in1 = op.inputs[0], in2 = op.inputs[1], out = op.outputs[0];
   const char* roles[] = {"input 0", "input 1", "output 0"};
   const int ids[] = {in1, in2, out};
@@ -42,7 +43,6 @@ void check_shapes(const Graph& graph, const Op& op) {
   expect_tensor(graph.tensor(out).num_elements() <= std::numeric_limits<int32_t>::max(), graph, op, out,
                 "output 0", "has too many elements");
 }
-}  // namespace
 
 bool broadcast_shape(const std::vector<int32_t>& a, const std::vector<int32_t>& b, std::vector<int32_t>* out) {
   const size_t rank = std::max(a.size(), b.size());
@@ -85,7 +85,7 @@ DType check_binary_op(const Graph& graph, const Op& op, std::initializer_list<DT
   expect_dtype(graph, op, in1, "input 0", types);
   expect_dtype(graph, op, input_id(graph, op, 1), "input 1", {type});
   expect_dtype(graph, op, output_id(graph, op, 0), "output 0", {type});
-  check_shapes(graph, op);
+  check_broadcast_shapes(graph, op);
   return type;
 }
 

@@ -26,6 +26,9 @@ struct BroadcastPlan {
 BroadcastPlan plan_broadcast(const std::vector<int32_t>& in1, const std::vector<int32_t>& in2,
                              const std::vector<int32_t>& out);
 
+// Ranks up to 6 with known dimensions, broadcastable inputs 0 and 1, output 0 of their broadcast shape.
+void check_broadcast_shapes(const Graph& graph, const Op& op);
+
 // Two inputs and one output of one type among `types`; ranks up to 6 with known dimensions, broadcastable
 // inputs, the output of their broadcast shape. Returns the type.
 DType check_binary_op(const Graph& graph, const Op& op, std::initializer_list<DType> types);

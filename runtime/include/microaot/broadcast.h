@@ -50,9 +50,17 @@ typedef struct {
 typedef void (*microaot_binary_row)(const void* params, const void* in1, int32_t step1, const void* in2,
                                     int32_t step2, void* out, int32_t n);
 
-/* Calls `row` for every innermost row of the output, in order; element_size is the bytes of one element. */
-static inline void microaot_broadcast_walk(const microaot_broadcast* w, const void* params, size_t element_size,
-                                           const void* in1, const void* in2, void* out, microaot_binary_row row) {
+/* The bytes of one element of input 1, input 2 and the output. */
+typedef struct {
+  size_t input1;
+  size_t input2;
+  size_t output;
+} microaot_element_sizes;
+
+/* Calls `row` for every innermost row of the output, in order. */
+static inline void microaot_broadcast_walk(const microaot_broadcast* w, const void* params,
+                                           microaot_element_sizes sizes, const void* in1, const void* in2,
+                                           void* out, microaot_binary_row row) {
   const char* a = (const char*)in1;
   const char* b = (const char*)in2;
   char* o = (char*)out;
@@ -60,12 +68,12 @@ static inline void microaot_broadcast_walk(const microaot_broadcast* w, const vo
   ptrdiff_t offset1 = 0, offset2 = 0;
   const int32_t n = w->num_dims;
   const int32_t inner = n == 0 ? w->flat_size : w->shape[n - 1];
-  const ptrdiff_t size = (ptrdiff_t)element_size;
   int32_t done, d;
   if (inner <= 0) return;
   for (done = 0; done < w->flat_size; done += inner) {
-    row(params, a + offset1 * size, n == 0 ? 1 : w->strides1[n - 1], b + offset2 * size,
-        n == 0 ? 1 : w->strides2[n - 1], o + (ptrdiff_t)done * size, inner);
+    row(params, a + offset1 * (ptrdiff_t)sizes.input1, n == 0 ? 1 : w->strides1[n - 1],
+        b + offset2 * (ptrdiff_t)sizes.input2, n == 0 ? 1 : w->strides2[n - 1],
+        o + (ptrdiff_t)done * (ptrdiff_t)sizes.output, inner);
     for (d = n - 2; d >= 0; --d) { /* odometer over the outer dimensions */
       offset1 += w->strides1[d];
       offset2 += w->strides2[d];
@@ -77,22 +85,28 @@ static inline void microaot_broadcast_walk(const microaot_broadcast* w, const vo
   }
 }
 
-/* Defines `void microaot_<name>(const P* params, const T* input1, const T* input2, T* output)`: every output
- * element is (T)ELEMENT(params, a, b) of its two (broadcast) input elements. */
-#define MICROAOT_DEFINE_BINARY_KERNEL(name, P, T, ELEMENT)                                               \
+/* Defines `void microaot_<name>(const P* params, const T1* input1, const T2* input2, TO* output)`: every output
+ * element is (TO)ELEMENT(params, a, b) of its two (broadcast) input elements. */
+#define MICROAOT_DEFINE_MIXED_BINARY_KERNEL(name, P, T1, T2, TO, ELEMENT)                                 \
   static void name##_row(const void* params, const void* in1, int32_t step1, const void* in2,             \
                          int32_t step2, void* out, int32_t n) {                                           \
     const P* p = (const P*)params;                                                                        \
-    const T* a = (const T*)in1;                                                                           \
-    const T* b = (const T*)in2;                                                                           \
-    T* o = (T*)out;                                                                                       \
+    const T1* a = (const T1*)in1;                                                                         \
+    const T2* b = (const T2*)in2;                                                                         \
+    TO* o = (TO*)out;                                                                                     \
     int32_t c;                                                                                            \
-    for (c = 0; c < n; ++c) o[c] = (T)(ELEMENT(p, a[c * step1], b[c * step2]));                           \
+    (void)p; /* element functions may not need the params */                                              \
+    for (c = 0; c < n; ++c) o[c] = (TO)(ELEMENT(p, a[c * step1], b[c * step2]));                          \
   }                                                                                                       \
-  void microaot_##name(const P* params, const T* input1, const T* input2, T* output) {                     \
+  void microaot_##name(const P* params, const T1* input1, const T2* input2, TO* output) {                 \
     const microaot_broadcast walk = MICROAOT_BROADCAST_OF(params);                                        \
-    microaot_broadcast_walk(&walk, params, sizeof(T), input1, input2, output, name##_row);                 \
+    const microaot_element_sizes sizes = {sizeof(T1), sizeof(T2), sizeof(TO)};                            \
+    microaot_broadcast_walk(&walk, params, sizes, input1, input2, output, name##_row);                    \
   }
+
+/* The same with one type T for both inputs and the output. */
+#define MICROAOT_DEFINE_BINARY_KERNEL(name, P, T, ELEMENT) \
+  MICROAOT_DEFINE_MIXED_BINARY_KERNEL(name, P, T, T, T, ELEMENT)
 
 #ifdef __cplusplus
 }
