@@ -3,6 +3,7 @@
 #ifndef MICROAOT_KERNELS_H
 #define MICROAOT_KERNELS_H
 
+#include "microaot/kernels/activations.h"
 #include "microaot/kernels/add.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
