@@ -11,6 +11,7 @@
 #include "microaot/kernels/mul.h"
 #include "microaot/kernels/pooling.h"
 #include "microaot/kernels/quantize.h"
+#include "microaot/kernels/sigmoid.h"
 #include "microaot/kernels/softmax.h"
 
 #endif /* MICROAOT_KERNELS_H */
