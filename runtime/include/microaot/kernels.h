@@ -7,6 +7,7 @@
 #include "microaot/kernels/add.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
+#include "microaot/kernels/log_softmax.h"
 #include "microaot/kernels/math.h"
 #include "microaot/kernels/mul.h"
 #include "microaot/kernels/pooling.h"
