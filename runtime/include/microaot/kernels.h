@@ -5,6 +5,7 @@
 
 #include "microaot/kernels/activations.h"
 #include "microaot/kernels/add.h"
+#include "microaot/kernels/cast.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
 #include "microaot/kernels/log_softmax.h"
