@@ -71,6 +71,7 @@ class CortexM4Models : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CortexM4Models, Vector0MatchesGolden) {
   MICROAOT_REQUIRE_QEMU();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   expect_vectors_match(GetParam(), "cortex-m4", {0});
 }
 
@@ -78,6 +79,7 @@ TEST_P(CortexM4Models, Vector0MatchesGolden) {
 TEST_P(CortexM4Models, AllVectorsMatchGolden) {
   if (!long_tests()) GTEST_SKIP() << "set MICROAOT_LONG_TESTS=1 to run every golden vector on cortex-m4";
   MICROAOT_REQUIRE_QEMU();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   const json golden = load_golden(GetParam());
   std::vector<size_t> all(golden["vectors"].size());
   for (size_t k = 0; k < all.size(); ++k) all[k] = k;

@@ -29,9 +29,11 @@ std::vector<std::string> shared_model_names() {
     if (fs::exists(entry.path() / "golden.json")) names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
-  if (names.empty()) names.push_back("no_shared_models");
+  if (names.empty()) names.push_back(kNoSharedModels);
   return names;
 }
+
+std::string runtime_lib() { return MICROAOT_RUNTIME_LIB; }
 
 int run_microaot(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {MICROAOT_BIN};
@@ -59,6 +61,19 @@ int run_microaot_capture(const std::vector<std::string>& args, std::string& erro
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string read_text(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  return {bytes.begin(), bytes.end()};
+}
+
+std::string make_program(const std::string& dir, const std::string& makefile_head, const std::string& target,
+                         const std::string& objects) {
+  std::ofstream(dir + "/Makefile") << makefile_head << target << ": $(patsubst %.c,%.o," << objects
+                                   << ")\n\t$(CC) -o $@ $^ -lm\n";
+  const int status = run_process({"make", "-C", dir, target}, dir + "/make.log", dir + "/make.out");
+  return status == 0 ? "" : "make failed:\n" + read_text(dir + "/make.log");
 }
 
 std::string make_temp_dir() {
