@@ -41,18 +41,9 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   if (input.dtype == DType::kFloat32) return call;
   const double input_scale = input.quant.scale[0];
   const double output_scale = output.quant.scale[0];
-  const QuantizedMultiplier identity = quantize_multiplier(input_scale / output_scale);
-  const QuantizedMultiplier scaled_alpha = quantize_multiplier(input_scale * alpha.quant.scale[0] / output_scale);
-  const ActivationRange range = type_range(output.dtype);
-  call.params.set_int("input_offset", -input.quant.zero_point[0]);
+  set_by_sign_params(call, input, output, input_scale / output_scale,
+                     input_scale * alpha.quant.scale[0] / output_scale);
   call.params.set_int("alpha_offset", -alpha.quant.zero_point[0]);
-  call.params.set_int("output_offset", output.quant.zero_point[0]);
-  call.params.set_int("identity_multiplier", identity.multiplier);
-  call.params.set_int("identity_shift", identity.shift);
-  call.params.set_int("alpha_multiplier", scaled_alpha.multiplier);
-  call.params.set_int("alpha_shift", scaled_alpha.shift);
-  call.params.set_int("activation_min", range.min);
-  call.params.set_int("activation_max", range.max);
   return call;
 }
 

@@ -53,6 +53,21 @@ void set_unary_rescale_params(KernelCall& call, const Tensor& input, const Tenso
   call.params.set_int("activation_max", range.max);
 }
 
+void set_by_sign_params(KernelCall& call, const Tensor& input, const Tensor& output, double identity_real,
+                        double alpha_real) {
+  const QuantizedMultiplier identity = quantize_multiplier(identity_real);
+  const QuantizedMultiplier alpha = quantize_multiplier(alpha_real);
+  const ActivationRange range = type_range(output.dtype);
+  call.params.set_int("input_offset", -input.quant.zero_point[0]);
+  call.params.set_int("output_offset", output.quant.zero_point[0]);
+  call.params.set_int("identity_multiplier", identity.multiplier);
+  call.params.set_int("identity_shift", identity.shift);
+  call.params.set_int("alpha_multiplier", alpha.multiplier);
+  call.params.set_int("alpha_shift", alpha.shift);
+  call.params.set_int("activation_min", range.min);
+  call.params.set_int("activation_max", range.max);
+}
+
 std::vector<int64_t> int8_lut(const Tensor& input, const Tensor& output, float (*f)(float)) {
   const float input_scale = input.quant.scale[0];
   const auto input_zero_point = static_cast<int32_t>(input.quant.zero_point[0]);

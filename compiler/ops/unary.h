@@ -27,6 +27,10 @@ KernelCall unary_call(const Graph& graph, const Op& op, const std::string& op_st
 // The fields of unary_params_q: input offset, the multiplier of `real_multiplier`, output offset, clamp range.
 void set_unary_rescale_params(KernelCall& call, const Tensor& input, const Tensor& output, double real_multiplier,
                               ActivationRange range);
+// The fields LEAKY_RELU and PRELU share: input and output offsets, one multiplier for inputs at or above the
+// zero point (`identity_real`) and one for those below (`alpha_real`), the output type's clamp range.
+void set_by_sign_params(KernelCall& call, const Tensor& input, const Tensor& output, double identity_real,
+                        double alpha_real);
 // The full range of an integer type.
 ActivationRange type_range(DType type);
 

@@ -15,12 +15,6 @@ namespace {
 using unary_test::Multiplier;
 using unary_test::quantize;
 
-std::vector<int8_t> all_int8() {
-  std::vector<int8_t> values;
-  for (int v = -128; v < 128; ++v) values.push_back(static_cast<int8_t>(v));
-  return values;
-}
-
 TEST(ReluS8, RescalesAndClampsAtTheOutputZeroPoint) {
   // (x - 3) * 2 + 10, at least 10.
   const microaot_unary_params_q p = unary_test::rescale_params(4, 3, 2.0, 10, 10, 127);
@@ -56,7 +50,7 @@ TEST(LeakyReluS8, NegativeAlphaHalvesRoundAwayFromZeroBeforeTheSign) {
 TEST(LeakyReluS8, FollowsTheRealFunctionOverAllInputs) {
   const double si = 0.05, so = 0.04, alpha = 0.3;
   const microaot_leaky_relu_params_q p = leaky_params(256, si, -3, so, 5, alpha);
-  const std::vector<int8_t> in = all_int8();
+  const std::vector<int8_t> in = unary_test::all_int8();
   std::vector<int8_t> out(in.size());
   microaot_leaky_relu_s8(&p, in.data(), out.data());
   for (size_t k = 0; k < in.size(); ++k) {
@@ -96,7 +90,7 @@ TEST(HardSwishS8, FollowsTheRealFunctionOverAllInputs) {
   const Multiplier output = quantize(si / 128 / so), reluish = quantize(si / 128 / (3.0 / 32768));
   const microaot_hard_swish_params_s8 p = {256, zi, zo, to_q15(output.mantissa), output.shift,
                                            to_q15(reluish.mantissa), reluish.shift};
-  const std::vector<int8_t> in = all_int8();
+  const std::vector<int8_t> in = unary_test::all_int8();
   std::vector<int8_t> out(in.size());
   microaot_hard_swish_s8(&p, in.data(), out.data());
   for (size_t k = 0; k < in.size(); ++k) {

@@ -13,12 +13,6 @@ namespace {
 
 using unary_test::rescale_params;
 
-std::vector<int8_t> all_int8() {
-  std::vector<int8_t> values;
-  for (int v = -128; v < 128; ++v) values.push_back(static_cast<int8_t>(v));
-  return values;
-}
-
 TEST(AbsS8, OffsetsAndSaturates) {
   // |x - 3| - 10 with a multiplier of exactly 1.
   const microaot_unary_params_q p = rescale_params(4, 3, 1.0, -10, -128, 127);
@@ -31,7 +25,7 @@ TEST(AbsS8, OffsetsAndSaturates) {
 TEST(AbsS8, FollowsTheRealFunctionOverAllInputs) {
   const double si = 0.05, so = 0.03;
   const microaot_unary_params_q p = rescale_params(256, 7, si / so, -20, -128, 127);
-  const std::vector<int8_t> in = all_int8();
+  const std::vector<int8_t> in = unary_test::all_int8();
   std::vector<int8_t> out(in.size());
   microaot_abs_s8(&p, in.data(), out.data());
   for (size_t k = 0; k < in.size(); ++k) {
@@ -51,7 +45,7 @@ TEST(AbsS16, TheMostNegativeValueSaturates) {
 TEST(RsqrtS8, FollowsTheRealFunctionAndGivesTheMaximumAtZero) {
   const double si = 0.02, so = 0.1;
   const microaot_unary_params_q p = rescale_params(256, -128, 1.0 / (std::sqrt(si) * so), -128, -128, 127);
-  const std::vector<int8_t> in = all_int8();
+  const std::vector<int8_t> in = unary_test::all_int8();
   std::vector<int8_t> out(in.size());
   microaot_rsqrt_s8(&p, in.data(), out.data());
   EXPECT_EQ(out[0], 127);  // x at the zero point

@@ -20,16 +20,10 @@ microaot_sigmoid_params_s8 params_s8(int32_t size, double scale, int32_t zp) {
   return {size, zp, radius, m.mantissa, m.shift};
 }
 
-std::vector<int8_t> all_int8() {
-  std::vector<int8_t> values;
-  for (int v = -128; v < 128; ++v) values.push_back(static_cast<int8_t>(v));
-  return values;
-}
-
 TEST(LogisticS8, FollowsTheRealFunctionOverAllInputs) {
   const double scale = 0.1;
   const microaot_sigmoid_params_s8 p = params_s8(256, scale, 5);
-  const std::vector<int8_t> in = all_int8();
+  const std::vector<int8_t> in = unary_test::all_int8();
   std::vector<int8_t> out(in.size());
   microaot_logistic_s8(&p, in.data(), out.data());
   EXPECT_EQ(out[5 + 128], 0);  // 1/2 at the zero point: 128 / 256 - 128
@@ -42,7 +36,7 @@ TEST(LogisticS8, FollowsTheRealFunctionOverAllInputs) {
 TEST(TanhS8, FollowsTheRealFunctionAndSaturates) {
   const double scale = 0.2;
   const microaot_sigmoid_params_s8 p = params_s8(256, scale, -3);
-  const std::vector<int8_t> in = all_int8();
+  const std::vector<int8_t> in = unary_test::all_int8();
   std::vector<int8_t> out(in.size());
   microaot_tanh_s8(&p, in.data(), out.data());
   EXPECT_EQ(out[-3 + 128], 0);
@@ -65,33 +59,26 @@ struct Int16Setup {
   }
 };
 
-std::vector<int16_t> int16_samples() {
-  std::vector<int16_t> values;
-  for (int v = -32768; v < 32768; v += 61) values.push_back(static_cast<int16_t>(v));
-  values.push_back(32767);
-  return values;
-}
+using KernelS16 = void (*)(const microaot_sigmoid_params_s16*, const int16_t*, int16_t*);
 
-TEST(LogisticS16, FollowsTheRealFunction) {
-  const std::vector<int16_t> in = int16_samples();
+// The kernel over samples of the whole int16 range against round(f(x / 4096) * 32768), within `tolerance`.
+void expect_follows(KernelS16 kernel, double (*f)(double), double tolerance) {
+  std::vector<int16_t> in;
+  for (int v = -32768; v < 32768; v += 61) in.push_back(static_cast<int16_t>(v));
+  in.push_back(32767);
   const Int16Setup setup(static_cast<int32_t>(in.size()));
   std::vector<int16_t> out(in.size());
-  microaot_logistic_s16(&setup.params, in.data(), out.data());
+  kernel(&setup.params, in.data(), out.data());
   for (size_t k = 0; k < in.size(); ++k) {
-    const double want = std::min(std::round(sigmoid(in[k] / 4096.0) * 32768), 32767.0);
-    ASSERT_NEAR(out[k], want, 2.0) << in[k];
+    const double want = std::clamp(std::round(f(in[k] / 4096.0) * 32768), -32768.0, 32767.0);
+    ASSERT_NEAR(out[k], want, tolerance) << in[k];
   }
 }
+
+TEST(LogisticS16, FollowsTheRealFunction) { expect_follows(microaot_logistic_s16, sigmoid, 2.0); }
 
 TEST(TanhS16, FollowsTheRealFunction) {
-  const std::vector<int16_t> in = int16_samples();
-  const Int16Setup setup(static_cast<int32_t>(in.size()));
-  std::vector<int16_t> out(in.size());
-  microaot_tanh_s16(&setup.params, in.data(), out.data());
-  for (size_t k = 0; k < in.size(); ++k) {
-    const double want = std::clamp(std::round(std::tanh(in[k] / 4096.0) * 32768), -32768.0, 32767.0);
-    ASSERT_NEAR(out[k], want, 3.0) << in[k];
-  }
+  expect_follows(microaot_tanh_s16, [](double x) { return std::tanh(x); }, 3.0);
 }
 
 TEST(SigmoidF32, Values) {

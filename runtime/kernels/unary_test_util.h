@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "microaot/unary.h"
 
@@ -22,6 +23,13 @@ inline Multiplier quantize(double real) {
     ++exponent;
   }
   return {static_cast<int32_t>(m), exponent};
+}
+
+// Every int8 value, in order.
+inline std::vector<int8_t> all_int8() {
+  std::vector<int8_t> values;
+  for (int v = -128; v < 128; ++v) values.push_back(static_cast<int8_t>(v));
+  return values;
 }
 
 inline microaot_unary_params_q rescale_params(int32_t size, int32_t input_zp, double real, int32_t output_zp,
