@@ -9,15 +9,15 @@
 
 #include <stdint.h>
 
+#include "microaot/kernels/softmax.h"
 #include "microaot/params.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define MICROAOT_FIELDS_log_softmax_params_f32(X)                  \
-  X(I32, outer_size) /* product of all dimensions but the last */  \
-  X(I32, depth)      /* the last dimension */
+/* The rows as SOFTMAX's: outer_size, depth. */
+#define MICROAOT_FIELDS_log_softmax_params_f32(X) MICROAOT_SOFTMAX_ROWS_FIELDS(X)
 MICROAOT_DEFINE_PARAMS(log_softmax_params_f32)
 
 #define MICROAOT_FIELDS_log_softmax_params_s8(X)                                                       \
