@@ -55,6 +55,11 @@ QuantizedMultiplier quantize_multiplier_greater_than_one(double real_multiplier)
   return result;
 }
 
+int32_t input_radius(int integer_bits, int left_shift) {
+  const double largest = static_cast<double>((1 << integer_bits) - 1) * std::ldexp(1.0, 31 - integer_bits - left_shift);
+  return static_cast<int32_t>(std::min(std::floor(largest), static_cast<double>(INT32_MAX)));
+}
+
 int32_t quantize_value(float value, float scale, int32_t zero_point) {
   const float rounded = std::round(value / scale);
   // Saturate instead of overflowing: a tiny scale makes the bound huge, and the caller clamps to the type.

@@ -23,6 +23,11 @@ QuantizedMultiplier quantize_multiplier(double real_multiplier);
 QuantizedMultiplier quantize_multiplier_smaller_than_one(double real_multiplier);
 QuantizedMultiplier quantize_multiplier_greater_than_one(double real_multiplier);
 
+// floor((2^integer_bits - 1) * 2^(31 - integer_bits) / 2^left_shift): the largest input difference whose
+// rescale by a multiplier with that left shift still fits Q(integer_bits) (TFLite's CalculateInputRadius with
+// 31 total bits); the limit of the fixed-point exp, logistic and tanh kernels.
+int32_t input_radius(int integer_bits, int left_shift);
+
 // zero_point + round(value / scale) with the division in float, as TFLite quantizes activation bounds;
 // saturates to the int32 range (NaN is not expected: scales are checked finite and positive).
 int32_t quantize_value(float value, float scale, int32_t zero_point);

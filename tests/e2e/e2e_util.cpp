@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "frontend/tflite_test_builder.h"
 #include "ir/tensor_compare.h"
 #include "support/process.h"
 
@@ -80,6 +81,19 @@ std::string make_program(const std::string& dir, const std::string& makefile_hea
                                    << ")\n\t$(CC) -o $@ $^ -lm\n";
   const int status = run_process({"make", "-C", dir, target}, dir + "/make.log", dir + "/make.out");
   return status == 0 ? "" : "make failed:\n" + read_text(dir + "/make.log");
+}
+
+std::string write_unsupported_op_model(const std::string& dir) {
+  tflite_test::ModelSpec spec;
+  spec.tensors = {tflite_test::activation("in", {1, 4}, 0.5f, 0), tflite_test::activation("out", {1, 4}, 0.5f, 0)};
+  spec.ops = {tflite_test::op(15, 1, {0}, {1})};
+  spec.inputs = {0};
+  spec.outputs = {1};
+  const std::vector<uint8_t> bytes = tflite_test::build_model(spec);
+  const std::string path = dir + "/unsupported.tflite";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                              static_cast<std::streamsize>(bytes.size()));
+  return path;
 }
 
 std::string make_temp_dir() {

@@ -35,6 +35,9 @@ std::string read_text(const std::string& path);
 std::string make_program(const std::string& dir, const std::string& makefile_head, const std::string& target,
                          const std::string& objects);
 std::string make_temp_dir();
+// Writes DIR/unsupported.tflite, int8 [1, 4] -> LSH_PROJECTION (builtin code 15, which TFLite Micro does not run
+// either) -> [1, 4], and returns its path: a model microaot reads but cannot compile.
+std::string write_unsupported_op_model(const std::string& dir);
 void remove_dir(const std::string& path);
 
 // Empty when `got` matches `want` for the dtype ("int8", "float32", ...); else a description of the

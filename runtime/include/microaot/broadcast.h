@@ -96,21 +96,21 @@ static inline void microaot_broadcast_walk(const microaot_broadcast* w, const vo
   }
 }
 
-/* Defines `void microaot_<name>(const P* params, const T* input1, const T* input2, OUT* output)`: every output
- * element is (OUT)ELEMENT(params, a, b) of its two (broadcast) input elements. */
-#define MICROAOT_DEFINE_BINARY_KERNEL_TO(name, P, T, OUT, ELEMENT)                                             \
+/* Defines `void microaot_<name>(const P* params, const T1* input1, const T2* input2, OUT* output)`: every
+ * output element is (OUT)ELEMENT(params, a, b) of its two (broadcast) input elements. */
+#define MICROAOT_DEFINE_MIXED_BINARY_KERNEL(name, P, T1, T2, OUT, ELEMENT)                                           \
   static inline void name##_row(const void* params, const void* const* inputs, const ptrdiff_t* at,           \
                          const int32_t* step, void* output, ptrdiff_t done, int32_t n) {                      \
     const P* p = (const P*)params;                                                                            \
-    const T* a = (const T*)inputs[0] + at[0];                                                                 \
-    const T* b = (const T*)inputs[1] + at[1];                                                                 \
+    const T1* a = (const T1*)inputs[0] + at[0];                                                               \
+    const T2* b = (const T2*)inputs[1] + at[1];                                                               \
     const int32_t step1 = step[0], step2 = step[1];                                                           \
     OUT* o = (OUT*)output + done;                                                                             \
     int32_t c;                                                                                                \
     (void)p;                                                                                                  \
     for (c = 0; c < n; ++c) o[c] = (OUT)(ELEMENT(p, a[c * step1], b[c * step2]));                             \
   }                                                                                                           \
-  void microaot_##name(const P* params, const T* input1, const T* input2, OUT* output) {                      \
+  void microaot_##name(const P* params, const T1* input1, const T2* input2, OUT* output) {                   \
     const microaot_broadcast walk = MICROAOT_BROADCAST_OF(params);                                            \
     const void* inputs[2];                                                                                    \
     inputs[0] = input1;                                                                                       \
@@ -118,6 +118,9 @@ static inline void microaot_broadcast_walk(const microaot_broadcast* w, const vo
     microaot_broadcast_walk(&walk, params, inputs, output, name##_row);                                       \
   }
 
+/* The same with inputs of one type T. */
+#define MICROAOT_DEFINE_BINARY_KERNEL_TO(name, P, T, OUT, ELEMENT) \
+  MICROAOT_DEFINE_MIXED_BINARY_KERNEL(name, P, T, T, OUT, ELEMENT)
 /* The same with the output of the inputs' type. */
 #define MICROAOT_DEFINE_BINARY_KERNEL(name, P, T, ELEMENT) MICROAOT_DEFINE_BINARY_KERNEL_TO(name, P, T, T, ELEMENT)
 
