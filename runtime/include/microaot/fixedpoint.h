@@ -44,6 +44,40 @@ static inline int32_t microaot_multiply_by_quantized_multiplier_s64(int64_t x, i
   return (int32_t)(rounded >> total_shift);
 }
 
+/* x / 2^exponent rounded to nearest for any exponent >= 0: beyond 31 the quotient is below 1/2 in magnitude
+ * (for x above INT32_MIN), so 0. */
+static inline int32_t microaot_rounding_divide_by_pot_wide(int32_t x, int exponent) {
+  return exponent > 31 ? 0 : microaot_rounding_divide_by_pot(x, exponent);
+}
+
+/* An input of an element-wise op brought to a scale shared with the other inputs: (q + offset) * 2^left_shift,
+ * times multiplier * 2^(shift - 31) with shift <= 0 (TFLM's ADD, SUB, SQUARED_DIFFERENCE and comparisons). */
+static inline int32_t microaot_rescale_input(int32_t q, int32_t offset, int left_shift, int32_t multiplier,
+                                             int shift) {
+  return microaot_multiply_by_quantized_multiplier((q + offset) * ((int32_t)1 << left_shift), multiplier, shift);
+}
+
+/* microaot_rescale_input of input k (1 or 2) for a params struct with the fields left_shift and
+ * input<k>_offset, input<k>_multiplier, input<k>_shift. */
+#define MICROAOT_RESCALED_INPUT(p, k, q)                                                                  \
+  microaot_rescale_input(q, (p)->input##k##_offset, (p)->left_shift, (p)->input##k##_multiplier,          \
+                         (p)->input##k##_shift)
+
+/* a + b and a - b with two's-complement wrap-around (where the reference's int32 arithmetic overflows). */
+static inline int32_t microaot_wrapping_add_s32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+static inline int32_t microaot_wrapping_sub_s32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+
+/* Leading bits equal to the sign bit, the sign bit excluded (31 for 0 and -1). */
+static inline int microaot_count_leading_sign_bits(int32_t x) {
+  uint32_t magnitude = x < 0 ? ~(uint32_t)x : (uint32_t)x;
+  int count = 0;
+  while (count < 31 && (magnitude & 0x40000000u) == 0) {
+    magnitude <<= 1;
+    ++count;
+  }
+  return count;
+}
+
 static inline int32_t microaot_clamp_s32(int32_t value, int32_t lo, int32_t hi) {
   return value < lo ? lo : (value > hi ? hi : value);
 }
