@@ -52,6 +52,12 @@ struct ConcatenationOptions {
   Activation activation = Activation::kNone;
 };
 
+// RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR: how output pixels map onto the input grid.
+struct ResizeOptions {
+  bool align_corners = false;       // the corner pixels of input and output coincide
+  bool half_pixel_centers = false;  // pixels sampled at their centres (x + 0.5)
+};
+
 // The op's options as T, or nullptr when it holds another type.
 template <typename T>
 const T* options_if(const Op& op) {

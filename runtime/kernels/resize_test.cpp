@@ -1,0 +1,89 @@
+// RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR kernels: hand-computed gathers and blends (rounding halves
+// away from zero, a negative half-pixel weight), and the int8 blend against the real-valued bilinear
+// formula over many inputs and weights.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "microaot/kernels/resize.h"
+
+namespace {
+
+TEST(ResizeNearestNeighbor, CopiesWholePixelsPerBatch) {
+  // Two batches of [2,2] pixels of 2 int16 channels; rows {1,0}, columns {0,0,1}.
+  std::vector<int16_t> in(2 * 2 * 2 * 2);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int16_t>(100 * i);
+  const int32_t rows[] = {1, 0}, cols[] = {0, 0, 1};
+  const microaot_resize_nearest_neighbor_params p = {2, 2, 2, 2, 3, 4, rows, cols};
+  std::vector<int16_t> out(2 * 2 * 3 * 2, -1);
+  microaot_resize_nearest_neighbor(&p, in.data(), out.data());
+  const std::vector<int16_t> batch0 = {400, 500, 400, 500, 600, 700, 0, 100, 0, 100, 200, 300};
+  for (size_t i = 0; i < batch0.size(); ++i) {
+    EXPECT_EQ(out[i], batch0[i]) << i;
+    EXPECT_EQ(out[12 + i], batch0[i] + 800) << i;
+  }
+}
+
+TEST(ResizeBilinear, Int8HalvesRoundAwayFromZero) {
+  // One row [0, 101, -101] widened: column taps (0,1,w=512) and (0,2,w=512) give 50.5 -> 51 and -50.5 -> -51.
+  const std::vector<int8_t> in = {0, 101, -101};
+  const int32_t zero[] = {0}, cols_lo[] = {0, 0, 1}, cols_hi[] = {1, 2, 1}, col_w[] = {512, 512, 0};
+  const microaot_resize_bilinear_params_q p = {1, 1, 3, 1, 3, 1, zero, zero, cols_lo, cols_hi, zero, col_w};
+  std::vector<int8_t> out(3, 0);
+  microaot_resize_bilinear_s8(&p, in.data(), out.data());
+  EXPECT_EQ(out, (std::vector<int8_t>{51, -51, 101}));
+}
+
+TEST(ResizeBilinear, Int8NegativeWeightOnOnePixelKeepsIt) {
+  // Half-pixel centres start at position -147/1024 with both taps on pixel 0: the value is unchanged.
+  const std::vector<int8_t> in = {-77, 5};
+  const int32_t zero[] = {0}, lo[] = {0}, hi[] = {0}, w[] = {-147};
+  const microaot_resize_bilinear_params_q p = {1, 1, 2, 1, 1, 1, zero, zero, lo, hi, zero, w};
+  int8_t out = 0;
+  microaot_resize_bilinear_s8(&p, in.data(), &out);
+  EXPECT_EQ(out, -77);
+}
+
+TEST(ResizeBilinear, Int8AgreesWithTheRealBlend) {
+  // A [3,3] image of 2 channels sampled at random taps and weights, against the real-valued formula.
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> value(-128, 127), index(0, 2), weight(0, 1023);
+  std::vector<int8_t> in(3 * 3 * 2);
+  for (int8_t& v : in) v = static_cast<int8_t>(value(rng));
+  std::vector<int32_t> rlo(5), rhi(5), rw(5), clo(7), chi(7), cw(7);
+  for (int i = 0; i < 5; ++i) rlo[i] = index(rng), rhi[i] = index(rng), rw[i] = weight(rng);
+  for (int i = 0; i < 7; ++i) clo[i] = index(rng), chi[i] = index(rng), cw[i] = weight(rng);
+  const microaot_resize_bilinear_params_q p = {1,          3,          3,         5,         7,         2,
+                                               rlo.data(), rhi.data(), clo.data(), chi.data(), rw.data(), cw.data()};
+  std::vector<int8_t> out(5 * 7 * 2);
+  microaot_resize_bilinear_s8(&p, in.data(), out.data());
+  auto at = [&](int y, int x, int c) { return static_cast<double>(in[(y * 3 + x) * 2 + c]); };
+  for (int y = 0; y < 5; ++y) {
+    for (int x = 0; x < 7; ++x) {
+      for (int c = 0; c < 2; ++c) {
+        const double fy = rw[y] / 1024.0, fx = cw[x] / 1024.0;
+        const double real = at(rlo[y], clo[x], c) * (1 - fy) * (1 - fx) + at(rhi[y], clo[x], c) * fy * (1 - fx) +
+                            at(rlo[y], chi[x], c) * (1 - fy) * fx + at(rhi[y], chi[x], c) * fy * fx;
+        EXPECT_EQ(out[(y * 7 + x) * 2 + c], static_cast<int8_t>(std::round(real))) << y << " " << x << " " << c;
+      }
+    }
+  }
+}
+
+TEST(ResizeBilinear, FloatBlendsFourPixelsPerBatch) {
+  // Two batches of a [2,2] single-channel image; output pixel at (1/4, 1/2) between all four.
+  const std::vector<float> in = {0.0f, 4.0f, 8.0f, 12.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+  const int32_t lo[] = {0}, hi[] = {1};
+  const float rw[] = {0.25f}, cw[] = {0.5f};
+  const microaot_resize_bilinear_params_f32 p = {2, 2, 2, 1, 1, 1, lo, hi, lo, hi, rw, cw};
+  std::vector<float> out(2, 0.0f);
+  microaot_resize_bilinear_f32(&p, in.data(), out.data());
+  // 0*.75*.5 + 8*.25*.5 + 4*.75*.5 + 12*.25*.5 = 1 + 1.5 + 1.5 = 4.
+  EXPECT_FLOAT_EQ(out[0], 4.0f);
+  EXPECT_FLOAT_EQ(out[1], 1.0f);
+}
+
+}  // namespace
