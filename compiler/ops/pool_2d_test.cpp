@@ -135,6 +135,20 @@ TEST(Pool2DHandler, Int16LowersToTheInt16Kernels) {
   }
 }
 
+TEST(Pool2DHandler, L2IsFloatOnlyOverTheSameWindows) {
+  Pool same = make_pool(OpKind::L2Pool2D, DType::kFloat32, {1, 7, 7, 2}, {1, 7, 7, 2},
+                        options(Padding::kSame, 3, 3, 1, 1, Activation::kRelu6));
+  const KernelCall call = checked_lower(same);
+  EXPECT_EQ(call.info().function(), "microaot_l2_pool_2d_f32");
+  auto f = fields_of(call);
+  EXPECT_EQ(f["padding_height"], "1");
+  EXPECT_EQ(f["activation_max"], c_float_literal(6.0f));
+  Pool quantized = make_pool(OpKind::L2Pool2D, DType::kInt8, {1, 4, 4, 1}, {1, 2, 2, 1},
+                             options(Padding::kValid, 2, 2, 2, 2));
+  EXPECT_NE(check_error(quantized).find("L2_POOL_2D (op 0), input 0 'in'"), std::string::npos)
+      << check_error(quantized);
+}
+
 TEST(Pool2DHandler, AverageRefusesWindowsWhoseSumCouldOverflow) {
   // 32768 * 256 * 256 = 2^31 > INT32_MAX: the int32 sum of a full int16 window could overflow.
   Pool big = make_pool(OpKind::AveragePool2D, DType::kInt16, {1, 256, 256, 1}, {1, 1, 1, 1},

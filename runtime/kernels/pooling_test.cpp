@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -71,6 +72,15 @@ std::vector<T> ref_max_pool_int(const Geometry& g, const std::vector<T>& in, int
     int32_t max = INT32_MIN;
     for_window(g, in, b, oy, ox, ch, [&](T v) { max = v > max ? v : max; });
     return static_cast<T>(max < lo ? lo : (max > hi ? hi : max));
+  });
+}
+
+std::vector<float> ref_l2_pool_f32(const Geometry& g, const std::vector<float>& in) {
+  return reference<float>(g, [&](int b, int oy, int ox, int ch) {
+    double sum = 0.0;
+    int count = 0;
+    for_window(g, in, b, oy, ox, ch, [&](float v) { sum += static_cast<double>(v) * v, ++count; });
+    return static_cast<float>(std::sqrt(sum / count));
   });
 }
 
@@ -163,6 +173,15 @@ TEST(PoolF32, HandComputed) {
   EXPECT_EQ(pool_f32(g, in, false, -FLT_MAX, FLT_MAX), (std::vector<float>{6.0f, 9.0f, 8.0f, 100.0f}));
 }
 
+TEST(L2PoolF32, HandComputed) {
+  // 2x2 windows (stride 2, SAME) of a 3x3 image: sqrt((1+4+16+4)/4) = 2.5, sqrt((9+1)/2), sqrt((9+16)/2), 100.
+  const Geometry g{1, 3, 3, 1, 2, 2, 2, 2, true};
+  const std::vector<float> in = {1, 2, 3, -4, 2, 1, -3, 4, 100};
+  const std::vector<float> out = run_pool(microaot_l2_pool_2d_f32, g, in, -FLT_MAX, FLT_MAX);
+  EXPECT_EQ(out, (std::vector<float>{2.5f, std::sqrt(5.0f), std::sqrt(12.5f), 100.0f}));
+  EXPECT_EQ(run_pool(microaot_l2_pool_2d_f32, g, in, 0.0f, 6.0f)[3], 6.0f);
+}
+
 // The shapes of the op suite plus odd SAME cases, several batches and non-square windows.
 const Geometry kShapes[] = {
     {1, 16, 16, 16, 2, 2, 2, 2, false}, {1, 7, 7, 2, 3, 3, 1, 1, true},  {1, 8, 8, 3, 2, 2, 2, 2, false},
@@ -206,6 +225,9 @@ TEST(PoolF32, MatchesReferenceOnRandomInputs) {
       EXPECT_EQ(pool_f32(g, in, average, -FLT_MAX, FLT_MAX), ref_pool_f32(g, in, average, -FLT_MAX, FLT_MAX));
       EXPECT_EQ(pool_f32(g, in, average, 0.0f, 6.0f), ref_pool_f32(g, in, average, 0.0f, 6.0f));
     }
+    const std::vector<float> l2 = run_pool(microaot_l2_pool_2d_f32, g, in, -FLT_MAX, FLT_MAX);
+    const std::vector<float> want = ref_l2_pool_f32(g, in);
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(l2[i], want[i], 1e-5f * (1.0f + want[i])) << i;
   }
 }
 

@@ -45,6 +45,9 @@ void microaot_max_pool_2d_s8(const microaot_pool_2d_params_q* params, const int8
 void microaot_max_pool_2d_s16(const microaot_pool_2d_params_q* params, const int16_t* input, int16_t* output);
 void microaot_max_pool_2d_f32(const microaot_pool_2d_params_f32* params, const float* input, float* output);
 
+/* L2_POOL_2D: square root of the mean square of the in-bounds window elements, then clamped (float only). */
+void microaot_l2_pool_2d_f32(const microaot_pool_2d_params_f32* params, const float* input, float* output);
+
 /* Overlap flavors: the same results, for an output buffer that overlaps the input. Each output row (one
  * batch and output y: all x and channels) is computed into `scratch` (output_width * channels elements,
  * aligned for the element type, overlapping no argument) and then copied to its place. Safe when
@@ -61,6 +64,8 @@ void microaot_max_pool_2d_s16_overlap(const microaot_pool_2d_params_q* params, c
                                       int16_t* output, void* scratch);
 void microaot_max_pool_2d_f32_overlap(const microaot_pool_2d_params_f32* params, const float* input, float* output,
                                       void* scratch);
+void microaot_l2_pool_2d_f32_overlap(const microaot_pool_2d_params_f32* params, const float* input, float* output,
+                                     void* scratch);
 
 #ifdef __cplusplus
 }

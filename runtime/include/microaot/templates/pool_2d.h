@@ -1,6 +1,6 @@
 /* The pooling template: AVERAGE_POOL_2D or MAX_POOL_2D for one element type, plain and overlap variant.
- * The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_POOL (average or max) and the two function
- * names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/pooling.h). */
+ * The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_POOL (average, max, or l2 for f32 only)
+ * and the two function names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/pooling.h). */
 #include <stddef.h>
 #include <string.h>
 
@@ -32,6 +32,13 @@ static inline MICROAOT_ACC max_result(MICROAOT_ACC max, int32_t count) {
   (void)count;
   return max;
 }
+#ifdef MICROAOT_POOL_L2
+/* L2_POOL_2D (float only): the square root of the mean square over the in-bounds elements, as TFLM. */
+#include <math.h>
+static inline float l2_start(void) { return 0.0f; }
+static inline float l2_step(float sum, float value) { return sum + value * value; }
+static inline float l2_result(float sum, int32_t count) { return sqrtf(sum / (float)count); }
+#endif
 #define MICROAOT_POOL_OP(step) MICROAOT_CAT(MICROAOT_POOL, _##step)
 
 #define MICROAOT_POOL_PARAMS MICROAOT_PARAMS(pool_2d)
