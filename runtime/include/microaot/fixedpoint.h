@@ -34,6 +34,12 @@ static inline int32_t microaot_multiply_by_quantized_multiplier(int32_t x, int32
   return microaot_rounding_divide_by_pot(microaot_sat_rounding_doubling_high_mul(shifted, multiplier), right_shift);
 }
 
+/* The int32 whose two's-complement bits are u: sums that TFLM lets wrap in int32 are kept in uint32 (where
+ * wrapping is defined) and read back through this. */
+static inline int32_t microaot_wrap_s32(uint32_t u) {
+  return u <= (uint32_t)INT32_MAX ? (int32_t)u : -(int32_t)(~u) - 1;
+}
+
 static inline int32_t microaot_clamp_s32(int32_t value, int32_t lo, int32_t hi) {
   return value < lo ? lo : (value > hi ? hi : value);
 }

@@ -9,6 +9,7 @@
 #include "microaot/kernels/mul.h"
 #include "microaot/kernels/pooling.h"
 #include "microaot/kernels/quantize.h"
+#include "microaot/kernels/reduce.h"
 #include "microaot/kernels/softmax.h"
 
 #endif /* MICROAOT_KERNELS_H */
