@@ -5,6 +5,7 @@
 
 #include "microaot/kernels/add.h"
 #include "microaot/kernels/conv.h"
+#include "microaot/kernels/cumsum.h"
 #include "microaot/kernels/fully_connected.h"
 #include "microaot/kernels/mul.h"
 #include "microaot/kernels/pooling.h"
