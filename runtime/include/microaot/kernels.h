@@ -7,6 +7,7 @@
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/cumsum.h"
 #include "microaot/kernels/fully_connected.h"
+#include "microaot/kernels/l2_normalization.h"
 #include "microaot/kernels/mul.h"
 #include "microaot/kernels/pooling.h"
 #include "microaot/kernels/quantize.h"
