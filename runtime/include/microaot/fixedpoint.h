@@ -40,6 +40,17 @@ static inline int32_t microaot_wrap_s32(uint32_t u) {
   return u <= (uint32_t)INT32_MAX ? (int32_t)u : -(int32_t)(~u) - 1;
 }
 
+/* x * multiplier * 2^(shift - 31) for a 64-bit x (|x| < 2^47, the 16x8 and 16x16 accumulators) as TFLite's
+ * 64-bit overload computes it: the multiplier rounded to 16 bits, then one rounding right shift by
+ * 15 - shift; shift in [-31, 7]. */
+static inline int32_t microaot_multiply_by_quantized_multiplier_s64(int64_t x, int32_t multiplier, int shift) {
+  const int64_t reduced = multiplier < 0x7FFF0000 ? ((int64_t)multiplier + (1 << 15)) / 65536 : 0x7FFF;
+  const int total_shift = 15 - shift;
+  const int64_t value = x * reduced + ((int64_t)1 << (total_shift - 1));
+  /* value / 2^total_shift rounded down, without shifting a negative number */
+  return (int32_t)(value >= 0 ? value >> total_shift : -((-(value + 1)) >> total_shift) - 1);
+}
+
 static inline int32_t microaot_clamp_s32(int32_t value, int32_t lo, int32_t hi) {
   return value < lo ? lo : (value > hi ? hi : value);
 }

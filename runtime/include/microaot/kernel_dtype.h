@@ -26,6 +26,7 @@
 #define MICROAOT_ELEM_s16 int16_t
 #define MICROAOT_MIN_s16 INT16_MIN
 #define MICROAOT_MAX_s16 INT16_MAX
+#define MICROAOT_ACC_s16 int64_t /* TFLM's 16x8 and 16x16 accumulators */
 #define MICROAOT_ELEM_f32 float
 #define MICROAOT_ACC_f32 float
 #define MICROAOT_MIN_f32 (-FLT_MAX)

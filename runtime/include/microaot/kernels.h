@@ -4,6 +4,7 @@
 #define MICROAOT_KERNELS_H
 
 #include "microaot/kernels/add.h"
+#include "microaot/kernels/batch_matmul.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/cumsum.h"
 #include "microaot/kernels/fully_connected.h"
