@@ -1,3 +1,5 @@
+// NAME.h: the model's API, documented for its users: sizes, I/O facts, the context type and the calls,
+// which are thin wrappers over the runtime's executor core (microaot/executor.h).
 #include <algorithm>
 #include <sstream>
 
@@ -34,7 +36,8 @@ void emit_tvm_interface(std::ostringstream& out, const CompiledModel& model) {
       out << "  void *" << c_identifier(model.graph.tensor(ids[i]).name) << "_" << i << ";\n";
     }
   };
-  out << "\n/* microTVM-style entry (--interface-api c): runs on the static arena with a context of its own.\n"
+  out << "\n/* microTVM-style entry (--interface-api c): init on the static arena with a context of its own,\n"
+      << " * write (or, with --io-in-arena off, bind) each input, run, read (or bind) each output, destroy.\n"
       << " * Returns 0 on success, else a microaot_status value. Not reentrant. */\n";
   out << "struct tvmgen_" << p << "_inputs {\n";
   fields(model.graph.inputs);
@@ -53,10 +56,14 @@ int64_t io_alignment(const CompiledModel& model) {
 
 void emit_bind_prototypes(std::ostringstream& out, const ModuleNames& n) {
   const std::string& p = n.prefix;
-  out << "\n/* --io-in-arena off: init() binds each input/output to a static buffer of the library (none when\n"
-      << " * " << n.macro << "_NO_STATIC_ARENA is defined: bind all before run()). These calls bind them to the\n"
-      << " * caller's memory instead (e.g. a DMA buffer): zero copy, `size` at least the tensor's, aligned to "
-      << n.macro << "_IO_ALIGN. */\n";
+  out << "\n/* --io-in-arena off: init() binds each input/output to a default buffer of the library (none when\n"
+      << " * " << n.macro << "_NO_STATIC_ARENA is defined: bind all before run()); every context of the model\n"
+      << " * shares those. These calls bind them to the caller's memory instead (e.g. a DMA buffer): zero copy,\n"
+      << " * `size` at least the tensor's, aligned to " << n.macro << "_IO_ALIGN. The run reads a bound input\n"
+      << " * where it is, on every run. BUFFER_OVERLAP: the buffer shares bytes with the arena, a default buffer,\n"
+      << " * or (for an output, or an input against an output) another buffer bound to this context. Binding\n"
+      << " * an output makes the last outputs unreadable. The library cannot see a buffer bound to two contexts:\n"
+      << " * don't. */\n";
   out << "microaot_status " << p << "_bind_input(" << p << "_context *ctx, size_t index, void *buffer, size_t size);\n";
   out << "microaot_status " << p << "_bind_output(" << p
       << "_context *ctx, size_t index, void *buffer, size_t size);\n";
@@ -64,36 +71,115 @@ void emit_bind_prototypes(std::ostringstream& out, const ModuleNames& n) {
 
 void emit_prototypes(std::ostringstream& out, const ModuleNames& n) {
   const std::string& p = n.prefix;
+  const std::string& m = n.macro;
   const std::string ctx = p + "_context *ctx";
-  out << "/* Every call returns MICROAOT_STATUS_OK or the first problem found, and changes nothing on failure\n"
-      << " * (except init, below). NULL_POINTER: ctx or a required pointer is NULL. BAD_STATE: the call is not\n"
-      << " * allowed in the context's state: IDLE (zero-filled, destroyed, or init failed), RUNNING, or no\n"
-      << " * completed run to read. A context in memory that is neither zero-filled nor initialized must go\n"
-      << " * through init before any other call. */\n\n";
-  out << "/* Binds the arena: `arena` of at least " << n.macro << "_ARENA_SIZE bytes aligned to " << n.macro
-      << "_ARENA_ALIGN,\n * or NULL for the library's static arena (absent when " << n.macro
-      << "_NO_STATIC_ARENA is defined: then NULL_POINTER).\n"
-      << " * ARENA_TOO_SMALL / ARENA_MISALIGNED: the arena does not fit. Call it first, on any memory (the context\n"
-      << " * need not be zeroed), never on a running context; on failure the context is left IDLE. */\n";
+  out << "/* Every call returns MICROAOT_STATUS_OK or the first problem found (" << p << "_status_string() names it)\n"
+      << " * and changes nothing on failure, except where said. NULL_POINTER: ctx or a required pointer is NULL.\n"
+      << " * BAD_STATE: not allowed in the context's state: IDLE (zero-filled, destroyed, failed init, or a copy\n"
+      << " * of a context: a context works where init put it), RUNNING (a call from inside its own run, e.g. from\n"
+      << " * a profiling hook), STEPPING (a run_steps run is unfinished), or no completed run to read. */\n\n";
+  out << "/* Binds the arena: `arena` of at least " << m << "_ARENA_SIZE bytes aligned to " << m << "_ARENA_ALIGN,\n"
+      << " * or NULL for the library's static arena (absent when " << m << "_NO_STATIC_ARENA is defined: then\n"
+      << " * NULL_POINTER). ARENA_TOO_SMALL / ARENA_MISALIGNED: the arena does not fit. Call it first, on any\n"
+      << " * memory (the context need not be zeroed); on failure the context is left IDLE. It does not touch the\n"
+      << " * arena, so it never disturbs another context sharing it. */\n";
   out << "microaot_status " << p << "_init(" << ctx << ", void *arena, size_t arena_size);\n\n";
-  out << "/* Copies `size` bytes into input `index`. BAD_INDEX: index >= " << n.macro << "_NUM_INPUTS; BAD_SIZE:\n"
+  out << "/* Copies `size` bytes into input `index`. BAD_INDEX: index >= " << m << "_NUM_INPUTS; BAD_SIZE:\n"
       << " * size is not exactly the input's size. Outputs of the previous run are no longer readable. */\n";
   out << "microaot_status " << p << "_set_input(" << ctx << ", size_t index, const void *data, size_t size);\n\n";
-  out << "/* The in-arena buffer of input `index` for zero-copy fills (e.g. DMA), and its size (`size` may be\n"
-      << " * NULL). BAD_INDEX as set_input. Like set_input, makes the previous outputs unreadable. */\n";
+  out << "/* The library's buffer of input `index` for zero-copy fills (e.g. DMA), and its size (`size` may be\n"
+      << " * NULL). Counts as writing the input; fill it before run(). Errors and effects as set_input. */\n";
   out << "microaot_status " << p << "_input_ptr(" << ctx << ", size_t index, void **data, size_t *size);\n\n";
-  out << "/* Runs the model once: a fixed sequence of kernel calls, no allocation. May be called again after a\n"
-      << " * run. BAD_STATE when not initialized or already running (reentry, e.g. from a profiling hook). */\n";
+  out << "/* Runs the model once: a fixed sequence of kernel calls, no allocation. INPUT_NOT_SET: an input was not\n"
+      << " * written since init, or (inputs in the arena) since the last run, which may overwrite them.\n"
+      << " * ARENA_CLOBBERED: another context sharing the memory wrote it after this context's input write\n"
+      << " * (write the inputs again), or during this run (from a hook or an interrupt: then neither context's\n"
+      << " * results are readable). */\n";
   out << "microaot_status " << p << "_run(" << ctx << ");\n\n";
-  out << "/* Copies output `index` (exactly `size` bytes, else BAD_SIZE) after a run. BAD_STATE: no run since\n"
-      << " * init or since the last input write. BAD_INDEX: index >= " << n.macro << "_NUM_OUTPUTS. */\n";
+  out << "/* run() in slices, for a task that must yield or kick a watchdog: runs at most `max_ops` operators\n"
+      << " * (of " << m << "_NUM_OPS) and returns IN_PROGRESS while some are left, OK when the run is complete\n"
+      << " * (the outputs are then readable, as after run()). The first call starts a run (errors as run());\n"
+      << " * the next ones continue it. Until it completes, only run_steps, init and destroy (which abandon\n"
+      << " * the run) are allowed: BAD_STATE otherwise. ARENA_CLOBBERED: another context wrote the shared memory\n"
+      << " * between two calls; the run is abandoned (write the inputs again). BAD_SIZE: max_ops is 0. */\n";
+  out << "microaot_status " << p << "_run_steps(" << ctx << ", size_t max_ops);\n\n";
+  out << "/* Copies output `index` (exactly `size` bytes, else BAD_SIZE) after a run. BAD_STATE: no completed run\n"
+      << " * since init or since the last input write. BAD_INDEX: index >= " << m << "_NUM_OUTPUTS.\n"
+      << " * ARENA_CLOBBERED: another context sharing the memory wrote it since the run. */\n";
   out << "microaot_status " << p << "_get_output(" << ctx << ", size_t index, void *data, size_t size);\n\n";
-  out << "/* The in-arena buffer of output `index` after a run, and its size (`size` may be NULL); valid until\n"
-      << " * the next input write or run. Errors as get_output. */\n";
+  out << "/* The buffer of output `index` after a run, and its size (`size` may be NULL); its bytes are valid until\n"
+      << " * the next input write or run of any context sharing the memory. Errors as get_output. */\n";
   out << "microaot_status " << p << "_output_ptr(" << ctx << ", size_t index, const void **data, size_t *size);\n\n";
-  out << "/* Releases the arena binding; the context returns to IDLE (again OK when already IDLE).\n"
-      << " * BAD_STATE while running. */\n";
-  out << "microaot_status " << p << "_destroy(" << ctx << ");\n";
+  out << "/* Releases the arena binding (the arena keeps its bytes); the context returns to IDLE (again OK when\n"
+      << " * already IDLE). BAD_STATE while running. */\n";
+  out << "microaot_status " << p << "_destroy(" << ctx << ");\n\n";
+  out << "/* A constant one-line description of a status, e.g. \"arena clobbered by another context\". */\n";
+  out << "const char *" << p << "_status_string(microaot_status status);\n";
+}
+
+void emit_banner(std::ostringstream& out, const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  const std::string& p = n.prefix;
+  const std::string& m = n.macro;
+  const CompileOptions& o = model.options;
+  out << "/* " << p << ": compiled from '" << c_comment_text(o.source_name) << "'"
+      << (o.microaot_version.empty() ? "" : " by microaot " + c_comment_text(o.microaot_version)) << ".\n";
+  if (!o.model_sha256.empty()) out << " * Model SHA-256: " << c_comment_text(o.model_sha256) << "\n";
+  out << " * Flags: " << c_comment_text(compile_flags_text(o)) << "\n"
+      << " *\n"
+      << " * Use: " << p << "_init() binds an arena (NULL = the static one); write each input with\n"
+      << " * " << p << "_set_input() or through " << p << "_input_ptr(); " << p << "_run() (or " << p
+      << "_run_steps() in slices);\n * read each output with " << p << "_get_output() or " << p
+      << "_output_ptr(). Write every input again before each\n"
+      << " * run. States: IDLE -init-> READY -run-> DONE (STEPPING between run_steps calls); a call in the wrong\n"
+      << " * state returns MICROAOT_STATUS_BAD_STATE. There is no global mutable state except the optional\n"
+      << " * static arena (and, with --pool or --io-in-arena off, the model's static buffers).\n"
+      << " *\n"
+      << " * Sharing memory: several contexts may use one arena (the static arena, the same buffer given to\n"
+      << " * several init calls, or the shared arena of a multi-model folder), and all contexts of this model share\n"
+      << " * its pools and default I/O buffers. The arena's first " << m << "_ARENA_HEADER_SIZE bytes record\n"
+      << " * which context wrote it last: a context whose inputs, outputs or unfinished run_steps were overwritten\n"
+      << " * by another gets MICROAOT_STATUS_ARENA_CLOBBERED (run, run_steps, get_output, output_ptr), never\n"
+      << " * a wrong result with OK. Not seen by the library: arenas that overlap without starting at the same\n"
+      << " * address, one caller buffer bound to two contexts, and writes through an input_ptr/output_ptr pointer\n"
+      << " * after another context wrote the arena: keep arenas identical or disjoint, and pointers short-lived.\n"
+      << " *\n"
+      << " * Not thread-safe: use one context from one thread (or interrupt) at a time, and contexts sharing\n"
+      << " * memory from one thread; RUNNING catches reentry from the same thread but is not a lock. Input data\n"
+      << " * is not checked: any bytes are a valid input. See docs/errors.md of microaot.\n"
+      << " *\n"
+      << " * Build options: define them for every file of this folder (the generated CMakeLists.txt has options).\n";
+  const bool shared = !o.shared_arena.empty();
+  const std::string cmake = shared ? "MICROAOT_MODELS" : m;
+  out << " *   " << m << "_NO_STATIC_ARENA  (CMake -D" << cmake << "_STATIC_ARENA=OFF) no static arena nor default\n"
+      << " *     I/O buffers: init needs your arena, bind_* your buffers.\n"
+      << " *   " << (shared ? "MICROAOT_SHARED_ARENA_SECTION" : m + "_ARENA_SECTION")
+      << "  the static arena's placement, e.g. __attribute__((section(\".sram2\"))).\n"
+      << " *   MICROAOT_PROFILE  (CMake -D" << cmake << "_PROFILE=ON) the executor calls microaot_platform_op_begin\n"
+      << " *     and op_end (platform.h) around every operator. */\n";
+}
+
+void emit_sizes(std::ostringstream& out, const CompiledModel& model) {
+  const std::string& m = module_names(model).macro;
+  const CompileOptions& o = model.options;
+  if (!o.microaot_version.empty()) out << "#define " << m << "_MICROAOT_VERSION \"" << c_comment_text(o.microaot_version) << "\"\n";
+  if (!o.model_sha256.empty()) out << "#define " << m << "_MODEL_SHA256 \"" << c_comment_text(o.model_sha256) << "\"\n";
+  out << "\n/* Bytes of memory init needs: " << m << "_ARENA_HEADER_SIZE bytes recording the arena's last writer, then\n"
+      << " * the activations (" << model.plan.arena_size << " bytes, memory_map.h); and their required alignment. */\n";
+  out << "#define " << m << "_ARENA_SIZE " << arena_buffer_bytes(model) << "u\n";
+  out << "#define " << m << "_ARENA_ALIGN " << o.alignment << "u\n";
+  out << "#define " << m << "_ARENA_HEADER_SIZE " << arena_header_bytes(model) << "u\n";
+  if (!o.io_in_arena) {
+    out << "/* Inputs and outputs live outside the arena, in buffers bound to the context. */\n";
+    out << "#define " << m << "_IO_ALIGN " << io_alignment(model) << "u\n";
+  }
+  out << "/* Static RAM in all (static arena, pools, default I/O buffers, one context on a 32-bit target): the\n"
+      << " * figure of report.json's ram_bytes. sizeof(" << module_names(model).prefix << "_context) on a 32-bit target: "
+      << context_bytes32(model) << " bytes. */\n";
+  out << "#define " << m << "_RAM_BYTES " << static_ram_bytes(model) << "u\n\n";
+  out << "#define " << m << "_NUM_INPUTS " << model.graph.inputs.size() << "u\n";
+  out << "#define " << m << "_NUM_OUTPUTS " << model.graph.outputs.size() << "u\n";
+  out << "#define " << m << "_NUM_OPS " << model.calls.size() << "u /* operators of one run */\n\n";
 }
 }  // namespace
 
@@ -102,41 +188,17 @@ std::string emit_api_header(const CompiledModel& model) {
   const std::string& p = n.prefix;
   std::ostringstream out;
   out << kGeneratedBanner;
-  out << "/* " << p << ": compiled from '" << c_comment_text(model.options.source_name) << "'.\n"
-      << " *\n"
-      << " * Use: " << p << "_init() binds an arena (NULL = the static one); write each input with\n"
-      << " * " << p << "_set_input() or through " << p << "_input_ptr(); " << p << "_run(); read each output with\n"
-      << " * " << p << "_get_output() or " << p << "_output_ptr(). Inputs live in the arena and may be\n"
-      << " * overwritten by run(), so write them again before every run. Outputs stay valid until the next\n"
-      << " * input write or run. States: IDLE -init-> READY -run-> DONE; calls in the wrong state return\n"
-      << " * MICROAOT_STATUS_BAD_STATE. There is no global mutable state except the optional static arena.\n"
-      << " * Not thread-safe: use one context from one thread (or interrupt) at a time; the RUNNING state\n"
-      << " * catches reentry from the same thread but is not a lock. Input data is not checked: any bytes are\n"
-      << " * a valid input. See docs/errors.md of microaot for what is checked where. */\n";
+  emit_banner(out, model);
   out << "#ifndef " << n.macro << "_H\n#define " << n.macro << "_H\n\n";
-  out << "#include <stddef.h>\n#include <stdint.h>\n\n#include \"microaot/status.h\"\n\n";
-  out << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
-  out << "/* Bytes of working memory (activations) the model needs, and their required alignment. */\n";
-  out << "#define " << n.macro << "_ARENA_SIZE " << model.plan.arena_size << "u\n";
-  out << "#define " << n.macro << "_ARENA_ALIGN " << model.options.alignment << "u\n";
-  if (!model.options.io_in_arena) {
-    out << "/* Inputs and outputs live outside the arena, in buffers bound to the context. */\n";
-    out << "#define " << n.macro << "_IO_ALIGN " << io_alignment(model) << "u\n";
-  }
-  out << "\n";
-  out << "#define " << n.macro << "_NUM_INPUTS " << model.graph.inputs.size() << "u\n";
-  out << "#define " << n.macro << "_NUM_OUTPUTS " << model.graph.outputs.size() << "u\n\n";
+  out << "#include <stddef.h>\n#include <stdint.h>\n\n#include \"microaot/executor.h\"\n\n";
+  out << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+  emit_sizes(out, model);
   emit_io_macros(out, model, "INPUT", model.graph.inputs);
   emit_io_macros(out, model, "OUTPUT", model.graph.outputs);
-  out << "\ntypedef enum {\n  " << n.macro << "_STATE_IDLE = 0,\n  " << n.macro << "_STATE_READY,\n  " << n.macro
-      << "_STATE_RUNNING,\n  " << n.macro << "_STATE_DONE\n} " << p << "_state;\n\n";
-  out << "/* One instance. Owned by the caller; treat the fields as private. */\n";
-  out << "typedef struct " << p << "_context {\n  " << p << "_state state;\n  uint8_t *arena;\n";
-  if (!model.options.io_in_arena) {
-    out << "  uint8_t *io[" << model.graph.inputs.size() + model.graph.outputs.size()
-        << "]; /* inputs, then outputs (--io-in-arena off) */\n";
-  }
-  out << "} " << p << "_context;\n\n";
+  out << "\n/* One instance. Owned by the caller; treat the fields as private. */\n";
+  out << "typedef struct " << p << "_context {\n  microaot_context core;\n  microaot_slot slots["
+      << context_slots(model) << "]; /* inputs" << (model.options.io_in_arena ? "" : ", then outputs") << " */\n} "
+      << p << "_context;\n\n";
   emit_prototypes(out, n);
   if (!model.options.io_in_arena) emit_bind_prototypes(out, n);
   if (model.options.interface_api_c) emit_tvm_interface(out, model);

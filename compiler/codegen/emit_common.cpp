@@ -56,14 +56,37 @@ std::string pool_symbol(const CompiledModel& model, size_t pool) {
   return module_names(model).prefix + "_pool_" + model.options.pools[pool].name;
 }
 
+int64_t arena_header_bytes(const CompiledModel& model) {
+  return model.plan.arena_size == 0 ? 0 : align_up(8, model.options.alignment);
+}
+
+int64_t arena_buffer_bytes(const CompiledModel& model) { return arena_header_bytes(model) + model.plan.arena_size; }
+
+size_t context_slots(const CompiledModel& model) {
+  return model.graph.inputs.size() + (model.options.io_in_arena ? 0 : model.graph.outputs.size());
+}
+
+int64_t context_bytes32(const CompiledModel& model) {
+  // microaot_context: self, model, arena, slots (4 pointers), next_step, state (padded to 4);
+  // microaot_slot: buffer pointer, written flag (padded to 4).
+  constexpr int64_t kCoreBytes32 = 6 * 4;
+  constexpr int64_t kSlotBytes32 = 2 * 4;
+  return kCoreBytes32 + static_cast<int64_t>(context_slots(model)) * kSlotBytes32;
+}
+
+int64_t contexts_bytes(const CompiledModel& model) {
+  return (model.options.interface_api_c ? 2 : 1) * context_bytes32(model);
+}
+
+bool has_static_owner(const CompiledModel& model) { return model.options.pools.size() > 1 || !model.options.io_in_arena; }
+
+int64_t static_record_bytes(const CompiledModel& model) {
+  constexpr int64_t kOwnerBytes32 = 4;  // a uintptr_t
+  return has_static_owner(model) ? kOwnerBytes32 : 0;
+}
+
 int64_t static_ram_bytes(const CompiledModel& model) {
-  constexpr int64_t kContextBytes32 = 8;  // state enum + arena pointer on a 32-bit MCU
-  constexpr int64_t kPointerBytes32 = 4;
-  const int64_t io_slots = model.options.io_in_arena
-                               ? 0
-                               : static_cast<int64_t>(model.graph.inputs.size() + model.graph.outputs.size());
-  const int64_t contexts = model.options.interface_api_c ? 2 : 1;
-  return planned_ram_bytes(model) + contexts * (kContextBytes32 + io_slots * kPointerBytes32);
+  return planned_ram_bytes(model) + arena_header_bytes(model) + static_record_bytes(model) + contexts_bytes(model);
 }
 
 }  // namespace microaot

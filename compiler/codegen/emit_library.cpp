@@ -8,9 +8,9 @@
 namespace microaot {
 
 namespace {
-// Runtime files keep their path below runtime/include (headers) or drop the flavor folder (sources):
+// Runtime files keep their path below runtime/include (headers) or drop their folder (the others):
 // "include/microaot/fixedpoint.h" -> "kernels/microaot/fixedpoint.h",
-// "kernels/portable/conv_2d_s8.c" -> "kernels/conv_2d_s8.c".
+// "kernels/portable/conv_2d_s8.c" -> "kernels/conv_2d_s8.c", "executor/executor.c" -> "kernels/executor.c".
 std::string output_path_of_runtime_file(const std::string& path) {
   const std::string include_prefix = "include/";
   if (path.compare(0, include_prefix.size(), include_prefix) == 0) {
@@ -20,12 +20,16 @@ std::string output_path_of_runtime_file(const std::string& path) {
 }
 
 void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<std::string>& sources) {
-  std::set<std::string> needed = {"include/microaot/status.h", "include/microaot/fixedpoint.h"};
+  std::set<std::string> needed = {"include/microaot/fixedpoint.h", "executor/executor.c",
+                                  "executor/executor_internal.h", "executor/status.c"};
+  if (!model.options.io_in_arena) needed.insert("executor/executor_bind.c");
+  if (model.options.interface_api_c && model.options.io_in_arena) needed.insert("executor/executor_once.c");
   for (const KernelCall& call : model.calls) {
     needed.insert("include/" + call.info().header);
     needed.insert(call.source);
   }
-  // Runtime headers may include siblings: pull in every microaot header a needed file names.
+  // Runtime files include siblings as "microaot/...": pull in every header a needed file names (the
+  // executor's platform.h too, which it includes only under #ifdef MICROAOT_PROFILE).
   for (bool grew = true; grew;) {
     grew = false;
     for (const std::string& path : std::set<std::string>(needed)) {
@@ -44,23 +48,37 @@ void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<s
     if (out.size() > 2 && out.compare(out.size() - 2, 2, ".c") == 0) sources.push_back(out);
   }
 }
+
+// What the executor adds to the plan's figures: the arena header before offset 0, and the context.
+std::string runtime_memory_text(const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  return "\nexecutor (microaot/executor.h):\n"
+         "  arena header: " + std::to_string(arena_header_bytes(model)) +
+         " bytes before offset 0, naming the context that wrote the arena last\n"
+         "  init needs:   " + std::to_string(arena_buffer_bytes(model)) + " bytes (" + n.macro + "_ARENA_SIZE)\n"
+         "  context:      " + std::to_string(context_bytes32(model)) + " bytes on a 32-bit target (sizeof(" +
+         n.prefix + "_context))\n"
+         "  static RAM:   " + std::to_string(static_ram_bytes(model)) + " bytes in all (report.json ram_bytes)\n";
+}
 }  // namespace
 
 FileSet emit_library(const CompiledModel& model) {
   const ModuleNames names = module_names(model);
   FileSet files;
-  std::vector<std::string> sources = {names.prefix + ".c", "weights.c", "platform.c"};
-  add_runtime_files(model, files, sources);
+  BuildFiles build{names.prefix, names.macro, {names.prefix + ".c", "weights.c"}, {"platform.c"}, "",
+                   {"", "kernels"}, {names.macro + "_NO_STATIC_ARENA"}};
+  add_runtime_files(model, files, build.runtime_sources);
   files[names.prefix + ".h"] = emit_api_header(model);
   files[names.prefix + ".c"] = emit_model_source(model);
   files["weights.c"] = emit_weights_source(model);
   files["memory_map.h"] = emit_memory_map(model);
   files["platform.h"] = emit_platform_header();
   files["platform.c"] = emit_platform_source();
-  files["CMakeLists.txt"] = emit_cmake_lists(model, sources);
-  files[names.prefix + ".mk"] = emit_makefile_fragment(model, sources);
+  files["CMakeLists.txt"] = emit_cmake_lists(build);
+  files[names.prefix + ".mk"] = emit_makefile_fragment(build);
   const PlanRequest request{model.buffers, model.permits};
-  files["memory_plan.txt"] = format_memory_plan(model.graph, request, model.plan, pool_layout(model));
+  files["memory_plan.txt"] =
+      format_memory_plan(model.graph, request, model.plan, pool_layout(model)) + runtime_memory_text(model);
   files["memory_map.svg"] = render_memory_svg(model.graph, request, model.plan, pool_layout(model));
   files["network_info.txt"] = emit_network_info(model);
   files["report.json"] = emit_report_json(model);

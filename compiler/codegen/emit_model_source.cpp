@@ -1,5 +1,5 @@
-// NAME.c: the kernel parameters (const, in flash), the API with its state checks, and run(): the fixed
-// sequence of kernel calls on arena offsets decided at compile time.
+// NAME.c: the kernel parameters (const, in flash), the step function (the fixed sequence of kernel calls
+// on addresses decided at compile time), and the data and wrappers the executor core runs it with.
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -15,8 +15,8 @@ std::string op_symbol(const ModuleNames& n, size_t step) { return n.prefix + "_o
 
 void emit_includes(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);
-  out << "#include <float.h>\n#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <string.h>\n\n";
-  out << "#include \"" << n.prefix << ".h\"\n#include \"memory_map.h\"\n#include \"platform.h\"\n";
+  out << "#include <float.h>\n#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n\n";
+  out << "#include \"" << n.prefix << ".h\"\n#include \"memory_map.h\"\n";
   std::set<std::string> headers;
   for (const KernelCall& call : model.calls) headers.insert(call.info().header);
   for (const std::string& h : headers) out << "#include \"" << h << "\"\n";
@@ -43,32 +43,40 @@ void emit_params(std::ostringstream& out, const CompiledModel& model) {
   out << "\n";
 }
 
-// One kernel argument: a constant's symbol, NULL for an absent optional input, else an arena address.
-std::string argument(const CompiledModel& model, const Op& op, int id) {
+// One kernel argument: a constant's symbol, NULL for an absent optional input, else a planned address:
+// in the arena, in a pool, or (I/O outside the arena) in the buffer bound to the context's slot. A
+// byte-generic (`any`) parameter takes it as void *.
+std::string argument(const CompiledModel& model, const Op& op, int id, const KernelArgSpec& spec) {
   if (id == kNoTensor) return "NULL";
   const Tensor& t = model.graph.tensor(id);
-  if (t.is_constant) return constant_symbol(model, id);
+  if (t.is_constant && !spec.any_type) return constant_symbol(model, id);
+  if (t.is_constant) return "(const void *)" + constant_symbol(model, id);
   const bool is_output = std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
   const int slot = io_slot(model, id);
-  const size_t pool = pool_of_tensor(model, id);
-  const std::string address = slot >= 0 ? "ctx->io[" + std::to_string(slot) + "]"
-                                        : (pool == 0 ? "arena" : pool_symbol(model, pool)) + " + " +
-                                              module_names(model).macro + "_TENSOR_" +
-                                              std::to_string(model.graph.storage_of(id)) + "_OFFSET";
-  return std::string("(") + (is_output ? "" : "const ") + dtype_c_type(t.dtype) + " *)(" + address + ")";
+  std::string address = "ctx->slots[" + std::to_string(slot) + "].buffer";
+  if (slot < 0) {  // planned: I/O bound to a slot has no buffer in the plan (nor a pool)
+    const size_t pool = pool_of_tensor(model, id);
+    address = (pool == 0 ? "arena" : pool_symbol(model, pool)) + " + " + module_names(model).macro + "_TENSOR_" +
+              std::to_string(model.graph.storage_of(id)) + "_OFFSET";
+  }
+  const std::string qualifier = is_output ? "" : "const ";
+  const std::string generic = "(" + qualifier + "void *)(" + address + ")";
+  if (spec.any_type) return generic;
+  // Through void *: the planner aligned every buffer, which a cast from uint8_t * cannot know.
+  return "(" + qualifier + dtype_c_type(t.dtype) + " *)" + generic;
+}
+
+// The C element type of a list's array of pointers, e.g. "const int8_t *const" for in*:s8.
+std::string list_element_type(const KernelArgSpec& spec) {
+  const std::string element = spec.any_type ? "void" : dtype_c_type(spec.dtype);
+  return (spec.is_output() ? "" : "const ") + element + " *const";
 }
 
 std::string scratch_argument(const CompiledModel& model, size_t step) {
   MICROAOT_CHECK(model.scratch_buffer[step] >= 0, "a call takes scratch but none was planned");
   const size_t pool = model.pool_of.empty() ? 0 : model.pool_of[model.scratch_buffer[step]];
-  return "(void *)(" + (pool == 0 ? std::string("arena") : pool_symbol(model, pool)) + " + " + module_names(model).macro + "_SCRATCH_" + std::to_string(step) + "_OFFSET)";
-}
-
-void emit_io_check(std::ostringstream& out, const CompiledModel& model) {
-  if (model.options.io_in_arena) return;
-  const std::string slots = std::to_string(model.graph.inputs.size() + model.graph.outputs.size());
-  out << "  for (i = 0; i < " << slots << "u; ++i) {\n"
-      << "    if (ctx->io[i] == NULL) return MICROAOT_STATUS_NULL_POINTER;\n  }\n";
+  return "(void *)(" + (pool == 0 ? std::string("arena") : pool_symbol(model, pool)) + " + " +
+         module_names(model).macro + "_SCRATCH_" + std::to_string(step) + "_OFFSET)";
 }
 
 bool uses_arena(const CompiledModel& model) {
@@ -86,48 +94,61 @@ bool uses_arena(const CompiledModel& model) {
   return false;
 }
 
-void emit_run(std::ostringstream& out, const CompiledModel& model) {
-  const ModuleNames n = module_names(model);
-  out << "microaot_status " << n.prefix << "_run(" << n.prefix << "_context *ctx) {\n";
-  const bool any_call = uses_arena(model);  // a model of only reshapes, or of I/O only, needs no arena pointer
-  if (any_call) out << "  uint8_t *arena;\n";
-  if (!model.options.io_in_arena) out << "  size_t i;\n";
-  out << "  if (ctx == NULL) return MICROAOT_STATUS_NULL_POINTER;\n";
-  emit_io_check(out, model);
-  out << "  if (ctx->state != " << n.macro << "_STATE_READY && ctx->state != " << n.macro
-      << "_STATE_DONE) return MICROAOT_STATUS_BAD_STATE;\n";
-  out << "  ctx->state = " << n.macro << "_STATE_RUNNING;\n";
-  if (any_call) out << "  arena = ctx->arena;\n";
-  for (size_t step = 0; step < model.calls.size(); ++step) {
-    const KernelCall& call = model.calls[step];
-    const Op& op = model.graph.ops[step];
-    out << "\n  /* step " << step << ": " << op_kind_name(op.kind) << " (op " << op.source_index << ") */\n";
-    out << "  MICROAOT_OP_BEGIN(" << step << ", \"" << op_kind_name(op.kind) << "\");\n";
-    out << "  " << call.info().function() << "(&" << op_symbol(n, step) << "_params";
-    for (int id : call.args) out << ", " << argument(model, op, id);
-    if (call.info().takes_scratch()) out << ", " << scratch_argument(model, step);
-    out << ");\n";
-    out << "  MICROAOT_OP_END(" << step << ", \"" << op_kind_name(op.kind) << "\");\n";
+// A list argument: its array of pointers, declared in the case's block. Returns the name to pass.
+std::string emit_list(std::ostringstream& out, const KernelArgSpec& spec, const std::vector<std::string>& items) {
+  out << "      " << list_element_type(spec) << " list[" << items.size() << "] = {";
+  for (size_t i = 0; i < items.size(); ++i) out << (i == 0 ? "" : ", ") << items[i];
+  out << "};\n";
+  return "list";
+}
+
+// One case of the step function: the kernel call, after the array of pointers a list argument takes.
+void emit_step_case(std::ostringstream& out, const CompiledModel& model, size_t step) {
+  const KernelCall& call = model.calls[step];
+  const KernelInfo& kernel = call.info();
+  const Op& op = model.graph.ops[step];
+  const std::vector<KernelArgSpec> specs = kernel.tensor_args();
+  const std::vector<std::vector<int>> groups = split_arguments(kernel, call.args);
+  const char* open = kernel.has_list() ? " {" : "";  // a block for the list's array
+  out << "    case " << step << "u:" << open << " /* " << op_kind_name(op.kind) << " (op " << op.source_index << ") */\n";
+  std::string arguments = "&" + op_symbol(module_names(model), step) + "_params";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::vector<std::string> texts;
+    for (int id : groups[g]) texts.push_back(argument(model, op, id, specs[g]));
+    arguments += ", " + (specs[g].is_list() ? emit_list(out, specs[g], texts) : texts[0]);
   }
-  out << "\n  ctx->state = " << n.macro << "_STATE_DONE;\n  return MICROAOT_STATUS_OK;\n}\n\n";
+  if (kernel.takes_scratch()) arguments += ", " + scratch_argument(model, step);
+  out << "      " << kernel.function() << "(" << arguments << ");\n      break;\n" << (*open ? "    }\n" : "");
+}
+
+// The step function the executor core calls once per operator (microaot_step_fn).
+void emit_step_function(std::ostringstream& out, const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  const bool arena = uses_arena(model);  // a model of only reshapes, or of I/O only, needs no arena pointer
+  out << "/* Operator `step` of the schedule: one kernel call on addresses fixed at compile time. */\n"
+      << "static void " << n.prefix << "_step(const microaot_context *ctx, uint32_t step) {\n";
+  if (arena) out << "  uint8_t *arena = ctx->arena;\n";
+  if (!arena) out << "  (void)ctx; /* unused when no operator touches the arena or a bound buffer */\n";
+  out << "  switch (step) {\n";
+  for (size_t step = 0; step < model.calls.size(); ++step) emit_step_case(out, model, step);
+  out << "    default:\n      break;\n  }\n}\n\n";
 }
 }  // namespace
 
-std::string emit_api_source(const CompiledModel& model);  // emit_api_source.cpp
+// emit_api_source.cpp: the static memories (before the step function, which addresses the pools), then
+// the descriptor and the API wrappers.
+std::string emit_static_memory(const CompiledModel& model);
+std::string emit_api_source(const CompiledModel& model);
 
 std::string emit_model_source(const CompiledModel& model) {
   std::ostringstream out;
   out << kGeneratedBanner;
   emit_includes(out, model);
-  out << "#ifdef MICROAOT_PROFILE\n"
-      << "#define MICROAOT_OP_BEGIN(step, name) microaot_platform_op_begin((step), (name))\n"
-      << "#define MICROAOT_OP_END(step, name) microaot_platform_op_end((step), (name))\n"
-      << "#else\n#define MICROAOT_OP_BEGIN(step, name) ((void)0)\n#define MICROAOT_OP_END(step, name) ((void)0)\n"
-      << "#endif\n\n";
   emit_constant_declarations(out, model);
   emit_params(out, model);
+  out << emit_static_memory(model);
+  emit_step_function(out, model);
   out << emit_api_source(model);
-  emit_run(out, model);
   return out.str();
 }
 

@@ -106,8 +106,6 @@ nlohmann::json peak_tensors_json(const CompiledModel& model) {
   return list;
 }
 
-// Static RAM besides the planned buffers: the context(s).
-int64_t context_bytes(const CompiledModel& model) { return static_ram_bytes(model) - planned_ram_bytes(model); }
 
 // The RAM lines of network_info.txt: each memory, then the total they add up to.
 void write_ram_lines(std::ostringstream& out, const CompiledModel& model) {
@@ -119,7 +117,12 @@ void write_ram_lines(std::ostringstream& out, const CompiledModel& model) {
         << pool.used << " bytes (" << (k == 0 ? "pool " + pool.name + ", " : "") << pool.size << " available)\n";
   }
   if (!model.options.io_in_arena) out << "I/O buffers (RAM):   " << io_buffer_bytes_outside(model) << " bytes\n";
-  out << "contexts (RAM):      " << context_bytes(model) << " bytes (on a 32-bit target)\n";
+  out << "arena header (RAM):  " << arena_header_bytes(model) << " bytes (the arena's last writer; init needs "
+      << arena_buffer_bytes(model) << " bytes)\n";
+  if (static_record_bytes(model) != 0) {
+    out << "static record (RAM): " << static_record_bytes(model) << " bytes (the last writer of the static buffers)\n";
+  }
+  out << "contexts (RAM):      " << contexts_bytes(model) << " bytes (on a 32-bit target)\n";
   out << "static RAM in all:   " << static_ram_bytes(model) << " bytes\n";
 }
 }  // namespace
@@ -180,7 +183,10 @@ std::string emit_report_json(const CompiledModel& model) {
   nlohmann::json report = {
       {"module", module_names(model).prefix},
       {"source", model.options.source_name},
+      {"flags", compile_flags_text(model.options)},
       {"arena_bytes", model.plan.arena_size},
+      {"arena_header_bytes", arena_header_bytes(model)},
+      {"arena_buffer_bytes", arena_buffer_bytes(model)},
       {"ram_bytes", static_ram_bytes(model)},
       {"lower_bound_bytes", peak.bytes},
       {"source_order_bound_bytes", model.source_order_bound_bytes},
@@ -191,7 +197,8 @@ std::string emit_report_json(const CompiledModel& model) {
       {"pools", pools_json(model)},
       {"io_in_arena", model.options.io_in_arena},
       {"io_buffer_bytes", io_buffer_bytes_outside(model)},
-      {"context_bytes", context_bytes(model)},
+      {"static_record_bytes", static_record_bytes(model)},
+      {"context_bytes", contexts_bytes(model)},
       {"in_place", in_place_json(model)},
       {"alignment", model.options.alignment},
       {"flash_weights_bytes", weights_bytes(model)},
@@ -201,6 +208,8 @@ std::string emit_report_json(const CompiledModel& model) {
       {"inputs", io_json(model, model.graph.inputs)},
       {"outputs", io_json(model, model.graph.outputs)},
   };
+  if (!model.options.microaot_version.empty()) report["microaot_version"] = model.options.microaot_version;
+  if (!model.options.model_sha256.empty()) report["model_sha256"] = model.options.model_sha256;
   // Tensor names come from the model and need not be UTF-8: replace invalid bytes rather than throw.
   return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

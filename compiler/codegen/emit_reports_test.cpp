@@ -65,6 +65,14 @@ int64_t pools_total(const CompiledModel& m) {
   return m.pool_used.empty() ? m.plan.arena_size : total;
 }
 
+// What the executor adds: the arena header (a pointer-sized last-writer record, rounded up to the alignment;
+// none without an arena) and, with pools or I/O outside the arena, a 4-byte record for the static buffers.
+int64_t header_bytes(const CompiledModel& m) {
+  const int64_t a = m.options.alignment;
+  return m.plan.arena_size == 0 ? 0 : (8 + a - 1) / a * a;
+}
+int64_t record_bytes(const CompiledModel& m) { return m.options.pools.size() > 1 || !m.options.io_in_arena ? 4 : 0; }
+
 int64_t io_bytes(const CompiledModel& m) {
   if (m.options.io_in_arena) return 0;
   int64_t total = 0;
@@ -330,9 +338,12 @@ void check_network_info(const CompiledModel& m, const std::string& text) {
   if (!m.options.io_in_arena) {
     EXPECT_EQ(number_after(text, "I/O buffers (RAM):"), io_bytes(m));
   }
+  EXPECT_EQ(number_after(text, "arena header (RAM):"), header_bytes(m));
+  EXPECT_EQ(after_label(text, "static record (RAM):").empty(), record_bytes(m) == 0);
   const int64_t contexts = number_after(text, "contexts (RAM):");
   EXPECT_GT(contexts, 0);
-  EXPECT_EQ(number_after(text, "static RAM in all:"), ram + io_bytes(m) + contexts) << "the RAM lines do not add up";
+  EXPECT_EQ(number_after(text, "static RAM in all:"), ram + io_bytes(m) + header_bytes(m) + record_bytes(m) + contexts)
+      << "the RAM lines do not add up";
 }
 
 // --- report.json ---------------------------------------------------------------------------------------------
@@ -381,7 +392,12 @@ void check_memory_json(const CompiledModel& m, const nlohmann::json& r) {
   }
   EXPECT_EQ(r["io_in_arena"], m.options.io_in_arena);
   EXPECT_EQ(r["io_buffer_bytes"], io_bytes(m));
-  EXPECT_EQ(r["ram_bytes"], pools_total(m) + io_bytes(m) + r["context_bytes"].get<int64_t>()) << "ram_bytes";
+  EXPECT_EQ(r["arena_header_bytes"], header_bytes(m));
+  EXPECT_EQ(r["arena_buffer_bytes"], header_bytes(m) + m.plan.arena_size);
+  EXPECT_EQ(r["static_record_bytes"], record_bytes(m));
+  EXPECT_EQ(r["ram_bytes"], pools_total(m) + io_bytes(m) + header_bytes(m) + record_bytes(m) +
+                                r["context_bytes"].get<int64_t>())
+      << "ram_bytes";
   const std::vector<Overlap> used = overlaps(m);
   ASSERT_EQ(r["in_place"].size(), used.size());
   for (size_t k = 0; k < used.size(); ++k) {

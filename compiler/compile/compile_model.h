@@ -34,6 +34,9 @@ struct CompileOptions {
   std::string dump_ir_after;      // pass name or "all"
   std::string source_name;        // the model file name, for banners
   std::string shared_arena;       // codegen: use this extern arena symbol instead of a static arena of its own
+  // Provenance, filled by the driver and printed in NAME.h and report.json when set (they change no code).
+  std::string microaot_version;  // e.g. "0.8.0"
+  std::string model_sha256;      // lower-case hex SHA-256 of the .tflite file
 };
 
 struct CompiledModel {

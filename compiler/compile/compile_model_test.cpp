@@ -86,7 +86,7 @@ TEST(Codegen, EmitsOnlyUsedKernelsAndConstants) {
   EXPECT_NE(weights.find("model_tensor_1["), std::string::npos);
   EXPECT_EQ(weights.find("model_tensor_5["), std::string::npos) << "dead weights reached flash";
   const std::string& header = files.at("model.h");
-  EXPECT_NE(header.find("#define MODEL_ARENA_SIZE " + std::to_string(model.plan.arena_size) + "u"), std::string::npos);
+  EXPECT_NE(header.find("#define MODEL_ARENA_SIZE " + std::to_string(arena_buffer_bytes(model)) + "u"), std::string::npos);
   EXPECT_NE(files.at("model.c").find("microaot_fully_connected_s8(&model_op0_params"), std::string::npos);
 }
 

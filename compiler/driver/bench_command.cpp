@@ -48,12 +48,13 @@ Sizes measure_sizes(const CortexMImage& image, const std::string& size_tool) {
   return s;
 }
 
-StackBound stack_bound(const CortexMImage& image, const std::string& root) {
+// The static stack bound of NAME_run, whose executor calls the step function NAME_step through a pointer.
+StackBound stack_bound(const CortexMImage& image, const std::string& prefix) {
   std::vector<std::string> graphs;
   for (const std::string& obj : image.model_objects) {
     graphs.push_back(read_text_file(fs::path(obj).replace_extension(".ci").string()));
   }
-  return static_stack_bound(graphs, root);
+  return static_stack_bound(graphs, prefix + "_run", {prefix + "_step"});
 }
 
 // One set of inputs: the given files (checked against the model) or zeros.
@@ -172,7 +173,7 @@ int bench_command(BenchCommandOptions& o) {
   const BoardRun run = run_cortex_m_image(board, image, inputs);
   MICROAOT_CHECK(run.sets.size() == 1, "one input set was benchmarked");
   const Sizes sizes = measure_sizes(image, cross_tool(tools.cc, "size"));
-  const StackBound bound = stack_bound(image, module_names(model).prefix + "_run");
+  const StackBound bound = stack_bound(image, module_names(model).prefix);
   fs::create_directories(build.path() + "/host");
   const std::vector<uint8_t> reference = host_outputs(o, model, inputs, build.path() + "/host");
 

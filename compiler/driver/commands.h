@@ -40,6 +40,7 @@ struct RunCommandOptions {
   std::string dump_tensors_dir;  // every intermediate tensor as tT.bin (forces the no-reuse planner)
   std::string cc;
   std::string cflags;
+  std::string runtime_lib;  // prebuilt runtime kernels linked instead of the folder's kernels/*.c (host only)
   bool keep_build = false;
   bool batch = false;  // several input sets; set k's outputs go to OUTPUT_DIR/k/
   bool quiet = false;  // no summary line (runs made by bench and validate)

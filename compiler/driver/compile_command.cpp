@@ -15,6 +15,7 @@
 #include "driver/output_marker.h"
 #include "support/diagnostics.h"
 #include "support/sha256.h"
+#include "support/version.h"
 
 namespace microaot {
 
@@ -97,6 +98,13 @@ void check_output_options(const CompileCommandOptions& options, const CompileOut
   }
 }
 
+// The options with what NAME.h and report.json record of where the code came from.
+CompileOptions with_provenance(CompileOptions options, const std::vector<uint8_t>& model_bytes) {
+  options.microaot_version = MICROAOT_VERSION;
+  options.model_sha256 = sha256_hex(model_bytes);
+  return options;
+}
+
 int compile_many(CompileCommandOptions& options, const CompileOutputOptions& output) {
   std::vector<std::string> paths = {options.model_path};
   paths.insert(paths.end(), options.more_model_paths.begin(), options.more_model_paths.end());
@@ -116,8 +124,8 @@ int compile_many(CompileCommandOptions& options, const CompileOutputOptions& out
   std::vector<ModelStamp> stamps;
   for (const CompileCommandOptions& one : each) {
     const std::vector<uint8_t> bytes = read_binary_file(one.model_path);
-    models.push_back(compile_model(bytes, one.compile));
-    stamps.push_back({one.compile.source_name, sha256_hex(bytes)});
+    models.push_back(compile_model(bytes, with_provenance(one.compile, bytes)));
+    stamps.push_back({one.compile.source_name, models.back().options.model_sha256});
   }
   write_output(output, nullptr, emit_shared_library(models), stamps, paths);
   int64_t arena = 0;
@@ -125,9 +133,9 @@ int compile_many(CompileCommandOptions& options, const CompileOutputOptions& out
     std::printf("microaot: %s -> %s/%s: %zu ops, arena %lld bytes\n", model.options.source_name.c_str(),
                 output.path.c_str(), module_names(model).prefix.c_str(), model.calls.size(),
                 static_cast<long long>(model.plan.arena_size));
-    arena = std::max(arena, model.plan.arena_size);
+    arena = std::max(arena, arena_buffer_bytes(model));
   }
-  std::printf("microaot: shared arena %lld bytes\n", static_cast<long long>(arena));
+  std::printf("microaot: shared arena %lld bytes (headers included)\n", static_cast<long long>(arena));
   return 0;
 }
 }  // namespace
@@ -138,8 +146,8 @@ int compile_command(CompileCommandOptions& options, const CompileOutputOptions& 
   resolve_compile_options(options);
   const auto start = std::chrono::steady_clock::now();
   const std::vector<uint8_t> bytes = read_binary_file(options.model_path);
-  const CompiledModel model = compile_model(bytes, options.compile);
-  write_output(output, &model, emit_library(model), {{options.compile.source_name, sha256_hex(bytes)}},
+  const CompiledModel model = compile_model(bytes, with_provenance(options.compile, bytes));
+  write_output(output, &model, emit_library(model), {{options.compile.source_name, model.options.model_sha256}},
                {options.model_path});
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
   if (options.planner_table) print_planner_table(model);

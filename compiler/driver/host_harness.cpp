@@ -86,7 +86,7 @@ static int run_one(const char *out_dir, int dump, char **inputs) {
   for (i = 0; dump && i < sizeof dump_table / sizeof dump_table[0]; ++i) {
     if (dump_table[i].index < 0) continue;
     snprintf(name, sizeof name, "t%d.bin", dump_table[i].index);
-    if (write_file(out_dir, name, ctx.arena + dump_table[i].offset, dump_table[i].size) != 0) return 1;
+    if (write_file(out_dir, name, ctx.core.arena + dump_table[i].offset, dump_table[i].size) != 0) return 1;
   }
   return PREFIX_destroy(&ctx) == MICROAOT_STATUS_OK ? 0 : 1;
 }

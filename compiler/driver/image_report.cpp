@@ -90,11 +90,43 @@ CallGraph parse_graphs(const std::vector<std::string>& texts) {
 }
 }  // namespace
 
-StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, const std::string& root) {
+namespace {
+constexpr const char* kIndirectCall = "__indirect_call";  // GCC's callee for a call through a pointer
+
+// The node of function `name` (a static function's title is "FILE:name"): {file index, title}.
+bool find_function(const CallGraph& graph, const std::string& name, std::pair<size_t, std::string>* found) {
+  if (graph.global.count(name) != 0) {
+    *found = {graph.global.at(name), name};
+    return true;
+  }
+  for (const auto& [title, file] : graph.global) {
+    if (title.size() > name.size() && title.compare(title.size() - name.size() - 1, std::string::npos, ":" + name) == 0) {
+      *found = {file, title};
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
+StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, const std::string& root,
+                              const std::vector<std::string>& indirect_targets) {
   const CallGraph graph = parse_graphs(callgraph_texts);
   StackBound bound;
   std::map<std::pair<size_t, std::string>, int64_t> memo;  // -2 = on the current path
-  std::function<int64_t(size_t, const std::string&)> depth = [&](size_t file, const std::string& fn) -> int64_t {
+  std::function<int64_t(size_t, const std::string&)> depth;
+  // The deepest of the functions a call through a pointer may reach; unbounded when they are not known.
+  const auto indirect_depth = [&]() -> int64_t {
+    int64_t deepest = indirect_targets.empty() ? -1 : 0;
+    for (const std::string& target : indirect_targets) {
+      std::pair<size_t, std::string> found;
+      const int64_t d = find_function(graph, target, &found) ? depth(found.first, found.second) : -1;
+      if (d < 0) return -1;
+      deepest = std::max(deepest, d);
+    }
+    return deepest;
+  };
+  depth = [&](size_t file, const std::string& fn) -> int64_t {
     const auto key = std::make_pair(file, fn);
     const auto seen = memo.find(key);
     if (seen != memo.end()) return seen->second == -2 ? -1 : seen->second;  // recursion: unbounded
@@ -111,6 +143,8 @@ StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, c
         d = depth(file, callee);
       } else if (graph.global.count(callee) != 0) {
         d = depth(graph.global.at(callee), callee);
+      } else if (callee == kIndirectCall) {
+        d = indirect_depth();
       } else {
         bound.externals.insert(callee);
       }

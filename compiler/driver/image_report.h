@@ -29,7 +29,10 @@ struct StackBound {
   std::set<std::string> externals;   // callees without a call graph (C library, compiler helpers)
 };
 
-// The deepest path of static frame sizes from `root` through the .ci call graphs (VCG text).
-StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, const std::string& root);
+// The deepest path of static frame sizes from `root` through the .ci call graphs (VCG text). A call
+// through a pointer may reach any of `indirect_targets` (function names; the executor calls the model's
+// step function so); without them it is unbounded.
+StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, const std::string& root,
+                              const std::vector<std::string>& indirect_targets = {});
 
 }  // namespace microaot

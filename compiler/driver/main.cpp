@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
                   "also write every intermediate tensor as tN.bin (host only)");
   run->add_option("--cc", run_options.cc, "C compiler (default $CC or cc; arm-none-eabi-gcc for Cortex-M)");
   run->add_option("--cflags", run_options.cflags, "extra C flags (default on the host: $MICROAOT_CFLAGS)");
+  run->add_option("--runtime-lib", run_options.runtime_lib,
+                  "link this prebuilt runtime (libmicroaot_runtime.a) instead of compiling kernels/*.c (host only)")
+      ->check(CLI::ExistingFile);
   run->add_flag("--batch", run_options.batch, "several input sets in a row; set k writes to OUTPUT_DIR/k/");
   run->add_flag("--keep-build", run_options.keep_build, "keep the temporary build folder");
 

@@ -83,7 +83,7 @@ nlohmann::json operator_functions(const CompiledModel& model) {
 std::string metadata_json(const CompiledModel& model) {
   const std::string name = module_names(model).prefix;
   const nlohmann::json main = {{"device", 1},
-                               {"workspace_size_bytes", model.plan.arena_size},
+                               {"workspace_size_bytes", arena_buffer_bytes(model)},
                                {"constants_size_bytes", weights_bytes(model)},
                                {"io_size_bytes", io_bytes(model.graph)},
                                {"inputs", io_entries(model.graph, model.graph.inputs, "input")},

@@ -1,5 +1,6 @@
 // `microaot run`: compile to a temporary folder, build with the host C compiler at -Wall -Wextra -Werror,
-// run on raw input files, write raw outputs. The build is exactly what a user's firmware would compile.
+// run on raw input files, write raw outputs. The build is exactly what a user's firmware would compile,
+// unless --runtime-lib links prebuilt kernels instead of the folder's kernels/*.c (test suites).
 // Cortex-M targets go to run_on_cortex_m (cross compiler and QEMU).
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,10 @@ std::string env_or(const char* name, const std::string& fallback) {
   return value != nullptr && *value != '\0' ? value : fallback;
 }
 
+bool is_c_source(const std::string& path) { return path.size() > 2 && path.compare(path.size() - 2, 2, ".c") == 0; }
+// The runtime's own sources in the folder; --runtime-lib supplies them already compiled.
+bool is_runtime_source(const std::string& path) { return path.rfind("kernels/", 0) == 0 && is_c_source(path); }
+
 std::vector<std::string> build_command(const RunCommandOptions& o, const std::string& dir, const FileSet& files) {
   std::vector<std::string> argv = {o.cc.empty() ? env_or("CC", "cc") : o.cc};
   for (const char* flag : {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2"}) argv.push_back(flag);
@@ -31,10 +36,12 @@ std::vector<std::string> build_command(const RunCommandOptions& o, const std::st
   }
   argv.push_back("-I" + dir);
   argv.push_back("-I" + dir + "/kernels");
+  const bool prebuilt = !o.runtime_lib.empty();
   for (const auto& entry : files) {
     const std::string& path = entry.first;
-    if (path.size() > 2 && path.compare(path.size() - 2, 2, ".c") == 0) argv.push_back(dir + "/" + path);
+    if (is_c_source(path) && !(prebuilt && is_runtime_source(path))) argv.push_back(dir + "/" + path);
   }
+  if (prebuilt) argv.push_back(o.runtime_lib);
   argv.push_back("-o");
   argv.push_back(dir + "/model_run");
   argv.push_back("-lm");
@@ -118,6 +125,7 @@ int run_command(RunCommandOptions& o) {
   if (!o.base.compile.target.is_generic()) {
     cortex_m_board(o.base.compile.target.cpu);  // refuses a cpu without an emulated board before any work
     if (!o.dump_tensors_dir.empty()) throw UsageError("--dump-tensors works on the host target only");
+    if (!o.runtime_lib.empty()) throw UsageError("--runtime-lib works on the host target only");
   }
   if (!o.dump_tensors_dir.empty()) {
     o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped

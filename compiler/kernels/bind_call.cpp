@@ -5,23 +5,35 @@
 namespace microaot {
 
 namespace {
+std::string count_problem(const KernelInfo& kernel, size_t given) {
+  const size_t fixed = kernel.fixed_arg_count();
+  if (kernel.has_list() && given == fixed) return "the list of " + kernel.function() + " is empty";
+  if (given < fixed) return "too few arguments for " + kernel.function();
+  if (given > fixed && !kernel.has_list()) return "too many arguments for " + kernel.function();
+  return "";
+}
+
 std::string argument_problem(const Graph& graph, const KernelInfo& kernel, const KernelCall& call) {
-  size_t next = 0;
-  for (const KernelArgSpec& spec : kernel.args) {
-    if (spec.role == KernelArgSpec::Role::kScratch) continue;
-    if (next >= call.args.size()) return "too few arguments for " + kernel.function();
-    const int id = call.args[next++];
-    if (id == kNoTensor) {
-      if (spec.role != KernelArgSpec::Role::kOptionalIn) return "argument " + std::to_string(next - 1) + " is absent";
-      continue;
-    }
-    if (id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) return "argument names no tensor";
-    if (graph.tensor(id).dtype != spec.dtype) {
-      return "argument " + std::to_string(next - 1) + " is " + dtype_short_name(graph.tensor(id).dtype) +
-             ", the kernel takes " + dtype_short_name(spec.dtype);
+  const std::string count = count_problem(kernel, call.args.size());
+  if (!count.empty()) return count;
+  const std::vector<KernelArgSpec> specs = kernel.tensor_args();
+  const std::vector<std::vector<int>> groups = split_arguments(kernel, call.args);
+  size_t position = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    for (const int id : groups[g]) {
+      const std::string where = "argument " + std::to_string(position++);
+      if (id == kNoTensor) {
+        if (specs[g].role != KernelArgSpec::Role::kOptionalIn) return where + " is absent";
+        continue;
+      }
+      if (id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) return where + " names no tensor";
+      const DType type = graph.tensor(id).dtype;
+      if (!specs[g].accepts(type)) {
+        return where + " is " + dtype_short_name(type) + ", the kernel takes " + dtype_short_name(specs[g].dtype);
+      }
     }
   }
-  return next == call.args.size() ? "" : "too many arguments for " + kernel.function();
+  return "";
 }
 
 // Appends the call's derived constants to the graph and points the arguments at them.

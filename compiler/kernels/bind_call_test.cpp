@@ -84,5 +84,37 @@ TEST(BindCall, DerivedConstantsBecomeConstantTensors) {
   EXPECT_EQ(call.source, "kernels/portable/fully_connected_f32.c");
 }
 
+// A made-up byte-generic kernel with a list of inputs: "in*:any in:s32 out:any".
+KernelInfo list_kernel() {
+  static const ParamStruct params = {"list_params", {{"n", ParamKind::kI32}}};
+  KernelInfo k;
+  k.symbol = "gather_like";
+  k.params = &params;
+  k.args = parse_kernel_signature("in*:any in:s32 out:any");
+  return k;
+}
+
+KernelCall list_call(const std::vector<int>& args) {
+  KernelCall call;
+  call.params.set_int("n", 1);
+  call.args = args;
+  return call;
+}
+
+TEST(BindCall, AListTakesEveryArgumentTheFixedOnesLeave) {
+  Graph g;
+  const int a = add_tensor(g, DType::kInt8), b = add_tensor(g, DType::kInt8), c = add_tensor(g, DType::kInt16);
+  const int index = add_tensor(g, DType::kInt32), out = add_tensor(g, DType::kInt8);
+  const KernelInfo k = list_kernel();
+  KernelCall three = list_call({a, b, c, index, out});
+  EXPECT_EQ(kernel_call_problem(g, k, three), "");  // `any` takes every type
+  KernelCall one = list_call({a, index, out});
+  EXPECT_EQ(kernel_call_problem(g, k, one), "");
+  KernelCall empty = list_call({index, out});
+  EXPECT_EQ(kernel_call_problem(g, k, empty), "the list of microaot_gather_like is empty");
+  KernelCall misplaced = list_call({a, b, out, index});
+  EXPECT_EQ(kernel_call_problem(g, k, misplaced), "argument 2 is s8, the kernel takes s32");
+}
+
 }  // namespace
 }  // namespace microaot

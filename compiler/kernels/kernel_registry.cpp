@@ -1,5 +1,7 @@
 #include "kernels/kernel_registry.h"
 
+#include <algorithm>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -68,7 +70,7 @@ KernelInfo kernel_entry(const std::vector<ParamStruct>& structs, int id, const c
   k.header = std::string("microaot/kernels/") + header;
   k.source = std::string("kernels/portable/") + source;
   try {
-    k.dtype = dtype_named(dtype);
+    k.dtype = std::string(dtype) == "any" ? DType::kUnsupported : dtype_named(dtype);
     k.args = parse_kernel_signature(signature);
   } catch (const std::invalid_argument& e) {
     MICROAOT_CHECK(false, std::string("kernel_list.def, ") + symbol + ": " + e.what());
@@ -139,6 +141,35 @@ bool KernelInfo::takes_scratch() const {
   return false;
 }
 
+std::vector<KernelArgSpec> KernelInfo::tensor_args() const {
+  std::vector<KernelArgSpec> tensors;
+  for (const KernelArgSpec& a : args) {
+    if (a.role != KernelArgSpec::Role::kScratch) tensors.push_back(a);
+  }
+  return tensors;
+}
+
+size_t KernelInfo::fixed_arg_count() const {
+  const std::vector<KernelArgSpec> tensors = tensor_args();
+  return static_cast<size_t>(std::count_if(tensors.begin(), tensors.end(), [](const KernelArgSpec& a) { return !a.is_list(); }));
+}
+
+bool KernelInfo::has_list() const { return tensor_args().size() > fixed_arg_count(); }
+
+std::vector<std::vector<int>> split_arguments(const KernelInfo& kernel, const std::vector<int>& args) {
+  const size_t fixed = kernel.fixed_arg_count();
+  MICROAOT_CHECK(kernel.has_list() ? args.size() > fixed : args.size() == fixed,
+                 "argument count does not fit the signature of " + kernel.function());
+  std::vector<std::vector<int>> groups;
+  auto next = args.begin();
+  for (const KernelArgSpec& spec : kernel.tensor_args()) {
+    const size_t count = spec.is_list() ? args.size() - fixed : 1;
+    groups.emplace_back(next, next + static_cast<std::ptrdiff_t>(count));
+    next += static_cast<std::ptrdiff_t>(count);
+  }
+  return groups;
+}
+
 const KernelInfo* KernelRegistry::find(const std::string& stem, KernelVariant variant) const {
   for (const KernelInfo& k : kernels) {
     if (k.stem == stem && k.variant == variant) return &k;
@@ -157,22 +188,29 @@ const KernelRegistry& kernel_registry() {
 }
 
 std::vector<KernelArgSpec> parse_kernel_signature(const std::string& signature) {
+  using Role = KernelArgSpec::Role;
+  static const std::pair<const char*, Role> kRoles[] = {{"in", Role::kIn},          {"in?", Role::kOptionalIn},
+                                                         {"out", Role::kOut},        {"in*", Role::kInList},
+                                                         {"out*", Role::kOutList}};
   std::vector<KernelArgSpec> args;
   std::istringstream in(signature);
   for (std::string word; in >> word;) {
     if (word == "scratch") {
-      args.push_back({KernelArgSpec::Role::kScratch});
+      args.push_back({Role::kScratch});
       continue;
     }
     const size_t colon = word.find(':');
     const std::string role = word.substr(0, colon);
-    if (colon == std::string::npos || (role != "in" && role != "in?" && role != "out")) {
-      throw std::invalid_argument("bad signature word '" + word + "'");
-    }
-    const KernelArgSpec::Role r = role == "in"    ? KernelArgSpec::Role::kIn
-                                  : role == "in?" ? KernelArgSpec::Role::kOptionalIn
-                                                  : KernelArgSpec::Role::kOut;
-    args.push_back({r, dtype_named(word.substr(colon + 1))});
+    const auto* found = std::find_if(std::begin(kRoles), std::end(kRoles), [&](const auto& r) { return role == r.first; });
+    if (colon == std::string::npos || found == std::end(kRoles)) throw std::invalid_argument("bad signature word '" + word + "'");
+    const std::string type = word.substr(colon + 1);
+    KernelArgSpec spec{found->second};
+    spec.any_type = type == "any";
+    if (!spec.any_type) spec.dtype = dtype_named(type);
+    args.push_back(spec);
+  }
+  if (std::count_if(args.begin(), args.end(), [](const KernelArgSpec& a) { return a.is_list(); }) > 1) {
+    throw std::invalid_argument("more than one list in '" + signature + "'");
   }
   return args;
 }

@@ -38,11 +38,17 @@ struct ParamStruct {
 enum class KernelVariant { kPlain, kOverlap };
 const char* variant_name(KernelVariant variant);
 
-// One argument after the params pointer.
+// One argument after the params pointer. A list (in*:T, out*:T) takes one or more tensors, passed to the
+// kernel as an array of pointers; a signature has at most one list.
 struct KernelArgSpec {
-  enum class Role { kIn, kOptionalIn, kOut, kScratch };
+  enum class Role { kIn, kOptionalIn, kOut, kInList, kOutList, kScratch };
   Role role;
-  DType dtype = DType::kUnsupported;  // none for scratch
+  DType dtype = DType::kUnsupported;  // none for scratch, and for `any`
+  bool any_type = false;              // `any`: a byte-generic kernel, the element size is a params field
+
+  bool is_list() const { return role == Role::kInList || role == Role::kOutList; }
+  bool is_output() const { return role == Role::kOut || role == Role::kOutList; }
+  bool accepts(DType type) const { return any_type || type == dtype; }
 };
 
 struct KernelInfo {
@@ -53,12 +59,20 @@ struct KernelInfo {
   const ParamStruct* params = nullptr;
   std::string header;  // include path, e.g. "microaot/kernels/conv.h"
   std::string source;  // the portable implementation, below runtime/: "kernels/portable/conv_2d_s8.c"
-  DType dtype = DType::kUnsupported;
+  DType dtype = DType::kUnsupported;  // kUnsupported for a byte-generic (`any`) kernel
   std::vector<KernelArgSpec> args;
 
   std::string function() const { return "microaot_" + symbol; }
   bool takes_scratch() const;
+  // The signature's tensor arguments (scratch excluded), and how many of them are not the list.
+  std::vector<KernelArgSpec> tensor_args() const;
+  size_t fixed_arg_count() const;
+  bool has_list() const;
 };
+
+// A call's tensor ids split per entry of kernel.tensor_args(): one id each, and for the list every id the
+// other entries leave. Requires a count the signature takes (kernel_call_problem checks it).
+std::vector<std::vector<int>> split_arguments(const KernelInfo& kernel, const std::vector<int>& args);
 
 // A faster implementation of every variant of `stem` for an instruction set (bit-exact, same symbols).
 struct KernelImplementation {
@@ -79,7 +93,8 @@ struct KernelRegistry {
 // The registry built from kernel_list.def; aborts (compiler bug) on a malformed line.
 const KernelRegistry& kernel_registry();
 
-// Parses a signature such as "in:s8 in?:s32 out:s8 scratch"; throws std::invalid_argument when malformed.
+// Parses a signature such as "in:s8 in?:s32 out:s8 scratch" or "in*:any out:any"; throws
+// std::invalid_argument when malformed.
 std::vector<KernelArgSpec> parse_kernel_signature(const std::string& signature);
 
 }  // namespace microaot

@@ -41,13 +41,28 @@ TEST(KernelRegistry, IdsArePositionsAndSymbolsFollowStemAndVariant) {
   }
 }
 
-// Whether a portable source defines kernel k: directly, through MICROAOT_DEFINE_BINARY_KERNEL, or by naming
-// it MICROAOT_FN (MICROAOT_FN_OVERLAP) and including a template of runtime/include/microaot/templates/ that
-// defines a function of that name.
+// Whether some MICROAOT_DEFINE_..._KERNEL macro of the source (MICROAOT_DEFINE_BINARY_KERNEL, ...) defines
+// the kernel: its first argument is the symbol.
+bool defines_through_macro(const std::string& source, const KernelInfo& k) {
+  const std::string prefix = "MICROAOT_DEFINE_";
+  for (size_t at = source.find(prefix); at != std::string::npos; at = source.find(prefix, at + 1)) {
+    const size_t open = source.find('(', at);
+    const std::string macro = source.substr(at, open - at);
+    if (macro.size() > 7 && macro.compare(macro.size() - 7, 7, "_KERNEL") == 0 &&
+        source.compare(open + 1, k.symbol.size() + 1, k.symbol + ",") == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether a portable source defines kernel k: directly, through a MICROAOT_DEFINE_..._KERNEL macro, or by
+// naming it MICROAOT_FN (MICROAOT_FN_OVERLAP) and including a template of runtime/include/microaot/templates/
+// that defines a function of that name.
 bool defines_kernel(const std::string& source, const KernelInfo& k) {
   const std::string function = k.function();
   if (source.find("void " + function + "(") != std::string::npos) return true;
-  if (source.find("MICROAOT_DEFINE_BINARY_KERNEL(" + k.symbol + ",") != std::string::npos) return true;
+  if (defines_through_macro(source, k)) return true;
   const std::string include = "#include \"microaot/templates/";
   const size_t at = source.find(include);
   if (at == std::string::npos) return false;
@@ -146,6 +161,15 @@ TEST(KernelSignature, ParsesRolesAndTypes) {
   EXPECT_EQ(args[2].role, KernelArgSpec::Role::kOut);
   EXPECT_EQ(args[2].dtype, DType::kFloat32);
   EXPECT_EQ(args[3].role, KernelArgSpec::Role::kScratch);
+  const std::vector<KernelArgSpec> list = parse_kernel_signature("in*:any in:s32 out:any");
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[0].role, KernelArgSpec::Role::kInList);
+  EXPECT_TRUE(list[0].is_list());
+  EXPECT_TRUE(list[0].accepts(DType::kInt16));
+  EXPECT_TRUE(list[2].is_output());
+  EXPECT_FALSE(list[1].accepts(DType::kInt8));
+  EXPECT_TRUE(parse_kernel_signature("in:u8 out*:bool")[1].is_output());
+  EXPECT_THROW(parse_kernel_signature("in*:s8 out*:s8"), std::invalid_argument);
   EXPECT_THROW(parse_kernel_signature("input:s8"), std::invalid_argument);
   EXPECT_THROW(parse_kernel_signature("in:q7"), std::invalid_argument);
   EXPECT_THROW(parse_kernel_signature("s8"), std::invalid_argument);

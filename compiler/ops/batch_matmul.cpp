@@ -113,14 +113,14 @@ void check(const Graph& graph, const Op& op) {
 void set_geometry_params(const Graph& graph, const Op& op, KernelCall& call) {
   const BatchMatmulOptions& options = *options_if<BatchMatmulOptions>(op);
   const Geometry g = geometry(graph, op);
-  BroadcastPlan plan = plan_broadcast(g.lhs_batch, g.rhs_batch, g.batch);
-  if (plan.shape.empty()) plan = {{1}, {0}, {0}};
-  for (int64_t& s : plan.strides1) s *= g.rows * g.depth;
-  for (int64_t& s : plan.strides2) s *= g.depth * g.cols;
+  BroadcastPlan plan = plan_broadcast({g.lhs_batch, g.rhs_batch}, g.batch);
+  if (plan.shape.empty()) plan = {{1}, {{0}, {0}}};
+  for (int64_t& s : plan.strides[0]) s *= g.rows * g.depth;
+  for (int64_t& s : plan.strides[1]) s *= g.depth * g.cols;
   call.params.set_int("batch_dims", static_cast<int64_t>(plan.shape.size()));
   call.params.set_ints("batch_shape", plan.shape);
-  call.params.set_ints("lhs_batch_strides", plan.strides1);
-  call.params.set_ints("rhs_batch_strides", plan.strides2);
+  call.params.set_ints("lhs_batch_strides", plan.strides[0]);
+  call.params.set_ints("rhs_batch_strides", plan.strides[1]);
   call.params.set_int("rows", g.rows);
   call.params.set_int("cols", g.cols);
   call.params.set_int("depth", g.depth);
@@ -132,18 +132,14 @@ void set_geometry_params(const Graph& graph, const Op& op, KernelCall& call) {
 
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const Tensor& lhs = graph.tensor(op.inputs[0]);
-  const Tensor& output = graph.tensor(op.outputs[0]);
   KernelCall call;
   call.stem = std::string("batch_matmul_") + dtype_short_name(lhs.dtype);
   call.args = {op.inputs[0], op.inputs[1], op.outputs[0]};
   set_geometry_params(graph, op, call);
   if (lhs.dtype == DType::kFloat32) return call;
-  const QuantizedMultiplier m = output_multiplier(graph, op);
   call.params.set_int("lhs_offset", -lhs.quant.zero_point[0]);
   call.params.set_int("rhs_offset", -graph.tensor(op.inputs[1]).quant.zero_point[0]);
-  call.params.set_int("output_multiplier", m.multiplier);
-  call.params.set_int("output_shift", m.shift);
-  call.params.set_int("output_offset", output.quant.zero_point[0]);
+  set_output_rescale_params(graph, op, output_multiplier(graph, op), call);
   return call;
 }
 

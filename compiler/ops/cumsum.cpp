@@ -5,6 +5,7 @@
 // it): the kernel keeps TFLM's arithmetic, so the results are TFLM's (runtime/include/microaot/kernels/cumsum.h).
 #include <string>
 
+#include "ops/broadcast.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
@@ -91,9 +92,7 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   call.params.set_int("left_shift", kLeftShift);
   call.params.set_int("input_multiplier", in.multiplier);
   call.params.set_int("input_shift", in.shift);
-  call.params.set_int("output_multiplier", out.multiplier);
-  call.params.set_int("output_shift", out.shift);
-  call.params.set_int("output_offset", graph.tensor(op.outputs[0]).quant.zero_point[0]);
+  set_output_rescale_params(graph, op, out, call);
   return call;
 }
 

@@ -15,6 +15,15 @@ namespace {
 constexpr int kMaxVersion = 2;
 constexpr int kMaxRank = 4;  // TFLM's limit
 
+// TFLM runs no fused activation here: one in the table is refused, so the op carries no options.
+OpOptions read_options(const Graph& graph, const Op& op, const tflite::Operator& source) {
+  const auto* table = source.builtin_options_as_L2NormOptions();
+  if (table != nullptr && table->fused_activation_function() != tflite::ActivationFunctionType::NONE) {
+    refuse_options(graph, op, "a fused activation is not supported (TFLite Micro has none for L2_NORMALIZATION)");
+  }
+  return {};
+}
+
 void check(const Graph& graph, const Op& op) {
   expect_arity(graph, op, 1, 1, 1);
   expect_version(graph, op, kMaxVersion);
@@ -27,8 +36,6 @@ void check(const Graph& graph, const Op& op) {
   expect_tensor(graph.tensor(out).shape == graph.tensor(in).shape, graph, op, out, "output 0",
                 "must have the input's shape");
   expect_same_elements(graph, op, in, out);
-  expect_op(options_if<FusedActivationOptions>(op)->activation == Activation::kNone, graph, op,
-            "a fused activation is not supported (TFLite Micro has none for L2_NORMALIZATION)");
   if (graph.tensor(in).dtype != DType::kInt8) return;
   expect_activation_quant(graph, op, in, "input 0");
   expect_per_tensor_quant(graph, op, out, "output 0");
@@ -54,7 +61,6 @@ int64_t macs(const Graph& graph, const Op& op) { return 2 * graph.tensor(op.inpu
 
 }  // namespace
 
-extern const OpHandler l2_normalization_handler = {check, lower, macs, /*is_view=*/false, nullptr,
-                                                   read_fused_activation<tflite::L2NormOptions>};
+extern const OpHandler l2_normalization_handler = {check, lower, macs, /*is_view=*/false, nullptr, read_options};
 
 }  // namespace microaot

@@ -2,8 +2,6 @@
 // (tflite-micro mul_common.cc): the product of the offset inputs rescaled by the multiplier of
 // double(input1 scale) * double(input2 scale) / double(output scale); int16 tensors are symmetric.
 // Broadcast planning and the checks MUL shares with ADD are in ops/broadcast.h.
-#include <string>
-
 #include "ops/broadcast.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
@@ -31,18 +29,11 @@ void check(const Graph& graph, const Op& op) {
 
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const Tensor& output = graph.tensor(op.outputs[0]);
-  KernelCall call;
-  call.stem = std::string("mul_") + dtype_short_name(output.dtype);
-  call.args = {op.inputs[0], op.inputs[1], op.outputs[0]};
-  set_broadcast_params(graph, op, call);
+  KernelCall call = broadcast_call(graph, op);  // mul_s8, mul_s16, mul_f32
   set_activation_params(call, output, options_if<FusedActivationOptions>(op)->activation);
   if (output.dtype == DType::kFloat32) return call;
-  const QuantizedMultiplier m = quantize_multiplier(real_multiplier(graph, op));
-  call.params.set_int("input1_offset", -graph.tensor(op.inputs[0]).quant.zero_point[0]);
-  call.params.set_int("input2_offset", -graph.tensor(op.inputs[1]).quant.zero_point[0]);
-  call.params.set_int("output_multiplier", m.multiplier);
-  call.params.set_int("output_shift", m.shift);
-  call.params.set_int("output_offset", output.quant.zero_point[0]);
+  set_input_offset_params(graph, op, call);
+  set_output_rescale_params(graph, op, quantize_multiplier(real_multiplier(graph, op)), call);
   return call;
 }
 

@@ -125,6 +125,13 @@ void expect_same_elements(const Graph& graph, const Op& op, int in, int out) {
   expect_tensor(count <= INT32_MAX, graph, op, in, "input 0", "has too many elements");
 }
 
+void expect_known_shape(const Graph& graph, const Op& op, int tensor_id, const std::string& role) {
+  for (int32_t dim : graph.tensor(tensor_id).shape) {
+    expect_tensor(dim >= 0, graph, op, tensor_id, role, "has an unknown dimension");
+  }
+  expect_tensor(graph.tensor(tensor_id).byte_size() <= INT32_MAX, graph, op, tensor_id, role, "has too many bytes");
+}
+
 int window_output_size(Padding padding, int in_size, int filter_size, int stride, int dilation) {
   const int effective_filter = (filter_size - 1) * dilation + 1;
   if (stride <= 0) return 0;

@@ -40,6 +40,9 @@ void expect_version(const Graph& graph, const Op& op, int max_version);
 // that fits the kernels' int32 loop bounds.
 void expect_same_elements(const Graph& graph, const Op& op, int in, int out);
 
+// Every dimension known (not -1) and the tensor's bytes within the kernels' int32 sizes.
+void expect_known_shape(const Graph& graph, const Op& op, int tensor_id, const std::string& role);
+
 // TFLite's SAME/VALID window arithmetic.
 int window_output_size(Padding padding, int in_size, int filter_size, int stride, int dilation);
 // Padding before the first element (the smaller half when the total is odd, as TFLite does).

@@ -45,6 +45,11 @@ struct ReshapeOptions {
   std::vector<int32_t> new_shape;  // from the options table, when present
 };
 
+struct ConcatenationOptions {
+  int axis = 0;  // may be negative: counted from the end
+  Activation activation = Activation::kNone;
+};
+
 // The op's options as T, or nullptr when it holds another type.
 template <typename T>
 const T* options_if(const Op& op) {

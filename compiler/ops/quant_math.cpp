@@ -55,6 +55,11 @@ QuantizedMultiplier quantize_multiplier_greater_than_one(double real_multiplier)
   return result;
 }
 
+int32_t input_radius(int integer_bits, int left_shift) {
+  const double largest = static_cast<double>((1 << integer_bits) - 1) * std::ldexp(1.0, 31 - integer_bits - left_shift);
+  return static_cast<int32_t>(std::min(std::floor(largest), static_cast<double>(INT32_MAX)));
+}
+
 int32_t quantize_value(float value, float scale, int32_t zero_point) {
   const float rounded = std::round(value / scale);
   // Saturate instead of overflowing: a tiny scale makes the bound huge, and the caller clamps to the type.
@@ -86,6 +91,16 @@ ActivationRange quantized_activation_range(Activation activation, DType type, fl
   MICROAOT_CHECK(false, "unknown activation");
 }
 
+ActivationRange int32_activation_range(Activation activation) {
+  switch (activation) {
+    case Activation::kNone: return {INT32_MIN, INT32_MAX};
+    case Activation::kRelu: return {0, INT32_MAX};
+    case Activation::kRelu6: return {0, 6};
+    case Activation::kReluN1To1: return {-1, 1};
+  }
+  MICROAOT_CHECK(false, "unknown activation");
+}
+
 FloatActivationRange float_activation_range(Activation activation) {
   switch (activation) {
     case Activation::kNone: return {-FLT_MAX, FLT_MAX};
@@ -113,8 +128,11 @@ void set_activation_params(KernelCall& call, const Tensor& output, Activation ac
     call.params.set_float("activation_max", range.max);
     return;
   }
-  const ActivationRange range = quantized_activation_range(activation, output.dtype, output.quant.scale[0],
-                                                           static_cast<int32_t>(output.quant.zero_point[0]));
+  const ActivationRange range =
+      output.dtype == DType::kInt32
+          ? int32_activation_range(activation)
+          : quantized_activation_range(activation, output.dtype, output.quant.scale[0],
+                                       static_cast<int32_t>(output.quant.zero_point[0]));
   call.params.set_int("activation_min", range.min);
   call.params.set_int("activation_max", range.max);
 }

@@ -23,6 +23,11 @@ QuantizedMultiplier quantize_multiplier(double real_multiplier);
 QuantizedMultiplier quantize_multiplier_smaller_than_one(double real_multiplier);
 QuantizedMultiplier quantize_multiplier_greater_than_one(double real_multiplier);
 
+// floor((2^integer_bits - 1) * 2^(31 - integer_bits) / 2^left_shift): the largest input difference whose
+// rescale by a multiplier with that left shift still fits Q(integer_bits) (TFLite's CalculateInputRadius with
+// 31 total bits); the limit of the fixed-point exp, logistic and tanh kernels.
+int32_t input_radius(int integer_bits, int left_shift);
+
 // zero_point + round(value / scale) with the division in float, as TFLite quantizes activation bounds;
 // saturates to the int32 range (NaN is not expected: scales are checked finite and positive).
 int32_t quantize_value(float value, float scale, int32_t zero_point);
@@ -34,6 +39,9 @@ struct ActivationRange {
 // Clamp range for a fused activation on a quantized output of the given type (int8/int16).
 ActivationRange quantized_activation_range(Activation activation, DType type, float scale, int32_t zero_point);
 
+// Clamp range for a fused activation on an (unquantized) int32 output: the bounds as plain integers.
+ActivationRange int32_activation_range(Activation activation);
+
 struct FloatActivationRange {
   float min;
   float max;
@@ -43,8 +51,8 @@ FloatActivationRange float_activation_range(Activation activation);
 // Sets the per-channel output_multiplier and output_shift array params.
 void set_multiplier_params(KernelCall& call, const std::vector<QuantizedMultiplier>& multipliers);
 
-// Sets the activation_min/max params of a fused activation on `output`: floats for a float output, else
-// quantized in the output's units.
+// Sets the activation_min/max params of a fused activation on `output`: floats for a float output, the
+// int32 bounds for an (unquantized) int32 output, else quantized in the output's units.
 void set_activation_params(KernelCall& call, const Tensor& output, Activation activation);
 
 // C99 text for a float constant that round-trips exactly (hex float), e.g. "0x1.8p+1f"; handles ±inf/FLT_MAX.

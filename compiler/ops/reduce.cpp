@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "ops/broadcast.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
@@ -97,9 +98,7 @@ KernelCall lower_mean_or_sum(const Graph& graph, const Op& op, bool mean) {
   // -zero_point * n as TFLM's int32 result of the int64 product: wrapped to 32 bits.
   const auto offset = static_cast<uint32_t>(static_cast<uint64_t>(-input.quant.zero_point[0] * plan.group_size));
   call.params.set_int("sum_offset", static_cast<int32_t>(offset));
-  call.params.set_int("output_multiplier", m.multiplier);
-  call.params.set_int("output_shift", m.shift);
-  call.params.set_int("output_offset", output.quant.zero_point[0]);
+  set_output_rescale_params(graph, op, m, call);
   return call;
 }
 

@@ -36,15 +36,6 @@ double int16_real_multiplier(const Graph& graph, const Op& op) {
   return static_cast<double>(input_scale) * static_cast<double>(beta) / (10.0 / 65535.0);
 }
 
-// floor((2^5 - 1) * 2^26 / 2^left_shift): the largest |difference| whose shift stays in int32
-// (TFLM's CalculateInputRadius with 31 total bits).
-int32_t input_radius(int left_shift) {
-  const double radius = 1.0 * ((1 << kScaledDiffIntegerBits) - 1) *
-                        static_cast<double>(1LL << (31 - kScaledDiffIntegerBits)) /
-                        static_cast<double>(1LL << left_shift);
-  return static_cast<int32_t>(std::floor(radius));
-}
-
 // i * step rounded to float on its own: a host compiler that fuses it into the following addition
 // (an FMA) would otherwise build a slightly different table. (Products with the power of two 32768 are
 // exact, so they need no such care.)
@@ -148,7 +139,7 @@ void lower_int8(const Graph& graph, const Op& op, KernelCall* call) {
   const QuantizedMultiplier qm = quantize_multiplier_greater_than_one(input_beta_real_multiplier(graph, op));
   call->params.set_int("input_multiplier", qm.multiplier);
   call->params.set_int("input_left_shift", qm.shift);
-  call->params.set_int("diff_min", -input_radius(qm.shift));
+  call->params.set_int("diff_min", -input_radius(kScaledDiffIntegerBits, qm.shift));
 }
 
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {

@@ -9,48 +9,22 @@
 #include <random>
 #include <vector>
 
+#include "binary_kernel_test_util.h"
 #include "microaot/kernels/add.h"
 
 namespace {
 
-struct Multiplier {
-  int32_t mantissa;
-  int32_t shift;
-};
-
-// frexp with the mantissa rounded half away from zero (TFLite's QuantizeMultiplier).
-Multiplier quantize(double real) {
-  int exponent = 0;
-  const double fraction = std::frexp(real, &exponent);
-  int64_t mantissa = std::llround(fraction * 2147483648.0);
-  if (mantissa == (1LL << 31)) {
-    mantissa /= 2;
-    ++exponent;
-  }
-  return {static_cast<int32_t>(mantissa), exponent};
-}
+using binary_test::quantize;
 
 // TFLM's Prepare-time constants for scales s1, s2, so and zero points z1, z2, zo, no activation.
 microaot_add_params_q make_params(int32_t size, float s1, int32_t z1, float s2, int32_t z2, float so, int32_t zo,
                                    int left_shift = 20, int32_t qmin = -128, int32_t qmax = 127) {
   const double twice_max = 2 * static_cast<double>(std::max(s1, s2));
-  const Multiplier m1 = quantize(s1 / twice_max);
-  const Multiplier m2 = quantize(s2 / twice_max);
-  const Multiplier mo = quantize(twice_max / ((1 << left_shift) * static_cast<double>(so)));
   microaot_add_params_q p = {};
-  p.flat_size = size;
-  p.input1_offset = -z1;
-  p.input1_multiplier = m1.mantissa;
-  p.input1_shift = m1.shift;
-  p.input2_offset = -z2;
-  p.input2_multiplier = m2.mantissa;
-  p.input2_shift = m2.shift;
-  p.left_shift = left_shift;
-  p.output_multiplier = mo.mantissa;
-  p.output_shift = mo.shift;
-  p.output_offset = zo;
-  p.activation_min = qmin;
-  p.activation_max = qmax;
+  binary_test::set_walk(p, size);
+  binary_test::set_input_rescale(p, z1, quantize(s1 / twice_max), z2, quantize(s2 / twice_max), left_shift);
+  binary_test::set_output_rescale(p, quantize(twice_max / ((1 << left_shift) * static_cast<double>(so))), zo, qmin,
+                                  qmax);
   return p;
 }
 

@@ -9,6 +9,7 @@
 #include "demo_fixture.h"
 #include "e2e_util.h"
 #include "support/process.h"
+#include "support/version.h"
 
 namespace fs = std::filesystem;
 
@@ -47,6 +48,25 @@ TEST_F(CliTest, CompileWritesTheDocumentedLayout) {
   }
   EXPECT_GT(report["macs"].get<int64_t>(), 0);
   EXPECT_GE(report["ram_bytes"].get<int64_t>(), report["arena_bytes"].get<int64_t>());
+}
+
+// NAME.h and report.json say which microaot made them, from which model file (its SHA-256 as sha256sum
+// computes it) and with which flags.
+TEST_F(CliTest, CompileRecordsVersionModelHashAndFlags) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/out", "--module-name", "kws", "--alignment", "8"}), 0);
+  ASSERT_EQ(run_process({"sha256sum", demo_}, "", tmp_ + "/sum.txt"), 0);
+  const std::string sha = read_text(tmp_ + "/sum.txt").substr(0, 64);
+  const std::string header = read_text(tmp_ + "/out/kws.h");
+  EXPECT_NE(header.find("by microaot " MICROAOT_VERSION), std::string::npos) << header;
+  EXPECT_NE(header.find("#define KWS_MODEL_SHA256 \"" + sha + "\""), std::string::npos) << header;
+  EXPECT_NE(header.find("Flags: --module-name kws --target 'c' --executor aot --planner best --alignment 8"),
+            std::string::npos)
+      << header;
+  std::ifstream in(tmp_ + "/out/report.json");
+  const nlohmann::json report = nlohmann::json::parse(in);
+  EXPECT_EQ(report["microaot_version"], MICROAOT_VERSION);
+  EXPECT_EQ(report["model_sha256"], sha);
+  EXPECT_NE(report["flags"].get<std::string>().find("--alignment 8"), std::string::npos);
 }
 
 TEST_F(CliTest, SameModelGivesByteIdenticalOutput) {
@@ -131,11 +151,10 @@ TEST_F(CliTest, TruncatedModelIsRefusedWithoutOutput) {
 }
 
 TEST_F(CliTest, UnsupportedOperatorIsNamed) {
-  MICROAOT_REQUIRE_SHARED();
   std::string errors;
-  const std::string model = shared_dir() + "/ops/ABS/int8_2x17/model.tflite";
+  const std::string model = write_unsupported_op_model(tmp_);
   EXPECT_NE(run_microaot_capture({"compile", model, "-o", tmp_ + "/out"}, errors), 0);
-  EXPECT_NE(errors.find("ABS"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("LSH_PROJECTION"), std::string::npos) << errors;
   EXPECT_NE(errors.find("op 0"), std::string::npos) << errors;
   EXPECT_FALSE(fs::exists(tmp_ + "/out"));
 }
@@ -156,6 +175,31 @@ TEST_F(CliTest, RunChecksInputSizes) {
   std::string errors;
   EXPECT_NE(run_microaot_capture({"run", demo_, "--input", tmp_ + "/short.bin", "--output-dir", tmp_ + "/o"}, errors), 0);
   EXPECT_NE(errors.find("bytes"), std::string::npos) << errors;
+}
+
+// --runtime-lib links prebuilt kernels instead of compiling the folder's: the outputs are the same, and with
+// a library that holds no kernels the link fails, so the folder's kernels really were left out.
+TEST_F(CliTest, RunLinksAPrebuiltRuntime) {
+  std::string input(16 * 16, '\0');  // the demo model's input: 16x16x1 int8
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<char>(i * 37);
+  std::ofstream(tmp_ + "/in.bin", std::ios::binary) << input;
+  const auto run = [&](const std::string& out, const std::string& lib, std::string& errors) {
+    std::vector<std::string> args = {"run", demo_, "--input", tmp_ + "/in.bin", "--output-dir", tmp_ + "/" + out};
+    if (!lib.empty()) args.insert(args.end(), {"--runtime-lib", lib});
+    return run_microaot_capture(args, errors);
+  };
+  std::string errors;
+  ASSERT_EQ(run("own", "", errors), 0) << errors;
+  ASSERT_EQ(run("prebuilt", runtime_lib(), errors), 0) << errors;
+  const std::vector<uint8_t> own = read_file(tmp_ + "/own/output0.bin");
+  EXPECT_FALSE(own.empty());
+  EXPECT_EQ(read_file(tmp_ + "/prebuilt/output0.bin"), own);
+
+  ASSERT_EQ(run_process({"ar", "rc", tmp_ + "/empty.a"}), 0);
+  EXPECT_NE(run("empty", tmp_ + "/empty.a", errors), 0);
+  EXPECT_NE(errors.find("host C compiler failed"), std::string::npos) << errors;
+  EXPECT_NE(run("missing", tmp_ + "/missing.a", errors), 0);
+  EXPECT_NE(errors.find("missing.a"), std::string::npos) << errors;
 }
 
 TEST_F(CliTest, InspectListsOperatorsTensorsAndMacs) {

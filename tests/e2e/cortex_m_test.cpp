@@ -17,25 +17,10 @@ using nlohmann::json;
 namespace microaot::e2e {
 namespace {
 
-bool arm_tools_available() {
-  static const bool ok = run_process({"arm-none-eabi-gcc", "--version"}, "/dev/null", "/dev/null") == 0 &&
-                         run_process({"qemu-system-arm", "--version"}, "/dev/null", "/dev/null") == 0;
-  return ok;
-}
-
 bool long_tests() {
   const char* v = std::getenv("MICROAOT_LONG_TESTS");
   return v != nullptr && std::string(v) == "1";
 }
-
-#define MICROAOT_REQUIRE_QEMU()                                                                      \
-  do {                                                                                               \
-    MICROAOT_REQUIRE_SHARED();                                                                       \
-    if (!arm_tools_available()) {                                                                    \
-      if (in_ci()) FAIL() << "CI is set but arm-none-eabi-gcc or qemu-system-arm is missing";        \
-      GTEST_SKIP() << "arm-none-eabi-gcc or qemu-system-arm is not installed (scripts/setup.sh)";    \
-    }                                                                                                \
-  } while (0)
 
 json load_golden(const std::string& model) {
   std::ifstream in(shared_dir() + "/models/" + model + "/golden.json");
@@ -71,6 +56,7 @@ class CortexM4Models : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CortexM4Models, Vector0MatchesGolden) {
   MICROAOT_REQUIRE_QEMU();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   expect_vectors_match(GetParam(), "cortex-m4", {0});
 }
 
@@ -78,6 +64,7 @@ TEST_P(CortexM4Models, Vector0MatchesGolden) {
 TEST_P(CortexM4Models, AllVectorsMatchGolden) {
   if (!long_tests()) GTEST_SKIP() << "set MICROAOT_LONG_TESTS=1 to run every golden vector on cortex-m4";
   MICROAOT_REQUIRE_QEMU();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   const json golden = load_golden(GetParam());
   std::vector<size_t> all(golden["vectors"].size());
   for (size_t k = 0; k < all.size(); ++k) all[k] = k;

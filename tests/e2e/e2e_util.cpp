@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "frontend/tflite_test_builder.h"
 #include "ir/tensor_compare.h"
 #include "support/process.h"
 
@@ -29,8 +30,16 @@ std::vector<std::string> shared_model_names() {
     if (fs::exists(entry.path() / "golden.json")) names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
-  if (names.empty()) names.push_back("no_shared_models");
+  if (names.empty()) names.push_back(kNoSharedModels);
   return names;
+}
+
+std::string runtime_lib() { return MICROAOT_RUNTIME_LIB; }
+
+bool arm_tools_available() {
+  static const bool ok = run_process({"arm-none-eabi-gcc", "--version"}, "/dev/null", "/dev/null") == 0 &&
+                         run_process({"qemu-system-arm", "--version"}, "/dev/null", "/dev/null") == 0;
+  return ok;
 }
 
 int run_microaot(const std::vector<std::string>& args) {
@@ -59,6 +68,32 @@ int run_microaot_capture(const std::vector<std::string>& args, std::string& erro
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string read_text(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  return {bytes.begin(), bytes.end()};
+}
+
+std::string make_program(const std::string& dir, const std::string& makefile_head, const std::string& target,
+                         const std::string& objects) {
+  std::ofstream(dir + "/Makefile") << makefile_head << target << ": $(patsubst %.c,%.o," << objects
+                                   << ")\n\t$(CC) -o $@ $^ -lm\n";
+  const int status = run_process({"make", "-C", dir, target}, dir + "/make.log", dir + "/make.out");
+  return status == 0 ? "" : "make failed:\n" + read_text(dir + "/make.log");
+}
+
+std::string write_unsupported_op_model(const std::string& dir) {
+  tflite_test::ModelSpec spec;
+  spec.tensors = {tflite_test::activation("in", {1, 4}, 0.5f, 0), tflite_test::activation("out", {1, 4}, 0.5f, 0)};
+  spec.ops = {tflite_test::op(15, 1, {0}, {1})};
+  spec.inputs = {0};
+  spec.outputs = {1};
+  const std::vector<uint8_t> bytes = tflite_test::build_model(spec);
+  const std::string path = dir + "/unsupported.tflite";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                              static_cast<std::streamsize>(bytes.size()));
+  return path;
 }
 
 std::string make_temp_dir() {

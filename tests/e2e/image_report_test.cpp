@@ -46,6 +46,20 @@ TEST(ImageReport, StackBoundIsTheDeepestPathAcrossFiles) {
   EXPECT_EQ(b.externals, std::set<std::string>{"expf"});
 }
 
+// The executor calls the model's step function through a pointer: GCC's "__indirect_call" callee.
+TEST(ImageReport, IndirectCallsReachTheNamedTargets) {
+  const std::vector<std::string> graphs = {
+      graph("executor.c", node("model_run", 8) + node("executor.c:continue_run", 24) + external("__indirect_call") +
+                              edge("model_run", "executor.c:continue_run") +
+                              edge("executor.c:continue_run", "__indirect_call")),
+      graph("model.c", node("model.c:model_step", 16) + external("conv") + edge("model.c:model_step", "conv")),
+      graph("conv.c", node("conv", 128)),
+  };
+  EXPECT_EQ(static_stack_bound(graphs, "model_run", {"model_step"}).bytes, 8 + 24 + 16 + 128);
+  EXPECT_EQ(static_stack_bound(graphs, "model_run").bytes, -1) << "an unknown target cannot be bounded";
+  EXPECT_EQ(static_stack_bound(graphs, "model_run", {"other_step"}).bytes, -1);
+}
+
 TEST(ImageReport, RecursionOrDynamicFramesAreUnbounded) {
   EXPECT_EQ(static_stack_bound({graph("a.c", node("run", 8) + node("f", 8) + edge("run", "f") + edge("f", "f"))}, "run")
                 .bytes,

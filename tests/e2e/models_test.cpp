@@ -1,6 +1,7 @@
 // Every model in ../shared/models, compiled and run on the host: outputs of all golden vectors must match
 // TFLM's (int8 bit for bit, float within the README's tolerance), and so must every intermediate tensor
-// of vectors 0 and 4, which pinpoints the first wrong layer when an output is off.
+// of vectors 0 and 4, which pinpoints the first wrong layer when an output is off. The first test builds the
+// generated folder exactly as a user does (all its sources); the second links the prebuilt runtime.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -29,9 +30,9 @@ class ModelTest : public ::testing::TestWithParam<std::string> {
   void TearDown() override { remove_dir(out_); }
 
   // Runs the listed vectors in one build; vector k's results land in out_/<position>/.
-  void run_vectors(const json& golden, const std::vector<size_t>& vectors, const std::string& dump_dir) {
+  void run_vectors(const json& golden, const std::vector<size_t>& vectors, const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"run", dir_ + "/model.tflite", "--batch", "--output-dir", out_ + "/out"};
-    if (!dump_dir.empty()) args.insert(args.end(), {"--dump-tensors", dump_dir});
+    args.insert(args.end(), extra.begin(), extra.end());
     for (size_t k : vectors) {
       for (const auto& input : golden["vectors"][k]["inputs"]) args.insert(args.end(), {"--input", dir_ + "/" + input.get<std::string>()});
     }
@@ -43,11 +44,11 @@ class ModelTest : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(ModelTest, AllGoldenVectorsMatch) {
-  MICROAOT_REQUIRE_SHARED();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   const json golden = load_golden(dir_);
   std::vector<size_t> all(golden["vectors"].size());
   for (size_t k = 0; k < all.size(); ++k) all[k] = k;
-  ASSERT_NO_FATAL_FAILURE(run_vectors(golden, all, ""));
+  ASSERT_NO_FATAL_FAILURE(run_vectors(golden, all, {}));
   for (size_t k = 0; k < all.size(); ++k) {
     const json& outputs = golden["vectors"][k]["outputs"];
     for (size_t j = 0; j < outputs.size(); ++j) {
@@ -60,9 +61,10 @@ TEST_P(ModelTest, AllGoldenVectorsMatch) {
 }
 
 TEST_P(ModelTest, IntermediatesOfVectors0And4Match) {
-  MICROAOT_REQUIRE_SHARED();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   const json golden = load_golden(dir_);
-  ASSERT_NO_FATAL_FAILURE(run_vectors(golden, {0, 4}, out_ + "/dump"));
+  const std::vector<std::string> extra = {"--dump-tensors", out_ + "/dump", "--runtime-lib", runtime_lib()};
+  ASSERT_NO_FATAL_FAILURE(run_vectors(golden, {0, 4}, extra));
   size_t checked = 0;
   for (const json& t : golden["intermediates"]) {
     const int vector = t["vector"];

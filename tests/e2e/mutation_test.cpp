@@ -203,11 +203,6 @@ std::vector<Result> compile_all(const std::string& dir, size_t count) {
   return results;
 }
 
-std::string read_text(const std::string& path) {
-  const Bytes bytes = read_file(path);
-  return std::string(bytes.begin(), bytes.end());
-}
-
 void check_result(const std::string& dir, size_t i, const Mutant& mutant, const Result& r, int* refused) {
   SCOPED_TRACE("mutant " + std::to_string(i) + " (" + mutant.name + ")");
   const std::string base = dir + "/m" + std::to_string(i);

@@ -1,10 +1,10 @@
-/* The broadcast walk of the element-wise binary kernels (ADD, MUL, ...), NumPy-style broadcasting. The
- * compiler merges the output into at most MICROAOT_BROADCAST_MAX_DIMS dimensions with each input's element
- * strides (0 along a dimension where that input is broadcast); num_dims 0 means both inputs have the
- * output's layout and one flat row covers everything. The walk visits the output in order, one innermost row
- * at a time, so element i of an input that is not broadcast is read just before output element i is stored:
- * the output may overlap such an input when output <= input (element_wise_max_shift in
- * compiler/ops/in_place_bounds.h); it must not overlap a broadcast input. */
+/* The broadcast walk of the element-wise kernels with two or three inputs (ADD, MUL, ..., SELECT_V2),
+ * NumPy-style broadcasting. The compiler merges the output into at most MICROAOT_BROADCAST_MAX_DIMS
+ * dimensions with each input's element strides (0 along a dimension where that input is broadcast);
+ * num_dims 0 means every input has the output's layout and one flat row covers everything. The walk visits
+ * the output in order, one innermost row at a time, so element i of an input that is not broadcast is read
+ * just before output element i is stored: the output may overlap such an input when output <= input
+ * (element_wise_max_shift in compiler/ops/in_place_bounds.h); it must not overlap a broadcast input. */
 #ifndef MICROAOT_BROADCAST_H
 #define MICROAOT_BROADCAST_H
 
@@ -18,6 +18,7 @@ extern "C" {
 #endif
 
 #define MICROAOT_BROADCAST_MAX_DIMS 6
+#define MICROAOT_BROADCAST_MAX_INPUTS 3
 
 /* The leading fields of every binary kernel's params struct. */
 #define MICROAOT_BROADCAST_FIELDS(X)                                       \
@@ -27,6 +28,15 @@ extern "C" {
   X(I32_ARRAY, input1_strides) /* [num_dims] element strides of input 1 */ \
   X(I32_ARRAY, input2_strides) /* [num_dims] the same for input 2 */
 
+/* The leading fields of a three-input kernel's params struct. */
+#define MICROAOT_BROADCAST3_FIELDS(X) \
+  MICROAOT_BROADCAST_FIELDS(X)        \
+  X(I32_ARRAY, input3_strides) /* [num_dims] the same for input 3 */
+
+/* Kernels that need nothing but the walk (MAXIMUM, MINIMUM, comparisons of raw values, logical operators). */
+#define MICROAOT_FIELDS_binary_params(X) MICROAOT_BROADCAST_FIELDS(X)
+MICROAOT_DEFINE_PARAMS(binary_params)
+
 /* Float kernels that need nothing but the walk and the fused activation clamp. */
 #define MICROAOT_FIELDS_binary_params_f32(X)                                          \
   MICROAOT_BROADCAST_FIELDS(X)                                                        \
@@ -34,65 +44,85 @@ extern "C" {
   X(F32, activation_max)
 MICROAOT_DEFINE_PARAMS(binary_params_f32)
 
+/* The same for int32 tensors, which carry no quantization. */
+#define MICROAOT_FIELDS_binary_params_s32(X)                                             \
+  MICROAOT_BROADCAST_FIELDS(X)                                                           \
+  X(I32, activation_min) /* fused activation clamp (INT32_MIN / INT32_MAX without one) */ \
+  X(I32, activation_max)
+MICROAOT_DEFINE_PARAMS(binary_params_s32)
+
 typedef struct {
   int32_t flat_size;
   int32_t num_dims;
+  int32_t num_inputs;
   const int32_t* shape;
-  const int32_t* strides1;
-  const int32_t* strides2;
+  const int32_t* strides[MICROAOT_BROADCAST_MAX_INPUTS]; /* [num_inputs][num_dims] */
 } microaot_broadcast;
 
-/* The walk of a params struct that starts with MICROAOT_BROADCAST_FIELDS. */
+/* The walk of a params struct that starts with MICROAOT_BROADCAST_FIELDS (MICROAOT_BROADCAST3_FIELDS). */
 #define MICROAOT_BROADCAST_OF(p) \
-  { (p)->flat_size, (p)->num_dims, (p)->output_shape, (p)->input1_strides, (p)->input2_strides }
+  { (p)->flat_size, (p)->num_dims, 2, (p)->output_shape, { (p)->input1_strides, (p)->input2_strides, NULL } }
+#define MICROAOT_BROADCAST3_OF(p)                                                                         \
+  {                                                                                                       \
+    (p)->flat_size, (p)->num_dims, 3, (p)->output_shape,                                                  \
+        { (p)->input1_strides, (p)->input2_strides, (p)->input3_strides }                                 \
+  }
 
-/* One innermost row: n outputs, out[c] from in1[c * step1] and in2[c * step2]. */
-typedef void (*microaot_binary_row)(const void* params, const void* in1, int32_t step1, const void* in2,
-                                    int32_t step2, void* out, int32_t n);
+/* One innermost row: outputs done .. done + n - 1; the first reads element at[k] of inputs[k], each next one
+ * step[k] elements further (0 for a broadcast input). Offsets are in elements, so each kernel applies its
+ * own element types. */
+typedef void (*microaot_broadcast_row)(const void* params, const void* const* inputs, const ptrdiff_t* at,
+                                       const int32_t* step, void* output, ptrdiff_t done, int32_t n);
 
-/* Calls `row` for every innermost row of the output, in order; element_size is the bytes of one element. */
-static inline void microaot_broadcast_walk(const microaot_broadcast* w, const void* params, size_t element_size,
-                                           const void* in1, const void* in2, void* out, microaot_binary_row row) {
-  const char* a = (const char*)in1;
-  const char* b = (const char*)in2;
-  char* o = (char*)out;
+/* Calls `row` for every innermost row of the output, in order. */
+static inline void microaot_broadcast_walk(const microaot_broadcast* w, const void* params,
+                                           const void* const* inputs, void* output, microaot_broadcast_row row) {
   int32_t index[MICROAOT_BROADCAST_MAX_DIMS] = {0};
-  ptrdiff_t offset1 = 0, offset2 = 0;
+  ptrdiff_t at[MICROAOT_BROADCAST_MAX_INPUTS] = {0};
+  int32_t step[MICROAOT_BROADCAST_MAX_INPUTS] = {0};
   const int32_t n = w->num_dims;
   const int32_t inner = n == 0 ? w->flat_size : w->shape[n - 1];
-  const ptrdiff_t size = (ptrdiff_t)element_size;
-  int32_t done, d;
+  int32_t done, d, k;
   if (inner <= 0) return;
+  for (k = 0; k < w->num_inputs; ++k) step[k] = n == 0 ? 1 : w->strides[k][n - 1];
   for (done = 0; done < w->flat_size; done += inner) {
-    row(params, a + offset1 * size, n == 0 ? 1 : w->strides1[n - 1], b + offset2 * size,
-        n == 0 ? 1 : w->strides2[n - 1], o + (ptrdiff_t)done * size, inner);
+    row(params, inputs, at, step, output, done, inner);
     for (d = n - 2; d >= 0; --d) { /* odometer over the outer dimensions */
-      offset1 += w->strides1[d];
-      offset2 += w->strides2[d];
+      for (k = 0; k < w->num_inputs; ++k) at[k] += w->strides[k][d];
       if (++index[d] < w->shape[d]) break;
-      offset1 -= (ptrdiff_t)w->strides1[d] * w->shape[d];
-      offset2 -= (ptrdiff_t)w->strides2[d] * w->shape[d];
+      for (k = 0; k < w->num_inputs; ++k) at[k] -= (ptrdiff_t)w->strides[k][d] * w->shape[d];
       index[d] = 0;
     }
   }
 }
 
-/* Defines `void microaot_<name>(const P* params, const T* input1, const T* input2, T* output)`: every output
- * element is (T)ELEMENT(params, a, b) of its two (broadcast) input elements. */
-#define MICROAOT_DEFINE_BINARY_KERNEL(name, P, T, ELEMENT)                                               \
-  static void name##_row(const void* params, const void* in1, int32_t step1, const void* in2,             \
-                         int32_t step2, void* out, int32_t n) {                                           \
-    const P* p = (const P*)params;                                                                        \
-    const T* a = (const T*)in1;                                                                           \
-    const T* b = (const T*)in2;                                                                           \
-    T* o = (T*)out;                                                                                       \
-    int32_t c;                                                                                            \
-    for (c = 0; c < n; ++c) o[c] = (T)(ELEMENT(p, a[c * step1], b[c * step2]));                           \
-  }                                                                                                       \
-  void microaot_##name(const P* params, const T* input1, const T* input2, T* output) {                     \
-    const microaot_broadcast walk = MICROAOT_BROADCAST_OF(params);                                        \
-    microaot_broadcast_walk(&walk, params, sizeof(T), input1, input2, output, name##_row);                 \
+/* Defines `void microaot_<name>(const P* params, const T1* input1, const T2* input2, OUT* output)`: every
+ * output element is (OUT)ELEMENT(params, a, b) of its two (broadcast) input elements. */
+#define MICROAOT_DEFINE_MIXED_BINARY_KERNEL(name, P, T1, T2, OUT, ELEMENT)                                           \
+  static inline void name##_row(const void* params, const void* const* inputs, const ptrdiff_t* at,           \
+                         const int32_t* step, void* output, ptrdiff_t done, int32_t n) {                      \
+    const P* p = (const P*)params;                                                                            \
+    const T1* a = (const T1*)inputs[0] + at[0];                                                               \
+    const T2* b = (const T2*)inputs[1] + at[1];                                                               \
+    const int32_t step1 = step[0], step2 = step[1];                                                           \
+    OUT* o = (OUT*)output + done;                                                                             \
+    int32_t c;                                                                                                \
+    (void)p;                                                                                                  \
+    for (c = 0; c < n; ++c) o[c] = (OUT)(ELEMENT(p, a[c * step1], b[c * step2]));                             \
+  }                                                                                                           \
+  void microaot_##name(const P* params, const T1* input1, const T2* input2, OUT* output) {                   \
+    const microaot_broadcast walk = MICROAOT_BROADCAST_OF(params);                                            \
+    const void* inputs[2];                                                                                    \
+    inputs[0] = input1;                                                                                       \
+    inputs[1] = input2;                                                                                       \
+    microaot_broadcast_walk(&walk, params, inputs, output, name##_row);                                       \
   }
+
+/* The same with inputs of one type T. */
+#define MICROAOT_DEFINE_BINARY_KERNEL_TO(name, P, T, OUT, ELEMENT) \
+  MICROAOT_DEFINE_MIXED_BINARY_KERNEL(name, P, T, T, OUT, ELEMENT)
+/* The same with the output of the inputs' type. */
+#define MICROAOT_DEFINE_BINARY_KERNEL(name, P, T, ELEMENT) MICROAOT_DEFINE_BINARY_KERNEL_TO(name, P, T, T, ELEMENT)
 
 #ifdef __cplusplus
 }

@@ -34,10 +34,38 @@ static inline int32_t microaot_multiply_by_quantized_multiplier(int32_t x, int32
   return microaot_rounding_divide_by_pot(microaot_sat_rounding_doubling_high_mul(shifted, multiplier), right_shift);
 }
 
-/* The int32 whose two's-complement bits are u: sums that TFLM lets wrap in int32 are kept in uint32 (where
- * wrapping is defined) and read back through this. */
-static inline int32_t microaot_wrap_s32(uint32_t u) {
-  return u <= (uint32_t)INT32_MAX ? (int32_t)u : -(int32_t)(~u) - 1;
+/* x / 2^exponent rounded to nearest for any exponent >= 0: beyond 31 the quotient is below 1/2 in magnitude
+ * (for x above INT32_MIN), so 0. */
+static inline int32_t microaot_rounding_divide_by_pot_wide(int32_t x, int exponent) {
+  return exponent > 31 ? 0 : microaot_rounding_divide_by_pot(x, exponent);
+}
+
+/* An input of an element-wise op brought to a scale shared with the other inputs: (q + offset) * 2^left_shift,
+ * times multiplier * 2^(shift - 31) with shift <= 0 (TFLM's ADD, SUB, SQUARED_DIFFERENCE and comparisons). */
+static inline int32_t microaot_rescale_input(int32_t q, int32_t offset, int left_shift, int32_t multiplier,
+                                             int shift) {
+  return microaot_multiply_by_quantized_multiplier((q + offset) * ((int32_t)1 << left_shift), multiplier, shift);
+}
+
+/* microaot_rescale_input of input k (1 or 2) for a params struct with the fields left_shift and
+ * input<k>_offset, input<k>_multiplier, input<k>_shift. */
+#define MICROAOT_RESCALED_INPUT(p, k, q)                                                                  \
+  microaot_rescale_input(q, (p)->input##k##_offset, (p)->left_shift, (p)->input##k##_multiplier,          \
+                         (p)->input##k##_shift)
+
+/* a + b and a - b with two's-complement wrap-around (where the reference's int32 arithmetic overflows). */
+static inline int32_t microaot_wrapping_add_s32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+static inline int32_t microaot_wrapping_sub_s32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+
+/* Leading bits equal to the sign bit, the sign bit excluded (31 for 0 and -1). */
+static inline int microaot_count_leading_sign_bits(int32_t x) {
+  uint32_t magnitude = x < 0 ? ~(uint32_t)x : (uint32_t)x;
+  int count = 0;
+  while (count < 31 && (magnitude & 0x40000000u) == 0) {
+    magnitude <<= 1;
+    ++count;
+  }
+  return count;
 }
 
 /* x * multiplier * 2^(shift - 31) for a 64-bit x (|x| < 2^47, the 16x8 and 16x16 accumulators) as TFLite's

@@ -77,9 +77,9 @@ static inline int32_t microaot_exp_on_negative_values(int32_t a, int integer_bit
   return a == 0 ? INT32_MAX : result;
 }
 
-/* 1 / (1 + x) for a Q0.31 value x in [0, 1), result in Q0.31 (so in (1/2, 1]): three Newton-Raphson
- * iterations on the half denominator in Q2.29, starting from 48/17 - 32/17 * d. */
-static inline int32_t microaot_one_over_one_plus_x_for_x_in_0_1(int32_t x) {
+/* 2 / (1 + x) in Q2.29 for a Q0.31 value x in [0, 1): three Newton-Raphson iterations on the half denominator
+ * d = (1 + x) / 2 in Q0.31, starting from 48/17 - 32/17 * d. */
+static inline int32_t microaot_newton_two_over_one_plus_x(int32_t x) {
   const int32_t half_denominator = microaot_rounding_half_sum(x, INT32_MAX);
   const int32_t constant_48_over_17 = 1515870810;      /* Q2.29 */
   const int32_t constant_neg_32_over_17 = -1010580540; /* Q2.29 */
@@ -92,8 +92,13 @@ static inline int32_t microaot_one_over_one_plus_x_for_x_in_0_1(int32_t x) {
     /* estimate * error is Q4.27; rescaling to Q2.29 is a saturating shift by 2. */
     estimate += microaot_saturating_shift_left(microaot_sat_rounding_doubling_high_mul(estimate, error), 2);
   }
-  /* estimate ~ 1/d = 2/(1+x) in Q2.29, i.e. 1/(1+x) in Q1.30; to Q0.31 by a saturating shift. */
-  return microaot_saturating_shift_left(estimate, 1);
+  return estimate;
+}
+
+/* 1 / (1 + x) for a Q0.31 value x in [0, 1), result in Q0.31 (so in (1/2, 1]): 2 / (1 + x) in Q2.29 is
+ * 1 / (1 + x) in Q1.30, brought to Q0.31 by a saturating shift. */
+static inline int32_t microaot_one_over_one_plus_x_for_x_in_0_1(int32_t x) {
+  return microaot_saturating_shift_left(microaot_newton_two_over_one_plus_x(x), 1);
 }
 
 /* 1/x for a positive Q(x_integer_bits) value x: x is normalized to 2^n * (1 + f) with f in [0, 1);

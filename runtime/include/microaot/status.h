@@ -2,14 +2,29 @@
 #ifndef MICROAOT_STATUS_H
 #define MICROAOT_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
   MICROAOT_STATUS_OK = 0,
   MICROAOT_STATUS_NULL_POINTER = 1,     /* a required pointer argument was NULL */
   MICROAOT_STATUS_BAD_INDEX = 2,        /* input/output index out of range */
-  MICROAOT_STATUS_BAD_SIZE = 3,         /* buffer size differs from the tensor's size */
+  MICROAOT_STATUS_BAD_SIZE = 3,         /* buffer size differs from the tensor's size (or a zero step count) */
   MICROAOT_STATUS_BAD_STATE = 4,        /* call not allowed in the context's current state */
   MICROAOT_STATUS_ARENA_TOO_SMALL = 5,  /* caller-provided arena smaller than required */
-  MICROAOT_STATUS_ARENA_MISALIGNED = 6  /* caller-provided arena (or bound I/O buffer) not aligned as required */
+  MICROAOT_STATUS_ARENA_MISALIGNED = 6, /* caller-provided arena (or bound I/O buffer) not aligned as required */
+  MICROAOT_STATUS_INPUT_NOT_SET = 7,    /* run before every input was written (since init, or the last run) */
+  MICROAOT_STATUS_ARENA_CLOBBERED = 8,  /* another context wrote the shared memory since this one's last write */
+  MICROAOT_STATUS_BUFFER_OVERLAP = 9,   /* a bound buffer overlaps the arena or another bound buffer */
+  MICROAOT_STATUS_IN_PROGRESS = 10      /* run_steps: operators are left; call run_steps again */
 } microaot_status;
+
+/* A short constant description of `status` ("ok", "null pointer", ...); "unknown status" for any other value. */
+const char *microaot_status_string(microaot_status status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MICROAOT_STATUS_H */

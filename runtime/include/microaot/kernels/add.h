@@ -1,6 +1,7 @@
-/* Kernels of ADD: output = activation(input1 + input2), element-wise with NumPy-style broadcasting
- * (microaot/broadcast.h, which also says when the output may overlap an input). The quantized kernels
- * follow TFLite Micro's reference arithmetic bit for bit. */
+/* Kernels of ADD and SUB: output = activation(input1 + input2) or activation(input1 - input2), element-wise
+ * with NumPy-style broadcasting (microaot/broadcast.h, which also says when the output may overlap an input).
+ * The quantized kernels follow TFLite Micro's reference arithmetic bit for bit; int32 wraps around where the
+ * reference's arithmetic overflows. */
 #ifndef MICROAOT_KERNELS_ADD_H
 #define MICROAOT_KERNELS_ADD_H
 
@@ -14,8 +15,9 @@
 extern "C" {
 #endif
 
-/* int8 and int16 (q): each input q becomes ((q + offset) << left_shift) * its multiplier, the sum is rescaled
- * by the output multiplier, offset and clamped. left_shift is 20 for int8, 15 for int16. */
+/* int8 and int16 (q): each input q becomes ((q + offset) << left_shift) * its multiplier (a common scale), the
+ * sum or difference is rescaled by the output multiplier, offset and clamped. ADD and SUB: left_shift 20 for
+ * int8, 15 for int16; SQUARED_DIFFERENCE (microaot/kernels/squared_difference.h) shares the struct. */
 #define MICROAOT_FIELDS_add_params_q(X)                                                           \
   MICROAOT_BROADCAST_FIELDS(X)                                                                     \
   X(I32, input1_offset)     /* -input 1 zero point */                                              \
@@ -26,7 +28,7 @@ extern "C" {
   X(I32, input2_shift)                                                                             \
   X(I32, left_shift)                                                                               \
   X(I32, output_multiplier) /* Q31 mantissa of 2 * max input scale / (2^left_shift * output_scale) */ \
-  X(I32, output_shift)      /* its exponent, <= 0 */                                               \
+  X(I32, output_shift)      /* its exponent (ADD, SUB: <= 0) */                                    \
   X(I32, output_offset)     /* +output zero point */                                               \
   X(I32, activation_min)    /* fused activation clamp, in output quantized units */                \
   X(I32, activation_max)
@@ -36,23 +38,37 @@ void microaot_add_s8(const microaot_add_params_q* params, const int8_t* input1, 
                      int8_t* output);
 void microaot_add_s16(const microaot_add_params_q* params, const int16_t* input1, const int16_t* input2,
                       int16_t* output);
+void microaot_add_s32(const microaot_binary_params_s32* params, const int32_t* input1, const int32_t* input2,
+                      int32_t* output);
 void microaot_add_f32(const microaot_binary_params_f32* params, const float* input1, const float* input2,
                       float* output);
+void microaot_sub_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
+                     int8_t* output);
+void microaot_sub_s16(const microaot_add_params_q* params, const int16_t* input1, const int16_t* input2,
+                      int16_t* output);
+void microaot_sub_s32(const microaot_binary_params_s32* params, const int32_t* input1, const int32_t* input2,
+                      int32_t* output);
+void microaot_sub_f32(const microaot_binary_params_f32* params, const float* input1, const float* input2,
+                      float* output);
 
-/* One quantized element (int8 or int16 values widened to int32), TFLM's AddFunc. */
-static inline int32_t microaot_add_quantized_element(const microaot_add_params_q* p, int32_t a, int32_t b) {
-  const int32_t shifted1 = (a + p->input1_offset) * ((int32_t)1 << p->left_shift);
-  const int32_t shifted2 = (b + p->input2_offset) * ((int32_t)1 << p->left_shift);
-  const int32_t scaled1 = microaot_multiply_by_quantized_multiplier(shifted1, p->input1_multiplier, p->input1_shift);
-  const int32_t scaled2 = microaot_multiply_by_quantized_multiplier(shifted2, p->input2_multiplier, p->input2_shift);
-  const int32_t sum = microaot_multiply_by_quantized_multiplier(scaled1 + scaled2, p->output_multiplier,
-                                                                p->output_shift);
-  return microaot_clamp_s32(sum + p->output_offset, p->activation_min, p->activation_max);
+/* A sum or difference on the common scale, rescaled to the output, offset and clamped. */
+static inline int32_t microaot_add_output(const microaot_add_params_q* p, int32_t raw) {
+  const int32_t scaled = microaot_multiply_by_quantized_multiplier(raw, p->output_multiplier, p->output_shift);
+  return microaot_clamp_s32(scaled + p->output_offset, p->activation_min, p->activation_max);
 }
 
-/* The element functions of MICROAOT_DEFINE_BINARY_KERNEL, one kernel per file so a model links only its own. */
-#define MICROAOT_ADD_QUANTIZED(p, a, b) microaot_add_quantized_element(p, a, b)
+/* The element functions of MICROAOT_DEFINE_BINARY_KERNEL, one kernel per file so a model links only its own.
+ * Quantized: int8 or int16 values widened to int32, TFLM's AddFunc and its SUB counterpart. */
+#define MICROAOT_ADD_QUANTIZED(p, a, b) \
+  microaot_add_output(p, MICROAOT_RESCALED_INPUT(p, 1, a) + MICROAOT_RESCALED_INPUT(p, 2, b))
+#define MICROAOT_SUB_QUANTIZED(p, a, b) \
+  microaot_add_output(p, MICROAOT_RESCALED_INPUT(p, 1, a) - MICROAOT_RESCALED_INPUT(p, 2, b))
+#define MICROAOT_ADD_S32(p, a, b) \
+  microaot_clamp_s32(microaot_wrapping_add_s32(a, b), (p)->activation_min, (p)->activation_max)
+#define MICROAOT_SUB_S32(p, a, b) \
+  microaot_clamp_s32(microaot_wrapping_sub_s32(a, b), (p)->activation_min, (p)->activation_max)
 #define MICROAOT_ADD_FLOAT(p, a, b) microaot_clamp_f32((a) + (b), (p)->activation_min, (p)->activation_max)
+#define MICROAOT_SUB_FLOAT(p, a, b) microaot_clamp_f32((a) - (b), (p)->activation_min, (p)->activation_max)
 
 #ifdef __cplusplus
 }

@@ -46,9 +46,8 @@ static inline int32_t microaot_cumsum_scaled_input(const microaot_cumsum_params_
 }
 
 /* A running sum (kept in 32 bits that wrap, as TFLM's int32 accumulator) as an int8 output. */
-static inline int8_t microaot_cumsum_output(const microaot_cumsum_params_s8* p, uint32_t sum) {
-  const int32_t scaled =
-      microaot_multiply_by_quantized_multiplier(microaot_wrap_s32(sum), p->output_multiplier, p->output_shift);
+static inline int8_t microaot_cumsum_output(const microaot_cumsum_params_s8* p, int32_t sum) {
+  const int32_t scaled = microaot_multiply_by_quantized_multiplier(sum, p->output_multiplier, p->output_shift);
   return (int8_t)microaot_clamp_s32(scaled + p->output_offset, INT8_MIN, INT8_MAX);
 }
 

@@ -59,15 +59,12 @@ void microaot_arg_max_f32_s32(const microaot_reduce_params* params, const float*
 void microaot_arg_min_s8_s32(const microaot_reduce_params* params, const int8_t* input, int32_t* output);
 void microaot_arg_min_f32_s32(const microaot_reduce_params* params, const float* input, int32_t* output);
 
-/* acc + x in 32 bits that wrap (a function: GCC's -Wsign-conversion misreads the same expression inline). */
-static inline uint32_t microaot_reduce_sum_add(uint32_t acc, int32_t x) { return acc + (uint32_t)x; }
-
 /* The output value of a quantized sum, before the cast to the element type of range [lo, hi]. */
-static inline int32_t microaot_reduce_sum_output(const microaot_reduce_sum_params_q* p, uint32_t sum, int32_t lo,
+static inline int32_t microaot_reduce_sum_output(const microaot_reduce_sum_params_q* p, int32_t sum, int32_t lo,
                                                  int32_t hi) {
-  const int32_t shifted = microaot_wrap_s32(sum + (uint32_t)p->sum_offset);
+  const int32_t shifted = microaot_wrapping_add_s32(sum, p->sum_offset);
   const int32_t scaled = microaot_multiply_by_quantized_multiplier(shifted, p->output_multiplier, p->output_shift);
-  return microaot_clamp_s32(microaot_wrap_s32((uint32_t)scaled + (uint32_t)p->output_offset), lo, hi);
+  return microaot_clamp_s32(microaot_wrapping_add_s32(scaled, p->output_offset), lo, hi);
 }
 
 #ifdef __cplusplus

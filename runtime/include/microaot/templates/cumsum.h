@@ -7,18 +7,21 @@
 #include "microaot/kernels/cumsum.h"
 
 /* int8 sums wrap in 32 bits; its start is the scaled raw 0, as in TFLM (see microaot/kernels/cumsum.h). */
-#define MICROAOT_CUMSUM_SUM_s8 uint32_t
-#define MICROAOT_CUMSUM_START_s8(p) ((uint32_t)microaot_cumsum_scaled_input(p, 0))
-#define MICROAOT_CUMSUM_TERM_s8(p, x) ((uint32_t)microaot_cumsum_scaled_input(p, x))
+#define MICROAOT_CUMSUM_SUM_s8 int32_t
+#define MICROAOT_CUMSUM_START_s8(p) microaot_cumsum_scaled_input(p, 0)
+#define MICROAOT_CUMSUM_TERM_s8(p, x) microaot_cumsum_scaled_input(p, x)
+#define MICROAOT_CUMSUM_ADD_s8(sum, term) microaot_wrapping_add_s32(sum, term)
 #define MICROAOT_CUMSUM_OUTPUT_s8(p, sum) microaot_cumsum_output(p, sum)
 #define MICROAOT_CUMSUM_SUM_f32 float
 #define MICROAOT_CUMSUM_START_f32(p) 0.0f
 #define MICROAOT_CUMSUM_TERM_f32(p, x) (x)
+#define MICROAOT_CUMSUM_ADD_f32(sum, term) ((sum) + (term))
 #define MICROAOT_CUMSUM_OUTPUT_f32(p, sum) (sum)
 
 #define MICROAOT_CUMSUM_SUM MICROAOT_CAT(MICROAOT_CUMSUM_SUM_, MICROAOT_DTYPE)
 #define MICROAOT_CUMSUM_START(p) MICROAOT_CAT(MICROAOT_CUMSUM_START_, MICROAOT_DTYPE)(p)
 #define MICROAOT_CUMSUM_TERM(p, x) MICROAOT_CAT(MICROAOT_CUMSUM_TERM_, MICROAOT_DTYPE)(p, x)
+#define MICROAOT_CUMSUM_ADD(sum, term) MICROAOT_CAT(MICROAOT_CUMSUM_ADD_, MICROAOT_DTYPE)(sum, term)
 #define MICROAOT_CUMSUM_OUTPUT(p, sum) MICROAOT_CAT(MICROAOT_CUMSUM_OUTPUT_, MICROAOT_DTYPE)(p, sum)
 
 /* One line: depth elements `inner` apart, from the first or (reverse) from the last. */
@@ -30,7 +33,7 @@ static void cumsum_line(const MICROAOT_PARAMS(cumsum) * p, const MICROAOT_T* inp
   for (d = 0; d < p->depth; ++d, at += step) {
     const MICROAOT_CUMSUM_SUM term = MICROAOT_CUMSUM_TERM(p, input[at]);
     if (p->exclusive) output[at] = MICROAOT_CUMSUM_OUTPUT(p, sum);
-    sum += term;
+    sum = MICROAOT_CUMSUM_ADD(sum, term);
     if (!p->exclusive) output[at] = MICROAOT_CUMSUM_OUTPUT(p, sum);
   }
 }

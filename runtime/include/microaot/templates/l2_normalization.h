@@ -9,30 +9,30 @@
 
 /* int8: squares of the offset inputs summed in 32 bits that wrap (as TFLM's int32 accumulator), the norm as a
  * fixed-point 1/sqrt, outputs in units of 1/128 (the multiplier's shift + 7). */
-#define MICROAOT_L2_SUM_s8 uint32_t
-#define MICROAOT_L2_SQUARE_s8(p, x) microaot_l2_square_s8(p, x)
+#define MICROAOT_L2_SUM_s8 int32_t
+#define MICROAOT_L2_ADD_SQUARE_s8(p, sum, x) microaot_wrapping_add_s32(sum, microaot_l2_square_s8(p, x))
 #define MICROAOT_L2_NORM_s8 microaot_inv_sqrt
-#define MICROAOT_L2_NORM_OF_s8(sum) microaot_inv_sqrt_of(microaot_wrap_s32(sum))
+#define MICROAOT_L2_NORM_OF_s8(sum) microaot_inv_sqrt_of(sum)
 #define MICROAOT_L2_SCALE_s8(p, x, norm)                                                                      \
   ((int8_t)microaot_clamp_s32(microaot_multiply_by_quantized_multiplier((int32_t)(x) + (p)->input_offset,   \
                                                                         (norm).multiplier, (norm).shift + 7), \
                               INT8_MIN, INT8_MAX))
 /* float: the norm is at least 1e-6 (TFLM's epsilon). */
 #define MICROAOT_L2_SUM_f32 float
-#define MICROAOT_L2_SQUARE_f32(p, x) ((x) * (x))
+#define MICROAOT_L2_ADD_SQUARE_f32(p, sum, x) ((sum) + (x) * (x))
 #define MICROAOT_L2_NORM_f32 float
 #define MICROAOT_L2_NORM_OF_f32(sum) microaot_l2_norm_f32(sum)
 #define MICROAOT_L2_SCALE_f32(p, x, norm) ((x) / (norm))
 
 #define MICROAOT_L2_SUM MICROAOT_CAT(MICROAOT_L2_SUM_, MICROAOT_DTYPE)
-#define MICROAOT_L2_SQUARE(p, x) MICROAOT_CAT(MICROAOT_L2_SQUARE_, MICROAOT_DTYPE)(p, x)
+#define MICROAOT_L2_ADD_SQUARE(p, sum, x) MICROAOT_CAT(MICROAOT_L2_ADD_SQUARE_, MICROAOT_DTYPE)(p, sum, x)
 #define MICROAOT_L2_NORM MICROAOT_CAT(MICROAOT_L2_NORM_, MICROAOT_DTYPE)
 #define MICROAOT_L2_NORM_OF(sum) MICROAOT_CAT(MICROAOT_L2_NORM_OF_, MICROAOT_DTYPE)(sum)
 #define MICROAOT_L2_SCALE(p, x, norm) MICROAOT_CAT(MICROAOT_L2_SCALE_, MICROAOT_DTYPE)(p, x, norm)
 
-static inline uint32_t microaot_l2_square_s8(const microaot_l2_normalization_params_s8* p, int8_t x) {
+static inline int32_t microaot_l2_square_s8(const microaot_l2_normalization_params_s8* p, int8_t x) {
   const int32_t diff = (int32_t)x + p->input_offset;
-  return (uint32_t)(diff * diff);
+  return diff * diff;
 }
 
 /* std::max(norm, epsilon) as TFLM writes it: a NaN norm stays NaN. */
@@ -50,7 +50,7 @@ void MICROAOT_FN(const MICROAOT_PARAMS(l2_normalization) * params, const MICROAO
     MICROAOT_T* out = output + (size_t)i * depth;
     MICROAOT_L2_SUM sum = 0;
     MICROAOT_L2_NORM norm;
-    for (c = 0; c < depth; ++c) sum += MICROAOT_L2_SQUARE(params, row[c]);
+    for (c = 0; c < depth; ++c) sum = MICROAOT_L2_ADD_SQUARE(params, sum, row[c]);
     norm = MICROAOT_L2_NORM_OF(sum);
     for (c = 0; c < depth; ++c) out[c] = MICROAOT_L2_SCALE(params, row[c], norm);
   }

@@ -11,11 +11,11 @@
 
 /* sum (SUM and MEAN): integers add raw values in 32 bits that wrap as TFLM's int32 accumulator does, float
  * adds from 0.0f in the group's order. */
-#define MICROAOT_REDUCE_SUM_ACC_s8 uint32_t
-#define MICROAOT_REDUCE_SUM_ACC_s16 uint32_t
+#define MICROAOT_REDUCE_SUM_ACC_s8 int32_t
+#define MICROAOT_REDUCE_SUM_ACC_s16 int32_t
 #define MICROAOT_REDUCE_SUM_ACC_f32 float
-#define MICROAOT_REDUCE_SUM_ADD_s8(acc, x) ((acc) = microaot_reduce_sum_add(acc, x))
-#define MICROAOT_REDUCE_SUM_ADD_s16(acc, x) ((acc) = microaot_reduce_sum_add(acc, x))
+#define MICROAOT_REDUCE_SUM_ADD_s8(acc, x) ((acc) = microaot_wrapping_add_s32(acc, x))
+#define MICROAOT_REDUCE_SUM_ADD_s16(acc, x) ((acc) = microaot_wrapping_add_s32(acc, x))
 #define MICROAOT_REDUCE_SUM_ADD_f32(acc, x) ((acc) += (x))
 #define MICROAOT_REDUCE_SUM_FINISH_s8(p, acc) ((int8_t)microaot_reduce_sum_output(p, acc, INT8_MIN, INT8_MAX))
 #define MICROAOT_REDUCE_SUM_FINISH_s16(p, acc) ((int16_t)microaot_reduce_sum_output(p, acc, INT16_MIN, INT16_MAX))

@@ -1,5 +1,6 @@
-// ADD handler: the broadcast plans (merged dimensions and strides, derived by hand), TFLM's quantization
-// constants (computed independently in double), the activation range and the diagnostics.
+// ADD and SUB handler: the broadcast plans (merged dimensions and strides, derived by hand), TFLM's quantization
+// constants (computed independently: ADD in double, SUB in float), int32, the activation range and the
+// diagnostics.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -142,8 +143,58 @@ TEST(AddHandler, RejectsMixedTypesAndBadQuantization) {
   EXPECT_NE(check_error(g).find("input 1 'b' (tensor 1): needs per-tensor quantization"), std::string::npos);
   g = add_graph(DType::kInt8, {{4}, 1.0f, 0}, {{4}, 1.0f, 0}, {{4}, 1e-7f, 0});  // 2 / (2^20 * 1e-7) > 1
   EXPECT_NE(check_error(g).find("scale is too small"), std::string::npos);
-  g = add_graph(DType::kInt32, {{4}}, {{4}}, {{4}});
-  EXPECT_NE(check_error(g).find("type int32 is not supported"), std::string::npos);
+  g = add_graph(DType::kInt64, {{4}}, {{4}}, {{4}});
+  EXPECT_NE(check_error(g).find("type int64 is not supported"), std::string::npos);
+}
+
+Graph sub_graph(DType type, const TensorSpec& a, const TensorSpec& b, const TensorSpec& out,
+                Activation act = Activation::kNone) {
+  return binary_graph(OpKind::Sub, type, a, b, out, act);
+}
+
+TEST(SubHandler, Int8ConstantsAreComputedInFloatAsTflm) {
+  // Expected values from Python with every step rounded to float32 (TFLM's CalculateOpDataSub); ADD's double
+  // arithmetic gives 1431655730 and 1150437709 for the same scales.
+  const KernelCall call = lower(sub_graph(DType::kInt8, {{2, 3}, 0.1f, 5}, {{3}, 0.3f, -7}, {{2, 3}, 0.07f, -3}));
+  EXPECT_EQ(call.info().function(), "microaot_sub_s8");
+  EXPECT_EQ(call.info().params->c_type(), "microaot_add_params_q");
+  EXPECT_EQ(call.source, "kernels/portable/sub_s8.c");
+  const auto f = fields(call);
+  EXPECT_EQ(f.at("input1_offset"), "-5");
+  EXPECT_EQ(f.at("input1_multiplier"), "1431655680");
+  EXPECT_EQ(f.at("input1_shift"), "-2");
+  EXPECT_EQ(f.at("input2_offset"), "7");
+  EXPECT_EQ(f.at("input2_multiplier"), "1073741824");
+  EXPECT_EQ(f.at("input2_shift"), "0");
+  EXPECT_EQ(f.at("left_shift"), "20");
+  EXPECT_EQ(f.at("output_multiplier"), "1150437760");
+  EXPECT_EQ(f.at("output_shift"), "-16");
+  EXPECT_EQ(f.at("output_offset"), "-3");
+  EXPECT_EQ(arrays(call).at("input2_strides"), (V{0, 1}));
+}
+
+TEST(SubHandler, Int16UsesShift15AndFloatStemsFollowTheType) {
+  const auto f = fields(lower(sub_graph(DType::kInt16, {{4}, 0.5f, 0}, {{4}, 0.25f, 0}, {{4}, 0.5f, 0})));
+  EXPECT_EQ(f.at("left_shift"), "15");
+  EXPECT_EQ(f.at("output_shift"), "-13");
+  EXPECT_EQ(lower(sub_graph(DType::kFloat32, {{4}}, {{4}}, {{4}})).info().function(), "microaot_sub_f32");
+  EXPECT_NE(check_error(sub_graph(DType::kInt16, {{4}, 0.5f, 1}, {{4}, 0.25f, 0}, {{4}, 0.5f, 0})).find("SUB (op 2)"),
+            std::string::npos);
+}
+
+TEST(AddSubHandler, Int32ClampsToTheActivationAsPlainIntegers) {
+  for (OpKind kind : {OpKind::Add, OpKind::Sub}) {
+    const KernelCall call = lower(binary_graph(kind, DType::kInt32, {{2, 3}}, {{3}}, {{2, 3}}, Activation::kRelu6));
+    EXPECT_EQ(call.info().function(), kind == OpKind::Add ? "microaot_add_s32" : "microaot_sub_s32");
+    EXPECT_EQ(call.info().params->c_type(), "microaot_binary_params_s32");
+    EXPECT_EQ(fields(call).at("activation_min"), "0");
+    EXPECT_EQ(fields(call).at("activation_max"), "6");
+    const auto none = fields(lower(binary_graph(kind, DType::kInt32, {{4}}, {{4}}, {{4}})));
+    EXPECT_EQ(none.at("activation_min"), "(-2147483647 - 1)");
+    EXPECT_EQ(none.at("activation_max"), "2147483647");
+  }
+  const std::string error = check_error(sub_graph(DType::kInt32, {{4}, 0.5f, 0}, {{4}}, {{4}}));
+  EXPECT_NE(error.find("input 0 'a' (tensor 0): is int32 and must not be quantized"), std::string::npos) << error;
 }
 
 TEST(AddHandler, MacsCountOnePerOutputElement) {

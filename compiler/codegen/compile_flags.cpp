@@ -1,0 +1,34 @@
+// The options that shaped an output folder, written back as `microaot compile` flags for NAME.h and
+// report.json: with the same model and these flags, microaot writes the same files.
+#include "codegen/emit.h"
+
+namespace microaot {
+
+namespace {
+// "c", "c -mcpu=cortex-m33+nodsp", "cmsis-nn, c -mcpu=cortex-m55": parse_target() gives `t` back. Quoted
+// with single quotes in the flags, so the text stays the same in a C comment, JSON and a shell.
+std::string target_flag(const Target& t) {
+  std::string text = t.fast_kernels_requested ? "cmsis-nn, c" : "c";
+  if (t.is_generic()) return text;
+  const Target defaults = parse_target("c -mcpu=" + t.cpu);
+  text += " -mcpu=" + t.cpu;
+  if (defaults.dsp && !t.dsp) text += "+nodsp";
+  if (defaults.mve && !t.mve && t.dsp) text += "+nomve";
+  if (defaults.fpu != t.fpu) text += "+nofp";
+  return text;
+}
+}  // namespace
+
+std::string compile_flags_text(const CompileOptions& o) {
+  std::string text = "--module-name " + o.module_name + " --target '" + target_flag(o.target) + "' --executor " +
+                     o.executor + " --planner " + o.planner + " --alignment " + std::to_string(o.alignment) +
+                     " --io-in-arena " + (o.io_in_arena ? "on" : "off");
+  if (o.interface_api_c) text += " --interface-api c";
+  if (o.ram_budget > 0) text += " --ram-budget " + std::to_string(o.ram_budget);
+  for (const PoolOption& pool : o.pools) {
+    text += " --pool " + pool.name + ":" + std::to_string(pool.size) + ":" + std::to_string(pool.alignment);
+  }
+  return text;
+}
+
+}  // namespace microaot

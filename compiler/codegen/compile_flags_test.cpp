@@ -1,0 +1,51 @@
+// compile_flags_text: the recorded flags name every option that changes the output, and the target
+// spelled there parses back to the same target.
+#include <gtest/gtest.h>
+
+#include "codegen/emit.h"
+
+namespace microaot {
+namespace {
+
+std::string target_in(const std::string& flags) {
+  const std::string key = "--target '";
+  const size_t start = flags.find(key) + key.size();
+  return flags.substr(start, flags.find('\'', start) - start);
+}
+
+TEST(CompileFlags, DefaultsAreSpelledOut) {
+  EXPECT_EQ(compile_flags_text(CompileOptions{}),
+            "--module-name model --target 'c' --executor aot --planner best --alignment 16 --io-in-arena on");
+}
+
+TEST(CompileFlags, EveryOptionThatChangesTheOutputIsRecorded) {
+  CompileOptions o;
+  o.module_name = "kws";
+  o.interface_api_c = true;
+  o.planner = "hill_climb";
+  o.alignment = 4;
+  o.ram_budget = 9000;
+  o.io_in_arena = false;
+  o.pools = {{"dtcm", 8192, 16}, {"sram", 65536, 32}};
+  EXPECT_EQ(compile_flags_text(o),
+            "--module-name kws --target 'c' --executor aot --planner hill_climb --alignment 4 --io-in-arena off "
+            "--interface-api c --ram-budget 9000 --pool dtcm:8192:16 --pool sram:65536:32");
+}
+
+TEST(CompileFlags, TheTargetParsesBackToItself) {
+  for (const char* spelling : {"c", "host", "c -mcpu=cortex-m4", "cortex-m7", "c -mcpu=cortex-m33+nodsp",
+                               "c -mcpu=cortex-m55+nomve+nofp", "c -mcpu=cortex-m4+nofp", "cmsis-nn, c -mcpu=cortex-m55",
+                               "c -mcpu=cortex-m55+nodsp"}) {
+    CompileOptions o;
+    o.target = parse_target(spelling);
+    const Target back = parse_target(target_in(compile_flags_text(o)));
+    EXPECT_EQ(back.cpu, o.target.cpu) << spelling;
+    EXPECT_EQ(back.dsp, o.target.dsp) << spelling;
+    EXPECT_EQ(back.mve, o.target.mve) << spelling;
+    EXPECT_EQ(back.fpu, o.target.fpu) << spelling;
+    EXPECT_EQ(back.fast_kernels_requested, o.target.fast_kernels_requested) << spelling;
+  }
+}
+
+}  // namespace
+}  // namespace microaot

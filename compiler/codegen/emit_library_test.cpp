@@ -1,0 +1,119 @@
+// The library folder around the executor core: which runtime files each configuration gets, the arena
+// header and context in every memory figure, the recorded provenance, and the build files' options.
+#include "codegen/emit.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "frontend/tflite_test_builder.h"
+
+namespace microaot {
+namespace {
+
+using namespace tflite_test;
+
+CompiledModel compile_small(const CompileOptions& options = CompileOptions{}) {
+  return compile_model(build_model(small_fc_model()), options);
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(EmitLibrary, EveryFolderGetsTheExecutorAndOnlyTheCallsItUses) {
+  const FileSet plain = emit_library(compile_small());
+  for (const char* file : {"kernels/executor.c", "kernels/executor_internal.h", "kernels/status.c",
+                           "kernels/microaot/executor.h", "kernels/microaot/platform.h", "kernels/microaot/status.h"}) {
+    EXPECT_EQ(plain.count(file), 1u) << file;
+  }
+  EXPECT_EQ(plain.count("kernels/executor_bind.c"), 0u);
+  EXPECT_EQ(plain.count("kernels/executor_once.c"), 0u);
+  CompileOptions tvm;
+  tvm.interface_api_c = true;
+  EXPECT_EQ(emit_library(compile_small(tvm)).count("kernels/executor_once.c"), 1u);
+  CompileOptions outside = tvm;
+  outside.io_in_arena = false;
+  const FileSet bound = emit_library(compile_small(outside));
+  EXPECT_EQ(bound.count("kernels/executor_bind.c"), 1u);
+  EXPECT_EQ(bound.count("kernels/executor_once.c"), 0u);
+  EXPECT_TRUE(contains(bound.at("model.c"), "microaot_run_once_bound("));
+}
+
+TEST(EmitLibrary, TheArenaHeaderAndTheContextAreInEveryFigure) {
+  CompileOptions options;
+  options.alignment = 4;
+  const CompiledModel model = compile_small(options);
+  const int64_t header = 8;  // a pointer, rounded up to the alignment
+  EXPECT_EQ(arena_header_bytes(model), header);
+  EXPECT_EQ(arena_buffer_bytes(model), model.plan.arena_size + header);
+  EXPECT_EQ(context_bytes32(model), 24 + 8);  // the core and one input slot
+  const FileSet files = emit_library(model);
+  EXPECT_TRUE(contains(files.at("model.h"), "#define MODEL_ARENA_SIZE " + std::to_string(model.plan.arena_size + header) + "u"));
+  EXPECT_TRUE(contains(files.at("model.h"), "#define MODEL_ARENA_HEADER_SIZE 8u"));
+  EXPECT_TRUE(contains(files.at("model.c"), "sizeof(model_context) == 32u"));
+  EXPECT_TRUE(contains(files.at("memory_plan.txt"), "init needs:   " + std::to_string(model.plan.arena_size + header)));
+  const nlohmann::json report = nlohmann::json::parse(files.at("report.json"));
+  EXPECT_EQ(report["arena_header_bytes"], header);
+  EXPECT_EQ(report["arena_buffer_bytes"], model.plan.arena_size + header);
+  EXPECT_EQ(report["context_bytes"], 32);
+  EXPECT_EQ(report["ram_bytes"], model.plan.arena_size + header + 32);
+  CompileOptions outside;
+  outside.io_in_arena = false;
+  const CompiledModel bound = compile_small(outside);
+  EXPECT_EQ(context_bytes32(bound), 24 + 2 * 8);  // an input and an output slot
+  EXPECT_TRUE(has_static_owner(bound));
+}
+
+TEST(EmitLibrary, ProvenanceIsRecordedWhenKnown) {
+  const FileSet plain = emit_library(compile_small());
+  EXPECT_FALSE(contains(plain.at("model.h"), "SHA-256"));
+  EXPECT_FALSE(nlohmann::json::parse(plain.at("report.json")).contains("model_sha256"));
+  EXPECT_TRUE(contains(plain.at("model.h"), "Flags: --module-name model --target 'c' --executor aot"));
+  CompileOptions options;
+  options.microaot_version = "9.8.7";
+  options.model_sha256 = std::string(64, 'a');
+  const FileSet files = emit_library(compile_small(options));
+  EXPECT_TRUE(contains(files.at("model.h"), "by microaot 9.8.7"));
+  EXPECT_TRUE(contains(files.at("model.h"), "#define MODEL_MICROAOT_VERSION \"9.8.7\""));
+  EXPECT_TRUE(contains(files.at("model.h"), "#define MODEL_MODEL_SHA256 \"" + options.model_sha256 + "\""));
+  const nlohmann::json report = nlohmann::json::parse(files.at("report.json"));
+  EXPECT_EQ(report["microaot_version"], "9.8.7");
+  EXPECT_EQ(report["model_sha256"], options.model_sha256);
+  EXPECT_EQ(report["flags"], compile_flags_text(options));
+}
+
+TEST(EmitLibrary, BuildFilesOfferTheStaticArenaAndProfilingOptions) {
+  const FileSet files = emit_library(compile_small());
+  const std::string& cmake = files.at("CMakeLists.txt");
+  EXPECT_TRUE(contains(cmake, "option(MODEL_STATIC_ARENA"));
+  EXPECT_TRUE(contains(cmake, "option(MODEL_PROFILE"));
+  EXPECT_TRUE(contains(cmake, "target_compile_definitions(model PUBLIC MODEL_NO_STATIC_ARENA)"));
+  EXPECT_TRUE(contains(cmake, "target_compile_definitions(model PUBLIC MICROAOT_PROFILE)"));
+  const std::string& make = files.at("model.mk");
+  EXPECT_TRUE(contains(make, "MODEL_STATIC_ARENA ?= 1"));
+  EXPECT_TRUE(contains(make, "-DMODEL_NO_STATIC_ARENA"));
+  EXPECT_TRUE(contains(make, "$(MODEL_DIR)kernels/executor.c"));
+  EXPECT_TRUE(contains(make, "MICROAOT_RUNTIME_SRCS := $(MICROAOT_RUNTIME_SRCS) $(MODEL_RUNTIME_NEW)"));
+}
+
+TEST(EmitLibrary, ASharedFolderHasOneMakefileFragmentAndArenaForAll) {
+  std::vector<CompiledModel> models;
+  for (const char* name : {"first", "second"}) {
+    CompileOptions options;
+    options.module_name = name;
+    options.shared_arena = kSharedArenaSymbol;
+    options.alignment = std::string(name) == "first" ? 16 : 32;
+    models.push_back(compile_small(options));
+  }
+  const FileSet files = emit_shared_library(models);
+  const int64_t largest = std::max(arena_buffer_bytes(models[0]), arena_buffer_bytes(models[1]));
+  EXPECT_TRUE(contains(files.at("shared_arena.h"), "MICROAOT_SHARED_ARENA_SIZE " + std::to_string(largest) + "u"));
+  const std::string& make = files.at("microaot_models.mk");
+  EXPECT_TRUE(contains(make, "$(MICROAOT_MODELS_DIR)first/first.c"));
+  EXPECT_TRUE(contains(make, "-I$(MICROAOT_MODELS_DIR)second"));
+  EXPECT_TRUE(contains(make, "-DFIRST_NO_STATIC_ARENA -DSECOND_NO_STATIC_ARENA"));
+  EXPECT_TRUE(contains(files.at("CMakeLists.txt"), "list(APPEND MICROAOT_MODELS_SOURCES shared_arena.c)"));
+  EXPECT_EQ(files.count("kernels/executor.c"), 1u);
+}
+
+}  // namespace
+}  // namespace microaot

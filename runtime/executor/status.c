@@ -1,0 +1,22 @@
+/* microaot_status_string: one line of text per status code, for logs and error messages. */
+#include "microaot/status.h"
+
+#include <stddef.h>
+
+const char *microaot_status_string(microaot_status status) {
+  static const char *const texts[] = {
+      "ok",
+      "null pointer",
+      "bad index",
+      "bad size",
+      "bad state",
+      "arena too small",
+      "arena misaligned",
+      "input not set",
+      "arena clobbered by another context",
+      "buffer overlaps the arena or another bound buffer",
+      "in progress: operators left",
+  };
+  const size_t index = (size_t)status;
+  return index < sizeof texts / sizeof texts[0] ? texts[index] : "unknown status";
+}

@@ -1,0 +1,4 @@
+/* CAST int16 -> float32 (static_cast). */
+#include "microaot/kernels/cast.h"
+
+MICROAOT_DEFINE_UNARY_KERNEL(cast_s16_f32, microaot_unary_params, int16_t, float, MICROAOT_CAST_INT_TO_F32)

@@ -1,0 +1,4 @@
+/* CAST int16 -> int8 (static_cast, low bits kept). */
+#include "microaot/kernels/cast.h"
+
+MICROAOT_DEFINE_UNARY_KERNEL(cast_s16_s8, microaot_unary_params, int16_t, int8_t, MICROAOT_CAST_INT_TO_S8)

@@ -1,0 +1,4 @@
+/* CAST int32 -> int8 (static_cast, low bits kept). */
+#include "microaot/kernels/cast.h"
+
+MICROAOT_DEFINE_UNARY_KERNEL(cast_s32_s8, microaot_unary_params, int32_t, int8_t, MICROAOT_CAST_INT_TO_S8)

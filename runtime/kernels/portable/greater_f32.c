@@ -1,0 +1,4 @@
+/* GREATER float: input1 > input2, over the broadcast walk (microaot/broadcast.h). */
+#include "microaot/kernels/comparisons.h"
+
+MICROAOT_DEFINE_COMPARISON_KERNEL(greater_f32, microaot_binary_params, float, MICROAOT_COMPARE_VALUE, >)

@@ -1,0 +1,4 @@
+/* LOGISTIC int8: gemmlowp's fixed-point logistic of the Q4.27 input (TFLM's reference). */
+#include "microaot/kernels/sigmoid.h"
+
+MICROAOT_DEFINE_UNARY_KERNEL(logistic_s8, microaot_sigmoid_params_s8, int8_t, int8_t, MICROAOT_LOGISTIC_S8)

@@ -1,0 +1,4 @@
+/* MAXIMUM float: the larger of input1 and input2, over the broadcast walk (microaot/broadcast.h). */
+#include "microaot/kernels/maximum_minimum.h"
+
+MICROAOT_DEFINE_BINARY_KERNEL(maximum_f32, microaot_binary_params, float, MICROAOT_MAXIMUM)

@@ -1,0 +1,4 @@
+/* MAXIMUM int32: the larger of input1 and input2, over the broadcast walk (microaot/broadcast.h). */
+#include "microaot/kernels/maximum_minimum.h"
+
+MICROAOT_DEFINE_BINARY_KERNEL(maximum_s32, microaot_binary_params, int32_t, MICROAOT_MAXIMUM)

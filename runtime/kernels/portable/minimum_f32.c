@@ -1,0 +1,4 @@
+/* MINIMUM float: the smaller of input1 and input2, over the broadcast walk (microaot/broadcast.h). */
+#include "microaot/kernels/maximum_minimum.h"
+
+MICROAOT_DEFINE_BINARY_KERNEL(minimum_f32, microaot_binary_params, float, MICROAOT_MINIMUM)

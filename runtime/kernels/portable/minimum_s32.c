@@ -1,0 +1,4 @@
+/* MINIMUM int32: the smaller of input1 and input2, over the broadcast walk (microaot/broadcast.h). */
+#include "microaot/kernels/maximum_minimum.h"
+
+MICROAOT_DEFINE_BINARY_KERNEL(minimum_s32, microaot_binary_params, int32_t, MICROAOT_MINIMUM)

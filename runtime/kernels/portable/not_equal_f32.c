@@ -1,0 +1,4 @@
+/* NOT_EQUAL float: input1 != input2, over the broadcast walk (microaot/broadcast.h). */
+#include "microaot/kernels/comparisons.h"
+
+MICROAOT_DEFINE_COMPARISON_KERNEL(not_equal_f32, microaot_binary_params, float, MICROAOT_COMPARE_VALUE, !=)

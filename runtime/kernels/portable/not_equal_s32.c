@@ -1,0 +1,4 @@
+/* NOT_EQUAL int32: input1 != input2, over the broadcast walk (microaot/broadcast.h). */
+#include "microaot/kernels/comparisons.h"
+
+MICROAOT_DEFINE_COMPARISON_KERNEL(not_equal_s32, microaot_binary_params, int32_t, MICROAOT_COMPARE_VALUE, !=)

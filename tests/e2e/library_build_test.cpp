@@ -1,0 +1,147 @@
+// The generated library as an integrator builds it: every shared model's folder clean under strict
+// warnings with gcc and clang, run_steps equal to run on every shared model, two single-model Makefile
+// fragments in one Makefile, and the static-arena and profiling options of CMake and Make.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "demo_fixture.h"
+#include "e2e_util.h"
+#include "support/process.h"
+
+namespace fs = std::filesystem;
+
+namespace microaot::e2e {
+namespace {
+
+// What integrators turn on.
+const std::vector<std::string> kStrictFlags = {"-std=c99", "-Wall",        "-Wextra",        "-Wconversion",
+                                               "-Wsign-conversion", "-Wshadow", "-Wcast-align",
+                                               "-Wstrict-prototypes", "-Wpedantic", "-Werror", "-O2", "-c"};
+
+bool have_tool(const std::string& tool) { return run_process({"sh", "-c", "command -v " + tool + " >/dev/null"}) == 0; }
+
+std::vector<std::string> compilers() {
+  std::vector<std::string> list = {"gcc"};
+  if (have_tool("clang")) list.push_back("clang");
+  return list;
+}
+
+class LibraryBuildTest : public DemoModelTest {
+ protected:
+  // Compiles every C file of `lib` with `cc` and the strict flags; returns the diagnostics of the failures.
+  // A file compiled before (the same runtime file in another folder, same contents) is skipped.
+  std::string strict_build_errors(const std::string& lib, const std::string& cc) {
+    std::string errors;
+    for (const auto& entry : fs::recursive_directory_iterator(lib)) {
+      if (entry.path().extension() != ".c") continue;
+      if (!compiled_[cc].insert(entry.path().filename().string() + read_text(entry.path().string())).second) continue;
+      std::vector<std::string> argv = {cc, "-I" + lib, "-I" + lib + "/kernels"};
+      argv.insert(argv.end(), kStrictFlags.begin(), kStrictFlags.end());
+      argv.insert(argv.end(), {entry.path().string(), "-o", tmp_ + "/object.o"});
+      if (run_process(argv, tmp_ + "/cc.log") != 0) errors += cc + " " + entry.path().string() + ":\n" + read_text(tmp_ + "/cc.log");
+    }
+    return errors;
+  }
+
+  std::map<std::string, std::set<std::string>> compiled_;  // per compiler: name + contents of the files compiled
+};
+
+class SharedModelBuildTest : public LibraryBuildTest, public ::testing::WithParamInterface<std::string> {
+ protected:
+  std::string model_dir() { return shared_dir() + "/models/" + GetParam(); }
+};
+
+TEST_P(SharedModelBuildTest, RunStepsGivesTheOutputsOfRun) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string lib = tmp_ + "/lib";
+  ASSERT_EQ(run_microaot({"compile", model_dir() + "/model.tflite", "-o", lib}), 0);
+  std::vector<std::string> argv = {"cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-I" + lib, "-I" + lib + "/kernels"};
+  for (const auto& entry : fs::recursive_directory_iterator(lib)) {
+    if (entry.path().extension() == ".c") argv.push_back(entry.path().string());
+  }
+  argv.insert(argv.end(), {std::string(MICROAOT_E2E_DIR) + "/run_steps_test.c", "-o", tmp_ + "/steps", "-lm"});
+  ASSERT_EQ(run_process(argv), 0);
+  std::ifstream in(model_dir() + "/golden.json");
+  const nlohmann::json golden = nlohmann::json::parse(in);
+  std::vector<std::string> run = {tmp_ + "/steps"};
+  for (const auto& input : golden["vectors"][0]["inputs"]) run.push_back(model_dir() + "/" + input.get<std::string>());
+  EXPECT_EQ(run_process(run), 0) << GetParam() << ": the exit status is the failed check of run_steps_test.c";
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedModels, SharedModelBuildTest, ::testing::ValuesIn(shared_model_names()),
+                         [](const auto& info) { return info.param; });
+
+// One test for all models, so that each kernel is compiled once per compiler, not once per model.
+TEST_F(LibraryBuildTest, EverySharedModelIsCleanUnderStrictWarnings) {
+  MICROAOT_REQUIRE_SHARED();
+  for (const std::string& name : shared_model_names()) {
+    const std::string lib = tmp_ + "/" + name;
+    ASSERT_EQ(run_microaot({"compile", shared_dir() + "/models/" + name + "/model.tflite", "-o", lib,
+                            "--interface-api", "c"}),
+              0);
+    for (const std::string& cc : compilers()) EXPECT_EQ(strict_build_errors(lib, cc), "") << name;
+  }
+}
+
+// The options that change the generated C most: I/O outside the arena, pools, the microTVM entry.
+TEST_F(LibraryBuildTest, EveryConfigurationIsCleanUnderStrictWarnings) {
+  const std::vector<std::vector<std::string>> configurations = {
+      {"--io-in-arena", "off", "--interface-api", "c"},
+      {"--pool", "a:256", "--pool", "b:64k", "--interface-api", "c"},
+      {"--io-in-arena", "off", "--pool", "a:256", "--pool", "b:64k", "--alignment", "4"}};
+  for (size_t i = 0; i < configurations.size(); ++i) {
+    const std::string lib = tmp_ + "/lib" + std::to_string(i);
+    std::vector<std::string> args = {"compile", demo_, "-o", lib};
+    args.insert(args.end(), configurations[i].begin(), configurations[i].end());
+    ASSERT_EQ(run_microaot(args), 0) << i;
+    for (const std::string& cc : compilers()) EXPECT_EQ(strict_build_errors(lib, cc), "") << "configuration " << i;
+  }
+}
+
+// Two folders define the same runtime symbols: their fragments must leave the second copy out.
+TEST_F(LibraryBuildTest, TwoSingleModelFragmentsLinkInOneMakefile) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/a", "--module-name", "alpha"}), 0);
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/b", "--module-name", "beta", "--alignment", "32"}), 0);
+  fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/two_modules_test.c", tmp_ + "/main.c");
+  ASSERT_EQ(make_program(tmp_, "include a/alpha.mk\ninclude b/beta.mk\n"
+                               "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(ALPHA_CFLAGS) $(BETA_CFLAGS)\n",
+                         "two", "main.c $(ALPHA_SRCS) $(BETA_SRCS)"),
+            "");
+  EXPECT_EQ(run_process({tmp_ + "/two"}), 0);
+  // Each runtime file was built once, from the first folder.
+  EXPECT_TRUE(fs::exists(tmp_ + "/a/kernels/executor.o"));
+  EXPECT_FALSE(fs::exists(tmp_ + "/b/kernels/executor.o"));
+}
+
+TEST_F(LibraryBuildTest, CMakeOptionsDropTheStaticArenaAndTurnOnProfiling) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib"}), 0);
+  fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/build_options_test.c", tmp_ + "/main.c");
+  std::ofstream(tmp_ + "/CMakeLists.txt") << "cmake_minimum_required(VERSION 3.13)\nproject(options C)\n"
+                                             "add_subdirectory(lib)\nadd_executable(options main.c)\n"
+                                             "target_link_libraries(options PRIVATE model)\n";
+  ASSERT_EQ(run_process({"cmake", "-S", tmp_, "-B", tmp_ + "/build", "-DCMAKE_C_FLAGS=-Wall -Wextra -Werror",
+                         "-DMODEL_STATIC_ARENA=OFF", "-DMODEL_PROFILE=ON"},
+                        tmp_ + "/cmake.log", tmp_ + "/cmake.out"),
+            0);
+  ASSERT_EQ(run_process({"cmake", "--build", tmp_ + "/build"}, tmp_ + "/build.log", tmp_ + "/build.out"), 0)
+      << read_text(tmp_ + "/build.out");
+  EXPECT_EQ(run_process({tmp_ + "/build/options"}), 0);
+}
+
+TEST_F(LibraryBuildTest, MakeOptionsDropTheStaticArenaAndTurnOnProfiling) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib"}), 0);
+  fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/build_options_test.c", tmp_ + "/main.c");
+  ASSERT_EQ(make_program(tmp_, "MODEL_STATIC_ARENA = 0\nMODEL_PROFILE = 1\ninclude lib/model.mk\n"
+                               "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(MODEL_CFLAGS)\n",
+                         "options", "main.c $(MODEL_SRCS)"),
+            "");
+  EXPECT_EQ(run_process({tmp_ + "/options"}), 0);
+}
+
+}  // namespace
+}  // namespace microaot::e2e
