@@ -73,16 +73,9 @@ QuantizedMultiplier output_multiplier(const Graph& graph, const Op& op) {
                              static_cast<double>(graph.tensor(op.outputs[0]).quant.scale[0]));
 }
 
+// Quantized per tensor, int16 symmetric (as the binary element-wise operators), and a shift the int16 rescale takes.
 void check_quantization(const Graph& graph, const Op& op) {
-  const int ids[] = {op.inputs[0], op.inputs[1], op.outputs[0]};
-  const char* roles[] = {"input 0", "input 1", "output 0"};
-  for (int i = 0; i < 3; ++i) {
-    if (graph.tensor(ids[i]).dtype == DType::kInt16) {
-      expect_symmetric_quant(graph, op, ids[i], roles[i]);
-    } else {
-      expect_activation_quant(graph, op, ids[i], roles[i]);
-    }
-  }
+  check_binary_quantization(graph, op);
   // TFLite's 64-bit rescale of the int16 sums takes shifts up to 7.
   expect_op(graph.tensor(op.inputs[0]).dtype != DType::kInt16 || output_multiplier(graph, op).shift <= 7, graph, op,
             "int16: the output scale is more than 128 times smaller than the product of the input scales");

@@ -20,6 +20,17 @@ struct Walks {
 };
 const Walks kAxis1;
 
+// `groups` groups of `size` consecutive elements.
+Walks consecutive(int32_t groups, int32_t size) {
+  Walks w;
+  w.kept_shape = {groups};
+  w.kept_strides = {size};
+  w.reduced_shape = {size};
+  w.reduced_strides = {1};
+  return w;
+}
+
+// Points into w, which must outlive the result.
 microaot_reduce_params walk_params(const Walks& w = kAxis1) {
   return {static_cast<int32_t>(w.kept_shape.size()), w.kept_shape.data(), w.kept_strides.data(),
           static_cast<int32_t>(w.reduced_shape.size()), w.reduced_shape.data(), w.reduced_strides.data()};
@@ -55,11 +66,7 @@ TEST(ReduceMaxMin, MatchDirectLoopsOverTheAxis) {
 
 TEST(ReduceMaxMin, FloatStartsAtTheTypeLimitsAndSkipsNaN) {
   // Groups of 2 consecutive elements: [-inf, NaN] keeps -FLT_MAX, as TFLM's start value; [NaN, 3] gives 3.
-  Walks w;
-  w.kept_shape = {2};
-  w.kept_strides = {2};
-  w.reduced_shape = {2};
-  w.reduced_strides = {1};
+  const Walks w = consecutive(2, 2);
   const microaot_reduce_params p = walk_params(w);
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   const std::vector<float> in = {-inf, nan, nan, 3.0f};
@@ -73,11 +80,7 @@ TEST(ReduceMaxMin, FloatStartsAtTheTypeLimitsAndSkipsNaN) {
 }
 
 TEST(ArgMaxMin, FirstOfEqualExtremesAndNaNNeverWins) {
-  Walks w;
-  w.kept_shape = {2};
-  w.kept_strides = {4};
-  w.reduced_shape = {4};
-  w.reduced_strides = {1};
+  const Walks w = consecutive(2, 4);
   const microaot_reduce_params p = walk_params(w);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> in = {1.0f, 5.0f, 5.0f, -2.0f, nan, 7.0f, nan, -7.0f};
@@ -136,16 +139,10 @@ TEST(ReduceSum, Int8FollowsTheRealSum) {
 }
 
 TEST(ReduceSum, Int16SumWrapsInThirtyTwoBitsAsTFLM) {
-  // 2^17 + 1 copies of 32767 in one group: TFLM's int32 sum wraps; multiplier 1 (2^30 * 2^1 / 2^31).
+  // 2^17 + 1 copies of 32767 in one group: TFLM's int32 sum wraps; multiplier 1.
   const int32_t n = (1 << 17) + 1;
-  Walks w;
-  w.kept_shape = {1};
-  w.kept_strides = {0};
-  w.reduced_shape = {n};
-  w.reduced_strides = {1};
-  const microaot_reduce_params walk = walk_params(w);
-  const microaot_reduce_sum_params_q p = {walk.kept_dims, walk.kept_shape, walk.kept_strides, walk.reduced_dims,
-                                          walk.reduced_shape, walk.reduced_strides, 0, 1 << 30, 1, 0};
+  const Walks one_group = consecutive(1, n);  // outlives p, which points into it
+  const microaot_reduce_sum_params_q p = sum_params(one_group, 0, 1.0, 0);
   const std::vector<int16_t> in(static_cast<size_t>(n), 32767);
   int16_t out = 0;
   microaot_reduce_sum_s16(&p, in.data(), &out);
