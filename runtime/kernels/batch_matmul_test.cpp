@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "microaot/kernels/batch_matmul.h"
-#include "unary_test_util.h"
+#include "multiplier_test_util.h"
 
 namespace {
 
@@ -71,7 +71,7 @@ TEST(BatchMatmulS8, FollowsTheRealProduct) {
   const int32_t lzp = 7, rzp = -3, ozp = 2;
   const Geometry g = {{1}, {0}, {0}, 3, 4, 6, false};
   auto p = shape_params<microaot_batch_matmul_params_q>(g);
-  const unary_test::Multiplier m = unary_test::quantize(static_cast<float>(ls * rs) / os);
+  const multiplier_test::Multiplier m = multiplier_test::quantize(static_cast<float>(ls * rs) / os);
   p.lhs_offset = -lzp;
   p.rhs_offset = -rzp;
   p.output_multiplier = m.mantissa;
@@ -96,7 +96,7 @@ TEST(BatchMatmulS16, SixtyFourBitSumsRescaled) {
   // One dot product of 4 x (32767 * 32767) ~ 2^32: beyond int32, exact in the 64-bit accumulator.
   const Geometry g = {{1}, {0}, {0}, 1, 1, 4, false};
   auto p = shape_params<microaot_batch_matmul_params_q>(g);
-  const unary_test::Multiplier m = unary_test::quantize(1.0 / 262144);  // output = sum / 2^18
+  const multiplier_test::Multiplier m = multiplier_test::quantize(1.0 / 262144);  // output = sum / 2^18
   p.output_multiplier = m.mantissa;
   p.output_shift = m.shift;
   const std::vector<int16_t> lhs(4, 32767), rhs(4, 32767);

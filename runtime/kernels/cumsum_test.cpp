@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "microaot/kernels/cumsum.h"
-#include "unary_test_util.h"
+#include "multiplier_test_util.h"
 
 namespace {
 
@@ -48,8 +48,8 @@ TEST(CumsumF32, EveryDirectionAndExclusiveness) {
 // TFLM's constants: inputs to half the input scale after a left shift of 20, the output rescale from there.
 microaot_cumsum_params_s8 params_s8(int exclusive, int reverse, double in_scale, int32_t in_zp, double out_scale,
                                     int32_t out_zp) {
-  const unary_test::Multiplier in = unary_test::quantize(0.5);
-  const unary_test::Multiplier out = unary_test::quantize(2 * in_scale / (std::ldexp(1.0, 20) * out_scale));
+  const multiplier_test::Multiplier in = multiplier_test::quantize(0.5);
+  const multiplier_test::Multiplier out = multiplier_test::quantize(2 * in_scale / (std::ldexp(1.0, 20) * out_scale));
   return {2, 3, 2, exclusive, reverse, -in_zp, 20, in.mantissa, in.shift, out.mantissa, out.shift, out_zp};
 }
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "microaot/kernels/reduce.h"
-#include "unary_test_util.h"
+#include "multiplier_test_util.h"
 
 namespace {
 
@@ -112,7 +112,7 @@ TEST(ArgMax, StridedAxisMatchesADirectLoop) {
 }
 
 microaot_reduce_sum_params_q sum_params(const Walks& w, int32_t sum_offset, double real, int32_t output_zp) {
-  const unary_test::Multiplier m = unary_test::quantize(real);
+  const multiplier_test::Multiplier m = multiplier_test::quantize(real);
   const microaot_reduce_params walk = walk_params(w);
   return {walk.kept_dims, walk.kept_shape,   walk.kept_strides, walk.reduced_dims,
           walk.reduced_shape, walk.reduced_strides, sum_offset, m.mantissa, m.shift, output_zp};
