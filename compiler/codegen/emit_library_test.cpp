@@ -91,8 +91,8 @@ TEST(EmitLibrary, BuildFilesOfferTheStaticArenaAndProfilingOptions) {
   const std::string& make = files.at("model.mk");
   EXPECT_TRUE(contains(make, "MODEL_STATIC_ARENA ?= 1"));
   EXPECT_TRUE(contains(make, "-DMODEL_NO_STATIC_ARENA"));
-  EXPECT_TRUE(contains(make, "$(MODEL_DIR)kernels/executor.c"));
-  EXPECT_TRUE(contains(make, "MICROAOT_RUNTIME_SRCS := $(MICROAOT_RUNTIME_SRCS) $(MODEL_RUNTIME_NEW)"));
+  EXPECT_TRUE(contains(make, "$(MICROAOT_MODEL_DIR)kernels/executor.c"));
+  EXPECT_TRUE(contains(make, "MICROAOT_RUNTIME_SRCS := $(MICROAOT_RUNTIME_SRCS) $(MICROAOT_MODEL_RUNTIME_NEW)"));
 }
 
 TEST(EmitLibrary, ASharedFolderHasOneMakefileFragmentAndArenaForAll) {

@@ -168,7 +168,7 @@ int bench_command(BenchCommandOptions& o) {
 
   TempDir build;
   if (o.keep_build) build.keep();
-  const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags};
+  const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags, {}};
   const CortexMImage image = build_cortex_m_image(model, board, tools, build.path() + "/arm");
   const BoardRun run = run_cortex_m_image(board, image, inputs);
   MICROAOT_CHECK(run.sets.size() == 1, "one input set was benchmarked");

@@ -9,6 +9,7 @@
 
 #include "codegen/emit.h"
 #include "codegen/runtime_files.h"
+#include "driver/kernel_sources.h"
 #include "driver/output_dir.h"
 #include "support/diagnostics.h"
 #include "support/process.h"
@@ -148,7 +149,8 @@ std::string cross_tool(const std::string& cc, const std::string& tool) {
 CortexMImage build_cortex_m_image(const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools,
                                   const std::string& dir) {
   const ModuleNames names = module_names(model);
-  const FileSet library = emit_library(model);
+  FileSet library = emit_library(model);
+  replace_kernel_sources(library, tools.kernel_sources);
   const std::string lib = dir + "/lib", target = dir + "/target", obj = dir + "/obj";
   write_output_dir(lib, library);
   write_output_dir(target, target_files());

@@ -24,6 +24,7 @@ const CortexMBoard& cortex_m_board(const std::string& cpu);
 struct BuildTools {
   std::string cc;      // default arm-none-eabi-gcc
   std::string cflags;  // extra flags for every C file
+  std::vector<std::string> kernel_sources;  // PATH=FILE replacements (driver/kernel_sources.h)
 };
 
 // A linked image and where its parts are, all under one build folder.

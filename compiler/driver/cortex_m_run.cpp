@@ -29,7 +29,7 @@ int run_on_cortex_m(const RunCommandOptions& o, const CompiledModel& model, size
   }
   TempDir build;
   if (o.keep_build) build.keep();
-  const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags};
+  const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags, o.kernel_sources};
   const CortexMImage image = build_cortex_m_image(model, board, tools, build.path());
   const BoardRun run = run_cortex_m_image(board, image, inputs);
 

@@ -69,6 +69,9 @@ int main(int argc, char** argv) {
   run->add_option("--runtime-lib", run_options.runtime_lib,
                   "link this prebuilt runtime (libmicroaot_runtime.a) instead of compiling kernels/*.c (host only)")
       ->check(CLI::ExistingFile);
+  run->add_option("--kernel-source", run_options.kernel_sources,
+                  "PATH=FILE: build with FILE as the folder's kernel file PATH (e.g. kernels/add_s8.c); for "
+                  "testing a kernel implementation against the portable one (tools/differential.cpp)");
   run->add_flag("--batch", run_options.batch, "several input sets in a row; set k writes to OUTPUT_DIR/k/");
   run->add_flag("--keep-build", run_options.keep_build, "keep the temporary build folder");
 

@@ -10,6 +10,7 @@
 #include "driver/commands.h"
 #include "driver/cortex_m.h"
 #include "driver/host_harness.h"
+#include "driver/kernel_sources.h"
 #include "driver/output_dir.h"
 #include "support/process.h"
 #include "support/diagnostics.h"
@@ -104,6 +105,7 @@ void run_on_host(const RunCommandOptions& o, const CompiledModel& model, size_t 
   TempDir build;
   if (o.keep_build) build.keep();
   FileSet files = emit_library(model);
+  replace_kernel_sources(files, o.kernel_sources);
   files["harness.c"] = host_harness_source(model);
   write_output_dir(build.path() + "/lib", files);
   const std::string lib = build.path() + "/lib";

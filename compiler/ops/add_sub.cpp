@@ -51,6 +51,11 @@ void check(const Graph& graph, const Op& op) {
   if (type == DType::kInt32) return check_binary_unquantized(graph, op);
   check_binary_quantization(graph, op);
   const AddSubQuant q = add_sub_quant(graph, op);
+  // TFLM requires every rescale factor in (0, 1); in float (SUB) a ratio of far-apart scales underflows to 0.
+  expect_op(q.inputs.real1 > 0.0 && q.inputs.real2 > 0.0, graph, op,
+            "the input scales are too far apart: an input's rescale factor underflows to 0");
+  expect_tensor(q.real_output_multiplier > 0.0, graph, op, op.outputs[0], "output 0",
+                "scale is too large for the input scales: the rescale factor underflows to 0");
   expect_tensor(q.real_output_multiplier < 1.0, graph, op, op.outputs[0], "output 0",
                 "scale is too small for the input scales (TFLM needs 2 * max input scale < 2^" +
                     std::to_string(q.inputs.left_shift) + " * output scale)");

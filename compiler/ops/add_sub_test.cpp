@@ -143,6 +143,11 @@ TEST(AddHandler, RejectsMixedTypesAndBadQuantization) {
   EXPECT_NE(check_error(g).find("input 1 'b' (tensor 1): needs per-tensor quantization"), std::string::npos);
   g = add_graph(DType::kInt8, {{4}, 1.0f, 0}, {{4}, 1.0f, 0}, {{4}, 1e-7f, 0});  // 2 / (2^20 * 1e-7) > 1
   EXPECT_NE(check_error(g).find("scale is too small"), std::string::npos);
+  // Found by the fuzzer: factors that underflow to 0 are refused, not an internal error at lowering.
+  g = binary_graph(OpKind::Sub, DType::kInt8, {{4}, 1e-30f, 0}, {{4}, 1e-30f, 0}, {{4}, 3e38f, 0});
+  EXPECT_NE(check_error(g).find("rescale factor underflows to 0"), std::string::npos) << check_error(g);
+  g = binary_graph(OpKind::Sub, DType::kInt8, {{4}, 1e-30f, 0}, {{4}, 1e30f, 0}, {{4}, 1e30f, 0});
+  EXPECT_NE(check_error(g).find("input scales are too far apart"), std::string::npos) << check_error(g);
   g = add_graph(DType::kInt64, {{4}}, {{4}}, {{4}});
   EXPECT_NE(check_error(g).find("type int64 is not supported"), std::string::npos);
 }

@@ -15,7 +15,12 @@ float elu(float x) { return x < 0.0f ? std::exp(x) - 1.0f : x; }
 void check(const Graph& graph, const Op& op) {
   expect_version(graph, op, 1);
   const DType type = check_unary_op(graph, op, {DType::kFloat32, DType::kInt8});
-  if (type == DType::kInt8) check_unary_quantization(graph, op, /*symmetric_int16=*/false);
+  if (type != DType::kInt8) return;
+  check_unary_quantization(graph, op, /*symmetric_int16=*/false);
+  // The table divides by the output scale in float: a scale whose inverse overflows makes 0 * inf entries.
+  const int out = op.outputs[0];
+  expect_tensor(std::isfinite(1.0f / graph.tensor(out).quant.scale[0]), graph, op, out, "output 0",
+                "scale too small to invert in float");
 }
 
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {

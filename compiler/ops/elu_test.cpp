@@ -22,6 +22,9 @@ TEST(EluHandler, FloatAndRefusals) {
             "microaot_elu_f32");
   EXPECT_TRUE(refuses(unary_graph(OpKind::Elu, DType::kInt16, {{6}, 0.1f, 0}, {{6}, 0.1f, 0}),
                       "type int16 is not supported"));
+  // 1 / 1e-45 overflows float: the table would hold 0 * inf (found by tools/differential.cpp).
+  EXPECT_TRUE(refuses(unary_graph(OpKind::Elu, DType::kInt8, {{6}, 0.1f, 0}, {{6}, 1e-45f, 0}),
+                      "scale too small to invert in float"));
 }
 
 }  // namespace

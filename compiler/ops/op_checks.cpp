@@ -139,10 +139,12 @@ void expect_known_shape(const Graph& graph, const Op& op, int tensor_id, const s
 }
 
 int window_output_size(Padding padding, int in_size, int filter_size, int stride, int dilation) {
-  const int effective_filter = (filter_size - 1) * dilation + 1;
+  // In 64 bits: a hostile model's sizes near INT32_MAX must not overflow (callers check the result).
+  const int64_t effective_filter = (static_cast<int64_t>(filter_size) - 1) * dilation + 1;
   if (stride <= 0) return 0;
-  if (padding == Padding::kSame) return (in_size + stride - 1) / stride;
-  return (in_size + stride - effective_filter) / stride;
+  const int64_t size = padding == Padding::kSame ? (static_cast<int64_t>(in_size) + stride - 1) / stride
+                                                 : (static_cast<int64_t>(in_size) + stride - effective_filter) / stride;
+  return static_cast<int>(std::clamp<int64_t>(size, INT32_MIN, INT32_MAX));
 }
 
 int window_padding(int stride, int dilation, int in_size, int filter_size, int out_size) {

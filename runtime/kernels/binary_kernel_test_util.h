@@ -5,23 +5,12 @@
 #include <cmath>
 #include <cstdint>
 
+#include "multiplier_test_util.h"
+
 namespace binary_test {
 
-struct Multiplier {
-  int32_t mantissa;
-  int32_t shift;
-};
-
-// frexp with the mantissa rounded half away from zero (TFLite's QuantizeMultiplier).
-inline Multiplier quantize(double real) {
-  int exponent = 0;
-  int64_t mantissa = std::llround(std::frexp(real, &exponent) * 2147483648.0);
-  if (mantissa == (1LL << 31)) {
-    mantissa /= 2;
-    ++exponent;
-  }
-  return {static_cast<int32_t>(mantissa), exponent};
-}
+using multiplier_test::Multiplier;
+using multiplier_test::quantize;
 
 // Sets the MICROAOT_BROADCAST_FIELDS of p: a flat walk of n elements, or with a shape and strides of num_dims.
 template <typename P>

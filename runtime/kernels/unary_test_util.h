@@ -7,23 +7,12 @@
 #include <vector>
 
 #include "microaot/unary.h"
+#include "multiplier_test_util.h"
 
 namespace unary_test {
 
-struct Multiplier {
-  int32_t mantissa;
-  int32_t shift;
-};
-
-inline Multiplier quantize(double real) {
-  int exponent = 0;
-  int64_t m = std::llround(std::frexp(real, &exponent) * 2147483648.0);
-  if (m == (1LL << 31)) {
-    m /= 2;
-    ++exponent;
-  }
-  return {static_cast<int32_t>(m), exponent};
-}
+using multiplier_test::Multiplier;
+using multiplier_test::quantize;
 
 // Every int8 value, in order.
 inline std::vector<int8_t> all_int8() {

@@ -34,16 +34,6 @@ static inline int32_t microaot_multiply_by_quantized_multiplier(int32_t x, int32
   return microaot_rounding_divide_by_pot(microaot_sat_rounding_doubling_high_mul(shifted, multiplier), right_shift);
 }
 
-/* The 64-bit accumulator variant of TFLite's 16x8 kernels: the multiplier rounded to 16 bits (0x7FFF at the
- * top), then one rounding right shift by 15 - shift. The compiler keeps |x| < 2^47 and shift in [-31, 7],
- * so the product fits in 64 bits and the shift in [8, 46]; the result is narrowed as TFLite does. */
-static inline int32_t microaot_multiply_by_quantized_multiplier_s64(int64_t x, int32_t multiplier, int shift) {
-  const int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
-  const int total_shift = 15 - shift;
-  const int64_t rounded = x * reduced + ((int64_t)1 << (total_shift - 1));
-  return (int32_t)(rounded >> total_shift);
-}
-
 /* x / 2^exponent rounded to nearest for any exponent >= 0: beyond 31 the quotient is below 1/2 in magnitude
  * (for x above INT32_MIN), so 0. */
 static inline int32_t microaot_rounding_divide_by_pot_wide(int32_t x, int exponent) {
@@ -76,6 +66,17 @@ static inline int microaot_count_leading_sign_bits(int32_t x) {
     ++count;
   }
   return count;
+}
+
+/* x * multiplier * 2^(shift - 31) for a 64-bit x (|x| < 2^47, the 16x8 and 16x16 accumulators) as TFLite's
+ * 64-bit overload computes it: the multiplier rounded to 16 bits, then one rounding right shift by
+ * 15 - shift; shift in [-31, 7]. */
+static inline int32_t microaot_multiply_by_quantized_multiplier_s64(int64_t x, int32_t multiplier, int shift) {
+  const int64_t reduced = multiplier < 0x7FFF0000 ? ((int64_t)multiplier + (1 << 15)) / 65536 : 0x7FFF;
+  const int total_shift = 15 - shift;
+  const int64_t value = x * reduced + ((int64_t)1 << (total_shift - 1));
+  /* value / 2^total_shift rounded down, without shifting a negative number */
+  return (int32_t)(value >= 0 ? value >> total_shift : -((-(value + 1)) >> total_shift) - 1);
 }
 
 static inline int32_t microaot_clamp_s32(int32_t value, int32_t lo, int32_t hi) {

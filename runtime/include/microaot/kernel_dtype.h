@@ -14,8 +14,9 @@
 /* a and b pasted after their expansion: MICROAOT_CAT(MICROAOT_ELEM_, MICROAOT_DTYPE) -> MICROAOT_ELEM_s8 */
 #define MICROAOT_CAT(a, b) MICROAOT_PASTE(a, b)
 
-/* ELEM: the C element type; ACC: the type sums of elements (pooling windows) accumulate in; MIN, MAX: the
- * lowest and the highest (finite) value. s32 and s64 only name accumulator and bias types. */
+/* ELEM: the C element type; ACC: the type sums and products of elements accumulate in (reductions,
+ * BATCH_MATMUL); MIN, MAX: the lowest and the highest (finite) value. s32 and s64 only name accumulator and
+ * bias types here. */
 #define MICROAOT_ELEM_s8 int8_t
 #define MICROAOT_ACC_s8 int32_t
 #define MICROAOT_MIN_s8 INT8_MIN
@@ -24,9 +25,9 @@
 #define MICROAOT_MIN_u8 0
 #define MICROAOT_MAX_u8 UINT8_MAX
 #define MICROAOT_ELEM_s16 int16_t
-#define MICROAOT_ACC_s16 int32_t
 #define MICROAOT_MIN_s16 INT16_MIN
 #define MICROAOT_MAX_s16 INT16_MAX
+#define MICROAOT_ACC_s16 int64_t /* TFLM's 16x8 and 16x16 accumulators */
 #define MICROAOT_ELEM_s32 int32_t
 #define MICROAOT_ELEM_s64 int64_t
 #define MICROAOT_ELEM_f32 float
@@ -94,8 +95,10 @@
   MICROAOT_CAT(MICROAOT_REQUANTIZE_, MICROAOT_BIAS_DTYPE)(acc, multiplier, shift)
 #define MICROAOT_CLAMP(p, value) MICROAOT_CAT(MICROAOT_CLAMP_, MICROAOT_DTYPE)(p, value)
 #define MICROAOT_OUTPUT(p, acc, c) MICROAOT_CAT(MICROAOT_OUTPUT_, MICROAOT_DTYPE)(p, acc, c)
-/* The params struct of a kernel family: MICROAOT_PARAMS(conv_2d) -> microaot_conv_2d_params_q */
-#define MICROAOT_PARAMS(family) \
+/* The params struct of a kernel family: MICROAOT_PARAMS(cumsum) -> microaot_cumsum_params_s8; for a family
+ * whose integer kernels share one struct, MICROAOT_PARAMS_Q(conv_2d) -> microaot_conv_2d_params_q (or _f32). */
+#define MICROAOT_PARAMS(family) MICROAOT_CAT(MICROAOT_CAT(microaot_, family), MICROAOT_CAT(_params_, MICROAOT_DTYPE))
+#define MICROAOT_PARAMS_Q(family) \
   MICROAOT_CAT(MICROAOT_CAT(microaot_, family), MICROAOT_CAT(_params_, MICROAOT_CAT(MICROAOT_PARAMS_SUFFIX_, MICROAOT_DTYPE)))
 
 #endif /* MICROAOT_KERNEL_DTYPE_H */

@@ -25,7 +25,7 @@
 #define MICROAOT_CONV_FILTER_STEP_depthwise_conv_2d(p) ((size_t)1)
 #define MICROAOT_CONV_OP(trait, p) MICROAOT_CAT(MICROAOT_CAT(MICROAOT_CONV_, trait), MICROAOT_CAT(_, MICROAOT_CONV))(p)
 
-#define MICROAOT_CONV_PARAMS MICROAOT_PARAMS(MICROAOT_CONV)
+#define MICROAOT_CONV_PARAMS MICROAOT_PARAMS_Q(MICROAOT_CONV)
 
 /* One output value before bias: the products over the in-image taps of the window (y, x), filter rows, then
  * columns, then channels (the reference's summation order). input_c0: the batch's image from the output

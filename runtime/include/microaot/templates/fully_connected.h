@@ -15,7 +15,7 @@
 #define MICROAOT_FC_MAC_f32(p, x, w) ((x) * (w))
 #define MICROAOT_FC_MAC(p, x, w) MICROAOT_CAT(MICROAOT_FC_MAC_, MICROAOT_DTYPE)(p, x, w)
 
-void MICROAOT_FN(const MICROAOT_PARAMS(fully_connected) * params, const MICROAOT_T* input, const MICROAOT_W* weights,
+void MICROAOT_FN(const MICROAOT_PARAMS_Q(fully_connected) * params, const MICROAOT_T* input, const MICROAOT_W* weights,
                  const MICROAOT_BIAS* bias, MICROAOT_T* output) {
   const int32_t depth = params->input_depth;
   const int32_t units = params->output_depth;

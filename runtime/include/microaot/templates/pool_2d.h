@@ -8,6 +8,12 @@
 #include "microaot/kernels/pooling.h"
 #include "microaot/window.h"
 
+/* The type a window's reduction runs in: TFLM sums int16 windows in int32 (the compiler proves the sum fits). */
+#define MICROAOT_POOL_ACC_s8 int32_t
+#define MICROAOT_POOL_ACC_s16 int32_t
+#define MICROAOT_POOL_ACC_f32 float
+#define MICROAOT_POOL_ACC MICROAOT_CAT(MICROAOT_POOL_ACC_, MICROAOT_DTYPE)
+
 /* sum / count: integers round to nearest, ties away from zero (TFLite Micro's reference); C division
  * truncates. */
 static inline int32_t pool_mean_int(int32_t sum, int32_t count) {
@@ -20,15 +26,15 @@ static inline float pool_mean_f32(float sum, int32_t count) { return sum / (floa
 
 /* What the two operators differ in: the value a window's reduction starts from, the step that takes in one
  * element, and the result from the reduced value and the window's element count. */
-static inline MICROAOT_ACC average_start(void) { return 0; }
-static inline MICROAOT_ACC average_step(MICROAOT_ACC sum, MICROAOT_ACC value) { return sum + value; }
-static inline MICROAOT_ACC average_result(MICROAOT_ACC sum, int32_t count) {
+static inline MICROAOT_POOL_ACC average_start(void) { return 0; }
+static inline MICROAOT_POOL_ACC average_step(MICROAOT_POOL_ACC sum, MICROAOT_POOL_ACC value) { return sum + value; }
+static inline MICROAOT_POOL_ACC average_result(MICROAOT_POOL_ACC sum, int32_t count) {
   return MICROAOT_CAT(pool_mean_, MICROAOT_DTYPE)(sum, count);
 }
 /* max starts from the lowest (finite) value, as TFLite; NaN never replaces the running maximum. */
-static inline MICROAOT_ACC max_start(void) { return MICROAOT_MIN; }
-static inline MICROAOT_ACC max_step(MICROAOT_ACC max, MICROAOT_ACC value) { return value > max ? value : max; }
-static inline MICROAOT_ACC max_result(MICROAOT_ACC max, int32_t count) {
+static inline MICROAOT_POOL_ACC max_start(void) { return MICROAOT_MIN; }
+static inline MICROAOT_POOL_ACC max_step(MICROAOT_POOL_ACC max, MICROAOT_POOL_ACC value) { return value > max ? value : max; }
+static inline MICROAOT_POOL_ACC max_result(MICROAOT_POOL_ACC max, int32_t count) {
   (void)count;
   return max;
 }
@@ -41,7 +47,7 @@ static inline float l2_result(float sum, int32_t count) { return sqrtf(sum / (fl
 #endif
 #define MICROAOT_POOL_OP(step) MICROAOT_CAT(MICROAOT_POOL, _##step)
 
-#define MICROAOT_POOL_PARAMS MICROAOT_PARAMS(pool_2d)
+#define MICROAOT_POOL_PARAMS MICROAOT_PARAMS_Q(pool_2d)
 
 /* Output row oy (all x and channels) of the image at in_image, written to out. */
 static void pool_row(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* in_image, int32_t oy, MICROAOT_T* out) {
@@ -55,7 +61,7 @@ static void pool_row(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* in_image, 
         microaot_window_of(ox, p->stride_width, p->padding_width, p->filter_width, 1, p->input_width);
     const int32_t count = (y.end - y.begin) * (x.end - x.begin);
     for (c = 0; c < channels; ++c) {
-      MICROAOT_ACC acc = MICROAOT_POOL_OP(start)();
+      MICROAOT_POOL_ACC acc = MICROAOT_POOL_OP(start)();
       for (fy = y.begin; fy < y.end; ++fy) {
         const MICROAOT_T* in_row = in_image + (size_t)(y.origin + fy) * row_stride + (size_t)c;
         for (fx = x.begin; fx < x.end; ++fx) {

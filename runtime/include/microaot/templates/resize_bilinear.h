@@ -21,7 +21,7 @@ static inline float bilinear_blend_f32(float v00, float v10, float v01, float v1
   return v00 * (1.0f - wy) * (1.0f - wx) + v10 * wy * (1.0f - wx) + v01 * (1.0f - wy) * wx + v11 * wy * wx;
 }
 
-#define MICROAOT_RESIZE_PARAMS MICROAOT_PARAMS(resize_bilinear)
+#define MICROAOT_RESIZE_PARAMS MICROAOT_PARAMS_Q(resize_bilinear)
 #define MICROAOT_BLEND MICROAOT_CAT(bilinear_blend_, MICROAOT_DTYPE)
 
 void MICROAOT_FN(const MICROAOT_RESIZE_PARAMS* p, const MICROAOT_T* input, MICROAOT_T* output) {

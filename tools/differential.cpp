@@ -1,0 +1,175 @@
+// The differential harness: runs a kernel implementation against the portable one on random models that
+// exercise it, on the host or an emulated Cortex-M, and compares every output byte for byte.
+//   microaot_differential --kernel STEM... [--cases N] [--seed S] [--target T] [--candidate-target T]
+//                         [--kernel-source PATH=FILE]... [--work DIR]
+// The reference run compiles each model for --target with the portable kernels; the candidate run for
+// --candidate-target (default: the same, so an ISA target picks its implementation) with each
+// --kernel-source file in place of the folder's. Models come from the graph fuzzer's recipe builder (random
+// ops, shapes, quantization and constants); only those the compiler accepts and that call one of the
+// --kernel stems count. Exit 0: N cases, all identical; 1: a difference (the model and inputs are kept);
+// 2: usage, or fewer than N cases found (a harness that compared nothing must not pass).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "driver/commands.h"
+#include "graph_recipe.h"
+#include "support/diagnostics.h"
+
+namespace fs = std::filesystem;
+using namespace microaot;
+
+namespace {
+
+struct Options {
+  std::vector<std::string> kernels, kernel_sources;
+  int cases = 20, max_tries = 20000;
+  unsigned seed = 1;
+  std::string target, candidate_target, work = "differential-work";
+};
+
+std::vector<uint8_t> random_bytes(std::mt19937& rng, size_t n) {
+  std::vector<uint8_t> bytes(n);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+  return bytes;
+}
+
+void write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw CompileError("cannot write " + path);
+}
+
+std::vector<uint8_t> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The model compiles for the reference target and calls one of the kernels under test.
+bool exercises(const std::vector<uint8_t>& model, const Options& o) {
+  CompileCommandOptions c;
+  c.target = o.target;
+  resolve_compile_options(c);
+  try {
+    const CompiledModel compiled = compile_model(model, c.compile);
+    for (const KernelCall& call : compiled.calls) {
+      if (std::find(o.kernels.begin(), o.kernels.end(), call.info().stem) != o.kernels.end()) return true;
+    }
+  } catch (const CompileError&) {
+  }
+  return false;
+}
+
+// Random inputs: floats drawn in [-4, 4] (random bit patterns would be mostly NaN and huge), other types
+// random bytes. Returns the input files.
+std::vector<std::string> write_inputs(std::mt19937& rng, const std::vector<uint8_t>& model, const Options& o,
+                                      const std::string& dir) {
+  CompileCommandOptions c;
+  c.target = o.target;
+  resolve_compile_options(c);
+  const CompiledModel compiled = compile_model(model, c.compile);
+  std::vector<std::string> files;
+  for (int id : compiled.graph.inputs) {
+    const Tensor& t = compiled.graph.tensor(id);
+    std::vector<uint8_t> bytes = random_bytes(rng, static_cast<size_t>(t.byte_size()));
+    if (t.dtype == DType::kFloat32) {
+      std::uniform_real_distribution<float> value(-4.0f, 4.0f);
+      for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+        const float f = value(rng);
+        std::memcpy(&bytes[i], &f, 4);
+      }
+    }
+    files.push_back(dir + "/input" + std::to_string(files.size()) + ".bin");
+    write_file(files.back(), bytes);
+  }
+  return files;
+}
+
+void run(const std::string& model, const std::vector<std::string>& inputs, const std::string& target,
+         const std::vector<std::string>& sources, const std::string& out) {
+  RunCommandOptions r;
+  r.base.model_path = model;
+  r.base.target = target;
+  r.inputs = inputs;
+  r.output_dir = out;
+  r.kernel_sources = sources;
+  r.quiet = true;
+  if (run_command(r) != 0) throw CompileError("the run of " + model + " failed");
+}
+
+// Empty when every output file of the two runs is identical, else which one differs and where.
+std::string difference(const std::string& reference, const std::string& candidate) {
+  for (int i = 0; fs::exists(reference + "/output" + std::to_string(i) + ".bin"); ++i) {
+    const std::string name = "/output" + std::to_string(i) + ".bin";
+    const std::vector<uint8_t> a = read_file(reference + name), b = read_file(candidate + name);
+    if (a.size() != b.size()) return "output " + std::to_string(i) + " sizes differ";
+    for (size_t k = 0; k < a.size(); ++k) {
+      if (a[k] != b[k]) {
+        return "output " + std::to_string(i) + " byte " + std::to_string(k) + ": portable " + std::to_string(a[k]) +
+               ", candidate " + std::to_string(b[k]);
+      }
+    }
+  }
+  return "";
+}
+
+// One accepted model through both runs; returns the difference, or "".
+std::string compare_case(std::mt19937& rng, const std::vector<uint8_t>& model, const Options& o, int index) {
+  const std::string dir = o.work + "/case" + std::to_string(index);
+  fs::create_directories(dir);
+  write_file(dir + "/model.tflite", model);
+  const std::vector<std::string> inputs = write_inputs(rng, model, o, dir);
+  run(dir + "/model.tflite", inputs, o.target, {}, dir + "/portable");
+  run(dir + "/model.tflite", inputs, o.candidate_target.empty() ? o.target : o.candidate_target, o.kernel_sources,
+      dir + "/candidate");
+  return difference(dir + "/portable", dir + "/candidate");
+}
+
+int differential(const Options& o) {
+  std::mt19937 rng(o.seed);
+  int found = 0;
+  for (int attempt = 0; attempt < o.max_tries && found < o.cases; ++attempt) {
+    const std::vector<uint8_t> recipe = random_bytes(rng, 64 + rng() % 192);
+    const std::vector<uint8_t> model = fuzz::model_from_recipe(recipe.data(), recipe.size());
+    if (!exercises(model, o)) continue;
+    const std::string diff = compare_case(rng, model, o, found);
+    if (!diff.empty()) {
+      std::printf("DIFFERENT in case %d (%s/case%d): %s\n", found, o.work.c_str(), found, diff.c_str());
+      return 1;
+    }
+    fs::remove_all(o.work + "/case" + std::to_string(found++));
+  }
+  std::printf("%d of %d cases identical (%s)\n", found, o.cases, found == o.cases ? "pass" : "too few cases found");
+  return found == o.cases ? 0 : 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"microaot_differential: a kernel implementation against the portable one on random models"};
+  app.add_option("--kernel", o.kernels, "kernel stem under test (kernel_list.def), e.g. add_s8")->required();
+  app.add_option("--cases", o.cases, "models that exercise the kernel to compare (default 20)");
+  app.add_option("--max-tries", o.max_tries, "random models to draw at most (default 20000)");
+  app.add_option("--seed", o.seed, "random seed (default 1)");
+  app.add_option("--target", o.target, "the reference target (default generic C on the host)");
+  app.add_option("--candidate-target", o.candidate_target, "the candidate's target (default --target)");
+  app.add_option("--kernel-source", o.kernel_sources, "PATH=FILE: the candidate's kernel file (microaot run)");
+  app.add_option("--work", o.work, "folder for the models, inputs and outputs (default differential-work)");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    return differential(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "microaot_differential: %s\n", e.what());
+    return 2;
+  }
+}
