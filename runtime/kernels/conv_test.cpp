@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "microaot/kernels/conv.h"
+#include "conv_geometry_test_util.h"
 #include "requantize_reference.h"
 
 namespace {
@@ -121,16 +122,6 @@ std::vector<int8_t> ref_s8(const Case& k, bool depthwise, const QuantS8& q, cons
 }
 
 template <typename P>
-void fill_geometry(P& params, const Case& k) {
-  params.batches = k.batches, params.input_height = k.in_h, params.input_width = k.in_w, params.input_depth = k.in_c;
-  params.filter_height = k.filter_h, params.filter_width = k.filter_w;
-  params.output_height = k.out_h, params.output_width = k.out_w, params.output_depth = k.out_c;
-  params.stride_height = k.stride_h, params.stride_width = k.stride_w;
-  params.dilation_height = k.dilation_h, params.dilation_width = k.dilation_w;
-  params.pad_height = k.pad_h, params.pad_width = k.pad_w;
-}
-
-template <typename P>
 void fill_quant(P& params, const QuantS8& q) {
   params.input_offset = -q.input_zp, params.output_offset = q.output_zp;
   params.activation_min = q.act_min, params.activation_max = q.act_max;
@@ -148,13 +139,13 @@ std::vector<T> run_q(const Case& k, bool depthwise, const QuantS8& q, const std:
   const Bias* bias_ptr = k.has_bias ? bias.data() : nullptr;
   if (depthwise) {
     microaot_depthwise_conv_2d_params_q params{};
-    fill_geometry(params, k);
+    set_conv_window(params, k);
     fill_quant(params, q);
     params.depth_multiplier = k.filter_c;
     depthwise_conv(&params, input.data(), filter.data(), bias_ptr, out.data());
   } else {
     microaot_conv_2d_params_q params{};
-    fill_geometry(params, k);
+    set_conv_window(params, k);
     fill_quant(params, q);
     params.filter_depth = k.filter_c;
     conv(&params, input.data(), filter.data(), bias_ptr, out.data());
@@ -432,13 +423,13 @@ std::vector<float> run_f32(const Case& k, bool depthwise, float act_min, float a
   const float* bias_ptr = k.has_bias ? bias.data() : nullptr;
   if (depthwise) {
     microaot_depthwise_conv_2d_params_f32 params{};
-    fill_geometry(params, k);
+    set_conv_window(params, k);
     params.depth_multiplier = k.filter_c;
     params.activation_min = act_min, params.activation_max = act_max;
     microaot_depthwise_conv_2d_f32(&params, input.data(), filter.data(), bias_ptr, out.data());
   } else {
     microaot_conv_2d_params_f32 params{};
-    fill_geometry(params, k);
+    set_conv_window(params, k);
     params.filter_depth = k.filter_c;
     params.activation_min = act_min, params.activation_max = act_max;
     microaot_conv_2d_f32(&params, input.data(), filter.data(), bias_ptr, out.data());

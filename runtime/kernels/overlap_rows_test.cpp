@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../../compiler/ops/in_place_bounds.h"
+#include "conv_geometry_test_util.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/pooling.h"
 #include "overlap_harness.h"
@@ -137,12 +138,7 @@ struct ConvSignature<void (*)(const P*, const T*, const W*, const B*, T*)> {
 // The geometry fields of either params struct (conv: filter depth; depthwise: depth multiplier).
 template <typename Params>
 void set_geometry(Params& p, const Geometry& g) {
-  p.batches = g.batches, p.input_height = g.in_h, p.input_width = g.in_w, p.input_depth = g.in_c;
-  p.filter_height = g.filter_h, p.filter_width = g.filter_w;
-  p.output_height = g.out_h, p.output_width = g.out_w, p.output_depth = g.out_c;
-  p.stride_height = g.stride_h, p.stride_width = g.stride_w;
-  p.dilation_height = g.dilation_h, p.dilation_width = g.dilation_w;
-  p.pad_height = g.pad_h, p.pad_width = g.pad_w;
+  set_conv_window(p, g);
   if constexpr (std::is_same_v<Params, microaot_conv_2d_params_q> || std::is_same_v<Params, microaot_conv_2d_params_f32>) {
     p.filter_depth = g.filter_depth();
   } else {
