@@ -50,6 +50,10 @@ struct ConcatenationOptions {
   Activation activation = Activation::kNone;
 };
 
+struct MirrorPadOptions {
+  bool reflect = true;  // REFLECT: the edge is not repeated; SYMMETRIC otherwise
+};
+
 // The op's options as T, or nullptr when it holds another type.
 template <typename T>
 const T* options_if(const Op& op) {

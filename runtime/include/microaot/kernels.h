@@ -18,6 +18,7 @@
 #include "microaot/kernels/mul.h"
 #include "microaot/kernels/pooling.h"
 #include "microaot/kernels/quantize.h"
+#include "microaot/kernels/remap.h"
 #include "microaot/kernels/select_v2.h"
 #include "microaot/kernels/sigmoid.h"
 #include "microaot/kernels/softmax.h"
