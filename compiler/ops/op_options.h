@@ -58,6 +58,16 @@ struct ResizeOptions {
   bool half_pixel_centers = false;  // pixels sampled at their centres (x + 0.5)
 };
 
+struct MirrorPadOptions {
+  bool reflect = true;  // REFLECT: the edge is not repeated; SYMMETRIC otherwise
+};
+
+struct StridedSliceOptions {  // bit d of a mask applies to dimension d
+  int begin_mask = 0;
+  int end_mask = 0;
+  int shrink_axis_mask = 0;
+};
+
 // The op's options as T, or nullptr when it holds another type.
 template <typename T>
 const T* options_if(const Op& op) {

@@ -1,5 +1,5 @@
 // The differential harness on the host: a faithful candidate passes on every random case, a candidate
-// wrong only where an input is 17 is caught, and a kernel file the model's folder lacks is a usage error.
+// wrong only where an input is 1 modulo 16 is caught, and a kernel file the model's folder lacks is a usage error.
 #include <gtest/gtest.h>
 
 #include "differential_util.h"
@@ -20,7 +20,7 @@ TEST(DifferentialHarness, FaithfulCandidateMatchesOnEveryCase) {
   remove_dir(dir);
 }
 
-TEST(DifferentialHarness, CatchesACandidateWrongOnOneInputValue) {
+TEST(DifferentialHarness, CatchesACandidateWrongOnSomeInputValues) {
   const std::string dir = make_temp_dir();
   std::string output;
   EXPECT_EQ(run_differential({"--kernel", "add_s8", "--cases", "10", "--kernel-source",

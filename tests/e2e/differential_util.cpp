@@ -31,7 +31,7 @@ std::string write_faithful_add_s8(const std::string& dir) {
 std::string write_wrong_add_s8(const std::string& dir) {
   return write(dir + "/add_s8_wrong.c",
                "#include \"microaot/kernels/add.h\"\n"
-               "#define WRONG(p, a, b) (MICROAOT_ADD_QUANTIZED(p, a, b) - ((a) == 17 && MICROAOT_ADD_QUANTIZED(p, a, b) > -128))\n"
+               "#define WRONG(p, a, b) (MICROAOT_ADD_QUANTIZED(p, a, b) - (((a) & 15) == 1 && MICROAOT_ADD_QUANTIZED(p, a, b) > -128))\n"
                "MICROAOT_DEFINE_BINARY_KERNEL(add_s8, microaot_add_params_q, int8_t, WRONG)\n");
 }
 

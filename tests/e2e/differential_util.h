@@ -10,7 +10,7 @@ namespace microaot::e2e {
 // Runs microaot_differential with `args`; its stdout in *output.
 int run_differential(const std::vector<std::string>& args, std::string* output);
 
-// add_s8 exactly as the portable file computes it, and add_s8 off by one whenever input 1 is 17.
+// add_s8 exactly as the portable file computes it, and add_s8 off by one whenever input 1 is 1 modulo 16.
 std::string write_faithful_add_s8(const std::string& dir);
 std::string write_wrong_add_s8(const std::string& dir);
 

@@ -22,6 +22,7 @@
 #include "microaot/kernels/pooling.h"
 #include "microaot/kernels/quantize.h"
 #include "microaot/kernels/reduce.h"
+#include "microaot/kernels/remap.h"
 #include "microaot/kernels/resize.h"
 #include "microaot/kernels/select_v2.h"
 #include "microaot/kernels/sigmoid.h"
