@@ -6,12 +6,15 @@
 # fuzz/regressions/ once fixed (graph fuzzer findings as graph-*, the model microaot_recipe_to_model builds
 # from the recipe).
 #   scripts/fuzz.sh [SECONDS]   (default 120)
-# The seed is fixed (MICROAOT_FUZZ_SEED, default 1) so that a CI run replays the start of a campaign that
-# was already run longer here; set MICROAOT_FUZZ_SEED=0 for a random seed when hunting.
+# The seed is fixed (MICROAOT_FUZZ_SEED, default 1); set MICROAOT_FUZZ_SEED=0 for a random seed when hunting.
+# MICROAOT_FUZZ_RUNS=N stops each fuzzer after N inputs instead of after a time (SECONDS then only caps a
+# slow machine): with the seed fixed the same inputs run on every machine, so CI (scripts/test.sh) replays
+# exactly the campaign that passed here, however fast its machine is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-120}
 seed=${MICROAOT_FUZZ_SEED:-1}
+runs=${MICROAOT_FUZZ_RUNS:--1}
 build=build-fuzz
 shared=../shared
 
@@ -33,10 +36,10 @@ max_len=$(find "$work/bytes" -type f -printf '%s\n' | sort -n | tail -1)
 # run FUZZER CORPUS SECONDS MAX_LEN: 0 when it found nothing.
 run() {
   local log="$build/$1.log" status=0
-  echo "fuzz.sh: $1 for $3 s (seed $seed, $(ls "$2" | wc -l) corpus files, max_len $4)"
+  echo "fuzz.sh: $1 for $3 s or $runs runs (seed $seed, $(ls "$2" | wc -l) corpus files, max_len $4)"
   # -timeout: one input may take this long (the largest seeds need ~1 s under ASan);
   # -rss_limit_mb / -malloc_limit_mb: the compiler must not allocate without bound.
-  "$build/$1" "$2" -seed="$seed" -max_total_time="$3" -max_len="$4" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+  "$build/$1" "$2" -seed="$seed" -max_total_time="$3" -runs="$runs" -max_len="$4" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
     -print_final_stats=1 -artifact_prefix="$build/findings/$1-" > "$log" 2>&1 || status=$?
   grep -v -E '^#[0-9]+|NEW_FUNC|^"|^###' "$log" | tail -n 40
   return "$status"

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -221,6 +222,11 @@ TEST(FullyConnectedHandler, Int16Limits) {
   EXPECT_NE(check_error(fc).find("output channel 2 could overflow the 48-bit range of the int64 accumulator"),
             std::string::npos)
       << check_error(fc);
+  // Biases at the ends of int64 (a fuzzer finding): refused, the bound saturating instead of overflowing.
+  for (int64_t extreme : {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}) {
+    make_constant(fc.graph, fc.bias, std::vector<int64_t>{0, extreme, 0, 0});
+    EXPECT_NE(check_error(fc).find("output channel 1 could overflow"), std::string::npos) << check_error(fc);
+  }
   // A rescale of 2^8 or more: beyond the 16x8 requantization, fine for the 32-bit one.
   fc = int16_fc();
   fc.graph.tensor(fc.output).quant.scale = {1e-8f};

@@ -11,6 +11,22 @@ namespace microaot {
 namespace {
 constexpr int64_t kWideLimit = (int64_t{1} << 47) - 1;  // TFLite's 16x8 requantization takes |x| < 2^47
 constexpr int kWideMaxShift = 7;
+constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
+
+// The bounds below take constants from the file as they are (an int64 bias may be anything), so they
+// saturate instead of overflowing: a saturated bound is over every limit.
+int64_t saturating_abs_diff(int64_t a, int64_t b) {
+  int64_t diff = 0;
+  if (__builtin_sub_overflow(a, b, &diff) || diff == std::numeric_limits<int64_t>::min()) return kSaturated;
+  return std::llabs(diff);
+}
+
+int64_t saturating_mul_add(int64_t a, int64_t b, int64_t c) {
+  int64_t product = 0;
+  int64_t sum = 0;
+  if (__builtin_mul_overflow(a, b, &product) || __builtin_add_overflow(product, c, &sum)) return kSaturated;
+  return sum;
+}
 
 // Sum of |w - zero point| over the elements of each channel along `axis`.
 std::vector<int64_t> channel_abs_sums(const Tensor& weights, int axis, int channels) {
@@ -19,7 +35,8 @@ std::vector<int64_t> channel_abs_sums(const Tensor& weights, int axis, int chann
   const int64_t zero_point = weights.quant.zero_point.size() == 1 ? weights.quant.zero_point[0] : 0;
   std::vector<int64_t> sums(static_cast<size_t>(channels), 0);
   for (int64_t i = 0; i < weights.num_elements(); ++i) {
-    sums[static_cast<size_t>((i / inner) % channels)] += std::llabs(constant_int(weights, i) - zero_point);
+    int64_t& sum = sums[static_cast<size_t>((i / inner) % channels)];
+    sum = saturating_mul_add(1, sum, saturating_abs_diff(constant_int(weights, i), zero_point));
   }
   return sums;
 }
@@ -66,8 +83,8 @@ void expect_accumulator_fits(const Graph& graph, const Op& op, int input, int we
   const int64_t max_input = max_abs_input(graph.tensor(input));
   const int64_t limit = accumulator_limit(accumulator);
   for (int c = 0; c < channels; ++c) {
-    const int64_t bias_abs = bias == kNoTensor ? 0 : std::llabs(constant_int(graph.tensor(bias), c));
-    const int64_t bound = sums[static_cast<size_t>(c)] * max_input + bias_abs;
+    const int64_t bias_abs = bias == kNoTensor ? 0 : saturating_abs_diff(constant_int(graph.tensor(bias), c), 0);
+    const int64_t bound = saturating_mul_add(sums[static_cast<size_t>(c)], max_input, bias_abs);
     expect_tensor(bound <= limit, graph, op, weights, input_role(op, weights),
                   "output channel " + std::to_string(c) + " could overflow the " +
                       (accumulator == DType::kInt64 ? std::string("48-bit range of the int64") : "int32") +

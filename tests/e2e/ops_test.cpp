@@ -4,7 +4,9 @@
 // The first case of each operator and dtype builds the generated folder as a user does (all its sources),
 // in suite SharedOps_<family> (the family column of ir/op_list.def); the others link the runtime kernels
 // built once by CMake (`run --runtime-lib`), in suite SharedOps_<family>_prebuilt. ctest labels them from
-// these names (tests/op_case_labels.cmake).
+// these names (tests/op_case_labels.cmake). In the sanitizer build the first cases link the prebuilt runtime
+// too: it is compiled with the sanitizers, so every kernel still runs sanitized, without compiling all the
+// sources of a folder per case (the sanitizer pass runs only these cases, scripts/test.sh).
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -24,8 +26,17 @@ namespace {
 struct OpCase {
   std::string path;  // OP/case under ../shared/ops
   std::string family;
-  bool user_build;   // builds every source of the folder instead of linking the prebuilt runtime
+  bool first_of_kind;  // the first case of its operator and dtype
 };
+
+#ifdef MICROAOT_SANITIZED_RUNTIME
+constexpr bool kSanitizedRuntime = true;
+#else
+constexpr bool kSanitizedRuntime = false;
+#endif
+
+// Builds every source of the folder, as a user does, instead of linking the prebuilt runtime.
+bool builds_as_user(const OpCase& c) { return c.first_of_kind && !kSanitizedRuntime; }
 
 std::map<std::string, std::string> family_of_supported_ops() {
   std::map<std::string, std::string> families;
@@ -73,7 +84,7 @@ void OpCaseTest::TestBody() {
   const json golden = json::parse(in);
   const std::string out = make_temp_dir();
   std::vector<std::string> args = {"run", dir + "/model.tflite", "--batch", "--output-dir", out};
-  if (!case_.user_build) args.insert(args.end(), {"--runtime-lib", runtime_lib()});
+  if (!builds_as_user(case_)) args.insert(args.end(), {"--runtime-lib", runtime_lib()});
   for (const json& v : golden["vectors"]) {
     for (const auto& input : v["inputs"]) args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
   }
@@ -120,7 +131,7 @@ class NoSharedOps : public ::testing::Test {
 bool register_op_cases() {
   const std::vector<OpCase> cases = supported_cases();
   for (const OpCase& c : cases) {
-    const std::string suite = "SharedOps_" + c.family + (c.user_build ? "" : "_prebuilt");
+    const std::string suite = "SharedOps_" + c.family + (c.first_of_kind ? "" : "_prebuilt");
     ::testing::RegisterTest(suite.c_str(), test_name(c.path).c_str(), nullptr, nullptr, __FILE__, __LINE__,
                             [c]() -> ::testing::Test* { return new OpCaseTest(c); });
   }
