@@ -6,7 +6,8 @@
 # pass runs one op case per operator and dtype (label ops-prebuilt marks the others), linked with the runtime
 # that build compiled with the sanitizers: every kernel still runs sanitized, and the pass stays within the CI
 # budget (README "Tests"). The
-# examples (label examples) build with their READMEs' flags, not the sanitizers: first pass only.
+# examples (label examples) build with their READMEs' flags and the strict-warning builds (label warnings)
+# with theirs, not the sanitizers: first pass only.
 # MICROAOT_LONG_TESTS=1 also runs every golden vector of every model on the emulated Cortex-M4.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,7 @@ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DMICROAOT_SANITIZE=ON > /
 cmake --build build-sanitize -j"$jobs"
 elapsed "sanitizer build"
 MICROAOT_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \
-  ctest --test-dir build-sanitize --output-on-failure -j"$jobs" -LE 'qemu|ops-prebuilt|examples'
+  ctest --test-dir build-sanitize --output-on-failure -j"$jobs" -LE 'qemu|ops-prebuilt|examples|warnings'
 elapsed "sanitizer tests"
 
 # libFuzzer over the whole compile path, a fixed number of inputs per fuzzer (scripts/fuzz.sh; findings fail
