@@ -81,6 +81,8 @@ struct ValidateCommandOptions {
 // tolerance), 1 otherwise; prints one row per tensor and names the first differing layer.
 int validate_command(const ValidateCommandOptions& options);
 int inspect_command(const std::string& model_path);
+// `inspect --supported`: the operator x type table (docs/operators.md).
+int supported_command();
 
 // Reads a whole file; throws CompileError naming the file when it cannot.
 std::vector<uint8_t> read_binary_file(const std::string& path);

@@ -85,8 +85,12 @@ int main(int argc, char** argv) {
   bench->add_flag("--keep-build", bench_options.keep_build, "keep the temporary build folder");
 
   std::string inspect_path;
+  bool inspect_supported = false;
   CLI::App* inspect = app.add_subcommand("inspect", "print ops, tensors, shapes, quantization, MACs (any readable model)");
-  inspect->add_option("model", inspect_path, "the .tflite model")->required();
+  CLI::Option* inspect_model = inspect->add_option("model", inspect_path, "the .tflite model");
+  inspect->add_flag("--supported", inspect_supported, "print the operator x type table microaot compiles (Markdown)")
+      ->excludes(inspect_model);
+  inspect->require_option(1);
 
   ValidateCommandOptions validate_options;
   CLI::App* validate = app.add_subcommand(
@@ -112,7 +116,7 @@ int main(int argc, char** argv) {
     if (compile->parsed()) return compile_command(compile_options, output);
     if (run->parsed()) return run_command(run_options);
     if (bench->parsed()) return bench_command(bench_options);
-    if (inspect->parsed()) return inspect_command(inspect_path);
+    if (inspect->parsed()) return inspect_supported ? supported_command() : inspect_command(inspect_path);
     if (validate->parsed()) return validate_command(validate_options);
   } catch (const UsageError& e) {
     return report(e, kExitUsage);

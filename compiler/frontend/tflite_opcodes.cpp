@@ -17,7 +17,7 @@ struct KindByCode {
   OpKind kind;
 };
 constexpr KindByCode kSupported[] = {
-#define MICROAOT_OP(kind, tflite_name, code, handler, options, family) {code, OpKind::kind},
+#define MICROAOT_OP(kind, tflite_name, code, handler, options, family, data_input, types) {code, OpKind::kind},
 #include "ir/op_list.def"
 #undef MICROAOT_OP
 };

@@ -32,7 +32,7 @@ struct ListedOp {
 };
 
 inline constexpr ListedOp kListedOps[] = {
-#define MICROAOT_OP(kind, tflite_name, code, handler, options, family)                           \
+#define MICROAOT_OP(kind, tflite_name, code, handler, options, family, data_input, types)                           \
   {OpKind::kind, #tflite_name, code, tflite::BuiltinOptions::options,                           \
    [](flatbuffers::FlatBufferBuilder& fbb) { return listed_options::Create##options(fbb).Union(); }, #family},
 #include "ir/op_list.def"

@@ -1,5 +1,6 @@
 #include "ir/graph.h"
 
+#include <algorithm>
 #include <string>
 
 #include "support/diagnostics.h"
@@ -11,17 +12,49 @@ struct OpKindInfo {
   const char* name;
   int code;
   const char* family;
+  int data_input;
+  const char* types;  // "float32|int8", or "any"
 };
 constexpr OpKindInfo kOpKindInfo[] = {
-#define MICROAOT_OP(kind, tflite_name, code, handler, options, family) {#tflite_name, code, #family},
+#define MICROAOT_OP(kind, tflite_name, code, handler, options, family, data_input, types) \
+  {#tflite_name, code, #family, data_input, #types},
 #include "ir/op_list.def"
 #undef MICROAOT_OP
 };
+
+DType dtype_named(const std::string& name) {
+  for (DType type : {DType::kFloat32, DType::kInt8, DType::kUInt8, DType::kInt16, DType::kInt32, DType::kInt64,
+                     DType::kBool}) {
+    if (name == dtype_name(type)) return type;
+  }
+  MICROAOT_CHECK(false, "op_list.def names an unknown type: " + name);
+}
+
+std::vector<DType> parse_types(const std::string& list) {
+  std::vector<DType> types;
+  if (list == "any") return types;
+  for (size_t start = 0; start <= list.size();) {
+    const size_t end = std::min(list.find('|', start), list.size());
+    types.push_back(dtype_named(list.substr(start, end - start)));
+    start = end + 1;
+  }
+  return types;
+}
 }  // namespace
 
 const char* op_kind_name(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].name; }
 int op_kind_builtin_code(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].code; }
 const char* op_kind_family(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].family; }
+int op_kind_data_input(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].data_input; }
+
+const std::vector<DType>& op_kind_types(OpKind kind) {
+  static const std::vector<std::vector<DType>> types = [] {
+    std::vector<std::vector<DType>> all;
+    for (const OpKindInfo& info : kOpKindInfo) all.push_back(parse_types(info.types));
+    return all;
+  }();
+  return types[static_cast<size_t>(kind)];
+}
 
 int64_t Tensor::num_elements() const {
   int64_t count = 1;

@@ -12,12 +12,12 @@
 namespace microaot {
 
 enum class OpKind {
-#define MICROAOT_OP(kind, tflite_name, code, handler, options, family) kind,
+#define MICROAOT_OP(kind, tflite_name, code, handler, options, family, data_input, types) kind,
 #include "ir/op_list.def"
 #undef MICROAOT_OP
 };
 constexpr int kOpKindCount = 0
-#define MICROAOT_OP(kind, tflite_name, code, handler, options, family) +1
+#define MICROAOT_OP(kind, tflite_name, code, handler, options, family, data_input, types) +1
 #include "ir/op_list.def"
 #undef MICROAOT_OP
     ;
@@ -25,6 +25,9 @@ constexpr int kOpKindCount = 0
 const char* op_kind_name(OpKind kind);  // the TFLite name, e.g. "CONV_2D"
 int op_kind_builtin_code(OpKind kind);
 const char* op_kind_family(OpKind kind);  // e.g. "conv", "elementwise" (op_list.def)
+int op_kind_data_input(OpKind kind);      // the input whose type selects the kernel (op_list.def)
+// The types of that input the operator takes, in op_list.def's order; empty when it takes any type.
+const std::vector<DType>& op_kind_types(OpKind kind);
 
 // Affine quantization: real = scale * (q - zero_point). One entry per tensor, or one per channel
 // along `axis` (per-channel weights).

@@ -3,13 +3,13 @@
 
 namespace microaot {
 
-#define MICROAOT_OP(kind, tflite_name, code, handler, options, family) extern const OpHandler handler##_handler;
+#define MICROAOT_OP(kind, tflite_name, code, handler, options, family, data_input, types) extern const OpHandler handler##_handler;
 #include "ir/op_list.def"
 #undef MICROAOT_OP
 
 namespace {
 const OpHandler* const kHandlers[] = {
-#define MICROAOT_OP(kind, tflite_name, code, handler, options, family) &handler##_handler,
+#define MICROAOT_OP(kind, tflite_name, code, handler, options, family, data_input, types) &handler##_handler,
 #include "ir/op_list.def"
 #undef MICROAOT_OP
 };

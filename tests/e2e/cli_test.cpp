@@ -212,5 +212,18 @@ TEST_F(CliTest, InspectListsOperatorsTensorsAndMacs) {
   }
 }
 
+// docs/operators.md is the output of `inspect --supported`, so it cannot fall behind the operator list.
+TEST_F(CliTest, InspectSupportedPrintsDocsOperators) {
+  std::string errors;
+  std::string output;
+  ASSERT_EQ(run_microaot_capture({"inspect", "--supported"}, errors, &output), 0) << errors;
+  EXPECT_NE(output.find("| CONV_2D | 3 | conv |"), std::string::npos) << output;
+  const std::vector<uint8_t> docs = read_file(std::string(MICROAOT_RUNTIME_DIR) + "/../docs/operators.md");
+  EXPECT_EQ(std::string(docs.begin(), docs.end()), output)
+      << "regenerate it: build/microaot inspect --supported > docs/operators.md";
+  EXPECT_NE(run_microaot_capture({"inspect", "--supported", demo_}, errors), 0);
+  EXPECT_NE(run_microaot_capture({"inspect"}, errors), 0);
+}
+
 }  // namespace
 }  // namespace microaot::e2e
