@@ -25,6 +25,7 @@ struct TensorSpec {
   uint64_t offset = 0;        // external data (offset > 1), relative to the start of the file
   uint64_t size = 0;
   bool variable = false;
+  bool sparse = false;  // writes an (empty) sparsity table
 };
 
 using OptionsFn = std::function<flatbuffers::Offset<void>(flatbuffers::FlatBufferBuilder&)>;
@@ -58,8 +59,9 @@ inline flatbuffers::Offset<tflite::SubGraph> build_subgraph(flatbuffers::FlatBuf
     }
     auto quant = tflite::CreateQuantizationParameters(fbb, fbb.CreateVector(t.scale), fbb.CreateVector(t.zero_point),
                                                       tflite::QuantizationDetails::NONE, 0, t.axis);
+    auto sparsity = t.sparse ? tflite::CreateSparsityParameters(fbb) : flatbuffers::Offset<tflite::SparsityParameters>();
     tensors.push_back(tflite::CreateTensor(fbb, fbb.CreateVector(t.shape), t.type, buffer, fbb.CreateString(t.name),
-                                           quant, t.variable));
+                                           quant, t.variable, sparsity));
   }
   std::vector<flatbuffers::Offset<tflite::Operator>> ops;
   for (size_t i = 0; i < spec.ops.size(); ++i) {
