@@ -162,5 +162,23 @@ TEST(TfliteAccept, AnUnmentionedTensorStillNeedsAKnownTypeAndSize) {
             std::string::npos);
 }
 
+// Without MirrorPadOptions the format's default mode is REFLECT but TFLM pads SYMMETRIC: refused.
+TEST(TfliteAccept, MirrorPadWithoutItsOptionsIsRefused) {
+  ModelSpec m;
+  TensorSpec in = activation("in", {4}, 0.5f, 0), out = activation("out", {6}, 0.5f, 0);
+  in.type = out.type = TensorType::FLOAT32;
+  in.scale.clear(), in.zero_point.clear(), out.scale.clear(), out.zero_point.clear();
+  m.tensors = {in, constant("paddings", TensorType::INT32, {1, 2}, {}, bytes_of<int32_t>({1, 1})), out};
+  m.ops = {op(100, 1, {0, 1}, {2})};
+  m.inputs = {0};
+  m.outputs = {2};
+  EXPECT_EQ(read_error(m), "MIRROR_PAD (op 0): missing MirrorPadOptions");
+  m.ops[0].options_type = tflite::BuiltinOptions::MirrorPadOptions;
+  m.ops[0].options = [](flatbuffers::FlatBufferBuilder& fbb) {
+    return tflite::CreateMirrorPadOptions(fbb, tflite::MirrorPadMode::SYMMETRIC).Union();
+  };
+  EXPECT_EQ(compile_error(m), "");
+}
+
 }  // namespace
 }  // namespace microaot
