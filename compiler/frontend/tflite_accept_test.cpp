@@ -180,5 +180,17 @@ TEST(TfliteAccept, MirrorPadWithoutItsOptionsIsRefused) {
   EXPECT_EQ(compile_error(m), "");
 }
 
+// Metadata only describes the model or guides TFLM's planner, except TFLM's compression: its tensors'
+// buffers hold packed indices into value tables, which read as values would be wrong.
+TEST(TfliteAccept, MetadataIsIgnoredUnlessItSaysTheConstantsAreCompressed) {
+  ModelSpec m = small_fc_model();
+  m.metadata = {"min_runtime_version", "CONVERSION_METADATA", "OfflineMemoryAllocation"};
+  EXPECT_EQ(compile_error(m), "");
+  m.metadata.push_back("COMPRESSION_METADATA");
+  EXPECT_EQ(read_error(m),
+            "the model's constants are compressed for TensorFlow Lite Micro (metadata 'COMPRESSION_METADATA'), "
+            "which microaot does not support: compile the uncompressed model");
+}
+
 }  // namespace
 }  // namespace microaot

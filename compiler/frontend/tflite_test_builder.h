@@ -46,6 +46,7 @@ struct ModelSpec {
   uint32_t version = 3;
   bool identifier = true;
   int extra_subgraphs = 0;  // empty subgraphs after the main one
+  std::vector<std::string> metadata;  // names of metadata entries (their buffer is 0)
 };
 
 inline flatbuffers::Offset<tflite::SubGraph> build_subgraph(flatbuffers::FlatBufferBuilder& fbb, const ModelSpec& spec,
@@ -86,8 +87,11 @@ inline std::vector<uint8_t> build_model(const ModelSpec& spec) {
   }
   std::vector<flatbuffers::Offset<tflite::SubGraph>> subgraphs = {build_subgraph(fbb, spec, buffers)};
   for (int i = 0; i < spec.extra_subgraphs; ++i) subgraphs.push_back(tflite::CreateSubGraph(fbb));
+  std::vector<flatbuffers::Offset<tflite::Metadata>> metadata;
+  for (const std::string& name : spec.metadata) metadata.push_back(tflite::CreateMetadata(fbb, fbb.CreateString(name)));
   auto model = tflite::CreateModel(fbb, spec.version, fbb.CreateVector(codes), fbb.CreateVector(subgraphs),
-                                   fbb.CreateString("test model"), fbb.CreateVector(buffers));
+                                   fbb.CreateString("test model"), fbb.CreateVector(buffers),
+                                   metadata.empty() ? 0 : fbb.CreateVector(metadata));
   if (spec.identifier) {
     tflite::FinishModelBuffer(fbb, model);
   } else {

@@ -60,6 +60,17 @@ const tflite::Model& verify_model(const std::vector<uint8_t>& bytes) {
   return model;
 }
 
+void check_not_compressed(const tflite::Model& model) {
+  const auto* metadata = model.metadata();
+  for (uint32_t i = 0; metadata != nullptr && i < metadata->size(); ++i) {
+    const flatbuffers::String* name = metadata->Get(i)->name();
+    if (name != nullptr && name->str() == "COMPRESSION_METADATA") {
+      throw CompileError("the model's constants are compressed for TensorFlow Lite Micro (metadata "
+                         "'COMPRESSION_METADATA'), which microaot does not support: compile the uncompressed model");
+    }
+  }
+}
+
 const tflite::SubGraph& main_subgraph(const tflite::Model& model) {
   const auto* subgraphs = model.subgraphs();
   if (subgraphs == nullptr || subgraphs->size() == 0 || subgraphs->Get(0) == nullptr) {
