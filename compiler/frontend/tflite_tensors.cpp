@@ -76,7 +76,8 @@ void convert_zero_points(const tflite::QuantizationParameters& q, const std::str
     }
     t.quant.zero_point.push_back(zero_point);
   }
-  t.quant.zero_point.resize(scales, t.quant.zero_point[0]);
+  const int64_t first = t.quant.zero_point[0];  // a copy: resize may reallocate what it would refer to
+  t.quant.zero_point.resize(scales, first);
 }
 
 // The per-channel axis. A 1-D tensor (a bias) has only axis 0, whatever quantized_dimension says: some
