@@ -131,6 +131,19 @@ std::vector<std::pair<std::string, Bytes>> inputs() {
   m.outputs = {2};
   out.emplace_back("refuse-arena-4gib", build_model(m));
   out.emplace_back("refuse-shared-name-expansion", shared_name_expansion());
+  // Fields TFLite Micro ignores (docs/errors.md): each of these models once was refused.
+  m = small_fc_model();
+  m.tensors[1].zero_point = {0};
+  out.emplace_back("accept-one-zero-point-two-channels", build_model(m));
+  m = small_fc_model();
+  m.tensors[2].axis = 3;
+  out.emplace_back("accept-bias-quantized-dimension-3", build_model(m));
+  m = small_fc_model();
+  TensorSpec unused = activation("unused", {4}, std::numeric_limits<float>::quiet_NaN(), int64_t{1} << 40);
+  unused.data = {1, 2, 3};
+  unused.sparse = true;
+  m.tensors.push_back(unused);
+  out.emplace_back("accept-unmentioned-broken-tensor", build_model(m));
   return out;
 }
 

@@ -162,8 +162,8 @@ TEST(TfliteReader, RefusesConvWithoutOptionsOrWithZeroStride) {
 
 TEST(TfliteReader, ChecksQuantizationConsistency) {
   ModelSpec m = small_fc_model();
-  m.tensors[1].zero_point = {0};
-  EXPECT_ERROR_HAS(m, "tensor 'weights' (tensor 1) has 2 quantization scales but 1 zero points");
+  m.tensors[1].zero_point = {0, 0, 0};
+  EXPECT_ERROR_HAS(m, "tensor 'weights' (tensor 1) has 2 quantization scales but 3 zero points");
   m = small_fc_model();
   m.tensors[1].axis = 1;
   EXPECT_ERROR_HAS(m, "'weights' (tensor 1) has 2 per-channel scales but dimension 1 of shape [2, 4] has size 4");

@@ -19,6 +19,10 @@ constexpr int64_t kMaxTensorBytes = (int64_t{1} << 31) - 1;
 // Checks size, file identifier and the flatbuffer structure, then the schema version; returns the model.
 const tflite::Model& verify_model(const std::vector<uint8_t>& bytes);
 
+// Refuses a model whose constants TFLite Micro's compression packed (its COMPRESSION_METADATA entry): their
+// buffers hold table indices, not values.
+void check_not_compressed(const tflite::Model& model);
+
 // The main subgraph: subgraph 0, present and non-null.
 const tflite::SubGraph& main_subgraph(const tflite::Model& model);
 

@@ -54,6 +54,7 @@ void convert_ops(const tflite::SubGraph& subgraph, const std::vector<ResolvedOp>
 
 Graph read_tflite(const std::vector<uint8_t>& bytes) {
   const tflite::Model& model = verify_model(bytes);
+  check_not_compressed(model);
   const tflite::SubGraph& subgraph = main_subgraph(model);
   check_expansion(model, subgraph, bytes.size());
   const std::vector<ResolvedOp> resolved = resolve_operators(model, subgraph);

@@ -57,36 +57,34 @@ void convert_shape(const tflite::Tensor& src, Graph& graph, int id) {
   }
 }
 
-void convert_quantization(const tflite::Tensor& src, Graph& graph, int id) {
-  const tflite::QuantizationParameters* q = src.quantization();
-  if (q == nullptr) return;
-  const std::string name = "tensor " + describe_tensor(graph, id);
-  if (q->details_type() != tflite::QuantizationDetails::NONE) {
-    throw CompileError(name + " uses custom quantization, which microaot does not support");
-  }
-  const size_t scales = q->scale() ? q->scale()->size() : 0;
-  const size_t zero_points = q->zero_point() ? q->zero_point()->size() : 0;
-  if (scales == 0 && zero_points == 0) return;  // converters write empty tables for float tensors
+// Zero points and scales as TFLM reads them: quantization counts only when both vectors are non-empty,
+// and one zero point serves every channel. Other mismatched counts are ambiguous and refused.
+void convert_zero_points(const tflite::QuantizationParameters& q, const std::string& name, Tensor& t) {
+  const size_t scales = q.scale()->size(), zero_points = q.zero_point()->size();
   // The verifier (flatbuffers 2.0) checks only 4-byte alignment of vectors; int64 reads need 8.
-  if (zero_points != 0 && reinterpret_cast<uintptr_t>(q->zero_point()->data()) % alignof(int64_t) != 0) {
+  if (reinterpret_cast<uintptr_t>(q.zero_point()->data()) % alignof(int64_t) != 0) {
     throw CompileError("malformed .tflite model: the zero points of " + name + " are misaligned");
   }
-  if (scales != zero_points) {
+  if (zero_points != scales && zero_points != 1) {
     throw CompileError(name + " has " + std::to_string(scales) + " quantization scales but " +
                        std::to_string(zero_points) + " zero points");
   }
-  Tensor& t = graph.tensors[id];
-  for (float scale : *q->scale()) {
-    if (!std::isfinite(scale)) throw CompileError(name + " has a quantization scale that is not finite");
-    t.quant.scale.push_back(scale);
-  }
-  for (int64_t zero_point : *q->zero_point()) {
+  for (int64_t zero_point : *q.zero_point()) {
+    // TFLM would truncate it to int32, computing with another zero point than the file's.
     if (zero_point < std::numeric_limits<int32_t>::min() || zero_point > std::numeric_limits<int32_t>::max()) {
       throw CompileError(name + " has zero point " + std::to_string(zero_point) + ", outside the int32 range");
     }
     t.quant.zero_point.push_back(zero_point);
   }
-  const int32_t axis = q->quantized_dimension();
+  const int64_t first = t.quant.zero_point[0];  // a copy: resize may reallocate what it would refer to
+  t.quant.zero_point.resize(scales, first);
+}
+
+// The per-channel axis. A 1-D tensor (a bias) has only axis 0, whatever quantized_dimension says: some
+// converters copy the weights' dimension there and TFLM never reads it.
+void convert_axis(const tflite::QuantizationParameters& q, const std::string& name, Tensor& t) {
+  const size_t scales = t.quant.scale.size();
+  const int32_t axis = t.shape.size() == 1 ? 0 : q.quantized_dimension();
   const bool axis_in_range = axis >= 0 && static_cast<size_t>(axis) < t.shape.size();
   if (scales > 1) {
     if (!axis_in_range) {
@@ -102,23 +100,53 @@ void convert_quantization(const tflite::Tensor& src, Graph& graph, int id) {
   t.quant.axis = axis_in_range ? axis : 0;  // per-tensor: the axis is meaningless, keep it valid
 }
 
-// The bytes of buffer `index`: inline data, or `size` bytes at `offset` from the start of the file when
-// offset > 1 (the format's convention for data stored outside the flatbuffer). Empty when there are none.
-std::vector<uint8_t> buffer_bytes(const tflite::Model& model, uint32_t index, const std::vector<uint8_t>& file,
-                                  const Graph& graph, int id) {
-  if (index == 0) return {};  // buffer 0 is the format's empty sentinel
+void convert_quantization(const tflite::Tensor& src, Graph& graph, int id) {
+  const tflite::QuantizationParameters* q = src.quantization();
+  if (q == nullptr) return;
+  const std::string name = "tensor " + describe_tensor(graph, id);
+  // TFLM ignores the details and would read custom-encoded values as plain affine ones.
+  if (q->details_type() != tflite::QuantizationDetails::NONE) {
+    throw CompileError(name + " uses custom quantization, which microaot does not support");
+  }
+  // Converters write empty tables for float tensors; TFLM also drops a table missing either vector.
+  if (q->scale() == nullptr || q->scale()->size() == 0 || q->zero_point() == nullptr || q->zero_point()->size() == 0) {
+    return;
+  }
+  Tensor& t = graph.tensors[id];
+  for (float scale : *q->scale()) {
+    // TFLM would compute with it; every result it touches would be meaningless.
+    if (!std::isfinite(scale)) throw CompileError(name + " has a quantization scale that is not finite");
+    t.quant.scale.push_back(scale);
+  }
+  convert_zero_points(*q, name, t);
+  convert_axis(*q, name, t);
+}
+
+// Buffer `index` of tensor `id`, checked to exist; nullptr for buffer 0, the format's empty sentinel.
+const tflite::Buffer* buffer_at(const tflite::Model& model, uint32_t index, const Graph& graph, int id) {
+  if (index == 0) return nullptr;
   const auto* buffers = model.buffers();
   if (buffers == nullptr || index >= buffers->size()) {
     throw CompileError("tensor " + describe_tensor(graph, id) + " refers to buffer " + std::to_string(index) +
                        " but the model has " + std::to_string(buffers ? buffers->size() : 0) + " buffers");
   }
-  const tflite::Buffer& buffer = *buffers->Get(index);
+  return buffers->Get(index);
+}
+
+// The bytes of buffer `index`: inline data, or `size` bytes at `offset` from the start of the file when
+// offset > 1 (the format's convention for data stored outside the flatbuffer). Empty when there are none.
+// (TFLM reads inline data only; TFLite reads both, as here.)
+std::vector<uint8_t> buffer_bytes(const tflite::Model& model, uint32_t index, const std::vector<uint8_t>& file,
+                                  const Graph& graph, int id) {
+  const tflite::Buffer* found = buffer_at(model, index, graph, id);
+  if (found == nullptr) return {};
+  const tflite::Buffer& buffer = *found;
   const size_t inline_size = buffer.data() ? buffer.data()->size() : 0;
   if (buffer.offset() <= 1) {
     if (inline_size == 0) return {};
     return std::vector<uint8_t>(buffer.data()->begin(), buffer.data()->end());
   }
-  if (inline_size != 0) {
+  if (inline_size != 0) {  // TFLM would take the inline bytes, TFLite the external ones
     throw CompileError("buffer " + std::to_string(index) + " of tensor " + describe_tensor(graph, id) +
                        " has both inline data and an external offset");
   }
@@ -149,6 +177,7 @@ void convert_data(const tflite::Model& model, const tflite::Tensor& src, const s
   std::vector<uint8_t> data = buffer_bytes(model, src.buffer(), file, graph, id);
   if (data.empty()) return;
   Tensor& t = graph.tensors[id];
+  // TFLM ignores sparsity and the size and would read the stored values as dense ones.
   if (src.sparsity() != nullptr) {
     throw CompileError("tensor " + describe_tensor(graph, id) + " is stored sparse, which microaot does not support");
   }
@@ -160,6 +189,24 @@ void convert_data(const tflite::Model& model, const tflite::Tensor& src, const s
   if (t.dtype == DType::kFloat32) check_no_nan(graph, id, data);
   t.is_constant = !src.is_variable();  // a variable's buffer only holds its initial value
   t.data = std::move(data);
+}
+
+// Tensors the subgraph's inputs, outputs or operators list; indices out of range are refused later.
+std::vector<bool> mentioned_tensors(const tflite::SubGraph& subgraph, size_t count) {
+  std::vector<bool> mentioned(count, false);
+  const auto mark = [&](const flatbuffers::Vector<int32_t>* list) {
+    for (uint32_t i = 0; list != nullptr && i < list->size(); ++i) {
+      const int32_t id = list->Get(i);
+      if (id >= 0 && static_cast<size_t>(id) < count) mentioned[id] = true;
+    }
+  };
+  mark(subgraph.inputs());
+  mark(subgraph.outputs());
+  for (uint32_t i = 0; subgraph.operators() != nullptr && i < subgraph.operators()->size(); ++i) {
+    mark(subgraph.operators()->Get(i)->inputs());
+    mark(subgraph.operators()->Get(i)->outputs());
+  }
+  return mentioned;
 }
 }  // namespace
 
@@ -173,6 +220,7 @@ void convert_tensors(const tflite::Model& model, const tflite::SubGraph& subgrap
   const auto* tensors = subgraph.tensors();
   const size_t count = tensors ? tensors->size() : 0;
   graph.tensors.resize(count);
+  const std::vector<bool> mentioned = mentioned_tensors(subgraph, count);
   for (size_t i = 0; i < count; ++i) {
     const tflite::Tensor& src = *tensors->Get(i);
     const int id = static_cast<int>(i);
@@ -180,11 +228,19 @@ void convert_tensors(const tflite::Model& model, const tflite::SubGraph& subgrap
     t.name = src.name() ? src.name()->str() : "";
     t.source_index = id;
     t.dtype = ir_dtype(src.type());
+    // TFLM converts the type of every tensor, mentioned or not, and refuses types it does not know.
     if (*tflite::EnumNameTensorType(src.type()) == '\0') {
       throw CompileError("tensor " + describe_tensor(graph, id) + " has unknown element type " +
                          std::to_string(static_cast<int>(src.type())));
     }
+    // TFLM also sizes every tensor for its arena plan, so an unknown or oversized shape fails there too.
     convert_shape(src, graph, id);
+    if (!mentioned[i]) {
+      // Nothing reads the rest of it, here or in TFLM: quantization, sparsity and data may be anything.
+      buffer_at(model, src.buffer(), graph, id);  // but the file must be well formed
+      t.is_dead = true;
+      continue;
+    }
     convert_quantization(src, graph, id);
     convert_data(model, src, file, graph, id);
   }

@@ -25,6 +25,7 @@ struct TensorSpec {
   uint64_t offset = 0;        // external data (offset > 1), relative to the start of the file
   uint64_t size = 0;
   bool variable = false;
+  bool sparse = false;  // writes an (empty) sparsity table
 };
 
 using OptionsFn = std::function<flatbuffers::Offset<void>(flatbuffers::FlatBufferBuilder&)>;
@@ -45,6 +46,7 @@ struct ModelSpec {
   uint32_t version = 3;
   bool identifier = true;
   int extra_subgraphs = 0;  // empty subgraphs after the main one
+  std::vector<std::string> metadata;  // names of metadata entries (their buffer is 0)
 };
 
 inline flatbuffers::Offset<tflite::SubGraph> build_subgraph(flatbuffers::FlatBufferBuilder& fbb, const ModelSpec& spec,
@@ -58,8 +60,9 @@ inline flatbuffers::Offset<tflite::SubGraph> build_subgraph(flatbuffers::FlatBuf
     }
     auto quant = tflite::CreateQuantizationParameters(fbb, fbb.CreateVector(t.scale), fbb.CreateVector(t.zero_point),
                                                       tflite::QuantizationDetails::NONE, 0, t.axis);
+    auto sparsity = t.sparse ? tflite::CreateSparsityParameters(fbb) : flatbuffers::Offset<tflite::SparsityParameters>();
     tensors.push_back(tflite::CreateTensor(fbb, fbb.CreateVector(t.shape), t.type, buffer, fbb.CreateString(t.name),
-                                           quant, t.variable));
+                                           quant, t.variable, sparsity));
   }
   std::vector<flatbuffers::Offset<tflite::Operator>> ops;
   for (size_t i = 0; i < spec.ops.size(); ++i) {
@@ -84,8 +87,11 @@ inline std::vector<uint8_t> build_model(const ModelSpec& spec) {
   }
   std::vector<flatbuffers::Offset<tflite::SubGraph>> subgraphs = {build_subgraph(fbb, spec, buffers)};
   for (int i = 0; i < spec.extra_subgraphs; ++i) subgraphs.push_back(tflite::CreateSubGraph(fbb));
+  std::vector<flatbuffers::Offset<tflite::Metadata>> metadata;
+  for (const std::string& name : spec.metadata) metadata.push_back(tflite::CreateMetadata(fbb, fbb.CreateString(name)));
   auto model = tflite::CreateModel(fbb, spec.version, fbb.CreateVector(codes), fbb.CreateVector(subgraphs),
-                                   fbb.CreateString("test model"), fbb.CreateVector(buffers));
+                                   fbb.CreateString("test model"), fbb.CreateVector(buffers),
+                                   metadata.empty() ? 0 : fbb.CreateVector(metadata));
   if (spec.identifier) {
     tflite::FinishModelBuffer(fbb, model);
   } else {

@@ -1,6 +1,7 @@
 // First line of defence: nothing in the file is read before the flatbuffers verifier has checked that
 // every offset, vector and string the reader can reach lies inside the buffer.
 #include <cctype>
+#include <cstring>
 #include <string>
 
 #include "frontend/tflite_internal.h"
@@ -58,6 +59,20 @@ const tflite::Model& verify_model(const std::vector<uint8_t>& bytes) {
                        " (microaot reads version 3)");
   }
   return model;
+}
+
+void check_not_compressed(const tflite::Model& model) {
+  constexpr char kCompression[] = "COMPRESSION_METADATA";
+  const auto* metadata = model.metadata();
+  for (uint32_t i = 0; metadata != nullptr && i < metadata->size(); ++i) {
+    // Compared in place: many entries may share one long name (no copy, no amplification).
+    const flatbuffers::String* name = metadata->Get(i)->name();
+    if (name != nullptr && name->size() == sizeof kCompression - 1 &&
+        std::memcmp(name->data(), kCompression, sizeof kCompression - 1) == 0) {
+      throw CompileError("the model's constants are compressed for TensorFlow Lite Micro (metadata "
+                         "'COMPRESSION_METADATA'), which microaot does not support: compile the uncompressed model");
+    }
+  }
 }
 
 const tflite::SubGraph& main_subgraph(const tflite::Model& model) {

@@ -94,11 +94,12 @@ KernelCall lower_pad(const Graph& graph, const Op& op, const Target&) {
   return remap_call(graph, op, padded_tables(graph, op), fill);
 }
 
-OpOptions read_mirror_options(const Graph&, const Op&, const tflite::Operator& source) {
+// Without the table the format's default is REFLECT, but TFLM (zeroed parameters: mode unknown) pads
+// SYMMETRIC; neither can be trusted to be what the converter meant.
+OpOptions read_mirror_options(const Graph& graph, const Op& op, const tflite::Operator& source) {
   MirrorPadOptions options;
-  if (const auto* table = source.builtin_options_as_MirrorPadOptions()) {
-    options.reflect = table->mode() == tflite::MirrorPadMode::REFLECT;
-  }
+  const auto& table = required_options<tflite::MirrorPadOptions>(graph, op, source, "MirrorPadOptions");
+  options.reflect = table.mode() == tflite::MirrorPadMode::REFLECT;
   return options;
 }
 
