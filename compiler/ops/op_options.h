@@ -68,6 +68,11 @@ struct StridedSliceOptions {  // bit d of a mask applies to dimension d
   int shrink_axis_mask = 0;
 };
 
+// DEPTH_TO_SPACE, SPACE_TO_DEPTH: the side of the square block moved between space and depth.
+struct BlockSizeOptions {
+  int block_size = 1;
+};
+
 // The op's options as T, or nullptr when it holds another type.
 template <typename T>
 const T* options_if(const Op& op) {

@@ -38,11 +38,8 @@ std::vector<int64_t> paddings(const Graph& graph, const Op& op) {
 
 void check_common(const Graph& graph, const Op& op, int max_inputs, std::initializer_list<DType> types) {
   expect_arity(graph, op, 2, max_inputs, 1);
-  const int out = output_id(graph, op, 0);
-  expect_dtype(graph, op, out, "output 0", types);
-  expect_known_shape(graph, op, input_id(graph, op, 0), "input 0");
-  expect_known_shape(graph, op, out, "output 0");
-  expect_same_type(graph, op, 0);
+  expect_moved_tensors(graph, op, types);
+  const int out = op.outputs[0];
   expect_tensor(graph.tensor(out).shape.size() <= kMaxPadRank, graph, op, out, "output 0", "rank above 5");
   paddings(graph, op);
 }

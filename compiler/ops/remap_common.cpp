@@ -68,6 +68,14 @@ std::vector<int64_t> constant_ints(const Graph& graph, const Op& op, int tensor_
   return values;
 }
 
+void expect_moved_tensors(const Graph& graph, const Op& op, std::initializer_list<DType> types) {
+  const int out = output_id(graph, op, 0);
+  expect_dtype(graph, op, out, "output 0", types);
+  expect_same_type(graph, op, 0);
+  expect_known_shape(graph, op, op.inputs[0], "input 0");
+  expect_known_shape(graph, op, out, "output 0");
+}
+
 void expect_same_type(const Graph& graph, const Op& op, int input_index) {
   const int in = input_id(graph, op, input_index);
   const int out = output_id(graph, op, 0);

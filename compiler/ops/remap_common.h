@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,23 @@ std::vector<int64_t> byte_strides(const std::vector<int32_t>& shape, int64_t ele
 // count entries (start + k * step) * stride, k = 0..count-1.
 std::vector<int64_t> stepped_offsets(int64_t count, int64_t start, int64_t step, int64_t stride);
 
+// count entries offset_of(k), k = 0..count-1: for coordinates that split into several input coordinates.
+template <typename F>
+std::vector<int64_t> mapped_offsets(int64_t count, F offset_of) {
+  std::vector<int64_t> offsets;
+  for (int64_t k = 0; k < count; ++k) offsets.push_back(offset_of(k));
+  return offsets;
+}
+
 // The call of the remap kernel from input 0 to output 0; `fill` is one element's bytes (zeros when empty).
 KernelCall remap_call(const Graph& graph, const Op& op, const RemapTables& tables, std::vector<uint8_t> fill = {});
 
 // The values of a constant int32 or int64 tensor; refuses any other tensor, naming op and role.
 std::vector<int64_t> constant_ints(const Graph& graph, const Op& op, int tensor_id, const std::string& role);
+
+// The checks every data-movement operator makes on input 0 and output 0: the output's type among `types`, the
+// input's the same, both shapes known.
+void expect_moved_tensors(const Graph& graph, const Op& op, std::initializer_list<DType> types);
 
 // Refuses an input whose type is not the output's. Quantization is not compared: like TFLM, the data-movement
 // operators copy the stored values without rescaling.

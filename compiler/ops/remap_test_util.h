@@ -50,4 +50,21 @@ inline std::vector<std::vector<int64_t>> remap_tables(const KernelCall& call) {
   return tables;
 }
 
+// Per output element in row-major order, the index of the input element the call copies (the tables' byte
+// offsets summed and divided by the element size), or -1 where the element is fill: the kernel's contract
+// worked out independently of it.
+inline std::vector<int64_t> remap_sources(const KernelCall& call) {
+  const int64_t element_bytes = std::stoll(param_text(call).at("element_bytes"));
+  std::vector<int64_t> sources = {0};
+  for (const auto& table : remap_tables(call)) {
+    std::vector<int64_t> next;
+    for (int64_t outer : sources) {
+      for (int64_t entry : table) next.push_back(outer < 0 || entry < 0 ? -1 : outer + entry);
+    }
+    sources = next;
+  }
+  for (int64_t& s : sources) s = s < 0 ? -1 : s / element_bytes;
+  return sources;
+}
+
 }  // namespace microaot

@@ -94,12 +94,9 @@ void check(const Graph& graph, const Op& op) {
   const bool strided = op.kind == OpKind::StridedSlice;
   expect_version(graph, op, strided ? 8 : 6);
   expect_arity(graph, op, strided ? 4 : 3, strided ? 4 : 3, 1);
-  const int in = input_id(graph, op, 0);
-  const int out = output_id(graph, op, 0);
-  expect_dtype(graph, op, out, "output 0", {DType::kFloat32, DType::kInt8, DType::kInt16, DType::kInt32, DType::kBool});
-  expect_same_type(graph, op, 0);
-  expect_known_shape(graph, op, in, "input 0");
-  expect_known_shape(graph, op, out, "output 0");
+  expect_moved_tensors(graph, op, {DType::kFloat32, DType::kInt8, DType::kInt16, DType::kInt32, DType::kBool});
+  const int in = op.inputs[0];
+  const int out = op.outputs[0];
   expect_tensor(graph.tensor(in).shape.size() <= (strided ? 4u : 5u), graph, op, in, "input 0",
                 strided ? "rank above 4" : "rank above 5");
   std::vector<int32_t> shape;

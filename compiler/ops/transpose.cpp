@@ -36,11 +36,7 @@ std::vector<int64_t> permutation(const Graph& graph, const Op& op) {
 void check(const Graph& graph, const Op& op) {
   expect_version(graph, op, 6);
   expect_arity(graph, op, 2, 2, 1);
-  const int out = output_id(graph, op, 0);
-  expect_dtype(graph, op, out, "output 0", {DType::kFloat32, DType::kInt8, DType::kInt16});
-  expect_same_type(graph, op, 0);
-  expect_known_shape(graph, op, op.inputs[0], "input 0");
-  expect_known_shape(graph, op, out, "output 0");
+  expect_moved_tensors(graph, op, {DType::kFloat32, DType::kInt8, DType::kInt16});
   expect_tensor(graph.tensor(op.inputs[0]).shape.size() <= kMaxRank, graph, op, op.inputs[0], "input 0",
                 "rank above 5");
   permutation(graph, op);
