@@ -23,6 +23,7 @@ void check_fill(const Graph& graph, const Op& op) {
   expect_same_type(graph, op, 1);
   expect_rank(graph, op, value, "value", 0);
   expect_known_shape(graph, op, out, "output 0");
+  expect_remap_table_size(graph, op, out);
   expect_rank(graph, op, dims, "dims", 1);
   const std::vector<int64_t> values = constant_ints(graph, op, dims, "dims");
   const std::vector<int32_t>& shape = graph.tensor(out).shape;

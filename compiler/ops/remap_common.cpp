@@ -7,6 +7,9 @@ namespace microaot {
 namespace {
 
 constexpr size_t kMaxRank = 8;  // MICROAOT_REMAP_MAX_RANK
+// The tables hold one entry per coordinate of each output dimension, in flash: a sum of dimensions above
+// this is no microcontroller model, and a hostile shape must not make the compiler build gigabytes.
+constexpr int64_t kMaxTableEntries = int64_t{1} << 20;
 
 int64_t read_little_endian(const uint8_t* bytes, size_t size) {
   uint64_t u = 0;
@@ -74,6 +77,15 @@ void expect_moved_tensors(const Graph& graph, const Op& op, std::initializer_lis
   expect_same_type(graph, op, 0);
   expect_known_shape(graph, op, op.inputs[0], "input 0");
   expect_known_shape(graph, op, out, "output 0");
+  expect_remap_table_size(graph, op, out);
+}
+
+void expect_remap_table_size(const Graph& graph, const Op& op, int out) {
+  int64_t entries = 0;
+  for (int32_t dim : graph.tensor(out).shape) entries += dim;
+  expect_tensor(entries <= kMaxTableEntries, graph, op, out, "output 0",
+                "has dimensions summing to " + std::to_string(entries) + "; the remap kernel's offset tables take " +
+                    "at most " + std::to_string(kMaxTableEntries) + " entries");
 }
 
 void expect_same_type(const Graph& graph, const Op& op, int input_index) {

@@ -44,6 +44,9 @@ std::vector<int64_t> constant_ints(const Graph& graph, const Op& op, int tensor_
 // input's the same, both shapes known.
 void expect_moved_tensors(const Graph& graph, const Op& op, std::initializer_list<DType> types);
 
+// Refuses an output whose dimensions sum above the remap tables' limit (2^20 entries).
+void expect_remap_table_size(const Graph& graph, const Op& op, int out);
+
 // Refuses an input whose type is not the output's. Quantization is not compared: like TFLM, the data-movement
 // operators copy the stored values without rescaling.
 void expect_same_type(const Graph& graph, const Op& op, int input_index);

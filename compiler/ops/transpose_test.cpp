@@ -40,5 +40,15 @@ TEST(TransposeHandler, RefusesWhatTflmRefuses) {
   EXPECT_NE(check_error(transpose_graph(DType::kInt32, {2}, {0}, {2})).find("output 0"), std::string::npos);
 }
 
+// A hostile shape must not make the compiler build gigabytes of tables: 2^20 entries at most (sum of dims).
+TEST(TransposeHandler, RefusesOffsetTablesAboveTheLimit) {
+  const int32_t big = 1 << 20;
+  EXPECT_NE(check_error(transpose_graph(DType::kInt8, {2, big}, {1, 0}, {big, 2}))
+                .find("has dimensions summing to 1048578; the remap kernel's offset tables take at most 1048576"),
+            std::string::npos)
+      << check_error(transpose_graph(DType::kInt8, {2, big}, {1, 0}, {big, 2}));
+  EXPECT_EQ(check_error(transpose_graph(DType::kInt8, {2, big - 2}, {1, 0}, {big - 2, 2})), "");
+}
+
 }  // namespace
 }  // namespace microaot
