@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/join_split.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/op_options.h"
@@ -86,28 +87,8 @@ void check(const Graph& graph, const Op& op) {
                 "its axis size is not the sum of the inputs'");
 }
 
-int64_t product(const std::vector<int32_t>& shape, size_t from, size_t to) {
-  int64_t n = 1;
-  for (size_t d = from; d < to; ++d) n *= shape[d];
-  return n;
-}
-
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {
-  const Tensor& output = graph.tensor(op.outputs[0]);
-  const size_t axis = positive_axis(graph, op);
-  KernelCall call;
-  call.stem = "concatenation";
-  std::vector<int64_t> slice_bytes;
-  for (int id : op.inputs) {
-    const Tensor& input = graph.tensor(id);
-    slice_bytes.push_back(product(input.shape, axis, input.shape.size()) * static_cast<int64_t>(dtype_size(input.dtype)));
-    call.args.push_back(id);
-  }
-  call.args.push_back(op.outputs[0]);
-  call.params.set_int("outer_count", product(output.shape, 0, axis));
-  call.params.set_int("input_count", static_cast<int64_t>(op.inputs.size()));
-  call.params.set_ints("slice_bytes", slice_bytes);
-  return call;
+  return concatenation_call(graph, op, positive_axis(graph, op));
 }
 
 int64_t macs(const Graph&, const Op&) { return 0; }

@@ -58,6 +58,12 @@ KernelCall remap_call(const Graph& graph, const Op& op, const RemapTables& table
   return call;
 }
 
+int64_t dims_product(const std::vector<int32_t>& shape, size_t from, size_t to) {
+  int64_t n = 1;
+  for (size_t d = from; d < to; ++d) n *= shape[d];
+  return n;
+}
+
 std::vector<int64_t> constant_ints(const Graph& graph, const Op& op, int tensor_id, const std::string& role) {
   expect_dtype(graph, op, tensor_id, role, {DType::kInt32, DType::kInt64});
   expect_constant_data(graph, op, tensor_id, role);

@@ -19,6 +19,9 @@ struct RemapTables {
   void add(std::vector<int64_t> dim_offsets);
 };
 
+// The product of shape[from..to), 1 when empty.
+int64_t dims_product(const std::vector<int32_t>& shape, size_t from, size_t to);
+
 // Row-major byte strides of `shape` for elements of `element_bytes`.
 std::vector<int64_t> byte_strides(const std::vector<int32_t>& shape, int64_t element_bytes);
 
