@@ -27,6 +27,7 @@
 #include "microaot/kernels/select_v2.h"
 #include "microaot/kernels/sigmoid.h"
 #include "microaot/kernels/softmax.h"
+#include "microaot/kernels/split.h"
 #include "microaot/kernels/squared_difference.h"
 
 #endif /* MICROAOT_KERNELS_H */
