@@ -1,5 +1,5 @@
-// GATHER kernel (GATHER, EMBEDDING_LOOKUP): blocks picked per batch and outer index against an independent index
-// computation, any element size, and the refusal of an index outside the axis before anything is read for it.
+// GATHER kernel (GATHER, EMBEDDING_LOOKUP) and GATHER_ND kernel: blocks picked against an independent index
+// computation, any element size, and the refusal of an index outside its dimension before it is read.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -54,6 +54,34 @@ TEST(Gather, RefusesAnIndexOutsideTheAxis) {
   std::vector<int16_t> out(2, 0);
   EXPECT_EQ(microaot_gather(&p, in.data(), last, out.data()), MICROAOT_STATUS_OK);
   EXPECT_EQ(out, (std::vector<int16_t>{3, 3}));
+}
+
+TEST(GatherNd, TuplesPickElementsAndRows) {
+  // [4,5] int8 with value 10*r + c; depth 2 picks elements, depth 1 picks rows.
+  std::vector<int8_t> in(20);
+  for (int i = 0; i < 20; ++i) in[static_cast<size_t>(i)] = static_cast<int8_t>(10 * (i / 5) + i % 5);
+  const int32_t dims[] = {4, 5}, strides[] = {5, 1};
+  const int32_t pairs[] = {0, 1, 3, 4, 2, 2};
+  const microaot_gather_nd_params elements = {3, 2, 1, dims, strides};
+  std::vector<int8_t> out(3, 0);
+  ASSERT_EQ(microaot_gather_nd(&elements, in.data(), pairs, out.data()), MICROAOT_STATUS_OK);
+  EXPECT_EQ(out, (std::vector<int8_t>{1, 34, 22}));
+  const int32_t rows[] = {3, 1};
+  const microaot_gather_nd_params row_params = {2, 1, 5, dims, strides};
+  std::vector<int8_t> picked(10, 0);
+  ASSERT_EQ(microaot_gather_nd(&row_params, in.data(), rows, picked.data()), MICROAOT_STATUS_OK);
+  EXPECT_EQ(picked, (std::vector<int8_t>{30, 31, 32, 33, 34, 10, 11, 12, 13, 14}));
+}
+
+TEST(GatherNd, RefusesAnEntryOutsideItsDimensionEvenWhenTheFlatPositionFits) {
+  const std::vector<float> in(20, 1.0f);
+  const int32_t dims[] = {4, 5}, strides[] = {20, 4};
+  const microaot_gather_nd_params p = {1, 2, 4, dims, strides};
+  for (const std::vector<int32_t>& bad : {std::vector<int32_t>{0, 7}, {-1, 2}, {4, 0}, {1, INT32_MIN}}) {
+    float out = 0.0f;
+    EXPECT_EQ(microaot_gather_nd(&p, in.data(), bad.data(), &out), MICROAOT_STATUS_VALUE_OUT_OF_RANGE)
+        << bad[0] << " " << bad[1];
+  }
 }
 
 }  // namespace
