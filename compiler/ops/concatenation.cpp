@@ -10,6 +10,7 @@
 #include "ops/op_handler.h"
 #include "ops/op_options.h"
 #include "ops/read_options.h"
+#include "ops/remap_common.h"
 
 namespace microaot {
 namespace {
@@ -61,6 +62,7 @@ void check_input(const Graph& graph, const Op& op, size_t i, size_t axis, int64_
   expect_tensor(input.dtype == output.dtype, graph, op, id, role, "has a type other than the output's");
   expect_tensor(input.shape.size() == output.shape.size(), graph, op, id, role, "has a rank other than the output's");
   expect_known_shape(graph, op, id, role);
+  expect_dims_product_fits(graph, op, id, role);
   for (size_t d = 0; d < output.shape.size(); ++d) {
     expect_tensor(d == axis || input.shape[d] == output.shape[d], graph, op, id, role,
                   "dimension " + std::to_string(d) + " differs from the output's");
@@ -78,6 +80,7 @@ void check(const Graph& graph, const Op& op) {
                {DType::kFloat32, DType::kInt8, DType::kInt16, DType::kInt32, DType::kInt64, DType::kBool});
   expect_tensor(graph.tensor(out).shape.size() <= kMaxRank, graph, op, out, "output 0", "rank above 6");
   expect_known_shape(graph, op, out, "output 0");
+  expect_dims_product_fits(graph, op, out, "output 0");
   expect_op(options_if<ConcatenationOptions>(op)->activation == Activation::kNone, graph, op,
             "a fused activation is not supported (TFLM refuses it too)");
   const size_t axis = positive_axis(graph, op);

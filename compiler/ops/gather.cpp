@@ -79,8 +79,11 @@ void check_operands(const Graph& graph, const Op& op, int values_index, int indi
   expect_dtype(graph, op, indices, indices_role, {DType::kInt32});
   expect_tensor(graph.tensor(out).dtype == graph.tensor(values).dtype, graph, op, out, "output 0",
                 "has a type other than " + values_role + "'s");
-  for (int id : {values, indices}) expect_known_shape(graph, op, id, input_role(op, id));
-  expect_known_shape(graph, op, out, "output 0");
+  for (int id : {values, indices, out}) {
+    const std::string role = id == out ? "output 0" : input_role(op, id);
+    expect_known_shape(graph, op, id, role);
+    expect_dims_product_fits(graph, op, id, role);
+  }
 }
 
 void check_gather(const Graph& graph, const Op& op) {

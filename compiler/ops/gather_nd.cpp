@@ -42,8 +42,10 @@ void check(const Graph& graph, const Op& op) {
   expect_dtype(graph, op, indices, "input 1", {DType::kInt32});
   expect_tensor(graph.tensor(out).dtype == graph.tensor(in).dtype, graph, op, out, "output 0",
                 "has a type other than input 0's");
-  expect_known_shape(graph, op, in, "input 0");
-  expect_known_shape(graph, op, indices, "input 1");
+  for (int id : {in, indices}) {
+    expect_known_shape(graph, op, id, input_role(op, id));
+    expect_dims_product_fits(graph, op, id, input_role(op, id));
+  }
   const std::vector<int32_t>& input = graph.tensor(in).shape;
   const std::vector<int32_t>& index_shape = graph.tensor(indices).shape;
   expect_tensor(!input.empty(), graph, op, in, "input 0", "must be at least a vector");

@@ -37,6 +37,7 @@ void check(const Graph& graph, const Op& op) {
   const int out = output_id(graph, op, 0);
   expect_dtype(graph, op, out, "output 0", {DType::kFloat32, DType::kInt8, DType::kInt16, DType::kInt32, DType::kInt64});
   expect_known_shape(graph, op, out, "output 0");
+  expect_dims_product_fits(graph, op, out, "output 0");
   const int values_count = options_if<PackOptions>(op)->values_count;
   expect_op(values_count == static_cast<int>(op.inputs.size()), graph, op,
             "values_count " + std::to_string(values_count) + " is not the number of inputs");

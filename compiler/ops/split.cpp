@@ -39,6 +39,7 @@ std::vector<int64_t> check_pieces(const Graph& graph, const Op& op, SplitLayout 
   const Tensor& input = graph.tensor(in);
   expect_dtype(graph, op, in, in_role, {DType::kFloat32, DType::kInt8, DType::kInt16, DType::kInt32});
   expect_known_shape(graph, op, in, in_role);
+  expect_dims_product_fits(graph, op, in, in_role);
   expect_outputs_typed_as_input(graph, op, layout.input);
   std::vector<int64_t> sizes;
   int64_t sum = 0;

@@ -2,6 +2,7 @@
 // kernel's byte ranges; SPLIT_V's constant size_splits with one -1; the refusals.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -64,6 +65,14 @@ TEST(SplitHandler, Refusals) {
   runtime_axis.tensors[1].is_constant = false;
   EXPECT_TRUE(refuses(runtime_axis, "the axis must be a constant"));
   EXPECT_TRUE(refuses(split_graph(OpKind::Split, DType::kBool, {6, 4}, 0, {{3, 4}, {3, 4}}), "input 1"));
+}
+
+TEST(SplitHandler, AnEmptyInputMayNotHideHugeDimensions) {
+  // Zero bytes, yet its outer count would be 2^31 - 1.
+  const int32_t big = INT32_MAX;
+  EXPECT_TRUE(refuses(split_graph(OpKind::Split, DType::kInt8, {big, 2, 0}, 1, {{big, 1, 0}, {big, 1, 0}}),
+                      "input 1 'x' (tensor 0): its non-zero dimensions hold 2^31 bytes or more"));
+  EXPECT_EQ(check_error(split_graph(OpKind::Split, DType::kInt8, {5, 2, 0}, 1, {{5, 1, 0}, {5, 1, 0}})), "");
 }
 
 TEST(SplitVHandler, SizesComeFromTheOutputsWithOneMinusOne) {

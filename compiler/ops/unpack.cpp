@@ -8,6 +8,7 @@
 #include "ops/op_handler.h"
 #include "ops/read_options.h"
 #include "ops/reduce_common.h"
+#include "ops/remap_common.h"
 
 namespace microaot {
 namespace {
@@ -38,6 +39,7 @@ void check(const Graph& graph, const Op& op) {
   const int in = input_id(graph, op, 0);
   expect_dtype(graph, op, in, "input 0", {DType::kFloat32, DType::kInt8, DType::kInt16, DType::kInt32});
   expect_known_shape(graph, op, in, "input 0");
+  expect_dims_product_fits(graph, op, in, "input 0");
   expect_outputs_typed_as_input(graph, op, 0);
   expect_stacked(graph, op, in, op.outputs, unpack_axis(graph, op));
 }
