@@ -2,10 +2,10 @@
 // checked entry by entry at compile time, and the refusals.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "ops/remap_test_util.h"
 #include "ops/unary_test_util.h"
 
 namespace microaot {
@@ -14,14 +14,7 @@ namespace {
 // Tensors 'x' (type), 'idx' (int32, constant when `values` is given) and 'out'.
 Graph gather_nd_graph(DType type, const std::vector<int32_t>& in_shape, const std::vector<int32_t>& idx_shape,
                       const std::vector<int32_t>& out_shape, const std::vector<int32_t>& values = {}) {
-  Graph g;
-  Tensor idx = spec_tensor("idx", DType::kInt32, {idx_shape});
-  if (!values.empty()) {
-    idx.is_constant = true;
-    idx.data.resize(values.size() * sizeof(int32_t));
-    std::memcpy(idx.data.data(), values.data(), idx.data.size());
-  }
-  g.tensors = {spec_tensor("x", type, {in_shape}), idx, spec_tensor("out", type, {out_shape})};
+  Graph g = indexed_graph(type, in_shape, idx_shape, out_shape, values);
   g.ops.push_back(Op{OpKind::GatherNd, 0, 1, {0, 1}, {2}, NoOptions{}});
   return g;
 }

@@ -2,11 +2,11 @@
 // row view of a lookup, constant indices checked at compile time (run-time ones go to the kernel), refusals.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "ops/reduce_test_util.h"
+#include "ops/remap_test_util.h"
 
 namespace microaot {
 namespace {
@@ -15,14 +15,7 @@ namespace {
 Graph gather_graph(DType type, const std::vector<int32_t>& in_shape, const std::vector<int32_t>& idx_shape,
                    const std::vector<int32_t>& out_shape, int axis, int batch_dims,
                    const std::vector<int32_t>& values = {}) {
-  Graph g;
-  Tensor idx = spec_tensor("idx", DType::kInt32, {idx_shape});
-  if (!values.empty()) {
-    idx.is_constant = true;
-    idx.data.resize(values.size() * sizeof(int32_t));
-    std::memcpy(idx.data.data(), values.data(), idx.data.size());
-  }
-  g.tensors = {spec_tensor("x", type, {in_shape}), idx, spec_tensor("out", type, {out_shape})};
+  Graph g = indexed_graph(type, in_shape, idx_shape, out_shape, values);
   g.ops.push_back(Op{OpKind::Gather, 0, 1, {0, 1}, {2}, {}});
   read_table_options(g, tflite::BuiltinOptions::GatherOptions,
                      [&](auto& fbb) { return tflite::CreateGatherOptions(fbb, axis, batch_dims).Union(); });

@@ -3,31 +3,24 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "ops/reduce_test_util.h"
+#include "ops/remap_test_util.h"
 
 namespace microaot {
 namespace {
 
-Tensor int32_constant(const char* name, const std::vector<int32_t>& values) {
-  Tensor t = spec_tensor(name, DType::kInt32, {{static_cast<int32_t>(values.size())}});
-  t.is_constant = true;
-  t.data.resize(values.size() * sizeof(int32_t));
-  if (!values.empty()) std::memcpy(t.data.data(), values.data(), t.data.size());
-  return t;
-}
-
-// Tensors: 0 'x', 1 'axis', 2 'size_splits' (SPLIT_V only), then the outputs.
+// Tensors: 0 'x', 1 the axis, 2 size_splits (SPLIT_V only), then the outputs.
 Graph split_graph(OpKind kind, DType type, const std::vector<int32_t>& in_shape, int32_t axis,
                   const std::vector<std::vector<int32_t>>& out_shapes, const std::vector<int32_t>& size_splits = {}) {
   Graph g;
-  g.tensors = {spec_tensor("x", type, {in_shape}), int32_constant("axis", {axis})};
+  g.tensors = {spec_tensor("x", type, {in_shape})};
+  add_int32_vector(g, {axis});
   Op op{kind, 0, 1, {1, 0}, {}, {}};
   if (kind == OpKind::SplitV) {
-    g.tensors.push_back(int32_constant("size_splits", size_splits));
+    add_int32_vector(g, size_splits);
     op.inputs = {0, 2, 1};
   }
   for (size_t i = 0; i < out_shapes.size(); ++i) {
