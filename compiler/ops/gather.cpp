@@ -111,6 +111,11 @@ GatherLayout lookup_layout(const Graph& graph, const Op& op) {
 }
 
 void check_embedding_lookup(const Graph& graph, const Op& op) {
+  expect_arity(graph, op, 2, 2, 1);
+  const DType table_type = graph.tensor(input_id(graph, op, 1)).dtype;
+  const DType out_type = graph.tensor(output_id(graph, op, 0)).dtype;
+  expect_op(table_type != DType::kInt8 || out_type != DType::kFloat32,
+            graph, op, "an int8 table with a float32 output (the hybrid, dequantizing lookup) is not supported");
   check_operands(graph, op, 1, 0);
   const int ids = op.inputs[0], table = op.inputs[1];
   expect_rank(graph, op, ids, "input 0", 1);

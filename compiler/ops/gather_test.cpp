@@ -95,7 +95,10 @@ TEST(EmbeddingLookupHandler, Refusals) {
   EXPECT_TRUE(refuses(lookup_graph(DType::kInt8, 2, {4, 3}, {3, 3}), "its shape is not [ids]"));
   Graph hybrid = lookup_graph(DType::kInt8, 2, {4, 3}, {2, 3});
   hybrid.tensors[2].dtype = DType::kFloat32;
-  EXPECT_TRUE(refuses(hybrid, "output 0 'out' (tensor 2): has a type other than input 1's"));
+  EXPECT_TRUE(refuses(hybrid, "an int8 table with a float32 output (the hybrid, dequantizing lookup) is not supported"));
+  Graph mixed = lookup_graph(DType::kFloat32, 2, {4, 3}, {2, 3});
+  mixed.tensors[2].dtype = DType::kInt8;
+  EXPECT_TRUE(refuses(mixed, "output 0 'out' (tensor 2): has a type other than input 1's"));
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ size_t split_axis(const Graph& graph, const Op& op, SplitLayout layout) {
   const std::vector<int32_t> axis = constant_axis_values(graph, op, layout.axis);
   expect_tensor(axis.size() == 1, graph, op, op.inputs[static_cast<size_t>(layout.axis)],
                 "input " + std::to_string(layout.axis), "must hold exactly one axis");
-  const int rank = static_cast<int>(graph.tensor(op.inputs[static_cast<size_t>(layout.input)]).shape.size());
+  const int rank = static_cast<int>(graph.tensor(input_id(graph, op, layout.input)).shape.size());
   return static_cast<size_t>(resolve_axis(graph, op, axis[0], rank));
 }
 
