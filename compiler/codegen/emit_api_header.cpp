@@ -94,7 +94,9 @@ void emit_prototypes(std::ostringstream& out, const ModuleNames& n) {
       << " * written since init, or (inputs in the arena) since the last run, which may overwrite them.\n"
       << " * ARENA_CLOBBERED: another context sharing the memory wrote it after this context's input write\n"
       << " * (write the inputs again), or during this run (from a hook or an interrupt: then neither context's\n"
-      << " * results are readable). */\n";
+      << " * results are readable). VALUE_OUT_OF_RANGE: an operator refused a value of its data (a GATHER,\n"
+      << " * GATHER_ND or EMBEDDING_LOOKUP index outside its dimension); the run is abandoned, no output is\n"
+      << " * readable. */\n";
   out << "microaot_status " << p << "_run(" << ctx << ");\n\n";
   out << "/* run() in slices, for a task that must yield or kick a watchdog: runs at most `max_ops` operators\n"
       << " * (of " << m << "_NUM_OPS) and returns IN_PROGRESS while some are left, OK when the run is complete\n"
@@ -146,7 +148,8 @@ void emit_banner(std::ostringstream& out, const CompiledModel& model) {
       << " *\n"
       << " * Not thread-safe: use one context from one thread (or interrupt) at a time, and contexts sharing\n"
       << " * memory from one thread; RUNNING catches reentry from the same thread but is not a lock. Input data\n"
-      << " * is not checked: any bytes are a valid input. See docs/errors.md of microaot.\n"
+      << " * is not checked: any bytes are a valid input, but for indices (run: VALUE_OUT_OF_RANGE). See\n"
+      << " * docs/errors.md of microaot.\n"
       << " *\n"
       << " * Build options: define them for every file of this folder (the generated CMakeLists.txt has options).\n";
   const bool shared = !o.shared_arena.empty();

@@ -118,7 +118,10 @@ void emit_step_case(std::ostringstream& out, const CompiledModel& model, size_t 
     arguments += ", " + (specs[g].is_list() ? emit_list(out, specs[g], texts) : texts[0]);
   }
   if (kernel.takes_scratch()) arguments += ", " + scratch_argument(model, step);
-  out << "      " << kernel.function() << "(" << arguments << ");\n      break;\n" << (*open ? "    }\n" : "");
+  const std::string call_text = kernel.function() + "(" + arguments + ");\n";
+  // A kernel that checks its data returns its status, which ends the run when not OK.
+  out << "      " << (kernel.returns_status() ? "return " + call_text : call_text + "      break;\n")
+      << (*open ? "    }\n" : "");
 }
 
 // The step function the executor core calls once per operator (microaot_step_fn).
@@ -126,12 +129,12 @@ void emit_step_function(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);
   const bool arena = uses_arena(model);  // a model of only reshapes, or of I/O only, needs no arena pointer
   out << "/* Operator `step` of the schedule: one kernel call on addresses fixed at compile time. */\n"
-      << "static void " << n.prefix << "_step(const microaot_context *ctx, uint32_t step) {\n";
+      << "static microaot_status " << n.prefix << "_step(const microaot_context *ctx, uint32_t step) {\n";
   if (arena) out << "  uint8_t *arena = ctx->arena;\n";
   if (!arena) out << "  (void)ctx; /* unused when no operator touches the arena or a bound buffer */\n";
   out << "  switch (step) {\n";
   for (size_t step = 0; step < model.calls.size(); ++step) emit_step_case(out, model, step);
-  out << "    default:\n      break;\n  }\n}\n\n";
+  out << "    default:\n      break;\n  }\n  return MICROAOT_STATUS_OK;\n}\n\n";
 }
 }  // namespace
 

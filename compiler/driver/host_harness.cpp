@@ -66,14 +66,16 @@ static int read_input(PREFIX_context *ctx, size_t index, const char *path) {
 
 static int run_one(const char *out_dir, int dump, char **inputs) {
   PREFIX_context ctx;
+  microaot_status status;
   size_t i;
   char name[64];
   if (PREFIX_init(&ctx, NULL, 0) != MICROAOT_STATUS_OK) return 1;
   for (i = 0; i < MACRO_NUM_INPUTS; ++i) {
     if (read_input(&ctx, i, inputs[i]) != 0) return 1;
   }
-  if (PREFIX_run(&ctx) != MICROAOT_STATUS_OK) {
-    fprintf(stderr, "harness: run failed\n");
+  status = PREFIX_run(&ctx);
+  if (status != MICROAOT_STATUS_OK) {
+    fprintf(stderr, "harness: run failed: %s\n", PREFIX_status_string(status));
     return 1;
   }
   for (i = 0; i < MACRO_NUM_OUTPUTS; ++i) {

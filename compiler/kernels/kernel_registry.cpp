@@ -141,10 +141,14 @@ bool KernelInfo::takes_scratch() const {
   return false;
 }
 
+bool KernelInfo::returns_status() const {
+  return std::any_of(args.begin(), args.end(), [](const KernelArgSpec& a) { return a.role == KernelArgSpec::Role::kStatus; });
+}
+
 std::vector<KernelArgSpec> KernelInfo::tensor_args() const {
   std::vector<KernelArgSpec> tensors;
   for (const KernelArgSpec& a : args) {
-    if (a.role != KernelArgSpec::Role::kScratch) tensors.push_back(a);
+    if (a.role != KernelArgSpec::Role::kScratch && a.role != KernelArgSpec::Role::kStatus) tensors.push_back(a);
   }
   return tensors;
 }
@@ -195,8 +199,8 @@ std::vector<KernelArgSpec> parse_kernel_signature(const std::string& signature) 
   std::vector<KernelArgSpec> args;
   std::istringstream in(signature);
   for (std::string word; in >> word;) {
-    if (word == "scratch") {
-      args.push_back({Role::kScratch});
+    if (word == "scratch" || word == "status") {
+      args.push_back({word == "scratch" ? Role::kScratch : Role::kStatus});
       continue;
     }
     const size_t colon = word.find(':');

@@ -41,7 +41,7 @@ const char* variant_name(KernelVariant variant);
 // One argument after the params pointer. A list (in*:T, out*:T) takes one or more tensors, passed to the
 // kernel as an array of pointers; a signature has at most one list.
 struct KernelArgSpec {
-  enum class Role { kIn, kOptionalIn, kOut, kInList, kOutList, kScratch };
+  enum class Role { kIn, kOptionalIn, kOut, kInList, kOutList, kScratch, kStatus };
   Role role;
   DType dtype = DType::kUnsupported;  // none for scratch, and for `any`
   bool any_type = false;              // `any`: a byte-generic kernel, the element size is a params field
@@ -64,7 +64,9 @@ struct KernelInfo {
 
   std::string function() const { return "microaot_" + symbol; }
   bool takes_scratch() const;
-  // The signature's tensor arguments (scratch excluded), and how many of them are not the list.
+  // The kernel returns a microaot_status (signature word `status`): it may refuse its data at run time.
+  bool returns_status() const;
+  // The signature's tensor arguments (scratch and status excluded), and how many of them are not the list.
   std::vector<KernelArgSpec> tensor_args() const;
   size_t fixed_arg_count() const;
   bool has_list() const;
@@ -93,7 +95,8 @@ struct KernelRegistry {
 // The registry built from kernel_list.def; aborts (compiler bug) on a malformed line.
 const KernelRegistry& kernel_registry();
 
-// Parses a signature such as "in:s8 in?:s32 out:s8 scratch" or "in*:any out:any"; throws
+// Parses a signature such as "in:s8 in?:s32 out:s8 scratch", "in*:any out:any" or "in:any in:s32 out:any
+// status"; throws
 // std::invalid_argument when malformed.
 std::vector<KernelArgSpec> parse_kernel_signature(const std::string& signature);
 

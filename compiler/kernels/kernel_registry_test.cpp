@@ -56,12 +56,14 @@ bool defines_through_macro(const std::string& source, const KernelInfo& k) {
   return false;
 }
 
-// Whether a portable source defines kernel k: directly, through a MICROAOT_DEFINE_..._KERNEL macro, or by
+// Whether a portable source defines kernel k (returning void, or microaot_status for a `status` kernel):
+// directly, through a MICROAOT_DEFINE_..._KERNEL macro, or by
 // naming it MICROAOT_FN (MICROAOT_FN_OVERLAP) and including a template of runtime/include/microaot/templates/
 // that defines a function of that name.
 bool defines_kernel(const std::string& source, const KernelInfo& k) {
   const std::string function = k.function();
-  if (source.find("void " + function + "(") != std::string::npos) return true;
+  const std::string returned = k.returns_status() ? "microaot_status " : "void ";  // the signature's `status`
+  if (source.find(returned + function + "(") != std::string::npos) return true;
   if (defines_through_macro(source, k)) return true;
   const std::string include = "#include \"microaot/templates/";
   const size_t at = source.find(include);
@@ -173,6 +175,18 @@ TEST(KernelSignature, ParsesRolesAndTypes) {
   EXPECT_THROW(parse_kernel_signature("input:s8"), std::invalid_argument);
   EXPECT_THROW(parse_kernel_signature("in:q7"), std::invalid_argument);
   EXPECT_THROW(parse_kernel_signature("s8"), std::invalid_argument);
+}
+
+TEST(KernelSignature, StatusMarksAKernelThatReturnsOneAndIsNoTensor) {
+  KernelInfo gather;
+  gather.args = parse_kernel_signature("in:any in:s32 out:any status");
+  EXPECT_TRUE(gather.returns_status());
+  EXPECT_EQ(gather.tensor_args().size(), 3u);
+  EXPECT_EQ(gather.fixed_arg_count(), 3u);
+  EXPECT_FALSE(gather.takes_scratch());
+  KernelInfo copy;
+  copy.args = parse_kernel_signature("in:any out:any");
+  EXPECT_FALSE(copy.returns_status());
 }
 
 }  // namespace

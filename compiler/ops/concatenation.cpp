@@ -5,10 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "ops/join_split.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/op_options.h"
 #include "ops/read_options.h"
+#include "ops/remap_common.h"
 
 namespace microaot {
 namespace {
@@ -60,6 +62,7 @@ void check_input(const Graph& graph, const Op& op, size_t i, size_t axis, int64_
   expect_tensor(input.dtype == output.dtype, graph, op, id, role, "has a type other than the output's");
   expect_tensor(input.shape.size() == output.shape.size(), graph, op, id, role, "has a rank other than the output's");
   expect_known_shape(graph, op, id, role);
+  expect_dims_product_fits(graph, op, id, role);
   for (size_t d = 0; d < output.shape.size(); ++d) {
     expect_tensor(d == axis || input.shape[d] == output.shape[d], graph, op, id, role,
                   "dimension " + std::to_string(d) + " differs from the output's");
@@ -77,6 +80,7 @@ void check(const Graph& graph, const Op& op) {
                {DType::kFloat32, DType::kInt8, DType::kInt16, DType::kInt32, DType::kInt64, DType::kBool});
   expect_tensor(graph.tensor(out).shape.size() <= kMaxRank, graph, op, out, "output 0", "rank above 6");
   expect_known_shape(graph, op, out, "output 0");
+  expect_dims_product_fits(graph, op, out, "output 0");
   expect_op(options_if<ConcatenationOptions>(op)->activation == Activation::kNone, graph, op,
             "a fused activation is not supported (TFLM refuses it too)");
   const size_t axis = positive_axis(graph, op);
@@ -86,28 +90,8 @@ void check(const Graph& graph, const Op& op) {
                 "its axis size is not the sum of the inputs'");
 }
 
-int64_t product(const std::vector<int32_t>& shape, size_t from, size_t to) {
-  int64_t n = 1;
-  for (size_t d = from; d < to; ++d) n *= shape[d];
-  return n;
-}
-
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {
-  const Tensor& output = graph.tensor(op.outputs[0]);
-  const size_t axis = positive_axis(graph, op);
-  KernelCall call;
-  call.stem = "concatenation";
-  std::vector<int64_t> slice_bytes;
-  for (int id : op.inputs) {
-    const Tensor& input = graph.tensor(id);
-    slice_bytes.push_back(product(input.shape, axis, input.shape.size()) * static_cast<int64_t>(dtype_size(input.dtype)));
-    call.args.push_back(id);
-  }
-  call.args.push_back(op.outputs[0]);
-  call.params.set_int("outer_count", product(output.shape, 0, axis));
-  call.params.set_int("input_count", static_cast<int64_t>(op.inputs.size()));
-  call.params.set_ints("slice_bytes", slice_bytes);
-  return call;
+  return concatenation_call(graph, op, positive_axis(graph, op));
 }
 
 int64_t macs(const Graph&, const Op&) { return 0; }

@@ -1,6 +1,8 @@
 // Per-dimension offset tables and the checks the data-movement operators share.
 #include "ops/remap_common.h"
 
+#include <cstdint>
+
 #include "ops/op_checks.h"
 
 namespace microaot {
@@ -59,6 +61,21 @@ KernelCall remap_call(const Graph& graph, const Op& op, const RemapTables& table
   call.params.set_ints("fill", fill_values);
   call.args = {op.inputs[0], op.outputs[0]};
   return call;
+}
+
+int64_t dims_product(const std::vector<int32_t>& shape, size_t from, size_t to) {
+  int64_t n = 1;
+  for (size_t d = from; d < to; ++d) n *= shape[d];
+  return n;
+}
+
+void expect_dims_product_fits(const Graph& graph, const Op& op, int tensor_id, const std::string& role) {
+  const Tensor& t = graph.tensor(tensor_id);
+  int64_t bytes = static_cast<int64_t>(dtype_size(t.dtype));
+  for (int32_t dim : t.shape) {
+    bytes *= dim > 0 ? dim : 1;
+    expect_tensor(bytes <= INT32_MAX, graph, op, tensor_id, role, "its non-zero dimensions hold 2^31 bytes or more");
+  }
 }
 
 std::vector<int64_t> constant_ints(const Graph& graph, const Op& op, int tensor_id, const std::string& role) {

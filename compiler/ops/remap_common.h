@@ -20,6 +20,13 @@ struct RemapTables {
   void add(std::vector<int64_t> dim_offsets);
 };
 
+// The product of shape[from..to), 1 when empty.
+int64_t dims_product(const std::vector<int32_t>& shape, size_t from, size_t to);
+
+// Refuses a tensor whose non-zero dimensions multiply (times the element size) to 2^31 bytes or more. A zero
+// dimension makes the tensor empty, yet the kernels' counts are products of its other dimensions.
+void expect_dims_product_fits(const Graph& graph, const Op& op, int tensor_id, const std::string& role);
+
 // Row-major byte strides of `shape` for elements of `element_bytes`.
 std::vector<int64_t> byte_strides(const std::vector<int32_t>& shape, int64_t element_bytes);
 

@@ -37,6 +37,21 @@ inline int add_int32_vector(Graph& g, const std::vector<int32_t>& values) {
   return add_int32_constant(g, values, {static_cast<int32_t>(values.size())});
 }
 
+// Tensors 'x' (type, in_shape), 'idx' (int32, constant when `values` is given) and 'out' (type), as the
+// gathers take them.
+inline Graph indexed_graph(DType type, const std::vector<int32_t>& in_shape, const std::vector<int32_t>& idx_shape,
+                           const std::vector<int32_t>& out_shape, const std::vector<int32_t>& values) {
+  Graph g;
+  add_tensor(g, type, in_shape);
+  if (values.empty()) add_tensor(g, DType::kInt32, idx_shape);
+  if (!values.empty()) add_int32_constant(g, values, idx_shape);
+  add_tensor(g, type, out_shape);
+  g.tensors[0].name = "x";
+  g.tensors[1].name = "idx";
+  g.tensors[2].name = "out";
+  return g;
+}
+
 // The `offsets` field of a remap call cut into one table per output dimension.
 inline std::vector<std::vector<int64_t>> remap_tables(const KernelCall& call) {
   const auto arrays = param_arrays(call);

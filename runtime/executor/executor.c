@@ -194,17 +194,23 @@ static microaot_status start_run(microaot_context *ctx) {
 }
 
 /* Runs up to `max_ops` operators. Another context that wrote this one's memory meanwhile (from a hook or
- * an interrupt) spoils both: the records are cleared so that neither reads its data as valid. */
+ * an interrupt) spoils both: the records are cleared so that neither reads its data as valid. An operator
+ * that refuses its data abandons the run (state READY: no output is readable). */
 static microaot_status continue_run(microaot_context *ctx, size_t max_ops) {
   const microaot_model *m = ctx->model;
   const uint32_t left = m->num_steps - ctx->next_step;
   const uint32_t end = max_ops < left ? ctx->next_step + (uint32_t)max_ops : m->num_steps;
   const unsigned regions = run_regions(ctx);
+  microaot_status status = MICROAOT_STATUS_OK;
   ctx->state = STATE_RUNNING;
-  for (; ctx->next_step < end; ++ctx->next_step) {
+  for (; ctx->next_step < end && status == MICROAOT_STATUS_OK; ++ctx->next_step) {
     MICROAOT_OP_BEGIN(m, ctx->next_step);
-    m->run_step(ctx, ctx->next_step);
+    status = m->run_step(ctx, ctx->next_step);
     MICROAOT_OP_END(m, ctx->next_step);
+  }
+  if (status != MICROAOT_STATUS_OK) {
+    ctx->state = STATE_READY;
+    return status;
   }
   if (!owns(ctx, regions)) {
     if (!owns(ctx, regions & REGION_ARENA)) write_owner(ctx, REGION_ARENA, 0u);

@@ -37,7 +37,7 @@ uint8_t* tmp(const microaot_context* ctx) {
   return ctx->model->num_pools > 1 ? pool1 : ctx->arena + kTmpOffset;
 }
 
-void step(const microaot_context* ctx, uint32_t index) {
+microaot_status step(const microaot_context* ctx, uint32_t index) {
   uint8_t* t = tmp(ctx);
   for (uint32_t i = 0; i < kBytes; ++i) {
     if (index == 0) t[i] = static_cast<uint8_t>(tensor(ctx, 0)[i] + tensor(ctx, 1)[i]);
@@ -49,6 +49,7 @@ void step(const microaot_context* ctx, uint32_t index) {
     during_step1 = nullptr;
     hook();
   }
+  return MICROAOT_STATUS_OK;
 }
 
 const microaot_io_desc in_arena_inputs[] = {{0, kBytes, 0}, {4, kBytes, 0}};
@@ -121,6 +122,30 @@ TEST(Executor, RunComputesTheModel) {
   ASSERT_EQ(x.set(5, 7), MICROAOT_STATUS_OK);
   ASSERT_EQ(microaot_run(&x.ctx), MICROAOT_STATUS_OK);
   EXPECT_EQ(x.output(), expected(5, 7));
+}
+
+// Step 1 refuses its data when input 1 starts with 0xff (as a gather refuses an index out of range).
+microaot_status refusing_step(const microaot_context* ctx, uint32_t index) {
+  if (index == 1 && tensor(ctx, 1)[0] == 0xff) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
+  return step(ctx, index);
+}
+
+TEST(Executor, AKernelThatRefusesItsDataEndsTheRunWithNoOutput) {
+  microaot_model m = make_model(true);
+  m.run_step = refusing_step;
+  for (size_t max_ops : {size_t{1}, size_t{100}}) {
+    Instance x;
+    ASSERT_EQ(x.init(m), MICROAOT_STATUS_OK);
+    ASSERT_EQ(x.set(5, 0xff), MICROAOT_STATUS_OK);
+    microaot_status s = MICROAOT_STATUS_IN_PROGRESS;
+    for (int calls = 0; calls < 5 && s == MICROAOT_STATUS_IN_PROGRESS; ++calls) s = microaot_run_steps(&x.ctx, max_ops);
+    EXPECT_EQ(s, MICROAOT_STATUS_VALUE_OUT_OF_RANGE) << max_ops;
+    uint8_t out[kBytes];
+    EXPECT_EQ(microaot_get_output(&x.ctx, 0, out, kBytes), MICROAOT_STATUS_BAD_STATE);
+    ASSERT_EQ(x.set(5, 7), MICROAOT_STATUS_OK);  // good data again: the next run completes
+    ASSERT_EQ(microaot_run(&x.ctx), MICROAOT_STATUS_OK);
+    EXPECT_EQ(x.output(), expected(5, 7));
+  }
 }
 
 TEST(Executor, RunStepsEqualsRunForEveryBound) {
@@ -299,6 +324,7 @@ TEST(Executor, AnInputInAPoolIsSharedToo) {
     for (uint32_t i = 0; i < kBytes; ++i) {
       if (index == 2) in0[i] = static_cast<uint8_t>(in0[i] + pool1[i]);  // out over in0
     }
+    return MICROAOT_STATUS_OK;
   };
   Instance a, b;
   ASSERT_EQ(a.init(m), MICROAOT_STATUS_OK);
@@ -411,13 +437,13 @@ TEST(Executor, RunOnceWritesRunsAndReads) {
 
 TEST(Executor, EveryStatusHasItsOwnText) {
   std::vector<std::string> texts;
-  for (int s = MICROAOT_STATUS_OK; s <= MICROAOT_STATUS_IN_PROGRESS; ++s) {
+  for (int s = MICROAOT_STATUS_OK; s <= MICROAOT_STATUS_VALUE_OUT_OF_RANGE; ++s) {
     const std::string text = microaot_status_string(static_cast<microaot_status>(s));
     EXPECT_FALSE(text.empty());
     for (const std::string& other : texts) EXPECT_NE(text, other);
     texts.push_back(text);
   }
-  EXPECT_STREQ(microaot_status_string(static_cast<microaot_status>(MICROAOT_STATUS_IN_PROGRESS + 1)), "unknown status");
+  EXPECT_STREQ(microaot_status_string(static_cast<microaot_status>(MICROAOT_STATUS_VALUE_OUT_OF_RANGE + 1)), "unknown status");
   EXPECT_STREQ(microaot_status_string(static_cast<microaot_status>(-1)), "unknown status");
   EXPECT_STREQ(microaot_status_string(MICROAOT_STATUS_ARENA_CLOBBERED), "arena clobbered by another context");
 }

@@ -16,6 +16,7 @@ const char *microaot_status_string(microaot_status status) {
       "arena clobbered by another context",
       "buffer overlaps the arena or another bound buffer",
       "in progress: operators left",
+      "a value out of range in an operator's data (e.g. a gather index)",
   };
   const size_t index = (size_t)status;
   return index < sizeof texts / sizeof texts[0] ? texts[index] : "unknown status";

@@ -16,8 +16,9 @@ extern "C" {
 
 struct microaot_context;
 
-/* Runs operator `step` (0 <= step < num_steps) of the schedule on the context's memory. */
-typedef void (*microaot_step_fn)(const struct microaot_context *ctx, uint32_t step);
+/* Runs operator `step` (0 <= step < num_steps) of the schedule on the context's memory. Returns OK, or the
+ * status of a kernel that refused its data (MICROAOT_STATUS_VALUE_OUT_OF_RANGE), which ends the run. */
+typedef microaot_status (*microaot_step_fn)(const struct microaot_context *ctx, uint32_t step);
 
 /* Where an input or output lives. With I/O in the arena: `offset` bytes into memory `pool` (0: the arena
  * bound by init, after its header; k >= 1: pools[k]). With I/O outside the arena: in the buffer bound to

@@ -13,6 +13,7 @@
 #include "microaot/kernels/cumsum.h"
 #include "microaot/kernels/div.h"
 #include "microaot/kernels/fully_connected.h"
+#include "microaot/kernels/gather.h"
 #include "microaot/kernels/l2_normalization.h"
 #include "microaot/kernels/log_softmax.h"
 #include "microaot/kernels/logical.h"
@@ -27,6 +28,7 @@
 #include "microaot/kernels/select_v2.h"
 #include "microaot/kernels/sigmoid.h"
 #include "microaot/kernels/softmax.h"
+#include "microaot/kernels/split.h"
 #include "microaot/kernels/squared_difference.h"
 
 #endif /* MICROAOT_KERNELS_H */

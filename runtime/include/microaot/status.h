@@ -17,7 +17,9 @@ typedef enum {
   MICROAOT_STATUS_INPUT_NOT_SET = 7,    /* run before every input was written (since init, or the last run) */
   MICROAOT_STATUS_ARENA_CLOBBERED = 8,  /* another context wrote the shared memory since this one's last write */
   MICROAOT_STATUS_BUFFER_OVERLAP = 9,   /* a bound buffer overlaps the arena or another bound buffer */
-  MICROAOT_STATUS_IN_PROGRESS = 10      /* run_steps: operators are left; call run_steps again */
+  MICROAOT_STATUS_IN_PROGRESS = 10,     /* run_steps: operators are left; call run_steps again */
+  MICROAOT_STATUS_VALUE_OUT_OF_RANGE = 11 /* run: an operator met a value outside its range in its data (a
+                                             gather index beyond its axis); the outputs are not valid */
 } microaot_status;
 
 /* A short constant description of `status` ("ok", "null pointer", ...); "unknown status" for any other value. */
