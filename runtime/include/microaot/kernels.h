@@ -28,5 +28,6 @@
 #include "microaot/kernels/sigmoid.h"
 #include "microaot/kernels/softmax.h"
 #include "microaot/kernels/squared_difference.h"
+#include "microaot/kernels/transpose_conv.h"
 
 #endif /* MICROAOT_KERNELS_H */
