@@ -5,6 +5,7 @@
 
 #include "microaot/kernels/activations.h"
 #include "microaot/kernels/add.h"
+#include "microaot/kernels/add_n.h"
 #include "microaot/kernels/batch_matmul.h"
 #include "microaot/kernels/cast.h"
 #include "microaot/kernels/comparisons.h"
