@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "conv_geometry_test_util.h"
 #include "microaot/kernels/transpose_conv.h"
 #include "requantize_reference.h"
 
@@ -158,14 +159,6 @@ Geometry random_geometry(std::mt19937& rng) {
   return g;
 }
 
-template <typename T>
-std::vector<T> random_values(std::mt19937& rng, size_t n, int lo, int hi) {
-  std::uniform_int_distribution<int> dist(lo, hi);
-  std::vector<T> v(n);
-  for (T& x : v) x = static_cast<T>(dist(rng));
-  return v;
-}
-
 TEST(TransposeConvF32, RandomAgreesBitForBitWithTheScatter) {
   std::mt19937 rng(7);
   std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -185,12 +178,12 @@ TEST(TransposeConvS8, RandomAgreesWithTheScatter) {
   std::mt19937 rng(11);
   for (int trial = 0; trial < 300; ++trial) {
     const Geometry g = random_geometry(rng);
-    const auto input = random_values<int8_t>(rng, input_size(g), -128, 127);
-    const auto filter = random_values<int8_t>(rng, filter_size(g), -127, 127);
-    const auto bias = random_values<int32_t>(rng, static_cast<size_t>(g.out_c), -5000, 5000);
-    const Quant q{random_values<int32_t>(rng, 1, -128, 127)[0], random_values<int32_t>(rng, 1, -128, 127)[0], -100, 120,
-                  random_values<int32_t>(rng, static_cast<size_t>(g.out_c), 1 << 30, INT32_MAX),
-                  random_values<int32_t>(rng, static_cast<size_t>(g.out_c), -12, -6)};
+    const auto input = random_ints<int8_t>(rng, input_size(g), -128, 127);
+    const auto filter = random_ints<int8_t>(rng, filter_size(g), -127, 127);
+    const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -5000, 5000);
+    const Quant q{random_ints<int32_t>(rng, 1, -128, 127)[0], random_ints<int32_t>(rng, 1, -128, 127)[0], -100, 120,
+                  random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), 1 << 30, INT32_MAX),
+                  random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -12, -6)};
     const std::vector<int32_t> sums =
         scatter<int32_t>(g, [&](size_t i, size_t w) { return (input[i] - q.input_zp) * filter[w]; });
     std::vector<int8_t> want;
@@ -209,12 +202,12 @@ TEST(TransposeConvS16, RandomAgreesWithTheScatter) {
   std::mt19937 rng(13);
   for (int trial = 0; trial < 300; ++trial) {
     const Geometry g = random_geometry(rng);
-    const auto input = random_values<int16_t>(rng, input_size(g), INT16_MIN, INT16_MAX);
-    const auto filter = random_values<int8_t>(rng, filter_size(g), -127, 127);
+    const auto input = random_ints<int16_t>(rng, input_size(g), INT16_MIN, INT16_MAX);
+    const auto filter = random_ints<int8_t>(rng, filter_size(g), -127, 127);
     std::vector<int64_t> bias;
-    for (int c = 0; c < g.out_c; ++c) bias.push_back(int64_t{random_values<int32_t>(rng, 1, -100000, 100000)[0]} << 12);
-    const Quant q{0, 0, -30000, 30000, random_values<int32_t>(rng, static_cast<size_t>(g.out_c), 1 << 30, INT32_MAX),
-                  random_values<int32_t>(rng, static_cast<size_t>(g.out_c), -20, -12)};
+    for (int c = 0; c < g.out_c; ++c) bias.push_back(int64_t{random_ints<int32_t>(rng, 1, -100000, 100000)[0]} << 12);
+    const Quant q{0, 0, -30000, 30000, random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), 1 << 30, INT32_MAX),
+                  random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -20, -12)};
     const std::vector<int64_t> sums =
         scatter<int64_t>(g, [&](size_t i, size_t w) { return int64_t{input[i]} * filter[w]; });
     std::vector<int16_t> want;
