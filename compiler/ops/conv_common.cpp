@@ -125,6 +125,7 @@ ConvGeometry check_transpose_conv_geometry(const Graph& graph, const Op& op, con
     const std::string role = id == t.output ? "output 0" : input_role(op, id);
     expect_rank(graph, op, id, role, 4);
     check_positive_dims(graph, op, id, role);
+    expect_known_shape(graph, op, id, role);  // sizes within the kernel's int32 index arithmetic
     for (const int32_t dim : graph.tensor(id).shape) {
       expect_tensor(dim < kMaxExtent, graph, op, id, role, "is too large");
     }
