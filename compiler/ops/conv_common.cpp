@@ -45,6 +45,16 @@ void window_axis(const Graph& graph, const Op& op, const char* axis, Padding pad
   pad = window_padding(stride, dilation, in, filter, out);
 }
 
+// TRANSPOSE_CONV's leading padding along one axis, as TFLM derives it from the forward convolution of an input
+// of the output's size: that convolution's output size truncates towards 0 (VALID), and a negative one
+// leaves the padding at 0.
+int transposed_padding(Padding padding, int out, int filter, int stride) {
+  const int forward = window_output_size(padding, out, filter, stride, 1);
+  if (forward < 0) return 0;
+  const int64_t total = (int64_t{forward} - 1) * stride + filter - out;
+  return total > 0 ? static_cast<int>(total / 2) : 0;
+}
+
 // The fused activation's bounds (up to 6.0) must quantize to int32 without overflow, as TFLite checks.
 void check_output_activation(const Graph& graph, const Op& op, int output, Activation activation) {
   const float scale = graph.tensor(output).quant.scale[0];
@@ -109,6 +119,38 @@ ConvGeometry check_conv_geometry(const Graph& graph, const Op& op, const ConvWin
   return g;
 }
 
+ConvGeometry check_transpose_conv_geometry(const Graph& graph, const Op& op, const ConvTensors& t,
+                                           const ConvWindow& window) {
+  for (const int id : {t.input, t.filter, t.output}) {
+    const std::string role = id == t.output ? "output 0" : input_role(op, id);
+    expect_rank(graph, op, id, role, 4);
+    check_positive_dims(graph, op, id, role);
+    expect_known_shape(graph, op, id, role);  // sizes within the kernel's int32 index arithmetic
+    for (const int32_t dim : graph.tensor(id).shape) {
+      expect_tensor(dim < kMaxExtent, graph, op, id, role, "is too large");
+    }
+  }
+  check_window_option(graph, op, "stride_h", window.stride_h);
+  check_window_option(graph, op, "stride_w", window.stride_w);
+  const std::vector<int32_t>& in = graph.tensor(t.input).shape;
+  const std::vector<int32_t>& f = graph.tensor(t.filter).shape;
+  const std::vector<int32_t>& out = graph.tensor(t.output).shape;
+  expect_tensor(f[3] == in[3], graph, op, t.filter, input_role(op, t.filter),
+                "filter depth " + std::to_string(f[3]) + " differs from the input depth " + std::to_string(in[3]));
+  const std::vector<int32_t> expected = {in[0], out[1], out[2], f[0]};
+  expect_tensor(out == expected, graph, op, t.output, "output 0",
+                "shape " + shape_text(out) + " differs from [input batches, height, width, filter channels] " +
+                    shape_text(expected));
+  ConvGeometry g;
+  g.batches = in[0], g.input_h = in[1], g.input_w = in[2], g.input_c = in[3];
+  g.filter_h = f[1], g.filter_w = f[2];
+  g.output_h = out[1], g.output_w = out[2], g.output_c = f[0];
+  g.stride_h = window.stride_h, g.stride_w = window.stride_w;
+  g.pad_h = transposed_padding(window.padding, g.output_h, g.filter_h, g.stride_h);
+  g.pad_w = transposed_padding(window.padding, g.output_w, g.filter_w, g.stride_w);
+  return g;
+}
+
 ConvTensors conv_tensors(const Graph& graph, const Op& op) {
   return {input_id(graph, op, kConvInput), input_id(graph, op, kConvFilter), optional_input_id(op, kConvBias),
           output_id(graph, op, kConvOutput)};
@@ -170,15 +212,21 @@ std::vector<QuantizedMultiplier> conv_channel_multipliers(const Graph& graph, co
   return result;
 }
 
-void add_conv_geometry_fields(KernelCall& call, const ConvGeometry& g) {
+void add_conv_shape_fields(KernelCall& call, const ConvGeometry& g) {
   const std::pair<const char*, int> fields[] = {
       {"batches", g.batches},         {"input_height", g.input_h},     {"input_width", g.input_w},
       {"input_depth", g.input_c},     {"filter_height", g.filter_h},   {"filter_width", g.filter_w},
       {"output_height", g.output_h},  {"output_width", g.output_w},    {"output_depth", g.output_c},
-      {"stride_height", g.stride_h},  {"stride_width", g.stride_w},    {"dilation_height", g.dilation_h},
-      {"dilation_width", g.dilation_w}, {"pad_height", g.pad_h},       {"pad_width", g.pad_w},
+      {"stride_height", g.stride_h},  {"stride_width", g.stride_w},    {"pad_height", g.pad_h},
+      {"pad_width", g.pad_w},
   };
   for (const auto& [name, value] : fields) call.params.set_int(name, value);
+}
+
+void add_conv_geometry_fields(KernelCall& call, const ConvGeometry& g) {
+  add_conv_shape_fields(call, g);
+  call.params.set_int("dilation_height", g.dilation_h);
+  call.params.set_int("dilation_width", g.dilation_w);
 }
 
 void add_conv_quantized_fields(KernelCall& call, const Graph& graph, const Op& op, const ConvTensors& t,

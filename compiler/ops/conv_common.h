@@ -1,7 +1,6 @@
-// Checks and compile-time parameters shared by CONV_2D and DEPTHWISE_CONV_2D (and, for types, constants and
-// quantization, TRANSPOSE_CONV): window geometry, element types, the constant filter and bias, and the int8
-// and int16 requantization constants (TFLM's PopulateConvolutionQuantizationParams: one multiplier/shift
-// per output channel).
+// Checks and compile-time parameters shared by CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV: window
+// geometry, element types, the constant filter and bias, and the int8 and int16 requantization constants
+// (TFLM's PopulateConvolutionQuantizationParams: one multiplier/shift per output channel).
 #pragma once
 
 #include <cstdint>
@@ -48,6 +47,13 @@ struct ConvGeometry {
 // [batches, computed height, computed width, output_channels]. Filter height/width are filter dims 1 and 2.
 ConvGeometry check_conv_geometry(const Graph& graph, const Op& op, const ConvWindow& window, int output_channels);
 
+// TRANSPOSE_CONV (t: its input, OHWI filter whose depth is the input depth, bias, output): strides, ranks,
+// matching batches and channels; the output's height and width are the model's. Padding as TFLM computes
+// it: the forward convolution's of an input the output's size (TFLite's ComputePaddingHeightWidth). The
+// window's dilations and activation are not read.
+ConvGeometry check_transpose_conv_geometry(const Graph& graph, const Op& op, const ConvTensors& t,
+                                           const ConvWindow& window);
+
 // int8 input/filter/output with an int32 bias; int16 input/output with int8 filters and a bias of one of
 // int16_biases (16x8); or float32 throughout (hybrid models are refused). Returns the input type.
 DType check_conv_types(const Graph& graph, const Op& op, const ConvTensors& t,
@@ -69,7 +75,9 @@ void check_conv_quantization(const Graph& graph, const Op& op, const ConvTensors
 std::vector<QuantizedMultiplier> conv_channel_multipliers(const Graph& graph, const ConvTensors& t,
                                                           int output_channels);
 
-// Params fields common to all four kernels: shapes, strides, dilations, padding.
+// Params fields common to the convolution kernels: shapes, strides, padding (all of them), dilations (the
+// geometry fields; TRANSPOSE_CONV has none).
+void add_conv_shape_fields(KernelCall& call, const ConvGeometry& geometry);
 void add_conv_geometry_fields(KernelCall& call, const ConvGeometry& geometry);
 // Quantized fields: offsets, activation clamp, per-channel multiplier/shift arrays (refused where the
 // accumulator's requantization cannot apply them).

@@ -5,18 +5,16 @@
 // it): the kernel keeps TFLM's arithmetic, so the results are TFLM's (runtime/include/microaot/kernels/cumsum.h).
 #include <string>
 
-#include "ops/broadcast.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
-#include "ops/quant_math.h"
 #include "ops/read_options.h"
 #include "ops/reduce_common.h"
+#include "ops/scaled_sum.h"
 
 namespace microaot {
 namespace {
 
 constexpr int kMaxVersion = 1;
-constexpr int kLeftShift = 20;  // TFLM's kCumSumIntegerShift
 
 struct CumsumOptions {
   bool exclusive = false;
@@ -40,12 +38,6 @@ int cumsum_axis(const Graph& graph, const Op& op) {
   return resolve_axis(graph, op, axes[0], static_cast<int>(graph.tensor(op.inputs[0]).shape.size()));
 }
 
-// 2 * input_scale / (2^20 * output_scale), the output rescale TFLM requires to be below one.
-double output_real_multiplier(const Graph& graph, const Op& op) {
-  const double input_scale = graph.tensor(op.inputs[0]).quant.scale[0];
-  return 2.0 * input_scale / (static_cast<double>(1 << kLeftShift) * graph.tensor(op.outputs[0]).quant.scale[0]);
-}
-
 void check(const Graph& graph, const Op& op) {
   expect_arity(graph, op, 2, 2, 1);
   expect_version(graph, op, kMaxVersion);
@@ -57,11 +49,7 @@ void check(const Graph& graph, const Op& op) {
                 "must have the input's shape");
   expect_same_elements(graph, op, in, out);
   cumsum_axis(graph, op);
-  if (graph.tensor(in).dtype != DType::kInt8) return;
-  expect_activation_quant(graph, op, in, "input 0");
-  expect_activation_quant(graph, op, out, "output 0");
-  expect_op(output_real_multiplier(graph, op) < 1.0, graph, op,
-            "the input scale is more than 2^19 times the output scale (TFLite Micro's int8 CUMSUM needs less)");
+  if (graph.tensor(in).dtype == DType::kInt8) check_scaled_sum_quantization(graph, op, in);
 }
 
 void set_shape_params(const Graph& graph, const Op& op, KernelCall& call) {
@@ -84,15 +72,7 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   call.stem = std::string("cumsum_") + dtype_short_name(input.dtype);
   call.args = {op.inputs[0], op.outputs[0]};
   set_shape_params(graph, op, call);
-  if (input.dtype == DType::kFloat32) return call;
-  // Each input is scaled by input_scale / (2 * input_scale): TFLM's common scale of a one-input sum.
-  const QuantizedMultiplier in = quantize_multiplier_smaller_than_one(0.5);
-  const QuantizedMultiplier out = quantize_multiplier_smaller_than_one(output_real_multiplier(graph, op));
-  call.params.set_int("input_offset", -input.quant.zero_point[0]);
-  call.params.set_int("left_shift", kLeftShift);
-  call.params.set_int("input_multiplier", in.multiplier);
-  call.params.set_int("input_shift", in.shift);
-  set_output_rescale_params(graph, op, out, call);
+  if (input.dtype == DType::kInt8) set_scaled_sum_params(graph, op, op.inputs[0], call);
   return call;
 }
 

@@ -1,6 +1,19 @@
 // For convolution kernel tests: the window geometry fields every conv params struct shares, set from a test's
-// geometry description (any struct with the fields batches, in_h, ..., pad_w).
+// geometry description (any struct with the fields batches, in_h, ..., pad_w), and random integer data.
 #pragma once
+
+#include <cstddef>
+#include <random>
+#include <vector>
+
+// n values drawn uniformly from [lo, hi].
+template <typename T>
+std::vector<T> random_ints(std::mt19937& rng, size_t n, int lo, int hi) {
+  std::uniform_int_distribution<int> dist(lo, hi);
+  std::vector<T> v(n);
+  for (T& x : v) x = static_cast<T>(dist(rng));
+  return v;
+}
 
 template <typename Params, typename Geometry>
 void set_conv_window(Params& p, const Geometry& g) {

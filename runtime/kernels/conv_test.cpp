@@ -245,14 +245,6 @@ const Named kDepthwiseCases[] = {
     {"filter_larger_than_input", {1, 2, 3, 2, 5, 3, 2, 4, 1, 1, 1, 2, true, true}},
 };
 
-template <typename T>
-std::vector<T> random_ints(std::mt19937& rng, size_t n, int lo, int hi) {
-  std::uniform_int_distribution<int> dist(lo, hi);
-  std::vector<T> v(n);
-  for (T& x : v) x = static_cast<T>(dist(rng));
-  return v;
-}
-
 QuantS8 random_quant(std::mt19937& rng, int channels, int min_shift, int max_shift) {
   QuantS8 q;
   q.input_zp = std::uniform_int_distribution<int>(-128, 127)(rng);

@@ -5,6 +5,7 @@
 
 #include "microaot/kernels/activations.h"
 #include "microaot/kernels/add.h"
+#include "microaot/kernels/add_n.h"
 #include "microaot/kernels/batch_matmul.h"
 #include "microaot/kernels/cast.h"
 #include "microaot/kernels/comparisons.h"
@@ -30,5 +31,6 @@
 #include "microaot/kernels/softmax.h"
 #include "microaot/kernels/split.h"
 #include "microaot/kernels/squared_difference.h"
+#include "microaot/kernels/transpose_conv.h"
 
 #endif /* MICROAOT_KERNELS_H */

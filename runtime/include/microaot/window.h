@@ -25,4 +25,19 @@ static inline microaot_window microaot_window_of(int32_t out, int32_t stride, in
   return w;
 }
 
+/* The inputs that reach one output position of a transposed convolution along one axis: input i reaches
+ * output `out` through tap origin - i * stride, so [begin, end) are the inputs whose tap lies in
+ * [0, filter) (end <= begin when none does). */
+static inline microaot_window microaot_transposed_window_of(int32_t out, int32_t stride, int32_t padding,
+                                                            int32_t filter, int32_t in_size) {
+  microaot_window w;
+  const int32_t lowest = out + padding - filter + 1; /* lowest input position * stride whose tap fits */
+  int32_t end;
+  w.origin = out + padding;
+  w.begin = lowest > 0 ? (lowest - 1) / stride + 1 : 0; /* rounds up */
+  end = w.origin / stride + 1;
+  w.end = end < in_size ? end : in_size;
+  return w;
+}
+
 #endif /* MICROAOT_WINDOW_H */

@@ -6,12 +6,13 @@
 #include "microaot/kernel_dtype.h"
 #include "microaot/kernels/cumsum.h"
 
-/* int8 sums wrap in 32 bits; its start is the scaled raw 0, as in TFLM (see microaot/kernels/cumsum.h). */
+/* int8 sums wrap in 32 bits; its start is the scaled raw 0, as in TFLM (see microaot/kernels/cumsum.h and
+ * microaot/scaled_sum.h). */
 #define MICROAOT_CUMSUM_SUM_s8 int32_t
-#define MICROAOT_CUMSUM_START_s8(p) microaot_cumsum_scaled_input(p, 0)
-#define MICROAOT_CUMSUM_TERM_s8(p, x) microaot_cumsum_scaled_input(p, x)
+#define MICROAOT_CUMSUM_START_s8(p) MICROAOT_SCALED_SUM_TERM(p, 0)
+#define MICROAOT_CUMSUM_TERM_s8(p, x) MICROAOT_SCALED_SUM_TERM(p, x)
 #define MICROAOT_CUMSUM_ADD_s8(sum, term) microaot_wrapping_add_s32(sum, term)
-#define MICROAOT_CUMSUM_OUTPUT_s8(p, sum) microaot_cumsum_output(p, sum)
+#define MICROAOT_CUMSUM_OUTPUT_s8(p, sum) MICROAOT_SCALED_SUM_OUTPUT(p, sum)
 #define MICROAOT_CUMSUM_SUM_f32 float
 #define MICROAOT_CUMSUM_START_f32(p) 0.0f
 #define MICROAOT_CUMSUM_TERM_f32(p, x) (x)
