@@ -18,7 +18,9 @@ runs=${MICROAOT_FUZZ_RUNS:--1}
 build=build-fuzz
 shared=../shared
 
+# -O1 with line tables: nearly the speed of -O2 per input, a third less to build (CI builds it from scratch).
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMICROAOT_FUZZ=ON \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DMICROAOT_WERROR=OFF > /dev/null
 cmake --build "$build" -j"$(nproc)" --target microaot_compile_fuzzer microaot_graph_fuzzer
 
