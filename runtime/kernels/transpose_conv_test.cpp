@@ -205,7 +205,7 @@ TEST(TransposeConvS16, RandomAgreesWithTheScatter) {
     const auto input = random_ints<int16_t>(rng, input_size(g), INT16_MIN, INT16_MAX);
     const auto filter = random_ints<int8_t>(rng, filter_size(g), -127, 127);
     std::vector<int64_t> bias;
-    for (int c = 0; c < g.out_c; ++c) bias.push_back(int64_t{random_ints<int32_t>(rng, 1, -100000, 100000)[0]} << 12);
+    for (int c = 0; c < g.out_c; ++c) bias.push_back(int64_t{random_ints<int32_t>(rng, 1, -100000, 100000)[0]} * 4096);
     const Quant q{0, 0, -30000, 30000, random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), 1 << 30, INT32_MAX),
                   random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -20, -12)};
     const std::vector<int64_t> sums =
