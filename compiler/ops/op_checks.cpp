@@ -90,6 +90,7 @@ void expect_activation_quant(const Graph& graph, const Op& op, int tensor_id, co
     case DType::kInt8: lo = INT8_MIN, hi = INT8_MAX; break;
     case DType::kUInt8: lo = 0, hi = UINT8_MAX; break;
     case DType::kInt16: lo = INT16_MIN, hi = INT16_MAX; break;
+    case DType::kInt32: lo = -INT32_MAX, hi = INT32_MAX; break;  // kernels take -zero point as an int32
     default: return;
   }
   expect_tensor(zp >= lo && zp <= hi, graph, op, tensor_id, role,

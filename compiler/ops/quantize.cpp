@@ -1,5 +1,6 @@
 // QUANTIZE: float -> int8/int16 (TFLM's AffineQuantize) and integer -> integer requantization with the
-// multiplier of input_scale / output_scale (TFLM's Requantize), as tflite-micro's quantize_common.cc.
+// multiplier of input_scale / output_scale (TFLM's Requantize), as tflite-micro's quantize_common.cc: the
+// type pairs it evaluates, int32 included.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -25,6 +26,8 @@ constexpr Variant kVariants[] = {
     {DType::kInt8, DType::kInt8, "requantize_s8_s8"},    {DType::kInt8, DType::kInt16, "requantize_s8_s16"},
     {DType::kInt8, DType::kUInt8, "requantize_s8_u8"},   {DType::kUInt8, DType::kInt8, "requantize_u8_s8"},
     {DType::kInt16, DType::kInt8, "requantize_s16_s8"},  {DType::kInt16, DType::kInt16, "requantize_s16_s16"},
+    {DType::kInt8, DType::kInt32, "requantize_s8_s32"},  {DType::kInt16, DType::kInt32, "requantize_s16_s32"},
+    {DType::kInt32, DType::kInt8, "requantize_s32_s8"},  {DType::kInt32, DType::kInt16, "requantize_s32_s16"},
 };
 
 const Variant* find_variant(DType input, DType output) {

@@ -125,9 +125,11 @@ TEST(QuantizeHandler, Int8ToInt8Requantizes) {
   EXPECT_EQ(f["output_shift"], "1");  // 1.25 = 0.625 * 2^1
 }
 
-TEST(QuantizeHandler, Int16AndUint8PairsAreSupported) {
+TEST(QuantizeHandler, Int16Uint8AndInt32PairsAreSupported) {
   const std::pair<DType, DType> pairs[] = {{DType::kInt16, DType::kInt8}, {DType::kInt16, DType::kInt16},
-                                           {DType::kUInt8, DType::kInt8}, {DType::kInt8, DType::kUInt8}};
+                                           {DType::kUInt8, DType::kInt8}, {DType::kInt8, DType::kUInt8},
+                                           {DType::kInt8, DType::kInt32},  {DType::kInt16, DType::kInt32},
+                                           {DType::kInt32, DType::kInt8},  {DType::kInt32, DType::kInt16}};
   for (const auto& [from, to] : pairs) {
     Graph g;
     const int64_t in_zp = from == DType::kUInt8 ? 128 : 0;
@@ -167,6 +169,11 @@ TEST(QuantizeHandler, RefusesZeroPointOutsideTheType) {
   Graph g;
   const Op op = unary(g, OpKind::Quantize, {DType::kFloat32, {2}}, {DType::kInt8, {2}, {0.1f}, {200}});
   EXPECT_NE(check_error(g, op).find("zero point 200 is outside the range of int8"), std::string::npos);
+  // An int32 zero point is negated into an int32 kernel field: INT32_MIN and beyond are refused.
+  const Op wide =
+      unary(g, OpKind::Quantize, {DType::kInt32, {2}, {0.1f}, {INT32_MIN}}, {DType::kInt8, {2}, {0.1f}, {0}});
+  EXPECT_NE(check_error(g, wide).find("zero point -2147483648 is outside the range of int32"), std::string::npos)
+      << check_error(g, wide);
 }
 
 TEST(QuantizeHandler, RefusesElementCountMismatchAndLaterVersions) {

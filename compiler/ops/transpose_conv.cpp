@@ -44,13 +44,15 @@ ConvTensors tensors_of(const Graph& graph, const Op& op) {
           output_id(graph, op, 0)};
 }
 
-// TFLM sizes the output from the output tensor and never reads input 0; it must be a constant that agrees.
+// TFLM sizes the output from the output tensor and never reads input 0: computed at run time (an int32
+// input of the model, as streaming exports have), it is not read here either; a constant must agree.
 void check_output_shape(const Graph& graph, const Op& op) {
   const int id = input_id(graph, op, kOutputShape);
   const std::string role = input_role(op, id);
   expect_dtype(graph, op, id, role, {DType::kInt32});
-  expect_constant_data(graph, op, id, role);
   const Tensor& shape = graph.tensor(id);
+  if (!shape.is_constant) return;
+  expect_constant_data(graph, op, id, role);
   const std::vector<int32_t>& output = graph.tensor(op.outputs[0]).shape;
   bool same = shape.num_elements() == static_cast<int64_t>(output.size());
   for (size_t d = 0; same && d < output.size(); ++d) same = constant_int(shape, static_cast<int64_t>(d)) == output[d];

@@ -185,6 +185,71 @@ TEST(Requantize, AllTypePairsMatchTheReference) {
   }
 }
 
+// int8 and int16 to int32: every input value for several scale pairs against the 64-bit reference.
+TEST(Requantize, ToInt32MatchesTheReference) {
+  const float scales[][2] = {{0.04f, 0.07f}, {0.05f, 0.00002f}, {0.0003f, 0.05f}, {0.013f, 0.013f}};
+  for (const auto& s : scales) {
+    const microaot_requantize_params p8 = requant_params(256, s[0], -20, s[1], 1000);
+    std::vector<int8_t> in8(256);
+    std::vector<int32_t> out8(256);
+    for (int i = 0; i < 256; ++i) in8[i] = static_cast<int8_t>(i - 128);
+    microaot_requantize_s8_s32(&p8, in8.data(), out8.data());
+    for (int i = 0; i < 256; ++i) ASSERT_EQ(out8[i], reference_requantize(in8[i], p8, INT32_MIN, INT32_MAX)) << i;
+    const int n = 65536;
+    const microaot_requantize_params p16 = requant_params(n, s[0], 0, s[1], -7);
+    ASSERT_LE(p16.output_shift, 15);  // 2^15 << 15 stays within int32, where the reference is exact
+    std::vector<int16_t> in16(n);
+    std::vector<int32_t> out16(n);
+    for (int i = 0; i < n; ++i) in16[i] = static_cast<int16_t>(i - 32768);
+    microaot_requantize_s16_s32(&p16, in16.data(), out16.data());
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(out16[i], reference_requantize(in16[i], p16, INT32_MIN, INT32_MAX)) << s[0] << "/" << s[1] << " " << i;
+    }
+  }
+}
+
+// int32 to int8 and int16: values across the int32 range (those TFLM's int32 arithmetic computes without
+// overflow) against the 64-bit reference, clamped to the output type.
+TEST(Requantize, FromInt32MatchesTheReference) {
+  const float scales[][2] = {{0.0001f, 0.07f}, {0.00002f, 0.0005f}, {0.3f, 0.05f}, {0.013f, 0.013f}};
+  std::mt19937 rng(11);
+  std::vector<int32_t> in;
+  for (int32_t v = -70000; v <= 70000; v += 7) in.push_back(v);
+  std::uniform_int_distribution<int32_t> wide(-(1 << 27), 1 << 27);
+  for (int i = 0; i < 20000; ++i) in.push_back(wide(rng));
+  const auto n = static_cast<int32_t>(in.size());
+  for (const auto& s : scales) {
+    const microaot_requantize_params p = requant_params(n, s[0], 3, s[1], -5);
+    ASSERT_LE(p.output_shift, 3);  // (1 << 27) << 3 stays within int32, where the reference is exact
+    std::vector<int8_t> o8(in.size());
+    std::vector<int16_t> o16(in.size());
+    microaot_requantize_s32_s8(&p, in.data(), o8.data());
+    microaot_requantize_s32_s16(&p, in.data(), o16.data());
+    for (size_t i = 0; i < in.size(); ++i) {
+      ASSERT_EQ(o8[i], reference_requantize(in[i], p, -128, 127)) << s[0] << "/" << s[1] << " q=" << in[i];
+      ASSERT_EQ(o16[i], reference_requantize(in[i], p, -32768, 32767)) << s[0] << "/" << s[1] << " q=" << in[i];
+    }
+  }
+}
+
+// Where TFLM's int32 arithmetic would overflow (undefined there), the kernels stay defined: the zero point
+// subtraction wraps, an int32 result saturates.
+TEST(Requantize, Int32ExtremesStayDefined) {
+  const int32_t in[] = {INT32_MAX, INT32_MIN, 0};
+  microaot_requantize_params p = requant_params(3, 0.5, -5, 1.0, 0);  // input_offset +5, ratio 1/2
+  int8_t o8[3];
+  microaot_requantize_s32_s8(&p, in, o8);
+  EXPECT_EQ(o8[0], -128);  // INT32_MAX + 5 wraps to INT32_MIN + 4
+  EXPECT_EQ(o8[1], -128);
+  EXPECT_EQ(o8[2], 3);  // 2.5 rounds up
+  const int16_t in16[] = {32767, -32768};
+  p = requant_params(2, 1.0, 0, 1.0, INT32_MAX);
+  int32_t o32[2];
+  microaot_requantize_s16_s32(&p, in16, o32);
+  EXPECT_EQ(o32[0], INT32_MAX);  // saturates
+  EXPECT_EQ(o32[1], INT32_MAX - 32768);
+}
+
 TEST(Requantize, StaysWithinOneStepOfTheRealValue) {
   const microaot_requantize_params p = requant_params(256, 0.04f, 3, 0.07f, -10);
   std::vector<int8_t> in(256), out(256);

@@ -15,8 +15,8 @@
 #define MICROAOT_CAT(a, b) MICROAOT_PASTE(a, b)
 
 /* ELEM: the C element type; ACC: the type sums and products of elements accumulate in (reductions,
- * BATCH_MATMUL); MIN, MAX: the lowest and the highest (finite) value. s32 and s64 only name accumulator and
- * bias types here. */
+ * BATCH_MATMUL); MIN, MAX: the lowest and the highest (finite) value. s64 only names accumulator and bias
+ * types here; s32 is also an element type (QUANTIZE to and from int32). */
 #define MICROAOT_ELEM_s8 int8_t
 #define MICROAOT_ACC_s8 int32_t
 #define MICROAOT_MIN_s8 INT8_MIN
@@ -29,6 +29,8 @@
 #define MICROAOT_MAX_s16 INT16_MAX
 #define MICROAOT_ACC_s16 int64_t /* TFLM's 16x8 and 16x16 accumulators */
 #define MICROAOT_ELEM_s32 int32_t
+#define MICROAOT_MIN_s32 INT32_MIN
+#define MICROAOT_MAX_s32 INT32_MAX
 #define MICROAOT_ELEM_s64 int64_t
 #define MICROAOT_ELEM_f32 float
 #define MICROAOT_ACC_f32 float

@@ -50,6 +50,14 @@ void microaot_requantize_u8_s8(const microaot_requantize_params* params, const u
 void microaot_requantize_s16_s8(const microaot_requantize_params* params, const int16_t* input, int8_t* output);
 void microaot_requantize_s16_s16(const microaot_requantize_params* params, const int16_t* input,
                                  int16_t* output);
+/* To and from int32 (TFLM's int8/int16 -> int32 and int32 -> int8/int16); an int32 result saturates where
+ * TFLM's int32 arithmetic would overflow. */
+void microaot_requantize_s8_s32(const microaot_requantize_params* params, const int8_t* input, int32_t* output);
+void microaot_requantize_s16_s32(const microaot_requantize_params* params, const int16_t* input,
+                                 int32_t* output);
+void microaot_requantize_s32_s8(const microaot_requantize_params* params, const int32_t* input, int8_t* output);
+void microaot_requantize_s32_s16(const microaot_requantize_params* params, const int32_t* input,
+                                 int16_t* output);
 
 /* Converts quantized values back to float. */
 void microaot_dequantize_s8_f32(const microaot_dequantize_params* params, const int8_t* input, float* output);

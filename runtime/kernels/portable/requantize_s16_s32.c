@@ -1,0 +1,5 @@
+/* QUANTIZE int16 -> int32: rescale to the output's scale and zero point (TFLM's Requantize). */
+#define MICROAOT_DTYPE_IN s16
+#define MICROAOT_DTYPE_OUT s32
+#define MICROAOT_FN microaot_requantize_s16_s32
+#include "microaot/templates/requantize.h"

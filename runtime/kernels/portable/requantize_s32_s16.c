@@ -1,0 +1,5 @@
+/* QUANTIZE int32 -> int16: rescale to the output's scale and zero point (TFLM's Requantize). */
+#define MICROAOT_DTYPE_IN s32
+#define MICROAOT_DTYPE_OUT s16
+#define MICROAOT_FN microaot_requantize_s32_s16
+#include "microaot/templates/requantize.h"
