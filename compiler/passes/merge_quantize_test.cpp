@@ -32,17 +32,27 @@ bool run(Graph& g) {
   return merge_quantize(g, ctx);
 }
 
+struct Quant {
+  float scale;
+  int64_t zero_point;
+};
+
+// x -> first -> mid -> second -> y, all of one type.
+Graph chain(DType type, OpKind first, OpKind second, Quant x, Quant mid, Quant y) {
+  Graph g;
+  const int ids[] = {add_tensor(g, "x", type, x.scale, x.zero_point),
+                     add_tensor(g, "mid", type, mid.scale, mid.zero_point),
+                     add_tensor(g, "y", type, y.scale, y.zero_point)};
+  add_op(g, first, ids[0], ids[1]);
+  add_op(g, second, ids[1], ids[2]);
+  g.inputs = {ids[0]};
+  g.outputs = {ids[2]};
+  return g;
+}
+
 // x -> QUANTIZE -> q -> ELU -> y: a QUANTIZE whose output is quantized as (scale, zero_point).
 Graph quantize_then_elu(DType type, float scale, int64_t zero_point) {
-  Graph g;
-  const int x = add_tensor(g, "x", type, 0.05f, -3);
-  const int q = add_tensor(g, "q", type, scale, zero_point);
-  const int y = add_tensor(g, "y", type, 0.05f, 0);
-  add_op(g, OpKind::Quantize, x, q);
-  add_op(g, OpKind::Elu, q, y);
-  g.inputs = {x};
-  g.outputs = {y};
-  return g;
+  return chain(type, OpKind::Quantize, OpKind::Elu, {0.05f, -3}, {scale, zero_point}, {0.05f, 0});
 }
 
 TEST(MergeQuantize, DropsACopyItsReadersReadThroughIt) {
@@ -76,18 +86,11 @@ TEST(MergeQuantize, KeepsACopyThatIsAGraphOutputAndANearCopy) {
   EXPECT_EQ(near.ops.size(), 2u);
 }
 
-// x -> ELU -> e -> QUANTIZE -> y: the requantize merges into ELU's table only where the table rebuilt for y
+// x -> ELU -> mid -> QUANTIZE -> y: the requantize merges into ELU's table only where the table rebuilt for y
 // equals ELU's table followed by the requantize, for all 256 inputs.
 Graph elu_then_quantize(float scale, int64_t zero_point) {
-  Graph g;
-  const int x = add_tensor(g, "x", DType::kInt8, 0.05f, 0);
-  const int e = add_tensor(g, "e", DType::kInt8, 0.05f, -100);  // ELU's [-1, 6.35] lands in [-120, 27]
-  const int y = add_tensor(g, "y", DType::kInt8, scale, zero_point);
-  add_op(g, OpKind::Elu, x, e);
-  add_op(g, OpKind::Quantize, e, y);
-  g.inputs = {x};
-  g.outputs = {y};
-  return g;
+  // ELU's [-1, 6.35] lands in [-120, 27] of e, the mid tensor.
+  return chain(DType::kInt8, OpKind::Elu, OpKind::Quantize, {0.05f, 0}, {0.05f, -100}, {scale, zero_point});
 }
 
 TEST(MergeQuantize, AZeroPointShiftMergesIntoATableOp) {
@@ -102,7 +105,7 @@ TEST(MergeQuantize, KeepsWhatTwoRoundingsOrAClampMakeDifferent) {
   Graph rescaled = elu_then_quantize(0.07f, -90);  // round to 0.05 then to 0.07 != round to 0.07 somewhere
   EXPECT_FALSE(run(rescaled));
   Graph clamped = elu_then_quantize(0.05f, 0);
-  clamped.tensors[1].quant.zero_point = {100};  // e saturates at 127 from x = 1.35 on; y (zero point 0) would not
+  clamped.tensors[1].quant.zero_point = {100};  // mid saturates at 127 from x = 1.35 on; y (zero point 0) not
   EXPECT_FALSE(run(clamped));
   EXPECT_EQ(clamped.ops.size(), 2u);
 }
