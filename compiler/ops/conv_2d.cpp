@@ -37,7 +37,7 @@ OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& sou
 }
 
 ConvWindow window_of(const Conv2DOptions& o) {
-  return {o.padding, o.stride_h, o.stride_w, o.dilation_h, o.dilation_w, o.activation};
+  return {o.padding, o.stride_h, o.stride_w, o.dilation_h, o.dilation_w, o.activation, o.explicit_padding};
 }
 
 int filter_dim(const Graph& graph, const Op& op, int dim) {

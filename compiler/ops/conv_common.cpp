@@ -45,6 +45,14 @@ void window_axis(const Graph& graph, const Op& op, const char* axis, Padding pad
   pad = window_padding(stride, dilation, in, filter, out);
 }
 
+// The input's extent along one axis with explicit padding around it (none: SAME/VALID).
+int padded_extent(const Graph& graph, const Op& op, int in, int before, int after) {
+  expect_op(before >= 0 && after >= 0, graph, op, "explicit padding must not be negative");
+  const int64_t padded = int64_t{in} + before + after;
+  expect_op(padded < kMaxExtent, graph, op, "explicit padding is too large");
+  return static_cast<int>(padded);
+}
+
 // TRANSPOSE_CONV's leading padding along one axis, as TFLM derives it from the forward convolution of an input
 // of the output's size: that convolution's output size truncates towards 0 (VALID), and a negative one
 // leaves the padding at 0.
@@ -107,10 +115,14 @@ ConvGeometry check_conv_geometry(const Graph& graph, const Op& op, const ConvWin
   g.stride_h = window.stride_h, g.stride_w = window.stride_w;
   g.dilation_h = window.dilation_h, g.dilation_w = window.dilation_w;
   expect_tensor(g.input_h < kMaxExtent && g.input_w < kMaxExtent, graph, op, input, "input 0", "is too large");
-  window_axis(graph, op, "height", window.padding, g.input_h, g.filter_h, g.stride_h, g.dilation_h, g.output_h,
-              g.pad_h);
-  window_axis(graph, op, "width", window.padding, g.input_w, g.filter_w, g.stride_w, g.dilation_w, g.output_w,
-              g.pad_w);
+  // Explicit padding: a VALID window over the input with the padding around it, starting at its first row.
+  const ExplicitPadding pads = window.explicit_padding.value_or(ExplicitPadding{});
+  const Padding padding = window.explicit_padding ? Padding::kValid : window.padding;
+  window_axis(graph, op, "height", padding, padded_extent(graph, op, g.input_h, pads.top, pads.bottom), g.filter_h,
+              g.stride_h, g.dilation_h, g.output_h, g.pad_h);
+  window_axis(graph, op, "width", padding, padded_extent(graph, op, g.input_w, pads.left, pads.right), g.filter_w,
+              g.stride_w, g.dilation_w, g.output_w, g.pad_w);
+  if (window.explicit_padding) g.pad_h = pads.top, g.pad_w = pads.left;
 
   const std::vector<int32_t> expected = {g.batches, g.output_h, g.output_w, g.output_c};
   const std::vector<int32_t>& actual = graph.tensor(output).shape;

@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ir/graph.h"
 #include "ops/op_handler.h"
+#include "ops/op_options.h"
 #include "ops/quant_math.h"
 
 namespace microaot {
@@ -33,6 +35,7 @@ struct ConvWindow {
   Padding padding = Padding::kValid;
   int stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
   Activation activation = Activation::kNone;
+  std::optional<ExplicitPadding> explicit_padding = std::nullopt;  // overrides `padding` (not TRANSPOSE_CONV)
 };
 
 struct ConvGeometry {

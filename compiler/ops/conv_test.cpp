@@ -280,6 +280,50 @@ TEST(ConvHandler, AsymmetricStrideAndDilation) {
   EXPECT_EQ(field(call, "pad_width"), "0");   // (5 - 1) * 2 + 2 - 9 = 1 -> 0 before, 1 after
 }
 
+TEST(ConvHandler, ExplicitPaddingSetsLeadingPadsAndOutputSize) {
+  Spec s;  // MobileNetV2's stem after folding its PAD: (0, 1) rows and columns, then a stride-2 VALID 3x3
+  s.input = {1, 8, 8, 3};
+  s.output = {1, 4, 4, 4};  // (8 + 0 + 1 - 3) / 2 + 1
+  Conv2DOptions options{Padding::kSame, 2, 2, 1, 1, Activation::kNone};  // ignored: explicit padding wins
+  options.explicit_padding = ExplicitPadding{0, 1, 0, 1};
+  s.options = options;
+  KernelCall call = lower(build(s));
+  EXPECT_EQ(field(call, "input_height"), "8");
+  EXPECT_EQ(field(call, "output_height"), "4");
+  EXPECT_EQ(field(call, "pad_height"), "0");
+  EXPECT_EQ(field(call, "pad_width"), "0");
+
+  options.explicit_padding = ExplicitPadding{2, 1, 1, 0};  // asymmetric: 11 rows, 9 columns
+  s.output = {1, 5, 4, 4};
+  s.options = options;
+  call = lower(build(s));
+  EXPECT_EQ(field(call, "pad_height"), "2");
+  EXPECT_EQ(field(call, "pad_width"), "1");
+  EXPECT_EQ(field(call, "output_width"), "4");
+
+  Spec depthwise = depthwise_spec();  // dilation 2: effective 5x5 over 10 + 3 + 1 rows
+  DepthwiseConv2DOptions dw{Padding::kValid, 1, 1, 2, 2, 3, Activation::kNone};
+  dw.explicit_padding = ExplicitPadding{3, 1, 0, 0};
+  depthwise.options = dw;
+  depthwise.output = {1, 10, 6, 6};
+  call = lower(build(depthwise));
+  EXPECT_EQ(field(call, "pad_height"), "3");
+  EXPECT_EQ(field(call, "pad_width"), "0");
+}
+
+TEST(ConvHandler, ExplicitPaddingIsChecked) {
+  Spec s;
+  s.input = {1, 8, 8, 3};
+  s.output = {1, 4, 4, 4};
+  Conv2DOptions options{Padding::kValid, 2, 2, 1, 1, Activation::kNone};
+  options.explicit_padding = ExplicitPadding{0, 3, 0, 1};  // 11 rows give 5 output rows, not 4
+  s.options = options;
+  expect_error(build(s), "CONV_2D", "y", "differs from the computed [1,5,4,4]");
+  options.explicit_padding = ExplicitPadding{-1, 2, 0, 1};
+  s.options = options;
+  expect_error(build(s), "CONV_2D", "", "explicit padding must not be negative");
+}
+
 TEST(ConvHandler, NoBiasAndBatch2) {
   Spec s;
   s.input = {2, 5, 7, 3};

@@ -37,7 +37,7 @@ OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& sou
 }
 
 ConvWindow window_of(const DepthwiseConv2DOptions& o) {
-  return {o.padding, o.stride_h, o.stride_w, o.dilation_h, o.dilation_w, o.activation};
+  return {o.padding, o.stride_h, o.stride_w, o.dilation_h, o.dilation_w, o.activation, o.explicit_padding};
 }
 
 int output_channels(const Graph& graph, const Op& op) {

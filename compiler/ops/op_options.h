@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ir/graph.h"
@@ -14,23 +15,32 @@ struct FusedActivationOptions {
   Activation activation = Activation::kNone;
 };
 
+// Padding written by a graph pass (fold_pad), used instead of SAME/VALID: zero-point rows and columns around
+// the input. Kernels read the leading amounts; the trailing ones only fix the output size.
+struct ExplicitPadding {
+  int top = 0, bottom = 0, left = 0, right = 0;
+};
+
 struct Conv2DOptions {
   Padding padding = Padding::kValid;
   int stride_w = 1, stride_h = 1, dilation_w = 1, dilation_h = 1;
   Activation activation = Activation::kNone;
   bool int32_bias = false;  // quantized_bias_type INT32: an int16 conv without bias sums in 32 bits
+  std::optional<ExplicitPadding> explicit_padding = std::nullopt;  // overrides `padding` when set
 };
 
 struct DepthwiseConv2DOptions {
   Padding padding = Padding::kValid;
   int stride_w = 1, stride_h = 1, dilation_w = 1, dilation_h = 1, depth_multiplier = 1;
   Activation activation = Activation::kNone;
+  std::optional<ExplicitPadding> explicit_padding = std::nullopt;  // overrides `padding` when set
 };
 
 struct Pool2DOptions {
   Padding padding = Padding::kValid;
   int stride_w = 1, stride_h = 1, filter_w = 1, filter_h = 1;
   Activation activation = Activation::kNone;
+  std::optional<ExplicitPadding> explicit_padding = std::nullopt;  // overrides `padding` (MAX_POOL_2D only)
 };
 
 struct FullyConnectedOptions {

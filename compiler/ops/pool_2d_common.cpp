@@ -1,8 +1,10 @@
 #include "ops/pool_2d_common.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ops/in_place.h"
@@ -27,11 +29,42 @@ std::string shape_text(const std::vector<int32_t>& shape) {
   return text + "]";
 }
 
-// The NHWC output shape the options imply for this input.
+// An input extent with explicit padding around it, saturated (a too large one fails the output shape check).
+int padded_extent(int in, int before, int after) {
+  return static_cast<int>(std::min<int64_t>(int64_t{in} + before + after, INT32_MAX));
+}
+
+// The NHWC output shape the options imply for this input; explicit padding: VALID over the padded input.
 std::vector<int32_t> expected_output_shape(const Tensor& input, const Pool2DOptions& o) {
-  const int out_h = window_output_size(o.padding, input.shape[1], o.filter_h, o.stride_h, 1);
-  const int out_w = window_output_size(o.padding, input.shape[2], o.filter_w, o.stride_w, 1);
+  const ExplicitPadding e = o.explicit_padding.value_or(ExplicitPadding{});
+  const Padding padding = o.explicit_padding ? Padding::kValid : o.padding;
+  const int out_h = window_output_size(padding, padded_extent(input.shape[1], e.top, e.bottom), o.filter_h,
+                                       o.stride_h, 1);
+  const int out_w = window_output_size(padding, padded_extent(input.shape[2], e.left, e.right), o.filter_w,
+                                       o.stride_w, 1);
   return {input.shape[0], out_h, out_w, input.shape[3]};
+}
+
+// The padding before the first row and column: TFLite's for SAME/VALID, or the explicit amounts.
+std::pair<int, int> leading_padding(const Graph& graph, const Op& op, const Pool2DOptions& o) {
+  if (o.explicit_padding) return {o.explicit_padding->top, o.explicit_padding->left};
+  const std::vector<int32_t>& in = graph.tensor(op.inputs[0]).shape;
+  const std::vector<int32_t>& out = graph.tensor(op.outputs[0]).shape;
+  return {window_padding(o.stride_h, 1, in[1], o.filter_h, out[1]),
+          window_padding(o.stride_w, 1, in[2], o.filter_w, out[2])};
+}
+
+// Explicit padding must leave an input element in every window (the kernels divide by / start from the count).
+void check_explicit_padding(const Graph& graph, const Op& op, const Pool2DOptions& o) {
+  if (!o.explicit_padding) return;
+  const ExplicitPadding& e = *o.explicit_padding;
+  expect_op(e.top >= 0 && e.bottom >= 0 && e.left >= 0 && e.right >= 0, graph, op,
+            "explicit padding must not be negative");
+  const std::vector<int32_t>& in = graph.tensor(op.inputs[0]).shape;
+  const std::vector<int32_t>& out = graph.tensor(op.outputs[0]).shape;
+  const bool rows = o.filter_h > e.top && (int64_t{out[1]} - 1) * o.stride_h - e.top < in[1];
+  const bool columns = o.filter_w > e.left && (int64_t{out[2]} - 1) * o.stride_w - e.left < in[2];
+  expect_op(rows && columns, graph, op, "explicit padding leaves a window without input elements");
 }
 
 void check_same_quantization(const Graph& graph, const Op& op, int in, int out) {
@@ -69,6 +102,7 @@ void check_pool_2d(const Graph& graph, const Op& op) {
   expect_tensor(graph.tensor(out).shape == expected, graph, op, out, "output 0",
                 "shape " + shape_text(graph.tensor(out).shape) + " does not match the " + shape_text(expected) +
                     " implied by the input shape, filter, strides and padding");
+  check_explicit_padding(graph, op, o);
   if (input.dtype != DType::kFloat32) check_same_quantization(graph, op, in, out);
 }
 
@@ -89,8 +123,7 @@ KernelCall lower_pool_2d(const Graph& graph, const Op& op, const std::string& ke
   KernelCall call;
   call.stem = kernel + "_" + dtype_short_name(input.dtype);
   call.args = {op.inputs[0], op.outputs[0]};
-  const int pad_h = window_padding(o.stride_h, 1, input.shape[1], o.filter_h, output.shape[1]);
-  const int pad_w = window_padding(o.stride_w, 1, input.shape[2], o.filter_w, output.shape[2]);
+  const auto [pad_h, pad_w] = leading_padding(graph, op, o);
   const std::pair<const char*, int> fields[] = {
       {"batches", input.shape[0]},       {"input_height", input.shape[1]},  {"input_width", input.shape[2]},
       {"channels", input.shape[3]},      {"output_height", output.shape[1]}, {"output_width", output.shape[2]},
@@ -103,10 +136,8 @@ KernelCall lower_pool_2d(const Graph& graph, const Op& op, const std::string& ke
 }
 
 std::vector<InPlaceOption> pool_2d_in_place(const Graph& graph, const Op& op) {
-  const Tensor& input = graph.tensor(op.inputs[0]);
   const Pool2DOptions& o = pool_options(op);
-  const int pad_h = window_padding(o.stride_h, 1, input.shape[1], o.filter_h, graph.tensor(op.outputs[0]).shape[1]);
-  return {row_wise_option(graph, op, o.stride_h, pad_h)};
+  return {row_wise_option(graph, op, o.stride_h, leading_padding(graph, op, o).first)};
 }
 
 OpOptions read_pool_2d_options(const Graph& g, const Op& op, const tflite::Operator& source) {

@@ -149,6 +149,33 @@ TEST(Pool2DHandler, L2IsFloatOnlyOverTheSameWindows) {
       << check_error(quantized);
 }
 
+TEST(Pool2DHandler, MaxExplicitPaddingSetsLeadingPaddingAndOutputSize) {
+  // fold_pad's form: 8 rows + (2, 1) padding, 3x3 stride 2 -> 5 rows; 8 columns + (0, 1) -> 4 columns.
+  Pool2DOptions o = options(Padding::kSame, 3, 3, 2, 2);  // ignored: explicit padding wins
+  o.explicit_padding = ExplicitPadding{2, 1, 0, 1};
+  Pool p = make_pool(OpKind::MaxPool2D, DType::kInt8, {1, 8, 8, 2}, {1, 5, 4, 2}, o);
+  auto f = fields_of(checked_lower(p));
+  EXPECT_EQ(f["input_height"], "8");
+  EXPECT_EQ(f["output_height"], "5");
+  EXPECT_EQ(f["output_width"], "4");
+  EXPECT_EQ(f["padding_height"], "2");
+  EXPECT_EQ(f["padding_width"], "0");
+}
+
+TEST(Pool2DHandler, ExplicitPaddingMustLeaveAnInputElementInEveryWindow) {
+  Pool2DOptions o = options(Padding::kValid, 2, 2, 1, 1);
+  o.explicit_padding = ExplicitPadding{2, 0, 0, 0};  // the first window covers the two padded rows only
+  Pool p = make_pool(OpKind::MaxPool2D, DType::kInt8, {1, 4, 4, 1}, {1, 5, 3, 1}, o);
+  EXPECT_NE(check_error(p).find("explicit padding leaves a window without input elements"), std::string::npos)
+      << check_error(p);
+  o.explicit_padding = ExplicitPadding{0, 2, 0, 0};  // the last one likewise
+  p = make_pool(OpKind::MaxPool2D, DType::kInt8, {1, 4, 4, 1}, {1, 5, 3, 1}, o);
+  EXPECT_NE(check_error(p).find("without input elements"), std::string::npos) << check_error(p);
+  o.explicit_padding = ExplicitPadding{1, 1, 0, 0};  // every window keeps a row: accepted
+  p = make_pool(OpKind::MaxPool2D, DType::kInt8, {1, 4, 4, 1}, {1, 5, 3, 1}, o);
+  EXPECT_EQ(check_error(p), "");
+}
+
 TEST(Pool2DHandler, AverageRefusesWindowsWhoseSumCouldOverflow) {
   // 32768 * 256 * 256 = 2^31 > INT32_MAX: the int32 sum of a full int16 window could overflow.
   Pool big = make_pool(OpKind::AveragePool2D, DType::kInt16, {1, 256, 256, 1}, {1, 1, 1, 1},

@@ -18,6 +18,8 @@ struct PassContext {
 // Each pass lives in its own file of the same name.
 bool check_operators(Graph& graph, PassContext& ctx);       // every op passes its handler's check()
 bool fold_constant_views(Graph& graph, PassContext& ctx);  // RESHAPE/SQUEEZE of a constant becomes a constant
+bool fold_pad(Graph& graph, PassContext& ctx);          // PAD of zero points before a conv becomes its explicit padding
+bool merge_quantize(Graph& graph, PassContext& ctx);    // a QUANTIZE that changes no bit leaves the graph
 bool alias_views(Graph& graph, PassContext& ctx);        // RESHAPE/SQUEEZE output shares its input's storage; op dropped
 bool remove_dead_code(Graph& graph, PassContext& ctx);      // ops nobody reads, constants nobody uses
 bool schedule_for_memory(Graph& graph, PassContext& ctx);   // op order with the smallest peak of live bytes

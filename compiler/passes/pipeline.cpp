@@ -18,6 +18,8 @@ struct PassEntry {
 constexpr PassEntry kPasses[] = {
     {"check_operators", check_operators},
     {"fold_constant_views", fold_constant_views},
+    {"fold_pad", fold_pad},
+    {"merge_quantize", merge_quantize},
     {"alias_views", alias_views},
     {"remove_dead_code", remove_dead_code},
     {"schedule_for_memory", schedule_for_memory},
