@@ -11,6 +11,7 @@
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "ops/op_options.h"
+#include "ops/remap_test_util.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
@@ -47,23 +48,14 @@ OpOptions options_of(OpKind kind) {
   return o;
 }
 
-int add_tensor(Graph& g, const std::string& name, DType type, std::vector<int32_t> shape) {
-  Tensor t;
-  t.name = name;
-  t.dtype = type;
-  t.shape = std::move(shape);
-  t.source_index = static_cast<int>(g.tensors.size());
-  g.tensors.push_back(t);
-  return t.source_index;
-}
-
-// Tensors 0 x, 1 w (int8, `scales` along the op's channel axis), 2 b (float32), 3 y; the op is op 4.
+// Tensors t0 (input), t1 (int8 weights, `scales` along the op's channel axis), t2 (float32 bias), t3
+// (output); the op is op 4.
 Graph build(const HybridOp& h, std::vector<float> scales = {0.02f, 0.5f, 0.003f}) {
   Graph g;
-  const int x = add_tensor(g, "x", DType::kFloat32, h.input);
-  const int w = add_tensor(g, "w", DType::kInt8, h.weights);
-  const int b = add_tensor(g, "b", DType::kFloat32, {h.output.back()});
-  const int y = add_tensor(g, "y", DType::kFloat32, h.output);
+  const int x = add_tensor(g, DType::kFloat32, h.input);
+  const int w = add_tensor(g, DType::kInt8, h.weights);
+  const int b = add_tensor(g, DType::kFloat32, {h.output.back()});
+  const int y = add_tensor(g, DType::kFloat32, h.output);
   Tensor& weights = g.tensor(w);
   weights.is_constant = true;
   weights.data.assign(static_cast<size_t>(weights.num_elements()), 0xF9);  // -7
@@ -142,28 +134,31 @@ TEST(HybridHandlers, RefuseWeightsThatAreNotTheDequantizedModel) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   const std::vector<Refusal> refusals = {
-      {"zero point", [](Graph& g) { g.tensor(1).quant.zero_point[1] = 3; }, "w", "symmetric (zero point 0)"},
-      {"zero scale", [](Graph& g) { g.tensor(1).quant.scale[2] = 0.0f; }, "w", "finite positive scales"},
-      {"negative scale", [](Graph& g) { g.tensor(1).quant.scale[0] = -0.1f; }, "w", "finite positive scales"},
-      {"NaN scale", [nan](Graph& g) { g.tensor(1).quant.scale[1] = nan; }, "w", "finite positive scales"},
-      {"infinite scale", [inf](Graph& g) { g.tensor(1).quant.scale[1] = inf; }, "w", "finite positive scales"},
-      {"two scales", [](Graph& g) { g.tensor(1).quant = {{0.1f, 0.2f}, {0, 0}, 0}; }, "w",
+      {"zero point", [](Graph& g) { g.tensor(1).quant.zero_point[1] = 3; }, "t1", "symmetric (zero point 0)"},
+      {"zero scale", [](Graph& g) { g.tensor(1).quant.scale[2] = 0.0f; }, "t1", "finite positive scales"},
+      {"negative scale", [](Graph& g) { g.tensor(1).quant.scale[0] = -0.1f; }, "t1", "finite positive scales"},
+      {"NaN scale", [nan](Graph& g) { g.tensor(1).quant.scale[1] = nan; }, "t1", "finite positive scales"},
+      {"infinite scale", [inf](Graph& g) { g.tensor(1).quant.scale[1] = inf; }, "t1", "finite positive scales"},
+      {"two scales", [](Graph& g) { g.tensor(1).quant = {{0.1f, 0.2f}, {0, 0}, 0}; }, "t1",
        "need 1 scale or one per output channel (3), got 2"},
-      {"no scale", [](Graph& g) { g.tensor(1).quant = {}; }, "w", "need 1 scale or one per output channel (3), got 0"},
-      {"fewer zero points", [](Graph& g) { g.tensor(1).quant.zero_point.pop_back(); }, "w", "one zero point per scale"},
-      {"variable weights", [](Graph& g) { g.tensor(1).is_constant = false, g.tensor(1).data.clear(); }, "w",
+      {"no scale", [](Graph& g) { g.tensor(1).quant = {}; }, "t1",
+       "need 1 scale or one per output channel (3), got 0"},
+      {"fewer zero points", [](Graph& g) { g.tensor(1).quant.zero_point.pop_back(); }, "t1",
+       "one zero point per scale"},
+      {"variable weights", [](Graph& g) { g.tensor(1).is_constant = false, g.tensor(1).data.clear(); }, "t1",
        "constant"},
-      {"int32 bias", [](Graph& g) { g.tensor(2).dtype = DType::kInt32; }, "b", "int32 is not supported here"},
-      {"int8 output", [](Graph& g) { g.tensor(3).dtype = DType::kInt8; }, "y", "int8 is not supported here"},
+      {"int32 bias", [](Graph& g) { g.tensor(2).dtype = DType::kInt32; }, "t2", "int32 is not supported here"},
+      {"int8 output", [](Graph& g) { g.tensor(3).dtype = DType::kInt8; }, "t3", "int8 is not supported here"},
   };
   for (const HybridOp& h : kAll) {
     for (const Refusal& r : refusals) {
       Graph g = build(h);
       r.mutate(g);
       const std::string error = check_error(g);
-      EXPECT_NE(error.find(std::string(h.name) + " (op 4)"), std::string::npos) << h.name << ", " << r.what << ": " << error;
-      EXPECT_NE(error.find(std::string("'") + r.tensor + "'"), std::string::npos) << h.name << ", " << r.what << ": " << error;
-      EXPECT_NE(error.find(r.message), std::string::npos) << h.name << ", " << r.what << ": " << error;
+      SCOPED_TRACE(std::string(h.name) + ", " + r.what + ": " + error);
+      EXPECT_NE(error.find(std::string(h.name) + " (op 4)"), std::string::npos);
+      EXPECT_NE(error.find(std::string("'") + r.tensor + "'"), std::string::npos);
+      EXPECT_NE(error.find(r.message), std::string::npos);
     }
     Graph g = build(h);
     g.tensor(1).quant.axis = h.channel_axis == 0 ? 1 : 0;  // a dimension, but not the output channels
