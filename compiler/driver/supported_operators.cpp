@@ -43,6 +43,9 @@ std::string supported_operators_markdown() {
       << "other operator or type is refused at compile time, naming every such op with its index and version.\n"
       << "Within a type, an operator's handler may still refuse parameters TFLite Micro refuses, or that would\n"
       << "not give TFLite Micro's result; the error names the op and the tensor.\n\n"
+      << "Beyond TFLite Micro, the float32 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED also take constant,\n"
+      << "symmetric int8 weights (hybrid models, as TFLite's dynamic-range quantization writes them; see the\n"
+      << "README).\n\n"
       << "| operator | code | family |";
   for (DType column : kColumns) out << " " << dtype_name(column) << " |";
   out << "\n|---|---|---|";

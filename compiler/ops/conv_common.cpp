@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "ops/hybrid_weights.h"
 #include "ops/in_place.h"
 #include "ops/op_checks.h"
 #include "ops/weighted_accumulator.h"
@@ -169,13 +170,15 @@ ConvTensors conv_tensors(const Graph& graph, const Op& op) {
 }
 
 DType check_conv_types(const Graph& graph, const Op& op, const ConvTensors& t,
-                       std::initializer_list<DType> int16_biases) {
+                       std::initializer_list<DType> int16_biases, HybridFilters hybrid) {
   expect_dtype(graph, op, t.input, input_role(op, t.input), {DType::kInt8, DType::kInt16, DType::kFloat32});
   const DType type = graph.tensor(t.input).dtype;
-  expect_tensor(!(type == DType::kFloat32 && graph.tensor(t.filter).dtype == DType::kInt8), graph, op, t.filter,
+  expect_tensor(hybrid == HybridFilters::kAccepted || !is_hybrid(graph, t.input, t.filter), graph, op, t.filter,
                 input_role(op, t.filter),
                 "int8 weights with float32 activations (hybrid quantization) are not supported");
-  expect_dtype(graph, op, t.filter, input_role(op, t.filter), {type == DType::kFloat32 ? type : DType::kInt8});
+  expect_dtype(graph, op, t.filter, input_role(op, t.filter),
+               type == DType::kFloat32 ? std::initializer_list<DType>{DType::kFloat32, DType::kInt8}
+                                       : std::initializer_list<DType>{DType::kInt8});
   expect_dtype(graph, op, t.output, "output 0", {type});
   if (t.bias == kNoTensor) return type;
   const std::string bias_role = input_role(op, t.bias);
@@ -262,11 +265,14 @@ KernelCall make_conv_call(const Graph& graph, const Op& op, const std::string& k
   const ConvTensors t = conv_tensors(graph, op);
   const DType type = graph.tensor(t.input).dtype;
   KernelCall call;
-  call.stem = kernel + "_" + dtype_short_name(type) + accumulator_suffix(graph, t.input, accumulator);
+  const bool hybrid = is_hybrid(graph, t.input, t.filter);
+  call.stem = kernel + "_" + dtype_short_name(type) +
+              (hybrid ? kHybridStemSuffix : accumulator_suffix(graph, t.input, accumulator));
   add_conv_geometry_fields(call, geometry);
   call.params.set_int(extra.first, extra.second);
   if (type == DType::kFloat32) {
     set_activation_params(call, graph.tensor(t.output), activation);
+    if (hybrid) add_hybrid_fields(call, graph, t.filter, output_channels);
   } else {
     add_conv_quantized_fields(call, graph, op, t, activation, output_channels, accumulator);
   }

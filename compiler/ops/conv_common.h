@@ -58,9 +58,11 @@ ConvGeometry check_transpose_conv_geometry(const Graph& graph, const Op& op, con
                                            const ConvWindow& window);
 
 // int8 input/filter/output with an int32 bias; int16 input/output with int8 filters and a bias of one of
-// int16_biases (16x8); or float32 throughout (hybrid models are refused). Returns the input type.
+// int16_biases (16x8); float32 throughout; or, where `hybrid` allows it, float32 with int8 filters (the
+// caller checks their quantization: check_hybrid_weights). Returns the input type.
+enum class HybridFilters { kRefused, kAccepted };
 DType check_conv_types(const Graph& graph, const Op& op, const ConvTensors& t,
-                       std::initializer_list<DType> int16_biases);
+                       std::initializer_list<DType> int16_biases, HybridFilters hybrid);
 
 // The filter (and bias, when present) must be constants holding all their bytes; the bias has one element
 // per output channel.

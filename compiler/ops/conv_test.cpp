@@ -535,8 +535,9 @@ TEST(ConvHandler, RefusesUnsupportedTypes) {
   Spec hybrid;
   hybrid.type = DType::kFloat32;
   g = build(hybrid);
-  g.tensor(1).dtype = DType::kInt8;
-  expect_error(g, "CONV_2D", "conv/weights", "hybrid");
+  g.tensor(1).dtype = DType::kInt8;  // hybrid weights without a scale
+  g.tensor(1).data.resize(108);
+  expect_error(g, "CONV_2D", "conv/weights", "need 1 scale or one per output channel (4), got 0");
   g = build(int16_spec(Spec{}));
   g.tensor(1).dtype = DType::kInt16;  // 16x16
   expect_error(g, "CONV_2D", "conv/weights", "int16 is not supported here (expected int8)");

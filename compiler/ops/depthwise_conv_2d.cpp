@@ -1,11 +1,13 @@
 // DEPTHWISE_CONV_2D: int8 (per-channel or per-tensor int8 weights, optional int32 bias), int16 activations
-// with int8 weights and an int64 bias (16x8; TFLM reads any int16 model's bias as int64) and float32, with
-// SAME/VALID padding, strides, dilation and any depth multiplier, as TFLite Micro's reference kernels.
-// Versions up to 7 pass: the type checks refuse what the later ones add (hybrid, int4).
+// with int8 weights and an int64 bias (16x8; TFLM reads any int16 model's bias as int64), float32 and hybrid
+// (float32 activations, symmetric int8 weights; versions 4 and 6), with SAME/VALID padding, strides,
+// dilation and any depth multiplier, as TFLite Micro's reference kernels. Versions up to 7 pass: the type
+// checks refuse what the later ones add (int4).
 #include <string>
 #include <vector>
 
 #include "ops/conv_common.h"
+#include "ops/hybrid_weights.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/read_options.h"
@@ -54,7 +56,7 @@ void check(const Graph& graph, const Op& op) {
   expect_arity(graph, op, 2, 3, 1);
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const ConvTensors t = conv_tensors(graph, op);
-  const DType type = check_conv_types(graph, op, t, {DType::kInt64});
+  const DType type = check_conv_types(graph, op, t, {DType::kInt64}, HybridFilters::kAccepted);
   const int filter = input_id(graph, op, kConvFilter);
   expect_rank(graph, op, filter, "input 1", 4);
   const int channels = output_channels(graph, op);
@@ -68,6 +70,8 @@ void check(const Graph& graph, const Op& op) {
   check_conv_constants(graph, op, t, channels);
   if (type != DType::kFloat32) {
     check_conv_quantization(graph, op, t, options.activation, channels, kFilterChannelAxis, accumulator(graph, t));
+  } else if (is_hybrid(graph, t.input, t.filter)) {
+    check_hybrid_weights(graph, op, t.filter, channels, kFilterChannelAxis);
   }
 }
 

@@ -1,6 +1,7 @@
 // FULLY_CONNECTED: int8 (per-tensor or per-channel symmetric weights, int32 bias), int16 activations with
-// int8 weights (16x8: an int64 bias, or an int32 one, which TFLM sums in 32 bits) and float32, weights
-// constant [units, depth], optional bias, any fused activation, keep_num_dims either way.
+// int8 weights (16x8: an int64 bias, or an int32 one, which TFLM sums in 32 bits), float32, and hybrid
+// (float32 activations and bias, symmetric int8 weights), weights constant [units, depth], optional bias, any
+// fused activation, keep_num_dims either way.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/hybrid_weights.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/read_options.h"
@@ -19,8 +21,10 @@ namespace microaot {
 namespace {
 
 // TFLite's FULLY_CONNECTED versions: 4 int8, 5 keep_num_dims, 6 no bias, 7 int16; 8 and up only add
-// sparse, hybrid or int4 weights, which the IR cannot describe.
+// sparse, hybrid or int4 weights, which the IR cannot describe. Hybrid ops are versions 3, 9 (inputs
+// quantized asymmetrically on the fly) and 12 (per-channel weights); the type checks refuse the rest.
 constexpr int kMaxVersion = 7;
+constexpr int kMaxHybridVersion = 12;
 
 struct FcShape {
   int32_t batches;
@@ -34,7 +38,10 @@ const FullyConnectedOptions& fc_options(const Op& op) {
   return *options;
 }
 
-// Without a table, FULLY_CONNECTED takes the format's defaults (no activation).
+// Without a table, FULLY_CONNECTED takes the format's defaults (no activation). asymmetric_quantize_inputs
+// is not read: it says how TFLite's hybrid kernel quantizes the input to int8 on the fly, and microaot's
+// hybrid kernel does not quantize the input at all (it multiplies in float), so either value gets the same
+// result, the closest to the dequantized-weights model.
 OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& source) {
   FullyConnectedOptions r;
   if (const auto* o = source.builtin_options_as_FullyConnectedOptions()) {
@@ -152,25 +159,26 @@ void check_quantized(const Graph& graph, const Op& op, int in, int w, int bias, 
 }
 
 void check(const Graph& graph, const Op& op) {
-  expect_version(graph, op, kMaxVersion);
   expect_arity(graph, op, 2, 3, 1);
   const int in = input_id(graph, op, 0);
   const int w = input_id(graph, op, 1);
   const int bias = optional_input_id(op, 2);
   const int out = output_id(graph, op, 0);
+  expect_version(graph, op, is_hybrid(graph, in, w) ? kMaxHybridVersion : kMaxVersion);
   expect_dtype(graph, op, in, "input 0", {DType::kInt8, DType::kInt16, DType::kFloat32});
   expect_dtype(graph, op, out, "output 0", {graph.tensor(in).dtype});
   const DType type = graph.tensor(in).dtype;
-  expect_tensor(!(type == DType::kFloat32 && graph.tensor(w).dtype == DType::kInt8), graph, op, w, "input 1",
-                "int8 weights with float32 activations (hybrid quantization) are not supported");
-  expect_dtype(graph, op, w, "input 1", {type == DType::kFloat32 ? type : DType::kInt8});
+  expect_dtype(graph, op, w, "input 1",
+               type == DType::kFloat32 ? std::initializer_list<DType>{DType::kFloat32, DType::kInt8}
+                                       : std::initializer_list<DType>{DType::kInt8});
   expect_constant_data(graph, op, w, "input 1");
   check_shapes(graph, op, in, w, out);
-  if (type == DType::kFloat32) {
-    check_bias(graph, op, bias, graph.tensor(w).shape[0], {DType::kFloat32});
-  } else {
+  if (type != DType::kFloat32) {
     check_quantized(graph, op, in, w, bias, out);
+    return;
   }
+  check_bias(graph, op, bias, graph.tensor(w).shape[0], {DType::kFloat32});
+  if (is_hybrid(graph, in, w)) check_hybrid_weights(graph, op, w, graph.tensor(w).shape[0], /*channel_axis=*/0);
 }
 
 void add_quantized_fields(const Graph& graph, const Op& op, int32_t units, KernelCall& call) {
@@ -190,14 +198,16 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const FcShape s = fc_shape(graph, op);
   const DType type = graph.tensor(op.inputs[0]).dtype;
   KernelCall call;
+  const bool hybrid = is_hybrid(graph, op.inputs[0], op.inputs[1]);
   call.stem = std::string("fully_connected_") + dtype_short_name(type) +
-              accumulator_suffix(graph, op.inputs[0], accumulator(graph, op));
+              (hybrid ? kHybridStemSuffix : accumulator_suffix(graph, op.inputs[0], accumulator(graph, op)));
   call.args = {op.inputs[0], op.inputs[1], optional_input_id(op, 2), op.outputs[0]};
   call.params.set_int("batches", s.batches);
   call.params.set_int("input_depth", s.depth);
   call.params.set_int("output_depth", s.units);
   set_activation_params(call, graph.tensor(op.outputs[0]), fc_options(op).activation);
   if (type != DType::kFloat32) add_quantized_fields(graph, op, s.units, call);
+  if (hybrid) add_hybrid_fields(call, graph, op.inputs[1], s.units);
   return call;
 }
 

@@ -280,11 +280,13 @@ TEST(FullyConnectedHandler, RefusesWhatTheKernelCannotRun) {
   }
 }
 
-TEST(FullyConnectedHandler, RefusesHybridAndBadPerTensorBiasScale) {
+TEST(FullyConnectedHandler, RefusesUnquantizedHybridWeightsAndBadPerTensorBiasScale) {
+  // int8 weights of a float32 op without a scale (hybrid_weights_test.cpp has the rest of the hybrid rules).
   Fc hybrid = float_fc();
   hybrid.graph.tensor(hybrid.weights).dtype = DType::kInt8;
   hybrid.graph.tensor(hybrid.weights).data.resize(50);
-  EXPECT_NE(check_error(hybrid).find("hybrid"), std::string::npos) << check_error(hybrid);
+  EXPECT_NE(check_error(hybrid).find("need 1 scale or one per output channel (5), got 0"), std::string::npos)
+      << check_error(hybrid);
 
   Fc fc = int8_fc(/*per_channel=*/false);
   fc.graph.tensor(fc.bias).quant.scale = {0.5f};

@@ -70,7 +70,7 @@ void check(const Graph& graph, const Op& op) {
   const ConvWindow& window = window_of(graph, op);
   check_output_shape(graph, op);
   const ConvTensors t = tensors_of(graph, op);
-  const DType type = check_conv_types(graph, op, t, {DType::kInt64});
+  const DType type = check_conv_types(graph, op, t, {DType::kInt64}, HybridFilters::kRefused);
   const ConvGeometry g = check_transpose_conv_geometry(graph, op, t, window);
   check_conv_constants(graph, op, t, g.output_c);
   if (type != DType::kFloat32) {

@@ -472,4 +472,78 @@ TEST(DepthwiseConvF32, MatchesReference) {
   }
 }
 
+// ---------------------------------------------------------------- hybrid (float32 activations, int8 weights)
+
+std::vector<float> run_hybrid(const Case& k, bool depthwise, float act_min, float act_max,
+                              const std::vector<float>& input, const std::vector<int8_t>& filter,
+                              const std::vector<float>& scales, const std::vector<float>& bias) {
+  std::vector<float> out(output_size(k), -12345.0f);
+  const float* bias_ptr = k.has_bias ? bias.data() : nullptr;
+  if (depthwise) {
+    microaot_depthwise_conv_2d_params_hybrid params{};
+    set_conv_window(params, k);
+    params.depth_multiplier = k.filter_c;
+    params.activation_min = act_min, params.activation_max = act_max, params.filter_scale = scales.data();
+    microaot_depthwise_conv_2d_f32_s8w(&params, input.data(), filter.data(), bias_ptr, out.data());
+  } else {
+    microaot_conv_2d_params_hybrid params{};
+    set_conv_window(params, k);
+    params.filter_depth = k.filter_c;
+    params.activation_min = act_min, params.activation_max = act_max, params.filter_scale = scales.data();
+    microaot_conv_2d_f32_s8w(&params, input.data(), filter.data(), bias_ptr, out.data());
+  }
+  return out;
+}
+
+// Filter element i times its output channel's scale (OHWI: channel-major; 1HWC: channel-minor).
+std::vector<float> dequantize(const Case& k, bool depthwise, const std::vector<int8_t>& filter,
+                              const std::vector<float>& scales) {
+  const size_t per_channel = filter.size() / static_cast<size_t>(k.out_c);
+  std::vector<float> result(filter.size());
+  for (size_t i = 0; i < filter.size(); ++i) {
+    result[i] = filter[i] * scales[depthwise ? i % static_cast<size_t>(k.out_c) : i / per_channel];
+  }
+  return result;
+}
+
+// The hybrid kernel against the float kernel on the dequantized filter: the same model up to the order of
+// float roundings, so within the float kernels' own tolerance.
+void compare_hybrid(const Named& c, bool depthwise, unsigned seed) {
+  SCOPED_TRACE(c.name);
+  const Case k = finish(c.k);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> scale(0.002f, 0.02f);
+  const auto input = random_floats(rng, input_size(k));
+  const auto filter = random_ints<int8_t>(rng, filter_size(k, depthwise), -127, 127);
+  const auto bias = random_floats(rng, k.out_c);
+  std::vector<float> scales(static_cast<size_t>(k.out_c));
+  for (float& s : scales) s = scale(rng);
+  const float act_min = seed == 1 ? -3.0e38f : 0.0f, act_max = seed == 1 ? 3.0e38f : 1.5f;
+  const auto got = run_hybrid(k, depthwise, act_min, act_max, input, filter, scales, bias);
+  const auto want = run_f32(k, depthwise, act_min, act_max, input, dequantize(k, depthwise, filter, scales), bias);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5 + 1e-5 * std::fabs(want[i])) << i;
+}
+
+TEST(ConvHybrid, HandComputedScaleBeforeBias) {
+  Case k = tiny_case();
+  k.has_bias = true;
+  const std::vector<float> input = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const std::vector<int8_t> filter = {1, 2, -2, 4};  // ConvF32.HandComputed's {0.5, 1, -1, 2} at scale 0.5
+  EXPECT_EQ(run_hybrid(k, false, 0.0f, 12.0f, input, filter, {0.5f}, {0.25f}),
+            (std::vector<float>{8.75f, 11.25f, 12.0f, 12.0f}));
+}
+
+TEST(ConvHybrid, MatchesTheFloatKernelOnDequantizedWeights) {
+  for (const Named& c : kConvCases) {
+    for (unsigned seed = 1; seed <= 2; ++seed) compare_hybrid(c, false, seed);
+  }
+}
+
+TEST(DepthwiseConvHybrid, MatchesTheFloatKernelOnDequantizedWeights) {
+  for (const Named& c : kDepthwiseCases) {
+    for (unsigned seed = 1; seed <= 2; ++seed) compare_hybrid(c, true, seed);
+  }
+}
+
 }  // namespace

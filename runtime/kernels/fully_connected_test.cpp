@@ -219,4 +219,49 @@ TEST(FullyConnectedF32, MatchesSameOrderReference) {
   }
 }
 
+// ---------------------------------------------------------------- hybrid (float32 activations, int8 weights)
+
+std::vector<float> run_hybrid(int batches, int depth, int units, const std::vector<float>& in,
+                              const std::vector<int8_t>& w, const std::vector<float>& scales, const float* bias,
+                              float lo, float hi) {
+  microaot_fully_connected_params_hybrid p{batches, depth, units, lo, hi, scales.data()};
+  std::vector<float> out(static_cast<size_t>(batches * units), -1.0f);
+  microaot_fully_connected_f32_s8w(&p, in.data(), w.data(), bias, out.data());
+  return out;
+}
+
+TEST(FullyConnectedHybrid, HandComputedScaleBeforeBias) {
+  // The weights of FullyConnectedF32.HandComputed as int8 with per-unit scales 0.5 and 0.25.
+  const std::vector<float> in = {1.0f, 2.0f, -1.0f, 0.5f};
+  const std::vector<int8_t> w = {1, -2, 8, 16};
+  const float bias[] = {0.25f, -1.0f};
+  EXPECT_EQ(run_hybrid(2, 2, 2, in, w, {0.5f, 0.25f}, bias, -100.0f, 100.0f),
+            (std::vector<float>{-1.25f, 9.0f, -0.75f, -1.0f}));
+  EXPECT_EQ(run_hybrid(2, 2, 2, in, w, {0.5f, 0.25f}, nullptr, 0.0f, 6.0f),
+            (std::vector<float>{0.0f, 6.0f, 0.0f, 0.0f}));
+}
+
+// The float kernel on the dequantized weights (w_q * scale of the unit) is the yardstick: the same model up
+// to the order of float roundings.
+TEST(FullyConnectedHybrid, MatchesTheFloatKernelOnDequantizedWeights) {
+  std::mt19937 rng(91);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_int_distribution<int> weight(-127, 127);
+  std::uniform_real_distribution<float> scale(0.002f, 0.02f);
+  const int batches = 4, depth = 53, units = 7;
+  std::vector<float> in(batches * depth), bias(units), scales(units), dequantized(units * depth);
+  std::vector<int8_t> w(units * depth);
+  for (float& v : in) v = normal(rng);
+  for (float& v : bias) v = normal(rng);
+  for (float& v : scales) v = scale(rng);
+  for (size_t i = 0; i < w.size(); ++i) {
+    w[i] = static_cast<int8_t>(weight(rng));
+    dequantized[i] = w[i] * scales[i / depth];
+  }
+  const std::vector<float> got = run_hybrid(batches, depth, units, in, w, scales, bias.data(), -2.0f, 2.0f);
+  const std::vector<float> want = run_f32(batches, depth, units, in, dequantized, bias.data(), -2.0f, 2.0f);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5 + 1e-5 * std::fabs(want[i])) << i;
+}
+
 }  // namespace

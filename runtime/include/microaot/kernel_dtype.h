@@ -89,7 +89,19 @@
 #define MICROAOT_T MICROAOT_CAT(MICROAOT_ELEM_, MICROAOT_DTYPE)
 #define MICROAOT_ACC MICROAOT_CAT(MICROAOT_ACC_, MICROAOT_DTYPE)
 #define MICROAOT_BIAS MICROAOT_CAT(MICROAOT_ELEM_, MICROAOT_BIAS_DTYPE)
+/* Hybrid kernels (float32 activations, int8 weights) define MICROAOT_WEIGHT_DTYPE s8 beside MICROAOT_DTYPE
+ * f32: the weights stay int8 in flash, each product is taken in float, and a channel's sum is scaled by its
+ * weight scale before the bias (sum(x * w_q) * filter_scale[c] + bias[c], the dequantized-weights model up
+ * to summation order). Their params structs are the _hybrid ones, which add the filter_scale array. */
+#ifdef MICROAOT_WEIGHT_DTYPE
+#define MICROAOT_W MICROAOT_CAT(MICROAOT_ELEM_, MICROAOT_WEIGHT_DTYPE)
+#define MICROAOT_SCALE_SUM(p, acc, c) ((acc) * (p)->filter_scale[c])
+#define MICROAOT_PARAMS_SUFFIX hybrid
+#else
 #define MICROAOT_W MICROAOT_CAT(MICROAOT_WEIGHT_, MICROAOT_DTYPE)
+#define MICROAOT_SCALE_SUM(p, acc, c) (acc)
+#define MICROAOT_PARAMS_SUFFIX MICROAOT_CAT(MICROAOT_PARAMS_SUFFIX_, MICROAOT_DTYPE)
+#endif
 #define MICROAOT_MIN MICROAOT_CAT(MICROAOT_MIN_, MICROAOT_DTYPE)
 #define MICROAOT_MAX MICROAOT_CAT(MICROAOT_MAX_, MICROAOT_DTYPE)
 #define MICROAOT_MAC(p, x, w) MICROAOT_CAT(MICROAOT_MAC_, MICROAOT_DTYPE)(p, x, w)
@@ -98,9 +110,10 @@
 #define MICROAOT_CLAMP(p, value) MICROAOT_CAT(MICROAOT_CLAMP_, MICROAOT_DTYPE)(p, value)
 #define MICROAOT_OUTPUT(p, acc, c) MICROAOT_CAT(MICROAOT_OUTPUT_, MICROAOT_DTYPE)(p, acc, c)
 /* The params struct of a kernel family: MICROAOT_PARAMS(cumsum) -> microaot_cumsum_params_s8; for a family
- * whose integer kernels share one struct, MICROAOT_PARAMS_Q(conv_2d) -> microaot_conv_2d_params_q (or _f32). */
+ * whose integer kernels share one struct, MICROAOT_PARAMS_Q(conv_2d) -> microaot_conv_2d_params_q (or _f32,
+ * or _hybrid). */
 #define MICROAOT_PARAMS(family) MICROAOT_CAT(MICROAOT_CAT(microaot_, family), MICROAOT_CAT(_params_, MICROAOT_DTYPE))
 #define MICROAOT_PARAMS_Q(family) \
-  MICROAOT_CAT(MICROAOT_CAT(microaot_, family), MICROAOT_CAT(_params_, MICROAOT_CAT(MICROAOT_PARAMS_SUFFIX_, MICROAOT_DTYPE)))
+  MICROAOT_CAT(MICROAOT_CAT(microaot_, family), MICROAOT_CAT(_params_, MICROAOT_PARAMS_SUFFIX))
 
 #endif /* MICROAOT_KERNEL_DTYPE_H */

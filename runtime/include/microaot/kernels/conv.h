@@ -46,6 +46,11 @@ extern "C" {
 #define MICROAOT_CONV_FLOAT_FIELDS(X) \
   X(F32, activation_min)              \
   X(F32, activation_max)
+/* Hybrid (float32 activations, int8 weights): the float fields and each output channel's weight scale (a
+ * per-tensor scale is repeated), by which the channel's sum of input * int8 weight is multiplied. */
+#define MICROAOT_CONV_HYBRID_FIELDS(X) \
+  MICROAOT_CONV_FLOAT_FIELDS(X)        \
+  X(F32_ARRAY, filter_scale) /* [output_depth] */
 
 /* CONV_2D. Grouped convolution when filter_depth < input_depth (groups = input_depth / filter_depth). */
 #define MICROAOT_CONV_2D_FIELDS(X) \
@@ -55,8 +60,10 @@ extern "C" {
   MICROAOT_CONV_WINDOW_FIELDS(X)
 #define MICROAOT_FIELDS_conv_2d_params_q(X) MICROAOT_CONV_2D_FIELDS(X) MICROAOT_CONV_QUANT_FIELDS(X)
 #define MICROAOT_FIELDS_conv_2d_params_f32(X) MICROAOT_CONV_2D_FIELDS(X) MICROAOT_CONV_FLOAT_FIELDS(X)
+#define MICROAOT_FIELDS_conv_2d_params_hybrid(X) MICROAOT_CONV_2D_FIELDS(X) MICROAOT_CONV_HYBRID_FIELDS(X)
 MICROAOT_DEFINE_PARAMS(conv_2d_params_q)
 MICROAOT_DEFINE_PARAMS(conv_2d_params_f32)
+MICROAOT_DEFINE_PARAMS(conv_2d_params_hybrid)
 
 /* DEPTHWISE_CONV_2D: output channel c reads input channel c / depth_multiplier;
  * output_depth = input_depth * depth_multiplier; per-channel arrays have output_depth entries. */
@@ -69,8 +76,11 @@ MICROAOT_DEFINE_PARAMS(conv_2d_params_f32)
   MICROAOT_DEPTHWISE_CONV_2D_FIELDS(X) MICROAOT_CONV_QUANT_FIELDS(X)
 #define MICROAOT_FIELDS_depthwise_conv_2d_params_f32(X) \
   MICROAOT_DEPTHWISE_CONV_2D_FIELDS(X) MICROAOT_CONV_FLOAT_FIELDS(X)
+#define MICROAOT_FIELDS_depthwise_conv_2d_params_hybrid(X) \
+  MICROAOT_DEPTHWISE_CONV_2D_FIELDS(X) MICROAOT_CONV_HYBRID_FIELDS(X)
 MICROAOT_DEFINE_PARAMS(depthwise_conv_2d_params_q)
 MICROAOT_DEFINE_PARAMS(depthwise_conv_2d_params_f32)
+MICROAOT_DEFINE_PARAMS(depthwise_conv_2d_params_hybrid)
 
 /* bias may be NULL (no bias). Buffers must not overlap the output (see the overlap flavors below).
  * int16 activations take int8 weights and an int64 bias, accumulate in 64 bits and requantize with
@@ -84,6 +94,11 @@ void microaot_conv_2d_s16_bias32(const microaot_conv_2d_params_q* params, const 
                                  const int8_t* filter, const int32_t* bias, int16_t* output);
 void microaot_conv_2d_f32(const microaot_conv_2d_params_f32* params, const float* input, const float* filter,
                           const float* bias, float* output);
+/* Hybrid: float32 input, bias and output, int8 weights (the _s8w flavors). */
+void microaot_conv_2d_f32_s8w(const microaot_conv_2d_params_hybrid* params, const float* input, const int8_t* filter,
+                              const float* bias, float* output);
+void microaot_depthwise_conv_2d_f32_s8w(const microaot_depthwise_conv_2d_params_hybrid* params, const float* input,
+                                        const int8_t* filter, const float* bias, float* output);
 void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                    const int8_t* filter, const int32_t* bias, int8_t* output);
 void microaot_depthwise_conv_2d_s16(const microaot_depthwise_conv_2d_params_q* params, const int16_t* input,
@@ -115,6 +130,11 @@ void microaot_depthwise_conv_2d_s16_overlap(const microaot_depthwise_conv_2d_par
 void microaot_depthwise_conv_2d_f32_overlap(const microaot_depthwise_conv_2d_params_f32* params,
                                             const float* input, const float* filter, const float* bias,
                                             float* output, void* scratch);
+void microaot_conv_2d_f32_s8w_overlap(const microaot_conv_2d_params_hybrid* params, const float* input,
+                                      const int8_t* filter, const float* bias, float* output, void* scratch);
+void microaot_depthwise_conv_2d_f32_s8w_overlap(const microaot_depthwise_conv_2d_params_hybrid* params,
+                                                const float* input, const int8_t* filter, const float* bias,
+                                                float* output, void* scratch);
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,13 @@ MICROAOT_DEFINE_PARAMS(fully_connected_params_q)
   X(F32, activation_max)
 MICROAOT_DEFINE_PARAMS(fully_connected_params_f32)
 
+/* Hybrid (float32 activations, int8 weights): each unit's sum of input * int8 weight is multiplied by the
+ * unit's weight scale (a per-tensor scale is repeated) before the bias. */
+#define MICROAOT_FIELDS_fully_connected_params_hybrid(X) \
+  MICROAOT_FIELDS_fully_connected_params_f32(X)          \
+  X(F32_ARRAY, filter_scale) /* [output_depth] */
+MICROAOT_DEFINE_PARAMS(fully_connected_params_hybrid)
+
 /* int8 activations and weights, int32 bias (NULL when absent); TFLM-exact requantization. */
 void microaot_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
                                  const int8_t* weights, const int32_t* bias, int8_t* output);
@@ -51,6 +58,10 @@ void microaot_fully_connected_s16_bias32(const microaot_fully_connected_params_q
 /* float32 everything; bias may be NULL. */
 void microaot_fully_connected_f32(const microaot_fully_connected_params_f32* params, const float* input,
                                   const float* weights, const float* bias, float* output);
+
+/* Hybrid: float32 input, bias (may be NULL) and output, int8 weights kept int8 in flash. */
+void microaot_fully_connected_f32_s8w(const microaot_fully_connected_params_hybrid* params, const float* input,
+                                      const int8_t* weights, const float* bias, float* output);
 
 #ifdef __cplusplus
 }

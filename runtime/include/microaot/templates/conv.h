@@ -1,8 +1,8 @@
 /* The convolution template: CONV_2D and DEPTHWISE_CONV_2D for one element type, plain and overlap variant.
  * The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_CONV (conv_2d, depthwise_conv_2d), the
  * two function names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/conv.h) and, to
- * accumulate in another type than the dtype's, MICROAOT_BIAS_DTYPE (microaot/kernel_dtype.h). Products
- * accumulate in the bias type. */
+ * accumulate in another type than the dtype's, MICROAOT_BIAS_DTYPE, or for int8 weights with float
+ * activations, MICROAOT_WEIGHT_DTYPE (microaot/kernel_dtype.h). Products accumulate in the bias type. */
 #include <stddef.h>
 #include <string.h>
 
@@ -54,7 +54,8 @@ static void conv_pixel(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_ba
   int32_t oc;
   for (oc = 0; oc < p->output_depth; ++oc) {
     const int32_t in_c0 = (oc / group) * MICROAOT_CONV_OP(TAP_DEPTH, p);
-    MICROAOT_BIAS acc = conv_accumulate(p, input_batch + in_c0, filter + (size_t)oc * filter_step, y, x);
+    MICROAOT_BIAS acc = MICROAOT_SCALE_SUM(
+        p, conv_accumulate(p, input_batch + in_c0, filter + (size_t)oc * filter_step, y, x), oc);
     /* Also without a bias a 0 is added, as the reference does (for floats it turns -0.0f into +0.0f). */
     acc += bias != NULL ? bias[oc] : 0;
     out[oc] = MICROAOT_OUTPUT(p, acc, oc);

@@ -1,7 +1,8 @@
 /* The FULLY_CONNECTED template for one element type: the including file defines MICROAOT_DTYPE (s8, s16,
- * f32), MICROAOT_FN (declared in microaot/kernels/fully_connected.h) and optionally MICROAOT_BIAS_DTYPE.
- * Products summed in depth order in the bias type, then the bias, then the output step of the dtype
- * (integers: per-unit requantization) and the clamp. */
+ * f32), MICROAOT_FN (declared in microaot/kernels/fully_connected.h) and optionally MICROAOT_BIAS_DTYPE or
+ * MICROAOT_WEIGHT_DTYPE (hybrid). Products summed in depth order in the bias type, scaled by the unit's weight
+ * scale (hybrid only), then the bias, then the output step of the dtype (integers: per-unit requantization)
+ * and the clamp. */
 #include <stddef.h>
 
 #include "microaot/kernel_dtype.h"
@@ -28,7 +29,7 @@ void MICROAOT_FN(const MICROAOT_PARAMS_Q(fully_connected) * params, const MICROA
       MICROAOT_BIAS acc = 0;
       for (d = 0; d < depth; ++d) acc += MICROAOT_FC_MAC(params, in_row[d], w_row[d]);
       /* Also without a bias a 0 is added, as the reference does (for floats it turns -0.0f into +0.0f). */
-      acc += bias != NULL ? bias[u] : 0;
+      acc = MICROAOT_SCALE_SUM(params, acc, u) + (bias != NULL ? bias[u] : 0);
       out_row[u] = MICROAOT_OUTPUT(params, acc, u);
     }
   }
