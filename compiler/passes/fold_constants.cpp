@@ -24,7 +24,7 @@ bool holds_its_bytes(const Graph& graph, int id) {
 }
 
 // Total elements of the op's inputs: a fold may change the element type, never multiply the elements (a
-// BROADCAST_TO, PAD or TILE of a small constant stays a kernel call rather than a large constant in flash).
+// BROADCAST_TO or PAD of a small constant stays a kernel call rather than a large constant in flash).
 int64_t input_elements(const Graph& graph, const Op& op) {
   int64_t total = 0;
   for (int id : op.inputs) total += id == kNoTensor ? 0 : std::max<int64_t>(graph.tensor(id).num_elements(), 0);
