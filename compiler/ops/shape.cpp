@@ -1,7 +1,7 @@
 // SHAPE, as TFLite Micro's kernel (shape.cc): the input's dimensions as an int32 vector (TFLM refuses every other
 // output type, int64 included). The shape is known when compiling, so the op lowers to a remap kernel call that
-// copies a derived constant holding it into the output. A call, not a pass folding the op into a constant: the
-// output stays an ordinary tensor, so a SHAPE whose result is a graph output works like any other op.
+// copies a derived constant holding it into the output. The pass fold_constants turns the op into that
+// constant, except where its result is a graph output: that one stays this call, like any other op's.
 #include <string>
 #include <vector>
 

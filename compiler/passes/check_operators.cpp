@@ -15,9 +15,9 @@ std::string type_list(const std::vector<DType>& types) {
   for (DType type : types) names += (names.empty() ? "" : ", ") + std::string(dtype_name(type));
   return names;
 }
+}  // namespace
 
-// "" when the op takes its data input's type, else the line that says why not. An absent data input is
-// left to the handler's arity check.
+// An absent data input is left to the handler's arity check.
 std::string unsupported_type(const Graph& graph, const Op& op) {
   const std::vector<DType>& types = op_kind_types(op.kind);
   const size_t input = static_cast<size_t>(op_kind_data_input(op.kind));
@@ -28,7 +28,6 @@ std::string unsupported_type(const Graph& graph, const Op& op) {
          std::to_string(op.version) + " with " + dtype_name(type) + " input " + std::to_string(input) + " " +
          describe_tensor(graph, op.inputs[input]) + " is not supported (it takes " + type_list(types) + ")";
 }
-}  // namespace
 
 bool check_operators(Graph& graph, PassContext& /*ctx*/) {
   std::string unsupported;

@@ -16,7 +16,10 @@ struct PassContext {
 };
 
 // Each pass lives in its own file of the same name.
+bool fold_constants(Graph& graph, PassContext& ctx);       // ops of constants computed now (constant_evaluators.h)
 bool check_operators(Graph& graph, PassContext& ctx);       // every op passes its handler's check()
+// "" when the op takes its data input's type (op_list.def), else the line check_operators prints.
+std::string unsupported_type(const Graph& graph, const Op& op);
 bool fold_constant_views(Graph& graph, PassContext& ctx);  // RESHAPE/SQUEEZE of a constant becomes a constant
 bool fold_pad(Graph& graph, PassContext& ctx);          // PAD of zero points before a conv becomes its explicit padding
 bool merge_quantize(Graph& graph, PassContext& ctx);    // a QUANTIZE that changes no bit leaves the graph

@@ -16,6 +16,7 @@ struct PassEntry {
 };
 
 constexpr PassEntry kPasses[] = {
+    {"fold_constants", fold_constants},
     {"check_operators", check_operators},
     {"fold_constant_views", fold_constant_views},
     {"fold_pad", fold_pad},

@@ -13,6 +13,7 @@
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/cumsum.h"
 #include "microaot/kernels/div.h"
+#include "microaot/kernels/dynamic_update_slice.h"
 #include "microaot/kernels/fully_connected.h"
 #include "microaot/kernels/gather.h"
 #include "microaot/kernels/l2_normalization.h"
