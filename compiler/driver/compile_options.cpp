@@ -109,7 +109,7 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
 void add_custom_op_option(CLI::App& app, CompileCommandOptions& o) {
   app.add_option("--custom-op", o.custom_ops,
                  "NAME=HEADER[,function=FN][,scratch=BYTES] call the user's C function for the CUSTOM op NAME (its "
-                 "custom_code) or the builtin NAME (repeatable; README: Custom operators)");
+                 "custom_code) or the builtin NAME (repeatable; examples/custom-op/README.md)");
 }
 
 void resolve_compile_options(CompileCommandOptions& o) {
