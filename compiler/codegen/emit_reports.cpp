@@ -1,6 +1,6 @@
 // network_info.txt (for people) and report.json (for tools): the same figures, two forms.
-#include <any>
 #include <algorithm>
+#include <any>
 #include <iomanip>
 #include <sstream>
 
