@@ -1,6 +1,7 @@
 // The options that shaped an output folder, written back as `microaot compile` flags for NAME.h and
 // report.json: with the same model and these flags, microaot writes the same files.
 #include "codegen/emit.h"
+#include "ir/custom_op.h"
 
 namespace microaot {
 
@@ -27,6 +28,11 @@ std::string compile_flags_text(const CompileOptions& o) {
   if (o.ram_budget > 0) text += " --ram-budget " + std::to_string(o.ram_budget);
   for (const PoolOption& pool : o.pools) {
     text += " --pool " + pool.name + ":" + std::to_string(pool.size) + ":" + std::to_string(pool.alignment);
+  }
+  // The header by its file name (the folder's copy): a path could hold any text, the name is checked.
+  for (const CustomOpBinding& b : o.custom_ops) {
+    text += " --custom-op " + b.name + "=" + custom_header_file_name(b) + ",function=" + b.function +
+            ",scratch=" + std::to_string(b.scratch_bytes);
   }
   return text;
 }

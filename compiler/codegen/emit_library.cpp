@@ -25,6 +25,10 @@ void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<s
   if (!model.options.io_in_arena) needed.insert("executor/executor_bind.c");
   if (model.options.interface_api_c && model.options.io_in_arena) needed.insert("executor/executor_once.c");
   for (const KernelCall& call : model.calls) {
+    if (call.custom) {  // the user builds their function; the generated code needs the ABI header
+      needed.insert("include/microaot/custom_op.h");
+      continue;
+    }
     needed.insert("include/" + call.info().header);
     needed.insert(call.source);
   }
@@ -82,6 +86,9 @@ FileSet emit_library(const CompiledModel& model) {
   files["memory_map.svg"] = render_memory_svg(model.graph, request, model.plan, pool_layout(model));
   files["network_info.txt"] = emit_network_info(model);
   files["report.json"] = emit_report_json(model);
+  for (const CustomOpBinding& binding : model.options.custom_ops) {
+    files[custom_header_output_path(binding)] = binding.header_text;  // the folder builds on its own
+  }
   return files;
 }
 

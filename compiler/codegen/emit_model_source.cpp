@@ -18,8 +18,9 @@ void emit_includes(std::ostringstream& out, const CompiledModel& model) {
   out << "#include <float.h>\n#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n\n";
   out << "#include \"" << n.prefix << ".h\"\n#include \"memory_map.h\"\n";
   std::set<std::string> headers;
-  for (const KernelCall& call : model.calls) headers.insert(call.info().header);
+  for (const KernelCall& call : model.calls) headers.insert(call.custom ? "microaot/custom_op.h" : call.info().header);
   for (const std::string& h : headers) out << "#include \"" << h << "\"\n";
+  out << custom_includes(model);
   out << "\n";
 }
 
@@ -38,11 +39,23 @@ void emit_params(std::ostringstream& out, const CompiledModel& model) {
   out << "/* Operator parameters, all computed at compile time. */\n";
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const KernelCall& call = model.calls[step];
-    out << c_params_definition(op_symbol(n, step), *call.info().params, call.params);
+    out << (call.custom ? custom_call_tables(model, step, op_symbol(n, step))
+                        : c_params_definition(op_symbol(n, step), *call.info().params, call.params));
   }
   out << "\n";
 }
 
+}  // namespace
+
+std::string planned_address(const CompiledModel& model, int id) {
+  const int slot = io_slot(model, id);
+  if (slot >= 0) return "ctx->slots[" + std::to_string(slot) + "].buffer";  // bound I/O: not in the plan
+  const size_t pool = pool_of_tensor(model, id);
+  return (pool == 0 ? "arena" : pool_symbol(model, pool)) + " + " + module_names(model).macro + "_TENSOR_" +
+         std::to_string(model.graph.storage_of(id)) + "_OFFSET";
+}
+
+namespace {
 // One kernel argument: a constant's symbol, NULL for an absent optional input, else a planned address:
 // in the arena, in a pool, or (I/O outside the arena) in the buffer bound to the context's slot. A
 // byte-generic (`any`) parameter takes it as void *.
@@ -52,13 +65,7 @@ std::string argument(const CompiledModel& model, const Op& op, int id, const Ker
   if (t.is_constant && !spec.any_type) return constant_symbol(model, id);
   if (t.is_constant) return "(const void *)" + constant_symbol(model, id);
   const bool is_output = std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
-  const int slot = io_slot(model, id);
-  std::string address = "ctx->slots[" + std::to_string(slot) + "].buffer";
-  if (slot < 0) {  // planned: I/O bound to a slot has no buffer in the plan (nor a pool)
-    const size_t pool = pool_of_tensor(model, id);
-    address = (pool == 0 ? "arena" : pool_symbol(model, pool)) + " + " + module_names(model).macro + "_TENSOR_" +
-              std::to_string(model.graph.storage_of(id)) + "_OFFSET";
-  }
+  const std::string address = planned_address(model, id);
   const std::string qualifier = is_output ? "" : "const ";
   const std::string generic = "(" + qualifier + "void *)(" + address + ")";
   if (spec.any_type) return generic;
@@ -72,6 +79,8 @@ std::string list_element_type(const KernelArgSpec& spec) {
   return (spec.is_output() ? "" : "const ") + element + " *const";
 }
 
+}  // namespace
+
 std::string scratch_argument(const CompiledModel& model, size_t step) {
   MICROAOT_CHECK(model.scratch_buffer[step] >= 0, "a call takes scratch but none was planned");
   const size_t pool = model.pool_of.empty() ? 0 : model.pool_of[model.scratch_buffer[step]];
@@ -79,10 +88,12 @@ std::string scratch_argument(const CompiledModel& model, size_t step) {
          module_names(model).macro + "_SCRATCH_" + std::to_string(step) + "_OFFSET)";
 }
 
+namespace {
+
 bool uses_arena(const CompiledModel& model) {
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const KernelCall& call = model.calls[step];
-    const bool scratch = call.info().takes_scratch();
+    const bool scratch = call.custom ? call.scratch_bytes > 0 : call.info().takes_scratch();
     if (scratch && (model.pool_of.empty() || model.pool_of[model.scratch_buffer[step]] == 0)) return true;
     for (int id : call.args) {
       if (id != kNoTensor && !model.graph.tensor(id).is_constant && io_slot(model, id) < 0 &&
@@ -105,6 +116,10 @@ std::string emit_list(std::ostringstream& out, const KernelArgSpec& spec, const 
 // One case of the step function: the kernel call, after the array of pointers a list argument takes.
 void emit_step_case(std::ostringstream& out, const CompiledModel& model, size_t step) {
   const KernelCall& call = model.calls[step];
+  if (call.custom) {
+    out << custom_call_case(model, step, op_symbol(module_names(model), step));
+    return;
+  }
   const KernelInfo& kernel = call.info();
   const Op& op = model.graph.ops[step];
   const std::vector<KernelArgSpec> specs = kernel.tensor_args();

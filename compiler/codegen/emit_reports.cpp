@@ -1,11 +1,13 @@
 // network_info.txt (for people) and report.json (for tools): the same figures, two forms.
 #include <algorithm>
+#include <any>
 #include <iomanip>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "codegen/emit.h"
+#include "ir/custom_op.h"
 #include "ir/ir_dump.h"
 #include "compile/plan_memory.h"
 #include "kernels/select_kernels.h"
@@ -29,8 +31,31 @@ int64_t param_bytes(const CompiledModel& model, size_t step) {
     if (id != kNoTensor && model.graph.tensor(id).is_constant) total += model.graph.tensor(id).byte_size();
   }
   const KernelCall& call = model.calls[step];
-  total += call.params.array_bytes(*call.info().params);
+  const auto* custom = std::any_cast<CustomOpOptions>(&model.graph.ops[step].options);
+  total += custom ? static_cast<int64_t>(custom->options.size()) : call.params.array_bytes(*call.info().params);
   return total;
+}
+
+// The operator column: the builtin's name, "CUSTOM:<custom_code>" for a CUSTOM op, "SOFTMAX*" for a builtin
+// replaced by the user's function.
+std::string operator_label(const Op& op) {
+  const auto* custom = std::any_cast<CustomOpOptions>(&op.options);
+  if (custom == nullptr) return op_kind_name(op.kind);
+  return custom->replaced_builtin.empty() ? "CUSTOM:" + custom->binding.name : custom->replaced_builtin + "*";
+}
+
+// "user" for a --custom-op function (built by the user), else the kernel's implementation.
+std::string call_implementation(const KernelCall& call) {
+  return call.custom ? "user" : implementation_isa(call.source);
+}
+
+// report.json's entry for an op bound with --custom-op: what the user bound; null for the others.
+nlohmann::json custom_entry(const Op& op) {
+  const auto* custom = std::any_cast<CustomOpOptions>(&op.options);
+  if (custom == nullptr) return nullptr;
+  return {{"name", custom->binding.name}, {"function", custom->binding.function},
+          {"header", custom_header_output_path(custom->binding)}, {"replaces_builtin", !custom->replaced_builtin.empty()},
+          {"options_bytes", custom->options.size()}, {"scratch_bytes", custom->binding.scratch_bytes}};
 }
 
 int64_t total_macs(const CompiledModel& model) {
@@ -147,7 +172,7 @@ std::string emit_network_info(const CompiledModel& model) {
   out << "outputs: " << shapes_of(model, model.graph.outputs, false) << "\n\n";
   int kernel_width = 8;
   for (const KernelCall& call : model.calls) {
-    kernel_width = std::max(kernel_width, static_cast<int>(call.info().function().size()));
+    kernel_width = std::max(kernel_width, static_cast<int>(call.function().size()));
   }
   out << std::left << std::setw(5) << "step" << std::setw(6) << "op" << std::setw(20) << "operator"
       << std::setw(kernel_width + 2) << "kernel" << std::setw(10) << "impl" << std::right << std::setw(12) << "MACs"
@@ -155,8 +180,8 @@ std::string emit_network_info(const CompiledModel& model) {
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const Op& op = model.graph.ops[step];
     out << std::left << std::setw(5) << step << std::setw(6) << op.source_index << std::setw(20)
-        << op_kind_name(op.kind) << std::setw(kernel_width + 2) << model.calls[step].info().function()
-        << std::setw(10) << implementation_isa(model.calls[step].source) << std::right << std::setw(12)
+        << operator_label(op) << std::setw(kernel_width + 2) << model.calls[step].function()
+        << std::setw(10) << call_implementation(model.calls[step]) << std::right << std::setw(12)
         << model.macs[step] << std::setw(12) << param_bytes(model, step) << std::setw(12)
         << live_bytes_at(model, static_cast<int>(step)) << "  " << shapes_of(model, op.inputs, true) << " -> "
         << shapes_of(model, op.outputs, false) << "\n";
@@ -174,10 +199,11 @@ std::string emit_report_json(const CompiledModel& model) {
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const Op& op = model.graph.ops[step];
     ops.push_back({{"step", step}, {"op_index", op.source_index}, {"op", op_kind_name(op.kind)},
-                   {"kernel", model.calls[step].info().function()},
-                   {"implementation", implementation_isa(model.calls[step].source)}, {"macs", model.macs[step]},
+                   {"kernel", model.calls[step].function()},
+                   {"implementation", call_implementation(model.calls[step])}, {"macs", model.macs[step]},
                    {"param_bytes", param_bytes(model, step)},
                    {"live_bytes", live_bytes_at(model, static_cast<int>(step))}});
+    if (model.calls[step].custom) ops.back()["custom"] = custom_entry(op);
   }
   const PeakInfo peak = model.lower_bound;
   nlohmann::json report = {

@@ -30,7 +30,7 @@ KernelCall lower_op(const CompiledModel& model, const Op& op) {
 void lower_ops(CompiledModel& model) {
   for (size_t step = 0; step < model.graph.ops.size(); ++step) {
     KernelCall call = lower_op(model, model.graph.ops[step]);
-    bind_kernel_call(model.graph, model.graph.ops[step], call);
+    if (!call.custom) bind_kernel_call(model.graph, model.graph.ops[step], call);
     model.calls.push_back(std::move(call));
     model.macs.push_back(op_handler(model.graph.ops[step].kind).macs(model.graph, model.graph.ops[step]));
   }
@@ -80,7 +80,7 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   check_compile_options(options);
   CompiledModel model;
   model.options = options;
-  model.graph = read_tflite(tflite_bytes);
+  model.graph = read_tflite(tflite_bytes, options.custom_ops);
   PassContext ctx;
   ctx.dump_after = options.dump_ir_after;
   run_pass_pipeline(model.graph, ctx);

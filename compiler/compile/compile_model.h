@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/custom_op.h"
 #include "ir/graph.h"
 #include "memory/buffer.h"
 #include "memory/liveness.h"
@@ -34,6 +35,7 @@ struct CompileOptions {
   std::string dump_ir_after;      // pass name or "all"
   std::string source_name;        // the model file name, for banners
   std::string shared_arena;       // codegen: use this extern arena symbol instead of a static arena of its own
+  CustomOpBindings custom_ops;    // --custom-op: operators bound to the user's C functions
   // Provenance, filled by the driver and printed in NAME.h and report.json when set (they change no code).
   std::string microaot_version;  // e.g. "0.8.0"
   std::string model_sha256;      // lower-case hex SHA-256 of the .tflite file

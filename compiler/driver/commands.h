@@ -27,9 +27,12 @@ struct CompileCommandOptions {
   std::string runtime = "crt";
   std::string interface_api;
   bool unpacked_api = false;
+  std::vector<std::string> custom_ops;        // --custom-op values (compile only), parsed into compile
   CompileOptions compile;
 };
 void add_compile_options(CLI::App& app, CompileCommandOptions& options, const std::string& target_help);
+// --custom-op, on `compile` only: the other commands build the library themselves, without the user's code.
+void add_custom_op_option(CLI::App& app, CompileCommandOptions& options);
 // Validates the options (UsageError) and fills options.compile from them; may be called again.
 void resolve_compile_options(CompileCommandOptions& options);
 

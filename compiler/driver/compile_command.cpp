@@ -93,6 +93,9 @@ void check_output_options(const CompileCommandOptions& options, const CompileOut
   if (output.format != "dir" && output.format != "mlf") {
     throw UsageError("--output-format '" + output.format + "' is not supported (dir, the default, or mlf)");
   }
+  if (!options.custom_ops.empty() && (output.format == "mlf" || !options.more_model_paths.empty())) {
+    throw UsageError("--custom-op takes one model and a folder output (--output-format=dir)");
+  }
   if (output.format == "mlf" && !options.more_model_paths.empty()) {
     throw UsageError("--output-format=mlf takes one model; compile several models into a folder");
   }

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "driver/commands.h"
+#include "driver/custom_op_options.h"
 #include "support/byte_size.h"
 #include "support/diagnostics.h"
 #include "target/target.h"
@@ -105,8 +106,15 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
   app.add_option("--dump-ir-after", o.compile.dump_ir_after, "print the IR after this pass (or 'all') to stderr");
 }
 
+void add_custom_op_option(CLI::App& app, CompileCommandOptions& o) {
+  app.add_option("--custom-op", o.custom_ops,
+                 "NAME=HEADER[,function=FN][,scratch=BYTES] call the user's C function for the CUSTOM op NAME (its "
+                 "custom_code) or the builtin NAME (repeatable; examples/custom-op/README.md)");
+}
+
 void resolve_compile_options(CompileCommandOptions& o) {
   resolve_pools(o);
+  o.compile.custom_ops = resolve_custom_ops(o.custom_ops);
   if (o.io_in_arena != "on" && o.io_in_arena != "off" && o.io_in_arena != "true" && o.io_in_arena != "false") {
     throw UsageError("--io-in-arena takes on or off, got '" + o.io_in_arena + "'");
   }

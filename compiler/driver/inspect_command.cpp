@@ -9,6 +9,7 @@
 
 #include "driver/commands.h"
 #include "driver/supported_operators.h"
+#include "frontend/builtin_names.h"
 #include "frontend/tflite_reader.h"
 #include "ir/ir_dump.h"
 #include "ops/op_handler.h"
@@ -79,7 +80,10 @@ void print_ops(const ModelOutline& m, const std::optional<Graph>& g, std::vector
     const OpFigures f = figures_of(m, g, i, problems);
     total_macs += f.macs.value_or(0);
     total_params += f.params;
-    const std::string macs = !op.compilable ? "unsupported" : f.macs ? std::to_string(*f.macs) + " MACs" : "- MACs";
+    const std::string macs = op.code == kTfliteCustomCode ? "custom: needs --custom-op"
+                             : !op.compilable             ? "unsupported"
+                             : f.macs                     ? std::to_string(*f.macs) + " MACs"
+                                                          : "- MACs";
     std::cout << "  " << std::setw(4) << i << "  " << std::left << std::setw(20) << op.name << "v" << std::setw(3)
               << op.version << std::right << std::setw(17) << macs << std::setw(10) << f.params << " B  "
               << ids_text(m, op.inputs, false) << "-> " << ids_text(m, op.outputs, true)

@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   CompileOutputOptions output;
   CLI::App* compile = app.add_subcommand("compile", "write the C library for a model");
   add_compile_options(*compile, compile_options, compile_target_help());
+  add_custom_op_option(*compile, compile_options);
   compile->add_option("more_models", compile_options.more_model_paths,
                       "further models: one folder, one shared arena, for models that never run at once");
   compile->add_option("-o,--output-dir,--output", output.path,

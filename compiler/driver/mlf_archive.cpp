@@ -67,7 +67,7 @@ nlohmann::json operator_functions(const CompiledModel& model) {
   for (size_t i = 0; i < model.calls.size(); ++i) {
     const int buffer = i < model.scratch_buffer.size() ? model.scratch_buffer[i] : -1;
     const int64_t bytes = buffer >= 0 ? model.buffers[static_cast<size_t>(buffer)].size : 0;
-    const std::string function = model.calls[i].info().function();
+    const std::string function = model.calls[i].function();
     scratch[function] = std::max(scratch[function], bytes);
   }
   nlohmann::json list = nlohmann::json::array();

@@ -77,7 +77,7 @@ TEST(TfliteReader, ListsEveryUnsupportedOperatorInOneError) {
   EXPECT_EQ(error_of(m),
             "unsupported operators:\n"
             "  op 1: LSTM (code 16), version 1\n"
-            "  op 2: custom operator 'MyOp', version 1\n"
+            "  op 2: custom operator 'MyOp', version 1 (custom: needs --custom-op)\n"
             "  op 3: GELU (code 150), version 2");
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/custom_op.h"
 #include "ir/graph.h"
 #include "tflite_schema_generated.h"
 
@@ -44,13 +45,16 @@ std::string operator_code_name(const tflite::OperatorCode& code);
 // True when microaot has an IR kind for builtin `code`.
 bool is_compilable_code(int code);
 
-// The IR kind and version of each operator of `subgraph`, in order. Throws one CompileError listing every
-// operator microaot does not compile.
+// The IR kind and version of each operator of `subgraph`, in order: OpKind::Custom for an operator a
+// binding names (a CUSTOM op by its custom_code, a builtin by its name). Throws one CompileError listing
+// every operator microaot does not compile, then one for a binding no operator uses.
 struct ResolvedOp {
   OpKind kind;
   int version;
+  int binding = -1;  // index into the bindings for OpKind::Custom
 };
-std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tflite::SubGraph& subgraph);
+std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tflite::SubGraph& subgraph,
+                                          const CustomOpBindings& bindings);
 
 // Fills graph.tensors from the subgraph: type, shape, quantization and constant bytes, all validated.
 void convert_tensors(const tflite::Model& model, const tflite::SubGraph& subgraph,

@@ -32,6 +32,7 @@ uint64_t tensor_bytes(const tflite::Model& model, const tflite::Tensor& t) {
 
 uint64_t operator_bytes(const tflite::Model& model, const tflite::Operator& op) {
   uint64_t total = 64 + bytes_of(op.inputs(), 4) + bytes_of(op.outputs(), 4);
+  total += bytes_of(op.custom_options(), 1);  // copied to flash for an op bound with --custom-op
   if (const auto* reshape = op.builtin_options_as_ReshapeOptions()) total += bytes_of(reshape->new_shape(), 4);
   const auto* codes = model.operator_codes();
   if (codes != nullptr && op.opcode_index() < codes->size()) {

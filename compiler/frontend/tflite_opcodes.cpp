@@ -68,22 +68,61 @@ std::string name_of(const tflite::OperatorCode& code) {
 }
 }  // namespace
 
-std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tflite::SubGraph& subgraph) {
+namespace {
+// The name a binding gives an operator: a CUSTOM op's custom_code, a builtin's name; "" for neither.
+std::string bindable_name(const tflite::OperatorCode& code) {
+  const int value = builtin_code(code);
+  if (value == kTfliteCustomCode) return code.custom_code() ? code.custom_code()->str() : "";
+  const char* builtin = tflite_builtin_name(value);
+  return builtin ? builtin : "";
+}
+
+// Index of the binding that names the operator, -1 for none.
+int binding_of(const tflite::OperatorCode& code, const CustomOpBindings& bindings) {
+  const std::string name = bindable_name(code);
+  for (size_t i = 0; i < bindings.size() && !name.empty(); ++i) {
+    if (bindings[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string unbound_custom_hint(const tflite::OperatorCode& code) {
+  return builtin_code(code) == kTfliteCustomCode ? " (custom: needs --custom-op)" : "";
+}
+
+// A binding no operator uses is a typo or the wrong model: refused, naming the operators there are.
+void check_bindings_used(const CustomOpBindings& bindings, const std::vector<bool>& used) {
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    if (!used[i]) {
+      throw CompileError("--custom-op " + bindings[i].name + ": no operator of the model is '" + bindings[i].name +
+                         "' (a CUSTOM op's custom_code, or a builtin name such as SOFTMAX; `microaot inspect` "
+                         "lists the model's operators)");
+    }
+  }
+}
+}  // namespace
+
+std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tflite::SubGraph& subgraph,
+                                          const CustomOpBindings& bindings) {
   std::vector<ResolvedOp> resolved;
+  std::vector<bool> used(bindings.size(), false);
   std::string unsupported;
   const auto* operators = subgraph.operators();
   const size_t count = operators ? operators->size() : 0;
   for (size_t i = 0; i < count; ++i) {
     const tflite::OperatorCode& code = opcode_of(model, *operators->Get(i), i);
-    const std::optional<OpKind> kind = kind_of(builtin_code(code));
+    const int binding = binding_of(code, bindings);
+    const std::optional<OpKind> kind = binding >= 0 ? OpKind::Custom : kind_of(builtin_code(code));
+    if (binding >= 0) used[static_cast<size_t>(binding)] = true;
     if (kind) {
-      resolved.push_back({*kind, code.version()});
+      resolved.push_back({*kind, code.version(), binding});
     } else {
       unsupported += "\n  op " + std::to_string(i) + ": " + name_of(code) + ", version " +
-                     std::to_string(code.version());
+                     std::to_string(code.version()) + unbound_custom_hint(code);
     }
   }
   if (!unsupported.empty()) throw CompileError("unsupported operators:" + unsupported);
+  check_bindings_used(bindings, used);
   return resolved;
 }
 

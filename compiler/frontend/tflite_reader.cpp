@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "frontend/builtin_names.h"
 #include "frontend/tflite_internal.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
@@ -35,7 +36,21 @@ std::vector<int> tensor_ids(const IndexList* list, const Graph& graph, bool allo
   return ids;
 }
 
-void convert_ops(const tflite::SubGraph& subgraph, const std::vector<ResolvedOp>& resolved, Graph& graph) {
+// The IR options of an op bound to a user's function: the binding and the custom_options bytes, verbatim
+// (bounded by the file; check_expansion counted them). Nothing in them is interpreted.
+CustomOpOptions custom_options(const tflite::Operator& source, const tflite::OperatorCode& code,
+                               const CustomOpBinding& binding) {
+  CustomOpOptions custom;
+  custom.binding = binding;
+  if (builtin_code(code) != kTfliteCustomCode) custom.replaced_builtin = binding.name;
+  if (const auto* bytes = source.custom_options(); bytes != nullptr && custom.replaced_builtin.empty()) {
+    custom.options.assign(bytes->begin(), bytes->end());
+  }
+  return custom;
+}
+
+void convert_ops(const tflite::Model& model, const tflite::SubGraph& subgraph, const std::vector<ResolvedOp>& resolved,
+                 const CustomOpBindings& bindings, Graph& graph) {
   for (size_t i = 0; i < resolved.size(); ++i) {
     const tflite::Operator& source = *subgraph.operators()->Get(static_cast<uint32_t>(i));
     Op op;
@@ -47,23 +62,27 @@ void convert_ops(const tflite::SubGraph& subgraph, const std::vector<ResolvedOp>
     op.outputs = tensor_ids(source.outputs(), graph, false, "output of " + name + ", position");
     const OpHandler& handler = op_handler(op.kind);
     op.options = handler.read_options ? handler.read_options(graph, op, source) : OpOptions(NoOptions{});
+    if (resolved[i].binding >= 0) {  // OpKind::Custom, whose handler reads no options table
+      const CustomOpBinding& binding = bindings[static_cast<size_t>(resolved[i].binding)];
+      op.options = custom_options(source, opcode_of(model, source, i), binding);
+    }
     graph.ops.push_back(std::move(op));
   }
 }
 }  // namespace
 
-Graph read_tflite(const std::vector<uint8_t>& bytes) {
+Graph read_tflite(const std::vector<uint8_t>& bytes, const CustomOpBindings& custom_ops) {
   const tflite::Model& model = verify_model(bytes);
   check_not_compressed(model);
   const tflite::SubGraph& subgraph = main_subgraph(model);
   check_expansion(model, subgraph, bytes.size());
-  const std::vector<ResolvedOp> resolved = resolve_operators(model, subgraph);
+  const std::vector<ResolvedOp> resolved = resolve_operators(model, subgraph, custom_ops);
   Graph graph;
   if (model.description() != nullptr) graph.description = model.description()->str();
   convert_tensors(model, subgraph, bytes, graph);
   graph.inputs = tensor_ids(subgraph.inputs(), graph, false, "graph input");
   graph.outputs = tensor_ids(subgraph.outputs(), graph, false, "graph output");
-  convert_ops(subgraph, resolved, graph);
+  convert_ops(model, subgraph, resolved, custom_ops, graph);
   check_dataflow(graph, subgraph);
   return graph;
 }

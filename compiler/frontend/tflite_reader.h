@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/custom_op.h"
 #include "ir/graph.h"
 
 namespace microaot {
@@ -14,7 +15,9 @@ namespace microaot {
 // Reads a model from its bytes. IR tensor ids are the subgraph's tensor indices and ops keep the
 // subgraph's order (Tensor::source_index, Op::source_index). Throws CompileError on a malformed model,
 // on unsupported operators (all of them listed in one error) and on unsupported tensors.
-Graph read_tflite(const std::vector<uint8_t>& bytes);
+// Operators named by `custom_ops` become OpKind::Custom ops (ir/custom_op.h); a binding no operator
+// uses is refused.
+Graph read_tflite(const std::vector<uint8_t>& bytes, const CustomOpBindings& custom_ops = {});
 
 // Reads the file at `path` and then the model, as read_tflite.
 Graph read_tflite_file(const std::string& path);

@@ -34,6 +34,7 @@ struct OpSpec {
   int code = 9;  // builtin code; 32 = custom
   int version = 1;
   std::string custom;
+  std::vector<uint8_t> custom_options;  // a CUSTOM op's options bytes (none when empty)
   std::vector<int32_t> inputs, outputs;
   tflite::BuiltinOptions options_type = tflite::BuiltinOptions::NONE;
   OptionsFn options;
@@ -68,8 +69,9 @@ inline flatbuffers::Offset<tflite::SubGraph> build_subgraph(flatbuffers::FlatBuf
   for (size_t i = 0; i < spec.ops.size(); ++i) {
     const OpSpec& op = spec.ops[i];
     auto options = op.options ? op.options(fbb) : flatbuffers::Offset<void>();
+    auto custom_options = op.custom_options.empty() ? 0 : fbb.CreateVector(op.custom_options);
     ops.push_back(tflite::CreateOperator(fbb, static_cast<uint32_t>(i), fbb.CreateVector(op.inputs),
-                                         fbb.CreateVector(op.outputs), op.options_type, options));
+                                         fbb.CreateVector(op.outputs), op.options_type, options, custom_options));
   }
   return tflite::CreateSubGraph(fbb, fbb.CreateVector(tensors), fbb.CreateVector(spec.inputs),
                                 fbb.CreateVector(spec.outputs), fbb.CreateVector(ops));

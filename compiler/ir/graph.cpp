@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ir/custom_op.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
@@ -40,17 +41,25 @@ std::vector<DType> parse_types(const std::string& list) {
   }
   return types;
 }
+
+// OpKind::Custom: builtin code 32 (CUSTOM), any type.
+constexpr OpKindInfo kCustomInfo = {"CUSTOM", 32, "custom", 0, "any"};
+
+const OpKindInfo& info_of(OpKind kind) {
+  return kind == OpKind::Custom ? kCustomInfo : kOpKindInfo[static_cast<int>(kind)];
+}
 }  // namespace
 
-const char* op_kind_name(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].name; }
-int op_kind_builtin_code(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].code; }
-const char* op_kind_family(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].family; }
-int op_kind_data_input(OpKind kind) { return kOpKindInfo[static_cast<int>(kind)].data_input; }
+const char* op_kind_name(OpKind kind) { return info_of(kind).name; }
+int op_kind_builtin_code(OpKind kind) { return info_of(kind).code; }
+const char* op_kind_family(OpKind kind) { return info_of(kind).family; }
+int op_kind_data_input(OpKind kind) { return info_of(kind).data_input; }
 
 const std::vector<DType>& op_kind_types(OpKind kind) {
   static const std::vector<std::vector<DType>> types = [] {
     std::vector<std::vector<DType>> all;
     for (const OpKindInfo& info : kOpKindInfo) all.push_back(parse_types(info.types));
+    all.emplace_back();  // OpKind::Custom: any
     return all;
   }();
   return types[static_cast<size_t>(kind)];
@@ -84,6 +93,11 @@ int Graph::storage_of(int id) const {
 
 std::string describe_op(const Graph& graph, const Op& op) {
   (void)graph;
+  if (const auto* custom = std::any_cast<CustomOpOptions>(&op.options)) {
+    const std::string bound = custom->replaced_builtin.empty() ? "custom operator '" + custom->binding.name + "'"
+                                                               : custom->replaced_builtin;
+    return bound + " (op " + std::to_string(op.source_index) + ", bound to " + custom->binding.function + ")";
+  }
   return std::string(op_kind_name(op.kind)) + " (op " + std::to_string(op.source_index) + ")";
 }
 

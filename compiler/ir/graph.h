@@ -15,7 +15,11 @@ enum class OpKind {
 #define MICROAOT_OP(kind, tflite_name, code, handler, options, family, data_input, types) kind,
 #include "ir/op_list.def"
 #undef MICROAOT_OP
+  // An op bound to a user's C function (--custom-op, ir/custom_op.h): not a line of op_list.def, so the
+  // lists of supported operators, the fuzz recipes and the op suites never see it.
+  Custom,
 };
+// The lines of op_list.def (OpKind::Custom excluded).
 constexpr int kOpKindCount = 0
 #define MICROAOT_OP(kind, tflite_name, code, handler, options, family, data_input, types) +1
 #include "ir/op_list.def"

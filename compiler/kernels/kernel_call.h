@@ -25,6 +25,9 @@ struct KernelCall {
   std::vector<int> args;        // tensor ids in signature order, scratch excluded; kNoTensor: absent optional
   std::vector<Tensor> derived;  // constants computed at lowering (e.g. re-laid-out weights), to weights.c
   int64_t scratch_bytes = 0;    // scratch the plain variant itself needs (none does yet)
+  // A call of a user's function (--custom-op, ops/custom.cpp) instead of a registry kernel: `stem` is the
+  // function, `args` the op's inputs then outputs; params, kernel and source stay empty.
+  bool custom = false;
 
   // Set by lowering (the plain variant) and by select_kernels.
   KernelVariant variant = KernelVariant::kPlain;
@@ -32,6 +35,8 @@ struct KernelCall {
   std::string source;  // the implementation built for the target, below runtime/
 
   const KernelInfo& info() const { return kernel_registry().by_id(kernel); }
+  // The C function the generated code calls: the kernel's symbol, or the user's function.
+  std::string function() const { return custom ? stem : info().function(); }
 };
 
 }  // namespace microaot

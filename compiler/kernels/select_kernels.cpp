@@ -29,6 +29,7 @@ std::string implementation_isa(const std::string& source) {
 
 void select_kernels(std::vector<KernelCall>& calls, const Target& target, const KernelRegistry& registry) {
   for (KernelCall& call : calls) {
+    if (call.custom) continue;  // the user's function, built by the user
     const KernelInfo* kernel = registry.find(call.stem, call.variant);
     MICROAOT_CHECK(kernel != nullptr,
                    "no " + std::string(variant_name(call.variant)) + " variant of kernel stem '" + call.stem + "'");

@@ -6,6 +6,7 @@ namespace microaot {
 #define MICROAOT_OP(kind, tflite_name, code, handler, options, family, data_input, types) extern const OpHandler handler##_handler;
 #include "ir/op_list.def"
 #undef MICROAOT_OP
+extern const OpHandler custom_handler;  // OpKind::Custom, not a line of the list
 
 namespace {
 const OpHandler* const kHandlers[] = {
@@ -16,6 +17,8 @@ const OpHandler* const kHandlers[] = {
 static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == kOpKindCount, "one handler per operator");
 }  // namespace
 
-const OpHandler& op_handler(OpKind kind) { return *kHandlers[static_cast<int>(kind)]; }
+const OpHandler& op_handler(OpKind kind) {
+  return kind == OpKind::Custom ? custom_handler : *kHandlers[static_cast<int>(kind)];
+}
 
 }  // namespace microaot

@@ -126,5 +126,37 @@ TEST_F(CliConventionsTest, TvmcSpellingsAreAccepted) {
   for (const char* dir : {"/a", "/b", "/c"}) EXPECT_TRUE(fs::exists(tmp_ + dir + "/model.h")) << dir;
 }
 
+// A CUSTOM op: inspect marks it, compile refuses it without a binding (naming its index and custom name)
+// and checks every binding: malformed values exit 2, an unused name or a missing header 1, with no output.
+TEST_F(CliConventionsTest, CustomOpsAreMarkedAndTheirBindingsChecked) {
+  tflite_test::ModelSpec m;
+  m.tensors = {tflite_test::activation("in", {1, 4}, 0.5f, 0), tflite_test::activation("out", {1, 4}, 0.5f, 0)};
+  m.ops = {tflite_test::op(32, 1, {0}, {1}, "Twice")};
+  m.inputs = {0};
+  m.outputs = {1};
+  const std::vector<uint8_t> bytes = tflite_test::build_model(m);
+  const std::string model = tmp_ + "/custom.tflite";
+  std::ofstream(model, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                               static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(tmp_ + "/twice.h") << "#include \"microaot/custom_op.h\"\n";
+  ASSERT_EQ(microaot({"inspect", model}), 0) << errors_;
+  EXPECT_NE(output_.find("custom: needs --custom-op"), std::string::npos) << output_;
+  const std::string out = tmp_ + "/o";
+  EXPECT_EQ(microaot({"compile", model, "-o", out}), 1);
+  EXPECT_NE(errors_.find("op 0: custom operator 'Twice', version 1 (custom: needs --custom-op)"), std::string::npos)
+      << errors_;
+  const std::string header = "=" + tmp_ + "/twice.h";
+  EXPECT_EQ(microaot({"compile", model, "-o", out, "--custom-op", "Twice"}), 2) << errors_;
+  EXPECT_EQ(microaot({"compile", model, "-o", out, "--custom-op", "Twice" + header + ",stack=4"}), 2) << errors_;
+  EXPECT_EQ(microaot({"compile", model, "-o", out, "--custom-op", "Twice" + header, "--output-format=mlf"}), 2);
+  EXPECT_EQ(microaot({"compile", model, "-o", out, "--custom-op", "Twice=" + tmp_ + "/none.h"}), 1) << errors_;
+  EXPECT_EQ(microaot({"compile", model, "-o", out, "--custom-op", "Twice" + header, "--custom-op", "Once" + header}), 1);
+  EXPECT_NE(errors_.find("--custom-op Once: no operator of the model is 'Once'"), std::string::npos) << errors_;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(microaot({"run", model, "--input", model, "--output-dir", out, "--custom-op", "Twice" + header}), 2);
+  ASSERT_EQ(microaot({"compile", model, "-o", out, "--custom-op", "Twice" + header}), 0) << errors_;
+  EXPECT_EQ(read_text(out + "/custom/twice.h"), "#include \"microaot/custom_op.h\"\n");
+}
+
 }  // namespace
 }  // namespace microaot::e2e

@@ -2,6 +2,13 @@
 // with -Wall -Wextra -Werror, on shared models: what they print must be TFLM's golden outputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
 #include "e2e_util.h"
 #include "examples_util.h"
 #include "support/process.h"
@@ -79,6 +86,53 @@ TEST_F(ExampleTest, ProfilerOnTheHostHasOneRowPerOperator) {
   EXPECT_EQ(rows.back().share, 100.0);
   EXPECT_NEAR(shares, 100.0, 0.05 * static_cast<double>(ops.size()) + 1e-9) << "each share is rounded to 0.1\n"
                                                                             << r.output;
+}
+
+// The custom-op example's model, computed here without microaot: MAX_POOL_2D 2x2 stride 2 over an int8
+// 1x4x4x2 input, then ClipScale with the options make_custom_op_model writes (lo -40, hi 90, num 3,
+// shift 1) from zero point -3 to zero point 5, rounded down and saturated.
+std::vector<uint8_t> pool_then_clip_scale(const std::vector<uint8_t>& input) {
+  auto at = [&](int y, int x, int c) { return static_cast<int8_t>(input[static_cast<size_t>((y * 4 + x) * 2 + c)]); };
+  std::vector<uint8_t> out;
+  for (int y = 0; y < 2; ++y) {
+    for (int x = 0; x < 2; ++x) {
+      for (int c = 0; c < 2; ++c) {
+        const int pooled = std::max({at(2 * y, 2 * x, c), at(2 * y, 2 * x + 1, c), at(2 * y + 1, 2 * x, c),
+                                     at(2 * y + 1, 2 * x + 1, c)});
+        const int clipped = std::clamp(pooled, -40, 90);
+        const double scaled = std::floor((clipped + 3) * 3 / 2.0) + 5;
+        out.push_back(static_cast<uint8_t>(static_cast<int8_t>(std::clamp(scaled, -128.0, 127.0))));
+      }
+    }
+  }
+  return out;
+}
+
+// Needs no ../shared: the example writes its own model. One build of the README's commands.
+TEST_F(ExampleTest, CustomOpCallsTheUsersFunctionAndMatchesAnIndependentComputation) {
+  std::vector<uint8_t> input(32);
+  std::mt19937 random(11);
+  for (uint8_t& byte : input) byte = static_cast<uint8_t>(random());
+  // The first window all negative, so that rounding down differs from rounding toward zero: channel 0's
+  // maximum -8 gives (-8 + 3) * 3 / 2 = -7.5, channel 1's -128 clips to -40. 127 clips to 90 and saturates.
+  for (const auto& [index, value] : {std::pair<size_t, int>{0, -20}, {2, -9}, {8, -8}, {10, -100}, {1, -128},
+                                     {3, -128}, {9, -128}, {11, -128}, {4, 127}}) {
+    input[index] = static_cast<uint8_t>(static_cast<int8_t>(value));
+  }
+  const std::string input_path = tmp_ + "/input.bin";
+  std::ofstream(input_path, std::ios::binary).write(reinterpret_cast<const char*>(input.data()), 32);
+  const ExampleRun r = run("custom-op", {{"MAKE_MODEL", MICROAOT_CUSTOM_OP_MODEL_TOOL}, {"INPUT", input_path}});
+  ASSERT_EQ(r.status, 0) << r.output << r.errors;
+  EXPECT_EQ(hex_bytes_after(r.output, "input:"), input) << r.output;
+  EXPECT_EQ(hex_bytes_after(r.output, "output:"), pool_then_clip_scale(input)) << r.output;
+  // The reports name the op and its function; the folder holds the header it includes.
+  const nlohmann::json report = nlohmann::json::parse(read_text(r.dir + "/build/model/report.json"));
+  ASSERT_EQ(report["ops"].size(), 2u) << report.dump(2);
+  EXPECT_EQ(report["ops"][1]["kernel"], "microaot_custom_clipscale");
+  EXPECT_EQ(report["ops"][1]["custom"]["name"], "ClipScale");
+  EXPECT_EQ(report["ops"][1]["custom"]["scratch_bytes"], 256);
+  EXPECT_NE(read_text(r.dir + "/build/model/network_info.txt").find("CUSTOM:ClipScale"), std::string::npos);
+  EXPECT_EQ(read_text(r.dir + "/build/model/custom/clip_scale.h"), read_text(r.dir + "/clip_scale.h"));
 }
 
 }  // namespace
