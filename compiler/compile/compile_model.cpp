@@ -48,6 +48,18 @@ void check_interface(const Graph& graph) {
   }
 }
 
+// The graph executor keeps every buffer in one arena and calls only registry kernels (docs/executors.md).
+void check_graph_options(const CompileOptions& options) {
+  const auto refuse = [](const std::string& what) {
+    throw UsageError("--executor graph does not take " + what + " (use --executor aot)");
+  };
+  if (options.pools.size() > 1) refuse("--pool: its buffers all live in the arena");
+  if (!options.io_in_arena) refuse("--io-in-arena off: its inputs and outputs live in the arena");
+  if (!options.custom_ops.empty()) refuse("--custom-op: a blob names registry kernels only");
+  if (options.interface_api_c) refuse("--interface-api c");
+  if (!options.shared_arena.empty()) refuse("several models: compile each to its own blob");
+  if (options.alignment < 4) refuse("--alignment below 4: the interpreter reads 32-bit words");
+}
 }  // namespace
 
 void check_compile_options(const CompileOptions& options) {
@@ -66,8 +78,12 @@ void check_compile_options(const CompileOptions& options) {
       throw UsageError("--dump-ir-after: unknown pass '" + options.dump_ir_after + "' (passes: " + known + ", all)");
     }
   }
-  if (options.executor != "aot") {
-    throw UsageError("executor '" + options.executor + "' is not available yet (only 'aot')");
+  if (options.executor != "aot" && options.executor != "graph") {
+    throw UsageError("executor '" + options.executor + "' is not supported (aot, the default, or graph)");
+  }
+  if (options.executor == "graph") check_graph_options(options);
+  if (options.executor != "graph" && !options.link_kernels.empty()) {
+    throw UsageError("--link-kernels is for --executor graph: an AOT library links exactly its model's kernels");
   }
   if (find_planner(options.planner) == nullptr) {
     std::string known;

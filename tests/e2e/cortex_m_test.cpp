@@ -27,18 +27,28 @@ json load_golden(const std::string& model) {
   return json::parse(in);
 }
 
-// Runs the listed golden vectors of `model` in one image on `target`; EXPECTs every output to match.
-void expect_vectors_match(const std::string& model, const std::string& target, const std::vector<size_t>& vectors) {
+// Runs the listed golden vectors of `model` in one image on `target` into `out`/<position>/outputJ.bin.
+void run_vectors(const std::string& model, const std::string& target, const std::vector<size_t>& vectors,
+                 const std::vector<std::string>& extra, const std::string& out) {
   const std::string dir = shared_dir() + "/models/" + model;
   const json golden = load_golden(model);
-  const std::string out = make_temp_dir();
   std::vector<std::string> args = {"run", dir + "/model.tflite", "--target", target, "--batch", "--output-dir", out};
+  args.insert(args.end(), extra.begin(), extra.end());
   for (size_t k : vectors) {
     for (const auto& input : golden["vectors"][k]["inputs"]) {
       args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
     }
   }
   ASSERT_EQ(run_microaot(args), 0) << "microaot run --target " << target << " failed on " << model;
+}
+
+// Runs the listed golden vectors of `model` in one image on `target`; EXPECTs every output to match.
+void expect_vectors_match(const std::string& model, const std::string& target, const std::vector<size_t>& vectors,
+                          const std::vector<std::string>& extra = {}) {
+  const std::string dir = shared_dir() + "/models/" + model;
+  const json golden = load_golden(model);
+  const std::string out = make_temp_dir();
+  ASSERT_NO_FATAL_FAILURE(run_vectors(model, target, vectors, extra, out));
   for (size_t position = 0; position < vectors.size(); ++position) {
     const json& outputs = golden["vectors"][vectors[position]]["outputs"];
     for (size_t j = 0; j < outputs.size(); ++j) {
@@ -58,6 +68,23 @@ TEST_P(CortexM4Models, Vector0MatchesGolden) {
   MICROAOT_REQUIRE_QEMU();
   MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   expect_vectors_match(GetParam(), "cortex-m4", {0});
+}
+
+// The graph executor runs the same kernels as AOT: the same outputs, bit for bit (float ones too).
+TEST_P(CortexM4Models, GraphExecutorVector0MatchesAotBitForBit) {
+  MICROAOT_REQUIRE_QEMU();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
+  const std::string aot = make_temp_dir(), graph = make_temp_dir();
+  ASSERT_NO_FATAL_FAILURE(run_vectors(GetParam(), "cortex-m4", {0}, {}, aot));
+  ASSERT_NO_FATAL_FAILURE(run_vectors(GetParam(), "cortex-m4", {0}, {"--executor", "graph"}, graph));
+  const size_t outputs = load_golden(GetParam())["outputs"].size();
+  for (size_t j = 0; j < outputs; ++j) {
+    const std::string file = "/0/output" + std::to_string(j) + ".bin";
+    EXPECT_EQ(read_file(graph + file), read_file(aot + file)) << GetParam() << " output " << j;
+    EXPECT_FALSE(read_file(aot + file).empty());
+  }
+  remove_dir(aot);
+  remove_dir(graph);
 }
 
 // The nightly-style run: every golden vector (MICROAOT_LONG_TESTS=1, see README).
@@ -141,8 +168,8 @@ TEST(CortexMBench, RefusesWhatItCannotMeasure) {
   const std::string model = shared_dir() + "/models/hello_world_int8/model.tflite";
   std::string errors;
   // Usage errors, exit status 2.
-  EXPECT_EQ(run_microaot_capture({"bench", model, "--executor", "graph"}, errors), 2);
-  EXPECT_NE(errors.find("executor graph"), std::string::npos) << errors;
+  EXPECT_EQ(run_microaot_capture({"bench", model, "--executor", "magic"}, errors), 2);
+  EXPECT_NE(errors.find("executor 'magic' is not supported"), std::string::npos) << errors;
   EXPECT_EQ(run_microaot_capture({"bench", model, "--target", "cortex-m0"}, errors), 2);
   EXPECT_NE(errors.find("no QEMU board for 'cortex-m0'"), std::string::npos) << errors;
   EXPECT_EQ(run_microaot_capture({"bench", model, "--target", "host"}, errors), 2);
