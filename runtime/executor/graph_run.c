@@ -5,14 +5,24 @@
 
 #include "graph_blob.h"
 
+/* Adler-32's two sums modulo 65521 over 16-bit halves of words: any changed byte changes the first sum
+ * (by less than the modulus, never by a multiple of it), reordered words change the second. Reduced every
+ * 128 words, before the second sum could overflow. */
 uint32_t microaot_blob_checksum(const uint8_t *bytes, size_t size) {
-  uint32_t sum = 0u, sum_of_sums = 0u;
-  size_t at;
-  for (at = 0; at + 4u <= size; at += 4u) {
-    sum += blob_word(bytes + at, 0u);
-    sum_of_sums += sum;
+  enum { MODULUS = 65521u, BLOCK = 4u * 128u };
+  uint32_t sum = 1u, sum_of_sums = 0u;
+  size_t at = 0;
+  while (at + 4u <= size) {
+    const size_t end = size - at > BLOCK ? at + BLOCK : size;
+    for (; at + 4u <= end; at += 4u) {
+      const uint32_t word = blob_word(bytes + at, 0u);
+      sum += (word & 0xFFFFu) + (word >> 16);
+      sum_of_sums += sum;
+    }
+    sum %= MODULUS;
+    sum_of_sums %= MODULUS;
   }
-  return sum_of_sums ^ sum;
+  return (sum_of_sums << 16) | sum;
 }
 
 const microaot_graph_kernel *microaot_graph_find_kernel(const microaot_graph_firmware *firmware, uint32_t id) {

@@ -68,9 +68,9 @@ enum { MICROAOT_DTYPE_ANY = 0, MICROAOT_DTYPE_S8, MICROAOT_DTYPE_S16, MICROAOT_D
 enum { MICROAOT_PARAM_I32, MICROAOT_PARAM_F32, MICROAOT_PARAM_I8_ARRAY, MICROAOT_PARAM_I16_ARRAY,
        MICROAOT_PARAM_I32_ARRAY, MICROAOT_PARAM_F32_ARRAY };
 
-/* The two sums of microaot_blob_checksum over `bytes` (a multiple of 4) packed as (sum of sums) ^ sum: cheap
- * enough for init to run over the weights (a few instructions a word), and it catches a flipped bit, a lost
- * or swapped word and a truncated copy. Corruption detection, not authentication. */
+/* The blob's checksum over `size` bytes (a multiple of 4): Adler-32's two sums over 16-bit halves, cheap
+ * enough for init to run over the weights (about two instructions a byte) and sure to catch any one changed
+ * byte; it also catches swapped or lost words and a truncated copy. Corruption detection, not authentication. */
 uint32_t microaot_blob_checksum(const uint8_t *bytes, size_t size);
 
 /* ---- What the firmware offers a blob (generated kernel_table.c). ---- */
