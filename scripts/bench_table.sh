@@ -2,7 +2,7 @@
 # Regenerates docs/benchmarks.md: `microaot bench` of every model in ../shared/models on golden vector 0,
 # on the emulated Cortex-M4 (QEMU mps2-an386) unless another target is given.
 #   scripts/bench_table.sh [TARGET]        e.g. scripts/bench_table.sh cortex-m7
-# Needs build/microaot (built if missing), arm-none-eabi-gcc and qemu-system-arm (scripts/setup.sh).
+# Needs build/microaot (built if missing), arm-none-eabi-gcc, qemu-system-arm and jq (scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:-cortex-m4}
@@ -17,7 +17,41 @@ field() { sed -n "s/^  \"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" <<< 
 # 1234567 -> 1,234,567
 grouped() { printf "%s" "$1" | rev | sed 's/[0-9]\{3\}/&,/g; s/,$//' | rev; }
 
+anchors=../shared/docs/m4-anchors.md
+jsons=$(mktemp -d)
+trap 'rm -rf "$jsons"' EXIT
+
+# Per model, bench's per-operator profile as Markdown: the per-type summary (with TFLM + CMSIS-NN's
+# instructions/MAC per type from m4-anchors.md when it has the model), then one row per step.
+two_decimals() { [ -z "$1" ] || printf '%.2f' "$1"; }
+anchor_per_mac() {  # model, op type -> TFLM's instructions/MAC on the M4 bench, or empty
+  [ -f "$anchors" ] || return 0
+  awk -v model="## \`$1\`" -v op="$2" -F' *\\| *' '
+    /^## / { section = $0 } /^\| op type/ { types = 1; next } /^$/ { types = 0 }
+    section == model && types && $2 == op { print $6 }' "$anchors"
+}
+per_op_tables() {  # name json-file
+  local name=$1 file=$2 op count macs instr ipm
+  printf '### `%s`\n\n' "$name"
+  printf 'Rows add up to %s of the instructions per inference (the rest: `run()` and the executor loop).\n\n' \
+    "$(awk -v c="$(jq -r .per_op_coverage "$file")" 'BEGIN { printf "%.3f%%", 100 * c }')"
+  printf '| op type | count | MACs | instructions | instructions/MAC | TFLM + CMSIS-NN instructions/MAC |\n'
+  printf '|---|---:|---:|---:|---:|---:|\n'
+  while IFS=$'\t' read -r op count macs instr ipm; do
+    printf '| %s | %s | %s | %s | %s | %s |\n' "$op" "$count" "$(grouped "$macs")" "$(grouped "$instr")" \
+      "$(two_decimals "$ipm")" "$(anchor_per_mac "$name" "$op")"
+  done < <(jq -r '.per_op_types[] | [.op, .count, .macs, .instructions, .instructions_per_mac // ""] | @tsv' "$file")
+  printf '\n| step | index | op | kernel | MACs | instructions | instructions/MAC |\n|---:|---:|---|---|---:|---:|---:|\n'
+  while IFS=$'\t' read -r step index op kernel macs instr ipm; do
+    printf '| %s | %s | %s | `%s` | %s | %s | %s |\n' "$step" "$index" "$op" "$kernel" "$(grouped "$macs")" \
+      "$(grouped "$instr")" "$(two_decimals "$ipm")"
+  done < <(jq -r '.per_op[] | [.step, .op_index, .op, .kernel, .macs, .instructions, .instructions_per_mac // ""] | @tsv' \
+             "$file")
+  printf '\n'
+}
+
 rows=""
+per_op=""
 declare -A ours
 for dir in "$models"/*/; do
   name=$(basename "$dir")
@@ -26,6 +60,8 @@ for dir in "$models"/*/; do
   for f in "$dir"vectors/0.input*.bin; do inputs+=(--input "$f"); done
   echo "bench_table.sh: $name" >&2
   json=$("$bin" bench "$dir/model.tflite" --target "$target" --json "${inputs[@]}")
+  printf '%s\n' "$json" > "$jsons/$name.json"
+  per_op+=$(per_op_tables "$name" "$jsons/$name.json")$'\n\n'
   bound=$(field stack_bound_bytes "$json")
   [ "$bound" = "null" ] && bound="unbounded"
   match=$(field outputs_match "$json")
@@ -90,5 +126,15 @@ $mlperf
 Code size without weights, quoted for KWS: TFLite Micro + CMSIS-NN ≈ 100 KB, microTVM + CMSIS-NN ≈ 19 KB.
 
 Reproduce: \`scripts/bench_table.sh\` (or one model: \`build/microaot bench MODEL.tflite --target cortex-m4 --json\`).
+
+## Per operator
+
+\`microaot bench\`'s \`per_op\` and \`per_op_types\`: each step measured in a second run of the image built
+with the per-operator hooks (their own instructions removed); the totals above come from the run without
+them. MACs as \`report.json\` counts them (element-wise operators count one per output element). The last
+column of each summary is quoted from \`../shared/docs/m4-anchors.md\` (TFLite Micro with CMSIS-NN on this
+same bench, MACs counted only for CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED) where it has the model.
+
+$per_op
 DOC
 echo "bench_table.sh: wrote $out" >&2

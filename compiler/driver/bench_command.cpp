@@ -1,6 +1,7 @@
 // `microaot bench`: builds the model for a Cortex-M board, runs it under QEMU with -icount and reports
 // instructions per inference, start-up instructions, flash, RAM and stack, and whether the outputs match
-// the host build on the same input. Everything reported is deterministic: two runs print the same.
+// the host build on the same input; a second run with the op hooks gives the instructions of each step
+// (bench_profile.cpp). Everything reported is deterministic: two runs print the same.
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -10,6 +11,7 @@
 
 #include "codegen/emit.h"
 #include "codegen/graph_blob.h"
+#include "driver/bench_profile.h"
 #include "driver/commands.h"
 #include "driver/cortex_m.h"
 #include "driver/image_report.h"
@@ -128,15 +130,6 @@ bool outputs_match(const CompiledModel& model, const std::vector<uint8_t>& got, 
   return true;
 }
 
-std::string grouped(int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
 void print_table(const nlohmann::ordered_json& r) {
   auto n = [&](const char* key) { return grouped(r[key].get<int64_t>()); };
   std::printf("microaot bench: %s on %s (QEMU %s), executor %s, input %s\n", r["model"].get<std::string>().c_str(),
@@ -208,10 +201,12 @@ int bench_command(BenchCommandOptions& o) {
   r["outputs_match"] = outputs_match(model, run.outputs, reference);
   r["outputs_bit_exact"] = run.outputs == reference;
   r["counting"] = "instructions under QEMU -icount shift=0 (not cycles), net of an empty call";
+  add_per_op_profile(r, model, board, tools, image, inputs, run);
   if (o.json) {
     std::printf("%s\n", r.dump(2).c_str());
   } else {
     print_table(r);
+    print_per_op_profile(r);
   }
   if (o.keep_build) std::fprintf(stderr, "microaot: build kept in %s\n", build.path().c_str());
   return r["outputs_match"].get<bool>() ? 0 : 1;
