@@ -192,6 +192,7 @@ int bench_command(BenchCommandOptions& o) {
     r["description_bytes"] = sizes.weights.flash() - blob.constants_bytes;
   }
   r["ram_bytes"] = sizes.model.ram();
+  r["context_bytes"] = context_bytes32(model);
   r["stack_bytes"] = std::max(run.sets[0].stack_bytes, run.init_stack_bytes);
   r["stack_bound_bytes"] = bound.bytes < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(bound.bytes);
   r["stack_bound_excludes"] = bound.externals;
