@@ -18,7 +18,7 @@ trap 'rm -rf "$jsons"' EXIT
 # One table row from bench's JSON: sizes, memory and instructions, and the instructions relative to AOT's.
 row() {  # name executor json aot-instructions
   jq -r --arg name "$1" --arg executor "$2" --argjson aot "$4" '
-    def g: tostring | [scan("\\d+?(?=(\\d{3})*$)")] | join(",");
+    def g: tostring | if length > 3 then (.[:-3] | g) + "," + .[-3:] else . end;
     "| `\($name)` | \($executor) | \(.code_bytes | g) | \(.weights_bytes | g) | \((.description_bytes // 0) | g) |"
     + " \(.ram_bytes | g) | \(.context_bytes) | \(.stack_bytes) | \(.init_instructions | g) |"
     + " \(.instructions | g) | \((.instructions / $aot * 100 - 100) * 100 | round / 100)% |"

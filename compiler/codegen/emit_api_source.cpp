@@ -161,7 +161,7 @@ constexpr Wrapper kWrappers[] = {
 void emit_graph_init(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);
   const std::string& p = n.prefix;
-  out << "extern const microaot_graph_kernel " << p << "_kernels[" << n.macro << "_NUM_KERNELS]; /* kernel_table.c */\n\n"
+  out << "extern const microaot_graph_kernel " << p << "_kernels[]; /* kernel_table.c */\n\n"
       << "static const microaot_graph_firmware " << p << "_firmware = {" << p << "_kernels, " << n.macro
       << "_NUM_KERNELS, " << n.macro << "_MAX_INPUTS, " << n.macro << "_STATIC_ARENA_BASE,\n    "
       << n.macro << "_STATIC_ARENA_SIZE};\n\n"

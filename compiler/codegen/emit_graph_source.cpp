@@ -1,6 +1,7 @@
 // The files of --executor graph that differ from AOT's: kernel_table.c (what this firmware offers a blob:
 // one entry per linked kernel that decodes its params struct and calls it) and weights.c (the model's blob,
 // constants and description, as one const array in flash).
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -141,7 +142,9 @@ std::string emit_kernel_table(const CompiledModel& model) {
     emit_kernel_record(out, *kernel);
     emit_entry(out, *kernel);
   }
-  out << "const microaot_graph_kernel " << n.prefix << "_kernels[" << n.macro << "_NUM_KERNELS] = {\n";
+  // C has no empty arrays: a model without operators (only views of its input) gets an entry never read.
+  out << "const microaot_graph_kernel " << n.prefix << "_kernels[" << std::max<size_t>(kernels.size(), 1) << "] = {\n";
+  if (kernels.empty()) out << "    {0u, 0u, 0u, NULL, NULL, 0u, 0u, NULL}, /* none: " << n.macro << "_NUM_KERNELS is 0 */\n";
   for (const KernelInfo* kernel : kernels) {
     const ParamStruct& params = *kernel->params;
     out << "    {" << kernel->id << "u, " << kernel->tensor_args().size() << "u, " << (kernel->takes_scratch() ? 1 : 0)
