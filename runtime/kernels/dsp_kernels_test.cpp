@@ -90,6 +90,42 @@ int unclamped(const std::vector<int8_t>& out) {
   return n;
 }
 
+// The three functions of one convolution kernel: portable, DSP, DSP overlap variant.
+template <typename Params>
+struct ConvKernels {
+  void (*portable)(const Params*, const int8_t*, const int8_t*, const int32_t*, int8_t*);
+  void (*dsp)(const Params*, const int8_t*, const int8_t*, const int32_t*, int8_t*);
+  void (*dsp_overlap)(const Params*, const int8_t*, const int8_t*, const int32_t*, int8_t*, void*);
+};
+
+// Outputs compared, and of those neither clamp bound.
+struct Counts {
+  int compared = 0, inside = 0;
+};
+
+// Random quantization (sums of `terms` products) and data for geometry g and params p (geometry set); the
+// DSP variants must give the portable bytes. Case i has no bias every fourth time.
+template <typename Params>
+void expect_same_conv(const ConvKernels<Params>& k, Params p, const Geometry& g, int terms, size_t filter_size,
+                      std::mt19937& rng, int i, Counts& counts) {
+  const Quantization q = random_quantization(rng, g.out_c, terms);
+  set_quantization(p, q, rng);
+  const auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
+  const auto filter = random_ints<int8_t>(rng, filter_size, -127, 127);
+  const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -5000, 5000);
+  const size_t out_size = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
+  std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
+  std::vector<int8_t> scratch(static_cast<size_t>(g.out_w * g.out_c));
+  const int32_t* b = i % 4 == 0 ? nullptr : bias.data();
+  k.portable(&p, input.data(), filter.data(), b, expected.data());
+  k.dsp(&p, input.data(), filter.data(), b, got.data());
+  k.dsp_overlap(&p, input.data(), filter.data(), b, got_overlap.data(), scratch.data());
+  EXPECT_EQ(got, expected) << "case " << i;
+  EXPECT_EQ(got_overlap, expected) << "case " << i;
+  counts.compared += static_cast<int>(out_size);
+  counts.inside += unclamped(expected);
+}
+
 TEST(DspRequantize, MatchesTheReferenceMultiplyByQuantizedMultiplier) {
   std::mt19937 rng(7);
   const int32_t edges[] = {0, 1, -1, 0x40000000, -0x40000000, INT32_MAX, INT32_MIN, 12345, -12345, 1 << 20};
@@ -104,8 +140,10 @@ TEST(DspRequantize, MatchesTheReferenceMultiplyByQuantizedMultiplier) {
 }
 
 TEST(DspConv2dS8, MatchesPortableOnRandomShapes) {
+  const ConvKernels<microaot_conv_2d_params_q> conv{microaot_conv_2d_s8, microaot_dsp_conv_2d_s8,
+                                                    microaot_dsp_conv_2d_s8_overlap};
   std::mt19937 rng(11);
-  int compared = 0, inside = 0;
+  Counts counts;
   for (int i = 0; i < 400; ++i) {
     Geometry g = random_geometry(rng, i % 3 == 0 ? 1 : 5);
     const int groups = i % 9 == 0 && g.in_c % 2 == 0 ? 2 : 1;  // grouped: the portable fallback
@@ -115,53 +153,28 @@ TEST(DspConv2dS8, MatchesPortableOnRandomShapes) {
     set_conv_window(p, g);
     p.filter_depth = g.in_c / groups;
     const int window = g.filter_h * g.filter_w * p.filter_depth;
-    const Quantization q = random_quantization(rng, g.out_c, window);
-    set_quantization(p, q, rng);
-    const auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
-    const auto filter = random_ints<int8_t>(rng, static_cast<size_t>(g.out_c * window), -127, 127);
-    const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -5000, 5000);
-    const size_t out_size = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
-    std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
-    std::vector<int8_t> scratch(static_cast<size_t>(g.out_w * g.out_c));
-    const int32_t* b = i % 4 == 0 ? nullptr : bias.data();
-    microaot_conv_2d_s8(&p, input.data(), filter.data(), b, expected.data());
-    microaot_dsp_conv_2d_s8(&p, input.data(), filter.data(), b, got.data());
-    microaot_dsp_conv_2d_s8_overlap(&p, input.data(), filter.data(), b, got_overlap.data(), scratch.data());
-    ASSERT_EQ(got, expected) << "case " << i;
-    ASSERT_EQ(got_overlap, expected) << "case " << i;
-    compared += static_cast<int>(out_size);
-    inside += unclamped(expected);
+    expect_same_conv(conv, p, g, window, static_cast<size_t>(g.out_c * window), rng, i, counts);
+    ASSERT_FALSE(HasFailure());
   }
-  EXPECT_GT(inside, compared / 2);
+  EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
 TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> depthwise{
+      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
   std::mt19937 rng(13);
-  int compared = 0, inside = 0;
+  Counts counts;
   for (int i = 0; i < 400; ++i) {
     Geometry g = random_geometry(rng, 4);
     microaot_depthwise_conv_2d_params_q p{};
     p.depth_multiplier = i % 6 == 0 ? 2 : 1;  // 2: the portable fallback
     g.out_c = g.in_c * p.depth_multiplier;
     set_conv_window(p, g);
-    const Quantization q = random_quantization(rng, g.out_c, g.filter_h * g.filter_w);
-    set_quantization(p, q, rng);
-    const auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
-    const auto filter = random_ints<int8_t>(rng, static_cast<size_t>(g.filter_h * g.filter_w * g.out_c), -127, 127);
-    const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -5000, 5000);
-    const size_t out_size = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
-    std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
-    std::vector<int8_t> scratch(static_cast<size_t>(g.out_w * g.out_c));
-    const int32_t* b = i % 4 == 0 ? nullptr : bias.data();
-    microaot_depthwise_conv_2d_s8(&p, input.data(), filter.data(), b, expected.data());
-    microaot_dsp_depthwise_conv_2d_s8(&p, input.data(), filter.data(), b, got.data());
-    microaot_dsp_depthwise_conv_2d_s8_overlap(&p, input.data(), filter.data(), b, got_overlap.data(), scratch.data());
-    ASSERT_EQ(got, expected) << "case " << i;
-    ASSERT_EQ(got_overlap, expected) << "case " << i;
-    compared += static_cast<int>(out_size);
-    inside += unclamped(expected);
+    const int taps = g.filter_h * g.filter_w;
+    expect_same_conv(depthwise, p, g, taps, static_cast<size_t>(taps * g.out_c), rng, i, counts);
+    ASSERT_FALSE(HasFailure());
   }
-  EXPECT_GT(inside, compared / 2);
+  EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
 TEST(DspFullyConnectedS8, MatchesPortableOnRandomShapes) {

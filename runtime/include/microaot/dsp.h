@@ -38,6 +38,19 @@ static inline uint32_t microaot_dsp_sxtab16_ror8(uint32_t a, uint32_t x) {
   return r;
 }
 
+/* SXTB16: bytes 0 and 2 (ror8: 1 and 3) of x, sign-extended to 16 bits. */
+static inline uint32_t microaot_dsp_sxtb16(uint32_t x) {
+  uint32_t r;
+  __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(x));
+  return r;
+}
+
+static inline uint32_t microaot_dsp_sxtb16_ror8(uint32_t x) {
+  uint32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+  return r;
+}
+
 /* SMLAD: acc + bottom(x) * bottom(y) + top(x) * top(y). */
 static inline int32_t microaot_dsp_smlad(uint32_t x, uint32_t y, int32_t acc) {
   int32_t r;
@@ -73,6 +86,9 @@ static inline uint32_t microaot_dsp_sxtab16_ror8(uint32_t a, uint32_t x) {
   return microaot_dsp_pack16(microaot_dsp_bottom(a) + microaot_dsp_byte(x, 1),
                              microaot_dsp_top(a) + microaot_dsp_byte(x, 3));
 }
+
+static inline uint32_t microaot_dsp_sxtb16(uint32_t x) { return microaot_dsp_sxtab16(0, x); }
+static inline uint32_t microaot_dsp_sxtb16_ror8(uint32_t x) { return microaot_dsp_sxtab16_ror8(0, x); }
 
 /* Products of two int16 fit in int32; their sum and the accumulation wrap (unsigned arithmetic, no UB). */
 static inline int32_t microaot_dsp_smlad(uint32_t x, uint32_t y, int32_t acc) {

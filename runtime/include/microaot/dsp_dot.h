@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "microaot/dsp.h"
 #include "microaot/fixedpoint.h"
@@ -62,6 +63,55 @@ static inline void microaot_dsp_dot_1x2(const int8_t* a, const int8_t* b0, const
   }
   acc[0] = s0;
   acc[1] = s1;
+}
+
+/* n int8 elements plus `offset`, widened to int16 in SMLAD's lane order: each group of four x0..x3 becomes
+ * x0, x2, x1, x3 (bytes 0 and 2, then 1 and 3 of a word), the last n % 4 stay in order. */
+static inline void microaot_dsp_widen(const int8_t* src, int32_t n, int32_t offset, int16_t* dst) {
+  const uint32_t off = microaot_dsp_pack16(offset, offset);
+  int32_t k;
+  for (k = 0; k + 4 <= n; k += 4) {
+    const uint32_t word = microaot_dsp_load4(src + k);
+    const uint32_t even = microaot_dsp_sxtab16(off, word), odd = microaot_dsp_sxtab16_ror8(off, word);
+    memcpy(dst + k, &even, 4);
+    memcpy(dst + k + 2, &odd, 4);
+  }
+  for (; k < n; ++k) dst[k] = (int16_t)(src[k] + offset);
+}
+
+/* Four elements of a widened row (two words: lanes 0, 2 then 1, 3) against the widened lanes of two weight
+ * words b0 and b1 (even = bytes 0, 2; odd = bytes 1, 3): *s0 += a . b0, *s1 += a . b1. */
+static inline void microaot_dsp_mac4x2(const int16_t* a, uint32_t b0_even, uint32_t b0_odd, uint32_t b1_even,
+                                       uint32_t b1_odd, int32_t* s0, int32_t* s1) {
+  uint32_t even, odd;
+  memcpy(&even, a, 4);
+  memcpy(&odd, a + 2, 4);
+  *s0 = microaot_dsp_smlad(odd, b0_odd, microaot_dsp_smlad(even, b0_even, *s0));
+  *s1 = microaot_dsp_smlad(odd, b1_odd, microaot_dsp_smlad(even, b1_even, *s1));
+}
+
+/* Two int16 rows widened by microaot_dsp_widen (offset included) against two int8 rows b0, b1:
+ * acc[2 * i + j] = sum over k of a_i[k] * b_j[k]; per four elements 2 + 2 loads, 4 widenings, 8 SMLADs. */
+static inline void microaot_dsp_dot_2x2_s16(const int16_t* a0, const int16_t* a1, const int8_t* b0,
+                                            const int8_t* b1, int32_t n, int32_t acc[4]) {
+  int32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0, k;
+  for (k = 0; k + 4 <= n; k += 4) {
+    const uint32_t b0w = microaot_dsp_load4(b0 + k), b1w = microaot_dsp_load4(b1 + k);
+    const uint32_t b0e = microaot_dsp_sxtb16(b0w), b0o = microaot_dsp_sxtb16_ror8(b0w);
+    const uint32_t b1e = microaot_dsp_sxtb16(b1w), b1o = microaot_dsp_sxtb16_ror8(b1w);
+    microaot_dsp_mac4x2(a0 + k, b0e, b0o, b1e, b1o, &s00, &s01);
+    microaot_dsp_mac4x2(a1 + k, b0e, b0o, b1e, b1o, &s10, &s11);
+  }
+  for (; k < n; ++k) {
+    s00 += a0[k] * b0[k];
+    s01 += a0[k] * b1[k];
+    s10 += a1[k] * b0[k];
+    s11 += a1[k] * b1[k];
+  }
+  acc[0] = s00;
+  acc[1] = s01;
+  acc[2] = s10;
+  acc[3] = s11;
 }
 
 /* microaot_multiply_by_quantized_multiplier for a multiplier other than INT32_MIN (the compiler's are in

@@ -1,9 +1,9 @@
 /* int8 CONV_2D with the DSP extension, bit-exact with the portable kernel. Output pixels two at a time
- * against output channels two at a time (microaot_dsp_dot_2x2): a 1x1 filter without padding reads each
- * pixel's channels straight from the input (a matrix product); other filters first copy the two pixels'
- * windows into a small stack buffer (im2col), taps outside the image as the input zero point, whose offset
- * product is 0 exactly as the reference's skipped taps. Grouped convolutions and windows larger than the
- * buffer take the portable code. */
+ * against output channels two at a time (microaot_dsp_dot_2x2_s16): each pixel's window, in filter order,
+ * is widened to int16 with the input offset added (microaot_dsp_widen) into a small stack buffer; a 1x1
+ * filter without padding widens the input pixel itself (a matrix product), other filters first gather the
+ * window (im2col), taps outside the image as the input zero point, whose offset product is 0 exactly as the
+ * reference's skipped taps. Grouped convolutions and windows larger than the buffer take the portable code. */
 #include <stddef.h>
 #include <string.h>
 
@@ -21,8 +21,8 @@ void microaot_conv_2d_s8_overlap_portable(const microaot_conv_2d_params_q* param
 #define MICROAOT_FN_OVERLAP microaot_conv_2d_s8_overlap_portable
 #include "microaot/templates/conv.h"
 
-/* One pixel's window in the im2col buffer, bytes; two are on the stack. */
-#define DSP_CONV_WINDOW_MAX 1024
+/* One pixel's window in elements; the stack holds it as int8 once and as int16 twice. */
+#define DSP_CONV_WINDOW_MAX 576
 
 typedef microaot_conv_2d_params_q conv_params;
 
@@ -33,7 +33,7 @@ static int is_pointwise(const conv_params* p) {
 }
 
 static int dsp_handles(const conv_params* p) {
-  return p->filter_depth == p->input_depth && (is_pointwise(p) || window_size(p) <= DSP_CONV_WINDOW_MAX);
+  return p->filter_depth == p->input_depth && window_size(p) <= DSP_CONV_WINDOW_MAX;
 }
 
 /* The window of output pixel (oy, ox) in filter order (rows, columns, channels) into `window`. */
@@ -54,14 +54,35 @@ static void im2col(const conv_params* p, const int8_t* image, int32_t oy, int32_
   }
 }
 
-/* The operand row of output pixel (oy, ox): the input pixel itself (1x1), or its window copied to `window`. */
-static const int8_t* pixel_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
+/* Output pixel (oy, ox)'s window, offset and widened, into `column`: the input pixel itself (1x1), or its
+ * window gathered into `window` first. */
+static void pixel_column(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window,
+                         int16_t* column) {
+  const int8_t* row = window;
   if (is_pointwise(p)) {
     const size_t in_y = (size_t)(oy * p->stride_height), in_x = (size_t)(ox * p->stride_width);
-    return image + (in_y * (size_t)p->input_width + in_x) * (size_t)p->input_depth;
+    row = image + (in_y * (size_t)p->input_width + in_x) * (size_t)p->input_depth;
+  } else {
+    im2col(p, image, oy, ox, window);
   }
-  im2col(p, image, oy, ox, window);
-  return window;
+  microaot_dsp_widen(row, window_size(p), p->input_offset, column);
+}
+
+/* Every output channel of two pixels' columns (out1 NULL: the second is a copy of the first, not stored). */
+static void pixel_pair(const conv_params* p, const int16_t* a0, const int16_t* a1, const int8_t* filter,
+                       const microaot_dsp_output_stage* stage, int8_t* out0, int8_t* out1) {
+  const int32_t n = window_size(p);
+  int32_t oc, acc[4];
+  for (oc = 0; oc < p->output_depth; oc += 2) {
+    const int32_t second = oc + 1 < p->output_depth ? oc + 1 : oc; /* an odd last channel pairs with itself */
+    microaot_dsp_dot_2x2_s16(a0, a1, filter + (size_t)oc * (size_t)n, filter + (size_t)second * (size_t)n, n, acc);
+    out0[oc] = microaot_dsp_output(stage, acc[0], oc);
+    out0[second] = microaot_dsp_output(stage, acc[1], second);
+    if (out1 != NULL) {
+      out1[oc] = microaot_dsp_output(stage, acc[2], oc);
+      out1[second] = microaot_dsp_output(stage, acc[3], second);
+    }
+  }
 }
 
 /* Output rows [row_begin, row_end) of the output (rows counted over all batches), each written to `dst` and,
@@ -71,7 +92,8 @@ static void conv_row_range(const conv_params* p, const int8_t* input, const int8
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   const size_t depth = (size_t)p->output_depth, row_size = (size_t)p->output_width * depth;
   const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, bias);
-  int8_t windows[2][DSP_CONV_WINDOW_MAX];
+  int8_t window[DSP_CONV_WINDOW_MAX];
+  int16_t columns[2][DSP_CONV_WINDOW_MAX];
   int32_t row, ox;
   for (row = row_begin; row < row_end; ++row) {
     const int32_t oy = row % p->output_height;
@@ -80,11 +102,10 @@ static void conv_row_range(const conv_params* p, const int8_t* input, const int8
     int8_t* dst = row_scratch != NULL ? row_scratch : out;
     for (ox = 0; ox < p->output_width; ox += 2) {
       const int pair = ox + 1 < p->output_width;
-      const int8_t* a0 = pixel_row(p, image, oy, ox, windows[0]);
-      const int8_t* a1 = pair ? pixel_row(p, image, oy, ox + 1, windows[1]) : NULL;
-      microaot_dsp_rows_times_weights(a0, a1, p->input_offset, filter, 0, window_size(p),
-                                      p->output_depth, &stage, dst + (size_t)ox * depth,
-                                      dst + (size_t)(ox + 1) * depth);
+      pixel_column(p, image, oy, ox, window, columns[0]);
+      if (pair) pixel_column(p, image, oy, ox + 1, window, columns[1]);
+      pixel_pair(p, columns[0], columns[pair], filter, &stage, dst + (size_t)ox * depth,
+                 pair ? dst + (size_t)(ox + 1) * depth : NULL);
     }
     if (row_scratch != NULL) memcpy(out, row_scratch, row_size);
   }

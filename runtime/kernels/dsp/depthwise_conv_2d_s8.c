@@ -38,7 +38,7 @@ static void four_channels(const dw_params* p, const int8_t* image, const int8_t*
       const uint32_t in = microaot_dsp_load4(in_row + (size_t)(x->origin + fx * p->dilation_width) * depth);
       const uint32_t w = microaot_dsp_load4(w_row + (size_t)fx * depth);
       const uint32_t in02 = microaot_dsp_sxtab16(offset, in), in13 = microaot_dsp_sxtab16_ror8(offset, in);
-      const uint32_t w02 = microaot_dsp_sxtab16(0, w), w13 = microaot_dsp_sxtab16_ror8(0, w);
+      const uint32_t w02 = microaot_dsp_sxtb16(w), w13 = microaot_dsp_sxtb16_ror8(w);
       s0 = microaot_dsp_smlabb(in02, w02, s0);
       s2 = microaot_dsp_smlatt(in02, w02, s2);
       s1 = microaot_dsp_smlabb(in13, w13, s1);
