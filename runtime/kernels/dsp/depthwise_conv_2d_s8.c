@@ -24,31 +24,48 @@ void microaot_depthwise_conv_2d_s8_overlap_portable(const microaot_depthwise_con
 
 typedef microaot_depthwise_conv_2d_params_q dw_params;
 
+/* One tap of four channels: inputs at `in`, weights at `w`, accumulated lane by lane into s[0..3]. */
+#define DW_TAP4(in, w, offset, s)                                                                  \
+  do {                                                                                             \
+    const uint32_t x_ = microaot_dsp_load4(in), w_ = microaot_dsp_load4(w);                       \
+    const uint32_t x02_ = microaot_dsp_sxtab16(offset, x_), x13_ = microaot_dsp_sxtab16_ror8(offset, x_); \
+    const uint32_t w02_ = microaot_dsp_sxtb16(w_), w13_ = microaot_dsp_sxtb16_ror8(w_);             \
+    s[0] = microaot_dsp_smlabb(x02_, w02_, s[0]);                                                  \
+    s[2] = microaot_dsp_smlatt(x02_, w02_, s[2]);                                                  \
+    s[1] = microaot_dsp_smlabb(x13_, w13_, s[1]);                                                  \
+    s[3] = microaot_dsp_smlatt(x13_, w13_, s[3]);                                                  \
+  } while (0)
+
 /* The four sums of channels c..c+3 (c + 3 < depth) over the in-image taps of window (y, x). */
 static void four_channels(const dw_params* p, const int8_t* image, const int8_t* filter, const microaot_window* y,
                           const microaot_window* x, int32_t c, int32_t acc[4]) {
   const size_t depth = (size_t)p->output_depth;
   const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-  int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, fy, fx;
+  int32_t s[4] = {0, 0, 0, 0}, fy, fx;
   for (fy = y->begin; fy < y->end; ++fy) {
     const int32_t in_y = y->origin + fy * p->dilation_height;
     const int8_t* in_row = image + (size_t)in_y * (size_t)p->input_width * depth + (size_t)c;
     const int8_t* w_row = filter + (size_t)fy * (size_t)p->filter_width * depth + (size_t)c;
     for (fx = x->begin; fx < x->end; ++fx) {
-      const uint32_t in = microaot_dsp_load4(in_row + (size_t)(x->origin + fx * p->dilation_width) * depth);
-      const uint32_t w = microaot_dsp_load4(w_row + (size_t)fx * depth);
-      const uint32_t in02 = microaot_dsp_sxtab16(offset, in), in13 = microaot_dsp_sxtab16_ror8(offset, in);
-      const uint32_t w02 = microaot_dsp_sxtb16(w), w13 = microaot_dsp_sxtb16_ror8(w);
-      s0 = microaot_dsp_smlabb(in02, w02, s0);
-      s2 = microaot_dsp_smlatt(in02, w02, s2);
-      s1 = microaot_dsp_smlabb(in13, w13, s1);
-      s3 = microaot_dsp_smlatt(in13, w13, s3);
+      DW_TAP4(in_row + (size_t)(x->origin + fx * p->dilation_width) * depth, w_row + (size_t)fx * depth, offset, s);
     }
   }
-  acc[0] = s0;
-  acc[1] = s1;
-  acc[2] = s2;
-  acc[3] = s3;
+  memcpy(acc, s, sizeof s);
+}
+
+/* four_channels for a 3x3 window wholly inside the image without dilation (the common case), unrolled:
+ * `in` is its top-left tap at channel c, `w` the filter at channel c. */
+static void four_channels_3x3(const dw_params* p, const int8_t* in, const int8_t* w, int32_t acc[4]) {
+  const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
+  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+  int32_t s[4] = {0, 0, 0, 0};
+  int r;
+  for (r = 0; r < 3; ++r, in += row, w += 3 * depth) {
+    DW_TAP4(in, w, offset, s);
+    DW_TAP4(in + depth, w + depth, offset, s);
+    DW_TAP4(in + 2 * depth, w + 2 * depth, offset, s);
+  }
+  memcpy(acc, s, sizeof s);
 }
 
 /* The sum of one channel c over the in-image taps of window (y, x). */
@@ -71,9 +88,18 @@ static int32_t one_channel(const dw_params* p, const int8_t* image, const int8_t
 static void dw_pixel(const dw_params* p, const int8_t* image, const int8_t* filter,
                      const microaot_dsp_output_stage* stage, const microaot_window* y, const microaot_window* x,
                      int8_t* out) {
+  const int full_3x3 = p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
+                       p->dilation_width == 1 && y->begin == 0 && y->end == 3 && x->begin == 0 && x->end == 3;
+  const int8_t* corner =
+      full_3x3 ? image + ((size_t)y->origin * (size_t)p->input_width + (size_t)x->origin) * (size_t)p->output_depth
+               : image;
   int32_t c, k, acc[4];
   for (c = 0; c + 4 <= p->output_depth; c += 4) {
-    four_channels(p, image, filter, y, x, c, acc);
+    if (full_3x3) {
+      four_channels_3x3(p, corner + c, filter + c, acc);
+    } else {
+      four_channels(p, image, filter, y, x, c, acc);
+    }
     for (k = 0; k < 4; ++k) out[c + k] = microaot_dsp_output(stage, acc[k], c + k);
   }
   for (; c < p->output_depth; ++c) out[c] = microaot_dsp_output(stage, one_channel(p, image, filter, y, x, c), c);
