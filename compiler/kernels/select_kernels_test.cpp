@@ -75,7 +75,7 @@ TEST(SelectKernels, TheRealListPicksDspSourcesOnDspCpusOnly) {
       EXPECT_EQ(implementation_isa(source), listed ? "dsp" : "portable") << target << " " << k.symbol;
       dsp += listed ? 1 : 0;
     }
-    EXPECT_GE(dsp, 5) << target;  // conv_2d_s8, depthwise_conv_2d_s8 (plain, overlap), fully_connected_s8
+    EXPECT_GE(dsp, 6) << target;  // conv, depthwise (plain and overlap), fully_connected, add
   }
 }
 

@@ -5,16 +5,18 @@
 // harness runs the real instructions on QEMU (tests/e2e/differential_qemu_test.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
 
+#include "binary_kernel_test_util.h"
 #include "conv_geometry_test_util.h"
 #include "microaot/dsp_dot.h"
+#include "microaot/kernels/add.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
-#include "multiplier_test_util.h"
 
 extern "C" {
 void microaot_dsp_conv_2d_s8(const microaot_conv_2d_params_q* params, const int8_t* input, const int8_t* filter,
@@ -26,6 +28,8 @@ void microaot_dsp_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q
 void microaot_dsp_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                const int8_t* input, const int8_t* filter, const int32_t* bias,
                                                int8_t* output, void* scratch);
+void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
+                         int8_t* output);
 void microaot_dsp_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
                                      const int8_t* weights, const int32_t* bias, int8_t* output);
 }
@@ -202,6 +206,37 @@ TEST(DspFullyConnectedS8, MatchesPortableOnRandomShapes) {
     inside += unclamped(expected);
   }
   EXPECT_GT(inside, compared / 2);
+}
+
+// Random scales and zero points as TFLM's Prepare sets them (left shift 20), flat and with input 2 broadcast
+// along the inner dimension; every pair of input values in the flat cases.
+TEST(DspAddS8, MatchesPortableOnRandomScales) {
+  std::mt19937 rng(19);
+  std::uniform_real_distribution<double> scale(0.002, 0.2);
+  const int32_t shape[2] = {256, 256}, strides1[2] = {256, 1}, strides2[2] = {1, 0};
+  for (int i = 0; i < 60; ++i) {
+    const double s1 = scale(rng), s2 = scale(rng), so = scale(rng) * 2, twice_max = 2 * std::max(s1, s2);
+    microaot_add_params_q p{};
+    if (i % 3 == 0) {
+      binary_test::set_walk(p, 256 * 256, 2, shape, strides1, strides2);
+    } else {
+      binary_test::set_walk(p, 256 * 256);
+    }
+    binary_test::set_input_rescale(p, draw(rng, -128, 127), multiplier_test::quantize(s1 / twice_max),
+                                   draw(rng, -128, 127), multiplier_test::quantize(s2 / twice_max), 20);
+    const bool relu = i % 2 == 0;
+    const int32_t zo = draw(rng, -20, 20);
+    binary_test::set_output_rescale(p, multiplier_test::quantize(twice_max / ((1 << 20) * so)), zo,
+                                    relu ? zo : -128, 127);
+    std::vector<int8_t> a, b, expected(256 * 256), got(256 * 256);
+    for (int x = -128; x < 128; ++x) {
+      for (int y = -128; y < 128; ++y) a.push_back(static_cast<int8_t>(x)), b.push_back(static_cast<int8_t>(y));
+    }
+    microaot_add_s8(&p, a.data(), b.data(), expected.data());
+    microaot_dsp_add_s8(&p, a.data(), b.data(), got.data());
+    ASSERT_EQ(got, expected) << "case " << i;
+    EXPECT_GT(unclamped(expected), 256 * 256 / 8) << "case " << i;
+  }
 }
 
 }  // namespace
