@@ -3,8 +3,10 @@
 // take is refused as a usage error.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "demo_fixture.h"
 #include "e2e_util.h"
@@ -49,6 +51,10 @@ class GraphExecutorTest : public DemoModelTest {
     for (const auto& entry : fs::recursive_directory_iterator(lib)) {
       if (entry.path().extension() == ".c") argv.push_back(entry.path().string());
     }
+    // The sanitizer pass's flags (scripts/test.sh): the loader then runs under ASan/UBSan too.
+    const char* flags = std::getenv("MICROAOT_CFLAGS");
+    std::istringstream words(flags == nullptr ? "" : flags);
+    for (std::string flag; words >> flag;) argv.push_back(flag);
     const std::string exe = lib + "/test_program";
     argv.insert(argv.end(), {std::string(MICROAOT_E2E_DIR) + "/" + program, "-o", exe, "-lm"});
     EXPECT_EQ(run_process(argv), 0) << "building " << program;
