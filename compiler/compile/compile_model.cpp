@@ -99,7 +99,18 @@ size_t buffer_of_tensor(const CompiledModel& model, int tensor_id) {
   MICROAOT_CHECK(false, "tensor " + std::to_string(tensor_id) + " has no planned buffer");
 }
 
+int64_t persistent_base(const CompiledModel& model) { return align_up(model.plan.arena_size, model.options.alignment); }
+
+const PersistentBuffer* persistent_of(const CompiledModel& model, int tensor_id) {
+  const int owner = model.graph.storage_of(tensor_id);
+  for (const PersistentBuffer& p : model.persistent) {
+    if (p.tensor_id == owner) return &p;
+  }
+  return nullptr;
+}
+
 int64_t arena_offset(const CompiledModel& model, int tensor_id) {
+  if (const PersistentBuffer* p = persistent_of(model, tensor_id)) return persistent_base(model) + p->offset;
   return model.plan.offsets[buffer_of_tensor(model, tensor_id)];
 }
 

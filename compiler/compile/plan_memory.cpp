@@ -231,7 +231,7 @@ int64_t source_order_bound(const CompiledModel& model) {
 }  // namespace
 
 int64_t planned_ram_bytes(const CompiledModel& model) {
-  int64_t total = model.plan.arena_size;
+  int64_t total = model.plan.arena_size + model.persistent_bytes;
   for (size_t k = 1; k < model.pool_used.size(); ++k) total += model.pool_used[k];
   return total + io_buffer_bytes_outside(model);
 }
@@ -360,9 +360,21 @@ void plan_model_pools(CompiledModel& model, const std::vector<BufferRecord>& ten
   model.plan.planner = pooled.planners[0].empty() ? model.options.planner : pooled.planners[0];
   apply_variants(model, candidates, used);
 }
+
+// The variables, one after the other: they live across runs, so nothing can share their bytes.
+void plan_persistent(CompiledModel& model) {
+  for (size_t id = 0; id < model.graph.tensors.size(); ++id) {
+    const Tensor& t = model.graph.tensors[id];
+    if (!t.is_persistent || t.is_dead) continue;
+    const int64_t size = align_up(t.byte_size(), model.options.alignment);
+    model.persistent.push_back({static_cast<int>(id), model.persistent_bytes, size});
+    model.persistent_bytes += size;
+  }
+}
 }  // namespace
 
 void plan_model_memory(CompiledModel& model) {
+  plan_persistent(model);
   const std::vector<BufferRecord> tensors = arena_tensors(model);
   model.buffers = tensors;
   model.lower_bound = classic_bound(tensors);
