@@ -22,15 +22,17 @@ bool long_tests() {
   return v != nullptr && std::string(v) == "1";
 }
 
-json load_golden(const std::string& model) {
-  std::ifstream in(shared_dir() + "/models/" + model + "/golden.json");
+json load_golden(const std::string& model, const std::string& collection = "models") {
+  std::ifstream in(shared_dir() + "/" + collection + "/" + model + "/golden.json");
   return json::parse(in);
 }
 
-// Runs the listed golden vectors of `model` in one image on `target`; EXPECTs every output to match.
-void expect_vectors_match(const std::string& model, const std::string& target, const std::vector<size_t>& vectors) {
-  const std::string dir = shared_dir() + "/models/" + model;
-  const json golden = load_golden(model);
+// Runs the listed golden vectors of `model` (of ../shared/`collection`) in one image on `target`; EXPECTs
+// every output to match.
+void expect_vectors_match(const std::string& model, const std::string& target, const std::vector<size_t>& vectors,
+                          const std::string& collection = "models") {
+  const std::string dir = shared_dir() + "/" + collection + "/" + model;
+  const json golden = load_golden(model, collection);
   const std::string out = make_temp_dir();
   std::vector<std::string> args = {"run", dir + "/model.tflite", "--target", target, "--batch", "--output-dir", out};
   for (size_t k : vectors) {
@@ -72,6 +74,20 @@ TEST_P(CortexM4Models, AllVectorsMatchGolden) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedModels, CortexM4Models, ::testing::ValuesIn(shared_model_names()),
+                         [](const auto& info) { return info.param; });
+
+// The stateful models whose operators are supported: vector 0 from the initial state.
+class CortexM4RecurrentModels : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CortexM4RecurrentModels, Vector0MatchesGolden) {
+  MICROAOT_REQUIRE_QEMU();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
+  const std::string refusal = unsupported_operators(shared_dir() + "/models-recurrent/" + GetParam() + "/model.tflite");
+  if (!refusal.empty()) GTEST_SKIP() << GetParam() << " is not supported: " << refusal;
+  expect_vectors_match(GetParam(), "cortex-m4", {0}, "models-recurrent");
+}
+
+INSTANTIATE_TEST_SUITE_P(RecurrentModels, CortexM4RecurrentModels, ::testing::ValuesIn(recurrent_model_names()),
                          [](const auto& info) { return info.param; });
 
 // One small model per other board: soft float on the M3, double-precision FPU on the M7, the
