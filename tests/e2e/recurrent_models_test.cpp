@@ -4,10 +4,13 @@
 // TFLM's after 16 Invokes of one interpreter. Models with unsupported operators are skipped, naming them.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "e2e_util.h"
+#include "support/process.h"
 
 using nlohmann::json;
 
@@ -95,6 +98,30 @@ TEST_P(RecurrentModelTest, RepeatedEntriesCarryStateLikeTflm) {
                     "vector " + std::to_string(vector) + " run 1");
     }
   }
+}
+
+// The C API on the streaming wake-word model (state_test.c): two contexts on two arenas keep two states,
+// state carries over 16 runs (TFLM's 16th output), reset brings back the fresh result, a context whose
+// state another overwrote gets ARENA_CLOBBERED until it resets.
+TEST(RecurrentModelApi, TwoContextsKeepTheirStateAndResetRestoresIt) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string dir = shared_dir() + "/models-recurrent/mww_hey_jarvis_int8";
+  const std::string out = make_temp_dir();
+  ASSERT_EQ(run_microaot({"compile", dir + "/model.tflite", "-o", out + "/lib"}), 0);
+  std::vector<std::string> cc = {"cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-I" + out + "/lib",
+                                 "-I" + out + "/lib/kernels", out + "/lib/model.c", out + "/lib/weights.c",
+                                 out + "/lib/platform.c", std::string(MICROAOT_E2E_DIR) + "/state_test.c",
+                                 runtime_lib(), "-o", out + "/state_test", "-lm"};
+  // The sanitizer pass builds the prebuilt runtime with its flags: the program needs them too.
+  std::istringstream extra(std::getenv("MICROAOT_CFLAGS") ? std::getenv("MICROAOT_CFLAGS") : "");
+  for (std::string flag; extra >> flag;) cc.push_back(flag);
+  ASSERT_EQ(run_process(cc), 0);
+  const std::string v = dir + "/vectors/";
+  EXPECT_EQ(run_process({out + "/state_test", "16", v + "0.input0.bin", v + "0.output0.bin", v + "0.output0.x16.bin",
+                         v + "2.input0.bin", v + "2.output0.bin"}),
+            0)
+      << "the exit status is the failed check of state_test.c";
+  remove_dir(out);
 }
 
 INSTANTIATE_TEST_SUITE_P(RecurrentModels, RecurrentModelTest, ::testing::ValuesIn(recurrent_model_names()),
