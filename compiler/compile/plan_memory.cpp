@@ -231,7 +231,8 @@ int64_t source_order_bound(const CompiledModel& model) {
 }  // namespace
 
 int64_t planned_ram_bytes(const CompiledModel& model) {
-  int64_t total = model.plan.arena_size + model.persistent_bytes;
+  // The persistent region follows the activations, at an aligned offset.
+  int64_t total = model.persistent.empty() ? model.plan.arena_size : persistent_base(model) + model.persistent_bytes;
   for (size_t k = 1; k < model.pool_used.size(); ++k) total += model.pool_used[k];
   return total + io_buffer_bytes_outside(model);
 }
