@@ -9,7 +9,7 @@
 //   (what init and reset write). Anything else in it is refused, naming the operator and the subgraph.
 // A variable starts as TFLM allocates it: every byte the zero point of the first value assigned to it (in
 // subgraph order), then the initialisation's assignments.
-#include <cstring>
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -64,7 +64,10 @@ std::string op_name(const tflite::Model& model, const tflite::Operator& op, size
 }
 
 // The first assignment gives the variable its type, shape and the bytes it starts from.
-void type_variable(Variable& var, Tensor& storage, const Tensor& value) {
+void type_variable(Variable& var, Tensor& storage, const Tensor& value, const std::string& where) {
+  if (value.dtype == DType::kUnsupported) {
+    throw CompileError(where + ": the value assigned has a type microaot does not support");
+  }
   storage.dtype = value.dtype;
   storage.shape = value.shape;
   storage.quant = value.quant;
@@ -134,7 +137,7 @@ void rewrite_variable_ops(Variables& vars, Graph& graph) {
     }
     const int value = op.inputs[1];
     Tensor& storage = graph.tensor(var.tensor);
-    if (!var.typed) type_variable(var, storage, graph.tensor(value));
+    if (!var.typed) type_variable(var, storage, graph.tensor(value), describe_op(graph, op));
     check_value_fits(storage, graph.tensor(value), describe_op(graph, op));
     op.inputs = {value};
     op.outputs = {var.tensor};
@@ -177,7 +180,7 @@ void evaluate_init(const tflite::Model& model, int index, const std::vector<uint
     Variable& var = vars.list[handles[in->Get(0)]];
     if (var.tensor < 0) continue;  // the main subgraph never uses it
     Tensor& storage = graph.tensor(var.tensor);
-    if (!var.typed) type_variable(var, storage, constants.tensors[value]);
+    if (!var.typed) type_variable(var, storage, constants.tensors[value], where);
     check_value_fits(storage, constants.tensors[value], where);
     storage.data = constants.tensors[value].data;
   }
@@ -191,7 +194,13 @@ void resolve_variables(const tflite::Model& model, const tflite::SubGraph& main,
   Variables vars;
   const std::vector<int> init_subgraphs = link_main(model, main, vars, graph);
   rewrite_variable_ops(vars, graph);
-  for (int index : init_subgraphs) evaluate_init(model, index, file, vars, graph);
+  // Each initialisation once, in order of first call (a subgraph CALL_ONCE names again changes nothing).
+  std::vector<int> evaluated;
+  for (int index : init_subgraphs) {
+    if (std::find(evaluated.begin(), evaluated.end(), index) != evaluated.end()) continue;
+    evaluate_init(model, index, file, vars, graph);
+    evaluated.push_back(index);
+  }
   for (const auto& [handle, v] : vars.of_handle) {
     const Variable& var = vars.list[v];
     if (!var.typed) {
