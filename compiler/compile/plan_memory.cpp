@@ -362,6 +362,17 @@ void plan_model_pools(CompiledModel& model, const std::vector<BufferRecord>& ten
   apply_variants(model, candidates, used);
 }
 
+// The persistent region lives in the arena, the first pool, after the activations planned there.
+void check_persistent_fits_first_pool(const CompiledModel& model) {
+  const PoolOption& first = model.options.pools[0];
+  const int64_t end = persistent_base(model) + model.persistent_bytes;
+  if (model.persistent.empty() || end <= first.size) return;
+  throw CompileError("Static memory planning failed. Required: " + std::to_string(end) + " bytes, Available: " +
+                     std::to_string(first.size) + " bytes in pool " + first.name + ": the model's state (" +
+                     std::to_string(model.persistent_bytes) + " bytes of resource variables) stays in the first "
+                     "pool, after its " + std::to_string(model.plan.arena_size) + " bytes of activations");
+}
+
 // The variables, one after the other: they live across runs, so nothing can share their bytes.
 void plan_persistent(CompiledModel& model) {
   for (size_t id = 0; id < model.graph.tensors.size(); ++id) {
@@ -388,6 +399,7 @@ void plan_model_memory(CompiledModel& model) {
   PlanRequest request = build_request(model, tensors, candidates, offered, scratch_of);
   if (!model.options.pools.empty()) {
     plan_model_pools(model, tensors, candidates, request, scratch_of);
+    check_persistent_fits_first_pool(model);
     check_arena_limit(model);
     check_budget(model);
     return;

@@ -90,6 +90,18 @@ TEST(TfliteVariables, TheVariableIsPlannedApartFromTheReusedArena) {
   for (const BufferRecord& b : model.buffers) EXPECT_NE(b.tensor_id, 2);
 }
 
+TEST(TfliteVariables, TheStateMustFitTheFirstPoolAfterItsActivations) {
+  CompileOptions options;
+  options.pools = {{"main", 40, 16}, {"slow", 1024, 16}};  // 32 bytes of activations fit, the state does not
+  try {
+    compile_model(build_model(delay_line(true)), options);
+    FAIL() << "a first pool without room for the state was accepted";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("Required: 48 bytes, Available: 40 bytes in pool main"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(TfliteVariables, AnotherOperatorInTheInitialisationIsRefusedNamingItAndTheSubgraph) {
   ModelSpec m = delay_line(true);
   m.subgraphs[0].ops[1] = op(kAdd, 1, {1, 1}, {0});
