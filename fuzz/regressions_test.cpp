@@ -1,5 +1,6 @@
 // Replays fuzz/regressions/: every input that ever crashed the fuzzer, plus small hand-made hostile files.
-// Each must be refused cleanly (CompileError) or compile; a crash or abort fails the test run.
+// Each must be refused cleanly (CompileError) or compile; a crash or abort fails the test run. blob-* files
+// are inputs of the blob loader's fuzzer, refused with a status or run inside their memory.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "blob_one.h"
 #include "compile_one.h"
 #include "graph_recipe.h"
 
@@ -33,6 +35,10 @@ TEST(FuzzRegressions, EveryInputIsRefusedOrCompiles) {
     SCOPED_TRACE(path.filename().string());
     std::ifstream in(path, std::ios::binary);
     const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (path.filename().string().rfind("blob-", 0) == 0) {  // blob_fuzzer inputs: the loader's
+      EXPECT_EQ(load_blob_once(bytes.data(), bytes.size()), "");
+      continue;
+    }
     // recipe-* files are graph_fuzzer inputs: the model is built from them first.
     const std::vector<uint8_t> model = path.filename().string().rfind("recipe-", 0) == 0
                                            ? model_from_recipe(bytes.data(), bytes.size())

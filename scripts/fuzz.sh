@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Fuzzes the whole compile path with libFuzzer (clang, ASan + UBSan) for a bounded time, half of it on
+# Fuzzes the whole compile path with libFuzzer (clang, ASan + UBSan) for a bounded time: a third of it on
 # raw .tflite bytes seeded with the shared models and op cases (copied to a temporary corpus, never into
-# the repo), half on recipes of small valid models (fuzz/graph_recipe.cpp). Fails on any finding; the
+# the repo), a third on recipes of small valid models (fuzz/graph_recipe.cpp), a third on graph executor
+# blobs (fuzz/blob_fuzzer.cpp: the firmware's loader), seeded with the blobs of the shared models that
+# build/microaot writes (scripts/setup.sh builds it). Fails on any finding; the
 # reproducer (crash-*, timeout-*, oom-*, leak-*) is left in build-fuzz/findings/ to be added to
 # fuzz/regressions/ once fixed (graph fuzzer findings as graph-*, the model microaot_recipe_to_model builds
 # from the recipe).
@@ -22,18 +24,30 @@ shared=../shared
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMICROAOT_FUZZ=ON \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DMICROAOT_WERROR=OFF > /dev/null
-cmake --build "$build" -j"$(nproc)" --target microaot_compile_fuzzer microaot_graph_fuzzer
+cmake --build "$build" -j"$(nproc)" --target microaot_compile_fuzzer microaot_graph_fuzzer microaot_blob_fuzzer
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/bytes" "$work/recipes" "$build/findings"
+mkdir -p "$work/bytes" "$work/recipes" "$work/blobs" "$build/findings"
 n=0
 for f in "$shared"/models/*/model.tflite "$shared"/ops/*/*/model.tflite fuzz/regressions/*; do
   [ -f "$f" ] || continue
-  case "$f" in */README.md) continue ;; */recipe-*) cp "$f" "$work/recipes/" ;; *) cp "$f" "$work/bytes/seed$n" ;; esac
+  case "$f" in
+    */README.md) continue ;;
+    */recipe-*) cp "$f" "$work/recipes/" ;;
+    */blob-*) cp "$f" "$work/blobs/" ;;
+    *) cp "$f" "$work/bytes/seed$n" ;;
+  esac
   n=$((n + 1))
 done
 max_len=$(find "$work/bytes" -type f -printf '%s\n' | sort -n | tail -1)
+# Blobs of the shared models below 64 KiB (larger ones only slow each input down).
+for f in "$shared"/models/*/model.tflite; do
+  [ -x build/microaot ] || break
+  blob="$work/blobs/$(basename "$(dirname "$f")").blob"
+  build/microaot compile "$f" --executor graph --blob-only -o "$blob" > /dev/null || continue
+  [ "$(stat -c %s "$blob")" -le 65536 ] || rm "$blob"
+done
 
 # run FUZZER CORPUS SECONDS MAX_LEN: 0 when it found nothing.
 run() {
@@ -48,8 +62,9 @@ run() {
 }
 
 failed=0
-run microaot_compile_fuzzer "$work/bytes" $((seconds / 2)) "$max_len" || failed=1
-run microaot_graph_fuzzer "$work/recipes" $((seconds - seconds / 2)) 512 || failed=1
+run microaot_compile_fuzzer "$work/bytes" $((seconds / 3)) "$max_len" || failed=1
+run microaot_graph_fuzzer "$work/recipes" $((seconds / 3)) 512 || failed=1
+run microaot_blob_fuzzer "$work/blobs" $((seconds - 2 * (seconds / 3))) 65536 || failed=1
 if [ "$failed" -ne 0 ]; then
   echo "fuzz.sh: FAILED; reproducers in $build/findings/" >&2
   exit 1

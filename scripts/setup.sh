@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake flatbuffers-compiler libflatbuffers-dev libcli11-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)
+# jq reads bench's JSON in scripts/bench_table.sh.
+packages+=(jq)
 # clang builds the generated code in the determinism test; libclang-rt-14-dev holds libFuzzer (scripts/fuzz.sh).
 packages+=(clang libclang-rt-14-dev)
 missing=()

@@ -2,9 +2,9 @@
 // exercise it, on the host or an emulated Cortex-M, and compares every output byte for byte.
 //   microaot_differential --kernel STEM... [--cases N] [--seed S] [--target T] [--candidate-target T]
 //                         [--kernel-source PATH=FILE]... [--work DIR]
-// The reference run compiles each model for --target with the portable kernels; the candidate run for
-// --candidate-target (default: the same, so an ISA target picks its implementation) with each
-// --kernel-source file in place of the folder's. Models come from the graph fuzzer's recipe builder (random
+// The reference run compiles each model for --target with the portable kernels (the cpu with "+nodsp": no
+// ISA implementation is chosen, the same board runs it); the candidate run for --candidate-target (default:
+// --target, so an ISA target picks its implementation) with each --kernel-source file in place of the folder's. Models come from the graph fuzzer's recipe builder (random
 // ops, shapes, quantization and constants); only those the compiler accepts and that call one of the
 // --kernel stems count. Exit 0: N cases, all identical; 1: a difference (the model and inputs are kept);
 // 2: usage, or fewer than N cases found (a harness that compared nothing must not pass).
@@ -24,6 +24,7 @@
 #include "driver/commands.h"
 #include "graph_recipe.h"
 #include "support/diagnostics.h"
+#include "target/target.h"
 
 namespace fs = std::filesystem;
 using namespace microaot;
@@ -122,13 +123,22 @@ std::string difference(const std::string& reference, const std::string& candidat
   return "";
 }
 
+// --target with its instruction-set extensions turned off, so that every kernel is the portable one.
+std::string portable_target(const std::string& target) {
+  if (target.empty()) return target;
+  const Target t = parse_target(target);
+  if (t.is_generic() || !t.dsp) return target;
+  const bool fpu_off = t.fpu != parse_target("c -mcpu=" + t.cpu).fpu;
+  return "c -mcpu=" + t.cpu + "+nodsp" + (fpu_off ? "+nofp" : "");
+}
+
 // One accepted model through both runs; returns the difference, or "".
 std::string compare_case(std::mt19937& rng, const std::vector<uint8_t>& model, const Options& o, int index) {
   const std::string dir = o.work + "/case" + std::to_string(index);
   fs::create_directories(dir);
   write_file(dir + "/model.tflite", model);
   const std::vector<std::string> inputs = write_inputs(rng, model, o, dir);
-  run(dir + "/model.tflite", inputs, o.target, {}, dir + "/portable");
+  run(dir + "/model.tflite", inputs, portable_target(o.target), {}, dir + "/portable");
   run(dir + "/model.tflite", inputs, o.candidate_target.empty() ? o.target : o.candidate_target, o.kernel_sources,
       dir + "/candidate");
   return difference(dir + "/portable", dir + "/candidate");

@@ -42,6 +42,13 @@ std::string emit_makefile_fragment(const BuildFiles& build);  // NAME.mk, microa
 std::string emit_network_info(const CompiledModel& model);   // network_info.txt
 std::string emit_report_json(const CompiledModel& model);    // report.json
 
+// --executor graph (emit_graph_source.cpp): the kernels the firmware links (the model's, plus
+// --link-kernels), sorted by id; kernel_table.c; weights.c holding the blob.
+std::vector<const KernelInfo*> linked_kernels(const CompiledModel& model);
+std::string emit_kernel_table(const CompiledModel& model);
+std::string emit_blob_source(const CompiledModel& model, const std::vector<uint8_t>& blob);
+bool is_graph(const CompiledModel& model);
+
 // Shared naming: the C prefix ("model") and macro prefix ("MODEL") of the module.
 struct ModuleNames {
   std::string prefix;

@@ -5,6 +5,7 @@
 
 #include "codegen/c_text.h"
 #include "codegen/emit.h"
+#include "codegen/graph_blob.h"
 #include "ir/ir_dump.h"
 #include "ops/quant_math.h"
 
@@ -126,6 +127,38 @@ void emit_prototypes(std::ostringstream& out, const ModuleNames& n) {
   out << "const char *" << p << "_status_string(microaot_status status);\n";
 }
 
+// --executor graph: the blob's figures, what a replacement blob may need, and the interpreter's state.
+void emit_graph_context(std::ostringstream& out, const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  const std::string& m = n.macro;
+  out << "/* Graph executor: this model is the blob " << n.prefix << "_blob (weights.c, also " << n.prefix
+      << ".blob), run by the\n * interpreter over the " << m << "_NUM_KERNELS kernels this firmware links (kernel_table.c). */\n"
+      << "#define " << m << "_BLOB_SIZE " << build_graph_blob(model).bytes.size() << "u\n"
+      << "#define " << m << "_NUM_KERNELS " << linked_kernels(model).size() << "u\n"
+      << "extern const uint32_t " << n.prefix << "_blob[" << m << "_BLOB_SIZE / 4u];\n"
+      << "/* What this firmware's contexts hold for a replacement blob (init_blob); define them larger (for every\n"
+      << " * file of this folder) for blobs with more inputs or a larger arena. */\n"
+      << "#ifndef " << m << "_MAX_INPUTS\n#define " << m << "_MAX_INPUTS " << m << "_NUM_INPUTS\n#endif\n"
+      << "#ifndef " << m << "_STATIC_ARENA_SIZE\n#define " << m << "_STATIC_ARENA_SIZE " << m << "_ARENA_SIZE\n#endif\n\n";
+  out << "typedef struct " << n.prefix << "_context {\n  microaot_context core;\n  microaot_slot slots[" << m
+      << "_MAX_INPUTS];\n  microaot_graph graph; /* the descriptor init fills from the blob */\n} " << n.prefix
+      << "_context;\n\n";
+}
+
+void emit_graph_prototypes(std::ostringstream& out, const ModuleNames& n) {
+  const std::string& p = n.prefix;
+  out << "\n/* init with another model's blob (compile --executor graph --blob-only), e.g. one received over the\n"
+      << " * air: `blob` must stay valid and unchanged while the context uses it, 16-byte aligned (else\n"
+      << " * ARENA_MISALIGNED). init validates the whole blob first: BAD_MODEL for a corrupt blob (checksum,\n"
+      << " * sizes, offsets, records), UNSUPPORTED_MODEL for one this firmware cannot run (blob version, a kernel\n"
+      << " * it does not link, more than " << n.macro << "_MAX_INPUTS inputs); ARENA_TOO_SMALL when the arena (or\n"
+      << " * the static one, " << n.macro << "_STATIC_ARENA_SIZE bytes) is smaller than the blob's plan. Sizes of\n"
+      << " * its inputs and outputs: input_ptr and output_ptr return them. " << p << "_init(ctx, arena, size) is\n"
+      << " * init_blob with the built-in blob. */\n";
+  out << "microaot_status " << p << "_init_blob(" << p << "_context *ctx, const void *blob, size_t blob_size, void *arena,\n"
+      << "                                size_t arena_size);\n";
+}
+
 void emit_banner(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);
   const std::string& p = n.prefix;
@@ -200,16 +233,22 @@ std::string emit_api_header(const CompiledModel& model) {
   out << kGeneratedBanner;
   emit_banner(out, model);
   out << "#ifndef " << n.macro << "_H\n#define " << n.macro << "_H\n\n";
-  out << "#include <stddef.h>\n#include <stdint.h>\n\n#include \"microaot/executor.h\"\n\n";
+  out << "#include <stddef.h>\n#include <stdint.h>\n\n#include \"microaot/"
+      << (is_graph(model) ? "graph.h" : "executor.h") << "\"\n\n";
   out << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
   emit_sizes(out, model);
   emit_io_macros(out, model, "INPUT", model.graph.inputs);
   emit_io_macros(out, model, "OUTPUT", model.graph.outputs);
   out << "\n/* One instance. Owned by the caller; treat the fields as private. */\n";
-  out << "typedef struct " << p << "_context {\n  microaot_context core;\n  microaot_slot slots["
-      << context_slots(model) << "]; /* inputs" << (model.options.io_in_arena ? "" : ", then outputs") << " */\n} "
-      << p << "_context;\n\n";
+  if (is_graph(model)) {
+    emit_graph_context(out, model);
+  } else {
+    out << "typedef struct " << p << "_context {\n  microaot_context core;\n  microaot_slot slots["
+        << context_slots(model) << "]; /* inputs" << (model.options.io_in_arena ? "" : ", then outputs")
+        << " */\n} " << p << "_context;\n\n";
+  }
   emit_prototypes(out, n);
+  if (is_graph(model)) emit_graph_prototypes(out, n);
   if (!model.options.io_in_arena) emit_bind_prototypes(out, n);
   if (model.options.interface_api_c) emit_tvm_interface(out, model);
   out << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << n.macro << "_H */\n";

@@ -11,6 +11,7 @@ namespace microaot {
 namespace {
 // C has no empty arrays: a model without activations in the arena (I/O outside) still gets one byte.
 std::string static_arena_length(const CompiledModel& model) {
+  if (is_graph(model)) return module_names(model).macro + "_STATIC_ARENA_SIZE";  // sized for replacement blobs
   return arena_buffer_bytes(model) == 0 ? std::string("1u") : module_names(model).macro + "_ARENA_SIZE";
 }
 
@@ -186,13 +187,36 @@ constexpr Wrapper kWrappers[] = {
     {"microaot_status", "reset", "", "", false},
 };
 
+// --executor graph: what this firmware offers a blob, and init through the blob's loader.
+void emit_graph_init(std::ostringstream& out, const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  const std::string& p = n.prefix;
+  out << "extern const microaot_graph_kernel " << p << "_kernels[]; /* kernel_table.c */\n\n"
+      << "static const microaot_graph_firmware " << p << "_firmware = {" << p << "_kernels, " << n.macro
+      << "_NUM_KERNELS, " << n.macro << "_MAX_INPUTS, " << n.macro << "_STATIC_ARENA_BASE,\n    "
+      << n.macro << "_STATIC_ARENA_SIZE};\n\n"
+      << "typedef char " << p << "_context_size_check[sizeof(void *) != 4u || sizeof(" << p << "_context) == "
+      << context_bytes32(model) << "u + 8u * (" << n.macro << "_MAX_INPUTS - " << n.macro << "_NUM_INPUTS) ? 1 : -1];\n\n";
+  out << "microaot_status " << p << "_init_blob(" << p << "_context *ctx, const void *blob, size_t blob_size, void *arena,\n"
+      << "                                size_t arena_size) {\n"
+      << "  if (ctx == NULL) return MICROAOT_STATUS_NULL_POINTER;\n"
+      << "  return microaot_graph_init(&ctx->core, &ctx->graph, ctx->slots, &" << p
+      << "_firmware, blob, blob_size, arena, arena_size);\n}\n\n";
+  out << "microaot_status " << p << "_init(" << p << "_context *ctx, void *arena, size_t arena_size) {\n"
+      << "  return " << p << "_init_blob(ctx, " << p << "_blob, sizeof " << p << "_blob, arena, arena_size);\n}\n\n";
+}
+
 void emit_wrappers(std::ostringstream& out, const CompiledModel& model) {
   const std::string& p = module_names(model).prefix;
   out << "static microaot_context *" << p << "_core(" << p << "_context *ctx) {\n"
       << "  return ctx == NULL ? NULL : &ctx->core;\n}\n\n";
-  out << "microaot_status " << p << "_init(" << p << "_context *ctx, void *arena, size_t arena_size) {\n"
-      << "  if (ctx == NULL) return MICROAOT_STATUS_NULL_POINTER;\n"
-      << "  return microaot_init(&ctx->core, &" << p << "_descriptor, ctx->slots, arena, arena_size);\n}\n\n";
+  if (is_graph(model)) {
+    emit_graph_init(out, model);
+  } else {
+    out << "microaot_status " << p << "_init(" << p << "_context *ctx, void *arena, size_t arena_size) {\n"
+        << "  if (ctx == NULL) return MICROAOT_STATUS_NULL_POINTER;\n"
+        << "  return microaot_init(&ctx->core, &" << p << "_descriptor, ctx->slots, arena, arena_size);\n}\n\n";
+  }
   for (const Wrapper& w : kWrappers) {
     if (w.io_outside_only && model.options.io_in_arena) continue;
     const std::string params = *w.params ? std::string(", ") + w.params : "";
@@ -235,6 +259,10 @@ std::string emit_static_memory(const CompiledModel& model) {
 
 std::string emit_api_source(const CompiledModel& model) {
   std::ostringstream out;
+  if (is_graph(model)) {  // the descriptor comes from the blob
+    emit_wrappers(out, model);
+    return out.str();
+  }
   emit_io_table(out, model, "inputs", model.graph.inputs);
   emit_io_table(out, model, "outputs", model.graph.outputs);
   out << "\n";

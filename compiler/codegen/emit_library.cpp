@@ -1,8 +1,10 @@
 #include <set>
 
 #include "codegen/emit.h"
+#include "codegen/graph_blob.h"
 #include "codegen/runtime_files.h"
 #include "memory/plan_report.h"
+#include "kernels/select_kernels.h"
 #include "memory/plan_svg.h"
 
 namespace microaot {
@@ -19,11 +21,21 @@ std::string output_path_of_runtime_file(const std::string& path) {
   return "kernels/" + path.substr(path.find_last_of('/') + 1);
 }
 
-void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<std::string>& sources) {
+// The executor's files, and each kernel's header and implementation for the target: the model's calls, or
+// (graph executor) every kernel the firmware links.
+std::set<std::string> needed_runtime_files(const CompiledModel& model) {
   std::set<std::string> needed = {"include/microaot/fixedpoint.h", "executor/executor.c",
                                   "executor/executor_internal.h", "executor/status.c"};
   if (!model.options.io_in_arena) needed.insert("executor/executor_bind.c");
   if (model.options.interface_api_c && model.options.io_in_arena) needed.insert("executor/executor_once.c");
+  if (is_graph(model)) {
+    needed.insert({"executor/graph_load.c", "executor/graph_run.c", "executor/graph_blob.h"});
+    for (const KernelInfo* kernel : linked_kernels(model)) {
+      needed.insert("include/" + kernel->header);
+      needed.insert(select_implementation(kernel_registry(), *kernel, model.options.target));
+    }
+    return needed;
+  }
   for (const KernelCall& call : model.calls) {
     if (call.custom) {  // the user builds their function; the generated code needs the ABI header
       needed.insert("include/microaot/custom_op.h");
@@ -32,6 +44,11 @@ void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<s
     needed.insert("include/" + call.info().header);
     needed.insert(call.source);
   }
+  return needed;
+}
+
+void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<std::string>& sources) {
+  std::set<std::string> needed = needed_runtime_files(model);
   // Runtime files include siblings as "microaot/...": pull in every header a needed file names (the
   // executor's platform.h too, which it includes only under #ifdef MICROAOT_PROFILE).
   for (bool grew = true; grew;) {
@@ -88,7 +105,15 @@ FileSet emit_library(const CompiledModel& model) {
   add_runtime_files(model, files, build.runtime_sources);
   files[names.prefix + ".h"] = emit_api_header(model);
   files[names.prefix + ".c"] = emit_model_source(model);
-  files["weights.c"] = emit_weights_source(model);
+  if (is_graph(model)) {
+    const GraphBlob blob = build_graph_blob(model);
+    files["weights.c"] = emit_blob_source(model, blob.bytes);
+    files[names.prefix + ".blob"] = std::string(blob.bytes.begin(), blob.bytes.end());
+    files["kernel_table.c"] = emit_kernel_table(model);
+    build.own_sources.push_back("kernel_table.c");
+  } else {
+    files["weights.c"] = emit_weights_source(model);
+  }
   files["memory_map.h"] = emit_memory_map(model);
   files["platform.h"] = emit_platform_header();
   files["platform.c"] = emit_platform_source();

@@ -161,6 +161,11 @@ std::string emit_api_source(const CompiledModel& model);
 std::string emit_model_source(const CompiledModel& model) {
   std::ostringstream out;
   out << kGeneratedBanner;
+  if (is_graph(model)) {  // the steps are the blob's; this file binds it to the interpreter
+    out << "#include <stddef.h>\n#include <stdint.h>\n\n#include \"" << module_names(model).prefix << ".h\"\n\n"
+        << emit_static_memory(model) << emit_api_source(model);
+    return out.str();
+  }
   emit_includes(out, model);
   emit_constant_declarations(out, model);
   emit_params(out, model);

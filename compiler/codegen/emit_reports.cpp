@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen/emit.h"
+#include "codegen/graph_blob.h"
 #include "ir/custom_op.h"
 #include "ir/ir_dump.h"
 #include "compile/plan_memory.h"
@@ -249,6 +250,14 @@ std::string emit_report_json(const CompiledModel& model) {
       {"inputs", io_json(model, model.graph.inputs)},
       {"outputs", io_json(model, model.graph.outputs)},
   };
+  report["executor"] = model.options.executor;
+  if (is_graph(model)) {  // the blob (weights.c, NAME.blob) and the kernels the firmware links
+    const GraphBlob blob = build_graph_blob(model);
+    report["blob_bytes"] = blob.bytes.size();
+    report["blob_constants_bytes"] = blob.constants_bytes;
+    report["blob_description_bytes"] = blob.description_bytes;
+    report["linked_kernels"] = linked_kernels(model).size();
+  }
   if (!model.options.microaot_version.empty()) report["microaot_version"] = model.options.microaot_version;
   if (!model.options.model_sha256.empty()) report["model_sha256"] = model.options.model_sha256;
   // Tensor names come from the model and need not be UTF-8: replace invalid bytes rather than throw.

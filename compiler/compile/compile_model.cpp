@@ -48,6 +48,29 @@ void check_interface(const Graph& graph) {
   }
 }
 
+// The graph executor keeps every buffer in one arena and calls only registry kernels (docs/executors.md).
+void check_graph_options(const CompileOptions& options) {
+  const auto refuse = [](const std::string& what) {
+    throw UsageError("--executor graph does not take " + what + " (use --executor aot)");
+  };
+  if (options.pools.size() > 1) refuse("--pool: its buffers all live in the arena");
+  if (!options.io_in_arena) refuse("--io-in-arena off: its inputs and outputs live in the arena");
+  if (!options.custom_ops.empty()) refuse("--custom-op: a blob names registry kernels only");
+  if (options.interface_api_c) refuse("--interface-api c");
+  if (!options.shared_arena.empty()) refuse("several models: compile each to its own blob");
+  if (options.alignment < 4) refuse("--alignment below 4: the interpreter reads 32-bit words");
+}
+// The graph executor's blob has no persistent region yet: a model with state would run on garbage.
+void check_state_executor(const CompiledModel& model) {
+  if (model.options.executor != "graph") return;
+  for (size_t id = 0; id < model.graph.tensors.size(); ++id) {
+    if (model.graph.tensors[id].is_persistent) {
+      throw CompileError("--executor graph does not run models with state yet: resource variable " +
+                         describe_tensor(model.graph, static_cast<int>(id)) + " (use --executor aot)");
+    }
+  }
+}
+
 }  // namespace
 
 void check_compile_options(const CompileOptions& options) {
@@ -66,8 +89,12 @@ void check_compile_options(const CompileOptions& options) {
       throw UsageError("--dump-ir-after: unknown pass '" + options.dump_ir_after + "' (passes: " + known + ", all)");
     }
   }
-  if (options.executor != "aot") {
-    throw UsageError("executor '" + options.executor + "' is not available yet (only 'aot')");
+  if (options.executor != "aot" && options.executor != "graph") {
+    throw UsageError("executor '" + options.executor + "' is not supported (aot, the default, or graph)");
+  }
+  if (options.executor == "graph") check_graph_options(options);
+  if (options.executor != "graph" && !options.link_kernels.empty()) {
+    throw UsageError("--link-kernels is for --executor graph: an AOT library links exactly its model's kernels");
   }
   if (find_planner(options.planner) == nullptr) {
     std::string known;
@@ -85,6 +112,7 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   ctx.dump_after = options.dump_ir_after;
   run_pass_pipeline(model.graph, ctx);
   check_interface(model.graph);
+  check_state_executor(model);
   lower_ops(model);
   plan_model_memory(model);
   select_kernels(model.calls, model.options.target);

@@ -25,7 +25,8 @@ struct PoolOption {
 struct CompileOptions {
   std::string module_name = "model";  // prefix of every generated symbol and file
   Target target;                      // from --target "c -mcpu=..."; generic C by default
-  std::string executor = "aot";
+  std::string executor = "aot";  // or "graph": an interpreter over a model blob
+  std::vector<std::string> link_kernels;  // graph: kernels linked besides the model's ("all", symbols, stems)
   bool interface_api_c = false;  // also emit tvmgen_<name>_run()
   std::string planner = "best";  // a registered planner, or "best" (the smallest plan of all)
   int64_t alignment = 16;         // byte alignment of every planned buffer and of the arena

@@ -73,7 +73,13 @@ TEST(CompileModel, BadOptionsAreRefused) {
   options.dump_ir_after = "no_such_pass";
   EXPECT_THROW(compile_model(build_model(small_fc_model()), options), CompileError);
   options = CompileOptions{};
+  options.executor = "magic";
+  EXPECT_THROW(compile_model(build_model(small_fc_model()), options), CompileError);
+  options = CompileOptions{};
+  options.link_kernels = {"all"};  // graph only
+  EXPECT_THROW(compile_model(build_model(small_fc_model()), options), CompileError);
   options.executor = "graph";
+  options.io_in_arena = false;
   EXPECT_THROW(compile_model(build_model(small_fc_model()), options), CompileError);
 }
 

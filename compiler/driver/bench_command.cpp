@@ -1,6 +1,7 @@
 // `microaot bench`: builds the model for a Cortex-M board, runs it under QEMU with -icount and reports
 // instructions per inference, start-up instructions, flash, RAM and stack, and whether the outputs match
-// the host build on the same input. Everything reported is deterministic: two runs print the same.
+// the host build on the same input; a second run with the op hooks gives the instructions of each step
+// (bench_profile.cpp). Everything reported is deterministic: two runs print the same.
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -9,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen/emit.h"
+#include "codegen/graph_blob.h"
+#include "driver/bench_profile.h"
 #include "driver/commands.h"
 #include "driver/cortex_m.h"
 #include "driver/image_report.h"
@@ -48,13 +51,20 @@ Sizes measure_sizes(const CortexMImage& image, const std::string& size_tool) {
   return s;
 }
 
-// The static stack bound of NAME_run, whose executor calls the step function NAME_step through a pointer.
-StackBound stack_bound(const CortexMImage& image, const std::string& prefix) {
+// The static stack bound of NAME_run. The executor calls the step function through a pointer: AOT's
+// NAME_step, or the interpreter's, which calls each linked kernel's entry (kernel_table.c) through another.
+StackBound stack_bound(const CortexMImage& image, const CompiledModel& model) {
   std::vector<std::string> graphs;
   for (const std::string& obj : image.model_objects) {
     graphs.push_back(read_text_file(fs::path(obj).replace_extension(".ci").string()));
   }
-  return static_stack_bound(graphs, prefix + "_run", {prefix + "_step"});
+  const std::string prefix = module_names(model).prefix;
+  std::vector<std::string> targets = {prefix + "_step"};
+  if (is_graph(model)) {
+    targets = {"microaot_graph_step"};
+    for (const KernelInfo* kernel : linked_kernels(model)) targets.push_back("entry_" + kernel->symbol);
+  }
+  return static_stack_bound(graphs, prefix + "_run", targets);
 }
 
 // One set of inputs: the given files (checked against the model) or zeros.
@@ -120,15 +130,6 @@ bool outputs_match(const CompiledModel& model, const std::vector<uint8_t>& got, 
   return true;
 }
 
-std::string grouped(int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
 void print_table(const nlohmann::ordered_json& r) {
   auto n = [&](const char* key) { return grouped(r[key].get<int64_t>()); };
   std::printf("microaot bench: %s on %s (QEMU %s), executor %s, input %s\n", r["model"].get<std::string>().c_str(),
@@ -137,8 +138,9 @@ void print_table(const nlohmann::ordered_json& r) {
               r["input"].is_string() ? r["input"].get<std::string>().c_str() : r["input"].dump().c_str());
   std::printf("  instructions per inference  %14s   (QEMU counts instructions, not cycles)\n", n("instructions").c_str());
   std::printf("  init instructions           %14s\n", n("init_instructions").c_str());
-  std::printf("  flash, model + kernels      %14s B (code %s B + weights %s B)\n", n("flash_bytes").c_str(),
-              n("code_bytes").c_str(), n("weights_bytes").c_str());
+  const std::string description = r.contains("description_bytes") ? " + description " + n("description_bytes") + " B" : "";
+  std::printf("  flash, model + kernels      %14s B (code %s B + weights %s B%s)\n", n("flash_bytes").c_str(),
+              n("code_bytes").c_str(), n("weights_bytes").c_str(), description.c_str());
   std::printf("  flash, whole image          %14s B (C library %s B)\n", n("image_flash_bytes").c_str(),
               n("library_flash_bytes").c_str());
   std::printf("  RAM, model data + bss       %14s B\n", n("ram_bytes").c_str());
@@ -153,10 +155,6 @@ void print_table(const nlohmann::ordered_json& r) {
 
 int bench_command(BenchCommandOptions& o) {
   if (o.base.target.empty() && o.base.target_c_mcpu.empty()) o.base.target = "cortex-m4";
-  if (o.base.compile.executor != "aot") {
-    throw UsageError("bench --executor " + o.base.compile.executor +
-                     ": that executor does not exist yet, only aot can be benchmarked");
-  }
   resolve_compile_options(o.base);
   if (o.base.compile.target.is_generic()) {
     throw UsageError("bench runs on an emulated Cortex-M only: --target cortex-m3, cortex-m4 (the default), "
@@ -173,7 +171,7 @@ int bench_command(BenchCommandOptions& o) {
   const BoardRun run = run_cortex_m_image(board, image, inputs);
   MICROAOT_CHECK(run.sets.size() == 1, "one input set was benchmarked");
   const Sizes sizes = measure_sizes(image, cross_tool(tools.cc, "size"));
-  const StackBound bound = stack_bound(image, module_names(model).prefix);
+  const StackBound bound = stack_bound(image, model);
   fs::create_directories(build.path() + "/host");
   const std::vector<uint8_t> reference = host_outputs(o, model, inputs, build.path() + "/host");
 
@@ -188,7 +186,13 @@ int bench_command(BenchCommandOptions& o) {
   r["flash_bytes"] = sizes.model.flash();
   r["code_bytes"] = sizes.model.flash() - sizes.weights.flash();
   r["weights_bytes"] = sizes.weights.flash();
+  if (is_graph(model)) {  // weights.c holds the blob: its constants, and the description of the model
+    const GraphBlob blob = build_graph_blob(model);
+    r["weights_bytes"] = blob.constants_bytes;
+    r["description_bytes"] = sizes.weights.flash() - blob.constants_bytes;
+  }
   r["ram_bytes"] = sizes.model.ram();
+  r["context_bytes"] = context_bytes32(model);
   r["stack_bytes"] = std::max(run.sets[0].stack_bytes, run.init_stack_bytes);
   r["stack_bound_bytes"] = bound.bytes < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(bound.bytes);
   r["stack_bound_excludes"] = bound.externals;
@@ -198,10 +202,12 @@ int bench_command(BenchCommandOptions& o) {
   r["outputs_match"] = outputs_match(model, run.outputs, reference);
   r["outputs_bit_exact"] = run.outputs == reference;
   r["counting"] = "instructions under QEMU -icount shift=0 (not cycles), net of an empty call";
+  add_per_op_profile(r, model, board, tools, image, inputs, run);
   if (o.json) {
     std::printf("%s\n", r.dump(2).c_str());
   } else {
     print_table(r);
+    print_per_op_profile(r);
   }
   if (o.keep_build) std::fprintf(stderr, "microaot: build kept in %s\n", build.path().c_str());
   return r["outputs_match"].get<bool>() ? 0 : 1;

@@ -65,6 +65,7 @@ struct CompileOutputOptions {
   std::string path;
   std::string format = "dir";  // dir: a library folder; mlf: tvmc's Model Library Format archive
   bool force = false;          // move a folder microaot did not write aside instead of refusing
+  bool blob_only = false;      // --executor graph: write only the model blob, as the file `path`
 };
 
 int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output);

@@ -9,10 +9,12 @@
 #include <iterator>
 
 #include "codegen/emit.h"
+#include "codegen/graph_blob.h"
 #include "driver/commands.h"
 #include "driver/mlf_archive.h"
 #include "driver/output_dir.h"
 #include "driver/output_marker.h"
+#include "microaot/graph.h"
 #include "support/diagnostics.h"
 #include "support/sha256.h"
 #include "support/version.h"
@@ -89,12 +91,39 @@ void write_output(const CompileOutputOptions& output, const CompiledModel* singl
   if (!backup.empty()) std::printf("microaot: the previous '%s' was moved aside to '%s'\n", output.path.c_str(), backup.c_str());
 }
 
+// A file microaot may replace without --force: a model blob (it starts with the blob's magic).
+bool is_model_blob(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  uint8_t magic[4] = {0, 0, 0, 0};
+  in.read(reinterpret_cast<char*>(magic), sizeof magic);
+  const uint32_t word = magic[0] | (magic[1] << 8) | (magic[2] << 16) | (static_cast<uint32_t>(magic[3]) << 24);
+  return in.gcount() == 4 && word == MICROAOT_BLOB_MAGIC;
+}
+
+int write_blob(const CompileOutputOptions& output, const CompiledModel& model, const std::string& model_path) {
+  const GraphBlob blob = build_graph_blob(model);
+  const std::string backup = write_output_file(output.path, std::string(blob.bytes.begin(), blob.bytes.end()),
+                                               {output.force, {model_path}}, is_model_blob);
+  if (!backup.empty()) std::printf("microaot: the previous '%s' was moved aside to '%s'\n", output.path.c_str(), backup.c_str());
+  std::printf("microaot: %s -> %s: blob %zu bytes (description %lld, constants %lld), arena %lld bytes\n",
+              model_path.c_str(), output.path.c_str(), blob.bytes.size(), static_cast<long long>(blob.description_bytes),
+              static_cast<long long>(blob.constants_bytes), static_cast<long long>(arena_buffer_bytes(model)));
+  return 0;
+}
+
 void check_output_options(const CompileCommandOptions& options, const CompileOutputOptions& output) {
   if (output.format != "dir" && output.format != "mlf") {
     throw UsageError("--output-format '" + output.format + "' is not supported (dir, the default, or mlf)");
   }
   if (!options.custom_ops.empty() && (output.format == "mlf" || !options.more_model_paths.empty())) {
     throw UsageError("--custom-op takes one model and a folder output (--output-format=dir)");
+  }
+  if (options.compile.executor == "graph" && output.format == "mlf") {
+    throw UsageError("--output-format=mlf describes an AOT library: use --executor aot, or a folder");
+  }
+  if (output.blob_only && (options.compile.executor != "graph" || output.format != "dir" ||
+                           !options.more_model_paths.empty())) {
+    throw UsageError("--blob-only writes one model's blob: it takes --executor graph, one model, no --output-format");
   }
   if (output.format == "mlf" && !options.more_model_paths.empty()) {
     throw UsageError("--output-format=mlf takes one model; compile several models into a folder");
@@ -150,6 +179,7 @@ int compile_command(CompileCommandOptions& options, const CompileOutputOptions& 
   const auto start = std::chrono::steady_clock::now();
   const std::vector<uint8_t> bytes = read_binary_file(options.model_path);
   const CompiledModel model = compile_model(bytes, with_provenance(options.compile, bytes));
+  if (output.blob_only) return write_blob(output, model, options.model_path);
   write_output(output, &model, emit_library(model), {{options.compile.source_name, model.options.model_sha256}},
                {options.model_path});
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);

@@ -88,7 +88,11 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
   app.add_option("--module-name", o.compile.module_name, "prefix of generated symbols and files (default: model)");
   app.add_option("--target", o.target, target_help);
   app.add_option("--target-c-mcpu", o.target_c_mcpu, "tvmc spelling of --target \"c -mcpu=CPU\"");
-  app.add_option("--executor", o.compile.executor, "aot (the fixed call sequence)");
+  app.add_option("--executor", o.compile.executor,
+                 "aot (default: the fixed call sequence) or graph (an interpreter over a replaceable model blob)");
+  app.add_option("--link-kernels", o.compile.link_kernels,
+                 "graph: kernels the firmware links besides the model's: all, or kernel symbols and stems")
+      ->delimiter(',');
   app.add_option("--runtime", o.runtime, "crt (accepted for tvmc compatibility)");
   app.add_option("--interface-api,--executor-aot-interface-api", o.interface_api,
                  "c: also emit tvmgen_<name>_run(inputs*, outputs*)");

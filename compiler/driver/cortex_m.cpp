@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 #include "codegen/emit.h"
 #include "codegen/runtime_files.h"
@@ -101,22 +103,105 @@ int64_t parse_value(const std::string& value, const std::string& key) {
   }
 }
 
-BoardRun parse_results(const std::string& path) {
-  std::ifstream in(path);
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string read_text(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_bytes(path);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+// The profiled image's per-step lines: "op_step S" then "op_instructions N", a set's steps before its "set" line.
+struct StepLines {
+  std::optional<int> step;          // waiting for its instructions
+  std::vector<BoardRun::Op> ops;    // of the set being run
+
+  void read(const std::string& key, int64_t value) {
+    if (key == "op_step" && !step) {
+      step = static_cast<int>(value);
+    } else if (key == "op_instructions" && step) {
+      ops.push_back({*std::exchange(step, std::nullopt), value});
+    } else if (key == "op_step" || key == "op_instructions" || (key == "set" && step)) {
+      mismatch();
+    }
+  }
+  std::vector<BoardRun::Op> take() { return std::exchange(ops, {}); }
+  static void mismatch() { throw CompileError("results.txt: op_step and op_instructions lines do not pair up"); }
+};
+
+constexpr const char* kHarnessSources[] = {"startup.c", "semihost.c", "bench.c", "harness.c"};
+
+// Compiling and linking an image from the library and harness sources written under `dir` (lib/, target/).
+// Objects built with extra flags (the profiled image's -DMICROAOT_PROFILE) go to obj-profile/.
+struct ImageBuild {
+  ImageBuild(const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools, const std::string& dir)
+      : board(board), tools(tools), lib(dir + "/lib"), target(dir + "/target"), obj(dir + "/obj"),
+        names(module_names(model)) {}
+
+  std::string library_object(const std::string& source, const std::vector<std::string>& extra) const {
+    std::vector<std::string> flags = c_flags(board, tools);
+    flags.insert(flags.end(), {"-fstack-usage", "-fcallgraph-info=su", "-I" + lib, "-I" + lib + "/kernels"});
+    flags.insert(flags.end(), extra.begin(), extra.end());
+    return compile(tools, flags, lib + "/" + source, object_dir(extra) + "/lib/" + stem(source) + ".o");
+  }
+  // The source (relative to lib/) an object of library_object was built from.
+  std::string library_source_of(const std::string& object) const {
+    return fs::path(object).lexically_relative(obj + "/lib").replace_extension(".c").string();
+  }
+  std::string harness_object(const std::string& source, const std::vector<std::string>& extra) const {
+    std::vector<std::string> flags = c_flags(board, tools);
+    flags.insert(flags.end(), {"-I" + lib, "-I" + lib + "/kernels"});
+    flags.insert(flags.end(), board.clock_flags.begin(), board.clock_flags.end());
+    flags.insert(flags.end(), {"-DHARNESS_MODEL_HEADER=\"" + names.prefix + ".h\"",
+                               "-DHARNESS_PREFIX=" + names.prefix + "_", "-DHARNESS_MACRO=" + names.macro + "_"});
+    flags.insert(flags.end(), extra.begin(), extra.end());
+    return compile(tools, flags, target + "/" + source, object_dir(extra) + "/target/" + stem(source) + ".o");
+  }
+  void link(const CortexMImage& image) const {
+    std::vector<std::string> argv = {tools.cc};
+    argv.insert(argv.end(), board.cpu_flags.begin(), board.cpu_flags.end());
+    argv.insert(argv.end(), {"-nostartfiles", "--specs=nano.specs", "-T", target + "/" + board.linker_script,
+                             "-L" + target, "-Wl,--no-warn-rwx-segments"});
+    argv.insert(argv.end(), image.model_objects.begin(), image.model_objects.end());
+    argv.insert(argv.end(), image.harness_objects.begin(), image.harness_objects.end());
+    argv.insert(argv.end(), {"-lm", "-o", image.elf});
+    fs::create_directories(image.dir);
+    run_tool(argv, "linking the " + board.cpu + " image");
+  }
+
+  const CortexMBoard& board;
+  const BuildTools& tools;
+  const std::string lib, target, obj;
+  const ModuleNames names;
+
+ private:
+  static std::string stem(const std::string& source) { return source.substr(0, source.size() - 2); }
+  std::string object_dir(const std::vector<std::string>& extra) const { return extra.empty() ? obj : obj + "-profile"; }
+};
+}  // namespace
+
+BoardRun parse_board_results(const std::string& text) {
+  std::istringstream in(text);
   BoardRun run;
   bool done = false;
   int64_t clock_check = -1;
+  StepLines steps;
   for (std::string key, value; in >> key >> value;) {
     const int64_t v = parse_value(value, key);
+    steps.read(key, v);
     if (key == "clock_check") clock_check = v;
     if (key == "init_instructions") run.init_instructions = v;
     if (key == "init_stack_bytes") run.init_stack_bytes = v;
-    if (key == "set") run.sets.emplace_back();
+    if (key == "op_hook_instructions") run.op_hook_instructions = v;
+    if (key == "set") run.sets.emplace_back().ops = steps.take();
     if (key == "instructions" && !run.sets.empty()) run.sets.back().instructions = v;
     if (key == "stack_bytes" && !run.sets.empty()) run.sets.back().stack_bytes = v;
     if (key == "done") done = true;
   }
   if (!done) throw CompileError("the harness did not finish (see its message above)");
+  if (steps.step || !steps.ops.empty()) StepLines::mismatch();
   if (std::llabs(clock_check - kClockCheckInstructions) > kClockCheckSlack) {
     throw CompileError("instruction counting is off: a " + std::to_string(kClockCheckInstructions) +
                        "-instruction loop measured " + std::to_string(clock_check) +
@@ -124,12 +209,6 @@ BoardRun parse_results(const std::string& path) {
   }
   return run;
 }
-
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-}  // namespace
 
 const CortexMBoard& cortex_m_board(const std::string& cpu) {
   std::string known;
@@ -148,47 +227,45 @@ std::string cross_tool(const std::string& cc, const std::string& tool) {
 
 CortexMImage build_cortex_m_image(const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools,
                                   const std::string& dir) {
-  const ModuleNames names = module_names(model);
   FileSet library = emit_library(model);
   replace_kernel_sources(library, tools.kernel_sources);
-  const std::string lib = dir + "/lib", target = dir + "/target", obj = dir + "/obj";
-  write_output_dir(lib, library);
-  write_output_dir(target, target_files());
+  const ImageBuild build(model, board, tools, dir);
+  write_output_dir(build.lib, library);
+  write_output_dir(build.target, target_files());
 
   CortexMImage image;
   image.dir = dir;
   image.elf = dir + "/model.elf";
-  const std::vector<std::string> includes = {"-I" + lib, "-I" + lib + "/kernels"};
-  std::vector<std::string> lib_flags = c_flags(board, tools);
-  lib_flags.insert(lib_flags.end(), {"-fstack-usage", "-fcallgraph-info=su"});
-  lib_flags.insert(lib_flags.end(), includes.begin(), includes.end());
   for (const auto& entry : library) {
     if (!ends_with(entry.first, ".c")) continue;
-    const std::string stem = entry.first.substr(0, entry.first.size() - 2);
-    image.model_objects.push_back(compile(tools, lib_flags, lib + "/" + entry.first, obj + "/lib/" + stem + ".o"));
+    image.model_objects.push_back(build.library_object(entry.first, {}));
     if (entry.first == "weights.c") image.weights_object = image.model_objects.back();
   }
   MICROAOT_CHECK(!image.weights_object.empty(), "the library has no weights.c");
+  for (const char* source : kHarnessSources) image.harness_objects.push_back(build.harness_object(source, {}));
+  build.link(image);
+  return image;
+}
 
-  std::vector<std::string> harness_flags = c_flags(board, tools);
-  harness_flags.insert(harness_flags.end(), includes.begin(), includes.end());
-  harness_flags.insert(harness_flags.end(), board.clock_flags.begin(), board.clock_flags.end());
-  harness_flags.insert(harness_flags.end(), {"-DHARNESS_MODEL_HEADER=\"" + names.prefix + ".h\"",
-                                             "-DHARNESS_PREFIX=" + names.prefix + "_",
-                                             "-DHARNESS_MACRO=" + names.macro + "_"});
-  for (const char* source : {"startup.c", "semihost.c", "bench.c", "harness.c"}) {
-    const std::string stem = fs::path(source).stem().string();
-    image.harness_objects.push_back(compile(tools, harness_flags, target + "/" + source, obj + "/target/" + stem + ".o"));
+CortexMImage build_profiled_image(const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools,
+                                  const CortexMImage& plain) {
+  const ImageBuild build(model, board, tools, plain.dir);
+  CortexMImage image = plain;
+  image.dir = plain.dir + "/profile";
+  image.elf = image.dir + "/model.elf";
+  const std::vector<std::string> profile = {"-DMICROAOT_PROFILE"};
+  const auto tests_profile = [](const std::string& path) {
+    return read_text(path).find("MICROAOT_PROFILE") != std::string::npos;
+  };
+  for (std::string& object : image.model_objects) {
+    const std::string source = build.library_source_of(object);
+    if (tests_profile(build.lib + "/" + source)) object = build.library_object(source, profile);
   }
-
-  std::vector<std::string> link = {tools.cc};
-  link.insert(link.end(), board.cpu_flags.begin(), board.cpu_flags.end());
-  link.insert(link.end(), {"-nostartfiles", "--specs=nano.specs", "-T", target + "/" + board.linker_script,
-                           "-L" + target, "-Wl,--no-warn-rwx-segments"});
-  link.insert(link.end(), image.model_objects.begin(), image.model_objects.end());
-  link.insert(link.end(), image.harness_objects.begin(), image.harness_objects.end());
-  link.insert(link.end(), {"-lm", "-o", image.elf});
-  run_tool(link, "linking the " + board.cpu + " image");
+  for (std::string& object : image.harness_objects) {
+    const std::string source = fs::path(object).stem().string() + ".c";
+    if (tests_profile(build.target + "/" + source)) object = build.harness_object(source, profile);
+  }
+  build.link(image);
   return image;
 }
 
@@ -217,7 +294,7 @@ BoardRun run_cortex_m_image(const CortexMBoard& board, const CortexMImage& image
     throw CompileError("the model failed on " + board.cpu + " (QEMU " + board.machine + ", exit status " +
                        std::to_string(status) + "; see the harness message above)");
   }
-  BoardRun run = parse_results(image.dir + "/results.txt");
+  BoardRun run = parse_board_results(read_text(image.dir + "/results.txt"));
   run.outputs = read_bytes(image.dir + "/outputs.bin");
   return run;
 }

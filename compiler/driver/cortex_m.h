@@ -41,17 +41,33 @@ struct CortexMImage {
 CortexMImage build_cortex_m_image(const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools,
                                   const std::string& dir);
 
+// The same image with the per-operator hooks (-DMICROAOT_PROFILE) in DIR/profile/: the library files that
+// test the macro (the executor core, NAME.c) and the harness are compiled again, the kernels are reused
+// as they are, so each step runs the plain image's code. Its run also reports each step's instructions.
+CortexMImage build_profiled_image(const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools,
+                                  const CortexMImage& plain);
+
 // What the harness measured (targets/cortex-m/harness.c); instruction counts are net of an empty call.
 struct BoardRun {
   int64_t init_instructions = 0;
   int64_t init_stack_bytes = 0;
+  int64_t op_hook_instructions = -1;  // profiled image: the empty op_begin/op_end pair removed from each step
+  struct Op {
+    int step = 0;
+    int64_t instructions = 0;  // net of the empty hook pair
+  };
   struct Set {
     int64_t instructions = 0;
     int64_t stack_bytes = 0;
+    std::vector<Op> ops;  // profiled image only: one per step run, in order
   };
   std::vector<Set> sets;
   std::vector<uint8_t> outputs;  // every set's outputs back to back
 };
+
+// Reads results.txt's "key value" lines. Throws CompileError when the harness did not finish, a value is
+// not a number, a step's lines are incomplete, or the clock check failed.
+BoardRun parse_board_results(const std::string& text);
 
 // Runs the image under QEMU with -icount on `inputs` (input sets back to back). Throws CompileError when
 // QEMU is missing, times out, or the harness fails, or when instruction counting does not check out.

@@ -115,12 +115,17 @@ StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, c
   StackBound bound;
   std::map<std::pair<size_t, std::string>, int64_t> memo;  // -2 = on the current path
   std::function<int64_t(size_t, const std::string&)> depth;
-  // The deepest of the functions a call through a pointer may reach; unbounded when they are not known.
+  // The deepest of the functions a call through a pointer may reach; unbounded when they are not known. A
+  // target on the current path is not one: the executor calls the step function through a pointer, the graph
+  // executor's step the kernel entries through another, and none of them calls back.
   const auto indirect_depth = [&]() -> int64_t {
-    int64_t deepest = indirect_targets.empty() ? -1 : 0;
+    int64_t deepest = -1;  // none reached: unbounded
     for (const std::string& target : indirect_targets) {
       std::pair<size_t, std::string> found;
-      const int64_t d = find_function(graph, target, &found) ? depth(found.first, found.second) : -1;
+      const bool known = find_function(graph, target, &found);
+      const auto on_path = memo.find(found);
+      if (known && on_path != memo.end() && on_path->second == -2) continue;
+      const int64_t d = known ? depth(found.first, found.second) : -1;
       if (d < 0) return -1;
       deepest = std::max(deepest, d);
     }

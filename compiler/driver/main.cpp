@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
       ->required();
   compile->add_option("--output-format", output.format, "dir (default): a library folder; mlf: tvmc's Model "
                                                         "Library Format archive (.tar)");
+  compile->add_flag("--blob-only", output.blob_only,
+                    "with --executor graph: write only the model blob, as the file -o names (init_blob loads it)");
   compile->add_flag("--force", output.force,
                     "replace an output microaot did not write, after moving it aside to NAME.microaot-backup-N");
 

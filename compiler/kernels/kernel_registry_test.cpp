@@ -90,6 +90,22 @@ TEST(KernelRegistry, HeadersAndSourcesAreEmbeddedAndNameTheKernel) {
   }
 }
 
+TEST(KernelRegistry, IsaSourcesAreEmbeddedAndDefineEveryVariantOfTheirStem) {
+  ASSERT_FALSE(registry().implementations.empty());
+  for (const KernelImplementation& impl : registry().implementations) {
+    SCOPED_TRACE(impl.source);
+    ASSERT_TRUE(embedded(impl.source));
+    const std::string text = runtime_file(impl.source);
+    int variants = 0;
+    for (const KernelInfo& k : registry().kernels) {
+      if (k.stem != impl.stem) continue;
+      EXPECT_TRUE(defines_kernel(text, k)) << k.symbol;
+      ++variants;
+    }
+    EXPECT_GT(variants, 0) << "no kernel has the stem " << impl.stem;
+  }
+}
+
 TEST(KernelRegistry, OverlapVariantsTakeThePlainArgumentsAndScratch) {
   for (const KernelInfo& k : registry().kernels) {
     if (k.variant != KernelVariant::kOverlap) continue;

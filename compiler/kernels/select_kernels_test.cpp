@@ -57,11 +57,25 @@ TEST(SelectKernels, NamesTheInstructionSetOfASource) {
   EXPECT_EQ(implementation_isa("kernels/dsp/conv_s8.c"), "dsp");
 }
 
-TEST(SelectKernels, TheRealListIsPortableOnEveryTarget) {
-  for (const char* target : {"c", "c -mcpu=cortex-m4", "c -mcpu=cortex-m55"}) {
-    for (const KernelInfo& k : kernel_registry().kernels) {
-      EXPECT_EQ(implementation_isa(select_implementation(kernel_registry(), k, parse_target(target))), "portable");
+// The real list: a cpu without the DSP extension (and +nodsp) runs every kernel portable; a DSP cpu runs the
+// MICROAOT_KERNEL_ISA(stem, dsp, ...) lines' sources for exactly those stems.
+TEST(SelectKernels, TheRealListPicksDspSourcesOnDspCpusOnly) {
+  const KernelRegistry& r = kernel_registry();
+  for (const char* target : {"c", "c -mcpu=cortex-m3", "c -mcpu=cortex-m0plus", "c -mcpu=cortex-m33+nodsp"}) {
+    for (const KernelInfo& k : r.kernels) {
+      EXPECT_EQ(implementation_isa(select_implementation(r, k, parse_target(target))), "portable") << target;
     }
+  }
+  for (const char* target : {"c -mcpu=cortex-m4", "c -mcpu=cortex-m7", "c -mcpu=cortex-m33"}) {
+    int dsp = 0;
+    for (const KernelInfo& k : r.kernels) {
+      const std::string source = select_implementation(r, k, parse_target(target));
+      bool listed = false;
+      for (const KernelImplementation& impl : r.implementations) listed |= impl.stem == k.stem && impl.isa == "dsp";
+      EXPECT_EQ(implementation_isa(source), listed ? "dsp" : "portable") << target << " " << k.symbol;
+      dsp += listed ? 1 : 0;
+    }
+    EXPECT_GE(dsp, 6) << target;  // conv, depthwise (plain and overlap), fully_connected, add
   }
 }
 

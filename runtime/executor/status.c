@@ -17,6 +17,8 @@ const char *microaot_status_string(microaot_status status) {
       "buffer overlaps the arena or another bound buffer",
       "in progress: operators left",
       "a value out of range in an operator's data (e.g. a gather index)",
+      "bad model: not a model blob, or a corrupt one",
+      "unsupported model: the blob needs a blob version, kernel or context size this firmware lacks",
   };
   const size_t index = (size_t)status;
   return index < sizeof texts / sizeof texts[0] ? texts[index] : "unknown status";

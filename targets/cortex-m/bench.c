@@ -99,25 +99,50 @@ static inline uint32_t *stack_pointer(void) {
   return sp;
 }
 
+/* Inlined into bench_measure: a call there would leave its own frame in the stack it measures. */
+__attribute__((always_inline)) static inline void span_begin(bench_span *span) {
+  span->start = wait_for_edge();
+  span->start_wraps = clock_wraps();
+}
+
+/* The span's raw reading; instructions() converts it (a 64-bit division: a library call). */
+typedef struct {
+  int64_t ticks;
+  uint32_t spins;
+} span_reading;
+
+__attribute__((always_inline)) static inline span_reading span_end(const bench_span *span) {
+  span_reading r;
+  uint32_t end, end_wraps;
+  r.spins = spin_to_edge(CLOCK_VALUE, &end);
+  end_wraps = clock_wraps();
+  r.ticks = ticks_between(span->start, span->start_wraps, end, end_wraps);
+  return r;
+}
+
+static int64_t instructions(span_reading r) {
+  return (int64_t)((uint64_t)r.ticks * 1000000000ull / (uint64_t)(BENCH_CLOCK_HZ)) -
+         (int64_t)r.spins * SPIN_LOOP_INSTRUCTIONS;
+}
+
+void bench_span_begin(bench_span *span) { span_begin(span); }
+int64_t bench_span_end(const bench_span *span) { return instructions(span_end(span)); }
+
 /* No calls between painting and scanning except fn itself: everything below `sp` that changed is fn's. */
 __attribute__((noinline)) void bench_measure(bench_fn fn, void *arg, bench_sample *sample) {
   uint32_t *const sp = stack_pointer();
   volatile uint32_t *word;
-  uint32_t start, start_wraps, end, end_wraps, spins;
-  int64_t ticks;
+  bench_span span;
+  span_reading reading;
   for (word = __stack_limit; word < sp; ++word) *word = STACK_PAINT;
 
   clock_restart();
-  start = wait_for_edge();
-  start_wraps = clock_wraps();
+  span_begin(&span);
   sample->status = fn(arg);
-  spins = spin_to_edge(CLOCK_VALUE, &end);
-  end_wraps = clock_wraps();
+  reading = span_end(&span);
 
   for (word = __stack_limit; word < sp && *word == STACK_PAINT; ++word) {
   }
   sample->stack_bytes = word == __stack_limit ? -1 : (int32_t)((uintptr_t)sp - (uintptr_t)word);
-  ticks = ticks_between(start, start_wraps, end, end_wraps);
-  sample->instructions = (int64_t)((uint64_t)ticks * 1000000000ull / (uint64_t)(BENCH_CLOCK_HZ)) -
-                         (int64_t)spins * SPIN_LOOP_INSTRUCTIONS;
+  sample->instructions = instructions(reading);
 }

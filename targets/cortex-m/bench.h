@@ -18,4 +18,14 @@ typedef struct {
 void bench_clock_start(void);
 void bench_measure(bench_fn fn, void *arg, bench_sample *sample);
 
+/* Instructions between two points of a program (the per-operator hooks): begin waits for a timer edge,
+ * end counts up to the next one. The result includes a constant: subtract an empty begin/end pair's. The
+ * timer is not restarted, so a span may lie inside a bench_measure call. */
+typedef struct {
+  uint32_t start;
+  uint32_t start_wraps;
+} bench_span;
+void bench_span_begin(bench_span *span);
+int64_t bench_span_end(const bench_span *span);
+
 #endif /* MICROAOT_BENCH_H */

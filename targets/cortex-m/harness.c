@@ -1,7 +1,8 @@
 /* microaot run/bench harness for the emulated Cortex-M boards. QEMU passes `model.elf DIR` as the
  * semihosting command line; the harness reads DIR/inputs.bin (input sets back to back, each the model's
  * inputs in order), runs the model once per set, writes DIR/outputs.bin (the outputs of each set back to
- * back) and DIR/results.txt ("key value" lines: instruction counts and stack use).
+ * back) and DIR/results.txt ("key value" lines: instruction counts and stack use). Built with
+ * MICROAOT_PROFILE (bench's second image) it also writes each step's instructions, before its set's line.
  * The model's names come from the compiler's -D flags: HARNESS_MODEL_HEADER ("model.h"),
  * HARNESS_PREFIX (model_) and HARNESS_MACRO (MODEL_). */
 #include <stddef.h>
@@ -11,6 +12,9 @@
 #include "bench.h"
 #include "semihost.h"
 #include HARNESS_MODEL_HEADER
+#ifdef MICROAOT_PROFILE
+#include "microaot/platform.h"
+#endif
 
 #define HARNESS_PASTE_(a, b) a##b
 #define HARNESS_PASTE(a, b) HARNESS_PASTE_(a, b)
@@ -58,6 +62,38 @@ static int32_t open_in(const char *dir, const char *name, int32_t mode) {
   if (handle < 0) fail("cannot open a file in the build folder");
   return handle;
 }
+
+#ifdef MICROAOT_PROFILE
+/* The per-operator hooks: each step's instructions from the end of op_begin to the start of op_end (the
+ * step function's dispatch and the kernel), net of an empty begin/end pair (step -1, measured first). */
+static bench_span op_span;
+static int64_t empty_op_pair;
+
+void microaot_platform_op_begin(int step, const char *op_name) {
+  (void)step;
+  (void)op_name;
+  bench_span_begin(&op_span);
+}
+
+void microaot_platform_op_end(int step, const char *op_name) {
+  const int64_t counted = bench_span_end(&op_span);
+  (void)op_name;
+  if (step < 0) {
+    empty_op_pair = counted;
+    return;
+  }
+  put_line("op_step", step);
+  put_line("op_instructions", counted - empty_op_pair);
+}
+
+static void measure_empty_op_pair(void) {
+  microaot_platform_op_begin(-1, "");
+  microaot_platform_op_end(-1, "");
+  put_line("op_hook_instructions", empty_op_pair);
+}
+#else
+static void measure_empty_op_pair(void) {}
+#endif
 
 /* Each model call is measured against an empty function of the same shape, called the same way, so
  * the difference is the model's own instructions and stack (minus the empty body's two instructions). */
@@ -145,6 +181,7 @@ int main(void) {
   put_line("init_instructions", init.instructions - empty_init_sample.instructions);
   put_line("init_stack_bytes", init.stack_bytes - empty_init_sample.stack_bytes);
   bench_measure(call_empty_run, &context, &empty_run_sample);
+  measure_empty_op_pair();
 
   inputs = open_in(dir, "inputs.bin", SEMIHOST_MODE_READ_BINARY);
   outputs = open_in(dir, "outputs.bin", SEMIHOST_MODE_WRITE_BINARY);

@@ -1,6 +1,6 @@
 // The Cortex-M bench on QEMU (ctest label "qemu"): shared models cross-compiled for the emulated boards
 // must match their TFLM goldens (vector 0 here; every vector with MICROAOT_LONG_TESTS=1), `bench` must
-// report the same numbers on every run, and its figures must hang together.
+// report the same numbers on every run, and its figures (the per-operator profile too) must hang together.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -22,25 +22,39 @@ bool long_tests() {
   return v != nullptr && std::string(v) == "1";
 }
 
-json load_golden(const std::string& model, const std::string& collection = "models") {
-  std::ifstream in(shared_dir() + "/" + collection + "/" + model + "/golden.json");
+// A model of ../shared/models by name, or of another collection as "models-recurrent/NAME".
+std::string model_dir(const std::string& model) {
+  return shared_dir() + (model.find('/') == std::string::npos ? "/models/" : "/") + model;
+}
+
+json load_golden(const std::string& model) {
+  std::ifstream in(model_dir(model) + "/golden.json");
   return json::parse(in);
 }
 
-// Runs the listed golden vectors of `model` (of ../shared/`collection`) in one image on `target`; EXPECTs
-// every output to match.
-void expect_vectors_match(const std::string& model, const std::string& target, const std::vector<size_t>& vectors,
-                          const std::string& collection = "models") {
-  const std::string dir = shared_dir() + "/" + collection + "/" + model;
-  const json golden = load_golden(model, collection);
-  const std::string out = make_temp_dir();
+// Runs the listed golden vectors of `model` in one image on `target` into `out`/<position>/outputJ.bin.
+void run_vectors(const std::string& model, const std::string& target, const std::vector<size_t>& vectors,
+                 const std::vector<std::string>& extra, const std::string& out) {
+  const std::string dir = model_dir(model);
+  const json golden = load_golden(model);
   std::vector<std::string> args = {"run", dir + "/model.tflite", "--target", target, "--batch", "--output-dir", out};
+  args.insert(args.end(), extra.begin(), extra.end());
   for (size_t k : vectors) {
     for (const auto& input : golden["vectors"][k]["inputs"]) {
       args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
     }
   }
   ASSERT_EQ(run_microaot(args), 0) << "microaot run --target " << target << " failed on " << model;
+}
+
+// Runs the listed golden vectors of `model` in one image on `target`; EXPECTs every output to match.
+// `keep`: write the outputs there and leave them (else a temporary folder, removed).
+void expect_vectors_match(const std::string& model, const std::string& target, const std::vector<size_t>& vectors,
+                          const std::vector<std::string>& extra = {}, const std::string& keep = "") {
+  const std::string dir = model_dir(model);
+  const json golden = load_golden(model);
+  const std::string out = keep.empty() ? make_temp_dir() : keep;
+  ASSERT_NO_FATAL_FAILURE(run_vectors(model, target, vectors, extra, out));
   for (size_t position = 0; position < vectors.size(); ++position) {
     const json& outputs = golden["vectors"][vectors[position]]["outputs"];
     for (size_t j = 0; j < outputs.size(); ++j) {
@@ -51,15 +65,24 @@ void expect_vectors_match(const std::string& model, const std::string& target, c
           << model << " on " << target << ", vector " << vectors[position] << ", output " << j;
     }
   }
-  remove_dir(out);
+  if (keep.empty()) remove_dir(out);
 }
 
 class CortexM4Models : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(CortexM4Models, Vector0MatchesGolden) {
+// And the graph executor, over the same kernels, gives the same outputs bit for bit (float ones too).
+TEST_P(CortexM4Models, Vector0MatchesGoldenOnBothExecutors) {
   MICROAOT_REQUIRE_QEMU();
   MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
-  expect_vectors_match(GetParam(), "cortex-m4", {0});
+  const std::string aot = make_temp_dir(), graph = make_temp_dir();
+  ASSERT_NO_FATAL_FAILURE(expect_vectors_match(GetParam(), "cortex-m4", {0}, {}, aot));
+  ASSERT_NO_FATAL_FAILURE(run_vectors(GetParam(), "cortex-m4", {0}, {"--executor", "graph"}, graph));
+  for (size_t j = 0; j < load_golden(GetParam())["outputs"].size(); ++j) {
+    const std::string file = "/0/output" + std::to_string(j) + ".bin";
+    EXPECT_EQ(read_file(graph + file), read_file(aot + file)) << GetParam() << " graph output " << j;
+  }
+  remove_dir(aot);
+  remove_dir(graph);
 }
 
 // The nightly-style run: every golden vector (MICROAOT_LONG_TESTS=1, see README).
@@ -82,9 +105,10 @@ class CortexM4RecurrentModels : public ::testing::TestWithParam<std::string> {};
 TEST_P(CortexM4RecurrentModels, Vector0MatchesGolden) {
   MICROAOT_REQUIRE_QEMU();
   MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
-  const std::string refusal = unsupported_operators(shared_dir() + "/models-recurrent/" + GetParam() + "/model.tflite");
+  const std::string model = "models-recurrent/" + GetParam();
+  const std::string refusal = unsupported_operators(model_dir(model) + "/model.tflite");
   if (!refusal.empty()) GTEST_SKIP() << GetParam() << " is not supported: " << refusal;
-  expect_vectors_match(GetParam(), "cortex-m4", {0}, "models-recurrent");
+  expect_vectors_match(model, "cortex-m4", {0});
 }
 
 INSTANTIATE_TEST_SUITE_P(RecurrentModels, CortexM4RecurrentModels, ::testing::ValuesIn(recurrent_model_names()),
@@ -109,8 +133,17 @@ TEST(CortexMBoards, CortexM55) {
   expect_vectors_match("micro_speech_int8", "cortex-m55", {0, 1});
 }
 
-json bench_json(const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"bench", shared_dir() + "/models/micro_speech_int8/model.tflite", "--json"};
+json compile_report(const std::string& model) {
+  const std::string out = make_temp_dir();
+  EXPECT_EQ(run_microaot({"compile", shared_dir() + "/models/" + model + "/model.tflite", "-o", out + "/lib"}), 0);
+  std::ifstream in(out + "/lib/report.json");
+  const json report = json::parse(in);
+  remove_dir(out);
+  return report;
+}
+
+json bench_json(const std::vector<std::string>& extra, const std::string& model = "micro_speech_int8") {
+  std::vector<std::string> args = {"bench", shared_dir() + "/models/" + model + "/model.tflite", "--json"};
   args.insert(args.end(), extra.begin(), extra.end());
   std::string errors, output;
   EXPECT_EQ(run_microaot_capture(args, errors, &output), 0) << errors;
@@ -135,11 +168,7 @@ TEST(CortexMBench, FiguresAreConsistent) {
   EXPECT_TRUE(r["outputs_match"].get<bool>());
   EXPECT_TRUE(r["outputs_bit_exact"].get<bool>()) << "int8 outputs must equal the host build's";
   // A model with MACs cannot take fewer instructions than it has MACs (one multiply each at least).
-  const std::string out = make_temp_dir();
-  ASSERT_EQ(run_microaot({"compile", model + "/model.tflite", "-o", out + "/lib"}), 0);
-  std::ifstream in(out + "/lib/report.json");
-  const json report = json::parse(in);
-  remove_dir(out);
+  const json report = compile_report("micro_speech_int8");
   EXPECT_GT(r["instructions"].get<int64_t>(), report["macs"].get<int64_t>());
   EXPECT_GT(r["init_instructions"].get<int64_t>(), 0);
   EXPECT_EQ(r["flash_bytes"].get<int64_t>(), r["code_bytes"].get<int64_t>() + r["weights_bytes"].get<int64_t>());
@@ -152,13 +181,67 @@ TEST(CortexMBench, FiguresAreConsistent) {
   EXPECT_LE(r["stack_bytes"].get<int64_t>(), r["stack_bound_bytes"].get<int64_t>());
 }
 
+// The per-operator profile: one row per step of the compiled model (operator, kernel and MACs as report.json
+// gives them), measured in a second run with the op hooks, adding up to the plain run's instructions.
+TEST(CortexMBench, PerOperatorRowsAddUpToTheTotal) {
+  MICROAOT_REQUIRE_QEMU();
+  const std::string model = "ad_autoencoder_int8";
+  const json r = bench_json({"--input", shared_dir() + "/models/" + model + "/vectors/0.input0.bin"}, model);
+  ASSERT_TRUE(r.is_object());
+  const json report = compile_report(model);
+  const json& ops = report["ops"];
+  ASSERT_EQ(r["per_op"].size(), ops.size());
+  int64_t sum = 0;
+  for (size_t step = 0; step < ops.size(); ++step) {
+    const json& row = r["per_op"][step];
+    EXPECT_EQ(row["step"], step);
+    for (const char* key : {"op", "op_index", "kernel", "macs"}) EXPECT_EQ(row[key], ops[step][key]) << key << ", step " << step;
+    EXPECT_NE(row["kernel"].get<std::string>().find("fully_connected"), std::string::npos) << row;
+    const int64_t instructions = row["instructions"].get<int64_t>(), macs = row["macs"].get<int64_t>();
+    EXPECT_GT(instructions, macs) << "at least one instruction per MAC, step " << step;
+    ASSERT_GT(macs, 0);
+    EXPECT_NEAR(row["instructions_per_mac"].get<double>(), double(instructions) / double(macs), 0.001);
+    sum += instructions;
+  }
+  const int64_t total = r["instructions"].get<int64_t>();
+  EXPECT_EQ(r["per_op_instructions"].get<int64_t>(), sum);
+  EXPECT_NEAR(double(sum), double(total), 0.03 * double(total));
+  EXPECT_LE(sum, total) << "the executor's own instructions between the steps are in no row";
+  EXPECT_NEAR(r["per_op_coverage"].get<double>(), double(sum) / double(total), 1e-5);
+  ASSERT_EQ(r["per_op_types"].size(), 1u) << "ten FULLY_CONNECTED layers";
+  EXPECT_EQ(r["per_op_types"][0]["count"], ops.size());
+  EXPECT_EQ(r["per_op_types"][0]["instructions"], sum);
+  EXPECT_EQ(r["per_op_types"][0]["macs"], report["macs"]);
+}
+
+// The table view prints the same rows: one per step, with its kernel.
+TEST(CortexMBench, TablePrintsEveryStep) {
+  MICROAOT_REQUIRE_QEMU();
+  const std::string model = "hello_world_int8";
+  std::string errors, table;
+  ASSERT_EQ(run_microaot_capture({"bench", shared_dir() + "/models/" + model + "/model.tflite"}, errors, &table), 0)
+      << errors;
+  const json report = compile_report(model);
+  size_t at = table.find("per operator");
+  ASSERT_NE(at, std::string::npos) << table;
+  for (const json& op : report["ops"]) {
+    const std::string row = " " + op["op"].get<std::string>() + " ";
+    at = table.find(row, at);
+    ASSERT_NE(at, std::string::npos) << "step " << op["step"] << "\n" << table;
+    at += row.size();
+    EXPECT_EQ(table.compare(table.find_first_not_of(' ', at), op["kernel"].get<std::string>().size(),
+                            op["kernel"].get<std::string>()), 0) << "step " << op["step"] << "\n" << table;
+  }
+  EXPECT_NE(table.find("per operator type"), std::string::npos) << table;
+}
+
 TEST(CortexMBench, RefusesWhatItCannotMeasure) {
   MICROAOT_REQUIRE_SHARED();
   const std::string model = shared_dir() + "/models/hello_world_int8/model.tflite";
   std::string errors;
   // Usage errors, exit status 2.
-  EXPECT_EQ(run_microaot_capture({"bench", model, "--executor", "graph"}, errors), 2);
-  EXPECT_NE(errors.find("executor graph"), std::string::npos) << errors;
+  EXPECT_EQ(run_microaot_capture({"bench", model, "--executor", "magic"}, errors), 2);
+  EXPECT_NE(errors.find("executor 'magic' is not supported"), std::string::npos) << errors;
   EXPECT_EQ(run_microaot_capture({"bench", model, "--target", "cortex-m0"}, errors), 2);
   EXPECT_NE(errors.find("no QEMU board for 'cortex-m0'"), std::string::npos) << errors;
   EXPECT_EQ(run_microaot_capture({"bench", model, "--target", "host"}, errors), 2);

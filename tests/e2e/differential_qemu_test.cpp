@@ -1,6 +1,12 @@
 // The differential harness on the emulated Cortex-M4 (where ISA-specific implementations run): a faithful
-// candidate passes, a wrong one is caught.
+// candidate passes, a wrong one is caught; every DSP implementation (MICROAOT_KERNEL_ISA lines) against the
+// portable kernel on the Cortex-M4 and M7, one random model each (CI time) (the host tests of
+// runtime/kernels/dsp_kernels_test.cpp cover many shapes; these run the real instructions).
 #include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
 
 #include "differential_util.h"
 #include "e2e_util.h"
@@ -24,6 +30,49 @@ TEST(DifferentialHarnessM4, FaithfulPassesAndWrongIsCaught) {
       << output;
   remove_dir(dir);
 }
+
+struct DspCase {
+  const char* stem;
+  const char* target;
+};
+
+void PrintTo(const DspCase& c, std::ostream* os) { *os << c.stem << " on " << c.target; }
+
+class DspImplementations : public ::testing::TestWithParam<DspCase> {};
+
+TEST_P(DspImplementations, MatchThePortableKernel) {
+  MICROAOT_REQUIRE_QEMU();
+  std::string output;
+  EXPECT_EQ(run_differential({"--kernel", GetParam().stem, "--cases", "1", "--max-tries", "40000", "--target",
+                              GetParam().target},
+                             &output),
+            0)
+      << output;
+}
+
+// The stems of the MICROAOT_KERNEL_ISA(stem, dsp, ...) lines, each on two cpus with the DSP extension.
+std::vector<DspCase> dsp_cases() {
+  struct Implementation {
+    const char *stem, *isa;
+  };
+  const Implementation implementations[] = {
+#define MICROAOT_KERNEL_ISA(stem, isa, source) {#stem, #isa},
+#include "microaot/kernel_list.def"
+  };
+  std::vector<DspCase> cases;
+  for (const Implementation& impl : implementations) {
+    if (std::string(impl.isa) != "dsp") continue;
+    for (const char* target : {"cortex-m4", "cortex-m7"}) cases.push_back({impl.stem, target});
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Dsp, DspImplementations, ::testing::ValuesIn(dsp_cases()),
+                         [](const ::testing::TestParamInfo<DspCase>& info) {
+                           std::string name = std::string(info.param.stem) + "_" + info.param.target;
+                           for (char& c : name) c = c == '-' ? '_' : c;
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace microaot::e2e

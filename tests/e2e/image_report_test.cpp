@@ -60,6 +60,18 @@ TEST(ImageReport, IndirectCallsReachTheNamedTargets) {
   EXPECT_EQ(static_stack_bound(graphs, "model_run", {"other_step"}).bytes, -1);
 }
 
+// The graph executor: the core calls the interpreter's step through a pointer, the step each kernel's entry
+// through another; the bound is the deepest chain, not recursion.
+TEST(ImageReport, TwoLevelsOfIndirectCallsAreBounded) {
+  const std::vector<std::string> graphs = {
+      graph("executor.c", node("model_run", 8) + external("__indirect_call") + edge("model_run", "__indirect_call")),
+      graph("graph_run.c", node("graph_step", 300) + external("__indirect_call") + edge("graph_step", "__indirect_call")),
+      graph("table.c", node("table.c:entry_conv", 96) + node("table.c:entry_add", 40)),
+  };
+  EXPECT_EQ(static_stack_bound(graphs, "model_run", {"graph_step", "entry_conv", "entry_add"}).bytes, 8 + 300 + 96);
+  EXPECT_EQ(static_stack_bound(graphs, "model_run", {"graph_step"}).bytes, -1) << "the entries are not named";
+}
+
 TEST(ImageReport, RecursionOrDynamicFramesAreUnbounded) {
   EXPECT_EQ(static_stack_bound({graph("a.c", node("run", 8) + node("f", 8) + edge("run", "f") + edge("f", "f"))}, "run")
                 .bytes,

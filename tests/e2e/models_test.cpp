@@ -43,7 +43,8 @@ class ModelTest : public ::testing::TestWithParam<std::string> {
   std::string out_;
 };
 
-TEST_P(ModelTest, AllGoldenVectorsMatch) {
+// Then the graph executor (an interpreter over the same kernels) must give the same outputs bit for bit.
+TEST_P(ModelTest, AllGoldenVectorsMatchOnBothExecutors) {
   MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   const json golden = load_golden(dir_);
   std::vector<size_t> all(golden["vectors"].size());
@@ -56,6 +57,14 @@ TEST_P(ModelTest, AllGoldenVectorsMatch) {
       const std::string diff = compare_tensor(golden["outputs"][j]["dtype"], read_file(got),
                                               read_file(dir_ + "/" + outputs[j].get<std::string>()));
       EXPECT_EQ(diff, "") << GetParam() << " vector " << k << " output " << j;
+    }
+  }
+  fs::rename(out_ + "/out", out_ + "/aot");
+  ASSERT_NO_FATAL_FAILURE(run_vectors(golden, all, {"--runtime-lib", runtime_lib(), "--executor", "graph"}));
+  for (size_t k = 0; k < all.size(); ++k) {
+    for (size_t j = 0; j < golden["outputs"].size(); ++j) {
+      const std::string file = "/" + std::to_string(k) + "/output" + std::to_string(j) + ".bin";
+      EXPECT_EQ(read_file(out_ + "/out" + file), read_file(out_ + "/aot" + file)) << GetParam() << " graph" << file;
     }
   }
 }

@@ -18,8 +18,11 @@ typedef enum {
   MICROAOT_STATUS_ARENA_CLOBBERED = 8,  /* another context wrote the shared memory since this one's last write */
   MICROAOT_STATUS_BUFFER_OVERLAP = 9,   /* a bound buffer overlaps the arena or another bound buffer */
   MICROAOT_STATUS_IN_PROGRESS = 10,     /* run_steps: operators are left; call run_steps again */
-  MICROAOT_STATUS_VALUE_OUT_OF_RANGE = 11 /* run: an operator met a value outside its range in its data (a
-                                             gather index beyond its axis); the outputs are not valid */
+  MICROAOT_STATUS_VALUE_OUT_OF_RANGE = 11, /* run: an operator met a value outside its range in its data (a
+                                              gather index beyond its axis); the outputs are not valid */
+  MICROAOT_STATUS_BAD_MODEL = 12,        /* graph executor: the model blob is not one, or is corrupt */
+  MICROAOT_STATUS_UNSUPPORTED_MODEL = 13 /* graph executor: a valid blob this firmware cannot run (blob
+                                            version, a kernel it does not link, more inputs) */
 } microaot_status;
 
 /* A short constant description of `status` ("ok", "null pointer", ...); "unknown status" for any other value. */

@@ -1,0 +1,122 @@
+// The graph blob as the compiler writes it and the firmware's loader reads it: a compiled model loads and
+// every step stays inside the blob and the arena; each kind of damage gets its status.
+#include "codegen/graph_blob.h"
+
+#include <gtest/gtest.h>
+
+#include "codegen/emit.h"
+#include "codegen/graph_check.h"
+#include "frontend/tflite_test_builder.h"
+
+namespace microaot {
+namespace {
+
+using namespace tflite_test;
+
+CompiledModel compile_small_graph() {
+  CompileOptions options;
+  options.executor = "graph";
+  return compile_model(build_model(small_fc_model()), options);
+}
+
+uint32_t word(const std::vector<uint8_t>& bytes, size_t index) {
+  uint32_t value = 0;
+  for (int i = 0; i < 4; ++i) value |= static_cast<uint32_t>(bytes[4 * index + i]) << (8 * i);
+  return value;
+}
+
+void set_word(std::vector<uint8_t>& bytes, size_t index, uint32_t value) {
+  for (int i = 0; i < 4; ++i) bytes[4 * index + i] = static_cast<uint8_t>(value >> (8 * i));
+}
+
+// The blob with header word `index` set to `value` and the checksum made right again: damage the checksum
+// alone would catch, to reach the loader's other checks.
+std::vector<uint8_t> with_header_word(std::vector<uint8_t> bytes, size_t index, uint32_t value) {
+  set_word(bytes, index, value);
+  set_word(bytes, MICROAOT_BLOB_W_CHECKSUM, microaot_blob_checksum(bytes.data() + 16, bytes.size() - 16));
+  return bytes;
+}
+
+TEST(GraphBlob, CompiledModelLoadsAndEveryStepStaysInside) {
+  const CompiledModel model = compile_small_graph();
+  const GraphBlob blob = build_graph_blob(model);
+  EXPECT_EQ(blob.bytes.size() % MICROAOT_BLOB_ALIGN, 0u);
+  EXPECT_EQ(word(blob.bytes, MICROAOT_BLOB_W_NUM_STEPS), model.calls.size());
+  EXPECT_EQ(blob.constants_bytes + blob.description_bytes, static_cast<int64_t>(blob.bytes.size()));
+  EXPECT_GE(blob.constants_bytes, weights_bytes(model));
+  const BlobCheck check = check_blob(blob.bytes);
+  EXPECT_EQ(check.init, MICROAOT_STATUS_OK);
+  EXPECT_EQ(check.run, MICROAOT_STATUS_OK);
+  EXPECT_EQ(check.steps, model.calls.size());
+  EXPECT_EQ(check.problem, "");
+}
+
+TEST(GraphBlob, SameModelSameBytes) {
+  EXPECT_EQ(build_graph_blob(compile_small_graph()).bytes, build_graph_blob(compile_small_graph()).bytes);
+}
+
+TEST(GraphBlob, EveryChangedByteAfterTheFirstWordsIsCaught) {
+  const std::vector<uint8_t> good = build_graph_blob(compile_small_graph()).bytes;
+  for (size_t at = 16; at < good.size(); ++at) {
+    std::vector<uint8_t> bad = good;
+    bad[at] ^= 0x10;
+    ASSERT_EQ(check_blob(bad).init, MICROAOT_STATUS_BAD_MODEL) << "byte " << at;
+  }
+}
+
+TEST(GraphBlob, DamageWithARightChecksumIsCaughtByTheLayoutChecks) {
+  const std::vector<uint8_t> good = build_graph_blob(compile_small_graph()).bytes;
+  const uint32_t arena = word(good, MICROAOT_BLOB_W_ARENA_BYTES);
+  const std::vector<std::pair<size_t, uint32_t>> bad_words = {
+      {MICROAOT_BLOB_W_ARENA_BYTES, 4},  // the tensors no longer fit the arena
+      {MICROAOT_BLOB_W_ARENA_ALIGN, 3},
+      {MICROAOT_BLOB_W_ARENA_HEADER, 2},
+      {MICROAOT_BLOB_W_NUM_OUTPUTS, 0},
+      {MICROAOT_BLOB_W_NUM_TENSORS, 0xFFFFFFFFu},
+      {MICROAOT_BLOB_W_NUM_STEPS, 1000},
+      {MICROAOT_BLOB_W_NUM_ARGS, 1},
+      {MICROAOT_BLOB_W_STEPS_AT, 12},
+      {MICROAOT_BLOB_W_PARAMS_BYTES, 4},
+      {MICROAOT_BLOB_W_CONSTANTS_AT, static_cast<uint32_t>(good.size())},
+      {MICROAOT_BLOB_W_CONSTANTS_BYTES, 0},
+  };
+  for (const auto& [index, value] : bad_words) {
+    EXPECT_EQ(check_blob(with_header_word(good, index, value)).init, MICROAOT_STATUS_BAD_MODEL) << "word " << index;
+  }
+  EXPECT_EQ(check_blob(with_header_word(good, MICROAOT_BLOB_W_ARENA_BYTES, arena + 64)).init, MICROAOT_STATUS_OK)
+      << "a larger arena than needed is fine";
+}
+
+TEST(GraphBlob, WhatThisFirmwareCannotRunIsUnsupported) {
+  const std::vector<uint8_t> good = build_graph_blob(compile_small_graph()).bytes;
+  std::vector<uint8_t> version = good;
+  set_word(version, MICROAOT_BLOB_W_VERSION, MICROAOT_BLOB_VERSION + 1);
+  EXPECT_EQ(check_blob(version).init, MICROAOT_STATUS_UNSUPPORTED_MODEL);
+  EXPECT_EQ(check_blob(good, 0).init, MICROAOT_STATUS_UNSUPPORTED_MODEL) << "a context without input slots";
+  std::vector<uint8_t> kernel = good;  // step 0 names a kernel id no firmware links
+  const size_t step0 = word(good, MICROAOT_BLOB_W_STEPS_AT) / 4;
+  set_word(kernel, step0 + MICROAOT_BLOB_S_KERNEL, 60000);
+  set_word(kernel, MICROAOT_BLOB_W_CHECKSUM, microaot_blob_checksum(kernel.data() + 16, kernel.size() - 16));
+  EXPECT_EQ(check_blob(kernel).init, MICROAOT_STATUS_UNSUPPORTED_MODEL);
+}
+
+TEST(GraphBlob, TruncatedOrEmptyIsBadModel) {
+  const std::vector<uint8_t> good = build_graph_blob(compile_small_graph()).bytes;
+  EXPECT_EQ(check_blob(std::vector<uint8_t>(good.begin(), good.end() - 16)).init, MICROAOT_STATUS_BAD_MODEL);
+  EXPECT_EQ(check_blob(std::vector<uint8_t>(good.begin(), good.begin() + 40)).init, MICROAOT_STATUS_BAD_MODEL);
+  EXPECT_EQ(check_blob({}).init, MICROAOT_STATUS_BAD_MODEL);
+}
+
+TEST(GraphBlob, GraphFolderHoldsTheBlobTheTableAndTheInterpreter) {
+  const FileSet files = emit_library(compile_small_graph());
+  for (const char* file : {"model.blob", "kernel_table.c", "weights.c", "kernels/graph_load.c", "kernels/graph_run.c",
+                           "kernels/microaot/graph.h"}) {
+    EXPECT_EQ(files.count(file), 1u) << file;
+  }
+  const std::string blob = files.at("model.blob");
+  EXPECT_EQ(std::vector<uint8_t>(blob.begin(), blob.end()), build_graph_blob(compile_small_graph()).bytes);
+  EXPECT_NE(files.at("model.h").find("model_init_blob("), std::string::npos);
+}
+
+}  // namespace
+}  // namespace microaot

@@ -1,0 +1,242 @@
+// The DSP kernels (runtime/kernels/dsp/, linked under microaot_dsp_* names by dsp_test/) against the
+// portable ones on random shapes, zero points and multipliers that keep outputs mostly inside the int8 range
+// (saturated outputs would hide a wrong sum): byte for byte, plain and overlap variants, fast paths and
+// fallbacks. On the host they run microaot/dsp.h's C definitions of the instructions; the differential
+// harness runs the real instructions on QEMU (tests/e2e/differential_qemu_test.cpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "binary_kernel_test_util.h"
+#include "conv_geometry_test_util.h"
+#include "microaot/dsp_dot.h"
+#include "microaot/kernels/add.h"
+#include "microaot/kernels/conv.h"
+#include "microaot/kernels/fully_connected.h"
+
+extern "C" {
+void microaot_dsp_conv_2d_s8(const microaot_conv_2d_params_q* params, const int8_t* input, const int8_t* filter,
+                             const int32_t* bias, int8_t* output);
+void microaot_dsp_conv_2d_s8_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                     const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch);
+void microaot_dsp_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
+                                       const int8_t* filter, const int32_t* bias, int8_t* output);
+void microaot_dsp_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                               const int8_t* input, const int8_t* filter, const int32_t* bias,
+                                               int8_t* output, void* scratch);
+void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
+                         int8_t* output);
+void microaot_dsp_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
+                                     const int8_t* weights, const int32_t* bias, int8_t* output);
+}
+
+namespace {
+
+int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+
+// The fields of set_conv_window, drawn: sizes, strides, dilations, padding up to the filter's extent - 1.
+struct Geometry {
+  int batches, in_h, in_w, in_c, filter_h, filter_w, out_h, out_w, out_c;
+  int stride_h, stride_w, dilation_h, dilation_w, pad_h, pad_w;
+};
+
+int out_size(int in, int pad, int filter, int dilation, int stride) {
+  return (in + 2 * pad - (filter - 1) * dilation - 1) / stride + 1;
+}
+
+// Filters up to max_filter square, dilations 1 or 2; with square3 a 3x3 filter without dilation (the
+// depthwise fast path).
+Geometry random_geometry(std::mt19937& rng, int max_filter, bool square3 = false) {
+  Geometry g{};
+  g.batches = draw(rng, 1, 2);
+  g.filter_h = draw(rng, 1, max_filter), g.filter_w = draw(rng, 1, max_filter);
+  g.dilation_h = draw(rng, 1, 2), g.dilation_w = draw(rng, 1, 2);
+  if (square3) g.filter_h = g.filter_w = 3, g.dilation_h = g.dilation_w = 1;
+  g.stride_h = draw(rng, 1, 2), g.stride_w = draw(rng, 1, 2);
+  g.pad_h = draw(rng, 0, (g.filter_h - 1) * g.dilation_h), g.pad_w = draw(rng, 0, (g.filter_w - 1) * g.dilation_w);
+  g.in_h = (g.filter_h - 1) * g.dilation_h + draw(rng, 1, 6), g.in_w = (g.filter_w - 1) * g.dilation_w + draw(rng, 1, 6);
+  g.in_c = draw(rng, 1, 19);
+  g.out_h = out_size(g.in_h, g.pad_h, g.filter_h, g.dilation_h, g.stride_h);
+  g.out_w = out_size(g.in_w, g.pad_w, g.filter_w, g.dilation_w, g.stride_w);
+  return g;
+}
+
+// Per-channel multipliers scaling a sum of `terms` products of magnitude ~128 * 64 to a few tens.
+struct Quantization {
+  std::vector<int32_t> multiplier, shift;
+  int32_t input_offset, output_offset;
+};
+
+Quantization random_quantization(std::mt19937& rng, int channels, int terms) {
+  Quantization q{{}, {}, -draw(rng, -128, 127), draw(rng, -20, 20)};
+  for (int c = 0; c < channels; ++c) {
+    const double typical_sum = 128.0 * 64.0 * std::sqrt(static_cast<double>(terms > 0 ? terms : 1));
+    const multiplier_test::Multiplier m = multiplier_test::quantize(draw(rng, 20, 60) / typical_sum);
+    q.multiplier.push_back(m.mantissa);
+    q.shift.push_back(m.shift);
+  }
+  return q;
+}
+
+template <typename Params>
+void set_quantization(Params& p, const Quantization& q, std::mt19937& rng) {
+  p.input_offset = q.input_offset, p.output_offset = q.output_offset;
+  const bool relu = draw(rng, 0, 1) == 1;
+  p.activation_min = relu ? q.output_offset : -128, p.activation_max = 127;
+  p.output_multiplier = q.multiplier.data(), p.output_shift = q.shift.data();
+}
+
+// Outputs that are neither clamp bound: the comparison must see enough of them to mean something.
+int unclamped(const std::vector<int8_t>& out) {
+  int n = 0;
+  for (int8_t v : out) n += v != -128 && v != 127;
+  return n;
+}
+
+// The three functions of one convolution kernel: portable, DSP, DSP overlap variant.
+template <typename Params>
+struct ConvKernels {
+  void (*portable)(const Params*, const int8_t*, const int8_t*, const int32_t*, int8_t*);
+  void (*dsp)(const Params*, const int8_t*, const int8_t*, const int32_t*, int8_t*);
+  void (*dsp_overlap)(const Params*, const int8_t*, const int8_t*, const int32_t*, int8_t*, void*);
+};
+
+// Outputs compared, and of those neither clamp bound.
+struct Counts {
+  int compared = 0, inside = 0;
+};
+
+// Random quantization (sums of `terms` products) and data for geometry g and params p (geometry set); the
+// DSP variants must give the portable bytes. Case i has no bias every fourth time.
+template <typename Params>
+void expect_same_conv(const ConvKernels<Params>& k, Params p, const Geometry& g, int terms, size_t filter_size,
+                      std::mt19937& rng, int i, Counts& counts) {
+  const Quantization q = random_quantization(rng, g.out_c, terms);
+  set_quantization(p, q, rng);
+  const auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
+  const auto filter = random_ints<int8_t>(rng, filter_size, -127, 127);
+  const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -5000, 5000);
+  const size_t out_size = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
+  std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
+  std::vector<int8_t> scratch(static_cast<size_t>(g.out_w * g.out_c));
+  const int32_t* b = i % 4 == 0 ? nullptr : bias.data();
+  k.portable(&p, input.data(), filter.data(), b, expected.data());
+  k.dsp(&p, input.data(), filter.data(), b, got.data());
+  k.dsp_overlap(&p, input.data(), filter.data(), b, got_overlap.data(), scratch.data());
+  EXPECT_EQ(got, expected) << "case " << i;
+  EXPECT_EQ(got_overlap, expected) << "case " << i;
+  counts.compared += static_cast<int>(out_size);
+  counts.inside += unclamped(expected);
+}
+
+TEST(DspRequantize, MatchesTheReferenceMultiplyByQuantizedMultiplier) {
+  std::mt19937 rng(7);
+  const int32_t edges[] = {0, 1, -1, 0x40000000, -0x40000000, INT32_MAX, INT32_MIN, 12345, -12345, 1 << 20};
+  for (int i = 0; i < 200000; ++i) {
+    const int32_t acc = i < 100 ? edges[i % 10] : static_cast<int32_t>(rng());
+    const int32_t multiplier = i % 7 == 0 ? 0 : (1 << 30) + static_cast<int32_t>(rng() % (1u << 30));
+    const int shift = draw(rng, -31, 7);
+    ASSERT_EQ(microaot_dsp_requantize(acc, multiplier, shift),
+              microaot_multiply_by_quantized_multiplier(acc, multiplier, shift))
+        << acc << " " << multiplier << " " << shift;
+  }
+}
+
+TEST(DspConv2dS8, MatchesPortableOnRandomShapes) {
+  const ConvKernels<microaot_conv_2d_params_q> conv{microaot_conv_2d_s8, microaot_dsp_conv_2d_s8,
+                                                    microaot_dsp_conv_2d_s8_overlap};
+  std::mt19937 rng(11);
+  Counts counts;
+  for (int i = 0; i < 400; ++i) {
+    Geometry g = random_geometry(rng, i % 3 == 0 ? 1 : 5);
+    const int groups = i % 9 == 0 && g.in_c % 2 == 0 ? 2 : 1;  // grouped: the portable fallback
+    g.out_c = groups * draw(rng, 1, 7);
+    if (i % 5 == 0) g.in_c = 4 * draw(rng, 20, 40);  // windows beyond the im2col buffer for larger filters
+    microaot_conv_2d_params_q p{};
+    set_conv_window(p, g);
+    p.filter_depth = g.in_c / groups;
+    const int window = g.filter_h * g.filter_w * p.filter_depth;
+    expect_same_conv(conv, p, g, window, static_cast<size_t>(g.out_c * window), rng, i, counts);
+    ASSERT_FALSE(HasFailure());
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> depthwise{
+      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
+  std::mt19937 rng(13);
+  Counts counts;
+  for (int i = 0; i < 400; ++i) {
+    Geometry g = random_geometry(rng, 4, i % 2 == 0);
+    microaot_depthwise_conv_2d_params_q p{};
+    p.depth_multiplier = i % 6 == 0 ? 2 : 1;  // 2: the portable fallback
+    g.out_c = g.in_c * p.depth_multiplier;
+    set_conv_window(p, g);
+    const int taps = g.filter_h * g.filter_w;
+    expect_same_conv(depthwise, p, g, taps, static_cast<size_t>(taps * g.out_c), rng, i, counts);
+    ASSERT_FALSE(HasFailure());
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+TEST(DspFullyConnectedS8, MatchesPortableOnRandomShapes) {
+  std::mt19937 rng(17);
+  int compared = 0, inside = 0;
+  for (int i = 0; i < 400; ++i) {
+    microaot_fully_connected_params_q p{};
+    p.batches = draw(rng, 1, 3), p.input_depth = draw(rng, 1, 70), p.output_depth = draw(rng, 1, 9);
+    p.filter_offset = i % 3 == 0 ? draw(rng, -127, 128) : 0;  // asymmetric weights too
+    const Quantization q = random_quantization(rng, p.output_depth, p.input_depth);
+    set_quantization(p, q, rng);
+    const auto input = random_ints<int8_t>(rng, static_cast<size_t>(p.batches * p.input_depth), -128, 127);
+    const auto weights = random_ints<int8_t>(rng, static_cast<size_t>(p.output_depth * p.input_depth), -128, 127);
+    const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(p.output_depth), -5000, 5000);
+    const size_t out_size = static_cast<size_t>(p.batches * p.output_depth);
+    std::vector<int8_t> expected(out_size), got(out_size);
+    const int32_t* b = i % 4 == 0 ? nullptr : bias.data();
+    microaot_fully_connected_s8(&p, input.data(), weights.data(), b, expected.data());
+    microaot_dsp_fully_connected_s8(&p, input.data(), weights.data(), b, got.data());
+    ASSERT_EQ(got, expected) << "case " << i;
+    compared += static_cast<int>(out_size);
+    inside += unclamped(expected);
+  }
+  EXPECT_GT(inside, compared / 2);
+}
+
+// Random scales and zero points as TFLM's Prepare sets them (left shift 20), flat and with input 2 broadcast
+// along the inner dimension; every pair of input values in the flat cases.
+TEST(DspAddS8, MatchesPortableOnRandomScales) {
+  std::mt19937 rng(19);
+  std::uniform_real_distribution<double> scale(0.002, 0.2);
+  const int32_t shape[2] = {256, 256}, strides1[2] = {256, 1}, strides2[2] = {1, 0};
+  for (int i = 0; i < 60; ++i) {
+    const double s1 = scale(rng), s2 = scale(rng), so = scale(rng) * 2, twice_max = 2 * std::max(s1, s2);
+    microaot_add_params_q p{};
+    if (i % 3 == 0) {
+      binary_test::set_walk(p, 256 * 256, 2, shape, strides1, strides2);
+    } else {
+      binary_test::set_walk(p, 256 * 256);
+    }
+    binary_test::set_input_rescale(p, draw(rng, -128, 127), multiplier_test::quantize(s1 / twice_max),
+                                   draw(rng, -128, 127), multiplier_test::quantize(s2 / twice_max), 20);
+    const bool relu = i % 2 == 0;
+    const int32_t zo = draw(rng, -20, 20);
+    binary_test::set_output_rescale(p, multiplier_test::quantize(twice_max / ((1 << 20) * so)), zo,
+                                    relu ? zo : -128, 127);
+    std::vector<int8_t> a, b, expected(256 * 256), got(256 * 256);
+    for (int x = -128; x < 128; ++x) {
+      for (int y = -128; y < 128; ++y) a.push_back(static_cast<int8_t>(x)), b.push_back(static_cast<int8_t>(y));
+    }
+    microaot_add_s8(&p, a.data(), b.data(), expected.data());
+    microaot_dsp_add_s8(&p, a.data(), b.data(), got.data());
+    ASSERT_EQ(got, expected) << "case " << i;
+    EXPECT_GT(unclamped(expected), 256 * 256 / 8) << "case " << i;
+  }
+}
+
+}  // namespace
