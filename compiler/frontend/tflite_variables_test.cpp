@@ -102,6 +102,18 @@ TEST(TfliteVariables, TheStateMustFitTheFirstPoolAfterItsActivations) {
   }
 }
 
+TEST(TfliteVariables, TheGraphExecutorRefusesAModelWithState) {
+  CompileOptions options;
+  options.executor = "graph";
+  try {
+    compile_model(build_model(delay_line(true)), options);
+    FAIL() << "--executor graph accepted a model with state";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("--executor graph does not run models with state yet"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(TfliteVariables, AnotherOperatorInTheInitialisationIsRefusedNamingItAndTheSubgraph) {
   ModelSpec m = delay_line(true);
   m.subgraphs[0].ops[1] = op(kAdd, 1, {1, 1}, {0});
