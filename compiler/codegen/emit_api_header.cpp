@@ -83,7 +83,8 @@ void emit_prototypes(std::ostringstream& out, const ModuleNames& n) {
       << " * or NULL for the library's static arena (absent when " << m << "_NO_STATIC_ARENA is defined: then\n"
       << " * NULL_POINTER). ARENA_TOO_SMALL / ARENA_MISALIGNED: the arena does not fit. Call it first, on any\n"
       << " * memory (the context need not be zeroed); on failure the context is left IDLE. It does not touch the\n"
-      << " * arena, so it never disturbs another context sharing it. */\n";
+      << " * arena, so it never disturbs another context sharing it, except in a model with state (resource\n"
+      << " * variables, " << m << "_PERSISTENT_SIZE in memory_map.h): init writes the initial state there, as reset. */\n";
   out << "microaot_status " << p << "_init(" << ctx << ", void *arena, size_t arena_size);\n\n";
   out << "/* Copies `size` bytes into input `index`. BAD_INDEX: index >= " << m << "_NUM_INPUTS; BAD_SIZE:\n"
       << " * size is not exactly the input's size. Outputs of the previous run are no longer readable. */\n";
@@ -116,6 +117,12 @@ void emit_prototypes(std::ostringstream& out, const ModuleNames& n) {
   out << "/* Releases the arena binding (the arena keeps its bytes); the context returns to IDLE (again OK when\n"
       << " * already IDLE). BAD_STATE while running. */\n";
   out << "microaot_status " << p << "_destroy(" << ctx << ");\n\n";
+  out << "/* Restores the initial state of a model with state (resource variables kept from run to run in the\n"
+      << " * context's arena; two contexts on two arenas keep two states): the values init wrote, which CALL_ONCE's\n"
+      << " * initialisation computes. Abandons a run_steps run in progress. OK and nothing to do for a model\n"
+      << " * without state. A model with state: run() returns ARENA_CLOBBERED once another context wrote the\n"
+      << " * arena, or a run failed, until reset. BAD_STATE: IDLE or RUNNING. */\n";
+  out << "microaot_status " << p << "_reset(" << ctx << ");\n\n";
   out << "/* A constant one-line description of a status, e.g. \"arena clobbered by another context\". */\n";
   out << "const char *" << p << "_status_string(microaot_status status);\n";
 }

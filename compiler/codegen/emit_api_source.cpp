@@ -102,6 +102,32 @@ void emit_op_names(std::ostringstream& out, const CompiledModel& model) {
       << "_OP_NAMES NULL\n#endif\n\n";
 }
 
+// The persistent region's bytes after init and reset: each variable's initial value (zeros between).
+std::vector<uint8_t> initial_state(const CompiledModel& model) {
+  std::vector<uint8_t> bytes(static_cast<size_t>(model.persistent_bytes), 0);
+  for (const PersistentBuffer& p : model.persistent) {
+    const std::vector<uint8_t>& value = model.graph.tensor(p.tensor_id).data;
+    std::copy(value.begin(), value.end(), bytes.begin() + p.offset);
+  }
+  return bytes;
+}
+
+bool has_nonzero_initial_state(const CompiledModel& model) {
+  const std::vector<uint8_t> bytes = initial_state(model);
+  return std::any_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b != 0; });
+}
+
+// What init and reset copy into the persistent region (in flash), unless it is all zeros.
+void emit_initial_state(std::ostringstream& out, const CompiledModel& model) {
+  if (!has_nonzero_initial_state(model)) return;
+  const std::vector<uint8_t> bytes = initial_state(model);
+  out << "/* The state init and reset restore: the variables' initial values (CALL_ONCE's initialisation,\n"
+      << " * evaluated at compile time). */\nstatic const uint8_t " << module_names(model).prefix
+      << "_persistent_init[" << bytes.size() << "] = {";
+  for (size_t i = 0; i < bytes.size(); ++i) out << (i % 24 == 0 ? "\n  " : " ") << static_cast<int>(bytes[i]) << "u,";
+  out << "\n};\n\n";
+}
+
 void emit_descriptor(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);
   const std::string& p = n.prefix;
@@ -126,6 +152,9 @@ void emit_descriptor(std::ostringstream& out, const CompiledModel& model) {
       {"run_step", p + "_step"},
       {"op_names", m + "_OP_NAMES"},
       {"program", "NULL"},
+      {"persistent_offset", model.persistent.empty() ? "0u" : m + "_PERSISTENT_OFFSET"},
+      {"persistent_size", model.persistent.empty() ? "0u" : m + "_PERSISTENT_SIZE"},
+      {"persistent_init", has_nonzero_initial_state(model) ? p + "_persistent_init" : "NULL"},
   };
   out << "/* What the executor core (microaot/executor.h) needs to run this model. */\n"
       << "static const microaot_model " << p << "_descriptor = {\n";
@@ -155,6 +184,7 @@ constexpr Wrapper kWrappers[] = {
     {"microaot_status", "get_output", "size_t index, void *data, size_t size", "index, data, size", false},
     {"microaot_status", "output_ptr", "size_t index, const void **data, size_t *size", "index, data, size", false},
     {"microaot_status", "destroy", "", "", false},
+    {"microaot_status", "reset", "", "", false},
 };
 
 // --executor graph: what this firmware offers a blob, and init through the blob's loader.
@@ -237,6 +267,7 @@ std::string emit_api_source(const CompiledModel& model) {
   emit_io_table(out, model, "outputs", model.graph.outputs);
   out << "\n";
   emit_op_names(out, model);
+  emit_initial_state(out, model);
   emit_descriptor(out, model);
   emit_wrappers(out, model);
   if (model.options.interface_api_c) emit_tvm_run(out, model);

@@ -47,7 +47,7 @@ int io_slot(const CompiledModel& model, int tensor_id) {
 
 size_t pool_of_tensor(const CompiledModel& model, int tensor_id) {
   // With --io-in-arena off, inputs and outputs have no planned buffer: they are bound per context.
-  if (model.pool_of.empty() || io_slot(model, tensor_id) >= 0) return 0;
+  if (model.pool_of.empty() || io_slot(model, tensor_id) >= 0 || persistent_of(model, tensor_id)) return 0;
   return model.pool_of[buffer_of_tensor(model, tensor_id)];
 }
 
@@ -57,22 +57,25 @@ std::string pool_symbol(const CompiledModel& model, size_t pool) {
 }
 
 int64_t arena_header_bytes(const CompiledModel& model) {
-  return model.plan.arena_size == 0 ? 0 : align_up(8, model.options.alignment);
+  return model.plan.arena_size + model.persistent_bytes == 0 ? 0 : align_up(8, model.options.alignment);
 }
 
-int64_t arena_buffer_bytes(const CompiledModel& model) { return arena_header_bytes(model) + model.plan.arena_size; }
+int64_t arena_buffer_bytes(const CompiledModel& model) {
+  return arena_header_bytes(model) + (model.persistent_bytes == 0 ? model.plan.arena_size
+                                                                  : persistent_base(model) + model.persistent_bytes);
+}
 
 size_t context_slots(const CompiledModel& model) {
   return model.graph.inputs.size() + (model.options.io_in_arena ? 0 : model.graph.outputs.size());
 }
 
 int64_t context_bytes32(const CompiledModel& model) {
-  // microaot_context: self, model, arena, slots (4 pointers), next_step, state (padded to 4);
+  // microaot_context: self, model, arena, slots (4 pointers), next_step, state, persistent_lost (padded to 4);
   // microaot_slot: buffer pointer, written flag (padded to 4).
   constexpr int64_t kCoreBytes32 = 6 * 4;
   constexpr int64_t kSlotBytes32 = 2 * 4;
-  // microaot_graph: the descriptor (9 words, 9 pointers), the blob and the firmware table.
-  constexpr int64_t kGraphBytes32 = 20 * 4;
+  // microaot_graph: the descriptor (11 words, 10 pointers), the blob and the firmware table.
+  constexpr int64_t kGraphBytes32 = 23 * 4;
   return kCoreBytes32 + static_cast<int64_t>(context_slots(model)) * kSlotBytes32 + (is_graph(model) ? kGraphBytes32 : 0);
 }
 

@@ -70,10 +70,24 @@ void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<s
   }
 }
 
+// The persistent region: every variable, apart from the reused activations above.
+std::string persistent_text(const CompiledModel& model) {
+  if (model.persistent.empty()) return "";
+  std::string text = "\npersistent region (state kept from run to run, never reused): " +
+                     std::to_string(model.persistent_bytes) + " bytes at offset " +
+                     std::to_string(persistent_base(model)) + ", after the " + std::to_string(model.plan.arena_size) +
+                     " bytes of reused activations\n";
+  for (const PersistentBuffer& p : model.persistent) {
+    text += "  t" + std::to_string(p.tensor_id) + "  offset " + std::to_string(persistent_base(model) + p.offset) +
+            "  size " + std::to_string(p.size) + "  '" + model.graph.tensor(p.tensor_id).name + "'\n";
+  }
+  return text;
+}
+
 // What the executor adds to the plan's figures: the arena header before offset 0, and the context.
 std::string runtime_memory_text(const CompiledModel& model) {
   const ModuleNames n = module_names(model);
-  return "\nexecutor (microaot/executor.h):\n"
+  return persistent_text(model) + "\nexecutor (microaot/executor.h):\n"
          "  arena header: " + std::to_string(arena_header_bytes(model)) +
          " bytes before offset 0, naming the context that wrote the arena last\n"
          "  init needs:   " + std::to_string(arena_buffer_bytes(model)) + " bytes (" + n.macro + "_ARENA_SIZE)\n"

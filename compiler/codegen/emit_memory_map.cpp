@@ -6,6 +6,25 @@
 
 namespace microaot {
 
+namespace {
+// The resource variables: in the persistent region after the activations, never reused.
+void emit_persistent_map(std::ostringstream& out, const CompiledModel& model) {
+  if (model.persistent.empty()) return;
+  const ModuleNames n = module_names(model);
+  out << "\n/* State kept from run to run (resource variables): offsets in the arena, after the activations. */\n"
+      << "#define " << n.macro << "_PERSISTENT_OFFSET " << persistent_base(model) << "u\n"
+      << "#define " << n.macro << "_PERSISTENT_SIZE " << model.persistent_bytes << "u\n";
+  for (const PersistentBuffer& p : model.persistent) {
+    const Tensor& t = model.graph.tensor(p.tensor_id);
+    const std::string m = n.macro + "_TENSOR_" + std::to_string(p.tensor_id);
+    out << "/* '" << c_comment_text(t.name) << "' " << dtype_name(t.dtype) << " " << format_shape(t.shape)
+        << ", persistent */\n";
+    out << "#define " << m << "_OFFSET " << persistent_base(model) + p.offset << "u\n";
+    out << "#define " << m << "_SIZE " << t.byte_size() << "u\n";
+  }
+}
+}  // namespace
+
 std::string emit_memory_map(const CompiledModel& model) {
   const ModuleNames n = module_names(model);
   std::ostringstream out;
@@ -41,6 +60,7 @@ std::string emit_memory_map(const CompiledModel& model) {
     out << "#define " << m << "_SIZE " << t.byte_size() << "u\n";
     out << "#define " << m << "_ALIGN " << b.alignment << "u\n";
   }
+  emit_persistent_map(out, model);
   out << "\n/* Views that share another tensor's bytes (reshapes). */\n";
   for (size_t id = 0; id < model.graph.tensors.size(); ++id) {
     const Tensor& t = model.graph.tensors[id];

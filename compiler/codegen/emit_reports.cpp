@@ -126,6 +126,15 @@ nlohmann::json in_place_json(const CompiledModel& model) {
   return list;
 }
 
+nlohmann::json persistent_json(const CompiledModel& model) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const PersistentBuffer& p : model.persistent) {
+    list.push_back({{"tensor", p.tensor_id}, {"name", model.graph.tensor(p.tensor_id).name},
+                    {"offset", persistent_base(model) + p.offset}, {"size", p.size}});
+  }
+  return list;
+}
+
 nlohmann::json peak_tensors_json(const CompiledModel& model) {
   nlohmann::json list = nlohmann::json::array();
   for (size_t i : peak_buffers(model.buffers)) list.push_back(model.buffers[i].tensor_id);
@@ -143,6 +152,10 @@ void write_ram_lines(std::ostringstream& out, const CompiledModel& model) {
         << pool.used << " bytes (" << (k == 0 ? "pool " + pool.name + ", " : "") << pool.size << " available)\n";
   }
   if (!model.options.io_in_arena) out << "I/O buffers (RAM):   " << io_buffer_bytes_outside(model) << " bytes\n";
+  if (!model.persistent.empty()) {
+    out << "persistent (RAM):    " << persistent_base(model) - model.plan.arena_size + model.persistent_bytes
+        << " bytes (state of " << model.persistent.size() << " variables, in the arena after the activations)\n";
+  }
   out << "arena header (RAM):  " << arena_header_bytes(model) << " bytes (the arena's last writer; init needs "
       << arena_buffer_bytes(model) << " bytes)\n";
   if (static_record_bytes(model) != 0) {
@@ -212,6 +225,8 @@ std::string emit_report_json(const CompiledModel& model) {
       {"source", model.options.source_name},
       {"flags", compile_flags_text(model.options)},
       {"arena_bytes", model.plan.arena_size},
+      {"persistent_bytes", model.persistent_bytes},
+      {"persistent", persistent_json(model)},
       {"arena_header_bytes", arena_header_bytes(model)},
       {"arena_buffer_bytes", arena_buffer_bytes(model)},
       {"ram_bytes", static_ram_bytes(model)},

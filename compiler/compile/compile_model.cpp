@@ -60,6 +60,17 @@ void check_graph_options(const CompileOptions& options) {
   if (!options.shared_arena.empty()) refuse("several models: compile each to its own blob");
   if (options.alignment < 4) refuse("--alignment below 4: the interpreter reads 32-bit words");
 }
+// The graph executor's blob has no persistent region yet: a model with state would run on garbage.
+void check_state_executor(const CompiledModel& model) {
+  if (model.options.executor != "graph") return;
+  for (size_t id = 0; id < model.graph.tensors.size(); ++id) {
+    if (model.graph.tensors[id].is_persistent) {
+      throw CompileError("--executor graph does not run models with state yet: resource variable " +
+                         describe_tensor(model.graph, static_cast<int>(id)) + " (use --executor aot)");
+    }
+  }
+}
+
 }  // namespace
 
 void check_compile_options(const CompileOptions& options) {
@@ -101,6 +112,7 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   ctx.dump_after = options.dump_ir_after;
   run_pass_pipeline(model.graph, ctx);
   check_interface(model.graph);
+  check_state_executor(model);
   lower_ops(model);
   plan_model_memory(model);
   select_kernels(model.calls, model.options.target);
@@ -115,7 +127,18 @@ size_t buffer_of_tensor(const CompiledModel& model, int tensor_id) {
   MICROAOT_CHECK(false, "tensor " + std::to_string(tensor_id) + " has no planned buffer");
 }
 
+int64_t persistent_base(const CompiledModel& model) { return align_up(model.plan.arena_size, model.options.alignment); }
+
+const PersistentBuffer* persistent_of(const CompiledModel& model, int tensor_id) {
+  const int owner = model.graph.storage_of(tensor_id);
+  for (const PersistentBuffer& p : model.persistent) {
+    if (p.tensor_id == owner) return &p;
+  }
+  return nullptr;
+}
+
 int64_t arena_offset(const CompiledModel& model, int tensor_id) {
+  if (const PersistentBuffer* p = persistent_of(model, tensor_id)) return persistent_base(model) + p->offset;
   return model.plan.offsets[buffer_of_tensor(model, tensor_id)];
 }
 

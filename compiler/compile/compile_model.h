@@ -42,6 +42,14 @@ struct CompileOptions {
   std::string model_sha256;      // lower-case hex SHA-256 of the .tflite file
 };
 
+// A resource variable's place in the persistent region (after the reused activations of the arena): its
+// state survives from run to run and no other buffer shares its bytes.
+struct PersistentBuffer {
+  int tensor_id = -1;
+  int64_t offset = 0;  // from the start of the persistent region
+  int64_t size = 0;    // bytes, aligned
+};
+
 struct CompiledModel {
   CompileOptions options;
   Graph graph;                     // after the passes; ops are the schedule
@@ -55,6 +63,8 @@ struct CompiledModel {
   std::vector<int64_t> pool_used;         // with --pool: bytes used in each pool
   std::vector<std::string> pool_planners;  // with --pool: the planner that placed each pool ("" when empty)
   std::vector<MemoryPlan> planner_results;  // every planner's plan of the same request, for the report
+  std::vector<PersistentBuffer> persistent;  // the variables, in tensor order
+  int64_t persistent_bytes = 0;              // the persistent region's size
   // The classic bound: the largest sum of simultaneously live tensors without any aliasing, in the
   // chosen op order (lower_bound) and in the model's own op order (source_order_bound).
   PeakInfo lower_bound;
@@ -68,7 +78,12 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
 
 // Index into model.buffers of the record that holds a planned (non-constant) tensor, following aliases.
 size_t buffer_of_tensor(const CompiledModel& model, int tensor_id);
-// Byte offset of a planned (non-constant) tensor in its memory (the arena, or its pool), following aliases.
+// Where the persistent region starts in the arena (after the reused activations; offsets as in the plan).
+int64_t persistent_base(const CompiledModel& model);
+// The persistent buffer of a variable, or nullptr for another tensor.
+const PersistentBuffer* persistent_of(const CompiledModel& model, int tensor_id);
+// Byte offset of a planned (non-constant) tensor in its memory (the arena, or its pool), following aliases;
+// a variable's is in the persistent region of the arena.
 int64_t arena_offset(const CompiledModel& model, int tensor_id);
 
 }  // namespace microaot

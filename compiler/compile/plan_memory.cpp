@@ -231,7 +231,8 @@ int64_t source_order_bound(const CompiledModel& model) {
 }  // namespace
 
 int64_t planned_ram_bytes(const CompiledModel& model) {
-  int64_t total = model.plan.arena_size;
+  // The persistent region follows the activations, at an aligned offset.
+  int64_t total = model.persistent.empty() ? model.plan.arena_size : persistent_base(model) + model.persistent_bytes;
   for (size_t k = 1; k < model.pool_used.size(); ++k) total += model.pool_used[k];
   return total + io_buffer_bytes_outside(model);
 }
@@ -360,9 +361,32 @@ void plan_model_pools(CompiledModel& model, const std::vector<BufferRecord>& ten
   model.plan.planner = pooled.planners[0].empty() ? model.options.planner : pooled.planners[0];
   apply_variants(model, candidates, used);
 }
+
+// The persistent region lives in the arena, the first pool, after the activations planned there.
+void check_persistent_fits_first_pool(const CompiledModel& model) {
+  const PoolOption& first = model.options.pools[0];
+  const int64_t end = persistent_base(model) + model.persistent_bytes;
+  if (model.persistent.empty() || end <= first.size) return;
+  throw CompileError("Static memory planning failed. Required: " + std::to_string(end) + " bytes, Available: " +
+                     std::to_string(first.size) + " bytes in pool " + first.name + ": the model's state (" +
+                     std::to_string(model.persistent_bytes) + " bytes of resource variables) stays in the first "
+                     "pool, after its " + std::to_string(model.plan.arena_size) + " bytes of activations");
+}
+
+// The variables, one after the other: they live across runs, so nothing can share their bytes.
+void plan_persistent(CompiledModel& model) {
+  for (size_t id = 0; id < model.graph.tensors.size(); ++id) {
+    const Tensor& t = model.graph.tensors[id];
+    if (!t.is_persistent || t.is_dead) continue;
+    const int64_t size = align_up(t.byte_size(), model.options.alignment);
+    model.persistent.push_back({static_cast<int>(id), model.persistent_bytes, size});
+    model.persistent_bytes += size;
+  }
+}
 }  // namespace
 
 void plan_model_memory(CompiledModel& model) {
+  plan_persistent(model);
   const std::vector<BufferRecord> tensors = arena_tensors(model);
   model.buffers = tensors;
   model.lower_bound = classic_bound(tensors);
@@ -375,6 +399,7 @@ void plan_model_memory(CompiledModel& model) {
   PlanRequest request = build_request(model, tensors, candidates, offered, scratch_of);
   if (!model.options.pools.empty()) {
     plan_model_pools(model, tensors, candidates, request, scratch_of);
+    check_persistent_fits_first_pool(model);
     check_arena_limit(model);
     check_budget(model);
     return;

@@ -46,7 +46,8 @@ struct RunCommandOptions {
   std::string runtime_lib;  // prebuilt runtime kernels linked instead of the folder's kernels/*.c (host only)
   std::vector<std::string> kernel_sources;  // PATH=FILE: a kernel file replaced (driver/kernel_sources.h)
   bool keep_build = false;
-  bool batch = false;  // several input sets; set k's outputs go to OUTPUT_DIR/k/
+  bool batch = false;  // several input sets through one context; set k's outputs go to OUTPUT_DIR/k/
+  bool fresh_state = false;  // --batch: each set from the initial state (reset) instead of the previous set's
   bool quiet = false;  // no summary line (runs made by bench and validate)
 };
 

@@ -64,16 +64,15 @@ static int read_input(PREFIX_context *ctx, size_t index, const char *path) {
   return 0;
 }
 
-static int run_one(const char *out_dir, int dump, char **inputs) {
-  PREFIX_context ctx;
+/* One input set through `ctx`: a model with state starts from where the previous set left it. */
+static int run_one(PREFIX_context *ctx, const char *out_dir, int dump, char **inputs) {
   microaot_status status;
   size_t i;
   char name[64];
-  if (PREFIX_init(&ctx, NULL, 0) != MICROAOT_STATUS_OK) return 1;
   for (i = 0; i < MACRO_NUM_INPUTS; ++i) {
-    if (read_input(&ctx, i, inputs[i]) != 0) return 1;
+    if (read_input(ctx, i, inputs[i]) != 0) return 1;
   }
-  status = PREFIX_run(&ctx);
+  status = PREFIX_run(ctx);
   if (status != MICROAOT_STATUS_OK) {
     fprintf(stderr, "harness: run failed: %s\n", PREFIX_status_string(status));
     return 1;
@@ -81,34 +80,38 @@ static int run_one(const char *out_dir, int dump, char **inputs) {
   for (i = 0; i < MACRO_NUM_OUTPUTS; ++i) {
     const void *data;
     size_t size;
-    if (PREFIX_output_ptr(&ctx, i, &data, &size) != MICROAOT_STATUS_OK) return 1;
+    if (PREFIX_output_ptr(ctx, i, &data, &size) != MICROAOT_STATUS_OK) return 1;
     snprintf(name, sizeof name, "output%u.bin", (unsigned)i);
     if (write_file(out_dir, name, data, size) != 0) return 1;
   }
   for (i = 0; dump && i < sizeof dump_table / sizeof dump_table[0]; ++i) {
     if (dump_table[i].index < 0) continue;
     snprintf(name, sizeof name, "t%d.bin", dump_table[i].index);
-    if (write_file(out_dir, name, ctx.core.arena + dump_table[i].offset, dump_table[i].size) != 0) return 1;
+    if (write_file(out_dir, name, ctx->core.arena + dump_table[i].offset, dump_table[i].size) != 0) return 1;
   }
-  return PREFIX_destroy(&ctx) == MICROAOT_STATUS_OK ? 0 : 1;
+  return 0;
 }
 
-/* harness OUT_DIR DUMP(0|1) BATCH(0|1) INPUTS...: one set of inputs, or with BATCH several sets, the
- * outputs of set k going to OUT_DIR/k/ (folders made by the caller). */
+/* harness OUT_DIR DUMP(0|1) BATCH(0|1|fresh) INPUTS...: one set of inputs, or with BATCH several sets
+ * through one context (state carried from set to set; `fresh`: reset before each), the outputs of set k
+ * going to OUT_DIR/k/ (folders made by the caller). */
 int main(int argc, char **argv) {
-  int set;
+  PREFIX_context ctx;
+  int set, failed = 0;
   int sets = (argc - 4) / (int)MACRO_NUM_INPUTS;
+  const int dump = strcmp(argv[2], "1") == 0, batch = strcmp(argv[3], "0") != 0;
   char dir[4096];
   if (argc < 4 + (int)MACRO_NUM_INPUTS || (argc - 4) % (int)MACRO_NUM_INPUTS != 0) {
     fprintf(stderr, "usage: %s OUT_DIR DUMP BATCH INPUT x %u [...]\n", argv[0], (unsigned)MACRO_NUM_INPUTS);
     return 2;
   }
-  if (strcmp(argv[3], "1") != 0) return run_one(argv[1], strcmp(argv[2], "1") == 0, argv + 4);
-  for (set = 0; set < sets; ++set) {
+  if (PREFIX_init(&ctx, NULL, 0) != MICROAOT_STATUS_OK) return 1;
+  for (set = 0; set < (batch ? sets : 1) && !failed; ++set) {
     snprintf(dir, sizeof dir, "%s/%d", argv[1], set);
-    if (run_one(dir, strcmp(argv[2], "1") == 0, argv + 4 + set * (int)MACRO_NUM_INPUTS) != 0) return 1;
+    if (strcmp(argv[3], "fresh") == 0 && PREFIX_reset(&ctx) != MICROAOT_STATUS_OK) return 1;
+    failed = run_one(&ctx, batch ? dir : argv[1], dump, argv + 4 + set * (int)MACRO_NUM_INPUTS);
   }
-  return 0;
+  return PREFIX_destroy(&ctx) == MICROAOT_STATUS_OK && !failed ? 0 : 1;
 }
 )";
   std::string text = out.str();

@@ -75,7 +75,12 @@ int main(int argc, char** argv) {
   run->add_option("--kernel-source", run_options.kernel_sources,
                   "PATH=FILE: build with FILE as the folder's kernel file PATH (e.g. kernels/add_s8.c); for "
                   "testing a kernel implementation against the portable one (tools/differential.cpp)");
-  run->add_flag("--batch", run_options.batch, "several input sets in a row; set k writes to OUTPUT_DIR/k/");
+  run->add_flag("--batch", run_options.batch,
+                "several input sets in a row through one context (a stateful model's state carries from set to "
+                "set); set k writes to OUTPUT_DIR/k/");
+  run->add_flag("--fresh-state", run_options.fresh_state,
+                "with --batch: each set starts from the initial state (reset), as one fresh run (host only)")
+      ->needs("--batch");
   run->add_flag("--keep-build", run_options.keep_build, "keep the temporary build folder");
 
   BenchCommandOptions bench_options;

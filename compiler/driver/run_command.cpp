@@ -114,7 +114,8 @@ void run_on_host(const RunCommandOptions& o, const CompiledModel& model, size_t 
   }
   const std::string results = dump ? o.dump_tensors_dir : o.output_dir;
   make_result_dirs(results, o.batch, sets);
-  std::vector<std::string> argv = {lib + "/model_run", results, dump ? "1" : "0", o.batch ? "1" : "0"};
+  const char* batch = !o.batch ? "0" : o.fresh_state ? "fresh" : "1";
+  std::vector<std::string> argv = {lib + "/model_run", results, dump ? "1" : "0", batch};
   argv.insert(argv.end(), o.inputs.begin(), o.inputs.end());
   if (run_process(argv) != 0) throw CompileError("the compiled model failed to run");
   if (dump) move_outputs(o, model.graph.outputs.size(), sets);
@@ -128,6 +129,7 @@ int run_command(RunCommandOptions& o) {
     cortex_m_board(o.base.compile.target.cpu);  // refuses a cpu without an emulated board before any work
     if (!o.dump_tensors_dir.empty()) throw UsageError("--dump-tensors works on the host target only");
     if (!o.runtime_lib.empty()) throw UsageError("--runtime-lib works on the host target only");
+    if (o.fresh_state) throw UsageError("--fresh-state works on the host target only");
   }
   if (!o.dump_tensors_dir.empty()) {
     o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped

@@ -46,6 +46,10 @@ std::string supported_operators_markdown() {
       << "Beyond TFLite Micro, the float32 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED also take constant,\n"
       << "symmetric int8 weights (hybrid models, as TFLite's dynamic-range quantization writes them; see the\n"
       << "README).\n\n"
+      << "READ_VARIABLE and ASSIGN_VARIABLE come with VAR_HANDLE (code 142) and CALL_ONCE (code 129), which the\n"
+      << "reader resolves itself: each variable becomes a buffer kept from run to run, and CALL_ONCE's\n"
+      << "initialisation subgraph is evaluated at compile time (constants assigned to variables only; see the\n"
+      << "README).\n\n"
       << "| operator | code | family |";
   for (DType column : kColumns) out << " " << dtype_name(column) << " |";
   out << "\n|---|---|---|";

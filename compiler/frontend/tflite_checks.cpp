@@ -58,7 +58,8 @@ std::vector<int> check_op_order(const Graph& graph, const tflite::SubGraph& subg
     for (int id : op.inputs) {
       if (id == kNoTensor) continue;
       check_usable(graph, subgraph, id, user);
-      if (!is_input[id] && !graph.tensor(id).is_constant && writer[id] < 0) {
+      const Tensor& t = graph.tensor(id);
+      if (!is_input[id] && !t.is_constant && !t.is_persistent && writer[id] < 0) {
         throw CompileError("tensor " + describe_tensor(graph, id) + " is read by " + user +
                            " before it is written" + later_writer(graph, op, id));
       }
@@ -70,7 +71,7 @@ std::vector<int> check_op_order(const Graph& graph, const tflite::SubGraph& subg
         throw CompileError(user + " writes " + (t.is_constant ? "constant " : "graph input ") +
                            describe_tensor(graph, id));
       }
-      if (writer[id] >= 0) {
+      if (writer[id] >= 0 && !t.is_persistent) {  // a variable may be assigned several times
         throw CompileError("tensor " + describe_tensor(graph, id) + " is written twice, by " +
                            describe_op(graph, graph.ops[writer[id]]) + " and by " + user);
       }

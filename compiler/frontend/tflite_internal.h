@@ -52,6 +52,7 @@ struct ResolvedOp {
   OpKind kind;
   int version;
   int binding = -1;  // index into the bindings for OpKind::Custom
+  bool by_reader = false;  // CALL_ONCE, VAR_HANDLE: no IR op (is_reader_handled_code)
 };
 std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tflite::SubGraph& subgraph,
                                           const CustomOpBindings& bindings);
@@ -63,6 +64,15 @@ void convert_tensors(const tflite::Model& model, const tflite::SubGraph& subgrap
 // Checks graph inputs/outputs and the order of reads and writes: every tensor an op reads is a graph
 // input, a constant or written by an earlier op; every tensor is written at most once.
 void check_dataflow(const Graph& graph, const tflite::SubGraph& subgraph);
+
+// CALL_ONCE and VAR_HANDLE: structure the reader resolves itself (tflite_variables.cpp), never IR ops.
+bool is_reader_handled_code(int code);
+
+// Resource variables: each VAR_HANDLE'd variable becomes one persistent IR tensor (its first handle's id)
+// with its initial value, READ_VARIABLE/ASSIGN_VARIABLE ops are rewritten onto it, and the initialisation
+// subgraphs CALL_ONCE names are evaluated (constants only). Throws CompileError naming op and subgraph.
+void resolve_variables(const tflite::Model& model, const tflite::SubGraph& main, const std::vector<uint8_t>& file,
+                       Graph& graph);
 
 // The format's name of a tensor's element type, e.g. "FLOAT16".
 const char* tensor_type_name(tflite::TensorType type);

@@ -46,7 +46,7 @@ std::string operator_code_name(const tflite::OperatorCode& code) {
   return name ? name : "unknown builtin operator";
 }
 
-bool is_compilable_code(int code) { return kind_of(code).has_value(); }
+bool is_compilable_code(int code) { return kind_of(code).has_value() || is_reader_handled_code(code); }
 
 const tflite::OperatorCode& opcode_of(const tflite::Model& model, const tflite::Operator& op, size_t index) {
   const auto* codes = model.operator_codes();
@@ -112,6 +112,10 @@ std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tfli
   for (size_t i = 0; i < count; ++i) {
     const tflite::OperatorCode& code = opcode_of(model, *operators->Get(i), i);
     const int binding = binding_of(code, bindings);
+    if (binding < 0 && is_reader_handled_code(builtin_code(code))) {
+      resolved.push_back({OpKind::Custom, code.version(), -1, true});
+      continue;
+    }
     const std::optional<OpKind> kind = binding >= 0 ? OpKind::Custom : kind_of(builtin_code(code));
     if (binding >= 0) used[static_cast<size_t>(binding)] = true;
     if (kind) {

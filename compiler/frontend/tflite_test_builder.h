@@ -40,17 +40,27 @@ struct OpSpec {
   OptionsFn options;
 };
 
+// A subgraph after the main one (an initialisation subgraph CALL_ONCE names): no inputs or outputs.
+struct SubgraphSpec {
+  std::vector<TensorSpec> tensors;
+  std::vector<OpSpec> ops;
+};
+
 struct ModelSpec {
   std::vector<TensorSpec> tensors;
   std::vector<OpSpec> ops;
   std::vector<int32_t> inputs, outputs;
   uint32_t version = 3;
   bool identifier = true;
-  int extra_subgraphs = 0;  // empty subgraphs after the main one
+  std::vector<SubgraphSpec> subgraphs;  // subgraphs 1, 2, ... after the main one
+  int extra_subgraphs = 0;  // empty subgraphs after those
   std::vector<std::string> metadata;  // names of metadata entries (their buffer is 0)
 };
 
-inline flatbuffers::Offset<tflite::SubGraph> build_subgraph(flatbuffers::FlatBufferBuilder& fbb, const ModelSpec& spec,
+// Op i of the subgraph uses operator code `first_code + i`.
+inline flatbuffers::Offset<tflite::SubGraph> build_subgraph(flatbuffers::FlatBufferBuilder& fbb, const SubgraphSpec& spec,
+                                                            const std::vector<int32_t>& inputs,
+                                                            const std::vector<int32_t>& outputs, size_t first_code,
                                                             std::vector<flatbuffers::Offset<tflite::Buffer>>& buffers) {
   std::vector<flatbuffers::Offset<tflite::Tensor>> tensors;
   for (const TensorSpec& t : spec.tensors) {
@@ -70,24 +80,37 @@ inline flatbuffers::Offset<tflite::SubGraph> build_subgraph(flatbuffers::FlatBuf
     const OpSpec& op = spec.ops[i];
     auto options = op.options ? op.options(fbb) : flatbuffers::Offset<void>();
     auto custom_options = op.custom_options.empty() ? 0 : fbb.CreateVector(op.custom_options);
-    ops.push_back(tflite::CreateOperator(fbb, static_cast<uint32_t>(i), fbb.CreateVector(op.inputs),
+    ops.push_back(tflite::CreateOperator(fbb, static_cast<uint32_t>(first_code + i), fbb.CreateVector(op.inputs),
                                          fbb.CreateVector(op.outputs), op.options_type, options, custom_options));
   }
-  return tflite::CreateSubGraph(fbb, fbb.CreateVector(tensors), fbb.CreateVector(spec.inputs),
-                                fbb.CreateVector(spec.outputs), fbb.CreateVector(ops));
+  return tflite::CreateSubGraph(fbb, fbb.CreateVector(tensors), fbb.CreateVector(inputs), fbb.CreateVector(outputs),
+                                fbb.CreateVector(ops));
 }
 
-// One operator code per op (op i uses code i); codes above 127 put the placeholder 127 in the byte field.
+// One operator code per op (op i of the main subgraph uses code i, the further subgraphs' ops the codes after
+// those); codes above 127 put the placeholder 127 in the byte field.
 inline std::vector<uint8_t> build_model(const ModelSpec& spec) {
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<flatbuffers::Offset<tflite::Buffer>> buffers = {tflite::CreateBuffer(fbb)};
   std::vector<flatbuffers::Offset<tflite::OperatorCode>> codes;
-  for (const OpSpec& op : spec.ops) {
+  std::vector<const OpSpec*> all_ops;
+  for (const OpSpec& op : spec.ops) all_ops.push_back(&op);
+  for (const SubgraphSpec& sub : spec.subgraphs) {
+    for (const OpSpec& op : sub.ops) all_ops.push_back(&op);
+  }
+  for (const OpSpec* each : all_ops) {
+    const OpSpec& op = *each;
     auto custom = op.custom.empty() ? flatbuffers::Offset<flatbuffers::String>() : fbb.CreateString(op.custom);
     codes.push_back(tflite::CreateOperatorCode(fbb, static_cast<int8_t>(std::min(op.code, 127)), custom, op.version,
                                                op.code));
   }
-  std::vector<flatbuffers::Offset<tflite::SubGraph>> subgraphs = {build_subgraph(fbb, spec, buffers)};
+  std::vector<flatbuffers::Offset<tflite::SubGraph>> subgraphs = {
+      build_subgraph(fbb, {spec.tensors, spec.ops}, spec.inputs, spec.outputs, 0, buffers)};
+  size_t first_code = spec.ops.size();
+  for (const SubgraphSpec& sub : spec.subgraphs) {
+    subgraphs.push_back(build_subgraph(fbb, sub, {}, {}, first_code, buffers));
+    first_code += sub.ops.size();
+  }
   for (int i = 0; i < spec.extra_subgraphs; ++i) subgraphs.push_back(tflite::CreateSubGraph(fbb));
   std::vector<flatbuffers::Offset<tflite::Metadata>> metadata;
   for (const std::string& name : spec.metadata) metadata.push_back(tflite::CreateMetadata(fbb, fbb.CreateString(name)));

@@ -54,6 +54,9 @@ struct Tensor {
   int source_index = -1;      // index in the .tflite subgraph, -1 for tensors made by passes
   int alias_of = -1;          // shares the storage of that tensor (no-op reshape); -1 if it owns storage
   bool is_dead = false;       // removed by remove_dead_code: no op and no graph output uses it
+  // A resource variable (frontend/tflite_variables.cpp): state kept from one run to the next, in the
+  // persistent region, never reused; `data` holds its initial value (what reset restores).
+  bool is_persistent = false;
 
   int64_t num_elements() const;
   int64_t byte_size() const;

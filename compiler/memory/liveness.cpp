@@ -48,7 +48,7 @@ std::vector<BufferRecord> analyze_lifetimes(const Graph& graph, int64_t alignmen
   for (int id = 0; id < static_cast<int>(graph.tensors.size()); ++id) {
     const Tensor& tensor = graph.tensors[id];
     const StorageUse& use = uses[id];
-    if (tensor.alias_of >= 0 || tensor.is_constant) continue;
+    if (tensor.alias_of >= 0 || tensor.is_constant || tensor.is_persistent) continue;  // persistent: own region
     if (use.first < 0 && !use.is_input && !use.is_output) continue;  // mentioned nowhere
     MICROAOT_CHECK(tensor.byte_size() >= 0, "tensor " + std::to_string(id) + " has a negative byte size");
     BufferRecord record;

@@ -15,6 +15,10 @@ std::vector<bool> needed_tensors(const Graph& graph) {
     needed[graph.storage_of(id)] = true;
   };
   for (int id : graph.outputs) mark(id);
+  // A variable's value is read by the next run: the ops that assign it are never dead.
+  for (size_t id = 0; id < graph.tensors.size(); ++id) {
+    if (graph.tensors[id].is_persistent) mark(static_cast<int>(id));
+  }
   for (const Op& op : graph.ops) {
     for (int id : op.inputs) mark(id);
   }

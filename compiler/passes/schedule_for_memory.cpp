@@ -38,7 +38,9 @@ Flow build_flow(const Graph& graph) {
   Flow flow{std::vector<int64_t>(n, 0), {}, {}, std::vector<int>(n, 0), std::vector<bool>(n, false),
             std::vector<bool>(n, false), {}};
   for (size_t id = 0; id < n; ++id) {
-    if (is_activation(graph, static_cast<int>(id))) flow.bytes[id] = graph.tensors[id].byte_size();
+    // A variable lives in the persistent region: ordered like an activation, but no arena bytes.
+    const bool arena = is_activation(graph, static_cast<int>(id)) && !graph.tensors[id].is_persistent;
+    if (arena) flow.bytes[id] = graph.tensors[id].byte_size();
   }
   std::vector<int> producer(n, -1);
   for (size_t op = 0; op < graph.ops.size(); ++op) {

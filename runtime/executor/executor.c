@@ -70,15 +70,36 @@ static void forget_inputs(microaot_context *ctx, unsigned region) {
   }
 }
 
+/* Another context wrote the arena: this context's inputs there, and its state, are gone. */
+static void forget(microaot_context *ctx, unsigned region) {
+  forget_inputs(ctx, region);
+  if (region == REGION_ARENA && ctx->model->persistent_size != 0u) ctx->persistent_lost = 1u;
+}
+
 /* This context is about to write `regions`: it becomes their last writer. */
 static void claim(microaot_context *ctx, unsigned regions) {
   unsigned region;
   for (region = REGION_ARENA; region <= REGION_STATIC; region <<= 1u) {
     if ((regions & region) != 0u && read_owner(ctx, region) != (uintptr_t)ctx) {
-      forget_inputs(ctx, region);
+      forget(ctx, region);
       write_owner(ctx, region, (uintptr_t)ctx);
     }
   }
+}
+
+/* The initial state into the persistent region; this context becomes the arena's last writer. */
+static void write_initial_state(microaot_context *ctx) {
+  const microaot_model *m = ctx->model;
+  uint8_t *region;
+  if (m->persistent_size == 0u) return;
+  region = ctx->arena + m->persistent_offset;
+  claim(ctx, REGION_ARENA);
+  if (m->persistent_init != NULL) {
+    memcpy(region, m->persistent_init, m->persistent_size);
+  } else {
+    memset(region, 0, m->persistent_size);
+  }
+  ctx->persistent_lost = 0u;
 }
 
 /* Everything a run writes: the arena, the pools, and the default I/O buffers this context uses. */
@@ -121,8 +142,18 @@ microaot_status microaot_init(microaot_context *ctx, const microaot_model *model
   if ((uintptr_t)arena % model->arena_align != 0u) return MICROAOT_STATUS_ARENA_MISALIGNED;
   ctx->arena = (uint8_t *)arena + model->arena_header;
   reset_slots(ctx);
+  ctx->persistent_lost = 0u;
+  write_initial_state(ctx);
   ctx->self = ctx;
   ctx->state = STATE_READY;
+  return MICROAOT_STATUS_OK;
+}
+
+microaot_status microaot_reset(microaot_context *ctx) {
+  if (ctx == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  if (state_of(ctx) == STATE_IDLE || state_of(ctx) == STATE_RUNNING) return MICROAOT_STATUS_BAD_STATE;
+  write_initial_state(ctx);
+  if (state_of(ctx) == STATE_STEPPING) ctx->state = STATE_READY; /* the run in progress read the old state */
   return MICROAOT_STATUS_OK;
 }
 
@@ -166,8 +197,10 @@ static microaot_status check_inputs(microaot_context *ctx) {
   microaot_status status = MICROAOT_STATUS_OK;
   size_t slot;
   for (slot = 0; slot < ctx->model->num_inputs; ++slot) {
-    if (!owns(ctx, slot_region(ctx, slot))) forget_inputs(ctx, slot_region(ctx, slot));
+    if (!owns(ctx, slot_region(ctx, slot))) forget(ctx, slot_region(ctx, slot));
   }
+  if (!owns(ctx, REGION_ARENA)) forget(ctx, REGION_ARENA);
+  if (ctx->persistent_lost) return MICROAOT_STATUS_ARENA_CLOBBERED; /* the state is gone: reset */
   for (slot = 0; slot < ctx->model->num_inputs; ++slot) {
     if (ctx->slots[slot].written == INPUT_LOST) return MICROAOT_STATUS_ARENA_CLOBBERED;
     if (ctx->slots[slot].written == INPUT_UNSET) status = MICROAOT_STATUS_INPUT_NOT_SET;
@@ -210,6 +243,7 @@ static microaot_status continue_run(microaot_context *ctx, size_t max_ops) {
   }
   if (status != MICROAOT_STATUS_OK) {
     ctx->state = STATE_READY;
+    if (m->persistent_size != 0u) ctx->persistent_lost = 1u; /* the state may be half updated: reset */
     return status;
   }
   if (!owns(ctx, regions)) {

@@ -22,15 +22,20 @@ bool long_tests() {
   return v != nullptr && std::string(v) == "1";
 }
 
+// A model of ../shared/models by name, or of another collection as "models-recurrent/NAME".
+std::string model_dir(const std::string& model) {
+  return shared_dir() + (model.find('/') == std::string::npos ? "/models/" : "/") + model;
+}
+
 json load_golden(const std::string& model) {
-  std::ifstream in(shared_dir() + "/models/" + model + "/golden.json");
+  std::ifstream in(model_dir(model) + "/golden.json");
   return json::parse(in);
 }
 
 // Runs the listed golden vectors of `model` in one image on `target` into `out`/<position>/outputJ.bin.
 void run_vectors(const std::string& model, const std::string& target, const std::vector<size_t>& vectors,
                  const std::vector<std::string>& extra, const std::string& out) {
-  const std::string dir = shared_dir() + "/models/" + model;
+  const std::string dir = model_dir(model);
   const json golden = load_golden(model);
   std::vector<std::string> args = {"run", dir + "/model.tflite", "--target", target, "--batch", "--output-dir", out};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -46,7 +51,7 @@ void run_vectors(const std::string& model, const std::string& target, const std:
 // `keep`: write the outputs there and leave them (else a temporary folder, removed).
 void expect_vectors_match(const std::string& model, const std::string& target, const std::vector<size_t>& vectors,
                           const std::vector<std::string>& extra = {}, const std::string& keep = "") {
-  const std::string dir = shared_dir() + "/models/" + model;
+  const std::string dir = model_dir(model);
   const json golden = load_golden(model);
   const std::string out = keep.empty() ? make_temp_dir() : keep;
   ASSERT_NO_FATAL_FAILURE(run_vectors(model, target, vectors, extra, out));
@@ -92,6 +97,21 @@ TEST_P(CortexM4Models, AllVectorsMatchGolden) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedModels, CortexM4Models, ::testing::ValuesIn(shared_model_names()),
+                         [](const auto& info) { return info.param; });
+
+// The stateful models whose operators are supported: vector 0 from the initial state.
+class CortexM4RecurrentModels : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CortexM4RecurrentModels, Vector0MatchesGolden) {
+  MICROAOT_REQUIRE_QEMU();
+  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
+  const std::string model = "models-recurrent/" + GetParam();
+  const std::string refusal = unsupported_operators(model_dir(model) + "/model.tflite");
+  if (!refusal.empty()) GTEST_SKIP() << GetParam() << " is not supported: " << refusal;
+  expect_vectors_match(model, "cortex-m4", {0});
+}
+
+INSTANTIATE_TEST_SUITE_P(RecurrentModels, CortexM4RecurrentModels, ::testing::ValuesIn(recurrent_model_names()),
                          [](const auto& info) { return info.param; });
 
 // One small model per other board: soft float on the M3, double-precision FPU on the M7, the

@@ -23,15 +23,28 @@ bool in_ci() {
   return ci != nullptr && *ci != '\0';
 }
 
-std::vector<std::string> shared_model_names() {
+namespace {
+std::vector<std::string> model_names(const std::string& collection) {
   std::vector<std::string> names;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(shared_dir() + "/models", ec)) {
+  for (const auto& entry : fs::directory_iterator(shared_dir() + "/" + collection, ec)) {
     if (fs::exists(entry.path() / "golden.json")) names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
   if (names.empty()) names.push_back(kNoSharedModels);
   return names;
+}
+}  // namespace
+
+std::vector<std::string> shared_model_names() { return model_names("models"); }
+std::vector<std::string> recurrent_model_names() { return model_names("models-recurrent"); }
+
+std::string unsupported_operators(const std::string& model_path) {
+  const std::string out = make_temp_dir();
+  std::string errors;
+  run_microaot_capture({"compile", model_path, "-o", out + "/lib"}, errors);
+  remove_dir(out);
+  return errors.find("unsupported operators:") != std::string::npos ? errors : "";
 }
 
 std::string runtime_lib() { return MICROAOT_RUNTIME_LIB; }

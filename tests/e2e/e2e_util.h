@@ -16,6 +16,11 @@ bool in_ci();
 // that parameterized suites still instantiate (and their tests skip or fail by MICROAOT_REQUIRE_SHARED_MODEL).
 inline constexpr const char* kNoSharedModels = "no_shared_models";
 std::vector<std::string> shared_model_names();
+// The same for ../shared/models-recurrent (stateful models).
+std::vector<std::string> recurrent_model_names();
+// Why `microaot compile` refuses the model for its operators ("" when it compiles or fails otherwise):
+// suites over ../shared/models-recurrent run the models whose operators are supported and skip the rest.
+std::string unsupported_operators(const std::string& model_path);
 // arm-none-eabi-gcc and qemu-system-arm are installed (the Cortex-M tests, label qemu, need both).
 bool arm_tools_available();
 

@@ -49,6 +49,12 @@ typedef struct microaot_model {
   microaot_step_fn run_step;
   const char *const *op_names; /* per step, for the profiling hooks; NULL when not kept */
   const void *program;         /* the executor kind's own data (an interpreter's blob); NULL for AOT */
+  /* State kept from run to run (resource variables): `persistent_size` bytes at `persistent_offset` in the
+   * arena (after its header), never reused by the activations. init and reset write `persistent_init`
+   * there (all zeros when NULL); 0 bytes for a model without state. */
+  uint32_t persistent_offset;
+  uint32_t persistent_size;
+  const uint8_t *persistent_init;
 } microaot_model;
 
 /* One input or output of a context. */
@@ -67,6 +73,7 @@ typedef struct microaot_context {
   microaot_slot *slots;
   uint32_t next_step; /* the next operator of a run in progress */
   uint8_t state;
+  uint8_t persistent_lost; /* another context wrote the arena since this one's state was in it: reset */
 } microaot_context;
 
 /* The calls of the generated API, one to one (NAME.h documents them). The bind calls (executor_bind.c)
@@ -82,6 +89,9 @@ microaot_status microaot_run_steps(microaot_context *ctx, size_t max_ops);
 microaot_status microaot_get_output(microaot_context *ctx, size_t index, void *data, size_t size);
 microaot_status microaot_output_ptr(microaot_context *ctx, size_t index, const void **data, size_t *size);
 microaot_status microaot_destroy(microaot_context *ctx);
+/* Restores the initial state (model->persistent_init) and abandons a run in progress; a no-op for a model
+ * without state. */
+microaot_status microaot_reset(microaot_context *ctx);
 
 /* The microTVM entry's body, one pointer per tensor in `inputs`/`outputs`: init on the static arena, each
  * input copied in, run, each output copied out, destroy (executor_once.c); with I/O outside the arena,

@@ -1,0 +1,131 @@
+// Every model of ../shared/models-recurrent whose operators microaot supports, on the host: each golden
+// vector from a fresh state (`run --batch --fresh-state`), and each `repeated` entry: 16 runs of one
+// vector through one context, state carried from run to run (`run --batch`), the 16th outputs against
+// TFLM's after 16 Invokes of one interpreter. Models with unsupported operators are skipped, naming them.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "e2e_util.h"
+#include "support/process.h"
+
+using nlohmann::json;
+
+namespace microaot::e2e {
+namespace {
+
+class RecurrentModelTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    dir_ = shared_dir() + "/models-recurrent/" + GetParam();
+    out_ = make_temp_dir();
+  }
+  void TearDown() override { remove_dir(out_); }
+
+  json golden() const {
+    std::ifstream in(dir_ + "/golden.json");
+    return json::parse(in);
+  }
+
+  // `vector`'s inputs `times` times in a row, as --input arguments.
+  std::vector<std::string> inputs_of(const json& g, size_t vector, int times) const {
+    std::vector<std::string> args;
+    for (int i = 0; i < times; ++i) {
+      for (const auto& input : g["vectors"][vector]["inputs"]) {
+        args.insert(args.end(), {"--input", dir_ + "/" + input.get<std::string>()});
+      }
+    }
+    return args;
+  }
+
+  // Output `j` of set `set` of the run into `dir` against the golden file `golden_path`.
+  void expect_output(const json& g, const std::string& dir, size_t set, size_t j, const std::string& golden_path,
+                     const std::string& what) const {
+    const std::string got = dir + "/" + std::to_string(set) + "/output" + std::to_string(j) + ".bin";
+    EXPECT_EQ(compare_tensor(g["outputs"][j]["dtype"], read_file(got), read_file(dir_ + "/" + golden_path)), "")
+        << GetParam() << " " << what << " output " << j;
+  }
+
+  std::string dir_;
+  std::string out_;
+};
+
+#define MICROAOT_REQUIRE_SUPPORTED_MODEL()                                              \
+  do {                                                                                  \
+    MICROAOT_REQUIRE_SHARED_MODEL(GetParam());                                          \
+    const std::string refusal = unsupported_operators(dir_ + "/model.tflite");          \
+    if (!refusal.empty()) GTEST_SKIP() << GetParam() << " is not supported: " << refusal; \
+  } while (0)
+
+TEST_P(RecurrentModelTest, EveryVectorFromAFreshStateMatches) {
+  MICROAOT_REQUIRE_SUPPORTED_MODEL();
+  const json g = golden();
+  std::vector<std::string> args = {"run", dir_ + "/model.tflite", "--batch", "--fresh-state", "--runtime-lib",
+                                   runtime_lib(), "--output-dir", out_ + "/fresh"};
+  for (size_t k = 0; k < g["vectors"].size(); ++k) {
+    const std::vector<std::string> inputs = inputs_of(g, k, 1);
+    args.insert(args.end(), inputs.begin(), inputs.end());
+  }
+  ASSERT_EQ(run_microaot(args), 0) << "microaot run failed on " << GetParam();
+  for (size_t k = 0; k < g["vectors"].size(); ++k) {
+    const json& outputs = g["vectors"][k]["outputs"];
+    for (size_t j = 0; j < outputs.size(); ++j) {
+      expect_output(g, out_ + "/fresh", k, j, outputs[j].get<std::string>(), "vector " + std::to_string(k));
+    }
+  }
+}
+
+TEST_P(RecurrentModelTest, RepeatedEntriesCarryStateLikeTflm) {
+  MICROAOT_REQUIRE_SUPPORTED_MODEL();
+  const json g = golden();
+  if (!g.contains("repeated")) GTEST_SKIP() << GetParam() << " has no repeated entries";
+  for (const json& entry : g["repeated"]) {
+    const size_t vector = entry["vector"];
+    const int invokes = entry["invokes"];
+    const std::string dir = out_ + "/x" + std::to_string(vector);
+    std::vector<std::string> args = {"run", dir_ + "/model.tflite", "--batch", "--runtime-lib", runtime_lib(),
+                                     "--output-dir", dir};
+    const std::vector<std::string> inputs = inputs_of(g, vector, invokes);
+    args.insert(args.end(), inputs.begin(), inputs.end());
+    ASSERT_EQ(run_microaot(args), 0) << "microaot run failed on " << GetParam();
+    for (size_t j = 0; j < entry["outputs"].size(); ++j) {
+      expect_output(g, dir, static_cast<size_t>(invokes - 1), j, entry["outputs"][j].get<std::string>(),
+                    "vector " + std::to_string(vector) + " after " + std::to_string(invokes) + " runs");
+      expect_output(g, dir, 0, j, g["vectors"][vector]["outputs"][j].get<std::string>(),
+                    "vector " + std::to_string(vector) + " run 1");
+    }
+  }
+}
+
+// The C API on the streaming wake-word model (state_test.c): two contexts on two arenas keep two states,
+// state carries over 16 runs (TFLM's 16th output), reset brings back the fresh result, a context whose
+// state another overwrote gets ARENA_CLOBBERED until it resets.
+TEST(RecurrentModelApi, TwoContextsKeepTheirStateAndResetRestoresIt) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string dir = shared_dir() + "/models-recurrent/mww_hey_jarvis_int8";
+  const std::string out = make_temp_dir();
+  ASSERT_EQ(run_microaot({"compile", dir + "/model.tflite", "-o", out + "/lib"}), 0);
+  std::vector<std::string> cc = {"cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-I" + out + "/lib",
+                                 "-I" + out + "/lib/kernels", out + "/lib/model.c", out + "/lib/weights.c",
+                                 out + "/lib/platform.c", std::string(MICROAOT_E2E_DIR) + "/state_test.c",
+                                 runtime_lib(), "-o", out + "/state_test", "-lm"};
+  // The sanitizer pass builds the prebuilt runtime with its flags: the program needs them too.
+  std::istringstream extra(std::getenv("MICROAOT_CFLAGS") ? std::getenv("MICROAOT_CFLAGS") : "");
+  for (std::string flag; extra >> flag;) cc.push_back(flag);
+  ASSERT_EQ(run_process(cc), 0);
+  const std::string v = dir + "/vectors/";
+  EXPECT_EQ(run_process({out + "/state_test", "16", v + "0.input0.bin", v + "0.output0.bin", v + "0.output0.x16.bin",
+                         v + "2.input0.bin", v + "2.output0.bin"}),
+            0)
+      << "the exit status is the failed check of state_test.c";
+  remove_dir(out);
+}
+
+INSTANTIATE_TEST_SUITE_P(RecurrentModels, RecurrentModelTest, ::testing::ValuesIn(recurrent_model_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace microaot::e2e
