@@ -83,7 +83,9 @@ $rows
 uses it and be 16-byte aligned (flash or RAM).
 
 A replacement blob **may** change: the operators, their order and parameters, the weights, the tensor shapes,
-the memory plan and the input and output sizes (\`input_ptr\`/\`output_ptr\` return the sizes), within:
+the memory plan, the input and output sizes (\`input_ptr\`/\`output_ptr\` return the sizes) and the state a
+streaming model keeps from run to run (the blob places it in the arena and carries its initial value, which
+init and \`NAME_reset\` write), within:
 
 - **kernels**: only those the firmware links (\`NAME_NUM_KERNELS\`, \`kernel_table.c\`); build the firmware with
   \`--link-kernels\` naming the kernels or stems later models will need, or \`all\`. A blob that needs another is

@@ -49,6 +49,9 @@ std::string emit_kernel_table(const CompiledModel& model);
 std::string emit_blob_source(const CompiledModel& model, const std::vector<uint8_t>& blob);
 bool is_graph(const CompiledModel& model);
 
+// The persistent region's bytes after init and reset: each variable's initial value (zeros between).
+std::vector<uint8_t> initial_state(const CompiledModel& model);
+
 // Shared naming: the C prefix ("model") and macro prefix ("MODEL") of the module.
 struct ModuleNames {
   std::string prefix;

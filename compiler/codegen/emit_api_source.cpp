@@ -102,16 +102,6 @@ void emit_op_names(std::ostringstream& out, const CompiledModel& model) {
       << "_OP_NAMES NULL\n#endif\n\n";
 }
 
-// The persistent region's bytes after init and reset: each variable's initial value (zeros between).
-std::vector<uint8_t> initial_state(const CompiledModel& model) {
-  std::vector<uint8_t> bytes(static_cast<size_t>(model.persistent_bytes), 0);
-  for (const PersistentBuffer& p : model.persistent) {
-    const std::vector<uint8_t>& value = model.graph.tensor(p.tensor_id).data;
-    std::copy(value.begin(), value.end(), bytes.begin() + p.offset);
-  }
-  return bytes;
-}
-
 bool has_nonzero_initial_state(const CompiledModel& model) {
   const std::vector<uint8_t> bytes = initial_state(model);
   return std::any_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b != 0; });
@@ -243,6 +233,15 @@ void emit_tvm_run(std::ostringstream& out, const CompiledModel& model) {
       << "_descriptor, ctx.slots, in, out);\n}\n\n";
 }
 }  // namespace
+
+std::vector<uint8_t> initial_state(const CompiledModel& model) {
+  std::vector<uint8_t> bytes(static_cast<size_t>(model.persistent_bytes), 0);
+  for (const PersistentBuffer& p : model.persistent) {
+    const std::vector<uint8_t>& value = model.graph.tensor(p.tensor_id).data;
+    std::copy(value.begin(), value.end(), bytes.begin() + p.offset);
+  }
+  return bytes;
+}
 
 std::string emit_static_memory(const CompiledModel& model) {
   std::ostringstream out;

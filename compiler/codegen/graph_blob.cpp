@@ -1,5 +1,6 @@
 #include "codegen/graph_blob.h"
 
+#include <algorithm>
 #include <map>
 
 #include "codegen/emit.h"
@@ -68,10 +69,20 @@ class BlobBuilder {
     for (int id : call.args) args_.push_back(id == kNoTensor ? MICROAOT_BLOB_NONE : tensor_index(id));
   }
 
+  // The state: its place in the arena, and its initial value among the constants unless it is all zeros.
+  void add_state() {
+    state_at_ = model_.persistent_bytes == 0 ? 0u : word32(persistent_base(model_));
+    const std::vector<uint8_t> initial = initial_state(model_);
+    if (std::none_of(initial.begin(), initial.end(), [](uint8_t b) { return b != 0; })) return;
+    pad_to(constants_, static_cast<size_t>(model_.options.alignment));
+    state_init_at_ = word32(static_cast<int64_t>(constants_.size()));
+    constants_.insert(constants_.end(), initial.begin(), initial.end());
+  }
+
   void add_io(int id) { io_.insert(io_.end(), {word32(arena_offset(model_, id)), word32(tensor_bytes(id)), 0u}); }
 
   GraphBlob finish() {
-    const uint32_t header_bytes = 4u * MICROAOT_BLOB_HEADER_WORDS;
+    const uint32_t header_bytes = padded_header_bytes();
     std::vector<uint8_t> body;  // everything after the header, each section 16-byte aligned
     std::vector<uint32_t> at(MICROAOT_BLOB_HEADER_WORDS, 0u);
     const auto place = [&](int word, const std::vector<uint8_t>& bytes) {
@@ -121,12 +132,20 @@ class BlobBuilder {
     return bytes;
   }
 
+  // The header, zero-padded so that the first section starts aligned.
+  static uint32_t padded_header_bytes() {
+    return (4u * MICROAOT_BLOB_HEADER_WORDS + MICROAOT_BLOB_ALIGN - 1) / MICROAOT_BLOB_ALIGN * MICROAOT_BLOB_ALIGN;
+  }
+
   GraphBlob assemble(std::vector<uint32_t> header, const std::vector<uint8_t>& body) const {
-    const uint32_t header_bytes = 4u * MICROAOT_BLOB_HEADER_WORDS;
+    const uint32_t header_bytes = padded_header_bytes();
     header[MICROAOT_BLOB_W_MAGIC] = MICROAOT_BLOB_MAGIC;
     header[MICROAOT_BLOB_W_VERSION] = MICROAOT_BLOB_VERSION;
     header[MICROAOT_BLOB_W_BYTES] = word32(static_cast<int64_t>(header_bytes + body.size()));
-    header[MICROAOT_BLOB_W_ARENA_BYTES] = word32(model_.plan.arena_size);
+    header[MICROAOT_BLOB_W_ARENA_BYTES] = word32(arena_buffer_bytes(model_) - arena_header_bytes(model_));
+    header[MICROAOT_BLOB_W_STATE_AT] = state_at_;
+    header[MICROAOT_BLOB_W_STATE_BYTES] = word32(model_.persistent_bytes);
+    header[MICROAOT_BLOB_W_STATE_INIT_AT] = state_init_at_;
     header[MICROAOT_BLOB_W_ARENA_HEADER] = word32(arena_header_bytes(model_));
     header[MICROAOT_BLOB_W_ARENA_ALIGN] = word32(model_.options.alignment);
     header[MICROAOT_BLOB_W_NUM_INPUTS] = word32(static_cast<int64_t>(model_.graph.inputs.size()));
@@ -138,6 +157,7 @@ class BlobBuilder {
     header[MICROAOT_BLOB_W_CONSTANTS_BYTES] = word32(static_cast<int64_t>(constants_.size()));
     GraphBlob blob;
     blob.bytes = as_bytes(header);
+    pad_to(blob.bytes, MICROAOT_BLOB_ALIGN);
     blob.bytes.insert(blob.bytes.end(), body.begin(), body.end());
     const uint32_t checksum = microaot_blob_checksum(blob.bytes.data() + 16, blob.bytes.size() - 16);
     for (int i = 0; i < 4; ++i) blob.bytes[4 * MICROAOT_BLOB_W_CHECKSUM + i] = static_cast<uint8_t>(checksum >> (8 * i));
@@ -150,6 +170,7 @@ class BlobBuilder {
   Words io_, tensors_, steps_, args_;
   std::vector<uint8_t> params_, constants_;
   std::map<int, uint32_t> index_of_;
+  uint32_t state_at_ = 0, state_init_at_ = MICROAOT_BLOB_NONE;
 };
 }  // namespace
 
@@ -157,6 +178,7 @@ GraphBlob build_graph_blob(const CompiledModel& model) {
   MICROAOT_CHECK(model.options.io_in_arena && model.options.pools.size() <= 1,
                  "the graph executor keeps every buffer in the arena");
   BlobBuilder builder(model);
+  builder.add_state();
   for (int id : model.graph.inputs) builder.add_io(id);
   for (int id : model.graph.outputs) builder.add_io(id);
   for (size_t step = 0; step < model.calls.size(); ++step) builder.add_step(step);

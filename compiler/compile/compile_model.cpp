@@ -60,17 +60,6 @@ void check_graph_options(const CompileOptions& options) {
   if (!options.shared_arena.empty()) refuse("several models: compile each to its own blob");
   if (options.alignment < 4) refuse("--alignment below 4: the interpreter reads 32-bit words");
 }
-// The graph executor's blob has no persistent region yet: a model with state would run on garbage.
-void check_state_executor(const CompiledModel& model) {
-  if (model.options.executor != "graph") return;
-  for (size_t id = 0; id < model.graph.tensors.size(); ++id) {
-    if (model.graph.tensors[id].is_persistent) {
-      throw CompileError("--executor graph does not run models with state yet: resource variable " +
-                         describe_tensor(model.graph, static_cast<int>(id)) + " (use --executor aot)");
-    }
-  }
-}
-
 }  // namespace
 
 void check_compile_options(const CompileOptions& options) {
@@ -112,7 +101,6 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   ctx.dump_after = options.dump_ir_after;
   run_pass_pipeline(model.graph, ctx);
   check_interface(model.graph);
-  check_state_executor(model);
   lower_ops(model);
   plan_model_memory(model);
   select_kernels(model.calls, model.options.target);

@@ -3,6 +3,9 @@
 // delay line: output = the variable, then the variable = the input.
 #include <gtest/gtest.h>
 
+#include "codegen/graph_blob.h"
+#include "codegen/graph_check.h"
+
 #include "compile/compile_model.h"
 #include "frontend/tflite_reader.h"
 #include "frontend/tflite_test_builder.h"
@@ -102,16 +105,23 @@ TEST(TfliteVariables, TheStateMustFitTheFirstPoolAfterItsActivations) {
   }
 }
 
-TEST(TfliteVariables, TheGraphExecutorRefusesAModelWithState) {
+// The graph executor's blob carries the state: its place in the arena and its initial value.
+TEST(TfliteVariables, TheGraphBlobCarriesTheState) {
   CompileOptions options;
   options.executor = "graph";
-  try {
-    compile_model(build_model(delay_line(true)), options);
-    FAIL() << "--executor graph accepted a model with state";
-  } catch (const CompileError& e) {
-    EXPECT_NE(std::string(e.what()).find("--executor graph does not run models with state yet"), std::string::npos)
-        << e.what();
-  }
+  const CompiledModel model = compile_model(build_model(delay_line(true)), options);
+  const std::vector<uint8_t> blob = build_graph_blob(model).bytes;
+  const auto word = [&](size_t index) {
+    uint32_t value = 0;
+    for (int i = 0; i < 4; ++i) value |= static_cast<uint32_t>(blob[4 * index + i]) << (8 * i);
+    return value;
+  };
+  EXPECT_EQ(word(MICROAOT_BLOB_W_STATE_BYTES), static_cast<uint32_t>(model.persistent_bytes));
+  EXPECT_GT(model.persistent_bytes, 0);
+  EXPECT_EQ(word(MICROAOT_BLOB_W_STATE_AT), static_cast<uint32_t>(persistent_base(model)));
+  const BlobCheck check = check_blob(blob);
+  EXPECT_EQ(check.init, MICROAOT_STATUS_OK);
+  EXPECT_EQ(check.problem, "");
 }
 
 TEST(TfliteVariables, AnotherOperatorInTheInitialisationIsRefusedNamingItAndTheSubgraph) {

@@ -73,6 +73,17 @@ static microaot_status check_layout(const blob_view *v) {
   return MICROAOT_STATUS_OK;
 }
 
+/* The state: inside the arena; its initial value, when it has one, inside the constants. */
+static microaot_status check_state(const blob_view *v) {
+  const uint32_t *h = v->header;
+  const uint32_t bytes = h[MICROAOT_BLOB_W_STATE_BYTES], init = h[MICROAOT_BLOB_W_STATE_INIT_AT];
+  if (!fits(h[MICROAOT_BLOB_W_STATE_AT], bytes, h[MICROAOT_BLOB_W_ARENA_BYTES])) return MICROAOT_STATUS_BAD_MODEL;
+  if (init != MICROAOT_BLOB_NONE && !fits(init, bytes, h[MICROAOT_BLOB_W_CONSTANTS_BYTES])) {
+    return MICROAOT_STATUS_BAD_MODEL;
+  }
+  return MICROAOT_STATUS_OK;
+}
+
 /* Inputs and outputs: inside the arena (pool 0), not empty. */
 static microaot_status check_io(const blob_view *v) {
   const uint32_t count = v->header[MICROAOT_BLOB_W_NUM_INPUTS] + v->header[MICROAOT_BLOB_W_NUM_OUTPUTS];
@@ -198,6 +209,7 @@ static microaot_status check_blob(blob_view *v, const void *blob, size_t blob_si
   microaot_status status = check_header(v, blob, blob_size);
   uint32_t step;
   if (status == MICROAOT_STATUS_OK) status = check_layout(v);
+  if (status == MICROAOT_STATUS_OK) status = check_state(v);
   if (status == MICROAOT_STATUS_OK) status = check_io(v);
   if (status == MICROAOT_STATUS_OK) status = check_tensors(v);
   for (step = 0; status == MICROAOT_STATUS_OK && step < v->header[MICROAOT_BLOB_W_NUM_STEPS]; ++step) {
@@ -224,6 +236,11 @@ static void fill_model(microaot_graph *graph, const blob_view *v) {
   m->inputs = io;
   m->outputs = io + m->num_inputs;
   if (v->firmware->static_arena_size >= m->arena_size) m->static_arena = v->firmware->static_arena;
+  m->persistent_offset = h[MICROAOT_BLOB_W_STATE_AT];
+  m->persistent_size = h[MICROAOT_BLOB_W_STATE_BYTES];
+  if (m->persistent_size != 0u && h[MICROAOT_BLOB_W_STATE_INIT_AT] != MICROAOT_BLOB_NONE) {
+    m->persistent_init = v->blob + h[MICROAOT_BLOB_W_CONSTANTS_AT] + h[MICROAOT_BLOB_W_STATE_INIT_AT];
+  }
   m->run_step = microaot_graph_step;
   m->program = graph;
   graph->blob = v->blob;

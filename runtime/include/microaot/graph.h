@@ -29,7 +29,7 @@ enum {
   MICROAOT_BLOB_W_VERSION,
   MICROAOT_BLOB_W_BYTES,        /* the whole blob */
   MICROAOT_BLOB_W_CHECKSUM,
-  MICROAOT_BLOB_W_ARENA_BYTES,  /* the planned activations, after the arena header */
+  MICROAOT_BLOB_W_ARENA_BYTES,  /* the planned bytes after the arena header: activations, then the state */
   MICROAOT_BLOB_W_ARENA_HEADER, /* bytes before them that record the arena's last writer */
   MICROAOT_BLOB_W_ARENA_ALIGN,
   MICROAOT_BLOB_W_NUM_INPUTS,
@@ -45,6 +45,9 @@ enum {
   MICROAOT_BLOB_W_PARAMS_BYTES,
   MICROAOT_BLOB_W_CONSTANTS_AT, /* the constant tensors */
   MICROAOT_BLOB_W_CONSTANTS_BYTES,
+  MICROAOT_BLOB_W_STATE_AT,      /* the state kept from run to run (resource variables): its arena offset, */
+  MICROAOT_BLOB_W_STATE_BYTES,   /* its bytes (0: none), */
+  MICROAOT_BLOB_W_STATE_INIT_AT, /* and where its initial value is among the constants (NONE: zeros) */
   MICROAOT_BLOB_HEADER_WORDS
 };
 
