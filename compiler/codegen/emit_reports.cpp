@@ -154,7 +154,8 @@ void write_ram_lines(std::ostringstream& out, const CompiledModel& model) {
   if (!model.options.io_in_arena) out << "I/O buffers (RAM):   " << io_buffer_bytes_outside(model) << " bytes\n";
   if (!model.persistent.empty()) {
     out << "persistent (RAM):    " << persistent_base(model) - model.plan.arena_size + model.persistent_bytes
-        << " bytes (state of " << model.persistent.size() << " variables, in the arena after the activations)\n";
+        << " bytes (state of " << model.persistent.size() << " variables, in the arena after the activations;\n"
+        << "                     a run copies " << state_copy_bytes_per_run(model) << " bytes of it)\n";
   }
   out << "arena header (RAM):  " << arena_header_bytes(model) << " bytes (the arena's last writer; init needs "
       << arena_buffer_bytes(model) << " bytes)\n";
@@ -227,6 +228,7 @@ std::string emit_report_json(const CompiledModel& model) {
       {"arena_bytes", model.plan.arena_size},
       {"persistent_bytes", model.persistent_bytes},
       {"persistent", persistent_json(model)},
+      {"state_copy_bytes_per_step", state_copy_bytes_per_run(model)},
       {"arena_header_bytes", arena_header_bytes(model)},
       {"arena_buffer_bytes", arena_buffer_bytes(model)},
       {"ram_bytes", static_ram_bytes(model)},

@@ -127,6 +127,24 @@ TEST(RecurrentModelApi, TwoContextsKeepTheirStateAndResetRestoresIt) {
   remove_dir(out);
 }
 
+// The wake-word model reads each variable once and assigns it once per step. Its reads become views of the
+// variables (alias_variable_reads), so a step copies each variable's bytes once, where TFLM copies them twice;
+// the repeated entries above check that the results stay TFLM's.
+TEST(RecurrentModelReport, ReadsOfStateAreViewsAndAStepCopiesEachVariableOnce) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string out = make_temp_dir();
+  const std::string model = shared_dir() + "/models-recurrent/mww_hey_jarvis_int8/model.tflite";
+  ASSERT_EQ(run_microaot({"compile", model, "-o", out + "/lib"}), 0);
+  std::ifstream in(out + "/lib/report.json");
+  const json report = json::parse(in);
+  for (const json& op : report["ops"]) EXPECT_NE(op["op"], "READ_VARIABLE") << "step " << op["step"];
+  int64_t variables = 0;
+  for (const json& p : report["persistent"]) variables += p["size"].get<int64_t>();
+  EXPECT_GT(variables, 0);
+  EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), variables);
+  remove_dir(out);
+}
+
 INSTANTIATE_TEST_SUITE_P(RecurrentModels, RecurrentModelTest, ::testing::ValuesIn(recurrent_model_names()),
                          [](const auto& info) { return info.param; });
 
