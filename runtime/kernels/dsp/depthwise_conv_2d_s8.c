@@ -225,28 +225,43 @@ static void dw_channel_row(const dw_params* p, const int32_t* bias, const int8_t
   }
 }
 
-/* Output rows [row_begin, row_end) (counted over all batches) of channels [c_begin, c_end) (c_end - c_begin
- * a multiple of 4, or the last depth % 4 channels), into `output` (rows of row_stride bytes). */
+/* Channels [c, c + n) of every pixel of a row, from the scratch row to the output row. */
+static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to, size_t n) {
+  const size_t depth = (size_t)p->output_depth;
+  int32_t ox;
+  for (ox = 0; ox < p->output_width; ++ox, from += depth, to += depth) {
+    if (n == 4) {
+      memcpy(to, from, 4); /* a word: no call */
+    } else {
+      memcpy(to, from, n);
+    }
+  }
+}
+
+/* Output rows [row_begin, row_end) (counted over all batches), channel group by channel group (each group's
+ * constants once), into `output` (row i at output + i * row_stride), or with row_scratch each group's part
+ * of a row into the scratch row first and then to its place (see the overlap variant). */
 static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
-                    int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end, int32_t c_begin,
-                    int32_t c_end) {
+                    int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* row_scratch) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  int32_t row, c, first, end;
+  int32_t row, c, k, first, end;
   dw_group g;
   dw_interior_columns(p, &first, &end);
-  for (c = c_begin; c < c_end; c += 4) {
-    if (c + 4 <= p->output_depth) dw_group_of(p, filter, bias, c, &g);
+  for (c = 0; c < p->output_depth; c += 4) {
+    const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
+    if (whole) dw_group_of(p, filter, bias, c, &g);
     for (row = row_begin; row < row_end; ++row) {
       const int8_t* image = input + (size_t)(row / p->output_height) * image_size;
       const microaot_window y = microaot_window_of(row % p->output_height, p->stride_height, p->pad_height,
                                                    p->filter_height, p->dilation_height, p->input_height);
       int8_t* out = output + (size_t)(row - row_begin) * row_stride;
-      int32_t k;
-      if (c + 4 <= p->output_depth) {
-        dw_group_row(p, &g, image + c, filter + c, &y, first, end, out + c);
+      int8_t* dst = row_scratch != NULL ? row_scratch : out;
+      if (whole) {
+        dw_group_row(p, &g, image + c, filter + c, &y, first, end, dst + c);
       } else {
-        for (k = c; k < p->output_depth; ++k) dw_channel_row(p, bias, image, filter, &y, k, out);
+        for (k = c; k < p->output_depth; ++k) dw_channel_row(p, bias, image, filter, &y, k, dst);
       }
+      if (row_scratch != NULL) dw_copy_channels(p, row_scratch + c, out + c, whole ? 4 : (size_t)(p->output_depth - c));
     }
   }
 }
@@ -258,23 +273,30 @@ void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* pa
     microaot_depthwise_conv_2d_s8_portable(params, input, filter, bias, output);
     return;
   }
-  /* channel groups outermost: each group's constants once */
-  dw_rows(params, input, filter, bias, output, row_size, 0, params->batches * params->output_height, 0,
-          params->output_depth);
+  dw_rows(params, input, filter, bias, output, row_size, 0, params->batches * params->output_height, NULL);
 }
 
+/* Output channel c reads input channel c only. When output and input lie a whole number of pixels apart,
+ * every output byte overwrites an input byte of its own channel, so a channel group done row by row (each
+ * row through the scratch row, as the portable kernel does with whole rows) sees the same inputs as in
+ * whole-row order: the groups go outermost and each computes its constants once. Otherwise whole rows. */
 void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                            const int8_t* filter, const int32_t* bias, int8_t* output,
                                            void* scratch) {
   const size_t row_size = (size_t)params->output_width * (size_t)params->output_depth;
+  const uintptr_t in_at = (uintptr_t)input, out_at = (uintptr_t)output;
+  const int32_t rows = params->batches * params->output_height;
   int32_t row;
   if (!dw_fits(params, bias)) {
     microaot_depthwise_conv_2d_s8_overlap_portable(params, input, filter, bias, output, scratch);
     return;
   }
-  /* each row whole into the scratch row, then to its place after its last input read */
-  for (row = 0; row < params->batches * params->output_height; ++row) {
-    dw_rows(params, input, filter, bias, (int8_t*)scratch, row_size, row, row + 1, 0, params->output_depth);
+  if ((in_at > out_at ? in_at - out_at : out_at - in_at) % (uintptr_t)params->output_depth == 0) {
+    dw_rows(params, input, filter, bias, output, row_size, 0, rows, (int8_t*)scratch);
+    return;
+  }
+  for (row = 0; row < rows; ++row) {
+    dw_rows(params, input, filter, bias, (int8_t*)scratch, row_size, row, row + 1, NULL);
     memcpy(output + (size_t)row * row_size, scratch, row_size);
   }
 }
