@@ -139,15 +139,29 @@ static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end
   if (*first > *end) *first = *end;
 }
 
+/* microaot_window_of without its divisions for dilation 1 (the common case). */
+static inline microaot_window dw_window_of(int32_t out, int32_t stride, int32_t padding, int32_t filter,
+                                          int32_t dilation, int32_t in_size) {
+  microaot_window w;
+  if (dilation != 1) return microaot_window_of(out, stride, padding, filter, dilation, in_size);
+  w.origin = out * stride - padding;
+  w.begin = w.origin < 0 ? -w.origin : 0;
+  w.end = in_size - w.origin < filter ? in_size - w.origin : filter;
+  return w;
+}
+
 /* The in-image taps of window (y, x) of a 3x3 filter without dilation, by the group's widened weights. */
 static void dw_taps_3x3_clipped(const dw_params* p, const dw_group* g, const int8_t* image, const microaot_window* y,
                                 const microaot_window* x, uint32_t offset, int32_t s[4]) {
-  const size_t depth = (size_t)p->output_depth;
+  const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
   const int32_t n = x->end - x->begin;
+  const int8_t* in;
+  const uint32_t(*w)[2];
   int32_t fy, t;
-  for (fy = y->begin; fy < y->end; ++fy) {
-    const int8_t* in = image + ((size_t)(y->origin + fy) * (size_t)p->input_width + (size_t)(x->origin + x->begin)) * depth;
-    const uint32_t(*w)[2] = g->weights + fy * 3 + x->begin;
+  if (n <= 0 || y->end <= y->begin) return; /* no tap inside: the pointers below would leave the arrays */
+  in = image + ((size_t)(y->origin + y->begin) * (size_t)p->input_width + (size_t)(x->origin + x->begin)) * depth;
+  w = g->weights + y->begin * 3 + x->begin;
+  for (fy = y->begin; fy < y->end; ++fy, in += row, w += 3) {
     if (n == 3) {
       microaot_dsp_mac4_lanes_x3(in, depth, w, offset, s);
     } else if (n == 2) {
@@ -167,8 +181,8 @@ static void dw_edge_columns(const dw_params* p, const dw_group* g, const int8_t*
                       p->dilation_width == 1;
   int32_t ox, k, s[4];
   for (ox = begin; ox < end; ++ox) {
-    const microaot_window x =
-        microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width, p->input_width);
+    const microaot_window x = dw_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width,
+                                           p->input_width);
     if (widened) {
       memcpy(s, g->bias, sizeof s);
       dw_taps_3x3_clipped(p, g, image, y, &x, offset, s);
