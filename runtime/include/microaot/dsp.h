@@ -128,6 +128,13 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, con
 }
 #undef MICROAOT_DSP_TAP
 
+/* SSAT #8: x clamped to [-128, 127]. */
+static inline int32_t microaot_dsp_ssat8(int32_t x) {
+  int32_t r;
+  __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(x));
+  return r;
+}
+
 /* SADD16: the two 16-bit lanes of x and y added lane by lane (wrapping). */
 static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
   uint32_t r;
@@ -195,6 +202,8 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, con
   microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], offset, s);
   microaot_dsp_mac4_lanes(microaot_dsp_load4(in + step), w[1][0], w[1][1], offset, s);
 }
+
+static inline int32_t microaot_dsp_ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
 
 static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
   return microaot_dsp_pack16(microaot_dsp_bottom(x) + microaot_dsp_bottom(y), microaot_dsp_top(x) + microaot_dsp_top(y));

@@ -54,7 +54,7 @@ static int dw_fits(const dw_params* p, const int32_t* bias) {
 typedef struct {
   int32_t bias[4]; /* doubled, as the sums: see weights */
   int32_t multiplier[4], rounding[4], exponent[4];
-  int32_t activation_min, activation_max;
+  int32_t activation_min, activation_max, full_range; /* full_range: the clamp is [-128, 127], one SSAT */
   /* 3x3 filters: each tap's four weights widened (lanes 0, 2 and 1, 3) and doubled, so that the sums come
    * out doubled as the output step takes them (|2w| <= 256 fits a lane) */
   uint32_t weights[9][2];
@@ -74,6 +74,7 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
   }
   g->activation_min = p->activation_min;
   g->activation_max = p->activation_max;
+  g->full_range = p->activation_min == -128 && p->activation_max == 127;
   if (p->filter_height == 3 && p->filter_width == 3) {
     for (k = 0; k < 9; ++k) {
       const uint32_t w = microaot_dsp_load4(filter + (size_t)k * (size_t)p->output_depth + (size_t)c);
@@ -83,20 +84,25 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
   }
 }
 
-static inline int8_t dw_output(const dw_group* g, int k, int32_t doubled, int32_t lo, int32_t hi) {
-  const int32_t value = microaot_dsp_smmlar(doubled, g->multiplier[k], g->rounding[k] + (doubled >> 31)) >>
-                        g->exponent[k];
-  return (int8_t)microaot_clamp_s32(value, lo, hi);
+static inline int32_t dw_value(const dw_group* g, int k, int32_t doubled) {
+  return microaot_dsp_smmlar(doubled, g->multiplier[k], g->rounding[k] + (doubled >> 31)) >> g->exponent[k];
 }
 
 /* Four channels from their doubled sums (bias included). Written out: gcc keeps s[] in registers only when
  * every index is a constant; the clamp read once, before the stores that may alias it. */
 static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out) {
   const int32_t lo = g->activation_min, hi = g->activation_max;
-  out[0] = dw_output(g, 0, s[0], lo, hi);
-  out[1] = dw_output(g, 1, s[1], lo, hi);
-  out[2] = dw_output(g, 2, s[2], lo, hi);
-  out[3] = dw_output(g, 3, s[3], lo, hi);
+  if (g->full_range) {
+    out[0] = (int8_t)microaot_dsp_ssat8(dw_value(g, 0, s[0]));
+    out[1] = (int8_t)microaot_dsp_ssat8(dw_value(g, 1, s[1]));
+    out[2] = (int8_t)microaot_dsp_ssat8(dw_value(g, 2, s[2]));
+    out[3] = (int8_t)microaot_dsp_ssat8(dw_value(g, 3, s[3]));
+  } else {
+    out[0] = (int8_t)microaot_clamp_s32(dw_value(g, 0, s[0]), lo, hi);
+    out[1] = (int8_t)microaot_clamp_s32(dw_value(g, 1, s[1]), lo, hi);
+    out[2] = (int8_t)microaot_clamp_s32(dw_value(g, 2, s[2]), lo, hi);
+    out[3] = (int8_t)microaot_clamp_s32(dw_value(g, 3, s[3]), lo, hi);
+  }
 }
 
 static inline void dw_tap4(const int8_t* in, const int8_t* w, uint32_t offset, int32_t s[4]) {
