@@ -194,7 +194,9 @@ static inline void microaot_dsp_mac4_lanes(uint32_t x, uint32_t w02, uint32_t w1
 static inline void microaot_dsp_mac4_lanes_x3(const int8_t* in, size_t step, const uint32_t (*w)[2],
                                               uint32_t offset, int32_t s[4]) {
   int t;
-  for (t = 0; t < 3; ++t) microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * step), w[t][0], w[t][1], offset, s);
+  for (t = 0; t < 3; ++t) {
+    microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * step), w[t][0], w[t][1], offset, s);
+  }
 }
 
 static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, const uint32_t (*w)[2],
@@ -206,7 +208,8 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, con
 static inline int32_t microaot_dsp_ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
 
 static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
-  return microaot_dsp_pack16(microaot_dsp_bottom(x) + microaot_dsp_bottom(y), microaot_dsp_top(x) + microaot_dsp_top(y));
+  return microaot_dsp_pack16(microaot_dsp_bottom(x) + microaot_dsp_bottom(y),
+                             microaot_dsp_top(x) + microaot_dsp_top(y));
 }
 
 /* In 64-bit unsigned arithmetic, which wraps as the hardware does; the high word is taken back as signed. */

@@ -106,7 +106,8 @@ void microaot_add_s8(const microaot_add_params_q* params, const int8_t* input1, 
   k.offset1_doubled = params->input1_offset * (1 << 21);
   k.offset2_doubled = params->input2_offset * (1 << 21);
   /* (v + offset * 2^e) >> e = (v >> e) + offset: the output offset joins the rounding term */
-  k.output.rounding += params->output_offset * (1 << k.output.exponent);
+  k.output.rounding =
+      (int32_t)(k.output.rounding + (int64_t)params->output_offset * ((int64_t)1 << k.output.exponent));
   k.activation_min = params->activation_min;
   k.activation_max = params->activation_max;
   inputs[0] = input1;

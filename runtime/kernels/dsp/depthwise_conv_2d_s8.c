@@ -48,9 +48,10 @@ static int dw_fits(const dw_params* p, const int32_t* bias) {
   return 1;
 }
 
-/* The output step of four channels: with y = 2 * sum (the kernel accumulates doubled sums), (y * m + 2^31) >> 32 is TFLM's rounding doubling high
- * multiply of sum and m; SMMLAR's accumulator adds `rounding` = 2^(e-1) + output offset * 2^e, less one for a
- * negative sum, so that >> e gives the rounding right shift (ties away from zero) plus the output offset. */
+/* The output step of four channels: with y = 2 * sum (the kernel accumulates doubled sums), (y * m + 2^31) >> 32
+ * is TFLM's rounding doubling high multiply of sum and m; SMMLAR's accumulator adds `rounding` = 2^(e-1) +
+ * output offset * 2^e, less one for a negative sum, so that >> e gives the rounding right shift (ties away from
+ * zero) plus the output offset. */
 typedef struct {
   int32_t bias[4]; /* doubled, as the sums: see weights */
   int32_t multiplier[4], rounding[4], exponent[4];
@@ -173,7 +174,9 @@ static void dw_taps_3x3_clipped(const dw_params* p, const dw_group* g, const int
     } else if (n == 2) {
       microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
     } else {
-      for (t = 0; t < n; ++t) microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * depth), w[t][0], w[t][1], offset, s);
+      for (t = 0; t < n; ++t) {
+        microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * depth), w[t][0], w[t][1], offset, s);
+      }
     }
   }
 }
