@@ -256,7 +256,10 @@ TEST(DspAddS8, MatchesPortableOnRandomScales) {
   std::uniform_real_distribution<double> scale(0.002, 0.2);
   const int32_t shape[2] = {256, 256}, strides1[2] = {256, 1}, strides2[2] = {1, 0};
   for (int i = 0; i < 60; ++i) {
-    const double s1 = scale(rng), s2 = scale(rng), so = scale(rng) * 2, twice_max = 2 * std::max(s1, s2);
+    // Every seventh case two equal scales (both inputs take the exact path), every eleventh a common scale
+    // above both (both take SMMLAR; not what TFLM's Prepare makes, but valid parameters).
+    const double s1 = scale(rng), drawn_s2 = scale(rng), s2 = i % 7 == 3 ? s1 : drawn_s2, so = scale(rng) * 2;
+    const double twice_max = (i % 11 == 5 ? 3 : 2) * std::max(s1, s2);
     microaot_add_params_q p{};
     if (i % 3 == 0) {
       binary_test::set_walk(p, 256 * 256, 2, shape, strides1, strides2);

@@ -47,7 +47,8 @@ static inline int32_t rescale_doubled(int32_t doubled, dsp_rescale r) {
 typedef struct {
   dsp_rescale input1, input2, output;
   int32_t offset1_doubled, offset2_doubled; /* input offsets * 2^21 */
-  int32_t activation_min, activation_max; /* the output offset is in output.rounding */
+  int32_t offset1_exact, offset2_exact;     /* input offsets * 2^19 (add_exact) */
+  int32_t activation_min, activation_max;   /* the output offset is in output.rounding */
 } dsp_add_constants;
 
 static int fits_fast_path(const microaot_add_params_q* p) {
@@ -79,6 +80,55 @@ static inline void add_elements(const dsp_add_constants* constants, const int8_t
   }
 }
 
+/* The flat path (no broadcasting, the clamp [-128, 127], every right shift >= 1 but an exact input's): one
+ * loop per kind of input pair, all its constants in registers. A scaled input rescales by SMMLAR without the
+ * sign mask (its shift is >= 1); an exact one has the multiplier 2^30 and shift 0, which TFLM's Prepare gives
+ * the input of the larger scale: (q + offset) * 2^20 * 2^30 / 2^31 is (q + offset) * 2^19 exactly. */
+static inline int32_t add_scaled(int32_t doubled, dsp_rescale r) {
+  return microaot_dsp_smmlar(doubled, r.multiplier, r.rounding + (doubled >> 31)) >> r.exponent;
+}
+#define DSP_ADD_SCALED(q, k, i) add_scaled((q) * (1 << 21) + (k).offset##i##_doubled, (k).input##i)
+#define DSP_ADD_EXACT(q, k, i) ((q) * (1 << 19) + (k).offset##i##_exact)
+#define DSP_ADD_FLAT_LOOP(name, INPUT1, INPUT2)                                                        \
+  static void name(const dsp_add_constants* constants, const int8_t* a, const int8_t* b, int8_t* out, \
+                   int32_t n) {                                                                       \
+    const dsp_add_constants k = *constants;                                                           \
+    int32_t c;                                                                                        \
+    for (c = 0; c < n; ++c) {                                                                         \
+      const int32_t sum = INPUT1(a[c], k, 1) + INPUT2(b[c], k, 2);                                    \
+      out[c] = (int8_t)microaot_dsp_ssat8(add_scaled(sum * 2, k.output));                             \
+    }                                                                                                 \
+  }
+DSP_ADD_FLAT_LOOP(add_flat_scaled_scaled, DSP_ADD_SCALED, DSP_ADD_SCALED)
+DSP_ADD_FLAT_LOOP(add_flat_scaled_exact, DSP_ADD_SCALED, DSP_ADD_EXACT)
+DSP_ADD_FLAT_LOOP(add_flat_exact_exact, DSP_ADD_EXACT, DSP_ADD_EXACT)
+
+static int is_exact(const dsp_rescale* r) { return r->exponent == 0 && r->multiplier == (1 << 30); }
+
+/* The flat path when it applies (1), input 1 the scaled one of a mixed pair (a sum does not depend on the
+ * order of its terms). */
+static int add_flat(const microaot_add_params_q* p, dsp_add_constants* k, const int8_t* a, const int8_t* b,
+                    int8_t* out) {
+  const int exact1 = is_exact(&k->input1), exact2 = is_exact(&k->input2);
+  dsp_add_constants swapped = *k;
+  if (p->num_dims != 0 || p->activation_min != -128 || p->activation_max != 127 || k->output.exponent < 1 ||
+      (!exact1 && k->input1.exponent < 1) || (!exact2 && k->input2.exponent < 1)) {
+    return 0;
+  }
+  if (exact1 && exact2) {
+    add_flat_exact_exact(k, a, b, out, p->flat_size);
+  } else if (exact1) {
+    swapped.input1 = k->input2, swapped.offset1_doubled = k->offset2_doubled;
+    swapped.offset2_exact = k->offset1_exact;
+    add_flat_scaled_exact(&swapped, b, a, out, p->flat_size);
+  } else if (exact2) {
+    add_flat_scaled_exact(k, a, b, out, p->flat_size);
+  } else {
+    add_flat_scaled_scaled(k, a, b, out, p->flat_size);
+  }
+  return 1;
+}
+
 static void add_row(const void* constants, const void* const* inputs, const ptrdiff_t* at, const int32_t* step,
                     void* output, ptrdiff_t done, int32_t n) {
   const int8_t* a = (const int8_t*)inputs[0] + at[0];
@@ -105,11 +155,14 @@ void microaot_add_s8(const microaot_add_params_q* params, const int8_t* input1, 
   k.output = rescale_of(params->output_multiplier, params->output_shift);
   k.offset1_doubled = params->input1_offset * (1 << 21);
   k.offset2_doubled = params->input2_offset * (1 << 21);
+  k.offset1_exact = params->input1_offset * (1 << 19);
+  k.offset2_exact = params->input2_offset * (1 << 19);
   /* (v + offset * 2^e) >> e = (v >> e) + offset: the output offset joins the rounding term */
   k.output.rounding =
       (int32_t)(k.output.rounding + (int64_t)params->output_offset * ((int64_t)1 << k.output.exponent));
   k.activation_min = params->activation_min;
   k.activation_max = params->activation_max;
+  if (add_flat(params, &k, input1, input2, output)) return;
   inputs[0] = input1;
   inputs[1] = input2;
   microaot_broadcast_walk(&walk, &k, inputs, output, add_row);
