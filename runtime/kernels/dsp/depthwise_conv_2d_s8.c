@@ -168,6 +168,12 @@ static void dw_taps_3x3_clipped(const dw_params* p, const dw_group* g, const int
   if (n <= 0 || y->end <= y->begin) return; /* no tap inside: the pointers below would leave the arrays */
   in = image + ((size_t)(y->origin + y->begin) * (size_t)p->input_width + (size_t)(x->origin + x->begin)) * depth;
   w = g->weights + y->begin * 3 + x->begin;
+  if (n == 2 && y->end - y->begin == 3) { /* a left or right edge column of "same" padding: unrolled */
+    microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
+    microaot_dsp_mac4_lanes_x2(in + row, depth, w + 3, offset, s);
+    microaot_dsp_mac4_lanes_x2(in + 2 * row, depth, w + 6, offset, s);
+    return;
+  }
   for (fy = y->begin; fy < y->end; ++fy, in += row, w += 3) {
     if (n == 3) {
       microaot_dsp_mac4_lanes_x3(in, depth, w, offset, s);
