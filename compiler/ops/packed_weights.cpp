@@ -72,8 +72,11 @@ std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const s
   return folded;
 }
 
-std::string packed_refusal(const Target& target, int32_t depth, int64_t filter_offset) {
+std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset) {
   if (!target.dsp) return "not packed: the target has no DSP extension";
+  if (units < kPackedMinUnits) {
+    return "not packed: " + std::to_string(units) + " units do not repay widening the input rows";
+  }
   if (depth > MICROAOT_PACKED_MAX_DEPTH) {
     return "not packed: depth " + std::to_string(depth) + " > " + std::to_string(MICROAOT_PACKED_MAX_DEPTH);
   }
