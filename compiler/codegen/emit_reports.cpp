@@ -180,6 +180,23 @@ PoolLayout pool_layout(const CompiledModel& model) {
   return layout;
 }
 
+namespace {
+
+// One line per step whose handler chose between implementations (the int8 matrix products): what it chose
+// for this layer and why.
+void write_specialisations(std::ostream& out, const CompiledModel& model) {
+  bool first = true;
+  for (size_t step = 0; step < model.calls.size(); ++step) {
+    const std::string& chosen = model.calls[step].specialisation;
+    if (chosen.empty()) continue;
+    if (first) out << "\nspecialisation (step: kernel, blocking, why):\n";
+    first = false;
+    out << std::left << std::setw(5) << step << chosen << "\n";
+  }
+}
+
+}  // namespace
+
 std::string emit_network_info(const CompiledModel& model) {
   std::ostringstream out;
   out << "network: " << module_names(model).prefix << " (" << model.options.source_name << ")\n";
@@ -203,6 +220,7 @@ std::string emit_network_info(const CompiledModel& model) {
   }
   out << "\nparam B: constant bytes the kernel reads (weights, biases, per-channel arrays); live B: bytes of the\n"
       << "buffers live during the step (tensors and kernel scratch; a buffer written over its input counts apart).\n";
+  write_specialisations(out, model);
   out << "\ntotal MACs:          " << total_macs(model) << "\n";
   out << "weights (flash):     " << weights_bytes(model) << " bytes\n";
   write_ram_lines(out, model);

@@ -323,6 +323,13 @@ void check_network_info(const CompiledModel& m, const std::string& text) {
     macs += m.macs[step];
   }
   EXPECT_EQ(number_after(text, "total MACs:"), macs);
+  std::vector<Words> chosen;  // each handler's choice for its layer, on its own line
+  for (size_t step = 0; step < m.calls.size(); ++step) {
+    if (!m.calls[step].specialisation.empty()) chosen.push_back(words_of(std::to_string(step) + " " + m.calls[step].specialisation));
+  }
+  std::vector<Words> printed;
+  for (const std::string& line : report_text::section(text, "specialisation ")) printed.push_back(words_of(line));
+  EXPECT_EQ(printed, chosen);
   EXPECT_EQ(number_after(text, "weights (flash):"), flash_weights(m));
   int64_t ram = 0;
   for (size_t k = 0; k < std::max<size_t>(1, m.pool_used.size()); ++k) {

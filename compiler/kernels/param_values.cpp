@@ -71,6 +71,16 @@ void ParamValues::set_int(const std::string& field, int64_t value) {
   add(std::move(v));
 }
 
+void ParamValues::replace_int(const std::string& field, int64_t value) {
+  for (ParamValue& v : values_) {
+    if (v.field != field) continue;
+    if (v.form != ParamValue::Form::kInteger) throw ParamBindError("field '" + field + "' is not an integer");
+    v.integer = value;
+    return;
+  }
+  throw ParamBindError("field '" + field + "' is not set");
+}
+
 void ParamValues::set_float(const std::string& field, float value) {
   ParamValue v = named(field, ParamValue::Form::kReal);
   v.real = value;

@@ -36,6 +36,8 @@ class ParamValues {
   void set_float(const std::string& field, float value);
   void set_ints(const std::string& field, std::vector<int64_t> values);
   void set_floats(const std::string& field, std::vector<float> values);
+  // Changes an integer field already set (a specialisation that moves a value elsewhere, e.g. into a bias).
+  void replace_int(const std::string& field, int64_t value);
 
   // Orders the values as `params` declares its fields; throws ParamBindError naming the problem.
   void bind(const ParamStruct& params);

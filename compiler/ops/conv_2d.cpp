@@ -10,6 +10,7 @@
 #include "ops/hybrid_weights.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/packed_weights.h"
 #include "ops/read_options.h"
 #include "ops/weighted_accumulator.h"
 
@@ -76,12 +77,28 @@ void check(const Graph& graph, const Op& op) {
   }
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+// Why an int8 convolution keeps the unpacked kernel on this target, empty when it takes the packed one: the
+// packed kernel is a matrix product (a 1x1 filter over the whole input depth), where no padding is read and
+// the input zero point folds into the bias exactly.
+std::string packed_conv_refusal(const Target& target, const ConvGeometry& g, int filter_depth) {
+  if (target.dsp && (g.filter_h != 1 || g.filter_w != 1 || g.pad_h != 0 || g.pad_w != 0)) {
+    return "not packed: a " + std::to_string(g.filter_h) + "x" + std::to_string(g.filter_w) +
+           " window, not a matrix product";
+  }
+  if (target.dsp && filter_depth != g.input_c) return "not packed: grouped filter";
+  return packed_refusal(target, g.output_c, g.input_c, 0);
+}
+
+KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   const Conv2DOptions& options = options_of(graph, op);
   const int channels = filter_dim(graph, op, 0);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
-  return make_conv_call(graph, op, "conv_2d", g, {"filter_depth", filter_dim(graph, op, 3)}, options.activation,
-                        channels, accumulator(graph, op, conv_tensors(graph, op)));
+  KernelCall call = make_conv_call(graph, op, "conv_2d", g, {"filter_depth", filter_dim(graph, op, 3)},
+                                   options.activation, channels, accumulator(graph, op, conv_tensors(graph, op)));
+  if (call.stem != "conv_2d_s8") return call;
+  call.specialisation = packed_conv_refusal(target, g, filter_dim(graph, op, 3));
+  if (call.specialisation.empty()) use_packed_weights(graph, call, "conv_2d_s8_packed", channels, g.input_c);
+  return call;
 }
 
 // Each output row is built in a row of scratch and stored behind the read head.

@@ -15,6 +15,7 @@
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
+#include "target/target.h"
 
 namespace microaot {
 namespace {
@@ -240,6 +241,34 @@ TEST(ConvHandler, SameStride2PaddingAndCall) {
   EXPECT_EQ(field(call, "input_offset"), "10");  // -zero point
   EXPECT_EQ(field(call, "output_offset"), "5");
   EXPECT_EQ(handler(g).macs(g, g.ops[0]), int64_t{25} * 5 * 8 * 10 * 4);
+}
+
+// With the DSP extension a 1x1 filter is a matrix product: the packed kernel, input offset in the bias.
+TEST(ConvHandler, PointwiseTakesThePackedKernelWithTheDspExtension) {
+  Spec s;
+  s.filter = {4, 1, 1, 3};
+  s.options = Conv2DOptions{Padding::kSame, 1, 1, 1, 1, Activation::kNone};
+  Graph g = build(s);
+  const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m7"));
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed");
+  EXPECT_EQ(field(call, "input_offset"), "0");
+  // Filter values 1 + i % 3 (build()): channel 0 sums 1 + 2 + 3; bias 100 + i % 3; input zero point -10.
+  int32_t folded = 0;
+  std::memcpy(&folded, g.tensor(call.args[2]).data.data(), 4);
+  EXPECT_EQ(folded, 100 + 10 * 6);
+}
+
+TEST(ConvHandler, WindowsAndGroupsKeepTheUnpackedKernel) {
+  Graph g = build(Spec{});  // 3x3, SAME
+  EXPECT_EQ(lower_in_place_for_test(g, parse_target("cortex-m4")).specialisation,
+            "not packed: a 3x3 window, not a matrix product");
+  Spec grouped;
+  grouped.input = {1, 8, 8, 6};
+  grouped.filter = {4, 1, 1, 3};
+  Graph gg = build(grouped);
+  const KernelCall call = lower_in_place_for_test(gg, parse_target("cortex-m4"));
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8");
+  EXPECT_EQ(call.specialisation, "not packed: grouped filter");
 }
 
 TEST(ConvHandler, DilatedSameAndValidStride2Padding) {

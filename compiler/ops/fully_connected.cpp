@@ -12,6 +12,7 @@
 #include "ops/hybrid_weights.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/packed_weights.h"
 #include "ops/read_options.h"
 #include "ops/quant_math.h"
 #include "ops/weighted_accumulator.h"
@@ -194,7 +195,7 @@ void add_quantized_fields(const Graph& graph, const Op& op, int32_t units, Kerne
   set_multiplier_params(call, multipliers);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   const FcShape s = fc_shape(graph, op);
   const DType type = graph.tensor(op.inputs[0]).dtype;
   KernelCall call;
@@ -208,6 +209,9 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   set_activation_params(call, graph.tensor(op.outputs[0]), fc_options(op).activation);
   if (type != DType::kFloat32) add_quantized_fields(graph, op, s.units, call);
   if (hybrid) add_hybrid_fields(call, graph, op.inputs[1], s.units);
+  if (call.stem != "fully_connected_s8") return call;
+  call.specialisation = packed_refusal(target, s.units, s.depth, call.params.find("filter_offset")->integer);
+  if (call.specialisation.empty()) use_packed_weights(graph, call, "fully_connected_s8_packed", s.units, s.depth);
   return call;
 }
 

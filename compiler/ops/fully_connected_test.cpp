@@ -14,6 +14,7 @@
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
+#include "target/target.h"
 
 namespace microaot {
 namespace {
@@ -133,6 +134,37 @@ TEST(FullyConnectedHandler, LowersPerChannelInt8) {
     EXPECT_EQ(shift[u], want.shift) << u;
   }
   EXPECT_NE(mult[0], mult[1]);
+}
+
+// With the DSP extension: the packed kernel over derived constants (packed_weights_test.cpp checks the
+// layout), the bias with the input zero point folded in and input_offset 0.
+TEST(FullyConnectedHandler, PacksWeightsAndFoldsTheInputOffsetForTheDspExtension) {
+  Fc fc = int8_fc();
+  const KernelCall call = lower_in_place_for_test(fc.graph, parse_target("cortex-m4"));
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8_packed");
+  EXPECT_EQ(call.specialisation.rfind("packed: 2 rows x 2 units", 0), 0u) << call.specialisation;
+  EXPECT_EQ(fields_of(call)["input_offset"], "0");
+  const Tensor& packed = fc.graph.tensor(call.args[1]);
+  const Tensor& folded = fc.graph.tensor(call.args[2]);
+  EXPECT_EQ(packed.dtype, DType::kInt32);
+  EXPECT_EQ(packed.num_elements(), 2 * 3 * 2);  // 2 unit pairs x 3 groups of four x 2 words
+  const std::vector<int32_t> bias = {100, -2000, 35, 0};
+  ASSERT_EQ(folded.num_elements(), 4);
+  for (int u = 0; u < 4; ++u) {
+    int32_t sum = 0;  // unit u's weights, as int8_fc() makes them
+    for (int k = 0; k < 12; ++k) sum += static_cast<int>((u * 12 + k) * 37 % 255) - 127;
+    int32_t got = 0;
+    std::memcpy(&got, folded.data.data() + 4 * u, 4);
+    EXPECT_EQ(got, bias[static_cast<size_t>(u)] - 2 * sum) << u;  // input zero point 2
+  }
+}
+
+TEST(FullyConnectedHandler, KeepsTheUnpackedKernelWithoutTheDspExtension) {
+  Fc fc = int8_fc();
+  const KernelCall call = lower_in_place_for_test(fc.graph, parse_target("cortex-m4+nodsp"));
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8");
+  EXPECT_EQ(call.specialisation, "not packed: the target has no DSP extension");
+  EXPECT_EQ(call.args, (std::vector<int>{fc.input, fc.weights, fc.bias, fc.output}));
 }
 
 TEST(FullyConnectedHandler, PerTensorMultiplierTakesTheScaleProductInFloat) {

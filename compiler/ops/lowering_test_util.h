@@ -23,6 +23,16 @@ inline KernelCall lower_for_test(Graph graph, const Op& op) {
 }
 inline KernelCall lower_for_test(const Graph& graph) { return lower_for_test(graph, graph.ops[0]); }
 
+// The same for `target`, binding into `graph` itself: its derived constants stay readable there.
+inline KernelCall lower_in_place_for_test(Graph& graph, const Target& target) {
+  const Op op = graph.ops[0];
+  const OpHandler& handler = op_handler(op.kind);
+  handler.check(graph, op);
+  KernelCall call = handler.lower(graph, op, target);
+  bind_kernel_call(graph, op, call);
+  return call;
+}
+
 // The scalar fields as C text: "192", "-128", "0x1p-8f", "FLT_MAX".
 inline std::map<std::string, std::string> param_text(const KernelCall& call) {
   std::map<std::string, std::string> text;

@@ -22,6 +22,7 @@
 #include "microaot/kernels/math.h"
 #include "microaot/kernels/maximum_minimum.h"
 #include "microaot/kernels/mul.h"
+#include "microaot/kernels/packed.h"
 #include "microaot/kernels/pooling.h"
 #include "microaot/kernels/quantize.h"
 #include "microaot/kernels/reduce.h"

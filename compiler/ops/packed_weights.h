@@ -1,0 +1,39 @@
+// Compile-time specialisation of the int8 matrix products for the DSP extension: a 1x1 CONV_2D without
+// padding and a FULLY_CONNECTED with symmetric weights, of at least kPackedMinUnits output channels (units),
+// take the packed kernels (runtime microaot/kernels/packed.h), whose weights are re-laid out here for their
+// inner loop (unit pairs, groups of four elements, as int32 words) and whose bias has the input zero point
+// folded in. Both become derived constants of the call; the model's own weights stay untouched, so no other
+// kernel reads the new layout.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "kernels/kernel_call.h"
+#include "target/target.h"
+
+namespace microaot {
+
+// The words of the packed layout of `units` rows of `depth` int8 weights (row-major, TFLite's OHWI 1x1 or
+// [units, depth]).
+std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth);
+
+// bias[u] + input_offset * sum of row u's weights, wrapped to int32 as the kernel's sums wrap; bias empty:
+// none (0).
+std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const std::vector<int8_t>& weights,
+                                       int32_t units, int32_t depth, int32_t input_offset);
+
+// Why the packed kernel does not take this product (empty when it does): no DSP extension, a depth beyond
+// MICROAOT_PACKED_MAX_DEPTH, a weight zero point, or fewer than kPackedMinUnits units, against which widening
+// each input row to int16 does not pay (VWW's last FULLY_CONNECTED: 2 units of depth 256).
+constexpr int32_t kPackedMinUnits = 4;
+std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset);
+
+// Turns `call` (lowered for the portable int8 stem, weights in args[1], optional bias in args[2], input_offset
+// set) into a call of `packed_stem` over derived constants, and states it in call.specialisation.
+void use_packed_weights(const Graph& graph, KernelCall& call, const std::string& packed_stem, int32_t units,
+                        int32_t depth);
+
+}  // namespace microaot

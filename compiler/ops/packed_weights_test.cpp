@@ -1,0 +1,165 @@
+// The packed layout and the folded bias (by hand), then the packed kernels over what the compiler packs
+// against the portable kernels over the model's weights and bias: random shapes, zero points, strides and
+// multipliers, byte for byte (on the host the kernels run microaot/dsp.h's C definitions; the Cortex-M e2e
+// tests run the instructions).
+#include "ops/packed_weights.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "microaot/kernels/conv.h"
+#include "microaot/kernels/fully_connected.h"
+#include "microaot/kernels/packed.h"
+#include "ops/quant_math.h"
+
+namespace microaot {
+namespace {
+
+TEST(PackedWeights, PairsUnitsAndGroupsFourElementsPerWord) {
+  // 3 units of 5: unit u element k = 10 * u + k + 1 (unit 2 negative), so each byte names its place.
+  std::vector<int8_t> w;
+  for (int u = 0; u < 3; ++u) {
+    for (int k = 0; k < 5; ++k) w.push_back(static_cast<int8_t>((u == 2 ? -1 : 1) * (10 * u + k + 1)));
+  }
+  const std::vector<int32_t> words = pack_weight_words(w, 3, 5);
+  const std::vector<uint32_t> expected = {
+      0x04030201u, 0x0E0D0C0Bu,  // pair 0, elements 0..3: unit 0 then unit 1
+      0x00000005u, 0x0000000Fu,  // elements 4..7: element 4, then zeros past the depth
+      0xE8E9EAEBu, 0x00000000u,  // pair 1: unit 2 (-21..-24) beside the zero unit
+      0x000000E7u, 0x00000000u,  // unit 2 element 4 (-25)
+  };
+  ASSERT_EQ(words.size(), expected.size());
+  for (size_t i = 0; i < words.size(); ++i) EXPECT_EQ(static_cast<uint32_t>(words[i]), expected[i]) << i;
+}
+
+TEST(PackedWeights, FoldsTheInputOffsetIntoTheBias) {
+  const std::vector<int8_t> w = {1, 2, 3, -4, -5, -6};  // sums 6 and -15
+  EXPECT_EQ(fold_input_offset({100, -100}, w, 2, 3, 7), (std::vector<int32_t>{142, -205}));
+  EXPECT_EQ(fold_input_offset({}, w, 2, 3, -128), (std::vector<int32_t>{-768, 1920}));
+  // The sums wrap as the kernel's int32 sums do.
+  EXPECT_EQ(fold_input_offset({INT32_MAX}, {1}, 1, 1, 1), (std::vector<int32_t>{INT32_MIN}));
+}
+
+TEST(PackedWeights, RefusesTargetsDepthsAndWeightZeroPoints) {
+  Target dsp;
+  dsp.dsp = true;
+  EXPECT_EQ(packed_refusal(dsp, kPackedMinUnits, MICROAOT_PACKED_MAX_DEPTH, 0), "");
+  EXPECT_EQ(packed_refusal(Target{}, 8, 8, 0), "not packed: the target has no DSP extension");
+  EXPECT_EQ(packed_refusal(dsp, 8, MICROAOT_PACKED_MAX_DEPTH + 1, 0), "not packed: depth 641 > 640");
+  EXPECT_EQ(packed_refusal(dsp, 8, 8, -3), "not packed: the weights have a zero point");
+  EXPECT_EQ(packed_refusal(dsp, 2, 256, 0), "not packed: 2 units do not repay widening the input rows");
+}
+
+int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+
+std::vector<int8_t> random_bytes(std::mt19937& rng, int count) {
+  std::vector<int8_t> v(static_cast<size_t>(count));
+  for (int8_t& x : v) x = static_cast<int8_t>(draw(rng, -128, 127));
+  return v;
+}
+
+// Requantization for `units` channels scaling sums of `depth` products to a few tens, offsets, clamp.
+struct Quant {
+  std::vector<int32_t> multiplier, shift, bias;
+  int32_t input_offset, output_offset, activation_min, activation_max;
+};
+
+Quant random_quant(std::mt19937& rng, int units, int depth) {
+  Quant q{{}, {}, {}, -draw(rng, -128, 127), draw(rng, -20, 20), -128, 127};
+  if (draw(rng, 0, 1) == 1) q.activation_min = q.output_offset;
+  for (int u = 0; u < units; ++u) {
+    const QuantizedMultiplier m = quantize_multiplier(draw(rng, 20, 60) / (128.0 * 64.0 * std::sqrt(depth)));
+    q.multiplier.push_back(m.multiplier);
+    q.shift.push_back(m.shift);
+    q.bias.push_back(draw(rng, -5000, 5000));
+  }
+  return q;
+}
+
+template <typename Params>
+void set_quant(Params& p, const Quant& q) {
+  p.input_offset = q.input_offset, p.output_offset = q.output_offset;
+  p.activation_min = q.activation_min, p.activation_max = q.activation_max;
+  p.output_multiplier = q.multiplier.data(), p.output_shift = q.shift.data();
+}
+
+// Outputs compared, and of those neither clamp bound: the comparison must see enough of them to mean something.
+struct Counts {
+  int compared = 0, inside = 0;
+  void add(const std::vector<int8_t>& out) {
+    compared += static_cast<int>(out.size());
+    for (int8_t v : out) inside += v != -128 && v != 127;
+  }
+};
+
+// What lowering hands the packed kernels: the packed words and the folded bias; the input offset becomes 0.
+struct Packed {
+  std::vector<int32_t> words, bias;
+};
+
+Packed pack_for_kernel(const std::vector<int8_t>& weights, const std::vector<int32_t>& bias, int32_t units,
+                       int32_t depth, int32_t& input_offset) {
+  Packed packed{pack_weight_words(weights, units, depth), fold_input_offset(bias, weights, units, depth, input_offset)};
+  input_offset = 0;
+  return packed;
+}
+
+TEST(PackedKernels, FullyConnectedMatchesPortable) {
+  std::mt19937 rng(23);
+  Counts counts;
+  for (int i = 0; i < 300; ++i) {
+    microaot_fully_connected_params_q p{};
+    p.batches = draw(rng, 1, 4), p.input_depth = draw(rng, 1, 70), p.output_depth = draw(rng, 1, 9);
+    if (i % 50 == 0) p.input_depth = MICROAOT_PACKED_MAX_DEPTH;
+    const Quant q = random_quant(rng, p.output_depth, p.input_depth);
+    set_quant(p, q);
+    const auto input = random_bytes(rng, p.batches * p.input_depth);
+    const auto weights = random_bytes(rng, p.output_depth * p.input_depth);
+    const std::vector<int32_t> bias = i % 4 == 0 ? std::vector<int32_t>{} : q.bias;
+    std::vector<int8_t> expected(static_cast<size_t>(p.batches * p.output_depth)), got(expected.size());
+    microaot_fully_connected_s8(&p, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(),
+                                expected.data());
+    const Packed k = pack_for_kernel(weights, bias, p.output_depth, p.input_depth, p.input_offset);
+    microaot_fully_connected_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), got.data());
+    ASSERT_EQ(got, expected) << "case " << i;
+    counts.add(expected);
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
+  std::mt19937 rng(29);
+  Counts counts;
+  for (int i = 0; i < 300; ++i) {
+    microaot_conv_2d_params_q p{};
+    p.batches = draw(rng, 1, 2), p.input_height = draw(rng, 1, 6), p.input_width = draw(rng, 1, 7);
+    p.input_depth = p.filter_depth = draw(rng, 1, 40), p.output_depth = draw(rng, 1, 9);
+    p.filter_height = p.filter_width = p.dilation_height = p.dilation_width = 1;
+    p.stride_height = draw(rng, 1, 2), p.stride_width = draw(rng, 1, 2);
+    p.output_height = (p.input_height - 1) / p.stride_height + 1;
+    p.output_width = (p.input_width - 1) / p.stride_width + 1;
+    const Quant q = random_quant(rng, p.output_depth, p.input_depth);
+    set_quant(p, q);
+    const auto input = random_bytes(rng, p.batches * p.input_height * p.input_width * p.input_depth);
+    const auto filter = random_bytes(rng, p.output_depth * p.input_depth);
+    const size_t out_size = static_cast<size_t>(p.batches * p.output_height * p.output_width * p.output_depth);
+    std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
+    std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.output_depth));
+    microaot_conv_2d_s8(&p, input.data(), filter.data(), q.bias.data(), expected.data());
+    const Packed k = pack_for_kernel(filter, q.bias, p.output_depth, p.input_depth, p.input_offset);
+    microaot_conv_2d_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), got.data());
+    microaot_conv_2d_s8_packed_overlap(&p, input.data(), k.words.data(), k.bias.data(), got_overlap.data(),
+                                       scratch.data());
+    ASSERT_EQ(got, expected) << "case " << i;
+    ASSERT_EQ(got_overlap, expected) << "case " << i;
+    counts.add(expected);
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+}  // namespace
+}  // namespace microaot

@@ -1,0 +1,36 @@
+/* Matrix-product kernels over weights the compiler laid out for the DSP inner loop (compiler/ops/packed_weights.h,
+ * microaot/packed_matmul.h has the layout): a 1x1 CONV_2D without padding and an int8 FULLY_CONNECTED whose
+ * weight zero point is 0. The compiler picks them for a target with the DSP extension; the input zero point
+ * is already in `bias` (bias[u] + input_offset * the sum of unit u's weights, so the params' input_offset is
+ * 0), which is exact because no padding is read. Bit-exact with microaot_conv_2d_s8 / _fully_connected_s8 on
+ * the original weights and bias. The C definitions of microaot/dsp.h make them run on any target. */
+#ifndef MICROAOT_KERNELS_PACKED_H
+#define MICROAOT_KERNELS_PACKED_H
+
+#include <stdint.h>
+
+#include "microaot/kernels/conv.h"
+#include "microaot/kernels/fully_connected.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The longest row (input depth) the kernels take: two rows widened to int16 stay on the stack (2.5 KB; AD's 640). */
+#define MICROAOT_PACKED_MAX_DEPTH 640
+
+/* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words; bias: the folded bias. */
+void microaot_conv_2d_s8_packed(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
+                                const int32_t* bias, int8_t* output);
+/* The overlap flavor, as microaot_conv_2d_s8_overlap (one output row of scratch). */
+void microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                        const int32_t* filter, const int32_t* bias, int8_t* output, void* scratch);
+/* params: filter_offset 0; weights: the packed words; bias: the folded bias. */
+void microaot_fully_connected_s8_packed(const microaot_fully_connected_params_q* params, const int8_t* input,
+                                       const int32_t* weights, const int32_t* bias, int8_t* output);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MICROAOT_KERNELS_PACKED_H */

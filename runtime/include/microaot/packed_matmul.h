@@ -1,0 +1,194 @@
+/* The inner loops of the packed kernels (microaot/kernels/packed.h): rows of n int8 operands (the pixels of a
+ * 1x1 convolution, the batches of a FULLY_CONNECTED) times weight rows the compiler laid out for SMLAD
+ * (compiler/ops/packed_weights.h), two rows against two units per step, with the input zero point already in
+ * the bias. Weight layout, in int32 words: units in pairs (the second of an odd last pair is zeros), each pair
+ * as groups of four elements (zeros past n), the word of the pair's first unit then the second's. A word's
+ * SXTB16 gives elements 0 and 2 of its group and SXTB16 ROR 8 elements 1 and 3: the operand rows are widened
+ * to int16 once per row in that order (even word, odd word), so that the loop loads words only. */
+#ifndef MICROAOT_PACKED_MATMUL_H
+#define MICROAOT_PACKED_MATMUL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "microaot/dsp_dot.h"
+#include "microaot/kernels/packed.h"
+
+/* Groups per row (at least one: the loops below test their end after a step). */
+static inline int32_t microaot_packed_groups(int32_t n) { return (n + 3) / 4; }
+
+/* Row `src` (n int8) widened into words dst[0], dst[1] (group 0), dst[stride], dst[stride + 1], ...; the
+ * elements past n, up to microaot_packed_groups(n) groups, are zeros. */
+static inline void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t* dst, int32_t stride) {
+  const int32_t padded = 4 * microaot_packed_groups(n);
+  int32_t k;
+  for (k = 0; k < padded; k += 4, dst += stride) {
+    uint32_t word = 0;
+    if (k + 4 <= n) {
+      word = microaot_dsp_load4(src + k);
+    } else if (k < n) {
+      memcpy(&word, src + k, (size_t)(n - k));
+    }
+    dst[0] = microaot_dsp_sxtb16(word);
+    dst[1] = microaot_dsp_sxtb16_ror8(word);
+  }
+}
+
+/* The loops are in assembly where the DSP extension is there: the compiler's allocation of the 13 live values
+ * spills inside the loop. Per group: one LDRD of the unit pair's words, one LDRD per row, SXTB16 twice per
+ * weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/dsp.h's definitions). */
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define MICROAOT_PACKED_ASM 1
+#else
+#define MICROAOT_PACKED_ASM 0
+#endif
+
+/* Two widened rows, interleaved (per group: row 0's two words, row 1's two words), against one unit pair:
+ * acc[2 * i + j] += row i . unit j. 17 instructions per 16 MACs. */
+static inline void microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
+                                           int32_t acc[4]) {
+  int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
+  const int32_t* const end = pair + 2 * groups;
+#if MICROAOT_PACKED_ASM
+  uint32_t w0, w1, we, wf, a0, a1;
+  __asm__(
+      "1:\n\t"
+      "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
+      "ldrd %[a0], %[a1], [%[rows]], #8\n\t"
+      "sxtb16 %[we], %[w0]\n\t"
+      "sxtb16 %[w0], %[w0], ror #8\n\t"
+      "smlad %[s00], %[a0], %[we], %[s00]\n\t"
+      "smlad %[s00], %[a1], %[w0], %[s00]\n\t"
+      "sxtb16 %[wf], %[w1]\n\t"
+      "sxtb16 %[w1], %[w1], ror #8\n\t"
+      "smlad %[s01], %[a0], %[wf], %[s01]\n\t"
+      "smlad %[s01], %[a1], %[w1], %[s01]\n\t"
+      "ldrd %[a0], %[a1], [%[rows]], #8\n\t"
+      "smlad %[s10], %[a0], %[we], %[s10]\n\t"
+      "smlad %[s10], %[a1], %[w0], %[s10]\n\t"
+      "smlad %[s11], %[a0], %[wf], %[s11]\n\t"
+      "smlad %[s11], %[a1], %[w1], %[s11]\n\t"
+      "cmp %[pair], %[end]\n\t"
+      "bne 1b\n\t"
+      : [pair] "+r"(pair), [rows] "+r"(rows), [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10),
+        [s11] "+r"(s11), [w0] "=&r"(w0), [w1] "=&r"(w1), [we] "=&r"(we), [wf] "=&r"(wf), [a0] "=&r"(a0),
+        [a1] "=&r"(a1)
+      : [end] "r"(end)
+      : "cc", "memory");
+#else
+  for (; pair != end; pair += 2, rows += 4) {
+    const uint32_t w0 = (uint32_t)pair[0], w1 = (uint32_t)pair[1];
+    const uint32_t w0e = microaot_dsp_sxtb16(w0), w0o = microaot_dsp_sxtb16_ror8(w0);
+    const uint32_t w1e = microaot_dsp_sxtb16(w1), w1o = microaot_dsp_sxtb16_ror8(w1);
+    s00 = microaot_dsp_smlad(rows[1], w0o, microaot_dsp_smlad(rows[0], w0e, s00));
+    s01 = microaot_dsp_smlad(rows[1], w1o, microaot_dsp_smlad(rows[0], w1e, s01));
+    s10 = microaot_dsp_smlad(rows[3], w0o, microaot_dsp_smlad(rows[2], w0e, s10));
+    s11 = microaot_dsp_smlad(rows[3], w1o, microaot_dsp_smlad(rows[2], w1e, s11));
+  }
+#endif
+  acc[0] = s00;
+  acc[1] = s01;
+  acc[2] = s10;
+  acc[3] = s11;
+}
+
+/* One widened row (two words per group) against one unit pair: acc[j] += row . unit j. 12 instructions per
+ * 8 MACs. */
+static inline void microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* row, int32_t groups, int32_t acc[2]) {
+  int32_t s0 = acc[0], s1 = acc[1];
+  const int32_t* const end = pair + 2 * groups;
+#if MICROAOT_PACKED_ASM
+  uint32_t w0, w1, we, a0, a1;
+  __asm__(
+      "1:\n\t"
+      "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
+      "ldrd %[a0], %[a1], [%[row]], #8\n\t"
+      "sxtb16 %[we], %[w0]\n\t"
+      "sxtb16 %[w0], %[w0], ror #8\n\t"
+      "smlad %[s0], %[a0], %[we], %[s0]\n\t"
+      "smlad %[s0], %[a1], %[w0], %[s0]\n\t"
+      "sxtb16 %[we], %[w1]\n\t"
+      "sxtb16 %[w1], %[w1], ror #8\n\t"
+      "smlad %[s1], %[a0], %[we], %[s1]\n\t"
+      "smlad %[s1], %[a1], %[w1], %[s1]\n\t"
+      "cmp %[pair], %[end]\n\t"
+      "bne 1b\n\t"
+      : [pair] "+r"(pair), [row] "+r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [w0] "=&r"(w0), [w1] "=&r"(w1),
+        [we] "=&r"(we), [a0] "=&r"(a0), [a1] "=&r"(a1)
+      : [end] "r"(end)
+      : "cc", "memory");
+#else
+  for (; pair != end; pair += 2, row += 2) {
+    const uint32_t w0 = (uint32_t)pair[0], w1 = (uint32_t)pair[1];
+    s0 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8(w0), microaot_dsp_smlad(row[0], microaot_dsp_sxtb16(w0), s0));
+    s1 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8(w1), microaot_dsp_smlad(row[0], microaot_dsp_sxtb16(w1), s1));
+  }
+#endif
+  acc[0] = s0;
+  acc[1] = s1;
+}
+
+/* One channel's requantization (TFLM's MultiplyByQuantizedMultiplier, as microaot_dsp_requantize), decoded
+ * once for the rows of a block: left shift, multiplier, and the rounding right shift's mask and half. */
+typedef struct {
+  int32_t left, multiplier, right, mask, half;
+} microaot_packed_channel;
+
+static inline microaot_packed_channel microaot_packed_channel_of(const microaot_dsp_output_stage* o, int32_t c) {
+  microaot_packed_channel ch;
+  const int32_t shift = o->shift[c];
+  ch.left = shift > 0 ? shift : 0;
+  ch.multiplier = o->multiplier[c];
+  ch.right = ch.left - shift;
+  ch.mask = (int32_t)(((int64_t)1 << ch.right) - 1);
+  ch.half = ch.mask >> 1;
+  return ch;
+}
+
+/* The int8 output of a sum that already holds the bias. */
+static inline int8_t microaot_packed_output(const microaot_dsp_output_stage* o, const microaot_packed_channel* ch,
+                                            int32_t acc) {
+  const int64_t product = (int64_t)(int32_t)((uint32_t)acc << ch->left) * ch->multiplier;
+  const int32_t high = (int32_t)((product + ((int64_t)1 << 30)) >> 31);
+  const int32_t threshold = ch->half + (int32_t)((uint32_t)high >> 31);
+  const int32_t value = (high >> ch->right) + ((high & ch->mask) > threshold) + o->output_offset;
+  return (int8_t)microaot_clamp_s32(value, o->activation_min, o->activation_max);
+}
+
+/* Every unit of one row (out1 NULL; `rows` holds it alone) or of two interleaved rows: out_i[u] = the
+ * output step of bias[u] + row i . unit u (the sums start from the bias). An odd last unit is computed
+ * against the zero unit that completes its pair, which is not stored. */
+static inline void microaot_packed_rows(const uint32_t* rows, const int32_t* weights, int32_t groups, int32_t units,
+                                        const microaot_dsp_output_stage* o, int8_t* out0, int8_t* out1) {
+  const size_t pair_words = 2 * (size_t)groups;
+  int32_t u, acc[4];
+  for (u = 0; u < units; u += 2, weights += pair_words) {
+    const int both = u + 1 < units;
+    const microaot_packed_channel first = microaot_packed_channel_of(o, u);
+    const microaot_packed_channel second = microaot_packed_channel_of(o, both ? u + 1 : u);
+    acc[0] = acc[2] = o->bias[u];
+    acc[1] = acc[3] = both ? o->bias[u + 1] : 0;
+    if (out1 != NULL) {
+      microaot_packed_dot_2x2(weights, rows, groups, acc);
+      out1[u] = microaot_packed_output(o, &first, acc[2]);
+      if (both) out1[u + 1] = microaot_packed_output(o, &second, acc[3]);
+    } else {
+      microaot_packed_dot_1x2(weights, rows, groups, acc);
+    }
+    out0[u] = microaot_packed_output(o, &first, acc[0]);
+    if (both) out0[u + 1] = microaot_packed_output(o, &second, acc[1]);
+  }
+}
+
+/* Rows r0 and r1 (r1 NULL: r0 alone) widened into `rows` (4 * groups words) and multiplied by every unit. */
+static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, int32_t n, const int32_t* weights,
+                                            int32_t units, const microaot_dsp_output_stage* o, uint32_t* rows,
+                                            int8_t* out0, int8_t* out1) {
+  const int32_t groups = microaot_packed_groups(n);
+  microaot_packed_widen(r0, n, rows, r1 != NULL ? 4 : 2);
+  if (r1 != NULL) microaot_packed_widen(r1, n, rows + 2, 4);
+  microaot_packed_rows(rows, weights, groups, units, o, out0, r1 != NULL ? out1 : NULL);
+}
+
+#endif /* MICROAOT_PACKED_MATMUL_H */
