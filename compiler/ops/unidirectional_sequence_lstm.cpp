@@ -17,6 +17,7 @@
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
 #include "ops/read_options.h"
+#include "ops/unidirectional_sequence_lstm.h"
 #include "ops/remap_common.h"
 #include "ops/unary.h"
 
@@ -46,13 +47,6 @@ constexpr AbsentInput kAbsentInputs[] = {
     {17, "projection bias"},                {20, "input layer norm coefficients"},
     {21, "forget layer norm coefficients"}, {22, "cell layer norm coefficients"},
     {23, "output layer norm coefficients"},
-};
-
-struct LstmOptions {
-  tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
-  float cell_clip = 0.0f;
-  bool time_major = false;
-  bool diagonal_recurrent = false;
 };
 
 OpOptions read_options(const Graph&, const Op&, const tflite::Operator& source) {

@@ -49,7 +49,7 @@ extern "C" {
   X(I32, hidden_zero_point)                                                                           \
   X(I32, hidden_min)            /* the hidden state type's range */                                   \
   X(I32, hidden_max)                                                                                  \
-  X(I32, cell_clip)             /* |cell| bound in cell units; 0: no clipping */                      \
+  X(I32, cell_clip)             /* |cell| bound in cell units; negative: no clipping */               \
   X(I32, cell_tanh_multiplier)  /* cell -> the table's input units, as sigmoid_params_s16 */          \
   X(I32, cell_tanh_shift)                                                                             \
   X(I16_ARRAY, sigmoid_table)   /* [256] the LOGISTIC/TANH int16 table */

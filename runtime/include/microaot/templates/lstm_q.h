@@ -75,7 +75,7 @@ static void lstm_update_cell(const microaot_lstm_params_q* p, const int16_t* f, 
     i[k] = (int16_t)lstm_mul(i[k], g[k], p->input_multiplier, p->input_shift, 0, INT16_MIN, INT16_MAX);
   }
   lstm_add(cell, i, n);
-  if (p->cell_clip > 0) {
+  if (p->cell_clip >= 0) {
     for (k = 0; k < n; ++k) cell[k] = (int16_t)microaot_clamp_s32(cell[k], -p->cell_clip, p->cell_clip);
   }
 }
