@@ -13,17 +13,12 @@
 namespace microaot {
 namespace {
 
-Tensor tensor(const std::string& name, DType type, std::vector<int32_t> shape, float scale, int64_t zp) {
-  Tensor t;
-  t.name = name;
-  t.dtype = type;
-  t.shape = std::move(shape);
-  if (scale > 0) t.quant = {{scale}, {zp}, 0};
-  return t;
+Tensor tensor(const char* name, DType type, std::vector<int32_t> shape, float scale, int64_t zp) {
+  return spec_tensor(name, type, {std::move(shape), scale, zp});
 }
 
 template <typename V>
-Tensor constant(const std::string& name, DType type, std::vector<int32_t> shape, float scale, std::vector<V> values) {
+Tensor constant(const char* name, DType type, std::vector<int32_t> shape, float scale, std::vector<V> values) {
   Tensor t = tensor(name, type, std::move(shape), scale, 0);
   t.is_constant = true;
   t.data.resize(values.size() * sizeof(V));
