@@ -64,11 +64,11 @@ std::string argument(const CompiledModel& model, const Op& op, int id, const Ker
   const Tensor& t = model.graph.tensor(id);
   if (t.is_constant && !spec.any_type) return constant_symbol(model, id);
   if (t.is_constant) return "(const void *)" + constant_symbol(model, id);
-  // Written: an output of the op, or an input the kernel updates in place (a variable tensor, out: in the
-  // kernel's signature, such as an LSTM's state).
-  const bool written = spec.is_output() || std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
+  // An `out` argument may also be state the op updates in place (SVDF's), one of the op's inputs.
+  const bool is_output =
+      spec.is_output() || std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
   const std::string address = planned_address(model, id);
-  const std::string qualifier = written ? "" : "const ";
+  const std::string qualifier = is_output ? "" : "const ";
   const std::string generic = "(" + qualifier + "void *)(" + address + ")";
   if (spec.any_type) return generic;
   // Through void *: the planner aligned every buffer, which a cast from uint8_t * cannot know.
