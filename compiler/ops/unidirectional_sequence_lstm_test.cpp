@@ -21,8 +21,8 @@ template <typename V>
 Tensor constant(const char* name, DType type, std::vector<int32_t> shape, float scale, std::vector<V> values) {
   Tensor t = tensor(name, type, std::move(shape), scale, 0);
   t.is_constant = true;
-  t.data.resize(values.size() * sizeof(V));
-  std::memcpy(t.data.data(), values.data(), t.data.size());
+  const auto* bytes = reinterpret_cast<const uint8_t*>(values.data());
+  t.data.assign(bytes, bytes + values.size() * sizeof(V));
   return t;
 }
 
