@@ -1,6 +1,6 @@
 /* The UNIDIRECTIONAL_SEQUENCE_LSTM template for one element type: the sequence walk and the step, in TFLM's
- * order (lstm_eval.h). The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_FN, MICROAOT_CELL
- * (the cell state's element type) and the type's arithmetic as static functions:
+ * order (lstm_eval.h). The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_FN and MICROAOT_CELL
+ * (the cell state's element type) before it, and the type's arithmetic as static functions:
  *   lstm_fc(params, fc, x, rows, depth, weights, bias, out)   one gate's fully connected layer; fc is 0-3 for
  *                                                             the input side of gate i, f, g, o, 4-7 for the
  *                                                             recurrent side
@@ -13,6 +13,16 @@
 
 #include "microaot/kernel_dtype.h"
 #include "microaot/kernels/lstm.h"
+
+/* The type's arithmetic, defined by the including file before or after this template. */
+static void lstm_fc(const MICROAOT_PARAMS_Q(lstm) * p, int fc, const MICROAOT_T* x, int32_t rows, int32_t depth,
+                    const MICROAOT_W* weights, const MICROAOT_BIAS* bias, MICROAOT_CELL* out);
+static void lstm_add(MICROAOT_CELL* a, const MICROAOT_CELL* b, size_t n);
+static void lstm_activate(const MICROAOT_PARAMS_Q(lstm) * p, int is_tanh, MICROAOT_CELL* data, size_t n);
+static void lstm_update_cell(const MICROAOT_PARAMS_Q(lstm) * p, const MICROAOT_CELL* f, MICROAOT_CELL* i,
+                             const MICROAOT_CELL* g, MICROAOT_CELL* cell, size_t n);
+static void lstm_update_hidden(const MICROAOT_PARAMS_Q(lstm) * p, const MICROAOT_CELL* o, const MICROAOT_CELL* cell,
+                               MICROAOT_CELL* tmp, MICROAOT_T* hidden, size_t n);
 
 enum { LSTM_GATE_I = 0, LSTM_GATE_F = 1, LSTM_GATE_G = 2, LSTM_GATE_O = 3 };
 

@@ -1,14 +1,12 @@
 /* The integer arithmetic of the UNIDIRECTIONAL_SEQUENCE_LSTM template (microaot/templates/lstm.h), TFLM's
  * (lstm_eval.cc): 8x8 (int32 bias and accumulator) or 16x8 (int64), gates and cell state int16. The including
- * file defines MICROAOT_DTYPE (s8 or s16) first. */
+ * file defines MICROAOT_DTYPE (s8 or s16) and MICROAOT_CELL int16_t first. */
 #include <stddef.h>
 
 #include "microaot/fixedpoint.h"
 #include "microaot/kernel_dtype.h"
 #include "microaot/kernels/lstm.h"
 #include "microaot/kernels/sigmoid.h"
-
-#define MICROAOT_CELL int16_t
 
 /* The accumulator requantized to Q3.12 (int16, zero point 0): the 32-bit or the 64-bit rounding, as the bias
  * type selects in TFLM's reference fully connected kernel. */
