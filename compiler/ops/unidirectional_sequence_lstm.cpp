@@ -24,7 +24,9 @@
 namespace microaot {
 namespace {
 
-constexpr int kMaxVersion = 3;  // 4 adds diagonal recurrent weights, which TFLM does not take
+// TFLite's versions: 1 float and int8, 2-3 hybrid, 4 diagonal recurrent weights, 5 16x8. TFLM checks none;
+// hybrid and diagonal models are refused by their types and options.
+constexpr int kMaxVersion = 5;
 constexpr int kInputs = 24;
 constexpr int kInput = 0;
 constexpr int kInputWeights = 1;      // 1-4: gates i, f, g, o
