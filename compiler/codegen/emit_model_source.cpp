@@ -64,7 +64,9 @@ std::string argument(const CompiledModel& model, const Op& op, int id, const Ker
   const Tensor& t = model.graph.tensor(id);
   if (t.is_constant && !spec.any_type) return constant_symbol(model, id);
   if (t.is_constant) return "(const void *)" + constant_symbol(model, id);
-  const bool is_output = std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
+  // An `out` argument may also be state the op updates in place (SVDF's), one of the op's inputs.
+  const bool is_output =
+      spec.is_output() || std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
   const std::string address = planned_address(model, id);
   const std::string qualifier = is_output ? "" : "const ";
   const std::string generic = "(" + qualifier + "void *)(" + address + ")";

@@ -11,23 +11,29 @@ namespace microaot {
 namespace tflite_detail {
 
 namespace {
-// A tensor an op or the caller touches must have a type microaot can store and must not be a variable.
+// A tensor an op or the caller touches must have a type microaot can store.
 void check_usable(const Graph& graph, const tflite::SubGraph& subgraph, int id, const std::string& user) {
   const tflite::Tensor& src = *subgraph.tensors()->Get(static_cast<uint32_t>(id));
   if (graph.tensor(id).dtype == DType::kUnsupported) {
     throw CompileError("tensor " + describe_tensor(graph, id) + " used by " + user + " has element type " +
                        tensor_type_name(src.type()) + ", which microaot does not support");
   }
-  if (src.is_variable()) {
-    throw CompileError("tensor " + describe_tensor(graph, id) + " used by " + user +
-                       " is a variable (stateful) tensor, which microaot does not support");
+}
+
+// The caller's tensors live in the reused arena or in buffers bound per context; a variable (state kept
+// from run to run in the persistent region) cannot be one of them.
+void check_interface(const Graph& graph, const tflite::SubGraph& subgraph, int id, const std::string& user) {
+  check_usable(graph, subgraph, id, user);
+  if (subgraph.tensors()->Get(static_cast<uint32_t>(id))->is_variable()) {
+    throw CompileError("tensor " + describe_tensor(graph, id) + " of " + user +
+                       " is a variable (stateful) tensor, which microaot keeps inside the model");
   }
 }
 
 void check_graph_inputs(const Graph& graph, const tflite::SubGraph& subgraph) {
   std::vector<bool> seen(graph.tensors.size(), false);
   for (int id : graph.inputs) {
-    check_usable(graph, subgraph, id, "the graph inputs");
+    check_interface(graph, subgraph, id, "the graph inputs");
     if (graph.tensor(id).is_constant) {
       throw CompileError("graph input " + describe_tensor(graph, id) + " is a constant");
     }
@@ -71,7 +77,7 @@ std::vector<int> check_op_order(const Graph& graph, const tflite::SubGraph& subg
         throw CompileError(user + " writes " + (t.is_constant ? "constant " : "graph input ") +
                            describe_tensor(graph, id));
       }
-      if (writer[id] >= 0 && !t.is_persistent) {  // a variable may be assigned several times
+      if (writer[id] >= 0 && !t.is_persistent) {  // state may be written several times
         throw CompileError("tensor " + describe_tensor(graph, id) + " is written twice, by " +
                            describe_op(graph, graph.ops[writer[id]]) + " and by " + user);
       }
@@ -86,7 +92,7 @@ void check_graph_outputs(const Graph& graph, const tflite::SubGraph& subgraph, c
   for (int id : graph.inputs) is_input[id] = true;
   std::vector<bool> seen(graph.tensors.size(), false);
   for (int id : graph.outputs) {
-    check_usable(graph, subgraph, id, "the graph outputs");
+    check_interface(graph, subgraph, id, "the graph outputs");
     if (writer[id] < 0 && !is_input[id] && !graph.tensor(id).is_constant) {
       throw CompileError("graph output " + describe_tensor(graph, id) + " is never written by any operator");
     }

@@ -187,8 +187,19 @@ void convert_data(const tflite::Model& model, const tflite::Tensor& src, const s
                        " needs " + std::to_string(t.byte_size()));
   }
   if (t.dtype == DType::kFloat32) check_no_nan(graph, id, data);
-  t.is_constant = !src.is_variable();  // a variable's buffer only holds its initial value
+  t.is_constant = true;
   t.data = std::move(data);
+}
+
+// A variable tensor (SVDF's and LSTM's state) keeps its bytes from run to run, in the persistent region.
+// TFLM gives it fresh memory and resets it on AllocateTensors and Reset: every byte the zero point for int8,
+// zero otherwise; a buffer the file may hold is ignored.
+void make_variable(Tensor& t) {
+  const bool int8 = t.dtype == DType::kInt8 && !t.quant.zero_point.empty();
+  const int64_t reset_value = int8 ? t.quant.zero_point[0] : 0;
+  t.is_constant = false;
+  t.is_persistent = true;
+  t.data.assign(static_cast<size_t>(t.byte_size()), static_cast<uint8_t>(static_cast<int8_t>(reset_value)));
 }
 
 // Tensors the subgraph's inputs, outputs or operators list; indices out of range are refused later.
@@ -243,6 +254,7 @@ void convert_tensors(const tflite::Model& model, const tflite::SubGraph& subgrap
     }
     convert_quantization(src, graph, id);
     convert_data(model, src, file, graph, id);
+    if (src.is_variable()) make_variable(t);
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/quant_math.h"
 #include "ops/unary.h"
 
 namespace microaot {
@@ -19,15 +20,6 @@ constexpr int kInt8InputIntegerBits = 4;   // Q4.27 into the fixed-point logisti
 constexpr int kInt16InputIntegerBits = 3;  // TFLM's power-of-two input scale is 2^(3 - 15)
 
 bool is_tanh(const Op& op) { return op.kind == OpKind::Tanh; }
-
-// TFLite's CheckedLog2: log2(x) rounded, and whether x is that power of two within 1e-3 in the exponent.
-// The float operations of TFLM, each rounded on its own (volatile: no fused multiply-add).
-bool checked_log2(float x, int* log2_rounded) {
-  volatile float log2_x = std::log(x) * (1.0f / std::log(2.0f));
-  const float rounded = std::round(log2_x);
-  *log2_rounded = static_cast<int>(rounded);
-  return std::fabs(log2_x - rounded) < 1e-3f;
-}
 
 void check_int8_output(const Graph& graph, const Op& op) {
   const int out = op.outputs[0];

@@ -55,6 +55,14 @@ QuantizedMultiplier quantize_multiplier_greater_than_one(double real_multiplier)
   return result;
 }
 
+// The float operations of TFLM, each rounded on its own (volatile: no fused multiply-add).
+bool checked_log2(float x, int* log2_rounded) {
+  volatile float log2_x = std::log(x) * (1.0f / std::log(2.0f));
+  const float rounded = std::round(log2_x);
+  *log2_rounded = static_cast<int>(rounded);
+  return std::fabs(log2_x - rounded) < 1e-3f;
+}
+
 int32_t input_radius(int integer_bits, int left_shift) {
   const double largest = static_cast<double>((1 << integer_bits) - 1) * std::ldexp(1.0, 31 - integer_bits - left_shift);
   return static_cast<int32_t>(std::min(std::floor(largest), static_cast<double>(INT32_MAX)));

@@ -23,6 +23,9 @@ QuantizedMultiplier quantize_multiplier(double real_multiplier);
 QuantizedMultiplier quantize_multiplier_smaller_than_one(double real_multiplier);
 QuantizedMultiplier quantize_multiplier_greater_than_one(double real_multiplier);
 
+// TFLite's CheckedLog2: log2(x) rounded, and whether x is that power of two within 1e-3 in the exponent.
+bool checked_log2(float x, int* log2_rounded);
+
 // floor((2^integer_bits - 1) * 2^(31 - integer_bits) / 2^left_shift): the largest input difference whose
 // rescale by a multiplier with that left shift still fits Q(integer_bits) (TFLite's CalculateInputRadius with
 // 31 total bits); the limit of the fixed-point exp, logistic and tanh kernels.

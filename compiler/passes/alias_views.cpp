@@ -2,6 +2,7 @@
 
 #include "ops/op_handler.h"
 #include "passes/pass.h"
+#include "support/diagnostics.h"
 
 namespace microaot {
 
@@ -10,6 +11,10 @@ namespace microaot {
 bool alias_views(Graph& graph, PassContext& /*ctx*/) {
   const auto aliased = [&graph](const Op& op) {
     if (!op_handler(op.kind).is_view) return false;
+    if (graph.tensor(op.outputs[0]).is_persistent) {  // state has bytes of its own, in the persistent region
+      throw CompileError(describe_op(graph, op) + " writes the variable tensor " +
+                         describe_tensor(graph, op.outputs[0]) + ", which microaot does not support for a view");
+    }
     graph.tensor(op.outputs[0]).alias_of = graph.storage_of(op.inputs[0]);
     return true;
   };

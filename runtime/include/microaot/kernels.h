@@ -19,6 +19,7 @@
 #include "microaot/kernels/l2_normalization.h"
 #include "microaot/kernels/log_softmax.h"
 #include "microaot/kernels/logical.h"
+#include "microaot/kernels/lstm.h"
 #include "microaot/kernels/math.h"
 #include "microaot/kernels/maximum_minimum.h"
 #include "microaot/kernels/mul.h"
