@@ -130,7 +130,8 @@ nlohmann::json persistent_json(const CompiledModel& model) {
   nlohmann::json list = nlohmann::json::array();
   for (const PersistentBuffer& p : model.persistent) {
     list.push_back({{"tensor", p.tensor_id}, {"name", model.graph.tensor(p.tensor_id).name},
-                    {"offset", persistent_base(model) + p.offset}, {"size", p.size}});
+                    {"offset", persistent_base(model) + p.offset}, {"size", p.size},
+                    {"bytes", model.graph.tensor(p.tensor_id).byte_size()}});  // size: aligned
   }
   return list;
 }

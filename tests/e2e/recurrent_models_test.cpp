@@ -139,7 +139,7 @@ TEST(RecurrentModelReport, ReadsOfStateAreViewsAndAStepCopiesEachVariableOnce) {
   const json report = json::parse(in);
   for (const json& op : report["ops"]) EXPECT_NE(op["op"], "READ_VARIABLE") << "step " << op["step"];
   int64_t variables = 0;
-  for (const json& p : report["persistent"]) variables += p["size"].get<int64_t>();
+  for (const json& p : report["persistent"]) variables += p["bytes"].get<int64_t>();
   EXPECT_GT(variables, 0);
   EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), variables);
   remove_dir(out);
