@@ -23,21 +23,28 @@ jobs=$(nproc)
 ctest --test-dir build --output-on-failure -j"$jobs"
 elapsed "tests"
 
-# Line tables (-g1) instead of full debug info: sanitizer reports keep file:line, the build is faster.
-cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG=-g1 -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
-  -DMICROAOT_SANITIZE=ON > /dev/null
+# One clang build serves the sanitizer pass and the fuzzers below (MICROAOT_FUZZ: their coverage
+# instrumentation too), instead of two builds of the compiler. Line tables (-g1) instead of full debug info:
+# sanitizer reports keep file:line, the build is faster.
+CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG=-g1 \
+  -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DMICROAOT_SANITIZE=ON -DMICROAOT_FUZZ=ON > /dev/null
 cmake --build build-sanitize -j"$jobs"
 elapsed "sanitizer build"
+# The tests build C programs with `cc` (and `run` with $CC): here that must be clang, whose ASan runtime the
+# prebuilt runtime of this build was compiled for.
+mkdir -p build-sanitize/cc
+ln -sf "$(command -v clang)" build-sanitize/cc/cc
 # Three long tests run in the first pass only, about 85 s of the budget with the sanitizers: the determinism
 # test's builds with other compilers and levels; the 16-step state entries (nine builds of one model whose
 # code paths the fresh-state test already runs sanitized); the 364 damaged models, whose kind of input the
 # fuzzers below feed the compiler under ASan/UBSan, seeded with the same real models.
-MICROAOT_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \
+PATH="$PWD/build-sanitize/cc:$PATH" CC=clang \
+  MICROAOT_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g" \
   ctest --test-dir build-sanitize --output-on-failure -j"$jobs" -LE 'qemu|ops-prebuilt|examples|warnings' \
   -E 'DeterminismTest\.OutputsDoNotDependOnHostCompilerOrOptimisation|RepeatedEntriesCarryStateLikeTflm|MutatedModels\.'
 elapsed "sanitizer tests"
 
 # libFuzzer over the whole compile path, a fixed number of inputs per fuzzer (scripts/fuzz.sh; findings fail
 # the run): the same inputs on every machine, at most 10 minutes each on a slow one.
-MICROAOT_FUZZ_RUNS=${MICROAOT_FUZZ_RUNS:-10000} scripts/fuzz.sh 1200
+MICROAOT_FUZZ_BUILD=build-sanitize MICROAOT_FUZZ_RUNS=${MICROAOT_FUZZ_RUNS:-10000} scripts/fuzz.sh 1200
 elapsed "fuzzing"
