@@ -11,6 +11,7 @@
 #include "ir/custom_op.h"
 #include "ir/ir_dump.h"
 #include "compile/plan_memory.h"
+#include "ops/op_handler.h"
 #include "kernels/select_kernels.h"
 #include "memory/liveness.h"
 #include "memory/plan_report.h"
@@ -135,6 +136,19 @@ nlohmann::json persistent_json(const CompiledModel& model) {
   return list;
 }
 
+// Bytes of state the op of `step` copies each run (SVDF's shift, a variable read or assigned).
+int64_t state_copy_bytes(const CompiledModel& model, size_t step) {
+  const Op& op = model.graph.ops[step];
+  const auto bytes = op_handler(op.kind).state_copy_bytes;
+  return bytes == nullptr ? 0 : bytes(model.graph, op);
+}
+
+int64_t state_copy_bytes_per_run(const CompiledModel& model) {
+  int64_t total = 0;
+  for (size_t step = 0; step < model.graph.ops.size(); ++step) total += state_copy_bytes(model, step);
+  return total;
+}
+
 nlohmann::json peak_tensors_json(const CompiledModel& model) {
   nlohmann::json list = nlohmann::json::array();
   for (size_t i : peak_buffers(model.buffers)) list.push_back(model.buffers[i].tensor_id);
@@ -216,7 +230,8 @@ std::string emit_report_json(const CompiledModel& model) {
                    {"kernel", model.calls[step].function()},
                    {"implementation", call_implementation(model.calls[step])}, {"macs", model.macs[step]},
                    {"param_bytes", param_bytes(model, step)},
-                   {"live_bytes", live_bytes_at(model, static_cast<int>(step))}});
+                   {"live_bytes", live_bytes_at(model, static_cast<int>(step))},
+                   {"state_copy_bytes", state_copy_bytes(model, step)}});
     if (model.calls[step].custom) ops.back()["custom"] = custom_entry(op);
   }
   const PeakInfo peak = model.lower_bound;
@@ -227,6 +242,7 @@ std::string emit_report_json(const CompiledModel& model) {
       {"arena_bytes", model.plan.arena_size},
       {"persistent_bytes", model.persistent_bytes},
       {"persistent", persistent_json(model)},
+      {"state_copy_bytes_per_run", state_copy_bytes_per_run(model)},
       {"arena_header_bytes", arena_header_bytes(model)},
       {"arena_buffer_bytes", arena_buffer_bytes(model)},
       {"ram_bytes", static_ram_bytes(model)},
