@@ -11,7 +11,6 @@
 #include "ir/custom_op.h"
 #include "ir/ir_dump.h"
 #include "compile/plan_memory.h"
-#include "ops/op_handler.h"
 #include "kernels/select_kernels.h"
 #include "memory/liveness.h"
 #include "memory/plan_report.h"
@@ -136,19 +135,6 @@ nlohmann::json persistent_json(const CompiledModel& model) {
   return list;
 }
 
-// Bytes of state the op of `step` copies each run (SVDF's shift, a variable read or assigned).
-int64_t state_copy_bytes(const CompiledModel& model, size_t step) {
-  const Op& op = model.graph.ops[step];
-  const auto bytes = op_handler(op.kind).state_copy_bytes;
-  return bytes == nullptr ? 0 : bytes(model.graph, op);
-}
-
-int64_t state_copy_bytes_per_run(const CompiledModel& model) {
-  int64_t total = 0;
-  for (size_t step = 0; step < model.graph.ops.size(); ++step) total += state_copy_bytes(model, step);
-  return total;
-}
-
 nlohmann::json peak_tensors_json(const CompiledModel& model) {
   nlohmann::json list = nlohmann::json::array();
   for (size_t i : peak_buffers(model.buffers)) list.push_back(model.buffers[i].tensor_id);
@@ -168,7 +154,8 @@ void write_ram_lines(std::ostringstream& out, const CompiledModel& model) {
   if (!model.options.io_in_arena) out << "I/O buffers (RAM):   " << io_buffer_bytes_outside(model) << " bytes\n";
   if (!model.persistent.empty()) {
     out << "persistent (RAM):    " << persistent_base(model) - model.plan.arena_size + model.persistent_bytes
-        << " bytes (state of " << model.persistent.size() << " variables, in the arena after the activations)\n";
+        << " bytes (state of " << model.persistent.size() << " variables, in the arena after the activations;\n"
+        << "                     a run copies " << state_copy_bytes_per_run(model) << " bytes of it)\n";
   }
   out << "arena header (RAM):  " << arena_header_bytes(model) << " bytes (the arena's last writer; init needs "
       << arena_buffer_bytes(model) << " bytes)\n";
@@ -230,8 +217,7 @@ std::string emit_report_json(const CompiledModel& model) {
                    {"kernel", model.calls[step].function()},
                    {"implementation", call_implementation(model.calls[step])}, {"macs", model.macs[step]},
                    {"param_bytes", param_bytes(model, step)},
-                   {"live_bytes", live_bytes_at(model, static_cast<int>(step))},
-                   {"state_copy_bytes", state_copy_bytes(model, step)}});
+                   {"live_bytes", live_bytes_at(model, static_cast<int>(step))}});
     if (model.calls[step].custom) ops.back()["custom"] = custom_entry(op);
   }
   const PeakInfo peak = model.lower_bound;
@@ -242,7 +228,7 @@ std::string emit_report_json(const CompiledModel& model) {
       {"arena_bytes", model.plan.arena_size},
       {"persistent_bytes", model.persistent_bytes},
       {"persistent", persistent_json(model)},
-      {"state_copy_bytes_per_run", state_copy_bytes_per_run(model)},
+      {"state_copy_bytes_per_step", state_copy_bytes_per_run(model)},
       {"arena_header_bytes", arena_header_bytes(model)},
       {"arena_buffer_bytes", arena_buffer_bytes(model)},
       {"ram_bytes", static_ram_bytes(model)},

@@ -125,6 +125,18 @@ const PersistentBuffer* persistent_of(const CompiledModel& model, int tensor_id)
   return nullptr;
 }
 
+int64_t state_copy_bytes_per_run(const CompiledModel& model) {
+  int64_t bytes = 0;
+  for (const Op& op : model.graph.ops) {
+    for (int id : op.outputs) {
+      if (id != kNoTensor && persistent_of(model, id) != nullptr) bytes += model.graph.tensor(id).byte_size();
+    }
+    if (op.kind == OpKind::ReadVariable) bytes += model.graph.tensor(op.outputs[0]).byte_size();
+    if (const auto in_place = op_handler(op.kind).state_copy_bytes) bytes += in_place(model.graph, op);
+  }
+  return bytes;
+}
+
 int64_t arena_offset(const CompiledModel& model, int tensor_id) {
   if (const PersistentBuffer* p = persistent_of(model, tensor_id)) return persistent_base(model) + p->offset;
   return model.plan.offsets[buffer_of_tensor(model, tensor_id)];

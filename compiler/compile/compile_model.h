@@ -82,6 +82,9 @@ size_t buffer_of_tensor(const CompiledModel& model, int tensor_id);
 int64_t persistent_base(const CompiledModel& model);
 // The persistent buffer of a variable, or nullptr for another tensor.
 const PersistentBuffer* persistent_of(const CompiledModel& model, int tensor_id);
+// Bytes of state one run moves: what its steps write into the persistent region, plus what the
+// READ_VARIABLE copies that stayed (alias_variable_reads) copy out of it.
+int64_t state_copy_bytes_per_run(const CompiledModel& model);
 // Byte offset of a planned (non-constant) tensor in its memory (the arena, or its pool), following aliases;
 // a variable's is in the persistent region of the arena.
 int64_t arena_offset(const CompiledModel& model, int tensor_id);

@@ -144,6 +144,10 @@ void print_table(const nlohmann::ordered_json& r) {
   std::printf("  flash, whole image          %14s B (C library %s B)\n", n("image_flash_bytes").c_str(),
               n("library_flash_bytes").c_str());
   std::printf("  RAM, model data + bss       %14s B\n", n("ram_bytes").c_str());
+  if (r.contains("state_bytes")) {  // a streaming model: one inference is one step
+    std::printf("  state kept between steps    %14s B (each step copies %s B of it)\n", n("state_bytes").c_str(),
+                n("state_copy_bytes_per_step").c_str());
+  }
   const std::string bound = r["stack_bound_bytes"].is_null() ? "unbounded" : n("stack_bound_bytes") + " B";
   std::printf("  stack, peak measured        %14s B (static bound %s, C library calls excluded)\n",
               n("stack_bytes").c_str(), bound.c_str());
@@ -193,6 +197,10 @@ int bench_command(BenchCommandOptions& o) {
   }
   r["ram_bytes"] = sizes.model.ram();
   r["context_bytes"] = context_bytes32(model);
+  if (model.persistent_bytes > 0) {
+    r["state_bytes"] = model.persistent_bytes;
+    r["state_copy_bytes_per_step"] = state_copy_bytes_per_run(model);
+  }
   r["stack_bytes"] = std::max(run.sets[0].stack_bytes, run.init_stack_bytes);
   r["stack_bound_bytes"] = bound.bytes < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(bound.bytes);
   r["stack_bound_excludes"] = bound.externals;

@@ -3,9 +3,6 @@
 // delay line: output = the variable, then the variable = the input.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
-#include "codegen/emit.h"
 #include "codegen/graph_blob.h"
 #include "codegen/graph_check.h"
 
@@ -106,16 +103,6 @@ TEST(TfliteVariables, TheStateMustFitTheFirstPoolAfterItsActivations) {
     EXPECT_NE(std::string(e.what()).find("Required: 48 bytes, Available: 40 bytes in pool main"), std::string::npos)
         << e.what();
   }
-}
-
-// report.json counts the state bytes each run copies: the 4-byte variable read once and assigned once.
-TEST(TfliteVariables, TheReportCountsTheStateCopiedEachRun) {
-  const CompiledModel model = compile_model(build_model(delay_line(true)), CompileOptions{});
-  const nlohmann::json report = nlohmann::json::parse(emit_report_json(model));
-  EXPECT_EQ(report["state_copy_bytes_per_run"], 8);
-  ASSERT_EQ(report["ops"].size(), 2u);
-  EXPECT_EQ(report["ops"][0]["state_copy_bytes"], 4);
-  EXPECT_EQ(report["ops"][1]["state_copy_bytes"], 4);
 }
 
 // The graph executor's blob carries the state: its place in the arena and its initial value.

@@ -41,7 +41,8 @@ struct OpHandler {
   // The op's IR options from its .tflite builtin options table (ops/read_options.h), or nullptr for an
   // operator whose options the compiler does not need (NoOptions). Throws CompileError naming the op.
   OpOptions (*read_options)(const Graph& graph, const Op& op, const tflite::Operator& source) = nullptr;
-  // Bytes of state (persistent tensors) the op copies in one run, for the reports; nullptr: none.
+  // Bytes of state the op moves within a persistent input it updates in place (SVDF's shift), for the
+  // reports (state_copy_bytes_per_run adds them to what ops write into state); nullptr: none.
   int64_t (*state_copy_bytes)(const Graph& graph, const Op& op) = nullptr;
 };
 

@@ -33,13 +33,9 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
 
 int64_t macs(const Graph&, const Op&) { return 0; }
 
-int64_t copied_bytes(const Graph& graph, const Op& op) { return graph.tensor(op.inputs[0]).byte_size(); }
-
 }  // namespace
 
-extern const OpHandler read_variable_handler = {check_read, lower, macs, /*is_view=*/false, nullptr, nullptr,
-                                                copied_bytes};
-extern const OpHandler assign_variable_handler = {check_assign, lower, macs, /*is_view=*/false, nullptr, nullptr,
-                                                  copied_bytes};
+extern const OpHandler read_variable_handler = {check_read, lower, macs, /*is_view=*/false, nullptr, nullptr};
+extern const OpHandler assign_variable_handler = {check_assign, lower, macs, /*is_view=*/false, nullptr, nullptr};
 
 }  // namespace microaot

@@ -24,6 +24,7 @@ bool fold_constant_views(Graph& graph, PassContext& ctx);  // RESHAPE/SQUEEZE of
 bool fold_pad(Graph& graph, PassContext& ctx);          // PAD of zero points before a conv becomes its explicit padding
 bool merge_quantize(Graph& graph, PassContext& ctx);    // a QUANTIZE that changes no bit leaves the graph
 bool alias_views(Graph& graph, PassContext& ctx);        // RESHAPE/SQUEEZE output shares its input's storage; op dropped
+bool alias_variable_reads(Graph& graph, PassContext& ctx);  // a READ_VARIABLE read before the next write: a view
 bool remove_dead_code(Graph& graph, PassContext& ctx);      // ops nobody reads, constants nobody uses
 bool schedule_for_memory(Graph& graph, PassContext& ctx);   // op order with the smallest peak of live bytes
 

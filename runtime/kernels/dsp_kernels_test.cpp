@@ -184,6 +184,46 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
+// The SMMLAR output step at the edges of its bounds (dw_fits): extreme inputs, weights and offsets, biases up
+// to 2^29, right shifts 1..22 (and shift 0 or a larger bias: the portable fallback), both channel groups.
+TEST(DspDepthwiseConv2dS8, MatchesPortableAtTheFastPathBounds) {
+  std::mt19937 rng(23);
+  const Geometry g{1, 5, 6, 8, 3, 3, 5, 6, 8, 1, 1, 1, 1, 1, 1};
+  int compared = 0, inside = 0;
+  for (int i = 0; i < 300; ++i) {
+    microaot_depthwise_conv_2d_params_q p{};
+    set_conv_window(p, g);
+    p.depth_multiplier = 1;
+    p.input_offset = i % 2 == 0 ? 128 : -128;
+    p.output_offset = i % 3 == 0 ? 128 : (i % 3 == 1 ? -128 : draw(rng, -128, 128));
+    p.activation_min = -128, p.activation_max = 127;
+    std::vector<int32_t> multiplier(8), shift(8), bias(8);
+    for (int c = 0; c < 8; ++c) {
+      multiplier[static_cast<size_t>(c)] = (1 << 30) + draw(rng, 0, (1 << 30) - 1);
+      shift[static_cast<size_t>(c)] = i % 37 == 5 && c == 3 ? 0 : -draw(rng, 1, 22);
+      bias[static_cast<size_t>(c)] = i % 41 == 7 && c == 6 ? (1 << 29) + 1 : draw(rng, -(1 << 29), 1 << 29);
+    }
+    p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+    auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.in_h * g.in_w * g.in_c), -128, 127);
+    auto filter = random_ints<int8_t>(rng, static_cast<size_t>(9 * g.out_c), -128, 127);
+    for (auto* v : {&input, &filter}) {
+      for (int8_t& x : *v) x = draw(rng, 0, 3) == 0 ? x : static_cast<int8_t>(x < 0 ? -128 : 127);
+    }
+    const size_t out_size = static_cast<size_t>(g.out_h * g.out_w * g.out_c);
+    std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
+    std::vector<int8_t> scratch(static_cast<size_t>(g.out_w * g.out_c));
+    microaot_depthwise_conv_2d_s8(&p, input.data(), filter.data(), bias.data(), expected.data());
+    microaot_dsp_depthwise_conv_2d_s8(&p, input.data(), filter.data(), bias.data(), got.data());
+    microaot_dsp_depthwise_conv_2d_s8_overlap(&p, input.data(), filter.data(), bias.data(), got_overlap.data(),
+                                              scratch.data());
+    ASSERT_EQ(got, expected) << "case " << i;
+    ASSERT_EQ(got_overlap, expected) << "case " << i;
+    compared += static_cast<int>(out_size);
+    inside += unclamped(expected);
+  }
+  EXPECT_GT(inside, compared / 20);
+}
+
 TEST(DspFullyConnectedS8, MatchesPortableOnRandomShapes) {
   std::mt19937 rng(17);
   int compared = 0, inside = 0;
@@ -208,25 +248,31 @@ TEST(DspFullyConnectedS8, MatchesPortableOnRandomShapes) {
   EXPECT_GT(inside, compared / 2);
 }
 
-// Random scales and zero points as TFLM's Prepare sets them (left shift 20), flat and with input 2 broadcast
-// along the inner dimension; every pair of input values in the flat cases.
+// Random scales and zero points as TFLM's Prepare sets them (left shift 20: the SMMLAR path; 19 in every
+// tenth case: the general one), flat and with input 2 broadcast along the inner dimension; every pair of
+// input values in the flat cases.
 TEST(DspAddS8, MatchesPortableOnRandomScales) {
   std::mt19937 rng(19);
   std::uniform_real_distribution<double> scale(0.002, 0.2);
   const int32_t shape[2] = {256, 256}, strides1[2] = {256, 1}, strides2[2] = {1, 0};
   for (int i = 0; i < 60; ++i) {
-    const double s1 = scale(rng), s2 = scale(rng), so = scale(rng) * 2, twice_max = 2 * std::max(s1, s2);
+    // Every seventh case two equal scales (both inputs take the exact path), every eleventh a common scale
+    // above both (both take SMMLAR; not what TFLM's Prepare makes, but valid parameters).
+    const double s1 = scale(rng), drawn_s2 = scale(rng), s2 = i % 7 == 3 ? s1 : drawn_s2, so = scale(rng) * 2;
+    const double twice_max = (i % 11 == 5 ? 3 : 2) * std::max(s1, s2);
     microaot_add_params_q p{};
     if (i % 3 == 0) {
       binary_test::set_walk(p, 256 * 256, 2, shape, strides1, strides2);
     } else {
       binary_test::set_walk(p, 256 * 256);
     }
+    const int left_shift = i % 10 == 9 ? 19 : 20;
     binary_test::set_input_rescale(p, draw(rng, -128, 127), multiplier_test::quantize(s1 / twice_max),
-                                   draw(rng, -128, 127), multiplier_test::quantize(s2 / twice_max), 20);
+                                   draw(rng, -128, 127), multiplier_test::quantize(s2 / twice_max), left_shift);
     const bool relu = i % 2 == 0;
-    const int32_t zo = draw(rng, -20, 20);
-    binary_test::set_output_rescale(p, multiplier_test::quantize(twice_max / ((1 << 20) * so)), zo,
+    const int32_t drawn = draw(rng, -20, 20);
+    const int32_t zo = i % 5 == 4 ? (i % 2 == 0 ? -100 : 100) : drawn;  // larger offsets too
+    binary_test::set_output_rescale(p, multiplier_test::quantize(twice_max / ((1 << left_shift) * so)), zo,
                                     relu ? zo : -128, 127);
     std::vector<int8_t> a, b, expected(256 * 256), got(256 * 256);
     for (int x = -128; x < 128; ++x) {

@@ -18,6 +18,14 @@
 #include "microaot/kernels/pooling.h"
 #include "overlap_harness.h"
 
+extern "C" {
+void microaot_dsp_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
+                                       const int8_t* filter, const int32_t* bias, int8_t* output);
+void microaot_dsp_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                               const int8_t* input, const int8_t* filter, const int32_t* bias,
+                                               int8_t* output, void* scratch);
+}
+
 namespace {
 
 using overlap_test::bytes_of;
@@ -42,12 +50,12 @@ void axis(bool same, int in, int filter, int stride, int dilation, int& out, int
   pad = same ? std::max(0, ((out - 1) * stride + extent - in) / 2) : 0;
 }
 
-Geometry random_geometry(Kind kind, std::mt19937& rng) {
+Geometry random_geometry(Kind kind, std::mt19937& rng, int max_channels) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   for (;;) {
     Geometry g{};
     g.batches = pick(1, 2);
-    g.in_h = pick(1, 8), g.in_w = pick(1, 6), g.in_c = pick(1, 4);
+    g.in_h = pick(1, 8), g.in_w = pick(1, 6), g.in_c = pick(1, max_channels);
     g.filter_h = pick(0, 1) ? 1 : 3, g.filter_w = pick(0, 1) ? 1 : 3;
     if (kind == Kind::kPool) g.filter_h = pick(1, 3), g.filter_w = pick(1, 3);
     g.stride_h = pick(1, 2), g.stride_w = pick(1, 2);
@@ -164,16 +172,17 @@ Params conv_params(const Geometry& g, const Requant& q, std::mt19937& rng) {
   return p;
 }
 
-// A plain conv or depthwise kernel and its overlap flavor on random geometries of `kind`.
+// A plain conv or depthwise kernel and its overlap flavor on random geometries of `kind`, up to max_channels
+// input channels.
 template <typename Plain, typename Overlap>
-void run_conv_cases(Kind kind, Plain plain, Overlap overlap) {
+void run_conv_cases(Kind kind, Plain plain, Overlap overlap, int max_channels = 4) {
   using Sig = ConvSignature<Plain>;
   using T = typename Sig::Element;
   using Bias = typename Sig::Bias;
   std::mt19937 rng(kind == Kind::kConv ? 11 : 12);
   int unsafe_above = 0;
   for (int trial = 0; trial < 150; ++trial) {
-    const Geometry g = random_geometry(kind, rng);
+    const Geometry g = random_geometry(kind, rng, max_channels);
     const std::vector<T> input = random_values<T>(g.in_size(), rng);
     const size_t taps = static_cast<size_t>(g.filter_h) * g.filter_w;
     const auto filter = random_values<typename Sig::Weight>(
@@ -201,6 +210,11 @@ TEST(OverlapRows, ConvF32) { run_conv_cases(Kind::kConv, microaot_conv_2d_f32, m
 TEST(OverlapRows, DepthwiseConvS8) {
   run_conv_cases(Kind::kDepthwise, microaot_depthwise_conv_2d_s8, microaot_depthwise_conv_2d_s8_overlap);
 }
+// The DSP implementation (dsp_test/), whose overlap flavor goes channel group by channel group (of four) when
+// input and output lie a whole number of pixels apart (the shifts above include such and others).
+TEST(OverlapRows, DspDepthwiseConvS8) {
+  run_conv_cases(Kind::kDepthwise, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap, 13);
+}
 TEST(OverlapRows, DepthwiseConvS16) {
   run_conv_cases(Kind::kDepthwise, microaot_depthwise_conv_2d_s16, microaot_depthwise_conv_2d_s16_overlap);
 }
@@ -221,7 +235,7 @@ void run_pool_cases(void (*plain)(const Params*, const T*, T*), void (*overlap)(
   std::mt19937 rng(seed);
   int unsafe_above = 0;
   for (int trial = 0; trial < 150; ++trial) {
-    const Geometry g = random_geometry(Kind::kPool, rng);
+    const Geometry g = random_geometry(Kind::kPool, rng, 4);
     const std::vector<T> input = random_values<T>(g.in_size(), rng);
     const auto p = pool_params<T, Params>(g, lo, hi);
     check_overlap<T>(

@@ -138,6 +138,45 @@ TEST(RecurrentModelApi, TwoContextsKeepTheirSvdfState) {
   expect_state_api("keyword_scrambled_int8", "-");
 }
 
+// report.json of a model of ../shared/models-recurrent, compiled with the defaults (null when it fails).
+json compiled_report(const std::string& name) {
+  const std::string out = make_temp_dir();
+  const std::string model = shared_dir() + "/models-recurrent/" + name + "/model.tflite";
+  json report;
+  if (run_microaot({"compile", model, "-o", out + "/lib"}) == 0) {
+    std::ifstream in(out + "/lib/report.json");
+    report = json::parse(in);
+  }
+  remove_dir(out);
+  return report;
+}
+
+// The wake-word model reads each variable once and assigns it once per step. Its reads become views of the
+// variables (alias_variable_reads), so a step copies each variable's bytes once, where TFLM copies them twice;
+// the repeated entries above check that the results stay TFLM's.
+TEST(RecurrentModelReport, ReadsOfStateAreViewsAndAStepCopiesEachVariableOnce) {
+  MICROAOT_REQUIRE_SHARED();
+  const json report = compiled_report("mww_hey_jarvis_int8");
+  ASSERT_FALSE(report.is_null());
+  for (const json& op : report["ops"]) EXPECT_NE(op["op"], "READ_VARIABLE") << "step " << op["step"];
+  int64_t variables = 0;
+  for (const json& p : report["persistent"]) variables += p["size"].get<int64_t>();
+  EXPECT_GT(variables, 0);
+  EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), variables);
+}
+
+// Each SVDF of the keyword model shifts its int8 state (a variable tensor) by one element every step, and
+// nothing else copies state.
+TEST(RecurrentModelReport, EachSvdfShiftsItsStateByOneElement) {
+  MICROAOT_REQUIRE_SHARED();
+  const json report = compiled_report("keyword_scrambled_int8");
+  ASSERT_FALSE(report.is_null());
+  int64_t shifted = 0;
+  for (const json& p : report["persistent"]) shifted += p["size"].get<int64_t>() - 1;  // sizes are 512, 1024
+  EXPECT_EQ(report["persistent"].size(), 7u);
+  EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), shifted);
+}
+
 INSTANTIATE_TEST_SUITE_P(RecurrentModels, RecurrentModelTest, ::testing::ValuesIn(recurrent_model_names()),
                          [](const auto& info) { return info.param; });
 

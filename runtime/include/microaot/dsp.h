@@ -71,6 +71,84 @@ static inline int32_t microaot_dsp_smlatt(uint32_t x, uint32_t y, int32_t acc) {
   return r;
 }
 
+/* Four int8 lanes of x (plus `offset` in both 16-bit lanes) times four weights already widened to 16-bit
+ * lanes (w02: lanes 0 and 2, w13: lanes 1 and 3, as SXTB16 gives them), each product added to its own sum:
+ * s[k] += (byte k of x + offset) * weight k. One statement, so that the compiler keeps each tap's widening
+ * next to its multiplies instead of widening many taps ahead into spilled registers. */
+static inline void microaot_dsp_mac4_lanes(uint32_t x, uint32_t w02, uint32_t w13, uint32_t offset, int32_t s[4]) {
+  uint32_t x02;
+  __asm__(
+      "sxtab16 %[x02], %[off], %[x]\n\t"
+      "sxtab16 %[x], %[off], %[x], ror #8\n\t"
+      "smlabb %[s0], %[x02], %[w02], %[s0]\n\t"
+      "smlatt %[s2], %[x02], %[w02], %[s2]\n\t"
+      "smlabb %[s1], %[x], %[w13], %[s1]\n\t"
+      "smlatt %[s3], %[x], %[w13], %[s3]"
+      : [x02] "=&r"(x02), [x] "+r"(x), [s0] "+r"(s[0]), [s1] "+r"(s[1]), [s2] "+r"(s[2]), [s3] "+r"(s[3])
+      : [off] "r"(offset), [w02] "r"(w02), [w13] "r"(w13));
+}
+
+/* Three taps `step` bytes apart from `in` (four int8 lanes each, plus `offset`) against three weight pairs
+ * widened as for microaot_dsp_mac4_lanes: s[k] += sum over taps t of (byte k of in[t * step] + offset) *
+ * weight k of w[t]. The loads are in the statement as well: left to the compiler, they are hoisted from
+ * every tap ahead of the multiplies and spilled. */
+static inline void microaot_dsp_mac4_lanes_x3(const int8_t* in, size_t step, const uint32_t (*w)[2],
+                                              uint32_t offset, int32_t s[4]) {
+  uint32_t x, x02, w02, w13;
+  __asm__(
+#define MICROAOT_DSP_TAP(load, weights)                                   \
+  load "\n\t"                                                           \
+  "ldrd %[w02], %[w13], [%[w], #" weights "]\n\t"                       \
+  "sxtab16 %[x02], %[off], %[x]\n\t"                                    \
+  "sxtab16 %[x], %[off], %[x], ror #8\n\t"                              \
+  "smlabb %[s0], %[x02], %[w02], %[s0]\n\t"                             \
+  "smlatt %[s2], %[x02], %[w02], %[s2]\n\t"                             \
+  "smlabb %[s1], %[x], %[w13], %[s1]\n\t"                               \
+  "smlatt %[s3], %[x], %[w13], %[s3]\n\t"
+      MICROAOT_DSP_TAP("ldr %[x], [%[in]]", "0")
+      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[step]]", "8")
+      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[step], lsl #1]", "16")
+      : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "+r"(s[0]), [s1] "+r"(s[1]),
+        [s2] "+r"(s[2]), [s3] "+r"(s[3])
+      : [in] "r"(in), [step] "r"(step), [w] "r"(w), [off] "r"(offset),
+        "m"(*(const int8_t(*)[2 * step + 4])in), "m"(*(const uint32_t(*)[3][2])w));
+}
+
+/* The same over two taps (a window clipped by the image's edge). */
+static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, const uint32_t (*w)[2],
+                                              uint32_t offset, int32_t s[4]) {
+  uint32_t x, x02, w02, w13;
+  __asm__(
+      MICROAOT_DSP_TAP("ldr %[x], [%[in]]", "0")
+      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[step]]", "8")
+      : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "+r"(s[0]), [s1] "+r"(s[1]),
+        [s2] "+r"(s[2]), [s3] "+r"(s[3])
+      : [in] "r"(in), [step] "r"(step), [w] "r"(w), [off] "r"(offset),
+        "m"(*(const int8_t(*)[step + 4])in), "m"(*(const uint32_t(*)[2][2])w));
+}
+#undef MICROAOT_DSP_TAP
+
+/* SSAT #8: x clamped to [-128, 127]. */
+static inline int32_t microaot_dsp_ssat8(int32_t x) {
+  int32_t r;
+  __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(x));
+  return r;
+}
+
+/* SADD16: the two 16-bit lanes of x and y added lane by lane (wrapping). */
+static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
+  uint32_t r;
+  __asm__("sadd16 %0, %1, %2" : "=r"(r) : "r"(x), "r"(y));
+  return r;
+}
+
+/* SMMLAR: acc + the high word of x * y, rounded: (acc * 2^32 + x * y + 2^31) >> 32. */
+static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
+  int32_t r;
+  __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(y), "r"(acc));
+  return r;
+}
+
 #else /* the same results in C */
 
 static inline int32_t microaot_dsp_bottom(uint32_t x) { return (int32_t)(int16_t)(uint16_t)(x & 0xFFFFu); }
@@ -103,6 +181,41 @@ static inline int32_t microaot_dsp_smlabb(uint32_t x, uint32_t y, int32_t acc) {
 
 static inline int32_t microaot_dsp_smlatt(uint32_t x, uint32_t y, int32_t acc) {
   return (int32_t)((uint32_t)acc + (uint32_t)(microaot_dsp_top(x) * microaot_dsp_top(y)));
+}
+
+static inline void microaot_dsp_mac4_lanes(uint32_t x, uint32_t w02, uint32_t w13, uint32_t offset, int32_t s[4]) {
+  const uint32_t x02 = microaot_dsp_sxtab16(offset, x), x13 = microaot_dsp_sxtab16_ror8(offset, x);
+  s[0] = microaot_dsp_smlabb(x02, w02, s[0]);
+  s[2] = microaot_dsp_smlatt(x02, w02, s[2]);
+  s[1] = microaot_dsp_smlabb(x13, w13, s[1]);
+  s[3] = microaot_dsp_smlatt(x13, w13, s[3]);
+}
+
+static inline void microaot_dsp_mac4_lanes_x3(const int8_t* in, size_t step, const uint32_t (*w)[2],
+                                              uint32_t offset, int32_t s[4]) {
+  int t;
+  for (t = 0; t < 3; ++t) {
+    microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * step), w[t][0], w[t][1], offset, s);
+  }
+}
+
+static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, const uint32_t (*w)[2],
+                                              uint32_t offset, int32_t s[4]) {
+  microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], offset, s);
+  microaot_dsp_mac4_lanes(microaot_dsp_load4(in + step), w[1][0], w[1][1], offset, s);
+}
+
+static inline int32_t microaot_dsp_ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
+
+static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
+  return microaot_dsp_pack16(microaot_dsp_bottom(x) + microaot_dsp_bottom(y),
+                             microaot_dsp_top(x) + microaot_dsp_top(y));
+}
+
+/* In 64-bit unsigned arithmetic, which wraps as the hardware does; the high word is taken back as signed. */
+static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
+  const uint64_t sum = ((uint64_t)(uint32_t)acc << 32) + (uint64_t)((int64_t)x * y) + 0x80000000u;
+  return (int32_t)(uint32_t)(sum >> 32);
 }
 
 #endif

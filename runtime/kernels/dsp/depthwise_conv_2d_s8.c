@@ -1,8 +1,11 @@
 /* int8 DEPTHWISE_CONV_2D with the DSP extension, bit-exact with the portable kernel, for depth multiplier 1
- * (input channel c feeds output channel c only): four channels at a time, each tap's four inputs and four
- * weights widened to 16-bit lanes with SXTAB16/SXTB16 (the input offset added on the way) and accumulated per
- * channel with SMLABB/SMLATT. Only the in-image taps are read, as the reference does. Other depth
- * multipliers take the portable code. */
+ * (input channel c feeds output channel c only). Each output row is done four channels at a time over all
+ * its pixels: each tap's four inputs and four weights widened to 16-bit lanes with SXTAB16/SXTB16 (the input
+ * offset added on the way) and accumulated per channel with SMLABB/SMLATT from the bias on; a 3x3 window
+ * wholly inside the image (no dilation) unrolled, the others over their in-image taps only, as the reference
+ * does. The output step is one SMMLAR per value with the group's constants computed once per row (see
+ * dw_group). Other depth multipliers and requantizations outside the fast path's bounds (dw_fits) take the
+ * portable code. */
 #include <stddef.h>
 #include <string.h>
 
@@ -24,125 +27,305 @@ void microaot_depthwise_conv_2d_s8_overlap_portable(const microaot_depthwise_con
 
 typedef microaot_depthwise_conv_2d_params_q dw_params;
 
-/* One tap of four channels: inputs at `in`, weights at `w`, accumulated lane by lane into s[0..3]. */
-#define DW_TAP4(in, w, offset, s)                                                                  \
-  do {                                                                                             \
-    const uint32_t x_ = microaot_dsp_load4(in), w_ = microaot_dsp_load4(w);                       \
-    const uint32_t x02_ = microaot_dsp_sxtab16(offset, x_), x13_ = microaot_dsp_sxtab16_ror8(offset, x_); \
-    const uint32_t w02_ = microaot_dsp_sxtb16(w_), w13_ = microaot_dsp_sxtb16_ror8(w_);             \
-    s[0] = microaot_dsp_smlabb(x02_, w02_, s[0]);                                                  \
-    s[2] = microaot_dsp_smlatt(x02_, w02_, s[2]);                                                  \
-    s[1] = microaot_dsp_smlabb(x13_, w13_, s[1]);                                                  \
-    s[3] = microaot_dsp_smlatt(x13_, w13_, s[3]);                                                  \
-  } while (0)
-
-/* The four sums of channels c..c+3 (c + 3 < depth) over the in-image taps of window (y, x). */
-static void four_channels(const dw_params* p, const int8_t* image, const int8_t* filter, const microaot_window* y,
-                          const microaot_window* x, int32_t c, int32_t acc[4]) {
-  const size_t depth = (size_t)p->output_depth;
-  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-  int32_t s[4] = {0, 0, 0, 0}, fy, fx;
-  for (fy = y->begin; fy < y->end; ++fy) {
-    const int32_t in_y = y->origin + fy * p->dilation_height;
-    const int8_t* in_row = image + (size_t)in_y * (size_t)p->input_width * depth + (size_t)c;
-    const int8_t* w_row = filter + (size_t)fy * (size_t)p->filter_width * depth + (size_t)c;
-    for (fx = x->begin; fx < x->end; ++fx) {
-      DW_TAP4(in_row + (size_t)(x->origin + fx * p->dilation_width) * depth, w_row + (size_t)fx * depth, offset, s);
+/* The fast path's bounds: |input + offset| <= 256 and |weight| <= 128, so fewer than 2^14 taps and a bias
+ * below 2^29 in magnitude keep every sum below 2^30, and twice it fits in int32 for SMMLAR; per channel a
+ * right shift e in [1, 31], a multiplier >= 0 and the rounding term of dw_group below 2^30. */
+static int dw_fits(const dw_params* p, const int32_t* bias) {
+  int32_t c;
+  if (p->depth_multiplier != 1 || p->input_offset < -128 || p->input_offset > 128 ||
+      p->filter_height * p->filter_width >= (1 << 14) || p->output_offset < -128 || p->output_offset > 128) {
+    return 0;
+  }
+  for (c = 0; c < p->output_depth; ++c) {
+    const int32_t shift = p->output_shift[c];
+    if (shift > -1 || shift < -31 || p->output_multiplier[c] < 0) return 0;
+    if (bias != NULL && (bias[c] > (1 << 29) || bias[c] < -(1 << 29))) return 0;
+    if (((int64_t)1 << (-shift - 1)) + ((int64_t)(p->output_offset < 0 ? -p->output_offset : p->output_offset)
+                                         << -shift) >= ((int64_t)1 << 30)) {
+      return 0;
     }
   }
-  memcpy(acc, s, sizeof s);
+  return 1;
 }
 
-/* four_channels for a 3x3 window wholly inside the image without dilation (the common case), unrolled:
- * `in` is its top-left tap at channel c, `w` the filter at channel c. */
-static void four_channels_3x3(const dw_params* p, const int8_t* in, const int8_t* w, int32_t acc[4]) {
+/* The output step of four channels: with y = 2 * sum (the kernel accumulates doubled sums), (y * m + 2^31) >> 32
+ * is TFLM's rounding doubling high multiply of sum and m; SMMLAR's accumulator adds `rounding` = 2^(e-1) +
+ * output offset * 2^e, less one for a negative sum, so that >> e gives the rounding right shift (ties away from
+ * zero) plus the output offset. */
+typedef struct {
+  int32_t bias[4]; /* doubled, as the sums: see weights */
+  int32_t multiplier[4], rounding[4], exponent[4];
+  int32_t activation_min, activation_max, full_range; /* full_range: the clamp is [-128, 127], one SSAT */
+  /* 3x3 filters: each tap's four weights widened (lanes 0, 2 and 1, 3) and doubled, so that the sums come
+   * out doubled as the output step takes them (|2w| <= 256 fits a lane) */
+  uint32_t weights[9][2];
+} dw_group;
+
+/* Both 16-bit lanes times 2 (no lane overflows). */
+static inline uint32_t dw_double_lanes(uint32_t lanes) { return microaot_dsp_sadd16(lanes, lanes); }
+
+static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t* bias, int32_t c, dw_group* g) {
+  int32_t k;
+  for (k = 0; k < 4; ++k) {
+    const int32_t e = -p->output_shift[c + k];
+    g->bias[k] = bias != NULL ? 2 * bias[c + k] : 0;
+    g->multiplier[k] = p->output_multiplier[c + k];
+    g->exponent[k] = e;
+    g->rounding[k] = (int32_t)(((int64_t)1 << (e - 1)) + (int64_t)p->output_offset * ((int64_t)1 << e));
+  }
+  g->activation_min = p->activation_min;
+  g->activation_max = p->activation_max;
+  g->full_range = p->activation_min == -128 && p->activation_max == 127;
+  if (p->filter_height == 3 && p->filter_width == 3) {
+    for (k = 0; k < 9; ++k) {
+      const uint32_t w = microaot_dsp_load4(filter + (size_t)k * (size_t)p->output_depth + (size_t)c);
+      g->weights[k][0] = dw_double_lanes(microaot_dsp_sxtb16(w));
+      g->weights[k][1] = dw_double_lanes(microaot_dsp_sxtb16_ror8(w));
+    }
+  }
+}
+
+static inline int32_t dw_value(const dw_group* g, int k, int32_t doubled) {
+  return microaot_dsp_smmlar(doubled, g->multiplier[k], g->rounding[k] + (doubled >> 31)) >> g->exponent[k];
+}
+
+/* Four channels from their doubled sums (bias included). Written out: gcc keeps s[] in registers only when
+ * every index is a constant; the clamp read once, before the stores that may alias it. */
+static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out) {
+  const int32_t lo = g->activation_min, hi = g->activation_max;
+  if (g->full_range) {
+    out[0] = (int8_t)microaot_dsp_ssat8(dw_value(g, 0, s[0]));
+    out[1] = (int8_t)microaot_dsp_ssat8(dw_value(g, 1, s[1]));
+    out[2] = (int8_t)microaot_dsp_ssat8(dw_value(g, 2, s[2]));
+    out[3] = (int8_t)microaot_dsp_ssat8(dw_value(g, 3, s[3]));
+  } else {
+    out[0] = (int8_t)microaot_clamp_s32(dw_value(g, 0, s[0]), lo, hi);
+    out[1] = (int8_t)microaot_clamp_s32(dw_value(g, 1, s[1]), lo, hi);
+    out[2] = (int8_t)microaot_clamp_s32(dw_value(g, 2, s[2]), lo, hi);
+    out[3] = (int8_t)microaot_clamp_s32(dw_value(g, 3, s[3]), lo, hi);
+  }
+}
+
+static inline void dw_tap4(const int8_t* in, const int8_t* w, uint32_t offset, int32_t s[4]) {
+  const uint32_t weights = microaot_dsp_load4(w);
+  microaot_dsp_mac4_lanes(microaot_dsp_load4(in), microaot_dsp_sxtb16(weights), microaot_dsp_sxtb16_ror8(weights),
+                          offset, s);
+}
+
+/* Four channels over the in-image taps of window (y, x): `image` and `filter` start at the group's channel. */
+static void dw_taps(const dw_params* p, const int8_t* image, const int8_t* filter, const microaot_window* y,
+                    const microaot_window* x, int32_t s[4]) {
+  const size_t depth = (size_t)p->output_depth;
+  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+  int32_t fy, fx;
+  for (fy = y->begin; fy < y->end; ++fy) {
+    const int32_t in_y = y->origin + fy * p->dilation_height;
+    const int8_t* in_row = image + (size_t)in_y * (size_t)p->input_width * depth;
+    const int8_t* w_row = filter + (size_t)fy * (size_t)p->filter_width * depth;
+    for (fx = x->begin; fx < x->end; ++fx) {
+      dw_tap4(in_row + (size_t)(x->origin + fx * p->dilation_width) * depth, w_row + (size_t)fx * depth, offset, s);
+    }
+  }
+}
+
+/* Four channels of a 3x3 window wholly inside the image without dilation, unrolled: `in` is its top-left
+ * tap at the group's channel, `row` the input row's length in bytes; the group's widened weights. */
+static inline void dw_taps_3x3(const int8_t* in, const dw_group* g, size_t depth, size_t row, uint32_t offset,
+                               int32_t s[4]) {
+  microaot_dsp_mac4_lanes_x3(in, depth, g->weights, offset, s);
+  microaot_dsp_mac4_lanes_x3(in + row, depth, g->weights + 3, offset, s);
+  microaot_dsp_mac4_lanes_x3(in + 2 * row, depth, g->weights + 6, offset, s);
+}
+
+/* The output columns whose window lies wholly inside the image: [*first, *end). */
+static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end) {
+  const int32_t last_origin = p->input_width - 1 - (p->filter_width - 1) * p->dilation_width;
+  *first = (p->pad_width + p->stride_width - 1) / p->stride_width;
+  *end = last_origin + p->pad_width < 0 ? 0 : (last_origin + p->pad_width) / p->stride_width + 1;
+  if (*end > p->output_width) *end = p->output_width;
+  if (*first > *end) *first = *end;
+}
+
+/* microaot_window_of without its divisions for dilation 1 (the common case). */
+static inline microaot_window dw_window_of(int32_t out, int32_t stride, int32_t padding, int32_t filter,
+                                          int32_t dilation, int32_t in_size) {
+  microaot_window w;
+  if (dilation != 1) return microaot_window_of(out, stride, padding, filter, dilation, in_size);
+  w.origin = out * stride - padding;
+  w.begin = w.origin < 0 ? -w.origin : 0;
+  w.end = in_size - w.origin < filter ? in_size - w.origin : filter;
+  return w;
+}
+
+/* The in-image taps of window (y, x) of a 3x3 filter without dilation, by the group's widened weights. */
+static void dw_taps_3x3_clipped(const dw_params* p, const dw_group* g, const int8_t* image, const microaot_window* y,
+                                const microaot_window* x, uint32_t offset, int32_t s[4]) {
   const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
-  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-  int32_t s[4] = {0, 0, 0, 0};
-  int r;
-  for (r = 0; r < 3; ++r, in += row, w += 3 * depth) {
-    DW_TAP4(in, w, offset, s);
-    DW_TAP4(in + depth, w + depth, offset, s);
-    DW_TAP4(in + 2 * depth, w + 2 * depth, offset, s);
+  const int32_t n = x->end - x->begin;
+  const int8_t* in;
+  const uint32_t(*w)[2];
+  int32_t fy, t;
+  if (n <= 0 || y->end <= y->begin) return; /* no tap inside: the pointers below would leave the arrays */
+  in = image + ((size_t)(y->origin + y->begin) * (size_t)p->input_width + (size_t)(x->origin + x->begin)) * depth;
+  w = g->weights + y->begin * 3 + x->begin;
+  if (n == 2 && y->end - y->begin == 3) { /* a left or right edge column of "same" padding: unrolled */
+    microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
+    microaot_dsp_mac4_lanes_x2(in + row, depth, w + 3, offset, s);
+    microaot_dsp_mac4_lanes_x2(in + 2 * row, depth, w + 6, offset, s);
+    return;
   }
-  memcpy(acc, s, sizeof s);
-}
-
-/* The sum of one channel c over the in-image taps of window (y, x). */
-static int32_t one_channel(const dw_params* p, const int8_t* image, const int8_t* filter, const microaot_window* y,
-                           const microaot_window* x, int32_t c) {
-  const size_t depth = (size_t)p->output_depth;
-  int32_t sum = 0, fy, fx;
-  for (fy = y->begin; fy < y->end; ++fy) {
-    const int32_t in_y = y->origin + fy * p->dilation_height;
-    for (fx = x->begin; fx < x->end; ++fx) {
-      const int32_t in_x = x->origin + fx * p->dilation_width;
-      const int32_t value = image[((size_t)in_y * (size_t)p->input_width + (size_t)in_x) * depth + (size_t)c];
-      sum += (value + p->input_offset) * filter[(size_t)(fy * p->filter_width + fx) * depth + (size_t)c];
-    }
-  }
-  return sum;
-}
-
-/* Every channel of output pixel (y, x) into out. */
-static void dw_pixel(const dw_params* p, const int8_t* image, const int8_t* filter,
-                     const microaot_dsp_output_stage* stage, const microaot_window* y, const microaot_window* x,
-                     int8_t* out) {
-  const int full_3x3 = p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
-                       p->dilation_width == 1 && y->begin == 0 && y->end == 3 && x->begin == 0 && x->end == 3;
-  const int8_t* corner =
-      full_3x3 ? image + ((size_t)y->origin * (size_t)p->input_width + (size_t)x->origin) * (size_t)p->output_depth
-               : image;
-  int32_t c, k, acc[4];
-  for (c = 0; c + 4 <= p->output_depth; c += 4) {
-    if (full_3x3) {
-      four_channels_3x3(p, corner + c, filter + c, acc);
+  for (fy = y->begin; fy < y->end; ++fy, in += row, w += 3) {
+    if (n == 3) {
+      microaot_dsp_mac4_lanes_x3(in, depth, w, offset, s);
+    } else if (n == 2) {
+      microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
     } else {
-      four_channels(p, image, filter, y, x, c, acc);
+      for (t = 0; t < n; ++t) {
+        microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * depth), w[t][0], w[t][1], offset, s);
+      }
     }
-    for (k = 0; k < 4; ++k) out[c + k] = microaot_dsp_output(stage, acc[k], c + k);
   }
-  for (; c < p->output_depth; ++c) out[c] = microaot_dsp_output(stage, one_channel(p, image, filter, y, x, c), c);
 }
 
-/* Output rows [row_begin, row_end) (counted over all batches), each into `dst` and, when dst is a scratch
- * row, copied to its place after its last input read. */
-static void dw_row_range(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
-                         int8_t* output, int8_t* row_scratch, int32_t row_begin, int32_t row_end) {
-  const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const size_t depth = (size_t)p->output_depth, row_size = (size_t)p->output_width * depth;
-  const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, bias);
-  int32_t row, ox;
-  for (row = row_begin; row < row_end; ++row) {
-    const int8_t* image = input + (size_t)(row / p->output_height) * image_size;
-    const microaot_window y = microaot_window_of(row % p->output_height, p->stride_height, p->pad_height,
-                                                 p->filter_height, p->dilation_height, p->input_height);
-    int8_t* out = output + (size_t)row * row_size;
-    int8_t* dst = row_scratch != NULL ? row_scratch : out;
-    for (ox = 0; ox < p->output_width; ++ox) {
-      const microaot_window x =
-          microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width, p->input_width);
-      dw_pixel(p, image, filter, &stage, &y, &x, dst + (size_t)ox * depth);
+/* Output columns [begin, end) of one row for the group at channel c, each window on its own. */
+static void dw_edge_columns(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
+                            const microaot_window* y, int32_t begin, int32_t end, int8_t* out) {
+  const size_t depth = (size_t)p->output_depth;
+  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+  const int widened = p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
+                      p->dilation_width == 1;
+  int32_t ox, k, s[4];
+  for (ox = begin; ox < end; ++ox) {
+    const microaot_window x = dw_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width,
+                                           p->input_width);
+    if (widened) {
+      memcpy(s, g->bias, sizeof s);
+      dw_taps_3x3_clipped(p, g, image, y, &x, offset, s);
+    } else { /* the filter's own weights: the sums doubled afterwards */
+      memset(s, 0, sizeof s);
+      dw_taps(p, image, filter, y, &x, s);
+      for (k = 0; k < 4; ++k) s[k] = 2 * s[k] + g->bias[k];
     }
-    if (row_scratch != NULL) memcpy(out, row_scratch, row_size);
+    dw_store4(g, s, out + (size_t)ox * depth);
+  }
+}
+
+/* One output row of the group at channel c: image, filter and out start at channel c. */
+static void dw_group_row(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
+                         const microaot_window* y, int32_t first, int32_t end, int8_t* out) {
+  const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
+  const int unrolled = p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
+                       p->dilation_width == 1 && y->begin == 0 && y->end == 3;
+  dw_edge_columns(p, g, image, filter, y, 0, unrolled ? first : p->output_width, out);
+  if (unrolled) {
+    const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+    const size_t step = (size_t)p->stride_width * depth;
+    const int8_t* in = image + (size_t)y->origin * row + (size_t)(first * p->stride_width - p->pad_width) * depth;
+    int8_t* o = out + (size_t)first * depth;
+    int32_t ox, s[4];
+    for (ox = first; ox < end; ++ox, in += step, o += depth) {
+      memcpy(s, g->bias, sizeof s);
+      dw_taps_3x3(in, g, depth, row, offset, s);
+      dw_store4(g, s, o);
+    }
+    dw_edge_columns(p, g, image, filter, y, end, p->output_width, out);
+  }
+}
+
+/* Channel c (one of the depth % 4 last) of every pixel of one row, by the general output step. */
+static void dw_channel_row(const dw_params* p, const int32_t* bias, const int8_t* image, const int8_t* filter,
+                           const microaot_window* y, int32_t c, int8_t* out) {
+  const size_t depth = (size_t)p->output_depth;
+  const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, bias);
+  int32_t ox, fy, fx;
+  for (ox = 0; ox < p->output_width; ++ox) {
+    const microaot_window x =
+        microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width, p->input_width);
+    int32_t sum = 0;
+    for (fy = y->begin; fy < y->end; ++fy) {
+      const int32_t in_y = y->origin + fy * p->dilation_height;
+      for (fx = x.begin; fx < x.end; ++fx) {
+        const int32_t in_x = x.origin + fx * p->dilation_width;
+        const int32_t value = image[((size_t)in_y * (size_t)p->input_width + (size_t)in_x) * depth + (size_t)c];
+        sum += (value + p->input_offset) * filter[(size_t)(fy * p->filter_width + fx) * depth + (size_t)c];
+      }
+    }
+    out[(size_t)ox * depth + (size_t)c] = microaot_dsp_output(&stage, sum, c);
+  }
+}
+
+/* Channels [c, c + n) of every pixel of a row, from the scratch row to the output row. */
+static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to, size_t n) {
+  const size_t depth = (size_t)p->output_depth;
+  int32_t ox;
+  for (ox = 0; ox < p->output_width; ++ox, from += depth, to += depth) {
+    if (n == 4) {
+      memcpy(to, from, 4); /* a word: no call */
+    } else {
+      memcpy(to, from, n);
+    }
+  }
+}
+
+/* Output rows [row_begin, row_end) (counted over all batches), channel group by channel group (each group's
+ * constants once), into `output` (row i at output + i * row_stride), or with row_scratch each group's part
+ * of a row into the scratch row first and then to its place (see the overlap variant). */
+static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                    int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* row_scratch) {
+  const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+  int32_t row, c, k, first, end;
+  dw_group g;
+  dw_interior_columns(p, &first, &end);
+  for (c = 0; c < p->output_depth; c += 4) {
+    const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
+    if (whole) dw_group_of(p, filter, bias, c, &g);
+    for (row = row_begin; row < row_end; ++row) {
+      const int8_t* image = input + (size_t)(row / p->output_height) * image_size;
+      const microaot_window y = microaot_window_of(row % p->output_height, p->stride_height, p->pad_height,
+                                                   p->filter_height, p->dilation_height, p->input_height);
+      int8_t* out = output + (size_t)(row - row_begin) * row_stride;
+      int8_t* dst = row_scratch != NULL ? row_scratch : out;
+      if (whole) {
+        dw_group_row(p, &g, image + c, filter + c, &y, first, end, dst + c);
+      } else {
+        for (k = c; k < p->output_depth; ++k) dw_channel_row(p, bias, image, filter, &y, k, dst);
+      }
+      if (row_scratch != NULL) dw_copy_channels(p, row_scratch + c, out + c, whole ? 4 : (size_t)(p->output_depth - c));
+    }
   }
 }
 
 void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                    const int8_t* filter, const int32_t* bias, int8_t* output) {
-  if (params->depth_multiplier != 1) {
+  const size_t row_size = (size_t)params->output_width * (size_t)params->output_depth;
+  if (!dw_fits(params, bias)) {
     microaot_depthwise_conv_2d_s8_portable(params, input, filter, bias, output);
     return;
   }
-  dw_row_range(params, input, filter, bias, output, NULL, 0, params->batches * params->output_height);
+  dw_rows(params, input, filter, bias, output, row_size, 0, params->batches * params->output_height, NULL);
 }
 
+/* Output channel c reads input channel c only. When output and input lie a whole number of pixels apart,
+ * every output byte overwrites an input byte of its own channel, so a channel group done row by row (each
+ * row through the scratch row, as the portable kernel does with whole rows) sees the same inputs as in
+ * whole-row order: the groups go outermost and each computes its constants once. Otherwise whole rows. */
 void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                            const int8_t* filter, const int32_t* bias, int8_t* output,
                                            void* scratch) {
-  if (params->depth_multiplier != 1) {
+  const size_t row_size = (size_t)params->output_width * (size_t)params->output_depth;
+  const uintptr_t in_at = (uintptr_t)input, out_at = (uintptr_t)output;
+  const int32_t rows = params->batches * params->output_height;
+  int32_t row;
+  if (!dw_fits(params, bias)) {
     microaot_depthwise_conv_2d_s8_overlap_portable(params, input, filter, bias, output, scratch);
     return;
   }
-  dw_row_range(params, input, filter, bias, output, (int8_t*)scratch, 0, params->batches * params->output_height);
+  if ((in_at > out_at ? in_at - out_at : out_at - in_at) % (uintptr_t)params->output_depth == 0) {
+    dw_rows(params, input, filter, bias, output, row_size, 0, rows, (int8_t*)scratch);
+    return;
+  }
+  for (row = 0; row < rows; ++row) {
+    dw_rows(params, input, filter, bias, (int8_t*)scratch, row_size, row, row + 1, NULL);
+    memcpy(output + (size_t)row * row_size, scratch, row_size);
+  }
 }
