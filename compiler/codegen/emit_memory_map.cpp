@@ -11,7 +11,8 @@ namespace {
 void emit_persistent_map(std::ostringstream& out, const CompiledModel& model) {
   if (model.persistent.empty()) return;
   const ModuleNames n = module_names(model);
-  out << "\n/* State kept from run to run (resource variables): offsets in the arena, after the activations. */\n"
+  out << "\n/* State kept from run to run (resource variables, variable tensors): offsets in the arena, after the\n"
+      << " * activations. */\n"
       << "#define " << n.macro << "_PERSISTENT_OFFSET " << persistent_base(model) << "u\n"
       << "#define " << n.macro << "_PERSISTENT_SIZE " << model.persistent_bytes << "u\n";
   for (const PersistentBuffer& p : model.persistent) {

@@ -132,6 +132,7 @@ int64_t state_copy_bytes_per_run(const CompiledModel& model) {
       if (id != kNoTensor && persistent_of(model, id) != nullptr) bytes += model.graph.tensor(id).byte_size();
     }
     if (op.kind == OpKind::ReadVariable) bytes += model.graph.tensor(op.outputs[0]).byte_size();
+    if (const auto in_place = op_handler(op.kind).state_copy_bytes) bytes += in_place(model.graph, op);
   }
   return bytes;
 }

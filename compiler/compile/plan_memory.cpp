@@ -369,7 +369,7 @@ void check_persistent_fits_first_pool(const CompiledModel& model) {
   if (model.persistent.empty() || end <= first.size) return;
   throw CompileError("Static memory planning failed. Required: " + std::to_string(end) + " bytes, Available: " +
                      std::to_string(first.size) + " bytes in pool " + first.name + ": the model's state (" +
-                     std::to_string(model.persistent_bytes) + " bytes of resource variables) stays in the first "
+                     std::to_string(model.persistent_bytes) + " bytes of variables) stays in the first "
                      "pool, after its " + std::to_string(model.plan.arena_size) + " bytes of activations");
 }
 

@@ -50,6 +50,9 @@ std::string supported_operators_markdown() {
       << "reader resolves itself: each variable becomes a buffer kept from run to run, and CALL_ONCE's\n"
       << "initialisation subgraph is evaluated at compile time (constants assigned to variables only; see the\n"
       << "README).\n\n"
+      << "SVDF keeps its memory in input 4, a variable tensor (`is_variable`) kept from run to run and reset to\n"
+      << "its zero point. int8 input takes int8 weights_feature with int16 or int8 weights_time and state (of one\n"
+      << "type); as in TFLite Micro, the integer SVDF applies no fused activation, the float32 one does.\n\n"
       << "| operator | code | family |";
   for (DType column : kColumns) out << " " << dtype_name(column) << " |";
   out << "\n|---|---|---|";

@@ -41,6 +41,9 @@ struct OpHandler {
   // The op's IR options from its .tflite builtin options table (ops/read_options.h), or nullptr for an
   // operator whose options the compiler does not need (NoOptions). Throws CompileError naming the op.
   OpOptions (*read_options)(const Graph& graph, const Op& op, const tflite::Operator& source) = nullptr;
+  // Bytes of state the op moves within a persistent input it updates in place (SVDF's shift), for the
+  // reports (state_copy_bytes_per_run adds them to what ops write into state); nullptr: none.
+  int64_t (*state_copy_bytes)(const Graph& graph, const Op& op) = nullptr;
 };
 
 const OpHandler& op_handler(OpKind kind);

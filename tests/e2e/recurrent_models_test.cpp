@@ -103,12 +103,12 @@ TEST_P(RecurrentModelTest, RepeatedEntriesCarryStateLikeTflm) {
   }
 }
 
-// The C API on the streaming wake-word model (state_test.c): two contexts on two arenas keep two states,
-// state carries over 16 runs (TFLM's 16th output), reset brings back the fresh result, a context whose
-// state another overwrote gets ARENA_CLOBBERED until it resets.
-TEST(RecurrentModelApi, TwoContextsKeepTheirStateAndResetRestoresIt) {
-  MICROAOT_REQUIRE_SHARED();
-  const std::string dir = shared_dir() + "/models-recurrent/mww_hey_jarvis_int8";
+// The C API on a model with state (state_test.c): two contexts on two arenas keep two states, state carries
+// over 16 runs (TFLM's 16th output where golden.json has it, else the 16th output of a context run alone),
+// reset brings back the fresh result, a context whose state another overwrote gets ARENA_CLOBBERED until it
+// resets.
+void expect_state_api(const std::string& model, const std::string& after_16) {
+  const std::string dir = shared_dir() + "/models-recurrent/" + model;
   const std::string out = make_temp_dir();
   ASSERT_EQ(run_microaot({"compile", dir + "/model.tflite", "-o", out + "/lib"}), 0);
   std::vector<std::string> cc = {"cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-I" + out + "/lib",
@@ -120,11 +120,35 @@ TEST(RecurrentModelApi, TwoContextsKeepTheirStateAndResetRestoresIt) {
   for (std::string flag; extra >> flag;) cc.push_back(flag);
   ASSERT_EQ(run_process(cc), 0);
   const std::string v = dir + "/vectors/";
-  EXPECT_EQ(run_process({out + "/state_test", "16", v + "0.input0.bin", v + "0.output0.bin", v + "0.output0.x16.bin",
-                         v + "2.input0.bin", v + "2.output0.bin"}),
+  EXPECT_EQ(run_process({out + "/state_test", "16", v + "0.input0.bin", v + "0.output0.bin",
+                         after_16 == "-" ? after_16 : v + after_16, v + "2.input0.bin", v + "2.output0.bin"}),
             0)
-      << "the exit status is the failed check of state_test.c";
+      << model << ": the exit status is the failed check of state_test.c";
   remove_dir(out);
+}
+
+TEST(RecurrentModelApi, TwoContextsKeepTheirStateAndResetRestoresIt) {
+  MICROAOT_REQUIRE_SHARED();
+  expect_state_api("mww_hey_jarvis_int8", "0.output0.x16.bin");
+}
+
+// SVDF's state is a variable tensor (no resource variables, no 16-run golden).
+TEST(RecurrentModelApi, TwoContextsKeepTheirSvdfState) {
+  MICROAOT_REQUIRE_SHARED();
+  expect_state_api("keyword_scrambled_int8", "-");
+}
+
+// report.json of a model of ../shared/models-recurrent, compiled with the defaults (null when it fails).
+json compiled_report(const std::string& name) {
+  const std::string out = make_temp_dir();
+  const std::string model = shared_dir() + "/models-recurrent/" + name + "/model.tflite";
+  json report;
+  if (run_microaot({"compile", model, "-o", out + "/lib"}) == 0) {
+    std::ifstream in(out + "/lib/report.json");
+    report = json::parse(in);
+  }
+  remove_dir(out);
+  return report;
 }
 
 // The wake-word model reads each variable once and assigns it once per step. Its reads become views of the
@@ -132,17 +156,25 @@ TEST(RecurrentModelApi, TwoContextsKeepTheirStateAndResetRestoresIt) {
 // the repeated entries above check that the results stay TFLM's.
 TEST(RecurrentModelReport, ReadsOfStateAreViewsAndAStepCopiesEachVariableOnce) {
   MICROAOT_REQUIRE_SHARED();
-  const std::string out = make_temp_dir();
-  const std::string model = shared_dir() + "/models-recurrent/mww_hey_jarvis_int8/model.tflite";
-  ASSERT_EQ(run_microaot({"compile", model, "-o", out + "/lib"}), 0);
-  std::ifstream in(out + "/lib/report.json");
-  const json report = json::parse(in);
+  const json report = compiled_report("mww_hey_jarvis_int8");
+  ASSERT_FALSE(report.is_null());
   for (const json& op : report["ops"]) EXPECT_NE(op["op"], "READ_VARIABLE") << "step " << op["step"];
   int64_t variables = 0;
   for (const json& p : report["persistent"]) variables += p["bytes"].get<int64_t>();
   EXPECT_GT(variables, 0);
   EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), variables);
-  remove_dir(out);
+}
+
+// Each SVDF of the keyword model shifts its int8 state (a variable tensor) by one element every step, and
+// nothing else copies state.
+TEST(RecurrentModelReport, EachSvdfShiftsItsStateByOneElement) {
+  MICROAOT_REQUIRE_SHARED();
+  const json report = compiled_report("keyword_scrambled_int8");
+  ASSERT_FALSE(report.is_null());
+  int64_t shifted = 0;
+  for (const json& p : report["persistent"]) shifted += p["size"].get<int64_t>() - 1;  // sizes are 512, 1024
+  EXPECT_EQ(report["persistent"].size(), 7u);
+  EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), shifted);
 }
 
 INSTANTIATE_TEST_SUITE_P(RecurrentModels, RecurrentModelTest, ::testing::ValuesIn(recurrent_model_names()),

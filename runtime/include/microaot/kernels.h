@@ -34,6 +34,7 @@
 #include "microaot/kernels/softmax.h"
 #include "microaot/kernels/split.h"
 #include "microaot/kernels/squared_difference.h"
+#include "microaot/kernels/svdf.h"
 #include "microaot/kernels/transpose_conv.h"
 
 #endif /* MICROAOT_KERNELS_H */

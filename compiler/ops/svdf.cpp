@@ -1,0 +1,195 @@
+// SVDF as TFLM's svdf.cc / svdf_common.cc: int8 input with int16 (or int8) weights_time and state, or
+// float32. Input 4 is the state, a variable tensor the kernel shifts and updates in place every run; it is
+// passed as the kernel's state argument, in the persistent region.
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ops/op_checks.h"
+#include "ops/op_handler.h"
+#include "ops/quant_math.h"
+#include "ops/read_options.h"
+
+namespace microaot {
+namespace {
+
+enum SvdfInput { kInput = 0, kWeightsFeature = 1, kWeightsTime = 2, kBias = 3, kState = 4 };
+
+struct SvdfOptions {
+  int rank = 1;
+  Activation activation = Activation::kNone;  // float32 only: TFLM's integer SVDF applies none
+};
+
+OpOptions read_options(const Graph& graph, const Op& op, const tflite::Operator& source) {
+  const auto& table = required_options<tflite::SVDFOptions>(graph, op, source, "SVDFOptions");
+  SvdfOptions options;
+  options.rank = read_positive(graph, op, "rank", table.rank());
+  options.activation = read_activation(graph, op, table.fused_activation_function());
+  return options;
+}
+
+// The sizes TFLM derives from the tensors (batches and input size from the input, filters from
+// weights_feature, memory from weights_time).
+struct SvdfShape {
+  int batches, input_size, filters, units, rank, memory;
+};
+
+SvdfShape shape_of(const Graph& graph, const Op& op) {
+  const int rank = options_if<SvdfOptions>(op)->rank;
+  const auto& in = graph.tensor(op.inputs[kInput]).shape;
+  const auto& feature = graph.tensor(op.inputs[kWeightsFeature]).shape;
+  const auto& time = graph.tensor(op.inputs[kWeightsTime]).shape;
+  return {in[0], in[1], feature[0], feature[0] / rank, rank, time[1]};
+}
+
+// Each dimension as the input, the weights and the rank make it.
+void expect_dims(const Graph& graph, const Op& op, int id, const std::string& role, std::vector<int32_t> dims) {
+  expect_rank(graph, op, id, role, static_cast<int>(dims.size()));
+  for (size_t k = 0; k < dims.size(); ++k) {
+    const int32_t found = graph.tensor(id).shape[k];
+    expect_tensor(found == dims[k], graph, op, id, role,
+                  "has dimension " + std::to_string(k) + " of " + std::to_string(found) + ", must be " +
+                      std::to_string(dims[k]) + " (from the input, the weights and the rank)");
+  }
+}
+
+void check_shapes(const Graph& graph, const Op& op) {
+  for (int index : {kInput, kWeightsFeature, kWeightsTime, kState}) {
+    expect_rank(graph, op, op.inputs[index], "input " + std::to_string(index), 2);
+  }
+  expect_rank(graph, op, op.outputs[0], "output 0", 2);
+  const int feature = op.inputs[kWeightsFeature];
+  const int rank = options_if<SvdfOptions>(op)->rank;
+  expect_tensor(graph.tensor(feature).shape[0] % rank == 0, graph, op, feature, "input 1",
+                "has " + std::to_string(graph.tensor(feature).shape[0]) + " filters, not a multiple of the rank " +
+                    std::to_string(rank));
+  const SvdfShape s = shape_of(graph, op);
+  expect_op(s.memory > 0 && s.filters > 0 && s.input_size > 0, graph, op, "needs filters, memory and input");
+  expect_dims(graph, op, feature, "input 1", {s.filters, s.input_size});
+  expect_dims(graph, op, op.inputs[kWeightsTime], "input 2", {s.filters, s.memory});
+  expect_dims(graph, op, op.inputs[kState], "input 4", {s.batches, s.memory * s.filters});
+  expect_dims(graph, op, op.outputs[0], "output 0", {s.batches, s.units});
+  const int bias = optional_input_id(op, kBias);
+  if (bias != kNoTensor) expect_dims(graph, op, bias, "input 3", {s.units});
+}
+
+void check_float(const Graph& graph, const Op& op) {
+  for (int index : {kWeightsFeature, kWeightsTime, kBias, kState}) {
+    const int id = optional_input_id(op, index);
+    if (id != kNoTensor) expect_dtype(graph, op, id, "input " + std::to_string(index), {DType::kFloat32});
+  }
+  expect_dtype(graph, op, op.outputs[0], "output 0", {DType::kFloat32});
+}
+
+// TFLM's Prepare: the bias scale must be state scale * weights_time scale (products in float, as there).
+void check_bias_scale(const Graph& graph, const Op& op, int bias) {
+  const float state = graph.tensor(op.inputs[kState]).quant.scale[0];
+  const float time = graph.tensor(op.inputs[kWeightsTime]).quant.scale[0];
+  const float scale = graph.tensor(bias).quant.scale[0];
+  expect_tensor(std::abs(static_cast<double>(scale) - static_cast<double>(state * time)) < 1e-5, graph, op, bias,
+                "input 3", "has scale " + std::to_string(scale) + ", not the state's times weights_time's");
+}
+
+void check_integer(const Graph& graph, const Op& op) {
+  const int time = op.inputs[kWeightsTime], state = op.inputs[kState];
+  expect_dtype(graph, op, op.inputs[kWeightsFeature], "input 1", {DType::kInt8});
+  expect_dtype(graph, op, time, "input 2", {DType::kInt16, DType::kInt8});
+  expect_dtype(graph, op, state, "input 4", {graph.tensor(time).dtype});  // TFLM reads it as weights_time's type
+  expect_dtype(graph, op, op.outputs[0], "output 0", {DType::kInt8});
+  expect_activation_quant(graph, op, op.inputs[kInput], "input 0");
+  expect_activation_quant(graph, op, op.outputs[0], "output 0");
+  // TFLM ignores the weights' zero points: only symmetric weights give its result a meaning.
+  expect_symmetric_quant(graph, op, op.inputs[kWeightsFeature], "input 1");
+  expect_symmetric_quant(graph, op, time, "input 2");
+  if (graph.tensor(state).dtype == DType::kInt16) {
+    expect_symmetric_quant(graph, op, state, "input 4");
+  } else {
+    expect_activation_quant(graph, op, state, "input 4");
+  }
+  const int bias = optional_input_id(op, kBias);
+  if (bias == kNoTensor) return;
+  expect_dtype(graph, op, bias, "input 3", {DType::kInt32});
+  expect_per_tensor_quant(graph, op, bias, "input 3");
+  check_bias_scale(graph, op, bias);
+}
+
+void check(const Graph& graph, const Op& op) {
+  expect_arity(graph, op, 5, 5, 1);
+  expect_version(graph, op, 4);
+  for (int index : {kInput, kWeightsFeature, kWeightsTime, kState}) input_id(graph, op, index);
+  const int state = op.inputs[kState];
+  expect_tensor(graph.tensor(state).is_persistent, graph, op, state, "input 4",
+                "is the state, which must be a variable tensor (TFLM checks is_variable)");
+  expect_dtype(graph, op, op.inputs[kInput], "input 0", {DType::kInt8, DType::kFloat32});
+  if (graph.tensor(op.inputs[kInput]).dtype == DType::kFloat32) {
+    check_float(graph, op);
+  } else {
+    check_integer(graph, op);
+  }
+  check_shapes(graph, op);
+}
+
+void set_shape_params(KernelCall& call, const SvdfShape& s) {
+  const std::pair<const char*, int> fields[] = {{"batches", s.batches}, {"input_size", s.input_size},
+                                                {"filters", s.filters}, {"units", s.units},
+                                                {"rank", s.rank},       {"memory", s.memory}};
+  for (const auto& [name, value] : fields) call.params.set_int(name, value);
+}
+
+// TFLM's effective scales: float products and quotient, then QuantizeMultiplier of the double.
+void set_integer_params(KernelCall& call, const Graph& graph, const Op& op) {
+  const Tensor& input = graph.tensor(op.inputs[kInput]);
+  const Tensor& state = graph.tensor(op.inputs[kState]);
+  const Tensor& output = graph.tensor(op.outputs[0]);
+  const float feature_scale = input.quant.scale[0] * graph.tensor(op.inputs[kWeightsFeature]).quant.scale[0] /
+                              state.quant.scale[0];
+  const float output_scale = state.quant.scale[0] * graph.tensor(op.inputs[kWeightsTime]).quant.scale[0] /
+                             output.quant.scale[0];
+  const QuantizedMultiplier feature = quantize_multiplier(static_cast<double>(feature_scale));
+  const QuantizedMultiplier out = quantize_multiplier(static_cast<double>(output_scale));
+  call.params.set_int("input_offset", -input.quant.zero_point[0]);
+  call.params.set_int("state_zero_point", state.quant.zero_point[0]);
+  call.params.set_int("output_offset", output.quant.zero_point[0]);
+  call.params.set_int("feature_multiplier", feature.multiplier);
+  call.params.set_int("feature_shift", feature.shift);
+  call.params.set_int("output_multiplier", out.multiplier);
+  call.params.set_int("output_shift", out.shift);
+}
+
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+  const SvdfShape s = shape_of(graph, op);
+  const bool is_float = graph.tensor(op.inputs[kInput]).dtype == DType::kFloat32;
+  KernelCall call;
+  call.args = {op.inputs[kInput], op.inputs[kWeightsFeature], op.inputs[kWeightsTime], optional_input_id(op, kBias),
+               op.inputs[kState], op.outputs[0]};
+  set_shape_params(call, s);
+  const int64_t words = static_cast<int64_t>(s.batches) * (s.filters + (is_float ? 0 : s.units));
+  call.scratch_bytes = words * 4;
+  if (is_float) {
+    call.stem = "svdf_f32";
+    set_activation_params(call, graph.tensor(op.outputs[0]), options_if<SvdfOptions>(op)->activation);
+    return call;
+  }
+  call.stem = graph.tensor(op.inputs[kState]).dtype == DType::kInt16 ? "svdf_s8_s16" : "svdf_s8_s8";
+  set_integer_params(call, graph, op);
+  return call;
+}
+
+int64_t macs(const Graph& graph, const Op& op) {
+  const SvdfShape s = shape_of(graph, op);
+  return static_cast<int64_t>(s.batches) * s.filters * (s.input_size + s.memory);
+}
+
+// The shift of the whole state by one element every run.
+int64_t state_copy_bytes(const Graph& graph, const Op& op) {
+  const Tensor& state = graph.tensor(op.inputs[kState]);
+  return state.byte_size() - static_cast<int64_t>(dtype_size(state.dtype));
+}
+
+}  // namespace
+
+extern const OpHandler svdf_handler = {check, lower, macs, /*is_view=*/false, /*in_place=*/nullptr, read_options,
+                                       state_copy_bytes};
+
+}  // namespace microaot

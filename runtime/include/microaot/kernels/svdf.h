@@ -1,0 +1,63 @@
+/* SVDF kernels (TFLM's svdf.cc): a rank-factored filter over time with its memory in a state tensor.
+ * Each run shifts every filter's memory one step left, puts the new feature value (input · weights_feature
+ * row) in the last slot, takes each filter's dot product with its weights_time row, sums the `rank` filters
+ * of each unit, adds the bias and gives the output. Shapes: input [batches, input_size], weights_feature
+ * [filters, input_size], weights_time [filters, memory], bias [units], state [batches, filters * memory]
+ * (updated in place: it is state kept from run to run), output [batches, units]; filters = units * rank.
+ * Scratch: the filters' sums, then (integers) the units' sums, batches * (filters + units) 4-byte words. */
+#ifndef MICROAOT_KERNELS_SVDF_H
+#define MICROAOT_KERNELS_SVDF_H
+
+#include <stdint.h>
+
+#include "microaot/params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MICROAOT_SVDF_SHAPE_FIELDS(X) \
+  X(I32, batches)                     \
+  X(I32, input_size)                  \
+  X(I32, filters)                     \
+  X(I32, units)                       \
+  X(I32, rank)                        \
+  X(I32, memory)
+
+/* Integers: the feature value is requantized to the state (multiplier 1), clamped to the state type and
+ * offset by the state zero point; the unit sum is requantized to the output (multiplier 2) and clamped to
+ * int8. TFLM applies no fused activation here. */
+#define MICROAOT_FIELDS_svdf_params_q(X)                                   \
+  MICROAOT_SVDF_SHAPE_FIELDS(X)                                            \
+  X(I32, input_offset)      /* -input zero point */                        \
+  X(I32, state_zero_point)                                                 \
+  X(I32, output_offset)     /* +output zero point */                       \
+  X(I32, feature_multiplier) /* input * weights_feature / state scales */  \
+  X(I32, feature_shift)                                                    \
+  X(I32, output_multiplier) /* state * weights_time / output scales */     \
+  X(I32, output_shift)
+MICROAOT_DEFINE_PARAMS(svdf_params_q)
+
+#define MICROAOT_FIELDS_svdf_params_f32(X) \
+  MICROAOT_SVDF_SHAPE_FIELDS(X)            \
+  X(F32, activation_min)                   \
+  X(F32, activation_max)
+MICROAOT_DEFINE_PARAMS(svdf_params_f32)
+
+/* int8 input and weights_feature, int16 weights_time and state, int32 bias (NULL when absent), int8 output. */
+void microaot_svdf_s8_s16(const microaot_svdf_params_q* params, const int8_t* input, const int8_t* weights_feature,
+                          const int16_t* weights_time, const int32_t* bias, int16_t* state, int8_t* output,
+                          void* scratch);
+/* The same with int8 weights_time and state. */
+void microaot_svdf_s8_s8(const microaot_svdf_params_q* params, const int8_t* input, const int8_t* weights_feature,
+                         const int8_t* weights_time, const int32_t* bias, int8_t* state, int8_t* output,
+                         void* scratch);
+/* float32 everything; bias may be NULL. Scratch: batches * filters floats. */
+void microaot_svdf_f32(const microaot_svdf_params_f32* params, const float* input, const float* weights_feature,
+                       const float* weights_time, const float* bias, float* state, float* output, void* scratch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
