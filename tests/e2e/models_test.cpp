@@ -92,7 +92,8 @@ TEST_P(ModelTest, IntermediatesOfVectors0And4Match) {
 // The kernels report.json lists that are not the portable ones: ISA implementations and packed kernels.
 std::vector<std::string> specialised_kernels(const std::string& report_path) {
   std::vector<std::string> found;
-  for (const json& op : json::parse(read_text(report_path))["ops"]) {
+  const json report = json::parse(read_text(report_path));
+  for (const json& op : report["ops"]) {
     const std::string kernel = op["kernel"];
     if (op["implementation"] != "portable" || kernel.find("_packed") != std::string::npos) found.push_back(kernel);
   }
