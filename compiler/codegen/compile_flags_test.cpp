@@ -26,10 +26,11 @@ TEST(CompileFlags, EveryOptionThatChangesTheOutputIsRecorded) {
   o.alignment = 4;
   o.ram_budget = 9000;
   o.io_in_arena = false;
+  o.target.optimize_size = true;
   o.pools = {{"dtcm", 8192, 16}, {"sram", 65536, 32}};
   EXPECT_EQ(compile_flags_text(o),
             "--module-name kws --target 'c' --executor aot --planner hill_climb --alignment 4 --io-in-arena off "
-            "--interface-api c --ram-budget 9000 --pool dtcm:8192:16 --pool sram:65536:32");
+            "--optimize size --interface-api c --ram-budget 9000 --pool dtcm:8192:16 --pool sram:65536:32");
 }
 
 TEST(CompileFlags, TheTargetParsesBackToItself) {

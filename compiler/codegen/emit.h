@@ -36,6 +36,7 @@ struct BuildFiles {
   std::string arena_source;                  // "shared_arena.c" (left out without the static arena), or ""
   std::vector<std::string> include_dirs;     // relative to the folder: "", "kernels", model folders
   std::vector<std::string> no_static_arena;  // the NAME_NO_STATIC_ARENA macros the static-arena option sets
+  bool optimize_size = false;                // --optimize size: the library is built with -Os
 };
 std::string emit_cmake_lists(const BuildFiles& build);        // CMakeLists.txt
 std::string emit_makefile_fragment(const BuildFiles& build);  // NAME.mk, microaot_models.mk

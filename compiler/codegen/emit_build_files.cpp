@@ -1,5 +1,6 @@
 // The build files of an output folder: CMakeLists.txt (add_subdirectory) and a Makefile fragment, both
 // with the same two options: the static arena (on by default) and the per-operator profiling hooks.
+// --optimize size adds -Os to both (speed leaves the -O flag to the user's build).
 #include <sstream>
 
 #include "codegen/emit.h"
@@ -37,6 +38,10 @@ std::string emit_cmake_lists(const BuildFiles& b) {
   out << "if(NOT " << b.prefix << "_STATIC_ARENA)\n  target_compile_definitions(" << lib << " PUBLIC";
   for (const std::string& macro : b.no_static_arena) out << " " << macro;
   out << ")\nendif()\n";
+  if (b.optimize_size) {  // after CMAKE_C_FLAGS_<CONFIG> on the command line, so it wins over their -O2/-O3
+    out << "if(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n  target_compile_options(" << lib
+        << " PRIVATE -Os)\nendif()\n";
+  }
   out << "if(" << b.prefix << "_PROFILE)\n  target_compile_definitions(" << lib << " PUBLIC MICROAOT_PROFILE)\nendif()\n";
   out << "if(NOT CMAKE_SYSTEM_NAME STREQUAL \"Generic\")\n  target_link_libraries(" << lib << " PUBLIC m)\nendif()\n";
   return out.str();
@@ -71,7 +76,7 @@ std::string emit_makefile_fragment(const BuildFiles& b) {
   out << "\n" << m << "_CFLAGS := $(" << own << "_INCLUDES)";
   out << " $(if $(filter 0,$(" << m << "_STATIC_ARENA)),";
   for (size_t i = 0; i < b.no_static_arena.size(); ++i) out << (i ? " " : "") << "-D" << b.no_static_arena[i];
-  out << ") $(if $(filter 1,$(" << m << "_PROFILE)),-DMICROAOT_PROFILE)\n";
+  out << ") $(if $(filter 1,$(" << m << "_PROFILE)),-DMICROAOT_PROFILE)" << (b.optimize_size ? " -Os" : "") << "\n";
   return out.str();
 }
 

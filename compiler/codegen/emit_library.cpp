@@ -101,7 +101,7 @@ FileSet emit_library(const CompiledModel& model) {
   const ModuleNames names = module_names(model);
   FileSet files;
   BuildFiles build{names.prefix, names.macro, {names.prefix + ".c", "weights.c"}, {"platform.c"}, "",
-                   {"", "kernels"}, {names.macro + "_NO_STATIC_ARENA"}};
+                   {"", "kernels"}, {names.macro + "_NO_STATIC_ARENA"}, model.options.target.optimize_size};
   add_runtime_files(model, files, build.runtime_sources);
   files[names.prefix + ".h"] = emit_api_header(model);
   files[names.prefix + ".c"] = emit_model_source(model);

@@ -95,6 +95,22 @@ TEST(EmitLibrary, BuildFilesOfferTheStaticArenaAndProfilingOptions) {
   EXPECT_TRUE(contains(make, "MICROAOT_RUNTIME_SRCS := $(MICROAOT_RUNTIME_SRCS) $(MICROAOT_MODEL_RUNTIME_NEW)"));
 }
 
+// --optimize size: both build files add -Os and the reports name the setting; speed leaves -O to the user.
+TEST(EmitLibrary, OptimizeSizeBuildsWithOsAndIsReported) {
+  const FileSet speed = emit_library(compile_small());
+  EXPECT_FALSE(contains(speed.at("CMakeLists.txt"), "-Os"));
+  EXPECT_FALSE(contains(speed.at("model.mk"), "-Os"));
+  EXPECT_TRUE(contains(speed.at("network_info.txt"), "\noptimize: speed\n"));
+  EXPECT_EQ(nlohmann::json::parse(speed.at("report.json"))["optimize"], "speed");
+  CompileOptions options;
+  options.target.optimize_size = true;
+  const FileSet size = emit_library(compile_small(options));
+  EXPECT_TRUE(contains(size.at("CMakeLists.txt"), "target_compile_options(model PRIVATE -Os)"));
+  EXPECT_TRUE(contains(size.at("model.mk"), "-DMICROAOT_PROFILE) -Os\n"));
+  EXPECT_TRUE(contains(size.at("network_info.txt"), "\noptimize: size\n"));
+  EXPECT_EQ(nlohmann::json::parse(size.at("report.json"))["optimize"], "size");
+}
+
 TEST(EmitLibrary, ASharedFolderHasOneMakefileFragmentAndArenaForAll) {
   std::vector<CompiledModel> models;
   for (const char* name : {"first", "second"}) {

@@ -202,7 +202,8 @@ std::string emit_network_info(const CompiledModel& model) {
   std::ostringstream out;
   out << "network: " << module_names(model).prefix << " (" << model.options.source_name << ")\n";
   out << "inputs:  " << shapes_of(model, model.graph.inputs, false) << "\n";
-  out << "outputs: " << shapes_of(model, model.graph.outputs, false) << "\n\n";
+  out << "outputs: " << shapes_of(model, model.graph.outputs, false) << "\n";
+  out << "optimize: " << optimize_name(model.options.target) << "\n\n";
   int kernel_width = 8;
   for (const KernelCall& call : model.calls) {
     kernel_width = std::max(kernel_width, static_cast<int>(call.function().size()));
@@ -244,6 +245,7 @@ std::string emit_report_json(const CompiledModel& model) {
       {"module", module_names(model).prefix},
       {"source", model.options.source_name},
       {"flags", compile_flags_text(model.options)},
+      {"optimize", optimize_name(model.options.target)},
       {"arena_bytes", model.plan.arena_size},
       {"persistent_bytes", model.persistent_bytes},
       {"persistent", persistent_json(model)},

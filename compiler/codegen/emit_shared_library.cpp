@@ -55,6 +55,7 @@ FileSet emit_shared_library(const std::vector<CompiledModel>& models) {
     const ModuleNames names = module_names(model);
     build.include_dirs.push_back(names.prefix);
     build.no_static_arena.push_back(names.macro + "_NO_STATIC_ARENA");
+    build.optimize_size = model.options.target.optimize_size;  // one command line: the same for every model
     arena = std::max(arena, arena_buffer_bytes(model));
     alignment = std::max(alignment, model.options.alignment);
     for (const auto& file : emit_library(model)) {

@@ -132,9 +132,10 @@ bool outputs_match(const CompiledModel& model, const std::vector<uint8_t>& got, 
 
 void print_table(const nlohmann::ordered_json& r) {
   auto n = [&](const char* key) { return grouped(r[key].get<int64_t>()); };
-  std::printf("microaot bench: %s on %s (QEMU %s), executor %s, input %s\n", r["model"].get<std::string>().c_str(),
-              r["target"].get<std::string>().c_str(), r["machine"].get<std::string>().c_str(),
-              r["executor"].get<std::string>().c_str(),
+  std::printf("microaot bench: %s on %s (QEMU %s), executor %s, optimize %s, input %s\n",
+              r["model"].get<std::string>().c_str(), r["target"].get<std::string>().c_str(),
+              r["machine"].get<std::string>().c_str(), r["executor"].get<std::string>().c_str(),
+              r["optimize"].get<std::string>().c_str(),
               r["input"].is_string() ? r["input"].get<std::string>().c_str() : r["input"].dump().c_str());
   std::printf("  instructions per inference  %14s   (QEMU counts instructions, not cycles)\n", n("instructions").c_str());
   std::printf("  init instructions           %14s\n", n("init_instructions").c_str());
@@ -184,6 +185,7 @@ int bench_command(BenchCommandOptions& o) {
   r["target"] = board.cpu;
   r["machine"] = board.machine;
   r["executor"] = o.base.compile.executor;
+  r["optimize"] = optimize_name(o.base.compile.target);
   r["input"] = o.inputs.empty() ? nlohmann::ordered_json("zeros") : nlohmann::ordered_json(o.inputs);
   r["instructions"] = run.sets[0].instructions;
   r["init_instructions"] = run.init_instructions;

@@ -88,6 +88,9 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
   app.add_option("--module-name", o.compile.module_name, "prefix of generated symbols and files (default: model)");
   app.add_option("--target", o.target, target_help);
   app.add_option("--target-c-mcpu", o.target_c_mcpu, "tvmc spelling of --target \"c -mcpu=CPU\"");
+  app.add_option("--optimize", o.optimize,
+                 "speed (default: ISA kernels and packed weights where the target has them) or size (the "
+                 "portable kernels for every layer, built with -Os)");
   app.add_option("--executor", o.compile.executor,
                  "aot (default: the fixed call sequence) or graph (an interpreter over a replaceable model blob)");
   app.add_option("--link-kernels", o.compile.link_kernels,
@@ -128,6 +131,10 @@ void resolve_compile_options(CompileCommandOptions& o) {
     o.planner_table = true;
   }
   o.compile.target = resolve_target(o);
+  if (o.optimize != "speed" && o.optimize != "size") {
+    throw UsageError("--optimize takes speed or size, got '" + o.optimize + "'");
+  }
+  o.compile.target.optimize_size = o.optimize == "size";
   if (o.runtime != "crt") throw UsageError("--runtime '" + o.runtime + "' is not supported (only crt)");
   if (!o.interface_api.empty() && o.interface_api != "c") {
     throw UsageError("--interface-api '" + o.interface_api + "' is not supported (only c)");

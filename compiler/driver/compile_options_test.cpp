@@ -42,6 +42,17 @@ TEST(CompileOptions, TargetCMcpuIsTheSameAsMcpuInTheTarget) {
   EXPECT_THROW(resolved("", "pentium"), UsageError);
 }
 
+TEST(CompileOptions, OptimizeSpeedByDefaultOrSize) {
+  EXPECT_FALSE(resolved("cortex-m4").compile.target.optimize_size);
+  CompileCommandOptions o;
+  o.model_path = "m.tflite";
+  o.target = "cortex-m4";
+  o.optimize = "size";
+  resolve_compile_options(o);
+  EXPECT_TRUE(o.compile.target.optimize_size);
+  EXPECT_TRUE(o.compile.target.dsp);  // the target stays what it is; only the kernels' choice changes
+}
+
 TEST(CompileOptions, BadTargetsAreUsageErrors) {
   for (const char* target : {"cmsis-nn", "cmsis-nn c", "c -mcpu=pentium", "c foo", "cortex-m99"}) {
     EXPECT_THROW(resolved(target), UsageError) << target;
@@ -82,6 +93,7 @@ TEST(CompileOptions, BadValuesAreUsageErrors) {
       [](CompileCommandOptions& o) { o.compile.module_name = "9lives"; },
       [](CompileCommandOptions& o) { o.compile.planner = "magic"; },
       [](CompileCommandOptions& o) { o.runtime = "graph"; },
+      [](CompileCommandOptions& o) { o.optimize = "fast"; },
   };
   for (size_t i = 0; i < mistakes.size(); ++i) {
     CompileCommandOptions o;

@@ -15,6 +15,7 @@
 #include "driver/output_dir.h"
 #include "support/diagnostics.h"
 #include "support/process.h"
+#include "target/target.h"
 
 namespace fs = std::filesystem;
 
@@ -79,9 +80,11 @@ FileSet target_files() {
   return files;
 }
 
-std::vector<std::string> c_flags(const CortexMBoard& board, const BuildTools& tools) {
+// `optimize`: the setting's -O flag (--optimize size builds with -Os).
+std::vector<std::string> c_flags(const CortexMBoard& board, const BuildTools& tools, const char* optimize) {
   std::vector<std::string> flags = board.cpu_flags;
-  for (const char* f : {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2"}) flags.push_back(f);
+  for (const char* f : {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror"}) flags.push_back(f);
+  flags.push_back(optimize);
   for (const std::string& f : split_flags(tools.cflags)) flags.push_back(f);
   return flags;
 }
@@ -138,10 +141,10 @@ constexpr const char* kHarnessSources[] = {"startup.c", "semihost.c", "bench.c",
 struct ImageBuild {
   ImageBuild(const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools, const std::string& dir)
       : board(board), tools(tools), lib(dir + "/lib"), target(dir + "/target"), obj(dir + "/obj"),
-        names(module_names(model)) {}
+        names(module_names(model)), optimize(optimize_c_flag(model.options.target)) {}
 
   std::string library_object(const std::string& source, const std::vector<std::string>& extra) const {
-    std::vector<std::string> flags = c_flags(board, tools);
+    std::vector<std::string> flags = c_flags(board, tools, optimize);
     flags.insert(flags.end(), {"-fstack-usage", "-fcallgraph-info=su", "-I" + lib, "-I" + lib + "/kernels"});
     flags.insert(flags.end(), extra.begin(), extra.end());
     return compile(tools, flags, lib + "/" + source, object_dir(extra) + "/lib/" + stem(source) + ".o");
@@ -151,7 +154,7 @@ struct ImageBuild {
     return fs::path(object).lexically_relative(obj + "/lib").replace_extension(".c").string();
   }
   std::string harness_object(const std::string& source, const std::vector<std::string>& extra) const {
-    std::vector<std::string> flags = c_flags(board, tools);
+    std::vector<std::string> flags = c_flags(board, tools, optimize);
     flags.insert(flags.end(), {"-I" + lib, "-I" + lib + "/kernels"});
     flags.insert(flags.end(), board.clock_flags.begin(), board.clock_flags.end());
     flags.insert(flags.end(), {"-DHARNESS_MODEL_HEADER=\"" + names.prefix + ".h\"",
@@ -175,6 +178,7 @@ struct ImageBuild {
   const BuildTools& tools;
   const std::string lib, target, obj;
   const ModuleNames names;
+  const char* const optimize;
 
  private:
   static std::string stem(const std::string& source) { return source.substr(0, source.size() - 2); }

@@ -14,6 +14,7 @@
 #include "driver/output_dir.h"
 #include "support/process.h"
 #include "support/diagnostics.h"
+#include "target/target.h"
 
 namespace fs = std::filesystem;
 
@@ -31,7 +32,8 @@ bool is_runtime_source(const std::string& path) { return path.rfind("kernels/", 
 
 std::vector<std::string> build_command(const RunCommandOptions& o, const std::string& dir, const FileSet& files) {
   std::vector<std::string> argv = {o.cc.empty() ? env_or("CC", "cc") : o.cc};
-  for (const char* flag : {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2"}) argv.push_back(flag);
+  for (const char* flag : {"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror"}) argv.push_back(flag);
+  argv.push_back(optimize_c_flag(o.base.compile.target));
   for (const std::string& f : split_flags(o.cflags.empty() ? env_or("MICROAOT_CFLAGS", "") : o.cflags)) {
     argv.push_back(f);
   }

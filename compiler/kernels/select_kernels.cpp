@@ -6,7 +6,7 @@ namespace microaot {
 
 namespace {
 bool target_has(const Target& target, const std::string& isa) {
-  return (isa == "dsp" && target.dsp) || (isa == "mve" && target.mve);
+  return (isa == "dsp" && target.kernels_use_dsp()) || (isa == "mve" && target.kernels_use_mve());
 }
 }  // namespace
 

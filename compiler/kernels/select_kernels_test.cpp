@@ -52,6 +52,19 @@ TEST(SelectKernels, PicksTheImplementationForTheTarget) {
   EXPECT_EQ(select_implementation(r, plain, parse_target("c -mcpu=cortex-m55+nomve")), "kernels/dsp/conv_s8.c");
 }
 
+// --optimize size: the portable source on every cpu, whatever extensions it has.
+TEST(SelectKernels, OptimizingForSizeKeepsThePortableImplementation) {
+  const KernelRegistry r = registry_with_isa_implementations();
+  for (const char* cpu : {"c -mcpu=cortex-m4", "c -mcpu=cortex-m33", "c -mcpu=cortex-m55"}) {
+    Target target = parse_target(cpu);
+    target.optimize_size = true;
+    EXPECT_EQ(select_implementation(r, r.kernels[0], target), "kernels/portable/conv_s8.c") << cpu;
+    std::vector<KernelCall> calls = {call_for(KernelVariant::kOverlap)};
+    select_kernels(calls, target, r);
+    EXPECT_EQ(calls[0].source, "kernels/portable/conv_s8.c") << cpu;
+  }
+}
+
 TEST(SelectKernels, NamesTheInstructionSetOfASource) {
   EXPECT_EQ(implementation_isa("kernels/portable/conv_s8.c"), "portable");
   EXPECT_EQ(implementation_isa("kernels/dsp/conv_s8.c"), "dsp");

@@ -81,11 +81,11 @@ void check(const Graph& graph, const Op& op) {
 // packed kernel is a matrix product (a 1x1 filter over the whole input depth), where no padding is read and
 // the input zero point folds into the bias exactly.
 std::string packed_conv_refusal(const Target& target, const ConvGeometry& g, int filter_depth) {
-  if (target.dsp && (g.filter_h != 1 || g.filter_w != 1 || g.pad_h != 0 || g.pad_w != 0)) {
+  if (target.kernels_use_dsp() && (g.filter_h != 1 || g.filter_w != 1 || g.pad_h != 0 || g.pad_w != 0)) {
     return "not packed: a " + std::to_string(g.filter_h) + "x" + std::to_string(g.filter_w) +
            " window, not a matrix product";
   }
-  if (target.dsp && filter_depth != g.input_c) return "not packed: grouped filter";
+  if (target.kernels_use_dsp() && filter_depth != g.input_c) return "not packed: grouped filter";
   return packed_refusal(target, g.output_c, g.input_c, 0);
 }
 

@@ -258,6 +258,21 @@ TEST(ConvHandler, PointwiseTakesThePackedKernelWithTheDspExtension) {
   EXPECT_EQ(folded, 100 + 10 * 6);
 }
 
+// --optimize size: the same layer on the same DSP cpu keeps the portable kernel and the model's weights.
+TEST(ConvHandler, PointwiseKeepsThePortableKernelWhenOptimizingForSize) {
+  Spec s;
+  s.filter = {4, 1, 1, 3};
+  s.options = Conv2DOptions{Padding::kSame, 1, 1, 1, 1, Activation::kNone};
+  Graph g = build(s);
+  Target target = parse_target("cortex-m7");
+  target.optimize_size = true;
+  const KernelCall call = lower_in_place_for_test(g, target);
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8");
+  EXPECT_EQ(call.specialisation, "not packed: --optimize size");
+  EXPECT_EQ(field(call, "input_offset"), "10");
+  EXPECT_TRUE(call.derived.empty());
+}
+
 TEST(ConvHandler, WindowsAndGroupsKeepTheUnpackedKernel) {
   Graph g = build(Spec{});  // 3x3, SAME
   EXPECT_EQ(lower_in_place_for_test(g, parse_target("cortex-m4")).specialisation,

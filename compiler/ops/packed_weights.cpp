@@ -73,6 +73,7 @@ std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const s
 }
 
 std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset) {
+  if (target.optimize_size) return "not packed: --optimize size";
   if (!target.dsp) return "not packed: the target has no DSP extension";
   if (units < kPackedMinUnits) {
     return "not packed: " + std::to_string(units) + " units do not repay widening the input rows";

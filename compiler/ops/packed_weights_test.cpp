@@ -49,6 +49,9 @@ TEST(PackedWeights, RefusesTargetsDepthsAndWeightZeroPoints) {
   dsp.dsp = true;
   EXPECT_EQ(packed_refusal(dsp, kPackedMinUnits, MICROAOT_PACKED_MAX_DEPTH, 0), "");
   EXPECT_EQ(packed_refusal(Target{}, 8, 8, 0), "not packed: the target has no DSP extension");
+  Target size = dsp;
+  size.optimize_size = true;
+  EXPECT_EQ(packed_refusal(size, 8, 8, 0), "not packed: --optimize size");
   EXPECT_EQ(packed_refusal(dsp, 8, MICROAOT_PACKED_MAX_DEPTH + 1, 0), "not packed: depth 641 > 640");
   EXPECT_EQ(packed_refusal(dsp, 8, 8, -3), "not packed: the weights have a zero point");
   EXPECT_EQ(packed_refusal(dsp, 2, 256, 0), "not packed: 2 units do not repay widening the input rows");

@@ -117,4 +117,8 @@ Target parse_target(const std::string& text) {
   return target;
 }
 
+const char* optimize_name(const Target& target) { return target.optimize_size ? "size" : "speed"; }
+
+const char* optimize_c_flag(const Target& target) { return target.optimize_size ? "-Os" : "-O2"; }
+
 }  // namespace microaot

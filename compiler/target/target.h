@@ -13,11 +13,23 @@ struct Target {
   bool mve = false;     // Helium, the M-profile vector extension (Armv8.1-M)
   std::string fpu;      // "none", "fpv4-sp-d16", "fpv5-sp-d16", "fpv5-d16"
   bool fast_kernels_requested = false;  // "cmsis-nn, c": tvmc's way to ask for the fastest kernels
+  // --optimize size: every layer keeps the portable kernel (no ISA implementation, no packed weights) and
+  // the C is built with -Os, for flash-bound parts. The default, speed, takes what the extensions offer.
+  bool optimize_size = false;
+
+  // Whether the kernels may use an extension: the target has it and the setting is speed.
+  bool kernels_use_dsp() const { return dsp && !optimize_size; }
+  bool kernels_use_mve() const { return mve && !optimize_size; }
 
   bool is_generic() const { return cpu.empty(); }
   // "cortex-m4 (armv7e-m, dsp, fpv4-sp-d16)" or "generic C".
   std::string describe() const;
 };
+
+// "size" or "speed", as --optimize spells it.
+const char* optimize_name(const Target& target);
+// The C compiler's optimisation flag of the setting: "-Os" or "-O2".
+const char* optimize_c_flag(const Target& target);
 
 // Parses "c", "host", "c -mcpu=cortex-m4", "cortex-m4", "cmsis-nn, c -mcpu=cortex-m55" and -mcpu feature
 // modifiers ("cortex-m33+nodsp", "+nofp", "+nomve"). Throws CompileError on an unknown cpu, modifier or

@@ -45,6 +45,7 @@ TEST_F(CliConventionsTest, UsageErrorsExitWithTwo) {
       {"compile", demo_, "-o", out, "--target", "c -mcpu=pentium"},
       {"compile", demo_, "-o", out, "--target", "c -mcpu=cortex-m4", "--target-c-mcpu", "cortex-m7"},
       {"compile", demo_, "-o", out, "--output-format", "zip"},
+      {"compile", demo_, "-o", out, "--optimize", "fast"},
       {"compile", demo_, demo_, "-o", out, "--output-format", "mlf"},
       {"run", demo_, "--input", demo_, "--output-dir", out, "--target", "cortex-m4", "--dump-tensors", out},
       {"run", demo_, "--input", demo_, "--output-dir", out, "--fresh-state"},

@@ -89,6 +89,39 @@ TEST_P(ModelTest, IntermediatesOfVectors0And4Match) {
   EXPECT_GT(checked, 0u) << "golden.json lists no intermediates";
 }
 
+// The kernels report.json lists that are not the portable ones: ISA implementations and packed kernels.
+std::vector<std::string> specialised_kernels(const std::string& report_path) {
+  std::vector<std::string> found;
+  const json report = json::parse(read_text(report_path));
+  for (const json& op : report["ops"]) {
+    const std::string kernel = op["kernel"];
+    if (op["implementation"] != "portable" || kernel.find("_packed") != std::string::npos) found.push_back(kernel);
+  }
+  return found;
+}
+
+// --optimize size on a DSP cpu: no layer takes an ISA or packed kernel (speed does, on the same model), and
+// the model built with -Os still matches its golden on the host (one vector of KWS: a few seconds).
+TEST(OptimizeSize, KwsKeepsThePortableKernelsAndMatchesItsGolden) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string dir = shared_dir() + "/models/kws_dscnn_int8";
+  const std::string model = dir + "/model.tflite";
+  const std::string out = make_temp_dir();
+  ASSERT_EQ(run_microaot({"compile", model, "-o", out + "/speed", "--target", "cortex-m4"}), 0);
+  EXPECT_FALSE(specialised_kernels(out + "/speed/report.json").empty());
+  ASSERT_EQ(run_microaot({"compile", model, "-o", out + "/size", "--target", "cortex-m4", "--optimize", "size"}), 0);
+  EXPECT_EQ(specialised_kernels(out + "/size/report.json"), std::vector<std::string>{});
+  const json golden = load_golden(dir);
+  const json& vector = golden["vectors"][0];
+  ASSERT_EQ(run_microaot({"run", model, "--optimize", "size", "--output-dir", out + "/out", "--input",
+                          dir + "/" + vector["inputs"][0].get<std::string>()}),
+            0);
+  EXPECT_EQ(compare_tensor(golden["outputs"][0]["dtype"], read_file(out + "/out/output0.bin"),
+                           read_file(dir + "/" + vector["outputs"][0].get<std::string>())),
+            "");
+  remove_dir(out);
+}
+
 INSTANTIATE_TEST_SUITE_P(SharedModels, ModelTest, ::testing::ValuesIn(shared_model_names()),
                          [](const auto& info) { return info.param; });
 
