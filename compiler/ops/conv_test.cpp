@@ -9,6 +9,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ops/op_options.h"
@@ -256,6 +257,25 @@ TEST(ConvHandler, PointwiseTakesThePackedKernelWithTheDspExtension) {
   int32_t folded = 0;
   std::memcpy(&folded, g.tensor(call.args[2]).data.data(), 4);
   EXPECT_EQ(folded, 100 + 10 * 6);
+}
+
+// The packed kernel's scratch holds two input pixels widened to int16, padded to groups of four: it follows
+// the input depth, with no limit (641 was beyond the old stack buffer).
+TEST(ConvHandler, PackedScratchFollowsTheInputDepth) {
+  const std::pair<int, int64_t> depth_bytes[] = {{3, 16}, {4, 16}, {13, 64}, {641, 2576}};
+  for (const auto& [depth, bytes] : depth_bytes) {
+    Spec s;
+    s.input = {1, 4, 4, depth};
+    s.filter = {4, 1, 1, depth};
+    s.output = {1, 4, 4, 4};
+    s.options = Conv2DOptions{Padding::kValid, 1, 1, 1, 1, Activation::kNone};
+    Graph g = build(s);
+    const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
+    EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed") << depth;
+    EXPECT_EQ(call.scratch_bytes, bytes) << depth;
+  }
+  Graph unpacked = build(Spec{});
+  EXPECT_EQ(lower_in_place_for_test(unpacked, parse_target("cortex-m4")).scratch_bytes, 0);
 }
 
 TEST(ConvHandler, WindowsAndGroupsKeepTheUnpackedKernel) {
