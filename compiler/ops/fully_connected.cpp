@@ -210,7 +210,7 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   if (type != DType::kFloat32) add_quantized_fields(graph, op, s.units, call);
   if (hybrid) add_hybrid_fields(call, graph, op.inputs[1], s.units);
   if (call.stem != "fully_connected_s8") return call;
-  call.specialisation = packed_refusal(target, s.units, call.params.find("filter_offset")->integer);
+  call.specialisation = packed_refusal(target, s.units, s.depth, call.params.find("filter_offset")->integer);
   if (call.specialisation.empty()) use_packed_weights(graph, call, "fully_connected_s8_packed", s.units, s.depth);
   return call;
 }

@@ -74,10 +74,13 @@ std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const s
 
 int64_t packed_rows_bytes(int32_t depth) { return MICROAOT_PACKED_ROWS_BYTES(int64_t{depth}); }
 
-std::string packed_refusal(const Target& target, int32_t units, int64_t filter_offset) {
+std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset) {
   if (!target.dsp) return "not packed: the target has no DSP extension";
   if (units < kPackedMinUnits) {
     return "not packed: " + std::to_string(units) + " units do not repay widening the input rows";
+  }
+  if (depth > kPackedMaxDepth) {
+    return "not packed: depth " + std::to_string(depth) + " > " + std::to_string(kPackedMaxDepth);
   }
   if (filter_offset != 0) return "not packed: the weights have a zero point";
   return "";

@@ -44,13 +44,14 @@ TEST(PackedWeights, FoldsTheInputOffsetIntoTheBias) {
   EXPECT_EQ(fold_input_offset({INT32_MAX}, {1}, 1, 1, 1), (std::vector<int32_t>{INT32_MIN}));
 }
 
-TEST(PackedWeights, RefusesTargetsWeightZeroPointsAndFewUnits) {
+TEST(PackedWeights, RefusesTargetsDepthsAndWeightZeroPoints) {
   Target dsp;
   dsp.dsp = true;
-  EXPECT_EQ(packed_refusal(dsp, kPackedMinUnits, 0), "");
-  EXPECT_EQ(packed_refusal(Target{}, 8, 0), "not packed: the target has no DSP extension");
-  EXPECT_EQ(packed_refusal(dsp, 8, -3), "not packed: the weights have a zero point");
-  EXPECT_EQ(packed_refusal(dsp, 2, 0), "not packed: 2 units do not repay widening the input rows");
+  EXPECT_EQ(packed_refusal(dsp, kPackedMinUnits, kPackedMaxDepth, 0), "");
+  EXPECT_EQ(packed_refusal(Target{}, 8, 8, 0), "not packed: the target has no DSP extension");
+  EXPECT_EQ(packed_refusal(dsp, 8, 4000, 0), "not packed: depth 4000 > 640");
+  EXPECT_EQ(packed_refusal(dsp, 8, 8, -3), "not packed: the weights have a zero point");
+  EXPECT_EQ(packed_refusal(dsp, 2, 256, 0), "not packed: 2 units do not repay widening the input rows");
 }
 
 int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
@@ -121,7 +122,7 @@ TEST(PackedKernels, FullyConnectedMatchesPortable) {
   for (int i = 0; i < 300; ++i) {
     microaot_fully_connected_params_q p{};
     p.batches = draw(rng, 1, 4), p.input_depth = draw(rng, 1, 70), p.output_depth = draw(rng, 1, 9);
-    if (i % 50 == 0) p.input_depth = 700 + i;  // beyond the 640 the stack buffer once held
+    if (i % 50 == 0) p.input_depth = 700 + i;  // the kernel has no depth limit (kPackedMaxDepth is policy)
     const Quant q = random_quant(rng, p.output_depth, p.input_depth);
     set_quant(p, q);
     const auto input = random_bytes(rng, p.batches * p.input_depth);
