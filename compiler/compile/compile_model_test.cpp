@@ -9,6 +9,7 @@
 #include "codegen/emit.h"
 #include "frontend/tflite_test_builder.h"
 #include "support/diagnostics.h"
+#include "target/target.h"
 
 namespace microaot {
 namespace {
@@ -46,6 +47,28 @@ TEST(CompileModel, InputAndOutputGetDisjointArenaBytes) {
   EXPECT_TRUE(in + 4 <= out || out + 2 <= in);
   EXPECT_EQ(in % 16, 0);
   EXPECT_EQ(out % 16, 0);
+}
+
+// small_fc_model() with 4 units of depth 6: on a DSP target the packed kernel, whose widened rows are
+// kernel scratch planned in the arena (two rows of 8 int16, the depth rounded up to four), not stack.
+TEST(CompileModel, PackedKernelGetsItsRowsAsArenaScratch) {
+  ModelSpec m = small_fc_model();
+  m.tensors[0] = activation("in", {1, 6}, 0.5f, -1);
+  m.tensors[1] = constant("weights", tflite::TensorType::INT8, {4, 6}, {0.25f, 0.125f, 0.5f, 0.25f},
+                          std::vector<uint8_t>(24, 3));
+  m.tensors[2] = constant("bias", tflite::TensorType::INT32, {4}, {0.125f, 0.0625f, 0.25f, 0.125f},
+                          bytes_of<int32_t>({100, -7, 0, 5}));
+  m.tensors[3] = activation("out", {1, 4}, 1.5f, 3);
+  CompileOptions options;
+  options.target = parse_target("cortex-m4");
+  const CompiledModel model = compile_model(build_model(m), options);
+  ASSERT_EQ(model.calls.size(), 1u);
+  EXPECT_EQ(model.calls[0].function(), "microaot_fully_connected_s8_packed");
+  ASSERT_GE(model.scratch_buffer[0], 0);
+  const BufferRecord& scratch = model.buffers[static_cast<size_t>(model.scratch_buffer[0])];
+  EXPECT_EQ(scratch.kind, BufferKind::kScratch);
+  EXPECT_EQ(scratch.size, 2 * 8 * 2);
+  EXPECT_EQ(model.plan.offsets[static_cast<size_t>(model.scratch_buffer[0])] % 4, 0);
 }
 
 TEST(CompileModel, ConstantOutputIsRefusedByName) {

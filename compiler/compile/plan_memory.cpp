@@ -104,8 +104,8 @@ PlanRequest build_request(const CompiledModel& model, const std::vector<BufferRe
   for (size_t i = 0; i < candidates.size(); ++i) {
     if (!use[i]) continue;
     request.permits.push_back(candidates[i].permit);
-    int64_t& bytes = scratch_bytes[candidates[i].step];
-    bytes = std::max(bytes, candidates[i].option.scratch_bytes);
+    // The overlap flavor's row follows the kernel's own scratch in the one buffer it is handed.
+    scratch_bytes[candidates[i].step] += candidates[i].option.scratch_bytes;
   }
   for (size_t step = 0; step < model.calls.size(); ++step) {
     if (scratch_bytes[step] == 0) continue;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ops/op_options.h"
@@ -271,6 +272,25 @@ TEST(ConvHandler, PointwiseKeepsThePortableKernelWhenOptimizingForSize) {
   EXPECT_EQ(call.specialisation, "not packed: --optimize size");
   EXPECT_EQ(field(call, "input_offset"), "10");
   EXPECT_TRUE(call.derived.empty());
+}
+
+// The packed kernel's scratch holds two input pixels widened to int16, padded to groups of four: it follows
+// the input depth, up to kPackedMaxDepth.
+TEST(ConvHandler, PackedScratchFollowsTheInputDepth) {
+  const std::pair<int, int64_t> depth_bytes[] = {{3, 16}, {4, 16}, {13, 64}, {640, 2560}};
+  for (const auto& [depth, bytes] : depth_bytes) {
+    Spec s;
+    s.input = {1, 4, 4, depth};
+    s.filter = {4, 1, 1, depth};
+    s.output = {1, 4, 4, 4};
+    s.options = Conv2DOptions{Padding::kValid, 1, 1, 1, 1, Activation::kNone};
+    Graph g = build(s);
+    const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
+    EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed") << depth;
+    EXPECT_EQ(call.scratch_bytes, bytes) << depth;
+  }
+  Graph unpacked = build(Spec{});
+  EXPECT_EQ(lower_in_place_for_test(unpacked, parse_target("cortex-m4")).scratch_bytes, 0);
 }
 
 TEST(ConvHandler, WindowsAndGroupsKeepTheUnpackedKernel) {

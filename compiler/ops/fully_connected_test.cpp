@@ -148,6 +148,7 @@ TEST(FullyConnectedHandler, PacksWeightsAndFoldsTheInputOffsetForTheDspExtension
   const Tensor& folded = fc.graph.tensor(call.args[2]);
   EXPECT_EQ(packed.dtype, DType::kInt32);
   EXPECT_EQ(packed.num_elements(), 2 * 3 * 2);  // 2 unit pairs x 3 groups of four x 2 words
+  EXPECT_EQ(call.scratch_bytes, 48);             // two rows of depth 12 widened to int16
   const std::vector<int32_t> bias = {100, -2000, 35, 0};
   ASSERT_EQ(folded.num_elements(), 4);
   for (int u = 0; u < 4; ++u) {
@@ -164,6 +165,7 @@ TEST(FullyConnectedHandler, KeepsTheUnpackedKernelWithoutTheDspExtension) {
   const KernelCall call = lower_in_place_for_test(fc.graph, parse_target("cortex-m4+nodsp"));
   EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8");
   EXPECT_EQ(call.specialisation, "not packed: the target has no DSP extension");
+  EXPECT_EQ(call.scratch_bytes, 0);
   EXPECT_EQ(call.args, (std::vector<int>{fc.input, fc.weights, fc.bias, fc.output}));
 }
 

@@ -22,7 +22,8 @@ struct InPlaceOption {
   int output = 0;             // index into op.outputs
   int64_t max_shift = 0;      // bytes; may be negative
   KernelVariant variant = KernelVariant::kPlain;  // the kernel variant the overlap needs (plain: safe as is)
-  int64_t scratch_bytes = 0;  // the scratch that variant needs, passed as its last argument
+  int64_t scratch_bytes = 0;  // the scratch that variant needs past the call's own (KernelCall::scratch_bytes,
+                              // first in the one buffer passed as its last argument)
 };
 
 struct OpHandler {

@@ -72,14 +72,16 @@ std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const s
   return folded;
 }
 
+int64_t packed_rows_bytes(int32_t depth) { return MICROAOT_PACKED_ROWS_BYTES(int64_t{depth}); }
+
 std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset) {
   if (target.optimize_size) return "not packed: --optimize size";
   if (!target.dsp) return "not packed: the target has no DSP extension";
   if (units < kPackedMinUnits) {
     return "not packed: " + std::to_string(units) + " units do not repay widening the input rows";
   }
-  if (depth > MICROAOT_PACKED_MAX_DEPTH) {
-    return "not packed: depth " + std::to_string(depth) + " > " + std::to_string(MICROAOT_PACKED_MAX_DEPTH);
+  if (depth > kPackedMaxDepth) {
+    return "not packed: depth " + std::to_string(depth) + " > " + std::to_string(kPackedMaxDepth);
   }
   if (filter_offset != 0) return "not packed: the weights have a zero point";
   return "";
@@ -98,6 +100,7 @@ void use_packed_weights(const Graph& graph, KernelCall& call, const std::string&
   call.args[2] = derived_arg(1);
   call.params.replace_int("input_offset", 0);
   call.stem = packed_stem;
+  call.scratch_bytes = packed_rows_bytes(depth);
   call.specialisation = "packed: 2 rows x 2 units per step, weights re-laid for SMLAD (" +
                         std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias";
 }

@@ -25,14 +25,21 @@ std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32
 std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const std::vector<int8_t>& weights,
                                        int32_t units, int32_t depth, int32_t input_offset);
 
+// The scratch a packed kernel takes for rows of `depth` (MICROAOT_PACKED_ROWS_BYTES): two widened rows.
+int64_t packed_rows_bytes(int32_t depth);
+
 // Why the packed kernel does not take this product (empty when it does): no DSP extension, a depth beyond
-// MICROAOT_PACKED_MAX_DEPTH, a weight zero point, or fewer than kPackedMinUnits units, against which widening
-// each input row to int16 does not pay (VWW's last FULLY_CONNECTED: 2 units of depth 256).
+// kPackedMaxDepth, a weight zero point, or fewer than kPackedMinUnits units, against which widening each
+// input row to int16 does not pay (VWW's last FULLY_CONNECTED: 2 units of depth 256). The depth bound keeps
+// the rows' arena scratch (4 x depth bytes) to what a layer repays: micro_speech's FULLY_CONNECTED (4 units
+// of depth 4000, one row) packed costs 16 KB of arena and 5,000 more instructions.
 constexpr int32_t kPackedMinUnits = 4;
+constexpr int32_t kPackedMaxDepth = 640;
 std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset);
 
 // Turns `call` (lowered for the portable int8 stem, weights in args[1], optional bias in args[2], input_offset
-// set) into a call of `packed_stem` over derived constants, and states it in call.specialisation.
+// set) into a call of `packed_stem` over derived constants with the scratch for rows of `depth`, and states it
+// in call.specialisation.
 void use_packed_weights(const Graph& graph, KernelCall& call, const std::string& packed_stem, int32_t units,
                         int32_t depth);
 

@@ -5,10 +5,10 @@
 #include "microaot/packed_matmul.h"
 
 void microaot_fully_connected_s8_packed(const microaot_fully_connected_params_q* params, const int8_t* input,
-                                       const int32_t* weights, const int32_t* bias, int8_t* output) {
+                                       const int32_t* weights, const int32_t* bias, int8_t* output, void* scratch) {
   const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(params, bias);
   const size_t depth = (size_t)params->input_depth, units = (size_t)params->output_depth;
-  uint32_t rows[MICROAOT_PACKED_MAX_DEPTH];
+  uint32_t* const rows = (uint32_t*)scratch;
   int32_t b;
   for (b = 0; b < params->batches; b += 2) {
     const int8_t* in = input + (size_t)b * depth;

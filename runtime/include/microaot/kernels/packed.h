@@ -16,18 +16,21 @@
 extern "C" {
 #endif
 
-/* The longest row (input depth) the kernels take: two rows widened to int16 stay on the stack (2.5 KB; AD's 640). */
-#define MICROAOT_PACKED_MAX_DEPTH 640
+/* The scratch every packed kernel takes (word aligned): two rows of `depth` int8 widened to int16, zero-padded to
+ * groups of four elements. The compiler plans it in the arena per layer. */
+#define MICROAOT_PACKED_ROWS_BYTES(depth) (16 * (((depth) + 3) / 4))
 
-/* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words; bias: the folded bias. */
+/* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words; bias: the folded bias;
+ * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth). */
 void microaot_conv_2d_s8_packed(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
-                                const int32_t* bias, int8_t* output);
-/* The overlap flavor, as microaot_conv_2d_s8_overlap (one output row of scratch). */
+                                const int32_t* bias, int8_t* output, void* scratch);
+/* The overlap flavor, as microaot_conv_2d_s8_overlap: scratch holds the widened rows, then one output row. */
 void microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
                                         const int32_t* filter, const int32_t* bias, int8_t* output, void* scratch);
-/* params: filter_offset 0; weights: the packed words; bias: the folded bias. */
+/* params: filter_offset 0; weights: the packed words; bias: the folded bias;
+ * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth). */
 void microaot_fully_connected_s8_packed(const microaot_fully_connected_params_q* params, const int8_t* input,
-                                       const int32_t* weights, const int32_t* bias, int8_t* output);
+                                       const int32_t* weights, const int32_t* bias, int8_t* output, void* scratch);
 
 #ifdef __cplusplus
 }
