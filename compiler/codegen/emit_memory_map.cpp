@@ -65,7 +65,8 @@ std::string emit_memory_map(const CompiledModel& model) {
   out << "\n/* Views that share another tensor's bytes (reshapes). */\n";
   for (size_t id = 0; id < model.graph.tensors.size(); ++id) {
     const Tensor& t = model.graph.tensors[id];
-    if (t.alias_of < 0 || t.is_dead) continue;
+    // A ring buffer's window has no fixed offset (model.c computes it from the ring's position).
+    if (t.alias_of < 0 || t.is_dead || t.ring.position >= 0) continue;
     const int owner = model.graph.storage_of(static_cast<int>(id));
     out << "#define " << n.macro << "_TENSOR_" << id << "_OFFSET " << n.macro << "_TENSOR_" << owner
         << "_OFFSET /* '" << c_comment_text(t.name) << "' */\n";

@@ -51,8 +51,14 @@ std::string planned_address(const CompiledModel& model, int id) {
   const int slot = io_slot(model, id);
   if (slot >= 0) return "ctx->slots[" + std::to_string(slot) + "].buffer";  // bound I/O: not in the plan
   const size_t pool = pool_of_tensor(model, id);
-  return (pool == 0 ? "arena" : pool_symbol(model, pool)) + " + " + module_names(model).macro + "_TENSOR_" +
-         std::to_string(model.graph.storage_of(id)) + "_OFFSET";
+  const std::string address = (pool == 0 ? "arena" : pool_symbol(model, pool)) + " + " +
+                              module_names(model).macro + "_TENSOR_" + std::to_string(model.graph.storage_of(id)) +
+                              "_OFFSET";
+  const RingWindow& ring = model.graph.tensor(id).ring;
+  if (ring.position < 0) return address;
+  // A ring buffer's window (microaot/kernels/ring.h) starts where the ring's position says.
+  return address + " + microaot_ring_window(" + planned_address(model, ring.position) + ", " +
+         std::to_string(ring.slots) + ", " + std::to_string(ring.unit_bytes) + ")";
 }
 
 namespace {

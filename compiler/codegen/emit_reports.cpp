@@ -126,12 +126,24 @@ nlohmann::json in_place_json(const CompiledModel& model) {
   return list;
 }
 
+// The window of the ring buffer stored in `storage` (passes/ring_windows.cpp), or nullptr.
+const RingWindow* ring_in(const Graph& graph, int storage) {
+  for (const Tensor& t : graph.tensors) {
+    if (t.ring.position >= 0 && t.alias_of == storage) return &t.ring;
+  }
+  return nullptr;
+}
+
 nlohmann::json persistent_json(const CompiledModel& model) {
   nlohmann::json list = nlohmann::json::array();
   for (const PersistentBuffer& p : model.persistent) {
-    list.push_back({{"tensor", p.tensor_id}, {"name", model.graph.tensor(p.tensor_id).name},
-                    {"offset", persistent_base(model) + p.offset}, {"size", p.size},
-                    {"bytes", model.graph.tensor(p.tensor_id).byte_size()}});  // size: aligned
+    nlohmann::json entry = {{"tensor", p.tensor_id}, {"name", model.graph.tensor(p.tensor_id).name},
+                            {"offset", persistent_base(model) + p.offset}, {"size", p.size},
+                            {"bytes", model.graph.tensor(p.tensor_id).byte_size()}};  // size: aligned
+    if (const RingWindow* ring = ring_in(model.graph, p.tensor_id)) {
+      entry["ring"] = {{"slots", ring->slots}, {"unit_bytes", ring->unit_bytes}, {"position_tensor", ring->position}};
+    }
+    list.push_back(entry);
   }
   return list;
 }
@@ -155,8 +167,8 @@ void write_ram_lines(std::ostringstream& out, const CompiledModel& model) {
   if (!model.options.io_in_arena) out << "I/O buffers (RAM):   " << io_buffer_bytes_outside(model) << " bytes\n";
   if (!model.persistent.empty()) {
     out << "persistent (RAM):    " << persistent_base(model) - model.plan.arena_size + model.persistent_bytes
-        << " bytes (state of " << model.persistent.size() << " variables, in the arena after the activations;\n"
-        << "                     a run copies " << state_copy_bytes_per_run(model) << " bytes of it)\n";
+        << " bytes (state in " << model.persistent.size() << " buffers, in the arena after the activations;\n"
+        << "                     a run copies " << state_copy_bytes_per_step(model) << " bytes of it)\n";
   }
   out << "arena header (RAM):  " << arena_header_bytes(model) << " bytes (the arena's last writer; init needs "
       << arena_buffer_bytes(model) << " bytes)\n";
@@ -249,7 +261,7 @@ std::string emit_report_json(const CompiledModel& model) {
       {"arena_bytes", model.plan.arena_size},
       {"persistent_bytes", model.persistent_bytes},
       {"persistent", persistent_json(model)},
-      {"state_copy_bytes_per_step", state_copy_bytes_per_run(model)},
+      {"state_copy_bytes_per_step", state_copy_bytes_per_step(model)},
       {"arena_header_bytes", arena_header_bytes(model)},
       {"arena_buffer_bytes", arena_buffer_bytes(model)},
       {"ram_bytes", static_ram_bytes(model)},

@@ -99,6 +99,7 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   model.graph = read_tflite(tflite_bytes, options.custom_ops);
   PassContext ctx;
   ctx.dump_after = options.dump_ir_after;
+  ctx.ring_windows = options.executor == "aot";
   run_pass_pipeline(model.graph, ctx);
   check_interface(model.graph);
   lower_ops(model);
@@ -125,14 +126,17 @@ const PersistentBuffer* persistent_of(const CompiledModel& model, int tensor_id)
   return nullptr;
 }
 
-int64_t state_copy_bytes_per_run(const CompiledModel& model) {
+int64_t state_copy_bytes_per_step(const CompiledModel& model) {
   int64_t bytes = 0;
   for (const Op& op : model.graph.ops) {
+    if (op.kind == OpKind::ReadVariable) bytes += model.graph.tensor(op.outputs[0]).byte_size();
+    if (const auto written = op_handler(op.kind).state_copy_bytes) {
+      bytes += written(model.graph, op);
+      continue;
+    }
     for (int id : op.outputs) {
       if (id != kNoTensor && persistent_of(model, id) != nullptr) bytes += model.graph.tensor(id).byte_size();
     }
-    if (op.kind == OpKind::ReadVariable) bytes += model.graph.tensor(op.outputs[0]).byte_size();
-    if (const auto in_place = op_handler(op.kind).state_copy_bytes) bytes += in_place(model.graph, op);
   }
   return bytes;
 }

@@ -84,7 +84,7 @@ int64_t persistent_base(const CompiledModel& model);
 const PersistentBuffer* persistent_of(const CompiledModel& model, int tensor_id);
 // Bytes of state one run moves: what its steps write into the persistent region, plus what the
 // READ_VARIABLE copies that stayed (alias_variable_reads) copy out of it.
-int64_t state_copy_bytes_per_run(const CompiledModel& model);
+int64_t state_copy_bytes_per_step(const CompiledModel& model);
 // Byte offset of a planned (non-constant) tensor in its memory (the arena, or its pool), following aliases;
 // a variable's is in the persistent region of the arena.
 int64_t arena_offset(const CompiledModel& model, int tensor_id);

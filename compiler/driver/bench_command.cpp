@@ -201,7 +201,7 @@ int bench_command(BenchCommandOptions& o) {
   r["context_bytes"] = context_bytes32(model);
   if (model.persistent_bytes > 0) {
     r["state_bytes"] = model.persistent_bytes;
-    r["state_copy_bytes_per_step"] = state_copy_bytes_per_run(model);
+    r["state_copy_bytes_per_step"] = state_copy_bytes_per_step(model);
   }
   r["stack_bytes"] = std::max(run.sets[0].stack_bytes, run.init_stack_bytes);
   r["stack_bound_bytes"] = bound.bytes < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(bound.bytes);

@@ -14,7 +14,8 @@ void emit_dump_table(std::ostringstream& out, const CompiledModel& model) {
   out << "static const struct { int index; size_t offset; size_t size; } dump_table[] = {\n";
   for (size_t id = 0; id < model.graph.tensors.size(); ++id) {
     const Tensor& t = model.graph.tensors[id];
-    if (t.is_constant || t.is_dead || t.source_index < 0) continue;
+    // A ring buffer's window moves from run to run: no fixed offset to dump it from.
+    if (t.is_constant || t.is_dead || t.source_index < 0 || t.ring.position >= 0) continue;
     // Only tensors in the arena can be dumped (`run --dump-tensors` keeps everything there).
     if (io_slot(model, static_cast<int>(id)) >= 0 || pool_of_tensor(model, static_cast<int>(id)) != 0) continue;
     out << "  {" << t.source_index << ", " << m << "_TENSOR_" << model.graph.storage_of(static_cast<int>(id))

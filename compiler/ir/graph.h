@@ -44,6 +44,15 @@ struct Quantization {
   bool per_channel() const { return scale.size() > 1; }
 };
 
+// A window of a mirrored ring buffer (passes/ring_windows.cpp, runtime kernels/ring.h): a view of its
+// alias_of's bytes that starts unit_bytes times the ring's position (modulo slots) past their start. The
+// position is a persistent uint32 tensor the ring's push advances, so the address is known at run time only.
+struct RingWindow {
+  int position = -1;  // tensor id; -1: not a ring window
+  int64_t unit_bytes = 0;
+  int32_t slots = 0;
+};
+
 struct Tensor {
   std::string name;
   DType dtype = DType::kUnsupported;
@@ -57,6 +66,7 @@ struct Tensor {
   // A resource variable (frontend/tflite_variables.cpp): state kept from one run to the next, in the
   // persistent region, never reused; `data` holds its initial value (what reset restores).
   bool is_persistent = false;
+  RingWindow ring;
 
   int64_t num_elements() const;
   int64_t byte_size() const;

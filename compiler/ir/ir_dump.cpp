@@ -16,6 +16,9 @@ void dump_tensor(std::ostringstream& out, const Graph& graph, int id) {
   out << "  %" << id << " " << dtype_name(t.dtype) << format_shape(t.shape);
   if (t.is_constant) out << " const(" << t.data.size() << " B)";
   if (t.alias_of >= 0) out << " alias_of(%" << t.alias_of << ")";
+  if (t.ring.position >= 0) {
+    out << " ring_window(position %" << t.ring.position << ", " << t.ring.slots << " x " << t.ring.unit_bytes << " B)";
+  }
   if (!t.quant.empty()) {
     out << " q(scale=" << t.quant.scale[0] << ", zp=" << t.quant.zero_point[0];
     if (t.quant.per_channel()) out << ", " << t.quant.scale.size() << " channels on axis " << t.quant.axis;

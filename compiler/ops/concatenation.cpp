@@ -2,9 +2,11 @@
 // up to 10 inputs of one type (float32, int8, int16, int32, int64, bool), no fused activation, int8 inputs
 // quantized exactly as the output (no rescaling), int16 zero points 0 and values copied as they are.
 // The kernel is byte-generic: one copy routine for every element size.
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "ops/byte_moves.h"
 #include "ops/join_split.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
@@ -97,6 +99,12 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
 int64_t macs(const Graph&, const Op&) { return 0; }
 
 }  // namespace
+
+bool concatenation_joins_bytes(const Graph& graph, const Op& op) {
+  const std::vector<int32_t>& shape = graph.tensor(op.outputs[0]).shape;
+  const size_t axis = positive_axis(graph, op);
+  return std::all_of(shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(axis), [](int32_t d) { return d == 1; });
+}
 
 extern const OpHandler concatenation_handler = {check, lower, macs, /*is_view=*/false, /*in_place=*/nullptr,
                                                read_options};

@@ -42,8 +42,9 @@ struct OpHandler {
   // The op's IR options from its .tflite builtin options table (ops/read_options.h), or nullptr for an
   // operator whose options the compiler does not need (NoOptions). Throws CompileError naming the op.
   OpOptions (*read_options)(const Graph& graph, const Op& op, const tflite::Operator& source) = nullptr;
-  // Bytes of state the op moves within a persistent input it updates in place (SVDF's shift), for the
-  // reports (state_copy_bytes_per_run adds them to what ops write into state); nullptr: none.
+  // Bytes of persistent state one run of the op writes, for the reports (state_copy_bytes_per_step), when
+  // they are not simply its persistent outputs' bytes: SVDF's shift of the state it updates in place, a
+  // ring push's unit; nullptr: those outputs' bytes.
   int64_t (*state_copy_bytes)(const Graph& graph, const Op& op) = nullptr;
 };
 

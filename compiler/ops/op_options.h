@@ -83,6 +83,13 @@ struct BlockSizeOptions {
   int block_size = 1;
 };
 
+// ASSIGN_VARIABLE made by passes/ring_windows.cpp: inputs {unit}, outputs {the ring's storage, its
+// position}; it pushes one unit into a mirrored ring of `slots` units (runtime kernels/ring.h).
+struct RingPushOptions {
+  int64_t unit_bytes = 0;
+  int32_t slots = 0;
+};
+
 // The op's options as T, or nullptr when it holds another type.
 template <typename T>
 const T* options_if(const Op& op) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/byte_moves.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/op_options.h"
@@ -120,6 +121,26 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
 int64_t macs(const Graph&, const Op&) { return 0; }
 
 }  // namespace
+
+std::optional<int64_t> slice_byte_offset(const Graph& graph, const Op& op) {
+  const Tensor& input = graph.tensor(op.inputs[0]);
+  const std::vector<int64_t> strides = byte_strides(input.shape, static_cast<int64_t>(dtype_size(input.dtype)));
+  const std::vector<AxisWalk> axis_walks = walks(graph, op);
+  const auto whole = [&](size_t d) {
+    return axis_walks[d].start == 0 && axis_walks[d].step == 1 && axis_walks[d].count == input.shape[d];
+  };
+  // Row-major, a contiguous run is: single coordinates, then one run with step 1, then whole dimensions.
+  size_t d = axis_walks.size();
+  while (d > 0 && whole(d - 1)) --d;
+  if (d > 0 && axis_walks[d - 1].count > 1 && axis_walks[d - 1].step != 1) return std::nullopt;
+  if (d > 0) --d;
+  int64_t offset = 0;
+  for (size_t i = 0; i < axis_walks.size(); ++i) {
+    if (axis_walks[i].count == 0 || (i < d && axis_walks[i].count != 1)) return std::nullopt;
+    offset += axis_walks[i].start * strides[i];
+  }
+  return offset;
+}
 
 extern const OpHandler slice_handler = {check, lower, macs, /*is_view=*/false, /*in_place=*/nullptr, nullptr};
 extern const OpHandler strided_slice_handler = {check, lower, macs, /*is_view=*/false, /*in_place=*/nullptr,

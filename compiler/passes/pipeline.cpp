@@ -22,6 +22,7 @@ constexpr PassEntry kPasses[] = {
     {"fold_pad", fold_pad},
     {"merge_quantize", merge_quantize},
     {"alias_views", alias_views},
+    {"ring_windows", ring_windows},
     {"alias_variable_reads", alias_variable_reads},
     {"remove_dead_code", remove_dead_code},
     {"schedule_for_memory", schedule_for_memory},

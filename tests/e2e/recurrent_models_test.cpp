@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <string>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
@@ -154,15 +155,34 @@ json compiled_report(const std::string& name) {
 // The wake-word model reads each variable once and assigns it once per step. Its reads become views of the
 // variables (alias_variable_reads), so a step copies each variable's bytes once, where TFLM copies them twice;
 // the repeated entries above check that the results stay TFLM's.
-TEST(RecurrentModelReport, ReadsOfStateAreViewsAndAStepCopiesEachVariableOnce) {
+TEST(RecurrentModelReport, EveryFrameBufferIsARingThatAStepPushesOneFrameInto) {
   MICROAOT_REQUIRE_SHARED();
   const json report = compiled_report("mww_hey_jarvis_int8");
   ASSERT_FALSE(report.is_null());
-  for (const json& op : report["ops"]) EXPECT_NE(op["op"], "READ_VARIABLE") << "step " << op["step"];
-  int64_t variables = 0;
-  for (const json& p : report["persistent"]) variables += p["bytes"].get<int64_t>();
-  EXPECT_GT(variables, 0);
-  EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), variables);
+  int pushes = 0;
+  for (const json& op : report["ops"]) {
+    EXPECT_NE(op["op"], "READ_VARIABLE") << "step " << op["step"];
+    EXPECT_NE(op["op"], "STRIDED_SLICE") << "step " << op["step"];
+    pushes += op["kernel"] == "microaot_ring_push";
+  }
+  // Each variable is a ring with a position beside it; a step writes two frames and the position per ring.
+  int64_t rings = 0, positions = 0, written = 0;
+  for (const json& p : report["persistent"]) {
+    const std::string name = p["name"];
+    if (name.size() > 14 && name.compare(name.size() - 14, 14, "/ring_position") == 0) {
+      ++positions;
+      continue;
+    }
+    ASSERT_TRUE(p.contains("ring")) << name;
+    const json& ring = p["ring"];
+    ++rings;
+    EXPECT_EQ(p["bytes"].get<int64_t>(), (2 * ring["slots"].get<int64_t>() - 1) * ring["unit_bytes"].get<int64_t>());
+    written += 2 * ring["unit_bytes"].get<int64_t>() + 4;
+  }
+  EXPECT_GT(rings, 0);
+  EXPECT_EQ(positions, rings);
+  EXPECT_EQ(pushes, rings);
+  EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), written);
 }
 
 // Each SVDF of the keyword model shifts its int8 state (a variable tensor) by one element every step, and

@@ -29,6 +29,7 @@
 #include "microaot/kernels/reduce.h"
 #include "microaot/kernels/remap.h"
 #include "microaot/kernels/resize.h"
+#include "microaot/kernels/ring.h"
 #include "microaot/kernels/select_v2.h"
 #include "microaot/kernels/sigmoid.h"
 #include "microaot/kernels/softmax.h"
