@@ -315,22 +315,24 @@ TEST(ConvHandler, WindowTakesThePackedWindowKernelWithTheDspExtension) {
       << call.specialisation;
 }
 
+// The portable kernel on the Cortex-M4, for the reason given.
+void expect_unpacked(const Spec& s, const std::string& reason) {
+  Graph g = build(s);
+  const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8") << reason;
+  EXPECT_EQ(call.specialisation, reason);
+}
+
 TEST(ConvHandler, WideWindowsAndGroupsKeepTheUnpackedKernel) {
   Spec wide;  // 3x3 x 72 channels: 648 elements per window
   wide.input = {1, 4, 4, 72};
   wide.filter = {4, 3, 3, 72};
   wide.output = {1, 4, 4, 4};
-  Graph gw = build(wide);
-  const KernelCall wide_call = lower_in_place_for_test(gw, parse_target("cortex-m4"));
-  EXPECT_EQ(wide_call.info().function(), "microaot_conv_2d_s8");
-  EXPECT_EQ(wide_call.specialisation, "not packed: depth 648 > 640");
+  expect_unpacked(wide, "not packed: depth 648 > 640");
   Spec grouped;
   grouped.input = {1, 8, 8, 6};
   grouped.filter = {4, 1, 1, 3};
-  Graph gg = build(grouped);
-  const KernelCall call = lower_in_place_for_test(gg, parse_target("cortex-m4"));
-  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8");
-  EXPECT_EQ(call.specialisation, "not packed: grouped filter");
+  expect_unpacked(grouped, "not packed: grouped filter");
 }
 
 TEST(ConvHandler, DilatedSameAndValidStride2Padding) {

@@ -188,21 +188,28 @@ void window_axis(std::mt19937& rng, int32_t in, int32_t filter, int32_t stride, 
   }
 }
 
+// A random k x k geometry: windows of 1 to 4 taps a side, strides up to 3, dilations up to 2, SAME or VALID.
+microaot_conv_2d_params_q random_window_geometry(std::mt19937& rng) {
+  microaot_conv_2d_params_q p{};
+  p.batches = draw(rng, 1, 2);
+  p.input_height = draw(rng, 1, 9), p.input_width = draw(rng, 1, 9);
+  p.input_depth = p.filter_depth = draw(rng, 1, 12);
+  p.output_depth = draw(rng, 1, 9);
+  p.filter_height = draw(rng, 1, 4), p.filter_width = draw(rng, 1, 4);
+  p.stride_height = draw(rng, 1, 3), p.stride_width = draw(rng, 1, 3);
+  p.dilation_height = draw(rng, 1, 2), p.dilation_width = draw(rng, 1, 2);
+  window_axis(rng, p.input_height, p.filter_height, p.stride_height, p.dilation_height, p.output_height, p.pad_height);
+  window_axis(rng, p.input_width, p.filter_width, p.stride_width, p.dilation_width, p.output_width, p.pad_width);
+  return p;
+}
+
 // k x k windows of every kind, the input zero point at both ends of its range (the padding taps' value), against
 // the portable kernel on the model's weights and bias.
 TEST(PackedKernels, WindowConvMatchesPortablePlainAndOverlap) {
   std::mt19937 rng(31);
   Counts counts;
   for (int i = 0; i < 400; ++i) {
-    microaot_conv_2d_params_q p{};
-    p.batches = draw(rng, 1, 2), p.input_height = draw(rng, 1, 9), p.input_width = draw(rng, 1, 9);
-    p.input_depth = p.filter_depth = draw(rng, 1, 12), p.output_depth = draw(rng, 1, 9);
-    p.filter_height = draw(rng, 1, 4), p.filter_width = draw(rng, 1, 4);
-    p.stride_height = draw(rng, 1, 3), p.stride_width = draw(rng, 1, 3);
-    p.dilation_height = draw(rng, 1, 2), p.dilation_width = draw(rng, 1, 2);
-    window_axis(rng, p.input_height, p.filter_height, p.stride_height, p.dilation_height, p.output_height,
-                p.pad_height);
-    window_axis(rng, p.input_width, p.filter_width, p.stride_width, p.dilation_width, p.output_width, p.pad_width);
+    microaot_conv_2d_params_q p = random_window_geometry(rng);
     const int32_t window = p.filter_height * p.filter_width * p.input_depth;
     Quant q = random_quant(rng, p.output_depth, window);
     const int32_t extreme_offsets[] = {-127, 128};  // zero points 127 and -128
