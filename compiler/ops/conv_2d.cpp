@@ -77,16 +77,16 @@ void check(const Graph& graph, const Op& op) {
   }
 }
 
-// Why an int8 convolution keeps the unpacked kernel on this target, empty when it takes the packed one: the
-// packed kernel is a matrix product (a 1x1 filter over the whole input depth), where no padding is read and
-// the input zero point folds into the bias exactly.
+// Why an int8 convolution keeps the unpacked kernel on this target, empty when it takes a packed one: a matrix
+// product over the output pixels' windows (kh * kw * input depth elements, the input pixel itself for a 1x1
+// filter without padding), where the input zero point folds into the bias exactly (padding taps hold it).
 std::string packed_conv_refusal(const Target& target, const ConvGeometry& g, int filter_depth) {
-  if (target.kernels_use_dsp() && (g.filter_h != 1 || g.filter_w != 1 || g.pad_h != 0 || g.pad_w != 0)) {
-    return "not packed: a " + std::to_string(g.filter_h) + "x" + std::to_string(g.filter_w) +
-           " window, not a matrix product";
-  }
   if (target.kernels_use_dsp() && filter_depth != g.input_c) return "not packed: grouped filter";
-  return packed_refusal(target, g.output_c, g.input_c, 0);
+  return packed_refusal(target, g.output_c, g.filter_h * g.filter_w * g.input_c, 0);
+}
+
+bool is_matrix_product(const ConvGeometry& g) {
+  return g.filter_h == 1 && g.filter_w == 1 && g.pad_h == 0 && g.pad_w == 0;
 }
 
 KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
@@ -97,7 +97,12 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
                                    options.activation, channels, accumulator(graph, op, conv_tensors(graph, op)));
   if (call.stem != "conv_2d_s8") return call;
   call.specialisation = packed_conv_refusal(target, g, filter_dim(graph, op, 3));
-  if (call.specialisation.empty()) use_packed_weights(graph, call, "conv_2d_s8_packed", channels, g.input_c);
+  if (!call.specialisation.empty()) return call;
+  if (is_matrix_product(g)) {
+    use_packed_weights(graph, call, "conv_2d_s8_packed", channels, g.input_c);
+  } else {
+    use_packed_window_weights(graph, call, "conv_2d_s8_packed_kxk", channels, g.filter_h * g.filter_w * g.input_c);
+  }
   return call;
 }
 

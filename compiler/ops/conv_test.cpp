@@ -289,21 +289,50 @@ TEST(ConvHandler, PackedScratchFollowsTheInputDepth) {
     EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed") << depth;
     EXPECT_EQ(call.scratch_bytes, bytes) << depth;
   }
-  Graph unpacked = build(Spec{});
+  Spec three_channels;  // below kPackedMinUnits: the unpacked kernel, no scratch
+  three_channels.filter = {3, 3, 3, 3};
+  three_channels.output = {1, 8, 8, 3};
+  three_channels.filter_scales = {0.01f, 0.02f, 0.005f};
+  Graph unpacked = build(three_channels);
   EXPECT_EQ(lower_in_place_for_test(unpacked, parse_target("cortex-m4")).scratch_bytes, 0);
 }
 
-TEST(ConvHandler, WindowsAndGroupsKeepTheUnpackedKernel) {
-  Graph g = build(Spec{});  // 3x3, SAME
-  EXPECT_EQ(lower_in_place_for_test(g, parse_target("cortex-m4")).specialisation,
-            "not packed: a 3x3 window, not a matrix product");
+// A k x k window is a matrix product over the pixels' windows: the packed words of kh * kw * depth elements per
+// channel, the input offset both kept (the padding's value) and folded into the bias, scratch for the rows and
+// the two windows.
+TEST(ConvHandler, WindowTakesThePackedWindowKernelWithTheDspExtension) {
+  Graph g = build(Spec{});  // 3x3 over 3 channels, SAME, 4 output channels
+  const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk");
+  EXPECT_EQ(field(call, "input_offset"), "10");
+  EXPECT_EQ(call.scratch_bytes, 24 * 7);  // 27 elements: 7 groups of 4; 16 B of rows + 8 B of windows each
+  EXPECT_EQ(g.tensor(call.args[1]).byte_size(), 2 * 7 * 2 * 4);  // 2 channel pairs x 7 groups x 2 words
+  // Filter values 1 + i % 3 (build()): channel 0's 27 weights sum to 9 * (1 + 2 + 3); bias 100; zero point -10.
+  int32_t folded = 0;
+  std::memcpy(&folded, g.tensor(call.args[2]).data.data(), 4);
+  EXPECT_EQ(folded, 100 + 10 * 54);
+  EXPECT_NE(call.specialisation.find("packed windows: each output pixel's 27 taps"), std::string::npos)
+      << call.specialisation;
+}
+
+// The portable kernel on the Cortex-M4, for the reason given.
+void expect_unpacked(const Spec& s, const std::string& reason) {
+  Graph g = build(s);
+  const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8") << reason;
+  EXPECT_EQ(call.specialisation, reason);
+}
+
+TEST(ConvHandler, WideWindowsAndGroupsKeepTheUnpackedKernel) {
+  Spec wide;  // 3x3 x 72 channels: 648 elements per window
+  wide.input = {1, 4, 4, 72};
+  wide.filter = {4, 3, 3, 72};
+  wide.output = {1, 4, 4, 4};
+  expect_unpacked(wide, "not packed: depth 648 > 640");
   Spec grouped;
   grouped.input = {1, 8, 8, 6};
   grouped.filter = {4, 1, 1, 3};
-  Graph gg = build(grouped);
-  const KernelCall call = lower_in_place_for_test(gg, parse_target("cortex-m4"));
-  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8");
-  EXPECT_EQ(call.specialisation, "not packed: grouped filter");
+  expect_unpacked(grouped, "not packed: grouped filter");
 }
 
 TEST(ConvHandler, DilatedSameAndValidStride2Padding) {

@@ -105,4 +105,17 @@ void use_packed_weights(const Graph& graph, KernelCall& call, const std::string&
                         std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias";
 }
 
+int64_t packed_windows_bytes(int32_t window) { return MICROAOT_PACKED_WINDOWS_BYTES(int64_t{window}); }
+
+void use_packed_window_weights(const Graph& graph, KernelCall& call, const std::string& packed_stem, int32_t units,
+                               int32_t window) {
+  const int64_t input_offset = call.params.find("input_offset")->integer;
+  use_packed_weights(graph, call, packed_stem, units, window);
+  call.params.replace_int("input_offset", input_offset);
+  call.scratch_bytes = packed_windows_bytes(window);
+  call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +
+                        " taps gathered (padding = input zero point), 2 pixels x 2 channels per step, weights re-laid "
+                        "for SMLAD (" + std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias";
+}
+
 }  // namespace microaot

@@ -43,4 +43,14 @@ std::string packed_refusal(const Target& target, int32_t units, int32_t depth, i
 void use_packed_weights(const Graph& graph, KernelCall& call, const std::string& packed_stem, int32_t units,
                         int32_t depth);
 
+// The scratch of the k x k kernel for windows of `window` elements (MICROAOT_PACKED_WINDOWS_BYTES): the rows
+// and the two gathered windows.
+int64_t packed_windows_bytes(int32_t window);
+
+// As use_packed_weights for a k x k CONV_2D whose output pixels' windows (`window` = kh * kw * input depth
+// elements, the filter's OHWI rows) are the rows of the product: input_offset stays, the padding taps' value
+// (-input_offset) the kernel fills in, whose products the folded bias cancels.
+void use_packed_window_weights(const Graph& graph, KernelCall& call, const std::string& packed_stem, int32_t units,
+                               int32_t window);
+
 }  // namespace microaot

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -167,6 +168,67 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
     microaot_conv_2d_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), got.data(), rows.data());
     microaot_conv_2d_s8_packed_overlap(&p, input.data(), k.words.data(), k.bias.data(), got_overlap.data(),
                                        rows_and_output_row.data());
+    ASSERT_EQ(got, expected) << "case " << i;
+    ASSERT_EQ(got_overlap, expected) << "case " << i;
+    counts.add(expected);
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+// SAME (pad before = half the total, rounded down) or VALID output size and padding of one axis.
+void window_axis(std::mt19937& rng, int32_t in, int32_t filter, int32_t stride, int32_t dilation, int32_t& out,
+                 int32_t& pad) {
+  const int32_t effective = (filter - 1) * dilation + 1;
+  if (draw(rng, 0, 1) == 1 || in < effective) {  // SAME
+    out = (in + stride - 1) / stride;
+    pad = std::max(0, (out - 1) * stride + effective - in) / 2;
+  } else {
+    out = (in - effective) / stride + 1;
+    pad = 0;
+  }
+}
+
+// A random k x k geometry: windows of 1 to 4 taps a side, strides up to 3, dilations up to 2, SAME or VALID.
+microaot_conv_2d_params_q random_window_geometry(std::mt19937& rng) {
+  microaot_conv_2d_params_q p{};
+  p.batches = draw(rng, 1, 2);
+  p.input_height = draw(rng, 1, 9), p.input_width = draw(rng, 1, 9);
+  p.input_depth = p.filter_depth = draw(rng, 1, 12);
+  p.output_depth = draw(rng, 1, 9);
+  p.filter_height = draw(rng, 1, 4), p.filter_width = draw(rng, 1, 4);
+  p.stride_height = draw(rng, 1, 3), p.stride_width = draw(rng, 1, 3);
+  p.dilation_height = draw(rng, 1, 2), p.dilation_width = draw(rng, 1, 2);
+  window_axis(rng, p.input_height, p.filter_height, p.stride_height, p.dilation_height, p.output_height, p.pad_height);
+  window_axis(rng, p.input_width, p.filter_width, p.stride_width, p.dilation_width, p.output_width, p.pad_width);
+  return p;
+}
+
+// k x k windows of every kind, the input zero point at both ends of its range (the padding taps' value), against
+// the portable kernel on the model's weights and bias.
+TEST(PackedKernels, WindowConvMatchesPortablePlainAndOverlap) {
+  std::mt19937 rng(31);
+  Counts counts;
+  for (int i = 0; i < 400; ++i) {
+    microaot_conv_2d_params_q p = random_window_geometry(rng);
+    const int32_t window = p.filter_height * p.filter_width * p.input_depth;
+    Quant q = random_quant(rng, p.output_depth, window);
+    const int32_t extreme_offsets[] = {-127, 128};  // zero points 127 and -128
+    if (i % 3 != 0) q.input_offset = extreme_offsets[i % 2];
+    set_quant(p, q);
+    const auto input = random_bytes(rng, p.batches * p.input_height * p.input_width * p.input_depth);
+    const auto filter = random_bytes(rng, p.output_depth * window);
+    const std::vector<int32_t> bias = i % 4 == 0 ? std::vector<int32_t>{} : q.bias;
+    const size_t out_size = static_cast<size_t>(p.batches * p.output_height * p.output_width * p.output_depth);
+    std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
+    microaot_conv_2d_s8(&p, input.data(), filter.data(), bias.empty() ? nullptr : bias.data(), expected.data());
+    // The kernel keeps the input offset: the padding's value (-offset); its products are in the folded bias.
+    const std::vector<int32_t> words = pack_weight_words(filter, p.output_depth, window);
+    const std::vector<int32_t> folded = fold_input_offset(bias, filter, p.output_depth, window, p.input_offset);
+    const size_t scratch_bytes = MICROAOT_PACKED_WINDOWS_BYTES(static_cast<size_t>(window));
+    Scratch plain(scratch_bytes), with_row(scratch_bytes + static_cast<size_t>(p.output_width * p.output_depth));
+    microaot_conv_2d_s8_packed_kxk(&p, input.data(), words.data(), folded.data(), got.data(), plain.data());
+    microaot_conv_2d_s8_packed_kxk_overlap(&p, input.data(), words.data(), folded.data(), got_overlap.data(),
+                                           with_row.data());
     ASSERT_EQ(got, expected) << "case " << i;
     ASSERT_EQ(got_overlap, expected) << "case " << i;
     counts.add(expected);

@@ -2,11 +2,13 @@
  * against output channels two at a time (microaot_dsp_dot_2x2_s16): each pixel's window, in filter order,
  * is widened to int16 with the input offset added (microaot_dsp_widen) into a small stack buffer; a 1x1
  * filter without padding widens the input pixel itself (a matrix product), other filters first gather the
- * window (im2col), taps outside the image as the input zero point, whose offset product is 0 exactly as the
- * reference's skipped taps. Grouped convolutions and windows larger than the buffer take the portable code. */
+ * window (im2col, microaot/conv_window.h), taps outside the image as the input zero point, whose offset
+ * product is 0 exactly as the reference's skipped taps. Grouped convolutions and windows larger than the buffer
+ * take the portable code. */
 #include <stddef.h>
 #include <string.h>
 
+#include "microaot/conv_window.h"
 #include "microaot/dsp_dot.h"
 #include "microaot/kernels/conv.h"
 
@@ -26,32 +28,12 @@ void microaot_conv_2d_s8_overlap_portable(const microaot_conv_2d_params_q* param
 
 typedef microaot_conv_2d_params_q conv_params;
 
-static int32_t window_size(const conv_params* p) { return p->filter_height * p->filter_width * p->input_depth; }
-
 static int is_pointwise(const conv_params* p) {
   return p->filter_height == 1 && p->filter_width == 1 && p->pad_height == 0 && p->pad_width == 0;
 }
 
 static int dsp_handles(const conv_params* p) {
-  return p->filter_depth == p->input_depth && window_size(p) <= DSP_CONV_WINDOW_MAX;
-}
-
-/* The window of output pixel (oy, ox) in filter order (rows, columns, channels) into `window`. */
-static void im2col(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
-  const size_t depth = (size_t)p->input_depth;
-  const int8_t zero_point = (int8_t)-p->input_offset;
-  int32_t fy, fx;
-  for (fy = 0; fy < p->filter_height; ++fy) {
-    const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
-    for (fx = 0; fx < p->filter_width; ++fx, window += depth) {
-      const int32_t in_x = ox * p->stride_width - p->pad_width + fx * p->dilation_width;
-      if (in_y >= 0 && in_y < p->input_height && in_x >= 0 && in_x < p->input_width) {
-        memcpy(window, image + ((size_t)in_y * (size_t)p->input_width + (size_t)in_x) * depth, depth);
-      } else {
-        memset(window, zero_point, depth);
-      }
-    }
-  }
+  return p->filter_depth == p->input_depth && microaot_conv_window_size(p) <= DSP_CONV_WINDOW_MAX;
 }
 
 /* Output pixel (oy, ox)'s window, offset and widened, into `column`: the input pixel itself (1x1), or its
@@ -63,15 +45,15 @@ static void pixel_column(const conv_params* p, const int8_t* image, int32_t oy, 
     const size_t in_y = (size_t)(oy * p->stride_height), in_x = (size_t)(ox * p->stride_width);
     row = image + (in_y * (size_t)p->input_width + in_x) * (size_t)p->input_depth;
   } else {
-    im2col(p, image, oy, ox, window);
+    microaot_conv_window(p, image, oy, ox, window);
   }
-  microaot_dsp_widen(row, window_size(p), p->input_offset, column);
+  microaot_dsp_widen(row, microaot_conv_window_size(p), p->input_offset, column);
 }
 
 /* Every output channel of two pixels' columns (out1 NULL: the second is a copy of the first, not stored). */
 static void pixel_pair(const conv_params* p, const int16_t* a0, const int16_t* a1, const int8_t* filter,
                        const microaot_dsp_output_stage* stage, int8_t* out0, int8_t* out1) {
-  const int32_t n = window_size(p);
+  const int32_t n = microaot_conv_window_size(p);
   int32_t oc, acc[4];
   for (oc = 0; oc < p->output_depth; oc += 2) {
     const int32_t second = oc + 1 < p->output_depth ? oc + 1 : oc; /* an odd last channel pairs with itself */
