@@ -85,6 +85,11 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
   }
 }
 
+/* A 3x3 filter without dilation: the group's widened weights and the unrolled taps. */
+static int dw_widened(const dw_params* p) {
+  return p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 && p->dilation_width == 1;
+}
+
 static inline int32_t dw_value(const dw_group* g, int k, int32_t doubled) {
   return microaot_dsp_smmlar(doubled, g->multiplier[k], g->rounding[k] + (doubled >> 31)) >> g->exponent[k];
 }
@@ -137,6 +142,59 @@ static inline void dw_taps_3x3(const int8_t* in, const dw_group* g, size_t depth
   microaot_dsp_mac4_lanes_x3(in + 2 * row, depth, g->weights + 6, offset, s);
 }
 
+/* One output pixel of a 3x3 window (no dilation) clipped by the image's edges: `rows` rows of `n` taps from
+ * `in` (its first in-image tap) by the widened weights `w` of that tap; rows or n of 0 leave the bias. Not
+ * inlined: on its own the sums stay in registers (inlined into the row loop they were spilled). */
+static __attribute__((noinline)) void dw_pixel_clipped(const dw_group* g, const int8_t* in, const uint32_t (*w)[2],
+                                                        size_t depth, size_t row, int32_t rows, int32_t n,
+                                                        uint32_t offset, int8_t* out) {
+  int32_t r, s[4];
+  memcpy(s, g->bias, sizeof s);
+  if (n == 2 && rows == 3) { /* a left or right edge column of "same" padding: unrolled */
+    microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
+    microaot_dsp_mac4_lanes_x2(in + row, depth, w + 3, offset, s);
+    microaot_dsp_mac4_lanes_x2(in + 2 * row, depth, w + 6, offset, s);
+  } else if (n > 0) {
+    for (r = 0; r < rows; ++r, in += row, w += 3) {
+      if (n == 3) {
+        microaot_dsp_mac4_lanes_x3(in, depth, w, offset, s);
+      } else if (n == 2) {
+        microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
+      } else {
+        microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], offset, s);
+      }
+    }
+  }
+  dw_store4(g, s, out);
+}
+
+/* The window of one output position of a 3x3 filter without dilation along one axis: comparisons instead
+ * of microaot_window_of's divisions. */
+static inline microaot_window dw_window_3(int32_t origin, int32_t in_size) {
+  microaot_window w;
+  w.origin = origin;
+  w.begin = origin < 0 ? -origin : 0;
+  w.end = in_size - origin < 3 ? in_size - origin : 3;
+  return w;
+}
+
+/* Output columns [begin, end) of one row of a 3x3 filter without dilation, each by its in-image taps. */
+static void dw_edge_columns_3x3(const dw_params* p, const dw_group* g, const int8_t* image, const microaot_window* y,
+                                int32_t begin, int32_t end, int8_t* out) {
+  const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
+  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+  const int32_t rows = y->end > y->begin ? y->end - y->begin : 0;
+  const int8_t* in_rows = image + (size_t)(rows > 0 ? y->origin + y->begin : 0) * row;
+  const uint32_t(*w_rows)[2] = g->weights + (rows > 0 ? 3 * y->begin : 0);
+  int32_t ox;
+  for (ox = begin; ox < end; ++ox) {
+    const microaot_window x = dw_window_3(ox * p->stride_width - p->pad_width, p->input_width);
+    const int32_t n = x.end > x.begin ? x.end - x.begin : 0; /* 0: no tap inside, the pointers stay put */
+    dw_pixel_clipped(g, in_rows + (size_t)(n > 0 ? x.origin + x.begin : 0) * depth, w_rows + (n > 0 ? x.begin : 0),
+                     depth, row, rows, n, offset, out + (size_t)ox * depth);
+  }
+}
+
 /* The output columns whose window lies wholly inside the image: [*first, *end). */
 static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end) {
   const int32_t last_origin = p->input_width - 1 - (p->filter_width - 1) * p->dilation_width;
@@ -146,78 +204,17 @@ static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end
   if (*first > *end) *first = *end;
 }
 
-/* microaot_window_of without its divisions for dilation 1 (the common case). */
-static inline microaot_window dw_window_of(int32_t out, int32_t stride, int32_t padding, int32_t filter,
-                                          int32_t dilation, int32_t in_size) {
-  microaot_window w;
-  if (dilation != 1) return microaot_window_of(out, stride, padding, filter, dilation, in_size);
-  w.origin = out * stride - padding;
-  w.begin = w.origin < 0 ? -w.origin : 0;
-  w.end = in_size - w.origin < filter ? in_size - w.origin : filter;
-  return w;
-}
-
-/* The in-image taps of window (y, x) of a 3x3 filter without dilation, by the group's widened weights. */
-static void dw_taps_3x3_clipped(const dw_params* p, const dw_group* g, const int8_t* image, const microaot_window* y,
-                                const microaot_window* x, uint32_t offset, int32_t s[4]) {
+/* One output row of a 3x3 filter without dilation for the group: the columns [first, end) whose window lies
+ * inside the image unrolled, the edge columns by their in-image taps (the reference skips the others). */
+static void dw_group_row_3x3(const dw_params* p, const dw_group* g, const int8_t* image, const microaot_window* y,
+                             int32_t first, int32_t end, int8_t* out) {
   const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
-  const int32_t n = x->end - x->begin;
-  const int8_t* in;
-  const uint32_t(*w)[2];
-  int32_t fy, t;
-  if (n <= 0 || y->end <= y->begin) return; /* no tap inside: the pointers below would leave the arrays */
-  in = image + ((size_t)(y->origin + y->begin) * (size_t)p->input_width + (size_t)(x->origin + x->begin)) * depth;
-  w = g->weights + y->begin * 3 + x->begin;
-  if (n == 2 && y->end - y->begin == 3) { /* a left or right edge column of "same" padding: unrolled */
-    microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
-    microaot_dsp_mac4_lanes_x2(in + row, depth, w + 3, offset, s);
-    microaot_dsp_mac4_lanes_x2(in + 2 * row, depth, w + 6, offset, s);
+  if (y->begin != 0 || y->end != 3) { /* a top or bottom row: all columns clipped */
+    dw_edge_columns_3x3(p, g, image, y, 0, p->output_width, out);
     return;
   }
-  for (fy = y->begin; fy < y->end; ++fy, in += row, w += 3) {
-    if (n == 3) {
-      microaot_dsp_mac4_lanes_x3(in, depth, w, offset, s);
-    } else if (n == 2) {
-      microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
-    } else {
-      for (t = 0; t < n; ++t) {
-        microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * depth), w[t][0], w[t][1], offset, s);
-      }
-    }
-  }
-}
-
-/* Output columns [begin, end) of one row for the group at channel c, each window on its own. */
-static void dw_edge_columns(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
-                            const microaot_window* y, int32_t begin, int32_t end, int8_t* out) {
-  const size_t depth = (size_t)p->output_depth;
-  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-  const int widened = p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
-                      p->dilation_width == 1;
-  int32_t ox, k, s[4];
-  for (ox = begin; ox < end; ++ox) {
-    const microaot_window x = dw_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width,
-                                           p->input_width);
-    if (widened) {
-      memcpy(s, g->bias, sizeof s);
-      dw_taps_3x3_clipped(p, g, image, y, &x, offset, s);
-    } else { /* the filter's own weights: the sums doubled afterwards */
-      memset(s, 0, sizeof s);
-      dw_taps(p, image, filter, y, &x, s);
-      for (k = 0; k < 4; ++k) s[k] = 2 * s[k] + g->bias[k];
-    }
-    dw_store4(g, s, out + (size_t)ox * depth);
-  }
-}
-
-/* One output row of the group at channel c: image, filter and out start at channel c. */
-static void dw_group_row(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
-                         const microaot_window* y, int32_t first, int32_t end, int8_t* out) {
-  const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
-  const int unrolled = p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
-                       p->dilation_width == 1 && y->begin == 0 && y->end == 3;
-  dw_edge_columns(p, g, image, filter, y, 0, unrolled ? first : p->output_width, out);
-  if (unrolled) {
+  dw_edge_columns_3x3(p, g, image, y, 0, first, out);
+  {
     const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
     const size_t step = (size_t)p->stride_width * depth;
     const int8_t* in = image + (size_t)y->origin * row + (size_t)(first * p->stride_width - p->pad_width) * depth;
@@ -228,7 +225,33 @@ static void dw_group_row(const dw_params* p, const dw_group* g, const int8_t* im
       dw_taps_3x3(in, g, depth, row, offset, s);
       dw_store4(g, s, o);
     }
-    dw_edge_columns(p, g, image, filter, y, end, p->output_width, out);
+  }
+  dw_edge_columns_3x3(p, g, image, y, end, p->output_width, out);
+}
+
+/* Output columns [0, output width) of one row for the group at channel c, each window on its own, by the
+ * filter's own weights (filters other than 3x3 or dilated): the sums doubled afterwards. */
+static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
+                             const microaot_window* y, int8_t* out) {
+  const size_t depth = (size_t)p->output_depth;
+  int32_t ox, k, s[4];
+  for (ox = 0; ox < p->output_width; ++ox) {
+    const microaot_window x = microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width,
+                                                 p->dilation_width, p->input_width);
+    memset(s, 0, sizeof s);
+    dw_taps(p, image, filter, y, &x, s);
+    for (k = 0; k < 4; ++k) s[k] = 2 * s[k] + g->bias[k];
+    dw_store4(g, s, out + (size_t)ox * depth);
+  }
+}
+
+/* One output row of the group at channel c: image, filter and out start at channel c. */
+static void dw_group_row(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
+                         const microaot_window* y, int32_t first, int32_t end, int8_t* out) {
+  if (dw_widened(p)) {
+    dw_group_row_3x3(p, g, image, y, first, end, out);
+  } else {
+    dw_group_row_any(p, g, image, filter, y, out);
   }
 }
 
@@ -257,14 +280,12 @@ static void dw_channel_row(const dw_params* p, const int32_t* bias, const int8_t
 /* Channels [c, c + n) of every pixel of a row, from the scratch row to the output row. */
 static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to, size_t n) {
   const size_t depth = (size_t)p->output_depth;
-  int32_t ox;
-  for (ox = 0; ox < p->output_width; ++ox, from += depth, to += depth) {
-    if (n == 4) {
-      memcpy(to, from, 4); /* a word: no call */
-    } else {
-      memcpy(to, from, n);
-    }
+  const int8_t* const end = from + (size_t)p->output_width * depth;
+  if (n == 4) { /* a word per pixel, no call */
+    for (; from != end; from += depth, to += depth) memcpy(to, from, 4);
+    return;
   }
+  for (; from != end; from += depth, to += depth) memcpy(to, from, n);
 }
 
 /* Output rows [row_begin, row_end) (counted over all batches), channel group by channel group (each group's
@@ -281,8 +302,11 @@ static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filte
     if (whole) dw_group_of(p, filter, bias, c, &g);
     for (row = row_begin; row < row_end; ++row) {
       const int8_t* image = input + (size_t)(row / p->output_height) * image_size;
-      const microaot_window y = microaot_window_of(row % p->output_height, p->stride_height, p->pad_height,
-                                                   p->filter_height, p->dilation_height, p->input_height);
+      const int32_t oy = row % p->output_height;
+      const microaot_window y =
+          dw_widened(p) ? dw_window_3(oy * p->stride_height - p->pad_height, p->input_height)
+                        : microaot_window_of(oy, p->stride_height, p->pad_height, p->filter_height,
+                                             p->dilation_height, p->input_height);
       int8_t* out = output + (size_t)(row - row_begin) * row_stride;
       int8_t* dst = row_scratch != NULL ? row_scratch : out;
       if (whole) {
