@@ -142,30 +142,46 @@ static inline void dw_taps_3x3(const int8_t* in, const dw_group* g, size_t depth
   microaot_dsp_mac4_lanes_x3(in + 2 * row, depth, g->weights + 6, offset, s);
 }
 
-/* One output pixel of a 3x3 window (no dilation) clipped by the image's edges: `rows` rows of `n` taps from
- * `in` (its first in-image tap) by the widened weights `w` of that tap; rows or n of 0 leave the bias. Not
- * inlined: on its own the sums stay in registers (inlined into the row loop they were spilled). */
-static __attribute__((noinline)) void dw_pixel_clipped(const dw_group* g, const int8_t* in, const uint32_t (*w)[2],
-                                                        size_t depth, size_t row, int32_t rows, int32_t n,
-                                                        uint32_t offset, int8_t* out) {
-  int32_t r, s[4];
-  memcpy(s, g->bias, sizeof s);
-  if (n == 2 && rows == 3) { /* a left or right edge column of "same" padding: unrolled */
-    microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
-    microaot_dsp_mac4_lanes_x2(in + row, depth, w + 3, offset, s);
-    microaot_dsp_mac4_lanes_x2(in + 2 * row, depth, w + 6, offset, s);
-  } else if (n > 0) {
-    for (r = 0; r < rows; ++r, in += row, w += 3) {
-      if (n == 3) {
-        microaot_dsp_mac4_lanes_x3(in, depth, w, offset, s);
-      } else if (n == 2) {
-        microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
-      } else {
-        microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], offset, s);
+/* What the pixels of one output row of a channel group need, for a 3x3 filter without dilation. */
+typedef struct {
+  const dw_group* g;
+  const int8_t* in;        /* the window's first in-image input row, at the group's channel */
+  const uint32_t (*w)[2];  /* the widened weights of that row's taps */
+  size_t depth, row;       /* bytes from one input pixel (row) to the next */
+  int32_t rows;            /* input rows inside the window (0 to 3) */
+  int32_t input_width;
+  uint32_t offset;         /* the input offset in both 16-bit lanes */
+} dw_row_3x3;
+
+/* One output pixel whose window starts at input column `origin` and is clipped by the image's edges: its
+ * in-image taps only (the reference skips the others); no tap inside leaves the bias. Not inlined, with the
+ * row's constants in one struct: the sums stay in registers and the call is cheap. */
+static __attribute__((noinline)) void dw_pixel_clipped(const dw_row_3x3* r, int32_t origin, int8_t* out) {
+  const int32_t begin = origin < 0 ? -origin : 0;
+  const int32_t n = (r->input_width - origin < 3 ? r->input_width - origin : 3) - begin;
+  const size_t depth = r->depth, row = r->row;
+  int32_t k, s[4];
+  memcpy(s, r->g->bias, sizeof s);
+  if (n > 0) {
+    const int8_t* in = r->in + (size_t)(origin + begin) * depth;
+    const uint32_t(*w)[2] = r->w + begin;
+    if (n == 2 && r->rows == 3) { /* a left or right edge column of "same" padding: unrolled */
+      microaot_dsp_mac4_lanes_x2(in, depth, w, r->offset, s);
+      microaot_dsp_mac4_lanes_x2(in + row, depth, w + 3, r->offset, s);
+      microaot_dsp_mac4_lanes_x2(in + 2 * row, depth, w + 6, r->offset, s);
+    } else {
+      for (k = 0; k < r->rows; ++k, in += row, w += 3) {
+        if (n == 3) {
+          microaot_dsp_mac4_lanes_x3(in, depth, w, r->offset, s);
+        } else if (n == 2) {
+          microaot_dsp_mac4_lanes_x2(in, depth, w, r->offset, s);
+        } else {
+          microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], r->offset, s);
+        }
       }
     }
   }
-  dw_store4(g, s, out);
+  dw_store4(r->g, s, out);
 }
 
 /* The window of one output position of a 3x3 filter without dilation along one axis: comparisons instead
@@ -178,23 +194,6 @@ static inline microaot_window dw_window_3(int32_t origin, int32_t in_size) {
   return w;
 }
 
-/* Output columns [begin, end) of one row of a 3x3 filter without dilation, each by its in-image taps. */
-static void dw_edge_columns_3x3(const dw_params* p, const dw_group* g, const int8_t* image, const microaot_window* y,
-                                int32_t begin, int32_t end, int8_t* out) {
-  const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
-  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-  const int32_t rows = y->end > y->begin ? y->end - y->begin : 0;
-  const int8_t* in_rows = image + (size_t)(rows > 0 ? y->origin + y->begin : 0) * row;
-  const uint32_t(*w_rows)[2] = g->weights + (rows > 0 ? 3 * y->begin : 0);
-  int32_t ox;
-  for (ox = begin; ox < end; ++ox) {
-    const microaot_window x = dw_window_3(ox * p->stride_width - p->pad_width, p->input_width);
-    const int32_t n = x.end > x.begin ? x.end - x.begin : 0; /* 0: no tap inside, the pointers stay put */
-    dw_pixel_clipped(g, in_rows + (size_t)(n > 0 ? x.origin + x.begin : 0) * depth, w_rows + (n > 0 ? x.begin : 0),
-                     depth, row, rows, n, offset, out + (size_t)ox * depth);
-  }
-}
-
 /* The output columns whose window lies wholly inside the image: [*first, *end). */
 static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end) {
   const int32_t last_origin = p->input_width - 1 - (p->filter_width - 1) * p->dilation_width;
@@ -205,28 +204,38 @@ static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end
 }
 
 /* One output row of a 3x3 filter without dilation for the group: the columns [first, end) whose window lies
- * inside the image unrolled, the edge columns by their in-image taps (the reference skips the others). */
-static void dw_group_row_3x3(const dw_params* p, const dw_group* g, const int8_t* image, const microaot_window* y,
-                             int32_t first, int32_t end, int8_t* out) {
+ * inside the image unrolled, the others clipped. Not inlined: its loop keeps its own registers. */
+static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const dw_group* g, const int8_t* image,
+                                                       const microaot_window* y, int32_t first, int32_t end,
+                                                       int8_t* out) {
   const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
-  if (y->begin != 0 || y->end != 3) { /* a top or bottom row: all columns clipped */
-    dw_edge_columns_3x3(p, g, image, y, 0, p->output_width, out);
-    return;
+  const int32_t rows = y->end > y->begin ? y->end - y->begin : 0, stride = p->stride_width;
+  const dw_row_3x3 r = {g,   image + (size_t)(rows > 0 ? y->origin + y->begin : 0) * row,
+                        g->weights + (rows > 0 ? 3 * y->begin : 0),
+                        depth, row, rows, p->input_width, microaot_dsp_pack16(p->input_offset, p->input_offset)};
+  int32_t ox, s[4];
+  if (rows != 3) first = end = 0; /* a top or bottom row (or none inside): every column clipped */
+  if (rows > 0) {
+    for (ox = 0; ox < first; ++ox) dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
   }
-  dw_edge_columns_3x3(p, g, image, y, 0, first, out);
   {
-    const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-    const size_t step = (size_t)p->stride_width * depth;
-    const int8_t* in = image + (size_t)y->origin * row + (size_t)(first * p->stride_width - p->pad_width) * depth;
+    const int8_t* in = first < end ? r.in + (size_t)(first * stride - p->pad_width) * depth : r.in;
+    const size_t step = (size_t)stride * depth;
     int8_t* o = out + (size_t)first * depth;
-    int32_t ox, s[4];
     for (ox = first; ox < end; ++ox, in += step, o += depth) {
       memcpy(s, g->bias, sizeof s);
-      dw_taps_3x3(in, g, depth, row, offset, s);
+      dw_taps_3x3(in, g, depth, row, r.offset, s);
       dw_store4(g, s, o);
     }
   }
-  dw_edge_columns_3x3(p, g, image, y, end, p->output_width, out);
+  for (ox = end; ox < p->output_width; ++ox) {
+    if (rows > 0) {
+      dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
+    } else { /* no input row inside: the bias alone */
+      memcpy(s, g->bias, sizeof s);
+      dw_store4(g, s, out + (size_t)ox * depth);
+    }
+  }
 }
 
 /* Output columns [0, output width) of one row for the group at channel c, each window on its own, by the
