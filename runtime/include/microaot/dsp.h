@@ -149,6 +149,30 @@ static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
   return r;
 }
 
+/* The output step of four depthwise channels (see kernels/dsp/depthwise_conv_2d_s8.c): out[k] = SSAT #8 of
+ * (SMMLAR(s[k], step[k][0], step[k][1] + (s[k] >> 31)) >> step[k][2]). One statement, so that each channel's
+ * three constants are one LDRD and one LDR at fixed offsets (left to the compiler: three loads and an add). */
+static inline void microaot_dsp_step_store8x4(const int32_t (*step)[3], const int32_t s[4], int8_t* out) {
+  int32_t m, r, e, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+  __asm__(
+#define MICROAOT_DSP_STEP(y, offset, next, byte)            \
+  "ldrd %[m], %[r], [%[step], #" offset "]\n\t"             \
+  "ldr %[e], [%[step], #" next "]\n\t"                      \
+  "add %[r], %[r], %[" y "], asr #31\n\t"                  \
+  "smmlar %[" y "], %[" y "], %[m], %[r]\n\t"              \
+  "asr %[" y "], %[" y "], %[e]\n\t"                       \
+  "ssat %[" y "], #8, %[" y "]\n\t"                        \
+  "strb %[" y "], [%[out], #" byte "]\n\t"
+      MICROAOT_DSP_STEP("s0", "0", "8", "0")
+      MICROAOT_DSP_STEP("s1", "12", "20", "1")
+      MICROAOT_DSP_STEP("s2", "24", "32", "2")
+      MICROAOT_DSP_STEP("s3", "36", "44", "3")
+#undef MICROAOT_DSP_STEP
+      : [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3),
+        "=m"(*(int8_t(*)[4])out)
+      : [step] "r"(step), [out] "r"(out), "m"(*(const int32_t(*)[4][3])step));
+}
+
 #else /* the same results in C */
 
 static inline int32_t microaot_dsp_bottom(uint32_t x) { return (int32_t)(int16_t)(uint16_t)(x & 0xFFFFu); }
@@ -216,6 +240,13 @@ static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
 static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
   const uint64_t sum = ((uint64_t)(uint32_t)acc << 32) + (uint64_t)((int64_t)x * y) + 0x80000000u;
   return (int32_t)(uint32_t)(sum >> 32);
+}
+
+static inline void microaot_dsp_step_store8x4(const int32_t (*step)[3], const int32_t s[4], int8_t* out) {
+  int k;
+  for (k = 0; k < 4; ++k) {
+    out[k] = (int8_t)microaot_dsp_ssat8(microaot_dsp_smmlar(s[k], step[k][0], step[k][1] + (s[k] >> 31)) >> step[k][2]);
+  }
 }
 
 #endif

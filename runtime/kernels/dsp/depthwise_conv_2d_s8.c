@@ -54,7 +54,7 @@ static int dw_fits(const dw_params* p, const int32_t* bias) {
  * zero) plus the output offset. */
 typedef struct {
   int32_t bias[4]; /* doubled, as the sums: see weights */
-  int32_t multiplier[4], rounding[4], exponent[4];
+  int32_t step[4][3]; /* per channel multiplier, rounding, exponent: side by side for microaot_dsp_step_store8x4 */
   int32_t activation_min, activation_max, full_range; /* full_range: the clamp is [-128, 127], one SSAT */
   /* 3x3 filters: each tap's four weights widened (lanes 0, 2 and 1, 3) and doubled, so that the sums come
    * out doubled as the output step takes them (|2w| <= 256 fits a lane) */
@@ -69,9 +69,9 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
   for (k = 0; k < 4; ++k) {
     const int32_t e = -p->output_shift[c + k];
     g->bias[k] = bias != NULL ? 2 * bias[c + k] : 0;
-    g->multiplier[k] = p->output_multiplier[c + k];
-    g->exponent[k] = e;
-    g->rounding[k] = (int32_t)(((int64_t)1 << (e - 1)) + (int64_t)p->output_offset * ((int64_t)1 << e));
+    g->step[k][0] = p->output_multiplier[c + k];
+    g->step[k][2] = e;
+    g->step[k][1] = (int32_t)(((int64_t)1 << (e - 1)) + (int64_t)p->output_offset * ((int64_t)1 << e));
   }
   g->activation_min = p->activation_min;
   g->activation_max = p->activation_max;
@@ -91,7 +91,7 @@ static int dw_widened(const dw_params* p) {
 }
 
 static inline int32_t dw_value(const dw_group* g, int k, int32_t doubled) {
-  return microaot_dsp_smmlar(doubled, g->multiplier[k], g->rounding[k] + (doubled >> 31)) >> g->exponent[k];
+  return microaot_dsp_smmlar(doubled, g->step[k][0], g->step[k][1] + (doubled >> 31)) >> g->step[k][2];
 }
 
 /* Four channels from their doubled sums (bias included). Written out: gcc keeps s[] in registers only when
@@ -99,10 +99,7 @@ static inline int32_t dw_value(const dw_group* g, int k, int32_t doubled) {
 static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out) {
   const int32_t lo = g->activation_min, hi = g->activation_max;
   if (g->full_range) {
-    out[0] = (int8_t)microaot_dsp_ssat8(dw_value(g, 0, s[0]));
-    out[1] = (int8_t)microaot_dsp_ssat8(dw_value(g, 1, s[1]));
-    out[2] = (int8_t)microaot_dsp_ssat8(dw_value(g, 2, s[2]));
-    out[3] = (int8_t)microaot_dsp_ssat8(dw_value(g, 3, s[3]));
+    microaot_dsp_step_store8x4(g->step, s, out);
   } else {
     out[0] = (int8_t)microaot_clamp_s32(dw_value(g, 0, s[0]), lo, hi);
     out[1] = (int8_t)microaot_clamp_s32(dw_value(g, 1, s[1]), lo, hi);
