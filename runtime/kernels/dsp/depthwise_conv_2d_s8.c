@@ -200,8 +200,9 @@ static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end
   if (*first > *end) *first = *end;
 }
 
-/* One output row of a 3x3 filter without dilation for the group: the columns [first, end) whose window lies
- * inside the image unrolled, the others clipped. Not inlined: its loop keeps its own registers. */
+/* One output row of a 3x3 filter without dilation for the group, its window's rows `y`: the columns
+ * [first, end) whose window lies inside the image unrolled, the others clipped. `image` and `out` start at the
+ * group's channel. Not inlined: its loops keep their own registers (inlined, the interior loop spilled). */
 static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const dw_group* g, const int8_t* image,
                                                        const microaot_window* y, int32_t first, int32_t end,
                                                        int8_t* out) {
@@ -235,6 +236,38 @@ static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const
   }
 }
 
+/* Channels [c, c + n) of every pixel of a row, from the scratch row to the output row. */
+static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to, size_t n) {
+  const size_t depth = (size_t)p->output_depth;
+  const int8_t* const end = from + (size_t)p->output_width * depth;
+  if (n == 4) { /* a word per pixel, no call */
+    for (; from != end; from += depth, to += depth) memcpy(to, from, 4);
+    return;
+  }
+  for (; from != end; from += depth, to += depth) memcpy(to, from, n);
+}
+
+/* Output rows [row_begin, row_end) of the group (3x3 filter, no dilation) as dw_rows lays them out, `input`,
+ * `output` and `scratch` at the group's channel: the batch and row counted on instead of divided out, and
+ * a row's overhead small (KWS's rows are 5 pixels). */
+static __attribute__((noinline)) void dw_group_rows_3x3(const dw_params* p, const dw_group* g, const int8_t* input,
+                                                        int8_t* output, size_t row_stride, int32_t row_begin,
+                                                        int32_t row_end, int8_t* scratch) {
+  const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
+  int32_t row, oy = row_begin % p->output_height, first, end;
+  dw_interior_columns(p, &first, &end);
+  for (row = row_begin; row < row_end; ++row, output += row_stride) {
+    const microaot_window y = dw_window_3(oy * p->stride_height - p->pad_height, p->input_height);
+    dw_group_row_3x3(p, g, image, &y, first, end, scratch != NULL ? scratch : output);
+    if (scratch != NULL) dw_copy_channels(p, scratch, output, 4);
+    if (++oy == p->output_height) {
+      oy = 0;
+      image += image_size;
+    }
+  }
+}
+
 /* Output columns [0, output width) of one row for the group at channel c, each window on its own, by the
  * filter's own weights (filters other than 3x3 or dilated): the sums doubled afterwards. */
 static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
@@ -248,16 +281,6 @@ static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t
     dw_taps(p, image, filter, y, &x, s);
     for (k = 0; k < 4; ++k) s[k] = 2 * s[k] + g->bias[k];
     dw_store4(g, s, out + (size_t)ox * depth);
-  }
-}
-
-/* One output row of the group at channel c: image, filter and out start at channel c. */
-static void dw_group_row(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
-                         const microaot_window* y, int32_t first, int32_t end, int8_t* out) {
-  if (dw_widened(p)) {
-    dw_group_row_3x3(p, g, image, y, first, end, out);
-  } else {
-    dw_group_row_any(p, g, image, filter, y, out);
   }
 }
 
@@ -283,40 +306,31 @@ static void dw_channel_row(const dw_params* p, const int32_t* bias, const int8_t
   }
 }
 
-/* Channels [c, c + n) of every pixel of a row, from the scratch row to the output row. */
-static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to, size_t n) {
-  const size_t depth = (size_t)p->output_depth;
-  const int8_t* const end = from + (size_t)p->output_width * depth;
-  if (n == 4) { /* a word per pixel, no call */
-    for (; from != end; from += depth, to += depth) memcpy(to, from, 4);
-    return;
-  }
-  for (; from != end; from += depth, to += depth) memcpy(to, from, n);
-}
-
 /* Output rows [row_begin, row_end) (counted over all batches), channel group by channel group (each group's
  * constants once), into `output` (row i at output + i * row_stride), or with row_scratch each group's part
  * of a row into the scratch row first and then to its place (see the overlap variant). */
 static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
                     int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* row_scratch) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  int32_t row, c, k, first, end;
+  int32_t row, c, k;
   dw_group g;
-  dw_interior_columns(p, &first, &end);
   for (c = 0; c < p->output_depth; c += 4) {
     const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
     if (whole) dw_group_of(p, filter, bias, c, &g);
+    if (whole && dw_widened(p)) {
+      dw_group_rows_3x3(p, &g, input + c, output + c, row_stride, row_begin, row_end,
+                        row_scratch != NULL ? row_scratch + c : NULL);
+      continue;
+    }
     for (row = row_begin; row < row_end; ++row) {
       const int8_t* image = input + (size_t)(row / p->output_height) * image_size;
       const int32_t oy = row % p->output_height;
-      const microaot_window y =
-          dw_widened(p) ? dw_window_3(oy * p->stride_height - p->pad_height, p->input_height)
-                        : microaot_window_of(oy, p->stride_height, p->pad_height, p->filter_height,
-                                             p->dilation_height, p->input_height);
+      const microaot_window y = microaot_window_of(oy, p->stride_height, p->pad_height, p->filter_height,
+                                                   p->dilation_height, p->input_height);
       int8_t* out = output + (size_t)(row - row_begin) * row_stride;
       int8_t* dst = row_scratch != NULL ? row_scratch : out;
       if (whole) {
-        dw_group_row(p, &g, image + c, filter + c, &y, first, end, dst + c);
+        dw_group_row_any(p, &g, image + c, filter + c, &y, dst + c);
       } else {
         for (k = c; k < p->output_depth; ++k) dw_channel_row(p, bias, image, filter, &y, k, dst);
       }
