@@ -184,6 +184,39 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
+// The 3x3 path's row and column kinds on every small image: widths and heights 1 to 5 (windows missing one
+// or two columns or rows, or wholly inside), padding 0 to 2, strides 1 and 2, a whole channel group and a
+// remainder; and KWS's layer (25x5, 64 channels, "same" padding: two of five columns are edges).
+TEST(DspDepthwiseConv2dS8, MatchesPortableOnEveryEdgeKindOfSmallImages) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> depthwise{
+      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
+  std::mt19937 rng(29);
+  Counts counts;
+  int i = 0;
+  for (int in_h = 1; in_h <= 5; ++in_h) {
+    for (int in_w = 1; in_w <= 5; ++in_w) {
+      for (int pad = 0; pad <= 2; ++pad) {
+        for (int stride = 1; stride <= 2; ++stride) {
+          if (in_h + 2 * pad < 3 || in_w + 2 * pad < 3) continue;  // no output
+          Geometry g{1, in_h, in_w, 6, 3, 3, 0, 0, 6, stride, stride, 1, 1, pad, pad};
+          g.out_h = out_size(in_h, pad, 3, 1, stride), g.out_w = out_size(in_w, pad, 3, 1, stride);
+          microaot_depthwise_conv_2d_params_q p{};
+          p.depth_multiplier = 1;
+          set_conv_window(p, g);
+          expect_same_conv(depthwise, p, g, 9, static_cast<size_t>(9 * g.out_c), rng, ++i, counts);
+          ASSERT_FALSE(HasFailure()) << in_h << "x" << in_w << " pad " << pad << " stride " << stride;
+        }
+      }
+    }
+  }
+  const Geometry kws{1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1};
+  microaot_depthwise_conv_2d_params_q p{};
+  p.depth_multiplier = 1;
+  set_conv_window(p, kws);
+  expect_same_conv(depthwise, p, kws, 9, static_cast<size_t>(9 * kws.out_c), rng, 1, counts);
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
 // The SMMLAR output step at the edges of its bounds (dw_fits): extreme inputs, weights and offsets, biases up
 // to 2^29, right shifts 1..22 (and shift 0 or a larger bias: the portable fallback), both channel groups.
 TEST(DspDepthwiseConv2dS8, MatchesPortableAtTheFastPathBounds) {
