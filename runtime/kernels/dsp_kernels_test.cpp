@@ -174,7 +174,8 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
   for (int i = 0; i < 400; ++i) {
     Geometry g = random_geometry(rng, 4, i % 2 == 0);
     microaot_depthwise_conv_2d_params_q p{};
-    p.depth_multiplier = i % 6 == 0 ? 2 : 1;  // 2: the portable fallback
+    const int multipliers[] = {2, 1, 1, 4, 1, 8};  // 2: the portable fallback; 4, 8: four channels read one input
+    p.depth_multiplier = multipliers[i % 6];
     g.out_c = g.in_c * p.depth_multiplier;
     set_conv_window(p, g);
     const int taps = g.filter_h * g.filter_w;
@@ -186,8 +187,9 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
 
 // The 3x3 path's row and column kinds on every small image: widths and heights 1 to 5 (windows missing one
 // or two columns or rows, or wholly inside), padding 0 to 2, strides 1 and 2, a whole channel group and a
-// remainder; and KWS's layer (25x5, 64 channels, "same" padding: two of five columns are edges).
-TEST(DspDepthwiseConv2dS8, MatchesPortableOnEveryEdgeKindOfSmallImages) {
+// remainder; and the layers of KWS (25x5, 64 channels, "same" padding: two of five columns are edges) and
+// micro_speech (depth multiplier 8).
+TEST(DspDepthwiseConv2dS8, MatchesPortableOnEveryEdgeKindOfSmallImagesAndModelLayers) {
   const ConvKernels<microaot_depthwise_conv_2d_params_q> depthwise{
       microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
   std::mt19937 rng(29);
@@ -214,6 +216,12 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnEveryEdgeKindOfSmallImages) {
   p.depth_multiplier = 1;
   set_conv_window(p, kws);
   expect_same_conv(depthwise, p, kws, 9, static_cast<size_t>(9 * kws.out_c), rng, 1, counts);
+  // micro_speech's layer: one input channel, depth multiplier 8, a 10x8 filter at stride 2, "same" padding.
+  const Geometry speech{1, 49, 40, 1, 10, 8, 25, 20, 8, 2, 2, 1, 1, 4, 3};
+  microaot_depthwise_conv_2d_params_q q{};
+  q.depth_multiplier = 8;
+  set_conv_window(q, speech);
+  expect_same_conv(depthwise, q, speech, 80, static_cast<size_t>(80 * speech.out_c), rng, 1, counts);
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 

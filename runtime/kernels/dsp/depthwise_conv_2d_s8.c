@@ -1,11 +1,14 @@
 /* int8 DEPTHWISE_CONV_2D with the DSP extension, bit-exact with the portable kernel, for depth multiplier 1
- * (input channel c feeds output channel c only). Each output row is done four channels at a time over all
- * its pixels: each tap's four inputs and four weights widened to 16-bit lanes with SXTAB16/SXTB16 (the input
- * offset added on the way) and accumulated per channel with SMLABB/SMLATT from the bias on; a 3x3 window
- * wholly inside the image (no dilation) unrolled, the others over their in-image taps only, as the reference
- * does. The output step is one SMMLAR per value with the group's constants computed once per row (see
- * dw_group). Other depth multipliers and requantizations outside the fast path's bounds (dw_fits) take the
- * portable code. */
+ * (input channel c feeds output channel c only) or a multiple of 4 (four output channels read one input
+ * channel: micro_speech's layer, multiplier 8). Each output row is done four channels at a time over all its
+ * pixels: each tap's four inputs (or one, replicated) and four weights widened to 16-bit lanes with
+ * SXTAB16/SXTB16 (the input offset added on the way) and accumulated per channel with SMLABB/SMLATT from the
+ * bias on. 3x3 windows without dilation (depth multiplier 1): a group's rows counted on in one function, a
+ * window wholly inside the image unrolled, one at an edge (KWS's rows are 5 pixels wide: 2 are edges) by its
+ * in-image taps only, as the reference does, in a function of its own so that its sums stay in registers.
+ * The output step is one SMMLAR per value with the group's constants computed once (see dw_group), four
+ * values in one asm statement. Other depth multipliers and requantizations outside the fast path's bounds
+ * (dw_fits) take the portable code. */
 #include <stddef.h>
 #include <string.h>
 
@@ -32,7 +35,7 @@ typedef microaot_depthwise_conv_2d_params_q dw_params;
  * right shift e in [1, 31], a multiplier >= 0 and the rounding term of dw_group below 2^30. */
 static int dw_fits(const dw_params* p, const int32_t* bias) {
   int32_t c;
-  if (p->depth_multiplier != 1 || p->input_offset < -128 || p->input_offset > 128 ||
+  if ((p->depth_multiplier != 1 && p->depth_multiplier % 4 != 0) || p->input_offset < -128 || p->input_offset > 128 ||
       p->filter_height * p->filter_width >= (1 << 14) || p->output_offset < -128 || p->output_offset > 128) {
     return 0;
   }
@@ -87,7 +90,7 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
 
 /* A 3x3 filter without dilation: the group's widened weights and the unrolled taps. */
 static int dw_widened(const dw_params* p) {
-  return p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 && p->dilation_width == 1;
+  return p->depth_multiplier == 1 && p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 && p->dilation_width == 1;
 }
 
 static inline int32_t dw_value(const dw_group* g, int k, int32_t doubled) {
@@ -115,17 +118,27 @@ static inline void dw_tap4(const int8_t* in, const int8_t* w, uint32_t offset, i
 }
 
 /* Four channels over the in-image taps of window (y, x): `image` and `filter` start at the group's channel. */
+/* Four channels over the in-image taps of window (y, x): `image` starts at the group's input channel, `filter`
+ * at its first output channel. With depth multiplier 1 each channel reads its own input byte; with a multiple
+ * of 4 the four read the same one, replicated to the four lanes. */
 static void dw_taps(const dw_params* p, const int8_t* image, const int8_t* filter, const microaot_window* y,
                     const microaot_window* x, int32_t s[4]) {
-  const size_t depth = (size_t)p->output_depth;
+  const size_t depth = (size_t)p->output_depth, in_depth = (size_t)p->input_depth;
   const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   int32_t fy, fx;
   for (fy = y->begin; fy < y->end; ++fy) {
     const int32_t in_y = y->origin + fy * p->dilation_height;
-    const int8_t* in_row = image + (size_t)in_y * (size_t)p->input_width * depth;
+    const int8_t* in_row = image + (size_t)in_y * (size_t)p->input_width * in_depth;
     const int8_t* w_row = filter + (size_t)fy * (size_t)p->filter_width * depth;
     for (fx = x->begin; fx < x->end; ++fx) {
-      dw_tap4(in_row + (size_t)(x->origin + fx * p->dilation_width) * depth, w_row + (size_t)fx * depth, offset, s);
+      const int8_t* in = in_row + (size_t)(x->origin + fx * p->dilation_width) * in_depth;
+      if (p->depth_multiplier == 1) {
+        dw_tap4(in, w_row + (size_t)fx * depth, offset, s);
+      } else {
+        const uint32_t weights = microaot_dsp_load4(w_row + (size_t)fx * depth);
+        microaot_dsp_mac4_lanes(0x01010101u * (uint8_t)*in, microaot_dsp_sxtb16(weights),
+                                microaot_dsp_sxtb16_ror8(weights), offset, s);
+      }
     }
   }
 }
@@ -330,7 +343,7 @@ static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filte
       int8_t* out = output + (size_t)(row - row_begin) * row_stride;
       int8_t* dst = row_scratch != NULL ? row_scratch : out;
       if (whole) {
-        dw_group_row_any(p, &g, image + c, filter + c, &y, dst + c);
+        dw_group_row_any(p, &g, image + c / p->depth_multiplier, filter + c, &y, dst + c);
       } else {
         for (k = c; k < p->output_depth; ++k) dw_channel_row(p, bias, image, filter, &y, k, dst);
       }
@@ -352,7 +365,8 @@ void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* pa
 /* Output channel c reads input channel c only. When output and input lie a whole number of pixels apart,
  * every output byte overwrites an input byte of its own channel, so a channel group done row by row (each
  * row through the scratch row, as the portable kernel does with whole rows) sees the same inputs as in
- * whole-row order: the groups go outermost and each computes its constants once. Otherwise whole rows. */
+ * whole-row order: the groups go outermost and each computes its constants once. Otherwise (and with a depth
+ * multiplier above 1, where output channel c reads input channel c / multiplier) whole rows. */
 void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                            const int8_t* filter, const int32_t* bias, int8_t* output,
                                            void* scratch) {
@@ -364,7 +378,8 @@ void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_para
     microaot_depthwise_conv_2d_s8_overlap_portable(params, input, filter, bias, output, scratch);
     return;
   }
-  if ((in_at > out_at ? in_at - out_at : out_at - in_at) % (uintptr_t)params->output_depth == 0) {
+  if (params->depth_multiplier == 1 &&
+      (in_at > out_at ? in_at - out_at : out_at - in_at) % (uintptr_t)params->output_depth == 0) {
     dw_rows(params, input, filter, bias, output, row_size, 0, rows, (int8_t*)scratch);
     return;
   }
