@@ -118,27 +118,54 @@ static inline void dw_tap4(const int8_t* in, const int8_t* w, uint32_t offset, i
 }
 
 /* Four channels over the in-image taps of window (y, x): `image` and `filter` start at the group's channel. */
+/* Four output channels of one input channel (a depth multiplier that is a multiple of 4) over the in-image
+ * taps of window (y, x), added to s: each tap's input byte replicated to the four lanes. `image` starts at the
+ * input channel, `filter` at the first output channel. Not inlined: the sums stay in registers. */
+static __attribute__((noinline)) void dw_taps_replicated(const dw_params* p, const int8_t* image,
+                                                         const int8_t* filter, const microaot_window* y,
+                                                         const microaot_window* x, int32_t sums[4]) {
+  const size_t depth = (size_t)p->output_depth, in_depth = (size_t)p->input_depth;
+  const size_t in_step = (size_t)p->dilation_width * in_depth, w_row_step = (size_t)p->filter_width * depth;
+  const size_t in_row_step = (size_t)p->dilation_height * (size_t)p->input_width * in_depth;
+  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+  const int32_t n = x->end - x->begin;
+  const int8_t *in_row, *w_row;
+  int32_t fy, t, s[4] = {0, 0, 0, 0};
+  if (n <= 0 || y->end <= y->begin) return; /* no tap inside: the pointers below would leave the arrays */
+  in_row = image + ((size_t)(y->origin + y->begin * p->dilation_height) * (size_t)p->input_width +
+                    (size_t)(x->origin + x->begin * p->dilation_width)) * in_depth;
+  w_row = filter + ((size_t)y->begin * (size_t)p->filter_width + (size_t)x->begin) * depth;
+  for (fy = y->begin; fy < y->end; ++fy, in_row += in_row_step, w_row += w_row_step) {
+    const int8_t* in = in_row;
+    const int8_t* w = w_row;
+    for (t = 0; t < n; ++t, in += in_step, w += depth) {
+      const uint32_t weights = microaot_dsp_load4(w);
+      microaot_dsp_mac4_lanes(0x01010101u * (uint8_t)*in, microaot_dsp_sxtb16(weights),
+                              microaot_dsp_sxtb16_ror8(weights), offset, s);
+    }
+  }
+  for (t = 0; t < 4; ++t) sums[t] += s[t];
+}
+
 /* Four channels over the in-image taps of window (y, x): `image` starts at the group's input channel, `filter`
- * at its first output channel. With depth multiplier 1 each channel reads its own input byte; with a multiple
- * of 4 the four read the same one, replicated to the four lanes. */
+ * at its first output channel; each channel reads its own input byte (depth multiplier 1), or see
+ * dw_taps_replicated. */
 static void dw_taps(const dw_params* p, const int8_t* image, const int8_t* filter, const microaot_window* y,
                     const microaot_window* x, int32_t s[4]) {
   const size_t depth = (size_t)p->output_depth, in_depth = (size_t)p->input_depth;
   const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   int32_t fy, fx;
+  if (p->depth_multiplier != 1) {
+    dw_taps_replicated(p, image, filter, y, x, s);
+    return;
+  }
   for (fy = y->begin; fy < y->end; ++fy) {
     const int32_t in_y = y->origin + fy * p->dilation_height;
     const int8_t* in_row = image + (size_t)in_y * (size_t)p->input_width * in_depth;
     const int8_t* w_row = filter + (size_t)fy * (size_t)p->filter_width * depth;
     for (fx = x->begin; fx < x->end; ++fx) {
-      const int8_t* in = in_row + (size_t)(x->origin + fx * p->dilation_width) * in_depth;
-      if (p->depth_multiplier == 1) {
-        dw_tap4(in, w_row + (size_t)fx * depth, offset, s);
-      } else {
-        const uint32_t weights = microaot_dsp_load4(w_row + (size_t)fx * depth);
-        microaot_dsp_mac4_lanes(0x01010101u * (uint8_t)*in, microaot_dsp_sxtb16(weights),
-                                microaot_dsp_sxtb16_ror8(weights), offset, s);
-      }
+      dw_tap4(in_row + (size_t)(x->origin + fx * p->dilation_width) * in_depth, w_row + (size_t)fx * depth, offset,
+              s);
     }
   }
 }
