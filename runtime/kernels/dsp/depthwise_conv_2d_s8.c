@@ -119,7 +119,7 @@ static inline void dw_tap4(const int8_t* in, const int8_t* w, uint32_t offset, i
 
 /* Four channels over the in-image taps of window (y, x): `image` and `filter` start at the group's channel. */
 /* Four output channels of one input channel (a depth multiplier that is a multiple of 4) over the in-image
- * taps of window (y, x), added to s: each tap's input byte replicated to the four lanes. `image` starts at the
+ * taps of window (y, x), added to sums: each tap's input byte (plus offset) in both 16-bit lanes. `image` starts at the
  * input channel, `filter` at the first output channel. Not inlined: the sums stay in registers. */
 static __attribute__((noinline)) void dw_taps_replicated(const dw_params* p, const int8_t* image,
                                                          const int8_t* filter, const microaot_window* y,
@@ -130,7 +130,7 @@ static __attribute__((noinline)) void dw_taps_replicated(const dw_params* p, con
   const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   const int32_t n = x->end - x->begin;
   const int8_t *in_row, *w_row;
-  int32_t fy, t, s[4] = {0, 0, 0, 0};
+  int32_t fy, t, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   if (n <= 0 || y->end <= y->begin) return; /* no tap inside: the pointers below would leave the arrays */
   in_row = image + ((size_t)(y->origin + y->begin * p->dilation_height) * (size_t)p->input_width +
                     (size_t)(x->origin + x->begin * p->dilation_width)) * in_depth;
@@ -139,12 +139,19 @@ static __attribute__((noinline)) void dw_taps_replicated(const dw_params* p, con
     const int8_t* in = in_row;
     const int8_t* w = w_row;
     for (t = 0; t < n; ++t, in += in_step, w += depth) {
-      const uint32_t weights = microaot_dsp_load4(w);
-      microaot_dsp_mac4_lanes(0x01010101u * (uint8_t)*in, microaot_dsp_sxtb16(weights),
-                              microaot_dsp_sxtb16_ror8(weights), offset, s);
+      /* the byte in bytes 0 and 2: both lanes of v hold input + offset */
+      const uint32_t v = microaot_dsp_sxtab16(offset, 0x00010001u * (uint8_t)*in), weights = microaot_dsp_load4(w);
+      const uint32_t w02 = microaot_dsp_sxtb16(weights), w13 = microaot_dsp_sxtb16_ror8(weights);
+      s0 = microaot_dsp_smlabb(v, w02, s0);
+      s2 = microaot_dsp_smlatt(v, w02, s2);
+      s1 = microaot_dsp_smlabb(v, w13, s1);
+      s3 = microaot_dsp_smlatt(v, w13, s3);
     }
   }
-  for (t = 0; t < 4; ++t) sums[t] += s[t];
+  sums[0] += s0;
+  sums[1] += s1;
+  sums[2] += s2;
+  sums[3] += s3;
 }
 
 /* Four channels over the in-image taps of window (y, x): `image` starts at the group's input channel, `filter`
