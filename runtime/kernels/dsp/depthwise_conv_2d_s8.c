@@ -58,7 +58,8 @@ static int dw_fits(const dw_params* p, const int32_t* bias) {
 typedef struct {
   int32_t bias[4]; /* doubled, as the sums: see weights */
   int32_t step[4][3]; /* per channel multiplier, rounding, exponent: side by side for microaot_dsp_step_store8x4 */
-  int32_t activation_min, activation_max, full_range; /* full_range: the clamp is [-128, 127], one SSAT */
+  uint32_t activation_min4, activation_max4; /* the clamp's bounds in each byte */
+  int32_t full_range;                         /* the clamp is [-128, 127]: the SSAT alone */
   /* 3x3 filters: each tap's four weights widened (lanes 0, 2 and 1, 3) and doubled, so that the sums come
    * out doubled as the output step takes them (|2w| <= 256 fits a lane) */
   uint32_t weights[9][2];
@@ -76,8 +77,8 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
     g->step[k][2] = e;
     g->step[k][1] = (int32_t)(((int64_t)1 << (e - 1)) + (int64_t)p->output_offset * ((int64_t)1 << e));
   }
-  g->activation_min = p->activation_min;
-  g->activation_max = p->activation_max;
+  g->activation_min4 = 0x01010101u * (uint8_t)p->activation_min;
+  g->activation_max4 = 0x01010101u * (uint8_t)p->activation_max;
   g->full_range = p->activation_min == -128 && p->activation_max == 127;
   if (p->filter_height == 3 && p->filter_width == 3) {
     for (k = 0; k < 9; ++k) {
@@ -93,21 +94,13 @@ static int dw_widened(const dw_params* p) {
   return p->depth_multiplier == 1 && p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 && p->dilation_width == 1;
 }
 
-static inline int32_t dw_value(const dw_group* g, int k, int32_t doubled) {
-  return microaot_dsp_smmlar(doubled, g->step[k][0], g->step[k][1] + (doubled >> 31)) >> g->step[k][2];
-}
-
-/* Four channels from their doubled sums (bias included). Written out: gcc keeps s[] in registers only when
- * every index is a constant; the clamp read once, before the stores that may alias it. */
+/* Four channels from their doubled sums (bias included): the clamp [-128, 127] is the steps' SSAT, a narrower
+ * one a SIMD clamp of the four bytes. */
 static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out) {
-  const int32_t lo = g->activation_min, hi = g->activation_max;
   if (g->full_range) {
     microaot_dsp_step_store8x4(g->step, s, out);
   } else {
-    out[0] = (int8_t)microaot_clamp_s32(dw_value(g, 0, s[0]), lo, hi);
-    out[1] = (int8_t)microaot_clamp_s32(dw_value(g, 1, s[1]), lo, hi);
-    out[2] = (int8_t)microaot_clamp_s32(dw_value(g, 2, s[2]), lo, hi);
-    out[3] = (int8_t)microaot_clamp_s32(dw_value(g, 3, s[3]), lo, hi);
+    microaot_dsp_step_store8x4_clamped(g->step, s, out, g->activation_min4, g->activation_max4);
   }
 }
 
