@@ -162,17 +162,20 @@ static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
 #define MICROAOT_DSP_STEPS                                                                                    \
   MICROAOT_DSP_STEP("s0", "0", "8") MICROAOT_DSP_STEP("s1", "12", "20") MICROAOT_DSP_STEP("s2", "24", "32") \
   MICROAOT_DSP_STEP("s3", "36", "44")
+/* The steps' operands: temporaries, the four sums (results in place) and the four output bytes. */
+#define MICROAOT_DSP_STEP_OUTPUTS                                                                                \
+  [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), \
+      "=m"(*(int8_t(*)[4])out)
 
 /* out[k] = v[k], a byte store each (cheaper than packing them). One statement (see above). */
 static inline void microaot_dsp_step_store8x4(const int32_t (*step)[3], const int32_t s[4], int8_t* out) {
   int32_t m, r, e, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-  __asm__(MICROAOT_DSP_STEPS
+  __asm__(MICROAOT_DSP_STEPS /* then the stores */
           "strb %[s0], [%[out]]\n\t"
           "strb %[s1], [%[out], #1]\n\t"
           "strb %[s2], [%[out], #2]\n\t"
           "strb %[s3], [%[out], #3]"
-          : [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3),
-            "=m"(*(int8_t(*)[4])out)
+          : MICROAOT_DSP_STEP_OUTPUTS
           : [step] "r"(step), [out] "r"(out), "m"(*(const int32_t(*)[4][3])step));
 }
 
@@ -193,11 +196,11 @@ static inline void microaot_dsp_step_store8x4_clamped(const int32_t (*step)[3], 
           "ssub8 %[r], %[hi], %[s0]\n\t"
           "sel %[s0], %[s0], %[hi]\n\t"
           "str %[s0], [%[out]]"
-          : [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3),
-            "=m"(*(int8_t(*)[4])out)
+          : MICROAOT_DSP_STEP_OUTPUTS
           : [step] "r"(step), [out] "r"(out), [lo] "r"(lo4), [hi] "r"(hi4), "m"(*(const int32_t(*)[4][3])step)
           : "cc");
 }
+#undef MICROAOT_DSP_STEP_OUTPUTS
 #undef MICROAOT_DSP_STEPS
 #undef MICROAOT_DSP_STEP
 
