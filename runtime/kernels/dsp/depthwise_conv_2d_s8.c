@@ -91,7 +91,8 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
 
 /* A 3x3 filter without dilation: the group's widened weights and the unrolled taps. */
 static int dw_widened(const dw_params* p) {
-  return p->depth_multiplier == 1 && p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 && p->dilation_width == 1;
+  return p->depth_multiplier == 1 && p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
+         p->dilation_width == 1;
 }
 
 /* Four channels from their doubled sums (bias included): the clamp [-128, 127] is the steps' SSAT, a narrower
