@@ -174,13 +174,54 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
   for (int i = 0; i < 400; ++i) {
     Geometry g = random_geometry(rng, 4, i % 2 == 0);
     microaot_depthwise_conv_2d_params_q p{};
-    p.depth_multiplier = i % 6 == 0 ? 2 : 1;  // 2: the portable fallback
+    const int multipliers[] = {2, 1, 1, 4, 1, 8};  // 2: the portable fallback; 4, 8: four channels read one input
+    p.depth_multiplier = multipliers[i % 6];
     g.out_c = g.in_c * p.depth_multiplier;
     set_conv_window(p, g);
     const int taps = g.filter_h * g.filter_w;
     expect_same_conv(depthwise, p, g, taps, static_cast<size_t>(taps * g.out_c), rng, i, counts);
     ASSERT_FALSE(HasFailure());
   }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+// The 3x3 path's row and column kinds on every small image: widths and heights 1 to 5 (windows missing one
+// or two columns or rows, or wholly inside), padding 0 to 2, strides 1 and 2, a whole channel group and a
+// remainder; and the layers of KWS (25x5, 64 channels, "same" padding: two of five columns are edges) and
+// micro_speech (depth multiplier 8).
+TEST(DspDepthwiseConv2dS8, MatchesPortableOnEveryEdgeKindOfSmallImagesAndModelLayers) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> depthwise{
+      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
+  std::mt19937 rng(29);
+  Counts counts;
+  int i = 0;
+  for (int in_h = 1; in_h <= 5; ++in_h) {
+    for (int in_w = 1; in_w <= 5; ++in_w) {
+      for (int pad = 0; pad <= 2; ++pad) {
+        for (int stride = 1; stride <= 2; ++stride) {
+          if (in_h + 2 * pad < 3 || in_w + 2 * pad < 3) continue;  // no output
+          Geometry g{1, in_h, in_w, 6, 3, 3, 0, 0, 6, stride, stride, 1, 1, pad, pad};
+          g.out_h = out_size(in_h, pad, 3, 1, stride), g.out_w = out_size(in_w, pad, 3, 1, stride);
+          microaot_depthwise_conv_2d_params_q p{};
+          p.depth_multiplier = 1;
+          set_conv_window(p, g);
+          expect_same_conv(depthwise, p, g, 9, static_cast<size_t>(9 * g.out_c), rng, ++i, counts);
+          ASSERT_FALSE(HasFailure()) << in_h << "x" << in_w << " pad " << pad << " stride " << stride;
+        }
+      }
+    }
+  }
+  const Geometry kws{1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1};
+  microaot_depthwise_conv_2d_params_q p{};
+  p.depth_multiplier = 1;
+  set_conv_window(p, kws);
+  expect_same_conv(depthwise, p, kws, 9, static_cast<size_t>(9 * kws.out_c), rng, 1, counts);
+  // micro_speech's layer: one input channel, depth multiplier 8, a 10x8 filter at stride 2, "same" padding.
+  const Geometry speech{1, 49, 40, 1, 10, 8, 25, 20, 8, 2, 2, 1, 1, 4, 3};
+  microaot_depthwise_conv_2d_params_q q{};
+  q.depth_multiplier = 8;
+  set_conv_window(q, speech);
+  expect_same_conv(depthwise, q, speech, 80, static_cast<size_t>(80 * speech.out_c), rng, 1, counts);
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 

@@ -69,6 +69,7 @@ Geometry random_geometry(Kind kind, std::mt19937& rng, int max_channels) {
       if (g.in_c % 2 == 0 && g.out_c % 2 == 0 && pick(0, 1)) g.groups_or_multiplier = 2;
     } else if (kind == Kind::kDepthwise) {
       g.groups_or_multiplier = pick(1, 2);
+      if (g.groups_or_multiplier == 2 && g.in_c % 2 == 1) g.groups_or_multiplier = 4;  // the DSP's 4k path
       g.out_c = g.in_c * g.groups_or_multiplier;
     }
     axis(g.same, g.in_h, g.filter_h, g.stride_h, g.dilation_h, g.out_h, g.pad_h);
@@ -211,7 +212,8 @@ TEST(OverlapRows, DepthwiseConvS8) {
   run_conv_cases(Kind::kDepthwise, microaot_depthwise_conv_2d_s8, microaot_depthwise_conv_2d_s8_overlap);
 }
 // The DSP implementation (dsp_test/), whose overlap flavor goes channel group by channel group (of four) when
-// input and output lie a whole number of pixels apart (the shifts above include such and others).
+// input and output lie a whole number of pixels apart (the shifts above include such and others) and the
+// depth multiplier is 1, whole rows otherwise (multiplier 4: four output channels read one input channel).
 TEST(OverlapRows, DspDepthwiseConvS8) {
   run_conv_cases(Kind::kDepthwise, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap, 13);
 }

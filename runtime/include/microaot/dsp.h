@@ -149,6 +149,61 @@ static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
   return r;
 }
 
+/* The output step of four depthwise channels (see kernels/dsp/depthwise_conv_2d_s8.c): v[k] = SSAT #8 of
+ * (SMMLAR(s[k], step[k][0], step[k][1] + (s[k] >> 31)) >> step[k][2]), each channel's three constants one
+ * LDRD and one LDR at fixed offsets (left to the compiler: three loads and an add). */
+#define MICROAOT_DSP_STEP(y, offset, next)                \
+  "ldrd %[m], %[r], [%[step], #" offset "]\n\t"             \
+  "ldr %[e], [%[step], #" next "]\n\t"                      \
+  "add %[r], %[r], %[" y "], asr #31\n\t"                  \
+  "smmlar %[" y "], %[" y "], %[m], %[r]\n\t"              \
+  "asr %[" y "], %[" y "], %[e]\n\t"                       \
+  "ssat %[" y "], #8, %[" y "]\n\t"
+#define MICROAOT_DSP_STEPS                                                                                    \
+  MICROAOT_DSP_STEP("s0", "0", "8") MICROAOT_DSP_STEP("s1", "12", "20") MICROAOT_DSP_STEP("s2", "24", "32") \
+  MICROAOT_DSP_STEP("s3", "36", "44")
+/* The steps' operands: temporaries, the four sums (results in place) and the four output bytes. */
+#define MICROAOT_DSP_STEP_OUTPUTS                                                                                \
+  [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), \
+      "=m"(*(int8_t(*)[4])out)
+
+/* out[k] = v[k], a byte store each (cheaper than packing them). One statement (see above). */
+static inline void microaot_dsp_step_store8x4(const int32_t (*step)[3], const int32_t s[4], int8_t* out) {
+  int32_t m, r, e, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+  __asm__(MICROAOT_DSP_STEPS /* then the stores */
+          "strb %[s0], [%[out]]\n\t"
+          "strb %[s1], [%[out], #1]\n\t"
+          "strb %[s2], [%[out], #2]\n\t"
+          "strb %[s3], [%[out], #3]"
+          : MICROAOT_DSP_STEP_OUTPUTS
+          : [step] "r"(step), [out] "r"(out), "m"(*(const int32_t(*)[4][3])step));
+}
+
+/* out[k] = v[k] clamped to [lo, hi] (each byte of lo4 and hi4 holds the bound): the four packed into a word
+ * (PKHBT, UXTB16) and clamped at once, SSUB8 setting a lane's GE flag where its difference is >= 0 and SEL
+ * picking by them: 14 instructions after the steps instead of 24 for compares and byte stores. */
+static inline void microaot_dsp_step_store8x4_clamped(const int32_t (*step)[3], const int32_t s[4], int8_t* out,
+                                                      uint32_t lo4, uint32_t hi4) {
+  int32_t m, r, e, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+  __asm__(MICROAOT_DSP_STEPS
+          "pkhbt %[s0], %[s0], %[s2], lsl #16\n\t"
+          "pkhbt %[s1], %[s1], %[s3], lsl #16\n\t"
+          "uxtb16 %[s0], %[s0]\n\t"
+          "uxtb16 %[s1], %[s1]\n\t"
+          "orr %[s0], %[s0], %[s1], lsl #8\n\t"
+          "ssub8 %[r], %[s0], %[lo]\n\t"
+          "sel %[s0], %[s0], %[lo]\n\t"
+          "ssub8 %[r], %[hi], %[s0]\n\t"
+          "sel %[s0], %[s0], %[hi]\n\t"
+          "str %[s0], [%[out]]"
+          : MICROAOT_DSP_STEP_OUTPUTS
+          : [step] "r"(step), [out] "r"(out), [lo] "r"(lo4), [hi] "r"(hi4), "m"(*(const int32_t(*)[4][3])step)
+          : "cc");
+}
+#undef MICROAOT_DSP_STEP_OUTPUTS
+#undef MICROAOT_DSP_STEPS
+#undef MICROAOT_DSP_STEP
+
 #else /* the same results in C */
 
 static inline int32_t microaot_dsp_bottom(uint32_t x) { return (int32_t)(int16_t)(uint16_t)(x & 0xFFFFu); }
@@ -216,6 +271,25 @@ static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
 static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
   const uint64_t sum = ((uint64_t)(uint32_t)acc << 32) + (uint64_t)((int64_t)x * y) + 0x80000000u;
   return (int32_t)(uint32_t)(sum >> 32);
+}
+
+static inline int32_t microaot_dsp_step_value(const int32_t step[3], int32_t y) {
+  return microaot_dsp_ssat8(microaot_dsp_smmlar(y, step[0], step[1] + (y >> 31)) >> step[2]);
+}
+
+static inline void microaot_dsp_step_store8x4(const int32_t (*step)[3], const int32_t s[4], int8_t* out) {
+  int k;
+  for (k = 0; k < 4; ++k) out[k] = (int8_t)microaot_dsp_step_value(step[k], s[k]);
+}
+
+static inline void microaot_dsp_step_store8x4_clamped(const int32_t (*step)[3], const int32_t s[4], int8_t* out,
+                                                      uint32_t lo4, uint32_t hi4) {
+  int k;
+  for (k = 0; k < 4; ++k) {
+    const int32_t v = microaot_dsp_step_value(step[k], s[k]), lo = microaot_dsp_byte(lo4, k);
+    const int32_t hi = microaot_dsp_byte(hi4, k);
+    out[k] = (int8_t)(v < lo ? lo : (v > hi ? hi : v));
+  }
 }
 
 #endif

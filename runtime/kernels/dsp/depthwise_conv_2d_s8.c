@@ -1,11 +1,14 @@
 /* int8 DEPTHWISE_CONV_2D with the DSP extension, bit-exact with the portable kernel, for depth multiplier 1
- * (input channel c feeds output channel c only). Each output row is done four channels at a time over all
- * its pixels: each tap's four inputs and four weights widened to 16-bit lanes with SXTAB16/SXTB16 (the input
- * offset added on the way) and accumulated per channel with SMLABB/SMLATT from the bias on; a 3x3 window
- * wholly inside the image (no dilation) unrolled, the others over their in-image taps only, as the reference
- * does. The output step is one SMMLAR per value with the group's constants computed once per row (see
- * dw_group). Other depth multipliers and requantizations outside the fast path's bounds (dw_fits) take the
- * portable code. */
+ * (input channel c feeds output channel c only) or a multiple of 4 (four output channels read one input
+ * channel: micro_speech's layer, multiplier 8). Each output row is done four channels at a time over all its
+ * pixels: each tap's four inputs (or one, replicated) and four weights widened to 16-bit lanes with
+ * SXTAB16/SXTB16 (the input offset added on the way) and accumulated per channel with SMLABB/SMLATT from the
+ * bias on. 3x3 windows without dilation (depth multiplier 1): a group's rows counted on in one function, a
+ * window wholly inside the image unrolled, one at an edge (KWS's rows are 5 pixels wide: 2 are edges) by its
+ * in-image taps only, as the reference does, in a function of its own so that its sums stay in registers.
+ * The output step is one SMMLAR per value with the group's constants computed once (see dw_group), four
+ * values in one asm statement. Other depth multipliers and requantizations outside the fast path's bounds
+ * (dw_fits) take the portable code. */
 #include <stddef.h>
 #include <string.h>
 
@@ -32,7 +35,7 @@ typedef microaot_depthwise_conv_2d_params_q dw_params;
  * right shift e in [1, 31], a multiplier >= 0 and the rounding term of dw_group below 2^30. */
 static int dw_fits(const dw_params* p, const int32_t* bias) {
   int32_t c;
-  if (p->depth_multiplier != 1 || p->input_offset < -128 || p->input_offset > 128 ||
+  if ((p->depth_multiplier != 1 && p->depth_multiplier % 4 != 0) || p->input_offset < -128 || p->input_offset > 128 ||
       p->filter_height * p->filter_width >= (1 << 14) || p->output_offset < -128 || p->output_offset > 128) {
     return 0;
   }
@@ -54,8 +57,9 @@ static int dw_fits(const dw_params* p, const int32_t* bias) {
  * zero) plus the output offset. */
 typedef struct {
   int32_t bias[4]; /* doubled, as the sums: see weights */
-  int32_t multiplier[4], rounding[4], exponent[4];
-  int32_t activation_min, activation_max, full_range; /* full_range: the clamp is [-128, 127], one SSAT */
+  int32_t step[4][3]; /* per channel multiplier, rounding, exponent: side by side for microaot_dsp_step_store8x4 */
+  uint32_t activation_min4, activation_max4; /* the clamp's bounds in each byte */
+  int32_t full_range;                         /* the clamp is [-128, 127]: the SSAT alone */
   /* 3x3 filters: each tap's four weights widened (lanes 0, 2 and 1, 3) and doubled, so that the sums come
    * out doubled as the output step takes them (|2w| <= 256 fits a lane) */
   uint32_t weights[9][2];
@@ -69,12 +73,12 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
   for (k = 0; k < 4; ++k) {
     const int32_t e = -p->output_shift[c + k];
     g->bias[k] = bias != NULL ? 2 * bias[c + k] : 0;
-    g->multiplier[k] = p->output_multiplier[c + k];
-    g->exponent[k] = e;
-    g->rounding[k] = (int32_t)(((int64_t)1 << (e - 1)) + (int64_t)p->output_offset * ((int64_t)1 << e));
+    g->step[k][0] = p->output_multiplier[c + k];
+    g->step[k][2] = e;
+    g->step[k][1] = (int32_t)(((int64_t)1 << (e - 1)) + (int64_t)p->output_offset * ((int64_t)1 << e));
   }
-  g->activation_min = p->activation_min;
-  g->activation_max = p->activation_max;
+  g->activation_min4 = 0x01010101u * (uint8_t)p->activation_min;
+  g->activation_max4 = 0x01010101u * (uint8_t)p->activation_max;
   g->full_range = p->activation_min == -128 && p->activation_max == 127;
   if (p->filter_height == 3 && p->filter_width == 3) {
     for (k = 0; k < 9; ++k) {
@@ -85,24 +89,19 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
   }
 }
 
-static inline int32_t dw_value(const dw_group* g, int k, int32_t doubled) {
-  return microaot_dsp_smmlar(doubled, g->multiplier[k], g->rounding[k] + (doubled >> 31)) >> g->exponent[k];
+/* A 3x3 filter without dilation: the group's widened weights and the unrolled taps. */
+static int dw_widened(const dw_params* p) {
+  return p->depth_multiplier == 1 && p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
+         p->dilation_width == 1;
 }
 
-/* Four channels from their doubled sums (bias included). Written out: gcc keeps s[] in registers only when
- * every index is a constant; the clamp read once, before the stores that may alias it. */
+/* Four channels from their doubled sums (bias included): the clamp [-128, 127] is the steps' SSAT, a narrower
+ * one a SIMD clamp of the four bytes. */
 static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out) {
-  const int32_t lo = g->activation_min, hi = g->activation_max;
   if (g->full_range) {
-    out[0] = (int8_t)microaot_dsp_ssat8(dw_value(g, 0, s[0]));
-    out[1] = (int8_t)microaot_dsp_ssat8(dw_value(g, 1, s[1]));
-    out[2] = (int8_t)microaot_dsp_ssat8(dw_value(g, 2, s[2]));
-    out[3] = (int8_t)microaot_dsp_ssat8(dw_value(g, 3, s[3]));
+    microaot_dsp_step_store8x4(g->step, s, out);
   } else {
-    out[0] = (int8_t)microaot_clamp_s32(dw_value(g, 0, s[0]), lo, hi);
-    out[1] = (int8_t)microaot_clamp_s32(dw_value(g, 1, s[1]), lo, hi);
-    out[2] = (int8_t)microaot_clamp_s32(dw_value(g, 2, s[2]), lo, hi);
-    out[3] = (int8_t)microaot_clamp_s32(dw_value(g, 3, s[3]), lo, hi);
+    microaot_dsp_step_store8x4_clamped(g->step, s, out, g->activation_min4, g->activation_max4);
   }
 }
 
@@ -113,17 +112,61 @@ static inline void dw_tap4(const int8_t* in, const int8_t* w, uint32_t offset, i
 }
 
 /* Four channels over the in-image taps of window (y, x): `image` and `filter` start at the group's channel. */
+/* Four output channels of one input channel (a depth multiplier that is a multiple of 4) over the in-image
+ * taps of window (y, x), added to sums: each tap's input byte (plus offset) in both 16-bit lanes. `image` starts at the
+ * input channel, `filter` at the first output channel. Not inlined: the sums stay in registers. */
+static __attribute__((noinline)) void dw_taps_replicated(const dw_params* p, const int8_t* image,
+                                                         const int8_t* filter, const microaot_window* y,
+                                                         const microaot_window* x, int32_t sums[4]) {
+  const size_t depth = (size_t)p->output_depth, in_depth = (size_t)p->input_depth;
+  const size_t in_step = (size_t)p->dilation_width * in_depth, w_row_step = (size_t)p->filter_width * depth;
+  const size_t in_row_step = (size_t)p->dilation_height * (size_t)p->input_width * in_depth;
+  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+  const int32_t n = x->end - x->begin;
+  const int8_t *in_row, *w_row;
+  int32_t fy, t, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  if (n <= 0 || y->end <= y->begin) return; /* no tap inside: the pointers below would leave the arrays */
+  in_row = image + ((size_t)(y->origin + y->begin * p->dilation_height) * (size_t)p->input_width +
+                    (size_t)(x->origin + x->begin * p->dilation_width)) * in_depth;
+  w_row = filter + ((size_t)y->begin * (size_t)p->filter_width + (size_t)x->begin) * depth;
+  for (fy = y->begin; fy < y->end; ++fy, in_row += in_row_step, w_row += w_row_step) {
+    const int8_t* in = in_row;
+    const int8_t* w = w_row;
+    for (t = 0; t < n; ++t, in += in_step, w += depth) {
+      /* the byte in bytes 0 and 2: both lanes of v hold input + offset */
+      const uint32_t v = microaot_dsp_sxtab16(offset, 0x00010001u * (uint8_t)*in), weights = microaot_dsp_load4(w);
+      const uint32_t w02 = microaot_dsp_sxtb16(weights), w13 = microaot_dsp_sxtb16_ror8(weights);
+      s0 = microaot_dsp_smlabb(v, w02, s0);
+      s2 = microaot_dsp_smlatt(v, w02, s2);
+      s1 = microaot_dsp_smlabb(v, w13, s1);
+      s3 = microaot_dsp_smlatt(v, w13, s3);
+    }
+  }
+  sums[0] += s0;
+  sums[1] += s1;
+  sums[2] += s2;
+  sums[3] += s3;
+}
+
+/* Four channels over the in-image taps of window (y, x): `image` starts at the group's input channel, `filter`
+ * at its first output channel; each channel reads its own input byte (depth multiplier 1), or see
+ * dw_taps_replicated. */
 static void dw_taps(const dw_params* p, const int8_t* image, const int8_t* filter, const microaot_window* y,
                     const microaot_window* x, int32_t s[4]) {
-  const size_t depth = (size_t)p->output_depth;
+  const size_t depth = (size_t)p->output_depth, in_depth = (size_t)p->input_depth;
   const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   int32_t fy, fx;
+  if (p->depth_multiplier != 1) {
+    dw_taps_replicated(p, image, filter, y, x, s);
+    return;
+  }
   for (fy = y->begin; fy < y->end; ++fy) {
     const int32_t in_y = y->origin + fy * p->dilation_height;
-    const int8_t* in_row = image + (size_t)in_y * (size_t)p->input_width * depth;
+    const int8_t* in_row = image + (size_t)in_y * (size_t)p->input_width * in_depth;
     const int8_t* w_row = filter + (size_t)fy * (size_t)p->filter_width * depth;
     for (fx = x->begin; fx < x->end; ++fx) {
-      dw_tap4(in_row + (size_t)(x->origin + fx * p->dilation_width) * depth, w_row + (size_t)fx * depth, offset, s);
+      dw_tap4(in_row + (size_t)(x->origin + fx * p->dilation_width) * in_depth, w_row + (size_t)fx * depth, offset,
+              s);
     }
   }
 }
@@ -137,6 +180,58 @@ static inline void dw_taps_3x3(const int8_t* in, const dw_group* g, size_t depth
   microaot_dsp_mac4_lanes_x3(in + 2 * row, depth, g->weights + 6, offset, s);
 }
 
+/* What the pixels of one output row of a channel group need, for a 3x3 filter without dilation. */
+typedef struct {
+  const dw_group* g;
+  const int8_t* in;        /* the window's first in-image input row, at the group's channel */
+  const uint32_t (*w)[2];  /* the widened weights of that row's taps */
+  size_t depth, row;       /* bytes from one input pixel (row) to the next */
+  int32_t rows;            /* input rows inside the window (0 to 3) */
+  int32_t input_width;
+  uint32_t offset;         /* the input offset in both 16-bit lanes */
+} dw_row_3x3;
+
+/* One output pixel whose window starts at input column `origin` and is clipped by the image's edges: its
+ * in-image taps only (the reference skips the others); no tap inside leaves the bias. Not inlined, with the
+ * row's constants in one struct: the sums stay in registers and the call is cheap. */
+static __attribute__((noinline)) void dw_pixel_clipped(const dw_row_3x3* r, int32_t origin, int8_t* out) {
+  const int32_t begin = origin < 0 ? -origin : 0;
+  const int32_t n = (r->input_width - origin < 3 ? r->input_width - origin : 3) - begin;
+  const size_t depth = r->depth, row = r->row;
+  int32_t k, s[4];
+  memcpy(s, r->g->bias, sizeof s);
+  if (n > 0) {
+    const int8_t* in = r->in + (size_t)(origin + begin) * depth;
+    const uint32_t(*w)[2] = r->w + begin;
+    if (n == 2 && r->rows == 3) { /* a left or right edge column of "same" padding: unrolled */
+      microaot_dsp_mac4_lanes_x2(in, depth, w, r->offset, s);
+      microaot_dsp_mac4_lanes_x2(in + row, depth, w + 3, r->offset, s);
+      microaot_dsp_mac4_lanes_x2(in + 2 * row, depth, w + 6, r->offset, s);
+    } else {
+      for (k = 0; k < r->rows; ++k, in += row, w += 3) {
+        if (n == 3) {
+          microaot_dsp_mac4_lanes_x3(in, depth, w, r->offset, s);
+        } else if (n == 2) {
+          microaot_dsp_mac4_lanes_x2(in, depth, w, r->offset, s);
+        } else {
+          microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], r->offset, s);
+        }
+      }
+    }
+  }
+  dw_store4(r->g, s, out);
+}
+
+/* The window of one output position of a 3x3 filter without dilation along one axis: comparisons instead
+ * of microaot_window_of's divisions. */
+static inline microaot_window dw_window_3(int32_t origin, int32_t in_size) {
+  microaot_window w;
+  w.origin = origin;
+  w.begin = origin < 0 ? -origin : 0;
+  w.end = in_size - origin < 3 ? in_size - origin : 3;
+  return w;
+}
+
 /* The output columns whose window lies wholly inside the image: [*first, *end). */
 static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end) {
   const int32_t last_origin = p->input_width - 1 - (p->filter_width - 1) * p->dilation_width;
@@ -146,89 +241,87 @@ static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end
   if (*first > *end) *first = *end;
 }
 
-/* microaot_window_of without its divisions for dilation 1 (the common case). */
-static inline microaot_window dw_window_of(int32_t out, int32_t stride, int32_t padding, int32_t filter,
-                                          int32_t dilation, int32_t in_size) {
-  microaot_window w;
-  if (dilation != 1) return microaot_window_of(out, stride, padding, filter, dilation, in_size);
-  w.origin = out * stride - padding;
-  w.begin = w.origin < 0 ? -w.origin : 0;
-  w.end = in_size - w.origin < filter ? in_size - w.origin : filter;
-  return w;
-}
-
-/* The in-image taps of window (y, x) of a 3x3 filter without dilation, by the group's widened weights. */
-static void dw_taps_3x3_clipped(const dw_params* p, const dw_group* g, const int8_t* image, const microaot_window* y,
-                                const microaot_window* x, uint32_t offset, int32_t s[4]) {
+/* One output row of a 3x3 filter without dilation for the group, its window's rows `y`: the columns
+ * [first, end) whose window lies inside the image unrolled, the others clipped. `image` and `out` start at the
+ * group's channel. Not inlined: its loops keep their own registers (inlined, the interior loop spilled). */
+static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const dw_group* g, const int8_t* image,
+                                                       const microaot_window* y, int32_t first, int32_t end,
+                                                       int8_t* out) {
   const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
-  const int32_t n = x->end - x->begin;
-  const int8_t* in;
-  const uint32_t(*w)[2];
-  int32_t fy, t;
-  if (n <= 0 || y->end <= y->begin) return; /* no tap inside: the pointers below would leave the arrays */
-  in = image + ((size_t)(y->origin + y->begin) * (size_t)p->input_width + (size_t)(x->origin + x->begin)) * depth;
-  w = g->weights + y->begin * 3 + x->begin;
-  if (n == 2 && y->end - y->begin == 3) { /* a left or right edge column of "same" padding: unrolled */
-    microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
-    microaot_dsp_mac4_lanes_x2(in + row, depth, w + 3, offset, s);
-    microaot_dsp_mac4_lanes_x2(in + 2 * row, depth, w + 6, offset, s);
-    return;
+  const int32_t rows = y->end > y->begin ? y->end - y->begin : 0, stride = p->stride_width;
+  const dw_row_3x3 r = {g,   image + (size_t)(rows > 0 ? y->origin + y->begin : 0) * row,
+                        g->weights + (rows > 0 ? 3 * y->begin : 0),
+                        depth, row, rows, p->input_width, microaot_dsp_pack16(p->input_offset, p->input_offset)};
+  int32_t ox, s[4];
+  if (rows != 3) first = end = 0; /* a top or bottom row (or none inside): every column clipped */
+  if (rows > 0) {
+    for (ox = 0; ox < first; ++ox) dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
   }
-  for (fy = y->begin; fy < y->end; ++fy, in += row, w += 3) {
-    if (n == 3) {
-      microaot_dsp_mac4_lanes_x3(in, depth, w, offset, s);
-    } else if (n == 2) {
-      microaot_dsp_mac4_lanes_x2(in, depth, w, offset, s);
-    } else {
-      for (t = 0; t < n; ++t) {
-        microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * depth), w[t][0], w[t][1], offset, s);
-      }
-    }
-  }
-}
-
-/* Output columns [begin, end) of one row for the group at channel c, each window on its own. */
-static void dw_edge_columns(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
-                            const microaot_window* y, int32_t begin, int32_t end, int8_t* out) {
-  const size_t depth = (size_t)p->output_depth;
-  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-  const int widened = p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
-                      p->dilation_width == 1;
-  int32_t ox, k, s[4];
-  for (ox = begin; ox < end; ++ox) {
-    const microaot_window x = dw_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width,
-                                           p->input_width);
-    if (widened) {
-      memcpy(s, g->bias, sizeof s);
-      dw_taps_3x3_clipped(p, g, image, y, &x, offset, s);
-    } else { /* the filter's own weights: the sums doubled afterwards */
-      memset(s, 0, sizeof s);
-      dw_taps(p, image, filter, y, &x, s);
-      for (k = 0; k < 4; ++k) s[k] = 2 * s[k] + g->bias[k];
-    }
-    dw_store4(g, s, out + (size_t)ox * depth);
-  }
-}
-
-/* One output row of the group at channel c: image, filter and out start at channel c. */
-static void dw_group_row(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
-                         const microaot_window* y, int32_t first, int32_t end, int8_t* out) {
-  const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
-  const int unrolled = p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
-                       p->dilation_width == 1 && y->begin == 0 && y->end == 3;
-  dw_edge_columns(p, g, image, filter, y, 0, unrolled ? first : p->output_width, out);
-  if (unrolled) {
-    const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-    const size_t step = (size_t)p->stride_width * depth;
-    const int8_t* in = image + (size_t)y->origin * row + (size_t)(first * p->stride_width - p->pad_width) * depth;
+  {
+    const int8_t* in = first < end ? r.in + (size_t)(first * stride - p->pad_width) * depth : r.in;
+    const size_t step = (size_t)stride * depth;
     int8_t* o = out + (size_t)first * depth;
-    int32_t ox, s[4];
     for (ox = first; ox < end; ++ox, in += step, o += depth) {
       memcpy(s, g->bias, sizeof s);
-      dw_taps_3x3(in, g, depth, row, offset, s);
+      dw_taps_3x3(in, g, depth, row, r.offset, s);
       dw_store4(g, s, o);
     }
-    dw_edge_columns(p, g, image, filter, y, end, p->output_width, out);
+  }
+  for (ox = end; ox < p->output_width; ++ox) {
+    if (rows > 0) {
+      dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
+    } else { /* no input row inside: the bias alone */
+      memcpy(s, g->bias, sizeof s);
+      dw_store4(g, s, out + (size_t)ox * depth);
+    }
+  }
+}
+
+/* Channels [c, c + n) of every pixel of a row, from the scratch row to the output row. */
+static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to, size_t n) {
+  const size_t depth = (size_t)p->output_depth;
+  const int8_t* const end = from + (size_t)p->output_width * depth;
+  if (n == 4) { /* a word per pixel, no call */
+    for (; from != end; from += depth, to += depth) memcpy(to, from, 4);
+    return;
+  }
+  for (; from != end; from += depth, to += depth) memcpy(to, from, n);
+}
+
+/* Output rows [row_begin, row_end) of the group (3x3 filter, no dilation) as dw_rows lays them out, `input`,
+ * `output` and `scratch` at the group's channel: the batch and row counted on instead of divided out, and
+ * a row's overhead small (KWS's rows are 5 pixels). */
+static __attribute__((noinline)) void dw_group_rows_3x3(const dw_params* p, const dw_group* g, const int8_t* input,
+                                                        int8_t* output, size_t row_stride, int32_t row_begin,
+                                                        int32_t row_end, int8_t* scratch) {
+  const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
+  int32_t row, oy = row_begin % p->output_height, first, end;
+  dw_interior_columns(p, &first, &end);
+  for (row = row_begin; row < row_end; ++row, output += row_stride) {
+    const microaot_window y = dw_window_3(oy * p->stride_height - p->pad_height, p->input_height);
+    dw_group_row_3x3(p, g, image, &y, first, end, scratch != NULL ? scratch : output);
+    if (scratch != NULL) dw_copy_channels(p, scratch, output, 4);
+    if (++oy == p->output_height) {
+      oy = 0;
+      image += image_size;
+    }
+  }
+}
+
+/* Output columns [0, output width) of one row for the group at channel c, each window on its own, by the
+ * filter's own weights (filters other than 3x3 or dilated): the sums doubled afterwards. */
+static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
+                             const microaot_window* y, int8_t* out) {
+  const size_t depth = (size_t)p->output_depth;
+  int32_t ox, k, s[4];
+  for (ox = 0; ox < p->output_width; ++ox) {
+    const microaot_window x = microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width,
+                                                 p->dilation_width, p->input_width);
+    memset(s, 0, sizeof s);
+    dw_taps(p, image, filter, y, &x, s);
+    for (k = 0; k < 4; ++k) s[k] = 2 * s[k] + g->bias[k];
+    dw_store4(g, s, out + (size_t)ox * depth);
   }
 }
 
@@ -254,39 +347,31 @@ static void dw_channel_row(const dw_params* p, const int32_t* bias, const int8_t
   }
 }
 
-/* Channels [c, c + n) of every pixel of a row, from the scratch row to the output row. */
-static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to, size_t n) {
-  const size_t depth = (size_t)p->output_depth;
-  int32_t ox;
-  for (ox = 0; ox < p->output_width; ++ox, from += depth, to += depth) {
-    if (n == 4) {
-      memcpy(to, from, 4); /* a word: no call */
-    } else {
-      memcpy(to, from, n);
-    }
-  }
-}
-
 /* Output rows [row_begin, row_end) (counted over all batches), channel group by channel group (each group's
  * constants once), into `output` (row i at output + i * row_stride), or with row_scratch each group's part
  * of a row into the scratch row first and then to its place (see the overlap variant). */
 static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
                     int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* row_scratch) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  int32_t row, c, k, first, end;
+  int32_t row, c, k;
   dw_group g;
-  dw_interior_columns(p, &first, &end);
   for (c = 0; c < p->output_depth; c += 4) {
     const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
     if (whole) dw_group_of(p, filter, bias, c, &g);
+    if (whole && dw_widened(p)) {
+      dw_group_rows_3x3(p, &g, input + c, output + c, row_stride, row_begin, row_end,
+                        row_scratch != NULL ? row_scratch + c : NULL);
+      continue;
+    }
     for (row = row_begin; row < row_end; ++row) {
       const int8_t* image = input + (size_t)(row / p->output_height) * image_size;
-      const microaot_window y = microaot_window_of(row % p->output_height, p->stride_height, p->pad_height,
-                                                   p->filter_height, p->dilation_height, p->input_height);
+      const int32_t oy = row % p->output_height;
+      const microaot_window y = microaot_window_of(oy, p->stride_height, p->pad_height, p->filter_height,
+                                                   p->dilation_height, p->input_height);
       int8_t* out = output + (size_t)(row - row_begin) * row_stride;
       int8_t* dst = row_scratch != NULL ? row_scratch : out;
       if (whole) {
-        dw_group_row(p, &g, image + c, filter + c, &y, first, end, dst + c);
+        dw_group_row_any(p, &g, image + c / p->depth_multiplier, filter + c, &y, dst + c);
       } else {
         for (k = c; k < p->output_depth; ++k) dw_channel_row(p, bias, image, filter, &y, k, dst);
       }
@@ -308,7 +393,8 @@ void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* pa
 /* Output channel c reads input channel c only. When output and input lie a whole number of pixels apart,
  * every output byte overwrites an input byte of its own channel, so a channel group done row by row (each
  * row through the scratch row, as the portable kernel does with whole rows) sees the same inputs as in
- * whole-row order: the groups go outermost and each computes its constants once. Otherwise whole rows. */
+ * whole-row order: the groups go outermost and each computes its constants once. Otherwise (and with a depth
+ * multiplier above 1, where output channel c reads input channel c / multiplier) whole rows. */
 void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                            const int8_t* filter, const int32_t* bias, int8_t* output,
                                            void* scratch) {
@@ -320,7 +406,8 @@ void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_para
     microaot_depthwise_conv_2d_s8_overlap_portable(params, input, filter, bias, output, scratch);
     return;
   }
-  if ((in_at > out_at ? in_at - out_at : out_at - in_at) % (uintptr_t)params->output_depth == 0) {
+  if (params->depth_multiplier == 1 &&
+      (in_at > out_at ? in_at - out_at : out_at - in_at) % (uintptr_t)params->output_depth == 0) {
     dw_rows(params, input, filter, bias, output, row_size, 0, rows, (int8_t*)scratch);
     return;
   }
