@@ -183,7 +183,8 @@ std::string state_shared_by(const Graph& graph, const Op& op) {
 // The ring's position: the slot of the oldest values, 0 at init and reset (the state's own layout then).
 Tensor ring_position(const Graph& graph, const Op& op) {
   Tensor position;
-  position.name = graph.tensor(op.inputs[kState]).name + "_ring_position";
+  const std::string& state = graph.tensor(op.inputs[kState]).name;
+  position.name = (state.empty() ? "t" + std::to_string(op.inputs[kState]) : state) + "_ring_position";
   position.dtype = DType::kInt32;
   position.shape = {1};
   position.is_persistent = true;
