@@ -52,7 +52,10 @@ std::string supported_operators_markdown() {
       << "README).\n\n"
       << "SVDF keeps its memory in input 4, a variable tensor (`is_variable`) kept from run to run and reset to\n"
       << "its zero point. int8 input takes int8 weights_feature with int16 or int8 weights_time and state (of one\n"
-      << "type); as in TFLite Micro, the integer SVDF applies no fused activation, the float32 one does.\n\n"
+      << "type); as in TFLite Micro, the integer SVDF applies no fused activation, the float32 one does. When\n"
+      << "no other operator and no graph input or output uses the state, microaot keeps each filter's memory as a\n"
+      << "ring (an int32 position per SVDF beside the state, reset to 0) and moves no state on a run; else it\n"
+      << "shifts the state as TFLite Micro does. network_info.txt says which, and why.\n\n"
       << "| operator | code | family |";
   for (DType column : kColumns) out << " " << dtype_name(column) << " |";
   out << "\n|---|---|---|";

@@ -36,14 +36,16 @@ std::string argument_problem(const Graph& graph, const KernelInfo& kernel, const
   return "";
 }
 
-// Appends the call's derived constants to the graph and points the arguments at them.
+// Appends the call's derived tensors to the graph and points the arguments at them: constants, or state the
+// call keeps for itself (is_persistent, e.g. SVDF's ring position), which the planner puts in the persistent
+// region and init and reset set to its data.
 void add_derived_constants(Graph& graph, KernelCall& call) {
   for (int& id : call.args) {
     if (id >= kNoTensor) continue;  // a tensor of the graph, or absent
     const size_t index = static_cast<size_t>(-2 - id);
     MICROAOT_CHECK(index < call.derived.size(), "argument names a derived constant that does not exist");
     Tensor t = call.derived[index];
-    t.is_constant = true;
+    t.is_constant = !t.is_persistent;
     graph.tensors.push_back(std::move(t));
     id = static_cast<int>(graph.tensors.size() - 1);
   }

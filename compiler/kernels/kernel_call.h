@@ -23,7 +23,8 @@ struct KernelCall {
   std::string stem;             // a stem of kernel_list.def, e.g. "conv_2d_s8"
   ParamValues params;           // every field of the kernel's params struct, by name
   std::vector<int> args;        // tensor ids in signature order, scratch excluded; kNoTensor: absent optional
-  std::vector<Tensor> derived;  // constants computed at lowering (e.g. re-laid-out weights), to weights.c
+  std::vector<Tensor> derived;  // constants computed at lowering (e.g. re-laid-out weights), to weights.c, or
+                                // state of the call alone (is_persistent: its data is the reset value)
   int64_t scratch_bytes = 0;    // scratch the plain variant itself needs (an overlap variant's row follows it)
   // A call of a user's function (--custom-op, ops/custom.cpp) instead of a registry kernel: `stem` is the
   // function, `args` the op's inputs then outputs; params, kernel and source stay empty.

@@ -70,9 +70,9 @@ bool defines_kernel(const std::string& source, const KernelInfo& k) {
   if (at == std::string::npos) return false;
   const size_t path = at + std::string("#include \"").size();
   const std::string template_text = runtime_file("include/" + source.substr(path, source.find('"', path) - path));
-  for (const std::string macro : {"MICROAOT_FN", "MICROAOT_FN_OVERLAP"}) {
+  for (const std::string macro : {"MICROAOT_FN", "MICROAOT_FN_OVERLAP", "MICROAOT_RING_FN"}) {
     if (source.find("#define " + macro + " " + function + "\n") != std::string::npos &&
-        template_text.find("void " + macro + "(") != std::string::npos) {
+        template_text.find(returned + macro + "(") != std::string::npos) {
       return true;
     }
   }

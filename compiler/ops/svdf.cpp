@@ -1,6 +1,9 @@
 // SVDF as TFLM's svdf.cc / svdf_common.cc: int8 input with int16 (or int8) weights_time and state, or
-// float32. Input 4 is the state, a variable tensor the kernel shifts and updates in place every run; it is
-// passed as the kernel's state argument, in the persistent region.
+// float32. Input 4 is the state, a variable tensor in the persistent region that the kernel updates in place
+// every run. When no other op and no graph input or output sees it, the ring kernel keeps each filter's
+// memory as a ring with a position of its own (a persistent int32 the call adds) and moves no state; else the
+// kernel shifts the whole state by one element as TFLM does.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -157,6 +160,60 @@ void set_integer_params(KernelCall& call, const Graph& graph, const Op& op) {
   call.params.set_int("output_shift", out.shift);
 }
 
+bool uses_storage(const Graph& graph, const std::vector<int>& ids, int storage) {
+  return std::any_of(ids.begin(), ids.end(),
+                     [&](int id) { return id != kNoTensor && graph.storage_of(id) == storage; });
+}
+
+// Why the state must keep TFLM's layout (shifted every run), or "" when the op alone sees it, so that the
+// ring kernel may keep it in a layout of its own.
+std::string state_shared_by(const Graph& graph, const Op& op) {
+  const int storage = graph.storage_of(op.inputs[kState]);
+  if (uses_storage(graph, graph.outputs, storage)) return "the state is a graph output";
+  if (uses_storage(graph, graph.inputs, storage)) return "the state is a graph input";
+  for (const Op& other : graph.ops) {
+    if (other.outputs == op.outputs) continue;  // the op itself: no other op writes its output
+    if (uses_storage(graph, other.inputs, storage) || uses_storage(graph, other.outputs, storage)) {
+      return "the state is used by " + describe_op(graph, other) + " too";
+    }
+  }
+  return "";
+}
+
+// The ring's position: the slot of the oldest values, 0 at init and reset (the state's own layout then).
+Tensor ring_position(const Graph& graph, const Op& op) {
+  Tensor position;
+  const std::string& state = graph.tensor(op.inputs[kState]).name;
+  position.name = (state.empty() ? "t" + std::to_string(op.inputs[kState]) : state) + "_ring_position";
+  position.dtype = DType::kInt32;
+  position.shape = {1};
+  position.is_persistent = true;
+  position.data.assign(4, 0);
+  return position;
+}
+
+// The kernel stem for the types, after "svdf_" or "svdf_ring_".
+std::string type_stem(const Graph& graph, const Op& op) {
+  if (graph.tensor(op.inputs[kInput]).dtype == DType::kFloat32) return "f32";
+  return graph.tensor(op.inputs[kState]).dtype == DType::kInt16 ? "s8_s16" : "s8_s8";
+}
+
+// A ring kernel when the op alone sees its state: it then writes the new value per filter and its position
+// instead of shifting the whole state; otherwise TFLM's shifting kernel, saying why (network_info.txt).
+void choose_state_layout(const Graph& graph, const Op& op, KernelCall& call) {
+  const std::string shared = state_shared_by(graph, op);
+  if (!shared.empty()) {
+    call.stem = "svdf_" + type_stem(graph, op);
+    call.specialisation = "state shifted by one element each run, as TFLM lays it out: " + shared;
+    return;
+  }
+  call.stem = "svdf_ring_" + type_stem(graph, op);
+  call.derived.push_back(ring_position(graph, op));
+  call.args.insert(call.args.begin() + kState + 1, derived_arg(0));
+  call.specialisation = "state as a ring per filter (position " + call.derived[0].name +
+                        "): a run writes the new values, no shift";
+}
+
 KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const SvdfShape s = shape_of(graph, op);
   const bool is_float = graph.tensor(op.inputs[kInput]).dtype == DType::kFloat32;
@@ -166,13 +223,12 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   set_shape_params(call, s);
   const int64_t words = static_cast<int64_t>(s.batches) * (s.filters + (is_float ? 0 : s.units));
   call.scratch_bytes = words * 4;
+  choose_state_layout(graph, op, call);
   if (is_float) {
-    call.stem = "svdf_f32";
     set_activation_params(call, graph.tensor(op.outputs[0]), options_if<SvdfOptions>(op)->activation);
-    return call;
+  } else {
+    set_integer_params(call, graph, op);
   }
-  call.stem = graph.tensor(op.inputs[kState]).dtype == DType::kInt16 ? "svdf_s8_s16" : "svdf_s8_s8";
-  set_integer_params(call, graph, op);
   return call;
 }
 
@@ -181,10 +237,14 @@ int64_t macs(const Graph& graph, const Op& op) {
   return static_cast<int64_t>(s.batches) * s.filters * (s.input_size + s.memory);
 }
 
-// The shift of the whole state by one element every run.
+// The ring writes one value per filter and batch and its position; the shifting kernel moves the whole state
+// by one element (and then overwrites the last value of each filter, counted in the shift).
 int64_t state_copy_bytes(const Graph& graph, const Op& op) {
   const Tensor& state = graph.tensor(op.inputs[kState]);
-  return state.byte_size() - static_cast<int64_t>(dtype_size(state.dtype));
+  const int64_t element = dtype_size(state.dtype);
+  if (!state_shared_by(graph, op).empty()) return state.byte_size() - element;
+  const SvdfShape s = shape_of(graph, op);
+  return static_cast<int64_t>(s.batches) * s.filters * element + static_cast<int64_t>(sizeof(int32_t));
 }
 
 }  // namespace

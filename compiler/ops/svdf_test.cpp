@@ -1,6 +1,7 @@
 // SVDF handler: the kernel per type, TFLM's two effective scales (float products and quotient; expected
 // multipliers from Python: struct-rounded float32 arithmetic, frexp, mantissa rounded half away from zero),
-// the shape params, the scratch, the state passed as the kernel's state argument, and the refusals.
+// the shape params, the scratch, the state passed as the kernel's state argument (a ring with its position
+// when nothing else sees it, else TFLM's shifted layout), and the refusals.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -40,8 +41,8 @@ Graph svdf_graph(DType type, DType state_type, Activation activation = Activatio
 
 TEST(SvdfHandler, Int8WithInt16StateFollowsTflmScales) {
   const KernelCall call = lower_for_test(svdf_graph(DType::kInt8, DType::kInt16));
-  EXPECT_EQ(call.info().function(), "microaot_svdf_s8_s16");
-  EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2, 3, 4, 5}));  // the state is the kernel's state argument
+  EXPECT_EQ(call.info().function(), "microaot_svdf_ring_s8_s16");
+  EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2, 3, 4, 6, 5}));  // the state, then the ring's position
   EXPECT_EQ(call.scratch_bytes, 2 * (6 + 3) * 4);
   const auto f = param_text(call);
   EXPECT_EQ(f.at("batches"), "2");
@@ -57,8 +58,42 @@ TEST(SvdfHandler, Int8WithInt16StateFollowsTflmScales) {
   EXPECT_EQ(f.at("feature_shift"), "1");
   EXPECT_EQ(f.at("output_multiplier"), "1801439744");  // 0.0003f * 0.00012f / 0.09f
   EXPECT_EQ(f.at("output_shift"), "-21");
-  // Each run shifts the whole int16 state [2, 24] by one element.
-  const Graph g = svdf_graph(DType::kInt8, DType::kInt16);
+}
+
+// Nothing else sees the state: a ring per filter, whose position is a persistent int32 of the call (0 at
+// reset, not a constant); a run writes one int16 value per filter and batch and the position.
+TEST(SvdfHandler, APrivateStateBecomesARingWithItsPosition) {
+  Graph g = svdf_graph(DType::kInt8, DType::kInt16);
+  const KernelCall call = lower_in_place_for_test(g, Target{});
+  ASSERT_EQ(g.tensors.size(), 7u);
+  const Tensor& position = g.tensors[6];
+  EXPECT_EQ(position.name, "state_ring_position");
+  EXPECT_EQ(position.dtype, DType::kInt32);
+  EXPECT_EQ(position.shape, (std::vector<int32_t>{1}));
+  EXPECT_TRUE(position.is_persistent);
+  EXPECT_FALSE(position.is_constant);
+  EXPECT_EQ(position.data, (std::vector<uint8_t>{0, 0, 0, 0}));
+  EXPECT_NE(call.specialisation.find("ring"), std::string::npos) << call.specialisation;
+  EXPECT_EQ(op_handler(OpKind::Svdf).state_copy_bytes(g, g.ops[0]), 2 * 6 * 2 + 4);
+}
+
+// A state another op reads, or a graph output, keeps TFLM's layout: the shifting kernel, which moves the whole
+// state [2, 24] by one element each run, and network_info.txt says why.
+TEST(SvdfHandler, AStateSeenElsewhereKeepsTflmsShift) {
+  Graph g = svdf_graph(DType::kFloat32, DType::kFloat32);
+  g.outputs.push_back(4);
+  KernelCall call = lower_for_test(g);
+  EXPECT_EQ(call.info().function(), "microaot_svdf_f32");
+  EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  EXPECT_NE(call.specialisation.find("the state is a graph output"), std::string::npos) << call.specialisation;
+  EXPECT_EQ(op_handler(OpKind::Svdf).state_copy_bytes(g, g.ops[0]), (2 * 24 - 1) * 4);
+  g = svdf_graph(DType::kInt8, DType::kInt16);
+  g.tensors.push_back(g.tensors[4]);
+  g.tensors.back().is_persistent = false;
+  g.ops.push_back(Op{OpKind::Abs, 1, 1, {4}, {6}, {}});
+  call = lower_for_test(g);
+  EXPECT_EQ(call.info().function(), "microaot_svdf_s8_s16");
+  EXPECT_NE(call.specialisation.find("used by ABS (op 1) too"), std::string::npos) << call.specialisation;
   EXPECT_EQ(op_handler(OpKind::Svdf).state_copy_bytes(g, g.ops[0]), (2 * 24 - 1) * 2);
 }
 
@@ -66,7 +101,7 @@ TEST(SvdfHandler, Int8StateTakesTheInt8Kernel) {
   Graph g = svdf_graph(DType::kInt8, DType::kInt8);
   g.tensors[4].quant.zero_point = {-5};
   const KernelCall call = lower_for_test(g);
-  EXPECT_EQ(call.info().function(), "microaot_svdf_s8_s8");
+  EXPECT_EQ(call.info().function(), "microaot_svdf_ring_s8_s8");
   EXPECT_EQ(param_text(call).at("state_zero_point"), "-5");
 }
 
@@ -74,7 +109,7 @@ TEST(SvdfHandler, FloatWithReluAndNoBias) {
   Graph g = svdf_graph(DType::kFloat32, DType::kFloat32, Activation::kRelu);
   g.ops[0].inputs[3] = kNoTensor;
   const KernelCall call = lower_for_test(g);
-  EXPECT_EQ(call.info().function(), "microaot_svdf_f32");
+  EXPECT_EQ(call.info().function(), "microaot_svdf_ring_f32");
   EXPECT_EQ(call.args[3], kNoTensor);
   EXPECT_EQ(call.scratch_bytes, 2 * 6 * 4);
   const auto f = param_text(call);

@@ -104,6 +104,34 @@ TEST_P(RecurrentModelTest, RepeatedEntriesCarryStateLikeTflm) {
   }
 }
 
+// The SVDF keyword model over more than two turns of its longest ring (memory 32): its 8 vectors in turn,
+// 9 times over, through one context under each executor. The graph executor's blob carries the rings'
+// positions as the AOT library does (the same outputs run by run), and the first run is TFLM's.
+TEST(RecurrentModelExecutors, SvdfRingsTurnAlikeUnderBothExecutors) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string dir = shared_dir() + "/models-recurrent/keyword_scrambled_int8";
+  std::ifstream golden_file(dir + "/golden.json");
+  const json g = json::parse(golden_file);
+  const std::string out = make_temp_dir();
+  constexpr int kRuns = 72;
+  for (const std::string executor : {"aot", "graph"}) {
+    std::vector<std::string> args = {"run",          dir + "/model.tflite", "--batch",  "--runtime-lib", runtime_lib(),
+                                     "--output-dir", out + "/" + executor,  "--executor", executor};
+    for (int run = 0; run < kRuns; ++run) {
+      args.insert(args.end(), {"--input", dir + "/" + g["vectors"][run % 8]["inputs"][0].get<std::string>()});
+    }
+    ASSERT_EQ(run_microaot(args), 0) << executor;
+  }
+  const auto output = [&](const std::string& executor, int run) {
+    return read_file(out + "/" + executor + "/" + std::to_string(run) + "/output0.bin");
+  };
+  for (int run = 0; run < kRuns; ++run) EXPECT_EQ(output("aot", run), output("graph", run)) << "run " << run;
+  EXPECT_EQ(compare_tensor(g["outputs"][0]["dtype"], output("aot", 0),
+                           read_file(dir + "/" + g["vectors"][0]["outputs"][0].get<std::string>())),
+            "");
+  remove_dir(out);
+}
+
 // The C API on a model with state (state_test.c): two contexts on two arenas keep two states, state carries
 // over 16 runs (TFLM's 16th output where golden.json has it, else the 16th output of a context run alone),
 // reset brings back the fresh result, a context whose state another overwrote gets ARENA_CLOBBERED until it
@@ -185,16 +213,22 @@ TEST(RecurrentModelReport, EveryFrameBufferIsARingThatAStepPushesOneFrameInto) {
   EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), written);
 }
 
-// Each SVDF of the keyword model shifts its int8 state (a variable tensor) by one element every step, and
-// nothing else copies state.
-TEST(RecurrentModelReport, EachSvdfShiftsItsStateByOneElement) {
+// Nothing but its SVDF sees each state of the keyword model: each keeps its int8 state as a ring with an
+// int32 position beside it, so a step writes one value per filter (from `inspect`: 64 filters of memory 8 in
+// each of four 512-byte states, 32 of memory 32 in each of three 1024-byte ones) and the 7 positions.
+TEST(RecurrentModelReport, EachSvdfWritesOneValuePerFilterIntoItsRing) {
   MICROAOT_REQUIRE_SHARED();
   const json report = compiled_report("keyword_scrambled_int8");
   ASSERT_FALSE(report.is_null());
-  int64_t shifted = 0;
-  for (const json& p : report["persistent"]) shifted += p["size"].get<int64_t>() - 1;  // sizes are 512, 1024
-  EXPECT_EQ(report["persistent"].size(), 7u);
-  EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), shifted);
+  int states = 0, positions = 0;
+  for (const json& p : report["persistent"]) {
+    const bool position = p["name"].get<std::string>().find("_ring_position") != std::string::npos;
+    (position ? positions : states) += 1;
+    EXPECT_EQ(p["bytes"].get<int64_t>(), position ? 4 : (states <= 4 ? 512 : 1024)) << p.dump();
+  }
+  EXPECT_EQ(states, 7);
+  EXPECT_EQ(positions, 7);
+  EXPECT_EQ(report["state_copy_bytes_per_step"].get<int64_t>(), 4 * 64 + 3 * 32 + 7 * 4);
 }
 
 INSTANTIATE_TEST_SUITE_P(RecurrentModels, RecurrentModelTest, ::testing::ValuesIn(recurrent_model_names()),
