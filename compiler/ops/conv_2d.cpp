@@ -98,11 +98,8 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   if (call.stem != "conv_2d_s8") return call;
   call.specialisation = packed_conv_refusal(target, g, filter_dim(graph, op, 3));
   if (!call.specialisation.empty()) return call;
-  const int64_t zero_point = -call.params.find("input_offset")->integer;
   if (is_matrix_product(g)) {
     use_packed_weights(graph, call, "conv_2d_s8_packed", channels, g.input_c);
-  } else if (zero_point < -128 || zero_point > 127) {  // the padding taps could not hold it
-    call.specialisation = "not packed: input zero point " + std::to_string(zero_point) + " outside int8";
   } else {
     use_packed_window_weights(graph, call, "conv_2d_s8_packed_kxk", channels, g.filter_h * g.filter_w * g.input_c);
   }
