@@ -163,7 +163,7 @@ std::vector<uint8_t> initial_ring(const Tensor& variable, const FrameWindow& w) 
 
 int add_position(Graph& graph, const std::string& variable_name) {
   Tensor position;
-  position.name = variable_name + "/ring_position";
+  position.name = variable_name + "_ring_position";
   position.dtype = DType::kInt32;
   position.shape = {1};
   position.is_persistent = true;

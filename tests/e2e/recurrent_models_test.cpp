@@ -197,7 +197,7 @@ TEST(RecurrentModelReport, EveryFrameBufferIsARingThatAStepPushesOneFrameInto) {
   int64_t rings = 0, positions = 0, written = 0;
   for (const json& p : report["persistent"]) {
     const std::string name = p["name"];
-    if (name.size() > 14 && name.compare(name.size() - 14, 14, "/ring_position") == 0) {
+    if (name.size() > 14 && name.compare(name.size() - 14, 14, "_ring_position") == 0) {
       ++positions;
       continue;
     }
