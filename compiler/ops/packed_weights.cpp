@@ -1,5 +1,6 @@
 #include "ops/packed_weights.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "microaot/kernels/packed.h"
@@ -72,6 +73,53 @@ std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const s
   return folded;
 }
 
+namespace {
+
+// The largest |sum| of unit u: its folded bias plus |input| <= 128 times each |weight|.
+int64_t sum_bound(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights, int32_t units,
+                  int32_t depth, int32_t u) {
+  int64_t bound = std::llabs(int64_t{folded_bias[static_cast<size_t>(u)]});
+  for (int32_t k = 0; k < depth; ++k) bound += 128 * std::llabs(int64_t{weight_at(weights, units, depth, u, k)});
+  return bound;
+}
+
+// One unit's words of the SMMLAR output step (microaot_packed_requantized), or false when it is not exact.
+// Why it is exact, for a sum s with |s| <= sum_bound < 2^30, m in [0, 2^31), e = -shift in [1, 31]:
+// - d = 2s fits int32, and s is TFLM's int32 accumulator itself (equal modulo 2^32, both in int32 range).
+// - TFLM's rounding doubling high multiply is h = floor((s*m + 2^30) / 2^31) (its nudge and truncating divide
+//   give this floor for either sign; no saturation since |s| < 2^31), = floor((d*m + 2^31) / 2^32).
+// - SMMLAR(d, m, t) = t + h when t + h fits int32; t = R - [s < 0] with R = 2^(e-1) + output_offset * 2^e, and
+//   |h| <= floor((bound*m + 2^30) / 2^31), so |R| + 1 + that bound < 2^31 is checked below.
+// - TFLM's rounding right shift (ties away from zero) is floor((h + 2^(e-1) - [h < 0]) / 2^e); s and h have the
+//   same sign (m >= 0) except h = 0 for s < 0, where both forms give 0 since e >= 1. Adding output_offset * 2^e
+//   before the shift adds output_offset after it exactly, so (t + h) >> e is the requantized value plus the
+//   output offset, which the kernel clamps as the reference does.
+bool smmlar_words(int64_t bound, int64_t multiplier, int64_t shift, int64_t output_offset, std::vector<int32_t>& words) {
+  constexpr int64_t kInt32Limit = int64_t{1} << 31;
+  const int64_t e = -shift;
+  if (bound >= (int64_t{1} << 30) || multiplier < 0 || multiplier >= kInt32Limit || e < 1 || e > 31) return false;
+  const int64_t high_bound = (bound * multiplier + (int64_t{1} << 30)) >> 31;
+  const int64_t rounding = (int64_t{1} << (e - 1)) + output_offset * (int64_t{1} << e);
+  if (std::llabs(rounding) + 1 + high_bound >= kInt32Limit) return false;
+  words.push_back(static_cast<int32_t>(multiplier));
+  words.push_back(static_cast<int32_t>(rounding));
+  words.push_back(static_cast<int32_t>(e));
+  return true;
+}
+
+}  // namespace
+
+std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights,
+                                         int32_t units, int32_t depth, const PackedRequant& requant) {
+  std::vector<int32_t> words;
+  for (int32_t u = 0; u < units; ++u) {
+    const auto c = static_cast<size_t>(u);
+    const int64_t bound = sum_bound(folded_bias, weights, units, depth, u);
+    if (!smmlar_words(bound, requant.multiplier[c], requant.shift[c], requant.output_offset, words)) return {};
+  }
+  return words;
+}
+
 int64_t packed_rows_bytes(int32_t depth) { return MICROAOT_PACKED_ROWS_BYTES(int64_t{depth}); }
 
 std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset) {
@@ -94,15 +142,23 @@ void use_packed_weights(const Graph& graph, KernelCall& call, const std::string&
   const std::vector<int32_t> bias = call.args[2] == kNoTensor ? std::vector<int32_t>{} : int32_values(graph.tensor(call.args[2]));
   const ParamValue* offset = call.params.find("input_offset");
   const auto input_offset = static_cast<int32_t>(offset->integer);
+  const std::vector<int32_t> folded = fold_input_offset(bias, w, units, depth, input_offset);
+  const PackedRequant requant{call.params.find("output_multiplier")->integers, call.params.find("output_shift")->integers,
+                              call.params.find("output_offset")->integer};
+  const std::vector<int32_t> stage = packed_output_stage(folded, w, units, depth, requant);
   call.derived.push_back(int32_constant(weights.name + "_packed", pack_weight_words(w, units, depth)));
-  call.derived.push_back(int32_constant(weights.name + "_folded_bias", fold_input_offset(bias, w, units, depth, input_offset)));
+  call.derived.push_back(int32_constant(weights.name + "_folded_bias", folded));
   call.args[1] = derived_arg(0);
   call.args[2] = derived_arg(1);
+  call.args.insert(call.args.begin() + 3, stage.empty() ? kNoTensor : derived_arg(2));
+  if (!stage.empty()) call.derived.push_back(int32_constant(weights.name + "_requant", stage));
   call.params.replace_int("input_offset", 0);
   call.stem = packed_stem;
   call.scratch_bytes = packed_rows_bytes(depth);
   call.specialisation = "packed: 2 rows x 2 units per step, weights re-laid for SMLAD (" +
-                        std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias";
+                        std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias, " +
+                        (stage.empty() ? "output step from the params (a channel outside the SMMLAR step's range)"
+                                       : "output step one SMMLAR per value");
 }
 
 }  // namespace microaot

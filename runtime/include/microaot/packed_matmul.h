@@ -156,39 +156,88 @@ static inline int8_t microaot_packed_output(const microaot_dsp_output_stage* o, 
   return (int8_t)microaot_clamp_s32(value, o->activation_min, o->activation_max);
 }
 
+/* The output step the compiler specialises (compiler/ops/packed_weights.cpp, packed_output_stage, proves it
+ * exact for the constants it emits): per unit three words, the multiplier m >= 0, the rounding
+ * R = 2^(e-1) + output_offset * 2^e and the right shift e in [1, 31]. With d = 2 * sum (no overflow: the compiler
+ * bounds the sums below 2^30), SMMLAR(d, m, R + sign(d)) is R less one for a negative sum plus TFLM's rounding
+ * doubling high multiply of the sum and m, and >> e gives its rounding right shift plus the output offset. */
+#define MICROAOT_PACKED_REQUANT_WORDS 3
+
+static inline int32_t microaot_packed_requantized(const int32_t* requant, int32_t acc) {
+  const int32_t doubled = (int32_t)((uint32_t)acc << 1);
+  return microaot_dsp_smmlar(doubled, requant[0], requant[1] + (doubled >> 31)) >> requant[2];
+}
+
+/* The outputs of one unit pair's sums acc[0..1] (row 0) and acc[2..3] (row 1, out1 not NULL); only the first
+ * unit when `both` is 0. The clamp is one SSAT when it is the whole int8 range (ReLU with zero point -128,
+ * none), decided once per pair, not per value. */
+static inline void microaot_packed_store_fast(const microaot_dsp_output_stage* o, const int32_t* requant,
+                                              const int32_t acc[4], int both, int8_t* out0, int8_t* out1) {
+  const int32_t* const second = requant + MICROAOT_PACKED_REQUANT_WORDS;
+  const int32_t lo = o->activation_min, hi = o->activation_max;
+  if (lo == -128 && hi == 127) {
+    out0[0] = (int8_t)microaot_dsp_ssat8(microaot_packed_requantized(requant, acc[0]));
+    if (out1 != NULL) out1[0] = (int8_t)microaot_dsp_ssat8(microaot_packed_requantized(requant, acc[2]));
+    if (!both) return;
+    out0[1] = (int8_t)microaot_dsp_ssat8(microaot_packed_requantized(second, acc[1]));
+    if (out1 != NULL) out1[1] = (int8_t)microaot_dsp_ssat8(microaot_packed_requantized(second, acc[3]));
+  } else {
+    out0[0] = (int8_t)microaot_clamp_s32(microaot_packed_requantized(requant, acc[0]), lo, hi);
+    if (out1 != NULL) out1[0] = (int8_t)microaot_clamp_s32(microaot_packed_requantized(requant, acc[2]), lo, hi);
+    if (!both) return;
+    out0[1] = (int8_t)microaot_clamp_s32(microaot_packed_requantized(second, acc[1]), lo, hi);
+    if (out1 != NULL) out1[1] = (int8_t)microaot_clamp_s32(microaot_packed_requantized(second, acc[3]), lo, hi);
+  }
+}
+
+/* The same from the params' multipliers and shifts (a layer outside the specialised step's range). */
+static inline void microaot_packed_store_general(const microaot_dsp_output_stage* o, int32_t u, const int32_t acc[4],
+                                                 int both, int8_t* out0, int8_t* out1) {
+  const microaot_packed_channel first = microaot_packed_channel_of(o, u);
+  out0[0] = microaot_packed_output(o, &first, acc[0]);
+  if (out1 != NULL) out1[0] = microaot_packed_output(o, &first, acc[2]);
+  if (both) {
+    const microaot_packed_channel second = microaot_packed_channel_of(o, u + 1);
+    out0[1] = microaot_packed_output(o, &second, acc[1]);
+    if (out1 != NULL) out1[1] = microaot_packed_output(o, &second, acc[3]);
+  }
+}
+
 /* Every unit of one row (out1 NULL; `rows` holds it alone) or of two interleaved rows: out_i[u] = the
  * output step of bias[u] + row i . unit u (the sums start from the bias). An odd last unit is computed
- * against the zero unit that completes its pair, which is not stored. */
+ * against the zero unit that completes its pair, which is not stored. `requant`: the specialised output step's
+ * words (MICROAOT_PACKED_REQUANT_WORDS per unit), NULL for the params' general one. */
 static inline void microaot_packed_rows(const uint32_t* rows, const int32_t* weights, int32_t groups, int32_t units,
-                                        const microaot_dsp_output_stage* o, int8_t* out0, int8_t* out1) {
+                                        const microaot_dsp_output_stage* o, const int32_t* requant, int8_t* out0,
+                                        int8_t* out1) {
   const size_t pair_words = 2 * (size_t)groups;
   int32_t u, acc[4];
   for (u = 0; u < units; u += 2, weights += pair_words) {
     const int both = u + 1 < units;
-    const microaot_packed_channel first = microaot_packed_channel_of(o, u);
-    const microaot_packed_channel second = microaot_packed_channel_of(o, both ? u + 1 : u);
     acc[0] = acc[2] = o->bias[u];
     acc[1] = acc[3] = both ? o->bias[u + 1] : 0;
     if (out1 != NULL) {
       microaot_packed_dot_2x2(weights, rows, groups, acc);
-      out1[u] = microaot_packed_output(o, &first, acc[2]);
-      if (both) out1[u + 1] = microaot_packed_output(o, &second, acc[3]);
     } else {
       microaot_packed_dot_1x2(weights, rows, groups, acc);
     }
-    out0[u] = microaot_packed_output(o, &first, acc[0]);
-    if (both) out0[u + 1] = microaot_packed_output(o, &second, acc[1]);
+    if (requant != NULL) {
+      microaot_packed_store_fast(o, requant + (size_t)u * MICROAOT_PACKED_REQUANT_WORDS, acc, both, out0 + u,
+                                 out1 != NULL ? out1 + u : NULL);
+    } else {
+      microaot_packed_store_general(o, u, acc, both, out0 + u, out1 != NULL ? out1 + u : NULL);
+    }
   }
 }
 
 /* Rows r0 and r1 (r1 NULL: r0 alone) widened into `rows` (4 * groups words) and multiplied by every unit. */
 static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, int32_t n, const int32_t* weights,
-                                            int32_t units, const microaot_dsp_output_stage* o, uint32_t* rows,
-                                            int8_t* out0, int8_t* out1) {
+                                            int32_t units, const microaot_dsp_output_stage* o,
+                                            const int32_t* requant, uint32_t* rows, int8_t* out0, int8_t* out1) {
   const int32_t groups = microaot_packed_groups(n);
   microaot_packed_widen(r0, n, rows, r1 != NULL ? 4 : 2);
   if (r1 != NULL) microaot_packed_widen(r1, n, rows + 2, 4);
-  microaot_packed_rows(rows, weights, groups, units, o, out0, r1 != NULL ? out1 : NULL);
+  microaot_packed_rows(rows, weights, groups, units, o, requant, out0, r1 != NULL ? out1 : NULL);
 }
 
 #endif /* MICROAOT_PACKED_MATMUL_H */
