@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "microaot/kernels/packed.h"
+#include "microaot/packed_matmul.h"
 
 namespace microaot {
 namespace {
@@ -76,6 +77,8 @@ std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const s
 namespace {
 
 // The largest |sum| of unit u: its folded bias plus |input| <= 128 times each |weight|.
+constexpr size_t kPackedStepWords = MICROAOT_PACKED_STEP_WORDS;
+
 int64_t sum_bound(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights, int32_t units,
                   int32_t depth, int32_t u) {
   int64_t bound = std::llabs(int64_t{folded_bias[static_cast<size_t>(u)]});
@@ -94,16 +97,16 @@ int64_t sum_bound(const std::vector<int32_t>& folded_bias, const std::vector<int
 //   same sign (m >= 0) except h = 0 for s < 0, where both forms give 0 since e >= 1. Adding output_offset * 2^e
 //   before the shift adds output_offset after it exactly, so (t + h) >> e is the requantized value plus the
 //   output offset, which the kernel clamps as the reference does.
-bool smmlar_words(int64_t bound, int64_t multiplier, int64_t shift, int64_t output_offset, std::vector<int32_t>& words) {
+bool smmlar_words(int64_t bound, int64_t multiplier, int64_t shift, int64_t output_offset, int32_t words[3]) {
   constexpr int64_t kInt32Limit = int64_t{1} << 31;
   const int64_t e = -shift;
   if (bound >= (int64_t{1} << 30) || multiplier < 0 || multiplier >= kInt32Limit || e < 1 || e > 31) return false;
   const int64_t high_bound = (bound * multiplier + (int64_t{1} << 30)) >> 31;
   const int64_t rounding = (int64_t{1} << (e - 1)) + output_offset * (int64_t{1} << e);
   if (std::llabs(rounding) + 1 + high_bound >= kInt32Limit) return false;
-  words.push_back(static_cast<int32_t>(multiplier));
-  words.push_back(static_cast<int32_t>(rounding));
-  words.push_back(static_cast<int32_t>(e));
+  words[0] = static_cast<int32_t>(multiplier);
+  words[1] = static_cast<int32_t>(rounding);
+  words[2] = static_cast<int32_t>(e);
   return true;
 }
 
@@ -111,11 +114,18 @@ bool smmlar_words(int64_t bound, int64_t multiplier, int64_t shift, int64_t outp
 
 std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights,
                                          int32_t units, int32_t depth, const PackedRequant& requant) {
-  std::vector<int32_t> words;
+  // Per unit pair: bias, multiplier, rounding and shift of each unit in turn (an absent last unit's zeros).
+  std::vector<int32_t> words(static_cast<size_t>((units + 1) / 2) * kPackedStepWords, 0);
   for (int32_t u = 0; u < units; ++u) {
     const auto c = static_cast<size_t>(u);
-    const int64_t bound = sum_bound(folded_bias, weights, units, depth, u);
-    if (!smmlar_words(bound, requant.multiplier[c], requant.shift[c], requant.output_offset, words)) return {};
+    int32_t step[3];
+    if (!smmlar_words(sum_bound(folded_bias, weights, units, depth, u), requant.multiplier[c], requant.shift[c],
+                      requant.output_offset, step)) {
+      return {};
+    }
+    int32_t* const pair = &words[static_cast<size_t>(u / 2) * kPackedStepWords + static_cast<size_t>(u % 2)];
+    pair[0] = folded_bias[c];
+    for (int k = 0; k < 3; ++k) pair[2 * (k + 1)] = step[k];
   }
   return words;
 }

@@ -31,8 +31,8 @@ struct PackedRequant {
   int64_t output_offset = 0;
 };
 
-// The words of the packed kernels' specialised output step (MICROAOT_PACKED_REQUANT_WORDS per unit: multiplier,
-// rounding, right shift; one SMMLAR per value), or empty when a unit is outside the range where that step is
+// The table of the packed kernels' specialised output step (MICROAOT_PACKED_STEP_WORDS per unit pair: each unit's
+// folded bias, multiplier, rounding, right shift; one SMMLAR per value), or empty when a unit is outside the range where that step is
 // bit-exact with TFLM (a shift >= 0, sums that may reach 2^30, a rounding term beyond int32): the layer then
 // keeps the params' general step.
 std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights,

@@ -258,15 +258,16 @@ TEST(PackedWeights, OutputStepRefusesWhatItCannotComputeExactly) {
     return packed_output_stage({bias}, w, 1, 2, PackedRequant{{multiplier}, {shift}, output_offset});
   };
   const int32_t largest = (1 << 30) - 1 - 25600;
-  EXPECT_EQ(stage(largest, 1 << 30, -3, 2), (std::vector<int32_t>{1 << 30, 4 + 2 * 8, 3}));
-  EXPECT_EQ(stage(-largest, 1 << 30, -3, 2).size(), 3u);
+  // The pair's words, the absent second unit's zeros: bias, multiplier, rounding 2^2 + 2 * 2^3, shift.
+  EXPECT_EQ(stage(largest, 1 << 30, -3, 2), (std::vector<int32_t>{largest, 0, 1 << 30, 0, 4 + 2 * 8, 0, 3, 0}));
+  EXPECT_EQ(stage(-largest, 1 << 30, -3, 2).size(), 8u);
   EXPECT_TRUE(stage(largest + 1, 1 << 30, -3, 2).empty());
   EXPECT_TRUE(stage(-largest - 1, 1 << 30, -3, 2).empty());
   EXPECT_TRUE(stage(0, 1 << 30, 0, 0).empty());
   EXPECT_TRUE(stage(0, 1 << 30, 2, 0).empty());
   EXPECT_TRUE(stage(0, 1 << 30, -32, 0).empty());
   EXPECT_TRUE(stage(0, -1, -3, 0).empty());
-  EXPECT_EQ(stage(0, INT32_MAX, -31, 0).size(), 3u);
+  EXPECT_EQ(stage(0, INT32_MAX, -31, 0).size(), 8u);
   EXPECT_TRUE(stage(0, INT32_MAX, -31, 1).empty());      // 2^30 + 2^31 is beyond int32
   EXPECT_TRUE(stage(largest, INT32_MAX, -31, 0).empty());  // 2^30 plus a product near 2^30
 }

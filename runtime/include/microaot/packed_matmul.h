@@ -45,8 +45,8 @@ static inline void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t*
 #endif
 
 /* Two widened rows, interleaved (per group: row 0's two words, row 1's two words), against one unit pair:
- * acc[2 * i + j] += row i . unit j. 17 instructions per 16 MACs. */
-static inline void microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
+ * acc[2 * i + j] += row i . unit j. 17 instructions per 16 MACs. Returns the next pair's weights. */
+static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
                                            int32_t acc[4]) {
   int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
   const int32_t* const end = pair + 2 * groups;
@@ -91,11 +91,12 @@ static inline void microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* 
   acc[1] = s01;
   acc[2] = s10;
   acc[3] = s11;
+  return end;
 }
 
 /* One widened row (two words per group) against one unit pair: acc[j] += row . unit j. 12 instructions per
- * 8 MACs. */
-static inline void microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* row, int32_t groups, int32_t acc[2]) {
+ * 8 MACs. Returns the next pair's weights. */
+static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* row, int32_t groups, int32_t acc[2]) {
   int32_t s0 = acc[0], s1 = acc[1];
   const int32_t* const end = pair + 2 * groups;
 #if MICROAOT_PACKED_ASM
@@ -127,6 +128,7 @@ static inline void microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* 
 #endif
   acc[0] = s0;
   acc[1] = s1;
+  return end;
 }
 
 /* One channel's requantization (TFLM's MultiplyByQuantizedMultiplier, as microaot_dsp_requantize), decoded
@@ -157,37 +159,63 @@ static inline int8_t microaot_packed_output(const microaot_dsp_output_stage* o, 
 }
 
 /* The output step the compiler specialises (compiler/ops/packed_weights.cpp, packed_output_stage, proves it
- * exact for the constants it emits): per unit three words, the multiplier m >= 0, the rounding
- * R = 2^(e-1) + output_offset * 2^e and the right shift e in [1, 31]. With d = 2 * sum (no overflow: the compiler
- * bounds the sums below 2^30), SMMLAR(d, m, R + sign(d)) is R less one for a negative sum plus TFLM's rounding
- * doubling high multiply of the sum and m, and >> e gives its rounding right shift plus the output offset. */
-#define MICROAOT_PACKED_REQUANT_WORDS 3
+ * exact for the constants it emits), as a table of MICROAOT_PACKED_STEP_WORDS words per unit pair (the last
+ * pair completed with zeros): both units' folded bias, multiplier m >= 0, rounding R = 2^(e-1) +
+ * output_offset * 2^e and right shift e in [1, 31]. With d = 2 * sum (no overflow: the compiler bounds the
+ * sums below 2^30), SMMLAR(d, m, R + sign(d)) is R less one for a negative sum plus TFLM's rounding doubling
+ * high multiply of the sum and m, and >> e gives its rounding right shift plus the output offset. */
+#define MICROAOT_PACKED_STEP_WORDS 8
 
-static inline int32_t microaot_packed_requantized(const int32_t* requant, int32_t acc) {
+static inline int32_t microaot_packed_requantized(int32_t acc, int32_t multiplier, int32_t rounding, int32_t shift) {
   const int32_t doubled = (int32_t)((uint32_t)acc << 1);
-  return microaot_dsp_smmlar(doubled, requant[0], requant[1] + (doubled >> 31)) >> requant[2];
+  return microaot_dsp_smmlar(doubled, multiplier, rounding + (doubled >> 31)) >> shift;
 }
 
-/* The outputs of one unit pair's sums acc[0..1] (row 0) and acc[2..3] (row 1, out1 not NULL); only the first
- * unit when `both` is 0. The clamp is one SSAT when it is the whole int8 range (ReLU with zero point -128,
- * none), decided once per pair, not per value. */
-static inline void microaot_packed_store_fast(const microaot_dsp_output_stage* o, const int32_t* requant,
-                                              const int32_t acc[4], int both, int8_t* out0, int8_t* out1) {
-  const int32_t* const second = requant + MICROAOT_PACKED_REQUANT_WORDS;
-  const int32_t lo = o->activation_min, hi = o->activation_max;
-  if (lo == -128 && hi == 127) {
-    out0[0] = (int8_t)microaot_dsp_ssat8(microaot_packed_requantized(requant, acc[0]));
-    if (out1 != NULL) out1[0] = (int8_t)microaot_dsp_ssat8(microaot_packed_requantized(requant, acc[2]));
-    if (!both) return;
-    out0[1] = (int8_t)microaot_dsp_ssat8(microaot_packed_requantized(second, acc[1]));
-    if (out1 != NULL) out1[1] = (int8_t)microaot_dsp_ssat8(microaot_packed_requantized(second, acc[3]));
-  } else {
-    out0[0] = (int8_t)microaot_clamp_s32(microaot_packed_requantized(requant, acc[0]), lo, hi);
-    if (out1 != NULL) out1[0] = (int8_t)microaot_clamp_s32(microaot_packed_requantized(requant, acc[2]), lo, hi);
-    if (!both) return;
-    out0[1] = (int8_t)microaot_clamp_s32(microaot_packed_requantized(second, acc[1]), lo, hi);
-    if (out1 != NULL) out1[1] = (int8_t)microaot_clamp_s32(microaot_packed_requantized(second, acc[3]), lo, hi);
+/* The clamp: one SSAT when it is the whole int8 range (`full`: ReLU with zero point -128, or none). */
+typedef struct {
+  int32_t lo, hi;
+  int full;
+} microaot_packed_clamp;
+
+static inline int8_t microaot_packed_clamped(const microaot_packed_clamp* c, int32_t value) {
+  return (int8_t)(c->full ? microaot_dsp_ssat8(value) : microaot_clamp_s32(value, c->lo, c->hi));
+}
+
+/* One unit pair against one row (two_rows 0) or two interleaved rows, sums from the table's bias, outputs
+ * out[0..1] and out[units..units + 1] (the second row); only out[0] and out[units] when `both` is 0. Returns
+ * the next pair's weights. */
+static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, const uint32_t* rows, int32_t groups,
+                                                       const int32_t* step, int two_rows, int both,
+                                                       const microaot_packed_clamp* c, size_t units, int8_t* out) {
+  int32_t acc[4];
+  acc[0] = acc[2] = step[0];
+  acc[1] = acc[3] = step[1];
+  weights = two_rows ? microaot_packed_dot_2x2(weights, rows, groups, acc)
+                     : microaot_packed_dot_1x2(weights, rows, groups, acc);
+  {
+    /* Read before the int8 stores, which may alias them as far as the compiler knows. */
+    const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
+    out[0] = microaot_packed_clamped(c, microaot_packed_requantized(acc[0], m0, r0, e0));
+    if (two_rows) out[units] = microaot_packed_clamped(c, microaot_packed_requantized(acc[2], m0, r0, e0));
+    if (both) {
+      out[1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[1], m1, r1, e1));
+      if (two_rows) out[units + 1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[3], m1, r1, e1));
+    }
   }
+  return weights;
+}
+
+/* Every unit through the table `step`; the full pairs in a loop whose flags are constants per call site. */
+static inline void microaot_packed_rows_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
+                                             int32_t units, const microaot_dsp_output_stage* o, const int32_t* step,
+                                             int two_rows, int8_t* out) {
+  const microaot_packed_clamp c = {o->activation_min, o->activation_max,
+                                   o->activation_min == -128 && o->activation_max == 127};
+  int32_t u;
+  for (u = 0; u + 1 < units; u += 2, step += MICROAOT_PACKED_STEP_WORDS) {
+    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, &c, (size_t)units, out + u);
+  }
+  if (u < units) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, &c, (size_t)units, out + u);
 }
 
 /* The same from the params' multipliers and shifts (a layer outside the specialised step's range). */
@@ -205,28 +233,28 @@ static inline void microaot_packed_store_general(const microaot_dsp_output_stage
 
 /* Every unit of one row (out1 NULL; `rows` holds it alone) or of two interleaved rows: out_i[u] = the
  * output step of bias[u] + row i . unit u (the sums start from the bias). An odd last unit is computed
- * against the zero unit that completes its pair, which is not stored. `requant`: the specialised output step's
- * words (MICROAOT_PACKED_REQUANT_WORDS per unit), NULL for the params' general one. */
+ * against the zero unit that completes its pair, which is not stored. `step`: the specialised output step's
+ * table (MICROAOT_PACKED_STEP_WORDS per unit pair), NULL for the params' general step; with it out1 must be
+ * out0 + units (as the kernels lay their rows out). */
 static inline void microaot_packed_rows(const uint32_t* rows, const int32_t* weights, int32_t groups, int32_t units,
-                                        const microaot_dsp_output_stage* o, const int32_t* requant, int8_t* out0,
+                                        const microaot_dsp_output_stage* o, const int32_t* step, int8_t* out0,
                                         int8_t* out1) {
-  const size_t pair_words = 2 * (size_t)groups;
   int32_t u, acc[4];
-  for (u = 0; u < units; u += 2, weights += pair_words) {
+  if (step != NULL) {
+    if (out1 != NULL) {
+      microaot_packed_rows_fast(rows, weights, groups, units, o, step, 1, out0);
+    } else {
+      microaot_packed_rows_fast(rows, weights, groups, units, o, step, 0, out0);
+    }
+    return;
+  }
+  for (u = 0; u < units; u += 2) {
     const int both = u + 1 < units;
     acc[0] = acc[2] = o->bias[u];
     acc[1] = acc[3] = both ? o->bias[u + 1] : 0;
-    if (out1 != NULL) {
-      microaot_packed_dot_2x2(weights, rows, groups, acc);
-    } else {
-      microaot_packed_dot_1x2(weights, rows, groups, acc);
-    }
-    if (requant != NULL) {
-      microaot_packed_store_fast(o, requant + (size_t)u * MICROAOT_PACKED_REQUANT_WORDS, acc, both, out0 + u,
-                                 out1 != NULL ? out1 + u : NULL);
-    } else {
-      microaot_packed_store_general(o, u, acc, both, out0 + u, out1 != NULL ? out1 + u : NULL);
-    }
+    weights = out1 != NULL ? microaot_packed_dot_2x2(weights, rows, groups, acc)
+                           : microaot_packed_dot_1x2(weights, rows, groups, acc);
+    microaot_packed_store_general(o, u, acc, both, out0 + u, out1 != NULL ? out1 + u : NULL);
   }
 }
 

@@ -4,7 +4,7 @@
  * is already in `bias` (bias[u] + input_offset * the sum of unit u's weights, so the params' input_offset is
  * 0), which is exact because no padding is read. Bit-exact with microaot_conv_2d_s8 / _fully_connected_s8 on
  * the original weights and bias. `requant`, when not NULL, holds the output step the compiler specialised
- * (MICROAOT_PACKED_REQUANT_WORDS per output channel, microaot/packed_matmul.h); NULL: the params' multipliers
+ * (MICROAOT_PACKED_STEP_WORDS per output channel pair, microaot/packed_matmul.h); NULL: the params' multipliers
  * and shifts. The C definitions of microaot/dsp.h make them run on any target. */
 #ifndef MICROAOT_KERNELS_PACKED_H
 #define MICROAOT_KERNELS_PACKED_H
