@@ -131,6 +131,63 @@ static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const 
   return end;
 }
 
+/* One widened row against two consecutive unit pairs (the second's words 2 * groups after the first's):
+ * acc[j] += row . unit j for j in 0..3. 21 instructions per 16 MACs (the row's words loaded once for four
+ * units). Returns the weights after the second pair. */
+static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const uint32_t* row, int32_t groups,
+                                                     int32_t acc[4]) {
+  int32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
+  const int32_t* next = pair + 2 * groups;
+  const int32_t* const end = next;
+#if MICROAOT_PACKED_ASM
+  uint32_t w0, w1, we, a0, a1;
+  __asm__(
+      "1:\n\t"
+      "ldrd %[a0], %[a1], [%[row]], #8\n\t"
+      "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
+      "sxtb16 %[we], %[w0]\n\t"
+      "sxtb16 %[w0], %[w0], ror #8\n\t"
+      "smlad %[s0], %[a0], %[we], %[s0]\n\t"
+      "smlad %[s0], %[a1], %[w0], %[s0]\n\t"
+      "sxtb16 %[we], %[w1]\n\t"
+      "sxtb16 %[w1], %[w1], ror #8\n\t"
+      "smlad %[s1], %[a0], %[we], %[s1]\n\t"
+      "smlad %[s1], %[a1], %[w1], %[s1]\n\t"
+      "ldrd %[w0], %[w1], [%[next]], #8\n\t"
+      "sxtb16 %[we], %[w0]\n\t"
+      "sxtb16 %[w0], %[w0], ror #8\n\t"
+      "smlad %[s2], %[a0], %[we], %[s2]\n\t"
+      "smlad %[s2], %[a1], %[w0], %[s2]\n\t"
+      "sxtb16 %[we], %[w1]\n\t"
+      "sxtb16 %[w1], %[w1], ror #8\n\t"
+      "smlad %[s3], %[a0], %[we], %[s3]\n\t"
+      "smlad %[s3], %[a1], %[w1], %[s3]\n\t"
+      "cmp %[pair], %[end]\n\t"
+      "bne 1b\n\t"
+      /* early clobbers: `end` starts equal to `next`, and must not share its register */
+      : [pair] "+&r"(pair), [next] "+&r"(next), [row] "+&r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2),
+        [s3] "+r"(s3), [w0] "=&r"(w0), [w1] "=&r"(w1), [we] "=&r"(we), [a0] "=&r"(a0), [a1] "=&r"(a1)
+      : [end] "r"(end)
+      : "cc", "memory");
+#else
+  for (; pair != end; pair += 2, next += 2, row += 2) {
+    s0 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)pair[0]),
+                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)pair[0]), s0));
+    s1 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)pair[1]),
+                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)pair[1]), s1));
+    s2 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)next[0]),
+                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)next[0]), s2));
+    s3 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)next[1]),
+                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)next[1]), s3));
+  }
+#endif
+  acc[0] = s0;
+  acc[1] = s1;
+  acc[2] = s2;
+  acc[3] = s3;
+  return next;
+}
+
 /* One channel's requantization (TFLM's MultiplyByQuantizedMultiplier, as microaot_dsp_requantize), decoded
  * once for the rows of a block: left shift, multiplier, and the rounding right shift's mask and half. */
 typedef struct {
@@ -205,14 +262,40 @@ static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, c
   return weights;
 }
 
-/* Every unit through the table `step`; the full pairs in a loop whose flags are constants per call site. */
+/* Two unit pairs (four units) against one row: out[0..3], the table's words of both pairs at `step`. */
+static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, const uint32_t* row, int32_t groups,
+                                                       const int32_t* step, const microaot_packed_clamp* c,
+                                                       int8_t* out) {
+  const int32_t* const next = step + MICROAOT_PACKED_STEP_WORDS;
+  int32_t acc[4];
+  acc[0] = step[0], acc[1] = step[1], acc[2] = next[0], acc[3] = next[1];
+  weights = microaot_packed_dot_1x4(weights, row, groups, acc);
+  {
+    /* Read before the int8 stores, which may alias them as far as the compiler knows. */
+    const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
+    const int32_t m2 = next[2], m3 = next[3], r2 = next[4], r3 = next[5], e2 = next[6], e3 = next[7];
+    out[0] = microaot_packed_clamped(c, microaot_packed_requantized(acc[0], m0, r0, e0));
+    out[1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[1], m1, r1, e1));
+    out[2] = microaot_packed_clamped(c, microaot_packed_requantized(acc[2], m2, r2, e2));
+    out[3] = microaot_packed_clamped(c, microaot_packed_requantized(acc[3], m3, r3, e3));
+  }
+  return weights;
+}
+
+/* Every unit through the table `step`; the full pairs in a loop whose flags are constants per call site, one
+ * row four units at a time. */
 static inline void microaot_packed_rows_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                              int32_t units, const microaot_dsp_output_stage* o, const int32_t* step,
                                              int two_rows, int8_t* out) {
   const microaot_packed_clamp c = {o->activation_min, o->activation_max,
                                    o->activation_min == -128 && o->activation_max == 127};
-  int32_t u;
-  for (u = 0; u + 1 < units; u += 2, step += MICROAOT_PACKED_STEP_WORDS) {
+  int32_t u = 0;
+  if (!two_rows) {
+    for (; u + 3 < units; u += 4, step += 2 * MICROAOT_PACKED_STEP_WORDS) {
+      weights = microaot_packed_quad_fast(weights, rows, groups, step, &c, out + u);
+    }
+  }
+  for (; u + 1 < units; u += 2, step += MICROAOT_PACKED_STEP_WORDS) {
     weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, &c, (size_t)units, out + u);
   }
   if (u < units) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, &c, (size_t)units, out + u);
