@@ -215,7 +215,8 @@ TEST(PackedKernels, SmmlarOutputStepIsExactAtTheEdgesOfItsRange) {
     int32_t multiplier, shift, output_offset;
   };
   const Edge edges[] = {{INT32_MAX, -31, 0}, {1 << 30, -31, 0},  {1 << 30, -24, 127}, {INT32_MAX, -24, -128},
-                        {1 << 30, -1, 0},    {INT32_MAX, -1, 0}, {0, -5, 7},          {1518500250, -23, -5}};
+                        {1 << 30, -1, 0},    {INT32_MAX, -1, 0}, {0, -5, 7},          {1518500250, -23, -5},
+                        {0, 0, -3},          {0, 4, 9}};
   std::mt19937 rng(31);
   for (const Edge& edge : edges) {
     for (int sign : {1, -1}) {
@@ -250,6 +251,27 @@ TEST(PackedKernels, SmmlarOutputStepIsExactAtTheEdgesOfItsRange) {
   }
 }
 
+// Channels whose bias is so large that no input moves their output (VWW's dead channels: bias 2^30) take
+// constant words, beside ordinary channels of the same layer, clamped by ReLU or not.
+TEST(PackedKernels, ConstantChannelsMatchPortable) {
+  std::mt19937 rng(37);
+  for (int relu : {0, 1}) {
+    microaot_fully_connected_params_q p{};
+    p.batches = 3, p.input_depth = 16, p.output_depth = 5, p.input_offset = 3, p.output_offset = -7;
+    p.activation_min = relu ? -7 : -128, p.activation_max = 127;
+    const std::vector<int32_t> multiplier = {1 << 30, 1518500250, 1 << 30, 2000000000, 1 << 30};
+    const std::vector<int32_t> shift = {-31, -20, -9, -25, -8};
+    p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+    const std::vector<int32_t> bias = {1 << 30, -(1 << 30), 1 << 30, 1000, -(1 << 30) + 9};
+    const auto weights = random_bytes(rng, 5 * 16);
+    microaot_fully_connected_params_q q = p;
+    ASSERT_FALSE(pack_for_kernel(weights, bias, q).requant.empty());
+    for (int trial = 0; trial < 20; ++trial) {
+      expect_fully_connected_matches(p, random_bytes(rng, 3 * 16), weights, bias, "relu " + std::to_string(relu));
+    }
+  }
+}
+
 // Outside the range the layer keeps the general step: a shift >= 0, sums that may reach 2^30, a rounding term
 // beyond int32, a negative multiplier.
 TEST(PackedWeights, OutputStepRefusesWhatItCannotComputeExactly) {
@@ -261,15 +283,21 @@ TEST(PackedWeights, OutputStepRefusesWhatItCannotComputeExactly) {
   // The pair's words, the absent second unit's zeros: bias, multiplier, rounding 2^2 + 2 * 2^3, shift.
   EXPECT_EQ(stage(largest, 1 << 30, -3, 2), (std::vector<int32_t>{largest, 0, 1 << 30, 0, 4 + 2 * 8, 0, 3, 0}));
   EXPECT_EQ(stage(-largest, 1 << 30, -3, 2).size(), 8u);
-  EXPECT_TRUE(stage(largest + 1, 1 << 30, -3, 2).empty());
-  EXPECT_TRUE(stage(-largest - 1, 1 << 30, -3, 2).empty());
+  // Sums beyond 2^30 whose outputs differ: (128.5 * 2^23 +- 25600) / 2^23 - 128 is 0 or 1 (-1 or -2 below).
+  EXPECT_TRUE(stage(1077936128, 1 << 30, -22, -128).empty());
+  EXPECT_TRUE(stage(-1077936128, 1 << 30, -22, 127).empty());
   EXPECT_TRUE(stage(0, 1 << 30, 0, 0).empty());
+  // A bias that saturates the output whatever the products: the constant 127 as rounding 2 * 127 + 1, shift 1.
+  EXPECT_EQ(stage(1 << 30, 1 << 30, -3, 2), (std::vector<int32_t>{0, 0, 0, 0, 255, 0, 1, 0}));
+  EXPECT_EQ(stage(-(1 << 30), 1 << 30, -3, 2), (std::vector<int32_t>{0, 0, 0, 0, -255, 0, 1, 0}));
+  EXPECT_EQ(stage(0, 0, 0, 5), (std::vector<int32_t>{0, 0, 0, 0, 1 + 5 * 2, 0, 1, 0}));  // a zeroed channel
+  EXPECT_EQ(stage(0, 0, 3, 5), (std::vector<int32_t>{0, 0, 0, 0, 1 + 5 * 2, 0, 1, 0}));
   EXPECT_TRUE(stage(0, 1 << 30, 2, 0).empty());
   EXPECT_TRUE(stage(0, 1 << 30, -32, 0).empty());
   EXPECT_TRUE(stage(0, -1, -3, 0).empty());
   EXPECT_EQ(stage(0, INT32_MAX, -31, 0).size(), 8u);
-  EXPECT_TRUE(stage(0, INT32_MAX, -31, 1).empty());      // 2^30 + 2^31 is beyond int32
-  EXPECT_TRUE(stage(largest, INT32_MAX, -31, 0).empty());  // 2^30 plus a product near 2^30
+  // 2^30 + 2^31 is beyond int32 as a rounding term, but the products cannot move the output from 1.
+  EXPECT_EQ(stage(0, INT32_MAX, -31, 1), (std::vector<int32_t>{0, 0, 0, 0, 3, 0, 1, 0}));
 }
 
 }  // namespace

@@ -94,6 +94,14 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
   return end;
 }
 
+/* The assembly of one unit's weight word `w` (widened through `we`, then in place) against the row's words a0
+ * (elements 0, 2) and a1 (elements 1, 3), into sum `s`. */
+#define MICROAOT_PACKED_UNIT(w, s)                   \
+  "sxtb16 %[we], %[" w "]\n\t"                       \
+  "sxtb16 %[" w "], %[" w "], ror #8\n\t"            \
+  "smlad %[" s "], %[a0], %[we], %[" s "]\n\t"       \
+  "smlad %[" s "], %[a1], %[" w "], %[" s "]\n\t"
+
 /* One widened row (two words per group) against one unit pair: acc[j] += row . unit j. 12 instructions per
  * 8 MACs. Returns the next pair's weights. */
 static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* row, int32_t groups, int32_t acc[2]) {
@@ -105,14 +113,8 @@ static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const 
       "1:\n\t"
       "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
       "ldrd %[a0], %[a1], [%[row]], #8\n\t"
-      "sxtb16 %[we], %[w0]\n\t"
-      "sxtb16 %[w0], %[w0], ror #8\n\t"
-      "smlad %[s0], %[a0], %[we], %[s0]\n\t"
-      "smlad %[s0], %[a1], %[w0], %[s0]\n\t"
-      "sxtb16 %[we], %[w1]\n\t"
-      "sxtb16 %[w1], %[w1], ror #8\n\t"
-      "smlad %[s1], %[a0], %[we], %[s1]\n\t"
-      "smlad %[s1], %[a1], %[w1], %[s1]\n\t"
+      MICROAOT_PACKED_UNIT("w0", "s0")
+      MICROAOT_PACKED_UNIT("w1", "s1")
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       : [pair] "+r"(pair), [row] "+r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [w0] "=&r"(w0), [w1] "=&r"(w1),
@@ -145,23 +147,11 @@ static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const 
       "1:\n\t"
       "ldrd %[a0], %[a1], [%[row]], #8\n\t"
       "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
-      "sxtb16 %[we], %[w0]\n\t"
-      "sxtb16 %[w0], %[w0], ror #8\n\t"
-      "smlad %[s0], %[a0], %[we], %[s0]\n\t"
-      "smlad %[s0], %[a1], %[w0], %[s0]\n\t"
-      "sxtb16 %[we], %[w1]\n\t"
-      "sxtb16 %[w1], %[w1], ror #8\n\t"
-      "smlad %[s1], %[a0], %[we], %[s1]\n\t"
-      "smlad %[s1], %[a1], %[w1], %[s1]\n\t"
+      MICROAOT_PACKED_UNIT("w0", "s0")
+      MICROAOT_PACKED_UNIT("w1", "s1")
       "ldrd %[w0], %[w1], [%[next]], #8\n\t"
-      "sxtb16 %[we], %[w0]\n\t"
-      "sxtb16 %[w0], %[w0], ror #8\n\t"
-      "smlad %[s2], %[a0], %[we], %[s2]\n\t"
-      "smlad %[s2], %[a1], %[w0], %[s2]\n\t"
-      "sxtb16 %[we], %[w1]\n\t"
-      "sxtb16 %[w1], %[w1], ror #8\n\t"
-      "smlad %[s3], %[a0], %[we], %[s3]\n\t"
-      "smlad %[s3], %[a1], %[w1], %[s3]\n\t"
+      MICROAOT_PACKED_UNIT("w0", "s2")
+      MICROAOT_PACKED_UNIT("w1", "s3")
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       /* early clobbers: `end` starts equal to `next`, and must not share its register */
@@ -350,5 +340,7 @@ static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, 
   if (r1 != NULL) microaot_packed_widen(r1, n, rows + 2, 4);
   microaot_packed_rows(rows, weights, groups, units, o, requant, out0, r1 != NULL ? out1 : NULL);
 }
+
+#undef MICROAOT_PACKED_UNIT
 
 #endif /* MICROAOT_PACKED_MATMUL_H */
