@@ -35,6 +35,14 @@ static inline void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t*
   }
 }
 
+/* The four sums of a block back into acc[] (the loops keep them in named registers). */
+static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, int32_t c, int32_t d) {
+  acc[0] = a;
+  acc[1] = b;
+  acc[2] = c;
+  acc[3] = d;
+}
+
 /* The loops are in assembly where the DSP extension is there: the compiler's allocation of the 13 live values
  * spills inside the loop. Per group: one LDRD of the unit pair's words, one LDRD per row, SXTB16 twice per
  * weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/dsp.h's definitions). */
@@ -87,10 +95,7 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
     s11 = microaot_dsp_smlad(rows[3], w1o, microaot_dsp_smlad(rows[2], w1e, s11));
   }
 #endif
-  acc[0] = s00;
-  acc[1] = s01;
-  acc[2] = s10;
-  acc[3] = s11;
+  microaot_packed_set4(acc, s00, s01, s10, s11);
   return end;
 }
 
@@ -171,10 +176,7 @@ static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const 
                             microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)next[1]), s3));
   }
 #endif
-  acc[0] = s0;
-  acc[1] = s1;
-  acc[2] = s2;
-  acc[3] = s3;
+  microaot_packed_set4(acc, s0, s1, s2, s3);
   return next;
 }
 
