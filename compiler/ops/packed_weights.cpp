@@ -1,8 +1,12 @@
 #include "ops/packed_weights.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
+#include "microaot/fixedpoint.h"
 #include "microaot/kernels/packed.h"
+#include "microaot/packed_matmul.h"
 
 namespace microaot {
 namespace {
@@ -72,6 +76,89 @@ std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const s
   return folded;
 }
 
+namespace {
+
+constexpr size_t kPackedStepWords = MICROAOT_PACKED_STEP_WORDS;
+
+// The largest |row . unit u|: |input| <= 128 times each |weight|.
+int64_t products_bound(const std::vector<int8_t>& weights, int32_t units, int32_t depth, int32_t u) {
+  int64_t bound = 0;
+  for (int32_t k = 0; k < depth; ++k) bound += 128 * std::llabs(int64_t{weight_at(weights, units, depth, u, k)});
+  return bound;
+}
+
+// TFLM's output of a channel for the int32 sum s (bias included): requantized, plus the offset, clamped.
+int64_t reference_output(int64_t s, int64_t multiplier, int64_t shift, const PackedRequant& r) {
+  const int64_t value = microaot_multiply_by_quantized_multiplier(static_cast<int32_t>(s), static_cast<int32_t>(multiplier),
+                                                                  static_cast<int>(shift)) +
+                        r.output_offset;
+  return std::min(std::max(value, r.activation_min), r.activation_max);
+}
+
+// A channel whose every output is one value c (a bias so large that the products cannot move it: VWW's dead
+// channels, bias 2^30), as the step's words: bias 0, multiplier 0, rounding 2c + 1, shift 1, which give
+// (2c + 1 - [s < 0]) >> 1 = c for any sum. Constant because TFLM's output is monotone in the sum (m >= 0, no
+// left shift, no int32 wrap between the two ends) and equal at both ends.
+bool constant_words(int64_t bias, int64_t products, int64_t multiplier, int64_t shift, const PackedRequant& r,
+                    int32_t words[4]) {
+  const int64_t lo = bias - products, hi = bias + products;
+  if (multiplier < 0 || shift > 0 || lo < INT32_MIN || hi > INT32_MAX) return false;
+  const int64_t c = reference_output(lo, multiplier, shift, r);
+  if (c != reference_output(hi, multiplier, shift, r)) return false;
+  words[0] = 0;
+  words[1] = 0;
+  words[2] = static_cast<int32_t>(2 * c + 1);
+  words[3] = 1;
+  return true;
+}
+
+// One unit's words of the SMMLAR output step (microaot_packed_requantized), or false when it is not exact.
+// Why it is exact, for a sum s with |s| <= |bias| + products_bound < 2^30, m in [0, 2^31), e = -shift in [1, 31]:
+// - d = 2s fits int32, and s is TFLM's int32 accumulator itself (equal modulo 2^32, both in int32 range).
+// - TFLM's rounding doubling high multiply is h = floor((s*m + 2^30) / 2^31) (its nudge and truncating divide
+//   give this floor for either sign; no saturation since |s| < 2^31), = floor((d*m + 2^31) / 2^32).
+// - SMMLAR(d, m, t) = t + h when t + h fits int32; t = R - [s < 0] with R = 2^(e-1) + output_offset * 2^e, and
+//   |h| <= floor((bound*m + 2^30) / 2^31), so |R| + 1 + that bound < 2^31 is checked below.
+// - TFLM's rounding right shift (ties away from zero) is floor((h + 2^(e-1) - [h < 0]) / 2^e); s and h have the
+//   same sign (m >= 0) except h = 0 for s < 0, where both forms give 0 since e >= 1. Adding output_offset * 2^e
+//   before the shift adds output_offset after it exactly, so (t + h) >> e is the requantized value plus the
+//   output offset, which the kernel clamps as the reference does.
+// A multiplier of 0 (a channel TFLite's converter zeroed, with shift 0) makes every value 0 at any shift: it
+// takes shift -1 here.
+bool smmlar_words(int64_t bound, int64_t multiplier, int64_t shift, int64_t output_offset, int32_t words[3]) {
+  constexpr int64_t kInt32Limit = int64_t{1} << 31;
+  const int64_t e = multiplier == 0 ? 1 : -shift;
+  if (bound >= (int64_t{1} << 30) || multiplier < 0 || multiplier >= kInt32Limit || e < 1 || e > 31) return false;
+  const int64_t high_bound = (bound * multiplier + (int64_t{1} << 30)) >> 31;
+  const int64_t rounding = (int64_t{1} << (e - 1)) + output_offset * (int64_t{1} << e);
+  if (std::llabs(rounding) + 1 + high_bound >= kInt32Limit) return false;
+  words[0] = static_cast<int32_t>(multiplier);
+  words[1] = static_cast<int32_t>(rounding);
+  words[2] = static_cast<int32_t>(e);
+  return true;
+}
+
+}  // namespace
+
+std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights,
+                                         int32_t units, int32_t depth, const PackedRequant& requant) {
+  // Per unit pair: bias, multiplier, rounding and shift of each unit in turn (an absent last unit's zeros).
+  std::vector<int32_t> words(static_cast<size_t>((units + 1) / 2) * kPackedStepWords, 0);
+  for (int32_t u = 0; u < units; ++u) {
+    const auto c = static_cast<size_t>(u);
+    const int64_t bias = folded_bias[c], products = products_bound(weights, units, depth, u);
+    int32_t step[4] = {folded_bias[c], 0, 0, 0};  // bias, multiplier, rounding, shift
+    if (!smmlar_words(std::llabs(bias) + products, requant.multiplier[c], requant.shift[c], requant.output_offset,
+                      step + 1) &&
+        !constant_words(bias, products, requant.multiplier[c], requant.shift[c], requant, step)) {
+      return {};
+    }
+    int32_t* const pair = &words[static_cast<size_t>(u / 2) * kPackedStepWords + static_cast<size_t>(u % 2)];
+    for (int k = 0; k < 4; ++k) pair[2 * k] = step[k];
+  }
+  return words;
+}
+
 int64_t packed_rows_bytes(int32_t depth) { return MICROAOT_PACKED_ROWS_BYTES(int64_t{depth}); }
 
 std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset) {
@@ -94,15 +181,24 @@ void use_packed_weights(const Graph& graph, KernelCall& call, const std::string&
   const std::vector<int32_t> bias = call.args[2] == kNoTensor ? std::vector<int32_t>{} : int32_values(graph.tensor(call.args[2]));
   const ParamValue* offset = call.params.find("input_offset");
   const auto input_offset = static_cast<int32_t>(offset->integer);
+  const std::vector<int32_t> folded = fold_input_offset(bias, w, units, depth, input_offset);
+  const PackedRequant requant{call.params.find("output_multiplier")->integers, call.params.find("output_shift")->integers,
+                              call.params.find("output_offset")->integer, call.params.find("activation_min")->integer,
+                              call.params.find("activation_max")->integer};
+  const std::vector<int32_t> stage = packed_output_stage(folded, w, units, depth, requant);
   call.derived.push_back(int32_constant(weights.name + "_packed", pack_weight_words(w, units, depth)));
-  call.derived.push_back(int32_constant(weights.name + "_folded_bias", fold_input_offset(bias, w, units, depth, input_offset)));
+  call.derived.push_back(int32_constant(weights.name + "_folded_bias", folded));
   call.args[1] = derived_arg(0);
   call.args[2] = derived_arg(1);
+  call.args.insert(call.args.begin() + 3, stage.empty() ? kNoTensor : derived_arg(2));
+  if (!stage.empty()) call.derived.push_back(int32_constant(weights.name + "_requant", stage));
   call.params.replace_int("input_offset", 0);
   call.stem = packed_stem;
   call.scratch_bytes = packed_rows_bytes(depth);
   call.specialisation = "packed: 2 rows x 2 units per step, weights re-laid for SMLAD (" +
-                        std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias";
+                        std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias, " +
+                        (stage.empty() ? "output step from the params (a channel outside the SMMLAR step's range)"
+                                       : "output step one SMMLAR per value");
 }
 
 int64_t packed_windows_bytes(int32_t window) { return MICROAOT_PACKED_WINDOWS_BYTES(int64_t{window}); }
@@ -113,9 +209,12 @@ void use_packed_window_weights(const Graph& graph, KernelCall& call, const std::
   use_packed_weights(graph, call, packed_stem, units, window);
   call.params.replace_int("input_offset", input_offset);
   call.scratch_bytes = packed_windows_bytes(window);
+  const bool fast_step = call.derived.size() > 2;  // use_packed_weights added the output step's words
   call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +
                         " taps gathered (padding = input zero point), 2 pixels x 2 channels per step, weights re-laid "
-                        "for SMLAD (" + std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias";
+                        "for SMLAD (" + std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias, " +
+                        (fast_step ? "output step one SMMLAR per value"
+                                   : "output step from the params (a channel outside the SMMLAR step's range)");
 }
 
 }  // namespace microaot

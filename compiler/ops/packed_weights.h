@@ -25,6 +25,20 @@ std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32
 std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const std::vector<int8_t>& weights,
                                        int32_t units, int32_t depth, int32_t input_offset);
 
+// A layer's requantization as the params hold it (per unit multiplier and shift), and its clamp.
+struct PackedRequant {
+  std::vector<int64_t> multiplier, shift;
+  int64_t output_offset = 0, activation_min = -128, activation_max = 127;
+};
+
+// The table of the packed kernels' specialised output step (MICROAOT_PACKED_STEP_WORDS per unit pair: each unit's
+// folded bias, multiplier, rounding, right shift; one SMMLAR per value), or empty when a unit is outside the range where that step is
+// bit-exact with TFLM (a shift >= 0, sums that may reach 2^30, a rounding term beyond int32, unless the channel's
+// output is one value whatever the input: then its words give that value): the layer then
+// keeps the params' general step.
+std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights,
+                                         int32_t units, int32_t depth, const PackedRequant& requant);
+
 // The scratch a packed kernel takes for rows of `depth` (MICROAOT_PACKED_ROWS_BYTES): two widened rows.
 int64_t packed_rows_bytes(int32_t depth);
 
@@ -38,8 +52,9 @@ constexpr int32_t kPackedMaxDepth = 640;
 std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset);
 
 // Turns `call` (lowered for the portable int8 stem, weights in args[1], optional bias in args[2], input_offset
-// set) into a call of `packed_stem` over derived constants with the scratch for rows of `depth`, and states it
-// in call.specialisation.
+// set) into a call of `packed_stem` over derived constants (packed weights, folded bias, the output step's
+// words when packed_output_stage gives them) with the scratch for rows of `depth`, and states it in
+// call.specialisation.
 void use_packed_weights(const Graph& graph, KernelCall& call, const std::string& packed_stem, int32_t units,
                         int32_t depth);
 

@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "microaot/kernels/conv.h"
@@ -100,9 +102,11 @@ struct Counts {
   }
 };
 
-// What lowering hands the packed kernels: the packed words and the folded bias; the input offset becomes 0.
+// What lowering hands the packed kernels: the packed words, the folded bias and the output step's words (empty:
+// the general step); the input offset becomes 0.
 struct Packed {
-  std::vector<int32_t> words, bias;
+  std::vector<int32_t> words, bias, requant;
+  const int32_t* requant_or_null() const { return requant.empty() ? nullptr : requant.data(); }
 };
 
 // Scratch of exactly `bytes` (ASan sees an overrun), word aligned as the planner's, full of garbage: the
@@ -113,16 +117,41 @@ struct Scratch {
   std::vector<uint32_t> words;
 };
 
-Packed pack_for_kernel(const std::vector<int8_t>& weights, const std::vector<int32_t>& bias, int32_t units,
-                       int32_t depth, int32_t& input_offset) {
-  Packed packed{pack_weight_words(weights, units, depth), fold_input_offset(bias, weights, units, depth, input_offset)};
-  input_offset = 0;
+template <typename Params>
+Packed pack_for_kernel(const std::vector<int8_t>& weights, const std::vector<int32_t>& bias, Params& p) {
+  const int32_t units = p.output_depth, depth = p.input_depth;
+  Packed packed{pack_weight_words(weights, units, depth), fold_input_offset(bias, weights, units, depth, p.input_offset),
+                {}};
+  const PackedRequant requant{{p.output_multiplier, p.output_multiplier + units}, {p.output_shift, p.output_shift + units},
+                              p.output_offset};
+  packed.requant = packed_output_stage(packed.bias, weights, units, depth, requant);
+  p.input_offset = 0;
   return packed;
+}
+
+// The packed FULLY_CONNECTED through the general output step and, when the compiler gives its words, the
+// specialised one, each against the portable kernel.
+void expect_fully_connected_matches(microaot_fully_connected_params_q p, const std::vector<int8_t>& input,
+                                    const std::vector<int8_t>& weights, const std::vector<int32_t>& bias,
+                                    const std::string& what, int* specialised = nullptr) {
+  std::vector<int8_t> expected(static_cast<size_t>(p.batches * p.output_depth)), got(expected.size());
+  microaot_fully_connected_s8(&p, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(), expected.data());
+  const Packed k = pack_for_kernel(weights, bias, p);
+  Scratch rows(MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth)));
+  microaot_fully_connected_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), nullptr, got.data(), rows.data());
+  ASSERT_EQ(got, expected) << what << " (general step)";
+  if (k.requant.empty()) return;
+  if (specialised != nullptr) ++*specialised;
+  std::fill(got.begin(), got.end(), int8_t{0});
+  microaot_fully_connected_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), k.requant.data(), got.data(),
+                                     rows.data());
+  ASSERT_EQ(got, expected) << what << " (SMMLAR step)";
 }
 
 TEST(PackedKernels, FullyConnectedMatchesPortable) {
   std::mt19937 rng(23);
   Counts counts;
+  int specialised = 0;
   for (int i = 0; i < 300; ++i) {
     microaot_fully_connected_params_q p{};
     p.batches = draw(rng, 1, 4), p.input_depth = draw(rng, 1, 70), p.output_depth = draw(rng, 1, 9);
@@ -132,21 +161,20 @@ TEST(PackedKernels, FullyConnectedMatchesPortable) {
     const auto input = random_bytes(rng, p.batches * p.input_depth);
     const auto weights = random_bytes(rng, p.output_depth * p.input_depth);
     const std::vector<int32_t> bias = i % 4 == 0 ? std::vector<int32_t>{} : q.bias;
-    std::vector<int8_t> expected(static_cast<size_t>(p.batches * p.output_depth)), got(expected.size());
+    std::vector<int8_t> expected(static_cast<size_t>(p.batches * p.output_depth));
     microaot_fully_connected_s8(&p, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(),
                                 expected.data());
-    const Packed k = pack_for_kernel(weights, bias, p.output_depth, p.input_depth, p.input_offset);
-    Scratch rows(MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth)));
-    microaot_fully_connected_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), got.data(), rows.data());
-    ASSERT_EQ(got, expected) << "case " << i;
+    expect_fully_connected_matches(p, input, weights, bias, "case " + std::to_string(i), &specialised);
     counts.add(expected);
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(specialised, 250);
 }
 
 TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
   std::mt19937 rng(29);
   Counts counts;
+  int specialised = 0;
   for (int i = 0; i < 300; ++i) {
     microaot_conv_2d_params_q p{};
     p.batches = draw(rng, 1, 2), p.input_height = draw(rng, 1, 6), p.input_width = draw(rng, 1, 7);
@@ -164,15 +192,112 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
     const size_t rows_bytes = MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth));
     Scratch rows(rows_bytes), rows_and_output_row(rows_bytes + static_cast<size_t>(p.output_width * p.output_depth));
     microaot_conv_2d_s8(&p, input.data(), filter.data(), q.bias.data(), expected.data());
-    const Packed k = pack_for_kernel(filter, q.bias, p.output_depth, p.input_depth, p.input_offset);
-    microaot_conv_2d_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), got.data(), rows.data());
-    microaot_conv_2d_s8_packed_overlap(&p, input.data(), k.words.data(), k.bias.data(), got_overlap.data(),
+    const Packed k = pack_for_kernel(filter, q.bias, p);
+    // Odd cases take the general output step although the specialised one applies.
+    const int32_t* requant = i % 2 == 0 ? k.requant_or_null() : nullptr;
+    specialised += requant != nullptr;
+    microaot_conv_2d_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), requant, got.data(), rows.data());
+    microaot_conv_2d_s8_packed_overlap(&p, input.data(), k.words.data(), k.bias.data(), requant, got_overlap.data(),
                                        rows_and_output_row.data());
     ASSERT_EQ(got, expected) << "case " << i;
     ASSERT_EQ(got_overlap, expected) << "case " << i;
     counts.add(expected);
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(specialised, 120);
+}
+
+// The specialised output step at the edges of its range, against the portable kernel: sums whose doubles
+// reach 2^31 - 2^24 (the bias at the bound less what the products can add), the largest right shift (31) and the
+// smallest (1), the extreme multipliers, output offsets at both ends.
+TEST(PackedKernels, SmmlarOutputStepIsExactAtTheEdgesOfItsRange) {
+  struct Edge {
+    int32_t multiplier, shift, output_offset;
+  };
+  const Edge edges[] = {{INT32_MAX, -31, 0}, {1 << 30, -31, 0},  {1 << 30, -24, 127}, {INT32_MAX, -24, -128},
+                        {1 << 30, -1, 0},    {INT32_MAX, -1, 0}, {0, -5, 7},          {1518500250, -23, -5},
+                        {0, 0, -3},          {0, 4, 9}};
+  std::mt19937 rng(31);
+  for (const Edge& edge : edges) {
+    for (int sign : {1, -1}) {
+      microaot_fully_connected_params_q p{};
+      p.batches = 3, p.input_depth = 8, p.output_depth = 4;
+      const std::vector<int32_t> multiplier(4, edge.multiplier), shift(4, edge.shift);
+      p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+      p.output_offset = edge.output_offset, p.activation_min = -128, p.activation_max = 127;
+      const auto weights = random_bytes(rng, 4 * 8);
+      // Per unit the bias of largest magnitude, with the sign of the case, for which the compiler still emits
+      // the step (then its sums reach the step's bound: 2^30 or the rounding term's limit).
+      std::vector<int32_t> bias;
+      for (int u = 0; u < 4; ++u) {
+        const std::vector<int8_t> unit(weights.begin() + u * 8, weights.begin() + u * 8 + 8);
+        const PackedRequant one{{edge.multiplier}, {edge.shift}, edge.output_offset};
+        int64_t lo = 0, hi = int64_t{1} << 30;  // accepted, refused
+        while (hi - lo > 1) {
+          const int64_t mid = (lo + hi) / 2;
+          const bool accepted = !packed_output_stage({static_cast<int32_t>(sign * mid)}, unit, 1, 8, one).empty();
+          (accepted ? lo : hi) = mid;
+        }
+        bias.push_back(static_cast<int32_t>(sign * lo));
+      }
+      for (int trial = 0; trial < 20; ++trial) {
+        const auto input = random_bytes(rng, 3 * 8);
+        microaot_fully_connected_params_q q = p;
+        ASSERT_FALSE(pack_for_kernel(weights, bias, q).requant.empty()) << edge.multiplier << " " << edge.shift;
+        expect_fully_connected_matches(p, input, weights, bias,
+                                       std::to_string(edge.multiplier) + " >> " + std::to_string(-edge.shift));
+      }
+    }
+  }
+}
+
+// Channels whose bias is so large that no input moves their output (VWW's dead channels: bias 2^30) take
+// constant words, beside ordinary channels of the same layer, clamped by ReLU or not.
+TEST(PackedKernels, ConstantChannelsMatchPortable) {
+  std::mt19937 rng(37);
+  for (int relu : {0, 1}) {
+    microaot_fully_connected_params_q p{};
+    p.batches = 3, p.input_depth = 16, p.output_depth = 5, p.input_offset = 3, p.output_offset = -7;
+    p.activation_min = relu ? -7 : -128, p.activation_max = 127;
+    const std::vector<int32_t> multiplier = {1 << 30, 1518500250, 1 << 30, 2000000000, 1 << 30};
+    const std::vector<int32_t> shift = {-31, -20, -9, -25, -8};
+    p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+    const std::vector<int32_t> bias = {1 << 30, -(1 << 30), 1 << 30, 1000, -(1 << 30) + 9};
+    const auto weights = random_bytes(rng, 5 * 16);
+    microaot_fully_connected_params_q q = p;
+    ASSERT_FALSE(pack_for_kernel(weights, bias, q).requant.empty());
+    for (int trial = 0; trial < 20; ++trial) {
+      expect_fully_connected_matches(p, random_bytes(rng, 3 * 16), weights, bias, "relu " + std::to_string(relu));
+    }
+  }
+}
+
+// Outside the range the layer keeps the general step: a shift >= 0, sums that may reach 2^30, a rounding term
+// beyond int32, a negative multiplier.
+TEST(PackedWeights, OutputStepRefusesWhatItCannotComputeExactly) {
+  const std::vector<int8_t> w = {100, -100};  // one unit of depth 2: products up to 2 * 128 * 100
+  const auto stage = [&](int32_t bias, int64_t multiplier, int64_t shift, int64_t output_offset) {
+    return packed_output_stage({bias}, w, 1, 2, PackedRequant{{multiplier}, {shift}, output_offset});
+  };
+  const int32_t largest = (1 << 30) - 1 - 25600;
+  // The pair's words, the absent second unit's zeros: bias, multiplier, rounding 2^2 + 2 * 2^3, shift.
+  EXPECT_EQ(stage(largest, 1 << 30, -3, 2), (std::vector<int32_t>{largest, 0, 1 << 30, 0, 4 + 2 * 8, 0, 3, 0}));
+  EXPECT_EQ(stage(-largest, 1 << 30, -3, 2).size(), 8u);
+  // Sums beyond 2^30 whose outputs differ: (128.5 * 2^23 +- 25600) / 2^23 - 128 is 0 or 1 (-1 or -2 below).
+  EXPECT_TRUE(stage(1077936128, 1 << 30, -22, -128).empty());
+  EXPECT_TRUE(stage(-1077936128, 1 << 30, -22, 127).empty());
+  EXPECT_TRUE(stage(0, 1 << 30, 0, 0).empty());
+  // A bias that saturates the output whatever the products: the constant 127 as rounding 2 * 127 + 1, shift 1.
+  EXPECT_EQ(stage(1 << 30, 1 << 30, -3, 2), (std::vector<int32_t>{0, 0, 0, 0, 255, 0, 1, 0}));
+  EXPECT_EQ(stage(-(1 << 30), 1 << 30, -3, 2), (std::vector<int32_t>{0, 0, 0, 0, -255, 0, 1, 0}));
+  EXPECT_EQ(stage(0, 0, 0, 5), (std::vector<int32_t>{0, 0, 0, 0, 1 + 5 * 2, 0, 1, 0}));  // a zeroed channel
+  EXPECT_EQ(stage(0, 0, 3, 5), (std::vector<int32_t>{0, 0, 0, 0, 1 + 5 * 2, 0, 1, 0}));
+  EXPECT_TRUE(stage(0, 1 << 30, 2, 0).empty());
+  EXPECT_TRUE(stage(0, 1 << 30, -32, 0).empty());
+  EXPECT_TRUE(stage(0, -1, -3, 0).empty());
+  EXPECT_EQ(stage(0, INT32_MAX, -31, 0).size(), 8u);
+  // 2^30 + 2^31 is beyond int32 as a rounding term, but the products cannot move the output from 1.
+  EXPECT_EQ(stage(0, INT32_MAX, -31, 1), (std::vector<int32_t>{0, 0, 0, 0, 3, 0, 1, 0}));
 }
 
 // SAME (pad before = half the total, rounded down) or VALID output size and padding of one axis.
@@ -208,6 +333,7 @@ microaot_conv_2d_params_q random_window_geometry(std::mt19937& rng) {
 TEST(PackedKernels, WindowConvMatchesPortablePlainAndOverlap) {
   std::mt19937 rng(31);
   Counts counts;
+  int specialised = 0;
   for (int i = 0; i < 400; ++i) {
     microaot_conv_2d_params_q p = random_window_geometry(rng);
     const int32_t window = p.filter_height * p.filter_width * p.input_depth;
@@ -226,14 +352,22 @@ TEST(PackedKernels, WindowConvMatchesPortablePlainAndOverlap) {
     const std::vector<int32_t> folded = fold_input_offset(bias, filter, p.output_depth, window, p.input_offset);
     const size_t scratch_bytes = MICROAOT_PACKED_WINDOWS_BYTES(static_cast<size_t>(window));
     Scratch plain(scratch_bytes), with_row(scratch_bytes + static_cast<size_t>(p.output_width * p.output_depth));
-    microaot_conv_2d_s8_packed_kxk(&p, input.data(), words.data(), folded.data(), got.data(), plain.data());
-    microaot_conv_2d_s8_packed_kxk_overlap(&p, input.data(), words.data(), folded.data(), got_overlap.data(),
+    // Every other case through the compile-time output step, when the compiler gives its words.
+    const PackedRequant requant{{p.output_multiplier, p.output_multiplier + p.output_depth},
+                                {p.output_shift, p.output_shift + p.output_depth},
+                                p.output_offset, p.activation_min, p.activation_max};
+    const std::vector<int32_t> stage = packed_output_stage(folded, filter, p.output_depth, window, requant);
+    const int32_t* step = i % 2 == 0 && !stage.empty() ? stage.data() : nullptr;
+    specialised += step != nullptr;
+    microaot_conv_2d_s8_packed_kxk(&p, input.data(), words.data(), folded.data(), step, got.data(), plain.data());
+    microaot_conv_2d_s8_packed_kxk_overlap(&p, input.data(), words.data(), folded.data(), step, got_overlap.data(),
                                            with_row.data());
     ASSERT_EQ(got, expected) << "case " << i;
     ASSERT_EQ(got_overlap, expected) << "case " << i;
     counts.add(expected);
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(specialised, 100);
 }
 
 }  // namespace

@@ -35,6 +35,14 @@ static inline void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t*
   }
 }
 
+/* The four sums of a block back into acc[] (the loops keep them in named registers). */
+static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, int32_t c, int32_t d) {
+  acc[0] = a;
+  acc[1] = b;
+  acc[2] = c;
+  acc[3] = d;
+}
+
 /* The loops are in assembly where the DSP extension is there: the compiler's allocation of the 13 live values
  * spills inside the loop. Per group: one LDRD of the unit pair's words, one LDRD per row, SXTB16 twice per
  * weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/dsp.h's definitions). */
@@ -45,8 +53,8 @@ static inline void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t*
 #endif
 
 /* Two widened rows, interleaved (per group: row 0's two words, row 1's two words), against one unit pair:
- * acc[2 * i + j] += row i . unit j. 17 instructions per 16 MACs. */
-static inline void microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
+ * acc[2 * i + j] += row i . unit j. 17 instructions per 16 MACs. Returns the next pair's weights. */
+static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
                                            int32_t acc[4]) {
   int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
   const int32_t* const end = pair + 2 * groups;
@@ -87,15 +95,21 @@ static inline void microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* 
     s11 = microaot_dsp_smlad(rows[3], w1o, microaot_dsp_smlad(rows[2], w1e, s11));
   }
 #endif
-  acc[0] = s00;
-  acc[1] = s01;
-  acc[2] = s10;
-  acc[3] = s11;
+  microaot_packed_set4(acc, s00, s01, s10, s11);
+  return end;
 }
 
+/* The assembly of one unit's weight word `w` (widened through `we`, then in place) against the row's words a0
+ * (elements 0, 2) and a1 (elements 1, 3), into sum `s`. */
+#define MICROAOT_PACKED_UNIT(w, s)                   \
+  "sxtb16 %[we], %[" w "]\n\t"                       \
+  "sxtb16 %[" w "], %[" w "], ror #8\n\t"            \
+  "smlad %[" s "], %[a0], %[we], %[" s "]\n\t"       \
+  "smlad %[" s "], %[a1], %[" w "], %[" s "]\n\t"
+
 /* One widened row (two words per group) against one unit pair: acc[j] += row . unit j. 12 instructions per
- * 8 MACs. */
-static inline void microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* row, int32_t groups, int32_t acc[2]) {
+ * 8 MACs. Returns the next pair's weights. */
+static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* row, int32_t groups, int32_t acc[2]) {
   int32_t s0 = acc[0], s1 = acc[1];
   const int32_t* const end = pair + 2 * groups;
 #if MICROAOT_PACKED_ASM
@@ -104,14 +118,8 @@ static inline void microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* 
       "1:\n\t"
       "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
       "ldrd %[a0], %[a1], [%[row]], #8\n\t"
-      "sxtb16 %[we], %[w0]\n\t"
-      "sxtb16 %[w0], %[w0], ror #8\n\t"
-      "smlad %[s0], %[a0], %[we], %[s0]\n\t"
-      "smlad %[s0], %[a1], %[w0], %[s0]\n\t"
-      "sxtb16 %[we], %[w1]\n\t"
-      "sxtb16 %[w1], %[w1], ror #8\n\t"
-      "smlad %[s1], %[a0], %[we], %[s1]\n\t"
-      "smlad %[s1], %[a1], %[w1], %[s1]\n\t"
+      MICROAOT_PACKED_UNIT("w0", "s0")
+      MICROAOT_PACKED_UNIT("w1", "s1")
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       : [pair] "+r"(pair), [row] "+r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [w0] "=&r"(w0), [w1] "=&r"(w1),
@@ -127,6 +135,49 @@ static inline void microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* 
 #endif
   acc[0] = s0;
   acc[1] = s1;
+  return end;
+}
+
+/* One widened row against two consecutive unit pairs (the second's words 2 * groups after the first's):
+ * acc[j] += row . unit j for j in 0..3. 21 instructions per 16 MACs (the row's words loaded once for four
+ * units). Returns the weights after the second pair. */
+static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const uint32_t* row, int32_t groups,
+                                                     int32_t acc[4]) {
+  int32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
+  const int32_t* next = pair + 2 * groups;
+  const int32_t* const end = next;
+#if MICROAOT_PACKED_ASM
+  uint32_t w0, w1, we, a0, a1;
+  __asm__(
+      "1:\n\t"
+      "ldrd %[a0], %[a1], [%[row]], #8\n\t"
+      "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
+      MICROAOT_PACKED_UNIT("w0", "s0")
+      MICROAOT_PACKED_UNIT("w1", "s1")
+      "ldrd %[w0], %[w1], [%[next]], #8\n\t"
+      MICROAOT_PACKED_UNIT("w0", "s2")
+      MICROAOT_PACKED_UNIT("w1", "s3")
+      "cmp %[pair], %[end]\n\t"
+      "bne 1b\n\t"
+      /* early clobbers: `end` starts equal to `next`, and must not share its register */
+      : [pair] "+&r"(pair), [next] "+&r"(next), [row] "+&r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2),
+        [s3] "+r"(s3), [w0] "=&r"(w0), [w1] "=&r"(w1), [we] "=&r"(we), [a0] "=&r"(a0), [a1] "=&r"(a1)
+      : [end] "r"(end)
+      : "cc", "memory");
+#else
+  for (; pair != end; pair += 2, next += 2, row += 2) {
+    s0 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)pair[0]),
+                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)pair[0]), s0));
+    s1 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)pair[1]),
+                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)pair[1]), s1));
+    s2 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)next[0]),
+                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)next[0]), s2));
+    s3 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)next[1]),
+                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)next[1]), s3));
+  }
+#endif
+  microaot_packed_set4(acc, s0, s1, s2, s3);
+  return next;
 }
 
 /* One channel's requantization (TFLM's MultiplyByQuantizedMultiplier, as microaot_dsp_requantize), decoded
@@ -156,39 +207,142 @@ static inline int8_t microaot_packed_output(const microaot_dsp_output_stage* o, 
   return (int8_t)microaot_clamp_s32(value, o->activation_min, o->activation_max);
 }
 
+/* The output step the compiler specialises (compiler/ops/packed_weights.cpp, packed_output_stage, proves it
+ * exact for the constants it emits), as a table of MICROAOT_PACKED_STEP_WORDS words per unit pair (the last
+ * pair completed with zeros): both units' folded bias, multiplier m >= 0, rounding R = 2^(e-1) +
+ * output_offset * 2^e and right shift e in [1, 31]. With d = 2 * sum (no overflow: the compiler bounds the
+ * sums below 2^30), SMMLAR(d, m, R + sign(d)) is R less one for a negative sum plus TFLM's rounding doubling
+ * high multiply of the sum and m, and >> e gives its rounding right shift plus the output offset. */
+#define MICROAOT_PACKED_STEP_WORDS 8
+
+static inline int32_t microaot_packed_requantized(int32_t acc, int32_t multiplier, int32_t rounding, int32_t shift) {
+  const int32_t doubled = (int32_t)((uint32_t)acc << 1);
+  return microaot_dsp_smmlar(doubled, multiplier, rounding + (doubled >> 31)) >> shift;
+}
+
+/* The clamp: one SSAT when it is the whole int8 range (`full`: ReLU with zero point -128, or none). */
+typedef struct {
+  int32_t lo, hi;
+  int full;
+} microaot_packed_clamp;
+
+static inline int8_t microaot_packed_clamped(const microaot_packed_clamp* c, int32_t value) {
+  return (int8_t)(c->full ? microaot_dsp_ssat8(value) : microaot_clamp_s32(value, c->lo, c->hi));
+}
+
+/* One unit pair against one row (two_rows 0) or two interleaved rows, sums from the table's bias, outputs
+ * out[0..1] and out[units..units + 1] (the second row); only out[0] and out[units] when `both` is 0. Returns
+ * the next pair's weights. */
+static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, const uint32_t* rows, int32_t groups,
+                                                       const int32_t* step, int two_rows, int both,
+                                                       const microaot_packed_clamp* c, size_t units, int8_t* out) {
+  int32_t acc[4];
+  acc[0] = acc[2] = step[0];
+  acc[1] = acc[3] = step[1];
+  weights = two_rows ? microaot_packed_dot_2x2(weights, rows, groups, acc)
+                     : microaot_packed_dot_1x2(weights, rows, groups, acc);
+  {
+    /* Read before the int8 stores, which may alias them as far as the compiler knows. */
+    const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
+    out[0] = microaot_packed_clamped(c, microaot_packed_requantized(acc[0], m0, r0, e0));
+    if (two_rows) out[units] = microaot_packed_clamped(c, microaot_packed_requantized(acc[2], m0, r0, e0));
+    if (both) {
+      out[1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[1], m1, r1, e1));
+      if (two_rows) out[units + 1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[3], m1, r1, e1));
+    }
+  }
+  return weights;
+}
+
+/* Two unit pairs (four units) against one row: out[0..3], the table's words of both pairs at `step`. */
+static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, const uint32_t* row, int32_t groups,
+                                                       const int32_t* step, const microaot_packed_clamp* c,
+                                                       int8_t* out) {
+  const int32_t* const next = step + MICROAOT_PACKED_STEP_WORDS;
+  int32_t acc[4];
+  acc[0] = step[0], acc[1] = step[1], acc[2] = next[0], acc[3] = next[1];
+  weights = microaot_packed_dot_1x4(weights, row, groups, acc);
+  {
+    /* Read before the int8 stores, which may alias them as far as the compiler knows. */
+    const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
+    const int32_t m2 = next[2], m3 = next[3], r2 = next[4], r3 = next[5], e2 = next[6], e3 = next[7];
+    out[0] = microaot_packed_clamped(c, microaot_packed_requantized(acc[0], m0, r0, e0));
+    out[1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[1], m1, r1, e1));
+    out[2] = microaot_packed_clamped(c, microaot_packed_requantized(acc[2], m2, r2, e2));
+    out[3] = microaot_packed_clamped(c, microaot_packed_requantized(acc[3], m3, r3, e3));
+  }
+  return weights;
+}
+
+/* Every unit through the table `step`; the full pairs in a loop whose flags are constants per call site, one
+ * row four units at a time. */
+static inline void microaot_packed_rows_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
+                                             int32_t units, const microaot_dsp_output_stage* o, const int32_t* step,
+                                             int two_rows, int8_t* out) {
+  const microaot_packed_clamp c = {o->activation_min, o->activation_max,
+                                   o->activation_min == -128 && o->activation_max == 127};
+  int32_t u = 0;
+  if (!two_rows) {
+    for (; u + 3 < units; u += 4, step += 2 * MICROAOT_PACKED_STEP_WORDS) {
+      weights = microaot_packed_quad_fast(weights, rows, groups, step, &c, out + u);
+    }
+  }
+  for (; u + 1 < units; u += 2, step += MICROAOT_PACKED_STEP_WORDS) {
+    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, &c, (size_t)units, out + u);
+  }
+  if (u < units) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, &c, (size_t)units, out + u);
+}
+
+/* The same from the params' multipliers and shifts (a layer outside the specialised step's range). */
+static inline void microaot_packed_store_general(const microaot_dsp_output_stage* o, int32_t u, const int32_t acc[4],
+                                                 int both, int8_t* out0, int8_t* out1) {
+  const microaot_packed_channel first = microaot_packed_channel_of(o, u);
+  out0[0] = microaot_packed_output(o, &first, acc[0]);
+  if (out1 != NULL) out1[0] = microaot_packed_output(o, &first, acc[2]);
+  if (both) {
+    const microaot_packed_channel second = microaot_packed_channel_of(o, u + 1);
+    out0[1] = microaot_packed_output(o, &second, acc[1]);
+    if (out1 != NULL) out1[1] = microaot_packed_output(o, &second, acc[3]);
+  }
+}
+
 /* Every unit of one row (out1 NULL; `rows` holds it alone) or of two interleaved rows: out_i[u] = the
  * output step of bias[u] + row i . unit u (the sums start from the bias). An odd last unit is computed
- * against the zero unit that completes its pair, which is not stored. */
+ * against the zero unit that completes its pair, which is not stored. `step`: the specialised output step's
+ * table (MICROAOT_PACKED_STEP_WORDS per unit pair), NULL for the params' general step; with it out1 must be
+ * out0 + units (as the kernels lay their rows out). */
 static inline void microaot_packed_rows(const uint32_t* rows, const int32_t* weights, int32_t groups, int32_t units,
-                                        const microaot_dsp_output_stage* o, int8_t* out0, int8_t* out1) {
-  const size_t pair_words = 2 * (size_t)groups;
+                                        const microaot_dsp_output_stage* o, const int32_t* step, int8_t* out0,
+                                        int8_t* out1) {
   int32_t u, acc[4];
-  for (u = 0; u < units; u += 2, weights += pair_words) {
+  if (step != NULL) {
+    if (out1 != NULL) {
+      microaot_packed_rows_fast(rows, weights, groups, units, o, step, 1, out0);
+    } else {
+      microaot_packed_rows_fast(rows, weights, groups, units, o, step, 0, out0);
+    }
+    return;
+  }
+  for (u = 0; u < units; u += 2) {
     const int both = u + 1 < units;
-    const microaot_packed_channel first = microaot_packed_channel_of(o, u);
-    const microaot_packed_channel second = microaot_packed_channel_of(o, both ? u + 1 : u);
     acc[0] = acc[2] = o->bias[u];
     acc[1] = acc[3] = both ? o->bias[u + 1] : 0;
-    if (out1 != NULL) {
-      microaot_packed_dot_2x2(weights, rows, groups, acc);
-      out1[u] = microaot_packed_output(o, &first, acc[2]);
-      if (both) out1[u + 1] = microaot_packed_output(o, &second, acc[3]);
-    } else {
-      microaot_packed_dot_1x2(weights, rows, groups, acc);
-    }
-    out0[u] = microaot_packed_output(o, &first, acc[0]);
-    if (both) out0[u + 1] = microaot_packed_output(o, &second, acc[1]);
+    weights = out1 != NULL ? microaot_packed_dot_2x2(weights, rows, groups, acc)
+                           : microaot_packed_dot_1x2(weights, rows, groups, acc);
+    microaot_packed_store_general(o, u, acc, both, out0 + u, out1 != NULL ? out1 + u : NULL);
   }
 }
 
 /* Rows r0 and r1 (r1 NULL: r0 alone) widened into `rows` (4 * groups words) and multiplied by every unit. */
 static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, int32_t n, const int32_t* weights,
-                                            int32_t units, const microaot_dsp_output_stage* o, uint32_t* rows,
-                                            int8_t* out0, int8_t* out1) {
+                                            int32_t units, const microaot_dsp_output_stage* o,
+                                            const int32_t* requant, uint32_t* rows, int8_t* out0, int8_t* out1) {
   const int32_t groups = microaot_packed_groups(n);
   microaot_packed_widen(r0, n, rows, r1 != NULL ? 4 : 2);
   if (r1 != NULL) microaot_packed_widen(r1, n, rows + 2, 4);
-  microaot_packed_rows(rows, weights, groups, units, o, out0, r1 != NULL ? out1 : NULL);
+  microaot_packed_rows(rows, weights, groups, units, o, requant, out0, r1 != NULL ? out1 : NULL);
 }
+
+#undef MICROAOT_PACKED_UNIT
 
 #endif /* MICROAOT_PACKED_MATMUL_H */

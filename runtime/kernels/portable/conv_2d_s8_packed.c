@@ -11,8 +11,8 @@ typedef microaot_conv_2d_params_q conv_params;
  * (not NULL: the overlap flavor) copied to their place once the row's input is read; `rows` receives the
  * widened input pixels. */
 static void packed_row_range(const conv_params* p, const int8_t* input, const int32_t* filter, const int32_t* bias,
-                             int8_t* output, uint32_t* rows, int8_t* row_scratch, int32_t row_begin,
-                             int32_t row_end) {
+                             const int32_t* requant, int8_t* output, uint32_t* rows, int8_t* row_scratch,
+                             int32_t row_begin, int32_t row_end) {
   const size_t depth = (size_t)p->input_depth, out_depth = (size_t)p->output_depth;
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * depth;
   const size_t pixel_step = (size_t)p->stride_width * depth, row_size = (size_t)p->output_width * out_depth;
@@ -26,21 +26,22 @@ static void packed_row_range(const conv_params* p, const int8_t* input, const in
     for (ox = 0; ox < p->output_width; ox += 2, in += 2 * pixel_step, dst += 2 * out_depth) {
       const int pair = ox + 1 < p->output_width;
       microaot_packed_row_pair(in, pair ? in + pixel_step : NULL, p->input_depth, filter, p->output_depth, &stage,
-                               rows, dst, dst + out_depth);
+                               requant, rows, dst, dst + out_depth);
     }
     if (row_scratch != NULL) memcpy(out, row_scratch, row_size);
   }
 }
 
 void microaot_conv_2d_s8_packed(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
-                                const int32_t* bias, int8_t* output, void* scratch) {
-  packed_row_range(params, input, filter, bias, output, (uint32_t*)scratch, NULL, 0,
+                                const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch) {
+  packed_row_range(params, input, filter, bias, requant, output, (uint32_t*)scratch, NULL, 0,
                    params->batches * params->output_height);
 }
 
 void microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                        const int32_t* filter, const int32_t* bias, int8_t* output, void* scratch) {
+                                        const int32_t* filter, const int32_t* bias, const int32_t* requant,
+                                        int8_t* output, void* scratch) {
   int8_t* const output_row = (int8_t*)scratch + MICROAOT_PACKED_ROWS_BYTES(params->input_depth);
-  packed_row_range(params, input, filter, bias, output, (uint32_t*)scratch, output_row, 0,
+  packed_row_range(params, input, filter, bias, requant, output, (uint32_t*)scratch, output_row, 0,
                    params->batches * params->output_height);
 }

@@ -27,7 +27,8 @@ static window_scratch split_scratch(const conv_params* p, void* scratch) {
 
 /* Output row `oy` of one image into `dst` (output_width pixels). */
 static void window_row(const conv_params* p, const int8_t* image, int32_t oy, const int32_t* filter,
-                       const microaot_dsp_output_stage* stage, const window_scratch* s, int8_t* dst) {
+                       const microaot_dsp_output_stage* stage, const int32_t* requant, const window_scratch* s,
+                       int8_t* dst) {
   const int32_t n = microaot_conv_window_size(p);
   const size_t pixel_bytes = (size_t)p->output_depth;
   int32_t ox;
@@ -35,16 +36,16 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, co
     const int pair = ox + 1 < p->output_width;
     microaot_conv_window(p, image, oy, ox, s->windows[0]);
     if (pair) microaot_conv_window(p, image, oy, ox + 1, s->windows[1]);
-    microaot_packed_row_pair(s->windows[0], pair ? s->windows[1] : NULL, n, filter, p->output_depth, stage, s->rows,
-                             dst, dst + pixel_bytes);
+    microaot_packed_row_pair(s->windows[0], pair ? s->windows[1] : NULL, n, filter, p->output_depth, stage, requant,
+                             s->rows, dst, dst + pixel_bytes);
   }
 }
 
 /* Output rows [row_begin, row_end) (counted over all batches) into place, or through `row_scratch` (not NULL:
  * the overlap flavor), copied to their place once the row's windows are read. */
 static void window_row_range(const conv_params* p, const int8_t* input, const int32_t* filter, const int32_t* bias,
-                             int8_t* output, void* scratch, int8_t* row_scratch, int32_t row_begin,
-                             int32_t row_end) {
+                             const int32_t* requant, int8_t* output, void* scratch, int8_t* row_scratch,
+                             int32_t row_begin, int32_t row_end) {
   const size_t image_bytes = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   const size_t row_bytes = (size_t)p->output_width * (size_t)p->output_depth;
   const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, bias);
@@ -53,20 +54,22 @@ static void window_row_range(const conv_params* p, const int8_t* input, const in
   for (row = row_begin; row < row_end; ++row) {
     const int8_t* image = input + (size_t)(row / p->output_height) * image_bytes;
     int8_t* out = output + (size_t)row * row_bytes;
-    window_row(p, image, row % p->output_height, filter, &stage, &s, row_scratch != NULL ? row_scratch : out);
+    window_row(p, image, row % p->output_height, filter, &stage, requant, &s, row_scratch != NULL ? row_scratch : out);
     if (row_scratch != NULL) memcpy(out, row_scratch, row_bytes);
   }
 }
 
 void microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                    const int32_t* filter, const int32_t* bias, int8_t* output, void* scratch) {
-  window_row_range(params, input, filter, bias, output, scratch, NULL, 0, params->batches * params->output_height);
+                                    const int32_t* filter, const int32_t* bias, const int32_t* requant,
+                                    int8_t* output, void* scratch) {
+  window_row_range(params, input, filter, bias, requant, output, scratch, NULL, 0,
+                   params->batches * params->output_height);
 }
 
 void microaot_conv_2d_s8_packed_kxk_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                            const int32_t* filter, const int32_t* bias, int8_t* output,
-                                            void* scratch) {
+                                            const int32_t* filter, const int32_t* bias, const int32_t* requant,
+                                            int8_t* output, void* scratch) {
   int8_t* const output_row = (int8_t*)scratch + MICROAOT_PACKED_WINDOWS_BYTES(microaot_conv_window_size(params));
-  window_row_range(params, input, filter, bias, output, scratch, output_row, 0,
+  window_row_range(params, input, filter, bias, requant, output, scratch, output_row, 0,
                    params->batches * params->output_height);
 }

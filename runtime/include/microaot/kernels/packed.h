@@ -3,8 +3,10 @@
  * weight zero point is 0. The compiler picks them for a target with the DSP extension; the input zero point
  * is already in `bias` (bias[u] + input_offset * the sum of unit u's weights, so the params' input_offset is
  * 0), which is exact because no padding is read. Bit-exact with microaot_conv_2d_s8 / _fully_connected_s8 on
- * the original weights and bias. The k x k kernel makes each output pixel's window such a row. The C
- * definitions of microaot/dsp.h make them run on any target. */
+ * the original weights and bias. The k x k kernel makes each output pixel's window such a row. `requant`, when
+ * not NULL, holds the output step the compiler specialised (MICROAOT_PACKED_STEP_WORDS per output channel pair,
+ * microaot/packed_matmul.h); NULL: the params' multipliers and shifts. The C definitions of microaot/dsp.h make
+ * them run on any target. */
 #ifndef MICROAOT_KERNELS_PACKED_H
 #define MICROAOT_KERNELS_PACKED_H
 
@@ -26,24 +28,27 @@ extern "C" {
 /* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words; bias: the folded bias;
  * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth). */
 void microaot_conv_2d_s8_packed(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
-                                const int32_t* bias, int8_t* output, void* scratch);
+                                const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch);
 /* The overlap flavor, as microaot_conv_2d_s8_overlap: scratch holds the widened rows, then one output row. */
 void microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                        const int32_t* filter, const int32_t* bias, int8_t* output, void* scratch);
+                                        const int32_t* filter, const int32_t* bias, const int32_t* requant,
+                                        int8_t* output, void* scratch);
 /* k x k (any window, stride, dilation and padding; filter_depth = input_depth) as a matrix product over each
  * output pixel's window, gathered in filter order with padding taps as the input zero point: params as the
  * model's (input_offset is the padding's value, -zero point; the bias already holds its products); filter: the
  * packed words of the filter_height * filter_width * input_depth elements of each output channel; bias: the folded
  * bias; scratch: MICROAOT_PACKED_WINDOWS_BYTES(window), the overlap flavor's output row after it. */
 void microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                    const int32_t* filter, const int32_t* bias, int8_t* output, void* scratch);
+                                    const int32_t* filter, const int32_t* bias, const int32_t* requant,
+                                    int8_t* output, void* scratch);
 void microaot_conv_2d_s8_packed_kxk_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                            const int32_t* filter, const int32_t* bias, int8_t* output,
-                                            void* scratch);
+                                            const int32_t* filter, const int32_t* bias, const int32_t* requant,
+                                            int8_t* output, void* scratch);
 /* params: filter_offset 0; weights: the packed words; bias: the folded bias;
  * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth). */
 void microaot_fully_connected_s8_packed(const microaot_fully_connected_params_q* params, const int8_t* input,
-                                       const int32_t* weights, const int32_t* bias, int8_t* output, void* scratch);
+                                       const int32_t* weights, const int32_t* bias, const int32_t* requant,
+                                       int8_t* output, void* scratch);
 
 #ifdef __cplusplus
 }
