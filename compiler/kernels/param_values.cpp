@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace microaot {
 
@@ -76,6 +77,16 @@ void ParamValues::replace_int(const std::string& field, int64_t value) {
     if (v.field != field) continue;
     if (v.form != ParamValue::Form::kInteger) throw ParamBindError("field '" + field + "' is not an integer");
     v.integer = value;
+    return;
+  }
+  throw ParamBindError("field '" + field + "' is not set");
+}
+
+void ParamValues::replace_ints(const std::string& field, std::vector<int64_t> values) {
+  for (ParamValue& v : values_) {
+    if (v.field != field) continue;
+    if (v.form != ParamValue::Form::kIntegers) throw ParamBindError("field '" + field + "' is not an integer array");
+    v.integers = std::move(values);
     return;
   }
   throw ParamBindError("field '" + field + "' is not set");

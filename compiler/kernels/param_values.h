@@ -38,6 +38,8 @@ class ParamValues {
   void set_floats(const std::string& field, std::vector<float> values);
   // Changes an integer field already set (a specialisation that moves a value elsewhere, e.g. into a bias).
   void replace_int(const std::string& field, int64_t value);
+  // Changes an integer array already set (empty: the generated struct holds NULL).
+  void replace_ints(const std::string& field, std::vector<int64_t> values);
 
   // Orders the values as `params` declares its fields; throws ParamBindError naming the problem.
   void bind(const ParamStruct& params);

@@ -313,6 +313,13 @@ TEST(ConvHandler, WindowTakesThePackedWindowKernelWithTheDspExtension) {
   EXPECT_EQ(folded, 100 + 10 * 54);
   EXPECT_NE(call.specialisation.find("packed windows: each output pixel's 27 taps"), std::string::npos)
       << call.specialisation;
+  // The output step's table (argument 3) holds every channel's step: the params' arrays are left empty.
+  ASSERT_NE(call.args[3], kNoTensor);
+  EXPECT_NE(call.specialisation.find("output step one SMMLAR per value"), std::string::npos);
+  const auto arrays = param_arrays(call);
+  EXPECT_EQ(arrays.count("output_multiplier"), 0u);
+  EXPECT_EQ(arrays.count("output_shift"), 0u);
+  EXPECT_EQ(call.params.find("output_multiplier")->form, ParamValue::Form::kIntegers);
 }
 
 // The portable kernel on the Cortex-M4, for the reason given.

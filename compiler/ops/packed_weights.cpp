@@ -191,7 +191,12 @@ void use_packed_weights(const Graph& graph, KernelCall& call, const std::string&
   call.args[1] = derived_arg(0);
   call.args[2] = derived_arg(1);
   call.args.insert(call.args.begin() + 3, stage.empty() ? kNoTensor : derived_arg(2));
-  if (!stage.empty()) call.derived.push_back(int32_constant(weights.name + "_requant", stage));
+  if (!stage.empty()) {
+    call.derived.push_back(int32_constant(weights.name + "_requant", stage));
+    // The table holds every channel's step: the per-channel arrays of the params are never read (NULL).
+    call.params.replace_ints("output_multiplier", {});
+    call.params.replace_ints("output_shift", {});
+  }
   call.params.replace_int("input_offset", 0);
   call.stem = packed_stem;
   call.scratch_bytes = packed_rows_bytes(depth);
@@ -209,7 +214,7 @@ void use_packed_window_weights(const Graph& graph, KernelCall& call, const std::
   use_packed_weights(graph, call, packed_stem, units, window);
   call.params.replace_int("input_offset", input_offset);
   call.scratch_bytes = packed_windows_bytes(window);
-  const bool fast_step = call.derived.size() > 2;  // use_packed_weights added the output step's words
+  const bool fast_step = call.args[3] != kNoTensor;  // use_packed_weights gave the output step's words
   call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +
                         " taps gathered (padding = input zero point), 2 pixels x 2 channels per step, weights re-laid "
                         "for SMLAD (" + std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias, " +

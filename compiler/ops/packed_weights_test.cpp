@@ -129,6 +129,14 @@ Packed pack_for_kernel(const std::vector<int8_t>& weights, const std::vector<int
   return packed;
 }
 
+// The params as the compiler emits them beside the output step's table: no per-channel arrays.
+template <typename Params>
+Params without_channel_arrays(Params p) {
+  p.output_multiplier = nullptr;
+  p.output_shift = nullptr;
+  return p;
+}
+
 // The packed FULLY_CONNECTED through the general output step and, when the compiler gives its words, the
 // specialised one, each against the portable kernel.
 void expect_fully_connected_matches(microaot_fully_connected_params_q p, const std::vector<int8_t>& input,
@@ -143,7 +151,8 @@ void expect_fully_connected_matches(microaot_fully_connected_params_q p, const s
   if (k.requant.empty()) return;
   if (specialised != nullptr) ++*specialised;
   std::fill(got.begin(), got.end(), int8_t{0});
-  microaot_fully_connected_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), k.requant.data(), got.data(),
+  const microaot_fully_connected_params_q bare = without_channel_arrays(p);
+  microaot_fully_connected_s8_packed(&bare, input.data(), k.words.data(), k.bias.data(), k.requant.data(), got.data(),
                                      rows.data());
   ASSERT_EQ(got, expected) << what << " (SMMLAR step)";
 }
@@ -196,8 +205,9 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
     // Odd cases take the general output step although the specialised one applies.
     const int32_t* requant = i % 2 == 0 ? k.requant_or_null() : nullptr;
     specialised += requant != nullptr;
-    microaot_conv_2d_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), requant, got.data(), rows.data());
-    microaot_conv_2d_s8_packed_overlap(&p, input.data(), k.words.data(), k.bias.data(), requant, got_overlap.data(),
+    const microaot_conv_2d_params_q used = requant != nullptr ? without_channel_arrays(p) : p;
+    microaot_conv_2d_s8_packed(&used, input.data(), k.words.data(), k.bias.data(), requant, got.data(), rows.data());
+    microaot_conv_2d_s8_packed_overlap(&used, input.data(), k.words.data(), k.bias.data(), requant, got_overlap.data(),
                                        rows_and_output_row.data());
     ASSERT_EQ(got, expected) << "case " << i;
     ASSERT_EQ(got_overlap, expected) << "case " << i;
@@ -359,8 +369,9 @@ TEST(PackedKernels, WindowConvMatchesPortablePlainAndOverlap) {
     const std::vector<int32_t> stage = packed_output_stage(folded, filter, p.output_depth, window, requant);
     const int32_t* step = i % 2 == 0 && !stage.empty() ? stage.data() : nullptr;
     specialised += step != nullptr;
-    microaot_conv_2d_s8_packed_kxk(&p, input.data(), words.data(), folded.data(), step, got.data(), plain.data());
-    microaot_conv_2d_s8_packed_kxk_overlap(&p, input.data(), words.data(), folded.data(), step, got_overlap.data(),
+    const microaot_conv_2d_params_q used = step != nullptr ? without_channel_arrays(p) : p;
+    microaot_conv_2d_s8_packed_kxk(&used, input.data(), words.data(), folded.data(), step, got.data(), plain.data());
+    microaot_conv_2d_s8_packed_kxk_overlap(&used, input.data(), words.data(), folded.data(), step, got_overlap.data(),
                                            with_row.data());
     ASSERT_EQ(got, expected) << "case " << i;
     ASSERT_EQ(got_overlap, expected) << "case " << i;

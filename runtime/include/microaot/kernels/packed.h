@@ -5,8 +5,8 @@
  * 0), which is exact because no padding is read. Bit-exact with microaot_conv_2d_s8 / _fully_connected_s8 on
  * the original weights and bias. The k x k kernel makes each output pixel's window such a row. `requant`, when
  * not NULL, holds the output step the compiler specialised (MICROAOT_PACKED_STEP_WORDS per output channel pair,
- * microaot/packed_matmul.h); NULL: the params' multipliers and shifts. The C definitions of microaot/dsp.h make
- * them run on any target. */
+ * microaot/packed_matmul.h), and the params' output_multiplier and output_shift are then NULL; NULL: the
+ * params' multipliers and shifts. The C definitions of microaot/dsp.h make them run on any target. */
 #ifndef MICROAOT_KERNELS_PACKED_H
 #define MICROAOT_KERNELS_PACKED_H
 
