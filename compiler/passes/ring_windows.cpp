@@ -20,7 +20,7 @@ namespace {
 // The ops of one matched pattern (indices into graph.ops) and what the ring needs.
 struct FrameWindow {
   size_t read = 0, join = 0, slice = 0, assign = 0;
-  int variable = -1, unit = -1, window = -1;
+  int variable = -1, unit = -1, window = -1, rest = -1;  // rest: the slice's output
   int64_t unit_bytes = 0;
   int32_t slots = 0;
   int64_t kept_from = 0;  // the variable's first byte that is still in the window (slice then join: one unit)
@@ -61,6 +61,14 @@ bool is_graph_output(const Graph& graph, int id) {
 
 bool is_kind(const Graph& graph, size_t op, OpKind kind) { return graph.ops[op].kind == kind; }
 
+// Whether a view (an aliased RESHAPE or SQUEEZE) shares one of `ids`: the rewrite moves or drops those
+// tensors, and a view's readers would go on reading the old place.
+bool has_views(const Graph& graph, const std::vector<int>& ids) {
+  return std::any_of(graph.tensors.begin(), graph.tensors.end(), [&](const Tensor& t) {
+    return std::find(ids.begin(), ids.end(), t.alias_of) != ids.end();
+  });
+}
+
 // A CONCATENATION of exactly {first, unit} laid end to end; the unit's id, or nullopt.
 std::optional<int> joined_unit(const Graph& graph, size_t op, int first) {
   const Op& join = graph.ops[op];
@@ -94,6 +102,7 @@ bool match_join_first(const Graph& graph, size_t join, FrameWindow& w) {
     const std::optional<int> rest = drops_first(graph, slice, w.unit_bytes);
     if (rest && only_reader(graph, *rest) == std::optional<size_t>(w.assign)) {
       w.slice = slice;
+      w.rest = *rest;
       w.kept_from = 0;
       return graph.ops[w.assign].inputs[0] == *rest;
     }
@@ -112,6 +121,7 @@ bool match_slice_first(const Graph& graph, size_t slice, FrameWindow& w) {
   const std::optional<int> unit = join ? joined_unit(graph, *join, *rest) : std::nullopt;
   if (!unit || *unit == *rest || graph.tensor(*unit).byte_size() != dropped) return false;
   w.slice = slice;
+  w.rest = *rest;
   w.join = *join;
   w.unit = *unit;
   w.window = graph.ops[*join].outputs[0];
@@ -137,7 +147,8 @@ std::optional<FrameWindow> match(const Graph& graph, size_t read) {
   if (!match_join_first(graph, *next, w) && !match_slice_first(graph, *next, w)) return std::nullopt;
   const int64_t window_bytes = graph.tensor(w.window).byte_size();
   if (w.unit_bytes <= 0 || window_bytes % w.unit_bytes != 0 || is_graph_output(graph, w.window) ||
-      graph.tensor(w.unit).is_persistent || !(w.read < w.join && w.join < w.assign)) {
+      graph.tensor(w.unit).is_persistent || !(w.read < w.join && w.join < w.assign) ||
+      has_views(graph, {w.variable, read_copy, w.rest, w.window})) {
     return std::nullopt;
   }
   w.slots = static_cast<int32_t>(window_bytes / w.unit_bytes);

@@ -180,5 +180,18 @@ TEST(RingWindows, AJoinOfTheKeptFramesWithThemselvesStaysACopy) {
   EXPECT_FALSE(run(s.g));
 }
 
+TEST(RingWindows, AViewOfTheWindowOrOfTheReadCopyStaysACopy) {
+  for (const bool of_window : {true, false}) {
+    Streaming s = streaming(true);
+    // An aliased RESHAPE: its readers would read the storage's start, not the window, or a dropped copy.
+    const int view = add_tensor(s.g, "view", {1, of_window ? 10 : 8});
+    s.g.tensor(view).alias_of = of_window ? s.window : s.g.ops[0].outputs[0];
+    const int sum = add_tensor(s.g, "sum", {1, kFrame});
+    s.g.ops.insert(s.g.ops.begin() + 2, Op{OpKind::Mean, 9, 1, {view}, {sum}, NoOptions{}});
+    s.g.outputs.push_back(sum);
+    EXPECT_FALSE(run(s.g)) << (of_window ? "window" : "read copy");
+  }
+}
+
 }  // namespace
 }  // namespace microaot
