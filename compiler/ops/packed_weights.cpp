@@ -102,7 +102,8 @@ int64_t reference_output(int64_t s, int64_t multiplier, int64_t shift, const Pac
 bool constant_words(int64_t bias, int64_t products, int64_t multiplier, int64_t shift, const PackedRequant& r,
                     int32_t words[4]) {
   const int64_t lo = bias - products, hi = bias + products;
-  if (multiplier < 0 || shift > 0 || lo < INT32_MIN || hi > INT32_MAX) return false;
+  // Shifts below -31 are outside what the reference computes (a right shift by 32 or more of an int32).
+  if (multiplier < 0 || shift > 0 || shift < -31 || lo < INT32_MIN || hi > INT32_MAX) return false;
   const int64_t c = reference_output(lo, multiplier, shift, r);
   if (c != reference_output(hi, multiplier, shift, r)) return false;
   words[0] = 0;
