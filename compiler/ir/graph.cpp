@@ -73,6 +73,16 @@ int64_t Tensor::num_elements() const {
 
 int64_t Tensor::byte_size() const { return num_elements() * static_cast<int64_t>(dtype_size(dtype)); }
 
+Tensor ring_position_tensor(const std::string& owner) {
+  Tensor position;
+  position.name = owner + "_ring_position";
+  position.dtype = DType::kInt32;
+  position.shape = {1};
+  position.is_persistent = true;
+  position.data.assign(4, 0);
+  return position;
+}
+
 const Tensor& Graph::tensor(int id) const {
   MICROAOT_CHECK(id >= 0 && id < static_cast<int>(tensors.size()), "tensor id out of range");
   return tensors[id];

@@ -72,6 +72,10 @@ struct Tensor {
   int64_t byte_size() const;
 };
 
+// The int32 position of a ring kept in persistent memory beside `owner`'s storage (a frame window's
+// variable, an SVDF state): the slot of the oldest unit, 0 at init and reset.
+Tensor ring_position_tensor(const std::string& owner);
+
 enum class Padding { kSame, kValid };
 enum class Activation { kNone, kRelu, kReluN1To1, kRelu6 };
 

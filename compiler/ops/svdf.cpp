@@ -180,16 +180,10 @@ std::string state_shared_by(const Graph& graph, const Op& op) {
   return "";
 }
 
-// The ring's position: the slot of the oldest values, 0 at init and reset (the state's own layout then).
+// The ring's position, named after the state (or its id when the state has no name).
 Tensor ring_position(const Graph& graph, const Op& op) {
-  Tensor position;
   const std::string& state = graph.tensor(op.inputs[kState]).name;
-  position.name = (state.empty() ? "t" + std::to_string(op.inputs[kState]) : state) + "_ring_position";
-  position.dtype = DType::kInt32;
-  position.shape = {1};
-  position.is_persistent = true;
-  position.data.assign(4, 0);
-  return position;
+  return ring_position_tensor(state.empty() ? "t" + std::to_string(op.inputs[kState]) : state);
 }
 
 // The kernel stem for the types, after "svdf_" or "svdf_ring_".

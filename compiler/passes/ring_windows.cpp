@@ -173,13 +173,7 @@ std::vector<uint8_t> initial_ring(const Tensor& variable, const FrameWindow& w) 
 }
 
 int add_position(Graph& graph, const std::string& variable_name) {
-  Tensor position;
-  position.name = variable_name + "_ring_position";
-  position.dtype = DType::kInt32;
-  position.shape = {1};
-  position.is_persistent = true;
-  position.data.assign(4, 0);
-  graph.tensors.push_back(position);
+  graph.tensors.push_back(ring_position_tensor(variable_name));
   return static_cast<int>(graph.tensors.size()) - 1;
 }
 
