@@ -10,7 +10,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "microaot/dsp_dot.h"
 #include "microaot/kernels/packed.h"
@@ -18,18 +17,26 @@
 /* Groups per row (at least one: the loops below test their end after a step). */
 static inline int32_t microaot_packed_groups(int32_t n) { return (n + 3) / 4; }
 
-/* Row `src` (n int8) widened into words dst[0], dst[1] (group 0), dst[stride], dst[stride + 1], ...; the
- * elements past n, up to microaot_packed_groups(n) groups, are zeros. */
-static inline void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t* dst, int32_t stride) {
-  const int32_t padded = 4 * microaot_packed_groups(n);
+/* The word of the last n % 4 elements at `src` (1 to 3), zeros above: byte loads, never past the row. */
+static inline uint32_t microaot_packed_tail_word(const int8_t* src, int32_t n) {
+  uint32_t word = 0;
   int32_t k;
-  for (k = 0; k < padded; k += 4, dst += stride) {
-    uint32_t word = 0;
-    if (k + 4 <= n) {
-      word = microaot_dsp_load4(src + k);
-    } else if (k < n) {
-      memcpy(&word, src + k, (size_t)(n - k));
-    }
+  for (k = n - 1; k >= 0; --k) word = (word << 8) | (uint8_t)src[k];
+  return word;
+}
+
+/* Row `src` (n int8) widened into words dst[0], dst[1] (group 0), dst[stride], dst[stride + 1], ...; the
+ * elements past n, up to microaot_packed_groups(n) groups, are zeros. Whole words in the loop, the tail once. */
+static inline void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t* dst, int32_t stride) {
+  const int8_t* const whole_end = src + 4 * (n / 4);
+  uint32_t word = 0;
+  for (; src != whole_end; src += 4, dst += stride) {
+    word = microaot_dsp_load4(src);
+    dst[0] = microaot_dsp_sxtb16(word);
+    dst[1] = microaot_dsp_sxtb16_ror8(word);
+  }
+  if (n % 4 != 0 || n == 0) {
+    word = n % 4 != 0 ? microaot_packed_tail_word(src, n % 4) : 0u;
     dst[0] = microaot_dsp_sxtb16(word);
     dst[1] = microaot_dsp_sxtb16_ror8(word);
   }
