@@ -227,22 +227,22 @@ static inline int32_t microaot_packed_requantized(int32_t acc, int32_t multiplie
   return microaot_dsp_smmlar(doubled, multiplier, rounding + (doubled >> 31)) >> shift;
 }
 
-/* The clamp: one SSAT when it is the whole int8 range (`full`: ReLU with zero point -128, or none). */
-typedef struct {
-  int32_t lo, hi;
-  int full;
-} microaot_packed_clamp;
+/* The int8 output: one SSAT, the whole int8 range; a narrower activation range (ReLU6, or ReLU with another
+ * zero point) is applied to the stored row afterwards (microaot_packed_clamp_row), out of the block loop. */
+static inline int8_t microaot_packed_saturated(int32_t value) { return (int8_t)microaot_dsp_ssat8(value); }
 
-static inline int8_t microaot_packed_clamped(const microaot_packed_clamp* c, int32_t value) {
-  return (int8_t)(c->full ? microaot_dsp_ssat8(value) : microaot_clamp_s32(value, c->lo, c->hi));
+/* out[0..n) clamped to [lo, hi] (a subrange of int8, so that clamping the saturated value is the clamp). */
+static inline void microaot_packed_clamp_row(int8_t* out, int32_t n, int32_t lo, int32_t hi) {
+  int32_t i;
+  for (i = 0; i < n; ++i) out[i] = (int8_t)microaot_clamp_s32(out[i], lo, hi);
 }
 
 /* One unit pair against one row (two_rows 0) or two interleaved rows, sums from the table's bias, outputs
  * out[0..1] and out[units..units + 1] (the second row); only out[0] and out[units] when `both` is 0. Returns
  * the next pair's weights. */
 static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, const uint32_t* rows, int32_t groups,
-                                                       const int32_t* step, int two_rows, int both,
-                                                       const microaot_packed_clamp* c, size_t units, int8_t* out) {
+                                                       const int32_t* step, int two_rows, int both, size_t units,
+                                                       int8_t* out) {
   int32_t acc[4];
   acc[0] = acc[2] = step[0];
   acc[1] = acc[3] = step[1];
@@ -251,11 +251,11 @@ static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, c
   {
     /* Read before the int8 stores, which may alias them as far as the compiler knows. */
     const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
-    out[0] = microaot_packed_clamped(c, microaot_packed_requantized(acc[0], m0, r0, e0));
-    if (two_rows) out[units] = microaot_packed_clamped(c, microaot_packed_requantized(acc[2], m0, r0, e0));
+    out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
+    if (two_rows) out[units] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m0, r0, e0));
     if (both) {
-      out[1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[1], m1, r1, e1));
-      if (two_rows) out[units + 1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[3], m1, r1, e1));
+      out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
+      if (two_rows) out[units + 1] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m1, r1, e1));
     }
   }
   return weights;
@@ -263,8 +263,7 @@ static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, c
 
 /* Two unit pairs (four units) against one row: out[0..3], the table's words of both pairs at `step`. */
 static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, const uint32_t* row, int32_t groups,
-                                                       const int32_t* step, const microaot_packed_clamp* c,
-                                                       int8_t* out) {
+                                                       const int32_t* step, int8_t* out) {
   const int32_t* const next = step + MICROAOT_PACKED_STEP_WORDS;
   int32_t acc[4];
   acc[0] = step[0], acc[1] = step[1], acc[2] = next[0], acc[3] = next[1];
@@ -273,10 +272,10 @@ static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, c
     /* Read before the int8 stores, which may alias them as far as the compiler knows. */
     const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
     const int32_t m2 = next[2], m3 = next[3], r2 = next[4], r3 = next[5], e2 = next[6], e3 = next[7];
-    out[0] = microaot_packed_clamped(c, microaot_packed_requantized(acc[0], m0, r0, e0));
-    out[1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[1], m1, r1, e1));
-    out[2] = microaot_packed_clamped(c, microaot_packed_requantized(acc[2], m2, r2, e2));
-    out[3] = microaot_packed_clamped(c, microaot_packed_requantized(acc[3], m3, r3, e3));
+    out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
+    out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
+    out[2] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m2, r2, e2));
+    out[3] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m3, r3, e3));
   }
   return weights;
 }
@@ -286,18 +285,19 @@ static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, c
 static inline void microaot_packed_rows_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                              int32_t units, const microaot_dsp_output_stage* o, const int32_t* step,
                                              int two_rows, int8_t* out) {
-  const microaot_packed_clamp c = {o->activation_min, o->activation_max,
-                                   o->activation_min == -128 && o->activation_max == 127};
   int32_t u = 0;
   if (!two_rows) {
     for (; u + 3 < units; u += 4, step += 2 * MICROAOT_PACKED_STEP_WORDS) {
-      weights = microaot_packed_quad_fast(weights, rows, groups, step, &c, out + u);
+      weights = microaot_packed_quad_fast(weights, rows, groups, step, out + u);
     }
   }
   for (; u + 1 < units; u += 2, step += MICROAOT_PACKED_STEP_WORDS) {
-    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, &c, (size_t)units, out + u);
+    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, (size_t)units, out + u);
   }
-  if (u < units) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, &c, (size_t)units, out + u);
+  if (u < units) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, (size_t)units, out + u);
+  if (o->activation_min != -128 || o->activation_max != 127) {
+    microaot_packed_clamp_row(out, two_rows ? 2 * units : units, o->activation_min, o->activation_max);
+  }
 }
 
 /* The same from the params' multipliers and shifts (a layer outside the specialised step's range). */
