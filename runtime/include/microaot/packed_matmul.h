@@ -59,8 +59,28 @@ static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, in
 #define MICROAOT_PACKED_ASM 0
 #endif
 
+/* The assembly of one group of microaot_packed_dot_2x2: 15 instructions for 16 MACs. */
+#define MICROAOT_PACKED_GROUP_2X2                          \
+  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"                  \
+  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
+  "sxtb16 %[we], %[w0]\n\t"                               \
+  "sxtb16 %[w0], %[w0], ror #8\n\t"                       \
+  "smlad %[s00], %[a0], %[we], %[s00]\n\t"                \
+  "smlad %[s00], %[a1], %[w0], %[s00]\n\t"                \
+  "sxtb16 %[wf], %[w1]\n\t"                               \
+  "sxtb16 %[w1], %[w1], ror #8\n\t"                       \
+  "smlad %[s01], %[a0], %[wf], %[s01]\n\t"                \
+  "smlad %[s01], %[a1], %[w1], %[s01]\n\t"                \
+  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
+  "smlad %[s10], %[a0], %[we], %[s10]\n\t"                \
+  "smlad %[s10], %[a1], %[w0], %[s10]\n\t"                \
+  "smlad %[s11], %[a0], %[wf], %[s11]\n\t"                \
+  "smlad %[s11], %[a1], %[w1], %[s11]\n\t"
+
 /* Two widened rows, interleaved (per group: row 0's two words, row 1's two words), against one unit pair:
- * acc[2 * i + j] += row i . unit j. 17 instructions per 16 MACs. Returns the next pair's weights. */
+ * acc[2 * i + j] += row i . unit j. Two groups per iteration, 32 instructions per 32 MACs; an odd count of
+ * groups enters at the second (bit 3 of the 8 * groups bytes left, three instructions per call). Returns the
+ * next pair's weights. */
 static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
                                            int32_t acc[4]) {
   int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
@@ -68,22 +88,13 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
 #if MICROAOT_PACKED_ASM
   uint32_t w0, w1, we, wf, a0, a1;
   __asm__(
+      "sub %[w0], %[end], %[pair]\n\t"
+      "lsls %[w0], %[w0], #28\n\t"
+      "bmi 2f\n\t"
       "1:\n\t"
-      "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
-      "ldrd %[a0], %[a1], [%[rows]], #8\n\t"
-      "sxtb16 %[we], %[w0]\n\t"
-      "sxtb16 %[w0], %[w0], ror #8\n\t"
-      "smlad %[s00], %[a0], %[we], %[s00]\n\t"
-      "smlad %[s00], %[a1], %[w0], %[s00]\n\t"
-      "sxtb16 %[wf], %[w1]\n\t"
-      "sxtb16 %[w1], %[w1], ror #8\n\t"
-      "smlad %[s01], %[a0], %[wf], %[s01]\n\t"
-      "smlad %[s01], %[a1], %[w1], %[s01]\n\t"
-      "ldrd %[a0], %[a1], [%[rows]], #8\n\t"
-      "smlad %[s10], %[a0], %[we], %[s10]\n\t"
-      "smlad %[s10], %[a1], %[w0], %[s10]\n\t"
-      "smlad %[s11], %[a0], %[wf], %[s11]\n\t"
-      "smlad %[s11], %[a1], %[w1], %[s11]\n\t"
+      MICROAOT_PACKED_GROUP_2X2
+      "2:\n\t"
+      MICROAOT_PACKED_GROUP_2X2
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       : [pair] "+r"(pair), [rows] "+r"(rows), [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10),
@@ -353,5 +364,6 @@ static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, 
 }
 
 #undef MICROAOT_PACKED_UNIT
+#undef MICROAOT_PACKED_GROUP_2X2
 
 #endif /* MICROAOT_PACKED_MATMUL_H */
