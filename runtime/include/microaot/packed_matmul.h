@@ -59,6 +59,13 @@ static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, in
 #define MICROAOT_PACKED_ASM 0
 #endif
 
+/* The loops below run two groups per iteration: an odd count of groups enters at the second (label 2), read
+ * from bit 3 of the 8 * groups bytes of weights left (three instructions per call). */
+#define MICROAOT_PACKED_ODD_ENTRY           \
+  "sub %[w0], %[end], %[pair]\n\t"          \
+  "lsls %[w0], %[w0], #28\n\t"              \
+  "bmi 2f\n\t"
+
 /* The assembly of one group of microaot_packed_dot_2x2: 15 instructions for 16 MACs. */
 #define MICROAOT_PACKED_GROUP_2X2                          \
   "ldrd %[w0], %[w1], [%[pair]], #8\n\t"                  \
@@ -78,9 +85,8 @@ static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, in
   "smlad %[s11], %[a1], %[w1], %[s11]\n\t"
 
 /* Two widened rows, interleaved (per group: row 0's two words, row 1's two words), against one unit pair:
- * acc[2 * i + j] += row i . unit j. Two groups per iteration, 32 instructions per 32 MACs; an odd count of
- * groups enters at the second (bit 3 of the 8 * groups bytes left, three instructions per call). Returns the
- * next pair's weights. */
+ * acc[2 * i + j] += row i . unit j. Two groups per iteration, 32 instructions per 32 MACs. Returns the next
+ * pair's weights. */
 static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
                                            int32_t acc[4]) {
   int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
@@ -88,9 +94,7 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
 #if MICROAOT_PACKED_ASM
   uint32_t w0, w1, we, wf, a0, a1;
   __asm__(
-      "sub %[w0], %[end], %[pair]\n\t"
-      "lsls %[w0], %[w0], #28\n\t"
-      "bmi 2f\n\t"
+      MICROAOT_PACKED_ODD_ENTRY
       "1:\n\t"
       MICROAOT_PACKED_GROUP_2X2
       "2:\n\t"
@@ -125,8 +129,23 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
   "smlad %[" s "], %[a0], %[we], %[" s "]\n\t"       \
   "smlad %[" s "], %[a1], %[" w "], %[" s "]\n\t"
 
+/* One group of microaot_packed_dot_1x2 (12 instructions for 8 MACs) and of microaot_packed_dot_1x4 (19 for 16). */
+#define MICROAOT_PACKED_GROUP_1X2                 \
+  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"          \
+  "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
+  MICROAOT_PACKED_UNIT("w0", "s0")                \
+  MICROAOT_PACKED_UNIT("w1", "s1")
+#define MICROAOT_PACKED_GROUP_1X4                 \
+  "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
+  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"          \
+  MICROAOT_PACKED_UNIT("w0", "s0")                \
+  MICROAOT_PACKED_UNIT("w1", "s1")                \
+  "ldrd %[w0], %[w1], [%[next]], #8\n\t"          \
+  MICROAOT_PACKED_UNIT("w0", "s2")                \
+  MICROAOT_PACKED_UNIT("w1", "s3")
+
 /* One widened row (two words per group) against one unit pair: acc[j] += row . unit j. 12 instructions per
- * 8 MACs. Returns the next pair's weights. */
+ * 8 MACs (one group per iteration: the rare leftover pair of a single row). Returns the next pair's weights. */
 static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* row, int32_t groups, int32_t acc[2]) {
   int32_t s0 = acc[0], s1 = acc[1];
   const int32_t* const end = pair + 2 * groups;
@@ -134,10 +153,7 @@ static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const 
   uint32_t w0, w1, we, a0, a1;
   __asm__(
       "1:\n\t"
-      "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
-      "ldrd %[a0], %[a1], [%[row]], #8\n\t"
-      MICROAOT_PACKED_UNIT("w0", "s0")
-      MICROAOT_PACKED_UNIT("w1", "s1")
+      MICROAOT_PACKED_GROUP_1X2
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       : [pair] "+r"(pair), [row] "+r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [w0] "=&r"(w0), [w1] "=&r"(w1),
@@ -157,8 +173,8 @@ static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const 
 }
 
 /* One widened row against two consecutive unit pairs (the second's words 2 * groups after the first's):
- * acc[j] += row . unit j for j in 0..3. 21 instructions per 16 MACs (the row's words loaded once for four
- * units). Returns the weights after the second pair. */
+ * acc[j] += row . unit j for j in 0..3. 20 instructions per 16 MACs (the row's words loaded once for four
+ * units; two groups per iteration). Returns the weights after the second pair. */
 static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const uint32_t* row, int32_t groups,
                                                      int32_t acc[4]) {
   int32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
@@ -167,14 +183,11 @@ static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const 
 #if MICROAOT_PACKED_ASM
   uint32_t w0, w1, we, a0, a1;
   __asm__(
+      MICROAOT_PACKED_ODD_ENTRY
       "1:\n\t"
-      "ldrd %[a0], %[a1], [%[row]], #8\n\t"
-      "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
-      MICROAOT_PACKED_UNIT("w0", "s0")
-      MICROAOT_PACKED_UNIT("w1", "s1")
-      "ldrd %[w0], %[w1], [%[next]], #8\n\t"
-      MICROAOT_PACKED_UNIT("w0", "s2")
-      MICROAOT_PACKED_UNIT("w1", "s3")
+      MICROAOT_PACKED_GROUP_1X4
+      "2:\n\t"
+      MICROAOT_PACKED_GROUP_1X4
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       /* early clobbers: `end` starts equal to `next`, and must not share its register */
@@ -365,5 +378,8 @@ static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, 
 
 #undef MICROAOT_PACKED_UNIT
 #undef MICROAOT_PACKED_GROUP_2X2
+#undef MICROAOT_PACKED_GROUP_1X2
+#undef MICROAOT_PACKED_GROUP_1X4
+#undef MICROAOT_PACKED_ODD_ENTRY
 
 #endif /* MICROAOT_PACKED_MATMUL_H */
