@@ -305,7 +305,7 @@ TEST(ConvHandler, WindowTakesThePackedWindowKernelWithTheDspExtension) {
   const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
   EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk");
   EXPECT_EQ(field(call, "input_offset"), "10");
-  EXPECT_EQ(call.scratch_bytes, 24 * 7);  // 27 elements: 7 groups of 4; 16 B of rows + 8 B of windows each
+  EXPECT_EQ(call.scratch_bytes, 20 * 7);  // 27 elements: 7 groups of 4; 16 B of rows + 4 B of window each
   EXPECT_EQ(g.tensor(call.args[1]).byte_size(), 2 * 7 * 2 * 4);  // 2 channel pairs x 7 groups x 2 words
   // Filter values 1 + i % 3 (build()): channel 0's 27 weights sum to 9 * (1 + 2 + 3); bias 100; zero point -10.
   int32_t folded = 0;

@@ -59,7 +59,7 @@ void use_packed_weights(const Graph& graph, KernelCall& call, const std::string&
                         int32_t depth);
 
 // The scratch of the k x k kernel for windows of `window` elements (MICROAOT_PACKED_WINDOWS_BYTES): the rows
-// and the two gathered windows.
+// and one gathered window.
 int64_t packed_windows_bytes(int32_t window);
 
 // As use_packed_weights for a k x k CONV_2D whose output pixels' windows (`window` = kh * kw * input depth

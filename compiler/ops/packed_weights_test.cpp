@@ -77,6 +77,8 @@ struct Quant {
 Quant random_quant(std::mt19937& rng, int units, int depth) {
   Quant q{{}, {}, {}, -draw(rng, -128, 127), draw(rng, -20, 20), -128, 127};
   if (draw(rng, 0, 1) == 1) q.activation_min = q.output_offset;
+  // A narrower top (ReLU6-like): the packed kernels clamp their saturated rows afterwards.
+  if (draw(rng, 0, 2) == 0) q.activation_max = std::min(127, q.output_offset + draw(rng, 5, 40));
   for (int u = 0; u < units; ++u) {
     const QuantizedMultiplier m = quantize_multiplier(draw(rng, 20, 60) / (128.0 * 64.0 * std::sqrt(depth)));
     q.multiplier.push_back(m.multiplier);

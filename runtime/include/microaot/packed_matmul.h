@@ -10,7 +10,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "microaot/dsp_dot.h"
 #include "microaot/kernels/packed.h"
@@ -18,18 +17,26 @@
 /* Groups per row (at least one: the loops below test their end after a step). */
 static inline int32_t microaot_packed_groups(int32_t n) { return (n + 3) / 4; }
 
-/* Row `src` (n int8) widened into words dst[0], dst[1] (group 0), dst[stride], dst[stride + 1], ...; the
- * elements past n, up to microaot_packed_groups(n) groups, are zeros. */
-static inline void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t* dst, int32_t stride) {
-  const int32_t padded = 4 * microaot_packed_groups(n);
+/* The word of the last n % 4 elements at `src` (1 to 3), zeros above: byte loads, never past the row. */
+static inline uint32_t microaot_packed_tail_word(const int8_t* src, int32_t n) {
+  uint32_t word = 0;
   int32_t k;
-  for (k = 0; k < padded; k += 4, dst += stride) {
-    uint32_t word = 0;
-    if (k + 4 <= n) {
-      word = microaot_dsp_load4(src + k);
-    } else if (k < n) {
-      memcpy(&word, src + k, (size_t)(n - k));
-    }
+  for (k = n - 1; k >= 0; --k) word = (word << 8) | (uint8_t)src[k];
+  return word;
+}
+
+/* Row `src` (n int8) widened into words dst[0], dst[1] (group 0), dst[stride], dst[stride + 1], ...; the
+ * elements past n, up to microaot_packed_groups(n) groups, are zeros. Whole words in the loop, the tail once. */
+static inline void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t* dst, int32_t stride) {
+  const int8_t* const whole_end = src + 4 * (n / 4);
+  uint32_t word = 0;
+  for (; src != whole_end; src += 4, dst += stride) {
+    word = microaot_dsp_load4(src);
+    dst[0] = microaot_dsp_sxtb16(word);
+    dst[1] = microaot_dsp_sxtb16_ror8(word);
+  }
+  if (n % 4 != 0 || n == 0) {
+    word = n % 4 != 0 ? microaot_packed_tail_word(src, n % 4) : 0u;
     dst[0] = microaot_dsp_sxtb16(word);
     dst[1] = microaot_dsp_sxtb16_ror8(word);
   }
@@ -52,8 +59,34 @@ static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, in
 #define MICROAOT_PACKED_ASM 0
 #endif
 
+/* The loops below run two groups per iteration: an odd count of groups enters at the second (label 2), read
+ * from bit 3 of the 8 * groups bytes of weights left (three instructions per call). */
+#define MICROAOT_PACKED_ODD_ENTRY           \
+  "sub %[w0], %[end], %[pair]\n\t"          \
+  "lsls %[w0], %[w0], #28\n\t"              \
+  "bmi 2f\n\t"
+
+/* The assembly of one group of microaot_packed_dot_2x2: 15 instructions for 16 MACs. */
+#define MICROAOT_PACKED_GROUP_2X2                          \
+  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"                  \
+  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
+  "sxtb16 %[we], %[w0]\n\t"                               \
+  "sxtb16 %[w0], %[w0], ror #8\n\t"                       \
+  "smlad %[s00], %[a0], %[we], %[s00]\n\t"                \
+  "smlad %[s00], %[a1], %[w0], %[s00]\n\t"                \
+  "sxtb16 %[wf], %[w1]\n\t"                               \
+  "sxtb16 %[w1], %[w1], ror #8\n\t"                       \
+  "smlad %[s01], %[a0], %[wf], %[s01]\n\t"                \
+  "smlad %[s01], %[a1], %[w1], %[s01]\n\t"                \
+  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
+  "smlad %[s10], %[a0], %[we], %[s10]\n\t"                \
+  "smlad %[s10], %[a1], %[w0], %[s10]\n\t"                \
+  "smlad %[s11], %[a0], %[wf], %[s11]\n\t"                \
+  "smlad %[s11], %[a1], %[w1], %[s11]\n\t"
+
 /* Two widened rows, interleaved (per group: row 0's two words, row 1's two words), against one unit pair:
- * acc[2 * i + j] += row i . unit j. 17 instructions per 16 MACs. Returns the next pair's weights. */
+ * acc[2 * i + j] += row i . unit j. Two groups per iteration, 32 instructions per 32 MACs. Returns the next
+ * pair's weights. */
 static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
                                            int32_t acc[4]) {
   int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
@@ -61,22 +94,11 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
 #if MICROAOT_PACKED_ASM
   uint32_t w0, w1, we, wf, a0, a1;
   __asm__(
+      MICROAOT_PACKED_ODD_ENTRY
       "1:\n\t"
-      "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
-      "ldrd %[a0], %[a1], [%[rows]], #8\n\t"
-      "sxtb16 %[we], %[w0]\n\t"
-      "sxtb16 %[w0], %[w0], ror #8\n\t"
-      "smlad %[s00], %[a0], %[we], %[s00]\n\t"
-      "smlad %[s00], %[a1], %[w0], %[s00]\n\t"
-      "sxtb16 %[wf], %[w1]\n\t"
-      "sxtb16 %[w1], %[w1], ror #8\n\t"
-      "smlad %[s01], %[a0], %[wf], %[s01]\n\t"
-      "smlad %[s01], %[a1], %[w1], %[s01]\n\t"
-      "ldrd %[a0], %[a1], [%[rows]], #8\n\t"
-      "smlad %[s10], %[a0], %[we], %[s10]\n\t"
-      "smlad %[s10], %[a1], %[w0], %[s10]\n\t"
-      "smlad %[s11], %[a0], %[wf], %[s11]\n\t"
-      "smlad %[s11], %[a1], %[w1], %[s11]\n\t"
+      MICROAOT_PACKED_GROUP_2X2
+      "2:\n\t"
+      MICROAOT_PACKED_GROUP_2X2
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       : [pair] "+r"(pair), [rows] "+r"(rows), [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10),
@@ -107,8 +129,23 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
   "smlad %[" s "], %[a0], %[we], %[" s "]\n\t"       \
   "smlad %[" s "], %[a1], %[" w "], %[" s "]\n\t"
 
+/* One group of microaot_packed_dot_1x2 (12 instructions for 8 MACs) and of microaot_packed_dot_1x4 (19 for 16). */
+#define MICROAOT_PACKED_GROUP_1X2                 \
+  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"          \
+  "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
+  MICROAOT_PACKED_UNIT("w0", "s0")                \
+  MICROAOT_PACKED_UNIT("w1", "s1")
+#define MICROAOT_PACKED_GROUP_1X4                 \
+  "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
+  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"          \
+  MICROAOT_PACKED_UNIT("w0", "s0")                \
+  MICROAOT_PACKED_UNIT("w1", "s1")                \
+  "ldrd %[w0], %[w1], [%[next]], #8\n\t"          \
+  MICROAOT_PACKED_UNIT("w0", "s2")                \
+  MICROAOT_PACKED_UNIT("w1", "s3")
+
 /* One widened row (two words per group) against one unit pair: acc[j] += row . unit j. 12 instructions per
- * 8 MACs. Returns the next pair's weights. */
+ * 8 MACs (one group per iteration: the rare leftover pair of a single row). Returns the next pair's weights. */
 static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* row, int32_t groups, int32_t acc[2]) {
   int32_t s0 = acc[0], s1 = acc[1];
   const int32_t* const end = pair + 2 * groups;
@@ -116,10 +153,7 @@ static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const 
   uint32_t w0, w1, we, a0, a1;
   __asm__(
       "1:\n\t"
-      "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
-      "ldrd %[a0], %[a1], [%[row]], #8\n\t"
-      MICROAOT_PACKED_UNIT("w0", "s0")
-      MICROAOT_PACKED_UNIT("w1", "s1")
+      MICROAOT_PACKED_GROUP_1X2
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       : [pair] "+r"(pair), [row] "+r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [w0] "=&r"(w0), [w1] "=&r"(w1),
@@ -139,8 +173,8 @@ static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const 
 }
 
 /* One widened row against two consecutive unit pairs (the second's words 2 * groups after the first's):
- * acc[j] += row . unit j for j in 0..3. 21 instructions per 16 MACs (the row's words loaded once for four
- * units). Returns the weights after the second pair. */
+ * acc[j] += row . unit j for j in 0..3. 20 instructions per 16 MACs (the row's words loaded once for four
+ * units; two groups per iteration). Returns the weights after the second pair. */
 static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const uint32_t* row, int32_t groups,
                                                      int32_t acc[4]) {
   int32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
@@ -149,14 +183,11 @@ static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const 
 #if MICROAOT_PACKED_ASM
   uint32_t w0, w1, we, a0, a1;
   __asm__(
+      MICROAOT_PACKED_ODD_ENTRY
       "1:\n\t"
-      "ldrd %[a0], %[a1], [%[row]], #8\n\t"
-      "ldrd %[w0], %[w1], [%[pair]], #8\n\t"
-      MICROAOT_PACKED_UNIT("w0", "s0")
-      MICROAOT_PACKED_UNIT("w1", "s1")
-      "ldrd %[w0], %[w1], [%[next]], #8\n\t"
-      MICROAOT_PACKED_UNIT("w0", "s2")
-      MICROAOT_PACKED_UNIT("w1", "s3")
+      MICROAOT_PACKED_GROUP_1X4
+      "2:\n\t"
+      MICROAOT_PACKED_GROUP_1X4
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       /* early clobbers: `end` starts equal to `next`, and must not share its register */
@@ -211,31 +242,33 @@ static inline int8_t microaot_packed_output(const microaot_dsp_output_stage* o, 
  * exact for the constants it emits), as a table of MICROAOT_PACKED_STEP_WORDS words per unit pair (the last
  * pair completed with zeros): both units' folded bias, multiplier m >= 0, rounding R = 2^(e-1) +
  * output_offset * 2^e and right shift e in [1, 31]. With d = 2 * sum (no overflow: the compiler bounds the
- * sums below 2^30), SMMLAR(d, m, R + sign(d)) is R less one for a negative sum plus TFLM's rounding doubling
- * high multiply of the sum and m, and >> e gives its rounding right shift plus the output offset. */
+ * sums below 2^30), SMMLAR(d, m, R) less one for a negative sum is R less one for a negative sum plus TFLM's
+ * rounding doubling high multiply of the sum and m (the compiler's bound keeps it in int32), and >> e gives its
+ * rounding right shift plus the output offset. The one less comes after the SMMLAR: one SUB of d's sign bit
+ * (LSR #31 as the operand's shift) instead of an extraction and an add before it. */
 #define MICROAOT_PACKED_STEP_WORDS 8
 
 static inline int32_t microaot_packed_requantized(int32_t acc, int32_t multiplier, int32_t rounding, int32_t shift) {
-  const int32_t doubled = (int32_t)((uint32_t)acc << 1);
-  return microaot_dsp_smmlar(doubled, multiplier, rounding + (doubled >> 31)) >> shift;
+  const uint32_t doubled = (uint32_t)acc << 1;
+  return (microaot_dsp_smmlar((int32_t)doubled, multiplier, rounding) - (int32_t)(doubled >> 31)) >> shift;
 }
 
-/* The clamp: one SSAT when it is the whole int8 range (`full`: ReLU with zero point -128, or none). */
-typedef struct {
-  int32_t lo, hi;
-  int full;
-} microaot_packed_clamp;
+/* The int8 output: one SSAT, the whole int8 range; a narrower activation range (ReLU6, or ReLU with another
+ * zero point) is applied to the stored row afterwards (microaot_packed_clamp_row), out of the block loop. */
+static inline int8_t microaot_packed_saturated(int32_t value) { return (int8_t)microaot_dsp_ssat8(value); }
 
-static inline int8_t microaot_packed_clamped(const microaot_packed_clamp* c, int32_t value) {
-  return (int8_t)(c->full ? microaot_dsp_ssat8(value) : microaot_clamp_s32(value, c->lo, c->hi));
+/* out[0..n) clamped to [lo, hi] (a subrange of int8, so that clamping the saturated value is the clamp). */
+static inline void microaot_packed_clamp_row(int8_t* out, int32_t n, int32_t lo, int32_t hi) {
+  int32_t i;
+  for (i = 0; i < n; ++i) out[i] = (int8_t)microaot_clamp_s32(out[i], lo, hi);
 }
 
 /* One unit pair against one row (two_rows 0) or two interleaved rows, sums from the table's bias, outputs
  * out[0..1] and out[units..units + 1] (the second row); only out[0] and out[units] when `both` is 0. Returns
  * the next pair's weights. */
 static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, const uint32_t* rows, int32_t groups,
-                                                       const int32_t* step, int two_rows, int both,
-                                                       const microaot_packed_clamp* c, size_t units, int8_t* out) {
+                                                       const int32_t* step, int two_rows, int both, size_t units,
+                                                       int8_t* out) {
   int32_t acc[4];
   acc[0] = acc[2] = step[0];
   acc[1] = acc[3] = step[1];
@@ -244,11 +277,11 @@ static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, c
   {
     /* Read before the int8 stores, which may alias them as far as the compiler knows. */
     const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
-    out[0] = microaot_packed_clamped(c, microaot_packed_requantized(acc[0], m0, r0, e0));
-    if (two_rows) out[units] = microaot_packed_clamped(c, microaot_packed_requantized(acc[2], m0, r0, e0));
+    out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
+    if (two_rows) out[units] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m0, r0, e0));
     if (both) {
-      out[1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[1], m1, r1, e1));
-      if (two_rows) out[units + 1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[3], m1, r1, e1));
+      out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
+      if (two_rows) out[units + 1] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m1, r1, e1));
     }
   }
   return weights;
@@ -256,8 +289,7 @@ static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, c
 
 /* Two unit pairs (four units) against one row: out[0..3], the table's words of both pairs at `step`. */
 static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, const uint32_t* row, int32_t groups,
-                                                       const int32_t* step, const microaot_packed_clamp* c,
-                                                       int8_t* out) {
+                                                       const int32_t* step, int8_t* out) {
   const int32_t* const next = step + MICROAOT_PACKED_STEP_WORDS;
   int32_t acc[4];
   acc[0] = step[0], acc[1] = step[1], acc[2] = next[0], acc[3] = next[1];
@@ -266,10 +298,10 @@ static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, c
     /* Read before the int8 stores, which may alias them as far as the compiler knows. */
     const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
     const int32_t m2 = next[2], m3 = next[3], r2 = next[4], r3 = next[5], e2 = next[6], e3 = next[7];
-    out[0] = microaot_packed_clamped(c, microaot_packed_requantized(acc[0], m0, r0, e0));
-    out[1] = microaot_packed_clamped(c, microaot_packed_requantized(acc[1], m1, r1, e1));
-    out[2] = microaot_packed_clamped(c, microaot_packed_requantized(acc[2], m2, r2, e2));
-    out[3] = microaot_packed_clamped(c, microaot_packed_requantized(acc[3], m3, r3, e3));
+    out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
+    out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
+    out[2] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m2, r2, e2));
+    out[3] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m3, r3, e3));
   }
   return weights;
 }
@@ -279,18 +311,19 @@ static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, c
 static inline void microaot_packed_rows_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                              int32_t units, const microaot_dsp_output_stage* o, const int32_t* step,
                                              int two_rows, int8_t* out) {
-  const microaot_packed_clamp c = {o->activation_min, o->activation_max,
-                                   o->activation_min == -128 && o->activation_max == 127};
   int32_t u = 0;
   if (!two_rows) {
     for (; u + 3 < units; u += 4, step += 2 * MICROAOT_PACKED_STEP_WORDS) {
-      weights = microaot_packed_quad_fast(weights, rows, groups, step, &c, out + u);
+      weights = microaot_packed_quad_fast(weights, rows, groups, step, out + u);
     }
   }
   for (; u + 1 < units; u += 2, step += MICROAOT_PACKED_STEP_WORDS) {
-    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, &c, (size_t)units, out + u);
+    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, (size_t)units, out + u);
   }
-  if (u < units) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, &c, (size_t)units, out + u);
+  if (u < units) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, (size_t)units, out + u);
+  if (o->activation_min != -128 || o->activation_max != 127) {
+    microaot_packed_clamp_row(out, two_rows ? 2 * units : units, o->activation_min, o->activation_max);
+  }
 }
 
 /* The same from the params' multipliers and shifts (a layer outside the specialised step's range). */
@@ -344,5 +377,9 @@ static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, 
 }
 
 #undef MICROAOT_PACKED_UNIT
+#undef MICROAOT_PACKED_GROUP_2X2
+#undef MICROAOT_PACKED_GROUP_1X2
+#undef MICROAOT_PACKED_GROUP_1X4
+#undef MICROAOT_PACKED_ODD_ENTRY
 
 #endif /* MICROAOT_PACKED_MATMUL_H */

@@ -1,7 +1,8 @@
 /* int8 k x k CONV_2D over packed weights (microaot/kernels/packed.h): a matrix product over the pixels'
- * windows. Output pixels two at a time: each one's window gathered (microaot/conv_window.h, padding taps as
- * the input zero point, which the folded bias makes exact), then both widened and multiplied by every output
- * channel pair as the 1x1 kernel's input pixels are. */
+ * windows. Output pixels two at a time, each one's window widened filter row by filter row: straight from the
+ * image when a filter row is whole groups of four elements (a row whose taps are all inside it), else gathered
+ * first (microaot/conv_window.h, padding taps as the input zero point, which the folded bias makes exact); then
+ * multiplied by every output channel pair as the 1x1 kernel's input pixels are. */
 #include <stddef.h>
 #include <string.h>
 
@@ -10,34 +11,93 @@
 
 typedef microaot_conv_2d_params_q conv_params;
 
-/* Where the scratch's parts start: the widened rows, then the two gathered windows. */
+/* Where the scratch's parts start: the widened rows, then the gathered window (or filter row). */
 typedef struct {
   uint32_t* rows;
-  int8_t* windows[2];
+  int8_t* gathered;
 } window_scratch;
 
 static window_scratch split_scratch(const conv_params* p, void* scratch) {
-  const int32_t n = microaot_conv_window_size(p);
   window_scratch s;
   s.rows = (uint32_t*)scratch;
-  s.windows[0] = (int8_t*)scratch + MICROAOT_PACKED_ROWS_BYTES(n);
-  s.windows[1] = s.windows[0] + 4 * microaot_packed_groups(n);
+  s.gathered = (int8_t*)scratch + MICROAOT_PACKED_ROWS_BYTES(microaot_conv_window_size(p));
   return s;
+}
+
+/* n bytes from src to dst a word at a time (the windows' runs are short: no library call). */
+static void copy_run(int8_t* dst, const int8_t* src, int32_t n) {
+  for (; n >= 4; n -= 4, dst += 4, src += 4) {
+    const uint32_t word = microaot_dsp_load4(src);
+    memcpy(dst, &word, 4);
+  }
+  for (; n > 0; --n) *dst++ = *src++;
+}
+
+/* Filter row fy of the window of output pixel (oy, ox) as int8 into dst (filter_width * input_depth bytes). */
+static void gather_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy, int8_t* dst) {
+  const int32_t run = p->filter_width * p->input_depth;
+  const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
+  const int32_t first_x = ox * p->stride_width - p->pad_width;
+  const int32_t last_x = first_x + (p->filter_width - 1) * p->dilation_width;
+  const int8_t* image_row;
+  if (in_y < 0 || in_y >= p->input_height) {
+    memset(dst, (int8_t)-p->input_offset, (size_t)run);
+    return;
+  }
+  image_row = image + (size_t)in_y * (size_t)p->input_width * (size_t)p->input_depth;
+  if (p->dilation_width == 1 && first_x >= 0 && last_x < p->input_width) {
+    copy_run(dst, image_row + (size_t)first_x * (size_t)p->input_depth, run);
+  } else {
+    microaot_conv_window_row(p, image_row, 1, ox, dst);
+  }
+}
+
+/* Filter row fy's taps straight from the image when they are all inside it (a run of whole groups), NULL when
+ * the row must be gathered. */
+static const int8_t* direct_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy) {
+  const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
+  const int32_t first_x = ox * p->stride_width - p->pad_width;
+  const int32_t last_x = first_x + (p->filter_width - 1) * p->dilation_width;
+  if (in_y < 0 || in_y >= p->input_height || p->dilation_width != 1 || first_x < 0 || last_x >= p->input_width) {
+    return NULL;
+  }
+  return image + ((size_t)in_y * (size_t)p->input_width + (size_t)first_x) * (size_t)p->input_depth;
+}
+
+/* The window of output pixel (oy, ox) widened into dst (every `stride` words, as microaot_packed_widen): row by
+ * row when the rows are whole groups, else gathered whole and widened once. */
+static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, const window_scratch* s,
+                         uint32_t* dst, int32_t stride) {
+  const int32_t run = p->filter_width * p->input_depth;
+  int32_t fy;
+  if (run % 4 != 0) {
+    for (fy = 0; fy < p->filter_height; ++fy) gather_row(p, image, oy, ox, fy, s->gathered + fy * run);
+    microaot_packed_widen(s->gathered, microaot_conv_window_size(p), dst, stride);
+    return;
+  }
+  for (fy = 0; fy < p->filter_height; ++fy, dst += (run / 4) * stride) {
+    const int8_t* row = direct_row(p, image, oy, ox, fy);
+    if (row == NULL) {
+      gather_row(p, image, oy, ox, fy, s->gathered);
+      row = s->gathered;
+    }
+    microaot_packed_widen(row, run, dst, stride);
+  }
 }
 
 /* Output row `oy` of one image into `dst` (output_width pixels). */
 static void window_row(const conv_params* p, const int8_t* image, int32_t oy, const int32_t* filter,
                        const microaot_dsp_output_stage* stage, const int32_t* requant, const window_scratch* s,
                        int8_t* dst) {
-  const int32_t n = microaot_conv_window_size(p);
+  const int32_t groups = microaot_packed_groups(microaot_conv_window_size(p));
   const size_t pixel_bytes = (size_t)p->output_depth;
   int32_t ox;
   for (ox = 0; ox < p->output_width; ox += 2, dst += 2 * pixel_bytes) {
     const int pair = ox + 1 < p->output_width;
-    microaot_conv_window(p, image, oy, ox, s->windows[0]);
-    if (pair) microaot_conv_window(p, image, oy, ox + 1, s->windows[1]);
-    microaot_packed_row_pair(s->windows[0], pair ? s->windows[1] : NULL, n, filter, p->output_depth, stage, requant,
-                             s->rows, dst, dst + pixel_bytes);
+    widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
+    if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
+    microaot_packed_rows(s->rows, filter, groups, p->output_depth, stage, requant, dst,
+                         pair ? dst + pixel_bytes : NULL);
   }
 }
 
@@ -69,7 +129,8 @@ void microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* params, con
 void microaot_conv_2d_s8_packed_kxk_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
                                             const int32_t* filter, const int32_t* bias, const int32_t* requant,
                                             int8_t* output, void* scratch) {
-  int8_t* const output_row = (int8_t*)scratch + MICROAOT_PACKED_WINDOWS_BYTES(microaot_conv_window_size(params));
+  int8_t* const output_row =
+      (int8_t*)scratch + MICROAOT_PACKED_WINDOWS_BYTES(microaot_conv_window_size(params));
   window_row_range(params, input, filter, bias, requant, output, scratch, output_row, 0,
                    params->batches * params->output_height);
 }

@@ -22,8 +22,8 @@ extern "C" {
 /* The scratch every packed kernel takes (word aligned): two rows of `depth` int8 widened to int16, zero-padded to
  * groups of four elements. The compiler plans it in the arena per layer. */
 #define MICROAOT_PACKED_ROWS_BYTES(depth) (16 * (((depth) + 3) / 4))
-/* The k x k kernel's: the rows, then the two windows they are widened from (int8, each padded to a word). */
-#define MICROAOT_PACKED_WINDOWS_BYTES(window) (24 * (((window) + 3) / 4))
+/* The k x k kernel's: the rows, then one window gathered before it is widened (int8, padded to a word). */
+#define MICROAOT_PACKED_WINDOWS_BYTES(window) (20 * (((window) + 3) / 4))
 
 /* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words; bias: the folded bias;
  * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth). */
