@@ -366,13 +366,12 @@ static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, const
   }
 }
 
-/* Output columns [ox_begin, ox_end) of rows [row_begin, row_end) of the group through the ring: `image`,
- * `output` (and `scratch`, as in dw_group_rows_3x3) at the group's channel. */
+/* Output columns [ox_begin, ox_end) of rows [row_begin, row_end) of the group through the ring: `input`
+ * and `output` at the group's channel. */
 static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, const dw_group* g,
                                                            const dw_rotations* rot, const int8_t* input,
                                                            int8_t* output, size_t row_stride, int32_t row_begin,
-                                                           int32_t row_end, int32_t ox_begin, int32_t ox_end,
-                                                           int8_t* scratch) {
+                                                           int32_t row_end, int32_t ox_begin, int32_t ox_end) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   const size_t depth = (size_t)p->output_depth, step = 6 * (size_t)p->stride_width;
   const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
@@ -385,7 +384,7 @@ static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, c
   for (row = row_begin; row < row_end; ++row, output += row_stride) {
     const int32_t top = oy * p->stride_height - p->pad_height;
     const uint32_t* in = ring.lanes[0][0];
-    int8_t* const out = (scratch != NULL ? scratch : output) + (size_t)ox_begin * depth;
+    int8_t* const out = output + (size_t)ox_begin * depth;
     const int32_t top_slot = dw_slot(top);
     for (fy = 0; fy < 3; ++fy) {
       const int32_t slot = top_slot + fy < 3 ? top_slot + fy : top_slot + fy - 3;
@@ -396,7 +395,6 @@ static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, c
     } else {
       dw_pixels_ringed(g, in, rot->w[top_slot], step, ox_end - ox_begin, depth, 0, out);
     }
-    if (scratch != NULL) dw_copy_channels(p, scratch, output, 4);
     if (++oy == p->output_height) {
       oy = 0;
       image += image_size;
@@ -405,17 +403,16 @@ static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, c
   }
 }
 
-/* Rows [row_begin, row_end) of the group through the ring, tile by tile (with a scratch row: one tile,
- * see dw_rows). */
+/* Rows [row_begin, row_end) of the group through the ring, tile by tile. */
 static void dw_group_rows_ringed(const dw_params* p, const dw_group* g, const int8_t* input, int8_t* output,
-                                 size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* scratch) {
+                                 size_t row_stride, int32_t row_begin, int32_t row_end) {
   const int32_t width = dw_tile_width(p);
   dw_rotations rot;
   int32_t ox;
   dw_rotations_of(g, &rot);
   for (ox = 0; ox < p->output_width; ox += width) {
     const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
-    dw_group_tile_ringed(p, g, &rot, input, output, row_stride, row_begin, row_end, ox, end, scratch);
+    dw_group_tile_ringed(p, g, &rot, input, output, row_stride, row_begin, row_end, ox, end);
   }
 }
 
@@ -489,9 +486,11 @@ static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filte
   for (c = 0; c < p->output_depth; c += 4) {
     const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
     if (whole) dw_group_of(p, filter, bias, c, &g);
+    /* The ring reads a row's inputs before the row's outputs are written, as the scratch row ensures
+     * elsewhere: the ring needs no scratch row, but with one (overlap) the whole row in one tile, else a
+     * later tile would read inputs that an earlier tile's later rows overwrote. */
     if (whole && dw_ringed(p) && (row_scratch == NULL || dw_tile_width(p) >= p->output_width)) {
-      dw_group_rows_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end,
-                           row_scratch != NULL ? row_scratch + c : NULL);
+      dw_group_rows_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end);
       continue;
     }
     if (whole && dw_widened(p)) {
