@@ -225,6 +225,30 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnEveryEdgeKindOfSmallImagesAndModelLa
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
+// The widened ring of the 3x3 stride-1 path: rows wider than one tile of 24 output columns (several tiles; the
+// overlap variant then takes the clipped path), "same" and "valid", two batches (the ring starts afresh
+// with each image), a channel remainder, and at random a ReLU clamp (the SIMD clamp).
+TEST(DspDepthwiseConv2dS8, MatchesPortableAcrossTheRingsTilesAndBatches) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> depthwise{
+      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
+  std::mt19937 rng(31);
+  Counts counts;
+  int i = 0;
+  for (const int in_w : {23, 24, 25, 26, 27, 49, 50}) {
+    for (int pad = 0; pad <= 1; ++pad) {
+      const int in_h = 3 + in_w % 3;
+      Geometry g{2, in_h, in_w, 10, 3, 3, 0, 0, 10, 1, 1, 1, 1, pad, pad};
+      g.out_h = out_size(in_h, pad, 3, 1, 1), g.out_w = out_size(in_w, pad, 3, 1, 1);
+      microaot_depthwise_conv_2d_params_q p{};
+      p.depth_multiplier = 1;
+      set_conv_window(p, g);
+      expect_same_conv(depthwise, p, g, 9, static_cast<size_t>(9 * g.out_c), rng, ++i, counts);
+      ASSERT_FALSE(HasFailure()) << in_h << "x" << in_w << " pad " << pad;
+    }
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
 // The SMMLAR output step at the edges of its bounds (dw_fits): extreme inputs, weights and offsets, biases up
 // to 2^29, right shifts 1..22 (and shift 0 or a larger bias: the portable fallback), both channel groups.
 TEST(DspDepthwiseConv2dS8, MatchesPortableAtTheFastPathBounds) {

@@ -266,7 +266,8 @@ TEST(OverlapRows, MaxPoolF32) {
 
 // A MobileNet-sized depthwise layer (3x3, stride 1, SAME, 16x16x32 int8): the output starts one input row
 // before the input and still matches.
-TEST(OverlapRows, DepthwiseLayerOneRowBack) {
+template <typename Plain, typename Overlap>
+void check_depthwise_layer_one_row_back(Plain plain, Overlap overlap) {
   std::mt19937 rng(5);
   Geometry g{1, 16, 16, 32, 32, 3, 3, 1, 1, 1, 1, 1, true};
   axis(true, 16, 3, 1, 1, g.out_h, g.pad_h);
@@ -280,12 +281,18 @@ TEST(OverlapRows, DepthwiseLayerOneRowBack) {
   int unsafe_above = 0;
   check_overlap<int8_t>(
       g, input,
-      [&](const int8_t* in, int8_t* out) { microaot_depthwise_conv_2d_s8(&p, in, filter.data(), nullptr, out); },
-      [&](const int8_t* in, int8_t* out, void* s) {
-        microaot_depthwise_conv_2d_s8_overlap(&p, in, filter.data(), nullptr, out, s);
-      },
+      [&](const int8_t* in, int8_t* out) { plain(&p, in, filter.data(), nullptr, out); },
+      [&](const int8_t* in, int8_t* out, void* s) { overlap(&p, in, filter.data(), nullptr, out, s); },
       &unsafe_above);
   EXPECT_EQ(unsafe_above, 1);
+}
+
+TEST(OverlapRows, DepthwiseLayerOneRowBack) {
+  check_depthwise_layer_one_row_back(microaot_depthwise_conv_2d_s8, microaot_depthwise_conv_2d_s8_overlap);
+}
+// The DSP kernel's widened ring (3x3, stride 1, whole rows in one tile), stored in place.
+TEST(OverlapRows, DspDepthwiseLayerOneRowBack) {
+  check_depthwise_layer_one_row_back(microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap);
 }
 
 }  // namespace

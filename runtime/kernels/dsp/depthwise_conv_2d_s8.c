@@ -409,6 +409,7 @@ static void dw_group_rows_ringed(const dw_params* p, const dw_group* g, const in
   const int32_t width = dw_tile_width(p);
   dw_rotations rot;
   int32_t ox;
+  if (row_begin >= row_end) return; /* no row: also no output height to divide by */
   dw_rotations_of(g, &rot);
   for (ox = 0; ox < p->output_width; ox += width) {
     const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
