@@ -289,38 +289,33 @@ static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to,
   for (; from != end; from += depth, to += depth) memcpy(to, from, n);
 }
 
-/* The widened ring (3x3, no dilation, depth multiplier 1): each input row a group's window reads is widened
- * once, its four channels plus the input offset as two words of 16-bit lanes (as the taps above widen them),
- * into slot (row mod 3) of each of its columns; a padding row or column holds zero, which is what the raw
- * zero point widens to, so every window, at an edge or not, takes the same nine taps (the reference skips
- * padding taps: each would add 0). Input columns [origin, origin + cols) of a tile of output columns. */
+/* The widened ring (3x3, no dilation, depth multiplier 1, stride 1): each input row a group's windows read is
+ * widened once, its four channels plus the input offset as two words of 16-bit lanes (as the taps above
+ * widen them), into slot (row mod 3) of each of its columns, slots 0 and 1 again as slots 3 and 4: a window
+ * whose top row is in slot t reads slots t, t + 1, t + 2 in its own row order, with the group's weights as
+ * they are. A padding row or column holds zero, which is what the raw zero point widens to, so every window,
+ * at an edge or not, takes the same nine taps (the reference skips padding taps: each would add 0). The
+ * ring holds input columns [origin, origin + cols) of a tile of output columns. */
 #define DW_RING_COLS 26
 typedef struct {
-  uint32_t lanes[DW_RING_COLS][3][2];
-  int32_t held[3];  /* the input row in each slot */
+  uint32_t lanes[DW_RING_COLS][5][2];
+  int32_t held[3]; /* the input row in each slot */
   int32_t origin, cols;
 } dw_ring;
 
-/* The group's weights (dw_group.weights, row-major) in the order each rotation of the slots meets them:
- * for a window whose top row is in slot r, slot s holds filter row (s - r) mod 3. */
-typedef struct {
-  uint32_t w[3][9][2];
-} dw_rotations;
-
+/* The ring slot of input row `row` (negative for padding rows above the image). */
 static int32_t dw_slot(int32_t row) { return ((row % 3) + 3) % 3; }
 
-static void dw_rotations_of(const dw_group* g, dw_rotations* r) {
-  int32_t top, slot, column;
-  for (top = 0; top < 3; ++top) {
-    for (slot = 0; slot < 3; ++slot) {
-      for (column = 0; column < 3; ++column) {
-        memcpy(r->w[top][3 * slot + column], g->weights[3 * ((slot - top + 3) % 3) + column], 8);
-      }
-    }
+static void dw_ring_set(dw_ring* ring, int32_t col, int32_t slot, uint32_t even, uint32_t odd) {
+  ring->lanes[col][slot][0] = even;
+  ring->lanes[col][slot][1] = odd;
+  if (slot < 2) {
+    ring->lanes[col][slot + 3][0] = even;
+    ring->lanes[col][slot + 3][1] = odd;
   }
 }
 
-/* Widens input row `row` (at the group's channel of `image`) into its slot (dw_slot), zero outside the
+/* Widens input row `row` (at the group's channel of `image`) into `slot` = row mod 3, zero outside the
  * image. */
 static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, int32_t slot, uint32_t offset,
                          dw_ring* ring) {
@@ -331,33 +326,35 @@ static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, i
   if (inside_end > ring->cols) inside_end = ring->cols;
   ring->held[slot] = row;
   if (row < 0 || row >= p->input_height) inside_begin = inside_end = ring->cols;
-  for (; k < inside_begin; ++k) ring->lanes[k][slot][0] = ring->lanes[k][slot][1] = 0;
+  for (; k < inside_begin; ++k) dw_ring_set(ring, k, slot, 0, 0);
   if (k < inside_end) {
     const int8_t* in = image + ((size_t)row * (size_t)width + (size_t)(ring->origin + k)) * depth;
     for (; k < inside_end; ++k, in += depth) {
       const uint32_t word = microaot_dsp_load4(in);
-      ring->lanes[k][slot][0] = microaot_dsp_sxtab16(offset, word);
-      ring->lanes[k][slot][1] = microaot_dsp_sxtab16_ror8(offset, word);
+      dw_ring_set(ring, k, slot, microaot_dsp_sxtab16(offset, word), microaot_dsp_sxtab16_ror8(offset, word));
     }
   }
-  for (; k < ring->cols; ++k) ring->lanes[k][slot][0] = ring->lanes[k][slot][1] = 0;
+  for (; k < ring->cols; ++k) dw_ring_set(ring, k, slot, 0, 0);
 }
 
 /* Output columns per tile: a tile's windows span at most DW_RING_COLS input columns. */
-static int32_t dw_tile_width(const dw_params* p) { return (DW_RING_COLS - 3) / p->stride_width + 1; }
+static int32_t dw_tile_width(void) { return DW_RING_COLS - 2; }
 
 /* Whether the ring takes the layer: a 3x3 window without dilation, depth multiplier 1, stride 1 (at stride
- * 2 each input pixel serves fewer windows than its widening costs). */
-static int dw_ringed(const dw_params* p) { return dw_widened(p) && p->stride_width == 1 && p->stride_height == 1; }
+ * 2 each input pixel serves fewer windows than its widening costs), rows of 4 pixels or more (on smaller
+ * maps the ring's set-up costs more than the clipped windows). */
+static int dw_ringed(const dw_params* p) {
+  return dw_widened(p) && p->stride_width == 1 && p->stride_height == 1 && p->output_width >= 4;
+}
 
-/* `n` output pixels `depth` bytes apart from windows `step` words apart in the ring; `full` a constant at each
- * call site, so that the loop has no test of the clamp. */
-static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, const uint32_t (*w)[2], size_t step,
-                                    int32_t n, size_t depth, int full, int8_t* out) {
+/* `n` output pixels `depth` bytes apart from the windows at `in` on (10 words apart in the ring); `full` a
+ * constant at each call site, so that the loop has no test of the clamp. */
+static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int full,
+                                    int8_t* out) {
   int32_t s[4];
-  for (; n > 0; --n, in += step, out += depth) {
+  for (; n > 0; --n, in += 10, out += depth) {
     memcpy(s, g->bias, sizeof s);
-    microaot_dsp_mac4_widened_3x3(in, w, s);
+    microaot_dsp_mac4_widened_3x3(in, (const uint32_t(*)[2])g->weights, s);
     if (full) {
       microaot_dsp_step_store8x4(g->step, s, out);
     } else {
@@ -369,34 +366,36 @@ static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, const
 /* Output columns [ox_begin, ox_end) of rows [row_begin, row_end) of the group through the ring: `input`
  * and `output` at the group's channel. */
 static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, const dw_group* g,
-                                                           const dw_rotations* rot, const int8_t* input,
-                                                           int8_t* output, size_t row_stride, int32_t row_begin,
-                                                           int32_t row_end, int32_t ox_begin, int32_t ox_end) {
+                                                           const int8_t* input, int8_t* output, size_t row_stride,
+                                                           int32_t row_begin, int32_t row_end, int32_t ox_begin,
+                                                           int32_t ox_end) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const size_t depth = (size_t)p->output_depth, step = 6 * (size_t)p->stride_width;
+  const size_t depth = (size_t)p->output_depth;
   const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
-  int32_t row, oy = row_begin % p->output_height, fy;
+  int32_t row, oy = row_begin % p->output_height, top = oy - p->pad_height, top_slot = dw_slot(top), fy;
   dw_ring ring;
-  ring.origin = ox_begin * p->stride_width - p->pad_width;
-  ring.cols = (ox_end - 1 - ox_begin) * p->stride_width + 3;
+  ring.origin = ox_begin - p->pad_width;
+  ring.cols = ox_end - ox_begin + 2;
   ring.held[0] = ring.held[1] = ring.held[2] = INT32_MIN;
   for (row = row_begin; row < row_end; ++row, output += row_stride) {
-    const int32_t top = oy * p->stride_height - p->pad_height;
-    const uint32_t* in = ring.lanes[0][0];
+    const uint32_t* in = ring.lanes[0][top_slot];
     int8_t* const out = output + (size_t)ox_begin * depth;
-    const int32_t top_slot = dw_slot(top);
     for (fy = 0; fy < 3; ++fy) {
       const int32_t slot = top_slot + fy < 3 ? top_slot + fy : top_slot + fy - 3;
       if (ring.held[slot] != top + fy) dw_ring_fill(p, image, top + fy, slot, offset, &ring);
     }
     if (g->full_range) {
-      dw_pixels_ringed(g, in, rot->w[top_slot], step, ox_end - ox_begin, depth, 1, out);
+      dw_pixels_ringed(g, in, ox_end - ox_begin, depth, 1, out);
     } else {
-      dw_pixels_ringed(g, in, rot->w[top_slot], step, ox_end - ox_begin, depth, 0, out);
+      dw_pixels_ringed(g, in, ox_end - ox_begin, depth, 0, out);
     }
+    ++top;
+    top_slot = top_slot == 2 ? 0 : top_slot + 1;
     if (++oy == p->output_height) {
       oy = 0;
+      top = -p->pad_height;
+      top_slot = dw_slot(top);
       image += image_size;
       ring.held[0] = ring.held[1] = ring.held[2] = INT32_MIN;
     }
@@ -406,14 +405,12 @@ static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, c
 /* Rows [row_begin, row_end) of the group through the ring, tile by tile. */
 static void dw_group_rows_ringed(const dw_params* p, const dw_group* g, const int8_t* input, int8_t* output,
                                  size_t row_stride, int32_t row_begin, int32_t row_end) {
-  const int32_t width = dw_tile_width(p);
-  dw_rotations rot;
+  const int32_t width = dw_tile_width();
   int32_t ox;
   if (row_begin >= row_end) return; /* no row: also no output height to divide by */
-  dw_rotations_of(g, &rot);
   for (ox = 0; ox < p->output_width; ox += width) {
     const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
-    dw_group_tile_ringed(p, g, &rot, input, output, row_stride, row_begin, row_end, ox, end);
+    dw_group_tile_ringed(p, g, input, output, row_stride, row_begin, row_end, ox, end);
   }
 }
 
@@ -490,7 +487,7 @@ static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filte
     /* The ring reads a row's inputs before the row's outputs are written, as the scratch row ensures
      * elsewhere: the ring needs no scratch row, but with one (overlap) the whole row in one tile, else a
      * later tile would read inputs that an earlier tile's later rows overwrote. */
-    if (whole && dw_ringed(p) && (row_scratch == NULL || dw_tile_width(p) >= p->output_width)) {
+    if (whole && dw_ringed(p) && (row_scratch == NULL || dw_tile_width() >= p->output_width)) {
       dw_group_rows_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end);
       continue;
     }
