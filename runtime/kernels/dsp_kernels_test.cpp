@@ -225,7 +225,7 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnEveryEdgeKindOfSmallImagesAndModelLa
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
-// The widened ring of the 3x3 stride-1 path: rows wider than one tile of 24 output columns (several tiles; the
+// The widened ring of the 3x3 stride-1 path: rows wider than one tile of 12 output columns (several tiles; the
 // overlap variant then takes the clipped path), "same" and "valid", two batches (the ring starts afresh
 // with each image), a channel remainder, and at random a ReLU clamp (the SIMD clamp).
 TEST(DspDepthwiseConv2dS8, MatchesPortableAcrossTheRingsTilesAndBatches) {
@@ -234,7 +234,7 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableAcrossTheRingsTilesAndBatches) {
   std::mt19937 rng(31);
   Counts counts;
   int i = 0;
-  for (const int in_w : {23, 24, 25, 26, 27, 49, 50}) {
+  for (const int in_w : {11, 12, 13, 14, 15, 26, 27}) {
     for (int pad = 0; pad <= 1; ++pad) {
       const int in_h = 3 + in_w % 3;
       Geometry g{2, in_h, in_w, 10, 3, 3, 0, 0, 10, 1, 1, 1, 1, pad, pad};

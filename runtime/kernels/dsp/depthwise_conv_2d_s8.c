@@ -296,7 +296,7 @@ static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to,
  * they are. A padding row or column holds zero, which is what the raw zero point widens to, so every window,
  * at an edge or not, takes the same nine taps (the reference skips padding taps: each would add 0). The
  * ring holds input columns [origin, origin + cols) of a tile of output columns. */
-#define DW_RING_COLS 26
+#define DW_RING_COLS 14
 typedef struct {
   uint32_t lanes[DW_RING_COLS][5][2];
   int32_t held[3]; /* the input row in each slot */
