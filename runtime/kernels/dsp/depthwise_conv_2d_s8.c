@@ -299,7 +299,6 @@ static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to,
 #define DW_RING_COLS 14
 typedef struct {
   uint32_t lanes[DW_RING_COLS][5][2];
-  int32_t held[3]; /* the input row in each slot */
   int32_t origin, cols;
 } dw_ring;
 
@@ -324,7 +323,6 @@ static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, i
   int32_t k = 0, inside_begin = -ring->origin, inside_end = width - ring->origin;
   if (inside_begin < 0) inside_begin = 0;
   if (inside_end > ring->cols) inside_end = ring->cols;
-  ring->held[slot] = row;
   if (row < 0 || row >= p->input_height) inside_begin = inside_end = ring->cols;
   for (; k < inside_begin; ++k) dw_ring_set(ring, k, slot, 0, 0);
   if (k < inside_end) {
@@ -373,18 +371,21 @@ static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, c
   const size_t depth = (size_t)p->output_depth;
   const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
-  int32_t row, oy = row_begin % p->output_height, top = oy - p->pad_height, top_slot = dw_slot(top), fy;
+  int32_t row, oy = row_begin % p->output_height, top = oy - p->pad_height, top_slot = dw_slot(top);
+  int fresh = 1; /* the window's top two rows not widened yet: at the first row and each image's */
   dw_ring ring;
   ring.origin = ox_begin - p->pad_width;
   ring.cols = ox_end - ox_begin + 2;
-  ring.held[0] = ring.held[1] = ring.held[2] = INT32_MIN;
   for (row = row_begin; row < row_end; ++row, output += row_stride) {
     const uint32_t* in = ring.lanes[0][top_slot];
     int8_t* const out = output + (size_t)ox_begin * depth;
-    for (fy = 0; fy < 3; ++fy) {
-      const int32_t slot = top_slot + fy < 3 ? top_slot + fy : top_slot + fy - 3;
-      if (ring.held[slot] != top + fy) dw_ring_fill(p, image, top + fy, slot, offset, &ring);
+    if (fresh) {
+      dw_ring_fill(p, image, top, top_slot, offset, &ring);
+      dw_ring_fill(p, image, top + 1, top_slot == 2 ? 0 : top_slot + 1, offset, &ring);
+      fresh = 0;
     }
+    /* stride 1: each row's window adds one input row, its bottom (slot (top + 2) mod 3) */
+    dw_ring_fill(p, image, top + 2, top_slot == 0 ? 2 : top_slot - 1, offset, &ring);
     if (g->full_range) {
       dw_pixels_ringed(g, in, ox_end - ox_begin, depth, 1, out);
     } else {
@@ -397,7 +398,7 @@ static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, c
       top = -p->pad_height;
       top_slot = dw_slot(top);
       image += image_size;
-      ring.held[0] = ring.held[1] = ring.held[2] = INT32_MIN;
+      fresh = 1;
     }
   }
 }
