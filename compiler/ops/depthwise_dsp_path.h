@@ -11,7 +11,7 @@ namespace microaot {
 // The widened ring's tile (DW_RING_COLS - 2 output columns): the overlap variant takes the ring only when a
 // whole row fits in one tile. The ring's smallest row (dw_ringed): on smaller maps clipped windows cost less.
 constexpr int kDepthwiseRingTileColumns = 12;
-constexpr int kDepthwiseRingMinColumns = 4;
+constexpr int kDepthwiseRingMinColumns = 3;
 
 // The path for geometry `g` and `depth_multiplier`, in words. The requantization must also lie within the
 // fast path's bounds (right shifts, |bias| <= 2^29: dw_fits), else the layer takes the portable code.

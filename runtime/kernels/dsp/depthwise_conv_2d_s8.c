@@ -339,10 +339,10 @@ static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, i
 static int32_t dw_tile_width(void) { return DW_RING_COLS - 2; }
 
 /* Whether the ring takes the layer: a 3x3 window without dilation, depth multiplier 1, stride 1 (at stride
- * 2 each input pixel serves fewer windows than its widening costs), rows of 4 pixels or more (on smaller
+ * 2 each input pixel serves fewer windows than its widening costs), rows of 3 pixels or more (on smaller
  * maps the ring's set-up costs more than the clipped windows). */
 static int dw_ringed(const dw_params* p) {
-  return dw_widened(p) && p->stride_width == 1 && p->stride_height == 1 && p->output_width >= 4;
+  return dw_widened(p) && p->stride_width == 1 && p->stride_height == 1 && p->output_width >= 3;
 }
 
 /* `n` output pixels `depth` bytes apart from the windows at `in` on (10 words apart in the ring); `full` a
