@@ -142,12 +142,12 @@ static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const uint3
   "smlabb %[s1], %[x13], %[w13], %[s1]\n\t"                          \
   "smlatt %[s3], %[x13], %[w13], %[s3]\n\t"
       MICROAOT_DSP_WIDE_TAP("0", "0") MICROAOT_DSP_WIDE_TAP("8", "24") MICROAOT_DSP_WIDE_TAP("16", "48")
-      MICROAOT_DSP_WIDE_TAP("40", "8") MICROAOT_DSP_WIDE_TAP("48", "32") MICROAOT_DSP_WIDE_TAP("56", "56")
-      MICROAOT_DSP_WIDE_TAP("80", "16") MICROAOT_DSP_WIDE_TAP("88", "40") MICROAOT_DSP_WIDE_TAP("96", "64")
+      MICROAOT_DSP_WIDE_TAP("48", "8") MICROAOT_DSP_WIDE_TAP("56", "32") MICROAOT_DSP_WIDE_TAP("64", "56")
+      MICROAOT_DSP_WIDE_TAP("96", "16") MICROAOT_DSP_WIDE_TAP("104", "40") MICROAOT_DSP_WIDE_TAP("112", "64")
 #undef MICROAOT_DSP_WIDE_TAP
       : [x02] "=&r"(x02), [x13] "=&r"(x13), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "+r"(s[0]), [s1] "+r"(s[1]),
         [s2] "+r"(s[2]), [s3] "+r"(s[3])
-      : [in] "r"(in), [w] "r"(w), "m"(*(const uint32_t(*)[26])in), "m"(*(const uint32_t(*)[9][2])w));
+      : [in] "r"(in), [w] "r"(w), "m"(*(const uint32_t(*)[30])in), "m"(*(const uint32_t(*)[9][2])w));
 }
 
 /* SSAT #8: x clamped to [-128, 127]. */
@@ -282,13 +282,13 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, con
   microaot_dsp_mac4_lanes(microaot_dsp_load4(in + step), w[1][0], w[1][1], offset, s);
 }
 
-/* `in`: three input columns 10 words apart, each three rows of two words (lanes of channels 0, 2 and 1, 3);
+/* `in`: three input columns 12 words apart, each three rows of two words (lanes of channels 0, 2 and 1, 3);
  * `w`: the nine weight pairs of the same lanes, row-major (w[3 * row + column]). */
 static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const uint32_t (*w)[2], int32_t s[4]) {
   int column, row;
   for (column = 0; column < 3; ++column) {
     for (row = 0; row < 3; ++row) {
-      const uint32_t* x = in + 10 * column + 2 * row;
+      const uint32_t* x = in + 12 * column + 2 * row;
       const uint32_t* weights = w[3 * row + column];
       s[0] = microaot_dsp_smlabb(x[0], weights[0], s[0]);
       s[2] = microaot_dsp_smlatt(x[0], weights[0], s[2]);

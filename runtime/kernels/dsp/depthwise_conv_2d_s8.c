@@ -298,7 +298,7 @@ static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to,
  * ring holds input columns [origin, origin + cols) of a tile of output columns. */
 #define DW_RING_COLS 14
 typedef struct {
-  uint32_t lanes[DW_RING_COLS][5][2];
+  uint32_t lanes[DW_RING_COLS][6][2]; /* slot 5 (slot 2 again) is never read: a store instead of a test */
   int32_t origin, cols;
 } dw_ring;
 
@@ -308,10 +308,8 @@ static int32_t dw_slot(int32_t row) { return ((row % 3) + 3) % 3; }
 static void dw_ring_set(dw_ring* ring, int32_t col, int32_t slot, uint32_t even, uint32_t odd) {
   ring->lanes[col][slot][0] = even;
   ring->lanes[col][slot][1] = odd;
-  if (slot < 2) {
-    ring->lanes[col][slot + 3][0] = even;
-    ring->lanes[col][slot + 3][1] = odd;
-  }
+  ring->lanes[col][slot + 3][0] = even;
+  ring->lanes[col][slot + 3][1] = odd;
 }
 
 /* Widens input row `row` (at the group's channel of `image`) into `slot` = row mod 3, zero outside the
@@ -345,12 +343,12 @@ static int dw_ringed(const dw_params* p) {
   return dw_widened(p) && p->stride_width == 1 && p->stride_height == 1 && p->output_width >= 3;
 }
 
-/* `n` output pixels `depth` bytes apart from the windows at `in` on (10 words apart in the ring); `full` a
+/* `n` output pixels `depth` bytes apart from the windows at `in` on (12 words apart in the ring); `full` a
  * constant at each call site, so that the loop has no test of the clamp. */
 static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int full,
                                     int8_t* out) {
   int32_t s[4];
-  for (; n > 0; --n, in += 10, out += depth) {
+  for (; n > 0; --n, in += 12, out += depth) {
     memcpy(s, g->bias, sizeof s);
     microaot_dsp_mac4_widened_3x3(in, (const uint32_t(*)[2])g->weights, s);
     if (full) {
