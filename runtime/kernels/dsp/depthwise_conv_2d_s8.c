@@ -291,7 +291,7 @@ static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to,
 
 /* The widened ring (3x3, no dilation, depth multiplier 1, stride 1): each input row a group's windows read is
  * widened once, its four channels plus the input offset as two words of 16-bit lanes (as the taps above
- * widen them), into slot (row mod 3) of each of its columns, slots 0 and 1 again as slots 3 and 4: a window
+ * widen them), into slot (row mod 3) of each of its columns and again into slot + 3: a window
  * whose top row is in slot t reads slots t, t + 1, t + 2 in its own row order, with the group's weights as
  * they are. A padding row or column holds zero, which is what the raw zero point widens to, so every window,
  * at an edge or not, takes the same nine taps (the reference skips padding taps: each would add 0). The
