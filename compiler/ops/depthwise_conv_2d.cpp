@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ops/conv_common.h"
+#include "ops/depthwise_dsp_path.h"
 #include "ops/hybrid_weights.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
@@ -75,12 +76,16 @@ void check(const Graph& graph, const Op& op) {
   }
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const int channels = output_channels(graph, op);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
-  return make_conv_call(graph, op, "depthwise_conv_2d", g, {"depth_multiplier", options.depth_multiplier},
-                        options.activation, channels, accumulator(graph, conv_tensors(graph, op)));
+  const ConvTensors t = conv_tensors(graph, op);
+  KernelCall call = make_conv_call(graph, op, "depthwise_conv_2d", g, {"depth_multiplier", options.depth_multiplier},
+                                   options.activation, channels, accumulator(graph, t));
+  const bool int8 = graph.tensor(t.input).dtype == DType::kInt8 && graph.tensor(t.filter).dtype == DType::kInt8;
+  if (target.kernels_use_dsp() && int8) call.specialisation = depthwise_dsp_path(g, options.depth_multiplier);
+  return call;
 }
 
 // Each output row is built in a row of scratch and stored behind the read head.

@@ -185,6 +185,18 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
+// A 3x3 depthwise layer of depth multiplier 1 and geometry g (out_h, out_w filled in from the padding and
+// stride), DSP plain and overlap against the portable kernel.
+void expect_same_depthwise_3x3(Geometry g, std::mt19937& rng, int i, Counts& counts) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> depthwise{
+      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
+  g.out_h = out_size(g.in_h, g.pad_h, 3, 1, g.stride_h), g.out_w = out_size(g.in_w, g.pad_w, 3, 1, g.stride_w);
+  microaot_depthwise_conv_2d_params_q p{};
+  p.depth_multiplier = 1;
+  set_conv_window(p, g);
+  expect_same_conv(depthwise, p, g, 9, static_cast<size_t>(9 * g.out_c), rng, i, counts);
+}
+
 // The 3x3 path's row and column kinds on every small image: widths and heights 1 to 5 (windows missing one
 // or two columns or rows, or wholly inside), padding 0 to 2, strides 1 and 2, a whole channel group and a
 // remainder; and the layers of KWS (25x5, 64 channels, "same" padding: two of five columns are edges) and
@@ -200,28 +212,37 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnEveryEdgeKindOfSmallImagesAndModelLa
       for (int pad = 0; pad <= 2; ++pad) {
         for (int stride = 1; stride <= 2; ++stride) {
           if (in_h + 2 * pad < 3 || in_w + 2 * pad < 3) continue;  // no output
-          Geometry g{1, in_h, in_w, 6, 3, 3, 0, 0, 6, stride, stride, 1, 1, pad, pad};
-          g.out_h = out_size(in_h, pad, 3, 1, stride), g.out_w = out_size(in_w, pad, 3, 1, stride);
-          microaot_depthwise_conv_2d_params_q p{};
-          p.depth_multiplier = 1;
-          set_conv_window(p, g);
-          expect_same_conv(depthwise, p, g, 9, static_cast<size_t>(9 * g.out_c), rng, ++i, counts);
+          expect_same_depthwise_3x3({1, in_h, in_w, 6, 3, 3, 0, 0, 6, stride, stride, 1, 1, pad, pad}, rng, ++i,
+                                    counts);
           ASSERT_FALSE(HasFailure()) << in_h << "x" << in_w << " pad " << pad << " stride " << stride;
         }
       }
     }
   }
-  const Geometry kws{1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1};
-  microaot_depthwise_conv_2d_params_q p{};
-  p.depth_multiplier = 1;
-  set_conv_window(p, kws);
-  expect_same_conv(depthwise, p, kws, 9, static_cast<size_t>(9 * kws.out_c), rng, 1, counts);
+  expect_same_depthwise_3x3({1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1}, rng, 1, counts);  // KWS
   // micro_speech's layer: one input channel, depth multiplier 8, a 10x8 filter at stride 2, "same" padding.
   const Geometry speech{1, 49, 40, 1, 10, 8, 25, 20, 8, 2, 2, 1, 1, 4, 3};
   microaot_depthwise_conv_2d_params_q q{};
   q.depth_multiplier = 8;
   set_conv_window(q, speech);
   expect_same_conv(depthwise, q, speech, 80, static_cast<size_t>(80 * speech.out_c), rng, 1, counts);
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+// The widened ring of the 3x3 stride-1 path: rows wider than one tile of 12 output columns (several tiles; the
+// overlap variant then takes the clipped path), "same" and "valid", two batches (the ring starts afresh
+// with each image), a channel remainder, and at random a ReLU clamp (the SIMD clamp).
+TEST(DspDepthwiseConv2dS8, MatchesPortableAcrossTheRingsTilesAndBatches) {
+  std::mt19937 rng(31);
+  Counts counts;
+  int i = 0;
+  for (const int in_w : {11, 12, 13, 14, 15, 26, 27}) {
+    for (int pad = 0; pad <= 1; ++pad) {
+      const int in_h = 3 + in_w % 3;
+      expect_same_depthwise_3x3({2, in_h, in_w, 10, 3, 3, 0, 0, 10, 1, 1, 1, 1, pad, pad}, rng, ++i, counts);
+      ASSERT_FALSE(HasFailure()) << in_h << "x" << in_w << " pad " << pad;
+    }
+  }
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 

@@ -264,28 +264,39 @@ TEST(OverlapRows, MaxPoolF32) {
   run_pool_cases(microaot_max_pool_2d_f32, microaot_max_pool_2d_f32_overlap, -0.9f, FLT_MAX, 22);
 }
 
-// A MobileNet-sized depthwise layer (3x3, stride 1, SAME, 16x16x32 int8): the output starts one input row
-// before the input and still matches.
-TEST(OverlapRows, DepthwiseLayerOneRowBack) {
+// A MobileNet-sized depthwise layer (3x3, stride 1, SAME, 16 x width x 32 int8): the output starts one input
+// row before the input and still matches.
+template <typename Plain, typename Overlap>
+void check_depthwise_layer_one_row_back(Plain plain, Overlap overlap, int width) {
   std::mt19937 rng(5);
-  Geometry g{1, 16, 16, 32, 32, 3, 3, 1, 1, 1, 1, 1, true};
+  Geometry g{1, 16, width, 32, 32, 3, 3, 1, 1, 1, 1, 1, true};
   axis(true, 16, 3, 1, 1, g.out_h, g.pad_h);
-  axis(true, 16, 3, 1, 1, g.out_w, g.pad_w);
+  axis(true, width, 3, 1, 1, g.out_w, g.pad_w);
   const std::vector<int8_t> input = random_values<int8_t>(g.in_size(), rng);
   const std::vector<int8_t> filter = random_values<int8_t>(9 * 32, rng);
   const Requant q = random_requant(32, rng);
-  const microaot_depthwise_conv_2d_params_q p{
-      1, 16, 16, 32, 3, 3, 16, 16, 32, 1, 1, 1, 1, 1, 1, 1, 3, -5, -128, 127, q.multiplier.data(), q.shift.data()};
-  EXPECT_EQ(microaot::row_wise_max_shift({1, 16, 16, 16 * 32, 16 * 32, 1, 1}), -16 * 32);
+  const microaot_depthwise_conv_2d_params_q p{1, 16, width, 32, 3, 3, 16, width, 32, 1, 1, 1, 1, 1, 1, 1, 3, -5,
+                                              -128, 127, q.multiplier.data(), q.shift.data()};
+  EXPECT_EQ(microaot::row_wise_max_shift({1, 16, 16, width * 32, width * 32, 1, 1}), -width * 32);
   int unsafe_above = 0;
   check_overlap<int8_t>(
       g, input,
-      [&](const int8_t* in, int8_t* out) { microaot_depthwise_conv_2d_s8(&p, in, filter.data(), nullptr, out); },
-      [&](const int8_t* in, int8_t* out, void* s) {
-        microaot_depthwise_conv_2d_s8_overlap(&p, in, filter.data(), nullptr, out, s);
-      },
+      [&](const int8_t* in, int8_t* out) { plain(&p, in, filter.data(), nullptr, out); },
+      [&](const int8_t* in, int8_t* out, void* s) { overlap(&p, in, filter.data(), nullptr, out, s); },
       &unsafe_above);
   EXPECT_EQ(unsafe_above, 1);
+}
+
+TEST(OverlapRows, DepthwiseLayerOneRowBack) {
+  check_depthwise_layer_one_row_back(microaot_depthwise_conv_2d_s8, microaot_depthwise_conv_2d_s8_overlap, 16);
+}
+// The DSP kernel in place: rows of 10 pixels through the widened ring (whole rows in one tile), of 16 pixels
+// through the clipped windows (the ring's tiles would overwrite inputs a later tile reads).
+TEST(OverlapRows, DspDepthwiseLayerOneRowBack) {
+  for (const int width : {10, 16}) {
+    check_depthwise_layer_one_row_back(microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap,
+                                       width);
+  }
 }
 
 }  // namespace

@@ -128,6 +128,28 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, con
 }
 #undef MICROAOT_DSP_TAP
 
+/* A 3x3 window of four channels over widened input (see microaot_dsp_mac4_widened_3x3's C definition below
+ * for the layouts): nine LDRD pairs of input and weight lanes, four SMLABB/SMLATT each, in one statement so
+ * that the loads are not hoisted and spilled. */
+static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const uint32_t (*w)[2], int32_t s[4]) {
+  uint32_t x02, x13, w02, w13;
+  __asm__(
+#define MICROAOT_DSP_WIDE_TAP(input, weights)                        \
+  "ldrd %[x02], %[x13], [%[in], #" input "]\n\t"                     \
+  "ldrd %[w02], %[w13], [%[w], #" weights "]\n\t"                    \
+  "smlabb %[s0], %[x02], %[w02], %[s0]\n\t"                          \
+  "smlatt %[s2], %[x02], %[w02], %[s2]\n\t"                          \
+  "smlabb %[s1], %[x13], %[w13], %[s1]\n\t"                          \
+  "smlatt %[s3], %[x13], %[w13], %[s3]\n\t"
+      MICROAOT_DSP_WIDE_TAP("0", "0") MICROAOT_DSP_WIDE_TAP("8", "24") MICROAOT_DSP_WIDE_TAP("16", "48")
+      MICROAOT_DSP_WIDE_TAP("48", "8") MICROAOT_DSP_WIDE_TAP("56", "32") MICROAOT_DSP_WIDE_TAP("64", "56")
+      MICROAOT_DSP_WIDE_TAP("96", "16") MICROAOT_DSP_WIDE_TAP("104", "40") MICROAOT_DSP_WIDE_TAP("112", "64")
+#undef MICROAOT_DSP_WIDE_TAP
+      : [x02] "=&r"(x02), [x13] "=&r"(x13), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "+r"(s[0]), [s1] "+r"(s[1]),
+        [s2] "+r"(s[2]), [s3] "+r"(s[3])
+      : [in] "r"(in), [w] "r"(w), "m"(*(const uint32_t(*)[30])in), "m"(*(const uint32_t(*)[9][2])w));
+}
+
 /* SSAT #8: x clamped to [-128, 127]. */
 static inline int32_t microaot_dsp_ssat8(int32_t x) {
   int32_t r;
@@ -258,6 +280,22 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, con
                                               uint32_t offset, int32_t s[4]) {
   microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], offset, s);
   microaot_dsp_mac4_lanes(microaot_dsp_load4(in + step), w[1][0], w[1][1], offset, s);
+}
+
+/* `in`: three input columns 12 words apart, each three rows of two words (lanes of channels 0, 2 and 1, 3);
+ * `w`: the nine weight pairs of the same lanes, row-major (w[3 * row + column]). */
+static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const uint32_t (*w)[2], int32_t s[4]) {
+  int column, row;
+  for (column = 0; column < 3; ++column) {
+    for (row = 0; row < 3; ++row) {
+      const uint32_t* x = in + 12 * column + 2 * row;
+      const uint32_t* weights = w[3 * row + column];
+      s[0] = microaot_dsp_smlabb(x[0], weights[0], s[0]);
+      s[2] = microaot_dsp_smlatt(x[0], weights[0], s[2]);
+      s[1] = microaot_dsp_smlabb(x[1], weights[1], s[1]);
+      s[3] = microaot_dsp_smlatt(x[1], weights[1], s[3]);
+    }
+  }
 }
 
 static inline int32_t microaot_dsp_ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }

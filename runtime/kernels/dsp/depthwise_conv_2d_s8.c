@@ -10,6 +10,7 @@
  * values in one asm statement. Other depth multipliers and requantizations outside the fast path's bounds
  * (dw_fits) take the portable code. */
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "microaot/dsp_dot.h"
@@ -288,6 +289,130 @@ static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to,
   for (; from != end; from += depth, to += depth) memcpy(to, from, n);
 }
 
+/* The widened ring (3x3, no dilation, depth multiplier 1, stride 1): each input row a group's windows read is
+ * widened once, its four channels plus the input offset as two words of 16-bit lanes (as the taps above
+ * widen them), into slot (row mod 3) of each of its columns and again into slot + 3: a window
+ * whose top row is in slot t reads slots t, t + 1, t + 2 in its own row order, with the group's weights as
+ * they are. A padding row or column holds zero, which is what the raw zero point widens to, so every window,
+ * at an edge or not, takes the same nine taps (the reference skips padding taps: each would add 0). The
+ * ring holds input columns [origin, origin + cols) of a tile of output columns. */
+#define DW_RING_COLS 14
+typedef struct {
+  uint32_t lanes[DW_RING_COLS][6][2]; /* slot 5 (slot 2 again) is never read: a store instead of a test */
+  int32_t origin, cols;
+} dw_ring;
+
+/* The ring slot of input row `row` (negative for padding rows above the image). */
+static int32_t dw_slot(int32_t row) { return ((row % 3) + 3) % 3; }
+
+static void dw_ring_set(dw_ring* ring, int32_t col, int32_t slot, uint32_t even, uint32_t odd) {
+  ring->lanes[col][slot][0] = even;
+  ring->lanes[col][slot][1] = odd;
+  ring->lanes[col][slot + 3][0] = even;
+  ring->lanes[col][slot + 3][1] = odd;
+}
+
+/* Widens input row `row` (at the group's channel of `image`) into `slot` = row mod 3, zero outside the
+ * image. */
+static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, int32_t slot, uint32_t offset,
+                         dw_ring* ring) {
+  const int32_t width = p->input_width;
+  const size_t depth = (size_t)p->input_depth;
+  int32_t k = 0, inside_begin = -ring->origin, inside_end = width - ring->origin;
+  if (inside_begin < 0) inside_begin = 0;
+  if (inside_end > ring->cols) inside_end = ring->cols;
+  if (row < 0 || row >= p->input_height) inside_begin = inside_end = ring->cols;
+  for (; k < inside_begin; ++k) dw_ring_set(ring, k, slot, 0, 0);
+  if (k < inside_end) {
+    const int8_t* in = image + ((size_t)row * (size_t)width + (size_t)(ring->origin + k)) * depth;
+    for (; k < inside_end; ++k, in += depth) {
+      const uint32_t word = microaot_dsp_load4(in);
+      dw_ring_set(ring, k, slot, microaot_dsp_sxtab16(offset, word), microaot_dsp_sxtab16_ror8(offset, word));
+    }
+  }
+  for (; k < ring->cols; ++k) dw_ring_set(ring, k, slot, 0, 0);
+}
+
+/* Output columns per tile: a tile's windows span at most DW_RING_COLS input columns. */
+static int32_t dw_tile_width(void) { return DW_RING_COLS - 2; }
+
+/* Whether the ring takes the layer: a 3x3 window without dilation, depth multiplier 1, stride 1 (at stride
+ * 2 each input pixel serves fewer windows than its widening costs), rows of 3 pixels or more (on smaller
+ * maps the ring's set-up costs more than the clipped windows). */
+static int dw_ringed(const dw_params* p) {
+  return dw_widened(p) && p->stride_width == 1 && p->stride_height == 1 && p->output_width >= 3;
+}
+
+/* `n` output pixels `depth` bytes apart from the windows at `in` on (12 words apart in the ring); `full` a
+ * constant at each call site, so that the loop has no test of the clamp. */
+static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int full,
+                                    int8_t* out) {
+  int32_t s[4];
+  for (; n > 0; --n, in += 12, out += depth) {
+    memcpy(s, g->bias, sizeof s);
+    microaot_dsp_mac4_widened_3x3(in, (const uint32_t(*)[2])g->weights, s);
+    if (full) {
+      microaot_dsp_step_store8x4(g->step, s, out);
+    } else {
+      microaot_dsp_step_store8x4_clamped(g->step, s, out, g->activation_min4, g->activation_max4);
+    }
+  }
+}
+
+/* Output columns [ox_begin, ox_end) of rows [row_begin, row_end) of the group through the ring: `input`
+ * and `output` at the group's channel. */
+static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, const dw_group* g,
+                                                           const int8_t* input, int8_t* output, size_t row_stride,
+                                                           int32_t row_begin, int32_t row_end, int32_t ox_begin,
+                                                           int32_t ox_end) {
+  const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const size_t depth = (size_t)p->output_depth;
+  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+  const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
+  int32_t row, oy = row_begin % p->output_height, top = oy - p->pad_height, top_slot = dw_slot(top);
+  int fresh = 1; /* the window's top two rows not widened yet: at the first row and each image's */
+  dw_ring ring;
+  ring.origin = ox_begin - p->pad_width;
+  ring.cols = ox_end - ox_begin + 2;
+  for (row = row_begin; row < row_end; ++row, output += row_stride) {
+    const uint32_t* in = ring.lanes[0][top_slot];
+    int8_t* const out = output + (size_t)ox_begin * depth;
+    if (fresh) {
+      dw_ring_fill(p, image, top, top_slot, offset, &ring);
+      dw_ring_fill(p, image, top + 1, top_slot == 2 ? 0 : top_slot + 1, offset, &ring);
+      fresh = 0;
+    }
+    /* stride 1: each row's window adds one input row, its bottom (slot (top + 2) mod 3) */
+    dw_ring_fill(p, image, top + 2, top_slot == 0 ? 2 : top_slot - 1, offset, &ring);
+    if (g->full_range) {
+      dw_pixels_ringed(g, in, ox_end - ox_begin, depth, 1, out);
+    } else {
+      dw_pixels_ringed(g, in, ox_end - ox_begin, depth, 0, out);
+    }
+    ++top;
+    top_slot = top_slot == 2 ? 0 : top_slot + 1;
+    if (++oy == p->output_height) {
+      oy = 0;
+      top = -p->pad_height;
+      top_slot = dw_slot(top);
+      image += image_size;
+      fresh = 1;
+    }
+  }
+}
+
+/* Rows [row_begin, row_end) of the group through the ring, tile by tile. */
+static void dw_group_rows_ringed(const dw_params* p, const dw_group* g, const int8_t* input, int8_t* output,
+                                 size_t row_stride, int32_t row_begin, int32_t row_end) {
+  const int32_t width = dw_tile_width();
+  int32_t ox;
+  if (row_begin >= row_end) return; /* no row: also no output height to divide by */
+  for (ox = 0; ox < p->output_width; ox += width) {
+    const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
+    dw_group_tile_ringed(p, g, input, output, row_stride, row_begin, row_end, ox, end);
+  }
+}
+
 /* Output rows [row_begin, row_end) of the group (3x3 filter, no dilation) as dw_rows lays them out, `input`,
  * `output` and `scratch` at the group's channel: the batch and row counted on instead of divided out, and
  * a row's overhead small (KWS's rows are 5 pixels). */
@@ -358,6 +483,13 @@ static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filte
   for (c = 0; c < p->output_depth; c += 4) {
     const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
     if (whole) dw_group_of(p, filter, bias, c, &g);
+    /* The ring reads a row's inputs before the row's outputs are written, as the scratch row ensures
+     * elsewhere: the ring needs no scratch row, but with one (overlap) the whole row in one tile, else a
+     * later tile would read inputs that an earlier tile's later rows overwrote. */
+    if (whole && dw_ringed(p) && (row_scratch == NULL || dw_tile_width() >= p->output_width)) {
+      dw_group_rows_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end);
+      continue;
+    }
     if (whole && dw_widened(p)) {
       dw_group_rows_3x3(p, &g, input + c, output + c, row_stride, row_begin, row_end,
                         row_scratch != NULL ? row_scratch + c : NULL);
