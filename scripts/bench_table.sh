@@ -104,7 +104,8 @@ not cycle or millisecond figures.
 $rows
 - *instructions*: one \`NAME_run()\`; *init*: one \`NAME_init()\` (binds the arena; nothing is computed at start-up).
 - *code bytes*: text + rodata + data of the generated library's objects (\`NAME.c\` with its constant kernel
-  parameters, \`platform.c\`, the kernels) without \`weights.c\`; *weights bytes*: \`weights.c\`; *flash
+  parameters, \`platform.c\`, the kernels) without \`weights.c\`; *weights bytes*: \`weights.c\` (the weights
+  and the arrays of the kernel parameters, such as per-channel multipliers and shifts); *flash
   bytes*: both. The C library functions the kernels call (\`memcpy\`, \`expf\`) are not included
   (\`bench\` reports them as \`library_flash_bytes\`, and the whole image as \`image_flash_bytes\`).
 - *RAM bytes*: data + bss of those objects: the static arena. The caller's \`NAME_context\` (8 bytes) and
