@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ops/packed_weights.h"
+#include "support/diagnostics.h"
 
 namespace microaot {
 namespace {
@@ -100,22 +101,19 @@ std::vector<int32_t> fit_add_linear_form(const microaot_add_params_q& p, bool su
 
 namespace {
 
-int32_t param(const KernelCall& call, const char* field) { return static_cast<int32_t>(call.params.find(field)->integer); }
+// The scalar fields of the params as lowered (the walk's arrays are not needed: the form is per element).
+void read_field(const KernelCall& call, const char* field, int32_t* value) {
+  const ParamValue* bound = call.params.find(field);
+  MICROAOT_CHECK(bound != nullptr, std::string("ADD's lowering did not set ") + field);
+  *value = static_cast<int32_t>(bound->integer);
+}
+void read_field(const KernelCall&, const char*, const int32_t**) {}
 
 microaot_add_params_q rescale_params(const KernelCall& call) {
   microaot_add_params_q p{};
-  p.input1_offset = param(call, "input1_offset");
-  p.input1_multiplier = param(call, "input1_multiplier");
-  p.input1_shift = param(call, "input1_shift");
-  p.input2_offset = param(call, "input2_offset");
-  p.input2_multiplier = param(call, "input2_multiplier");
-  p.input2_shift = param(call, "input2_shift");
-  p.left_shift = param(call, "left_shift");
-  p.output_multiplier = param(call, "output_multiplier");
-  p.output_shift = param(call, "output_shift");
-  p.output_offset = param(call, "output_offset");
-  p.activation_min = param(call, "activation_min");
-  p.activation_max = param(call, "activation_max");
+#define MICROAOT_READ_FIELD(kind, name) read_field(call, #name, &p.name);
+  MICROAOT_FIELDS_add_params_q(MICROAOT_READ_FIELD)
+#undef MICROAOT_READ_FIELD
   return p;
 }
 

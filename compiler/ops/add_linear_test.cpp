@@ -118,6 +118,7 @@ TEST(AddLinear, TakesTheLinearStemOnlyWithTheDspExtension) {
   call.args = {0, 1, 2};
   const microaot_add_params_q& p = l.params;
   const std::pair<const char*, int32_t> fields[] = {
+      {"flat_size", 64},                        {"num_dims", 0},
       {"input1_offset", p.input1_offset},       {"input1_multiplier", p.input1_multiplier},
       {"input1_shift", p.input1_shift},         {"input2_offset", p.input2_offset},
       {"input2_multiplier", p.input2_multiplier}, {"input2_shift", p.input2_shift},

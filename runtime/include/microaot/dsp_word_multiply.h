@@ -10,19 +10,17 @@
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 
-/* SMLAWB: acc + the top 32 bits of the 48-bit product of m and the bottom lane of x (floor(m * lane / 2^16)). */
-static inline int32_t microaot_dsp_smlawb(int32_t m, uint32_t x, int32_t acc) {
-  int32_t r;
-  __asm__("smlawb %0, %1, %2, %3" : "=r"(r) : "r"(m), "r"(x), "r"(acc));
-  return r;
-}
-
-/* SMLAWT: the same with the top lane of x. */
-static inline int32_t microaot_dsp_smlawt(int32_t m, uint32_t x, int32_t acc) {
-  int32_t r;
-  __asm__("smlawt %0, %1, %2, %3" : "=r"(r) : "r"(m), "r"(x), "r"(acc));
-  return r;
-}
+/* SMLAWB (SMLAWT): acc + the top 32 bits of the 48-bit product of m and the bottom (top) lane of x, that is
+ * acc + floor(m * lane / 2^16). */
+#define MICROAOT_DSP_SMLAW(lane)                                                            \
+  static inline int32_t microaot_dsp_smlaw##lane(int32_t m, uint32_t x, int32_t acc) {      \
+    int32_t r;                                                                              \
+    __asm__("smlaw" #lane " %0, %1, %2, %3" : "=r"(r) : "r"(m), "r"(x), "r"(acc));          \
+    return r;                                                                               \
+  }
+MICROAOT_DSP_SMLAW(b)
+MICROAOT_DSP_SMLAW(t)
+#undef MICROAOT_DSP_SMLAW
 
 /* SSAT #8 of x >> 16 (arithmetic): floor(x / 2^16) clamped to [-128, 127]. */
 static inline int32_t microaot_dsp_ssat8_asr16(int32_t x) {
@@ -30,7 +28,6 @@ static inline int32_t microaot_dsp_ssat8_asr16(int32_t x) {
   __asm__("ssat %0, #8, %1, asr #16" : "=r"(r) : "r"(x));
   return r;
 }
-
 
 /* Four elements of ADD over the linear form (microaot/kernels/add.h): one word of each input, its bytes 1, 3
  * (and, shifted left by 8, bytes 0, 2) masked into the top bytes of the 16-bit lanes (q * 2^8 each, mask
@@ -67,14 +64,14 @@ static inline void microaot_dsp_add_linear4(const int8_t** a, const int8_t** b, 
 #else /* the same results in C */
 
 /* The product fits in 48 bits; >> of a negative int64 is arithmetic on every compiler microaot supports. */
-static inline int32_t microaot_dsp_smlawb(int32_t m, uint32_t x, int32_t acc) {
-  const int64_t lane = (int16_t)(uint16_t)(x & 0xFFFFu);
+static inline int32_t microaot_dsp_smlaw_lane(int32_t m, int32_t lane, int32_t acc) {
   return (int32_t)((uint32_t)acc + (uint32_t)(int32_t)(((int64_t)m * lane) >> 16));
 }
-
+static inline int32_t microaot_dsp_smlawb(int32_t m, uint32_t x, int32_t acc) {
+  return microaot_dsp_smlaw_lane(m, (int16_t)(uint16_t)(x & 0xFFFFu), acc);
+}
 static inline int32_t microaot_dsp_smlawt(int32_t m, uint32_t x, int32_t acc) {
-  const int64_t lane = (int16_t)(uint16_t)(x >> 16);
-  return (int32_t)((uint32_t)acc + (uint32_t)(int32_t)(((int64_t)m * lane) >> 16));
+  return microaot_dsp_smlaw_lane(m, (int16_t)(uint16_t)(x >> 16), acc);
 }
 
 static inline int32_t microaot_dsp_ssat8_asr16(int32_t x) {
