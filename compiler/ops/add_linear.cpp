@@ -74,8 +74,12 @@ bool fits_int32(double x) { return std::fabs(x) < 2147483647.0; }
 }  // namespace
 
 std::vector<int32_t> fit_add_linear_form(const microaot_add_params_q& p, bool subtract) {
-  if (p.left_shift < 0 || p.left_shift > 30 || p.input1_shift > 0 || p.input2_shift > 0 || p.output_shift > 0 ||
-      p.activation_min < -128 || p.activation_max > 127) {
+  // What ADD's and SUB's Prepare make (left shift 20, zero points of int8, shifts <= 0), with room: the
+  // reference's (q + offset) * 2^left_shift must not overflow for any pair.
+  const auto small_offset = [](int32_t offset) { return offset >= -255 && offset <= 255; };
+  if (p.left_shift < 0 || p.left_shift > 22 || !small_offset(p.input1_offset) || !small_offset(p.input2_offset) ||
+      p.input1_shift > 0 || p.input2_shift > 0 || p.output_shift > 0 || p.activation_min < -128 ||
+      p.activation_max > 127) {
     return {};
   }
   const double alpha = slope(p, p.input1_multiplier, p.input1_shift);

@@ -106,8 +106,11 @@ TEST(AddLinear, RefusesLayersOutsideTheForm) {
   Layer steep = l;
   steep.params.output_multiplier = INT32_MAX;  // slopes of 2^7 and more leave no room in the int32 terms
   steep.params.output_shift = 0;
-  steep.params.left_shift = 30;
+  steep.params.left_shift = 22;
   EXPECT_TRUE(fit_add_linear_form(steep.params, false).empty());
+  Layer shifted = l;
+  shifted.params.left_shift = 23;  // (q + offset) * 2^23 could overflow the reference's int32
+  EXPECT_TRUE(fit_add_linear_form(shifted.params, false).empty());
 }
 
 TEST(AddLinear, TakesTheLinearStemOnlyWithTheDspExtension) {
