@@ -104,28 +104,52 @@ std::string scalar_text(const ParamField& field, const ParamValue& value) {
 }
 }  // namespace
 
+namespace {
+// The C declarator `T <symbol>_<field>[N]` of a non-empty array field, and its initializer.
+std::string array_declarator(const std::string& symbol, const ParamField& field, const ParamValue& value) {
+  const size_t count = field.kind == ParamKind::kF32Array ? value.reals.size() : value.integers.size();
+  return std::string(param_c_type(field.kind)) + " " + array_symbol(symbol, field) + "[" + std::to_string(count) + "]";
+}
+
+std::string array_initializer(const ParamField& field, const ParamValue& value) {
+  return field.kind == ParamKind::kF32Array ? c_initializer(value.reals) : c_initializer(value.integers);
+}
+
+const ParamValue& bound_value(const std::string& symbol, const ParamField& field, const ParamValues& values) {
+  const ParamValue* value = values.find(field.name);
+  MICROAOT_CHECK(value != nullptr, "params of " + symbol + " are not bound");
+  return *value;
+}
+}  // namespace
+
 std::string c_params_definition(const std::string& symbol, const ParamStruct& params, const ParamValues& values) {
   std::string arrays;
   std::string fields;
   for (const ParamField& field : params.fields) {
-    const ParamValue* value = values.find(field.name);
-    MICROAOT_CHECK(value != nullptr, "params of " + symbol + " are not bound");
+    const ParamValue& value = bound_value(symbol, field, values);
     std::string text;
     if (!is_array(field.kind)) {
-      text = scalar_text(field, *value);
-    } else if (array_is_empty(*value)) {
+      text = scalar_text(field, value);
+    } else if (array_is_empty(value)) {
       text = "NULL";
     } else {
-      const bool reals = field.kind == ParamKind::kF32Array;
-      const size_t count = reals ? value->reals.size() : value->integers.size();
-      arrays += "static const " + std::string(param_c_type(field.kind)) + " " + array_symbol(symbol, field) + "[" +
-                std::to_string(count) + "] = {\n" +
-                (reals ? c_initializer(value->reals) : c_initializer(value->integers)) + "};\n";
+      arrays += "extern const " + array_declarator(symbol, field, value) + ";\n";
       text = array_symbol(symbol, field);
     }
     fields += "  ." + field.name + " = " + text + ",\n";
   }
   return arrays + "static const " + params.c_type() + " " + symbol + "_params = {\n" + fields + "};\n";
+}
+
+std::string c_params_arrays(const std::string& symbol, const ParamStruct& params, const ParamValues& values) {
+  std::string arrays;
+  for (const ParamField& field : params.fields) {
+    const ParamValue& value = bound_value(symbol, field, values);
+    if (!is_array(field.kind) || array_is_empty(value)) continue;
+    const std::string declarator = array_declarator(symbol, field, value);
+    arrays += "extern const " + declarator + ";\nconst " + declarator + " = {\n" + array_initializer(field, value) + "};\n";
+  }
+  return arrays;
 }
 
 }  // namespace microaot

@@ -29,7 +29,11 @@ std::string c_initializer(const std::vector<float>& values);
 std::string c_int_literal(int64_t value);
 
 // `static const <params struct> <symbol>_params = {...};` with every field of `params` from the bound
-// `values`, preceded by one `static const T <symbol>_<field>[]` per non-empty array field (empty: NULL).
+// `values`, preceded by one `extern const T <symbol>_<field>[N];` per non-empty array field (empty: NULL),
+// which c_params_arrays defines: per-model constants like the weights, so weights.c holds them.
 std::string c_params_definition(const std::string& symbol, const ParamStruct& params, const ParamValues& values);
+
+// The definitions of those arrays, `const T <symbol>_<field>[N] = {...};` each after its extern declaration.
+std::string c_params_arrays(const std::string& symbol, const ParamStruct& params, const ParamValues& values);
 
 }  // namespace microaot

@@ -1,5 +1,5 @@
-// C text of the params definitions: every field in struct order, arrays as their own constants, empty arrays
-// as NULL, and integer and float literals that mean exactly the value.
+// C text of the params definitions: every field in struct order, arrays as their own constants (declared with
+// the struct, defined for weights.c), empty arrays as NULL, and integer and float literals that mean exactly the value.
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -22,13 +22,15 @@ TEST(CText, ParamsDefinitionListsEveryFieldInStructOrder) {
   v.set_int("size", INT32_MIN);
   v.bind(s);
   EXPECT_EQ(c_params_definition("model_op3", s, v),
-            "static const int16_t model_op3_lut[2] = {\n  -1, 2};\n"
+            "extern const int16_t model_op3_lut[2];\n"
             "static const microaot_demo_params model_op3_params = {\n"
             "  .size = (-2147483647 - 1),\n"
             "  .gain = FLT_MAX,\n"
             "  .shape = NULL,\n"
             "  .lut = model_op3_lut,\n"
             "};\n");
+  EXPECT_EQ(c_params_arrays("model_op3", s, v),
+            "extern const int16_t model_op3_lut[2];\nconst int16_t model_op3_lut[2] = {\n  -1, 2};\n");
 }
 
 TEST(CText, IntegerLiteralsOfEveryWidth) {

@@ -59,6 +59,8 @@ struct ModuleNames {
   std::string macro;
 };
 ModuleNames module_names(const CompiledModel& model);
+// Symbol prefix of a step's params in NAME.c and of their arrays in weights.c: "<prefix>_op<step>".
+std::string op_symbol(const ModuleNames& n, size_t step);
 
 // Symbol of a constant tensor in weights.c: "<prefix>_tensor_<id>".
 std::string constant_symbol(const CompiledModel& model, int tensor_id);

@@ -12,6 +12,8 @@ ModuleNames module_names(const CompiledModel& model) {
   return {c_identifier(model.options.module_name), c_macro_name(model.options.module_name)};
 }
 
+std::string op_symbol(const ModuleNames& n, size_t step) { return n.prefix + "_op" + std::to_string(step); }
+
 std::string constant_symbol(const CompiledModel& model, int tensor_id) {
   return module_names(model).prefix + "_tensor_" + std::to_string(tensor_id);
 }

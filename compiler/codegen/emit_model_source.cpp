@@ -11,7 +11,6 @@
 namespace microaot {
 
 namespace {
-std::string op_symbol(const ModuleNames& n, size_t step) { return n.prefix + "_op" + std::to_string(step); }
 
 void emit_includes(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);

@@ -5,6 +5,21 @@
 #include "ir/ir_dump.h"
 
 namespace microaot {
+namespace {
+
+// The constant arrays of the operators' params (per-channel multipliers and shifts, shapes, tables), which
+// NAME.c's params structs point to: constants of the model like the weights, in flash beside them.
+void emit_params_arrays(std::ostringstream& out, const CompiledModel& model) {
+  const ModuleNames n = module_names(model);
+  for (size_t step = 0; step < model.calls.size(); ++step) {
+    const KernelCall& call = model.calls[step];
+    if (call.custom) continue;  // a custom call's tables stay with its call in NAME.c
+    const std::string arrays = c_params_arrays(op_symbol(n, step), *call.info().params, call.params);
+    if (!arrays.empty()) out << "/* step " << step << ": params arrays */\n" << arrays << "\n";
+  }
+}
+
+}  // namespace
 
 std::string emit_weights_source(const CompiledModel& model) {
   std::ostringstream out;
@@ -21,6 +36,7 @@ std::string emit_weights_source(const CompiledModel& model) {
     out << "const " << dtype_c_type(t.dtype) << " " << sym << "[" << t.num_elements() << "] MICROAOT_WEIGHT_ALIGN = {\n"
         << c_initializer(t) << "};\n\n";
   }
+  emit_params_arrays(out, model);
   return out.str();
 }
 

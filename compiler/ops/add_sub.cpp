@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ops/add_linear.h"
 #include "ops/broadcast.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
@@ -61,7 +62,7 @@ void check(const Graph& graph, const Op& op) {
                     std::to_string(q.inputs.left_shift) + " * output scale)");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   const Tensor& output = graph.tensor(op.outputs[0]);
   KernelCall call = broadcast_call(graph, op);  // add_s8, sub_f32, ...
   set_activation_params(call, output, options_if<FusedActivationOptions>(op)->activation);
@@ -69,6 +70,7 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const AddSubQuant q = add_sub_quant(graph, op);
   set_input_rescale_params(graph, op, q.inputs, call);
   set_output_rescale_params(graph, op, quantize_multiplier_smaller_than_one(q.real_output_multiplier), call);
+  if (output.dtype == DType::kInt8) use_add_linear_form(call, target, op.kind == OpKind::Sub);
   return call;
 }
 

@@ -34,6 +34,8 @@ std::vector<int32_t> int32_values(const Tensor& t) {
   return values;
 }
 
+}  // namespace
+
 Tensor int32_constant(const std::string& name, const std::vector<int32_t>& values) {
   Tensor t;
   t.name = name;
@@ -44,8 +46,6 @@ Tensor int32_constant(const std::string& name, const std::vector<int32_t>& value
   if (!values.empty()) std::memcpy(t.data.data(), values.data(), t.data.size());
   return t;
 }
-
-}  // namespace
 
 std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth) {
   std::vector<int32_t> words;

@@ -16,6 +16,9 @@
 
 namespace microaot {
 
+// A derived constant (call.derived) of int32 values, shape [values.size()].
+Tensor int32_constant(const std::string& name, const std::vector<int32_t>& values);
+
 // The words of the packed layout of `units` rows of `depth` int8 weights (row-major, TFLite's OHWI 1x1 or
 // [units, depth]).
 std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth);

@@ -36,6 +36,23 @@ MICROAOT_DEFINE_PARAMS(add_params_q)
 
 void microaot_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
                      int8_t* output);
+/* int8 ADD or SUB over one linear form the compiler fitted and checked on all 65,536 pairs of input values
+ * (compiler/ops/add_linear.h): output = clamp(floor((bias + floor(m1 * q1 / 2^8) + floor(m2 * q2 / 2^8)) / 2^16),
+ * activation_min, activation_max), form = {m1, m2, bias}, every partial sum within int32; bit-exact with
+ * microaot_add_s8 (microaot_sub_s8) on the same params, whose rescaling fields it does not read. */
+#define MICROAOT_ADD_LINEAR_SHIFT 16
+void microaot_add_s8_linear(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
+                            const int32_t* form, int8_t* output);
+
+/* One term of the form: floor(m * q / 2^8), what SMLAWB gives for q * 2^8 in a 16-bit lane. */
+static inline int32_t microaot_add_linear_term(int32_t m, int32_t q) { return (int32_t)(((int64_t)m * q) >> 8); }
+
+/* The form's output for one pair of input values (partial sums proven within int32; added wrapping anyway). */
+static inline int32_t microaot_add_linear_output(const int32_t* form, int32_t q1, int32_t q2, int32_t lo, int32_t hi) {
+  const uint32_t sum = (uint32_t)form[2] + (uint32_t)microaot_add_linear_term(form[0], q1) +
+                       (uint32_t)microaot_add_linear_term(form[1], q2);
+  return microaot_clamp_s32((int32_t)sum >> MICROAOT_ADD_LINEAR_SHIFT, lo, hi);
+}
 void microaot_add_s16(const microaot_add_params_q* params, const int16_t* input1, const int16_t* input2,
                       int16_t* output);
 void microaot_add_s32(const microaot_binary_params_s32* params, const int32_t* input1, const int32_t* input2,

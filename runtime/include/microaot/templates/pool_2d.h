@@ -73,6 +73,12 @@ static void pool_row(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* in_image, 
   }
 }
 
+/* The function that computes one output row: pool_row, or an including file's faster one (declared before the
+ * include, with pool_row's signature; it may call pool_row for the rows it does not specialise). */
+#ifndef MICROAOT_POOL_ROW
+#define MICROAOT_POOL_ROW pool_row
+#endif
+
 /* Every output row in order, straight into the output, or (overlap variant) into row_scratch and then copied
  * to its place, so that no output byte is stored before the last input read of its row. */
 static void pool_rows(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* input, MICROAOT_T* output,
@@ -83,7 +89,7 @@ static void pool_rows(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* input, MI
   for (b = 0; b < p->batches; ++b) {
     for (oy = 0; oy < p->output_height; ++oy) {
       MICROAOT_T* row = output + (size_t)(b * p->output_height + oy) * row_size;
-      pool_row(p, input + (size_t)b * image_size, oy, row_scratch != NULL ? row_scratch : row);
+      MICROAOT_POOL_ROW(p, input + (size_t)b * image_size, oy, row_scratch != NULL ? row_scratch : row);
       if (row_scratch != NULL) memcpy(row, row_scratch, row_size * sizeof(MICROAOT_T));
     }
   }

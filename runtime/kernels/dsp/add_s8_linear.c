@@ -1,0 +1,63 @@
+/* ADD (or SUB) int8 over the compiler's linear form (microaot/kernels/add.h) for a cpu with the DSP extension.
+ * Four elements per pass: one word of each input, its bytes 1 and 3 (and, shifted left by 8, 0 and 2) masked
+ * into the top bytes of the 16-bit lanes, so that each lane is q * 2^8 and SMLAWB / SMLAWT give the form's
+ * floor(m * q / 2^8) in one instruction with the sum; SSAT #8 with ASR #16 is the floor and the clamp to int8.
+ * About six instructions per element against twenty for the rescaling of microaot_add_s8. */
+#include "microaot/dsp_word_multiply.h"
+#include "microaot/kernels/add.h"
+
+#define LINEAR_LANE_MASK 0xFF00FF00u
+
+typedef struct {
+  int32_t m1, m2, bias, lo, hi;
+} linear_form;
+
+/* n elements of contiguous inputs: four at a time, then one by one. */
+static void linear_flat(const linear_form* f, const int8_t* a, const int8_t* b, int8_t* out, int32_t n) {
+  int8_t* const end4 = out + (n & ~3);
+  const int32_t m1 = f->m1, m2 = f->m2, bias = f->bias, lo = f->lo, hi = f->hi;
+  const int clamped = lo != -128 || hi != 127;
+  int32_t c;
+  if (!clamped) { /* the int8 range: SSAT is the whole clamp */
+    while (out != end4) microaot_dsp_add_linear4(&a, &b, &out, m1, m2, bias, LINEAR_LANE_MASK);
+  }
+  while (out != end4) {
+    int8_t* const first = out;
+    microaot_dsp_add_linear4(&a, &b, &out, m1, m2, bias, LINEAR_LANE_MASK);
+    for (c = 0; c < 4; ++c) first[c] = (int8_t)microaot_clamp_s32(first[c], lo, hi);
+  }
+  for (c = 0; c < (n & 3); ++c) out[c] = (int8_t)microaot_add_linear_output(&f->m1, a[c], b[c], lo, hi);
+}
+
+static void linear_row(const void* form, const void* const* inputs, const ptrdiff_t* at, const int32_t* step,
+                       void* output, ptrdiff_t done, int32_t n) {
+  const linear_form* f = (const linear_form*)form;
+  const int8_t* a = (const int8_t*)inputs[0] + at[0];
+  const int8_t* b = (const int8_t*)inputs[1] + at[1];
+  int8_t* out = (int8_t*)output + done;
+  int32_t c;
+  if (step[0] == 1 && step[1] == 1) {
+    linear_flat(f, a, b, out, n);
+    return;
+  }
+  for (c = 0; c < n; ++c) out[c] = (int8_t)microaot_add_linear_output(&f->m1, a[c * step[0]], b[c * step[1]], f->lo, f->hi);
+}
+
+void microaot_add_s8_linear(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
+                            const int32_t* form, int8_t* output) {
+  const microaot_broadcast walk = MICROAOT_BROADCAST_OF(params);
+  const void* inputs[2];
+  linear_form f;
+  f.m1 = form[0];
+  f.m2 = form[1];
+  f.bias = form[2];
+  f.lo = params->activation_min;
+  f.hi = params->activation_max;
+  if (params->num_dims == 0 && f.lo == -128 && f.hi == 127) { /* the int8 range: SSAT is the whole clamp */
+    linear_flat(&f, input1, input2, output, params->flat_size);
+    return;
+  }
+  inputs[0] = input1;
+  inputs[1] = input2;
+  microaot_broadcast_walk(&walk, &f, inputs, output, linear_row);
+}

@@ -1,0 +1,82 @@
+// The DSP average_pool_2d_s8 (host: microaot/dsp.h's C definitions) against the portable kernel: random
+// windows, strides and padding (windows clipped at the edges), channel counts that are and are not multiples
+// of four, windows beyond the int16 lanes (the per-element row), clamps, the overlap variant, KWS's 25x5
+// layer, and windows of 256 elements all -128 or all 127 (the lanes' extremes).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "microaot/kernels/pooling.h"
+
+extern "C" {
+void microaot_dsp_average_pool_2d_s8(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output);
+void microaot_dsp_average_pool_2d_s8_overlap(const microaot_pool_2d_params_q* params, const int8_t* input,
+                                             int8_t* output, void* scratch);
+}
+
+namespace {
+
+int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+
+// A "same"-style geometry: output size ceil(input / stride), padding half the overhang.
+microaot_pool_2d_params_q geometry(int32_t h, int32_t w, int32_t channels, int32_t fh, int32_t fw, int32_t stride) {
+  microaot_pool_2d_params_q p{};
+  p.batches = 1;
+  p.input_height = h, p.input_width = w, p.channels = channels;
+  p.filter_height = fh, p.filter_width = fw, p.stride_height = stride, p.stride_width = stride;
+  p.output_height = (h + stride - 1) / stride, p.output_width = (w + stride - 1) / stride;
+  p.padding_height = std::max(0, ((p.output_height - 1) * stride + fh - h) / 2);
+  p.padding_width = std::max(0, ((p.output_width - 1) * stride + fw - w) / 2);
+  p.activation_min = -128, p.activation_max = 127;
+  return p;
+}
+
+void expect_same(const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input, int id) {
+  const size_t out_size = static_cast<size_t>(p.batches * p.output_height * p.output_width * p.channels);
+  std::vector<int8_t> expected(out_size), got(out_size), overlap(out_size);
+  std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.channels));
+  microaot_average_pool_2d_s8(&p, input.data(), expected.data());
+  microaot_dsp_average_pool_2d_s8(&p, input.data(), got.data());
+  EXPECT_EQ(got, expected) << "case " << id;
+  microaot_dsp_average_pool_2d_s8_overlap(&p, input.data(), overlap.data(), scratch.data());
+  EXPECT_EQ(overlap, expected) << "case " << id;
+}
+
+std::vector<int8_t> random_input(std::mt19937& rng, const microaot_pool_2d_params_q& p) {
+  std::vector<int8_t> v(static_cast<size_t>(p.batches * p.input_height * p.input_width * p.channels));
+  for (int8_t& x : v) x = static_cast<int8_t>(draw(rng, -128, 127));
+  return v;
+}
+
+TEST(DspAveragePool2dS8, MatchesPortableOnRandomWindows) {
+  std::mt19937 rng(29);
+  for (int i = 0; i < 80; ++i) {
+    const int32_t channels = i % 5 == 4 ? draw(rng, 1, 11) : 4 * draw(rng, 1, 6);
+    microaot_pool_2d_params_q p = geometry(draw(rng, 1, 12), draw(rng, 1, 12), channels, draw(rng, 1, 5),
+                                           draw(rng, 1, 5), draw(rng, 1, 2));
+    if (i % 3 == 1) p.activation_min = draw(rng, -30, 0), p.activation_max = draw(rng, 1, 40);
+    expect_same(p, random_input(rng, p), i);
+  }
+  // Windows of 289 elements: beyond the lanes, the per-element row.
+  microaot_pool_2d_params_q large = geometry(20, 20, 8, 17, 17, 1);
+  expect_same(large, random_input(rng, large), 100);
+}
+
+TEST(DspAveragePool2dS8, MatchesPortableOnKwsLayerAndLaneExtremes) {
+  std::mt19937 rng(31);
+  microaot_pool_2d_params_q kws = geometry(25, 5, 64, 25, 5, 1);
+  kws.output_height = kws.output_width = 1, kws.padding_height = kws.padding_width = 0;
+  expect_same(kws, random_input(rng, kws), 0);
+  microaot_pool_2d_params_q full = geometry(16, 16, 8, 16, 16, 16);  // one window of 256 elements
+  for (const int8_t value : {int8_t{-128}, int8_t{127}}) {
+    const std::vector<int8_t> input(16 * 16 * 8, value);
+    expect_same(full, input, value);
+    std::vector<int8_t> got(8);
+    microaot_dsp_average_pool_2d_s8(&full, input.data(), got.data());
+    EXPECT_EQ(got, std::vector<int8_t>(8, value));
+  }
+}
+
+}  // namespace
