@@ -9,13 +9,14 @@
 #define LINEAR_LANE_MASK 0xFF00FF00u
 
 typedef struct {
-  int32_t m1, m2, bias, lo, hi;
+  int32_t form[3]; /* m1, m2, bias: one array, as microaot_add_linear_output reads it */
+  int32_t lo, hi;
 } linear_form;
 
 /* n elements of contiguous inputs: four at a time, then one by one. */
 static void linear_flat(const linear_form* f, const int8_t* a, const int8_t* b, int8_t* out, int32_t n) {
   int8_t* const end4 = out + (n & ~3);
-  const int32_t m1 = f->m1, m2 = f->m2, bias = f->bias, lo = f->lo, hi = f->hi;
+  const int32_t m1 = f->form[0], m2 = f->form[1], bias = f->form[2], lo = f->lo, hi = f->hi;
   const int clamped = lo != -128 || hi != 127;
   int32_t c;
   if (!clamped) { /* the int8 range: SSAT is the whole clamp */
@@ -26,7 +27,7 @@ static void linear_flat(const linear_form* f, const int8_t* a, const int8_t* b, 
     microaot_dsp_add_linear4(&a, &b, &out, m1, m2, bias, LINEAR_LANE_MASK);
     for (c = 0; c < 4; ++c) first[c] = (int8_t)microaot_clamp_s32(first[c], lo, hi);
   }
-  for (c = 0; c < (n & 3); ++c) out[c] = (int8_t)microaot_add_linear_output(&f->m1, a[c], b[c], lo, hi);
+  for (c = 0; c < (n & 3); ++c) out[c] = (int8_t)microaot_add_linear_output(f->form, a[c], b[c], lo, hi);
 }
 
 static void linear_row(const void* form, const void* const* inputs, const ptrdiff_t* at, const int32_t* step,
@@ -40,7 +41,7 @@ static void linear_row(const void* form, const void* const* inputs, const ptrdif
     linear_flat(f, a, b, out, n);
     return;
   }
-  for (c = 0; c < n; ++c) out[c] = (int8_t)microaot_add_linear_output(&f->m1, a[c * step[0]], b[c * step[1]], f->lo, f->hi);
+  for (c = 0; c < n; ++c) out[c] = (int8_t)microaot_add_linear_output(f->form, a[c * step[0]], b[c * step[1]], f->lo, f->hi);
 }
 
 void microaot_add_s8_linear(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
@@ -48,9 +49,9 @@ void microaot_add_s8_linear(const microaot_add_params_q* params, const int8_t* i
   const microaot_broadcast walk = MICROAOT_BROADCAST_OF(params);
   const void* inputs[2];
   linear_form f;
-  f.m1 = form[0];
-  f.m2 = form[1];
-  f.bias = form[2];
+  f.form[0] = form[0];
+  f.form[1] = form[1];
+  f.form[2] = form[2];
   f.lo = params->activation_min;
   f.hi = params->activation_max;
   if (params->num_dims == 0 && f.lo == -128 && f.hi == 127) { /* the int8 range: SSAT is the whole clamp */
