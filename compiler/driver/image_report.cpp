@@ -110,7 +110,8 @@ bool find_function(const CallGraph& graph, const std::string& name, std::pair<si
 }  // namespace
 
 StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, const std::string& root,
-                              const std::vector<std::string>& indirect_targets) {
+                              const std::vector<std::string>& indirect_targets,
+                              const ExternalStackDepth& external_depth) {
   const CallGraph graph = parse_graphs(callgraph_texts);
   StackBound bound;
   std::map<std::pair<size_t, std::string>, int64_t> memo;  // -2 = on the current path
@@ -139,11 +140,11 @@ StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, c
     const int64_t frame = f.frames.at(fn);
     if (frame < 0) return memo[key] = -1;
     memo[key] = -2;
-    int64_t deepest = 0;
+    int64_t deepest = 0;  // every callee is visited, so that each unbounded external is listed
     const auto range = f.calls.equal_range(fn);
     for (auto it = range.first; it != range.second; ++it) {
       const std::string& callee = it->second;
-      int64_t d = 0;
+      int64_t d = -1;
       if (f.frames.count(callee) != 0) {
         d = depth(file, callee);
       } else if (graph.global.count(callee) != 0) {
@@ -151,12 +152,12 @@ StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, c
       } else if (callee == kIndirectCall) {
         d = indirect_depth();
       } else {
-        bound.externals.insert(callee);
+        if (external_depth) d = external_depth(callee);
+        if (d < 0) bound.externals.insert(callee);
       }
-      if (d < 0) return memo[key] = -1;
-      deepest = std::max(deepest, d);
+      deepest = d < 0 || deepest < 0 ? -1 : std::max(deepest, d);
     }
-    return memo[key] = frame + deepest;
+    return memo[key] = deepest < 0 ? -1 : frame + deepest;
   };
   if (graph.global.count(root) != 0) bound.bytes = depth(graph.global.at(root), root);
   return bound;

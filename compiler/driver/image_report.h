@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,13 +27,18 @@ SectionSizes parse_size_output(const std::string& text);
 
 struct StackBound {
   int64_t bytes = -1;                // deepest static path from the root; -1 = unbounded (recursion, VLA)
-  std::set<std::string> externals;   // callees without a call graph (C library, compiler helpers)
+  std::set<std::string> externals;   // callees without a call graph whose depth is not known: unbounded
 };
+
+// The stack depth of a function without a call graph (the C library's, compiler helpers); -1 = unknown.
+using ExternalStackDepth = std::function<int64_t(const std::string&)>;
 
 // The deepest path of static frame sizes from `root` through the .ci call graphs (VCG text). A call
 // through a pointer may reach any of `indirect_targets` (function names; the executor calls the model's
-// step function so); without them it is unbounded.
+// step function so); without them it is unbounded. A callee without a call graph counts `external_depth`
+// of it; without that depth the bound is unbounded and the callee listed in `externals`.
 StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, const std::string& root,
-                              const std::vector<std::string>& indirect_targets = {});
+                              const std::vector<std::string>& indirect_targets = {},
+                              const ExternalStackDepth& external_depth = {});
 
 }  // namespace microaot

@@ -41,9 +41,25 @@ TEST(ImageReport, StackBoundIsTheDeepestPathAcrossFiles) {
       graph("conv.c", node("conv", 128) + node("helper", 16) + edge("conv", "helper")),
       graph("softmax.c", node("softmax", 100) + external("expf") + edge("softmax", "expf")),
   };
-  const StackBound b = static_stack_bound(graphs, "model_run");
-  EXPECT_EQ(b.bytes, 24 + 128 + 16);
-  EXPECT_EQ(b.externals, std::set<std::string>{"expf"});
+  const StackBound unknown = static_stack_bound(graphs, "model_run");
+  EXPECT_EQ(unknown.bytes, -1) << "expf's depth is not known";
+  EXPECT_EQ(unknown.externals, std::set<std::string>{"expf"});
+  const auto expf_depth = [](const std::string& fn) -> int64_t { return fn == "expf" ? 8 : -1; };
+  const StackBound shallow = static_stack_bound(graphs, "model_run", {}, expf_depth);
+  EXPECT_EQ(shallow.bytes, 24 + 128 + 16);
+  EXPECT_TRUE(shallow.externals.empty());
+  const auto deep = [](const std::string&) -> int64_t { return 100; };
+  EXPECT_EQ(static_stack_bound(graphs, "model_run", {}, deep).bytes, 24 + 100 + 100) << "expf's path is the deepest";
+}
+
+TEST(ImageReport, EveryUnboundedExternalIsListed) {
+  const std::vector<std::string> graphs = {graph(
+      "model.c", node("run", 8) + external("memcpy") + external("memset") + external("expf") + edge("run", "memcpy") +
+                     edge("run", "memset") + edge("run", "expf"))};
+  const auto memcpy_only = [](const std::string& fn) -> int64_t { return fn == "memcpy" ? 0 : -1; };
+  const StackBound b = static_stack_bound(graphs, "run", {}, memcpy_only);
+  EXPECT_EQ(b.bytes, -1);
+  EXPECT_EQ(b.externals, (std::set<std::string>{"expf", "memset"}));
 }
 
 // The executor calls the model's step function through a pointer: GCC's "__indirect_call" callee.
