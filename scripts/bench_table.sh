@@ -112,7 +112,13 @@ $rows
   the stack come on top.
 - *stack*: measured = deepest stack use of \`run()\` found by painting the free stack before the call;
   bound = deepest path of \`-fstack-usage\` frame sizes through the \`-fcallgraph-info\` call graph of the
-  library (C library calls, e.g. \`expf\`, not included).
+  library. The C library functions it calls (\`memcpy\`, \`memset\`, \`expf\`) have no call graph: their depth
+  is read from the linked image's disassembly (\`objdump -d\`): the constant stack decrements of each
+  function (\`push\`, \`stmdb sp!\`, \`vpush\`, \`sub sp, #n\`, \`str\`/\`strd\` with \`[sp, #-n]!\`) plus its deepest
+  callee (\`bl\`, a tail call \`b\`, or the function it falls through to). Anything that scan cannot bound
+  (sp set from a register, a call or jump through a register, recursion) makes the bound unbounded
+  (\`stack_bound_bytes\` null) and is named in \`stack_bound_excludes\`, which is empty otherwise. Painting
+  sees only the stack written, the bound counts what is reserved: measured <= bound.
 - *outputs vs host*: the emulated run's outputs compared with a host build of the same model on the same
   input (int8 bit for bit; float within the golden tolerance).
 
