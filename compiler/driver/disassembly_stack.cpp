@@ -6,7 +6,6 @@
 #include <functional>
 #include <iterator>
 #include <regex>
-#include <set>
 #include <sstream>
 
 #include "driver/output_dir.h"
