@@ -340,47 +340,78 @@ microaot_conv_2d_params_q random_window_geometry(std::mt19937& rng) {
   return p;
 }
 
-// k x k windows of every kind, the input zero point at both ends of its range (the padding taps' value), against
-// the portable kernel on the model's weights and bias.
+// Case i of geometry p (random quantization; the input zero point at an end of its range two cases in three,
+// the compile-time output step every other case) through both k x k kernels against the portable kernel on the
+// model's weights and bias. Returns whether the case took the output step.
+bool expect_window_conv_matches(std::mt19937& rng, microaot_conv_2d_params_q p, int i, Counts& counts) {
+  const int32_t window = p.filter_height * p.filter_width * p.input_depth;
+  Quant q = random_quant(rng, p.output_depth, window);
+  const int32_t extreme_offsets[] = {-127, 128};  // zero points 127 and -128
+  if (i % 3 != 0) q.input_offset = extreme_offsets[i % 2];
+  set_quant(p, q);
+  const auto input = random_bytes(rng, p.batches * p.input_height * p.input_width * p.input_depth);
+  const auto filter = random_bytes(rng, p.output_depth * window);
+  const std::vector<int32_t> bias = i % 4 == 0 ? std::vector<int32_t>{} : q.bias;
+  const size_t out_size = static_cast<size_t>(p.batches * p.output_height * p.output_width * p.output_depth);
+  std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
+  microaot_conv_2d_s8(&p, input.data(), filter.data(), bias.empty() ? nullptr : bias.data(), expected.data());
+  // The kernel keeps the input offset: the padding's value (-offset); its products are in the folded bias.
+  const std::vector<int32_t> words = pack_weight_words(filter, p.output_depth, window);
+  const std::vector<int32_t> folded = fold_input_offset(bias, filter, p.output_depth, window, p.input_offset);
+  const size_t scratch_bytes = MICROAOT_PACKED_WINDOWS_BYTES(static_cast<size_t>(window));
+  Scratch plain(scratch_bytes), with_row(scratch_bytes + static_cast<size_t>(p.output_width * p.output_depth));
+  // Every other case through the compile-time output step, when the compiler gives its words.
+  const PackedRequant requant{{p.output_multiplier, p.output_multiplier + p.output_depth},
+                              {p.output_shift, p.output_shift + p.output_depth},
+                              p.output_offset, p.activation_min, p.activation_max};
+  const std::vector<int32_t> stage = packed_output_stage(folded, filter, p.output_depth, window, requant);
+  const int32_t* step = i % 2 == 0 && !stage.empty() ? stage.data() : nullptr;
+  const microaot_conv_2d_params_q used = step != nullptr ? without_channel_arrays(p) : p;
+  microaot_conv_2d_s8_packed_kxk(&used, input.data(), words.data(), folded.data(), step, got.data(), plain.data());
+  microaot_conv_2d_s8_packed_kxk_overlap(&used, input.data(), words.data(), folded.data(), step, got_overlap.data(),
+                                         with_row.data());
+  EXPECT_EQ(got, expected) << "case " << i;
+  EXPECT_EQ(got_overlap, expected) << "case " << i;
+  counts.add(expected);
+  return step != nullptr;
+}
+
+// k x k windows of every kind, the input zero point at both ends of its range (the padding taps' value).
 TEST(PackedKernels, WindowConvMatchesPortablePlainAndOverlap) {
   std::mt19937 rng(31);
   Counts counts;
   int specialised = 0;
-  for (int i = 0; i < 400; ++i) {
-    microaot_conv_2d_params_q p = random_window_geometry(rng);
-    const int32_t window = p.filter_height * p.filter_width * p.input_depth;
-    Quant q = random_quant(rng, p.output_depth, window);
-    const int32_t extreme_offsets[] = {-127, 128};  // zero points 127 and -128
-    if (i % 3 != 0) q.input_offset = extreme_offsets[i % 2];
-    set_quant(p, q);
-    const auto input = random_bytes(rng, p.batches * p.input_height * p.input_width * p.input_depth);
-    const auto filter = random_bytes(rng, p.output_depth * window);
-    const std::vector<int32_t> bias = i % 4 == 0 ? std::vector<int32_t>{} : q.bias;
-    const size_t out_size = static_cast<size_t>(p.batches * p.output_height * p.output_width * p.output_depth);
-    std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
-    microaot_conv_2d_s8(&p, input.data(), filter.data(), bias.empty() ? nullptr : bias.data(), expected.data());
-    // The kernel keeps the input offset: the padding's value (-offset); its products are in the folded bias.
-    const std::vector<int32_t> words = pack_weight_words(filter, p.output_depth, window);
-    const std::vector<int32_t> folded = fold_input_offset(bias, filter, p.output_depth, window, p.input_offset);
-    const size_t scratch_bytes = MICROAOT_PACKED_WINDOWS_BYTES(static_cast<size_t>(window));
-    Scratch plain(scratch_bytes), with_row(scratch_bytes + static_cast<size_t>(p.output_width * p.output_depth));
-    // Every other case through the compile-time output step, when the compiler gives its words.
-    const PackedRequant requant{{p.output_multiplier, p.output_multiplier + p.output_depth},
-                                {p.output_shift, p.output_shift + p.output_depth},
-                                p.output_offset, p.activation_min, p.activation_max};
-    const std::vector<int32_t> stage = packed_output_stage(folded, filter, p.output_depth, window, requant);
-    const int32_t* step = i % 2 == 0 && !stage.empty() ? stage.data() : nullptr;
-    specialised += step != nullptr;
-    const microaot_conv_2d_params_q used = step != nullptr ? without_channel_arrays(p) : p;
-    microaot_conv_2d_s8_packed_kxk(&used, input.data(), words.data(), folded.data(), step, got.data(), plain.data());
-    microaot_conv_2d_s8_packed_kxk_overlap(&used, input.data(), words.data(), folded.data(), step, got_overlap.data(),
-                                           with_row.data());
-    ASSERT_EQ(got, expected) << "case " << i;
-    ASSERT_EQ(got_overlap, expected) << "case " << i;
-    counts.add(expected);
-  }
+  for (int i = 0; i < 400; ++i) specialised += expect_window_conv_matches(rng, random_window_geometry(rng), i, counts);
   EXPECT_GT(counts.inside, counts.compared / 2);
   EXPECT_GT(specialised, 100);
+}
+
+// Short windows of a first layer (3x3 stride 2, 1 to 4 channels: rows of 3 to 12 taps, windows of 9 to 36, 27
+// for RGB), SAME or VALID on odd and even sizes: windows wholly inside the image, copied row run by row run, and
+// windows over the padded last row or column, gathered tap by tap; odd unit counts.
+TEST(PackedKernels, FirstLayerWindowsMatchPortable) {
+  std::mt19937 rng(37);
+  Counts counts;
+  int specialised = 0, i = 0;
+  for (int32_t depth = 1; depth <= 4; ++depth) {
+    for (int32_t size : {7, 8}) {
+      for (int32_t units : {3, 8}) {
+        microaot_conv_2d_params_q p{};
+        p.batches = 1;
+        p.input_height = p.input_width = size;
+        p.input_depth = p.filter_depth = depth;
+        p.output_depth = units;
+        p.filter_height = p.filter_width = 3;
+        p.stride_height = p.stride_width = 2;
+        p.dilation_height = p.dilation_width = 1;
+        window_axis(rng, size, 3, 2, 1, p.output_height, p.pad_height);
+        window_axis(rng, size, 3, 2, 1, p.output_width, p.pad_width);
+        specialised += expect_window_conv_matches(rng, p, i++, counts);
+      }
+    }
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(specialised, 0);
 }
 
 }  // namespace

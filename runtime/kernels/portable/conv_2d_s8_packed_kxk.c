@@ -64,15 +64,34 @@ static const int8_t* direct_row(const conv_params* p, const int8_t* image, int32
   return image + ((size_t)in_y * (size_t)p->input_width + (size_t)first_x) * (size_t)p->input_depth;
 }
 
+/* The window of output pixel (oy, ox) as int8 into `window`: the rows' runs copied straight when every row is
+ * inside the image (one bounds test per window), else row by row through gather_row. */
+static void gather_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
+  const int32_t run = p->filter_width * p->input_depth;
+  const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
+  const int8_t* tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
+  const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
+  int32_t fy;
+  for (fy = 0; fy < p->filter_height; ++fy, window += run) {
+    if (tap != NULL) {
+      copy_run(window, tap, run);
+      tap += row_step;
+    } else {
+      gather_row(p, image, oy, ox, fy, window);
+    }
+  }
+}
+
 /* The window of output pixel (oy, ox) widened into dst (every `stride` words, as microaot_packed_widen): row by
- * row when the rows are whole groups, else gathered whole and widened once. */
+ * row when the rows are whole groups, else gathered whole and widened once as whole groups (the gathered
+ * window's pad bytes are zeros, see window_row_range; their weights are zeros too): no byte-wise tail. */
 static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, const window_scratch* s,
                          uint32_t* dst, int32_t stride) {
   const int32_t run = p->filter_width * p->input_depth;
   int32_t fy;
   if (run % 4 != 0) {
-    for (fy = 0; fy < p->filter_height; ++fy) gather_row(p, image, oy, ox, fy, s->gathered + fy * run);
-    microaot_packed_widen(s->gathered, microaot_conv_window_size(p), dst, stride);
+    gather_window(p, image, oy, ox, s->gathered);
+    microaot_packed_widen(s->gathered, 4 * microaot_packed_groups(microaot_conv_window_size(p)), dst, stride);
     return;
   }
   for (fy = 0; fy < p->filter_height; ++fy, dst += (run / 4) * stride) {
@@ -110,7 +129,10 @@ static void window_row_range(const conv_params* p, const int8_t* input, const in
   const size_t row_bytes = (size_t)p->output_width * (size_t)p->output_depth;
   const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, bias);
   const window_scratch s = split_scratch(p, scratch);
+  const int32_t window = microaot_conv_window_size(p);
   int32_t row;
+  /* The gathered window's bytes past its end, up to a whole group, are never gathered into: zeros once. */
+  memset(s.gathered + window, 0, (size_t)(4 * microaot_packed_groups(window) - window));
   for (row = row_begin; row < row_end; ++row) {
     const int8_t* image = input + (size_t)(row / p->output_height) * image_bytes;
     int8_t* out = output + (size_t)row * row_bytes;
