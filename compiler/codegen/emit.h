@@ -64,7 +64,9 @@ std::string op_symbol(const ModuleNames& n, size_t step);
 
 // Symbol of a constant tensor in weights.c: "<prefix>_tensor_<id>".
 std::string constant_symbol(const CompiledModel& model, int tensor_id);
-// Total bytes of the constants that reach flash (weights and biases, not kernel parameters).
+// Total bytes of the constants weights.c places in flash: the constant tensors (weights, biases, derived
+// constants) and, with the aot executor, the params arrays (per-channel multipliers and shifts, shapes) of
+// every call but a custom one's.
 int64_t weights_bytes(const CompiledModel& model);
 // Tensor ids of the constants that reach flash, in id order.
 std::vector<int> used_constants(const CompiledModel& model);

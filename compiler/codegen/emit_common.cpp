@@ -31,6 +31,10 @@ std::vector<int> used_constants(const CompiledModel& model) {
 int64_t weights_bytes(const CompiledModel& model) {
   int64_t total = 0;
   for (int id : used_constants(model)) total += model.graph.tensor(id).byte_size();
+  if (is_graph(model)) return total;  // the params arrays travel in the blob's description
+  for (const KernelCall& call : model.calls) {
+    if (!call.custom) total += call.params.array_bytes(*call.info().params);  // weights.c's params arrays
+  }
   return total;
 }
 

@@ -148,6 +148,14 @@ int64_t flash_weights(const CompiledModel& m) {
   }
   int64_t total = 0;
   for (int id : constants) total += m.graph.tensor(id).byte_size();
+  if (m.options.executor == "graph") return total;
+  for (size_t step = 0; step < m.calls.size(); ++step) {  // weights.c's params arrays: param_bytes less tensors
+    if (m.calls[step].custom) continue;
+    total += param_bytes(m, step);
+    for (int id : m.calls[step].args) {
+      if (id != kNoTensor && m.graph.tensor(id).is_constant) total -= m.graph.tensor(id).byte_size();
+    }
+  }
   return total;
 }
 
