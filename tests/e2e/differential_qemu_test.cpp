@@ -47,8 +47,8 @@ class DspImplementations : public ::testing::TestWithParam<DspCase> {};
 // compiler/ops/add_linear.h):
 // a model calling either exercises the stem's case, so that the case still finds models and covers both.
 const char* specialisation_of(const std::string& stem) {
-  static const char* const kSpecialisations[][2] = {{"conv_2d_s8", "conv_2d_s8_packed"},
-                                                    {"fully_connected_s8", "fully_connected_s8_packed"},
+  static const char* const kSpecialisations[][2] = {{"conv_2d_s8", "conv_2d_s8_packed_w16"},
+                                                    {"fully_connected_s8", "fully_connected_s8_packed_w16"},
                                                     {"add_s8", "add_s8_linear"}};
   for (const auto& s : kSpecialisations) {
     if (stem == s[0]) return s[1];
@@ -66,7 +66,7 @@ TEST_P(DspImplementations, MatchThePortableKernel) {
 }
 
 // Stems lowering picks on a DSP target that random models rarely reach within another stem's case: a case each.
-const char* const kSpecialisedStems[] = {"conv_2d_s8_packed_kxk"};
+const char* const kSpecialisedStems[] = {"conv_2d_s8_packed_kxk_w16"};
 
 // The stems of the MICROAOT_KERNEL_ISA(stem, dsp, ...) lines and the specialised stems, each on two cpus with
 // the DSP extension.
