@@ -22,38 +22,39 @@
 namespace microaot {
 namespace {
 
-TEST(PackedWeights, PairsUnitsAndGroupsFourElementsPerWord) {
-  // 3 units of 5: unit u element k = 10 * u + k + 1 (unit 2 negative), so each byte names its place.
+// 3 units of 5: unit u element k = 10 * u + k + 1 (unit 2 negative), so each byte names its place.
+std::vector<int8_t> weights_naming_their_places() {
   std::vector<int8_t> w;
   for (int u = 0; u < 3; ++u) {
     for (int k = 0; k < 5; ++k) w.push_back(static_cast<int8_t>((u == 2 ? -1 : 1) * (10 * u + k + 1)));
   }
-  const std::vector<int32_t> words = pack_weight_words(w, 3, 5, PackedWeights::kInt8);
-  const std::vector<uint32_t> expected = {
-      0x04030201u, 0x0E0D0C0Bu,  // pair 0, elements 0..3: unit 0 then unit 1
-      0x00000005u, 0x0000000Fu,  // elements 4..7: element 4, then zeros past the depth
-      0xE8E9EAEBu, 0x00000000u,  // pair 1: unit 2 (-21..-24) beside the zero unit
-      0x000000E7u, 0x00000000u,  // unit 2 element 4 (-25)
-  };
+  return w;
+}
+
+void expect_words(const std::vector<int32_t>& words, const std::vector<uint32_t>& expected) {
   ASSERT_EQ(words.size(), expected.size());
   for (size_t i = 0; i < words.size(); ++i) EXPECT_EQ(static_cast<uint32_t>(words[i]), expected[i]) << i;
 }
 
+TEST(PackedWeights, PairsUnitsAndGroupsFourElementsPerWord) {
+  const std::vector<int32_t> words = pack_weight_words(weights_naming_their_places(), 3, 5, PackedWeights::kInt8);
+  expect_words(words, {
+      0x04030201u, 0x0E0D0C0Bu,  // pair 0, elements 0..3: unit 0 then unit 1
+      0x00000005u, 0x0000000Fu,  // elements 4..7: element 4, then zeros past the depth
+      0xE8E9EAEBu, 0x00000000u,  // pair 1: unit 2 (-21..-24) beside the zero unit
+      0x000000E7u, 0x00000000u,  // unit 2 element 4 (-25)
+  });
+}
+
 // The int16 form of the same weights: per unit and group, elements (0, 2) then (1, 3) as int16 lanes, low first.
 TEST(PackedWeights, Int16FormHoldsEvenThenOddElementsPerUnit) {
-  std::vector<int8_t> w;
-  for (int u = 0; u < 3; ++u) {
-    for (int k = 0; k < 5; ++k) w.push_back(static_cast<int8_t>((u == 2 ? -1 : 1) * (10 * u + k + 1)));
-  }
-  const std::vector<int32_t> words = pack_weight_words(w, 3, 5, PackedWeights::kInt16);
-  const std::vector<uint32_t> expected = {
+  const std::vector<int32_t> words = pack_weight_words(weights_naming_their_places(), 3, 5, PackedWeights::kInt16);
+  expect_words(words, {
       0x00030001u, 0x00040002u, 0x000D000Bu, 0x000E000Cu,  // pair 0, elements 0..3: unit 0 (1 3, 2 4), unit 1
       0x00000005u, 0x00000000u, 0x0000000Fu, 0x00000000u,  // elements 4..7: element 4, zeros past the depth
       0xFFE9FFEBu, 0xFFE8FFEAu, 0x00000000u, 0x00000000u,  // pair 1: unit 2 (-21 -23, -22 -24), the zero unit
       0x0000FFE7u, 0x00000000u, 0x00000000u, 0x00000000u,  // unit 2 element 4 (-25)
-  };
-  ASSERT_EQ(words.size(), expected.size());
-  for (size_t i = 0; i < words.size(); ++i) EXPECT_EQ(static_cast<uint32_t>(words[i]), expected[i]) << i;
+  });
 }
 
 // Speed takes the int16 form, balanced the int8 one.
