@@ -71,14 +71,15 @@ static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const 
 #if MICROAOT_PACKED_WIDE_WEIGHTS
   const uint32_t even = (uint32_t)group[2 * unit], odd = (uint32_t)group[2 * unit + 1];
 #else
-  const uint32_t even = microaot_dsp_sxtb16((uint32_t)group[unit]), odd = microaot_dsp_sxtb16_ror8((uint32_t)group[unit]);
+  const uint32_t word = (uint32_t)group[unit];
+  const uint32_t even = microaot_dsp_sxtb16(word), odd = microaot_dsp_sxtb16_ror8(word);
 #endif
   return microaot_dsp_smlad(row[1], odd, microaot_dsp_smlad(row[0], even, s));
 }
 
 /* The loops are in assembly where the DSP extension is there: the compiler's allocation of the 13 live values
- * spills inside the loop. Per group: one LDRD of the unit pair's words, one LDRD per row, SXTB16 twice per
- * weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/dsp.h's definitions). */
+ * spills inside the loop. Per group: one LDRD of the unit pair's words (two over int16 weights), one LDRD per
+ * row, SXTB16 twice per int8 weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/dsp.h's definitions). */
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #define MICROAOT_PACKED_ASM 1
 #else
