@@ -93,6 +93,12 @@ FULLY_CONNECTED, ADD and AVERAGE_POOL_2D on a cpu with the DSP extension, portab
 $(arm-none-eabi-gcc -dumpversion) -O2\` and run on golden vector 0 on the emulated \`$target\` (\`$(qemu-system-arm --version | head -1)\`,
 machine \`$machine\`) by \`microaot bench\`.
 
+Built with \`--optimize speed\` (the default): the packed CONV_2D and FULLY_CONNECTED layers take their weights
+widened to int16 at compile time, so those layers' bytes in \`weights.c\` double (the MLPerf models' weights bytes
+grow by 60 to 95%) for inner loops that no longer widen them. \`--optimize balanced\` keeps them int8: the same
+kernels otherwise, the model's own weight bytes, 10 to 40% more instructions on these models (README.md, Use,
+has the figures of both). \`--optimize size\` keeps the portable kernels, built with \`-Os\`.
+
 **QEMU counts instructions, not cycles.** With \`-icount shift=0\` QEMU advances virtual time by exactly one
 nanosecond per executed instruction; the board's timer runs on that time, so the harness counts the
 instructions of one \`run()\` (minus an empty call of the same shape) to within a few instructions, and two

@@ -1,7 +1,7 @@
 // The differential harness: runs a kernel implementation against the portable one on random models that
 // exercise it, on the host or an emulated Cortex-M, and compares every output byte for byte.
 //   microaot_differential --kernel STEM... [--cases N] [--seed S] [--target T] [--candidate-target T]
-//                         [--kernel-source PATH=FILE]... [--work DIR]
+//                         [--kernel-source PATH=FILE]... [--optimize speed|balanced|size] [--work DIR]
 // The reference run compiles each model for --target with the portable kernels (the cpu with "+nodsp": no
 // ISA implementation is chosen, the same board runs it); the candidate run for --candidate-target (default:
 // --target, so an ISA target picks its implementation) with each --kernel-source file in place of the folder's. Models come from the graph fuzzer's recipe builder (random
@@ -35,7 +35,7 @@ struct Options {
   std::vector<std::string> kernels, kernel_sources;
   int cases = 20, max_tries = 20000;
   unsigned seed = 1;
-  std::string target, candidate_target, work = "differential-work";
+  std::string target, candidate_target, optimize = "speed", work = "differential-work";
 };
 
 std::vector<uint8_t> random_bytes(std::mt19937& rng, size_t n) {
@@ -59,6 +59,7 @@ std::vector<uint8_t> read_file(const std::string& path) {
 bool exercises(const std::vector<uint8_t>& model, const Options& o) {
   CompileCommandOptions c;
   c.target = o.target;
+  c.optimize = o.optimize;
   resolve_compile_options(c);
   try {
     const CompiledModel compiled = compile_model(model, c.compile);
@@ -96,10 +97,11 @@ std::vector<std::string> write_inputs(std::mt19937& rng, const std::vector<uint8
 }
 
 void run(const std::string& model, const std::vector<std::string>& inputs, const std::string& target,
-         const std::vector<std::string>& sources, const std::string& out) {
+         const Options& o, const std::vector<std::string>& sources, const std::string& out) {
   RunCommandOptions r;
   r.base.model_path = model;
   r.base.target = target;
+  r.base.optimize = o.optimize;
   r.inputs = inputs;
   r.output_dir = out;
   r.kernel_sources = sources;
@@ -138,8 +140,8 @@ std::string compare_case(std::mt19937& rng, const std::vector<uint8_t>& model, c
   fs::create_directories(dir);
   write_file(dir + "/model.tflite", model);
   const std::vector<std::string> inputs = write_inputs(rng, model, o, dir);
-  run(dir + "/model.tflite", inputs, portable_target(o.target), {}, dir + "/portable");
-  run(dir + "/model.tflite", inputs, o.candidate_target.empty() ? o.target : o.candidate_target, o.kernel_sources,
+  run(dir + "/model.tflite", inputs, portable_target(o.target), o, {}, dir + "/portable");
+  run(dir + "/model.tflite", inputs, o.candidate_target.empty() ? o.target : o.candidate_target, o, o.kernel_sources,
       dir + "/candidate");
   return difference(dir + "/portable", dir + "/candidate");
 }
@@ -174,6 +176,7 @@ int main(int argc, char** argv) {
   app.add_option("--target", o.target, "the reference target (default generic C on the host)");
   app.add_option("--candidate-target", o.candidate_target, "the candidate's target (default --target)");
   app.add_option("--kernel-source", o.kernel_sources, "PATH=FILE: the candidate's kernel file (microaot run)");
+  app.add_option("--optimize", o.optimize, "speed (default), balanced or size, as microaot's, for both runs");
   app.add_option("--work", o.work, "folder for the models, inputs and outputs (default differential-work)");
   CLI11_PARSE(app, argc, argv);
   try {

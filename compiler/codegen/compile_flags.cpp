@@ -24,7 +24,7 @@ std::string compile_flags_text(const CompileOptions& o) {
   std::string text = "--module-name " + o.module_name + " --target '" + target_flag(o.target) + "' --executor " +
                      o.executor + " --planner " + o.planner + " --alignment " + std::to_string(o.alignment) +
                      " --io-in-arena " + (o.io_in_arena ? "on" : "off");
-  if (o.target.optimize_size) text += " --optimize size";
+  if (o.target.optimize_size || o.target.optimize_balanced) text += std::string(" --optimize ") + optimize_name(o.target);
   if (o.interface_api_c) text += " --interface-api c";
   if (o.ram_budget > 0) text += " --ram-budget " + std::to_string(o.ram_budget);
   for (const PoolOption& pool : o.pools) {

@@ -31,6 +31,9 @@ TEST(CompileFlags, EveryOptionThatChangesTheOutputIsRecorded) {
   EXPECT_EQ(compile_flags_text(o),
             "--module-name kws --target 'c' --executor aot --planner hill_climb --alignment 4 --io-in-arena off "
             "--optimize size --interface-api c --ram-budget 9000 --pool dtcm:8192:16 --pool sram:65536:32");
+  o.target.optimize_size = false;
+  o.target.optimize_balanced = true;
+  EXPECT_NE(compile_flags_text(o).find(" --optimize balanced "), std::string::npos) << compile_flags_text(o);
 }
 
 TEST(CompileFlags, TheTargetParsesBackToItself) {

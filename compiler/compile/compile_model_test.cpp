@@ -63,7 +63,7 @@ TEST(CompileModel, PackedKernelGetsItsRowsAsArenaScratch) {
   options.target = parse_target("cortex-m4");
   const CompiledModel model = compile_model(build_model(m), options);
   ASSERT_EQ(model.calls.size(), 1u);
-  EXPECT_EQ(model.calls[0].function(), "microaot_fully_connected_s8_packed");
+  EXPECT_EQ(model.calls[0].function(), "microaot_fully_connected_s8_packed_w16");
   ASSERT_GE(model.scratch_buffer[0], 0);
   const BufferRecord& scratch = model.buffers[static_cast<size_t>(model.scratch_buffer[0])];
   EXPECT_EQ(scratch.kind, BufferKind::kScratch);

@@ -22,7 +22,7 @@ struct CompileCommandOptions {
   bool planner_table = false;                 // --planner all: print every planner's result
   std::string target;                         // empty: not given (generic C; bench: cortex-m4)
   std::string target_c_mcpu;                  // tvmc's --target-c-mcpu=X, the same as " -mcpu=X"
-  std::string optimize = "speed";             // --optimize speed|size, into compile.target.optimize_size
+  std::string optimize = "speed";             // --optimize speed|balanced|size, into compile.target
   std::string alignment;                      // byte sizes as typed ("16", "8K"), parsed into compile
   std::string ram_budget;
   std::string runtime = "crt";

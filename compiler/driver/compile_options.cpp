@@ -89,7 +89,8 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
   app.add_option("--target", o.target, target_help);
   app.add_option("--target-c-mcpu", o.target_c_mcpu, "tvmc spelling of --target \"c -mcpu=CPU\"");
   app.add_option("--optimize", o.optimize,
-                 "speed (default: ISA kernels and packed weights where the target has them) or size (the "
+                 "speed (default: ISA kernels and packed weights, widened to int16 in flash, where the target "
+                 "has them), balanced (the same with int8 packed weights: half their flash) or size (the "
                  "portable kernels for every layer, built with -Os)");
   app.add_option("--executor", o.compile.executor,
                  "aot (default: the fixed call sequence) or graph (an interpreter over a replaceable model blob)");
@@ -131,10 +132,11 @@ void resolve_compile_options(CompileCommandOptions& o) {
     o.planner_table = true;
   }
   o.compile.target = resolve_target(o);
-  if (o.optimize != "speed" && o.optimize != "size") {
-    throw UsageError("--optimize takes speed or size, got '" + o.optimize + "'");
+  if (o.optimize != "speed" && o.optimize != "balanced" && o.optimize != "size") {
+    throw UsageError("--optimize takes speed, balanced or size, got '" + o.optimize + "'");
   }
   o.compile.target.optimize_size = o.optimize == "size";
+  o.compile.target.optimize_balanced = o.optimize == "balanced";
   if (o.runtime != "crt") throw UsageError("--runtime '" + o.runtime + "' is not supported (only crt)");
   if (!o.interface_api.empty() && o.interface_api != "c") {
     throw UsageError("--interface-api '" + o.interface_api + "' is not supported (only c)");

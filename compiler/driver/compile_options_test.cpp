@@ -51,6 +51,20 @@ TEST(CompileOptions, OptimizeSpeedByDefaultOrSize) {
   resolve_compile_options(o);
   EXPECT_TRUE(o.compile.target.optimize_size);
   EXPECT_TRUE(o.compile.target.dsp);  // the target stays what it is; only the kernels' choice changes
+  EXPECT_FALSE(o.compile.target.packed_int16_weights());
+}
+
+TEST(CompileOptions, OptimizeBalancedKeepsTheDspKernelsWithInt8PackedWeights) {
+  EXPECT_TRUE(resolved("cortex-m4").compile.target.packed_int16_weights());
+  CompileCommandOptions o;
+  o.model_path = "m.tflite";
+  o.target = "cortex-m4";
+  o.optimize = "balanced";
+  resolve_compile_options(o);
+  EXPECT_TRUE(o.compile.target.kernels_use_dsp());
+  EXPECT_FALSE(o.compile.target.packed_int16_weights());
+  EXPECT_STREQ(optimize_name(o.compile.target), "balanced");
+  EXPECT_STREQ(optimize_c_flag(o.compile.target), "-O2");
 }
 
 TEST(CompileOptions, BadTargetsAreUsageErrors) {

@@ -99,9 +99,10 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   call.specialisation = packed_conv_refusal(target, g, filter_dim(graph, op, 3));
   if (!call.specialisation.empty()) return call;
   if (is_matrix_product(g)) {
-    use_packed_weights(graph, call, "conv_2d_s8_packed", channels, g.input_c);
+    use_packed_weights(graph, target, call, "conv_2d_s8_packed", channels, g.input_c);
   } else {
-    use_packed_window_weights(graph, call, "conv_2d_s8_packed_kxk", channels, g.filter_h * g.filter_w * g.input_c);
+    use_packed_window_weights(graph, target, call, "conv_2d_s8_packed_kxk", channels,
+                              g.filter_h * g.filter_w * g.input_c);
   }
   return call;
 }

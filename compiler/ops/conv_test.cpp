@@ -244,14 +244,22 @@ TEST(ConvHandler, SameStride2PaddingAndCall) {
   EXPECT_EQ(handler(g).macs(g, g.ops[0]), int64_t{25} * 5 * 8 * 10 * 4);
 }
 
-// With the DSP extension a 1x1 filter is a matrix product: the packed kernel, input offset in the bias.
+// With the DSP extension a 1x1 filter is a matrix product: the packed kernel (int16 weights; int8 with
+// --optimize balanced), input offset in the bias.
 TEST(ConvHandler, PointwiseTakesThePackedKernelWithTheDspExtension) {
   Spec s;
   s.filter = {4, 1, 1, 3};
   s.options = Conv2DOptions{Padding::kSame, 1, 1, 1, 1, Activation::kNone};
+  Graph balanced_graph = build(s);
+  Target balanced = parse_target("cortex-m7");
+  balanced.optimize_balanced = true;
+  const KernelCall int8_call = lower_in_place_for_test(balanced_graph, balanced);
+  EXPECT_EQ(int8_call.info().function(), "microaot_conv_2d_s8_packed");
+  EXPECT_EQ(balanced_graph.tensor(int8_call.args[1]).byte_size(), 2 * 1 * 2 * 4);  // 2 pairs x 1 group x 2 words
   Graph g = build(s);
   const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m7"));
-  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed");
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_w16");
+  EXPECT_EQ(g.tensor(call.args[1]).byte_size(), 2 * 1 * 4 * 4);  // 2 pairs x 1 group x 4 words
   EXPECT_EQ(field(call, "input_offset"), "0");
   // Filter values 1 + i % 3 (build()): channel 0 sums 1 + 2 + 3; bias 100 + i % 3; input zero point -10.
   int32_t folded = 0;
@@ -286,7 +294,7 @@ TEST(ConvHandler, PackedScratchFollowsTheInputDepth) {
     s.options = Conv2DOptions{Padding::kValid, 1, 1, 1, 1, Activation::kNone};
     Graph g = build(s);
     const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
-    EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed") << depth;
+    EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_w16") << depth;
     EXPECT_EQ(call.scratch_bytes, bytes) << depth;
   }
   Spec three_channels;  // below kPackedMinUnits: the unpacked kernel, no scratch
@@ -297,16 +305,17 @@ TEST(ConvHandler, PackedScratchFollowsTheInputDepth) {
   EXPECT_EQ(lower_in_place_for_test(unpacked, parse_target("cortex-m4")).scratch_bytes, 0);
 }
 
-// A k x k window is a matrix product over the pixels' windows: the packed words of kh * kw * depth elements per
-// channel, the input offset both kept (the padding's value) and folded into the bias, scratch for the rows and
-// the two windows.
+// A k x k window is a matrix product over the pixels' windows: the packed words (int16, --optimize speed) of
+// kh * kw * depth elements per channel, the input offset both kept (the padding's value) and folded into the
+// bias, scratch for the rows and the two windows.
 TEST(ConvHandler, WindowTakesThePackedWindowKernelWithTheDspExtension) {
   Graph g = build(Spec{});  // 3x3 over 3 channels, SAME, 4 output channels
   const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
-  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk");
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk_w16");
   EXPECT_EQ(field(call, "input_offset"), "10");
   EXPECT_EQ(call.scratch_bytes, 20 * 7);  // 27 elements: 7 groups of 4; 16 B of rows + 4 B of window each
-  EXPECT_EQ(g.tensor(call.args[1]).byte_size(), 2 * 7 * 2 * 4);  // 2 channel pairs x 7 groups x 2 words
+  EXPECT_EQ(g.tensor(call.args[1]).byte_size(), 2 * 7 * 4 * 4);  // 2 channel pairs x 7 groups x 4 words
+  EXPECT_NE(call.specialisation.find("weights int16"), std::string::npos) << call.specialisation;
   // Filter values 1 + i % 3 (build()): channel 0's 27 weights sum to 9 * (1 + 2 + 3); bias 100; zero point -10.
   int32_t folded = 0;
   std::memcpy(&folded, g.tensor(call.args[2]).data.data(), 4);

@@ -211,7 +211,9 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   if (hybrid) add_hybrid_fields(call, graph, op.inputs[1], s.units);
   if (call.stem != "fully_connected_s8") return call;
   call.specialisation = packed_refusal(target, s.units, s.depth, call.params.find("filter_offset")->integer);
-  if (call.specialisation.empty()) use_packed_weights(graph, call, "fully_connected_s8_packed", s.units, s.depth);
+  if (call.specialisation.empty()) {
+    use_packed_weights(graph, target, call, "fully_connected_s8_packed", s.units, s.depth);
+  }
   return call;
 }
 

@@ -137,17 +137,19 @@ TEST(FullyConnectedHandler, LowersPerChannelInt8) {
 }
 
 // With the DSP extension: the packed kernel over derived constants (packed_weights_test.cpp checks the
-// layout), the bias with the input zero point folded in and input_offset 0.
+// layout), int16 weight words (--optimize speed), the bias with the input zero point folded in and
+// input_offset 0.
 TEST(FullyConnectedHandler, PacksWeightsAndFoldsTheInputOffsetForTheDspExtension) {
   Fc fc = int8_fc();
   const KernelCall call = lower_in_place_for_test(fc.graph, parse_target("cortex-m4"));
-  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8_packed");
-  EXPECT_EQ(call.specialisation.rfind("packed: 2 rows x 2 units", 0), 0u) << call.specialisation;
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8_packed_w16");
+  EXPECT_EQ(call.specialisation.rfind("packed: 2 rows x 2 units per step, weights int16", 0), 0u)
+      << call.specialisation;
   EXPECT_EQ(fields_of(call)["input_offset"], "0");
   const Tensor& packed = fc.graph.tensor(call.args[1]);
   const Tensor& folded = fc.graph.tensor(call.args[2]);
   EXPECT_EQ(packed.dtype, DType::kInt32);
-  EXPECT_EQ(packed.num_elements(), 2 * 3 * 2);  // 2 unit pairs x 3 groups of four x 2 words
+  EXPECT_EQ(packed.num_elements(), 2 * 3 * 4);  // 2 unit pairs x 3 groups of four x 4 words
   EXPECT_EQ(call.scratch_bytes, 48);             // two rows of depth 12 widened to int16
   const std::vector<int32_t> bias = {100, -2000, 35, 0};
   ASSERT_EQ(folded.num_elements(), 4);
@@ -158,6 +160,18 @@ TEST(FullyConnectedHandler, PacksWeightsAndFoldsTheInputOffsetForTheDspExtension
     std::memcpy(&got, folded.data.data() + 4 * u, 4);
     EXPECT_EQ(got, bias[static_cast<size_t>(u)] - 2 * sum) << u;  // input zero point 2
   }
+}
+
+// --optimize balanced: the same kernel over int8 weight words, half the flash.
+TEST(FullyConnectedHandler, BalancedKeepsInt8PackedWeights) {
+  Fc fc = int8_fc();
+  Target target = parse_target("cortex-m4");
+  target.optimize_balanced = true;
+  const KernelCall call = lower_in_place_for_test(fc.graph, target);
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8_packed");
+  EXPECT_EQ(call.specialisation.rfind("packed: 2 rows x 2 units per step, weights int8", 0), 0u)
+      << call.specialisation;
+  EXPECT_EQ(fc.graph.tensor(call.args[1]).num_elements(), 2 * 3 * 2);  // 2 unit pairs x 3 groups x 2 words
 }
 
 TEST(FullyConnectedHandler, KeepsTheUnpackedKernelWithoutTheDspExtension) {

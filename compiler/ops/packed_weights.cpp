@@ -47,17 +47,39 @@ Tensor int32_constant(const std::string& name, const std::vector<int32_t>& value
   return t;
 }
 
-std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth) {
+PackedWeights packed_weights_form(const Target& target) {
+  return target.packed_int16_weights() ? PackedWeights::kInt16 : PackedWeights::kInt8;
+}
+
+namespace {
+
+// Unit u's elements `first`, first + step, ... of group g (four at step 1, two at step 2) as the lanes of one
+// word, the first lowest: int8 lanes (step 1) or int16 lanes (step 2).
+uint32_t lanes_word(const std::vector<int8_t>& weights, int32_t units, int32_t depth, int32_t u, int32_t g,
+                    int32_t first, int32_t step) {
+  const int32_t lane_bits = 8 * step;
+  uint32_t word = 0;
+  for (int32_t lane = 0; first + lane * step < kGroup; ++lane) {
+    const int32_t value = weight_at(weights, units, depth, u, g * kGroup + first + lane * step);
+    word |= (static_cast<uint32_t>(value) & ((1u << lane_bits) - 1u)) << (lane * lane_bits);
+  }
+  return word;
+}
+
+}  // namespace
+
+std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth,
+                                       PackedWeights form) {
   std::vector<int32_t> words;
   for (int32_t pair = 0; pair < units; pair += 2) {
     for (int32_t g = 0; g < groups_of(depth); ++g) {
       for (int32_t u = pair; u < pair + 2; ++u) {
-        uint32_t word = 0;
-        for (int32_t b = 0; b < kGroup; ++b) {
-          const auto byte = static_cast<uint8_t>(weight_at(weights, units, depth, u, g * kGroup + b));
-          word |= uint32_t{byte} << (8 * b);
+        if (form == PackedWeights::kInt8) {
+          words.push_back(static_cast<int32_t>(lanes_word(weights, units, depth, u, g, 0, 1)));
+        } else {  // the lanes SXTB16 and SXTB16 ROR 8 give of the int8 word
+          words.push_back(static_cast<int32_t>(lanes_word(weights, units, depth, u, g, 0, 2)));
+          words.push_back(static_cast<int32_t>(lanes_word(weights, units, depth, u, g, 1, 2)));
         }
-        words.push_back(static_cast<int32_t>(word));
       }
     }
   }
@@ -160,6 +182,16 @@ std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias
   return words;
 }
 
+namespace {
+
+// The packed weights as network_info.txt states them: form and bytes.
+std::string weights_text(const KernelCall& call, PackedWeights form) {
+  return std::string("weights ") + (form == PackedWeights::kInt16 ? "int16" : "int8") + " re-laid for SMLAD (" +
+         std::to_string(call.derived[0].byte_size()) + " B)";
+}
+
+}  // namespace
+
 int64_t packed_rows_bytes(int32_t depth) { return MICROAOT_PACKED_ROWS_BYTES(int64_t{depth}); }
 
 std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset) {
@@ -175,8 +207,9 @@ std::string packed_refusal(const Target& target, int32_t units, int32_t depth, i
   return "";
 }
 
-void use_packed_weights(const Graph& graph, KernelCall& call, const std::string& packed_stem, int32_t units,
-                        int32_t depth) {
+void use_packed_weights(const Graph& graph, const Target& target, KernelCall& call, const std::string& packed_stem,
+                        int32_t units, int32_t depth) {
+  const PackedWeights form = packed_weights_form(target);
   const Tensor& weights = graph.tensor(call.args[1]);
   const std::vector<int8_t> w = int8_values(weights);
   const std::vector<int32_t> bias = call.args[2] == kNoTensor ? std::vector<int32_t>{} : int32_values(graph.tensor(call.args[2]));
@@ -187,7 +220,7 @@ void use_packed_weights(const Graph& graph, KernelCall& call, const std::string&
                               call.params.find("output_offset")->integer, call.params.find("activation_min")->integer,
                               call.params.find("activation_max")->integer};
   const std::vector<int32_t> stage = packed_output_stage(folded, w, units, depth, requant);
-  call.derived.push_back(int32_constant(weights.name + "_packed", pack_weight_words(w, units, depth)));
+  call.derived.push_back(int32_constant(weights.name + "_packed", pack_weight_words(w, units, depth, form)));
   call.derived.push_back(int32_constant(weights.name + "_folded_bias", folded));
   call.args[1] = derived_arg(0);
   call.args[2] = derived_arg(1);
@@ -199,26 +232,26 @@ void use_packed_weights(const Graph& graph, KernelCall& call, const std::string&
     call.params.replace_ints("output_shift", {});
   }
   call.params.replace_int("input_offset", 0);
-  call.stem = packed_stem;
+  call.stem = form == PackedWeights::kInt16 ? packed_stem + "_w16" : packed_stem;
   call.scratch_bytes = packed_rows_bytes(depth);
-  call.specialisation = "packed: 2 rows x 2 units per step, weights re-laid for SMLAD (" +
-                        std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias, " +
+  call.specialisation = "packed: 2 rows x 2 units per step, " + weights_text(call, form) +
+                        ", input zero point in the bias, " +
                         (stage.empty() ? "output step from the params (a channel outside the SMMLAR step's range)"
                                        : "output step one SMMLAR per value");
 }
 
 int64_t packed_windows_bytes(int32_t window) { return MICROAOT_PACKED_WINDOWS_BYTES(int64_t{window}); }
 
-void use_packed_window_weights(const Graph& graph, KernelCall& call, const std::string& packed_stem, int32_t units,
-                               int32_t window) {
+void use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
+                               const std::string& packed_stem, int32_t units, int32_t window) {
   const int64_t input_offset = call.params.find("input_offset")->integer;
-  use_packed_weights(graph, call, packed_stem, units, window);
+  use_packed_weights(graph, target, call, packed_stem, units, window);
   call.params.replace_int("input_offset", input_offset);
   call.scratch_bytes = packed_windows_bytes(window);
   const bool fast_step = call.args[3] != kNoTensor;  // use_packed_weights gave the output step's words
   call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +
-                        " taps gathered (padding = input zero point), 2 pixels x 2 channels per step, weights re-laid "
-                        "for SMLAD (" + std::to_string(call.derived[0].byte_size()) + " B), input zero point in the bias, " +
+                        " taps gathered (padding = input zero point), 2 pixels x 2 channels per step, " +
+                        weights_text(call, packed_weights_form(target)) + ", input zero point in the bias, " +
                         (fast_step ? "output step one SMMLAR per value"
                                    : "output step from the params (a channel outside the SMMLAR step's range)");
 }

@@ -19,9 +19,18 @@ namespace microaot {
 // A derived constant (call.derived) of int32 values, shape [values.size()].
 Tensor int32_constant(const std::string& name, const std::vector<int32_t>& values);
 
+// The form of the packed words (microaot/packed_matmul.h): per unit and group of four elements one word of int8
+// (--optimize balanced; the kernels widen it with SXTB16), or two of int16 lanes, elements (0, 2) then (1, 3)
+// (--optimize speed, the _w16 kernels: twice the flash, no widening in the loop).
+enum class PackedWeights { kInt8, kInt16 };
+
+// The form a target's packed kernels take.
+PackedWeights packed_weights_form(const Target& target);
+
 // The words of the packed layout of `units` rows of `depth` int8 weights (row-major, TFLite's OHWI 1x1 or
 // [units, depth]).
-std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth);
+std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth,
+                                       PackedWeights form);
 
 // bias[u] + input_offset * sum of row u's weights, wrapped to int32 as the kernel's sums wrap; bias empty:
 // none (0).
@@ -55,11 +64,11 @@ constexpr int32_t kPackedMaxDepth = 640;
 std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset);
 
 // Turns `call` (lowered for the portable int8 stem, weights in args[1], optional bias in args[2], input_offset
-// set) into a call of `packed_stem` over derived constants (packed weights, folded bias, the output step's
-// words when packed_output_stage gives them) with the scratch for rows of `depth`, and states it in
-// call.specialisation.
-void use_packed_weights(const Graph& graph, KernelCall& call, const std::string& packed_stem, int32_t units,
-                        int32_t depth);
+// set) into a call of `packed_stem` (its _w16 twin for int16 weights) over derived constants (packed weights
+// in the target's form, folded bias, the output step's words when packed_output_stage gives them) with the
+// scratch for rows of `depth`, and states it in call.specialisation.
+void use_packed_weights(const Graph& graph, const Target& target, KernelCall& call, const std::string& packed_stem,
+                        int32_t units, int32_t depth);
 
 // The scratch of the k x k kernel for windows of `window` elements (MICROAOT_PACKED_WINDOWS_BYTES): the rows
 // and one gathered window.
@@ -68,7 +77,7 @@ int64_t packed_windows_bytes(int32_t window);
 // As use_packed_weights for a k x k CONV_2D whose output pixels' windows (`window` = kh * kw * input depth
 // elements, the filter's OHWI rows) are the rows of the product: input_offset stays, the padding taps' value
 // (-input_offset) the kernel fills in, whose products the folded bias cancels.
-void use_packed_window_weights(const Graph& graph, KernelCall& call, const std::string& packed_stem, int32_t units,
-                               int32_t window);
+void use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
+                               const std::string& packed_stem, int32_t units, int32_t window);
 
 }  // namespace microaot

@@ -22,21 +22,49 @@
 namespace microaot {
 namespace {
 
-TEST(PackedWeights, PairsUnitsAndGroupsFourElementsPerWord) {
-  // 3 units of 5: unit u element k = 10 * u + k + 1 (unit 2 negative), so each byte names its place.
+// 3 units of 5: unit u element k = 10 * u + k + 1 (unit 2 negative), so each byte names its place.
+std::vector<int8_t> weights_naming_their_places() {
   std::vector<int8_t> w;
   for (int u = 0; u < 3; ++u) {
     for (int k = 0; k < 5; ++k) w.push_back(static_cast<int8_t>((u == 2 ? -1 : 1) * (10 * u + k + 1)));
   }
-  const std::vector<int32_t> words = pack_weight_words(w, 3, 5);
-  const std::vector<uint32_t> expected = {
+  return w;
+}
+
+void expect_words(const std::vector<int32_t>& words, const std::vector<uint32_t>& expected) {
+  ASSERT_EQ(words.size(), expected.size());
+  for (size_t i = 0; i < words.size(); ++i) EXPECT_EQ(static_cast<uint32_t>(words[i]), expected[i]) << i;
+}
+
+TEST(PackedWeights, PairsUnitsAndGroupsFourElementsPerWord) {
+  const std::vector<int32_t> words = pack_weight_words(weights_naming_their_places(), 3, 5, PackedWeights::kInt8);
+  expect_words(words, {
       0x04030201u, 0x0E0D0C0Bu,  // pair 0, elements 0..3: unit 0 then unit 1
       0x00000005u, 0x0000000Fu,  // elements 4..7: element 4, then zeros past the depth
       0xE8E9EAEBu, 0x00000000u,  // pair 1: unit 2 (-21..-24) beside the zero unit
       0x000000E7u, 0x00000000u,  // unit 2 element 4 (-25)
-  };
-  ASSERT_EQ(words.size(), expected.size());
-  for (size_t i = 0; i < words.size(); ++i) EXPECT_EQ(static_cast<uint32_t>(words[i]), expected[i]) << i;
+  });
+}
+
+// The int16 form of the same weights: per unit and group, elements (0, 2) then (1, 3) as int16 lanes, low first.
+TEST(PackedWeights, Int16FormHoldsEvenThenOddElementsPerUnit) {
+  const std::vector<int32_t> words = pack_weight_words(weights_naming_their_places(), 3, 5, PackedWeights::kInt16);
+  expect_words(words, {
+      0x00030001u, 0x00040002u, 0x000D000Bu, 0x000E000Cu,  // pair 0, elements 0..3: unit 0 (1 3, 2 4), unit 1
+      0x00000005u, 0x00000000u, 0x0000000Fu, 0x00000000u,  // elements 4..7: element 4, zeros past the depth
+      0xFFE9FFEBu, 0xFFE8FFEAu, 0x00000000u, 0x00000000u,  // pair 1: unit 2 (-21 -23, -22 -24), the zero unit
+      0x0000FFE7u, 0x00000000u, 0x00000000u, 0x00000000u,  // unit 2 element 4 (-25)
+  });
+}
+
+// Speed takes the int16 form, balanced the int8 one.
+TEST(PackedWeights, FormFollowsTheOptimizeSetting) {
+  Target speed;
+  speed.dsp = true;
+  Target balanced = speed;
+  balanced.optimize_balanced = true;
+  EXPECT_EQ(packed_weights_form(speed), PackedWeights::kInt16);
+  EXPECT_EQ(packed_weights_form(balanced), PackedWeights::kInt8);
 }
 
 TEST(PackedWeights, FoldsTheInputOffsetIntoTheBias) {
@@ -119,11 +147,28 @@ struct Scratch {
   std::vector<uint32_t> words;
 };
 
+// The packed kernels of one weight form, as lowering pairs them.
+struct Flavour {
+  PackedWeights form;
+  decltype(&microaot_fully_connected_s8_packed) fully_connected;
+  decltype(&microaot_conv_2d_s8_packed) pointwise, pointwise_overlap, window, window_overlap;
+  const char* name;
+};
+const Flavour kFlavours[] = {
+    {PackedWeights::kInt8, microaot_fully_connected_s8_packed, microaot_conv_2d_s8_packed,
+     microaot_conv_2d_s8_packed_overlap, microaot_conv_2d_s8_packed_kxk, microaot_conv_2d_s8_packed_kxk_overlap,
+     "int8 weights"},
+    {PackedWeights::kInt16, microaot_fully_connected_s8_packed_w16, microaot_conv_2d_s8_packed_w16,
+     microaot_conv_2d_s8_packed_w16_overlap, microaot_conv_2d_s8_packed_kxk_w16,
+     microaot_conv_2d_s8_packed_kxk_w16_overlap, "int16 weights"},
+};
+
 template <typename Params>
-Packed pack_for_kernel(const std::vector<int8_t>& weights, const std::vector<int32_t>& bias, Params& p) {
+Packed pack_for_kernel(const std::vector<int8_t>& weights, const std::vector<int32_t>& bias, Params& p,
+                       PackedWeights form = PackedWeights::kInt8) {
   const int32_t units = p.output_depth, depth = p.input_depth;
-  Packed packed{pack_weight_words(weights, units, depth), fold_input_offset(bias, weights, units, depth, p.input_offset),
-                {}};
+  Packed packed{pack_weight_words(weights, units, depth, form),
+                fold_input_offset(bias, weights, units, depth, p.input_offset), {}};
   const PackedRequant requant{{p.output_multiplier, p.output_multiplier + units}, {p.output_shift, p.output_shift + units},
                               p.output_offset};
   packed.requant = packed_output_stage(packed.bias, weights, units, depth, requant);
@@ -139,24 +184,27 @@ Params without_channel_arrays(Params p) {
   return p;
 }
 
-// The packed FULLY_CONNECTED through the general output step and, when the compiler gives its words, the
-// specialised one, each against the portable kernel.
-void expect_fully_connected_matches(microaot_fully_connected_params_q p, const std::vector<int8_t>& input,
+// The packed FULLY_CONNECTED of both weight forms through the general output step and, when the compiler gives
+// its words, the specialised one, each against the portable kernel.
+void expect_fully_connected_matches(const microaot_fully_connected_params_q& model, const std::vector<int8_t>& input,
                                     const std::vector<int8_t>& weights, const std::vector<int32_t>& bias,
                                     const std::string& what, int* specialised = nullptr) {
-  std::vector<int8_t> expected(static_cast<size_t>(p.batches * p.output_depth)), got(expected.size());
-  microaot_fully_connected_s8(&p, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(), expected.data());
-  const Packed k = pack_for_kernel(weights, bias, p);
-  Scratch rows(MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth)));
-  microaot_fully_connected_s8_packed(&p, input.data(), k.words.data(), k.bias.data(), nullptr, got.data(), rows.data());
-  ASSERT_EQ(got, expected) << what << " (general step)";
-  if (k.requant.empty()) return;
-  if (specialised != nullptr) ++*specialised;
-  std::fill(got.begin(), got.end(), int8_t{0});
-  const microaot_fully_connected_params_q bare = without_channel_arrays(p);
-  microaot_fully_connected_s8_packed(&bare, input.data(), k.words.data(), k.bias.data(), k.requant.data(), got.data(),
-                                     rows.data());
-  ASSERT_EQ(got, expected) << what << " (SMMLAR step)";
+  std::vector<int8_t> expected(static_cast<size_t>(model.batches * model.output_depth)), got(expected.size());
+  microaot_fully_connected_s8(&model, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(),
+                              expected.data());
+  for (const Flavour& f : kFlavours) {
+    microaot_fully_connected_params_q p = model;
+    const Packed k = pack_for_kernel(weights, bias, p, f.form);
+    Scratch rows(MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth)));
+    f.fully_connected(&p, input.data(), k.words.data(), k.bias.data(), nullptr, got.data(), rows.data());
+    ASSERT_EQ(got, expected) << what << " (general step, " << f.name << ")";
+    if (k.requant.empty()) continue;
+    if (specialised != nullptr && f.form == PackedWeights::kInt8) ++*specialised;
+    std::fill(got.begin(), got.end(), int8_t{0});
+    const microaot_fully_connected_params_q bare = without_channel_arrays(p);
+    f.fully_connected(&bare, input.data(), k.words.data(), k.bias.data(), k.requant.data(), got.data(), rows.data());
+    ASSERT_EQ(got, expected) << what << " (SMMLAR step, " << f.name << ")";
+  }
 }
 
 TEST(PackedKernels, FullyConnectedMatchesPortable) {
@@ -203,16 +251,19 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
     const size_t rows_bytes = MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth));
     Scratch rows(rows_bytes), rows_and_output_row(rows_bytes + static_cast<size_t>(p.output_width * p.output_depth));
     microaot_conv_2d_s8(&p, input.data(), filter.data(), q.bias.data(), expected.data());
-    const Packed k = pack_for_kernel(filter, q.bias, p);
-    // Odd cases take the general output step although the specialised one applies.
-    const int32_t* requant = i % 2 == 0 ? k.requant_or_null() : nullptr;
-    specialised += requant != nullptr;
-    const microaot_conv_2d_params_q used = requant != nullptr ? without_channel_arrays(p) : p;
-    microaot_conv_2d_s8_packed(&used, input.data(), k.words.data(), k.bias.data(), requant, got.data(), rows.data());
-    microaot_conv_2d_s8_packed_overlap(&used, input.data(), k.words.data(), k.bias.data(), requant, got_overlap.data(),
-                                       rows_and_output_row.data());
-    ASSERT_EQ(got, expected) << "case " << i;
-    ASSERT_EQ(got_overlap, expected) << "case " << i;
+    for (const Flavour& f : kFlavours) {
+      microaot_conv_2d_params_q packed_params = p;
+      const Packed k = pack_for_kernel(filter, q.bias, packed_params, f.form);
+      // Odd cases take the general output step although the specialised one applies.
+      const int32_t* requant = i % 2 == 0 ? k.requant_or_null() : nullptr;
+      specialised += requant != nullptr && f.form == PackedWeights::kInt8;
+      const microaot_conv_2d_params_q used = requant != nullptr ? without_channel_arrays(packed_params) : packed_params;
+      f.pointwise(&used, input.data(), k.words.data(), k.bias.data(), requant, got.data(), rows.data());
+      f.pointwise_overlap(&used, input.data(), k.words.data(), k.bias.data(), requant, got_overlap.data(),
+                          rows_and_output_row.data());
+      ASSERT_EQ(got, expected) << "case " << i << ", " << f.name;
+      ASSERT_EQ(got_overlap, expected) << "case " << i << ", " << f.name;
+    }
     counts.add(expected);
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
@@ -356,7 +407,6 @@ bool expect_window_conv_matches(std::mt19937& rng, microaot_conv_2d_params_q p, 
   std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
   microaot_conv_2d_s8(&p, input.data(), filter.data(), bias.empty() ? nullptr : bias.data(), expected.data());
   // The kernel keeps the input offset: the padding's value (-offset); its products are in the folded bias.
-  const std::vector<int32_t> words = pack_weight_words(filter, p.output_depth, window);
   const std::vector<int32_t> folded = fold_input_offset(bias, filter, p.output_depth, window, p.input_offset);
   const size_t scratch_bytes = MICROAOT_PACKED_WINDOWS_BYTES(static_cast<size_t>(window));
   Scratch plain(scratch_bytes), with_row(scratch_bytes + static_cast<size_t>(p.output_width * p.output_depth));
@@ -367,11 +417,13 @@ bool expect_window_conv_matches(std::mt19937& rng, microaot_conv_2d_params_q p, 
   const std::vector<int32_t> stage = packed_output_stage(folded, filter, p.output_depth, window, requant);
   const int32_t* step = i % 2 == 0 && !stage.empty() ? stage.data() : nullptr;
   const microaot_conv_2d_params_q used = step != nullptr ? without_channel_arrays(p) : p;
-  microaot_conv_2d_s8_packed_kxk(&used, input.data(), words.data(), folded.data(), step, got.data(), plain.data());
-  microaot_conv_2d_s8_packed_kxk_overlap(&used, input.data(), words.data(), folded.data(), step, got_overlap.data(),
-                                         with_row.data());
-  EXPECT_EQ(got, expected) << "case " << i;
-  EXPECT_EQ(got_overlap, expected) << "case " << i;
+  for (const Flavour& f : kFlavours) {
+    const std::vector<int32_t> words = pack_weight_words(filter, p.output_depth, window, f.form);
+    f.window(&used, input.data(), words.data(), folded.data(), step, got.data(), plain.data());
+    f.window_overlap(&used, input.data(), words.data(), folded.data(), step, got_overlap.data(), with_row.data());
+    EXPECT_EQ(got, expected) << "case " << i << ", " << f.name;
+    EXPECT_EQ(got_overlap, expected) << "case " << i << ", " << f.name;
+  }
   counts.add(expected);
   return step != nullptr;
 }

@@ -117,7 +117,10 @@ Target parse_target(const std::string& text) {
   return target;
 }
 
-const char* optimize_name(const Target& target) { return target.optimize_size ? "size" : "speed"; }
+const char* optimize_name(const Target& target) {
+  if (target.optimize_size) return "size";
+  return target.optimize_balanced ? "balanced" : "speed";
+}
 
 const char* optimize_c_flag(const Target& target) { return target.optimize_size ? "-Os" : "-O2"; }
 

@@ -16,19 +16,24 @@ struct Target {
   // --optimize size: every layer keeps the portable kernel (no ISA implementation, no packed weights) and
   // the C is built with -Os, for flash-bound parts. The default, speed, takes what the extensions offer.
   bool optimize_size = false;
+  // --optimize balanced: as speed, but the packed kernels keep int8 weights in flash (half their int16 form's
+  // bytes, a third more instructions in their inner loops).
+  bool optimize_balanced = false;
 
   // Whether the kernels may use an extension: the target has it and the setting is speed.
   bool kernels_use_dsp() const { return dsp && !optimize_size; }
   bool kernels_use_mve() const { return mve && !optimize_size; }
+  // Whether the packed kernels take their weights widened to int16 at compile time (the setting is speed).
+  bool packed_int16_weights() const { return kernels_use_dsp() && !optimize_balanced; }
 
   bool is_generic() const { return cpu.empty(); }
   // "cortex-m4 (armv7e-m, dsp, fpv4-sp-d16)" or "generic C".
   std::string describe() const;
 };
 
-// "size" or "speed", as --optimize spells it.
+// "size", "balanced" or "speed", as --optimize spells it.
 const char* optimize_name(const Target& target);
-// The C compiler's optimisation flag of the setting: "-Os" or "-O2".
+// The C compiler's optimisation flag of the setting: "-Os" (size) or "-O2".
 const char* optimize_c_flag(const Target& target);
 
 // Parses "c", "host", "c -mcpu=cortex-m4", "cortex-m4", "cmsis-nn, c -mcpu=cortex-m55" and -mcpu feature

@@ -1,8 +1,8 @@
 // The differential harness on the emulated Cortex-M4 (where ISA-specific implementations run): a faithful
 // candidate passes, a wrong one is caught; every DSP implementation (MICROAOT_KERNEL_ISA lines) against the
 // portable kernel on the Cortex-M4 and M7, one random model each (CI time), the packed specialisations of
-// 1x1 CONV_2D and FULLY_CONNECTED within their stems' cases, the k x k packed CONV_2D as a case of its own
-// (the host tests of runtime/kernels/dsp_kernels_test.cpp and compiler/ops/packed_weights_test.cpp cover many
+// 1x1 CONV_2D and FULLY_CONNECTED within their stems' cases, the k x k packed CONV_2D as a case of its own,
+// all over int16 weights on the M4 (--optimize speed) and int8 ones on the M7 (balanced) (the host tests of runtime/kernels/dsp_kernels_test.cpp and compiler/ops/packed_weights_test.cpp cover many
 // shapes; these run the real instructions).
 #include <gtest/gtest.h>
 
@@ -34,12 +34,25 @@ TEST(DifferentialHarnessM4, FaithfulPassesAndWrongIsCaught) {
   remove_dir(dir);
 }
 
+// The two cpus of the cases, each under its own setting: the M4 with --optimize speed (the packed kernels over
+// int16 weights, their _w16 stems), the M7 with balanced (the same DSP kernels, the packed ones over int8
+// weights), so that both weight forms run on the instructions without more cases.
+struct Cpu {
+  const char *target, *optimize, *packed_suffix;
+};
+const Cpu kCpus[] = {{"cortex-m4", "speed", "_w16"}, {"cortex-m7", "balanced", ""}};
+
+// A packed stem as the cpu's setting picks it.
+std::string flavoured(const std::string& stem, const Cpu& cpu) {
+  return stem.find("_packed") != std::string::npos ? stem + cpu.packed_suffix : stem;
+}
+
 struct DspCase {
-  const char* stem;
-  const char* target;
+  std::string stem;
+  const Cpu* cpu;
 };
 
-void PrintTo(const DspCase& c, std::ostream* os) { *os << c.stem << " on " << c.target; }
+void PrintTo(const DspCase& c, std::ostream* os) { *os << c.stem << " on " << c.cpu->target; }
 
 class DspImplementations : public ::testing::TestWithParam<DspCase> {};
 
@@ -58,9 +71,12 @@ const char* specialisation_of(const std::string& stem) {
 
 TEST_P(DspImplementations, MatchThePortableKernel) {
   MICROAOT_REQUIRE_QEMU();
-  std::vector<std::string> args = {"--kernel", GetParam().stem, "--cases", "1", "--max-tries", "40000", "--target",
-                                   GetParam().target};
-  if (const char* specialised = specialisation_of(GetParam().stem)) args.insert(args.end(), {"--kernel", specialised});
+  const DspCase& c = GetParam();
+  std::vector<std::string> args = {"--kernel", c.stem, "--cases", "1", "--max-tries", "40000", "--target",
+                                   c.cpu->target, "--optimize", c.cpu->optimize};
+  if (const char* specialised = specialisation_of(c.stem)) {
+    args.insert(args.end(), {"--kernel", flavoured(specialised, *c.cpu)});
+  }
   std::string output;
   EXPECT_EQ(run_differential(args, &output), 0) << output;
 }
@@ -68,8 +84,7 @@ TEST_P(DspImplementations, MatchThePortableKernel) {
 // Stems lowering picks on a DSP target that random models rarely reach within another stem's case: a case each.
 const char* const kSpecialisedStems[] = {"conv_2d_s8_packed_kxk"};
 
-// The stems of the MICROAOT_KERNEL_ISA(stem, dsp, ...) lines and the specialised stems, each on two cpus with
-// the DSP extension.
+// The stems of the MICROAOT_KERNEL_ISA(stem, dsp, ...) lines and the specialised stems, each on both cpus.
 std::vector<DspCase> dsp_cases() {
   struct Implementation {
     const char *stem, *isa;
@@ -85,14 +100,14 @@ std::vector<DspCase> dsp_cases() {
   stems.insert(stems.end(), std::begin(kSpecialisedStems), std::end(kSpecialisedStems));
   std::vector<DspCase> cases;
   for (const char* stem : stems) {
-    for (const char* target : {"cortex-m4", "cortex-m7"}) cases.push_back({stem, target});
+    for (const Cpu& cpu : kCpus) cases.push_back({flavoured(stem, cpu), &cpu});
   }
   return cases;
 }
 
 INSTANTIATE_TEST_SUITE_P(Dsp, DspImplementations, ::testing::ValuesIn(dsp_cases()),
                          [](const ::testing::TestParamInfo<DspCase>& info) {
-                           std::string name = std::string(info.param.stem) + "_" + info.param.target;
+                           std::string name = info.param.stem + "_" + info.param.cpu->target;
                            for (char& c : name) c = c == '-' ? '_' : c;
                            return name;
                          });

@@ -4,7 +4,11 @@
  * the bias. Weight layout, in int32 words: units in pairs (the second of an odd last pair is zeros), each pair
  * as groups of four elements (zeros past n), the word of the pair's first unit then the second's. A word's
  * SXTB16 gives elements 0 and 2 of its group and SXTB16 ROR 8 elements 1 and 3: the operand rows are widened
- * to int16 once per row in that order (even word, odd word), so that the loop loads words only. */
+ * to int16 once per row in that order (even word, odd word), so that the loop loads words only. With
+ * MICROAOT_PACKED_WIDE_WEIGHTS 1 (the _w16 kernels, defined before the include) the weights are widened at
+ * compile time too: each unit's group is two words, elements (0, 2) then (1, 3) as int16 lanes, the first
+ * unit's two then the second's; the loops then load and multiply, 12 instructions per 16 MACs (2x2) and 13
+ * (1x4) instead of 15 and 20, for twice the weights' flash. */
 #ifndef MICROAOT_PACKED_MATMUL_H
 #define MICROAOT_PACKED_MATMUL_H
 
@@ -13,6 +17,17 @@
 
 #include "microaot/dsp_dot.h"
 #include "microaot/kernels/packed.h"
+
+#ifndef MICROAOT_PACKED_WIDE_WEIGHTS
+#define MICROAOT_PACKED_WIDE_WEIGHTS 0
+#endif
+
+/* Weight words of one group of a unit pair. */
+#if MICROAOT_PACKED_WIDE_WEIGHTS
+#define MICROAOT_PACKED_PAIR_WORDS 4
+#else
+#define MICROAOT_PACKED_PAIR_WORDS 2
+#endif
 
 /* Groups per row (at least one: the loops below test their end after a step). */
 static inline int32_t microaot_packed_groups(int32_t n) { return (n + 3) / 4; }
@@ -50,9 +65,21 @@ static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, in
   acc[3] = d;
 }
 
+/* Unit `unit` (0 or 1) of the pair's group at `group` times a widened row's group (`row`: its even and odd
+ * word) added to s, in C: the weights' lanes (0, 2) and (1, 3) stored as such, or extracted from their word. */
+static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const int32_t* group, int unit) {
+#if MICROAOT_PACKED_WIDE_WEIGHTS
+  const uint32_t even = (uint32_t)group[2 * unit], odd = (uint32_t)group[2 * unit + 1];
+#else
+  const uint32_t word = (uint32_t)group[unit];
+  const uint32_t even = microaot_dsp_sxtb16(word), odd = microaot_dsp_sxtb16_ror8(word);
+#endif
+  return microaot_dsp_smlad(row[1], odd, microaot_dsp_smlad(row[0], even, s));
+}
+
 /* The loops are in assembly where the DSP extension is there: the compiler's allocation of the 13 live values
- * spills inside the loop. Per group: one LDRD of the unit pair's words, one LDRD per row, SXTB16 twice per
- * weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/dsp.h's definitions). */
+ * spills inside the loop. Per group: one LDRD of the unit pair's words (two over int16 weights), one LDRD per
+ * row, SXTB16 twice per int8 weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/dsp.h's definitions). */
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #define MICROAOT_PACKED_ASM 1
 #else
@@ -60,13 +87,35 @@ static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, in
 #endif
 
 /* The loops below run two groups per iteration: an odd count of groups enters at the second (label 2), read
- * from bit 3 of the 8 * groups bytes of weights left (three instructions per call). */
-#define MICROAOT_PACKED_ODD_ENTRY           \
-  "sub %[w0], %[end], %[pair]\n\t"          \
-  "lsls %[w0], %[w0], #28\n\t"              \
+ * from bit 3 (int16 weights: bit 4) of the 8 * groups (16 * groups) bytes of weights left, shifted into the sign
+ * (three instructions per call). */
+#if MICROAOT_PACKED_WIDE_WEIGHTS
+#define MICROAOT_PACKED_ODD_SHIFT "#27"
+#else
+#define MICROAOT_PACKED_ODD_SHIFT "#28"
+#endif
+#define MICROAOT_PACKED_ODD_ENTRY                         \
+  "sub %[w0], %[end], %[pair]\n\t"                        \
+  "lsls %[w0], %[w0], " MICROAOT_PACKED_ODD_SHIFT "\n\t"  \
   "bmi 2f\n\t"
 
-/* The assembly of one group of microaot_packed_dot_2x2: 15 instructions for 16 MACs. */
+/* The assembly of one group of microaot_packed_dot_2x2: 15 instructions for 16 MACs; 12 over int16 weights
+ * (unit 0's words in w0, w1, unit 1's in we, wf). */
+#if MICROAOT_PACKED_WIDE_WEIGHTS
+#define MICROAOT_PACKED_GROUP_2X2                          \
+  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"                  \
+  "ldrd %[we], %[wf], [%[pair]], #8\n\t"                  \
+  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
+  "smlad %[s00], %[a0], %[w0], %[s00]\n\t"                \
+  "smlad %[s00], %[a1], %[w1], %[s00]\n\t"                \
+  "smlad %[s01], %[a0], %[we], %[s01]\n\t"                \
+  "smlad %[s01], %[a1], %[wf], %[s01]\n\t"                \
+  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
+  "smlad %[s10], %[a0], %[w0], %[s10]\n\t"                \
+  "smlad %[s10], %[a1], %[w1], %[s10]\n\t"                \
+  "smlad %[s11], %[a0], %[we], %[s11]\n\t"                \
+  "smlad %[s11], %[a1], %[wf], %[s11]\n\t"
+#else
 #define MICROAOT_PACKED_GROUP_2X2                          \
   "ldrd %[w0], %[w1], [%[pair]], #8\n\t"                  \
   "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
@@ -83,14 +132,15 @@ static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, in
   "smlad %[s10], %[a1], %[w0], %[s10]\n\t"                \
   "smlad %[s11], %[a0], %[wf], %[s11]\n\t"                \
   "smlad %[s11], %[a1], %[w1], %[s11]\n\t"
+#endif
 
 /* Two widened rows, interleaved (per group: row 0's two words, row 1's two words), against one unit pair:
- * acc[2 * i + j] += row i . unit j. Two groups per iteration, 32 instructions per 32 MACs. Returns the next
- * pair's weights. */
+ * acc[2 * i + j] += row i . unit j. Two groups per iteration, 32 instructions per 32 MACs (26 over int16
+ * weights). Returns the next pair's weights. */
 static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
                                            int32_t acc[4]) {
   int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
-  const int32_t* const end = pair + 2 * groups;
+  const int32_t* const end = pair + MICROAOT_PACKED_PAIR_WORDS * groups;
 #if MICROAOT_PACKED_ASM
   uint32_t w0, w1, we, wf, a0, a1;
   __asm__(
@@ -107,14 +157,11 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
       : [end] "r"(end)
       : "cc", "memory");
 #else
-  for (; pair != end; pair += 2, rows += 4) {
-    const uint32_t w0 = (uint32_t)pair[0], w1 = (uint32_t)pair[1];
-    const uint32_t w0e = microaot_dsp_sxtb16(w0), w0o = microaot_dsp_sxtb16_ror8(w0);
-    const uint32_t w1e = microaot_dsp_sxtb16(w1), w1o = microaot_dsp_sxtb16_ror8(w1);
-    s00 = microaot_dsp_smlad(rows[1], w0o, microaot_dsp_smlad(rows[0], w0e, s00));
-    s01 = microaot_dsp_smlad(rows[1], w1o, microaot_dsp_smlad(rows[0], w1e, s01));
-    s10 = microaot_dsp_smlad(rows[3], w0o, microaot_dsp_smlad(rows[2], w0e, s10));
-    s11 = microaot_dsp_smlad(rows[3], w1o, microaot_dsp_smlad(rows[2], w1e, s11));
+  for (; pair != end; pair += MICROAOT_PACKED_PAIR_WORDS, rows += 4) {
+    s00 = microaot_packed_mac(s00, rows, pair, 0);
+    s01 = microaot_packed_mac(s01, rows, pair, 1);
+    s10 = microaot_packed_mac(s10, rows + 2, pair, 0);
+    s11 = microaot_packed_mac(s11, rows + 2, pair, 1);
   }
 #endif
   microaot_packed_set4(acc, s00, s01, s10, s11);
@@ -129,7 +176,26 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
   "smlad %[" s "], %[a0], %[we], %[" s "]\n\t"       \
   "smlad %[" s "], %[a1], %[" w "], %[" s "]\n\t"
 
-/* One group of microaot_packed_dot_1x2 (12 instructions for 8 MACs) and of microaot_packed_dot_1x4 (19 for 16). */
+/* Over int16 weights: the unit's words loaded from `p` into w0, w1 against a0, a1, into sum `s`. */
+#define MICROAOT_PACKED_WIDE_UNIT(p, s)              \
+  "ldrd %[w0], %[w1], [%[" p "]], #8\n\t"           \
+  "smlad %[" s "], %[a0], %[w0], %[" s "]\n\t"      \
+  "smlad %[" s "], %[a1], %[w1], %[" s "]\n\t"
+
+/* One group of microaot_packed_dot_1x2 (12 instructions for 8 MACs; 7 over int16 weights) and of
+ * microaot_packed_dot_1x4 (19 for 16; 13 over int16 weights). */
+#if MICROAOT_PACKED_WIDE_WEIGHTS
+#define MICROAOT_PACKED_GROUP_1X2                 \
+  "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
+  MICROAOT_PACKED_WIDE_UNIT("pair", "s0")         \
+  MICROAOT_PACKED_WIDE_UNIT("pair", "s1")
+#define MICROAOT_PACKED_GROUP_1X4                 \
+  "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
+  MICROAOT_PACKED_WIDE_UNIT("pair", "s0")         \
+  MICROAOT_PACKED_WIDE_UNIT("pair", "s1")         \
+  MICROAOT_PACKED_WIDE_UNIT("next", "s2")         \
+  MICROAOT_PACKED_WIDE_UNIT("next", "s3")
+#else
 #define MICROAOT_PACKED_GROUP_1X2                 \
   "ldrd %[w0], %[w1], [%[pair]], #8\n\t"          \
   "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
@@ -143,12 +209,13 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
   "ldrd %[w0], %[w1], [%[next]], #8\n\t"          \
   MICROAOT_PACKED_UNIT("w0", "s2")                \
   MICROAOT_PACKED_UNIT("w1", "s3")
+#endif
 
 /* One widened row (two words per group) against one unit pair: acc[j] += row . unit j. 12 instructions per
  * 8 MACs (one group per iteration: the rare leftover pair of a single row). Returns the next pair's weights. */
 static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* row, int32_t groups, int32_t acc[2]) {
   int32_t s0 = acc[0], s1 = acc[1];
-  const int32_t* const end = pair + 2 * groups;
+  const int32_t* const end = pair + MICROAOT_PACKED_PAIR_WORDS * groups;
 #if MICROAOT_PACKED_ASM
   uint32_t w0, w1, we, a0, a1;
   __asm__(
@@ -161,10 +228,9 @@ static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const 
       : [end] "r"(end)
       : "cc", "memory");
 #else
-  for (; pair != end; pair += 2, row += 2) {
-    const uint32_t w0 = (uint32_t)pair[0], w1 = (uint32_t)pair[1];
-    s0 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8(w0), microaot_dsp_smlad(row[0], microaot_dsp_sxtb16(w0), s0));
-    s1 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8(w1), microaot_dsp_smlad(row[0], microaot_dsp_sxtb16(w1), s1));
+  for (; pair != end; pair += MICROAOT_PACKED_PAIR_WORDS, row += 2) {
+    s0 = microaot_packed_mac(s0, row, pair, 0);
+    s1 = microaot_packed_mac(s1, row, pair, 1);
   }
 #endif
   acc[0] = s0;
@@ -173,12 +239,12 @@ static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const 
 }
 
 /* One widened row against two consecutive unit pairs (the second's words 2 * groups after the first's):
- * acc[j] += row . unit j for j in 0..3. 20 instructions per 16 MACs (the row's words loaded once for four
+ * acc[j] += row . unit j for j in 0..3. 20 instructions per 16 MACs (14 over int16 weights) (the row's words loaded once for four
  * units; two groups per iteration). Returns the weights after the second pair. */
 static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const uint32_t* row, int32_t groups,
                                                      int32_t acc[4]) {
   int32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
-  const int32_t* next = pair + 2 * groups;
+  const int32_t* next = pair + MICROAOT_PACKED_PAIR_WORDS * groups;
   const int32_t* const end = next;
 #if MICROAOT_PACKED_ASM
   uint32_t w0, w1, we, a0, a1;
@@ -196,15 +262,11 @@ static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const 
       : [end] "r"(end)
       : "cc", "memory");
 #else
-  for (; pair != end; pair += 2, next += 2, row += 2) {
-    s0 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)pair[0]),
-                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)pair[0]), s0));
-    s1 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)pair[1]),
-                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)pair[1]), s1));
-    s2 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)next[0]),
-                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)next[0]), s2));
-    s3 = microaot_dsp_smlad(row[1], microaot_dsp_sxtb16_ror8((uint32_t)next[1]),
-                            microaot_dsp_smlad(row[0], microaot_dsp_sxtb16((uint32_t)next[1]), s3));
+  for (; pair != end; pair += MICROAOT_PACKED_PAIR_WORDS, next += MICROAOT_PACKED_PAIR_WORDS, row += 2) {
+    s0 = microaot_packed_mac(s0, row, pair, 0);
+    s1 = microaot_packed_mac(s1, row, pair, 1);
+    s2 = microaot_packed_mac(s2, row, next, 0);
+    s3 = microaot_packed_mac(s3, row, next, 1);
   }
 #endif
   microaot_packed_set4(acc, s0, s1, s2, s3);
@@ -377,6 +439,8 @@ static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, 
 }
 
 #undef MICROAOT_PACKED_UNIT
+#undef MICROAOT_PACKED_WIDE_UNIT
+#undef MICROAOT_PACKED_ODD_SHIFT
 #undef MICROAOT_PACKED_GROUP_2X2
 #undef MICROAOT_PACKED_GROUP_1X2
 #undef MICROAOT_PACKED_GROUP_1X4

@@ -6,7 +6,9 @@
  * the original weights and bias. The k x k kernel makes each output pixel's window such a row. `requant`, when
  * not NULL, holds the output step the compiler specialised (MICROAOT_PACKED_STEP_WORDS per output channel pair,
  * microaot/packed_matmul.h), and the params' output_multiplier and output_shift are then NULL; NULL: the
- * params' multipliers and shifts. The C definitions of microaot/dsp.h make them run on any target. */
+ * params' multipliers and shifts. The C definitions of microaot/dsp.h make them run on any target. Each kernel
+ * has a _w16 twin, the same over the int16 form of the packed words (microaot/packed_matmul.h): twice the flash,
+ * no widening of the weights in the inner loop (--optimize speed). */
 #ifndef MICROAOT_KERNELS_PACKED_H
 #define MICROAOT_KERNELS_PACKED_H
 
@@ -49,6 +51,22 @@ void microaot_conv_2d_s8_packed_kxk_overlap(const microaot_conv_2d_params_q* par
 void microaot_fully_connected_s8_packed(const microaot_fully_connected_params_q* params, const int8_t* input,
                                        const int32_t* weights, const int32_t* bias, const int32_t* requant,
                                        int8_t* output, void* scratch);
+
+/* The same over int16 weight words (--optimize speed). */
+void microaot_conv_2d_s8_packed_w16(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
+                                    const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch);
+void microaot_conv_2d_s8_packed_w16_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                            const int32_t* filter, const int32_t* bias, const int32_t* requant,
+                                            int8_t* output, void* scratch);
+void microaot_conv_2d_s8_packed_kxk_w16(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                        const int32_t* filter, const int32_t* bias, const int32_t* requant,
+                                        int8_t* output, void* scratch);
+void microaot_conv_2d_s8_packed_kxk_w16_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                const int32_t* filter, const int32_t* bias, const int32_t* requant,
+                                                int8_t* output, void* scratch);
+void microaot_fully_connected_s8_packed_w16(const microaot_fully_connected_params_q* params, const int8_t* input,
+                                           const int32_t* weights, const int32_t* bias, const int32_t* requant,
+                                           int8_t* output, void* scratch);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,158 @@
+/* The int8 k x k CONV_2D over packed weights (microaot/kernels/packed.h): a matrix product over the pixels'
+ * windows. Output pixels two at a time, each one's window widened filter row by filter row: straight from the
+ * image when a filter row is whole groups of four elements (a row whose taps are all inside it), else gathered
+ * first (microaot/conv_window.h, padding taps as the input zero point, which the folded bias makes exact); then
+ * multiplied by every output channel pair as the 1x1 kernel's input pixels are. The including file defines
+ * MICROAOT_PACKED_WIDE_WEIGHTS (0: int8 weight words, 1: int16, microaot/packed_matmul.h) and the two function
+ * names MICROAOT_FN and MICROAOT_FN_OVERLAP. */
+#include <stddef.h>
+#include <string.h>
+
+#include "microaot/conv_window.h"
+#include "microaot/packed_matmul.h"
+
+typedef microaot_conv_2d_params_q conv_params;
+
+/* Where the scratch's parts start: the widened rows, then the gathered window (or filter row). */
+typedef struct {
+  uint32_t* rows;
+  int8_t* gathered;
+} window_scratch;
+
+static window_scratch split_scratch(const conv_params* p, void* scratch) {
+  window_scratch s;
+  s.rows = (uint32_t*)scratch;
+  s.gathered = (int8_t*)scratch + MICROAOT_PACKED_ROWS_BYTES(microaot_conv_window_size(p));
+  return s;
+}
+
+/* n bytes from src to dst a word at a time (the windows' runs are short: no library call). */
+static void copy_run(int8_t* dst, const int8_t* src, int32_t n) {
+  for (; n >= 4; n -= 4, dst += 4, src += 4) {
+    const uint32_t word = microaot_dsp_load4(src);
+    memcpy(dst, &word, 4);
+  }
+  for (; n > 0; --n) *dst++ = *src++;
+}
+
+/* Filter row fy of the window of output pixel (oy, ox) as int8 into dst (filter_width * input_depth bytes). */
+static void gather_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy, int8_t* dst) {
+  const int32_t run = p->filter_width * p->input_depth;
+  const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
+  const int32_t first_x = ox * p->stride_width - p->pad_width;
+  const int32_t last_x = first_x + (p->filter_width - 1) * p->dilation_width;
+  const int8_t* image_row;
+  if (in_y < 0 || in_y >= p->input_height) {
+    memset(dst, (int8_t)-p->input_offset, (size_t)run);
+    return;
+  }
+  image_row = image + (size_t)in_y * (size_t)p->input_width * (size_t)p->input_depth;
+  if (p->dilation_width == 1 && first_x >= 0 && last_x < p->input_width) {
+    copy_run(dst, image_row + (size_t)first_x * (size_t)p->input_depth, run);
+  } else {
+    microaot_conv_window_row(p, image_row, 1, ox, dst);
+  }
+}
+
+/* Filter row fy's taps straight from the image when they are all inside it (a run of whole groups), NULL when
+ * the row must be gathered. */
+static const int8_t* direct_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy) {
+  const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
+  const int32_t first_x = ox * p->stride_width - p->pad_width;
+  const int32_t last_x = first_x + (p->filter_width - 1) * p->dilation_width;
+  if (in_y < 0 || in_y >= p->input_height || p->dilation_width != 1 || first_x < 0 || last_x >= p->input_width) {
+    return NULL;
+  }
+  return image + ((size_t)in_y * (size_t)p->input_width + (size_t)first_x) * (size_t)p->input_depth;
+}
+
+/* The window of output pixel (oy, ox) as int8 into `window`: the rows' runs copied straight when every row is
+ * inside the image (one bounds test per window), else row by row through gather_row. */
+static void gather_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
+  const int32_t run = p->filter_width * p->input_depth;
+  const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
+  const int8_t* tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
+  const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
+  int32_t fy;
+  for (fy = 0; fy < p->filter_height; ++fy, window += run) {
+    if (tap != NULL) {
+      copy_run(window, tap, run);
+      tap += row_step;
+    } else {
+      gather_row(p, image, oy, ox, fy, window);
+    }
+  }
+}
+
+/* The window of output pixel (oy, ox) widened into dst (every `stride` words, as microaot_packed_widen): row by
+ * row when the rows are whole groups, else gathered whole and widened once as whole groups (the gathered
+ * window's pad bytes are zeros, see window_row_range; their weights are zeros too): no byte-wise tail. */
+static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, const window_scratch* s,
+                         uint32_t* dst, int32_t stride) {
+  const int32_t run = p->filter_width * p->input_depth;
+  int32_t fy;
+  if (run % 4 != 0) {
+    gather_window(p, image, oy, ox, s->gathered);
+    microaot_packed_widen(s->gathered, 4 * microaot_packed_groups(microaot_conv_window_size(p)), dst, stride);
+    return;
+  }
+  for (fy = 0; fy < p->filter_height; ++fy, dst += (run / 4) * stride) {
+    const int8_t* row = direct_row(p, image, oy, ox, fy);
+    if (row == NULL) {
+      gather_row(p, image, oy, ox, fy, s->gathered);
+      row = s->gathered;
+    }
+    microaot_packed_widen(row, run, dst, stride);
+  }
+}
+
+/* Output row `oy` of one image into `dst` (output_width pixels). */
+static void window_row(const conv_params* p, const int8_t* image, int32_t oy, const int32_t* filter,
+                       const microaot_dsp_output_stage* stage, const int32_t* requant, const window_scratch* s,
+                       int8_t* dst) {
+  const int32_t groups = microaot_packed_groups(microaot_conv_window_size(p));
+  const size_t pixel_bytes = (size_t)p->output_depth;
+  int32_t ox;
+  for (ox = 0; ox < p->output_width; ox += 2, dst += 2 * pixel_bytes) {
+    const int pair = ox + 1 < p->output_width;
+    widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
+    if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
+    microaot_packed_rows(s->rows, filter, groups, p->output_depth, stage, requant, dst,
+                         pair ? dst + pixel_bytes : NULL);
+  }
+}
+
+/* Output rows [row_begin, row_end) (counted over all batches) into place, or through `row_scratch` (not NULL:
+ * the overlap flavor), copied to their place once the row's windows are read. */
+static void window_row_range(const conv_params* p, const int8_t* input, const int32_t* filter, const int32_t* bias,
+                             const int32_t* requant, int8_t* output, void* scratch, int8_t* row_scratch,
+                             int32_t row_begin, int32_t row_end) {
+  const size_t image_bytes = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const size_t row_bytes = (size_t)p->output_width * (size_t)p->output_depth;
+  const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, bias);
+  const window_scratch s = split_scratch(p, scratch);
+  const int32_t window = microaot_conv_window_size(p);
+  int32_t row;
+  /* The gathered window's bytes past its end, up to a whole group, are never gathered into: zeros once. */
+  memset(s.gathered + window, 0, (size_t)(4 * microaot_packed_groups(window) - window));
+  for (row = row_begin; row < row_end; ++row) {
+    const int8_t* image = input + (size_t)(row / p->output_height) * image_bytes;
+    int8_t* out = output + (size_t)row * row_bytes;
+    window_row(p, image, row % p->output_height, filter, &stage, requant, &s, row_scratch != NULL ? row_scratch : out);
+    if (row_scratch != NULL) memcpy(out, row_scratch, row_bytes);
+  }
+}
+
+void MICROAOT_FN(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
+                 const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch) {
+  window_row_range(params, input, filter, bias, requant, output, scratch, NULL, 0,
+                   params->batches * params->output_height);
+}
+
+void MICROAOT_FN_OVERLAP(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
+                         const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch) {
+  int8_t* const output_row =
+      (int8_t*)scratch + MICROAOT_PACKED_WINDOWS_BYTES(microaot_conv_window_size(params));
+  window_row_range(params, input, filter, bias, requant, output, scratch, output_row, 0,
+                   params->batches * params->output_height);
+}
