@@ -215,7 +215,8 @@ TEST(CortexMBench, PerOperatorRowsAddUpToTheTotal) {
     for (const char* key : {"op", "op_index", "kernel", "macs"}) EXPECT_EQ(row[key], ops[step][key]) << key << ", step " << step;
     EXPECT_NE(row["kernel"].get<std::string>().find("fully_connected"), std::string::npos) << row;
     const int64_t instructions = row["instructions"].get<int64_t>(), macs = row["macs"].get<int64_t>();
-    EXPECT_GT(instructions, macs) << "at least one instruction per MAC, step " << step;
+    // SMLAD, two MACs in one instruction, is the most any Cortex-M4 instruction does.
+    EXPECT_GT(2 * instructions, macs) << "at least one instruction per two MACs, step " << step;
     ASSERT_GT(macs, 0);
     EXPECT_NEAR(row["instructions_per_mac"].get<double>(), double(instructions) / double(macs), 0.001);
     sum += instructions;
