@@ -35,19 +35,18 @@ typedef microaot_depthwise_conv_2d_params_q dw_params;
  * below 2^29 in magnitude keep every sum below 2^30, and twice it fits in int32 for SMMLAR; per channel a
  * right shift e in [1, 31], a multiplier >= 0 and the rounding term of dw_group below 2^30. */
 static int dw_fits(const dw_params* p, const int32_t* bias) {
-  int32_t c;
+  int32_t c, rounding_factor;
   if ((p->depth_multiplier != 1 && p->depth_multiplier % 4 != 0) || p->input_offset < -128 || p->input_offset > 128 ||
       p->filter_height * p->filter_width >= (1 << 14) || p->output_offset < -128 || p->output_offset > 128) {
     return 0;
   }
+  /* the rounding term 2^(e-1) + |offset| * 2^e = (2 |offset| + 1) * 2^(e-1) < 2^30: 2 |offset| + 1 < 2^(31-e) */
+  rounding_factor = 2 * (p->output_offset < 0 ? -p->output_offset : p->output_offset) + 1;
   for (c = 0; c < p->output_depth; ++c) {
     const int32_t shift = p->output_shift[c];
     if (shift > -1 || shift < -31 || p->output_multiplier[c] < 0) return 0;
     if (bias != NULL && (bias[c] > (1 << 29) || bias[c] < -(1 << 29))) return 0;
-    if (((int64_t)1 << (-shift - 1)) + ((int64_t)(p->output_offset < 0 ? -p->output_offset : p->output_offset)
-                                         << -shift) >= ((int64_t)1 << 30)) {
-      return 0;
-    }
+    if (rounding_factor >= (int32_t)1 << (31 + shift)) return 0;
   }
   return 1;
 }
@@ -57,14 +56,20 @@ static int dw_fits(const dw_params* p, const int32_t* bias) {
  * output offset * 2^e, less one for a negative sum, so that >> e gives the rounding right shift (ties away from
  * zero) plus the output offset. */
 typedef struct {
-  int32_t bias[4]; /* doubled, as the sums: see weights */
+  /* words 0-3 the four channels' bias, doubled as the sums; for 3x3 filters words 4-21 each tap's four weights
+   * widened (lanes 0, 2 and 1, 3) and doubled, so that the sums come out doubled as the output step takes
+   * them (|2w| <= 256 fits a lane): side by side for microaot_dsp_mac4_widened_3x3_x2 */
+  int32_t bias_weights[4 + 9 * 2];
   int32_t step[4][3]; /* per channel multiplier, rounding, exponent: side by side for microaot_dsp_step_store8x4 */
   uint32_t activation_min4, activation_max4; /* the clamp's bounds in each byte */
   int32_t full_range;                         /* the clamp is [-128, 127]: the SSAT alone */
-  /* 3x3 filters: each tap's four weights widened (lanes 0, 2 and 1, 3) and doubled, so that the sums come
-   * out doubled as the output step takes them (|2w| <= 256 fits a lane) */
-  uint32_t weights[9][2];
 } dw_group;
+
+static const int32_t* dw_bias(const dw_group* g) { return g->bias_weights; }
+
+static const uint32_t (*dw_weights(const dw_group* g))[2] {
+  return (const uint32_t(*)[2])(const void*)(g->bias_weights + 4);
+}
 
 /* Both 16-bit lanes times 2 (no lane overflows). */
 static inline uint32_t dw_double_lanes(uint32_t lanes) { return microaot_dsp_sadd16(lanes, lanes); }
@@ -73,10 +78,10 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
   int32_t k;
   for (k = 0; k < 4; ++k) {
     const int32_t e = -p->output_shift[c + k];
-    g->bias[k] = bias != NULL ? 2 * bias[c + k] : 0;
+    g->bias_weights[k] = bias != NULL ? 2 * bias[c + k] : 0;
     g->step[k][0] = p->output_multiplier[c + k];
     g->step[k][2] = e;
-    g->step[k][1] = (int32_t)(((int64_t)1 << (e - 1)) + (int64_t)p->output_offset * ((int64_t)1 << e));
+    g->step[k][1] = (2 * p->output_offset + 1) * ((int32_t)1 << (e - 1)); /* below 2^30 in magnitude: dw_fits */
   }
   g->activation_min4 = 0x01010101u * (uint8_t)p->activation_min;
   g->activation_max4 = 0x01010101u * (uint8_t)p->activation_max;
@@ -84,8 +89,8 @@ static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t*
   if (p->filter_height == 3 && p->filter_width == 3) {
     for (k = 0; k < 9; ++k) {
       const uint32_t w = microaot_dsp_load4(filter + (size_t)k * (size_t)p->output_depth + (size_t)c);
-      g->weights[k][0] = dw_double_lanes(microaot_dsp_sxtb16(w));
-      g->weights[k][1] = dw_double_lanes(microaot_dsp_sxtb16_ror8(w));
+      g->bias_weights[4 + 2 * k] = (int32_t)dw_double_lanes(microaot_dsp_sxtb16(w));
+      g->bias_weights[5 + 2 * k] = (int32_t)dw_double_lanes(microaot_dsp_sxtb16_ror8(w));
     }
   }
 }
@@ -176,9 +181,9 @@ static void dw_taps(const dw_params* p, const int8_t* image, const int8_t* filte
  * tap at the group's channel, `row` the input row's length in bytes; the group's widened weights. */
 static inline void dw_taps_3x3(const int8_t* in, const dw_group* g, size_t depth, size_t row, uint32_t offset,
                                int32_t s[4]) {
-  microaot_dsp_mac4_lanes_x3(in, depth, g->weights, offset, s);
-  microaot_dsp_mac4_lanes_x3(in + row, depth, g->weights + 3, offset, s);
-  microaot_dsp_mac4_lanes_x3(in + 2 * row, depth, g->weights + 6, offset, s);
+  microaot_dsp_mac4_lanes_x3(in, depth, dw_weights(g), offset, s);
+  microaot_dsp_mac4_lanes_x3(in + row, depth, dw_weights(g) + 3, offset, s);
+  microaot_dsp_mac4_lanes_x3(in + 2 * row, depth, dw_weights(g) + 6, offset, s);
 }
 
 /* What the pixels of one output row of a channel group need, for a 3x3 filter without dilation. */
@@ -200,7 +205,7 @@ static __attribute__((noinline)) void dw_pixel_clipped(const dw_row_3x3* r, int3
   const int32_t n = (r->input_width - origin < 3 ? r->input_width - origin : 3) - begin;
   const size_t depth = r->depth, row = r->row;
   int32_t k, s[4];
-  memcpy(s, r->g->bias, sizeof s);
+  memcpy(s, dw_bias(r->g), sizeof s);
   if (n > 0) {
     const int8_t* in = r->in + (size_t)(origin + begin) * depth;
     const uint32_t(*w)[2] = r->w + begin;
@@ -251,7 +256,7 @@ static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const
   const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
   const int32_t rows = y->end > y->begin ? y->end - y->begin : 0, stride = p->stride_width;
   const dw_row_3x3 r = {g,   image + (size_t)(rows > 0 ? y->origin + y->begin : 0) * row,
-                        g->weights + (rows > 0 ? 3 * y->begin : 0),
+                        dw_weights(g) + (rows > 0 ? 3 * y->begin : 0),
                         depth, row, rows, p->input_width, microaot_dsp_pack16(p->input_offset, p->input_offset)};
   int32_t ox, s[4];
   if (rows != 3) first = end = 0; /* a top or bottom row (or none inside): every column clipped */
@@ -263,7 +268,7 @@ static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const
     const size_t step = (size_t)stride * depth;
     int8_t* o = out + (size_t)first * depth;
     for (ox = first; ox < end; ++ox, in += step, o += depth) {
-      memcpy(s, g->bias, sizeof s);
+      memcpy(s, dw_bias(g), sizeof s);
       dw_taps_3x3(in, g, depth, row, r.offset, s);
       dw_store4(g, s, o);
     }
@@ -272,7 +277,7 @@ static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const
     if (rows > 0) {
       dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
     } else { /* no input row inside: the bias alone */
-      memcpy(s, g->bias, sizeof s);
+      memcpy(s, dw_bias(g), sizeof s);
       dw_store4(g, s, out + (size_t)ox * depth);
     }
   }
@@ -291,46 +296,94 @@ static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to,
 
 /* The widened ring (3x3, no dilation, depth multiplier 1, stride 1): each input row a group's windows read is
  * widened once, its four channels plus the input offset as two words of 16-bit lanes (as the taps above
- * widen them), into slot (row mod 3) of each of its columns and again into slot + 3: a window
- * whose top row is in slot t reads slots t, t + 1, t + 2 in its own row order, with the group's weights as
- * they are. A padding row or column holds zero, which is what the raw zero point widens to, so every window,
- * at an edge or not, takes the same nine taps (the reference skips padding taps: each would add 0). The
- * ring holds input columns [origin, origin + cols) of a tile of output columns. */
+ * widen them), into slot (row mod 4) of each of its columns and again into slot + 4. Output rows go in
+ * pairs: the pair whose top window starts at input row t reads slots t mod 4 to t mod 4 + 3 in their own
+ * row order, the lower window one slot down (microaot_dsp_mac4_widened_3x3_x2). A padding row or column holds
+ * zero, which is what the raw zero point widens to, so every window, at an edge or not, takes the same nine
+ * taps (the reference skips padding taps: each would add 0). The ring holds input columns [origin, origin +
+ * cols) of a tile of output columns. */
 #define DW_RING_COLS 14
 typedef struct {
-  uint32_t lanes[DW_RING_COLS][6][2]; /* slot 5 (slot 2 again) is never read: a store instead of a test */
+  uint32_t lanes[DW_RING_COLS][8][2]; /* slot 7 (slot 3 again) is never read: a store instead of a test */
   int32_t origin, cols;
+  int32_t inside_begin, inside_end; /* the ring's columns inside the image: the others stay zero */
+  int32_t first_row;                /* the image's first window's top row: slot 0 */
 } dw_ring;
 
-/* The ring slot of input row `row` (negative for padding rows above the image). */
-static int32_t dw_slot(int32_t row) { return ((row % 3) + 3) % 3; }
+/* The ring slot of input row `row` (negative for padding rows above the image): rows widened in pairs
+ * start at an even slot. */
+static uint32_t dw_slot(const dw_ring* ring, int32_t row) { return (uint32_t)(row - ring->first_row) & 3u; }
 
-static void dw_ring_set(dw_ring* ring, int32_t col, int32_t slot, uint32_t even, uint32_t odd) {
+static inline void dw_ring_set(dw_ring* ring, int32_t col, uint32_t slot, uint32_t even, uint32_t odd) {
   ring->lanes[col][slot][0] = even;
   ring->lanes[col][slot][1] = odd;
-  ring->lanes[col][slot + 3][0] = even;
-  ring->lanes[col][slot + 3][1] = odd;
+  ring->lanes[col][slot + 4][0] = even;
+  ring->lanes[col][slot + 4][1] = odd;
 }
 
-/* Widens input row `row` (at the group's channel of `image`) into `slot` = row mod 3, zero outside the
- * image. */
-static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, int32_t slot, uint32_t offset,
-                         dw_ring* ring) {
-  const int32_t width = p->input_width;
+/* The ring for input columns [origin, origin + cols): its columns outside the image zero in every slot, once. */
+static void dw_ring_init(const dw_params* p, int32_t origin, int32_t cols, dw_ring* ring) {
+  int32_t k;
+  ring->origin = origin;
+  ring->cols = cols;
+  ring->inside_begin = origin < 0 ? -origin : 0;
+  ring->inside_end = p->input_width - origin < cols ? p->input_width - origin : cols;
+  if (ring->inside_end < ring->inside_begin) ring->inside_end = ring->inside_begin;
+  for (k = 0; k < cols; ++k) {
+    uint32_t slot;
+    for (slot = 0; slot < 4 && (k < ring->inside_begin || k >= ring->inside_end); ++slot) {
+      dw_ring_set(ring, k, slot, 0, 0);
+    }
+  }
+}
+
+/* Widens the ring's in-image columns of input row `row` (at the group's channel of `image`) into its slot:
+ * zero for a padding row. */
+static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, uint32_t offset, dw_ring* ring) {
   const size_t depth = (size_t)p->input_depth;
-  int32_t k = 0, inside_begin = -ring->origin, inside_end = width - ring->origin;
-  if (inside_begin < 0) inside_begin = 0;
-  if (inside_end > ring->cols) inside_end = ring->cols;
-  if (row < 0 || row >= p->input_height) inside_begin = inside_end = ring->cols;
-  for (; k < inside_begin; ++k) dw_ring_set(ring, k, slot, 0, 0);
-  if (k < inside_end) {
-    const int8_t* in = image + ((size_t)row * (size_t)width + (size_t)(ring->origin + k)) * depth;
-    for (; k < inside_end; ++k, in += depth) {
+  const uint32_t slot = dw_slot(ring, row);
+  int32_t k = ring->inside_begin;
+  if (row < 0 || row >= p->input_height) {
+    for (; k < ring->inside_end; ++k) dw_ring_set(ring, k, slot, 0, 0);
+    return;
+  }
+  {
+    const int8_t* in = image + ((size_t)row * (size_t)p->input_width + (size_t)(ring->origin + k)) * depth;
+    for (; k < ring->inside_end; ++k, in += depth) {
       const uint32_t word = microaot_dsp_load4(in);
       dw_ring_set(ring, k, slot, microaot_dsp_sxtab16(offset, word), microaot_dsp_sxtab16_ror8(offset, word));
     }
   }
-  for (; k < ring->cols; ++k) dw_ring_set(ring, k, slot, 0, 0);
+}
+
+/* Widens input rows `row` and `row` + 1 (dw_ring_fill's; `row` at an even slot), both inside the image in
+ * one pass over the columns: the pass's overhead once for both, the four stores at fixed offsets. */
+static void dw_ring_fill2(const dw_params* p, const int8_t* image, int32_t row, uint32_t offset, dw_ring* ring) {
+  const size_t depth = (size_t)p->input_depth, row_bytes = (size_t)p->input_width * depth;
+  const uint32_t slot = dw_slot(ring, row);
+  const int32_t end = ring->inside_end;
+  int32_t k = ring->inside_begin;
+  const int8_t* in;
+  if (row < 0 || row + 1 >= p->input_height) {
+    dw_ring_fill(p, image, row, offset, ring);
+    dw_ring_fill(p, image, row + 1, offset, ring);
+    return;
+  }
+  in = image + (size_t)row * row_bytes + (size_t)(ring->origin + k) * depth;
+  for (; k < end; ++k, in += depth) {
+    const uint32_t upper = microaot_dsp_load4(in), lower = microaot_dsp_load4(in + row_bytes);
+    const uint32_t upper02 = microaot_dsp_sxtab16(offset, upper), upper13 = microaot_dsp_sxtab16_ror8(offset, upper);
+    const uint32_t lower02 = microaot_dsp_sxtab16(offset, lower), lower13 = microaot_dsp_sxtab16_ror8(offset, lower);
+    uint32_t(*const at)[2] = &ring->lanes[k][slot]; /* slots slot, slot + 1 and again 4 further */
+    at[0][0] = upper02;
+    at[0][1] = upper13;
+    at[1][0] = lower02;
+    at[1][1] = lower13;
+    at[4][0] = upper02;
+    at[4][1] = upper13;
+    at[5][0] = lower02;
+    at[5][1] = lower13;
+  }
 }
 
 /* Output columns per tile: a tile's windows span at most DW_RING_COLS input columns. */
@@ -343,61 +396,61 @@ static int dw_ringed(const dw_params* p) {
   return dw_widened(p) && p->stride_width == 1 && p->stride_height == 1 && p->output_width >= 3;
 }
 
-/* `n` output pixels `depth` bytes apart from the windows at `in` on (12 words apart in the ring); `full` a
- * constant at each call site, so that the loop has no test of the clamp. */
-static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int full,
-                                    int8_t* out) {
-  int32_t s[4];
-  for (; n > 0; --n, in += 12, out += depth) {
-    memcpy(s, g->bias, sizeof s);
-    microaot_dsp_mac4_widened_3x3(in, (const uint32_t(*)[2])g->weights, s);
-    if (full) {
-      microaot_dsp_step_store8x4(g->step, s, out);
+/* `n` output columns of a pair of rows from the windows at `in` on (16 words apart in the ring), `depth`
+ * bytes apart from `out`, the lower row `lower` bytes further (0 for an odd last row: its pixel stored first,
+ * then overwritten by the upper one). The clamp [-128, 127] is the steps' SSAT, a narrower one a SIMD clamp:
+ * a test per pair instead of a second copy of the loop. */
+static void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int8_t* out,
+                             size_t lower) {
+  const uint32_t* const end = in + 16 * n;
+  int32_t a[4], b[4];
+  for (; in != end; in += 16, out += depth) {
+    microaot_dsp_mac4_widened_3x3_x2(in, g->bias_weights, a, b);
+    microaot_dsp_steps4x2(g->step, a, b);
+    if (g->full_range) {
+      microaot_dsp_store4(b, out + lower);
+      microaot_dsp_store4(a, out);
     } else {
-      microaot_dsp_step_store8x4_clamped(g->step, s, out, g->activation_min4, g->activation_max4);
+      microaot_dsp_clamp_store4(b, out + lower, g->activation_min4, g->activation_max4);
+      microaot_dsp_clamp_store4(a, out, g->activation_min4, g->activation_max4);
     }
   }
 }
 
-/* Output columns [ox_begin, ox_end) of rows [row_begin, row_end) of the group through the ring: `input`
- * and `output` at the group's channel. */
+/* Output rows [oy, oy + rows) of one image through the ring, two at a time: `output` at row oy and the
+ * tile's first column. */
+static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const int8_t* image, dw_ring* ring,
+                                 int32_t oy, int32_t rows, int8_t* output, size_t row_stride) {
+  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+  const size_t depth = (size_t)p->output_depth;
+  const int32_t n = ring->cols - 2;
+  int32_t k, top = oy - p->pad_height;
+  ring->first_row = top;
+  dw_ring_fill2(p, image, top, offset, ring);
+  for (k = 0; k < rows; k += 2, top += 2, output += 2 * row_stride) {
+    dw_ring_fill2(p, image, top + 2, offset, ring);
+    dw_pixels_ringed(g, ring->lanes[0][dw_slot(ring, top)], n, depth, output, k + 1 < rows ? row_stride : 0);
+  }
+}
+
+/* Output columns [ox_begin, ox_end) of rows [row_begin, row_end) (counted over all batches) of the group
+ * through the ring, image by image: `input` and `output` at the group's channel. */
 static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, const dw_group* g,
                                                            const int8_t* input, int8_t* output, size_t row_stride,
                                                            int32_t row_begin, int32_t row_end, int32_t ox_begin,
                                                            int32_t ox_end) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const size_t depth = (size_t)p->output_depth;
-  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-  const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
-  int32_t row, oy = row_begin % p->output_height, top = oy - p->pad_height, top_slot = dw_slot(top);
-  int fresh = 1; /* the window's top two rows not widened yet: at the first row and each image's */
+  int32_t row = row_begin;
   dw_ring ring;
-  ring.origin = ox_begin - p->pad_width;
-  ring.cols = ox_end - ox_begin + 2;
-  for (row = row_begin; row < row_end; ++row, output += row_stride) {
-    const uint32_t* in = ring.lanes[0][top_slot];
-    int8_t* const out = output + (size_t)ox_begin * depth;
-    if (fresh) {
-      dw_ring_fill(p, image, top, top_slot, offset, &ring);
-      dw_ring_fill(p, image, top + 1, top_slot == 2 ? 0 : top_slot + 1, offset, &ring);
-      fresh = 0;
-    }
-    /* stride 1: each row's window adds one input row, its bottom (slot (top + 2) mod 3) */
-    dw_ring_fill(p, image, top + 2, top_slot == 0 ? 2 : top_slot - 1, offset, &ring);
-    if (g->full_range) {
-      dw_pixels_ringed(g, in, ox_end - ox_begin, depth, 1, out);
-    } else {
-      dw_pixels_ringed(g, in, ox_end - ox_begin, depth, 0, out);
-    }
-    ++top;
-    top_slot = top_slot == 2 ? 0 : top_slot + 1;
-    if (++oy == p->output_height) {
-      oy = 0;
-      top = -p->pad_height;
-      top_slot = dw_slot(top);
-      image += image_size;
-      fresh = 1;
-    }
+  dw_ring_init(p, ox_begin - p->pad_width, ox_end - ox_begin + 2, &ring);
+  output += (size_t)ox_begin * (size_t)p->output_depth;
+  while (row < row_end) {
+    const int32_t oy = row % p->output_height;
+    const int32_t rows = row_end - row < p->output_height - oy ? row_end - row : p->output_height - oy;
+    dw_image_rows_ringed(p, g, input + (size_t)(row / p->output_height) * image_size, &ring, oy, rows, output,
+                         row_stride);
+    row += rows;
+    output += (size_t)rows * row_stride;
   }
 }
 
@@ -445,7 +498,7 @@ static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t
                                                  p->dilation_width, p->input_width);
     memset(s, 0, sizeof s);
     dw_taps(p, image, filter, y, &x, s);
-    for (k = 0; k < 4; ++k) s[k] = 2 * s[k] + g->bias[k];
+    for (k = 0; k < 4; ++k) s[k] = 2 * s[k] + dw_bias(g)[k];
     dw_store4(g, s, out + (size_t)ox * depth);
   }
 }
