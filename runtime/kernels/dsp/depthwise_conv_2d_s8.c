@@ -74,14 +74,15 @@ static const uint32_t (*dw_weights(const dw_group* g))[2] {
 /* Both 16-bit lanes times 2 (no lane overflows). */
 static inline uint32_t dw_double_lanes(uint32_t lanes) { return microaot_dsp_sadd16(lanes, lanes); }
 
-static void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t* bias, int32_t c, dw_group* g) {
+static __attribute__((noinline)) void dw_group_of(const dw_params* p, const int8_t* filter, const int32_t* bias,
+                                                 int32_t c, dw_group* g) {
   int32_t k;
   for (k = 0; k < 4; ++k) {
     const int32_t e = -p->output_shift[c + k];
     g->bias_weights[k] = bias != NULL ? 2 * bias[c + k] : 0;
     g->step[k][0] = p->output_multiplier[c + k];
     g->step[k][2] = e;
-    g->step[k][1] = (2 * p->output_offset + 1) * ((int32_t)1 << (e - 1)); /* below 2^30 in magnitude: dw_fits */
+    g->step[k][1] = (2 * p->output_offset + 1) * ((int32_t)1 << (e - 1)); /* |.| < 2^30: dw_fits */
   }
   g->activation_min4 = 0x01010101u * (uint8_t)p->activation_min;
   g->activation_max4 = 0x01010101u * (uint8_t)p->activation_max;
@@ -308,6 +309,8 @@ typedef struct {
   int32_t origin, cols;
   int32_t inside_begin, inside_end; /* the ring's columns inside the image: the others stay zero */
   int32_t first_row;                /* the image's first window's top row: slot 0 */
+  size_t depth, row_bytes;          /* bytes from one input pixel (row) to the next */
+  uint32_t offset;                  /* the input offset in both 16-bit lanes */
 } dw_ring;
 
 /* The ring slot of input row `row` (negative for padding rows above the image): rows widened in pairs
@@ -321,9 +324,14 @@ static inline void dw_ring_set(dw_ring* ring, int32_t col, uint32_t slot, uint32
   ring->lanes[col][slot + 4][1] = odd;
 }
 
-/* The ring for input columns [origin, origin + cols): its columns outside the image zero in every slot, once. */
-static void dw_ring_init(const dw_params* p, int32_t origin, int32_t cols, dw_ring* ring) {
+/* The ring for input columns [origin, origin + cols): its columns outside the image zero in every slot, once
+ * for all channel groups (the widening never writes them). */
+static __attribute__((noinline)) void dw_ring_init(const dw_params* p, int32_t origin, int32_t cols, dw_ring* ring) {
   int32_t k;
+  if (ring->cols == cols && ring->origin == origin) return; /* the previous group's tile */
+  ring->depth = (size_t)p->input_depth;
+  ring->row_bytes = (size_t)p->input_width * ring->depth;
+  ring->offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   ring->origin = origin;
   ring->cols = cols;
   ring->inside_begin = origin < 0 ? -origin : 0;
@@ -339,9 +347,9 @@ static void dw_ring_init(const dw_params* p, int32_t origin, int32_t cols, dw_ri
 
 /* Widens the ring's in-image columns of input row `row` (at the group's channel of `image`) into its slot:
  * zero for a padding row. */
-static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, uint32_t offset, dw_ring* ring) {
-  const size_t depth = (size_t)p->input_depth;
-  const uint32_t slot = dw_slot(ring, row);
+static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, dw_ring* ring) {
+  const size_t depth = ring->depth;
+  const uint32_t slot = dw_slot(ring, row), offset = ring->offset;
   int32_t k = ring->inside_begin;
   if (row < 0 || row >= p->input_height) {
     for (; k < ring->inside_end; ++k) dw_ring_set(ring, k, slot, 0, 0);
@@ -356,21 +364,14 @@ static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, u
   }
 }
 
-/* Widens input rows `row` and `row` + 1 (dw_ring_fill's; `row` at an even slot), both inside the image in
- * one pass over the columns: the pass's overhead once for both, the four stores at fixed offsets. */
-static void dw_ring_fill2(const dw_params* p, const int8_t* image, int32_t row, uint32_t offset, dw_ring* ring) {
-  const size_t depth = (size_t)p->input_depth, row_bytes = (size_t)p->input_width * depth;
-  const uint32_t slot = dw_slot(ring, row);
+/* Widens the in-image columns of two input rows, the upper from `in` on (its first in-image pixel), into
+ * `slot` (even) and slot + 1 in one pass: the pass's overhead once for both, the stores at fixed offsets. */
+static __attribute__((noinline)) void dw_ring_widen2(dw_ring* ring, const int8_t* in, uint32_t slot) {
+  const size_t depth = ring->depth, row_bytes = ring->row_bytes;
+  const uint32_t offset = ring->offset;
   const int32_t end = ring->inside_end;
-  int32_t k = ring->inside_begin;
-  const int8_t* in;
-  if (row < 0 || row + 1 >= p->input_height) {
-    dw_ring_fill(p, image, row, offset, ring);
-    dw_ring_fill(p, image, row + 1, offset, ring);
-    return;
-  }
-  in = image + (size_t)row * row_bytes + (size_t)(ring->origin + k) * depth;
-  for (; k < end; ++k, in += depth) {
+  int32_t k;
+  for (k = ring->inside_begin; k < end; ++k, in += depth) {
     const uint32_t upper = microaot_dsp_load4(in), lower = microaot_dsp_load4(in + row_bytes);
     const uint32_t upper02 = microaot_dsp_sxtab16(offset, upper), upper13 = microaot_dsp_sxtab16_ror8(offset, upper);
     const uint32_t lower02 = microaot_dsp_sxtab16(offset, lower), lower13 = microaot_dsp_sxtab16_ror8(offset, lower);
@@ -384,6 +385,18 @@ static void dw_ring_fill2(const dw_params* p, const int8_t* image, int32_t row, 
     at[5][0] = lower02;
     at[5][1] = lower13;
   }
+}
+
+/* Input rows `row` and `row` + 1 (`row` at an even slot) into the ring as dw_ring_fill does, both at once when
+ * both are inside the image. */
+static inline void dw_ring_fill2(const dw_params* p, const int8_t* image, int32_t row, dw_ring* ring) {
+  if (row < 0 || row + 1 >= p->input_height) {
+    dw_ring_fill(p, image, row, ring);
+    dw_ring_fill(p, image, row + 1, ring);
+    return;
+  }
+  dw_ring_widen2(ring, image + (size_t)row * ring->row_bytes + (size_t)(ring->origin + ring->inside_begin) * ring->depth,
+                 dw_slot(ring, row));
 }
 
 /* Output columns per tile: a tile's windows span at most DW_RING_COLS input columns. */
@@ -400,8 +413,8 @@ static int dw_ringed(const dw_params* p) {
  * bytes apart from `out`, the lower row `lower` bytes further (0 for an odd last row: its pixel stored first,
  * then overwritten by the upper one). The clamp [-128, 127] is the steps' SSAT, a narrower one a SIMD clamp:
  * a test per pair instead of a second copy of the loop. */
-static void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int8_t* out,
-                             size_t lower) {
+static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int8_t* out,
+                                    size_t lower) {
   const uint32_t* const end = in + 16 * n;
   int32_t a[4], b[4];
   for (; in != end; in += 16, out += depth) {
@@ -421,14 +434,13 @@ static void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, s
  * tile's first column. */
 static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const int8_t* image, dw_ring* ring,
                                  int32_t oy, int32_t rows, int8_t* output, size_t row_stride) {
-  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   const size_t depth = (size_t)p->output_depth;
   const int32_t n = ring->cols - 2;
   int32_t k, top = oy - p->pad_height;
   ring->first_row = top;
-  dw_ring_fill2(p, image, top, offset, ring);
+  dw_ring_fill2(p, image, top, ring);
   for (k = 0; k < rows; k += 2, top += 2, output += 2 * row_stride) {
-    dw_ring_fill2(p, image, top + 2, offset, ring);
+    dw_ring_fill2(p, image, top + 2, ring);
     dw_pixels_ringed(g, ring->lanes[0][dw_slot(ring, top)], n, depth, output, k + 1 < rows ? row_stride : 0);
   }
 }
@@ -438,31 +450,38 @@ static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const in
 static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, const dw_group* g,
                                                            const int8_t* input, int8_t* output, size_t row_stride,
                                                            int32_t row_begin, int32_t row_end, int32_t ox_begin,
-                                                           int32_t ox_end) {
+                                                           int32_t ox_end, dw_ring* ring) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   int32_t row = row_begin;
-  dw_ring ring;
-  dw_ring_init(p, ox_begin - p->pad_width, ox_end - ox_begin + 2, &ring);
+  dw_ring_init(p, ox_begin - p->pad_width, ox_end - ox_begin + 2, ring);
   output += (size_t)ox_begin * (size_t)p->output_depth;
   while (row < row_end) {
     const int32_t oy = row % p->output_height;
     const int32_t rows = row_end - row < p->output_height - oy ? row_end - row : p->output_height - oy;
-    dw_image_rows_ringed(p, g, input + (size_t)(row / p->output_height) * image_size, &ring, oy, rows, output,
+    dw_image_rows_ringed(p, g, input + (size_t)(row / p->output_height) * image_size, ring, oy, rows, output,
                          row_stride);
     row += rows;
     output += (size_t)rows * row_stride;
   }
 }
 
-/* Rows [row_begin, row_end) of the group through the ring, tile by tile. */
-static void dw_group_rows_ringed(const dw_params* p, const dw_group* g, const int8_t* input, int8_t* output,
-                                 size_t row_stride, int32_t row_begin, int32_t row_end) {
+/* Rows [row_begin, row_end) of the channel groups [0, groups_end) through the ring, group by group, each
+ * tile by tile: one ring for all (the padding columns zeroed once). */
+static __attribute__((noinline)) void dw_rows_ringed(const dw_params* p, const int8_t* input, const int8_t* filter,
+                                                     const int32_t* bias, int8_t* output, size_t row_stride,
+                                                     int32_t row_begin, int32_t row_end, int32_t groups_end) {
   const int32_t width = dw_tile_width();
-  int32_t ox;
+  int32_t c, ox;
+  dw_group g;
+  dw_ring ring;
+  ring.cols = 0; /* no tile yet */
   if (row_begin >= row_end) return; /* no row: also no output height to divide by */
-  for (ox = 0; ox < p->output_width; ox += width) {
-    const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
-    dw_group_tile_ringed(p, g, input, output, row_stride, row_begin, row_end, ox, end);
+  for (c = 0; c < groups_end; c += 4) {
+    dw_group_of(p, filter, bias, c, &g);
+    for (ox = 0; ox < p->output_width; ox += width) {
+      const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
+      dw_group_tile_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end, ox, end, &ring);
+    }
   }
 }
 
@@ -531,18 +550,18 @@ static void dw_channel_row(const dw_params* p, const int32_t* bias, const int8_t
 static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
                     int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* row_scratch) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  int32_t row, c, k;
+  int32_t row, c = 0, k;
   dw_group g;
-  for (c = 0; c < p->output_depth; c += 4) {
+  /* The ring reads a row's inputs before the row's outputs are written, as the scratch row ensures
+   * elsewhere: the ring needs no scratch row, but with one (overlap) the whole row in one tile, else a
+   * later tile would read inputs that an earlier tile's later rows overwrote. */
+  if (dw_ringed(p) && (row_scratch == NULL || dw_tile_width() >= p->output_width)) {
+    c = p->output_depth / 4 * 4; /* the whole groups; the last depth % 4 channels below */
+    dw_rows_ringed(p, input, filter, bias, output, row_stride, row_begin, row_end, c);
+  }
+  for (; c < p->output_depth; c += 4) {
     const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
     if (whole) dw_group_of(p, filter, bias, c, &g);
-    /* The ring reads a row's inputs before the row's outputs are written, as the scratch row ensures
-     * elsewhere: the ring needs no scratch row, but with one (overlap) the whole row in one tile, else a
-     * later tile would read inputs that an earlier tile's later rows overwrote. */
-    if (whole && dw_ringed(p) && (row_scratch == NULL || dw_tile_width() >= p->output_width)) {
-      dw_group_rows_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end);
-      continue;
-    }
     if (whole && dw_widened(p)) {
       dw_group_rows_3x3(p, &g, input + c, output + c, row_stride, row_begin, row_end,
                         row_scratch != NULL ? row_scratch + c : NULL);
