@@ -128,6 +128,29 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, con
 }
 #undef MICROAOT_DSP_TAP
 
+/* One 3x3 window of four channels over widened input, from the bias on: window a of
+ * microaot_dsp_mac4_widened_3x3_x2 alone (an odd last row), nine LDRD pairs of input and weights. */
+static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const int32_t* bw, int32_t s[4]) {
+  uint32_t x02, x13, w02, w13;
+  __asm__(
+      "ldrd %[s0], %[s1], [%[bw]]\n\t"
+      "ldrd %[s2], %[s3], [%[bw], #8]\n\t"
+#define MICROAOT_DSP_WIDE_TAP(input, weights)                        \
+  "ldrd %[x02], %[x13], [%[in], #" input "]\n\t"                     \
+  "ldrd %[w02], %[w13], [%[bw], #" weights "]\n\t"                   \
+  "smlabb %[s0], %[x02], %[w02], %[s0]\n\t"                          \
+  "smlatt %[s2], %[x02], %[w02], %[s2]\n\t"                          \
+  "smlabb %[s1], %[x13], %[w13], %[s1]\n\t"                          \
+  "smlatt %[s3], %[x13], %[w13], %[s3]\n\t"
+      MICROAOT_DSP_WIDE_TAP("0", "16") MICROAOT_DSP_WIDE_TAP("8", "40") MICROAOT_DSP_WIDE_TAP("16", "64")
+      MICROAOT_DSP_WIDE_TAP("64", "24") MICROAOT_DSP_WIDE_TAP("72", "48") MICROAOT_DSP_WIDE_TAP("80", "72")
+      MICROAOT_DSP_WIDE_TAP("128", "32") MICROAOT_DSP_WIDE_TAP("136", "56") MICROAOT_DSP_WIDE_TAP("144", "80")
+#undef MICROAOT_DSP_WIDE_TAP
+      : [x02] "=&r"(x02), [x13] "=&r"(x13), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "=&r"(s[0]), [s1] "=&r"(s[1]),
+        [s2] "=&r"(s[2]), [s3] "=&r"(s[3])
+      : [in] "r"(in), [bw] "r"(bw), "m"(*(const uint32_t(*)[38])in), "m"(*(const int32_t(*)[22])bw));
+}
+
 /* Two vertically adjacent 3x3 windows of four channels over widened input, from the bias on (see the C
  * definition below for the layouts): column by column, window b's filter row r reads the input row that
  * window a's row r + 1 reads, so each input and weight pair is loaded once for both (21 LDRD for 72
@@ -351,27 +374,29 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, con
   microaot_dsp_mac4_lanes(microaot_dsp_load4(in + step), w[1][0], w[1][1], offset, s);
 }
 
-/* `in`: input columns 16 words apart, each rows of two words (lanes of channels 0, 2 and 1, 3): window a
- * reads rows 0 to 2 of columns 0 to 2, window b rows 1 to 3. `bw`: the four channels' bias, then the nine
- * weight pairs of the same lanes, row-major (pair 3 * row + column). */
-static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const int32_t* bw, int32_t a[4],
-                                                    int32_t b[4]) {
+/* `in`: input columns 16 words apart, each rows of two words (lanes of channels 0, 2 and 1, 3): the window
+ * reads rows 0 to 2 of columns 0 to 2. `bw`: the four channels' bias, then the nine weight pairs of the same
+ * lanes, row-major (pair 3 * row + column). */
+static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const int32_t* bw, int32_t s[4]) {
   int column, row, k;
-  for (k = 0; k < 4; ++k) a[k] = b[k] = bw[k];
+  for (k = 0; k < 4; ++k) s[k] = bw[k];
   for (column = 0; column < 3; ++column) {
     for (row = 0; row < 3; ++row) {
       const uint32_t* x = in + 16 * column + 2 * row;
       const uint32_t w02 = (uint32_t)bw[4 + 2 * (3 * row + column)], w13 = (uint32_t)bw[5 + 2 * (3 * row + column)];
-      a[0] = microaot_dsp_smlabb(x[0], w02, a[0]);
-      a[2] = microaot_dsp_smlatt(x[0], w02, a[2]);
-      a[1] = microaot_dsp_smlabb(x[1], w13, a[1]);
-      a[3] = microaot_dsp_smlatt(x[1], w13, a[3]);
-      b[0] = microaot_dsp_smlabb(x[2], w02, b[0]);
-      b[2] = microaot_dsp_smlatt(x[2], w02, b[2]);
-      b[1] = microaot_dsp_smlabb(x[3], w13, b[1]);
-      b[3] = microaot_dsp_smlatt(x[3], w13, b[3]);
+      s[0] = microaot_dsp_smlabb(x[0], w02, s[0]);
+      s[2] = microaot_dsp_smlatt(x[0], w02, s[2]);
+      s[1] = microaot_dsp_smlabb(x[1], w13, s[1]);
+      s[3] = microaot_dsp_smlatt(x[1], w13, s[3]);
     }
   }
+}
+
+/* Window a at `in`, window b one row (two words) lower. */
+static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const int32_t* bw, int32_t a[4],
+                                                    int32_t b[4]) {
+  microaot_dsp_mac4_widened_3x3(in, bw, a);
+  microaot_dsp_mac4_widened_3x3(in + 2, bw, b);
 }
 
 static inline int32_t microaot_dsp_ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }

@@ -3,12 +3,13 @@
  * channel: micro_speech's layer, multiplier 8). Each output row is done four channels at a time over all its
  * pixels: each tap's four inputs (or one, replicated) and four weights widened to 16-bit lanes with
  * SXTAB16/SXTB16 (the input offset added on the way) and accumulated per channel with SMLABB/SMLATT from the
- * bias on. 3x3 windows without dilation (depth multiplier 1): a group's rows counted on in one function, a
- * window wholly inside the image unrolled, one at an edge (KWS's rows are 5 pixels wide: 2 are edges) by its
- * in-image taps only, as the reference does, in a function of its own so that its sums stay in registers.
- * The output step is one SMMLAR per value with the group's constants computed once (see dw_group), four
- * values in one asm statement. Other depth multipliers and requantizations outside the fast path's bounds
- * (dw_fits) take the portable code. */
+ * bias on. 3x3 windows without dilation (depth multiplier 1): at stride 1 through the widened ring (each input
+ * row widened once, output rows in pairs: see dw_ring; KWS), else a group's rows counted on in one function, a
+ * window wholly inside the image unrolled, one at an edge by its in-image taps only, as the reference does, in
+ * a function of its own so that its sums stay in registers. The output step is one SMMLAR per value with the
+ * group's constants computed once (see dw_group), four values (eight in the ring's pairs) in one asm statement.
+ * Other depth multipliers and requantizations outside the fast path's bounds (dw_fits) take the portable
+ * code. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -102,13 +103,18 @@ static int dw_widened(const dw_params* p) {
          p->dilation_width == 1;
 }
 
-/* Four channels from their doubled sums (bias included): the clamp [-128, 127] is the steps' SSAT, a narrower
- * one a SIMD clamp of the four bytes. */
+/* Four channels from their doubled sums (bias included), clamped by SIMD (for [-128, 127] as well: one copy
+ * of the code where dw_store4_tested inlines two). */
 static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out) {
+  microaot_dsp_step_store8x4_clamped(g->step, s, out, g->activation_min4, g->activation_max4);
+}
+
+/* The same in the hot loops: the clamp [-128, 127] is the steps' SSAT alone (byte stores). */
+static inline void dw_store4_tested(const dw_group* g, const int32_t s[4], int8_t* out) {
   if (g->full_range) {
     microaot_dsp_step_store8x4(g->step, s, out);
   } else {
-    microaot_dsp_step_store8x4_clamped(g->step, s, out, g->activation_min4, g->activation_max4);
+    dw_store4(g, s, out);
   }
 }
 
@@ -210,19 +216,13 @@ static __attribute__((noinline)) void dw_pixel_clipped(const dw_row_3x3* r, int3
   if (n > 0) {
     const int8_t* in = r->in + (size_t)(origin + begin) * depth;
     const uint32_t(*w)[2] = r->w + begin;
-    if (n == 2 && r->rows == 3) { /* a left or right edge column of "same" padding: unrolled */
-      microaot_dsp_mac4_lanes_x2(in, depth, w, r->offset, s);
-      microaot_dsp_mac4_lanes_x2(in + row, depth, w + 3, r->offset, s);
-      microaot_dsp_mac4_lanes_x2(in + 2 * row, depth, w + 6, r->offset, s);
-    } else {
-      for (k = 0; k < r->rows; ++k, in += row, w += 3) {
-        if (n == 3) {
-          microaot_dsp_mac4_lanes_x3(in, depth, w, r->offset, s);
-        } else if (n == 2) {
-          microaot_dsp_mac4_lanes_x2(in, depth, w, r->offset, s);
-        } else {
-          microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], r->offset, s);
-        }
+    for (k = 0; k < r->rows; ++k, in += row, w += 3) {
+      if (n == 3) {
+        microaot_dsp_mac4_lanes_x3(in, depth, w, r->offset, s);
+      } else if (n == 2) {
+        microaot_dsp_mac4_lanes_x2(in, depth, w, r->offset, s);
+      } else {
+        microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], r->offset, s);
       }
     }
   }
@@ -261,9 +261,7 @@ static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const
                         depth, row, rows, p->input_width, microaot_dsp_pack16(p->input_offset, p->input_offset)};
   int32_t ox, s[4];
   if (rows != 3) first = end = 0; /* a top or bottom row (or none inside): every column clipped */
-  if (rows > 0) {
-    for (ox = 0; ox < first; ++ox) dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
-  }
+  for (ox = 0; ox < first; ++ox) dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
   {
     const int8_t* in = first < end ? r.in + (size_t)(first * stride - p->pad_width) * depth : r.in;
     const size_t step = (size_t)stride * depth;
@@ -271,16 +269,11 @@ static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const
     for (ox = first; ox < end; ++ox, in += step, o += depth) {
       memcpy(s, dw_bias(g), sizeof s);
       dw_taps_3x3(in, g, depth, row, r.offset, s);
-      dw_store4(g, s, o);
+      dw_store4_tested(g, s, o);
     }
   }
   for (ox = end; ox < p->output_width; ++ox) {
-    if (rows > 0) {
-      dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
-    } else { /* no input row inside: the bias alone */
-      memcpy(s, dw_bias(g), sizeof s);
-      dw_store4(g, s, out + (size_t)ox * depth);
-    }
+    dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth); /* none inside: the bias */
   }
 }
 
@@ -395,8 +388,8 @@ static inline void dw_ring_fill2(const dw_params* p, const int8_t* image, int32_
     dw_ring_fill(p, image, row + 1, ring);
     return;
   }
-  dw_ring_widen2(ring, image + (size_t)row * ring->row_bytes + (size_t)(ring->origin + ring->inside_begin) * ring->depth,
-                 dw_slot(ring, row));
+  image += (size_t)row * ring->row_bytes + (size_t)(ring->origin + ring->inside_begin) * ring->depth;
+  dw_ring_widen2(ring, image, dw_slot(ring, row));
 }
 
 /* Output columns per tile: a tile's windows span at most DW_RING_COLS input columns. */
@@ -410,9 +403,8 @@ static int dw_ringed(const dw_params* p) {
 }
 
 /* `n` output columns of a pair of rows from the windows at `in` on (16 words apart in the ring), `depth`
- * bytes apart from `out`, the lower row `lower` bytes further (0 for an odd last row: its pixel stored first,
- * then overwritten by the upper one). The clamp [-128, 127] is the steps' SSAT, a narrower one a SIMD clamp:
- * a test per pair instead of a second copy of the loop. */
+ * bytes apart from `out`, the lower row `lower` bytes further. The clamp [-128, 127] is the steps' SSAT, a
+ * narrower one a SIMD clamp: a test per pair instead of a second copy of the loop. */
 static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int8_t* out,
                                     size_t lower) {
   const uint32_t* const end = in + 16 * n;
@@ -430,18 +422,35 @@ static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32
   }
 }
 
-/* Output rows [oy, oy + rows) of one image through the ring, two at a time: `output` at row oy and the
- * tile's first column. */
+/* The same for one row (an odd last one), window by window. */
+static __attribute__((noinline)) void dw_pixels_ringed_row(const dw_group* g, const uint32_t* in, int32_t n,
+                                                           size_t depth, int8_t* out) {
+  int32_t s[4];
+  for (; n > 0; --n, in += 16, out += depth) {
+    microaot_dsp_mac4_widened_3x3(in, g->bias_weights, s);
+    dw_store4(g, s, out);
+  }
+}
+
+/* Output rows [oy, oy + rows) of one image through the ring, two at a time (an odd last row alone): `output`
+ * at row oy and the tile's first column. */
 static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const int8_t* image, dw_ring* ring,
                                  int32_t oy, int32_t rows, int8_t* output, size_t row_stride) {
   const size_t depth = (size_t)p->output_depth;
   const int32_t n = ring->cols - 2;
-  int32_t k, top = oy - p->pad_height;
-  ring->first_row = top;
-  dw_ring_fill2(p, image, top, ring);
-  for (k = 0; k < rows; k += 2, top += 2, output += 2 * row_stride) {
+  int32_t k;
+  ring->first_row = oy - p->pad_height;
+  /* k = -2 widens the first pair's top two rows only (one call site: less code) */
+  for (k = -2; k < rows; k += 2) {
+    const int32_t top = ring->first_row + k; /* the upper window's top row */
+    int8_t* const out = output + (size_t)(k < 0 ? 0 : k) * row_stride;
     dw_ring_fill2(p, image, top + 2, ring);
-    dw_pixels_ringed(g, ring->lanes[0][dw_slot(ring, top)], n, depth, output, k + 1 < rows ? row_stride : 0);
+    if (k < 0) continue;
+    if (k + 1 < rows) {
+      dw_pixels_ringed(g, ring->lanes[0][dw_slot(ring, top)], n, depth, out, row_stride);
+    } else {
+      dw_pixels_ringed_row(g, ring->lanes[0][dw_slot(ring, top)], n, depth, out);
+    }
   }
 }
 
@@ -518,7 +527,7 @@ static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t
     memset(s, 0, sizeof s);
     dw_taps(p, image, filter, y, &x, s);
     for (k = 0; k < 4; ++k) s[k] = 2 * s[k] + dw_bias(g)[k];
-    dw_store4(g, s, out + (size_t)ox * depth);
+    dw_store4_tested(g, s, out + (size_t)ox * depth);
   }
 }
 
