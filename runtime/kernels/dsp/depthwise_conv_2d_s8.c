@@ -484,7 +484,6 @@ static __attribute__((noinline)) void dw_rows_ringed(const dw_params* p, const i
   dw_group g;
   dw_ring ring;
   ring.cols = 0; /* no tile yet */
-  if (row_begin >= row_end) return; /* no row: also no output height to divide by */
   for (c = 0; c < groups_end; c += 4) {
     dw_group_of(p, filter, bias, c, &g);
     for (ox = 0; ox < p->output_width; ox += width) {
@@ -553,21 +552,15 @@ static void dw_channel_row(const dw_params* p, const int32_t* bias, const int8_t
   }
 }
 
-/* Output rows [row_begin, row_end) (counted over all batches), channel group by channel group (each group's
- * constants once), into `output` (row i at output + i * row_stride), or with row_scratch each group's part
- * of a row into the scratch row first and then to its place (see the overlap variant). */
-static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
-                    int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* row_scratch) {
+/* dw_rows's channels [c, depth) outside the ring: unrolled 3x3 windows, any other filter, the last depth % 4
+ * channels one by one. */
+static __attribute__((noinline)) void dw_rows_from(const dw_params* p, const int8_t* input, const int8_t* filter,
+                                                   const int32_t* bias, int8_t* output, size_t row_stride,
+                                                   int32_t row_begin, int32_t row_end, int8_t* row_scratch,
+                                                   int32_t c) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  int32_t row, c = 0, k;
+  int32_t row, k;
   dw_group g;
-  /* The ring reads a row's inputs before the row's outputs are written, as the scratch row ensures
-   * elsewhere: the ring needs no scratch row, but with one (overlap) the whole row in one tile, else a
-   * later tile would read inputs that an earlier tile's later rows overwrote. */
-  if (dw_ringed(p) && (row_scratch == NULL || dw_tile_width() >= p->output_width)) {
-    c = p->output_depth / 4 * 4; /* the whole groups; the last depth % 4 channels below */
-    dw_rows_ringed(p, input, filter, bias, output, row_stride, row_begin, row_end, c);
-  }
   for (; c < p->output_depth; c += 4) {
     const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
     if (whole) dw_group_of(p, filter, bias, c, &g);
@@ -591,6 +584,23 @@ static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filte
       if (row_scratch != NULL) dw_copy_channels(p, row_scratch + c, out + c, whole ? 4 : (size_t)(p->output_depth - c));
     }
   }
+}
+
+/* Output rows [row_begin, row_end) (counted over all batches), channel group by channel group (each group's
+ * constants once), into `output` (row i at output + i * row_stride), or with row_scratch each group's part
+ * of a row into the scratch row first and then to its place (see the overlap variant). The ring and the other
+ * paths in functions of their own: the stack holds either's data, not both. */
+static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                    int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* row_scratch) {
+  int32_t c = 0;
+  /* The ring reads a row's inputs before the row's outputs are written, as the scratch row ensures
+   * elsewhere: the ring needs no scratch row, but with one (overlap) the whole row in one tile, else a
+   * later tile would read inputs that an earlier tile's later rows overwrote. */
+  if (dw_ringed(p) && (row_scratch == NULL || dw_tile_width() >= p->output_width)) {
+    c = p->output_depth / 4 * 4; /* the whole groups; the last depth % 4 channels by dw_rows_from */
+    dw_rows_ringed(p, input, filter, bias, output, row_stride, row_begin, row_end, c);
+  }
+  dw_rows_from(p, input, filter, bias, output, row_stride, row_begin, row_end, row_scratch, c);
 }
 
 void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
