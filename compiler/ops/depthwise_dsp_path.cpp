@@ -14,7 +14,7 @@ std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier) {
     return "depthwise 3x3: 4 channels per step, " + clipped + step;
   }
   std::string ring = "depthwise 3x3 widened ring: 4 channels per step, each input row widened to 16 bits once "
-                     "(padding as 0), nine LDRD taps per window" + step;
+                     "(padding as 0), output rows in pairs sharing each LDRD of weights and input" + step;
   if (g.output_w > kDepthwiseRingTileColumns) {
     ring += "; rows of " + std::to_string(g.output_w) + " > " + std::to_string(kDepthwiseRingTileColumns) +
             " pixels: in tiles, and in place " + clipped;
