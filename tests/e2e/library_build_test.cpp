@@ -33,15 +33,19 @@ std::vector<std::string> compilers() {
 
 class LibraryBuildTest : public DemoModelTest {
  protected:
-  // Compiles every C file of `lib` with `cc` and the strict flags; returns the diagnostics of the failures.
-  // A file compiled before (the same runtime file in another folder, same contents) is skipped.
-  std::string strict_build_errors(const std::string& lib, const std::string& cc) {
-    std::string errors;
+  // Compiles every C file of `lib` with `cc` and the strict flags, then `extra` (a later -O wins); returns the
+  // diagnostics of the failures. A file compiled before with the same flags (the same runtime file in another
+  // folder, same contents) is skipped.
+  std::string strict_build_errors(const std::string& lib, const std::string& cc,
+                                  const std::vector<std::string>& extra = {}) {
+    std::string errors, key = cc;
+    for (const std::string& flag : extra) key += " " + flag;
     for (const auto& entry : fs::recursive_directory_iterator(lib)) {
       if (entry.path().extension() != ".c") continue;
-      if (!compiled_[cc].insert(entry.path().filename().string() + read_text(entry.path().string())).second) continue;
+      if (!compiled_[key].insert(entry.path().filename().string() + read_text(entry.path().string())).second) continue;
       std::vector<std::string> argv = {cc, "-I" + lib, "-I" + lib + "/kernels"};
       argv.insert(argv.end(), kStrictFlags.begin(), kStrictFlags.end());
+      argv.insert(argv.end(), extra.begin(), extra.end());
       argv.insert(argv.end(), {entry.path().string(), "-o", tmp_ + "/object.o"});
       if (run_process(argv, tmp_ + "/cc.log") != 0) errors += cc + " " + entry.path().string() + ":\n" + read_text(tmp_ + "/cc.log");
     }
@@ -85,6 +89,28 @@ TEST_F(LibraryBuildTest, EverySharedModelIsCleanUnderStrictWarnings) {
                             "--interface-api", "c"}),
               0);
     for (const std::string& cc : compilers()) EXPECT_EQ(strict_build_errors(lib, cc), "") << name;
+  }
+}
+
+// The DSP kernels' inline assembly holds up to 14 values in registers: an unoptimised debug build (-O0, where
+// GCC keeps r7 as the frame pointer) must still compile, through their C definitions. Folders with every DSP
+// and packed kernel flavour the MLPerf models take, cross-compiled for the Cortex-M4 at -O0 and -Og.
+TEST_F(LibraryBuildTest, DspKernelsBuildForArmAtDebugLevelsUnderStrictWarnings) {
+  MICROAOT_REQUIRE_SHARED();
+  MICROAOT_REQUIRE_QEMU();
+  const std::vector<std::vector<std::string>> folders = {{"kws_dscnn_int8", "speed"},
+                                                         {"ic_resnet8_int8", "speed"},
+                                                         {"ic_resnet8_int8", "balanced"},
+                                                         {"ad_autoencoder_int8", "balanced"}};
+  for (const std::vector<std::string>& folder : folders) {
+    const std::string lib = tmp_ + "/" + folder[0] + "_" + folder[1];
+    ASSERT_EQ(run_microaot({"compile", shared_dir() + "/models/" + folder[0] + "/model.tflite", "-o", lib, "--target",
+                            "cortex-m4", "--optimize", folder[1]}),
+              0);
+    for (const char* level : {"-O0", "-Og"}) {
+      EXPECT_EQ(strict_build_errors(lib, "arm-none-eabi-gcc", {"-mcpu=cortex-m4", "-mthumb", level}), "")
+          << folder[0] << " " << folder[1] << " " << level;
+    }
   }
 }
 

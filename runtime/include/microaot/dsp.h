@@ -1,7 +1,7 @@
 /* The Arm DSP extension's SIMD instructions that the kernels of runtime/kernels/dsp/ use (Armv7E-M, Armv8-M
  * Mainline with DSP: Cortex-M4, M7, M33, M55), as static inline functions over inline assembly. Where the
- * compiler does not define __ARM_FEATURE_DSP (a host build, a check of the sources) each has a C definition of
- * the same result, so the DSP kernels also build and run anywhere. Lanes: "bottom" = bits 0..15, "top" =
+ * compiler does not define __ARM_FEATURE_DSP (a host build, a check of the sources) or does not optimise (-O0)
+ * each has a C definition of the same result, so the DSP kernels also build and run anywhere. Lanes: "bottom" = bits 0..15, "top" =
  * bits 16..31; byte k = bits 8k..8k+7 (little-endian loads). Additions wrap like the hardware's. */
 #ifndef MICROAOT_DSP_H
 #define MICROAOT_DSP_H
@@ -22,7 +22,16 @@ static inline uint32_t microaot_dsp_pack16(int32_t bottom, int32_t top) {
   return ((uint32_t)top << 16) | ((uint32_t)bottom & 0xFFFFu);
 }
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+/* Inline assembly where the compiler targets the DSP extension and optimises. At -O0 GCC keeps r7 as the frame
+ * pointer and the blocks that hold a window's sums in registers have none left ("impossible constraints"): a
+ * debug build takes the C definitions, which give the same results. */
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__OPTIMIZE__)
+#define MICROAOT_DSP_ASM 1
+#else
+#define MICROAOT_DSP_ASM 0
+#endif
+
+#if MICROAOT_DSP_ASM
 
 /* SXTAB16: the lanes of a plus bytes 0 and 2 of x, sign-extended to 16 bits. */
 static inline uint32_t microaot_dsp_sxtab16(uint32_t a, uint32_t x) {

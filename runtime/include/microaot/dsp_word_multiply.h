@@ -1,5 +1,5 @@
 /* The DSP extension's word-by-halfword multiplies (SMLAWB, SMLAWT) and SSAT with a shift, beside microaot/dsp.h
- * and under the same rule: inline assembly under __ARM_FEATURE_DSP, a C definition of the same result elsewhere.
+ * and under the same rule: inline assembly under MICROAOT_DSP_ASM, a C definition of the same result elsewhere.
  * The ADD kernel over one linear form (kernels/dsp/add_s8_linear.c) is made of them. */
 #ifndef MICROAOT_DSP_WORD_MULTIPLY_H
 #define MICROAOT_DSP_WORD_MULTIPLY_H
@@ -8,7 +8,7 @@
 
 #include "microaot/dsp.h"
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if MICROAOT_DSP_ASM
 
 /* SMLAWB (SMLAWT): acc + the top 32 bits of the 48-bit product of m and the bottom (top) lane of x, that is
  * acc + floor(m * lane / 2^16). */

@@ -80,11 +80,7 @@ static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const 
 /* The loops are in assembly where the DSP extension is there: the compiler's allocation of the 13 live values
  * spills inside the loop. Per group: one LDRD of the unit pair's words (two over int16 weights), one LDRD per
  * row, SXTB16 twice per int8 weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/dsp.h's definitions). */
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-#define MICROAOT_PACKED_ASM 1
-#else
-#define MICROAOT_PACKED_ASM 0
-#endif
+#define MICROAOT_PACKED_ASM MICROAOT_DSP_ASM
 
 /* The loops below run two groups per iteration: an odd count of groups enters at the second (label 2), read
  * from bit 3 (int16 weights: bit 4) of the 8 * groups (16 * groups) bytes of weights left, shifted into the sign
