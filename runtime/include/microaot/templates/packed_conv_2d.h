@@ -27,8 +27,8 @@ static void packed_row_range(const conv_params* p, const int8_t* input, const in
     int8_t* dst = row_scratch != NULL ? row_scratch : out;
     for (ox = 0; ox < p->output_width; ox += 2, in += 2 * pixel_step, dst += 2 * out_depth) {
       const int pair = ox + 1 < p->output_width;
-      MICROAOT_PACKED_FORM(microaot_packed_row_pair)(in, pair ? in + pixel_step : NULL, p->input_depth, filter,
-                                                     p->output_depth, &stage, requant, rows, dst, dst + out_depth);
+      microaot_packed_row_pair(in, pair ? in + pixel_step : NULL, p->input_depth, filter, p->output_depth, &stage,
+                               requant, rows, dst, dst + out_depth);
     }
     if (row_scratch != NULL) memcpy(out, row_scratch, row_size);
   }

@@ -14,8 +14,7 @@ void MICROAOT_FN(const microaot_fully_connected_params_q* params, const int8_t* 
   for (b = 0; b < params->batches; b += 2) {
     const int8_t* in = input + (size_t)b * depth;
     int8_t* out = output + (size_t)b * units;
-    MICROAOT_PACKED_FORM(microaot_packed_row_pair)(in, b + 1 < params->batches ? in + depth : NULL,
-                                                   params->input_depth, weights, params->output_depth, &stage,
-                                                   requant, rows, out, out + units);
+    microaot_packed_row_pair(in, b + 1 < params->batches ? in + depth : NULL, params->input_depth, weights,
+                             params->output_depth, &stage, requant, rows, out, out + units);
   }
 }

@@ -153,13 +153,3 @@ void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int3
     microaot_packed_store_general(o, u, acc, both, out0 + u, out1 != NULL ? out1 + u : NULL);
   }
 }
-
-void MICROAOT_PACKED_FORM(microaot_packed_row_pair)(const int8_t* r0, const int8_t* r1, int32_t n,
-                                                    const int32_t* weights, int32_t units,
-                                                    const microaot_dsp_output_stage* o, const int32_t* requant,
-                                                    uint32_t* rows, int8_t* out0, int8_t* out1) {
-  const int32_t groups = microaot_packed_groups(n);
-  microaot_packed_widen(r0, n, rows, r1 != NULL ? 4 : 2);
-  if (r1 != NULL) microaot_packed_widen(r1, n, rows + 2, 4);
-  MICROAOT_PACKED_FORM(microaot_packed_rows)(rows, weights, groups, units, o, requant, out0, r1 != NULL ? out1 : NULL);
-}
