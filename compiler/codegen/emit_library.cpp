@@ -47,19 +47,30 @@ std::set<std::string> needed_runtime_files(const CompiledModel& model) {
   return needed;
 }
 
+// The runtime files `text` brings along: every header it includes as "microaot/..." (the executor's
+// platform.h too, which it includes only under #ifdef MICROAOT_PROFILE), and every source it names in a
+// "microaot-links: PATH" comment (the out-of-line functions it calls, e.g. the packed kernels' rows).
+std::vector<std::string> files_named_by(const std::string& text) {
+  std::vector<std::string> named;
+  const std::string include = "#include \"microaot/", links = "microaot-links: ";
+  for (size_t at = text.find(include); at != std::string::npos; at = text.find(include, at + 1)) {
+    const size_t start = at + include.size() - std::string("microaot/").size();
+    named.push_back("include/" + text.substr(start, text.find('"', start) - start));
+  }
+  for (size_t at = text.find(links); at != std::string::npos; at = text.find(links, at + 1)) {
+    const size_t start = at + links.size();
+    named.push_back(text.substr(start, text.find_first_of(" \n", start) - start));
+  }
+  return named;
+}
+
 void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<std::string>& sources) {
   std::set<std::string> needed = needed_runtime_files(model);
-  // Runtime files include siblings as "microaot/...": pull in every header a needed file names (the
-  // executor's platform.h too, which it includes only under #ifdef MICROAOT_PROFILE).
   for (bool grew = true; grew;) {
     grew = false;
     for (const std::string& path : std::set<std::string>(needed)) {
-      const std::string text = runtime_file(path);
-      for (size_t at = text.find("#include \"microaot/"); at != std::string::npos;
-           at = text.find("#include \"microaot/", at + 1)) {
-        const size_t start = at + 10;
-        const std::string header = "include/" + text.substr(start, text.find('"', start) - start);
-        grew = needed.insert(header).second || grew;
+      for (const std::string& named : files_named_by(runtime_file(path))) {
+        grew = needed.insert(named).second || grew;
       }
     }
   }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frontend/tflite_test_builder.h"
+#include "target/target.h"
 
 namespace microaot {
 namespace {
@@ -36,6 +37,32 @@ TEST(EmitLibrary, EveryFolderGetsTheExecutorAndOnlyTheCallsItUses) {
   EXPECT_EQ(bound.count("kernels/executor_bind.c"), 1u);
   EXPECT_EQ(bound.count("kernels/executor_once.c"), 0u);
   EXPECT_TRUE(contains(bound.at("model.c"), "microaot_run_once_bound("));
+}
+
+// A packed kernel's source names the row machinery of its weight form ("microaot-links:"): the folder gets
+// that source, and not the other form's.
+TEST(EmitLibrary, APackedKernelBringsTheRowSourceOfItsWeightForm) {
+  for (const bool balanced : {false, true}) {
+    CompileOptions options;
+    options.target = parse_target("cortex-m4");
+    options.target.optimize_balanced = balanced;
+    ModelSpec four_units = small_fc_model();  // the packed kernels take four units or more
+    four_units.tensors[1] = constant("weights", tflite::TensorType::INT8, {4, 4}, {0.25f}, std::vector<uint8_t>(16, 2));
+    four_units.tensors[2] = constant("bias", tflite::TensorType::INT32, {4}, {0.125f}, bytes_of<int32_t>({1, 2, 3, 4}));
+    four_units.tensors[3] = activation("out", {1, 4}, 1.5f, 3);
+    const CompiledModel model = compile_model(build_model(four_units), options);
+    ASSERT_EQ(model.calls.size(), 1u);
+    ASSERT_TRUE(contains(model.calls[0].function(), "_packed")) << model.calls[0].function();
+    const FileSet files = emit_library(model);
+    const std::string used = balanced ? "kernels/packed_rows.c" : "kernels/packed_rows_w16.c";
+    const std::string other = balanced ? "kernels/packed_rows_w16.c" : "kernels/packed_rows.c";
+    EXPECT_EQ(files.count(used), 1u) << used;
+    EXPECT_EQ(files.count("kernels/microaot/templates/packed_rows.h"), 1u);
+    EXPECT_EQ(files.count(other), 0u) << other;
+    EXPECT_TRUE(contains(files.at("CMakeLists.txt"), used.substr(std::string("kernels/").size())));
+  }
+  // A portable folder has no packed kernel, and no row source.
+  EXPECT_EQ(emit_library(compile_small()).count("kernels/packed_rows.c"), 0u);
 }
 
 TEST(EmitLibrary, TheArenaHeaderAndTheContextAreInEveryFigure) {

@@ -117,8 +117,8 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, co
     const int pair = ox + 1 < p->output_width;
     widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
     if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
-    microaot_packed_rows(s->rows, filter, groups, p->output_depth, stage, requant, dst,
-                         pair ? dst + pixel_bytes : NULL);
+    MICROAOT_PACKED_FORM(microaot_packed_rows)(s->rows, filter, groups, p->output_depth, stage, requant, dst,
+                                               pair ? dst + pixel_bytes : NULL);
   }
 }
 

@@ -1,0 +1,155 @@
+/* The packed kernels' row machinery (declared in microaot/packed_matmul.h): the output steps and the loops over
+ * unit pairs, one out-of-line copy per weight form that every packed kernel of the form calls. The including
+ * source (kernels/portable/packed_rows.c, packed_rows_w16.c) defines MICROAOT_PACKED_WIDE_WEIGHTS. */
+#include <stddef.h>
+
+#include "microaot/packed_matmul.h"
+
+/* One channel's requantization (TFLM's MultiplyByQuantizedMultiplier, as microaot_dsp_requantize), decoded
+ * once for the rows of a block: left shift, multiplier, and the rounding right shift's mask and half. */
+typedef struct {
+  int32_t left, multiplier, right, mask, half;
+} microaot_packed_channel;
+
+static inline microaot_packed_channel microaot_packed_channel_of(const microaot_dsp_output_stage* o, int32_t c) {
+  microaot_packed_channel ch;
+  const int32_t shift = o->shift[c];
+  ch.left = shift > 0 ? shift : 0;
+  ch.multiplier = o->multiplier[c];
+  ch.right = ch.left - shift;
+  ch.mask = (int32_t)(((int64_t)1 << ch.right) - 1);
+  ch.half = ch.mask >> 1;
+  return ch;
+}
+
+/* The int8 output of a sum that already holds the bias. */
+static inline int8_t microaot_packed_output(const microaot_dsp_output_stage* o, const microaot_packed_channel* ch,
+                                            int32_t acc) {
+  const int64_t product = (int64_t)(int32_t)((uint32_t)acc << ch->left) * ch->multiplier;
+  const int32_t high = (int32_t)((product + ((int64_t)1 << 30)) >> 31);
+  const int32_t threshold = ch->half + (int32_t)((uint32_t)high >> 31);
+  const int32_t value = (high >> ch->right) + ((high & ch->mask) > threshold) + o->output_offset;
+  return (int8_t)microaot_clamp_s32(value, o->activation_min, o->activation_max);
+}
+
+/* The output step the compiler specialises (compiler/ops/packed_weights.cpp, packed_output_stage, proves it
+ * exact for the constants it emits), as a table of MICROAOT_PACKED_STEP_WORDS words per unit pair (the last
+ * pair completed with zeros): both units' folded bias, multiplier m >= 0, rounding R = 2^(e-1) +
+ * output_offset * 2^e and right shift e in [1, 31]. With d = 2 * sum (no overflow: the compiler bounds the
+ * sums below 2^30), SMMLAR(d, m, R) less one for a negative sum is R less one for a negative sum plus TFLM's
+ * rounding doubling high multiply of the sum and m (the compiler's bound keeps it in int32), and >> e gives its
+ * rounding right shift plus the output offset. The one less comes after the SMMLAR: one SUB of d's sign bit
+ * (LSR #31 as the operand's shift) instead of an extraction and an add before it. */
+static inline int32_t microaot_packed_requantized(int32_t acc, int32_t multiplier, int32_t rounding, int32_t shift) {
+  const uint32_t doubled = (uint32_t)acc << 1;
+  return (microaot_dsp_smmlar((int32_t)doubled, multiplier, rounding) - (int32_t)(doubled >> 31)) >> shift;
+}
+
+/* The int8 output: one SSAT, the whole int8 range; a narrower activation range (ReLU6, or ReLU with another
+ * zero point) is applied to the stored row afterwards (microaot_packed_clamp_row), out of the block loop. */
+static inline int8_t microaot_packed_saturated(int32_t value) { return (int8_t)microaot_dsp_ssat8(value); }
+
+/* out[0..n) clamped to [lo, hi] (a subrange of int8, so that clamping the saturated value is the clamp). */
+static inline void microaot_packed_clamp_row(int8_t* out, int32_t n, int32_t lo, int32_t hi) {
+  int32_t i;
+  for (i = 0; i < n; ++i) out[i] = (int8_t)microaot_clamp_s32(out[i], lo, hi);
+}
+
+/* One unit pair against one row (two_rows 0) or two interleaved rows, sums from the table's bias, outputs
+ * out[0..1] and out[units..units + 1] (the second row); only out[0] and out[units] when `both` is 0. Returns
+ * the next pair's weights. */
+static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, const uint32_t* rows, int32_t groups,
+                                                       const int32_t* step, int two_rows, int both, size_t units,
+                                                       int8_t* out) {
+  int32_t acc[4];
+  acc[0] = acc[2] = step[0];
+  acc[1] = acc[3] = step[1];
+  weights = two_rows ? microaot_packed_dot_2x2(weights, rows, groups, acc)
+                     : microaot_packed_dot_1x2(weights, rows, groups, acc);
+  {
+    /* Read before the int8 stores, which may alias them as far as the compiler knows. */
+    const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
+    out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
+    if (two_rows) out[units] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m0, r0, e0));
+    if (both) {
+      out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
+      if (two_rows) out[units + 1] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m1, r1, e1));
+    }
+  }
+  return weights;
+}
+
+/* Two unit pairs (four units) against one row: out[0..3], the table's words of both pairs at `step`. */
+static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, const uint32_t* row, int32_t groups,
+                                                       const int32_t* step, int8_t* out) {
+  const int32_t* const next = step + MICROAOT_PACKED_STEP_WORDS;
+  int32_t acc[4];
+  acc[0] = step[0], acc[1] = step[1], acc[2] = next[0], acc[3] = next[1];
+  weights = microaot_packed_dot_1x4(weights, row, groups, acc);
+  {
+    /* Read before the int8 stores, which may alias them as far as the compiler knows. */
+    const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
+    const int32_t m2 = next[2], m3 = next[3], r2 = next[4], r3 = next[5], e2 = next[6], e3 = next[7];
+    out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
+    out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
+    out[2] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m2, r2, e2));
+    out[3] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m3, r3, e3));
+  }
+  return weights;
+}
+
+/* Every unit through the table `step`; the full pairs in a loop whose flags are constants per call site, one
+ * row four units at a time. */
+static inline void microaot_packed_rows_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
+                                             int32_t units, const microaot_dsp_output_stage* o, const int32_t* step,
+                                             int two_rows, int8_t* out) {
+  int32_t u = 0;
+  if (!two_rows) {
+    for (; u + 3 < units; u += 4, step += 2 * MICROAOT_PACKED_STEP_WORDS) {
+      weights = microaot_packed_quad_fast(weights, rows, groups, step, out + u);
+    }
+  }
+  for (; u + 1 < units; u += 2, step += MICROAOT_PACKED_STEP_WORDS) {
+    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, (size_t)units, out + u);
+  }
+  if (u < units) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, (size_t)units, out + u);
+  if (o->activation_min != -128 || o->activation_max != 127) {
+    microaot_packed_clamp_row(out, two_rows ? 2 * units : units, o->activation_min, o->activation_max);
+  }
+}
+
+/* The same from the params' multipliers and shifts (a layer outside the specialised step's range). */
+static inline void microaot_packed_store_general(const microaot_dsp_output_stage* o, int32_t u, const int32_t acc[4],
+                                                 int both, int8_t* out0, int8_t* out1) {
+  const microaot_packed_channel first = microaot_packed_channel_of(o, u);
+  out0[0] = microaot_packed_output(o, &first, acc[0]);
+  if (out1 != NULL) out1[0] = microaot_packed_output(o, &first, acc[2]);
+  if (both) {
+    const microaot_packed_channel second = microaot_packed_channel_of(o, u + 1);
+    out0[1] = microaot_packed_output(o, &second, acc[1]);
+    if (out1 != NULL) out1[1] = microaot_packed_output(o, &second, acc[3]);
+  }
+}
+
+/* microaot/packed_matmul.h states the contract of these two. */
+void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int32_t* weights, int32_t groups,
+                                                int32_t units, const microaot_dsp_output_stage* o,
+                                                const int32_t* step, int8_t* out0, int8_t* out1) {
+  int32_t u, acc[4];
+  if (step != NULL) {
+    if (out1 != NULL) {
+      microaot_packed_rows_fast(rows, weights, groups, units, o, step, 1, out0);
+    } else {
+      microaot_packed_rows_fast(rows, weights, groups, units, o, step, 0, out0);
+    }
+    return;
+  }
+  for (u = 0; u < units; u += 2) {
+    const int both = u + 1 < units;
+    acc[0] = acc[2] = o->bias[u];
+    acc[1] = acc[3] = both ? o->bias[u + 1] : 0;
+    weights = out1 != NULL ? microaot_packed_dot_2x2(weights, rows, groups, acc)
+                           : microaot_packed_dot_1x2(weights, rows, groups, acc);
+    microaot_packed_store_general(o, u, acc, both, out0 + u, out1 != NULL ? out1 + u : NULL);
+  }
+}
