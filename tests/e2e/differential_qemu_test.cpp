@@ -57,12 +57,13 @@ void PrintTo(const DspCase& c, std::ostream* os) { *os << c.stem << " on " << c.
 class DspImplementations : public ::testing::TestWithParam<DspCase> {};
 
 // Stems that lowering picks instead of an ISA stem for some layers on a DSP target (compiler/ops/packed_weights.h,
-// compiler/ops/add_linear.h):
+// compiler/ops/add_linear.h, compiler/ops/depthwise_dsp_path.h):
 // a model calling either exercises the stem's case, so that the case still finds models and covers both.
 const char* specialisation_of(const std::string& stem) {
   static const char* const kSpecialisations[][2] = {{"conv_2d_s8", "conv_2d_s8_packed"},
                                                     {"fully_connected_s8", "fully_connected_s8_packed"},
-                                                    {"add_s8", "add_s8_linear"}};
+                                                    {"add_s8", "add_s8_linear"},
+                                                    {"depthwise_conv_2d_s8", "depthwise_conv_2d_s8_ring"}};
   for (const auto& s : kSpecialisations) {
     if (stem == s[0]) return s[1];
   }
