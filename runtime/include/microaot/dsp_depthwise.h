@@ -1,7 +1,8 @@
-/* The DSP int8 DEPTHWISE_CONV_2D's shared part: the fast path's bounds, a channel group's constants and
- * the entry of the widened ring (3x3, stride 1, depth multiplier 1), for runtime/kernels/dsp/depthwise_conv_2d_s8.c
- * (every path) and dsp/depthwise_conv_2d_s8_ring.c (the ring alone, so that a model whose layers all take the
- * ring links only it). Static functions: each of the two sources holds its own copy of the few it calls. */
+/* The DSP int8 DEPTHWISE_CONV_2D's shared part, for dsp/depthwise_conv_2d_s8.c (every path) and
+ * dsp/depthwise_conv_2d_s8_ring.c (the widened ring alone: 3x3, stride 1, depth multiplier 1, so that a model
+ * whose layers all take the ring links only it): a channel group's constants, small inline tests, and the
+ * out-of-line functions both link (the fast path's bounds, a group's constants and the ring's rows in
+ * dsp/depthwise_conv_2d_s8_ring_rows.c, the portable fallback in dsp/depthwise_conv_2d_s8_portable.c). */
 #ifndef MICROAOT_DSP_DEPTHWISE_H
 #define MICROAOT_DSP_DEPTHWISE_H
 
@@ -67,6 +68,13 @@ static inline int32_t dw_tile_width(void) { return DW_RING_COLS - 2; }
  * maps the ring's set-up costs more than the clipped windows). */
 static inline int dw_ringed(const dw_params* p) {
   return dw_widened(p) && p->stride_width == 1 && p->stride_height == 1 && p->output_width >= 3;
+}
+
+/* Whether an overlapping output lies a whole number of pixels from the input: then every output byte
+ * overwrites an input byte of its own channel (depth multiplier 1) and channel groups may go outermost. */
+static inline int dw_whole_pixels_apart(const int8_t* input, const int8_t* output, int32_t depth) {
+  const uintptr_t in_at = (uintptr_t)input, out_at = (uintptr_t)output;
+  return (in_at > out_at ? in_at - out_at : out_at - in_at) % (uintptr_t)depth == 0;
 }
 
 /* Rows [row_begin, row_end) (counted over all batches) of the channel groups [0, groups_end) through the

@@ -337,15 +337,13 @@ void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_para
                                            const int8_t* filter, const int32_t* bias, int8_t* output,
                                            void* scratch) {
   const size_t row_size = (size_t)params->output_width * (size_t)params->output_depth;
-  const uintptr_t in_at = (uintptr_t)input, out_at = (uintptr_t)output;
   const int32_t rows = params->batches * params->output_height;
   int32_t row;
   if (!microaot_dsp_depthwise_fits(params, bias)) {
     microaot_depthwise_conv_2d_s8_overlap_portable(params, input, filter, bias, output, scratch);
     return;
   }
-  if (params->depth_multiplier == 1 &&
-      (in_at > out_at ? in_at - out_at : out_at - in_at) % (uintptr_t)params->output_depth == 0) {
+  if (params->depth_multiplier == 1 && dw_whole_pixels_apart(input, output, params->output_depth)) {
     dw_rows(params, input, filter, bias, output, row_size, 0, rows, (int8_t*)scratch);
     return;
   }
