@@ -508,6 +508,43 @@ TEST(DepthwiseHandler, MultiplierDilationAndCall) {
   EXPECT_EQ(handler(g).macs(g, g.ops[0]), int64_t{10} * 10 * 6 * 9);
 }
 
+// On a DSP target (speed or balanced) a layer the kernel computes through its widened ring alone (KWS's: 3x3,
+// stride 1, depth a multiple of 4, rows within one tile) calls the ring's own kernel; a stride-2 layer, a depth
+// remainder and --optimize size keep the general kernel.
+TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
+  Spec s = depthwise_spec();
+  s.input = {1, 6, 5, 8};
+  s.filter = {1, 3, 3, 8};
+  s.output = {1, 6, 5, 8};
+  s.filter_scales = std::vector<float>(8, 0.01f);
+  s.options = DepthwiseConv2DOptions{Padding::kSame, 1, 1, 1, 1, 1, Activation::kRelu};
+  Graph ring = build(s);
+  EXPECT_EQ(lower_in_place_for_test(ring, parse_target("cortex-m4")).info().function(),
+            "microaot_depthwise_conv_2d_s8_ring");
+  Target balanced = parse_target("cortex-m7");
+  balanced.optimize_balanced = true;
+  Graph ring_balanced = build(s);
+  EXPECT_EQ(lower_in_place_for_test(ring_balanced, balanced).info().function(), "microaot_depthwise_conv_2d_s8_ring");
+  Target size = parse_target("cortex-m4");
+  size.optimize_size = true;
+  Graph ring_size = build(s);
+  EXPECT_EQ(lower_in_place_for_test(ring_size, size).info().function(), "microaot_depthwise_conv_2d_s8");
+  Spec stride2 = s;
+  stride2.output = {1, 3, 3, 8};
+  stride2.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};
+  Graph strided = build(stride2);
+  EXPECT_EQ(lower_in_place_for_test(strided, parse_target("cortex-m4")).info().function(),
+            "microaot_depthwise_conv_2d_s8");
+  Spec remainder = s;
+  remainder.input = {1, 6, 5, 6};
+  remainder.filter = {1, 3, 3, 6};
+  remainder.output = {1, 6, 5, 6};
+  remainder.filter_scales = std::vector<float>(6, 0.01f);
+  Graph six = build(remainder);
+  EXPECT_EQ(lower_in_place_for_test(six, parse_target("cortex-m4")).info().function(),
+            "microaot_depthwise_conv_2d_s8");
+}
+
 TEST(DepthwiseHandler, Stride2ValidFloat) {
   Spec s = depthwise_spec();
   s.type = DType::kFloat32;

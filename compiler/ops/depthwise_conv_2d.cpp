@@ -84,7 +84,9 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   KernelCall call = make_conv_call(graph, op, "depthwise_conv_2d", g, {"depth_multiplier", options.depth_multiplier},
                                    options.activation, channels, accumulator(graph, t));
   const bool int8 = graph.tensor(t.input).dtype == DType::kInt8 && graph.tensor(t.filter).dtype == DType::kInt8;
-  if (target.kernels_use_dsp() && int8) call.specialisation = depthwise_dsp_path(g, options.depth_multiplier);
+  if (!target.kernels_use_dsp() || !int8) return call;
+  call.specialisation = depthwise_dsp_path(g, options.depth_multiplier);
+  if (depthwise_dsp_ring_only(g, options.depth_multiplier)) call.stem = "depthwise_conv_2d_s8_ring";
   return call;
 }
 

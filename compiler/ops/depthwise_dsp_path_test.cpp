@@ -35,5 +35,21 @@ TEST(DepthwiseDspPath, NamesThePathTheKernelTakes) {
   EXPECT_TRUE(contains(depthwise_dsp_path(geometry(3, 1, 12), 2), "portable"));
 }
 
+// The layers the ring alone computes in both variants: whole channel groups, a row in one tile.
+TEST(DepthwiseDspPath, RingOnlyForWholeGroupsAndRowsWithinATile) {
+  EXPECT_TRUE(depthwise_dsp_ring_only(geometry(3, 1, 5), 1));  // KWS
+  EXPECT_TRUE(depthwise_dsp_ring_only(geometry(3, 1, kDepthwiseRingTileColumns), 1));
+  EXPECT_FALSE(depthwise_dsp_ring_only(geometry(3, 1, kDepthwiseRingTileColumns + 1), 1));  // tiles
+  EXPECT_FALSE(depthwise_dsp_ring_only(geometry(3, 1, kDepthwiseRingMinColumns - 1), 1));
+  EXPECT_FALSE(depthwise_dsp_ring_only(geometry(3, 2, 5), 1));
+  EXPECT_FALSE(depthwise_dsp_ring_only(geometry(3, 1, 5), 8));
+  ConvGeometry remainder = geometry(3, 1, 5);
+  remainder.output_c = remainder.input_c = 6;
+  EXPECT_FALSE(depthwise_dsp_ring_only(remainder, 1));
+  ConvGeometry dilated = geometry(3, 1, 5);
+  dilated.dilation_h = 2;
+  EXPECT_FALSE(depthwise_dsp_ring_only(dilated, 1));
+}
+
 }  // namespace
 }  // namespace microaot

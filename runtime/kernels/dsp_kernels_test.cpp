@@ -28,6 +28,11 @@ void microaot_dsp_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q
 void microaot_dsp_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                const int8_t* input, const int8_t* filter, const int32_t* bias,
                                                int8_t* output, void* scratch);
+void microaot_dsp_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
+                                            const int8_t* filter, const int32_t* bias, int8_t* output);
+void microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                    const int8_t* input, const int8_t* filter, const int32_t* bias,
+                                                    int8_t* output, void* scratch);
 void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
                          int8_t* output);
 void microaot_dsp_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
@@ -187,9 +192,10 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
 
 // A 3x3 depthwise layer of depth multiplier 1 and geometry g (out_h, out_w filled in from the padding and
 // stride), DSP plain and overlap against the portable kernel.
-void expect_same_depthwise_3x3(Geometry g, std::mt19937& rng, int i, Counts& counts) {
-  const ConvKernels<microaot_depthwise_conv_2d_params_q> depthwise{
-      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
+void expect_same_depthwise_3x3(Geometry g, std::mt19937& rng, int i, Counts& counts,
+                               const ConvKernels<microaot_depthwise_conv_2d_params_q>& depthwise = {
+                                   microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8,
+                                   microaot_dsp_depthwise_conv_2d_s8_overlap}) {
   g.out_h = out_size(g.in_h, g.pad_h, 3, 1, g.stride_h), g.out_w = out_size(g.in_w, g.pad_w, 3, 1, g.stride_w);
   microaot_depthwise_conv_2d_params_q p{};
   p.depth_multiplier = 1;
@@ -241,6 +247,31 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableAcrossTheRingsTilesAndBatches) {
       const int in_h = 3 + in_w % 3;
       expect_same_depthwise_3x3({2, in_h, in_w, 10, 3, 3, 0, 0, 10, 1, 1, 1, 1, pad, pad}, rng, ++i, counts);
       ASSERT_FALSE(HasFailure()) << in_h << "x" << in_w << " pad " << pad;
+    }
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+// The ring's own kernel (depthwise_conv_2d_s8_ring): the layers the compiler gives it (depth a multiple of 4,
+// rows of 3 to 12 pixels: KWS's), and what it hands to the portable code (a depth remainder, stride 2, rows
+// wider than a tile).
+TEST(DspDepthwiseConv2dS8Ring, MatchesPortableOnRingLayersAndItsFallbacks) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> ring{microaot_depthwise_conv_2d_s8,
+                                                              microaot_dsp_depthwise_conv_2d_s8_ring,
+                                                              microaot_dsp_depthwise_conv_2d_s8_ring_overlap};
+  std::mt19937 rng(37);
+  Counts counts;
+  int i = 0;
+  expect_same_depthwise_3x3({1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1}, rng, ++i, counts, ring);  // KWS
+  for (const int in_w : {3, 5, 12, 13, 14, 27}) {
+    for (int pad = 0; pad <= 1; ++pad) {
+      for (const int depth : {8, 10}) {
+        for (int stride = 1; stride <= 2; ++stride) {
+          expect_same_depthwise_3x3({2, 3 + in_w % 3, in_w, depth, 3, 3, 0, 0, depth, stride, stride, 1, 1, pad, pad},
+                                    rng, ++i, counts, ring);
+          ASSERT_FALSE(HasFailure()) << in_w << " pad " << pad << " depth " << depth << " stride " << stride;
+        }
+      }
     }
   }
   EXPECT_GT(counts.inside, counts.compared / 2);

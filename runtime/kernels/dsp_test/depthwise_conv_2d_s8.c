@@ -2,6 +2,4 @@
  * runtime tests (dsp_kernels_test.cpp); on the host it runs microaot/dsp.h's C definitions. */
 #define microaot_depthwise_conv_2d_s8 microaot_dsp_depthwise_conv_2d_s8
 #define microaot_depthwise_conv_2d_s8_overlap microaot_dsp_depthwise_conv_2d_s8_overlap
-#define microaot_depthwise_conv_2d_s8_portable microaot_dsp_test_depthwise_conv_2d_s8_portable
-#define microaot_depthwise_conv_2d_s8_overlap_portable microaot_dsp_test_depthwise_conv_2d_s8_overlap_portable
 #include "../dsp/depthwise_conv_2d_s8.c"
