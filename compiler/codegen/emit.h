@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct BuildFiles {
   std::vector<std::string> include_dirs;     // relative to the folder: "", "kernels", model folders
   std::vector<std::string> no_static_arena;  // the NAME_NO_STATIC_ARENA macros the static-arena option sets
   bool optimize_size = false;                // --optimize size: the library is built with -Os
+  // Otherwise the sources built with -Os all the same, and the other runtime sources (codegen/source_levels.h):
+  // in a Makefile with several folders a runtime file that any folder's layers need fast keeps the user's -O.
+  std::set<std::string> size_sources, speed_sources;
 };
 std::string emit_cmake_lists(const BuildFiles& build);        // CMakeLists.txt
 std::string emit_makefile_fragment(const BuildFiles& build);  // NAME.mk, microaot_models.mk

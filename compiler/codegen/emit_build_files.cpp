@@ -1,6 +1,7 @@
 // The build files of an output folder: CMakeLists.txt (add_subdirectory) and a Makefile fragment, both
 // with the same two options: the static arena (on by default) and the per-operator profiling hooks.
-// --optimize size adds -Os to both (speed leaves the -O flag to the user's build).
+// --optimize size adds -Os to both; speed and balanced leave the -O flag to the user's build but for the
+// sources built for size (codegen/source_levels.h), which get -Os after it.
 #include <sstream>
 
 #include "codegen/emit.h"
@@ -8,12 +9,32 @@
 namespace microaot {
 
 namespace {
+std::string join_list(const std::set<std::string>& items, const std::string& separator) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
+  return text;
+}
+
 std::string sources_of(const BuildFiles& build, const std::string& indent) {
   std::string text;
   for (const auto* list : {&build.own_sources, &build.runtime_sources}) {
     for (const std::string& s : *list) text += "\n" + indent + s;
   }
   return text;
+}
+
+// The sources built for size: m_CFLAGS expands, inside a compile rule, to -Os for them ($< names the source),
+// unless another fragment's layers need the same runtime file fast (only one copy is built).
+void write_size_flag(std::ostream& out, const BuildFiles& b, const std::string& own) {
+  out << "# Built for size at any -O (" << b.prefix << "_CFLAGS after your -O in the compile rule): the\n"
+      << "# executor's API and the kernels of layers that do under 1/1000 of the work (see network_info.txt).\n"
+      << "MICROAOT_SIZE_PATHS := $(MICROAOT_SIZE_PATHS) $(abspath";
+  for (const std::string& s : b.size_sources) out << " $(" << own << "_DIR)" << s;
+  out << ")\nMICROAOT_SPEED_NAMES := $(MICROAOT_SPEED_NAMES)";
+  for (const std::string& s : b.speed_sources) out << " " << s.substr(s.find_last_of('/') + 1);
+  out << "\nMICROAOT_SIZE_FLAG = $(if $(filter $(abspath $<),$(MICROAOT_SIZE_PATHS)),"
+      << "$(if $(filter $(notdir $<),$(MICROAOT_SPEED_NAMES)),,-Os))\n";
+  out << b.prefix << "_CFLAGS = $(" << own << "_BASE_CFLAGS) $(MICROAOT_SIZE_FLAG)\n";
 }
 }  // namespace
 
@@ -38,9 +59,15 @@ std::string emit_cmake_lists(const BuildFiles& b) {
   out << "if(NOT " << b.prefix << "_STATIC_ARENA)\n  target_compile_definitions(" << lib << " PUBLIC";
   for (const std::string& macro : b.no_static_arena) out << " " << macro;
   out << ")\nendif()\n";
-  if (b.optimize_size) {  // after CMAKE_C_FLAGS_<CONFIG> on the command line, so it wins over their -O2/-O3
+  // Both after CMAKE_C_FLAGS_<CONFIG> on the command line, so -Os wins over their -O2/-O3.
+  if (b.optimize_size) {
     out << "if(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n  target_compile_options(" << lib
         << " PRIVATE -Os)\nendif()\n";
+  } else if (!b.size_sources.empty()) {
+    out << "# Built for size at any -O: the executor's API and the kernels of layers that do under 1/1000 of the\n"
+        << "# work (network_info.txt lists them).\nif(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n"
+        << "  set_source_files_properties(" << join_list(b.size_sources, "\n    ")
+        << "\n    PROPERTIES COMPILE_OPTIONS -Os)\nendif()\n";
   }
   out << "if(" << b.prefix << "_PROFILE)\n  target_compile_definitions(" << lib << " PUBLIC MICROAOT_PROFILE)\nendif()\n";
   out << "if(NOT CMAKE_SYSTEM_NAME STREQUAL \"Generic\")\n  target_link_libraries(" << lib << " PUBLIC m)\nendif()\n";
@@ -73,10 +100,12 @@ std::string emit_makefile_fragment(const BuildFiles& b) {
   out << " \\\n  $(" << own << "_RUNTIME_NEW)\n";
   out << own << "_INCLUDES :=";
   for (const std::string& dir : b.include_dirs) out << " -I$(" << own << "_DIR)" << dir;
-  out << "\n" << m << "_CFLAGS := $(" << own << "_INCLUDES)";
+  const bool per_file = !b.optimize_size && !b.size_sources.empty();
+  out << "\n" << (per_file ? own + "_BASE" : m) << "_CFLAGS := $(" << own << "_INCLUDES)";
   out << " $(if $(filter 0,$(" << m << "_STATIC_ARENA)),";
   for (size_t i = 0; i < b.no_static_arena.size(); ++i) out << (i ? " " : "") << "-D" << b.no_static_arena[i];
   out << ") $(if $(filter 1,$(" << m << "_PROFILE)),-DMICROAOT_PROFILE)" << (b.optimize_size ? " -Os" : "") << "\n";
+  if (per_file) write_size_flag(out, b, own);
   return out.str();
 }
 

@@ -2,7 +2,8 @@
 
 #include "codegen/emit.h"
 #include "codegen/graph_blob.h"
-#include "codegen/runtime_files.h"
+#include "codegen/runtime_closure.h"
+#include "codegen/source_levels.h"
 #include "memory/plan_report.h"
 #include "kernels/select_kernels.h"
 #include "memory/plan_svg.h"
@@ -10,77 +11,6 @@
 namespace microaot {
 
 namespace {
-// Runtime files keep their path below runtime/include (headers) or drop their folder (the others):
-// "include/microaot/fixedpoint.h" -> "kernels/microaot/fixedpoint.h",
-// "kernels/portable/conv_2d_s8.c" -> "kernels/conv_2d_s8.c", "executor/executor.c" -> "kernels/executor.c".
-std::string output_path_of_runtime_file(const std::string& path) {
-  const std::string include_prefix = "include/";
-  if (path.compare(0, include_prefix.size(), include_prefix) == 0) {
-    return "kernels/" + path.substr(include_prefix.size());
-  }
-  return "kernels/" + path.substr(path.find_last_of('/') + 1);
-}
-
-// The executor's files, and each kernel's header and implementation for the target: the model's calls, or
-// (graph executor) every kernel the firmware links.
-std::set<std::string> needed_runtime_files(const CompiledModel& model) {
-  std::set<std::string> needed = {"include/microaot/fixedpoint.h", "executor/executor.c",
-                                  "executor/executor_internal.h", "executor/status.c"};
-  if (!model.options.io_in_arena) needed.insert("executor/executor_bind.c");
-  if (model.options.interface_api_c && model.options.io_in_arena) needed.insert("executor/executor_once.c");
-  if (is_graph(model)) {
-    needed.insert({"executor/graph_load.c", "executor/graph_run.c", "executor/graph_blob.h"});
-    for (const KernelInfo* kernel : linked_kernels(model)) {
-      needed.insert("include/" + kernel->header);
-      needed.insert(select_implementation(kernel_registry(), *kernel, model.options.target));
-    }
-    return needed;
-  }
-  for (const KernelCall& call : model.calls) {
-    if (call.custom) {  // the user builds their function; the generated code needs the ABI header
-      needed.insert("include/microaot/custom_op.h");
-      continue;
-    }
-    needed.insert("include/" + call.info().header);
-    needed.insert(call.source);
-  }
-  return needed;
-}
-
-// The runtime files `text` brings along: every header it includes as "microaot/..." (the executor's
-// platform.h too, which it includes only under #ifdef MICROAOT_PROFILE), and every source it names in a
-// "microaot-links: PATH" comment (the out-of-line functions it calls, e.g. the packed kernels' rows).
-std::vector<std::string> files_named_by(const std::string& text) {
-  std::vector<std::string> named;
-  const std::string include = "#include \"microaot/", links = "microaot-links: ";
-  for (size_t at = text.find(include); at != std::string::npos; at = text.find(include, at + 1)) {
-    const size_t start = at + include.size() - std::string("microaot/").size();
-    named.push_back("include/" + text.substr(start, text.find('"', start) - start));
-  }
-  for (size_t at = text.find(links); at != std::string::npos; at = text.find(links, at + 1)) {
-    const size_t start = at + links.size();
-    named.push_back(text.substr(start, text.find_first_of(" \n", start) - start));
-  }
-  return named;
-}
-
-void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<std::string>& sources) {
-  std::set<std::string> needed = needed_runtime_files(model);
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const std::string& path : std::set<std::string>(needed)) {
-      for (const std::string& named : files_named_by(runtime_file(path))) {
-        grew = needed.insert(named).second || grew;
-      }
-    }
-  }
-  for (const std::string& path : needed) {
-    const std::string out = output_path_of_runtime_file(path);
-    files[out] = runtime_file(path);
-    if (out.size() > 2 && out.compare(out.size() - 2, 2, ".c") == 0) sources.push_back(out);
-  }
-}
-
 // The persistent region: every variable, apart from the reused activations above.
 std::string persistent_text(const CompiledModel& model) {
   if (model.persistent.empty()) return "";
@@ -111,8 +41,10 @@ std::string runtime_memory_text(const CompiledModel& model) {
 FileSet emit_library(const CompiledModel& model) {
   const ModuleNames names = module_names(model);
   FileSet files;
+  const SourceLevels levels = source_levels(model);
   BuildFiles build{names.prefix, names.macro, {names.prefix + ".c", "weights.c"}, {"platform.c"}, "",
-                   {"", "kernels"}, {names.macro + "_NO_STATIC_ARENA"}, model.options.target.optimize_size};
+                   {"", "kernels"}, {names.macro + "_NO_STATIC_ARENA"}, model.options.target.optimize_size,
+                   levels.size, levels.speed};
   add_runtime_files(model, files, build.runtime_sources);
   files[names.prefix + ".h"] = emit_api_header(model);
   files[names.prefix + ".c"] = emit_model_source(model);

@@ -8,6 +8,7 @@
 
 #include "codegen/emit.h"
 #include "codegen/graph_blob.h"
+#include "codegen/source_levels.h"
 #include "ir/custom_op.h"
 #include "ir/ir_dump.h"
 #include "compile/plan_memory.h"
@@ -208,6 +209,15 @@ void write_specialisations(std::ostream& out, const CompiledModel& model) {
   }
 }
 
+void write_size_sources(std::ostream& out, const CompiledModel& model) {
+  const SourceLevels levels = source_levels(model);
+  if (levels.size.empty()) return;
+  out << "\nbuilt for size (-Os after your -O; the executor's API, and kernels whose layers do under 1/1000 of the\n"
+         "work):";
+  for (const std::string& path : levels.size) out << " " << path;
+  out << "\n";
+}
+
 }  // namespace
 
 std::string emit_network_info(const CompiledModel& model) {
@@ -235,6 +245,7 @@ std::string emit_network_info(const CompiledModel& model) {
   out << "\nparam B: constant bytes the kernel reads (weights, biases, per-channel arrays); live B: bytes of the\n"
       << "buffers live during the step (tensors and kernel scratch; a buffer written over its input counts apart).\n";
   write_specialisations(out, model);
+  write_size_sources(out, model);
   out << "\ntotal MACs:          " << total_macs(model) << "\n";
   out << "weights (flash):     " << weights_bytes(model) << " bytes\n";
   write_ram_lines(out, model);
@@ -279,6 +290,7 @@ std::string emit_report_json(const CompiledModel& model) {
       {"in_place", in_place_json(model)},
       {"alignment", model.options.alignment},
       {"flash_weights_bytes", weights_bytes(model)},
+      {"size_built_sources", source_levels(model).size},
       {"macs", total_macs(model)},
       {"op_count", model.calls.size()},
       {"ops", ops},

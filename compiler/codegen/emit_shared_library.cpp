@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "codegen/emit.h"
+#include "codegen/source_levels.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
@@ -47,7 +48,7 @@ std::string shared_arena_source() {
 FileSet emit_shared_library(const std::vector<CompiledModel>& models) {
   MICROAOT_CHECK(!models.empty(), "emit_shared_library needs at least one model");
   FileSet files;
-  BuildFiles build{"microaot_models", "MICROAOT_MODELS", {}, {}, "shared_arena.c", {"", "kernels"}, {}};
+  BuildFiles build{"microaot_models", "MICROAOT_MODELS", {}, {}, "shared_arena.c", {"", "kernels"}, {}, false, {}, {}};
   int64_t arena = 0;
   int64_t alignment = 1;
   for (const CompiledModel& model : models) {
@@ -56,6 +57,9 @@ FileSet emit_shared_library(const std::vector<CompiledModel>& models) {
     build.include_dirs.push_back(names.prefix);
     build.no_static_arena.push_back(names.macro + "_NO_STATIC_ARENA");
     build.optimize_size = model.options.target.optimize_size;  // one command line: the same for every model
+    const SourceLevels levels = source_levels(model);
+    build.size_sources.insert(levels.size.begin(), levels.size.end());
+    build.speed_sources.insert(levels.speed.begin(), levels.speed.end());
     arena = std::max(arena, arena_buffer_bytes(model));
     alignment = std::max(alignment, model.options.alignment);
     for (const auto& file : emit_library(model)) {
@@ -72,6 +76,7 @@ FileSet emit_shared_library(const std::vector<CompiledModel>& models) {
     if (path.size() < 2 || path.compare(path.size() - 2, 2, ".c") != 0) continue;
     (is_shared_file(path) ? build.runtime_sources : build.own_sources).push_back(path);
   }
+  for (const std::string& fast : build.speed_sources) build.size_sources.erase(fast);  // any model's layers need it fast
   files["shared_arena.h"] = shared_arena_header(arena, alignment);
   files["shared_arena.c"] = shared_arena_source();
   files["CMakeLists.txt"] = emit_cmake_lists(build);

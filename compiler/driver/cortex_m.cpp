@@ -6,11 +6,13 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <utility>
 
 #include "codegen/emit.h"
 #include "codegen/runtime_files.h"
+#include "codegen/source_levels.h"
 #include "driver/kernel_sources.h"
 #include "driver/output_dir.h"
 #include "support/diagnostics.h"
@@ -141,10 +143,12 @@ constexpr const char* kHarnessSources[] = {"startup.c", "semihost.c", "bench.c",
 struct ImageBuild {
   ImageBuild(const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools, const std::string& dir)
       : board(board), tools(tools), lib(dir + "/lib"), target(dir + "/target"), obj(dir + "/obj"),
-        names(module_names(model)), optimize(optimize_c_flag(model.options.target)) {}
+        names(module_names(model)), optimize(optimize_c_flag(model.options.target)),
+        size_sources(source_levels(model).size) {}
 
+  // As the folder's build files build it: the sources built for size with -Os.
   std::string library_object(const std::string& source, const std::vector<std::string>& extra) const {
-    std::vector<std::string> flags = c_flags(board, tools, optimize);
+    std::vector<std::string> flags = c_flags(board, tools, size_sources.count(source) != 0 ? "-Os" : optimize);
     flags.insert(flags.end(), {"-fstack-usage", "-fcallgraph-info=su", "-I" + lib, "-I" + lib + "/kernels"});
     flags.insert(flags.end(), extra.begin(), extra.end());
     return compile(tools, flags, lib + "/" + source, object_dir(extra) + "/lib/" + stem(source) + ".o");
@@ -179,6 +183,7 @@ struct ImageBuild {
   const std::string lib, target, obj;
   const ModuleNames names;
   const char* const optimize;
+  const std::set<std::string> size_sources;
 
  private:
   static std::string stem(const std::string& source) { return source.substr(0, source.size() - 2); }

@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "demo_fixture.h"
 #include "e2e_util.h"
@@ -167,6 +168,27 @@ TEST_F(LibraryBuildTest, MakeOptionsDropTheStaticArenaAndTurnOnProfiling) {
                          "options", "main.c $(MODEL_SRCS)"),
             "");
   EXPECT_EQ(run_process({tmp_ + "/options"}), 0);
+}
+
+// The executor's API is built for size at any -O: the recursive MODEL_CFLAGS adds -Os, after the user's -O2,
+// to the compile line of those files alone ($< in the rule); the model's own code keeps -O2.
+TEST_F(LibraryBuildTest, MakeBuildsTheSizeSourcesWithOsAfterTheUsersO) {
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/lib"}), 0);
+  std::ofstream(tmp_ + "/main.c") << "int main(void) { return 0; }\n";
+  ASSERT_EQ(make_program(tmp_, "include lib/model.mk\nCFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(MODEL_CFLAGS)\n",
+                         "sized", "main.c $(MODEL_SRCS)"),
+            "");
+  std::map<std::string, std::string> lines;  // compiled source -> its command line
+  std::istringstream out(read_text(tmp_ + "/make.out"));
+  for (std::string line; std::getline(out, line);) {
+    const size_t at = line.rfind(' ');
+    if (line.find(" -c ") != std::string::npos && at != std::string::npos) lines[line.substr(at + 1)] = line;
+  }
+  ASSERT_EQ(lines.count("lib/kernels/executor.c"), 1u) << read_text(tmp_ + "/make.out");
+  EXPECT_NE(lines["lib/kernels/executor.c"].find("-O2 -Ilib/ -Ilib/kernels"), std::string::npos);
+  EXPECT_NE(lines["lib/kernels/executor.c"].find(" -Os"), std::string::npos);
+  EXPECT_EQ(lines["lib/model.c"].find("-Os"), std::string::npos);
+  EXPECT_EQ(lines["main.c"].find("-Os"), std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,134 @@
+// Which runtime sources a folder builds for size at --optimize speed: the executor's API and the kernels of
+// layers that do under 1/1000 of the work, never a file that a busy layer's kernel links.
+#include "codegen/source_levels.h"
+
+#include <gtest/gtest.h>
+
+#include "codegen/emit.h"
+#include "frontend/tflite_test_builder.h"
+#include "target/target.h"
+
+namespace microaot {
+namespace {
+
+using namespace tflite_test;
+
+// 'in' [1, depth] -> FULLY_CONNECTED (4 units: 4 * depth MACs) -> RELU (4 elements) -> 'out' [1, 4].
+ModelSpec fc_then_relu(int32_t depth) {
+  ModelSpec m;
+  m.tensors = {activation("in", {1, depth}, 0.5f, -1),
+               constant("weights", tflite::TensorType::INT8, {4, depth}, {0.25f},
+                        std::vector<uint8_t>(static_cast<size_t>(4 * depth), 3)),
+               constant("bias", tflite::TensorType::INT32, {4}, {0.125f}, bytes_of<int32_t>({1, 2, 3, 4})),
+               activation("fc", {1, 4}, 1.5f, 3), activation("out", {1, 4}, 1.5f, 3)};
+  m.ops = {op(9, 4, {0, 1, 2}, {3}), op(19, 1, {3}, {4})};
+  m.inputs = {0};
+  m.outputs = {4};
+  return m;
+}
+
+// 'in' [1, 4] -> RELU -> 'out': the one layer does all of the work.
+ModelSpec relu_only() {
+  ModelSpec m;
+  m.tensors = {activation("in", {1, 4}, 1.5f, 3), activation("out", {1, 4}, 1.5f, 3)};
+  m.ops = {op(19, 1, {0}, {1})};
+  m.inputs = {0};
+  m.outputs = {1};
+  return m;
+}
+
+CompiledModel compile_spec(const ModelSpec& spec, CompileOptions options = CompileOptions{}) {
+  return compile_model(build_model(spec), options);
+}
+
+// The folder path of the step's kernel source ("kernels/<file>.c").
+std::string kernel_file(const CompiledModel& model, size_t step) {
+  const std::string& source = model.calls.at(step).source;
+  return "kernels/" + source.substr(source.find_last_of('/') + 1);
+}
+
+TEST(SourceLevels, TheKernelOfALayerWithLittleOfTheWorkIsBuiltForSize) {
+  const CompiledModel model = compile_spec(fc_then_relu(4096));
+  ASSERT_EQ(model.calls.size(), 2u);
+  EXPECT_EQ(step_work(model, 0), 4 * 4096);
+  EXPECT_EQ(step_work(model, 1), 4);  // no MACs: its output elements
+  const SourceLevels levels = source_levels(model);
+  for (const std::string& file : {std::string("kernels/executor.c"), std::string("kernels/status.c"),
+                                  std::string("platform.c"), kernel_file(model, 1)}) {
+    EXPECT_EQ(levels.size.count(file), 1u) << file;
+  }
+  EXPECT_EQ(levels.speed.count(kernel_file(model, 0)), 1u);
+  EXPECT_EQ(levels.size.count(kernel_file(model, 0)), 0u);
+}
+
+// 4 elements of 4 * 64 + 4 units of work: over 1/1000, so the RELU's kernel keeps the user's -O.
+TEST(SourceLevels, ALayerWithOneThousandthOfTheWorkOrMoreKeepsItsSpeed) {
+  const CompiledModel model = compile_spec(fc_then_relu(64));
+  EXPECT_EQ(source_levels(model).speed.count(kernel_file(model, 1)), 1u);
+}
+
+TEST(SourceLevels, AtOptimizeSizeTheWholeLibraryIsBuiltForSizeAlready) {
+  CompileOptions options;
+  options.target.optimize_size = true;
+  const SourceLevels levels = source_levels(compile_spec(fc_then_relu(4096), options));
+  EXPECT_TRUE(levels.size.empty());
+  EXPECT_TRUE(levels.speed.empty());
+}
+
+// A blob may be any model's: every kernel and the interpreter's loop keep their speed.
+TEST(SourceLevels, TheGraphExecutorBuildsOnlyItsApiForSize) {
+  CompileOptions options;
+  options.executor = "graph";
+  const CompiledModel model = compile_spec(fc_then_relu(4096), options);
+  const SourceLevels levels = source_levels(model);
+  EXPECT_EQ(levels.speed.count(kernel_file(model, 1)), 1u);
+  EXPECT_EQ(levels.speed.count("kernels/graph_run.c"), 1u);
+  EXPECT_EQ(levels.size.count("kernels/graph_load.c"), 1u);
+  EXPECT_EQ(levels.size.count("kernels/executor.c"), 1u);
+}
+
+// The packed FULLY_CONNECTED links the row machinery ("microaot-links:"): as busy as the layer.
+TEST(SourceLevels, AFileThatABusyKernelLinksKeepsItsSpeed) {
+  CompileOptions options;
+  options.target = parse_target("cortex-m4");
+  const CompiledModel model = compile_spec(fc_then_relu(512), options);
+  ASSERT_NE(model.calls[0].function().find("_packed"), std::string::npos) << model.calls[0].function();
+  const SourceLevels levels = source_levels(model);
+  EXPECT_EQ(levels.speed.count(kernel_file(model, 0)), 1u);
+  EXPECT_EQ(levels.speed.count("kernels/packed_rows_w16.c"), 1u);
+  EXPECT_EQ(levels.size.count("kernels/packed_rows_w16.c"), 0u);
+}
+
+// The build files and the report list them; a folder of several models builds for size only what no
+// model's layers need fast.
+TEST(SourceLevels, BuildFilesAndReportsListThem) {
+  const CompiledModel model = compile_spec(fc_then_relu(4096));
+  const FileSet files = emit_library(model);
+  const std::string relu = kernel_file(model, 1);
+  const std::string& cmake = files.at("CMakeLists.txt");
+  const size_t properties = cmake.find("set_source_files_properties(");
+  ASSERT_NE(properties, std::string::npos);
+  EXPECT_NE(cmake.find(relu, properties), std::string::npos);
+  EXPECT_NE(cmake.find("PROPERTIES COMPILE_OPTIONS -Os", properties), std::string::npos);
+  EXPECT_EQ(cmake.find("target_compile_options(model PRIVATE -Os)"), std::string::npos);
+  const std::string& make = files.at("model.mk");
+  EXPECT_NE(make.find("MODEL_CFLAGS = $(MICROAOT_MODEL_BASE_CFLAGS) $(MICROAOT_SIZE_FLAG)"), std::string::npos);
+  EXPECT_NE(make.find("$(MICROAOT_MODEL_DIR)" + relu), std::string::npos);
+  EXPECT_NE(files.at("network_info.txt").find("built for size"), std::string::npos);
+
+  std::vector<CompiledModel> models;
+  for (const bool busy_relu : {false, true}) {
+    CompileOptions options;
+    options.module_name = busy_relu ? "second" : "first";
+    options.shared_arena = kSharedArenaSymbol;
+    models.push_back(compile_spec(busy_relu ? relu_only() : fc_then_relu(4096), options));
+  }
+  const std::string shared = emit_shared_library(models).at("CMakeLists.txt");
+  const size_t shared_properties = shared.find("set_source_files_properties(");
+  ASSERT_NE(shared_properties, std::string::npos);
+  EXPECT_EQ(shared.find(relu, shared_properties), std::string::npos);
+  EXPECT_NE(shared.find("kernels/executor.c", shared_properties), std::string::npos);
+}
+
+}  // namespace
+}  // namespace microaot
