@@ -1,11 +1,8 @@
-#include <set>
-
 #include "codegen/emit.h"
 #include "codegen/graph_blob.h"
 #include "codegen/runtime_closure.h"
 #include "codegen/source_levels.h"
 #include "memory/plan_report.h"
-#include "kernels/select_kernels.h"
 #include "memory/plan_svg.h"
 
 namespace microaot {
