@@ -65,6 +65,10 @@ struct ModuleNames {
 ModuleNames module_names(const CompiledModel& model);
 // Symbol prefix of a step's params in NAME.c and of their arrays in weights.c: "<prefix>_op<step>".
 std::string op_symbol(const ModuleNames& n, size_t step);
+// The first step whose kernel takes the same params struct with the same values as `step`'s (`step` itself
+// when none, and for a custom call): NAME.c defines one struct, and weights.c one set of its arrays, for all
+// of them (a model's repeated blocks: KWS's four pointwise layers share one).
+size_t params_owner(const CompiledModel& model, size_t step);
 
 // Symbol of a constant tensor in weights.c: "<prefix>_tensor_<id>".
 std::string constant_symbol(const CompiledModel& model, int tensor_id);

@@ -28,12 +28,23 @@ std::vector<int> used_constants(const CompiledModel& model) {
   return {ids.begin(), ids.end()};
 }
 
+size_t params_owner(const CompiledModel& model, size_t step) {
+  const KernelCall& call = model.calls[step];
+  if (call.custom) return step;
+  for (size_t earlier = 0; earlier < step; ++earlier) {
+    const KernelCall& other = model.calls[earlier];
+    if (!other.custom && other.info().params == call.info().params && other.params == call.params) return earlier;
+  }
+  return step;
+}
+
 int64_t weights_bytes(const CompiledModel& model) {
   int64_t total = 0;
   for (int id : used_constants(model)) total += model.graph.tensor(id).byte_size();
   if (is_graph(model)) return total;  // the params arrays travel in the blob's description
-  for (const KernelCall& call : model.calls) {
-    if (!call.custom) total += call.params.array_bytes(*call.info().params);  // weights.c's params arrays
+  for (size_t step = 0; step < model.calls.size(); ++step) {  // weights.c's params arrays, once per owner
+    const KernelCall& call = model.calls[step];
+    if (!call.custom && params_owner(model, step) == step) total += call.params.array_bytes(*call.info().params);
   }
   return total;
 }

@@ -38,6 +38,7 @@ void emit_params(std::ostringstream& out, const CompiledModel& model) {
   out << "/* Operator parameters, all computed at compile time. */\n";
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const KernelCall& call = model.calls[step];
+    if (params_owner(model, step) != step) continue;  // the call takes the earlier, equal struct
     out << (call.custom ? custom_call_tables(model, step, op_symbol(n, step))
                         : c_params_definition(op_symbol(n, step), *call.info().params, call.params));
   }
@@ -133,7 +134,7 @@ void emit_step_case(std::ostringstream& out, const CompiledModel& model, size_t 
   const std::vector<std::vector<int>> groups = split_arguments(kernel, call.args);
   const char* open = kernel.has_list() ? " {" : "";  // a block for the list's array
   out << "    case " << step << "u:" << open << " /* " << op_kind_name(op.kind) << " (op " << op.source_index << ") */\n";
-  std::string arguments = "&" + op_symbol(module_names(model), step) + "_params";
+  std::string arguments = "&" + op_symbol(module_names(model), params_owner(model, step)) + "_params";
   for (size_t g = 0; g < groups.size(); ++g) {
     std::vector<std::string> texts;
     for (int id : groups[g]) texts.push_back(argument(model, op, id, specs[g]));

@@ -14,6 +14,7 @@ void emit_params_arrays(std::ostringstream& out, const CompiledModel& model) {
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const KernelCall& call = model.calls[step];
     if (call.custom) continue;  // a custom call's tables stay with its call in NAME.c
+    if (params_owner(model, step) != step) continue;  // shares an earlier step's
     const std::string arrays = c_params_arrays(op_symbol(n, step), *call.info().params, call.params);
     if (!arrays.empty()) out << "/* step " << step << ": params arrays */\n" << arrays << "\n";
   }
