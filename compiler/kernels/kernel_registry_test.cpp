@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <vector>
 
 #include "codegen/runtime_files.h"
 #include "kernels/kernel_registry.h"
@@ -106,7 +107,8 @@ TEST(KernelRegistry, IsaSourcesAreEmbeddedAndDefineEveryVariantOfTheirStem) {
   }
 }
 
-// A plain kernel with scratch of its own shares the one scratch argument with the overlap row (plan_memory.cpp).
+// A plain kernel with scratch of its own shares the one scratch argument with the overlap row (plan_memory.cpp);
+// the overlap variant returns a status when the plain one does (the final signature word, after its scratch).
 TEST(KernelRegistry, OverlapVariantsTakeThePlainArgumentsAndScratch) {
   for (const KernelInfo& k : registry().kernels) {
     if (k.variant != KernelVariant::kOverlap) continue;
@@ -115,10 +117,13 @@ TEST(KernelRegistry, OverlapVariantsTakeThePlainArgumentsAndScratch) {
     ASSERT_NE(plain, nullptr);
     EXPECT_EQ(plain->params, k.params);
     ASSERT_TRUE(k.takes_scratch());
+    EXPECT_EQ(k.returns_status(), plain->returns_status());
     ASSERT_EQ(k.args.size(), plain->args.size() + (plain->takes_scratch() ? 0 : 1));
-    for (size_t i = 0; i < plain->args.size(); ++i) {
-      EXPECT_EQ(k.args[i].role, plain->args[i].role);
-      EXPECT_EQ(k.args[i].dtype, plain->args[i].dtype);
+    const std::vector<KernelArgSpec> tensors = k.tensor_args(), plain_tensors = plain->tensor_args();
+    ASSERT_EQ(tensors.size(), plain_tensors.size());
+    for (size_t i = 0; i < plain_tensors.size(); ++i) {
+      EXPECT_EQ(tensors[i].role, plain_tensors[i].role);
+      EXPECT_EQ(tensors[i].dtype, plain_tensors[i].dtype);
     }
   }
 }

@@ -511,13 +511,18 @@ TEST(DepthwiseHandler, MultiplierDilationAndCall) {
 // On a DSP target (speed or balanced) a layer the kernel computes through its widened ring alone (KWS's: 3x3,
 // stride 1, depth a multiple of 4, rows within one tile) calls the ring's own kernel; a stride-2 layer, a depth
 // remainder and --optimize size keep the general kernel.
-TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
+Spec ring_spec() {
   Spec s = depthwise_spec();
   s.input = {1, 6, 5, 8};
   s.filter = {1, 3, 3, 8};
   s.output = {1, 6, 5, 8};
   s.filter_scales = std::vector<float>(8, 0.01f);
   s.options = DepthwiseConv2DOptions{Padding::kSame, 1, 1, 1, 1, 1, Activation::kRelu};
+  return s;
+}
+
+TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
+  const Spec s = ring_spec();
   Graph ring = build(s);
   EXPECT_EQ(lower_in_place_for_test(ring, parse_target("cortex-m4")).info().function(),
             "microaot_depthwise_conv_2d_s8_ring");
@@ -543,6 +548,32 @@ TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
   Graph six = build(remainder);
   EXPECT_EQ(lower_in_place_for_test(six, parse_target("cortex-m4")).info().function(),
             "microaot_depthwise_conv_2d_s8");
+}
+
+// The ring's kernel refuses a requantization outside its bounds (the runtime's microaot_dsp_depthwise_fits), so a
+// ring layer whose constants cross one keeps the full kernel, and its specialisation line says why.
+TEST(DepthwiseHandler, DspRingOnlyForARequantizationWithinItsBounds) {
+  const Target m4 = parse_target("cortex-m4");
+  Graph fits = build(ring_spec());
+  EXPECT_EQ(lower_in_place_for_test(fits, m4).stem, "depthwise_conv_2d_s8_ring");
+  Graph edge_bias = build(ring_spec());
+  std::vector<uint8_t>& bias = edge_bias.tensor(edge_bias.ops[0].inputs[2]).data;
+  const int32_t largest = 1 << 29, beyond = largest + 1;
+  std::memcpy(bias.data() + 4, &largest, sizeof largest);
+  EXPECT_EQ(lower_in_place_for_test(edge_bias, m4).stem, "depthwise_conv_2d_s8_ring");
+  Graph large_bias = build(ring_spec());
+  std::memcpy(large_bias.tensor(large_bias.ops[0].inputs[2]).data.data() + 4, &beyond, sizeof beyond);
+  const KernelCall refused = lower_in_place_for_test(large_bias, m4);
+  EXPECT_EQ(refused.stem, "depthwise_conv_2d_s8");
+  EXPECT_EQ(refused.info().function(), "microaot_depthwise_conv_2d_s8");
+  EXPECT_NE(refused.specialisation.find("requantization outside the ring's"), std::string::npos)
+      << refused.specialisation;
+  Spec scaled_up = ring_spec();
+  scaled_up.filter_scales[6] = 10.0f;  // 0.05 * 10 / 0.1: a left shift
+  Graph left_shift = build(scaled_up);
+  const KernelCall shifted = lower_in_place_for_test(left_shift, m4);
+  EXPECT_GT(array(shifted, "output_shift")[6], 0);
+  EXPECT_EQ(shifted.stem, "depthwise_conv_2d_s8");
 }
 
 TEST(DepthwiseHandler, Stride2ValidFloat) {

@@ -3,6 +3,8 @@
 // (float32 activations, symmetric int8 weights; versions 4 and 6), with SAME/VALID padding, strides,
 // dilation and any depth multiplier, as TFLite Micro's reference kernels. Versions up to 7 pass: the type
 // checks refuse what the later ones add (int4).
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,25 @@ void check(const Graph& graph, const Op& op) {
   }
 }
 
+// The requantization of an int8 call as its params and bias tensor give it to the kernel.
+DepthwiseRequantization requantization_of(const Graph& graph, const KernelCall& call, int bias) {
+  DepthwiseRequantization r;
+  r.input_offset = call.params.find("input_offset")->integer;
+  r.output_offset = call.params.find("output_offset")->integer;
+  r.filter_taps = call.params.find("filter_height")->integer * call.params.find("filter_width")->integer;
+  r.depth_multiplier = call.params.find("depth_multiplier")->integer;
+  r.multipliers = call.params.find("output_multiplier")->integers;
+  r.shifts = call.params.find("output_shift")->integers;
+  if (bias == kNoTensor) return r;
+  const std::vector<uint8_t>& bytes = graph.tensor(bias).data;
+  for (size_t at = 0; at + sizeof(int32_t) <= bytes.size(); at += sizeof(int32_t)) {
+    int32_t value = 0;
+    std::memcpy(&value, bytes.data() + at, sizeof value);
+    r.bias.push_back(value);
+  }
+  return r;
+}
+
 KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const int channels = output_channels(graph, op);
@@ -85,8 +106,11 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
                                    options.activation, channels, accumulator(graph, t));
   const bool int8 = graph.tensor(t.input).dtype == DType::kInt8 && graph.tensor(t.filter).dtype == DType::kInt8;
   if (!target.kernels_use_dsp() || !int8) return call;
-  call.specialisation = depthwise_dsp_path(g, options.depth_multiplier);
-  if (depthwise_dsp_ring_only(g, options.depth_multiplier)) call.stem = "depthwise_conv_2d_s8_ring";
+  // The ring's own kernel refuses (a status) a layer outside its requantization bounds: such a layer keeps
+  // the full kernel, which takes the portable code for it.
+  const bool fits = depthwise_dsp_requantization_fits(requantization_of(graph, call, t.bias));
+  call.specialisation = depthwise_dsp_path(g, options.depth_multiplier, fits);
+  if (fits && depthwise_dsp_ring_only(g, options.depth_multiplier)) call.stem = "depthwise_conv_2d_s8_ring";
   return call;
 }
 

@@ -1,8 +1,11 @@
 // Which path of the DSP int8 DEPTHWISE_CONV_2D kernel (runtime/kernels/dsp/depthwise_conv_2d_s8.c) a layer
-// takes, for network_info.txt's specialisation lines. The bounds here are the kernel's: change both together.
+// takes, for network_info.txt's specialisation lines, and whether it may call the ring's own kernel. The
+// bounds here are the kernels': change both together.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ops/conv_common.h"
 
@@ -13,14 +16,28 @@ namespace microaot {
 constexpr int kDepthwiseRingTileColumns = 12;
 constexpr int kDepthwiseRingMinColumns = 3;
 
-// The path for geometry `g` and `depth_multiplier`, in words. The requantization must also lie within the
-// fast path's bounds (right shifts, |bias| <= 2^29: microaot_dsp_depthwise_fits), else the layer takes the
-// portable code.
-std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier);
+// A layer's requantization as the kernel receives it: the params' offsets, window and per-channel
+// multipliers and shifts, and the bias tensor's values (empty without a bias).
+struct DepthwiseRequantization {
+  int64_t input_offset = 0, output_offset = 0;
+  int64_t filter_taps = 0, depth_multiplier = 1;
+  std::vector<int64_t> multipliers, shifts, bias;
+};
+
+// Whether the requantization lies within the DSP kernels' bounds (right shifts, multipliers >= 0, offsets
+// within [-128, 128], |bias| <= 2^29, a rounding term below 2^30). The same test as the runtime's guard,
+// microaot_dsp_depthwise_fits (runtime/kernels/dsp/depthwise_conv_2d_s8_ring_rows.c): change both together.
+// Outside them the full kernel takes the portable code and the ring's own kernel refuses the layer.
+bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r);
+
+// The path for geometry `g` and `depth_multiplier`, in words; a requantization that does not fit
+// (depthwise_dsp_requantization_fits) takes the portable code whatever the geometry.
+std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier, bool requantization_fits);
 
 // Whether the kernel's ring alone computes every channel of the layer, in both variants (whole groups of 4
-// channels, a row in one tile): then the layer may call depthwise_conv_2d_s8_ring, the ring in a source of its
-// own, and a model whose depthwise layers all do links none of the kernel's other paths.
+// channels, a row in one tile): then a layer whose requantization also fits may call
+// depthwise_conv_2d_s8_ring, the ring in a source of its own, and a model whose depthwise layers all do links
+// none of the kernel's other paths.
 bool depthwise_dsp_ring_only(const ConvGeometry& g, int depth_multiplier);
 
 }  // namespace microaot

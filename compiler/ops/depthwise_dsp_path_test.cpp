@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
 namespace microaot {
 namespace {
 
@@ -16,23 +19,26 @@ ConvGeometry geometry(int filter, int stride, int output_w) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The path of a layer whose requantization fits.
+std::string path(const ConvGeometry& g, int depth_multiplier) { return depthwise_dsp_path(g, depth_multiplier, true); }
+
 // Each path of the kernel's choice, at the bounds the kernel uses.
 TEST(DepthwiseDspPath, NamesThePathTheKernelTakes) {
-  EXPECT_TRUE(contains(depthwise_dsp_path(geometry(3, 1, 5), 1),
+  EXPECT_TRUE(contains(path(geometry(3, 1, 5), 1),
                        "widened ring"));  // KWS: 25 x 5
-  EXPECT_FALSE(contains(depthwise_dsp_path(geometry(3, 1, 5), 1), "tiles"));
-  EXPECT_TRUE(contains(depthwise_dsp_path(geometry(3, 1, kDepthwiseRingTileColumns), 1), "widened ring"));
-  EXPECT_FALSE(contains(depthwise_dsp_path(geometry(3, 1, kDepthwiseRingTileColumns), 1), "tiles"));
-  EXPECT_TRUE(contains(depthwise_dsp_path(geometry(3, 1, kDepthwiseRingTileColumns + 1), 1), "tiles"));
-  EXPECT_TRUE(contains(depthwise_dsp_path(geometry(3, 1, kDepthwiseRingMinColumns - 1), 1), "edge windows"));
-  EXPECT_TRUE(contains(depthwise_dsp_path(geometry(3, 2, 12), 1),
+  EXPECT_FALSE(contains(path(geometry(3, 1, 5), 1), "tiles"));
+  EXPECT_TRUE(contains(path(geometry(3, 1, kDepthwiseRingTileColumns), 1), "widened ring"));
+  EXPECT_FALSE(contains(path(geometry(3, 1, kDepthwiseRingTileColumns), 1), "tiles"));
+  EXPECT_TRUE(contains(path(geometry(3, 1, kDepthwiseRingTileColumns + 1), 1), "tiles"));
+  EXPECT_TRUE(contains(path(geometry(3, 1, kDepthwiseRingMinColumns - 1), 1), "edge windows"));
+  EXPECT_TRUE(contains(path(geometry(3, 2, 12), 1),
                        "edge windows"));  // stride 2
   ConvGeometry dilated = geometry(3, 1, 12);
   dilated.dilation_w = 2;
-  EXPECT_TRUE(contains(depthwise_dsp_path(dilated, 1), "in-image taps"));
-  EXPECT_FALSE(contains(depthwise_dsp_path(dilated, 1), "ring"));
-  EXPECT_TRUE(contains(depthwise_dsp_path(geometry(3, 1, 12), 8), "one input byte"));
-  EXPECT_TRUE(contains(depthwise_dsp_path(geometry(3, 1, 12), 2), "portable"));
+  EXPECT_TRUE(contains(path(dilated, 1), "in-image taps"));
+  EXPECT_FALSE(contains(path(dilated, 1), "ring"));
+  EXPECT_TRUE(contains(path(geometry(3, 1, 12), 8), "one input byte"));
+  EXPECT_TRUE(contains(path(geometry(3, 1, 12), 2), "portable"));
 }
 
 // The layers the ring alone computes in both variants: whole channel groups, a row in one tile.
@@ -49,6 +55,60 @@ TEST(DepthwiseDspPath, RingOnlyForWholeGroupsAndRowsWithinATile) {
   ConvGeometry dilated = geometry(3, 1, 5);
   dilated.dilation_h = 2;
   EXPECT_FALSE(depthwise_dsp_ring_only(dilated, 1));
+}
+
+// Outside the requantization bounds every geometry takes the portable code, and the line says why.
+TEST(DepthwiseDspPath, NamesTheReasonARequantizationDoesNotFit) {
+  const std::string outside = depthwise_dsp_path(geometry(3, 1, 5), 1, false);
+  EXPECT_TRUE(contains(outside, "portable")) << outside;
+  EXPECT_TRUE(contains(outside, "requantization outside")) << outside;
+  EXPECT_FALSE(contains(outside, "widened ring")) << outside;
+  EXPECT_TRUE(contains(depthwise_dsp_path(geometry(3, 1, 12), 2, false), "depth multiplier"));
+}
+
+// A KWS-like layer's requantization: 8 channels, right shifts, small offsets and biases.
+DepthwiseRequantization inside() {
+  DepthwiseRequantization r;
+  r.input_offset = 128, r.output_offset = -128, r.filter_taps = 9;
+  r.multipliers.assign(8, 1 << 30);
+  r.shifts.assign(8, -8);
+  r.bias.assign(8, 1 << 29);
+  return r;
+}
+
+// Each bound of microaot_dsp_depthwise_fits at its edge: the last value inside fits, the next one does not.
+TEST(DepthwiseDspPath, RequantizationFitsUpToEachBound) {
+  EXPECT_TRUE(depthwise_dsp_requantization_fits(inside()));
+  DepthwiseRequantization no_bias = inside();
+  no_bias.bias.clear();
+  EXPECT_TRUE(depthwise_dsp_requantization_fits(no_bias));
+  const std::pair<const char*, void (*)(DepthwiseRequantization&)> outside[] = {
+      {"bias 2^29 + 1", [](DepthwiseRequantization& r) { r.bias[3] = (1 << 29) + 1; }},
+      {"bias -2^29 - 1", [](DepthwiseRequantization& r) { r.bias[0] = -(1 << 29) - 1; }},
+      {"shift 0", [](DepthwiseRequantization& r) { r.shifts[2] = 0; }},
+      {"shift -32", [](DepthwiseRequantization& r) { r.shifts[2] = -32; }},
+      {"negative multiplier", [](DepthwiseRequantization& r) { r.multipliers[5] = -1; }},
+      {"input offset 129", [](DepthwiseRequantization& r) { r.input_offset = 129; }},
+      {"output offset 129", [](DepthwiseRequantization& r) { r.output_offset = 129; }},
+      {"2^14 taps", [](DepthwiseRequantization& r) { r.filter_taps = 1 << 14; }},
+      {"depth multiplier 2", [](DepthwiseRequantization& r) { r.depth_multiplier = 2; }},
+      // |output offset| 128: (2 * 128 + 1) * 2^(e-1) < 2^30 up to e = 22
+      {"rounding term", [](DepthwiseRequantization& r) { r.shifts[1] = -23; }},
+  };
+  for (const auto& [what, change] : outside) {
+    DepthwiseRequantization r = inside();
+    change(r);
+    EXPECT_FALSE(depthwise_dsp_requantization_fits(r)) << what;
+  }
+  DepthwiseRequantization edges = inside();
+  edges.shifts = {-1, -22, -8, -8, -8, -8, -8, -8};
+  edges.output_offset = 0;
+  edges.shifts[2] = -31;  // offset 0: the rounding term 2^(e-1) is 2^30
+  EXPECT_FALSE(depthwise_dsp_requantization_fits(edges));
+  edges.shifts[2] = -30;
+  EXPECT_TRUE(depthwise_dsp_requantization_fits(edges));
+  edges.depth_multiplier = 4;
+  EXPECT_TRUE(depthwise_dsp_requantization_fits(edges));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "binary_kernel_test_util.h"
@@ -28,11 +29,12 @@ void microaot_dsp_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q
 void microaot_dsp_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                const int8_t* input, const int8_t* filter, const int32_t* bias,
                                                int8_t* output, void* scratch);
-void microaot_dsp_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
-                                            const int8_t* filter, const int32_t* bias, int8_t* output);
-void microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
-                                                    const int8_t* input, const int8_t* filter, const int32_t* bias,
-                                                    int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params,
+                                                       const int8_t* input, const int8_t* filter, const int32_t* bias,
+                                                       int8_t* output);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                               const int8_t* input, const int8_t* filter,
+                                                               const int32_t* bias, int8_t* output, void* scratch);
 void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
                          int8_t* output);
 void microaot_dsp_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
@@ -252,29 +254,95 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableAcrossTheRingsTilesAndBatches) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
-// The ring's own kernel (depthwise_conv_2d_s8_ring): the layers the compiler gives it (depth a multiple of 4,
-// rows of 3 to 12 pixels: KWS's), and what it hands to the portable code (a depth remainder, stride 2, rows
-// wider than a tile).
-TEST(DspDepthwiseConv2dS8Ring, MatchesPortableOnRingLayersAndItsFallbacks) {
-  const ConvKernels<microaot_depthwise_conv_2d_params_q> ring{microaot_depthwise_conv_2d_s8,
-                                                              microaot_dsp_depthwise_conv_2d_s8_ring,
-                                                              microaot_dsp_depthwise_conv_2d_s8_ring_overlap};
+// The ring's own kernels on a layer they take: the status must be OK (checked here), the bytes the caller's.
+void ring_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
+                 const int32_t* bias, int8_t* output) {
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring(p, input, filter, bias, output), MICROAOT_STATUS_OK);
+}
+void ring_overlap_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
+                         const int32_t* bias, int8_t* output, void* scratch) {
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_overlap(p, input, filter, bias, output, scratch),
+            MICROAOT_STATUS_OK);
+}
+
+// The ring's own kernel (depthwise_conv_2d_s8_ring) on the layers it takes: depth a multiple of 4, stride 1,
+// rows of 3 to 12 pixels (KWS's, the ones the compiler gives it) and wider (several tiles; the overlap variant
+// then goes row by row through the scratch row).
+TEST(DspDepthwiseConv2dS8Ring, MatchesPortableOnRingLayers) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> ring{microaot_depthwise_conv_2d_s8, ring_taking,
+                                                              ring_overlap_taking};
   std::mt19937 rng(37);
   Counts counts;
   int i = 0;
   expect_same_depthwise_3x3({1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1}, rng, ++i, counts, ring);  // KWS
   for (const int in_w : {3, 5, 12, 13, 14, 27}) {
     for (int pad = 0; pad <= 1; ++pad) {
-      for (const int depth : {8, 10}) {
-        for (int stride = 1; stride <= 2; ++stride) {
-          expect_same_depthwise_3x3({2, 3 + in_w % 3, in_w, depth, 3, 3, 0, 0, depth, stride, stride, 1, 1, pad, pad},
-                                    rng, ++i, counts, ring);
-          ASSERT_FALSE(HasFailure()) << in_w << " pad " << pad << " depth " << depth << " stride " << stride;
-        }
-      }
+      if (in_w + 2 * pad - 2 < 3) continue;  // rows of 3 pixels at least (dw_ringed)
+      expect_same_depthwise_3x3({2, 3 + in_w % 3, in_w, 8, 3, 3, 0, 0, 8, 1, 1, 1, 1, pad, pad}, rng, ++i, counts,
+                                ring);
+      ASSERT_FALSE(HasFailure()) << in_w << " pad " << pad;
     }
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+// A ring layer (5x5, 8 channels, "same") whose requantization lies within the ring's bounds, and the status
+// and output of both ring kernels on it after `change`.
+struct RingLayer {
+  Geometry g{1, 5, 5, 8, 3, 3, 5, 5, 8, 1, 1, 1, 1, 1, 1};
+  std::vector<int32_t> multiplier = std::vector<int32_t>(8, 1 << 30), shift = std::vector<int32_t>(8, -10);
+  std::vector<int32_t> bias = std::vector<int32_t>(8, 1000);
+  microaot_depthwise_conv_2d_params_q p{};
+
+  RingLayer() {
+    set_conv_window(p, g);
+    p.depth_multiplier = 1;
+    p.input_offset = 3, p.output_offset = -4;
+    p.activation_min = -128, p.activation_max = 127;
+  }
+  // The two kernels' statuses; `written` says whether either wrote a byte of its output.
+  std::pair<microaot_status, microaot_status> run(bool* written) {
+    p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+    const std::vector<int8_t> input(static_cast<size_t>(g.in_h * g.in_w * g.in_c), 7);
+    const std::vector<int8_t> filter(static_cast<size_t>(9 * g.out_c), -5);
+    const std::vector<int8_t> sentinel(static_cast<size_t>(g.out_h * g.out_w * g.out_c), 0x5a);
+    std::vector<int8_t> plain = sentinel, overlap = sentinel, scratch(static_cast<size_t>(g.out_w * g.out_c));
+    const microaot_status a =
+        microaot_dsp_depthwise_conv_2d_s8_ring(&p, input.data(), filter.data(), bias.data(), plain.data());
+    const microaot_status b = microaot_dsp_depthwise_conv_2d_s8_ring_overlap(&p, input.data(), filter.data(),
+                                                                             bias.data(), overlap.data(),
+                                                                             scratch.data());
+    *written = plain != sentinel || overlap != sentinel;
+    return {a, b};
+  }
+};
+
+// Each bound of microaot_dsp_depthwise_fits and the ring's geometry, crossed by one value: both kernels
+// return VALUE_OUT_OF_RANGE and leave the output as it was (the layer the same before the change: OK).
+TEST(DspDepthwiseConv2dS8Ring, RefusesLayersOutsideItsBoundsWithoutWriting) {
+  const std::pair<const char*, void (*)(RingLayer&)> changes[] = {
+      {"bias 2^29 + 1", [](RingLayer& l) { l.bias[3] = (1 << 29) + 1; }},
+      {"bias -2^29 - 1", [](RingLayer& l) { l.bias[0] = -(1 << 29) - 1; }},
+      {"shift 0", [](RingLayer& l) { l.shift[2] = 0; }},
+      {"left shift", [](RingLayer& l) { l.shift[7] = 1; }},
+      {"negative multiplier", [](RingLayer& l) { l.multiplier[5] = -(1 << 30); }},
+      {"rounding term 2^30", [](RingLayer& l) { l.p.output_offset = 128, l.shift[1] = -24; }},
+      {"input offset 129", [](RingLayer& l) { l.p.input_offset = 129; }},
+      {"stride 2",
+       [](RingLayer& l) { l.p.stride_height = l.p.stride_width = 2, l.p.output_height = l.p.output_width = 3; }},
+      {"depth 6", [](RingLayer& l) { l.p.input_depth = l.p.output_depth = 6; }},
+  };
+  bool written = false;
+  RingLayer inside;
+  EXPECT_EQ(inside.run(&written), std::make_pair(MICROAOT_STATUS_OK, MICROAOT_STATUS_OK));
+  EXPECT_TRUE(written);
+  for (const auto& [what, change] : changes) {
+    RingLayer layer;
+    change(layer);
+    const auto refused = std::make_pair(MICROAOT_STATUS_VALUE_OUT_OF_RANGE, MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(layer.run(&written), refused) << what;
+    EXPECT_FALSE(written) << what;
+  }
 }
 
 // The SMMLAR output step at the edges of its bounds (dw_fits): extreme inputs, weights and offsets, biases up

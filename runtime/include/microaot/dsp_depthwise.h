@@ -24,7 +24,9 @@ void microaot_depthwise_conv_2d_s8_overlap_portable(const dw_params* params, con
 
 /* The fast path's bounds: |input + offset| <= 256 and |weight| <= 128, so fewer than 2^14 taps and a bias
  * below 2^29 in magnitude keep every sum below 2^30, and twice it fits in int32 for SMMLAR; per channel a
- * right shift e in [1, 31], a multiplier >= 0 and the rounding term of dw_group below 2^30. */
+ * right shift e in [1, 31], a multiplier >= 0 and the rounding term of dw_group below 2^30. The runtime's guard
+ * of both DSP kernels; the compiler proves the same bounds (depthwise_dsp_requantization_fits in
+ * compiler/ops/depthwise_dsp_path.cpp) before it calls the ring's own kernel: change both together. */
 int microaot_dsp_depthwise_fits(const dw_params* p, const int32_t* bias);
 
 /* The output step of four channels: with y = 2 * sum (the kernel accumulates doubled sums), (y * m + 2^31) >> 32

@@ -19,7 +19,8 @@ typedef enum {
   MICROAOT_STATUS_BUFFER_OVERLAP = 9,   /* a bound buffer overlaps the arena or another bound buffer */
   MICROAOT_STATUS_IN_PROGRESS = 10,     /* run_steps: operators are left; call run_steps again */
   MICROAOT_STATUS_VALUE_OUT_OF_RANGE = 11, /* run: an operator met a value outside its range in its data (a
-                                              gather index beyond its axis); the outputs are not valid */
+                                              gather index beyond its axis) or its params (a requantization
+                                              outside a kernel's bounds); the outputs are not valid */
   MICROAOT_STATUS_BAD_MODEL = 12,        /* graph executor: the model blob is not one, or is corrupt */
   MICROAOT_STATUS_UNSUPPORTED_MODEL = 13 /* graph executor: a valid blob this firmware cannot run (blob
                                             version, a kernel it does not link, more inputs) */

@@ -7,6 +7,8 @@
 
 #include "microaot/dsp_depthwise.h"
 
+/* The same bounds as the compiler's depthwise_dsp_requantization_fits (compiler/ops/depthwise_dsp_path.cpp):
+ * change both together. */
 int microaot_dsp_depthwise_fits(const dw_params* p, const int32_t* bias) {
   int32_t c, rounding_factor;
   if ((p->depth_multiplier != 1 && p->depth_multiplier % 4 != 0) || p->input_offset < -128 || p->input_offset > 128 ||

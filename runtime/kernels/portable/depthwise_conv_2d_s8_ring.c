@@ -1,7 +1,24 @@
 /* int8 DEPTHWISE_CONV_2D for the layers the DSP kernel takes through its widened ring
- * (dsp/depthwise_conv_2d_s8_ring.c): without the DSP extension, the portable kernel's arithmetic. */
+ * (dsp/depthwise_conv_2d_s8_ring.c): without the DSP extension, the portable kernel's arithmetic, which
+ * computes every layer, so the status the DSP build may return (a requantization outside its ring's bounds)
+ * is always OK here. */
 #define MICROAOT_DTYPE s8
 #define MICROAOT_CONV depthwise_conv_2d
-#define MICROAOT_FN microaot_depthwise_conv_2d_s8_ring
-#define MICROAOT_FN_OVERLAP microaot_depthwise_conv_2d_s8_ring_overlap
+#define MICROAOT_CONV_LINKAGE static
+#define MICROAOT_FN dw_ring_layer
+#define MICROAOT_FN_OVERLAP dw_ring_layer_overlap
 #include "microaot/templates/conv.h"
+
+microaot_status microaot_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params,
+                                                   const int8_t* input, const int8_t* filter, const int32_t* bias,
+                                                   int8_t* output) {
+  dw_ring_layer(params, input, filter, bias, output);
+  return MICROAOT_STATUS_OK;
+}
+
+microaot_status microaot_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                           const int8_t* input, const int8_t* filter,
+                                                           const int32_t* bias, int8_t* output, void* scratch) {
+  dw_ring_layer_overlap(params, input, filter, bias, output, scratch);
+  return MICROAOT_STATUS_OK;
+}

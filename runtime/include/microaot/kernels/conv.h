@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "microaot/params.h"
+#include "microaot/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -101,9 +102,13 @@ void microaot_depthwise_conv_2d_f32_s8w(const microaot_depthwise_conv_2d_params_
                                         const int8_t* filter, const float* bias, float* output);
 void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                    const int8_t* filter, const int32_t* bias, int8_t* output);
-/* The same for the layers the DSP kernel takes through its widened ring (its own source, see kernel_list.def). */
-void microaot_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
-                                        const int8_t* filter, const int32_t* bias, int8_t* output);
+/* The same for the layers the DSP kernel takes through its widened ring (its own source, see kernel_list.def):
+ * the DSP build refuses any other layer, and a requantization outside the ring's bounds
+ * (microaot_dsp_depthwise_fits), with MICROAOT_STATUS_VALUE_OUT_OF_RANGE and the output unwritten; the compiler
+ * calls it only for layers it proved inside them. The portable build computes every layer. */
+microaot_status microaot_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params,
+                                                   const int8_t* input, const int8_t* filter, const int32_t* bias,
+                                                   int8_t* output);
 void microaot_depthwise_conv_2d_s16(const microaot_depthwise_conv_2d_params_q* params, const int16_t* input,
                                     const int8_t* filter, const int64_t* bias, int16_t* output);
 void microaot_depthwise_conv_2d_f32(const microaot_depthwise_conv_2d_params_f32* params, const float* input,
@@ -127,9 +132,9 @@ void microaot_conv_2d_f32_overlap(const microaot_conv_2d_params_f32* params, con
 void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                            const int8_t* filter, const int32_t* bias, int8_t* output,
                                            void* scratch);
-void microaot_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
-                                                const int8_t* input, const int8_t* filter, const int32_t* bias,
-                                                int8_t* output, void* scratch);
+microaot_status microaot_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                           const int8_t* input, const int8_t* filter,
+                                                           const int32_t* bias, int8_t* output, void* scratch);
 void microaot_depthwise_conv_2d_s16_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                             const int16_t* input, const int8_t* filter, const int64_t* bias,
                                             int16_t* output, void* scratch);

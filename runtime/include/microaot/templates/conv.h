@@ -2,7 +2,8 @@
  * The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_CONV (conv_2d, depthwise_conv_2d), the
  * two function names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/conv.h) and, to
  * accumulate in another type than the dtype's, MICROAOT_BIAS_DTYPE, or for int8 weights with float
- * activations, MICROAOT_WEIGHT_DTYPE (microaot/kernel_dtype.h). Products accumulate in the bias type. */
+ * activations, MICROAOT_WEIGHT_DTYPE (microaot/kernel_dtype.h). Products accumulate in the bias type.
+ * MICROAOT_CONV_LINKAGE (say static) makes the two functions internal, for a source that wraps them. */
 #include <stddef.h>
 #include <string.h>
 
@@ -86,12 +87,17 @@ static void conv_rows(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input, co
   }
 }
 
-void MICROAOT_FN(const MICROAOT_CONV_PARAMS* params, const MICROAOT_T* input, const MICROAOT_W* filter,
-                 const MICROAOT_BIAS* bias, MICROAOT_T* output) {
+#ifndef MICROAOT_CONV_LINKAGE
+#define MICROAOT_CONV_LINKAGE
+#endif
+
+MICROAOT_CONV_LINKAGE void MICROAOT_FN(const MICROAOT_CONV_PARAMS* params, const MICROAOT_T* input,
+                                       const MICROAOT_W* filter, const MICROAOT_BIAS* bias, MICROAOT_T* output) {
   conv_rows(params, input, filter, bias, output, NULL);
 }
 
-void MICROAOT_FN_OVERLAP(const MICROAOT_CONV_PARAMS* params, const MICROAOT_T* input, const MICROAOT_W* filter,
-                         const MICROAOT_BIAS* bias, MICROAOT_T* output, void* scratch) {
+MICROAOT_CONV_LINKAGE void MICROAOT_FN_OVERLAP(const MICROAOT_CONV_PARAMS* params, const MICROAOT_T* input,
+                                               const MICROAOT_W* filter, const MICROAOT_BIAS* bias, MICROAOT_T* output,
+                                               void* scratch) {
   conv_rows(params, input, filter, bias, output, (MICROAOT_T*)scratch);
 }
