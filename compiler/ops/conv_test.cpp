@@ -15,6 +15,7 @@
 #include "ops/op_options.h"
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
+#include "ops/packed_weights.h"
 #include "support/diagnostics.h"
 #include "target/target.h"
 
@@ -261,7 +262,8 @@ TEST(ConvHandler, PointwiseTakesThePackedKernelWithTheDspExtension) {
   EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_w16");
   EXPECT_EQ(g.tensor(call.args[1]).byte_size(), 2 * 1 * 4 * 4);  // 2 pairs x 1 group x 4 words
   EXPECT_EQ(field(call, "input_offset"), "0");
-  // Filter values 1 + i % 3 (build()): channel 0 sums 1 + 2 + 3; bias 100 + i % 3; input zero point -10.
+  // Filter values 1 + i % 3 (build()): channel 0 sums 1 + 2 + 3; bias 100 + i % 3; input zero point -10. The
+  // output step's table (argument 2, in the bias's place) starts with it.
   int32_t folded = 0;
   std::memcpy(&folded, g.tensor(call.args[2]).data.data(), 4);
   EXPECT_EQ(folded, 100 + 10 * 6);
@@ -316,14 +318,15 @@ TEST(ConvHandler, WindowTakesThePackedWindowKernelWithTheDspExtension) {
   EXPECT_EQ(call.scratch_bytes, 20 * 7);  // 27 elements: 7 groups of 4; 16 B of rows + 4 B of window each
   EXPECT_EQ(g.tensor(call.args[1]).byte_size(), 2 * 7 * 4 * 4);  // 2 channel pairs x 7 groups x 4 words
   EXPECT_NE(call.specialisation.find("weights int16"), std::string::npos) << call.specialisation;
-  // Filter values 1 + i % 3 (build()): channel 0's 27 weights sum to 9 * (1 + 2 + 3); bias 100; zero point -10.
+  // Filter values 1 + i % 3 (build()): channel 0's 27 weights sum to 9 * (1 + 2 + 3); bias 100; zero point -10:
+  // the first word of the output step's table (argument 2, in the bias's place).
   int32_t folded = 0;
   std::memcpy(&folded, g.tensor(call.args[2]).data.data(), 4);
   EXPECT_EQ(folded, 100 + 10 * 54);
   EXPECT_NE(call.specialisation.find("packed windows: each output pixel's 27 taps"), std::string::npos)
       << call.specialisation;
-  // The output step's table (argument 3) holds every channel's step: the params' arrays are left empty.
-  ASSERT_NE(call.args[3], kNoTensor);
+  // The output step's table holds every channel's step: the params' arrays are left empty.
+  EXPECT_EQ(g.tensor(call.args[2]).num_elements(), 2 * 8);  // 2 channel pairs x MICROAOT_PACKED_STEP_WORDS
   EXPECT_NE(call.specialisation.find("output step one SMMLAR per value"), std::string::npos);
   const auto arrays = param_arrays(call);
   EXPECT_EQ(arrays.count("output_multiplier"), 0u);
@@ -337,6 +340,32 @@ void expect_unpacked(const Spec& s, const std::string& reason) {
   const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
   EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8") << reason;
   EXPECT_EQ(call.specialisation, reason);
+}
+
+// A layer whose output step the compiler cannot prove exact (an output scale below input scale x filter scale:
+// multipliers with a left shift) keeps the unpacked kernel and the model's tensors, 1x1 and k x k, at either
+// --optimize setting that packs and on each DSP cpu.
+TEST(ConvHandler, LayersOutsideTheOutputStepProofKeepTheUnpackedKernel) {
+  Spec pointwise;
+  pointwise.filter = {4, 1, 1, 3};
+  Spec window;  // 3x3
+  for (Spec* s : {&pointwise, &window}) {
+    s->output_scale = 0.0001f;  // 0.05 x 0.01 / 0.0001 = 5: shift 3
+    for (const char* cpu : {"cortex-m4", "cortex-m7", "cortex-m33"}) {
+      for (bool balanced : {false, true}) {
+        Graph g = build(*s);
+        Target target = parse_target(cpu);
+        target.optimize_balanced = balanced;
+        const KernelCall call = lower_in_place_for_test(g, target);
+        EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8") << cpu;
+        EXPECT_EQ(call.specialisation, kOutsideStepRange);
+        EXPECT_TRUE(call.derived.empty());
+        EXPECT_EQ(call.args, (std::vector<int>{0, 1, 2, 3}));  // input, filter, bias, output of build()
+        EXPECT_EQ(field(call, "input_offset"), "10");
+        EXPECT_EQ(array(call, "output_shift")[0], 3);
+      }
+    }
+  }
 }
 
 TEST(ConvHandler, WideWindowsAndGroupsKeepTheUnpackedKernel) {

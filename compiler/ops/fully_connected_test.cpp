@@ -12,6 +12,7 @@
 #include "ops/op_options.h"
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
+#include "ops/packed_weights.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
 #include "target/target.h"
@@ -137,8 +138,8 @@ TEST(FullyConnectedHandler, LowersPerChannelInt8) {
 }
 
 // With the DSP extension: the packed kernel over derived constants (packed_weights_test.cpp checks the
-// layout), int16 weight words (--optimize speed), the bias with the input zero point folded in and
-// input_offset 0.
+// layout), int16 weight words (--optimize speed), the output step's table holding the bias with the input zero
+// point folded in, and input_offset 0.
 TEST(FullyConnectedHandler, PacksWeightsAndFoldsTheInputOffsetForTheDspExtension) {
   Fc fc = int8_fc();
   const KernelCall call = lower_in_place_for_test(fc.graph, parse_target("cortex-m4"));
@@ -147,17 +148,17 @@ TEST(FullyConnectedHandler, PacksWeightsAndFoldsTheInputOffsetForTheDspExtension
       << call.specialisation;
   EXPECT_EQ(fields_of(call)["input_offset"], "0");
   const Tensor& packed = fc.graph.tensor(call.args[1]);
-  const Tensor& folded = fc.graph.tensor(call.args[2]);
+  const Tensor& table = fc.graph.tensor(call.args[2]);
   EXPECT_EQ(packed.dtype, DType::kInt32);
   EXPECT_EQ(packed.num_elements(), 2 * 3 * 4);  // 2 unit pairs x 3 groups of four x 4 words
   EXPECT_EQ(call.scratch_bytes, 48);             // two rows of depth 12 widened to int16
   const std::vector<int32_t> bias = {100, -2000, 35, 0};
-  ASSERT_EQ(folded.num_elements(), 4);
+  ASSERT_EQ(table.num_elements(), 2 * 8);  // 2 unit pairs x MICROAOT_PACKED_STEP_WORDS, the biases first
   for (int u = 0; u < 4; ++u) {
     int32_t sum = 0;  // unit u's weights, as int8_fc() makes them
     for (int k = 0; k < 12; ++k) sum += static_cast<int>((u * 12 + k) * 37 % 255) - 127;
     int32_t got = 0;
-    std::memcpy(&got, folded.data.data() + 4 * u, 4);
+    std::memcpy(&got, table.data.data() + 4 * (8 * (u / 2) + u % 2), 4);
     EXPECT_EQ(got, bias[static_cast<size_t>(u)] - 2 * sum) << u;  // input zero point 2
   }
 }
@@ -172,6 +173,20 @@ TEST(FullyConnectedHandler, BalancedKeepsInt8PackedWeights) {
   EXPECT_EQ(call.specialisation.rfind("packed: 2 rows x 2 units per step, weights int8", 0), 0u)
       << call.specialisation;
   EXPECT_EQ(fc.graph.tensor(call.args[1]).num_elements(), 2 * 3 * 2);  // 2 unit pairs x 3 groups x 2 words
+}
+
+// Requantization outside what the packed kernels' output step computes exactly (an output scale below input
+// scale x weight scale: a left shift) keeps the unpacked kernel and the model's tensors.
+TEST(FullyConnectedHandler, KeepsTheUnpackedKernelOutsideTheOutputStepProof) {
+  Fc fc = int8_fc();
+  fc.graph.tensor(fc.output).quant.scale = {0.0001f};  // 0.0389 x 0.011 / 0.0001 > 4: a left shift
+  const KernelCall call = lower_in_place_for_test(fc.graph, parse_target("cortex-m4"));
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8");
+  EXPECT_EQ(call.specialisation, kOutsideStepRange);
+  EXPECT_EQ(call.scratch_bytes, 0);
+  EXPECT_TRUE(call.derived.empty());
+  EXPECT_EQ(call.args, (std::vector<int>{fc.input, fc.weights, fc.bias, fc.output}));
+  EXPECT_EQ(fields_of(call)["input_offset"], "-2");
 }
 
 TEST(FullyConnectedHandler, KeepsTheUnpackedKernelWithoutTheDspExtension) {

@@ -192,6 +192,8 @@ std::string weights_text(const KernelCall& call, PackedWeights form) {
 
 }  // namespace
 
+const char* const kOutsideStepRange = "not packed: a channel's requantization outside the SMMLAR output step's range";
+
 int64_t packed_rows_bytes(int32_t depth) { return MICROAOT_PACKED_ROWS_BYTES(int64_t{depth}); }
 
 std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset) {
@@ -207,7 +209,7 @@ std::string packed_refusal(const Target& target, int32_t units, int32_t depth, i
   return "";
 }
 
-void use_packed_weights(const Graph& graph, const Target& target, KernelCall& call, const std::string& packed_stem,
+bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& call, const std::string& packed_stem,
                         int32_t units, int32_t depth) {
   const PackedWeights form = packed_weights_form(target);
   const Tensor& weights = graph.tensor(call.args[1]);
@@ -220,40 +222,38 @@ void use_packed_weights(const Graph& graph, const Target& target, KernelCall& ca
                               call.params.find("output_offset")->integer, call.params.find("activation_min")->integer,
                               call.params.find("activation_max")->integer};
   const std::vector<int32_t> stage = packed_output_stage(folded, w, units, depth, requant);
-  call.derived.push_back(int32_constant(weights.name + "_packed", pack_weight_words(w, units, depth, form)));
-  call.derived.push_back(int32_constant(weights.name + "_folded_bias", folded));
-  call.args[1] = derived_arg(0);
-  call.args[2] = derived_arg(1);
-  call.args.insert(call.args.begin() + 3, stage.empty() ? kNoTensor : derived_arg(2));
-  if (!stage.empty()) {
-    call.derived.push_back(int32_constant(weights.name + "_requant", stage));
-    // The table holds every channel's step: the per-channel arrays of the params are never read (NULL).
-    call.params.replace_ints("output_multiplier", {});
-    call.params.replace_ints("output_shift", {});
+  if (stage.empty()) {
+    call.specialisation = kOutsideStepRange;
+    return false;
   }
+  call.derived.push_back(int32_constant(weights.name + "_packed", pack_weight_words(w, units, depth, form)));
+  call.derived.push_back(int32_constant(weights.name + "_requant", stage));
+  call.args[1] = derived_arg(0);
+  call.args[2] = derived_arg(1);  // the table in the bias's place: its words hold the folded bias
+  // The table holds every channel's step: the per-channel arrays of the params are never read (NULL).
+  call.params.replace_ints("output_multiplier", {});
+  call.params.replace_ints("output_shift", {});
   call.params.replace_int("input_offset", 0);
   call.stem = form == PackedWeights::kInt16 ? packed_stem + "_w16" : packed_stem;
   call.scratch_bytes = packed_rows_bytes(depth);
   call.specialisation = "packed: 2 rows x 2 units per step, " + weights_text(call, form) +
-                        ", input zero point in the bias, " +
-                        (stage.empty() ? "output step from the params (a channel outside the SMMLAR step's range)"
-                                       : "output step one SMMLAR per value");
+                        ", input zero point in the bias, output step one SMMLAR per value";
+  return true;
 }
 
 int64_t packed_windows_bytes(int32_t window) { return MICROAOT_PACKED_WINDOWS_BYTES(int64_t{window}); }
 
-void use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
+bool use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
                                const std::string& packed_stem, int32_t units, int32_t window) {
   const int64_t input_offset = call.params.find("input_offset")->integer;
-  use_packed_weights(graph, target, call, packed_stem, units, window);
+  if (!use_packed_weights(graph, target, call, packed_stem, units, window)) return false;
   call.params.replace_int("input_offset", input_offset);
   call.scratch_bytes = packed_windows_bytes(window);
-  const bool fast_step = call.args[3] != kNoTensor;  // use_packed_weights gave the output step's words
   call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +
                         " taps gathered (padding = input zero point), 2 pixels x 2 channels per step, " +
-                        weights_text(call, packed_weights_form(target)) + ", input zero point in the bias, " +
-                        (fast_step ? "output step one SMMLAR per value"
-                                   : "output step from the params (a channel outside the SMMLAR step's range)");
+                        weights_text(call, packed_weights_form(target)) +
+                        ", input zero point in the bias, output step one SMMLAR per value";
+  return true;
 }
 
 }  // namespace microaot

@@ -43,11 +43,11 @@ struct PackedRequant {
   int64_t output_offset = 0, activation_min = -128, activation_max = 127;
 };
 
-// The table of the packed kernels' specialised output step (MICROAOT_PACKED_STEP_WORDS per unit pair: each unit's
-// folded bias, multiplier, rounding, right shift; one SMMLAR per value), or empty when a unit is outside the range where that step is
-// bit-exact with TFLM (a shift >= 0, sums that may reach 2^30, a rounding term beyond int32, unless the channel's
-// output is one value whatever the input: then its words give that value): the layer then
-// keeps the params' general step.
+// The table of the packed kernels' output step (MICROAOT_PACKED_STEP_WORDS per unit pair: each unit's folded bias,
+// multiplier, rounding, right shift; one SMMLAR per value), which the kernels require, or empty when a unit is
+// outside the range where that step is bit-exact with TFLM (a shift >= 0, sums that may reach 2^30, a rounding
+// term beyond int32, unless the channel's output is one value whatever the input: then its words give that
+// value): the layer then keeps the unpacked kernel.
 std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights,
                                          int32_t units, int32_t depth, const PackedRequant& requant);
 
@@ -65,9 +65,11 @@ std::string packed_refusal(const Target& target, int32_t units, int32_t depth, i
 
 // Turns `call` (lowered for the portable int8 stem, weights in args[1], optional bias in args[2], input_offset
 // set) into a call of `packed_stem` (its _w16 twin for int16 weights) over derived constants (packed weights
-// in the target's form, folded bias, the output step's words when packed_output_stage gives them) with the
-// scratch for rows of `depth`, and states it in call.specialisation.
-void use_packed_weights(const Graph& graph, const Target& target, KernelCall& call, const std::string& packed_stem,
+// in the target's form, the output step's table with the folded bias) with the scratch for rows of `depth`,
+// and states it in call.specialisation. False, with `call` unchanged but for kOutsideStepRange in call.specialisation,
+// when packed_output_stage gives no table: the layer keeps its unpacked stem.
+extern const char* const kOutsideStepRange;
+bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& call, const std::string& packed_stem,
                         int32_t units, int32_t depth);
 
 // The scratch of the k x k kernel for windows of `window` elements (MICROAOT_PACKED_WINDOWS_BYTES): the rows
@@ -76,8 +78,8 @@ int64_t packed_windows_bytes(int32_t window);
 
 // As use_packed_weights for a k x k CONV_2D whose output pixels' windows (`window` = kh * kw * input depth
 // elements, the filter's OHWI rows) are the rows of the product: input_offset stays, the padding taps' value
-// (-input_offset) the kernel fills in, whose products the folded bias cancels.
-void use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
+// (-input_offset) the kernel fills in, whose products the folded bias cancels. False as use_packed_weights.
+bool use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
                                const std::string& packed_stem, int32_t units, int32_t window);
 
 }  // namespace microaot

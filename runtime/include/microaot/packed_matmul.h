@@ -284,15 +284,17 @@ static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const 
 
 /* Every unit of one row (out1 NULL; `rows` holds it alone) or of two interleaved rows: out_i[u] = the
  * output step of bias[u] + row i . unit u (the sums start from the bias). An odd last unit is computed
- * against the zero unit that completes its pair, which is not stored. `step`: the specialised output step's
- * table (MICROAOT_PACKED_STEP_WORDS per unit pair), NULL for the params' general step; with it out1 must be
- * out0 + units (as the kernels lay their rows out). */
+ * against the zero unit that completes its pair, which is not stored. `step`: the output step's table
+ * (MICROAOT_PACKED_STEP_WORDS per unit pair, not NULL: the kernels refuse a call without it; its words hold the
+ * folded bias, so o->bias and the params' multipliers and shifts are not read, only o's activation range);
+ * out1 must be out0 + units (as the kernels lay their rows out). */
 void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                                 int32_t units, const microaot_dsp_output_stage* o,
                                                 const int32_t* step, int8_t* out0, int8_t* out1);
 
 /* Rows r0 and r1 (r1 NULL: r0 alone) widened into `rows` (4 * groups words) and multiplied by every unit
- * Inline, so that a row pair costs one call (two cost VWW 0.36% more instructions). */
+ * through the output step's table `requant` (microaot_packed_rows). Inline, so that a row pair costs one call
+ * (two cost VWW 0.36% more instructions). */
 static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, int32_t n, const int32_t* weights,
                                             int32_t units, const microaot_dsp_output_stage* o,
                                             const int32_t* requant, uint32_t* rows, int8_t* out0, int8_t* out1) {

@@ -1,14 +1,17 @@
 /* Matrix-product kernels over weights the compiler laid out for the DSP inner loop (compiler/ops/packed_weights.h,
  * microaot/packed_matmul.h has the layout): a 1x1 CONV_2D without padding and an int8 FULLY_CONNECTED whose
- * weight zero point is 0. The compiler picks them for a target with the DSP extension; the input zero point
- * is already in `bias` (bias[u] + input_offset * the sum of unit u's weights, so the params' input_offset is
- * 0), which is exact because no padding is read. Bit-exact with microaot_conv_2d_s8 / _fully_connected_s8 on
- * the original weights and bias. The k x k kernel makes each output pixel's window such a row. `requant`, when
- * not NULL, holds the output step the compiler specialised (MICROAOT_PACKED_STEP_WORDS per output channel pair,
- * microaot/packed_matmul.h), and the params' output_multiplier and output_shift are then NULL; NULL: the
- * params' multipliers and shifts. The C definitions of microaot/dsp.h make them run on any target. Each kernel
- * has a _w16 twin, the same over the int16 form of the packed words (microaot/packed_matmul.h): twice the flash,
- * no widening of the weights in the inner loop (--optimize speed). */
+ * weight zero point is 0. The compiler picks them for a target with the DSP extension. `requant` holds the
+ * output step the compiler proved exact (MICROAOT_PACKED_STEP_WORDS per output channel pair,
+ * microaot/packed_matmul.h; a layer outside that proof takes the unpacked kernel), whose words hold the bias
+ * with the input zero point folded in (bias[u] + input_offset * the sum of unit u's weights, so the params'
+ * input_offset is 0), which is exact because no padding is read; the params' output_multiplier and
+ * output_shift are NULL. Bit-exact with microaot_conv_2d_s8 / _fully_connected_s8 on the original weights and
+ * bias. The k x k kernel makes each output pixel's window such a row. Without the table (NULL: a graph blob
+ * cannot give that, its loader requires the argument, but a direct call can) a kernel returns
+ * MICROAOT_STATUS_NULL_POINTER and writes nothing; else MICROAOT_STATUS_OK. The C definitions of
+ * microaot/dsp.h make them run on any target. Each kernel has a _w16 twin, the same over the int16 form of the
+ * packed words (microaot/packed_matmul.h): twice the flash, no widening of the weights in the inner loop
+ * (--optimize speed). */
 #ifndef MICROAOT_KERNELS_PACKED_H
 #define MICROAOT_KERNELS_PACKED_H
 
@@ -16,6 +19,7 @@
 
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
+#include "microaot/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,46 +31,47 @@ extern "C" {
 /* The k x k kernel's: the rows, then one window gathered before it is widened (int8, padded to a word). */
 #define MICROAOT_PACKED_WINDOWS_BYTES(window) (20 * (((window) + 3) / 4))
 
-/* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words; bias: the folded bias;
+/* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words;
  * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth). */
-void microaot_conv_2d_s8_packed(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
-                                const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch);
+microaot_status microaot_conv_2d_s8_packed(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                           const int32_t* filter, const int32_t* requant, int8_t* output,
+                                           void* scratch);
 /* The overlap flavor, as microaot_conv_2d_s8_overlap: scratch holds the widened rows, then one output row. */
-void microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                        const int32_t* filter, const int32_t* bias, const int32_t* requant,
-                                        int8_t* output, void* scratch);
+microaot_status microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                   const int32_t* filter, const int32_t* requant, int8_t* output,
+                                                   void* scratch);
 /* k x k (any window, stride, dilation and padding; filter_depth = input_depth) as a matrix product over each
  * output pixel's window, gathered in filter order with padding taps as the input zero point: params as the
- * model's (input_offset is the padding's value, -zero point; the bias already holds its products); filter: the
- * packed words of the filter_height * filter_width * input_depth elements of each output channel; bias: the folded
- * bias; scratch: MICROAOT_PACKED_WINDOWS_BYTES(window), the overlap flavor's output row after it. */
-void microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                    const int32_t* filter, const int32_t* bias, const int32_t* requant,
-                                    int8_t* output, void* scratch);
-void microaot_conv_2d_s8_packed_kxk_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                            const int32_t* filter, const int32_t* bias, const int32_t* requant,
-                                            int8_t* output, void* scratch);
-/* params: filter_offset 0; weights: the packed words; bias: the folded bias;
- * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth). */
-void microaot_fully_connected_s8_packed(const microaot_fully_connected_params_q* params, const int8_t* input,
-                                       const int32_t* weights, const int32_t* bias, const int32_t* requant,
-                                       int8_t* output, void* scratch);
+ * model's (input_offset is the padding's value, -zero point; the table's bias already holds its products);
+ * filter: the packed words of the filter_height * filter_width * input_depth elements of each output channel;
+ * scratch: MICROAOT_PACKED_WINDOWS_BYTES(window), the overlap flavor's output row after it. */
+microaot_status microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                               const int32_t* filter, const int32_t* requant, int8_t* output,
+                                               void* scratch);
+microaot_status microaot_conv_2d_s8_packed_kxk_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                       const int32_t* filter, const int32_t* requant, int8_t* output,
+                                                       void* scratch);
+/* params: filter_offset 0; weights: the packed words; scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth). */
+microaot_status microaot_fully_connected_s8_packed(const microaot_fully_connected_params_q* params,
+                                                   const int8_t* input, const int32_t* weights,
+                                                   const int32_t* requant, int8_t* output, void* scratch);
 
 /* The same over int16 weight words (--optimize speed). */
-void microaot_conv_2d_s8_packed_w16(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
-                                    const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch);
-void microaot_conv_2d_s8_packed_w16_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                            const int32_t* filter, const int32_t* bias, const int32_t* requant,
-                                            int8_t* output, void* scratch);
-void microaot_conv_2d_s8_packed_kxk_w16(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                        const int32_t* filter, const int32_t* bias, const int32_t* requant,
-                                        int8_t* output, void* scratch);
-void microaot_conv_2d_s8_packed_kxk_w16_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                                const int32_t* filter, const int32_t* bias, const int32_t* requant,
-                                                int8_t* output, void* scratch);
-void microaot_fully_connected_s8_packed_w16(const microaot_fully_connected_params_q* params, const int8_t* input,
-                                           const int32_t* weights, const int32_t* bias, const int32_t* requant,
-                                           int8_t* output, void* scratch);
+microaot_status microaot_conv_2d_s8_packed_w16(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                               const int32_t* filter, const int32_t* requant, int8_t* output,
+                                               void* scratch);
+microaot_status microaot_conv_2d_s8_packed_w16_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                       const int32_t* filter, const int32_t* requant, int8_t* output,
+                                                       void* scratch);
+microaot_status microaot_conv_2d_s8_packed_kxk_w16(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                   const int32_t* filter, const int32_t* requant, int8_t* output,
+                                                   void* scratch);
+microaot_status microaot_conv_2d_s8_packed_kxk_w16_overlap(const microaot_conv_2d_params_q* params,
+                                                           const int8_t* input, const int32_t* filter,
+                                                           const int32_t* requant, int8_t* output, void* scratch);
+microaot_status microaot_fully_connected_s8_packed_w16(const microaot_fully_connected_params_q* params,
+                                                       const int8_t* input, const int32_t* weights,
+                                                       const int32_t* requant, int8_t* output, void* scratch);
 
 #ifdef __cplusplus
 }

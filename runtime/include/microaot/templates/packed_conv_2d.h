@@ -12,13 +12,13 @@ typedef microaot_conv_2d_params_q conv_params;
 /* Output rows [row_begin, row_end) (rows counted over all batches) into `dst` rows, or through `row_scratch`
  * (not NULL: the overlap flavor) copied to their place once the row's input is read; `rows` receives the
  * widened input pixels. */
-static void packed_row_range(const conv_params* p, const int8_t* input, const int32_t* filter, const int32_t* bias,
+static void packed_row_range(const conv_params* p, const int8_t* input, const int32_t* filter,
                              const int32_t* requant, int8_t* output, uint32_t* rows, int8_t* row_scratch,
                              int32_t row_begin, int32_t row_end) {
   const size_t depth = (size_t)p->input_depth, out_depth = (size_t)p->output_depth;
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * depth;
   const size_t pixel_step = (size_t)p->stride_width * depth, row_size = (size_t)p->output_width * out_depth;
-  const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, bias);
+  const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, NULL);
   int32_t row, ox;
   for (row = row_begin; row < row_end; ++row) {
     const size_t in_y = (size_t)(row % p->output_height) * (size_t)p->stride_height;
@@ -34,15 +34,20 @@ static void packed_row_range(const conv_params* p, const int8_t* input, const in
   }
 }
 
-void MICROAOT_FN(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
-                 const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch) {
-  packed_row_range(params, input, filter, bias, requant, output, (uint32_t*)scratch, NULL, 0,
+microaot_status MICROAOT_FN(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
+                            const int32_t* requant, int8_t* output, void* scratch) {
+  if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  packed_row_range(params, input, filter, requant, output, (uint32_t*)scratch, NULL, 0,
                    params->batches * params->output_height);
+  return MICROAOT_STATUS_OK;
 }
 
-void MICROAOT_FN_OVERLAP(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
-                         const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch) {
-  int8_t* const output_row = (int8_t*)scratch + MICROAOT_PACKED_ROWS_BYTES(params->input_depth);
-  packed_row_range(params, input, filter, bias, requant, output, (uint32_t*)scratch, output_row, 0,
+microaot_status MICROAOT_FN_OVERLAP(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                    const int32_t* filter, const int32_t* requant, int8_t* output, void* scratch) {
+  if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  /* The output row follows the widened rows in the scratch. */
+  packed_row_range(params, input, filter, requant, output, (uint32_t*)scratch,
+                   (int8_t*)scratch + MICROAOT_PACKED_ROWS_BYTES(params->input_depth), 0,
                    params->batches * params->output_height);
+  return MICROAOT_STATUS_OK;
 }

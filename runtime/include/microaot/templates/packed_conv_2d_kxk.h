@@ -124,12 +124,12 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, co
 
 /* Output rows [row_begin, row_end) (counted over all batches) into place, or through `row_scratch` (not NULL:
  * the overlap flavor), copied to their place once the row's windows are read. */
-static void window_row_range(const conv_params* p, const int8_t* input, const int32_t* filter, const int32_t* bias,
+static void window_row_range(const conv_params* p, const int8_t* input, const int32_t* filter,
                              const int32_t* requant, int8_t* output, void* scratch, int8_t* row_scratch,
                              int32_t row_begin, int32_t row_end) {
   const size_t image_bytes = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   const size_t row_bytes = (size_t)p->output_width * (size_t)p->output_depth;
-  const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, bias);
+  const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, NULL);
   const window_scratch s = split_scratch(p, scratch);
   const int32_t window = microaot_conv_window_size(p);
   int32_t row;
@@ -143,16 +143,19 @@ static void window_row_range(const conv_params* p, const int8_t* input, const in
   }
 }
 
-void MICROAOT_FN(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
-                 const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch) {
-  window_row_range(params, input, filter, bias, requant, output, scratch, NULL, 0,
-                   params->batches * params->output_height);
+microaot_status MICROAOT_FN(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
+                            const int32_t* requant, int8_t* output, void* scratch) {
+  if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  window_row_range(params, input, filter, requant, output, scratch, NULL, 0, params->batches * params->output_height);
+  return MICROAOT_STATUS_OK;
 }
 
-void MICROAOT_FN_OVERLAP(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
-                         const int32_t* bias, const int32_t* requant, int8_t* output, void* scratch) {
-  int8_t* const output_row =
-      (int8_t*)scratch + MICROAOT_PACKED_WINDOWS_BYTES(microaot_conv_window_size(params));
-  window_row_range(params, input, filter, bias, requant, output, scratch, output_row, 0,
+microaot_status MICROAOT_FN_OVERLAP(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                    const int32_t* filter, const int32_t* requant, int8_t* output, void* scratch) {
+  if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  /* The output row follows the windows' scratch. */
+  window_row_range(params, input, filter, requant, output, scratch,
+                   (int8_t*)scratch + MICROAOT_PACKED_WINDOWS_BYTES(microaot_conv_window_size(params)), 0,
                    params->batches * params->output_height);
+  return MICROAOT_STATUS_OK;
 }

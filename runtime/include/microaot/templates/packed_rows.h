@@ -1,40 +1,13 @@
-/* The packed kernels' row machinery (declared in microaot/packed_matmul.h): the output steps and the loops over
+/* The packed kernels' row machinery (declared in microaot/packed_matmul.h): the output step and the loops over
  * unit pairs, one out-of-line copy per weight form that every packed kernel of the form calls. The including
  * source (kernels/portable/packed_rows.c, packed_rows_w16.c) defines MICROAOT_PACKED_WIDE_WEIGHTS. */
 #include <stddef.h>
 
 #include "microaot/packed_matmul.h"
 
-/* One channel's requantization (TFLM's MultiplyByQuantizedMultiplier, as microaot_dsp_requantize), decoded
- * once for the rows of a block: left shift, multiplier, and the rounding right shift's mask and half. */
-typedef struct {
-  int32_t left, multiplier, right, mask, half;
-} microaot_packed_channel;
-
-static inline microaot_packed_channel microaot_packed_channel_of(const microaot_dsp_output_stage* o, int32_t c) {
-  microaot_packed_channel ch;
-  const int32_t shift = o->shift[c];
-  ch.left = shift > 0 ? shift : 0;
-  ch.multiplier = o->multiplier[c];
-  ch.right = ch.left - shift;
-  ch.mask = (int32_t)(((int64_t)1 << ch.right) - 1);
-  ch.half = ch.mask >> 1;
-  return ch;
-}
-
-/* The int8 output of a sum that already holds the bias. */
-static inline int8_t microaot_packed_output(const microaot_dsp_output_stage* o, const microaot_packed_channel* ch,
-                                            int32_t acc) {
-  const int64_t product = (int64_t)(int32_t)((uint32_t)acc << ch->left) * ch->multiplier;
-  const int32_t high = (int32_t)((product + ((int64_t)1 << 30)) >> 31);
-  const int32_t threshold = ch->half + (int32_t)((uint32_t)high >> 31);
-  const int32_t value = (high >> ch->right) + ((high & ch->mask) > threshold) + o->output_offset;
-  return (int8_t)microaot_clamp_s32(value, o->activation_min, o->activation_max);
-}
-
-/* The output step the compiler specialises (compiler/ops/packed_weights.cpp, packed_output_stage, proves it
- * exact for the constants it emits), as a table of MICROAOT_PACKED_STEP_WORDS words per unit pair (the last
- * pair completed with zeros): both units' folded bias, multiplier m >= 0, rounding R = 2^(e-1) +
+/* The packed kernels' output step (compiler/ops/packed_weights.cpp, packed_output_stage, proves it exact for
+ * the constants it emits; a layer it does not prove keeps the unpacked kernel), as a table of
+ * MICROAOT_PACKED_STEP_WORDS words per unit pair (the last pair completed with zeros): both units' folded bias, multiplier m >= 0, rounding R = 2^(e-1) +
  * output_offset * 2^e and right shift e in [1, 31]. With d = 2 * sum (no overflow: the compiler bounds the
  * sums below 2^30), SMMLAR(d, m, R) less one for a negative sum is R less one for a negative sum plus TFLM's
  * rounding doubling high multiply of the sum and m (the compiler's bound keeps it in int32), and >> e gives its
@@ -104,52 +77,28 @@ static inline void microaot_packed_rows_fast(const uint32_t* rows, const int32_t
                                              int32_t units, const microaot_dsp_output_stage* o, const int32_t* step,
                                              int two_rows, int8_t* out) {
   int32_t u = 0;
+  int8_t* next;
   if (!two_rows) {
     for (; u + 3 < units; u += 4, step += 2 * MICROAOT_PACKED_STEP_WORDS) {
       weights = microaot_packed_quad_fast(weights, rows, groups, step, out + u);
     }
   }
-  for (; u + 1 < units; u += 2, step += MICROAOT_PACKED_STEP_WORDS) {
-    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, (size_t)units, out + u);
+  for (next = out + u; next != out + (units & ~1); next += 2, step += MICROAOT_PACKED_STEP_WORDS) {
+    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, (size_t)units, next);
   }
-  if (u < units) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, (size_t)units, out + u);
+  if (units % 2 != 0) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, (size_t)units, next);
   if (o->activation_min != -128 || o->activation_max != 127) {
     microaot_packed_clamp_row(out, two_rows ? 2 * units : units, o->activation_min, o->activation_max);
   }
 }
 
-/* The same from the params' multipliers and shifts (a layer outside the specialised step's range). */
-static inline void microaot_packed_store_general(const microaot_dsp_output_stage* o, int32_t u, const int32_t acc[4],
-                                                 int both, int8_t* out0, int8_t* out1) {
-  const microaot_packed_channel first = microaot_packed_channel_of(o, u);
-  out0[0] = microaot_packed_output(o, &first, acc[0]);
-  if (out1 != NULL) out1[0] = microaot_packed_output(o, &first, acc[2]);
-  if (both) {
-    const microaot_packed_channel second = microaot_packed_channel_of(o, u + 1);
-    out0[1] = microaot_packed_output(o, &second, acc[1]);
-    if (out1 != NULL) out1[1] = microaot_packed_output(o, &second, acc[3]);
-  }
-}
-
-/* microaot/packed_matmul.h states the contract of these two. */
+/* microaot/packed_matmul.h states the contract of this one. */
 void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                                 int32_t units, const microaot_dsp_output_stage* o,
                                                 const int32_t* step, int8_t* out0, int8_t* out1) {
-  int32_t u, acc[4];
-  if (step != NULL) {
-    if (out1 != NULL) {
-      microaot_packed_rows_fast(rows, weights, groups, units, o, step, 1, out0);
-    } else {
-      microaot_packed_rows_fast(rows, weights, groups, units, o, step, 0, out0);
-    }
-    return;
-  }
-  for (u = 0; u < units; u += 2) {
-    const int both = u + 1 < units;
-    acc[0] = acc[2] = o->bias[u];
-    acc[1] = acc[3] = both ? o->bias[u + 1] : 0;
-    weights = out1 != NULL ? microaot_packed_dot_2x2(weights, rows, groups, acc)
-                           : microaot_packed_dot_1x2(weights, rows, groups, acc);
-    microaot_packed_store_general(o, u, acc, both, out0 + u, out1 != NULL ? out1 + u : NULL);
+  if (out1 != NULL) {
+    microaot_packed_rows_fast(rows, weights, groups, units, o, step, 1, out0);
+  } else {
+    microaot_packed_rows_fast(rows, weights, groups, units, o, step, 0, out0);
   }
 }
