@@ -46,11 +46,7 @@ TEST(EmitLibrary, APackedKernelBringsTheRowSourceOfItsWeightForm) {
     CompileOptions options;
     options.target = parse_target("cortex-m4");
     options.target.optimize_balanced = balanced;
-    ModelSpec four_units = small_fc_model();  // the packed kernels take four units or more
-    four_units.tensors[1] = constant("weights", tflite::TensorType::INT8, {4, 4}, {0.25f}, std::vector<uint8_t>(16, 2));
-    four_units.tensors[2] = constant("bias", tflite::TensorType::INT32, {4}, {0.125f}, bytes_of<int32_t>({1, 2, 3, 4}));
-    four_units.tensors[3] = activation("out", {1, 4}, 1.5f, 3);
-    const CompiledModel model = compile_model(build_model(four_units), options);
+    const CompiledModel model = compile_model(build_model(small_packed_fc_model()), options);
     ASSERT_EQ(model.calls.size(), 1u);
     ASSERT_TRUE(contains(model.calls[0].function(), "_packed")) << model.calls[0].function();
     const FileSet files = emit_library(model);

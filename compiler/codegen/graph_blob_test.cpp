@@ -7,6 +7,7 @@
 #include "codegen/emit.h"
 #include "codegen/graph_check.h"
 #include "frontend/tflite_test_builder.h"
+#include "target/target.h"
 
 namespace microaot {
 namespace {
@@ -98,6 +99,29 @@ TEST(GraphBlob, WhatThisFirmwareCannotRunIsUnsupported) {
   set_word(kernel, step0 + MICROAOT_BLOB_S_KERNEL, 60000);
   set_word(kernel, MICROAOT_BLOB_W_CHECKSUM, microaot_blob_checksum(kernel.data() + 16, kernel.size() - 16));
   EXPECT_EQ(check_blob(kernel).init, MICROAOT_STATUS_UNSUPPORTED_MODEL);
+}
+
+// A packed kernel's step without its output step table (the argument absent, as for an optional one) is a bad
+// model: the loader requires what the signature does not mark optional, so a blob never calls the kernel
+// without it (the kernel itself would refuse with MICROAOT_STATUS_NULL_POINTER).
+TEST(GraphBlob, APackedStepWithoutItsOutputStepTableIsBadModel) {
+  CompileOptions options;
+  options.executor = "graph";
+  options.target = parse_target("cortex-m4");
+  const CompiledModel model = compile_model(build_model(small_packed_fc_model()), options);
+  ASSERT_EQ(model.calls.size(), 1u);
+  ASSERT_EQ(model.calls[0].function(), "microaot_fully_connected_s8_packed_w16");
+  const std::vector<uint8_t> good = build_graph_blob(model).bytes;
+  ASSERT_EQ(check_blob(good).init, MICROAOT_STATUS_OK);
+  const size_t step0 = word(good, MICROAOT_BLOB_W_STEPS_AT) / 4;
+  const size_t table = word(good, MICROAOT_BLOB_W_ARGS_AT) / 4 + word(good, step0 + MICROAOT_BLOB_S_FIRST_ARG) + 2;
+  // Arguments: input, packed weights, table, output; the table: 2 unit pairs x MICROAOT_PACKED_STEP_WORDS.
+  const size_t record = word(good, MICROAOT_BLOB_W_TENSORS_AT) / 4 + MICROAOT_BLOB_TENSOR_WORDS * word(good, table);
+  ASSERT_EQ(word(good, record + MICROAOT_BLOB_T_BYTES), 2u * 8 * 4);
+  std::vector<uint8_t> bad = good;
+  set_word(bad, table, MICROAOT_BLOB_NONE);
+  set_word(bad, MICROAOT_BLOB_W_CHECKSUM, microaot_blob_checksum(bad.data() + 16, bad.size() - 16));
+  EXPECT_EQ(check_blob(bad).init, MICROAOT_STATUS_BAD_MODEL);
 }
 
 TEST(GraphBlob, TruncatedOrEmptyIsBadModel) {

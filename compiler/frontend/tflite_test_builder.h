@@ -185,5 +185,14 @@ inline ModelSpec small_fc_model() {
   return m;
 }
 
+// small_fc_model() with four units, which the packed kernels take on a DSP target (they take four or more).
+inline ModelSpec small_packed_fc_model() {
+  ModelSpec m = small_fc_model();
+  m.tensors[1] = constant("weights", tflite::TensorType::INT8, {4, 4}, {0.25f}, std::vector<uint8_t>(16, 2));
+  m.tensors[2] = constant("bias", tflite::TensorType::INT32, {4}, {0.125f}, bytes_of<int32_t>({1, 2, 3, 4}));
+  m.tensors[3] = activation("out", {1, 4}, 1.5f, 3);
+  return m;
+}
+
 }  // namespace tflite_test
 }  // namespace microaot
