@@ -1,8 +1,9 @@
 // Compile-time specialisation of the int8 matrix products for the DSP extension: a 1x1 CONV_2D without
 // padding and a FULLY_CONNECTED with symmetric weights, of at least kPackedMinUnits output channels (units),
 // take the packed kernels (runtime microaot/kernels/packed.h), whose weights are re-laid out here for their
-// inner loop (unit pairs, groups of four elements, as int32 words) and whose bias has the input zero point
-// folded in. Both become derived constants of the call; the model's own weights stay untouched, so no other
+// inner loop (unit pairs, groups of four elements, as int32 words) and whose output step, proven exact here,
+// is a table holding the bias with the input zero point folded in (a layer it cannot prove keeps the unpacked
+// kernel). Both become derived constants of the call; the model's own weights stay untouched, so no other
 // kernel reads the new layout.
 #pragma once
 
