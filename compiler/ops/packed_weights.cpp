@@ -192,7 +192,8 @@ std::string weights_text(const KernelCall& call, PackedWeights form) {
 
 }  // namespace
 
-const char* const kOutsideStepRange = "not packed: a channel's requantization outside the SMMLAR output step's range";
+const char* const kOutsideStepRange =
+    "not packed: a channel's requantization outside the SMMLAR output step's range";
 
 int64_t packed_rows_bytes(int32_t depth) { return MICROAOT_PACKED_ROWS_BYTES(int64_t{depth}); }
 

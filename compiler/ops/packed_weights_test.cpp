@@ -1,7 +1,7 @@
-// The packed layout and the folded bias (by hand), then the packed kernels over what the compiler packs
-// against the portable kernels over the model's weights and bias: random shapes, zero points, strides and
-// multipliers, byte for byte; without the output step's table they refuse the call (on the host the kernels run microaot/dsp.h's C definitions; the Cortex-M e2e
-// tests run the instructions).
+// The packed layout and the folded bias (by hand), then the packed kernels over what the compiler packs against the
+// portable kernels over the model's weights and bias: random shapes, zero points, strides and multipliers, byte for
+// byte; without the output step's table they refuse the call (on the host the kernels run microaot/dsp.h's C
+// definitions; the Cortex-M e2e tests run the instructions).
 #include "ops/packed_weights.h"
 
 #include <gtest/gtest.h>
