@@ -230,6 +230,8 @@ TEST(PackedKernels, FullyConnectedMatchesPortable) {
   EXPECT_GT(specialised, 250);
 }
 
+// 1x1 layers through the 1x1 kernel and through the k x k kernel (its pixel rows), with the 1x1 lowering's
+// params, words and scratch.
 TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
   std::mt19937 rng(29);
   Counts counts;
@@ -263,6 +265,14 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
                           rows_and_output_row.data());
       ASSERT_EQ(got, expected) << "case " << i << ", " << f.name;
       ASSERT_EQ(got_overlap, expected) << "case " << i << ", " << f.name;
+      // The k x k kernel takes the same call when the model links it (compiler/kernels/share_kernels.cpp).
+      std::fill(got.begin(), got.end(), int8_t{-99});
+      std::fill(got_overlap.begin(), got_overlap.end(), int8_t{-99});
+      f.window(&used, input.data(), k.words.data(), k.bias.data(), requant, got.data(), rows.data());
+      f.window_overlap(&used, input.data(), k.words.data(), k.bias.data(), requant, got_overlap.data(),
+                       rows_and_output_row.data());
+      ASSERT_EQ(got, expected) << "case " << i << ", " << f.name << ", k x k kernel";
+      ASSERT_EQ(got_overlap, expected) << "case " << i << ", " << f.name << ", k x k kernel";
     }
     counts.add(expected);
   }
