@@ -10,10 +10,12 @@
 namespace microaot {
 
 // The kernels a call may move to: the stem `from` runs as `to` when some call of the model already takes
-// `to`; both stems take the same params, arguments and scratch for such a call.
+// `to`; both stems take the same arguments and scratch for such a call, and its params as they are (adapt
+// nullptr) or as `adapt` rewrites them for `to`'s struct.
 struct SharedKernel {
   const char* from;
   const char* to;
+  void (*adapt)(ParamValues& params);
   const char* why;  // appended to the moved call's specialisation (network_info.txt)
 };
 const std::vector<SharedKernel>& shared_kernels();

@@ -1,10 +1,11 @@
-// The whole-model choice of the packed CONV_2D kernel: a 1x1 layer takes the k x k kernel when the model links
-// it for a k x k layer, and keeps the 1x1 kernel otherwise; both weight forms.
+// The whole-model choice of the packed kernels: a 1x1 CONV_2D layer and a FULLY_CONNECTED take the k x k CONV_2D
+// kernel when the model links it for a k x k layer, and keep their own kernel otherwise; both weight forms.
 #include "kernels/share_kernels.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compile/compile_model.h"
@@ -68,7 +69,64 @@ TEST(ShareKernels, PointwiseTakesTheWindowKernelOnlyWhenTheModelLinksIt) {
   }
 }
 
-// Calls of other stems and custom calls are left alone; a `to` stem alone changes nothing.
+// 'in' [1,4,4,4] -> CONV_2D 3x3 SAME -> 'mid' [1,4,4,4] -> RESHAPE [4,16] -> FULLY_CONNECTED (4 units) -> 'out'
+// [4,4] (with_window); or 'in' [4,16] -> FULLY_CONNECTED alone.
+ModelSpec fully_connected_model(bool with_window) {
+  const std::vector<float> scales{0.25f, 0.125f, 0.5f, 0.25f};
+  ModelSpec m;
+  m.tensors = {
+      activation("in", {1, 4, 4, 4}, 0.5f, -1),
+      constant("window_filter", tflite::TensorType::INT8, {4, 3, 3, 4}, scales, std::vector<uint8_t>(144, 5)),
+      activation("mid", {1, 4, 4, 4}, 1.5f, 3),
+      activation("rows", {4, 16}, 1.5f, 3),
+      constant("weights", tflite::TensorType::INT8, {4, 16}, scales, std::vector<uint8_t>(64, 7)),
+      activation("out", {4, 4}, 2.5f, -2),
+      constant("shape", tflite::TensorType::INT32, {2}, {}, bytes_of<int32_t>({4, 16})),
+  };
+  OpSpec conv = op(3, 3, {0, 1, -1}, {2});
+  conv.options_type = tflite::BuiltinOptions::Conv2DOptions;
+  conv.options = [](flatbuffers::FlatBufferBuilder& fbb) {
+    return tflite::CreateConv2DOptions(fbb, tflite::Padding::SAME, 1, 1).Union();
+  };
+  OpSpec fc = op(9, 4, {3, 4, -1}, {5});
+  fc.options_type = tflite::BuiltinOptions::FullyConnectedOptions;
+  fc.options = [](flatbuffers::FlatBufferBuilder& fbb) {
+    return tflite::CreateFullyConnectedOptions(fbb, tflite::ActivationFunctionType::NONE).Union();
+  };
+  if (with_window) {
+    m.ops = {conv, op(22, 1, {2, 6}, {3}), fc};
+    m.inputs = {0};
+  } else {
+    m.ops = {fc};
+    m.inputs = {3};
+  }
+  m.outputs = {5};
+  return m;
+}
+
+TEST(ShareKernels, FullyConnectedTakesTheWindowKernelAsAPixelRowWhenTheModelLinksIt) {
+  CompileOptions options;
+  options.target = parse_target("cortex-m4");
+  const CompiledModel alone = compile_model(build_model(fully_connected_model(false)), options);
+  ASSERT_EQ(alone.calls.size(), 1u);
+  EXPECT_EQ(alone.calls[0].function(), "microaot_fully_connected_s8_packed_w16");
+  const CompiledModel shared = compile_model(build_model(fully_connected_model(true)), options);
+  ASSERT_EQ(shared.calls.size(), 2u);  // the RESHAPE is a view
+  const KernelCall& fc = shared.calls[1];
+  EXPECT_EQ(fc.function(), "microaot_conv_2d_s8_packed_kxk_w16");
+  EXPECT_NE(fc.specialisation.find("as a 1x1 convolution over the batches"), std::string::npos) << fc.specialisation;
+  // One image row of 4 pixels (the batches) of depth 16, a 1x1 filter without padding.
+  const std::pair<const char*, int64_t> expected[] = {
+      {"batches", 1},      {"input_height", 1}, {"input_width", 4},  {"input_depth", 16}, {"filter_height", 1},
+      {"filter_width", 1}, {"filter_depth", 16}, {"output_width", 4}, {"output_depth", 4}, {"stride_width", 1},
+      {"pad_height", 0},   {"pad_width", 0},    {"input_offset", 0},
+  };
+  for (const auto& [field, value] : expected) EXPECT_EQ(fc.params.find(field)->integer, value) << field;
+  EXPECT_EQ(fc.params.find("output_offset")->integer, -2);
+  EXPECT_EQ(fc.scratch_bytes, alone.calls[0].scratch_bytes);
+}
+
+// Calls of other stems and custom calls are left alone; a `from` stem alone changes nothing.
 TEST(ShareKernels, MovesOnlyTheListedStems) {
   std::vector<KernelCall> calls(3);
   calls[0].stem = "conv_2d_s8";
@@ -79,6 +137,7 @@ TEST(ShareKernels, MovesOnlyTheListedStems) {
   EXPECT_EQ(calls[0].stem, "conv_2d_s8");
   EXPECT_EQ(calls[2].stem, "conv_2d_s8_packed");
   for (const SharedKernel& shared : shared_kernels()) {
+    if (shared.adapt != nullptr) continue;  // params of the `from` struct: the FULLY_CONNECTED test above
     std::vector<KernelCall> pair(2);
     pair[0].stem = shared.from;
     pair[1].stem = shared.to;

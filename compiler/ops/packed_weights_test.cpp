@@ -184,8 +184,23 @@ Params without_channel_arrays(Params p) {
   return p;
 }
 
+// A FULLY_CONNECTED as the 1x1 CONV_2D over one image row of `batches` pixels that computes it, as the k x k
+// kernel takes it when the model links that kernel (compiler/kernels/share_kernels.cpp).
+microaot_conv_2d_params_q pixel_conv_of(const microaot_fully_connected_params_q& fc) {
+  microaot_conv_2d_params_q p{};
+  p.batches = p.input_height = p.output_height = 1;
+  p.input_width = p.output_width = fc.batches;
+  p.input_depth = p.filter_depth = fc.input_depth;
+  p.output_depth = fc.output_depth;
+  p.filter_height = p.filter_width = p.stride_height = p.stride_width = p.dilation_height = p.dilation_width = 1;
+  p.input_offset = fc.input_offset, p.output_offset = fc.output_offset;
+  p.activation_min = fc.activation_min, p.activation_max = fc.activation_max;
+  p.output_multiplier = fc.output_multiplier, p.output_shift = fc.output_shift;
+  return p;
+}
+
 // The packed FULLY_CONNECTED of both weight forms through the general output step and, when the compiler gives
-// its words, the specialised one, each against the portable kernel.
+// its words, the specialised one, each against the portable kernel; the same through the k x k CONV_2D kernel.
 void expect_fully_connected_matches(const microaot_fully_connected_params_q& model, const std::vector<int8_t>& input,
                                     const std::vector<int8_t>& weights, const std::vector<int32_t>& bias,
                                     const std::string& what, int* specialised = nullptr) {
@@ -198,12 +213,20 @@ void expect_fully_connected_matches(const microaot_fully_connected_params_q& mod
     Scratch rows(MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth)));
     f.fully_connected(&p, input.data(), k.words.data(), k.bias.data(), nullptr, got.data(), rows.data());
     ASSERT_EQ(got, expected) << what << " (general step, " << f.name << ")";
+    std::fill(got.begin(), got.end(), int8_t{-99});
+    const microaot_conv_2d_params_q general_conv = pixel_conv_of(p);
+    f.window(&general_conv, input.data(), k.words.data(), k.bias.data(), nullptr, got.data(), rows.data());
+    ASSERT_EQ(got, expected) << what << " (general step, k x k kernel, " << f.name << ")";
     if (k.requant.empty()) continue;
     if (specialised != nullptr && f.form == PackedWeights::kInt8) ++*specialised;
     std::fill(got.begin(), got.end(), int8_t{0});
     const microaot_fully_connected_params_q bare = without_channel_arrays(p);
     f.fully_connected(&bare, input.data(), k.words.data(), k.bias.data(), k.requant.data(), got.data(), rows.data());
     ASSERT_EQ(got, expected) << what << " (SMMLAR step, " << f.name << ")";
+    std::fill(got.begin(), got.end(), int8_t{-99});
+    const microaot_conv_2d_params_q bare_conv = pixel_conv_of(bare);
+    f.window(&bare_conv, input.data(), k.words.data(), k.bias.data(), k.requant.data(), got.data(), rows.data());
+    ASSERT_EQ(got, expected) << what << " (SMMLAR step, k x k kernel, " << f.name << ")";
   }
 }
 
