@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "support/diagnostics.h"
+
 namespace microaot {
 
 namespace {
@@ -23,15 +25,29 @@ const char kFullyConnectedWhy[] =
 
 void fully_connected_as_pixel_conv(ParamValues& params) {
   const auto integer = [&](const char* field) { return params.find(field)->integer; };
+  // The packed lowering takes symmetric weights only (packed_refusal): the convolution has no filter offset.
+  MICROAOT_CHECK(integer("filter_offset") == 0, "a packed FULLY_CONNECTED with a weight zero point");
   const int64_t rows = integer("batches"), depth = integer("input_depth");
   const std::pair<const char*, int64_t> fields[] = {
-      {"batches", 1},         {"input_height", 1},       {"input_width", rows},
-      {"input_depth", depth}, {"filter_height", 1},      {"filter_width", 1},
-      {"filter_depth", depth}, {"output_height", 1},     {"output_width", rows},
-      {"output_depth", integer("output_depth")},         {"stride_height", 1},
-      {"stride_width", 1},    {"dilation_height", 1},    {"dilation_width", 1},
-      {"pad_height", 0},      {"pad_width", 0},          {"input_offset", integer("input_offset")},
-      {"output_offset", integer("output_offset")},       {"activation_min", integer("activation_min")},
+      {"batches", 1},
+      {"input_height", 1},
+      {"input_width", rows},  // one pixel per batch
+      {"input_depth", depth},
+      {"filter_height", 1},
+      {"filter_width", 1},
+      {"filter_depth", depth},
+      {"output_height", 1},
+      {"output_width", rows},
+      {"output_depth", integer("output_depth")},
+      {"stride_height", 1},
+      {"stride_width", 1},
+      {"dilation_height", 1},
+      {"dilation_width", 1},
+      {"pad_height", 0},
+      {"pad_width", 0},
+      {"input_offset", integer("input_offset")},  // 0: folded into the bias by the packed lowering
+      {"output_offset", integer("output_offset")},
+      {"activation_min", integer("activation_min")},
       {"activation_max", integer("activation_max")},
   };
   ParamValues conv;
