@@ -8,6 +8,7 @@
 #include "compile/plan_memory.h"
 #include "kernels/bind_call.h"
 #include "kernels/select_kernels.h"
+#include "kernels/share_kernels.h"
 #include "memory/planners.h"
 #include "passes/pass.h"
 #include "support/diagnostics.h"
@@ -27,12 +28,15 @@ KernelCall lower_op(const CompiledModel& model, const Op& op) {
   }
 }
 
+// Every op lowered, then the whole model's kernel choices (share_kernels), then each call bound to its kernel.
 void lower_ops(CompiledModel& model) {
   for (size_t step = 0; step < model.graph.ops.size(); ++step) {
-    KernelCall call = lower_op(model, model.graph.ops[step]);
-    if (!call.custom) bind_kernel_call(model.graph, model.graph.ops[step], call);
-    model.calls.push_back(std::move(call));
+    model.calls.push_back(lower_op(model, model.graph.ops[step]));
     model.macs.push_back(op_handler(model.graph.ops[step].kind).macs(model.graph, model.graph.ops[step]));
+  }
+  share_kernels(model.calls);
+  for (size_t step = 0; step < model.calls.size(); ++step) {
+    if (!model.calls[step].custom) bind_kernel_call(model.graph, model.graph.ops[step], model.calls[step]);
   }
 }
 

@@ -183,8 +183,23 @@ Params without_channel_arrays(Params p) {
   return p;
 }
 
+// A FULLY_CONNECTED as the 1x1 CONV_2D over one image row of `batches` pixels that computes it, as the k x k
+// kernel takes it when the model links that kernel (compiler/kernels/share_kernels.cpp).
+microaot_conv_2d_params_q pixel_conv_of(const microaot_fully_connected_params_q& fc) {
+  microaot_conv_2d_params_q p{};
+  p.batches = p.input_height = p.output_height = 1;
+  p.input_width = p.output_width = fc.batches;
+  p.input_depth = p.filter_depth = fc.input_depth;
+  p.output_depth = fc.output_depth;
+  p.filter_height = p.filter_width = p.stride_height = p.stride_width = p.dilation_height = p.dilation_width = 1;
+  p.input_offset = fc.input_offset, p.output_offset = fc.output_offset;
+  p.activation_min = fc.activation_min, p.activation_max = fc.activation_max;
+  p.output_multiplier = fc.output_multiplier, p.output_shift = fc.output_shift;
+  return p;
+}
+
 // The packed FULLY_CONNECTED of both weight forms, when the compiler gives the output step's table, against the
-// portable kernel.
+// portable kernel; the same through the k x k CONV_2D kernel.
 void expect_fully_connected_matches(const microaot_fully_connected_params_q& model, const std::vector<int8_t>& input,
                                     const std::vector<int8_t>& weights, const std::vector<int32_t>& bias,
                                     const std::string& what, int* packed = nullptr) {
@@ -201,6 +216,11 @@ void expect_fully_connected_matches(const microaot_fully_connected_params_q& mod
     ASSERT_EQ(f.fully_connected(&bare, input.data(), k.words.data(), k.requant.data(), got.data(), rows.data()),
               MICROAOT_STATUS_OK);
     ASSERT_EQ(got, expected) << what << " (" << f.name << ")";
+    std::fill(got.begin(), got.end(), int8_t{-99});
+    const microaot_conv_2d_params_q bare_conv = pixel_conv_of(bare);
+    ASSERT_EQ(f.window(&bare_conv, input.data(), k.words.data(), k.requant.data(), got.data(), rows.data()),
+              MICROAOT_STATUS_OK);
+    ASSERT_EQ(got, expected) << what << " (k x k kernel, " << f.name << ")";
   }
 }
 
@@ -227,6 +247,8 @@ TEST(PackedKernels, FullyConnectedMatchesPortable) {
   EXPECT_GT(packed, 250);
 }
 
+// 1x1 layers through the 1x1 kernel and through the k x k kernel (its pixel rows), with the 1x1 lowering's
+// params, words and scratch.
 TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
   std::mt19937 rng(29);
   Counts counts;
@@ -261,6 +283,16 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
                 MICROAOT_STATUS_OK);
       ASSERT_EQ(got, expected) << "case " << i << ", " << f.name;
       ASSERT_EQ(got_overlap, expected) << "case " << i << ", " << f.name;
+      // The k x k kernel takes the same call when the model links it (compiler/kernels/share_kernels.cpp).
+      std::fill(got.begin(), got.end(), int8_t{-99});
+      std::fill(got_overlap.begin(), got_overlap.end(), int8_t{-99});
+      ASSERT_EQ(f.window(&used, input.data(), k.words.data(), k.requant.data(), got.data(), rows.data()),
+                MICROAOT_STATUS_OK);
+      ASSERT_EQ(f.window_overlap(&used, input.data(), k.words.data(), k.requant.data(), got_overlap.data(),
+                                 rows_and_output_row.data()),
+                MICROAOT_STATUS_OK);
+      ASSERT_EQ(got, expected) << "case " << i << ", " << f.name << ", k x k kernel";
+      ASSERT_EQ(got_overlap, expected) << "case " << i << ", " << f.name << ", k x k kernel";
     }
     counts.add(expected);
   }

@@ -2,7 +2,9 @@
  * windows. Output pixels two at a time, each one's window widened filter row by filter row: straight from the
  * image when a filter row is whole groups of four elements (a row whose taps are all inside it), else gathered
  * first (microaot/conv_window.h, padding taps as the input zero point, which the folded bias makes exact); then
- * multiplied by every output channel pair as the 1x1 kernel's input pixels are. The including file defines
+ * multiplied by every output channel pair as the 1x1 kernel's input pixels are. A 1x1 filter without padding
+ * (the compiler sends 1x1 layers here when the model links this kernel: compiler/kernels/share_kernels.cpp) reads
+ * its pixels in place, with the 1x1 kernel's params and scratch (no gathered window). The including file defines
  * MICROAOT_PACKED_WIDE_WEIGHTS (0: int8 weight words, 1: int16, microaot/packed_matmul.h) and the two function
  * names MICROAOT_FN and MICROAOT_FN_OVERLAP. */
 #include <stddef.h>
@@ -12,6 +14,18 @@
 #include "microaot/packed_matmul.h"
 
 typedef microaot_conv_2d_params_q conv_params;
+
+/* A 1x1 filter without padding: each window is one input pixel (input_offset unread: no padding taps). */
+static int is_pixel_window(const conv_params* p) {
+  return p->filter_height == 1 && p->filter_width == 1 && p->pad_height == 0 && p->pad_width == 0;
+}
+
+/* The plain flavor's scratch, after which the overlap flavor's output row starts: a pixel window's is the 1x1
+ * kernel's (the widened rows alone). */
+static size_t plain_scratch_bytes(const conv_params* p) {
+  return is_pixel_window(p) ? (size_t)MICROAOT_PACKED_ROWS_BYTES(p->input_depth)
+                            : (size_t)MICROAOT_PACKED_WINDOWS_BYTES(microaot_conv_window_size(p));
+}
 
 /* Where the scratch's parts start: the widened rows, then the gathered window (or filter row). */
 typedef struct {
@@ -112,11 +126,22 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, co
                        int8_t* dst) {
   const int32_t groups = microaot_packed_groups(microaot_conv_window_size(p));
   const size_t pixel_bytes = (size_t)p->output_depth;
+  /* Pixel windows: the row's input pixels, widened straight from the image (NULL: through widen_window). */
+  const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
+  const int8_t* pixel =
+      is_pixel_window(p) ? image + (size_t)(oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth
+                         : NULL;
   int32_t ox;
   for (ox = 0; ox < p->output_width; ox += 2, dst += 2 * pixel_bytes) {
     const int pair = ox + 1 < p->output_width;
-    widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
-    if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
+    if (pixel != NULL) {
+      microaot_packed_widen(pixel, p->input_depth, s->rows, pair ? 4 : 2);
+      if (pair) microaot_packed_widen(pixel + pixel_step, p->input_depth, s->rows + 2, 4);
+      pixel += 2 * pixel_step;
+    } else {
+      widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
+      if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
+    }
     MICROAOT_PACKED_FORM(microaot_packed_rows)(s->rows, filter, groups, p->output_depth, stage, requant, dst,
                                                pair ? dst + pixel_bytes : NULL);
   }
@@ -133,8 +158,9 @@ static void window_row_range(const conv_params* p, const int8_t* input, const in
   const window_scratch s = split_scratch(p, scratch);
   const int32_t window = microaot_conv_window_size(p);
   int32_t row;
-  /* The gathered window's bytes past its end, up to a whole group, are never gathered into: zeros once. */
-  memset(s.gathered + window, 0, (size_t)(4 * microaot_packed_groups(window) - window));
+  /* The gathered window's bytes past its end, up to a whole group, are never gathered into: zeros once (a pixel
+   * window has no gathered window). */
+  if (!is_pixel_window(p)) memset(s.gathered + window, 0, (size_t)(4 * microaot_packed_groups(window) - window));
   for (row = row_begin; row < row_end; ++row) {
     const int8_t* image = input + (size_t)(row / p->output_height) * image_bytes;
     int8_t* out = output + (size_t)row * row_bytes;
@@ -152,10 +178,9 @@ microaot_status MICROAOT_FN(const microaot_conv_2d_params_q* params, const int8_
 
 microaot_status MICROAOT_FN_OVERLAP(const microaot_conv_2d_params_q* params, const int8_t* input,
                                     const int32_t* filter, const int32_t* requant, int8_t* output, void* scratch) {
+  int8_t* const output_row = (int8_t*)scratch + plain_scratch_bytes(params);
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
-  /* The output row follows the windows' scratch. */
-  window_row_range(params, input, filter, requant, output, scratch,
-                   (int8_t*)scratch + MICROAOT_PACKED_WINDOWS_BYTES(microaot_conv_window_size(params)), 0,
+  window_row_range(params, input, filter, requant, output, scratch, output_row, 0,
                    params->batches * params->output_height);
   return MICROAOT_STATUS_OK;
 }

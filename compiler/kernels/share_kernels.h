@@ -1,0 +1,26 @@
+// A whole-model kernel choice: a call whose work another kernel of the model also does, as fast, takes that
+// kernel, so that the library links one kernel less (issue 13: code size). Runs after every op is lowered and
+// before the calls are bound to their kernels.
+#pragma once
+
+#include <vector>
+
+#include "kernels/kernel_call.h"
+
+namespace microaot {
+
+// The kernels a call may move to: the stem `from` runs as `to` when some call of the model already takes
+// `to`; both stems take the same arguments and scratch for such a call, and its params as they are (adapt
+// nullptr) or as `adapt` rewrites them for `to`'s struct.
+struct SharedKernel {
+  const char* from;
+  const char* to;
+  void (*adapt)(ParamValues& params);
+  const char* why;  // appended to the moved call's specialisation (network_info.txt)
+};
+const std::vector<SharedKernel>& shared_kernels();
+
+// Moves each call of a `from` stem to its `to` stem when another call of `calls` takes `to`.
+void share_kernels(std::vector<KernelCall>& calls);
+
+}  // namespace microaot
