@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <any>
 #include <vector>
@@ -71,6 +72,14 @@ struct Tensor {
   int64_t num_elements() const;
   int64_t byte_size() const;
 };
+
+// A constant tensor's bytes as elements of T (the bytes are little-endian, as on every host microaot builds on).
+template <typename T>
+std::vector<T> constant_values(const Tensor& t) {
+  std::vector<T> values(t.data.size() / sizeof(T));
+  if (!values.empty()) std::memcpy(values.data(), t.data.data(), values.size() * sizeof(T));
+  return values;
+}
 
 // The int32 position of a ring kept in persistent memory beside `owner`'s storage (a frame window's
 // variable, an SVDF state): the slot of the oldest unit, 0 at init and reset.

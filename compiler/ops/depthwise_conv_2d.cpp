@@ -4,7 +4,6 @@
 // dilation and any depth multiplier, as TFLite Micro's reference kernels. Versions up to 7 pass: the type
 // checks refuse what the later ones add (int4).
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -88,12 +87,7 @@ DepthwiseRequantization requantization_of(const Graph& graph, const KernelCall& 
   r.multipliers = call.params.find("output_multiplier")->integers;
   r.shifts = call.params.find("output_shift")->integers;
   if (bias == kNoTensor) return r;
-  const std::vector<uint8_t>& bytes = graph.tensor(bias).data;
-  for (size_t at = 0; at + sizeof(int32_t) <= bytes.size(); at += sizeof(int32_t)) {
-    int32_t value = 0;
-    std::memcpy(&value, bytes.data() + at, sizeof value);
-    r.bias.push_back(value);
-  }
+  for (int32_t value : constant_values<int32_t>(graph.tensor(bias))) r.bias.push_back(value);
   return r;
 }
 

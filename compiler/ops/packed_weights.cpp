@@ -22,18 +22,6 @@ int8_t weight_at(const std::vector<int8_t>& weights, int32_t units, int32_t dept
   return weights[static_cast<size_t>(u) * static_cast<size_t>(depth) + static_cast<size_t>(k)];
 }
 
-std::vector<int8_t> int8_values(const Tensor& t) {
-  std::vector<int8_t> values(t.data.size());
-  if (!values.empty()) std::memcpy(values.data(), t.data.data(), values.size());
-  return values;
-}
-
-std::vector<int32_t> int32_values(const Tensor& t) {
-  std::vector<int32_t> values(t.data.size() / sizeof(int32_t));
-  if (!values.empty()) std::memcpy(values.data(), t.data.data(), values.size() * sizeof(int32_t));
-  return values;
-}
-
 }  // namespace
 
 Tensor int32_constant(const std::string& name, const std::vector<int32_t>& values) {
@@ -214,8 +202,8 @@ bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& ca
                         int32_t units, int32_t depth) {
   const PackedWeights form = packed_weights_form(target);
   const Tensor& weights = graph.tensor(call.args[1]);
-  const std::vector<int8_t> w = int8_values(weights);
-  const std::vector<int32_t> bias = call.args[2] == kNoTensor ? std::vector<int32_t>{} : int32_values(graph.tensor(call.args[2]));
+  const std::vector<int8_t> w = constant_values<int8_t>(weights);
+  const std::vector<int32_t> bias = call.args[2] == kNoTensor ? std::vector<int32_t>{} : constant_values<int32_t>(graph.tensor(call.args[2]));
   const ParamValue* offset = call.params.find("input_offset");
   const auto input_offset = static_cast<int32_t>(offset->integer);
   const std::vector<int32_t> folded = fold_input_offset(bias, w, units, depth, input_offset);

@@ -1,6 +1,5 @@
 #include "ops/reduce_common.h"
 
-#include <cstring>
 #include <string>
 
 #include "microaot/walk.h"
@@ -33,10 +32,7 @@ std::vector<int32_t> constant_axis_values(const Graph& graph, const Op& op, int 
                 "computed at run time is not supported)");
   expect_dtype(graph, op, id, role, {DType::kInt32});
   expect_constant_data(graph, op, id, role);
-  const Tensor& t = graph.tensor(id);
-  std::vector<int32_t> values(static_cast<size_t>(t.num_elements()));
-  if (!values.empty()) std::memcpy(values.data(), t.data.data(), values.size() * sizeof(int32_t));
-  return values;
+  return constant_values<int32_t>(graph.tensor(id));
 }
 
 int resolve_axis(const Graph& graph, const Op& op, int32_t axis, int rank) {
