@@ -29,6 +29,13 @@
 #define MICROAOT_PACKED_PAIR_WORDS 2
 #endif
 
+/* A helper the including source keeps out of line (one copy however many callers), unused in some sources. */
+#if defined(__GNUC__)
+#define MICROAOT_PACKED_OUT_OF_LINE static __attribute__((noinline, unused))
+#else
+#define MICROAOT_PACKED_OUT_OF_LINE static inline
+#endif
+
 /* Groups per row (at least one: the loops below test their end after a step). */
 static inline int32_t microaot_packed_groups(int32_t n) { return (n + 3) / 4; }
 
@@ -41,8 +48,9 @@ static inline uint32_t microaot_packed_tail_word(const int8_t* src, int32_t n) {
 }
 
 /* Row `src` (n int8) widened into words dst[0], dst[1] (group 0), dst[stride], dst[stride + 1], ...; the
- * elements past n, up to microaot_packed_groups(n) groups, are zeros. Whole words in the loop, the tail once. */
-static inline void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t* dst, int32_t stride) {
+ * elements past n, up to microaot_packed_groups(n) groups, are zeros. Whole words in the loop, the tail once.
+ * One copy per source: a call costs a few instructions per row, each inlined copy 70 bytes. */
+MICROAOT_PACKED_OUT_OF_LINE void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t* dst, int32_t stride) {
   const int8_t* const whole_end = src + 4 * (n / 4);
   uint32_t word = 0;
   for (; src != whole_end; src += 4, dst += stride) {

@@ -98,26 +98,13 @@ static void gather_window(const conv_params* p, const int8_t* image, int32_t oy,
   }
 }
 
-/* The window of output pixel (oy, ox) widened into dst (every `stride` words, as microaot_packed_widen): row by
- * row when the rows are whole groups, else gathered whole and widened once as whole groups (the gathered
- * window's pad bytes are zeros, see window_row_range; their weights are zeros too): no byte-wise tail. */
+/* The window of output pixel (oy, ox) widened into dst (every `stride` words, as microaot_packed_widen):
+ * gathered whole, then widened as whole groups (the gathered window's pad bytes are zeros, see
+ * window_row_range; their weights are zeros too): no byte-wise tail, and one widening call per window. */
 static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, const window_scratch* s,
                          uint32_t* dst, int32_t stride) {
-  const int32_t run = p->filter_width * p->input_depth;
-  int32_t fy;
-  if (run % 4 != 0) {
-    gather_window(p, image, oy, ox, s->gathered);
-    microaot_packed_widen(s->gathered, 4 * microaot_packed_groups(microaot_conv_window_size(p)), dst, stride);
-    return;
-  }
-  for (fy = 0; fy < p->filter_height; ++fy, dst += (run / 4) * stride) {
-    const int8_t* row = direct_row(p, image, oy, ox, fy);
-    if (row == NULL) {
-      gather_row(p, image, oy, ox, fy, s->gathered);
-      row = s->gathered;
-    }
-    microaot_packed_widen(row, run, dst, stride);
-  }
+  gather_window(p, image, oy, ox, s->gathered);
+  microaot_packed_widen(s->gathered, 4 * microaot_packed_groups(microaot_conv_window_size(p)), dst, stride);
 }
 
 /* Output row `oy` of one image into `dst` (output_width pixels). */
