@@ -29,11 +29,9 @@ static inline void microaot_packed_clamp_row(int8_t* out, int32_t n, int32_t lo,
 }
 
 /* One unit pair against one row (two_rows 0) or two interleaved rows, sums from the table's bias, outputs
- * out[0..1] and out[units..units + 1] (the second row); only out[0] and out[units] when `both` is 0. Returns
- * the next pair's weights. */
+ * out[0..1] and out[units..units + 1] (the second row). Returns the next pair's weights. */
 static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, const uint32_t* rows, int32_t groups,
-                                                       const int32_t* step, int two_rows, int both, size_t units,
-                                                       int8_t* out) {
+                                                       const int32_t* step, int two_rows, size_t units, int8_t* out) {
   int32_t acc[4];
   acc[0] = acc[2] = step[0];
   acc[1] = acc[3] = step[1];
@@ -44,12 +42,25 @@ static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, c
     const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
     out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
     if (two_rows) out[units] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m0, r0, e0));
-    if (both) {
-      out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
-      if (two_rows) out[units + 1] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m1, r1, e1));
-    }
+    out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
+    if (two_rows) out[units + 1] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m1, r1, e1));
   }
   return weights;
+}
+
+/* The odd last unit (the first of its pair; the zero unit completing the pair is not computed) against each of
+ * `row_count` rows (interleaved when two), into out[0] and out[units]: in C, since an odd unit count is rare
+ * and the assembly loops' copies for it cost 360 bytes. */
+static void microaot_packed_odd_unit(const int32_t* pair, const uint32_t* rows, int32_t groups, const int32_t* step,
+                                     int32_t row_count, size_t units, int8_t* out) {
+  int32_t r, g;
+  for (r = 0; r < row_count; ++r) {
+    int32_t sum = step[0];
+    for (g = 0; g < groups; ++g) {
+      sum = microaot_packed_mac(sum, rows + 2 * (g * row_count + r), pair + MICROAOT_PACKED_PAIR_WORDS * g, 0);
+    }
+    out[(size_t)r * units] = microaot_packed_saturated(microaot_packed_requantized(sum, step[2], step[4], step[6]));
+  }
 }
 
 /* Two unit pairs (four units) against one row: out[0..3], the table's words of both pairs at `step`. */
@@ -71,11 +82,10 @@ static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, c
   return weights;
 }
 
-/* Every unit through the table `step`; the full pairs in a loop whose flags are constants per call site, one
- * row four units at a time. */
-static inline void microaot_packed_rows_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
-                                             int32_t units, const microaot_dsp_output_stage* o, const int32_t* step,
-                                             int two_rows, int8_t* out) {
+/* The whole unit pairs through the table `step`, in a loop whose flag is a constant per call site, one row
+ * four units at a time. */
+static inline void microaot_packed_pairs_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
+                                              int32_t units, const int32_t* step, int two_rows, int8_t* out) {
   int32_t u = 0;
   int8_t* next;
   if (!two_rows) {
@@ -84,11 +94,7 @@ static inline void microaot_packed_rows_fast(const uint32_t* rows, const int32_t
     }
   }
   for (next = out + u; next != out + (units & ~1); next += 2, step += MICROAOT_PACKED_STEP_WORDS) {
-    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 1, (size_t)units, next);
-  }
-  if (units % 2 != 0) microaot_packed_pair_fast(weights, rows, groups, step, two_rows, 0, (size_t)units, next);
-  if (o->activation_min != -128 || o->activation_max != 127) {
-    microaot_packed_clamp_row(out, two_rows ? 2 * units : units, o->activation_min, o->activation_max);
+    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, (size_t)units, next);
   }
 }
 
@@ -96,9 +102,18 @@ static inline void microaot_packed_rows_fast(const uint32_t* rows, const int32_t
 void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                                 int32_t units, const microaot_dsp_output_stage* o,
                                                 const int32_t* step, int8_t* out0, int8_t* out1) {
+  const int32_t row_count = out1 != NULL ? 2 : 1, pairs = units / 2;
   if (out1 != NULL) {
-    microaot_packed_rows_fast(rows, weights, groups, units, o, step, 1, out0);
+    microaot_packed_pairs_fast(rows, weights, groups, units, step, 1, out0);
   } else {
-    microaot_packed_rows_fast(rows, weights, groups, units, o, step, 0, out0);
+    microaot_packed_pairs_fast(rows, weights, groups, units, step, 0, out0);
+  }
+  if (units % 2 != 0) {
+    microaot_packed_odd_unit(weights + (size_t)pairs * MICROAOT_PACKED_PAIR_WORDS * (size_t)groups, rows, groups,
+                             step + (size_t)pairs * MICROAOT_PACKED_STEP_WORDS, row_count, (size_t)units,
+                             out0 + units - 1);
+  }
+  if (o->activation_min != -128 || o->activation_max != 127) {
+    microaot_packed_clamp_row(out0, row_count * units, o->activation_min, o->activation_max);
   }
 }
