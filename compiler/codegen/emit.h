@@ -105,6 +105,11 @@ int64_t contexts_bytes(const CompiledModel& model);
 // default I/O buffers of --io-in-arena off), which every context of the model shares; its bytes (or 0).
 bool has_static_owner(const CompiledModel& model);
 int64_t static_record_bytes(const CompiledModel& model);
+// Whether the model runs on the arena-only build of the executor core (executor_arena.c, its calls named
+// microaot_arena_*): AOT, I/O in the arena, one pool, no state, no microTVM entry (which runs on the full core).
+bool uses_arena_executor(const CompiledModel& model);
+// The executor core's calls for this model: "microaot_arena_" or "microaot_".
+std::string executor_call_prefix(const CompiledModel& model);
 // Bytes of static RAM the library needs besides the stack: the static arena (header included), the
 // further pools, the I/O buffers outside the arena, the static record and the contexts.
 int64_t static_ram_bytes(const CompiledModel& model);

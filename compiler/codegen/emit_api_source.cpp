@@ -205,14 +205,16 @@ void emit_wrappers(std::ostringstream& out, const CompiledModel& model) {
   } else {
     out << "microaot_status " << p << "_init(" << p << "_context *ctx, void *arena, size_t arena_size) {\n"
         << "  if (ctx == NULL) return MICROAOT_STATUS_NULL_POINTER;\n"
-        << "  return microaot_init(&ctx->core, &" << p << "_descriptor, ctx->slots, arena, arena_size);\n}\n\n";
+        << "  return " << executor_call_prefix(model) << "init(&ctx->core, &" << p
+        << "_descriptor, ctx->slots, arena, arena_size);\n}\n\n";
   }
   for (const Wrapper& w : kWrappers) {
     if (w.io_outside_only && model.options.io_in_arena) continue;
     const std::string params = *w.params ? std::string(", ") + w.params : "";
     const std::string args = *w.args ? std::string(", ") + w.args : "";
     out << w.result << " " << p << "_" << w.name << "(" << p << "_context *ctx" << params << ") {\n"
-        << "  return microaot_" << w.name << "(" << p << "_core(ctx)" << args << ");\n}\n\n";
+        << "  return " << (w.io_outside_only ? "microaot_" : executor_call_prefix(model)) << w.name << "("
+        << p << "_core(ctx)" << args << ");\n}\n\n";
   }
   out << "const char *" << p << "_status_string(microaot_status status) { return microaot_status_string(status); }\n\n";
 }

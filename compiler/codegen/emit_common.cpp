@@ -104,6 +104,14 @@ int64_t contexts_bytes(const CompiledModel& model) {
 
 bool has_static_owner(const CompiledModel& model) { return model.options.pools.size() > 1 || !model.options.io_in_arena; }
 
+bool uses_arena_executor(const CompiledModel& model) {
+  return !is_graph(model) && !has_static_owner(model) && model.persistent.empty() && !model.options.interface_api_c;
+}
+
+std::string executor_call_prefix(const CompiledModel& model) {
+  return uses_arena_executor(model) ? "microaot_arena_" : "microaot_";
+}
+
 int64_t static_record_bytes(const CompiledModel& model) {
   constexpr int64_t kOwnerBytes32 = 4;  // a uintptr_t
   return has_static_owner(model) ? kOwnerBytes32 : 0;

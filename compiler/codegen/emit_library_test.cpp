@@ -20,21 +20,32 @@ CompiledModel compile_small(const CompileOptions& options = CompileOptions{}) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// A model with its I/O in the arena, one pool and no state runs on the arena-only build of the core; the
+// microTVM entry and I/O outside the arena need the full one.
 TEST(EmitLibrary, EveryFolderGetsTheExecutorAndOnlyTheCallsItUses) {
   const FileSet plain = emit_library(compile_small());
-  for (const char* file : {"kernels/executor.c", "kernels/executor_internal.h", "kernels/status.c",
-                           "kernels/microaot/executor.h", "kernels/microaot/platform.h", "kernels/microaot/status.h"}) {
+  for (const char* file : {"kernels/executor_arena.c", "kernels/executor_core.h", "kernels/executor_internal.h",
+                           "kernels/status.c", "kernels/microaot/executor.h", "kernels/microaot/platform.h",
+                           "kernels/microaot/status.h"}) {
     EXPECT_EQ(plain.count(file), 1u) << file;
   }
-  EXPECT_EQ(plain.count("kernels/executor_bind.c"), 0u);
-  EXPECT_EQ(plain.count("kernels/executor_once.c"), 0u);
+  for (const char* file : {"kernels/executor.c", "kernels/executor_bind.c", "kernels/executor_once.c"}) {
+    EXPECT_EQ(plain.count(file), 0u) << file;
+  }
+  EXPECT_TRUE(contains(plain.at("model.c"), "return microaot_arena_init(&ctx->core"));
+  EXPECT_TRUE(contains(plain.at("model.c"), "return microaot_arena_run(model_core(ctx));"));
   CompileOptions tvm;
   tvm.interface_api_c = true;
-  EXPECT_EQ(emit_library(compile_small(tvm)).count("kernels/executor_once.c"), 1u);
+  const FileSet once = emit_library(compile_small(tvm));
+  EXPECT_EQ(once.count("kernels/executor_once.c"), 1u);
+  EXPECT_EQ(once.count("kernels/executor.c"), 1u);
+  EXPECT_EQ(once.count("kernels/executor_arena.c"), 0u);
+  EXPECT_TRUE(contains(once.at("model.c"), "return microaot_run(model_core(ctx));"));
   CompileOptions outside = tvm;
   outside.io_in_arena = false;
   const FileSet bound = emit_library(compile_small(outside));
   EXPECT_EQ(bound.count("kernels/executor_bind.c"), 1u);
+  EXPECT_EQ(bound.count("kernels/executor.c"), 1u);
   EXPECT_EQ(bound.count("kernels/executor_once.c"), 0u);
   EXPECT_TRUE(contains(bound.at("model.c"), "microaot_run_once_bound("));
 }
@@ -114,7 +125,7 @@ TEST(EmitLibrary, BuildFilesOfferTheStaticArenaAndProfilingOptions) {
   const std::string& make = files.at("model.mk");
   EXPECT_TRUE(contains(make, "MODEL_STATIC_ARENA ?= 1"));
   EXPECT_TRUE(contains(make, "-DMODEL_NO_STATIC_ARENA"));
-  EXPECT_TRUE(contains(make, "$(MICROAOT_MODEL_DIR)kernels/executor.c"));
+  EXPECT_TRUE(contains(make, "$(MICROAOT_MODEL_DIR)kernels/executor_arena.c"));
   EXPECT_TRUE(contains(make, "MICROAOT_RUNTIME_SRCS := $(MICROAOT_RUNTIME_SRCS) $(MICROAOT_MODEL_RUNTIME_NEW)"));
 }
 
@@ -152,7 +163,7 @@ TEST(EmitLibrary, ASharedFolderHasOneMakefileFragmentAndArenaForAll) {
   EXPECT_TRUE(contains(make, "-I$(MICROAOT_MODELS_DIR)second"));
   EXPECT_TRUE(contains(make, "-DFIRST_NO_STATIC_ARENA -DSECOND_NO_STATIC_ARENA"));
   EXPECT_TRUE(contains(files.at("CMakeLists.txt"), "list(APPEND MICROAOT_MODELS_SOURCES shared_arena.c)"));
-  EXPECT_EQ(files.count("kernels/executor.c"), 1u);
+  EXPECT_EQ(files.count("kernels/executor_arena.c"), 1u);
 }
 
 }  // namespace

@@ -33,8 +33,9 @@ std::string output_path_of_runtime_file(const std::string& path) {
 }
 
 std::set<std::string> needed_runtime_files(const CompiledModel& model) {
-  std::set<std::string> needed = {"include/microaot/fixedpoint.h", "executor/executor.c",
+  std::set<std::string> needed = {"include/microaot/fixedpoint.h", "executor/executor_core.h",
                                   "executor/executor_internal.h", "executor/status.c"};
+  needed.insert(uses_arena_executor(model) ? "executor/executor_arena.c" : "executor/executor.c");
   if (!model.options.io_in_arena) needed.insert("executor/executor_bind.c");
   if (model.options.interface_api_c && model.options.io_in_arena) needed.insert("executor/executor_once.c");
   if (is_graph(model)) {

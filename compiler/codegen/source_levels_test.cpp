@@ -53,7 +53,7 @@ TEST(SourceLevels, TheKernelOfALayerWithLittleOfTheWorkIsBuiltForSize) {
   EXPECT_EQ(step_work(model, 0), 4 * 4096);
   EXPECT_EQ(step_work(model, 1), 4);  // no MACs: its output elements
   const SourceLevels levels = source_levels(model);
-  for (const std::string& file : {std::string("kernels/executor.c"), std::string("kernels/status.c"),
+  for (const std::string& file : {std::string("kernels/executor_arena.c"), std::string("kernels/status.c"),
                                   std::string("platform.c"), kernel_file(model, 1)}) {
     EXPECT_EQ(levels.size.count(file), 1u) << file;
   }
@@ -127,7 +127,7 @@ TEST(SourceLevels, BuildFilesAndReportsListThem) {
   const size_t shared_properties = shared.find("set_source_files_properties(");
   ASSERT_NE(shared_properties, std::string::npos);
   EXPECT_EQ(shared.find(relu, shared_properties), std::string::npos);
-  EXPECT_NE(shared.find("kernels/executor.c", shared_properties), std::string::npos);
+  EXPECT_NE(shared.find("kernels/executor_arena.c", shared_properties), std::string::npos);
 }
 
 }  // namespace

@@ -256,6 +256,21 @@ CortexMImage build_cortex_m_image(const CompiledModel& model, const CortexMBoard
   return image;
 }
 
+namespace {
+// Whether a source tests MICROAOT_PROFILE, in its text or in a header beside it that it includes
+// ("executor_core.h" for executor.c and executor_arena.c): the profiled image rebuilds it.
+bool mentions_profile_hooks(const std::string& path) {
+  const std::string text = read_text(path), include = "#include \"";
+  if (text.find("MICROAOT_PROFILE") != std::string::npos) return true;
+  for (size_t at = text.find(include); at != std::string::npos; at = text.find(include, at + 1)) {
+    const size_t start = at + include.size();
+    const fs::path beside = fs::path(path).parent_path() / text.substr(start, text.find('"', start) - start);
+    if (fs::exists(beside) && read_text(beside.string()).find("MICROAOT_PROFILE") != std::string::npos) return true;
+  }
+  return false;
+}
+}  // namespace
+
 CortexMImage build_profiled_image(const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools,
                                   const CortexMImage& plain) {
   const ImageBuild build(model, board, tools, plain.dir);
@@ -263,9 +278,7 @@ CortexMImage build_profiled_image(const CompiledModel& model, const CortexMBoard
   image.dir = plain.dir + "/profile";
   image.elf = image.dir + "/model.elf";
   const std::vector<std::string> profile = {"-DMICROAOT_PROFILE"};
-  const auto tests_profile = [](const std::string& path) {
-    return read_text(path).find("MICROAOT_PROFILE") != std::string::npos;
-  };
+  const auto tests_profile = [](const std::string& path) { return mentions_profile_hooks(path); };
   for (std::string& object : image.model_objects) {
     const std::string source = build.library_source_of(object);
     if (tests_profile(build.lib + "/" + source)) object = build.library_object(source, profile);

@@ -130,19 +130,24 @@ TEST_F(LibraryBuildTest, EveryConfigurationIsCleanUnderStrictWarnings) {
   }
 }
 
-// Two folders define the same runtime symbols: their fragments must leave the second copy out.
+// Two folders define the same runtime symbols: their fragments must leave the second copy out. The second
+// folder's microTVM entry needs the full executor core beside the first's arena-only one: both are linked.
 TEST_F(LibraryBuildTest, TwoSingleModelFragmentsLinkInOneMakefile) {
   ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/a", "--module-name", "alpha"}), 0);
-  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/b", "--module-name", "beta", "--alignment", "32"}), 0);
+  ASSERT_EQ(run_microaot({"compile", demo_, "-o", tmp_ + "/b", "--module-name", "beta", "--alignment", "32",
+                          "--interface-api", "c"}),
+            0);
   fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/two_modules_test.c", tmp_ + "/main.c");
   ASSERT_EQ(make_program(tmp_, "include a/alpha.mk\ninclude b/beta.mk\n"
                                "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(ALPHA_CFLAGS) $(BETA_CFLAGS)\n",
                          "two", "main.c $(ALPHA_SRCS) $(BETA_SRCS)"),
             "");
   EXPECT_EQ(run_process({tmp_ + "/two"}), 0);
-  // Each runtime file was built once, from the first folder.
-  EXPECT_TRUE(fs::exists(tmp_ + "/a/kernels/executor.o"));
-  EXPECT_FALSE(fs::exists(tmp_ + "/b/kernels/executor.o"));
+  // Each runtime file was built once, from the first folder that has it.
+  EXPECT_TRUE(fs::exists(tmp_ + "/a/kernels/status.o"));
+  EXPECT_FALSE(fs::exists(tmp_ + "/b/kernels/status.o"));
+  EXPECT_TRUE(fs::exists(tmp_ + "/a/kernels/executor_arena.o"));
+  EXPECT_TRUE(fs::exists(tmp_ + "/b/kernels/executor.o"));
 }
 
 TEST_F(LibraryBuildTest, CMakeOptionsDropTheStaticArenaAndTurnOnProfiling) {
@@ -184,9 +189,9 @@ TEST_F(LibraryBuildTest, MakeBuildsTheSizeSourcesWithOsAfterTheUsersO) {
     const size_t at = line.rfind(' ');
     if (line.find(" -c ") != std::string::npos && at != std::string::npos) lines[line.substr(at + 1)] = line;
   }
-  ASSERT_EQ(lines.count("lib/kernels/executor.c"), 1u) << read_text(tmp_ + "/make.out");
-  EXPECT_NE(lines["lib/kernels/executor.c"].find("-O2 -Ilib/ -Ilib/kernels"), std::string::npos);
-  EXPECT_NE(lines["lib/kernels/executor.c"].find(" -Os"), std::string::npos);
+  ASSERT_EQ(lines.count("lib/kernels/executor_arena.c"), 1u) << read_text(tmp_ + "/make.out");
+  EXPECT_NE(lines["lib/kernels/executor_arena.c"].find("-O2 -Ilib/ -Ilib/kernels"), std::string::npos);
+  EXPECT_NE(lines["lib/kernels/executor_arena.c"].find(" -Os"), std::string::npos);
   EXPECT_EQ(lines["lib/model.c"].find("-Os"), std::string::npos);
   EXPECT_EQ(lines["main.c"].find("-Os"), std::string::npos);
 }

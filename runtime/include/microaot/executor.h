@@ -77,21 +77,31 @@ typedef struct microaot_context {
 } microaot_context;
 
 /* The calls of the generated API, one to one (NAME.h documents them). The bind calls (executor_bind.c)
- * exist only for models with I/O outside the arena. */
-microaot_status microaot_init(microaot_context *ctx, const microaot_model *model, microaot_slot *slots, void *arena,
-                              size_t arena_size);
-microaot_status microaot_set_input(microaot_context *ctx, size_t index, const void *data, size_t size);
-microaot_status microaot_input_ptr(microaot_context *ctx, size_t index, void **data, size_t *size);
+ * exist only for models with I/O outside the arena. reset restores the initial state (model->persistent_init)
+ * and abandons a run in progress; a no-op for a model without state. */
+#define MICROAOT_EXECUTOR_CALLS(X)                                                                        \
+  X(init, (microaot_context * ctx, const microaot_model *model, microaot_slot *slots, void *arena,         \
+           size_t arena_size))                                                                            \
+  X(set_input, (microaot_context * ctx, size_t index, const void *data, size_t size))                     \
+  X(input_ptr, (microaot_context * ctx, size_t index, void **data, size_t *size))                         \
+  X(run, (microaot_context * ctx))                                                                        \
+  X(run_steps, (microaot_context * ctx, size_t max_ops))                                                  \
+  X(get_output, (microaot_context * ctx, size_t index, void *data, size_t size))                          \
+  X(output_ptr, (microaot_context * ctx, size_t index, const void **data, size_t *size))                  \
+  X(destroy, (microaot_context * ctx))                                                                    \
+  X(reset, (microaot_context * ctx))
+
+/* microaot_init, microaot_set_input, ... (executor.c, any model), and microaot_arena_init, ... the same
+ * calls of the arena-only build (executor_arena.c: I/O in the arena, one pool, no state; its init returns
+ * MICROAOT_STATUS_UNSUPPORTED_MODEL for any other model), which the compiler picks when the model allows. */
+#define MICROAOT_DECLARE_CALL(name, params) microaot_status microaot_##name params;
+#define MICROAOT_DECLARE_ARENA_CALL(name, params) microaot_status microaot_arena_##name params;
+MICROAOT_EXECUTOR_CALLS(MICROAOT_DECLARE_CALL)
+MICROAOT_EXECUTOR_CALLS(MICROAOT_DECLARE_ARENA_CALL)
+#undef MICROAOT_DECLARE_CALL
+#undef MICROAOT_DECLARE_ARENA_CALL
 microaot_status microaot_bind_input(microaot_context *ctx, size_t index, void *buffer, size_t size);
 microaot_status microaot_bind_output(microaot_context *ctx, size_t index, void *buffer, size_t size);
-microaot_status microaot_run(microaot_context *ctx);
-microaot_status microaot_run_steps(microaot_context *ctx, size_t max_ops);
-microaot_status microaot_get_output(microaot_context *ctx, size_t index, void *data, size_t size);
-microaot_status microaot_output_ptr(microaot_context *ctx, size_t index, const void **data, size_t *size);
-microaot_status microaot_destroy(microaot_context *ctx);
-/* Restores the initial state (model->persistent_init) and abandons a run in progress; a no-op for a model
- * without state. */
-microaot_status microaot_reset(microaot_context *ctx);
 
 /* The microTVM entry's body, one pointer per tensor in `inputs`/`outputs`: init on the static arena, each
  * input copied in, run, each output copied out, destroy (executor_once.c); with I/O outside the arena,
