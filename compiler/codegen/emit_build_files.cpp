@@ -27,7 +27,8 @@ std::string sources_of(const BuildFiles& build, const std::string& indent) {
 // unless another fragment's layers need the same runtime file fast (only one copy is built).
 void write_size_flag(std::ostream& out, const BuildFiles& b, const std::string& own) {
   out << "# Built for size at any -O (" << b.prefix << "_CFLAGS after your -O in the compile rule): the\n"
-      << "# executor's API and the kernels of layers that do under 1/1000 of the work (see network_info.txt).\n"
+      << "# executor's API, the step function (NAME.c) and the kernels of layers that do under 1/1000 of the work\n"
+      << "# (see network_info.txt).\n"
       << "MICROAOT_SIZE_PATHS := $(MICROAOT_SIZE_PATHS) $(abspath";
   for (const std::string& s : b.size_sources) out << " $(" << own << "_DIR)" << s;
   out << ")\nMICROAOT_SPEED_NAMES := $(MICROAOT_SPEED_NAMES)";
@@ -64,8 +65,8 @@ std::string emit_cmake_lists(const BuildFiles& b) {
     out << "if(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n  target_compile_options(" << lib
         << " PRIVATE -Os)\nendif()\n";
   } else if (!b.size_sources.empty()) {
-    out << "# Built for size at any -O: the executor's API and the kernels of layers that do under 1/1000 of the\n"
-        << "# work (network_info.txt lists them).\nif(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n"
+    out << "# Built for size at any -O: the executor's API, the step function (NAME.c) and the kernels of layers\n"
+        << "# that do under 1/1000 of the work (network_info.txt lists them).\nif(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n"
         << "  set_source_files_properties(" << join_list(b.size_sources, "\n    ")
         << "\n    PROPERTIES COMPILE_OPTIONS -Os)\nendif()\n";
   }

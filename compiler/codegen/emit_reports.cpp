@@ -212,8 +212,8 @@ void write_specialisations(std::ostream& out, const CompiledModel& model) {
 void write_size_sources(std::ostream& out, const CompiledModel& model) {
   const SourceLevels levels = source_levels(model);
   if (levels.size.empty()) return;
-  out << "\nbuilt for size (-Os after your -O; the executor's API, and kernels whose layers do under 1/1000 of the\n"
-         "work):";
+  out << "\nbuilt for size (-Os after your -O; the executor's API, the step function, and kernels whose layers do\n"
+         "under 1/1000 of the work):";
   for (const std::string& path : levels.size) out << " " << path;
   out << "\n";
 }

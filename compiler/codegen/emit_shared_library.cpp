@@ -58,7 +58,9 @@ FileSet emit_shared_library(const std::vector<CompiledModel>& models) {
     build.no_static_arena.push_back(names.macro + "_NO_STATIC_ARENA");
     build.optimize_size = model.options.target.optimize_size;  // one command line: the same for every model
     const SourceLevels levels = source_levels(model);
-    build.size_sources.insert(levels.size.begin(), levels.size.end());
+    for (const std::string& path : levels.size) {  // the model's own NAME.c lies in its subfolder here
+      build.size_sources.insert(is_shared_file(path) ? path : names.prefix + "/" + path);
+    }
     build.speed_sources.insert(levels.speed.begin(), levels.speed.end());
     arena = std::max(arena, arena_buffer_bytes(model));
     alignment = std::max(alignment, model.options.alignment);

@@ -49,6 +49,7 @@ SourceLevels source_levels(const CompiledModel& model) {
   int64_t total = 0;
   for (size_t step = 0; step < model.calls.size(); ++step) total += step_work(model, step);
   levels.size.insert("platform.c");
+  levels.size.insert(module_names(model).prefix + ".c");  // the step function: a call per operator
   for (const std::string& path : runtime_files_reached(needed_runtime_files(model))) {
     if (!is_c_source(path)) continue;
     const auto found = work.find(path);

@@ -1,5 +1,6 @@
 // Which sources of a folder the build files compile for size (-Os) at --optimize speed and balanced: the
-// executor's API, the platform hooks, and every kernel source whose layers together do under 1/1000 of the
+// executor's API, the platform hooks, NAME.c (its step function runs once per operator), and every kernel
+// source whose layers together do under 1/1000 of the
 // model's work (a final softmax or FULLY_CONNECTED). Flash saved where no time goes: 1.3 KB of KWS's
 // code for 0.04% more instructions. At --optimize size the whole library is built with -Os.
 #pragma once

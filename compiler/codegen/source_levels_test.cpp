@@ -54,7 +54,7 @@ TEST(SourceLevels, TheKernelOfALayerWithLittleOfTheWorkIsBuiltForSize) {
   EXPECT_EQ(step_work(model, 1), 4);  // no MACs: its output elements
   const SourceLevels levels = source_levels(model);
   for (const std::string& file : {std::string("kernels/executor_arena.c"), std::string("kernels/status.c"),
-                                  std::string("platform.c"), kernel_file(model, 1)}) {
+                                  std::string("platform.c"), std::string("model.c"), kernel_file(model, 1)}) {
     EXPECT_EQ(levels.size.count(file), 1u) << file;
   }
   EXPECT_EQ(levels.speed.count(kernel_file(model, 0)), 1u);
@@ -128,6 +128,7 @@ TEST(SourceLevels, BuildFilesAndReportsListThem) {
   ASSERT_NE(shared_properties, std::string::npos);
   EXPECT_EQ(shared.find(relu, shared_properties), std::string::npos);
   EXPECT_NE(shared.find("kernels/executor_arena.c", shared_properties), std::string::npos);
+  EXPECT_NE(shared.find("first/first.c", shared_properties), std::string::npos);  // its step function
 }
 
 }  // namespace
