@@ -159,7 +159,8 @@ static inline void dw_ring_fill2(const dw_params* p, const int8_t* image, int32_
 
 /* `n` output columns of a pair of rows from the windows at `in` on (16 words apart in the ring), `depth`
  * bytes apart from `out`, the lower row `lower` bytes further. The clamp [-128, 127] is the steps' SSAT, a
- * narrower one a SIMD clamp: a test per pair instead of a second copy of the loop. */
+ * narrower one a SIMD clamp: a test per pair instead of a second copy of the loop. The lower row goes first:
+ * with `lower` 0 (an odd last row) the upper row's store overwrites it, so one loop serves both. */
 static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int8_t* out,
                                     size_t lower) {
   const uint32_t* const end = in + 16 * n;
@@ -177,18 +178,8 @@ static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32
   }
 }
 
-/* The same for one row (an odd last one), window by window. */
-static __attribute__((noinline)) void dw_pixels_ringed_row(const dw_group* g, const uint32_t* in, int32_t n,
-                                                           size_t depth, int8_t* out) {
-  int32_t s[4];
-  for (; n > 0; --n, in += 16, out += depth) {
-    microaot_dsp_mac4_widened_3x3(in, g->bias_weights, s);
-    dw_store4(g, s, out);
-  }
-}
-
-/* Output rows [oy, oy + rows) of one image through the ring, two at a time (an odd last row alone): `output`
- * at row oy and the tile's first column. */
+/* Output rows [oy, oy + rows) of one image through the ring, two at a time (an odd last row with a lower one
+ * whose results are overwritten): `output` at row oy and the tile's first column. */
 static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const int8_t* image, dw_ring* ring,
                                  int32_t oy, int32_t rows, int8_t* output, size_t row_stride) {
   const size_t depth = (size_t)p->output_depth;
@@ -201,11 +192,9 @@ static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const in
     int8_t* const out = output + (size_t)(k < 0 ? 0 : k) * row_stride;
     dw_ring_fill2(p, image, top + 2, ring);
     if (k < 0) continue;
-    if (k + 1 < rows) {
-      dw_pixels_ringed(g, ring->lanes[0][dw_slot(ring, top)], n, depth, out, row_stride);
-    } else {
-      dw_pixels_ringed_row(g, ring->lanes[0][dw_slot(ring, top)], n, depth, out);
-    }
+    /* an odd last row's lower window reads rows top + 1 to top + 3, widened by the dw_ring_fill2 calls so far
+     * (zeros past the image): its results are stored over, never an unset slot read */
+    dw_pixels_ringed(g, ring->lanes[0][dw_slot(ring, top)], n, depth, out, k + 1 < rows ? row_stride : 0);
   }
 }
 
