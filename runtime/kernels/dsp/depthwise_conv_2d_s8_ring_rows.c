@@ -98,13 +98,15 @@ static __attribute__((noinline)) void dw_ring_init(const dw_params* p, int32_t o
   memset(ring->lanes[ring->inside_end], 0, (size_t)(cols - ring->inside_end) * sizeof ring->lanes[0]);
 }
 
-/* Widens the in-image columns of two input rows, the upper from `in` on (its first in-image pixel), the lower
- * `lower` bytes further, into `slot` (even) and slot + 1 in one pass: the pass's overhead once for both, the
- * stores at fixed offsets. */
-static __attribute__((noinline)) void dw_ring_widen2(dw_ring* ring, const int8_t* in, size_t lower, uint32_t slot) {
+/* Widens the in-image columns of two input rows, the upper input row `row` of `image` (at the group's channel),
+ * the lower `lower` bytes further, into the even slot of row's pair and the next in one pass: the pass's
+ * overhead once for both, the stores at fixed offsets. */
+static __attribute__((noinline)) void dw_ring_widen2(dw_ring* ring, const int8_t* image, int32_t row, size_t lower) {
+  const uint32_t slot = dw_slot(ring, row) & ~1u;
   const size_t depth = ring->depth;
   const uint32_t offset = ring->offset;
   const int32_t end = ring->inside_end;
+  const int8_t* in = image + (size_t)row * ring->row_bytes + (size_t)(ring->origin + ring->inside_begin) * depth;
   int32_t k;
   for (k = ring->inside_begin; k < end; ++k, in += depth) {
     const uint32_t upper = microaot_dsp_load4(in), lower_word = microaot_dsp_load4(in + lower);
@@ -123,11 +125,6 @@ static __attribute__((noinline)) void dw_ring_widen2(dw_ring* ring, const int8_t
   }
 }
 
-/* Input row `row`'s in-image columns at the group's channel of `image`: the first. */
-static const int8_t* dw_row_at(const int8_t* image, int32_t row, const dw_ring* ring) {
-  return image + (size_t)row * ring->row_bytes + (size_t)(ring->origin + ring->inside_begin) * ring->depth;
-}
-
 /* dw_ring_fill2 where a row is padding: the other (if in the image) widened into both slots, then the padding
  * slots zeroed. */
 static __attribute__((noinline)) void dw_ring_fill_edge(const dw_params* p, const int8_t* image, int32_t row,
@@ -136,7 +133,7 @@ static __attribute__((noinline)) void dw_ring_fill_edge(const dw_params* p, cons
   const int32_t widened = upper_inside ? row : (lower_inside ? row + 1 : -1);
   const uint32_t slot = dw_slot(ring, row);
   int32_t k;
-  if (widened >= 0) dw_ring_widen2(ring, dw_row_at(image, widened, ring), 0, slot);
+  if (widened >= 0) dw_ring_widen2(ring, image, widened, 0);
   for (k = ring->inside_begin; k < ring->inside_end; ++k) {
     if (!upper_inside) dw_ring_set(ring, k, slot, 0, 0);
     if (!lower_inside) dw_ring_set(ring, k, slot + 1, 0, 0);
@@ -150,7 +147,7 @@ static inline void dw_ring_fill2(const dw_params* p, const int8_t* image, int32_
     dw_ring_fill_edge(p, image, row, ring);
     return;
   }
-  dw_ring_widen2(ring, dw_row_at(image, row, ring), ring->row_bytes, dw_slot(ring, row));
+  dw_ring_widen2(ring, image, row, ring->row_bytes);
 }
 
 
