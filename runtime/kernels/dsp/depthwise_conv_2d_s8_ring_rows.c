@@ -92,6 +92,7 @@ static __attribute__((noinline)) void dw_ring_init(const dw_params* p, int32_t o
   ring->origin = origin;
   ring->cols = cols;
   ring->inside_begin = origin < 0 ? -origin : 0;
+  if (ring->inside_begin > cols) ring->inside_begin = cols; /* padding wider than the tile: all of it */
   ring->inside_end = p->input_width - origin < cols ? p->input_width - origin : cols;
   if (ring->inside_end < ring->inside_begin) ring->inside_end = ring->inside_begin;
   memset(ring->lanes, 0, (size_t)ring->inside_begin * sizeof ring->lanes[0]);
