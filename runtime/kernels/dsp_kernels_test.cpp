@@ -275,6 +275,8 @@ TEST(DspDepthwiseConv2dS8Ring, MatchesPortableOnRingLayers) {
   Counts counts;
   int i = 0;
   expect_same_depthwise_3x3({1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1}, rng, ++i, counts, ring);  // KWS
+  // padding wider than a tile: a tile's ring columns all padding, none widened
+  expect_same_depthwise_3x3({1, 3, 2, 4, 3, 3, 0, 0, 4, 1, 1, 1, 1, 1, 15}, rng, ++i, counts, ring);
   for (const int in_w : {3, 5, 12, 13, 14, 27}) {
     for (int pad = 0; pad <= 1; ++pad) {
       if (in_w + 2 * pad - 2 < 3) continue;  // rows of 3 pixels at least (dw_ringed)

@@ -24,6 +24,9 @@ void microaot_dsp_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q
 void microaot_dsp_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                const int8_t* input, const int8_t* filter, const int32_t* bias,
                                                int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                               const int8_t* input, const int8_t* filter,
+                                                               const int32_t* bias, int8_t* output, void* scratch);
 }
 
 namespace {
@@ -216,6 +219,33 @@ TEST(OverlapRows, DepthwiseConvS8) {
 // depth multiplier is 1, whole rows otherwise (multiplier 4: four output channels read one input channel).
 TEST(OverlapRows, DspDepthwiseConvS8) {
   run_conv_cases(Kind::kDepthwise, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap, 13);
+}
+// The ring's own overlap kernel on odd output heights 1, 3 and 5 ("same" and "valid", two batches): each
+// image's last row is a pair whose lower row's results the upper row's overwrite (in place too).
+TEST(OverlapRows, DspDepthwiseConvS8RingOnOddHeights) {
+  std::mt19937 rng(14);
+  int unsafe_above = 0;
+  for (const int out_h : {1, 3, 5}) {
+    for (const bool same : {true, false}) {
+      Geometry g{2, same ? out_h : out_h + 2, 5, 8, 8, 3, 3, 1, 1, 1, 1, 1, same};
+      axis(g.same, g.in_h, 3, 1, 1, g.out_h, g.pad_h);
+      axis(g.same, g.in_w, 3, 1, 1, g.out_w, g.pad_w);
+      const std::vector<int8_t> input = random_values<int8_t>(g.in_size(), rng);
+      const auto filter = random_values<int8_t>(9 * static_cast<size_t>(g.out_c), rng);
+      const std::vector<int32_t> bias = random_values<int32_t>(static_cast<size_t>(g.out_c), rng);
+      const Requant q = random_requant(g.out_c, rng);
+      auto p = conv_params<int8_t, microaot_depthwise_conv_2d_params_q>(g, q, rng);
+      if (same) p.activation_min = -128, p.activation_max = 127;  // the SSAT alone, no SIMD clamp
+      const auto portable = [&](const int8_t* in, int8_t* out) {
+        microaot_depthwise_conv_2d_s8(&p, in, filter.data(), bias.data(), out);
+      };
+      const auto ring = [&](const int8_t* in, int8_t* out, void* s) {
+        EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_overlap(&p, in, filter.data(), bias.data(), out, s),
+                  MICROAOT_STATUS_OK);
+      };
+      check_overlap<int8_t>(g, input, portable, ring, &unsafe_above);
+    }
+  }
 }
 TEST(OverlapRows, DepthwiseConvS16) {
   run_conv_cases(Kind::kDepthwise, microaot_depthwise_conv_2d_s16, microaot_depthwise_conv_2d_s16_overlap);

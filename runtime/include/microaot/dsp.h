@@ -137,29 +137,6 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, con
 }
 #undef MICROAOT_DSP_TAP
 
-/* One 3x3 window of four channels over widened input, from the bias on: window a of
- * microaot_dsp_mac4_widened_3x3_x2 alone (an odd last row), nine LDRD pairs of input and weights. */
-static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const int32_t* bw, int32_t s[4]) {
-  uint32_t x02, x13, w02, w13;
-  __asm__(
-      "ldrd %[s0], %[s1], [%[bw]]\n\t"
-      "ldrd %[s2], %[s3], [%[bw], #8]\n\t"
-#define MICROAOT_DSP_WIDE_TAP(input, weights)                        \
-  "ldrd %[x02], %[x13], [%[in], #" input "]\n\t"                     \
-  "ldrd %[w02], %[w13], [%[bw], #" weights "]\n\t"                   \
-  "smlabb %[s0], %[x02], %[w02], %[s0]\n\t"                          \
-  "smlatt %[s2], %[x02], %[w02], %[s2]\n\t"                          \
-  "smlabb %[s1], %[x13], %[w13], %[s1]\n\t"                          \
-  "smlatt %[s3], %[x13], %[w13], %[s3]\n\t"
-      MICROAOT_DSP_WIDE_TAP("0", "16") MICROAOT_DSP_WIDE_TAP("8", "40") MICROAOT_DSP_WIDE_TAP("16", "64")
-      MICROAOT_DSP_WIDE_TAP("64", "24") MICROAOT_DSP_WIDE_TAP("72", "48") MICROAOT_DSP_WIDE_TAP("80", "72")
-      MICROAOT_DSP_WIDE_TAP("128", "32") MICROAOT_DSP_WIDE_TAP("136", "56") MICROAOT_DSP_WIDE_TAP("144", "80")
-#undef MICROAOT_DSP_WIDE_TAP
-      : [x02] "=&r"(x02), [x13] "=&r"(x13), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "=&r"(s[0]), [s1] "=&r"(s[1]),
-        [s2] "=&r"(s[2]), [s3] "=&r"(s[3])
-      : [in] "r"(in), [bw] "r"(bw), "m"(*(const uint32_t(*)[38])in), "m"(*(const int32_t(*)[22])bw));
-}
-
 /* Two vertically adjacent 3x3 windows of four channels over widened input, from the bias on (see the C
  * definition below for the layouts): column by column, window b's filter row r reads the input row that
  * window a's row r + 1 reads, so each input and weight pair is loaded once for both (21 LDRD for 72

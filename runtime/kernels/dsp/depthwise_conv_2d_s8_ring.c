@@ -18,14 +18,31 @@ static int dw_ring_takes(const dw_params* p, const int32_t* bias) {
   return p->output_depth % 4 == 0 && dw_ringed(p) && microaot_dsp_depthwise_fits(p, bias);
 }
 
+/* All rows at once into `output`, or (`overlap`: output and input may share bytes) row by row through the
+ * scratch row unless the ring reads each row's inputs before its outputs overwrite them. */
+static __attribute__((noinline)) microaot_status dw_ring_run(const dw_params* p, const int8_t* input,
+                                                             const int8_t* filter, const int32_t* bias,
+                                                             int8_t* output, void* scratch, int overlap) {
+  const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
+  const int32_t rows = p->batches * p->output_height;
+  int32_t row;
+  if (!dw_ring_takes(p, bias)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
+  if (!overlap || (dw_whole_pixels_apart(input, output, p->output_depth) && dw_tile_width() >= p->output_width)) {
+    microaot_dsp_depthwise_rows_ringed(p, input, filter, bias, output, row_size, 0, rows, p->output_depth);
+    return MICROAOT_STATUS_OK;
+  }
+  for (row = 0; row < rows; ++row) {
+    microaot_dsp_depthwise_rows_ringed(p, input, filter, bias, (int8_t*)scratch, row_size, row, row + 1,
+                                       p->output_depth);
+    memcpy(output + (size_t)row * row_size, scratch, row_size);
+  }
+  return MICROAOT_STATUS_OK;
+}
+
 microaot_status microaot_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params,
                                                    const int8_t* input, const int8_t* filter, const int32_t* bias,
                                                    int8_t* output) {
-  const size_t row_size = (size_t)params->output_width * (size_t)params->output_depth;
-  if (!dw_ring_takes(params, bias)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
-  microaot_dsp_depthwise_rows_ringed(params, input, filter, bias, output, row_size, 0,
-                                     params->batches * params->output_height, params->output_depth);
-  return MICROAOT_STATUS_OK;
+  return dw_ring_run(params, input, filter, bias, output, NULL, 0);
 }
 
 /* As microaot_depthwise_conv_2d_s8_overlap does for these layers: output and input a whole number of pixels
@@ -34,18 +51,5 @@ microaot_status microaot_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv
 microaot_status microaot_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                            const int8_t* input, const int8_t* filter,
                                                            const int32_t* bias, int8_t* output, void* scratch) {
-  const size_t row_size = (size_t)params->output_width * (size_t)params->output_depth;
-  const int32_t rows = params->batches * params->output_height;
-  int32_t row;
-  if (!dw_ring_takes(params, bias)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
-  if (dw_whole_pixels_apart(input, output, params->output_depth) && dw_tile_width() >= params->output_width) {
-    microaot_dsp_depthwise_rows_ringed(params, input, filter, bias, output, row_size, 0, rows, params->output_depth);
-    return MICROAOT_STATUS_OK;
-  }
-  for (row = 0; row < rows; ++row) {
-    microaot_dsp_depthwise_rows_ringed(params, input, filter, bias, (int8_t*)scratch, row_size, row, row + 1,
-                                       params->output_depth);
-    memcpy(output + (size_t)row * row_size, scratch, row_size);
-  }
-  return MICROAOT_STATUS_OK;
+  return dw_ring_run(params, input, filter, bias, output, scratch, 1);
 }

@@ -4,6 +4,7 @@
  * (dsp/depthwise_conv_2d_s8_ring.c), so that a model compiles them once whichever it calls. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "microaot/dsp_depthwise.h"
 
@@ -84,7 +85,6 @@ static inline void dw_ring_set(dw_ring* ring, int32_t col, uint32_t slot, uint32
 /* The ring for input columns [origin, origin + cols): its columns outside the image zero in every slot, once
  * for all channel groups (the widening never writes them). */
 static __attribute__((noinline)) void dw_ring_init(const dw_params* p, int32_t origin, int32_t cols, dw_ring* ring) {
-  int32_t k;
   if (ring->cols == cols && ring->origin == origin) return; /* the previous group's tile */
   ring->depth = (size_t)p->input_depth;
   ring->row_bytes = (size_t)p->input_width * ring->depth;
@@ -92,46 +92,28 @@ static __attribute__((noinline)) void dw_ring_init(const dw_params* p, int32_t o
   ring->origin = origin;
   ring->cols = cols;
   ring->inside_begin = origin < 0 ? -origin : 0;
+  if (ring->inside_begin > cols) ring->inside_begin = cols; /* padding wider than the tile: all of it */
   ring->inside_end = p->input_width - origin < cols ? p->input_width - origin : cols;
   if (ring->inside_end < ring->inside_begin) ring->inside_end = ring->inside_begin;
-  for (k = 0; k < cols; ++k) {
-    uint32_t slot;
-    for (slot = 0; slot < 4 && (k < ring->inside_begin || k >= ring->inside_end); ++slot) {
-      dw_ring_set(ring, k, slot, 0, 0);
-    }
-  }
+  memset(ring->lanes, 0, (size_t)ring->inside_begin * sizeof ring->lanes[0]);
+  memset(ring->lanes[ring->inside_end], 0, (size_t)(cols - ring->inside_end) * sizeof ring->lanes[0]);
 }
 
-/* Widens the ring's in-image columns of input row `row` (at the group's channel of `image`) into its slot:
- * zero for a padding row. */
-static void dw_ring_fill(const dw_params* p, const int8_t* image, int32_t row, dw_ring* ring) {
+/* Widens the in-image columns of two input rows, the upper input row `row` of `image` (at the group's channel),
+ * the lower `lower` bytes further, into the even slot of row's pair and the next in one pass: the pass's
+ * overhead once for both, the stores at fixed offsets. */
+static __attribute__((noinline)) void dw_ring_widen2(dw_ring* ring, const int8_t* image, int32_t row, size_t lower) {
+  const uint32_t slot = dw_slot(ring, row) & ~1u;
   const size_t depth = ring->depth;
-  const uint32_t slot = dw_slot(ring, row), offset = ring->offset;
-  int32_t k = ring->inside_begin;
-  if (row < 0 || row >= p->input_height) {
-    for (; k < ring->inside_end; ++k) dw_ring_set(ring, k, slot, 0, 0);
-    return;
-  }
-  {
-    const int8_t* in = image + ((size_t)row * (size_t)p->input_width + (size_t)(ring->origin + k)) * depth;
-    for (; k < ring->inside_end; ++k, in += depth) {
-      const uint32_t word = microaot_dsp_load4(in);
-      dw_ring_set(ring, k, slot, microaot_dsp_sxtab16(offset, word), microaot_dsp_sxtab16_ror8(offset, word));
-    }
-  }
-}
-
-/* Widens the in-image columns of two input rows, the upper from `in` on (its first in-image pixel), into
- * `slot` (even) and slot + 1 in one pass: the pass's overhead once for both, the stores at fixed offsets. */
-static __attribute__((noinline)) void dw_ring_widen2(dw_ring* ring, const int8_t* in, uint32_t slot) {
-  const size_t depth = ring->depth, row_bytes = ring->row_bytes;
   const uint32_t offset = ring->offset;
   const int32_t end = ring->inside_end;
+  const int8_t* in = image + (size_t)row * ring->row_bytes + (size_t)(ring->origin + ring->inside_begin) * depth;
   int32_t k;
   for (k = ring->inside_begin; k < end; ++k, in += depth) {
-    const uint32_t upper = microaot_dsp_load4(in), lower = microaot_dsp_load4(in + row_bytes);
+    const uint32_t upper = microaot_dsp_load4(in), lower_word = microaot_dsp_load4(in + lower);
     const uint32_t upper02 = microaot_dsp_sxtab16(offset, upper), upper13 = microaot_dsp_sxtab16_ror8(offset, upper);
-    const uint32_t lower02 = microaot_dsp_sxtab16(offset, lower), lower13 = microaot_dsp_sxtab16_ror8(offset, lower);
+    const uint32_t lower02 = microaot_dsp_sxtab16(offset, lower_word);
+    const uint32_t lower13 = microaot_dsp_sxtab16_ror8(offset, lower_word);
     uint32_t(*const at)[2] = &ring->lanes[k][slot]; /* slots slot, slot + 1 and again 4 further */
     at[0][0] = upper02;
     at[0][1] = upper13;
@@ -144,22 +126,36 @@ static __attribute__((noinline)) void dw_ring_widen2(dw_ring* ring, const int8_t
   }
 }
 
-/* Input rows `row` and `row` + 1 (`row` at an even slot) into the ring as dw_ring_fill does, both at once when
- * both are inside the image. */
+/* dw_ring_fill2 where a row is padding: the other (if in the image) widened into both slots, then the padding
+ * slots zeroed. */
+static __attribute__((noinline)) void dw_ring_fill_edge(const dw_params* p, const int8_t* image, int32_t row,
+                                                        dw_ring* ring) {
+  const int upper_inside = row >= 0 && row < p->input_height, lower_inside = row + 1 >= 0 && row + 1 < p->input_height;
+  const int32_t widened = upper_inside ? row : (lower_inside ? row + 1 : -1);
+  const uint32_t slot = dw_slot(ring, row);
+  int32_t k;
+  if (widened >= 0) dw_ring_widen2(ring, image, widened, 0);
+  for (k = ring->inside_begin; k < ring->inside_end; ++k) {
+    if (!upper_inside) dw_ring_set(ring, k, slot, 0, 0);
+    if (!lower_inside) dw_ring_set(ring, k, slot + 1, 0, 0);
+  }
+}
+
+/* Input rows `row` and `row` + 1 (`row` at an even slot) into the ring, a padding row as zeros: in one pass
+ * when both are in the image. */
 static inline void dw_ring_fill2(const dw_params* p, const int8_t* image, int32_t row, dw_ring* ring) {
   if (row < 0 || row + 1 >= p->input_height) {
-    dw_ring_fill(p, image, row, ring);
-    dw_ring_fill(p, image, row + 1, ring);
+    dw_ring_fill_edge(p, image, row, ring);
     return;
   }
-  image += (size_t)row * ring->row_bytes + (size_t)(ring->origin + ring->inside_begin) * ring->depth;
-  dw_ring_widen2(ring, image, dw_slot(ring, row));
+  dw_ring_widen2(ring, image, row, ring->row_bytes);
 }
 
 
 /* `n` output columns of a pair of rows from the windows at `in` on (16 words apart in the ring), `depth`
  * bytes apart from `out`, the lower row `lower` bytes further. The clamp [-128, 127] is the steps' SSAT, a
- * narrower one a SIMD clamp: a test per pair instead of a second copy of the loop. */
+ * narrower one a SIMD clamp: a test per pair instead of a second copy of the loop. The lower row goes first:
+ * with `lower` 0 (an odd last row) the upper row's store overwrites it, so one loop serves both. */
 static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int8_t* out,
                                     size_t lower) {
   const uint32_t* const end = in + 16 * n;
@@ -177,18 +173,8 @@ static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32
   }
 }
 
-/* The same for one row (an odd last one), window by window. */
-static __attribute__((noinline)) void dw_pixels_ringed_row(const dw_group* g, const uint32_t* in, int32_t n,
-                                                           size_t depth, int8_t* out) {
-  int32_t s[4];
-  for (; n > 0; --n, in += 16, out += depth) {
-    microaot_dsp_mac4_widened_3x3(in, g->bias_weights, s);
-    dw_store4(g, s, out);
-  }
-}
-
-/* Output rows [oy, oy + rows) of one image through the ring, two at a time (an odd last row alone): `output`
- * at row oy and the tile's first column. */
+/* Output rows [oy, oy + rows) of one image through the ring, two at a time (an odd last row with a lower one
+ * whose results are overwritten): `output` at row oy and the tile's first column. */
 static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const int8_t* image, dw_ring* ring,
                                  int32_t oy, int32_t rows, int8_t* output, size_t row_stride) {
   const size_t depth = (size_t)p->output_depth;
@@ -201,11 +187,9 @@ static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const in
     int8_t* const out = output + (size_t)(k < 0 ? 0 : k) * row_stride;
     dw_ring_fill2(p, image, top + 2, ring);
     if (k < 0) continue;
-    if (k + 1 < rows) {
-      dw_pixels_ringed(g, ring->lanes[0][dw_slot(ring, top)], n, depth, out, row_stride);
-    } else {
-      dw_pixels_ringed_row(g, ring->lanes[0][dw_slot(ring, top)], n, depth, out);
-    }
+    /* an odd last row's lower window reads rows top + 1 to top + 3, widened by the dw_ring_fill2 calls so far
+     * (zeros past the image): its results are stored over, never an unset slot read */
+    dw_pixels_ringed(g, ring->lanes[0][dw_slot(ring, top)], n, depth, out, k + 1 < rows ? row_stride : 0);
   }
 }
 
