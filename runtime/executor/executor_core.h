@@ -125,8 +125,8 @@ static void reset_slots(microaot_context *ctx) {
   }
 }
 
-microaot_status MICROAOT_EXECUTOR(init)(microaot_context *ctx, const microaot_model *model, microaot_slot *slots, void *arena,
-                              size_t arena_size) {
+microaot_status MICROAOT_EXECUTOR(init)(microaot_context *ctx, const microaot_model *model, microaot_slot *slots,
+                                        void *arena, size_t arena_size) {
   if (ctx == NULL || model == NULL || slots == NULL) return MICROAOT_STATUS_NULL_POINTER;
   if (state_of(ctx) == STATE_RUNNING) return MICROAOT_STATUS_BAD_STATE;
   /* IDLE until every check passes: a failed init leaves no usable (or stale) arena behind. */
