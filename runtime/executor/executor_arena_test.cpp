@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <cstring>
 
+#include "executor_test_model.h"
 #include "microaot/executor.h"
 
 namespace {
 
-constexpr uint32_t kHeader = 16;  // the arena header: the last writer's record
+constexpr uint32_t kHeader = kTestArenaHeader;
 constexpr uint32_t kBytes = 4;    // in at 0, out at 4
 
 microaot_status add_one(const microaot_context* ctx, uint32_t) {
@@ -21,23 +22,7 @@ microaot_status add_one(const microaot_context* ctx, uint32_t) {
 const microaot_io_desc kInput[] = {{0, kBytes, 0}};
 const microaot_io_desc kOutput[] = {{kBytes, kBytes, 0}};
 
-microaot_model arena_model() {
-  microaot_model m;
-  std::memset(&m, 0, sizeof m);
-  m.arena_size = kHeader + 2 * kBytes;
-  m.arena_header = kHeader;
-  m.arena_align = 16;
-  m.io_align = 1;
-  m.num_inputs = 1;
-  m.num_outputs = 1;
-  m.num_steps = 1;
-  m.num_pools = 1;
-  m.io_in_arena = 1;
-  m.inputs = kInput;
-  m.outputs = kOutput;
-  m.run_step = add_one;
-  return m;
-}
+microaot_model arena_model() { return arena_test_model(2 * kBytes, kInput, kOutput, 1, add_one); }
 
 struct Context {
   microaot_context ctx;

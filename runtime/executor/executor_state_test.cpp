@@ -7,12 +7,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "executor_test_model.h"
 #include "microaot/executor.h"
 
 namespace {
 
 constexpr uint32_t kBytes = 4;
-constexpr uint32_t kHeader = 16;
+constexpr uint32_t kHeader = kTestArenaHeader;
 constexpr uint32_t kStateOffset = 16;  // in at 0, out at 8, state at 16
 constexpr uint8_t kInitial[kBytes] = {1, 2, 3, 250};
 
@@ -31,20 +32,7 @@ const microaot_io_desc inputs[] = {{0, kBytes, 0}};
 const microaot_io_desc outputs[] = {{8, kBytes, 0}};
 
 microaot_model make_model(const uint8_t* initial) {
-  microaot_model m;
-  std::memset(&m, 0, sizeof m);
-  m.arena_size = kHeader + kStateOffset + kBytes;
-  m.arena_header = kHeader;
-  m.arena_align = 16;
-  m.io_align = 1;
-  m.num_inputs = 1;
-  m.num_outputs = 1;
-  m.num_steps = 2;
-  m.num_pools = 1;
-  m.io_in_arena = 1;
-  m.inputs = inputs;
-  m.outputs = outputs;
-  m.run_step = step;
+  microaot_model m = arena_test_model(kStateOffset + kBytes, inputs, outputs, 2, step);
   m.persistent_offset = kStateOffset;
   m.persistent_size = kBytes;
   m.persistent_init = initial;

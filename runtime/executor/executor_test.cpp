@@ -8,12 +8,13 @@
 #include <functional>
 #include <vector>
 
+#include "executor_test_model.h"
 #include "microaot/executor.h"
 
 namespace {
 
 constexpr uint32_t kBytes = 4;     // every tensor: 4 uint8 elements
-constexpr uint32_t kHeader = 16;   // arena header
+constexpr uint32_t kHeader = kTestArenaHeader;
 constexpr uint32_t kTmpOffset = 8; // in0 at 0, in1 at 4, tmp at 8, out at 0 (over in0)
 
 alignas(16) uint8_t pool1[kBytes];
@@ -56,25 +57,13 @@ const microaot_io_desc in_arena_inputs[] = {{0, kBytes, 0}, {4, kBytes, 0}};
 const microaot_io_desc in_arena_outputs[] = {{0, kBytes, 0}};
 
 microaot_model make_model(bool io_in_arena) {
-  microaot_model m;
-  std::memset(&m, 0, sizeof m);
-  m.arena_size = kHeader + 12;
-  m.arena_header = kHeader;
-  m.arena_align = 16;
-  m.io_align = 1;
-  m.num_inputs = 2;
-  m.num_outputs = 1;
-  m.num_steps = 3;
-  m.num_pools = 1;
+  microaot_model m = arena_test_model(12, in_arena_inputs, in_arena_outputs, 3, step);
   m.io_in_arena = io_in_arena ? 1 : 0;
-  m.inputs = in_arena_inputs;
-  m.outputs = in_arena_outputs;
   m.static_arena = static_arena;
   if (!io_in_arena) {
     m.static_io = static_io;
     m.static_owner = &static_owner;
   }
-  m.run_step = step;
   return m;
 }
 
