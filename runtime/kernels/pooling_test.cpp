@@ -202,6 +202,26 @@ TEST(PoolS8, MatchesReferenceOnRandomInputs) {
   }
 }
 
+// The lanes' stem without the DSP extension (portable/average_pool_2d_s8_lanes.c) computes every layer, those
+// outside the DSP lanes' bounds too (channels 2, 3, 5): OK and the reference's bytes, in both variants.
+TEST(AveragePoolS8Lanes, PortableComputesEveryLayer) {
+  std::mt19937 rng(44);
+  std::uniform_int_distribution<int> value(-128, 127);
+  for (const Geometry& g : kShapes) {
+    std::vector<int8_t> in(static_cast<size_t>(g.n * g.h * g.w * g.c));
+    for (int8_t& v : in) v = static_cast<int8_t>(value(rng));
+    const microaot_pool_2d_params_q p{g.n,      g.h,      g.w,      g.c,        g.out_h(), g.out_w(), g.fh,
+                                      g.fw,     g.sh,     g.sw,     g.pad_h(),  g.pad_w(), -128,      127};
+    std::vector<int8_t> plain(static_cast<size_t>(g.out_size()), 55), overlap = plain;
+    std::vector<int8_t> scratch(static_cast<size_t>(g.out_w() * g.c));
+    EXPECT_EQ(microaot_average_pool_2d_s8_lanes(&p, in.data(), plain.data()), MICROAOT_STATUS_OK);
+    EXPECT_EQ(microaot_average_pool_2d_s8_lanes_overlap(&p, in.data(), overlap.data(), scratch.data()),
+              MICROAOT_STATUS_OK);
+    EXPECT_EQ(plain, ref_avg_pool_int(g, in, -128, 127));
+    EXPECT_EQ(overlap, plain);
+  }
+}
+
 TEST(PoolS16, MatchesReferenceOnRandomInputs) {
   std::mt19937 rng(43);
   std::uniform_int_distribution<int> value(INT16_MIN, INT16_MAX);
