@@ -23,6 +23,12 @@ const char kFullyConnectedWhy[] =
     "; through the k x k CONV_2D kernel as a 1x1 convolution over the batches, which the model links for its "
     "k x k layers (one packed kernel less)";
 
+// The full DSP AVERAGE_POOL_2D computes the lanes' layers through the same lanes (a check per row more,
+// runtime/include/microaot/templates/pool_2d_s8_lanes.h): a model that links it for another layer (channels not
+// a multiple of 4, a larger window) saves the lanes' kernel.
+const char kAveragePoolWhy[] =
+    "; through the full kernel, which the model links for its other average pools (one kernel less)";
+
 void fully_connected_as_pixel_conv(ParamValues& params) {
   const auto integer = [&](const char* field) { return params.find(field)->integer; };
   // The packed lowering takes symmetric weights only (packed_refusal): the convolution has no filter offset.
@@ -62,6 +68,7 @@ const std::vector<SharedKernel> kSharedKernels = {
     {"fully_connected_s8_packed", "conv_2d_s8_packed_kxk", fully_connected_as_pixel_conv, kFullyConnectedWhy},
     {"fully_connected_s8_packed_w16", "conv_2d_s8_packed_kxk_w16", fully_connected_as_pixel_conv,
      kFullyConnectedWhy},
+    {"average_pool_2d_s8_lanes", "average_pool_2d_s8", nullptr, kAveragePoolWhy},
 };
 
 bool takes(const std::vector<KernelCall>& calls, const std::string& stem) {

@@ -1,5 +1,6 @@
 // The whole-model choice of the packed kernels: a 1x1 CONV_2D layer and a FULLY_CONNECTED take the k x k CONV_2D
-// kernel when the model links it for a k x k layer, and keep their own kernel otherwise; both weight forms.
+// kernel when the model links it for a k x k layer, and keep their own kernel otherwise; both weight forms. The
+// average pool's lanes likewise take the full DSP kernel.
 #include "kernels/share_kernels.h"
 
 #include <gtest/gtest.h>
@@ -124,6 +125,39 @@ TEST(ShareKernels, FullyConnectedTakesTheWindowKernelAsAPixelRowWhenTheModelLink
   for (const auto& [field, value] : expected) EXPECT_EQ(fc.params.find(field)->integer, value) << field;
   EXPECT_EQ(fc.params.find("output_offset")->integer, -2);
   EXPECT_EQ(fc.scratch_bytes, alone.calls[0].scratch_bytes);
+}
+
+// Two int8 AVERAGE_POOL_2D, 2x2 stride 2, each over an input of its own: `channels` [1,4,4,channels] and 8.
+ModelSpec two_pools_model(int channels) {
+  ModelSpec m;
+  m.tensors = {activation("a", {1, 4, 4, channels}, 0.5f, -1), activation("a_out", {1, 2, 2, channels}, 0.5f, -1),
+               activation("b", {1, 4, 4, 8}, 0.25f, 2), activation("b_out", {1, 2, 2, 8}, 0.25f, 2)};
+  for (int pool = 0; pool < 2; ++pool) {
+    OpSpec average = op(1, 1, {2 * pool}, {2 * pool + 1});
+    average.options_type = tflite::BuiltinOptions::Pool2DOptions;
+    average.options = [](flatbuffers::FlatBufferBuilder& fbb) {
+      return tflite::CreatePool2DOptions(fbb, tflite::Padding::VALID, 2, 2, 2, 2).Union();
+    };
+    m.ops.push_back(average);
+  }
+  m.inputs = {0, 2};
+  m.outputs = {1, 3};
+  return m;
+}
+
+// An average pool the lanes compute takes the full DSP kernel when the model links it for a 6-channel pool (the
+// same lanes inside), and keeps the lanes' smaller kernel beside another lanes layer.
+TEST(ShareKernels, AveragePoolLanesTakeTheFullKernelOnlyWhenTheModelLinksIt) {
+  CompileOptions options;
+  options.target = parse_target("cortex-m4");
+  const CompiledModel mixed = compile_model(build_model(two_pools_model(6)), options);
+  ASSERT_EQ(mixed.calls.size(), 2u);
+  for (const KernelCall& call : mixed.calls) EXPECT_EQ(call.stem, "average_pool_2d_s8");
+  EXPECT_NE(mixed.calls[1].specialisation.find("through the full kernel"), std::string::npos)
+      << mixed.calls[1].specialisation;
+  const CompiledModel lanes = compile_model(build_model(two_pools_model(4)), options);
+  ASSERT_EQ(lanes.calls.size(), 2u);
+  for (const KernelCall& call : lanes.calls) EXPECT_EQ(call.stem, "average_pool_2d_s8_lanes");
 }
 
 // Calls of other stems and custom calls are left alone; a `from` stem alone changes nothing.

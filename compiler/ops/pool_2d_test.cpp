@@ -13,6 +13,7 @@
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
+#include "target/target.h"
 
 namespace microaot {
 namespace {
@@ -133,6 +134,41 @@ TEST(Pool2DHandler, Int16LowersToTheInt16Kernels) {
     p.output().quant.zero_point = {1};
     EXPECT_NE(check_error(p).find("input's scale and zero point"), std::string::npos) << check_error(p);
   }
+}
+
+// On a DSP cpu an int8 AVERAGE_POOL_2D the 16-bit lanes compute (channels 4k, a window of at most 256 elements)
+// calls the lanes' own kernel; 6 channels, a 17x17 window, --optimize size, int16 and MAX_POOL_2D keep theirs.
+TEST(Pool2DHandler, DspAverageInt8WithinTheLanesCallsTheLanesKernel) {
+  const Target m4 = parse_target("cortex-m4");
+  const auto call_on = [](Pool p, const Target& target) { return lower_in_place_for_test(p.graph, target); };
+  const auto stem_on = [&call_on](const Pool& p, const Target& target) { return call_on(p, target).stem; };
+  const Pool within = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 16, 16, 8}, {1, 1, 1, 8},
+                                options(Padding::kValid, 16, 16, 1, 1));
+  const KernelCall lanes = call_on(within, m4);
+  EXPECT_EQ(lanes.info().function(), "microaot_average_pool_2d_s8_lanes");
+  EXPECT_NE(lanes.specialisation.find("16-bit lanes"), std::string::npos) << lanes.specialisation;
+  EXPECT_EQ(stem_on(within, Target{}), "average_pool_2d_s8");
+  Target size = m4;
+  size.optimize_size = true;
+  EXPECT_EQ(stem_on(within, size), "average_pool_2d_s8");
+
+  const Pool six = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 9, 9, 6}, {1, 5, 5, 6},
+                             options(Padding::kSame, 3, 3, 2, 2));
+  const KernelCall six_call = call_on(six, m4);
+  EXPECT_EQ(six_call.stem, "average_pool_2d_s8");
+  EXPECT_NE(six_call.specialisation.find("one element at a time"), std::string::npos) << six_call.specialisation;
+  const Pool large = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 17, 17, 8}, {1, 1, 1, 8},
+                               options(Padding::kValid, 17, 17, 1, 1));
+  EXPECT_EQ(stem_on(large, m4), "average_pool_2d_s8");
+  const Pool wide = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 1, 256, 4}, {1, 1, 1, 4},
+                              options(Padding::kValid, 1, 256, 1, 1));  // 256 elements in one row: the lanes'
+  EXPECT_EQ(stem_on(wide, m4), "average_pool_2d_s8_lanes");
+  const Pool int16 = make_pool(OpKind::AveragePool2D, DType::kInt16, {1, 16, 16, 8}, {1, 1, 1, 8},
+                               options(Padding::kValid, 16, 16, 1, 1));
+  EXPECT_EQ(stem_on(int16, m4), "average_pool_2d_s16");
+  const Pool max = make_pool(OpKind::MaxPool2D, DType::kInt8, {1, 16, 16, 8}, {1, 1, 1, 8},
+                             options(Padding::kValid, 16, 16, 1, 1));
+  EXPECT_EQ(stem_on(max, m4), "max_pool_2d_s8");
 }
 
 TEST(Pool2DHandler, L2IsFloatOnlyOverTheSameWindows) {

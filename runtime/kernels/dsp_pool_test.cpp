@@ -1,7 +1,8 @@
 // The DSP average_pool_2d_s8 (host: microaot/dsp.h's C definitions) against the portable kernel: random
 // windows, strides and padding (windows clipped at the edges), channel counts that are and are not multiples
 // of four, windows beyond the int16 lanes (the per-element row), clamps, the overlap variant, KWS's 25x5
-// layer, and windows of 256 elements all -128 or all 127 (the lanes' extremes).
+// layer, and windows of 256 elements all -128 or all 127 (the lanes' extremes); the lanes' own kernel
+// (average_pool_2d_s8_lanes) on the same layers: the same bytes where it takes the layer, else a refusal.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,10 @@ extern "C" {
 void microaot_dsp_average_pool_2d_s8(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output);
 void microaot_dsp_average_pool_2d_s8_overlap(const microaot_pool_2d_params_q* params, const int8_t* input,
                                              int8_t* output, void* scratch);
+microaot_status microaot_dsp_average_pool_2d_s8_lanes(const microaot_pool_2d_params_q* params, const int8_t* input,
+                                                      int8_t* output);
+microaot_status microaot_dsp_average_pool_2d_s8_lanes_overlap(const microaot_pool_2d_params_q* params,
+                                                              const int8_t* input, int8_t* output, void* scratch);
 }
 
 namespace {
@@ -33,8 +38,41 @@ microaot_pool_2d_params_q geometry(int32_t h, int32_t w, int32_t channels, int32
   return p;
 }
 
+size_t output_size(const microaot_pool_2d_params_q& p) {
+  return static_cast<size_t>(p.batches * p.output_height * p.output_width * p.channels);
+}
+
+// The lanes' bounds, as the compiler states them: whole groups of 4 channels, windows of at most 256 elements.
+bool lanes_take(const microaot_pool_2d_params_q& p) {
+  return p.channels % 4 == 0 && p.filter_height * p.filter_width <= 256;
+}
+
+// Both variants of the lanes' kernel on output buffers filled with a sentinel: their statuses and outputs.
+struct LanesRun {
+  microaot_status plain, overlap;
+  std::vector<int8_t> plain_out, overlap_out;
+};
+constexpr int8_t kSentinel = 0x5a;
+
+LanesRun run_lanes(const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input) {
+  LanesRun r{MICROAOT_STATUS_OK, MICROAOT_STATUS_OK, std::vector<int8_t>(output_size(p), kSentinel),
+             std::vector<int8_t>(output_size(p), kSentinel)};
+  std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.channels));
+  r.plain = microaot_dsp_average_pool_2d_s8_lanes(&p, input.data(), r.plain_out.data());
+  r.overlap = microaot_dsp_average_pool_2d_s8_lanes_overlap(&p, input.data(), r.overlap_out.data(), scratch.data());
+  return r;
+}
+
+// The lanes' kernel refused the layer in both variants and wrote none of either output.
+void expect_refused(const LanesRun& r, const microaot_pool_2d_params_q& p, int id) {
+  EXPECT_EQ(r.plain, MICROAOT_STATUS_VALUE_OUT_OF_RANGE) << "case " << id;
+  EXPECT_EQ(r.overlap, MICROAOT_STATUS_VALUE_OUT_OF_RANGE) << "case " << id;
+  EXPECT_EQ(r.plain_out, std::vector<int8_t>(output_size(p), kSentinel)) << "case " << id;
+  EXPECT_EQ(r.overlap_out, std::vector<int8_t>(output_size(p), kSentinel)) << "case " << id;
+}
+
 void expect_same(const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input, int id) {
-  const size_t out_size = static_cast<size_t>(p.batches * p.output_height * p.output_width * p.channels);
+  const size_t out_size = output_size(p);
   std::vector<int8_t> expected(out_size), got(out_size), overlap(out_size);
   std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.channels));
   microaot_average_pool_2d_s8(&p, input.data(), expected.data());
@@ -42,6 +80,12 @@ void expect_same(const microaot_pool_2d_params_q& p, const std::vector<int8_t>& 
   EXPECT_EQ(got, expected) << "case " << id;
   microaot_dsp_average_pool_2d_s8_overlap(&p, input.data(), overlap.data(), scratch.data());
   EXPECT_EQ(overlap, expected) << "case " << id;
+  const LanesRun lanes = run_lanes(p, input);
+  if (!lanes_take(p)) return expect_refused(lanes, p, id);
+  EXPECT_EQ(lanes.plain, MICROAOT_STATUS_OK) << "case " << id;
+  EXPECT_EQ(lanes.overlap, MICROAOT_STATUS_OK) << "case " << id;
+  EXPECT_EQ(lanes.plain_out, expected) << "case " << id;
+  EXPECT_EQ(lanes.overlap_out, expected) << "case " << id;
 }
 
 std::vector<int8_t> random_input(std::mt19937& rng, const microaot_pool_2d_params_q& p) {
@@ -77,6 +121,18 @@ TEST(DspAveragePool2dS8, MatchesPortableOnKwsLayerAndLaneExtremes) {
     microaot_dsp_average_pool_2d_s8(&full, input.data(), got.data());
     EXPECT_EQ(got, std::vector<int8_t>(8, value));
   }
+}
+
+// The lanes' kernel refuses, output untouched, a layer of 6 channels and a 17x17 window (289 elements), each
+// beside the same layer within its bounds (8 channels, a 16x16 window), which it computes.
+TEST(DspAveragePool2dS8Lanes, RefusesLayersOutsideItsBoundsWithoutWriting) {
+  std::mt19937 rng(41);
+  const microaot_pool_2d_params_q six = geometry(6, 6, 6, 3, 3, 1), eight = geometry(6, 6, 8, 3, 3, 1);
+  const microaot_pool_2d_params_q large = geometry(20, 20, 8, 17, 17, 1), full = geometry(20, 20, 8, 16, 16, 1);
+  for (const microaot_pool_2d_params_q& refused : {six, large}) {
+    expect_refused(run_lanes(refused, random_input(rng, refused)), refused, 0);
+  }
+  for (const microaot_pool_2d_params_q& taken : {eight, full}) expect_same(taken, random_input(rng, taken), 1);
 }
 
 }  // namespace

@@ -94,11 +94,17 @@ std::vector<float> ref_pool_f32(const Geometry& g, const std::vector<float>& in,
   });
 }
 
+// The kernels' params for geometry g and the clamp range [lo, hi].
+template <typename Params>
+Params params_of(const Geometry& g, decltype(Params::activation_min) lo, decltype(Params::activation_max) hi) {
+  return Params{g.n, g.h, g.w, g.c, g.out_h(), g.out_w(), g.fh, g.fw, g.sh, g.sw, g.pad_h(), g.pad_w(), lo, hi};
+}
+
 // Runs a pool kernel with the clamp range [lo, hi] on an output buffer prefilled with 55.
 template <typename T, typename Params>
 std::vector<T> run_pool(void (*kernel)(const Params*, const T*, T*), const Geometry& g, const std::vector<T>& in,
                         decltype(Params::activation_min) lo, decltype(Params::activation_max) hi) {
-  const Params p{g.n, g.h, g.w, g.c, g.out_h(), g.out_w(), g.fh, g.fw, g.sh, g.sw, g.pad_h(), g.pad_w(), lo, hi};
+  const Params p = params_of<Params>(g, lo, hi);
   std::vector<T> out(static_cast<size_t>(g.out_size()), static_cast<T>(55));
   kernel(&p, in.data(), out.data());
   return out;
@@ -189,16 +195,39 @@ const Geometry kShapes[] = {
     {2, 6, 5, 2, 2, 3, 1, 2, false},    {1, 2, 2, 5, 5, 5, 1, 1, true},  {1, 1, 1, 1, 1, 1, 1, 1, false},
 };
 
+// An int8 input of geometry g, uniform over [-128, 127].
+std::vector<int8_t> random_s8(const Geometry& g, std::mt19937& rng) {
+  std::uniform_int_distribution<int> value(-128, 127);
+  std::vector<int8_t> in(static_cast<size_t>(g.n * g.h * g.w * g.c));
+  for (int8_t& v : in) v = static_cast<int8_t>(value(rng));
+  return in;
+}
+
 TEST(PoolS8, MatchesReferenceOnRandomInputs) {
   std::mt19937 rng(42);
-  std::uniform_int_distribution<int> value(-128, 127);
   for (const Geometry& g : kShapes) {
-    std::vector<int8_t> in(static_cast<size_t>(g.n * g.h * g.w * g.c));
-    for (int8_t& v : in) v = static_cast<int8_t>(value(rng));
+    const std::vector<int8_t> in = random_s8(g, rng);
     EXPECT_EQ(avg_s8(g, in), ref_avg_pool_int(g, in, -128, 127));
     EXPECT_EQ(avg_s8(g, in, -3, 60), ref_avg_pool_int(g, in, -3, 60));
     EXPECT_EQ(max_s8(g, in), ref_max_pool_int(g, in, -128, 127));
     EXPECT_EQ(max_s8(g, in, -128, 20), ref_max_pool_int(g, in, -128, 20));
+  }
+}
+
+// The lanes' stem without the DSP extension (portable/average_pool_2d_s8_lanes.c) computes every layer, those
+// outside the DSP lanes' bounds too (channels 2, 3, 5): OK and the reference's bytes, in both variants.
+TEST(AveragePoolS8Lanes, PortableComputesEveryLayer) {
+  std::mt19937 rng(44);
+  for (const Geometry& g : kShapes) {
+    const std::vector<int8_t> in = random_s8(g, rng);
+    const auto p = params_of<microaot_pool_2d_params_q>(g, -128, 127);
+    std::vector<int8_t> plain(static_cast<size_t>(g.out_size()), 55), overlap = plain;
+    std::vector<int8_t> scratch(static_cast<size_t>(g.out_w() * g.c));
+    EXPECT_EQ(microaot_average_pool_2d_s8_lanes(&p, in.data(), plain.data()), MICROAOT_STATUS_OK);
+    EXPECT_EQ(microaot_average_pool_2d_s8_lanes_overlap(&p, in.data(), overlap.data(), scratch.data()),
+              MICROAOT_STATUS_OK);
+    EXPECT_EQ(plain, ref_avg_pool_int(g, in, -128, 127));
+    EXPECT_EQ(overlap, plain);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "microaot/params.h"
+#include "microaot/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +40,10 @@ MICROAOT_DEFINE_PARAMS(pool_2d_params_f32)
 void microaot_average_pool_2d_s8(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output);
 void microaot_average_pool_2d_s16(const microaot_pool_2d_params_q* params, const int16_t* input, int16_t* output);
 void microaot_average_pool_2d_f32(const microaot_pool_2d_params_f32* params, const float* input, float* output);
+/* The same for the layers the DSP kernel computes in its 16-bit lanes (its own source, see kernel_list.def):
+ * VALUE_OUT_OF_RANGE, the output unwritten, for any other layer with the DSP extension; always OK without. */
+microaot_status microaot_average_pool_2d_s8_lanes(const microaot_pool_2d_params_q* params, const int8_t* input,
+                                                  int8_t* output);
 
 /* Maximum of the in-bounds window elements, then clamped. */
 void microaot_max_pool_2d_s8(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output);
@@ -56,6 +61,8 @@ void microaot_average_pool_2d_s8_overlap(const microaot_pool_2d_params_q* params
                                          int8_t* output, void* scratch);
 void microaot_average_pool_2d_s16_overlap(const microaot_pool_2d_params_q* params, const int16_t* input,
                                           int16_t* output, void* scratch);
+microaot_status microaot_average_pool_2d_s8_lanes_overlap(const microaot_pool_2d_params_q* params,
+                                                          const int8_t* input, int8_t* output, void* scratch);
 void microaot_average_pool_2d_f32_overlap(const microaot_pool_2d_params_f32* params, const float* input,
                                           float* output, void* scratch);
 void microaot_max_pool_2d_s8_overlap(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output,

@@ -1,6 +1,7 @@
 /* The pooling template: AVERAGE_POOL_2D or MAX_POOL_2D for one element type, plain and overlap variant.
  * The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_POOL (average, max, or l2 for f32 only)
- * and the two function names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/pooling.h). */
+ * and the two function names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/pooling.h).
+ * MICROAOT_POOL_LINKAGE (say static) makes the two functions internal, for a source that wraps them. */
 #include <stddef.h>
 #include <string.h>
 
@@ -49,7 +50,9 @@ static inline float l2_result(float sum, int32_t count) { return sqrtf(sum / (fl
 
 #define MICROAOT_POOL_PARAMS MICROAOT_PARAMS_Q(pool_2d)
 
-/* Output row oy (all x and channels) of the image at in_image, written to out. */
+/* Output row oy (all x and channels) of the image at in_image, written to out. Left out when the including
+ * file's own row (MICROAOT_POOL_ROW, below) computes every row its layers have (MICROAOT_POOL_ROW_ALONE). */
+#ifndef MICROAOT_POOL_ROW_ALONE
 static void pool_row(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* in_image, int32_t oy, MICROAOT_T* out) {
   const int32_t channels = p->channels;
   const size_t row_stride = (size_t)p->input_width * (size_t)channels;
@@ -72,6 +75,7 @@ static void pool_row(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* in_image, 
     }
   }
 }
+#endif
 
 /* The function that computes one output row: pool_row, or an including file's faster one (declared before the
  * include, with pool_row's signature; it may call pool_row for the rows it does not specialise). */
@@ -95,11 +99,16 @@ static void pool_rows(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* input, MI
   }
 }
 
-void MICROAOT_FN(const MICROAOT_POOL_PARAMS* params, const MICROAOT_T* input, MICROAOT_T* output) {
+#ifndef MICROAOT_POOL_LINKAGE
+#define MICROAOT_POOL_LINKAGE
+#endif
+
+MICROAOT_POOL_LINKAGE void MICROAOT_FN(const MICROAOT_POOL_PARAMS* params, const MICROAOT_T* input,
+                                       MICROAOT_T* output) {
   pool_rows(params, input, output, NULL);
 }
 
-void MICROAOT_FN_OVERLAP(const MICROAOT_POOL_PARAMS* params, const MICROAOT_T* input, MICROAOT_T* output,
-                         void* scratch) {
+MICROAOT_POOL_LINKAGE void MICROAOT_FN_OVERLAP(const MICROAOT_POOL_PARAMS* params, const MICROAOT_T* input,
+                                               MICROAOT_T* output, void* scratch) {
   pool_rows(params, input, output, (MICROAOT_T*)scratch);
 }
