@@ -93,7 +93,10 @@ init and \`NAME_reset\` write), within:
 - **arena**: the arena given to init, or the static one, \`NAME_STATIC_ARENA_SIZE\` bytes (define it larger
   when the firmware is built); else \`ARENA_TOO_SMALL\`.
 - **inputs**: at most \`NAME_MAX_INPUTS\` (the context's slots; define it larger when the firmware is built).
-- **blob version**: the one the firmware reads (\`MICROAOT_BLOB_VERSION\`).
+- **blob version**: the one the firmware reads (\`MICROAOT_BLOB_VERSION\`). It changes when a kernel's arguments
+  change (version 2: the packed CONV_2D and FULLY_CONNECTED kernels lost their separate bias, the output step's
+  table now holds it; version 3: the depthwise ring kernels take the per-channel requantization as an argument
+  after the bias), so a blob from an older compiler is refused as unsupported, not run wrongly.
 
 It **may not** change what the firmware's code fixes: \`NAME.h\`'s \`NAME_INPUT_0_SIZE\`-style macros describe
 the built-in model only, the kernels' code (a blob names kernels, it carries no code), and the executor

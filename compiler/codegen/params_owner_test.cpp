@@ -3,6 +3,7 @@
 
 #include "codegen/emit.h"
 #include "frontend/tflite_test_builder.h"
+#include "target/target.h"
 
 namespace microaot {
 namespace {
@@ -56,6 +57,54 @@ TEST(ParamsOwner, EqualParamsAreDefinedOnceAndSharedByTheCalls) {
   const int64_t arrays = model.calls[0].params.array_bytes(*model.calls[0].info().params);
   ASSERT_GT(arrays, 0);
   EXPECT_EQ(weights_bytes(other) - weights_bytes(model), arrays);
+}
+
+// 'in' [1, 5, 5, 8] -> DEPTHWISE_CONV_2D -> 'mid' -> DEPTHWISE_CONV_2D -> 'out', 3x3 "same" at stride 1 (the
+// ring's layers on a DSP target), equal but for the filters' per-channel scales: different requantizations.
+ModelSpec two_ring_depthwise() {
+  ModelSpec m;
+  const std::vector<float> scales0(8, 0.01f), scales1 = {0.01f, 0.02f, 0.03f, 0.04f, 0.05f, 0.06f, 0.07f, 0.08f};
+  std::vector<float> bias0, bias1;
+  for (size_t c = 0; c < 8; ++c) bias0.push_back(0.05f * scales0[c]), bias1.push_back(0.05f * scales1[c]);
+  m.tensors = {activation("in", {1, 5, 5, 8}, 0.05f, 3),
+               constant("w0", tflite::TensorType::INT8, {1, 3, 3, 8}, scales0, std::vector<uint8_t>(72, 1)),
+               constant("b0", tflite::TensorType::INT32, {8}, bias0, bytes_of<int32_t>(std::vector<int32_t>(8, 5))),
+               activation("mid", {1, 5, 5, 8}, 0.05f, 3),
+               constant("w1", tflite::TensorType::INT8, {1, 3, 3, 8}, scales1, std::vector<uint8_t>(72, 1)),
+               constant("b1", tflite::TensorType::INT32, {8}, bias1, bytes_of<int32_t>(std::vector<int32_t>(8, 5))),
+               activation("out", {1, 5, 5, 8}, 0.05f, 3)};
+  m.tensors[1].axis = m.tensors[4].axis = 3;
+  m.ops = {op(4, 3, {0, 1, 2}, {3}), op(4, 3, {3, 4, 5}, {6})};
+  for (OpSpec& o : m.ops) {
+    o.options_type = tflite::BuiltinOptions::DepthwiseConv2DOptions;
+    o.options = [](flatbuffers::FlatBufferBuilder& fbb) {
+      return tflite::CreateDepthwiseConv2DOptions(fbb, tflite::Padding::SAME, 1, 1, 1).Union();
+    };
+  }
+  m.inputs = {0};
+  m.outputs = {6};
+  return m;
+}
+
+// The ring's kernels take the requantization as an argument, so two ring layers that differ only in it share
+// one params struct, each with its own requantization array.
+TEST(ParamsOwner, RingDepthwiseLayersShareOneParamsStructWhateverTheirRequantization) {
+  CompileOptions options;
+  options.target = parse_target("cortex-m4");
+  const CompiledModel model = compile_model(build_model(two_ring_depthwise()), options);
+  ASSERT_EQ(model.calls.size(), 2u);
+  for (const KernelCall& call : model.calls) ASSERT_EQ(call.stem, "depthwise_conv_2d_s8_ring");
+  const Tensor& requant0 = model.graph.tensor(model.calls[0].args[3]);
+  const Tensor& requant1 = model.graph.tensor(model.calls[1].args[3]);
+  EXPECT_EQ(requant0.num_elements(), 16);
+  EXPECT_NE(requant0.data, requant1.data);
+  EXPECT_EQ(params_owner(model, 1), 0u);
+  const FileSet files = emit_library(model);
+  const std::string& source = files.at("model.c");
+  EXPECT_EQ(count(source, "model_op0_params = {"), 1);
+  EXPECT_EQ(count(source, "model_op1_params"), 0);
+  EXPECT_EQ(count(source, "(&model_op0_params,"), 2);
+  EXPECT_EQ(count(files.at("weights.c"), "output_multiplier["), 0);  // the params' arrays NULL
 }
 
 }  // namespace

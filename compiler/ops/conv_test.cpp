@@ -562,7 +562,17 @@ TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
   Target size = parse_target("cortex-m4");
   size.optimize_size = true;
   Graph ring_size = build(s);
-  EXPECT_EQ(lower_in_place_for_test(ring_size, size).info().function(), "microaot_depthwise_conv_2d_s8");
+  const KernelCall full = lower_in_place_for_test(ring_size, size);
+  EXPECT_EQ(full.info().function(), "microaot_depthwise_conv_2d_s8");
+  // The ring's call: the full kernel's multipliers, then its shifts, as a constant after the bias, and no
+  // params arrays (NULL, so that layers differing only in requantization share one params struct).
+  const KernelCall ringed = lower_in_place_for_test(ring, parse_target("cortex-m4"));
+  ASSERT_EQ(ringed.args.size(), 5u);
+  std::vector<int64_t> requant = array(full, "output_multiplier");
+  for (int64_t shift : array(full, "output_shift")) requant.push_back(shift);
+  const std::vector<int32_t> words = constant_values<int32_t>(ring.tensor(ringed.args[3]));
+  EXPECT_EQ(std::vector<int64_t>(words.begin(), words.end()), requant);
+  EXPECT_TRUE(param_arrays(ringed).empty());
   Spec stride2 = s;
   stride2.output = {1, 3, 3, 8};
   stride2.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};

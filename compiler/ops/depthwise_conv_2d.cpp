@@ -12,6 +12,7 @@
 #include "ops/hybrid_weights.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/packed_weights.h"
 #include "ops/read_options.h"
 #include "ops/weighted_accumulator.h"
 
@@ -91,6 +92,20 @@ DepthwiseRequantization requantization_of(const Graph& graph, const KernelCall& 
   return r;
 }
 
+// The ring's own kernel takes the per-channel requantization as a constant argument after the bias (the
+// multipliers, then the shifts) and the params' arrays stay empty (NULL): layers that differ only in their
+// requantization then share one params struct (params_owner), with no weight bytes added.
+void use_ring_kernel(const Graph& graph, KernelCall& call) {
+  std::vector<int32_t> requant;
+  for (const char* field : {"output_multiplier", "output_shift"}) {
+    for (int64_t value : call.params.find(field)->integers) requant.push_back(static_cast<int32_t>(value));
+    call.params.replace_ints(field, {});
+  }
+  call.derived.push_back(int32_constant(graph.tensor(call.args[kConvFilter]).name + "_ring_requant", requant));
+  call.args.insert(call.args.begin() + kConvBias + 1, derived_arg(static_cast<int>(call.derived.size()) - 1));
+  call.stem = "depthwise_conv_2d_s8_ring";
+}
+
 KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const int channels = output_channels(graph, op);
@@ -104,7 +119,7 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   // the full kernel, which takes the portable code for it.
   const bool fits = depthwise_dsp_requantization_fits(requantization_of(graph, call, t.bias));
   call.specialisation = depthwise_dsp_path(g, options.depth_multiplier, fits);
-  if (fits && depthwise_dsp_ring_only(g, options.depth_multiplier)) call.stem = "depthwise_conv_2d_s8_ring";
+  if (fits && depthwise_dsp_ring_only(g, options.depth_multiplier)) use_ring_kernel(graph, call);
   return call;
 }
 

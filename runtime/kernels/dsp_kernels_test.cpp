@@ -14,6 +14,7 @@
 
 #include "binary_kernel_test_util.h"
 #include "conv_geometry_test_util.h"
+#include "dw_ring_args_test_util.h"
 #include "microaot/dsp_dot.h"
 #include "microaot/kernels/add.h"
 #include "microaot/kernels/conv.h"
@@ -31,10 +32,11 @@ void microaot_dsp_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_
                                                int8_t* output, void* scratch);
 microaot_status microaot_dsp_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params,
                                                        const int8_t* input, const int8_t* filter, const int32_t* bias,
-                                                       int8_t* output);
+                                                       const int32_t* requant, int8_t* output);
 microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                                const int8_t* input, const int8_t* filter,
-                                                               const int32_t* bias, int8_t* output, void* scratch);
+                                                               const int32_t* bias, const int32_t* requant,
+                                                               int8_t* output, void* scratch);
 void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
                          int8_t* output);
 void microaot_dsp_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
@@ -254,14 +256,19 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableAcrossTheRingsTilesAndBatches) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
-// The ring's own kernels on a layer they take: the status must be OK (checked here), the bytes the caller's.
+// The ring's own kernels on a layer they take, its requantization passed as the compiler passes it: the
+// status must be OK (checked here), the bytes the caller's.
 void ring_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
                  const int32_t* bias, int8_t* output) {
-  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring(p, input, filter, bias, output), MICROAOT_STATUS_OK);
+  const DwRingArgs ring(*p);
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring(&ring.params, input, filter, bias, ring.requant.data(), output),
+            MICROAOT_STATUS_OK);
 }
 void ring_overlap_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
                          const int32_t* bias, int8_t* output, void* scratch) {
-  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_overlap(p, input, filter, bias, output, scratch),
+  const DwRingArgs ring(*p);
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_overlap(&ring.params, input, filter, bias, ring.requant.data(),
+                                                           output, scratch),
             MICROAOT_STATUS_OK);
 }
 
@@ -302,18 +309,20 @@ struct RingLayer {
     p.input_offset = 3, p.output_offset = -4;
     p.activation_min = -128, p.activation_max = 127;
   }
-  // The two kernels' statuses; `written` says whether either wrote a byte of its output.
-  std::pair<microaot_status, microaot_status> run(bool* written) {
+  // The two kernels' statuses (`no_requant`: a NULL requantization array); `written` says whether either
+  // wrote a byte of its output.
+  std::pair<microaot_status, microaot_status> run(bool* written, bool no_requant = false) {
     p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+    const DwRingArgs ring(p);
+    const int32_t* requant = no_requant ? nullptr : ring.requant.data();
     const std::vector<int8_t> input(static_cast<size_t>(g.in_h * g.in_w * g.in_c), 7);
     const std::vector<int8_t> filter(static_cast<size_t>(9 * g.out_c), -5);
     const std::vector<int8_t> sentinel(static_cast<size_t>(g.out_h * g.out_w * g.out_c), 0x5a);
     std::vector<int8_t> plain = sentinel, overlap = sentinel, scratch(static_cast<size_t>(g.out_w * g.out_c));
-    const microaot_status a =
-        microaot_dsp_depthwise_conv_2d_s8_ring(&p, input.data(), filter.data(), bias.data(), plain.data());
-    const microaot_status b = microaot_dsp_depthwise_conv_2d_s8_ring_overlap(&p, input.data(), filter.data(),
-                                                                             bias.data(), overlap.data(),
-                                                                             scratch.data());
+    const microaot_status a = microaot_dsp_depthwise_conv_2d_s8_ring(&ring.params, input.data(), filter.data(),
+                                                                     bias.data(), requant, plain.data());
+    const microaot_status b = microaot_dsp_depthwise_conv_2d_s8_ring_overlap(
+        &ring.params, input.data(), filter.data(), bias.data(), requant, overlap.data(), scratch.data());
     *written = plain != sentinel || overlap != sentinel;
     return {a, b};
   }
@@ -345,6 +354,15 @@ TEST(DspDepthwiseConv2dS8Ring, RefusesLayersOutsideItsBoundsWithoutWriting) {
     EXPECT_EQ(layer.run(&written), refused) << what;
     EXPECT_FALSE(written) << what;
   }
+}
+
+// Without its requantization array both ring kernels return NULL_POINTER and write nothing.
+TEST(DspDepthwiseConv2dS8Ring, RefusesANullRequantizationWithoutWriting) {
+  bool written = true;
+  RingLayer layer;
+  EXPECT_EQ(layer.run(&written, /*no_requant=*/true),
+            std::make_pair(MICROAOT_STATUS_NULL_POINTER, MICROAOT_STATUS_NULL_POINTER));
+  EXPECT_FALSE(written);
 }
 
 // The SMMLAR output step at the edges of its bounds (dw_fits): extreme inputs, weights and offsets, biases up

@@ -14,6 +14,7 @@
 
 #include "../../compiler/ops/in_place_bounds.h"
 #include "conv_geometry_test_util.h"
+#include "dw_ring_args_test_util.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/pooling.h"
 #include "overlap_harness.h"
@@ -26,7 +27,8 @@ void microaot_dsp_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_
                                                int8_t* output, void* scratch);
 microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                                const int8_t* input, const int8_t* filter,
-                                                               const int32_t* bias, int8_t* output, void* scratch);
+                                                               const int32_t* bias, const int32_t* requant,
+                                                               int8_t* output, void* scratch);
 }
 
 namespace {
@@ -239,8 +241,10 @@ TEST(OverlapRows, DspDepthwiseConvS8RingOnOddHeights) {
       const auto portable = [&](const int8_t* in, int8_t* out) {
         microaot_depthwise_conv_2d_s8(&p, in, filter.data(), bias.data(), out);
       };
+      const DwRingArgs args(p);
       const auto ring = [&](const int8_t* in, int8_t* out, void* s) {
-        EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_overlap(&p, in, filter.data(), bias.data(), out, s),
+        EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_overlap(&args.params, in, filter.data(), bias.data(),
+                                                                 args.requant.data(), out, s),
                   MICROAOT_STATUS_OK);
       };
       check_overlap<int8_t>(g, input, portable, ring, &unsafe_above);

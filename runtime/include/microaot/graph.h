@@ -18,7 +18,7 @@ extern "C" {
 
 /* ---- The blob: little-endian 32-bit words, sections 16-byte aligned, starting 16-byte aligned. ---- */
 #define MICROAOT_BLOB_MAGIC 0x424F414Du /* "MAOB" */
-#define MICROAOT_BLOB_VERSION 2u /* 2: the packed kernels take no separate bias (docs/executors.md) */
+#define MICROAOT_BLOB_VERSION 3u /* 3: the depthwise ring kernels take the requantization (docs/executors.md) */
 #define MICROAOT_BLOB_ALIGN 16u
 #define MICROAOT_BLOB_NONE 0xFFFFFFFFu /* an absent optional tensor, or no scratch */
 

@@ -4,7 +4,9 @@
  * all do links none of that kernel's other paths; both call the ring's rows. The compiler picks it only for
  * layers whose requantization it proved within the ring's bounds (depthwise_dsp_requantization_fits), so it
  * links no portable fallback: any other layer (a graph blob is untrusted, a user may call it) is refused with
- * a status before a byte of the output is written. */
+ * a status before a byte of the output is written. The per-channel requantization comes as an argument
+ * (`requant`: the multipliers, then the shifts), never from the params, so that layers differing only in it
+ * share one params struct. */
 /* microaot-links: kernels/dsp/depthwise_conv_2d_s8_ring_rows.c */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,13 +21,21 @@ static int dw_ring_takes(const dw_params* p, const int32_t* bias) {
 }
 
 /* All rows at once into `output`, or (`overlap`: output and input may share bytes) row by row through the
- * scratch row unless the ring reads each row's inputs before its outputs overwrite them. */
-static __attribute__((noinline)) microaot_status dw_ring_run(const dw_params* p, const int8_t* input,
+ * scratch row unless the ring reads each row's inputs before its outputs overwrite them. The shared ring code
+ * reads the requantization from a params copy whose arrays point into `requant`. */
+static __attribute__((noinline)) microaot_status dw_ring_run(const dw_params* params, const int8_t* input,
                                                              const int8_t* filter, const int32_t* bias,
-                                                             int8_t* output, void* scratch, int overlap) {
+                                                             const int32_t* requant, int8_t* output, void* scratch,
+                                                             int overlap) {
+  dw_params layer = *params;
+  const dw_params* const p = &layer;
   const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
   const int32_t rows = p->batches * p->output_height;
   int32_t row;
+  if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  if (p->output_depth <= 0) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
+  layer.output_multiplier = requant;
+  layer.output_shift = requant + p->output_depth;
   if (!dw_ring_takes(p, bias)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
   if (!overlap || (dw_whole_pixels_apart(input, output, p->output_depth) && dw_tile_width() >= p->output_width)) {
     microaot_dsp_depthwise_rows_ringed(p, input, filter, bias, output, row_size, 0, rows, p->output_depth);
@@ -41,8 +51,8 @@ static __attribute__((noinline)) microaot_status dw_ring_run(const dw_params* p,
 
 microaot_status microaot_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params,
                                                    const int8_t* input, const int8_t* filter, const int32_t* bias,
-                                                   int8_t* output) {
-  return dw_ring_run(params, input, filter, bias, output, NULL, 0);
+                                                   const int32_t* requant, int8_t* output) {
+  return dw_ring_run(params, input, filter, bias, requant, output, NULL, 0);
 }
 
 /* As microaot_depthwise_conv_2d_s8_overlap does for these layers: output and input a whole number of pixels
@@ -50,6 +60,7 @@ microaot_status microaot_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv
  * row by row through the scratch row. */
 microaot_status microaot_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                            const int8_t* input, const int8_t* filter,
-                                                           const int32_t* bias, int8_t* output, void* scratch) {
-  return dw_ring_run(params, input, filter, bias, output, scratch, 1);
+                                                           const int32_t* bias, const int32_t* requant,
+                                                           int8_t* output, void* scratch) {
+  return dw_ring_run(params, input, filter, bias, requant, output, scratch, 1);
 }

@@ -105,10 +105,14 @@ void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* pa
 /* The same for the layers the DSP kernel takes through its widened ring (its own source, see kernel_list.def):
  * the DSP build refuses any other layer, and a requantization outside the ring's bounds
  * (microaot_dsp_depthwise_fits), with MICROAOT_STATUS_VALUE_OUT_OF_RANGE and the output unwritten; the compiler
- * calls it only for layers it proved inside them. The portable build computes every layer. */
+ * calls it only for layers it proved inside them. The portable build computes every layer. The per-channel
+ * requantization is the argument `requant`, 2 * output_depth words: the multipliers, then the shifts (the ring
+ * sets up each group of four channels from both); the params' output_multiplier and output_shift are not read
+ * (the compiler leaves them NULL, so that layers differing only in requantization share one params struct).
+ * A NULL `requant`: MICROAOT_STATUS_NULL_POINTER, the output unwritten. */
 microaot_status microaot_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params,
                                                    const int8_t* input, const int8_t* filter, const int32_t* bias,
-                                                   int8_t* output);
+                                                   const int32_t* requant, int8_t* output);
 void microaot_depthwise_conv_2d_s16(const microaot_depthwise_conv_2d_params_q* params, const int16_t* input,
                                     const int8_t* filter, const int64_t* bias, int16_t* output);
 void microaot_depthwise_conv_2d_f32(const microaot_depthwise_conv_2d_params_f32* params, const float* input,
@@ -134,7 +138,8 @@ void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_para
                                            void* scratch);
 microaot_status microaot_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                            const int8_t* input, const int8_t* filter,
-                                                           const int32_t* bias, int8_t* output, void* scratch);
+                                                           const int32_t* bias, const int32_t* requant,
+                                                           int8_t* output, void* scratch);
 void microaot_depthwise_conv_2d_s16_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                             const int16_t* input, const int8_t* filter, const int64_t* bias,
                                             int16_t* output, void* scratch);
