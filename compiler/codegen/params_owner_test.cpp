@@ -16,6 +16,13 @@ int count(const std::string& text, const std::string& part) {
   return n;
 }
 
+// model.c of a two-step model defines op 0's params struct alone and both steps call with it.
+void expect_one_params_struct_for_both_calls(const std::string& source) {
+  EXPECT_EQ(count(source, "model_op0_params = {"), 1);
+  EXPECT_EQ(count(source, "model_op1_params"), 0);
+  EXPECT_EQ(count(source, "(&model_op0_params,"), 2);
+}
+
 // 'in' [1, 4] -> FULLY_CONNECTED -> 'mid' -> FULLY_CONNECTED -> 'out', per-channel weights (params arrays of
 // multipliers and shifts); the second layer's output scale is `second_scale` (1.5: the same params).
 ModelSpec two_fc(float second_scale) {
@@ -43,10 +50,7 @@ TEST(ParamsOwner, EqualParamsAreDefinedOnceAndSharedByTheCalls) {
   ASSERT_EQ(model.calls[0].params, model.calls[1].params);
   EXPECT_EQ(params_owner(model, 1), 0u);
   const FileSet files = emit_library(model);
-  const std::string& source = files.at("model.c");
-  EXPECT_EQ(count(source, "model_op0_params = {"), 1);
-  EXPECT_EQ(count(source, "model_op1_params"), 0);
-  EXPECT_EQ(count(source, "(&model_op0_params,"), 2);
+  expect_one_params_struct_for_both_calls(files.at("model.c"));
   EXPECT_EQ(count(files.at("weights.c"), "model_op0_output_multiplier["), 2);  // declaration and definition
   EXPECT_EQ(count(files.at("weights.c"), "model_op1_"), 0);
 
@@ -100,10 +104,7 @@ TEST(ParamsOwner, RingDepthwiseLayersShareOneParamsStructWhateverTheirRequantiza
   EXPECT_NE(requant0.data, requant1.data);
   EXPECT_EQ(params_owner(model, 1), 0u);
   const FileSet files = emit_library(model);
-  const std::string& source = files.at("model.c");
-  EXPECT_EQ(count(source, "model_op0_params = {"), 1);
-  EXPECT_EQ(count(source, "model_op1_params"), 0);
-  EXPECT_EQ(count(source, "(&model_op0_params,"), 2);
+  expect_one_params_struct_for_both_calls(files.at("model.c"));
   EXPECT_EQ(count(files.at("weights.c"), "output_multiplier["), 0);  // the params' arrays NULL
 }
 

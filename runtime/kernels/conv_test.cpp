@@ -13,6 +13,7 @@
 
 #include "microaot/kernels/conv.h"
 #include "conv_geometry_test_util.h"
+#include "dw_ring_args_test_util.h"
 #include "requantize_reference.h"
 
 namespace {
@@ -283,6 +284,36 @@ TEST(DepthwiseConvS8, MatchesReferenceArithmetic) {
   for (const Named& c : kDepthwiseCases) {
     for (unsigned seed = 1; seed <= 3; ++seed) compare_s8(c, true, seed, -10, -3);
   }
+}
+
+// The portable ring kernel, its requantization passed as the compiler passes it (the params' arrays NULL):
+// status OK (checked here).
+void ring_s8(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
+             const int32_t* bias, int8_t* output) {
+  const DwRingArgs ring(*p);
+  EXPECT_EQ(microaot_depthwise_conv_2d_s8_ring(&ring.params, input, filter, bias, ring.requant.data(), output),
+            MICROAOT_STATUS_OK);
+}
+
+// The portable ring kernel computes with its requantization argument (the reference's results); without it,
+// NULL_POINTER and nothing written.
+TEST(DepthwiseConvS8Ring, PortableTakesTheRequantizationAsAnArgument) {
+  const Case k = finish(kDepthwiseCases[0].k);  // m1_same: 3x3, stride 1, depth multiplier 1, depth 4
+  std::mt19937 rng(5);
+  const QuantS8 q = random_quant(rng, k.out_c, -10, -3);
+  const auto input = random_ints<int8_t>(rng, input_size(k), -128, 127);
+  const auto filter = random_ints<int8_t>(rng, filter_size(k, true), -127, 127);
+  const auto bias = random_ints<int32_t>(rng, k.out_c, -5000, 5000);
+  EXPECT_EQ((run_q<int8_t, int32_t>(k, true, q, input, filter, bias, nullptr, ring_s8)),
+            ref_s8(k, true, q, input, filter, bias));
+  const std::vector<int8_t> untouched(output_size(k), 0x55);
+  std::vector<int8_t> out = untouched;
+  microaot_depthwise_conv_2d_params_q params{};
+  set_conv_window(params, k);
+  EXPECT_EQ(microaot_depthwise_conv_2d_s8_ring(&params, input.data(), filter.data(), bias.data(), nullptr,
+                                               out.data()),
+            MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(out, untouched);
 }
 
 // ---------------------------------------------------------------- int16 (16x8)
