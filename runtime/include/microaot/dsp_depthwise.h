@@ -14,6 +14,21 @@
 
 typedef microaot_depthwise_conv_2d_params_q dw_params;
 
+/* A layer's per-channel constants as the shared code reads them: the bias (NULL: none) and the requantization,
+ * from the params' arrays in the full kernel (dw_channels_of), from their own argument in the ring's kernels
+ * (whose params leave the arrays NULL). */
+typedef struct {
+  const int32_t *bias, *multiplier, *shift;
+} dw_channels;
+
+static inline dw_channels dw_channels_of(const dw_params* p, const int32_t* bias) {
+  dw_channels ch;
+  ch.bias = bias;
+  ch.multiplier = p->output_multiplier;
+  ch.shift = p->output_shift;
+  return ch;
+}
+
 /* The portable kernels under their own names (dsp/depthwise_conv_2d_s8_portable.c, one copy for both DSP
  * kernels), for the layers the DSP code does not take. */
 void microaot_depthwise_conv_2d_s8_portable(const dw_params* params, const int8_t* input, const int8_t* filter,
@@ -27,7 +42,7 @@ void microaot_depthwise_conv_2d_s8_overlap_portable(const dw_params* params, con
  * right shift e in [1, 31], a multiplier >= 0 and the rounding term of dw_group below 2^30. The runtime's guard
  * of both DSP kernels; the compiler proves the same bounds (depthwise_dsp_requantization_fits in
  * compiler/ops/depthwise_dsp_path.cpp) before it calls the ring's own kernel: change both together. */
-int microaot_dsp_depthwise_fits(const dw_params* p, const int32_t* bias);
+int microaot_dsp_depthwise_fits(const dw_params* p, const dw_channels* ch);
 
 /* The output step of four channels: with y = 2 * sum (the kernel accumulates doubled sums), (y * m + 2^31) >> 32
  * is TFLM's rounding doubling high multiply of sum and m; SMMLAR's accumulator adds `rounding` = 2^(e-1) +
@@ -44,7 +59,7 @@ typedef struct {
 } dw_group;
 
 /* Group c's constants (channels c to c + 3): bias, widened weights of a 3x3 filter, output steps, clamp. */
-void microaot_dsp_depthwise_group_of(const dw_params* p, const int8_t* filter, const int32_t* bias, int32_t c,
+void microaot_dsp_depthwise_group_of(const dw_params* p, const int8_t* filter, const dw_channels* ch, int32_t c,
                                      dw_group* g);
 
 /* A 3x3 filter without dilation: the group's widened weights and the unrolled taps. */
@@ -83,7 +98,7 @@ static inline int dw_whole_pixels_apart(const int8_t* input, const int8_t* outpu
  * ring, into `output` (row i at output + i * row_stride): dsp/depthwise_conv_2d_s8_ring_rows.c, which both
  * DSP depthwise kernels link. */
 void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input, const int8_t* filter,
-                                        const int32_t* bias, int8_t* output, size_t row_stride, int32_t row_begin,
+                                        const dw_channels* ch, int8_t* output, size_t row_stride, int32_t row_begin,
                                         int32_t row_end, int32_t groups_end);
 
 #endif  /* MICROAOT_DSP_DEPTHWISE_H */

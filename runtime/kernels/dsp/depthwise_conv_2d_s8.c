@@ -270,7 +270,7 @@ static void dw_channel_row(const dw_params* p, const int32_t* bias, const int8_t
 /* dw_rows's channels [c, depth) outside the ring: unrolled 3x3 windows, any other filter, the last depth % 4
  * channels one by one. */
 static __attribute__((noinline)) void dw_rows_from(const dw_params* p, const int8_t* input, const int8_t* filter,
-                                                   const int32_t* bias, int8_t* output, size_t row_stride,
+                                                   const dw_channels* ch, int8_t* output, size_t row_stride,
                                                    int32_t row_begin, int32_t row_end, int8_t* row_scratch,
                                                    int32_t c) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
@@ -278,7 +278,7 @@ static __attribute__((noinline)) void dw_rows_from(const dw_params* p, const int
   dw_group g;
   for (; c < p->output_depth; c += 4) {
     const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
-    if (whole) microaot_dsp_depthwise_group_of(p, filter, bias, c, &g);
+    if (whole) microaot_dsp_depthwise_group_of(p, filter, ch, c, &g);
     if (whole && dw_widened(p)) {
       dw_group_rows_3x3(p, &g, input + c, output + c, row_stride, row_begin, row_end,
                         row_scratch != NULL ? row_scratch + c : NULL);
@@ -294,7 +294,7 @@ static __attribute__((noinline)) void dw_rows_from(const dw_params* p, const int
       if (whole) {
         dw_group_row_any(p, &g, image + c / p->depth_multiplier, filter + c, &y, dst + c);
       } else {
-        for (k = c; k < p->output_depth; ++k) dw_channel_row(p, bias, image, filter, &y, k, dst);
+        for (k = c; k < p->output_depth; ++k) dw_channel_row(p, ch->bias, image, filter, &y, k, dst);
       }
       if (row_scratch != NULL) dw_copy_channels(p, row_scratch + c, out + c, whole ? 4 : (size_t)(p->output_depth - c));
     }
@@ -305,7 +305,7 @@ static __attribute__((noinline)) void dw_rows_from(const dw_params* p, const int
  * constants once), into `output` (row i at output + i * row_stride), or with row_scratch each group's part
  * of a row into the scratch row first and then to its place (see the overlap variant). The ring and the other
  * paths in functions of their own: the stack holds either's data, not both. */
-static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
+static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const dw_channels* ch,
                     int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* row_scratch) {
   int32_t c = 0;
   /* The ring reads a row's inputs before the row's outputs are written, as the scratch row ensures
@@ -313,19 +313,20 @@ static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filte
    * later tile would read inputs that an earlier tile's later rows overwrote. */
   if (dw_ringed(p) && (row_scratch == NULL || dw_tile_width() >= p->output_width)) {
     c = p->output_depth / 4 * 4; /* the whole groups; the last depth % 4 channels by dw_rows_from */
-    microaot_dsp_depthwise_rows_ringed(p, input, filter, bias, output, row_stride, row_begin, row_end, c);
+    microaot_dsp_depthwise_rows_ringed(p, input, filter, ch, output, row_stride, row_begin, row_end, c);
   }
-  dw_rows_from(p, input, filter, bias, output, row_stride, row_begin, row_end, row_scratch, c);
+  dw_rows_from(p, input, filter, ch, output, row_stride, row_begin, row_end, row_scratch, c);
 }
 
 void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                    const int8_t* filter, const int32_t* bias, int8_t* output) {
   const size_t row_size = (size_t)params->output_width * (size_t)params->output_depth;
-  if (!microaot_dsp_depthwise_fits(params, bias)) {
+  const dw_channels ch = dw_channels_of(params, bias);
+  if (!microaot_dsp_depthwise_fits(params, &ch)) {
     microaot_depthwise_conv_2d_s8_portable(params, input, filter, bias, output);
     return;
   }
-  dw_rows(params, input, filter, bias, output, row_size, 0, params->batches * params->output_height, NULL);
+  dw_rows(params, input, filter, &ch, output, row_size, 0, params->batches * params->output_height, NULL);
 }
 
 /* Output channel c reads input channel c only. When output and input lie a whole number of pixels apart,
@@ -338,17 +339,18 @@ void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_para
                                            void* scratch) {
   const size_t row_size = (size_t)params->output_width * (size_t)params->output_depth;
   const int32_t rows = params->batches * params->output_height;
+  const dw_channels ch = dw_channels_of(params, bias);
   int32_t row;
-  if (!microaot_dsp_depthwise_fits(params, bias)) {
+  if (!microaot_dsp_depthwise_fits(params, &ch)) {
     microaot_depthwise_conv_2d_s8_overlap_portable(params, input, filter, bias, output, scratch);
     return;
   }
   if (params->depth_multiplier == 1 && dw_whole_pixels_apart(input, output, params->output_depth)) {
-    dw_rows(params, input, filter, bias, output, row_size, 0, rows, (int8_t*)scratch);
+    dw_rows(params, input, filter, &ch, output, row_size, 0, rows, (int8_t*)scratch);
     return;
   }
   for (row = 0; row < rows; ++row) {
-    dw_rows(params, input, filter, bias, (int8_t*)scratch, row_size, row, row + 1, NULL);
+    dw_rows(params, input, filter, &ch, (int8_t*)scratch, row_size, row, row + 1, NULL);
     memcpy(output + (size_t)row * row_size, scratch, row_size);
   }
 }

@@ -16,33 +16,32 @@
 #include "microaot/kernels/conv.h"
 
 /* Every channel group through the ring, the requantization within its bounds. */
-static int dw_ring_takes(const dw_params* p, const int32_t* bias) {
-  return p->output_depth % 4 == 0 && dw_ringed(p) && microaot_dsp_depthwise_fits(p, bias);
+static int dw_ring_takes(const dw_params* p, const dw_channels* ch) {
+  return p->output_depth % 4 == 0 && dw_ringed(p) && microaot_dsp_depthwise_fits(p, ch);
 }
 
 /* All rows at once into `output`, or (`overlap`: output and input may share bytes) row by row through the
- * scratch row unless the ring reads each row's inputs before its outputs overwrite them. The shared ring code
- * reads the requantization from a params copy whose arrays point into `requant`. */
-static __attribute__((noinline)) microaot_status dw_ring_run(const dw_params* params, const int8_t* input,
+ * scratch row unless the ring reads each row's inputs before its outputs overwrite them. */
+static __attribute__((noinline)) microaot_status dw_ring_run(const dw_params* p, const int8_t* input,
                                                              const int8_t* filter, const int32_t* bias,
                                                              const int32_t* requant, int8_t* output, void* scratch,
                                                              int overlap) {
-  dw_params layer = *params;
-  const dw_params* const p = &layer;
   const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
   const int32_t rows = p->batches * p->output_height;
   int32_t row;
+  dw_channels ch;
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
   if (p->output_depth <= 0) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
-  layer.output_multiplier = requant;
-  layer.output_shift = requant + p->output_depth;
-  if (!dw_ring_takes(p, bias)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
+  ch.bias = bias;
+  ch.multiplier = requant;
+  ch.shift = requant + p->output_depth;
+  if (!dw_ring_takes(p, &ch)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
   if (!overlap || (dw_whole_pixels_apart(input, output, p->output_depth) && dw_tile_width() >= p->output_width)) {
-    microaot_dsp_depthwise_rows_ringed(p, input, filter, bias, output, row_size, 0, rows, p->output_depth);
+    microaot_dsp_depthwise_rows_ringed(p, input, filter, &ch, output, row_size, 0, rows, p->output_depth);
     return MICROAOT_STATUS_OK;
   }
   for (row = 0; row < rows; ++row) {
-    microaot_dsp_depthwise_rows_ringed(p, input, filter, bias, (int8_t*)scratch, row_size, row, row + 1,
+    microaot_dsp_depthwise_rows_ringed(p, input, filter, &ch, (int8_t*)scratch, row_size, row, row + 1,
                                        p->output_depth);
     memcpy(output + (size_t)row * row_size, scratch, row_size);
   }

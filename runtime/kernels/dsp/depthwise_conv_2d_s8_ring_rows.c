@@ -10,7 +10,7 @@
 
 /* The same bounds as the compiler's depthwise_dsp_requantization_fits (compiler/ops/depthwise_dsp_path.cpp):
  * change both together. */
-int microaot_dsp_depthwise_fits(const dw_params* p, const int32_t* bias) {
+int microaot_dsp_depthwise_fits(const dw_params* p, const dw_channels* ch) {
   int32_t c, rounding_factor;
   if ((p->depth_multiplier != 1 && p->depth_multiplier % 4 != 0) || p->input_offset < -128 || p->input_offset > 128 ||
       p->filter_height * p->filter_width >= (1 << 14) || p->output_offset < -128 || p->output_offset > 128) {
@@ -19,9 +19,9 @@ int microaot_dsp_depthwise_fits(const dw_params* p, const int32_t* bias) {
   /* the rounding term 2^(e-1) + |offset| * 2^e = (2 |offset| + 1) * 2^(e-1) < 2^30: 2 |offset| + 1 < 2^(31-e) */
   rounding_factor = 2 * (p->output_offset < 0 ? -p->output_offset : p->output_offset) + 1;
   for (c = 0; c < p->output_depth; ++c) {
-    const int32_t shift = p->output_shift[c];
-    if (shift > -1 || shift < -31 || p->output_multiplier[c] < 0) return 0;
-    if (bias != NULL && (bias[c] > (1 << 29) || bias[c] < -(1 << 29))) return 0;
+    const int32_t shift = ch->shift[c];
+    if (shift > -1 || shift < -31 || ch->multiplier[c] < 0) return 0;
+    if (ch->bias != NULL && (ch->bias[c] > (1 << 29) || ch->bias[c] < -(1 << 29))) return 0;
     if (rounding_factor >= (int32_t)1 << (31 + shift)) return 0;
   }
   return 1;
@@ -32,12 +32,12 @@ int microaot_dsp_depthwise_fits(const dw_params* p, const int32_t* bias) {
 static inline uint32_t dw_double_lanes(uint32_t lanes) { return microaot_dsp_sadd16(lanes, lanes); }
 
 __attribute__((noinline)) void microaot_dsp_depthwise_group_of(const dw_params* p, const int8_t* filter,
-                                                              const int32_t* bias, int32_t c, dw_group* g) {
+                                                              const dw_channels* ch, int32_t c, dw_group* g) {
   int32_t k;
   for (k = 0; k < 4; ++k) {
-    const int32_t e = -p->output_shift[c + k];
-    g->bias_weights[k] = bias != NULL ? 2 * bias[c + k] : 0;
-    g->step[k][0] = p->output_multiplier[c + k];
+    const int32_t e = -ch->shift[c + k];
+    g->bias_weights[k] = ch->bias != NULL ? 2 * ch->bias[c + k] : 0;
+    g->step[k][0] = ch->multiplier[c + k];
     g->step[k][2] = e;
     g->step[k][1] = (2 * p->output_offset + 1) * ((int32_t)1 << (e - 1)); /* |.| < 2^30: microaot_dsp_depthwise_fits */
   }
@@ -215,7 +215,7 @@ static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, c
 
 /* Group by group, each tile by tile: one ring for all (the padding columns zeroed once). */
 __attribute__((noinline)) void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input,
-                                                                  const int8_t* filter, const int32_t* bias,
+                                                                  const int8_t* filter, const dw_channels* ch,
                                                                   int8_t* output, size_t row_stride,
                                                                   int32_t row_begin, int32_t row_end,
                                                                   int32_t groups_end) {
@@ -225,7 +225,7 @@ __attribute__((noinline)) void microaot_dsp_depthwise_rows_ringed(const dw_param
   dw_ring ring;
   ring.cols = 0; /* no tile yet */
   for (c = 0; c < groups_end; c += 4) {
-    microaot_dsp_depthwise_group_of(p, filter, bias, c, &g);
+    microaot_dsp_depthwise_group_of(p, filter, ch, c, &g);
     for (ox = 0; ox < p->output_width; ox += width) {
       const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
       dw_group_tile_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end, ox, end, &ring);
