@@ -45,23 +45,15 @@ static void copy_run(int8_t* dst, const int8_t* src, int32_t n) {
   for (; n > 0; --n) *dst++ = *src++;
 }
 
-/* Filter row fy of the window of output pixel (oy, ox) as int8 into dst (filter_width * input_depth bytes). */
+/* Filter row fy of the window of output pixel (oy, ox) as int8 into dst (filter_width * input_depth bytes): the
+ * input zero point for a row outside the image, else tap by tap (an edge window's row: its runs are few). */
 static void gather_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy, int8_t* dst) {
-  const int32_t run = p->filter_width * p->input_depth;
   const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
-  const int32_t first_x = ox * p->stride_width - p->pad_width;
-  const int32_t last_x = first_x + (p->filter_width - 1) * p->dilation_width;
-  const int8_t* image_row;
   if (in_y < 0 || in_y >= p->input_height) {
-    memset(dst, (int8_t)-p->input_offset, (size_t)run);
+    memset(dst, (int8_t)-p->input_offset, (size_t)(p->filter_width * p->input_depth));
     return;
   }
-  image_row = image + (size_t)in_y * (size_t)p->input_width * (size_t)p->input_depth;
-  if (p->dilation_width == 1 && first_x >= 0 && last_x < p->input_width) {
-    copy_run(dst, image_row + (size_t)first_x * (size_t)p->input_depth, run);
-  } else {
-    microaot_conv_window_row(p, image_row, 1, ox, dst);
-  }
+  microaot_conv_window_row(p, image + (size_t)in_y * (size_t)p->input_width * (size_t)p->input_depth, 1, ox, dst);
 }
 
 /* Filter row fy's taps straight from the image when they are all inside it (a run of whole groups), NULL when
