@@ -96,15 +96,15 @@ static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, 
 }
 
 /* Output row `oy` of one image into `dst` (output_width pixels). */
-static void window_row(const conv_params* p, const int8_t* image, int32_t oy, const int32_t* filter,
+static void window_row(const conv_params* p, const int8_t* image, int32_t oy, int pixels, const int32_t* filter,
                        const microaot_dsp_output_stage* stage, const int32_t* requant, const window_scratch* s,
                        int8_t* dst) {
-  const int32_t groups = microaot_packed_groups(microaot_conv_window_size(p));
+  const int32_t groups = s->gathered_bytes / 4;
   const size_t pixel_bytes = (size_t)p->output_depth;
   /* Pixel windows: the row's input pixels, widened straight from the image (NULL: through widen_window). */
   const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
   const int8_t* pixel =
-      is_pixel_window(p) ? image + (size_t)(oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth
+      pixels ? image + (size_t)(oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth
                          : NULL;
   int32_t ox;
   for (ox = 0; ox < p->output_width; ox += 2, dst += 2 * pixel_bytes) {
@@ -147,7 +147,8 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   for (row = 0; row < p->batches * p->output_height; ++row) {
     const int8_t* image = input + (size_t)(row / p->output_height) * image_bytes;
     int8_t* out = output + (size_t)row * row_bytes;
-    window_row(p, image, row % p->output_height, filter, &stage, requant, &s, row_scratch != NULL ? row_scratch : out);
+    window_row(p, image, row % p->output_height, pixels, filter, &stage, requant, &s,
+               row_scratch != NULL ? row_scratch : out);
     if (row_scratch != NULL) memcpy(out, row_scratch, row_bytes);
   }
   return MICROAOT_STATUS_OK;
