@@ -68,22 +68,30 @@ static const int8_t* direct_row(const conv_params* p, const int8_t* image, int32
   return image + ((size_t)in_y * (size_t)p->input_width + (size_t)first_x) * (size_t)p->input_depth;
 }
 
+/* The window of output pixel (oy, ox), one with taps outside the image, as int8 into `window`, row by row.
+ * Out of line: one call per edge window, and gather_window's fast loop keeps its registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void gather_edge_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
+  const int32_t run = p->filter_width * p->input_depth;
+  int32_t fy;
+  for (fy = 0; fy < p->filter_height; ++fy, window += run) gather_row(p, image, oy, ox, fy, window);
+}
+
 /* The window of output pixel (oy, ox) as int8 into `window`: the rows' runs copied straight when every row is
- * inside the image (one bounds test per window), else row by row through gather_row. */
+ * inside the image (one bounds test per window), else through gather_edge_window. */
 static void gather_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
   const int32_t run = p->filter_width * p->input_depth;
   const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
   const int8_t* tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
   const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
   int32_t fy;
-  for (fy = 0; fy < p->filter_height; ++fy, window += run) {
-    if (tap != NULL) {
-      copy_run(window, tap, run);
-      tap += row_step;
-    } else {
-      gather_row(p, image, oy, ox, fy, window);
-    }
+  if (tap == NULL) {
+    gather_edge_window(p, image, oy, ox, window);
+    return;
   }
+  for (fy = 0; fy < p->filter_height; ++fy, window += run, tap += row_step) copy_run(window, tap, run);
 }
 
 /* The window of output pixel (oy, ox) widened into dst (every `stride` words, as microaot_packed_widen):
