@@ -89,13 +89,13 @@ static void pool_rows(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* input, MI
                       MICROAOT_T* row_scratch) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->channels;
   const size_t row_size = (size_t)p->output_width * (size_t)p->channels;
-  int32_t b, oy;
-  for (b = 0; b < p->batches; ++b) {
-    for (oy = 0; oy < p->output_height; ++oy) {
-      MICROAOT_T* row = output + (size_t)(b * p->output_height + oy) * row_size;
-      MICROAOT_POOL_ROW(p, input + (size_t)b * image_size, oy, row_scratch != NULL ? row_scratch : row);
-      if (row_scratch != NULL) memcpy(row, row_scratch, row_size * sizeof(MICROAOT_T));
-    }
+  int32_t row; /* over all batches */
+  for (row = 0; row < p->batches * p->output_height; ++row) {
+    MICROAOT_T* out = output + (size_t)row * row_size;
+    const int32_t batch = row / p->output_height;
+    MICROAOT_POOL_ROW(p, input + (size_t)batch * image_size, row - batch * p->output_height,
+                      row_scratch != NULL ? row_scratch : out);
+    if (row_scratch != NULL) memcpy(out, row_scratch, row_size * sizeof(MICROAOT_T));
   }
 }
 

@@ -18,31 +18,36 @@ static int dsp_pool_lanes_fit(const microaot_pool_2d_params_q* p) {
          (int64_t)p->filter_height * p->filter_width <= 256;
 }
 
-/* The window's four channel sums at `first` (its first in-bounds pixel, channel c), `rows` rows of `width` bytes
- * (pixels times channels), written as the means of `count` elements to out[0..3]. */
+/* The window's channel sums, four channels a pass, at `first` (its first in-bounds pixel, channel 0), `rows`
+ * rows of `width` bytes (pixels times channels), written as the means of their element count to out[0..channels).
+ * The channel loop inside: one call per window, not per four channels. */
 #if defined(__GNUC__)
 __attribute__((noinline)) /* its own registers: inlined, the loop reloads spilled values */
 #endif
-static void window_means4(const microaot_pool_2d_params_q* p, const int8_t* first, int32_t rows, size_t width,
-                          int8_t* out) {
+static void window_means(const microaot_pool_2d_params_q* p, const int8_t* first, int32_t rows, size_t width,
+                         int8_t* out) {
   const size_t pixel_stride = (size_t)p->channels, row_stride = (size_t)p->input_width * pixel_stride;
   const int32_t count = rows * (int32_t)(width / pixel_stride);
-  uint32_t even = 0, odd = 0; /* lanes: channels c, c + 2 and c + 1, c + 3 */
-  int32_t sums[4], fy, k;
-  for (fy = 0; fy < rows; ++fy, first += row_stride) {
-    const int8_t* in = first;
-    const int8_t* const end = in + width;
-    for (; in != end; in += pixel_stride) {
-      const uint32_t word = microaot_dsp_load4(in);
-      even = microaot_dsp_sxtab16(even, word);
-      odd = microaot_dsp_sxtab16_ror8(odd, word);
+  const int8_t* const channels_end = first + pixel_stride;
+  for (; first != channels_end; first += 4, out += 4) {
+    uint32_t even = 0, odd = 0; /* lanes: channels c, c + 2 and c + 1, c + 3 */
+    int32_t sums[4], fy, k;
+    const int8_t* row = first;
+    for (fy = 0; fy < rows; ++fy, row += row_stride) {
+      const int8_t* in = row;
+      const int8_t* const end = in + width;
+      for (; in != end; in += pixel_stride) {
+        const uint32_t word = microaot_dsp_load4(in);
+        even = microaot_dsp_sxtab16(even, word);
+        odd = microaot_dsp_sxtab16_ror8(odd, word);
+      }
     }
+    sums[0] = (int16_t)(even & 0xFFFFu);
+    sums[1] = (int16_t)(odd & 0xFFFFu);
+    sums[2] = (int16_t)(even >> 16);
+    sums[3] = (int16_t)(odd >> 16);
+    for (k = 0; k < 4; ++k) out[k] = MICROAOT_CLAMP(p, pool_mean_int(sums[k], count));
   }
-  sums[0] = (int16_t)(even & 0xFFFFu);
-  sums[1] = (int16_t)(odd & 0xFFFFu);
-  sums[2] = (int16_t)(even >> 16);
-  sums[3] = (int16_t)(odd >> 16);
-  for (k = 0; k < 4; ++k) out[k] = MICROAOT_CLAMP(p, pool_mean_int(sums[k], count));
 }
 
 /* Output row oy of a layer the lanes compute (dsp_pool_lanes_fit). */
@@ -53,12 +58,10 @@ static void dsp_pool_lanes_row(const microaot_pool_2d_params_q* p, const int8_t*
       microaot_window_of(oy, p->stride_height, p->padding_height, p->filter_height, 1, p->input_height);
   const int8_t* const top = in_image + (size_t)(y.origin + y.begin) * (size_t)p->input_width * channels;
   int32_t ox;
-  size_t c;
-  for (ox = 0; ox < p->output_width; ++ox) {
+  for (ox = 0; ox < p->output_width; ++ox, out += channels) {
     const microaot_window x =
         microaot_window_of(ox, p->stride_width, p->padding_width, p->filter_width, 1, p->input_width);
     const int8_t* const first = top + (size_t)(x.origin + x.begin) * channels;
-    const size_t width = (size_t)(x.end - x.begin) * channels;
-    for (c = 0; c < channels; c += 4, out += 4) window_means4(p, first + c, y.end - y.begin, width, out);
+    window_means(p, first, y.end - y.begin, (size_t)(x.end - x.begin) * channels, out);
   }
 }
