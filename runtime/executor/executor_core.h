@@ -54,7 +54,7 @@ static int uses_static_io(const microaot_context *ctx, size_t slot) {
 
 /* Where input/output `slot` (inputs first, then outputs) keeps its bytes. */
 static unsigned slot_region(const microaot_context *ctx, size_t slot) {
-  if (io_in_arena_of(ctx->model)) return slot_desc(ctx->model, slot)->pool == 0u ? REGION_ARENA : REGION_STATIC;
+  if (io_in_arena_of(ctx->model)) return io_pool_of(slot_desc(ctx->model, slot)) == 0u ? REGION_ARENA : REGION_STATIC;
   return uses_static_io(ctx, slot) ? REGION_STATIC : REGION_NONE;
 }
 
@@ -62,7 +62,7 @@ static uint8_t *slot_address(const microaot_context *ctx, size_t slot) {
   const microaot_model *m = ctx->model;
   const microaot_io_desc *desc = slot_desc(m, slot);
   if (!io_in_arena_of(m)) return ctx->slots[slot].buffer;
-  return (desc->pool == 0u ? ctx->arena : m->pools[desc->pool]) + desc->offset;
+  return (io_pool_of(desc) == 0u ? ctx->arena : m->pools[desc->pool]) + desc->offset;
 }
 
 /* Another context wrote `region`: this context's inputs there are gone. */

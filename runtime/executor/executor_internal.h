@@ -27,6 +27,8 @@ static inline uint8_t *const *static_io_of(const microaot_model *m) {
 static inline uintptr_t *static_owner_of(const microaot_model *m) {
   return MICROAOT_EXECUTOR_FIELD(m, static_owner, (uintptr_t *)NULL);
 }
+/* The pool of an input or output in the arena: 0, the arena itself, when the model has no other. */
+static inline uint32_t io_pool_of(const microaot_io_desc *desc) { return MICROAOT_EXECUTOR_FIELD(desc, pool, 0u); }
 
 /* Whether this build of the core runs `m`: any model, or (arena-only) one without those features, which init
  * refuses otherwise rather than run it wrong. */
