@@ -186,13 +186,8 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
   "smlad %[" s "], %[a0], %[w0], %[" s "]\n\t"      \
   "smlad %[" s "], %[a1], %[w1], %[" s "]\n\t"
 
-/* One group of microaot_packed_dot_1x2 (12 instructions for 8 MACs; 7 over int16 weights) and of
- * microaot_packed_dot_1x4 (19 for 16; 13 over int16 weights). */
+/* One group of microaot_packed_dot_1x4 (19 instructions for 16 MACs; 13 over int16 weights). */
 #if MICROAOT_PACKED_WIDE_WEIGHTS
-#define MICROAOT_PACKED_GROUP_1X2                 \
-  "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
-  MICROAOT_PACKED_WIDE_UNIT("pair", "s0")         \
-  MICROAOT_PACKED_WIDE_UNIT("pair", "s1")
 #define MICROAOT_PACKED_GROUP_1X4                 \
   "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
   MICROAOT_PACKED_WIDE_UNIT("pair", "s0")         \
@@ -200,11 +195,6 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
   MICROAOT_PACKED_WIDE_UNIT("next", "s2")         \
   MICROAOT_PACKED_WIDE_UNIT("next", "s3")
 #else
-#define MICROAOT_PACKED_GROUP_1X2                 \
-  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"          \
-  "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
-  MICROAOT_PACKED_UNIT("w0", "s0")                \
-  MICROAOT_PACKED_UNIT("w1", "s1")
 #define MICROAOT_PACKED_GROUP_1X4                 \
   "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
   "ldrd %[w0], %[w1], [%[pair]], #8\n\t"          \
@@ -214,33 +204,6 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
   MICROAOT_PACKED_UNIT("w0", "s2")                \
   MICROAOT_PACKED_UNIT("w1", "s3")
 #endif
-
-/* One widened row (two words per group) against one unit pair: acc[j] += row . unit j. 12 instructions per
- * 8 MACs (one group per iteration: the rare leftover pair of a single row). Returns the next pair's weights. */
-static inline const int32_t* microaot_packed_dot_1x2(const int32_t* pair, const uint32_t* row, int32_t groups, int32_t acc[2]) {
-  int32_t s0 = acc[0], s1 = acc[1];
-  const int32_t* const end = pair + MICROAOT_PACKED_PAIR_WORDS * groups;
-#if MICROAOT_PACKED_ASM
-  uint32_t w0, w1, we, a0, a1;
-  __asm__(
-      "1:\n\t"
-      MICROAOT_PACKED_GROUP_1X2
-      "cmp %[pair], %[end]\n\t"
-      "bne 1b\n\t"
-      : [pair] "+r"(pair), [row] "+r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [w0] "=&r"(w0), [w1] "=&r"(w1),
-        [we] "=&r"(we), [a0] "=&r"(a0), [a1] "=&r"(a1)
-      : [end] "r"(end)
-      : "cc", "memory");
-#else
-  for (; pair != end; pair += MICROAOT_PACKED_PAIR_WORDS, row += 2) {
-    s0 = microaot_packed_mac(s0, row, pair, 0);
-    s1 = microaot_packed_mac(s1, row, pair, 1);
-  }
-#endif
-  acc[0] = s0;
-  acc[1] = s1;
-  return end;
-}
 
 /* One widened row against two consecutive unit pairs (the second's words 2 * groups after the first's):
  * acc[j] += row . unit j for j in 0..3. 20 instructions per 16 MACs (14 over int16 weights) (the row's words loaded once for four
@@ -316,7 +279,6 @@ static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, 
 #undef MICROAOT_PACKED_WIDE_UNIT
 #undef MICROAOT_PACKED_ODD_SHIFT
 #undef MICROAOT_PACKED_GROUP_2X2
-#undef MICROAOT_PACKED_GROUP_1X2
 #undef MICROAOT_PACKED_GROUP_1X4
 #undef MICROAOT_PACKED_ODD_ENTRY
 

@@ -28,38 +28,44 @@ static inline void microaot_packed_clamp_row(int8_t* out, int32_t n, int32_t lo,
   for (i = 0; i < n; ++i) out[i] = (int8_t)microaot_clamp_s32(out[i], lo, hi);
 }
 
-/* One unit pair against one row (two_rows 0) or two interleaved rows, sums from the table's bias, outputs
- * out[0..1] and out[units..units + 1] (the second row). Returns the next pair's weights. */
+/* One unit pair against two interleaved rows, sums from the table's bias, outputs out[0..1] and
+ * out[units..units + 1] (the second row). Returns the next pair's weights. */
 static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, const uint32_t* rows, int32_t groups,
-                                                       const int32_t* step, int two_rows, size_t units, int8_t* out) {
+                                                       const int32_t* step, size_t units, int8_t* out) {
   int32_t acc[4];
   acc[0] = acc[2] = step[0];
   acc[1] = acc[3] = step[1];
-  weights = two_rows ? microaot_packed_dot_2x2(weights, rows, groups, acc)
-                     : microaot_packed_dot_1x2(weights, rows, groups, acc);
+  weights = microaot_packed_dot_2x2(weights, rows, groups, acc);
   {
     /* Read before the int8 stores, which may alias them as far as the compiler knows. */
     const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
     out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
-    if (two_rows) out[units] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m0, r0, e0));
+    out[units] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m0, r0, e0));
     out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
-    if (two_rows) out[units + 1] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m1, r1, e1));
+    out[units + 1] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m1, r1, e1));
   }
   return weights;
 }
 
-/* The odd last unit (the first of its pair; the zero unit completing the pair is not computed) against each of
- * `row_count` rows (interleaved when two), into out[0] and out[units]: in C, since an odd unit count is rare
- * and the assembly loops' copies for it cost 360 bytes. */
-static void microaot_packed_odd_unit(const int32_t* pair, const uint32_t* rows, int32_t groups, const int32_t* step,
-                                     int32_t row_count, size_t units, int8_t* out) {
-  int32_t r, g;
-  for (r = 0; r < row_count; ++r) {
-    int32_t sum = step[0];
-    for (g = 0; g < groups; ++g) {
-      sum = microaot_packed_mac(sum, rows + 2 * (g * row_count + r), pair + MICROAOT_PACKED_PAIR_WORDS * g, 0);
+/* The `count` units left after the assembly loops (the odd last unit after the pairs of two rows, up to three
+ * after the quads of one row), from a pair's start, against each of `row_count` rows (interleaved when two),
+ * into out[j] and out[units + j]: in C, since few layers leave any, and the loops' copies for them cost bytes
+ * (a pair's zero unit completing an odd count is not computed). */
+static void microaot_packed_left_units(const int32_t* weights, const uint32_t* rows, int32_t groups,
+                                       const int32_t* step, int32_t row_count, int32_t count, size_t units,
+                                       int8_t* out) {
+  int32_t j, r, g;
+  for (j = 0; j < count; ++j) {
+    const int32_t* const pair = weights + (size_t)(j / 2) * MICROAOT_PACKED_PAIR_WORDS * (size_t)groups;
+    const int32_t* const words = step + (j / 2) * MICROAOT_PACKED_STEP_WORDS + j % 2;
+    for (r = 0; r < row_count; ++r) {
+      int32_t sum = words[0];
+      for (g = 0; g < groups; ++g) {
+        sum = microaot_packed_mac(sum, rows + 2 * (g * row_count + r), pair + MICROAOT_PACKED_PAIR_WORDS * g, j % 2);
+      }
+      out[(size_t)r * units + (size_t)j] =
+          microaot_packed_saturated(microaot_packed_requantized(sum, words[2], words[4], words[6]));
     }
-    out[(size_t)r * units] = microaot_packed_saturated(microaot_packed_requantized(sum, step[2], step[4], step[6]));
   }
 }
 
@@ -82,36 +88,35 @@ static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, c
   return weights;
 }
 
-/* The whole unit pairs through the table `step`, in a loop whose flag is a constant per call site, one row
- * four units at a time. */
-static inline void microaot_packed_pairs_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
-                                              int32_t units, const int32_t* step, int two_rows, int8_t* out) {
+/* The units the assembly loops take through the table `step` (a loop whose flag is a constant per call site):
+ * two rows a unit pair at a time, one row four units at a time. Returns how many. */
+static inline int32_t microaot_packed_units_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
+                                                 int32_t units, const int32_t* step, int two_rows, int8_t* out) {
   int32_t u = 0;
   int8_t* next;
   if (!two_rows) {
     for (; u + 3 < units; u += 4, step += 2 * MICROAOT_PACKED_STEP_WORDS) {
       weights = microaot_packed_quad_fast(weights, rows, groups, step, out + u);
     }
+    return u;
   }
-  for (next = out + u; next != out + (units & ~1); next += 2, step += MICROAOT_PACKED_STEP_WORDS) {
-    weights = microaot_packed_pair_fast(weights, rows, groups, step, two_rows, (size_t)units, next);
+  for (next = out; next != out + (units & ~1); next += 2, step += MICROAOT_PACKED_STEP_WORDS) {
+    weights = microaot_packed_pair_fast(weights, rows, groups, step, (size_t)units, next);
   }
+  return units & ~1;
 }
 
 /* microaot/packed_matmul.h states the contract of this one. */
 void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                                 int32_t units, const microaot_dsp_output_stage* o,
                                                 const int32_t* step, int8_t* out0, int8_t* out1) {
-  const int32_t row_count = out1 != NULL ? 2 : 1, pairs = units / 2;
-  if (out1 != NULL) {
-    microaot_packed_pairs_fast(rows, weights, groups, units, step, 1, out0);
-  } else {
-    microaot_packed_pairs_fast(rows, weights, groups, units, step, 0, out0);
-  }
-  if (units % 2 != 0) {
-    microaot_packed_odd_unit(weights + (size_t)pairs * MICROAOT_PACKED_PAIR_WORDS * (size_t)groups, rows, groups,
-                             step + (size_t)pairs * MICROAOT_PACKED_STEP_WORDS, row_count, (size_t)units,
-                             out0 + units - 1);
+  const int32_t row_count = out1 != NULL ? 2 : 1;
+  const int32_t done = out1 != NULL ? microaot_packed_units_fast(rows, weights, groups, units, step, 1, out0)
+                                    : microaot_packed_units_fast(rows, weights, groups, units, step, 0, out0);
+  if (done < units) {
+    microaot_packed_left_units(weights + (size_t)(done / 2) * MICROAOT_PACKED_PAIR_WORDS * (size_t)groups, rows,
+                               groups, step + (done / 2) * MICROAOT_PACKED_STEP_WORDS, row_count, units - done,
+                               (size_t)units, out0 + done);
   }
   if (o->activation_min != -128 || o->activation_max != 127) {
     microaot_packed_clamp_row(out0, row_count * units, o->activation_min, o->activation_max);
