@@ -254,8 +254,8 @@ static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const 
 #define MICROAOT_PACKED_STEP_WORDS 8
 
 /* Every unit of one row (out1 NULL; `rows` holds it alone) or of two interleaved rows: out_i[u] = the
- * output step of bias[u] + row i . unit u (the sums start from the bias). An odd last unit is computed
- * against the zero unit that completes its pair, which is not stored. `step`: the output step's table
+ * output step of bias[u] + row i . unit u (the sums start from the bias). Whole unit pairs (two rows) or
+ * quads (one row) run in the assembly loops, the units left in C. `step`: the output step's table
  * (MICROAOT_PACKED_STEP_WORDS per unit pair, not NULL: the kernels refuse a call without it; its words hold the
  * folded bias, so o->bias and the params' multipliers and shifts are not read, only o's activation range);
  * out1 must be out0 + units (as the kernels lay their rows out). */
