@@ -29,6 +29,12 @@ const char kFullyConnectedWhy[] =
 const char kAveragePoolWhy[] =
     "; through the full kernel, which the model links for its other average pools (one kernel less)";
 
+// The lanes' kernel and the full one compute a global pool (one window over the plane) with the same params and
+// overlap scratch: a model that links either for another layer saves the global kernel. The full kernel first,
+// so that a model linking both sends its global pools straight there.
+const char kGlobalPoolWhy[] =
+    "; through the model's other average pool kernel, which computes the plane as one window (one kernel less)";
+
 void fully_connected_as_pixel_conv(ParamValues& params) {
   const auto integer = [&](const char* field) { return params.find(field)->integer; };
   // The packed lowering takes symmetric weights only (packed_refusal): the convolution has no filter offset.
@@ -68,6 +74,8 @@ const std::vector<SharedKernel> kSharedKernels = {
     {"fully_connected_s8_packed", "conv_2d_s8_packed_kxk", fully_connected_as_pixel_conv, kFullyConnectedWhy},
     {"fully_connected_s8_packed_w16", "conv_2d_s8_packed_kxk_w16", fully_connected_as_pixel_conv,
      kFullyConnectedWhy},
+    {"average_pool_2d_s8_global", "average_pool_2d_s8", nullptr, kGlobalPoolWhy},
+    {"average_pool_2d_s8_global", "average_pool_2d_s8_lanes", nullptr, kGlobalPoolWhy},
     {"average_pool_2d_s8_lanes", "average_pool_2d_s8", nullptr, kAveragePoolWhy},
 };
 

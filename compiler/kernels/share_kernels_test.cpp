@@ -128,15 +128,18 @@ TEST(ShareKernels, FullyConnectedTakesTheWindowKernelAsAPixelRowWhenTheModelLink
 }
 
 // Two int8 AVERAGE_POOL_2D, 2x2 stride 2, each over an input of its own: `channels` [1,4,4,channels] and 8.
-ModelSpec two_pools_model(int channels) {
+ModelSpec two_pools_model(int channels, int second_window = 2) {
   ModelSpec m;
+  const int second_out = 4 / second_window;
   m.tensors = {activation("a", {1, 4, 4, channels}, 0.5f, -1), activation("a_out", {1, 2, 2, channels}, 0.5f, -1),
-               activation("b", {1, 4, 4, 8}, 0.25f, 2), activation("b_out", {1, 2, 2, 8}, 0.25f, 2)};
+               activation("b", {1, 4, 4, 8}, 0.25f, 2),
+               activation("b_out", {1, second_out, second_out, 8}, 0.25f, 2)};
   for (int pool = 0; pool < 2; ++pool) {
     OpSpec average = op(1, 1, {2 * pool}, {2 * pool + 1});
     average.options_type = tflite::BuiltinOptions::Pool2DOptions;
-    average.options = [](flatbuffers::FlatBufferBuilder& fbb) {
-      return tflite::CreatePool2DOptions(fbb, tflite::Padding::VALID, 2, 2, 2, 2).Union();
+    const int window = pool == 0 ? 2 : second_window;
+    average.options = [window](flatbuffers::FlatBufferBuilder& fbb) {
+      return tflite::CreatePool2DOptions(fbb, tflite::Padding::VALID, window, window, window, window).Union();
     };
     m.ops.push_back(average);
   }
@@ -158,6 +161,25 @@ TEST(ShareKernels, AveragePoolLanesTakeTheFullKernelOnlyWhenTheModelLinksIt) {
   const CompiledModel lanes = compile_model(build_model(two_pools_model(4)), options);
   ASSERT_EQ(lanes.calls.size(), 2u);
   for (const KernelCall& call : lanes.calls) EXPECT_EQ(call.stem, "average_pool_2d_s8_lanes");
+}
+
+// A global pool (the second, a 4x4 window over its 4x4 plane) moves to the model's other average pool kernel: the
+// full one beside a 6-channel pool, the lanes' beside a lanes layer; alone, it keeps the global kernel.
+TEST(ShareKernels, GlobalAveragePoolTakesTheModelsOtherPoolKernel) {
+  CompileOptions options;
+  options.target = parse_target("cortex-m4");
+  const CompiledModel mixed = compile_model(build_model(two_pools_model(6, 4)), options);
+  ASSERT_EQ(mixed.calls.size(), 2u);
+  for (const KernelCall& call : mixed.calls) EXPECT_EQ(call.stem, "average_pool_2d_s8");
+  const CompiledModel lanes = compile_model(build_model(two_pools_model(4, 4)), options);
+  ASSERT_EQ(lanes.calls.size(), 2u);
+  for (const KernelCall& call : lanes.calls) EXPECT_EQ(call.stem, "average_pool_2d_s8_lanes");
+  EXPECT_NE(lanes.calls[1].specialisation.find("computes the plane as one window"), std::string::npos)
+      << lanes.calls[1].specialisation;
+  std::vector<KernelCall> alone(1);
+  alone[0].stem = "average_pool_2d_s8_global";
+  share_kernels(alone);
+  EXPECT_EQ(alone[0].stem, "average_pool_2d_s8_global");
 }
 
 // Calls of other stems and custom calls are left alone; a `from` stem alone changes nothing.

@@ -16,6 +16,17 @@ bool average_pool_dsp_lanes_fit(int64_t channels, int64_t filter_height, int64_t
          filter_height * filter_width <= 256;
 }
 
+// Whether the lanes' global kernel computes the int8 layer: within the lanes, and one window over the whole input
+// plane (no leading padding, a 1x1 output). The same bound as the runtime's dsp_pool_global_fit
+// (runtime/kernels/dsp/average_pool_2d_s8_global.c): change both together.
+bool average_pool_dsp_global_fit(const ParamValues& params) {
+  const auto field = [&params](const char* name) { return params.find(name)->integer; };
+  return average_pool_dsp_lanes_fit(field("channels"), field("filter_height"), field("filter_width")) &&
+         field("filter_height") == field("input_height") && field("filter_width") == field("input_width") &&
+         field("padding_height") == 0 && field("padding_width") == 0 && field("output_height") == 1 &&
+         field("output_width") == 1;
+}
+
 void check(const Graph& graph, const Op& op) {
   check_pool_2d(graph, op);
   check_pool_2d_sum(graph, op);
@@ -27,7 +38,11 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   KernelCall call = lower_pool_2d(graph, op, "average_pool_2d");
   if (!target.kernels_use_dsp() || graph.tensor(op.inputs[0]).dtype != DType::kInt8) return call;
   const auto field = [&call](const char* name) { return call.params.find(name)->integer; };
-  if (average_pool_dsp_lanes_fit(field("channels"), field("filter_height"), field("filter_width"))) {
+  if (average_pool_dsp_global_fit(call.params)) {
+    call.stem = "average_pool_2d_s8_global";
+    call.specialisation = "average pool: global (the whole plane one window), 4 channels per pass in 16-bit lanes "
+                          "(SXTAB16)";
+  } else if (average_pool_dsp_lanes_fit(field("channels"), field("filter_height"), field("filter_width"))) {
     call.stem = "average_pool_2d_s8_lanes";
     call.specialisation = "average pool: 4 channels per pass in 16-bit lanes (SXTAB16)";
   } else {

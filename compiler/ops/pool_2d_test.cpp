@@ -142,7 +142,7 @@ TEST(Pool2DHandler, DspAverageInt8WithinTheLanesCallsTheLanesKernel) {
   const Target m4 = parse_target("cortex-m4");
   const auto call_on = [](Pool p, const Target& target) { return lower_in_place_for_test(p.graph, target); };
   const auto stem_on = [&call_on](const Pool& p, const Target& target) { return call_on(p, target).stem; };
-  const Pool within = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 16, 16, 8}, {1, 1, 1, 8},
+  const Pool within = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 17, 16, 8}, {1, 2, 1, 8},
                                 options(Padding::kValid, 16, 16, 1, 1));
   const KernelCall lanes = call_on(within, m4);
   EXPECT_EQ(lanes.info().function(), "microaot_average_pool_2d_s8_lanes");
@@ -160,7 +160,7 @@ TEST(Pool2DHandler, DspAverageInt8WithinTheLanesCallsTheLanesKernel) {
   const Pool large = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 17, 17, 8}, {1, 1, 1, 8},
                                options(Padding::kValid, 17, 17, 1, 1));
   EXPECT_EQ(stem_on(large, m4), "average_pool_2d_s8");
-  const Pool wide = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 1, 256, 4}, {1, 1, 1, 4},
+  const Pool wide = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 2, 256, 4}, {1, 2, 1, 4},
                               options(Padding::kValid, 1, 256, 1, 1));  // 256 elements in one row: the lanes'
   EXPECT_EQ(stem_on(wide, m4), "average_pool_2d_s8_lanes");
   const Pool int16 = make_pool(OpKind::AveragePool2D, DType::kInt16, {1, 16, 16, 8}, {1, 1, 1, 8},
@@ -169,6 +169,27 @@ TEST(Pool2DHandler, DspAverageInt8WithinTheLanesCallsTheLanesKernel) {
   const Pool max = make_pool(OpKind::MaxPool2D, DType::kInt8, {1, 16, 16, 8}, {1, 1, 1, 8},
                              options(Padding::kValid, 16, 16, 1, 1));
   EXPECT_EQ(stem_on(max, m4), "max_pool_2d_s8");
+}
+
+// On a DSP cpu an int8 global AVERAGE_POOL_2D (the window the whole plane, within the lanes) calls the global
+// kernel; a 17x16 plane pooled by a 16x16 window, one beyond 256 pixels, and SAME padding over the plane do not.
+TEST(Pool2DHandler, DspAverageInt8GlobalCallsTheGlobalKernel) {
+  const Target m4 = parse_target("cortex-m4");
+  const auto call_on = [&m4](Pool p) { return lower_in_place_for_test(p.graph, m4); };
+  const Pool kws = make_pool(OpKind::AveragePool2D, DType::kInt8, {2, 25, 5, 64}, {2, 1, 1, 64},
+                             options(Padding::kValid, 25, 5, 1, 1));
+  const KernelCall global = call_on(kws);
+  EXPECT_EQ(global.info().function(), "microaot_average_pool_2d_s8_global");
+  EXPECT_NE(global.specialisation.find("global"), std::string::npos) << global.specialisation;
+  const Pool taller = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 17, 16, 8}, {1, 2, 1, 8},
+                                options(Padding::kValid, 16, 16, 1, 1));
+  EXPECT_EQ(call_on(taller).stem, "average_pool_2d_s8_lanes");
+  const Pool beyond = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 13, 20, 4}, {1, 1, 1, 4},
+                                options(Padding::kValid, 13, 20, 1, 1));  // 260 pixels
+  EXPECT_EQ(call_on(beyond).stem, "average_pool_2d_s8");
+  const Pool same = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 4, 4, 4}, {1, 4, 4, 4},
+                              options(Padding::kSame, 4, 4, 1, 1));
+  EXPECT_EQ(call_on(same).stem, "average_pool_2d_s8_lanes");
 }
 
 TEST(Pool2DHandler, L2IsFloatOnlyOverTheSameWindows) {

@@ -2,7 +2,8 @@
 // windows, strides and padding (windows clipped at the edges), channel counts that are and are not multiples
 // of four, windows beyond the int16 lanes (the per-element row), clamps, the overlap variant, KWS's 25x5
 // layer, and windows of 256 elements all -128 or all 127 (the lanes' extremes); the lanes' own kernel
-// (average_pool_2d_s8_lanes) on the same layers: the same bytes where it takes the layer, else a refusal.
+// (average_pool_2d_s8_lanes) and the global pool's (average_pool_2d_s8_global) on the same layers: the same
+// bytes where each takes the layer, else a refusal.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,10 @@ microaot_status microaot_dsp_average_pool_2d_s8_lanes(const microaot_pool_2d_par
                                                       int8_t* output);
 microaot_status microaot_dsp_average_pool_2d_s8_lanes_overlap(const microaot_pool_2d_params_q* params,
                                                               const int8_t* input, int8_t* output, void* scratch);
+microaot_status microaot_dsp_average_pool_2d_s8_global(const microaot_pool_2d_params_q* params, const int8_t* input,
+                                                       int8_t* output);
+microaot_status microaot_dsp_average_pool_2d_s8_global_overlap(const microaot_pool_2d_params_q* params,
+                                                               const int8_t* input, int8_t* output, void* scratch);
 }
 
 namespace {
@@ -47,28 +52,54 @@ bool lanes_take(const microaot_pool_2d_params_q& p) {
   return p.channels % 4 == 0 && p.filter_height * p.filter_width <= 256;
 }
 
-// Both variants of the lanes' kernel on output buffers filled with a sentinel: their statuses and outputs.
+// The global pool's bounds, as the compiler states them: the lanes', one window over the whole plane, 1x1 output.
+bool global_takes(const microaot_pool_2d_params_q& p) {
+  return lanes_take(p) && p.filter_height == p.input_height && p.filter_width == p.input_width &&
+         p.padding_height == 0 && p.padding_width == 0 && p.output_height == 1 && p.output_width == 1;
+}
+
+// A kernel that returns a status, in both variants: the lanes' or the global pool's.
+struct StatusKernel {
+  microaot_status (*plain)(const microaot_pool_2d_params_q*, const int8_t*, int8_t*);
+  microaot_status (*overlap)(const microaot_pool_2d_params_q*, const int8_t*, int8_t*, void*);
+};
+constexpr StatusKernel kLanes{microaot_dsp_average_pool_2d_s8_lanes, microaot_dsp_average_pool_2d_s8_lanes_overlap};
+constexpr StatusKernel kGlobal{microaot_dsp_average_pool_2d_s8_global,
+                               microaot_dsp_average_pool_2d_s8_global_overlap};
+
+// Both variants of a status kernel on output buffers filled with a sentinel: their statuses and outputs.
 struct LanesRun {
   microaot_status plain, overlap;
   std::vector<int8_t> plain_out, overlap_out;
 };
 constexpr int8_t kSentinel = 0x5a;
 
-LanesRun run_lanes(const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input) {
+LanesRun run_lanes(const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input,
+                   const StatusKernel& kernel = kLanes) {
   LanesRun r{MICROAOT_STATUS_OK, MICROAOT_STATUS_OK, std::vector<int8_t>(output_size(p), kSentinel),
              std::vector<int8_t>(output_size(p), kSentinel)};
   std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.channels));
-  r.plain = microaot_dsp_average_pool_2d_s8_lanes(&p, input.data(), r.plain_out.data());
-  r.overlap = microaot_dsp_average_pool_2d_s8_lanes_overlap(&p, input.data(), r.overlap_out.data(), scratch.data());
+  r.plain = kernel.plain(&p, input.data(), r.plain_out.data());
+  r.overlap = kernel.overlap(&p, input.data(), r.overlap_out.data(), scratch.data());
   return r;
 }
 
-// The lanes' kernel refused the layer in both variants and wrote none of either output.
+// The status kernel refused the layer in both variants and wrote none of either output.
 void expect_refused(const LanesRun& r, const microaot_pool_2d_params_q& p, int id) {
   EXPECT_EQ(r.plain, MICROAOT_STATUS_VALUE_OUT_OF_RANGE) << "case " << id;
   EXPECT_EQ(r.overlap, MICROAOT_STATUS_VALUE_OUT_OF_RANGE) << "case " << id;
   EXPECT_EQ(r.plain_out, std::vector<int8_t>(output_size(p), kSentinel)) << "case " << id;
   EXPECT_EQ(r.overlap_out, std::vector<int8_t>(output_size(p), kSentinel)) << "case " << id;
+}
+
+// A status kernel's run: the expected bytes and OK in both variants where it takes the layer, else a refusal.
+void expect_status_kernel(const LanesRun& run, bool takes, const microaot_pool_2d_params_q& p,
+                          const std::vector<int8_t>& expected, int id) {
+  if (!takes) return expect_refused(run, p, id);
+  EXPECT_EQ(run.plain, MICROAOT_STATUS_OK) << "case " << id;
+  EXPECT_EQ(run.overlap, MICROAOT_STATUS_OK) << "case " << id;
+  EXPECT_EQ(run.plain_out, expected) << "case " << id;
+  EXPECT_EQ(run.overlap_out, expected) << "case " << id;
 }
 
 void expect_same(const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input, int id) {
@@ -80,12 +111,8 @@ void expect_same(const microaot_pool_2d_params_q& p, const std::vector<int8_t>& 
   EXPECT_EQ(got, expected) << "case " << id;
   microaot_dsp_average_pool_2d_s8_overlap(&p, input.data(), overlap.data(), scratch.data());
   EXPECT_EQ(overlap, expected) << "case " << id;
-  const LanesRun lanes = run_lanes(p, input);
-  if (!lanes_take(p)) return expect_refused(lanes, p, id);
-  EXPECT_EQ(lanes.plain, MICROAOT_STATUS_OK) << "case " << id;
-  EXPECT_EQ(lanes.overlap, MICROAOT_STATUS_OK) << "case " << id;
-  EXPECT_EQ(lanes.plain_out, expected) << "case " << id;
-  EXPECT_EQ(lanes.overlap_out, expected) << "case " << id;
+  expect_status_kernel(run_lanes(p, input, kLanes), lanes_take(p), p, expected, id);
+  expect_status_kernel(run_lanes(p, input, kGlobal), global_takes(p), p, expected, id);
 }
 
 std::vector<int8_t> random_input(std::mt19937& rng, const microaot_pool_2d_params_q& p) {
@@ -133,6 +160,37 @@ TEST(DspAveragePool2dS8Lanes, RefusesLayersOutsideItsBoundsWithoutWriting) {
     expect_refused(run_lanes(refused, random_input(rng, refused)), refused, 0);
   }
   for (const microaot_pool_2d_params_q& taken : {eight, full}) expect_same(taken, random_input(rng, taken), 1);
+}
+
+// Global layers (the window the whole plane): channels 4 to 64, planes of 1 to 256 pixels (KWS's 25x5, a row of
+// 256, 16x16 at the lanes' extremes), batches 1 and 2, clamps; the global kernel's bytes are the portable ones.
+// It refuses, output untouched, 260 pixels and the same planes pooled by a smaller window.
+TEST(DspAveragePool2dS8Global, MatchesPortableOnGlobalLayersAndRefusesOthers) {
+  std::mt19937 rng(47);
+  const int32_t planes[][2] = {{1, 1}, {3, 3}, {25, 5}, {1, 256}, {16, 16}, {7, 9}};
+  int id = 0;
+  for (const auto& hw : planes) {
+    for (const int32_t channels : {4, 12, 64}) {
+      microaot_pool_2d_params_q p = geometry(hw[0], hw[1], channels, hw[0], hw[1], 1);
+      p.output_height = p.output_width = 1, p.padding_height = p.padding_width = 0;
+      p.batches = 1 + id % 2;
+      if (id % 3 == 1) p.activation_min = draw(rng, -30, 0), p.activation_max = draw(rng, 1, 40);
+      ASSERT_TRUE(global_takes(p));
+      expect_same(p, random_input(rng, p), id++);
+    }
+  }
+  microaot_pool_2d_params_q extreme = geometry(16, 16, 8, 16, 16, 1);
+  extreme.output_height = extreme.output_width = 1, extreme.padding_height = extreme.padding_width = 0;
+  for (const int8_t value : {int8_t{-128}, int8_t{127}}) {
+    expect_same(extreme, std::vector<int8_t>(16 * 16 * 8, value), value);
+  }
+
+  microaot_pool_2d_params_q beyond = geometry(13, 20, 4, 13, 20, 1);  // 260 pixels: beyond the lanes
+  beyond.output_height = beyond.output_width = 1, beyond.padding_height = beyond.padding_width = 0;
+  const microaot_pool_2d_params_q smaller = geometry(5, 5, 8, 3, 3, 1);
+  for (const microaot_pool_2d_params_q& refused : {beyond, smaller}) {
+    expect_refused(run_lanes(refused, random_input(rng, refused), kGlobal), refused, 0);
+  }
 }
 
 }  // namespace

@@ -214,8 +214,9 @@ TEST(PoolS8, MatchesReferenceOnRandomInputs) {
   }
 }
 
-// The lanes' stem without the DSP extension (portable/average_pool_2d_s8_lanes.c) computes every layer, those
-// outside the DSP lanes' bounds too (channels 2, 3, 5): OK and the reference's bytes, in both variants.
+// The lanes' and the global pool's stems without the DSP extension (portable/average_pool_2d_s8_lanes.c,
+// _global.c) compute every layer, those outside the DSP kernels' bounds too (channels 2, 3, 5, windows smaller
+// than the plane): OK and the reference's bytes, in both variants.
 TEST(AveragePoolS8Lanes, PortableComputesEveryLayer) {
   std::mt19937 rng(44);
   for (const Geometry& g : kShapes) {
@@ -228,6 +229,12 @@ TEST(AveragePoolS8Lanes, PortableComputesEveryLayer) {
               MICROAOT_STATUS_OK);
     EXPECT_EQ(plain, ref_avg_pool_int(g, in, -128, 127));
     EXPECT_EQ(overlap, plain);
+    std::vector<int8_t> global(plain.size(), 55), global_overlap = global;
+    EXPECT_EQ(microaot_average_pool_2d_s8_global(&p, in.data(), global.data()), MICROAOT_STATUS_OK);
+    EXPECT_EQ(microaot_average_pool_2d_s8_global_overlap(&p, in.data(), global_overlap.data(), scratch.data()),
+              MICROAOT_STATUS_OK);
+    EXPECT_EQ(global, plain);
+    EXPECT_EQ(global_overlap, plain);
   }
 }
 

@@ -44,6 +44,9 @@ void microaot_average_pool_2d_f32(const microaot_pool_2d_params_f32* params, con
  * VALUE_OUT_OF_RANGE, the output unwritten, for any other layer with the DSP extension; always OK without. */
 microaot_status microaot_average_pool_2d_s8_lanes(const microaot_pool_2d_params_q* params, const int8_t* input,
                                                   int8_t* output);
+/* The same for a global layer (the window the whole plane, no padding, 1x1 output) within those lanes. */
+microaot_status microaot_average_pool_2d_s8_global(const microaot_pool_2d_params_q* params, const int8_t* input,
+                                                   int8_t* output);
 
 /* Maximum of the in-bounds window elements, then clamped. */
 void microaot_max_pool_2d_s8(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output);
@@ -63,6 +66,8 @@ void microaot_average_pool_2d_s16_overlap(const microaot_pool_2d_params_q* param
                                           int16_t* output, void* scratch);
 microaot_status microaot_average_pool_2d_s8_lanes_overlap(const microaot_pool_2d_params_q* params,
                                                           const int8_t* input, int8_t* output, void* scratch);
+microaot_status microaot_average_pool_2d_s8_global_overlap(const microaot_pool_2d_params_q* params,
+                                                           const int8_t* input, int8_t* output, void* scratch);
 void microaot_average_pool_2d_f32_overlap(const microaot_pool_2d_params_f32* params, const float* input,
                                           float* output, void* scratch);
 void microaot_max_pool_2d_s8_overlap(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output,

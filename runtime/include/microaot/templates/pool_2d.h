@@ -1,7 +1,9 @@
 /* The pooling template: AVERAGE_POOL_2D or MAX_POOL_2D for one element type, plain and overlap variant.
  * The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_POOL (average, max, or l2 for f32 only)
  * and the two function names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/pooling.h).
- * MICROAOT_POOL_LINKAGE (say static) makes the two functions internal, for a source that wraps them. */
+ * MICROAOT_POOL_LINKAGE (say static) makes the two functions internal, for a source that wraps them.
+ * MICROAOT_POOL_MEANS_ONLY leaves out the rows and both functions: the helpers alone (pool_mean_int, the clamp),
+ * for a source that walks its layer on its own (dsp/average_pool_2d_s8_global.c). */
 #include <stddef.h>
 #include <string.h>
 
@@ -52,6 +54,7 @@ static inline float l2_result(float sum, int32_t count) { return sqrtf(sum / (fl
 
 /* Output row oy (all x and channels) of the image at in_image, written to out. Left out when the including
  * file's own row (MICROAOT_POOL_ROW, below) computes every row its layers have (MICROAOT_POOL_ROW_ALONE). */
+#ifndef MICROAOT_POOL_MEANS_ONLY
 #ifndef MICROAOT_POOL_ROW_ALONE
 static void pool_row(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* in_image, int32_t oy, MICROAOT_T* out) {
   const int32_t channels = p->channels;
@@ -112,3 +115,4 @@ MICROAOT_POOL_LINKAGE void MICROAOT_FN_OVERLAP(const MICROAOT_POOL_PARAMS* param
                                                MICROAOT_T* output, void* scratch) {
   pool_rows(params, input, output, (MICROAOT_T*)scratch);
 }
+#endif /* MICROAOT_POOL_MEANS_ONLY */

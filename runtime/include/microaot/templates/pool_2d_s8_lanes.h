@@ -1,6 +1,7 @@
 /* The lane path of the DSP int8 AVERAGE_POOL_2D: four channels per pass, each window pixel one word of the four
  * and two SXTAB16 that add its bytes 0, 2 and 1, 3 into 16-bit lanes. Shared by the full DSP kernel
- * (dsp/average_pool_2d_s8.c) and the lanes' own (dsp/average_pool_2d_s8_lanes.c), which include it after
+ * (dsp/average_pool_2d_s8.c), the lanes' own (dsp/average_pool_2d_s8_lanes.c) and the global pool's (window_means
+ * alone: dsp/average_pool_2d_s8_global.c), which include it after
  * microaot/templates/pool_2d.h (pool_mean_int, MICROAOT_CLAMP) with MICROAOT_DTYPE s8. */
 #include <stddef.h>
 #include <stdint.h>
@@ -50,6 +51,7 @@ static void window_means(const microaot_pool_2d_params_q* p, const int8_t* first
   }
 }
 
+#ifndef MICROAOT_POOL_MEANS_ONLY /* the global pool's source sums its whole plane in window_means alone */
 /* Output row oy of a layer the lanes compute (dsp_pool_lanes_fit). */
 static void dsp_pool_lanes_row(const microaot_pool_2d_params_q* p, const int8_t* in_image, int32_t oy,
                                int8_t* out) {
@@ -65,3 +67,4 @@ static void dsp_pool_lanes_row(const microaot_pool_2d_params_q* p, const int8_t*
     window_means(p, first, y.end - y.begin, (size_t)(x.end - x.begin) * channels, out);
   }
 }
+#endif
