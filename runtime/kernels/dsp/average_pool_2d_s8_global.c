@@ -27,8 +27,8 @@ static int dsp_pool_global_fit(const microaot_pool_2d_params_q* p) {
 #if defined(__GNUC__)
 __attribute__((noinline)) /* one copy: the variants tail-call it */
 #endif
-static microaot_status global_checked(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output,
-                                      void* scratch) {
+static microaot_status pool_status_layer(const microaot_pool_2d_params_q* params, const int8_t* input,
+                                         int8_t* output, void* scratch) {
   const size_t channels = (size_t)params->channels;
   const size_t plane = (size_t)params->input_height * (size_t)params->input_width * channels;
   int32_t batch;
@@ -41,12 +41,6 @@ static microaot_status global_checked(const microaot_pool_2d_params_q* params, c
   return MICROAOT_STATUS_OK;
 }
 
-microaot_status microaot_average_pool_2d_s8_global(const microaot_pool_2d_params_q* params, const int8_t* input,
-                                                   int8_t* output) {
-  return global_checked(params, input, output, NULL);
-}
-
-microaot_status microaot_average_pool_2d_s8_global_overlap(const microaot_pool_2d_params_q* params,
-                                                           const int8_t* input, int8_t* output, void* scratch) {
-  return global_checked(params, input, output, scratch);
-}
+#define MICROAOT_POOL_STATUS_FN microaot_average_pool_2d_s8_global
+#define MICROAOT_POOL_STATUS_FN_OVERLAP microaot_average_pool_2d_s8_global_overlap
+#include "microaot/templates/pool_2d_s8_status.h"

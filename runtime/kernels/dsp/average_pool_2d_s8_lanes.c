@@ -16,7 +16,7 @@ static void dsp_pool_lanes_row(const microaot_pool_2d_params_q* p, const int8_t*
 
 #define MICROAOT_DTYPE s8
 #define MICROAOT_POOL average
-#define MICROAOT_POOL_LINKAGE static inline /* lanes_layer unused: lanes_checked takes both variants */
+#define MICROAOT_POOL_LINKAGE static inline /* lanes_layer unused: pool_status_layer takes both */
 #define MICROAOT_FN lanes_layer
 #define MICROAOT_FN_OVERLAP lanes_layer_overlap
 #include "microaot/templates/pool_2d.h"
@@ -26,19 +26,13 @@ static void dsp_pool_lanes_row(const microaot_pool_2d_params_q* p, const int8_t*
 #if defined(__GNUC__)
 __attribute__((noinline)) /* one copy of the check: the variants tail-call it */
 #endif
-static microaot_status lanes_checked(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output,
-                                     void* scratch) {
+static microaot_status pool_status_layer(const microaot_pool_2d_params_q* params, const int8_t* input,
+                                         int8_t* output, void* scratch) {
   if (!dsp_pool_lanes_fit(params)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
   lanes_layer_overlap(params, input, output, scratch);
   return MICROAOT_STATUS_OK;
 }
 
-microaot_status microaot_average_pool_2d_s8_lanes(const microaot_pool_2d_params_q* params, const int8_t* input,
-                                                  int8_t* output) {
-  return lanes_checked(params, input, output, NULL);
-}
-
-microaot_status microaot_average_pool_2d_s8_lanes_overlap(const microaot_pool_2d_params_q* params,
-                                                          const int8_t* input, int8_t* output, void* scratch) {
-  return lanes_checked(params, input, output, scratch);
-}
+#define MICROAOT_POOL_STATUS_FN microaot_average_pool_2d_s8_lanes
+#define MICROAOT_POOL_STATUS_FN_OVERLAP microaot_average_pool_2d_s8_lanes_overlap
+#include "microaot/templates/pool_2d_s8_status.h"

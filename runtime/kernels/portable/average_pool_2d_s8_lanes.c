@@ -1,23 +1,7 @@
 /* int8 AVERAGE_POOL_2D for the layers the DSP kernel computes in its 16-bit lanes
  * (dsp/average_pool_2d_s8_lanes.c): without the DSP extension, the portable kernel's arithmetic, which computes
  * every layer, so the status the DSP build may return (a layer outside the lanes' bounds) is always OK here. */
-#include "microaot/status.h"
-
-#define MICROAOT_DTYPE s8
-#define MICROAOT_POOL average
-#define MICROAOT_POOL_LINKAGE static
-#define MICROAOT_FN pool_layer
-#define MICROAOT_FN_OVERLAP pool_layer_overlap
-#include "microaot/templates/pool_2d.h"
-
-microaot_status microaot_average_pool_2d_s8_lanes(const microaot_pool_2d_params_q* params, const int8_t* input,
-                                                  int8_t* output) {
-  pool_layer(params, input, output);
-  return MICROAOT_STATUS_OK;
-}
-
-microaot_status microaot_average_pool_2d_s8_lanes_overlap(const microaot_pool_2d_params_q* params,
-                                                          const int8_t* input, int8_t* output, void* scratch) {
-  pool_layer_overlap(params, input, output, scratch);
-  return MICROAOT_STATUS_OK;
-}
+#define MICROAOT_POOL_STATUS_PORTABLE
+#define MICROAOT_POOL_STATUS_FN microaot_average_pool_2d_s8_lanes
+#define MICROAOT_POOL_STATUS_FN_OVERLAP microaot_average_pool_2d_s8_lanes_overlap
+#include "microaot/templates/pool_2d_s8_status.h"
