@@ -107,9 +107,11 @@ static __attribute__((noinline)) void dw_ring_widen2(dw_ring* ring, const int8_t
   const size_t depth = ring->depth;
   const uint32_t offset = ring->offset;
   const int32_t end = ring->inside_end;
-  const int8_t* in = image + (size_t)row * ring->row_bytes + (size_t)(ring->origin + ring->inside_begin) * depth;
-  int32_t k;
-  for (k = ring->inside_begin; k < end; ++k, in += depth) {
+  const int8_t* in;
+  int32_t k = ring->inside_begin;
+  if (k >= end) return; /* a tile wholly in the padding: no in-image column, and no address left of the image */
+  in = image + (size_t)row * ring->row_bytes + (size_t)(ring->origin + k) * depth;
+  for (; k < end; ++k, in += depth) {
     const uint32_t upper = microaot_dsp_load4(in), lower_word = microaot_dsp_load4(in + lower);
     const uint32_t upper02 = microaot_dsp_sxtab16(offset, upper), upper13 = microaot_dsp_sxtab16_ror8(offset, upper);
     const uint32_t lower02 = microaot_dsp_sxtab16(offset, lower_word);
