@@ -5,6 +5,7 @@
 
 #include "codegen/emit.h"
 #include "codegen/runtime_closure.h"
+#include "codegen/runtime_files.h"
 
 namespace microaot {
 
@@ -15,11 +16,18 @@ constexpr int64_t kColdWorkDivisor = 1000;
 
 bool is_c_source(const std::string& path) { return path.size() > 2 && path.compare(path.size() - 2, 2, ".c") == 0; }
 
+// A source that says its work is per call ("microaot-work: per call": entry points, bounds tests, per-channel
+// constants, never a loop over elements), whatever layers link it.
+bool works_per_call(const std::string& path) {
+  return runtime_file(path).find("microaot-work: per call") != std::string::npos;
+}
+
 // The executor's files run once per init or run (graph_run.c, the interpreter's loop over steps, does not);
-// a kernel source when its layers do little of the work, and never under the graph executor, whose blob
-// may be any model's.
+// a kernel source when its work is per call, or when its layers do little of the work (never under the graph
+// executor, whose blob may be any model's).
 bool built_for_size(const std::string& path, int64_t work, int64_t total, bool graph) {
   if (path.rfind("executor/", 0) == 0) return path != "executor/graph_run.c";
+  if (works_per_call(path)) return true;
   return !graph && work * kColdWorkDivisor < total;
 }
 

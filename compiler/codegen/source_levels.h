@@ -1,8 +1,9 @@
 // Which sources of a folder the build files compile for size (-Os) at --optimize speed and balanced: the
-// executor's API, the platform hooks, NAME.c (its step function runs once per operator), and every kernel
-// source whose layers together do under 1/1000 of the
-// model's work (a final softmax or FULLY_CONNECTED). Flash saved where no time goes: 1.3 KB of KWS's
-// code for 0.04% more instructions. At --optimize size the whole library is built with -Os.
+// executor's API, the platform hooks, NAME.c (its step function runs once per operator), every kernel source
+// that says its work is per call ("microaot-work: per call": entry points, bounds tests, per-channel
+// constants), and every kernel source whose layers together do under 1/1000 of the model's work (a final
+// softmax or FULLY_CONNECTED). Flash saved where no time goes: 1.3 KB of KWS's code for 0.04% more
+// instructions. At --optimize size the whole library is built with -Os.
 #pragma once
 
 #include <set>
@@ -18,7 +19,7 @@ struct SourceLevels {
 };
 
 // Both empty at --optimize size. The graph executor's kernels and interpreter loop run any blob's layers:
-// only its API is built for size.
+// only its API and the sources whose work is per call are built for size.
 SourceLevels source_levels(const CompiledModel& model);
 
 // A layer's work: its MACs, or its output elements when more (an ADD, a copy, a softmax).

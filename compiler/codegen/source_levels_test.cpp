@@ -75,8 +75,9 @@ TEST(SourceLevels, AtOptimizeSizeTheWholeLibraryIsBuiltForSizeAlready) {
   EXPECT_TRUE(levels.speed.empty());
 }
 
-// A blob may be any model's: every kernel and the interpreter's loop keep their speed.
-TEST(SourceLevels, TheGraphExecutorBuildsOnlyItsApiForSize) {
+// A blob may be any model's: every kernel (but for its per-call sources, below) and the interpreter's loop keep
+// their speed.
+TEST(SourceLevels, TheGraphExecutorKeepsItsKernelsAndLoopAtSpeed) {
   CompileOptions options;
   options.executor = "graph";
   const CompiledModel model = compile_spec(fc_then_relu(4096), options);
@@ -97,6 +98,39 @@ TEST(SourceLevels, AFileThatABusyKernelLinksKeepsItsSpeed) {
   EXPECT_EQ(levels.speed.count(kernel_file(model, 0)), 1u);
   EXPECT_EQ(levels.speed.count("kernels/packed_rows_w16.c"), 1u);
   EXPECT_EQ(levels.size.count("kernels/packed_rows_w16.c"), 0u);
+}
+
+// 'in' [1, 6, 6, 8] -> DEPTHWISE_CONV_2D 3x3 "same", stride 1 -> 'out': on a DSP target, the ring's layer.
+ModelSpec ring_depthwise() {
+  ModelSpec m;
+  m.tensors = {activation("in", {1, 6, 6, 8}, 0.05f, 3),
+               constant("w", tflite::TensorType::INT8, {1, 3, 3, 8}, {0.01f}, std::vector<uint8_t>(72, 1)),
+               constant("b", tflite::TensorType::INT32, {8}, {0.0005f}, bytes_of<int32_t>(std::vector<int32_t>(8, 5))),
+               activation("out", {1, 6, 6, 8}, 0.05f, 3)};
+  m.ops = {op(4, 3, {0, 1, 2}, {3})};
+  m.ops[0].options_type = tflite::BuiltinOptions::DepthwiseConv2DOptions;
+  m.ops[0].options = [](flatbuffers::FlatBufferBuilder& fbb) {
+    return tflite::CreateDepthwiseConv2DOptions(fbb, tflite::Padding::SAME, 1, 1, 1).Union();
+  };
+  m.inputs = {0};
+  m.outputs = {3};
+  return m;
+}
+
+// The one layer does all of the work, but its kernel's entry and set-up say their work is per call
+// ("microaot-work: per call"): built for size, under either executor, while the ring's rows keep their speed.
+TEST(SourceLevels, ASourceWhoseWorkIsPerCallIsBuiltForSizeInABusyLayer) {
+  for (const char* executor : {"aot", "graph"}) {
+    CompileOptions options;
+    options.target = parse_target("cortex-m4");
+    options.executor = executor;
+    const CompiledModel model = compile_spec(ring_depthwise(), options);
+    ASSERT_EQ(model.calls.at(0).stem, "depthwise_conv_2d_s8_ring") << executor;
+    const SourceLevels levels = source_levels(model);
+    EXPECT_EQ(levels.size.count("kernels/depthwise_conv_2d_s8_ring.c"), 1u) << executor;
+    EXPECT_EQ(levels.size.count("kernels/depthwise_conv_2d_s8_setup.c"), 1u) << executor;
+    EXPECT_EQ(levels.speed.count("kernels/depthwise_conv_2d_s8_ring_rows.c"), 1u) << executor;
+  }
 }
 
 // The build files and the report list them; a folder of several models builds for size only what no

@@ -26,7 +26,7 @@ struct DepthwiseRequantization {
 
 // Whether the requantization lies within the DSP kernels' bounds (right shifts, multipliers >= 0, offsets
 // within [-128, 128], |bias| <= 2^29, a rounding term below 2^30). The same test as the runtime's guard,
-// microaot_dsp_depthwise_fits (runtime/kernels/dsp/depthwise_conv_2d_s8_ring_rows.c): change both together.
+// microaot_dsp_depthwise_fits (runtime/kernels/dsp/depthwise_conv_2d_s8_setup.c): change both together.
 // Outside them the full kernel takes the portable code and the ring's own kernel refuses the layer.
 bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r);
 

@@ -1,8 +1,9 @@
 /* The DSP int8 DEPTHWISE_CONV_2D's shared part, for dsp/depthwise_conv_2d_s8.c (every path) and
  * dsp/depthwise_conv_2d_s8_ring.c (the widened ring alone: 3x3, stride 1, depth multiplier 1, so that a model
  * whose layers all take the ring links only it): a channel group's constants, small inline tests, and the
- * out-of-line functions both link (the fast path's bounds, a group's constants and the ring's rows in
- * dsp/depthwise_conv_2d_s8_ring_rows.c, the portable fallback in dsp/depthwise_conv_2d_s8_portable.c). */
+ * out-of-line functions both link (the fast path's bounds, a group's constants and the ring's loop over
+ * groups and tiles in dsp/depthwise_conv_2d_s8_setup.c, the ring's rows in dsp/depthwise_conv_2d_s8_ring_rows.c,
+ * the portable fallback in dsp/depthwise_conv_2d_s8_portable.c). */
 #ifndef MICROAOT_DSP_DEPTHWISE_H
 #define MICROAOT_DSP_DEPTHWISE_H
 
@@ -74,7 +75,7 @@ static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out)
   microaot_dsp_step_store8x4_clamped(g->step, s, out, g->activation_min4, g->activation_max4);
 }
 
-/* The widened ring's columns (dsp/depthwise_conv_2d_s8_ring_rows.c): a tile's windows span at most as many. */
+/* The widened ring's columns (dw_ring below): a tile's windows span at most as many. */
 #define DW_RING_COLS 14
 
 /* Output columns per tile: a tile's windows span at most DW_RING_COLS input columns. */
@@ -94,9 +95,33 @@ static inline int dw_whole_pixels_apart(const int8_t* input, const int8_t* outpu
   return (in_at > out_at ? in_at - out_at : out_at - in_at) % (uintptr_t)depth == 0;
 }
 
+/* The widened ring (3x3, no dilation, depth multiplier 1, stride 1): each input row a group's windows read is
+ * widened once, its four channels plus the input offset as two words of 16-bit lanes (as the unrolled taps
+ * widen them), into slot (row mod 4) of each of its columns and again into slot + 4. Output rows go in
+ * pairs: the pair whose top window starts at input row t reads slots t mod 4 to t mod 4 + 3 in their own
+ * row order, the lower window one slot down (microaot_dsp_mac4_widened_3x3_x2). A padding row or column holds
+ * zero, which is what the raw zero point widens to, so every window, at an edge or not, takes the same nine
+ * taps (the reference skips padding taps: each would add 0). The ring holds input columns [origin, origin +
+ * cols) of a tile of output columns. */
+typedef struct {
+  uint32_t lanes[DW_RING_COLS][8][2]; /* slot 7 (slot 3 again) is never read: a store instead of a test */
+  int32_t origin, cols;
+  int32_t inside_begin, inside_end; /* the ring's columns inside the image: the others stay zero */
+  int32_t first_row;                /* the image's first window's top row: slot 0 */
+  size_t depth, row_bytes;          /* bytes from one input pixel (row) to the next */
+  uint32_t offset;                  /* the input offset in both 16-bit lanes */
+} dw_ring;
+
+/* Output columns [ox_begin, ox_end) of rows [row_begin, row_end) (counted over all batches) of group `g`
+ * through `ring`, image by image: `input` and `output` at the group's channel
+ * (dsp/depthwise_conv_2d_s8_ring_rows.c). */
+void microaot_dsp_depthwise_tile_ringed(const dw_params* p, const dw_group* g, const int8_t* input, int8_t* output,
+                                        size_t row_stride, int32_t row_begin, int32_t row_end, int32_t ox_begin,
+                                        int32_t ox_end, dw_ring* ring);
+
 /* Rows [row_begin, row_end) (counted over all batches) of the channel groups [0, groups_end) through the
- * ring, into `output` (row i at output + i * row_stride): dsp/depthwise_conv_2d_s8_ring_rows.c, which both
- * DSP depthwise kernels link. */
+ * ring, into `output` (row i at output + i * row_stride), group by group and tile by tile:
+ * dsp/depthwise_conv_2d_s8_setup.c, which both DSP depthwise kernels link. */
 void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input, const int8_t* filter,
                                         const dw_channels* ch, int8_t* output, size_t row_stride, int32_t row_begin,
                                         int32_t row_end, int32_t groups_end);

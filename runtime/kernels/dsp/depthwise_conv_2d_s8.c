@@ -4,14 +4,14 @@
  * pixels: each tap's four inputs (or one, replicated) and four weights widened to 16-bit lanes with
  * SXTAB16/SXTB16 (the input offset added on the way) and accumulated per channel with SMLABB/SMLATT from the
  * bias on. 3x3 windows without dilation (depth multiplier 1): at stride 1 through the widened ring (each input
- * row widened once, output rows in pairs: see dw_ring in depthwise_conv_2d_s8_ring_rows.c, which KWS's layers
+ * row widened once, output rows in pairs: see dw_ring in microaot/dsp_depthwise.h, which KWS's layers
  * also reach through a kernel of their own), else a group's rows counted on in one function, a window wholly
  * inside the image unrolled, one at an edge by its in-image taps only, as the reference does, in a function of
  * its own so that its sums stay in registers. The output step is one SMMLAR per value with the
  * group's constants computed once (see dw_group), four values (eight in the ring's pairs) in one asm statement.
  * Other depth multipliers and requantizations outside the fast path's bounds (microaot_dsp_depthwise_fits)
  * take the portable code. */
-/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_ring_rows.c */
+/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_setup.c */
 /* microaot-links: kernels/dsp/depthwise_conv_2d_s8_portable.c */
 #include <stddef.h>
 #include <stdint.h>

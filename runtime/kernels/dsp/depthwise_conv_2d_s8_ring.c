@@ -6,8 +6,9 @@
  * links no portable fallback: any other layer (a graph blob is untrusted, a user may call it) is refused with
  * a status before a byte of the output is written. The per-channel requantization comes as an argument
  * (`requant`: the multipliers, then the shifts), never from the params, so that layers differing only in it
- * share one params struct. */
-/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_ring_rows.c */
+ * share one params struct. Its work is per call (the bounds test, then the ring's rows): built for size. */
+/* microaot-work: per call */
+/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_setup.c */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,75 +1,13 @@
-/* The DSP int8 DEPTHWISE_CONV_2D's bounds test, channel group constants and widened ring
- * (microaot/dsp_depthwise.h), out of line in a source of their own: linked by the full kernel
- * (dsp/depthwise_conv_2d_s8.c, for the layers it takes through the ring) and by the ring's own kernel
- * (dsp/depthwise_conv_2d_s8_ring.c), so that a model compiles them once whichever it calls. */
+/* The DSP int8 DEPTHWISE_CONV_2D's widened ring (microaot/dsp_depthwise.h): a tile of one channel group's rows.
+ * Out of line in a source of its own, linked (through dsp/depthwise_conv_2d_s8_setup.c, the loop over groups
+ * and tiles) by the full kernel (dsp/depthwise_conv_2d_s8.c, for the layers it takes through the ring) and by
+ * the ring's own kernel (dsp/depthwise_conv_2d_s8_ring.c), so that a model compiles it once whichever it
+ * calls. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "microaot/dsp_depthwise.h"
-
-/* The same bounds as the compiler's depthwise_dsp_requantization_fits (compiler/ops/depthwise_dsp_path.cpp):
- * change both together. */
-int microaot_dsp_depthwise_fits(const dw_params* p, const dw_channels* ch) {
-  int32_t c, rounding_factor;
-  if ((p->depth_multiplier != 1 && p->depth_multiplier % 4 != 0) || p->input_offset < -128 || p->input_offset > 128 ||
-      p->filter_height * p->filter_width >= (1 << 14) || p->output_offset < -128 || p->output_offset > 128) {
-    return 0;
-  }
-  /* the rounding term 2^(e-1) + |offset| * 2^e = (2 |offset| + 1) * 2^(e-1) < 2^30: 2 |offset| + 1 < 2^(31-e) */
-  rounding_factor = 2 * (p->output_offset < 0 ? -p->output_offset : p->output_offset) + 1;
-  for (c = 0; c < p->output_depth; ++c) {
-    const int32_t shift = ch->shift[c];
-    if (shift > -1 || shift < -31 || ch->multiplier[c] < 0) return 0;
-    if (ch->bias != NULL && (ch->bias[c] > (1 << 29) || ch->bias[c] < -(1 << 29))) return 0;
-    if (rounding_factor >= (int32_t)1 << (31 + shift)) return 0;
-  }
-  return 1;
-}
-
-
-/* Both 16-bit lanes times 2 (no lane overflows). */
-static inline uint32_t dw_double_lanes(uint32_t lanes) { return microaot_dsp_sadd16(lanes, lanes); }
-
-__attribute__((noinline)) void microaot_dsp_depthwise_group_of(const dw_params* p, const int8_t* filter,
-                                                              const dw_channels* ch, int32_t c, dw_group* g) {
-  int32_t k;
-  for (k = 0; k < 4; ++k) {
-    const int32_t e = -ch->shift[c + k];
-    g->bias_weights[k] = ch->bias != NULL ? 2 * ch->bias[c + k] : 0;
-    g->step[k][0] = ch->multiplier[c + k];
-    g->step[k][2] = e;
-    g->step[k][1] = (2 * p->output_offset + 1) * ((int32_t)1 << (e - 1)); /* |.| < 2^30: microaot_dsp_depthwise_fits */
-  }
-  g->activation_min4 = 0x01010101u * (uint8_t)p->activation_min;
-  g->activation_max4 = 0x01010101u * (uint8_t)p->activation_max;
-  g->full_range = p->activation_min == -128 && p->activation_max == 127;
-  if (p->filter_height == 3 && p->filter_width == 3) {
-    for (k = 0; k < 9; ++k) {
-      const uint32_t w = microaot_dsp_load4(filter + (size_t)k * (size_t)p->output_depth + (size_t)c);
-      g->bias_weights[4 + 2 * k] = (int32_t)dw_double_lanes(microaot_dsp_sxtb16(w));
-      g->bias_weights[5 + 2 * k] = (int32_t)dw_double_lanes(microaot_dsp_sxtb16_ror8(w));
-    }
-  }
-}
-
-
-/* The widened ring (3x3, no dilation, depth multiplier 1, stride 1): each input row a group's windows read is
- * widened once, its four channels plus the input offset as two words of 16-bit lanes (as the unrolled taps
- * widen them), into slot (row mod 4) of each of its columns and again into slot + 4. Output rows go in
- * pairs: the pair whose top window starts at input row t reads slots t mod 4 to t mod 4 + 3 in their own
- * row order, the lower window one slot down (microaot_dsp_mac4_widened_3x3_x2). A padding row or column holds
- * zero, which is what the raw zero point widens to, so every window, at an edge or not, takes the same nine
- * taps (the reference skips padding taps: each would add 0). The ring holds input columns [origin, origin +
- * cols) of a tile of output columns. */
-typedef struct {
-  uint32_t lanes[DW_RING_COLS][8][2]; /* slot 7 (slot 3 again) is never read: a store instead of a test */
-  int32_t origin, cols;
-  int32_t inside_begin, inside_end; /* the ring's columns inside the image: the others stay zero */
-  int32_t first_row;                /* the image's first window's top row: slot 0 */
-  size_t depth, row_bytes;          /* bytes from one input pixel (row) to the next */
-  uint32_t offset;                  /* the input offset in both 16-bit lanes */
-} dw_ring;
 
 /* The ring slot of input row `row` (negative for padding rows above the image): rows widened in pairs
  * start at an even slot. */
@@ -195,12 +133,9 @@ static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const in
   }
 }
 
-/* Output columns [ox_begin, ox_end) of rows [row_begin, row_end) (counted over all batches) of the group
- * through the ring, image by image: `input` and `output` at the group's channel. */
-static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, const dw_group* g,
-                                                           const int8_t* input, int8_t* output, size_t row_stride,
-                                                           int32_t row_begin, int32_t row_end, int32_t ox_begin,
-                                                           int32_t ox_end, dw_ring* ring) {
+void microaot_dsp_depthwise_tile_ringed(const dw_params* p, const dw_group* g, const int8_t* input, int8_t* output,
+                                        size_t row_stride, int32_t row_begin, int32_t row_end, int32_t ox_begin,
+                                        int32_t ox_end, dw_ring* ring) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   int32_t row = row_begin;
   dw_ring_init(p, ox_begin - p->pad_width, ox_end - ox_begin + 2, ring);
@@ -212,25 +147,5 @@ static __attribute__((noinline)) void dw_group_tile_ringed(const dw_params* p, c
                          row_stride);
     row += rows;
     output += (size_t)rows * row_stride;
-  }
-}
-
-/* Group by group, each tile by tile: one ring for all (the padding columns zeroed once). */
-__attribute__((noinline)) void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input,
-                                                                  const int8_t* filter, const dw_channels* ch,
-                                                                  int8_t* output, size_t row_stride,
-                                                                  int32_t row_begin, int32_t row_end,
-                                                                  int32_t groups_end) {
-  const int32_t width = dw_tile_width();
-  int32_t c, ox;
-  dw_group g;
-  dw_ring ring;
-  ring.cols = 0; /* no tile yet */
-  for (c = 0; c < groups_end; c += 4) {
-    microaot_dsp_depthwise_group_of(p, filter, ch, c, &g);
-    for (ox = 0; ox < p->output_width; ox += width) {
-      const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
-      dw_group_tile_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end, ox, end, &ring);
-    }
   }
 }

@@ -1,0 +1,74 @@
+/* The DSP int8 DEPTHWISE_CONV_2D's set-up (microaot/dsp_depthwise.h), for both DSP depthwise kernels: the fast
+ * path's bounds test, a channel group's constants and the ring's loop over groups and tiles. Each runs once per
+ * call, per group of four channels or per tile, never per output element: built for size. */
+/* microaot-work: per call */
+/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_ring_rows.c */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "microaot/dsp_depthwise.h"
+
+/* The same bounds as the compiler's depthwise_dsp_requantization_fits (compiler/ops/depthwise_dsp_path.cpp):
+ * change both together. */
+int microaot_dsp_depthwise_fits(const dw_params* p, const dw_channels* ch) {
+  int32_t c, rounding_factor;
+  if ((p->depth_multiplier != 1 && p->depth_multiplier % 4 != 0) || p->input_offset < -128 || p->input_offset > 128 ||
+      p->filter_height * p->filter_width >= (1 << 14) || p->output_offset < -128 || p->output_offset > 128) {
+    return 0;
+  }
+  /* the rounding term 2^(e-1) + |offset| * 2^e = (2 |offset| + 1) * 2^(e-1) < 2^30: 2 |offset| + 1 < 2^(31-e) */
+  rounding_factor = 2 * (p->output_offset < 0 ? -p->output_offset : p->output_offset) + 1;
+  for (c = 0; c < p->output_depth; ++c) {
+    const int32_t shift = ch->shift[c];
+    if (shift > -1 || shift < -31 || ch->multiplier[c] < 0) return 0;
+    if (ch->bias != NULL && (ch->bias[c] > (1 << 29) || ch->bias[c] < -(1 << 29))) return 0;
+    if (rounding_factor >= (int32_t)1 << (31 + shift)) return 0;
+  }
+  return 1;
+}
+
+/* Both 16-bit lanes times 2 (no lane overflows). */
+static inline uint32_t dw_double_lanes(uint32_t lanes) { return microaot_dsp_sadd16(lanes, lanes); }
+
+__attribute__((noinline)) void microaot_dsp_depthwise_group_of(const dw_params* p, const int8_t* filter,
+                                                              const dw_channels* ch, int32_t c, dw_group* g) {
+  int32_t k;
+  for (k = 0; k < 4; ++k) {
+    const int32_t e = -ch->shift[c + k];
+    g->bias_weights[k] = ch->bias != NULL ? 2 * ch->bias[c + k] : 0;
+    g->step[k][0] = ch->multiplier[c + k];
+    g->step[k][2] = e;
+    g->step[k][1] = (2 * p->output_offset + 1) * ((int32_t)1 << (e - 1)); /* |.| < 2^30: microaot_dsp_depthwise_fits */
+  }
+  g->activation_min4 = 0x01010101u * (uint8_t)p->activation_min;
+  g->activation_max4 = 0x01010101u * (uint8_t)p->activation_max;
+  g->full_range = p->activation_min == -128 && p->activation_max == 127;
+  if (p->filter_height == 3 && p->filter_width == 3) {
+    for (k = 0; k < 9; ++k) {
+      const uint32_t w = microaot_dsp_load4(filter + (size_t)k * (size_t)p->output_depth + (size_t)c);
+      g->bias_weights[4 + 2 * k] = (int32_t)dw_double_lanes(microaot_dsp_sxtb16(w));
+      g->bias_weights[5 + 2 * k] = (int32_t)dw_double_lanes(microaot_dsp_sxtb16_ror8(w));
+    }
+  }
+}
+
+/* Group by group, each tile by tile: one ring for all (the padding columns zeroed once). */
+__attribute__((noinline)) void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input,
+                                                                  const int8_t* filter, const dw_channels* ch,
+                                                                  int8_t* output, size_t row_stride,
+                                                                  int32_t row_begin, int32_t row_end,
+                                                                  int32_t groups_end) {
+  const int32_t width = dw_tile_width();
+  int32_t c, ox;
+  dw_group g;
+  dw_ring ring;
+  ring.cols = 0; /* no tile yet */
+  for (c = 0; c < groups_end; c += 4) {
+    microaot_dsp_depthwise_group_of(p, filter, ch, c, &g);
+    for (ox = 0; ox < p->output_width; ox += width) {
+      const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
+      microaot_dsp_depthwise_tile_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end, ox, end,
+                                         &ring);
+    }
+  }
+}
