@@ -1,6 +1,7 @@
 #include "graph_recipe.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -353,10 +354,8 @@ TensorSpec output_tensor(Recipe& r, const ModelSpec& m, OpKind kind, const Tenso
   return out;
 }
 
-// One operator of the op list reading `in`; returns the tensor it writes.
-int32_t add_op(Recipe& r, ModelSpec& m, int32_t in) {
-  const ListedOp& listed = kListedOps[r.byte() % kListedOpCount];
-  const OpChoices c = choose(r);
+// Operator `listed` with choices `c` reading `in`; returns the tensor it writes.
+int32_t add_listed_op(Recipe& r, ModelSpec& m, int32_t in, const ListedOp& listed, const OpChoices& c) {
   const TensorSpec input = m.tensors[in];
   std::vector<int32_t> inputs = {in};
   std::vector<int32_t> out_shape = operands(r, m, listed, input, c, inputs);
@@ -368,6 +367,62 @@ int32_t add_op(Recipe& r, ModelSpec& m, int32_t in) {
   if (!set_dedicated_options(o, listed.kind, c)) set_listed_options(r, o, listed);
   m.ops.push_back(o);
   return out_id;
+}
+
+// One operator of the op list reading `in`; returns the tensor it writes.
+int32_t add_op(Recipe& r, ModelSpec& m, int32_t in) {
+  const ListedOp& listed = kListedOps[r.byte() % kListedOpCount];
+  return add_listed_op(r, m, in, listed, choose(r));
+}
+
+// The focused operator's window, over `choose`'s: 3x3 (the depthwise ring's) or another small filter, unit
+// strides, dilations and depth multiplier three times in four each, and one time in four a window over the
+// whole image (a global pool).
+void focus_window(Recipe& r, OpChoices& c, const std::vector<int32_t>& image) {
+  constexpr int32_t kFilters[] = {3, 3, 1, 2, 5};
+  c.filter_h = r.pick(kFilters), c.filter_w = r.pick(kFilters);
+  if (r.byte() % 4 != 0) c.stride_h = c.stride_w = 1;
+  if (r.byte() % 4 != 0) c.dilation_h = c.dilation_w = 1;
+  if (r.byte() % 4 != 0) c.multiplier = 1;
+  if (r.byte() % 4 == 0) c.filter_h = image[1], c.filter_w = image[2], c.padding = tflite::Padding::VALID;
+}
+
+// Bytes of the recipe as int16 values in int32 words (a bias of the order of a few taps' products).
+void fill_bias(Recipe& r, std::vector<uint8_t>& bias) {
+  for (size_t i = 0; i + 4 <= bias.size(); i += 4) {
+    const uint8_t low = r.byte(), high = r.byte();
+    const int32_t value = static_cast<int16_t>(low | high << 8);
+    std::memcpy(&bias[i], &value, 4);
+  }
+}
+
+// The focused weighted operator's constants and output scale: weights and bias from the recipe's bytes (the
+// fuzzer's constants are mostly zeros, ramps and extremes), and an output scale that puts a typical sum of
+// random inputs and weights (a standard deviation of sqrt(taps) * 128^2 / 3) near 40 steps of the output, so
+// that few outputs clamp and a wrong sum shows.
+void calibrate_weighted(Recipe& r, ModelSpec& m, OpKind kind) {
+  const OpSpec& o = m.ops.back();
+  const auto constant = [&](size_t k) -> TensorSpec* {  // input k, if the op lists a tensor there
+    const bool listed = k < o.inputs.size() && o.inputs[k] >= 0 &&
+                        o.inputs[k] < static_cast<int32_t>(m.tensors.size());
+    return listed ? &m.tensors[static_cast<size_t>(o.inputs[k])] : nullptr;
+  };
+  TensorSpec* const weights = constant(1);
+  const TensorSpec& input = m.tensors[static_cast<size_t>(o.inputs[0])];
+  TensorSpec& output = m.tensors[static_cast<size_t>(o.outputs[0])];
+  if (weights == nullptr || weights->type != TensorType::INT8 || weights->shape.empty() || weights->scale.empty() ||
+      input.scale.empty()) {
+    return;
+  }
+  for (uint8_t& b : weights->data) b = r.byte();
+  TensorSpec* const bias = constant(2);
+  if (bias != nullptr && bias->type == TensorType::INT32) fill_bias(r, bias->data);
+  const int64_t channels = kind == OpKind::DepthwiseConv2D ? weights->shape.back() : weights->shape.front();
+  if (channels <= 0 || output.type != TensorType::INT8) return;
+  const float taps = static_cast<float>(weights->data.size()) / static_cast<float>(channels);
+  const float scale = input.scale[0] * *std::max_element(weights->scale.begin(), weights->scale.end()) *
+                      std::sqrt(taps) * 136.0f;
+  if (std::isfinite(scale) && scale > 0) output.scale = {scale};
 }
 }  // namespace
 
@@ -384,6 +439,29 @@ std::vector<uint8_t> model_from_recipe(const uint8_t* data, size_t size) {
   const int ops = 1 + r.byte() % 4;
   for (int i = 0; i < ops; ++i) last = add_op(r, m, last);
   m.outputs = {last};
+  return build_model(m);
+}
+
+const tflite_test::ListedOp* listed_op_named(const std::string& name) {
+  for (const ListedOp& listed : kListedOps) {
+    if (name == listed.name) return &listed;
+  }
+  return nullptr;
+}
+
+std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
+                                               size_t size) {
+  Recipe r(data, size);
+  ModelSpec m;
+  const int32_t depth = r.flag() ? 4 * (1 + r.byte() % 16) : small_dim(r);
+  TensorSpec in = new_tensor(r, 0, TensorType::INT8, {1, 1 + r.byte() % 16, 1 + r.byte() % 16, depth});
+  quantize(r, in, true);
+  m.tensors.push_back(in);
+  m.inputs = {0};
+  OpChoices c = choose(r);
+  focus_window(r, c, in.shape);
+  m.outputs = {add_listed_op(r, m, 0, focus, c)};
+  calibrate_weighted(r, m, focus.kind);
   return build_model(m);
 }
 

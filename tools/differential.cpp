@@ -2,12 +2,15 @@
 // exercise it, on the host or an emulated Cortex-M, and compares every output byte for byte.
 //   microaot_differential --kernel STEM... [--cases N] [--seed S] [--target T] [--candidate-target T]
 //                         [--kernel-source PATH=FILE]... [--optimize speed|balanced|size] [--work DIR]
+//                         [--focus OPERATOR]
 // The reference run compiles each model for --target with the portable kernels (the cpu with "+nodsp": no
 // ISA implementation is chosen, the same board runs it); the candidate run for --candidate-target (default:
-// --target, so an ISA target picks its implementation) with each --kernel-source file in place of the folder's. Models come from the graph fuzzer's recipe builder (random
-// ops, shapes, quantization and constants); only those the compiler accepts and that call one of the
-// --kernel stems count. Exit 0: N cases, all identical; 1: a difference (the model and inputs are kept);
-// 2: usage, or fewer than N cases found (a harness that compared nothing must not pass).
+// --target, so an ISA target picks its implementation) with each --kernel-source file in place of the
+// folder's. Models come from the graph fuzzer's recipe builder (random ops, shapes, quantization and
+// constants); only those the compiler accepts and that call one of the --kernel stems count; with --focus,
+// models of that one operator whose windows and depths lean towards the specialised stems random models
+// seldom reach (fuzz::focused_model_from_recipe). Exit 0: N cases, all identical; 1: a difference (the model
+// and inputs are kept); 2: usage, or fewer than N cases found (a harness that compared nothing must not pass).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -35,7 +38,7 @@ struct Options {
   std::vector<std::string> kernels, kernel_sources;
   int cases = 20, max_tries = 20000;
   unsigned seed = 1;
-  std::string target, candidate_target, optimize = "speed", work = "differential-work";
+  std::string target, candidate_target, optimize = "speed", work = "differential-work", focus;
 };
 
 std::vector<uint8_t> random_bytes(std::mt19937& rng, size_t n) {
@@ -146,12 +149,24 @@ std::string compare_case(std::mt19937& rng, const std::vector<uint8_t>& model, c
   return difference(dir + "/portable", dir + "/candidate");
 }
 
+// A random model: from a short recipe, or (`focus`) one operator's from a long one, whose bytes then fill its
+// weights as well as its choices.
+std::vector<uint8_t> random_model(std::mt19937& rng, const tflite_test::ListedOp* focus) {
+  if (focus == nullptr) {
+    const std::vector<uint8_t> recipe = random_bytes(rng, 64 + rng() % 192);
+    return fuzz::model_from_recipe(recipe.data(), recipe.size());
+  }
+  const std::vector<uint8_t> recipe = random_bytes(rng, 16384);
+  return fuzz::focused_model_from_recipe(*focus, recipe.data(), recipe.size());
+}
+
 int differential(const Options& o) {
   std::mt19937 rng(o.seed);
+  const tflite_test::ListedOp* focus = o.focus.empty() ? nullptr : fuzz::listed_op_named(o.focus);
+  if (!o.focus.empty() && focus == nullptr) throw CompileError("--focus: no operator " + o.focus);
   int found = 0;
   for (int attempt = 0; attempt < o.max_tries && found < o.cases; ++attempt) {
-    const std::vector<uint8_t> recipe = random_bytes(rng, 64 + rng() % 192);
-    const std::vector<uint8_t> model = fuzz::model_from_recipe(recipe.data(), recipe.size());
+    const std::vector<uint8_t> model = random_model(rng, focus);
     if (!exercises(model, o)) continue;
     const std::string diff = compare_case(rng, model, o, found);
     if (!diff.empty()) {
@@ -177,6 +192,7 @@ int main(int argc, char** argv) {
   app.add_option("--candidate-target", o.candidate_target, "the candidate's target (default --target)");
   app.add_option("--kernel-source", o.kernel_sources, "PATH=FILE: the candidate's kernel file (microaot run)");
   app.add_option("--optimize", o.optimize, "speed (default), balanced or size, as microaot's, for both runs");
+  app.add_option("--focus", o.focus, "one operator per model (a TFLite builtin name, e.g. DEPTHWISE_CONV_2D)");
   app.add_option("--work", o.work, "folder for the models, inputs and outputs (default differential-work)");
   CLI11_PARSE(app, argc, argv);
   try {

@@ -1,0 +1,58 @@
+// Focused recipes (graph_recipe.h): one operator of the asked kind per model, and on a DSP target they reach
+// the specialised stems that plain random models seldom reach, which the differential harness's focused cases
+// rely on (tests/e2e/differential_qemu_test.cpp).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compile/compile_model.h"
+#include "graph_recipe.h"
+#include "support/diagnostics.h"
+#include "target/target.h"
+
+namespace microaot::fuzz {
+namespace {
+
+// The stems the compiled models of `tries` random recipes focused on `op` call on the Cortex-M4; every model
+// that compiles has that one operator.
+std::set<std::string> stems_reached(const std::string& op, int tries) {
+  const tflite_test::ListedOp* focus = listed_op_named(op);
+  EXPECT_NE(focus, nullptr) << op;
+  if (focus == nullptr) return {};
+  CompileOptions options;
+  options.target = parse_target("cortex-m4");
+  std::mt19937 rng(7);
+  std::set<std::string> stems;
+  for (int i = 0; i < tries; ++i) {
+    std::vector<uint8_t> recipe(4096);
+    for (uint8_t& b : recipe) b = static_cast<uint8_t>(rng());
+    try {
+      const CompiledModel model = compile_model(focused_model_from_recipe(*focus, recipe.data(), recipe.size()),
+                                                options);
+      EXPECT_EQ(model.graph.ops.size(), 1u);
+      for (const KernelCall& call : model.calls) stems.insert(call.stem);
+    } catch (const CompileError&) {
+    }
+  }
+  return stems;
+}
+
+TEST(FocusedRecipes, DepthwiseModelsReachTheRing) {
+  const std::set<std::string> stems = stems_reached("DEPTHWISE_CONV_2D", 300);
+  EXPECT_EQ(stems.count("depthwise_conv_2d_s8_ring"), 1u);
+  EXPECT_EQ(stems.count("depthwise_conv_2d_s8"), 1u);  // and the full kernel's other layers
+}
+
+TEST(FocusedRecipes, AveragePoolModelsReachTheLanesAndTheGlobalKernel) {
+  const std::set<std::string> stems = stems_reached("AVERAGE_POOL_2D", 300);
+  EXPECT_EQ(stems.count("average_pool_2d_s8_lanes"), 1u);
+  EXPECT_EQ(stems.count("average_pool_2d_s8_global"), 1u);
+}
+
+TEST(FocusedRecipes, AnUnknownOperatorHasNoLine) { EXPECT_EQ(listed_op_named("NOT_AN_OPERATOR"), nullptr); }
+
+}  // namespace
+}  // namespace microaot::fuzz
