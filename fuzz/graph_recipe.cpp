@@ -97,6 +97,7 @@ struct OpChoices {
   tflite::ActivationFunctionType activation;
   float beta;
   bool keep_dims;
+  int32_t out_channels = 0;  // a CONV_2D's output channels, FULLY_CONNECTED's units; 0: the recipe's small count
 };
 
 OpChoices choose(Recipe& r) {
@@ -272,7 +273,7 @@ std::vector<int32_t> conv_operands(Recipe& r, ModelSpec& m, const TensorSpec& in
                                    std::vector<int32_t>& inputs) {
   const std::vector<int32_t>& s = input.shape;
   const TensorType bias_type = input.type == TensorType::INT8 ? TensorType::INT32 : input.type;
-  const int32_t out_c = depthwise ? s[3] * c.multiplier : small_dim(r) * 2;
+  const int32_t out_c = depthwise ? s[3] * c.multiplier : c.out_channels > 0 ? c.out_channels : small_dim(r) * 2;
   const std::vector<int32_t> w = depthwise ? std::vector<int32_t>{1, c.filter_h, c.filter_w, out_c}
                                            : std::vector<int32_t>{out_c, c.filter_h, c.filter_w, s[3]};
   inputs.push_back(add_constant(r, m, input.type, w, true));
@@ -287,7 +288,7 @@ std::vector<int32_t> fc_operands(Recipe& r, ModelSpec& m, const TensorSpec& inpu
                                  std::vector<int32_t>& inputs) {
   const std::vector<int32_t>& s = input.shape;
   const TensorType bias_type = input.type == TensorType::INT8 ? TensorType::INT32 : input.type;
-  const int32_t units = small_dim(r) * 3;
+  const int32_t units = c.out_channels > 0 ? c.out_channels : small_dim(r) * 3;
   inputs.push_back(add_constant(r, m, input.type, {units, s.back()}, true));
   if (r.byte() % 4 != 0) inputs.push_back(add_constant(r, m, bias_type, {units}, false));
   if (c.keep_dims) {
@@ -375,16 +376,19 @@ int32_t add_op(Recipe& r, ModelSpec& m, int32_t in) {
   return add_listed_op(r, m, in, listed, choose(r));
 }
 
-// The focused operator's window, over `choose`'s: 3x3 (the depthwise ring's) or another small filter, unit
-// strides, dilations and depth multiplier three times in four each, and one time in four a window over the
-// whole image (a global pool).
-void focus_window(Recipe& r, OpChoices& c, const std::vector<int32_t>& image) {
+// The focused operator's choices, over `choose`'s: 3x3 (the depthwise ring's) or another small filter, unit
+// strides, dilations and depth multiplier three times in four each, one time in four a window over the whole
+// image (a global pool); 4 to 32 output channels or units (enough for the packed kernels); no activation or
+// RELU (the calibrated output scale would make RELU6's and RELU_N1_TO_1's range a single value).
+void focus_choices(Recipe& r, OpChoices& c, const std::vector<int32_t>& image) {
   constexpr int32_t kFilters[] = {3, 3, 1, 2, 5};
   c.filter_h = r.pick(kFilters), c.filter_w = r.pick(kFilters);
   if (r.byte() % 4 != 0) c.stride_h = c.stride_w = 1;
   if (r.byte() % 4 != 0) c.dilation_h = c.dilation_w = 1;
   if (r.byte() % 4 != 0) c.multiplier = 1;
   if (r.byte() % 4 == 0) c.filter_h = image[1], c.filter_w = image[2], c.padding = tflite::Padding::VALID;
+  c.out_channels = 4 * (1 + r.byte() % 8);
+  c.activation = r.flag() ? tflite::ActivationFunctionType::RELU : tflite::ActivationFunctionType::NONE;
 }
 
 // Bytes of the recipe as int16 values in int32 words (a bias of the order of a few taps' products).
@@ -396,10 +400,21 @@ void fill_bias(Recipe& r, std::vector<uint8_t>& bias) {
   }
 }
 
-// The focused weighted operator's constants and output scale: weights and bias from the recipe's bytes (the
-// fuzzer's constants are mostly zeros, ramps and extremes), and an output scale that puts a typical sum of
-// random inputs and weights (a standard deviation of sqrt(taps) * 128^2 / 3) near 40 steps of the output, so
-// that few outputs clamp and a wrong sum shows.
+// Per-channel scales along the output channels, as TFLite quantizes weights (the last axis of a depthwise
+// filter, the first otherwise; the fuzzer's per-channel quantization takes the first only): within a factor
+// of 4 of each other, so that a kernel that mixes up channels' constants shows.
+void quantize_per_channel(Recipe& r, TensorSpec& weights, OpKind kind) {
+  weights.axis = kind == OpKind::DepthwiseConv2D ? static_cast<int32_t>(weights.shape.size()) - 1 : 0;
+  const int32_t channels = weights.shape[static_cast<size_t>(weights.axis)];
+  weights.scale.clear();
+  weights.zero_point.assign(static_cast<size_t>(std::max(channels, 0)), 0);
+  for (int32_t c = 0; c < channels; ++c) weights.scale.push_back(0.0025f * static_cast<float>(4 + r.byte() % 13));
+}
+
+// The focused weighted operator's constants and output scale: per-channel weights, weights and bias from the
+// recipe's bytes (the fuzzer's constants are mostly zeros, ramps and extremes), and an output scale that puts
+// a typical sum of random inputs and weights (a standard deviation of sqrt(taps) * 128^2 / 3) near 40 steps of
+// the output, so that few outputs clamp and a wrong sum shows.
 void calibrate_weighted(Recipe& r, ModelSpec& m, OpKind kind) {
   const OpSpec& o = m.ops.back();
   const auto constant = [&](size_t k) -> TensorSpec* {  // input k, if the op lists a tensor there
@@ -414,6 +429,8 @@ void calibrate_weighted(Recipe& r, ModelSpec& m, OpKind kind) {
       input.scale.empty()) {
     return;
   }
+  quantize_per_channel(r, *weights, kind);
+  if (weights->scale.empty()) return;
   for (uint8_t& b : weights->data) b = r.byte();
   TensorSpec* const bias = constant(2);
   if (bias != nullptr && bias->type == TensorType::INT32) fill_bias(r, bias->data);
@@ -459,7 +476,7 @@ std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focu
   m.tensors.push_back(in);
   m.inputs = {0};
   OpChoices c = choose(r);
-  focus_window(r, c, in.shape);
+  focus_choices(r, c, in.shape);
   m.outputs = {add_listed_op(r, m, 0, focus, c)};
   calibrate_weighted(r, m, focus.kind);
   return build_model(m);

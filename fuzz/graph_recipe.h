@@ -19,7 +19,7 @@ std::vector<uint8_t> model_from_recipe(const uint8_t* data, size_t size);
 const tflite_test::ListedOp* listed_op_named(const std::string& name);
 
 // One `focus` operator on an int8 image of up to 16 x 16 pixels whose depth is a multiple of four one time in
-// two: windows mostly 3x3 at unit strides, now and then over the whole image (focus_window). The differential
+// two: windows mostly 3x3 at unit strides, now and then over the whole image (focus_choices). The differential
 // harness's way to the specialised stems that random models seldom reach: the depthwise ring (3x3, stride 1,
 // depth 4k; none in 400,000 random models), the average pool's lanes and global kernels.
 std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,

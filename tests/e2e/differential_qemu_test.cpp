@@ -2,7 +2,7 @@
 // candidate passes, a wrong one is caught; every DSP implementation (MICROAOT_KERNEL_ISA lines) against the
 // portable kernel on the Cortex-M4 and M7, one random model each (CI time), the packed specialisations of
 // 1x1 CONV_2D and FULLY_CONNECTED within their stems' cases, the k x k packed CONV_2D as a case of its own, the
-// depthwise ring and the average pool's lanes and global kernels on models focused on them, all over int16
+// weighted and pooling stems on models focused on their operator (kFocusedStems), all over int16
 // weights on the M4 (--optimize speed) and int8 ones on the M7 (balanced) (the host tests of
 // runtime/kernels/dsp_kernels_test.cpp and compiler/ops/packed_weights_test.cpp cover many shapes; these run the
 // real instructions).
@@ -52,6 +52,7 @@ std::string flavoured(const std::string& stem, const Cpu& cpu) {
 struct DspCase {
   std::string stem;
   const Cpu* cpu;
+  const char* focus;  // the operator of the case's focused models (kFocusedStems), or nullptr: random models
 };
 
 void PrintTo(const DspCase& c, std::ostream* os) { *os << c.stem << " on " << c.cpu->target; }
@@ -74,11 +75,34 @@ const char* specialisation_of(const std::string& stem) {
   return nullptr;
 }
 
-// Stems that random models do not reach within a case's tries (the ring's: 3x3, stride 1, depth 4k, rows of 3 to
-// 12; none in 400,000 random models), or reach late (the average pool's lanes and global kernels: the lanes' at
-// try 5,008 of seed 1): their cases draw models of one operator whose windows and depths lean towards them
-// (--focus, fuzz::focused_model_from_recipe).
-const char* const kFocusedStems[][2] = {{"depthwise_conv_2d_s8_ring", "DEPTHWISE_CONV_2D"},
+TEST_P(DspImplementations, MatchThePortableKernel) {
+  MICROAOT_REQUIRE_QEMU();
+  const DspCase& c = GetParam();
+  // A focused case's models are small: two of them, so that more of the stem's paths (padding, tiles) come up.
+  std::vector<std::string> args = {"--kernel", c.stem, "--cases", c.focus != nullptr ? "2" : "1", "--max-tries",
+                                   "40000", "--target", c.cpu->target, "--optimize", c.cpu->optimize};
+  if (const char* specialised = specialisation_of(c.stem)) {
+    args.insert(args.end(), {"--kernel", flavoured(specialised, *c.cpu)});
+  }
+  if (c.focus != nullptr) args.insert(args.end(), {"--focus", c.focus});
+  std::string output;
+  EXPECT_EQ(run_differential(args, &output), 0) << output;
+}
+
+// Stems lowering picks on a DSP target that random models rarely reach within another stem's case: a case each.
+const char* const kSpecialisedStems[] = {"conv_2d_s8_packed_kxk"};
+
+// The operator whose focused models (--focus, fuzz::focused_model_from_recipe) a stem's case draws: one layer
+// on an image, windows and depths leaning towards the specialised stems, per-channel weights, sums that seldom
+// clamp. Random models' sums mostly clamp, so that a kernel mixing up two channels' constants passed them, and
+// none in 400,000 reaches the ring (3x3, stride 1, depth 4k, rows of 3 to 12); the pool's lanes and global
+// kernels come late (the lanes' at try 5,008 of seed 1). Stems not listed take random models.
+const char* const kFocusedStems[][2] = {{"conv_2d_s8", "CONV_2D"},
+                                        {"conv_2d_s8_packed_kxk", "CONV_2D"},
+                                        {"fully_connected_s8", "FULLY_CONNECTED"},
+                                        {"depthwise_conv_2d_s8", "DEPTHWISE_CONV_2D"},
+                                        {"depthwise_conv_2d_s8_ring", "DEPTHWISE_CONV_2D"},
+                                        {"average_pool_2d_s8", "AVERAGE_POOL_2D"},
                                         {"average_pool_2d_s8_lanes", "AVERAGE_POOL_2D"},
                                         {"average_pool_2d_s8_global", "AVERAGE_POOL_2D"}};
 
@@ -88,24 +112,6 @@ const char* focus_of(const std::string& stem) {
   }
   return nullptr;
 }
-
-TEST_P(DspImplementations, MatchThePortableKernel) {
-  MICROAOT_REQUIRE_QEMU();
-  const DspCase& c = GetParam();
-  // A focused case's models are small: two of them, so that more of the stem's paths (padding, tiles) come up.
-  const char* focus = focus_of(c.stem);
-  std::vector<std::string> args = {"--kernel", c.stem, "--cases", focus != nullptr ? "2" : "1", "--max-tries",
-                                   "40000", "--target", c.cpu->target, "--optimize", c.cpu->optimize};
-  if (const char* specialised = specialisation_of(c.stem)) {
-    args.insert(args.end(), {"--kernel", flavoured(specialised, *c.cpu)});
-  }
-  if (focus != nullptr) args.insert(args.end(), {"--focus", focus});
-  std::string output;
-  EXPECT_EQ(run_differential(args, &output), 0) << output;
-}
-
-// Stems lowering picks on a DSP target that random models rarely reach within another stem's case: a case each.
-const char* const kSpecialisedStems[] = {"conv_2d_s8_packed_kxk"};
 
 // The stems of the MICROAOT_KERNEL_ISA(stem, dsp, ...) lines and the specialised stems, each on both cpus.
 std::vector<DspCase> dsp_cases() {
@@ -123,7 +129,7 @@ std::vector<DspCase> dsp_cases() {
   stems.insert(stems.end(), std::begin(kSpecialisedStems), std::end(kSpecialisedStems));
   std::vector<DspCase> cases;
   for (const char* stem : stems) {
-    for (const Cpu& cpu : kCpus) cases.push_back({flavoured(stem, cpu), &cpu});
+    for (const Cpu& cpu : kCpus) cases.push_back({flavoured(stem, cpu), &cpu, focus_of(stem)});
   }
   return cases;
 }
