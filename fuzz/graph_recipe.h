@@ -19,8 +19,10 @@ std::vector<uint8_t> model_from_recipe(const uint8_t* data, size_t size);
 const tflite_test::ListedOp* listed_op_named(const std::string& name);
 
 // One `focus` operator on an int8 image of up to 16 x 16 pixels whose depth is a multiple of four one time in
-// two: windows mostly 3x3 at unit strides, now and then over the whole image (focus_choices). The differential
-// harness's way to the specialised stems that random models seldom reach: the depthwise ring (3x3, stride 1,
+// two: windows mostly 3x3 at unit strides, now and then over the whole image (focus_choices); a weighted
+// operator's weights per channel, its weights and bias random bytes, its output scale sized to its sums, so
+// that few outputs clamp (calibrate_weighted). The differential harness's models for the kernels' arithmetic,
+// and its way to the specialised stems that random models seldom reach: the depthwise ring (3x3, stride 1,
 // depth 4k; none in 400,000 random models), the average pool's lanes and global kernels.
 std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
                                                size_t size);

@@ -1,8 +1,8 @@
 // The differential harness on the emulated Cortex-M4 (where ISA-specific implementations run): a faithful
 // candidate passes, a wrong one is caught; every DSP implementation (MICROAOT_KERNEL_ISA lines) against the
-// portable kernel on the Cortex-M4 and M7, one random model each (CI time), the packed specialisations of
-// 1x1 CONV_2D and FULLY_CONNECTED within their stems' cases, the k x k packed CONV_2D as a case of its own, the
-// weighted and pooling stems on models focused on their operator (kFocusedStems), all over int16
+// portable kernel on the Cortex-M4 and M7, one random model each or, for the weighted and pooling stems, two
+// models focused on their operator (kFocusedStems) (CI time), the packed specialisations of 1x1 CONV_2D and
+// FULLY_CONNECTED within their stems' cases, the k x k packed CONV_2D as a case of its own, all over int16
 // weights on the M4 (--optimize speed) and int8 ones on the M7 (balanced) (the host tests of
 // runtime/kernels/dsp_kernels_test.cpp and compiler/ops/packed_weights_test.cpp cover many shapes; these run the
 // real instructions).
