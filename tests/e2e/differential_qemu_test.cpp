@@ -8,6 +8,7 @@
 // real instructions).
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <iterator>
 #include <ostream>
 #include <string>
@@ -68,9 +69,11 @@ const char* const kSpecialisations[][2] = {{"conv_2d_s8", "conv_2d_s8_packed"},
                                            {"depthwise_conv_2d_s8", "depthwise_conv_2d_s8_ring"},
                                            {"average_pool_2d_s8", "average_pool_2d_s8_lanes"}};
 
-const char* specialisation_of(const std::string& stem) {
-  for (const auto& s : kSpecialisations) {
-    if (stem == s[0]) return s[1];
+// The second column of `table`'s row for `stem`, or nullptr.
+template <size_t N>
+const char* paired_with(const char* const (&table)[N][2], const std::string& stem) {
+  for (const auto& row : table) {
+    if (stem == row[0]) return row[1];
   }
   return nullptr;
 }
@@ -81,7 +84,7 @@ TEST_P(DspImplementations, MatchThePortableKernel) {
   // A focused case's models are small: two of them, so that more of the stem's paths (padding, tiles) come up.
   std::vector<std::string> args = {"--kernel", c.stem, "--cases", c.focus != nullptr ? "2" : "1", "--max-tries",
                                    "40000", "--target", c.cpu->target, "--optimize", c.cpu->optimize};
-  if (const char* specialised = specialisation_of(c.stem)) {
+  if (const char* specialised = paired_with(kSpecialisations, c.stem)) {
     args.insert(args.end(), {"--kernel", flavoured(specialised, *c.cpu)});
   }
   if (c.focus != nullptr) args.insert(args.end(), {"--focus", c.focus});
@@ -106,13 +109,6 @@ const char* const kFocusedStems[][2] = {{"conv_2d_s8", "CONV_2D"},
                                         {"average_pool_2d_s8_lanes", "AVERAGE_POOL_2D"},
                                         {"average_pool_2d_s8_global", "AVERAGE_POOL_2D"}};
 
-const char* focus_of(const std::string& stem) {
-  for (const auto& f : kFocusedStems) {
-    if (stem == f[0]) return f[1];
-  }
-  return nullptr;
-}
-
 // The stems of the MICROAOT_KERNEL_ISA(stem, dsp, ...) lines and the specialised stems, each on both cpus.
 std::vector<DspCase> dsp_cases() {
   struct Implementation {
@@ -129,7 +125,7 @@ std::vector<DspCase> dsp_cases() {
   stems.insert(stems.end(), std::begin(kSpecialisedStems), std::end(kSpecialisedStems));
   std::vector<DspCase> cases;
   for (const char* stem : stems) {
-    for (const Cpu& cpu : kCpus) cases.push_back({flavoured(stem, cpu), &cpu, focus_of(stem)});
+    for (const Cpu& cpu : kCpus) cases.push_back({flavoured(stem, cpu), &cpu, paired_with(kFocusedStems, stem)});
   }
   return cases;
 }
