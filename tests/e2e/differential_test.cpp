@@ -32,6 +32,25 @@ TEST(DifferentialHarness, CatchesACandidateWrongOnSomeInputValues) {
   remove_dir(dir);
 }
 
+// Focused models (--focus) carry per-channel weights and sums that seldom clamp: a faithful conv passes them, one
+// that mixes up two channels' requantization is caught.
+TEST(DifferentialHarness, FocusedModelsCatchAConvThatMixesUpChannels) {
+  const std::string dir = make_temp_dir();
+  std::string output;
+  EXPECT_EQ(run_differential({"--kernel", "conv_2d_s8", "--focus", "CONV_2D", "--cases", "2", "--kernel-source",
+                              "kernels/conv_2d_s8.c=" + write_faithful_conv_2d_s8(dir)},
+                             &output),
+            0)
+      << output;
+  EXPECT_EQ(run_differential({"--kernel", "conv_2d_s8", "--focus", "CONV_2D", "--cases", "4", "--kernel-source",
+                              "kernels/conv_2d_s8.c=" + write_channel_mixing_conv_2d_s8(dir)},
+                             &output),
+            1)
+      << output;
+  EXPECT_NE(output.find("DIFFERENT in case"), std::string::npos) << output;
+  remove_dir(dir);
+}
+
 TEST(DifferentialHarness, RefusesAKernelFileTheFolderLacksAndTooFewCases) {
   std::string output;
   EXPECT_EQ(run_differential({"--kernel", "add_s8", "--cases", "1", "--kernel-source", "kernels/nope.c=/dev/null"},
@@ -40,6 +59,8 @@ TEST(DifferentialHarness, RefusesAKernelFileTheFolderLacksAndTooFewCases) {
   EXPECT_NE(output.find("no kernel file 'kernels/nope.c'"), std::string::npos) << output;
   EXPECT_EQ(run_differential({"--kernel", "no_such_stem", "--cases", "1", "--max-tries", "50"}, &output), 2);
   EXPECT_NE(output.find("0 of 1 cases identical (too few cases found)"), std::string::npos) << output;
+  EXPECT_EQ(run_differential({"--kernel", "add_s8", "--focus", "NO_SUCH_OPERATOR"}, &output), 2);
+  EXPECT_NE(output.find("--focus: no operator NO_SUCH_OPERATOR"), std::string::npos) << output;
 }
 
 }  // namespace

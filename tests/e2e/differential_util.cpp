@@ -35,4 +35,21 @@ std::string write_wrong_add_s8(const std::string& dir) {
                "MICROAOT_DEFINE_BINARY_KERNEL(add_s8, microaot_add_params_q, int8_t, WRONG)\n");
 }
 
+std::string write_faithful_conv_2d_s8(const std::string& dir) {
+  return write(dir + "/conv_2d_s8_same.c",
+               read_text(std::string(MICROAOT_RUNTIME_DIR) + "/kernels/portable/conv_2d_s8.c"));
+}
+
+std::string write_channel_mixing_conv_2d_s8(const std::string& dir) {
+  return write(dir + "/conv_2d_s8_mixing.c",
+               "#define MICROAOT_DTYPE s8\n"
+               "#define MICROAOT_CONV conv_2d\n"
+               "#define MICROAOT_FN microaot_conv_2d_s8\n"
+               "#define MICROAOT_FN_OVERLAP microaot_conv_2d_s8_overlap\n"
+               "#include \"microaot/kernel_dtype.h\"\n"
+               "#undef MICROAOT_OUTPUT_s8\n"
+               "#define MICROAOT_OUTPUT_s8(p, acc, c) MICROAOT_OUTPUT_INT(p, acc, (c) & ~1)\n"
+               "#include \"microaot/templates/conv.h\"\n");
+}
+
 }  // namespace microaot::e2e

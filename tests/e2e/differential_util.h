@@ -14,4 +14,9 @@ int run_differential(const std::vector<std::string>& args, std::string* output);
 std::string write_faithful_add_s8(const std::string& dir);
 std::string write_wrong_add_s8(const std::string& dir);
 
+// conv_2d_s8 exactly as the portable file computes it, and conv_2d_s8 that requantizes each odd output channel
+// with its even neighbour's multiplier and shift (a mix-up that only per-channel weights and unclamped sums show).
+std::string write_faithful_conv_2d_s8(const std::string& dir);
+std::string write_channel_mixing_conv_2d_s8(const std::string& dir);
+
 }  // namespace microaot::e2e
