@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/emit.h"
 #include "compile/compile_model.h"
 
 namespace CLI {
@@ -50,6 +51,7 @@ struct RunCommandOptions {
   bool batch = false;  // several input sets through one context; set k's outputs go to OUTPUT_DIR/k/
   bool fresh_state = false;  // --batch: each set from the initial state (reset) instead of the previous set's
   bool quiet = false;  // no summary line (runs made by bench and validate)
+  bool force = false;  // as compile's --force: a folder microaot did not write is moved aside, not refused
 };
 
 struct BenchCommandOptions {
@@ -71,8 +73,9 @@ struct CompileOutputOptions {
 
 int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output);
 int run_command(RunCommandOptions& options);
-// `run` for a Cortex-M target: cross-compiled, run under QEMU (cortex_m_run.cpp).
-int run_on_cortex_m(const RunCommandOptions& options, const CompiledModel& model, size_t sets);
+// `run` for a Cortex-M target: cross-compiled, run under QEMU (cortex_m_run.cpp). Returns the output files
+// (outputN.bin, or k/outputN.bin with --batch); run_command writes them as --output-dir.
+FileSet run_on_cortex_m(const RunCommandOptions& options, const CompiledModel& model, size_t sets);
 int bench_command(BenchCommandOptions& options);
 
 struct ValidateCommandOptions {

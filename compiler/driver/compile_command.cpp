@@ -83,12 +83,10 @@ std::vector<std::string> module_names_for(const CompileCommandOptions& options, 
 void write_output(const CompileOutputOptions& output, const CompiledModel* single, const FileSet& library,
                   const std::vector<ModelStamp>& stamps, const std::vector<std::string>& inputs) {
   const OutputPolicy policy{output.force, inputs};
-  FileSet files = output.format == "mlf" ? mlf_files(*single, library) : library;
+  if (output.format != "mlf") return report_backup(output.path, write_marked_dir(output.path, library, stamps, policy));
+  FileSet files = mlf_files(*single, library);
   files[kMarkerFile] = marker_json(stamps, files);
-  const std::string backup = output.format == "mlf"
-                                 ? write_output_file(output.path, mlf_tar(files), policy, is_microaot_archive)
-                                 : write_output_dir(output.path, files, policy);
-  if (!backup.empty()) std::printf("microaot: the previous '%s' was moved aside to '%s'\n", output.path.c_str(), backup.c_str());
+  report_backup(output.path, write_output_file(output.path, mlf_tar(files), policy, is_microaot_archive));
 }
 
 // A file microaot may replace without --force: a model blob (it starts with the blob's magic).
@@ -104,7 +102,7 @@ int write_blob(const CompileOutputOptions& output, const CompiledModel& model, c
   const GraphBlob blob = build_graph_blob(model);
   const std::string backup = write_output_file(output.path, std::string(blob.bytes.begin(), blob.bytes.end()),
                                                {output.force, {model_path}}, is_model_blob);
-  if (!backup.empty()) std::printf("microaot: the previous '%s' was moved aside to '%s'\n", output.path.c_str(), backup.c_str());
+  report_backup(output.path, backup);
   std::printf("microaot: %s -> %s: blob %zu bytes (description %lld, constants %lld), arena %lld bytes\n",
               model_path.c_str(), output.path.c_str(), blob.bytes.size(), static_cast<long long>(blob.description_bytes),
               static_cast<long long>(blob.constants_bytes), static_cast<long long>(arena_buffer_bytes(model)));

@@ -1,26 +1,15 @@
 // `microaot run --target cortex-mN`: the same inputs and outputs as on the host, but the library is built
 // with arm-none-eabi-gcc into a bare-metal image and run on the emulated board.
-#include <filesystem>
-#include <fstream>
+#include <cstdio>
 
 #include "driver/commands.h"
 #include "driver/cortex_m.h"
 #include "driver/output_dir.h"
 #include "support/diagnostics.h"
 
-namespace fs = std::filesystem;
-
 namespace microaot {
 
-namespace {
-void write_bytes(const std::string& path, const uint8_t* data, size_t size) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  if (!out) throw CompileError("cannot write " + path);
-}
-}  // namespace
-
-int run_on_cortex_m(const RunCommandOptions& o, const CompiledModel& model, size_t sets) {
+FileSet run_on_cortex_m(const RunCommandOptions& o, const CompiledModel& model, size_t sets) {
   const CortexMBoard& board = cortex_m_board(model.options.target.cpu);
   std::vector<uint8_t> inputs;
   for (const std::string& path : o.inputs) {
@@ -41,17 +30,18 @@ int run_on_cortex_m(const RunCommandOptions& o, const CompiledModel& model, size
                        std::to_string(run.sets.size()) + " set(s); expected " + std::to_string(per_set) +
                        " bytes for each of " + std::to_string(sets));
   }
+  FileSet outputs;
   size_t at = 0;
   for (size_t k = 0; k < sets; ++k) {
-    const std::string dir = o.batch ? o.output_dir + "/" + std::to_string(k) : o.output_dir;
-    fs::create_directories(dir);
+    const std::string dir = o.batch ? std::to_string(k) + "/" : "";
     for (size_t i = 0; i < sizes.size(); ++i) {
-      write_bytes(dir + "/output" + std::to_string(i) + ".bin", run.outputs.data() + at, static_cast<size_t>(sizes[i]));
+      const char* bytes = reinterpret_cast<const char*>(run.outputs.data() + at);
+      outputs[dir + "output" + std::to_string(i) + ".bin"] = std::string(bytes, static_cast<size_t>(sizes[i]));
       at += static_cast<size_t>(sizes[i]);
     }
   }
   if (o.keep_build) std::fprintf(stderr, "microaot: build kept in %s\n", build.path().c_str());
-  return 0;
+  return outputs;
 }
 
 }  // namespace microaot

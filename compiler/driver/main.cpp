@@ -64,7 +64,12 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "compile, build for the host (or a Cortex-M board under QEMU), run on raw input files");
   add_compile_options(*run, run_options.base, kRunTargetHelp);
   run->add_option("--input", run_options.inputs, "raw input file, one per model input, in order")->required();
-  run->add_option("--output-dir", run_options.output_dir, "where output0.bin, ... are written")->required();
+  run->add_option("--output-dir", run_options.output_dir,
+                  "where output0.bin, ... are written: a folder as for compile -o (absent, empty or written by "
+                  "microaot; see --force)")
+      ->required();
+  run->add_flag("--force", run_options.force,
+                "replace an output folder microaot did not write, after moving it aside to NAME.microaot-backup-N");
   run->add_option("--dump-tensors", run_options.dump_tensors_dir,
                   "also write every intermediate tensor as tN.bin (host only)");
   run->add_option("--cc", run_options.cc, "C compiler (default $CC or cc; arm-none-eabi-gcc for Cortex-M)");

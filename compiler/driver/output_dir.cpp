@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <system_error>
 #include <vector>
 
@@ -165,6 +167,33 @@ std::string write_output_dir(const std::string& dir, const FileSet& files, const
     fs::create_directory(staging);
     for (const auto& [path, contents] : files) write_file(staging / path, contents);
   });
+}
+
+void check_output_dir(const std::string& dir, const OutputPolicy& policy) {
+  const fs::path target = resolved_path(dir);
+  refuse_protected(target, dir, policy);
+  check_existing(target, dir, policy, true, nullptr);
+}
+
+std::string write_marked_dir(const std::string& dir, FileSet files, const std::vector<ModelStamp>& models,
+                             const OutputPolicy& policy) {
+  files[kMarkerFile] = marker_json(models, files);
+  return write_output_dir(dir, files, policy);
+}
+
+void report_backup(const std::string& shown, const std::string& backup) {
+  if (!backup.empty()) std::printf("microaot: the previous '%s' was moved aside to '%s'\n", shown.c_str(), backup.c_str());
+}
+
+FileSet read_folder(const std::string& dir) {
+  FileSet files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    files[fs::relative(entry.path(), dir).generic_string()] =
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return files;
 }
 
 std::string write_output_file(const std::string& path, const std::string& contents, const OutputPolicy& policy,

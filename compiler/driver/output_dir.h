@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "codegen/emit.h"
+#include "driver/output_marker.h"
 
 namespace microaot {
 
@@ -24,6 +25,21 @@ struct OutputPolicy {
 // --force moved a folder aside, else "". Throws CompileError (nothing changed) when the policy refuses or a
 // write fails.
 std::string write_output_dir(const std::string& dir, const FileSet& files, const OutputPolicy& policy = {});
+
+// Throws what write_output_dir(dir, ..., policy) would throw before writing, and writes nothing: for a
+// command writing two folders, so that a refusal of the second leaves the first unwritten too.
+void check_output_dir(const std::string& dir, const OutputPolicy& policy);
+
+// write_output_dir with the marker (microaot.json) added: it names `models` and every file, so that a later
+// write may replace the folder while nobody changed it. `compile -o` and `run --output-dir` both write so.
+std::string write_marked_dir(const std::string& dir, FileSet files, const std::vector<ModelStamp>& models,
+                             const OutputPolicy& policy);
+
+// Says on stdout where --force moved the previous `shown` (nothing when `backup` is empty).
+void report_backup(const std::string& shown, const std::string& backup);
+
+// Every regular file below `dir` (relative path -> contents): what a program wrote into a folder.
+FileSet read_folder(const std::string& dir);
 
 // Writes `contents` as the file `path` (an MLF archive), by the same rules: an existing file is replaced
 // when `ours(its path)` says microaot wrote it, or with --force (moved aside first).

@@ -1,6 +1,7 @@
 // `microaot run`: compile to a temporary folder, build with the host C compiler at -Wall -Wextra -Werror,
-// run on raw input files, write raw outputs. The build is exactly what a user's firmware would compile,
-// unless --runtime-lib links prebuilt kernels instead of the folder's kernels/*.c (test suites).
+// run on raw input files, write raw outputs into a folder kept as safe as compile -o's (driver/output_dir.h).
+// The build is exactly what a user's firmware would compile, unless --runtime-lib links prebuilt kernels
+// instead of the folder's kernels/*.c (test suites).
 // Cortex-M targets go to run_on_cortex_m (cross compiler and QEMU).
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "driver/output_dir.h"
 #include "support/process.h"
 #include "support/diagnostics.h"
+#include "support/sha256.h"
 #include "target/target.h"
 
 namespace fs = std::filesystem;
@@ -73,36 +75,58 @@ size_t check_inputs(const RunCommandOptions& o, const CompiledModel& model) {
   return o.inputs.size() / per_set;
 }
 
-// The folders the harness writes into: the output folder, or one numbered sub-folder per input set.
+// The folders the harness writes into: the results folder, or one numbered sub-folder per input set.
 void make_result_dirs(const std::string& dir, bool batch, size_t sets) {
   fs::create_directories(dir);
   for (size_t k = 0; batch && k < sets; ++k) fs::create_directories(dir + "/" + std::to_string(k));
 }
-// With --dump-tensors the outputs were written beside the dumps: move them to the output folder.
-void move_outputs(const RunCommandOptions& o, size_t outputs, size_t sets) {
-  make_result_dirs(o.output_dir, o.batch, sets);
-  for (size_t k = 0; k < (o.batch ? sets : 1); ++k) {
-    const std::string sub = o.batch ? "/" + std::to_string(k) : "";
-    for (size_t i = 0; i < outputs; ++i) {
-      const std::string name = sub + "/output" + std::to_string(i) + ".bin";
-      fs::copy_file(o.dump_tensors_dir + name, o.output_dir + name, fs::copy_options::overwrite_existing);
-      fs::remove(o.dump_tensors_dir + name);
-    }
+
+bool is_output_file(const std::string& path) { return fs::path(path).filename().string().rfind("output", 0) == 0; }
+
+// "output0.bin, microaot.json", at most five names.
+std::string file_names(const FileSet& files) {
+  std::string text;
+  size_t shown = 0;
+  for (const auto& entry : files) {
+    if (shown++ < 5) text += (shown == 1 ? "" : ", ") + entry.first;
   }
+  if (files.size() > 5) text += " (and " + std::to_string(files.size() - 5) + " more)";
+  return text;
 }
 
-// "microaot: ran m.tflite on host: 1 input set, 1 output -> out"
-void print_summary(const RunCommandOptions& o, const CompiledModel& model, size_t sets) {
+// Writes the outputs (and with --dump-tensors the intermediates) as compile -o writes its folder: whole or
+// not at all, never over a folder microaot did not write, never into the model's folder or `.`, marked so
+// that a rerun may replace it. Returns what the summary says was written.
+std::string write_results(const RunCommandOptions& o, FileSet outputs, FileSet dumps) {
+  std::vector<std::string> inputs = {o.base.model_path};
+  inputs.insert(inputs.end(), o.inputs.begin(), o.inputs.end());
+  const OutputPolicy policy{o.force, inputs};
+  const std::vector<ModelStamp> stamps = {{o.base.compile.source_name, sha256_hex(read_binary_file(o.base.model_path))}};
+  const bool one_folder = !dumps.empty() && fs::weakly_canonical(fs::absolute(o.dump_tensors_dir)) ==
+                                                fs::weakly_canonical(fs::absolute(o.output_dir));
+  if (one_folder) outputs.insert(dumps.begin(), dumps.end());
+  if (!dumps.empty() && !one_folder) check_output_dir(o.dump_tensors_dir, policy);  // both folders or neither
+  std::string written = o.output_dir + " (" + file_names(outputs) + ", " + kMarkerFile + ")";
+  report_backup(o.output_dir, write_marked_dir(o.output_dir, outputs, stamps, policy));
+  if (!dumps.empty() && !one_folder) {
+    report_backup(o.dump_tensors_dir, write_marked_dir(o.dump_tensors_dir, dumps, stamps, policy));
+    written += ", intermediates -> " + o.dump_tensors_dir + " (" + std::to_string(dumps.size()) + " files)";
+  }
+  return written;
+}
+
+// "microaot: ran m.tflite on host: 1 input set, 1 output -> out (output0.bin, microaot.json)"
+void print_summary(const RunCommandOptions& o, const CompiledModel& model, size_t sets, const std::string& written) {
   const Target& target = model.options.target;
   const std::string where =
       target.is_generic() ? "host" : target.cpu + " (QEMU " + cortex_m_board(target.cpu).machine + ")";
   const size_t outputs = model.graph.outputs.size();
-  std::printf("microaot: ran %s on %s: %zu input set%s, %zu output%s -> %s%s\n", o.base.model_path.c_str(),
-              where.c_str(), sets, sets == 1 ? "" : "s", outputs, outputs == 1 ? "" : "s", o.output_dir.c_str(),
-              o.dump_tensors_dir.empty() ? "" : (", intermediates -> " + o.dump_tensors_dir).c_str());
+  std::printf("microaot: ran %s on %s: %zu input set%s, %zu output%s -> %s\n", o.base.model_path.c_str(),
+              where.c_str(), sets, sets == 1 ? "" : "s", outputs, outputs == 1 ? "" : "s", written.c_str());
 }
 
-void run_on_host(const RunCommandOptions& o, const CompiledModel& model, size_t sets) {
+// Builds and runs on the host; returns every file the harness wrote (outputs and, with --dump-tensors, tN.bin).
+FileSet run_on_host(const RunCommandOptions& o, const CompiledModel& model, size_t sets) {
   const bool dump = !o.dump_tensors_dir.empty();
   TempDir build;
   if (o.keep_build) build.keep();
@@ -114,14 +138,14 @@ void run_on_host(const RunCommandOptions& o, const CompiledModel& model, size_t 
   if (run_process(build_command(o, lib, files)) != 0) {
     throw CompileError("the host C compiler failed on the generated code (rerun with --keep-build to keep it)");
   }
-  const std::string results = dump ? o.dump_tensors_dir : o.output_dir;
+  const std::string results = build.path() + "/results";
   make_result_dirs(results, o.batch, sets);
   const char* batch = !o.batch ? "0" : o.fresh_state ? "fresh" : "1";
   std::vector<std::string> argv = {lib + "/model_run", results, dump ? "1" : "0", batch};
   argv.insert(argv.end(), o.inputs.begin(), o.inputs.end());
   if (run_process(argv) != 0) throw CompileError("the compiled model failed to run");
-  if (dump) move_outputs(o, model.graph.outputs.size(), sets);
   if (o.keep_build) std::fprintf(stderr, "microaot: build kept in %s\n", build.path().c_str());
+  return read_folder(results);
 }
 }  // namespace
 
@@ -140,12 +164,12 @@ int run_command(RunCommandOptions& o) {
   }
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
   const size_t sets = check_inputs(o, model);
-  if (model.options.target.is_generic()) {
-    run_on_host(o, model, sets);
-  } else {
-    run_on_cortex_m(o, model, sets);
-  }
-  if (!o.quiet) print_summary(o, model, sets);
+  const FileSet produced =
+      model.options.target.is_generic() ? run_on_host(o, model, sets) : run_on_cortex_m(o, model, sets);
+  FileSet outputs, dumps;
+  for (const auto& [path, contents] : produced) (is_output_file(path) ? outputs : dumps)[path] = contents;
+  const std::string written = write_results(o, outputs, dumps);
+  if (!o.quiet) print_summary(o, model, sets, written);
   return 0;
 }
 

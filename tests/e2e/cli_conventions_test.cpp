@@ -88,7 +88,8 @@ TEST_F(CliConventionsTest, ByteSizesTakeSuffixes) {
 TEST_F(CliConventionsTest, RunPrintsOneSummaryLine) {
   std::ofstream(tmp_ + "/in.bin", std::ios::binary) << std::string(256, '\x05');
   ASSERT_EQ(microaot({"run", demo_, "--input", tmp_ + "/in.bin", "--output-dir", tmp_ + "/out"}), 0) << errors_;
-  EXPECT_EQ(output_, "microaot: ran " + demo_ + " on host: 1 input set, 1 output -> " + tmp_ + "/out\n");
+  EXPECT_EQ(output_, "microaot: ran " + demo_ + " on host: 1 input set, 1 output -> " + tmp_ +
+                         "/out (output0.bin, microaot.json)\n");
 }
 
 TEST_F(CliConventionsTest, InspectListsUnsupportedOperators) {
@@ -120,6 +121,7 @@ TEST_F(CliConventionsTest, InspectRefusesAFileThatIsNoModel) {
   EXPECT_EQ(microaot({"inspect", tmp_ + "/junk.tflite"}), 1);
   EXPECT_NE(errors_.find("error"), std::string::npos);
 }
+
 
 TEST_F(CliConventionsTest, TvmcSpellingsAreAccepted) {
   ASSERT_EQ(microaot({"compile", demo_, "--target=cmsis-nn, c", "--output", tmp_ + "/a"}), 0) << errors_;

@@ -1,6 +1,7 @@
 // "Nothing is lost" through the command line: `compile -o` writes only into an absent or empty folder or
 // one microaot wrote; everything else is refused (exit status 1, a message naming --force) and stays as it
-// was; --force moves a foreign folder aside; some outputs are refused even with --force.
+// was; --force moves a foreign folder aside; some outputs are refused even with --force. `run --output-dir`
+// follows the same rules.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -34,6 +35,16 @@ class OutputSafetyTest : public DemoModelTest {
   std::string text_of(const std::string& path) {
     const std::vector<uint8_t> bytes = read_file(path);
     return std::string(bytes.begin(), bytes.end());
+  }
+
+  // Exit status of `microaot ARGS` (shell words) run from the folder `dir`, with stderr in errors_.
+  int microaot_in(const std::string& dir, const std::string& args) {
+    const std::string logs = make_temp_dir();
+    const int status = run_process({"sh", "-c", "cd '" + dir + "' && exec '" + MICROAOT_BIN + "' " + args},
+                                   logs + "/stderr.txt");
+    errors_ = text_of(logs + "/stderr.txt");
+    remove_dir(logs);
+    return status;
   }
 
   // Every entry below tmp_, staging folders included, to check that a refusal changed nothing.
@@ -95,12 +106,8 @@ TEST_F(OutputSafetyTest, PlainFileIsNeverReplaced) {
 TEST_F(OutputSafetyTest, CurrentFolderIsRefusedEvenWithForce) {
   fs::create_directories(tmp_ + "/work");
   const std::vector<std::string> before = listing();
-  const std::string logs = make_temp_dir();
-  const std::string command = "cd '" + tmp_ + "/work' && exec '" + MICROAOT_BIN + "' compile '" + demo_ + "' -o . --force";
-  EXPECT_EQ(run_process({"sh", "-c", command}, logs + "/stderr.txt"), 1);
-  const std::string errors = text_of(logs + "/stderr.txt");
-  remove_dir(logs);
-  EXPECT_NE(errors.find("is the current folder"), std::string::npos) << errors;
+  EXPECT_EQ(microaot_in(tmp_ + "/work", "compile '" + demo_ + "' -o . --force"), 1);
+  EXPECT_NE(errors_.find("is the current folder"), std::string::npos) << errors_;
   EXPECT_EQ(listing(), before);
 }
 
@@ -132,6 +139,79 @@ TEST_F(OutputSafetyTest, FailedCompileLeavesTheOutputAsItWas) {
   EXPECT_EQ(run_microaot_capture({"compile", tmp_ + "/cut.tflite", "-o", tmp_ + "/out"}, errors_), 1);
   EXPECT_EQ(listing(), before);
   EXPECT_EQ(text_of(tmp_ + "/out/model.h"), header);
+}
+
+// `run --output-dir` (and --dump-tensors) follow the same rules as `compile -o`: the cases a user hit.
+class RunOutputSafetyTest : public OutputSafetyTest {
+ protected:
+  void SetUp() override {
+    OutputSafetyTest::SetUp();
+    input_ = tmp_ + "/in.bin";
+    write_text(input_, std::string(256, '\x05'));  // the demo model's one input
+  }
+  int run_to(const std::string& dir, const std::vector<std::string>& extra = {}, const std::string& model = "") {
+    std::vector<std::string> args = {"run", model.empty() ? demo_ : model, "--input", input_, "--output-dir", dir};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_microaot_capture(args, errors_, &output_);
+  }
+  std::string input_;
+};
+
+TEST_F(RunOutputSafetyTest, ModelFolderIsRefusedEvenWithForce) {
+  fs::create_directories(tmp_ + "/models/kws");
+  fs::copy_file(demo_, tmp_ + "/models/kws/model.tflite");
+  const std::vector<std::string> before = listing();
+  for (const std::string& dir : {tmp_ + "/models/kws", tmp_ + "/models"}) {
+    EXPECT_EQ(run_to(dir, {"--force"}, tmp_ + "/models/kws/model.tflite"), 1);
+    EXPECT_NE(errors_.find("holds the input model"), std::string::npos) << dir << ": " << errors_;
+  }
+  EXPECT_EQ(listing(), before);
+}
+
+TEST_F(RunOutputSafetyTest, CurrentFolderIsRefused) {
+  fs::create_directories(tmp_ + "/work");
+  const std::vector<std::string> before = listing();
+  EXPECT_EQ(microaot_in(tmp_ + "/work", "run '" + demo_ + "' --input '" + input_ + "' --output-dir ."), 1);
+  EXPECT_NE(errors_.find("is the current folder"), std::string::npos) << errors_;
+  EXPECT_EQ(listing(), before);
+}
+
+TEST_F(RunOutputSafetyTest, FolderWithNotesAndAnOldOutputIsKept) {
+  write_text(tmp_ + "/results/notes.txt", "my notes\n");
+  write_text(tmp_ + "/results/output0.bin", "an older result");
+  const std::vector<std::string> before = listing();
+  EXPECT_EQ(run_to(tmp_ + "/results"), 1);
+  EXPECT_NE(errors_.find("--force"), std::string::npos) << errors_;
+  EXPECT_EQ(listing(), before);
+  EXPECT_EQ(text_of(tmp_ + "/results/output0.bin"), "an older result");
+  // The same folder as --dump-tensors is refused too.
+  EXPECT_EQ(run_to(tmp_ + "/out", {"--dump-tensors", tmp_ + "/results"}), 1);
+  EXPECT_EQ(listing(), before);
+  // --force moves it aside whole, as compile -o --force does.
+  ASSERT_EQ(run_to(tmp_ + "/results", {"--force"}), 0) << errors_;
+  EXPECT_EQ(text_of(tmp_ + "/results.microaot-backup-1/notes.txt"), "my notes\n");
+  EXPECT_EQ(text_of(tmp_ + "/results.microaot-backup-1/output0.bin"), "an older result");
+  EXPECT_NE(output_.find("moved aside to '" + tmp_ + "/results.microaot-backup-1'"), std::string::npos) << output_;
+}
+
+TEST_F(RunOutputSafetyTest, OwnFolderIsMarkedStatedAndReplacedOnRerun) {
+  ASSERT_EQ(run_to(tmp_ + "/out"), 0) << errors_;
+  EXPECT_NE(output_.find("-> " + tmp_ + "/out (output0.bin, microaot.json)"), std::string::npos) << output_;
+  std::ifstream in(tmp_ + "/out/microaot.json");
+  const nlohmann::json marker = nlohmann::json::parse(in);
+  EXPECT_EQ(marker["files"]["output0.bin"], sha256_hex(read_file(tmp_ + "/out/output0.bin")));
+  EXPECT_EQ(marker["models"][0]["sha256"], sha256_hex(read_file(demo_)));
+  ASSERT_EQ(run_to(tmp_ + "/out"), 0) << errors_;  // a rerun replaces its own folder
+  write_text(tmp_ + "/out/mine.txt", "added");
+  EXPECT_EQ(run_to(tmp_ + "/out"), 1);  // but not once a user's file is in it
+  EXPECT_NE(errors_.find("mine.txt"), std::string::npos) << errors_;
+}
+
+TEST_F(RunOutputSafetyTest, FailedRunWritesNothing) {
+  write_text(input_, "short");
+  const std::vector<std::string> before = listing();
+  EXPECT_EQ(run_to(tmp_ + "/out"), 1);
+  EXPECT_EQ(listing(), before);
 }
 
 }  // namespace
