@@ -7,6 +7,7 @@
 
 #include "codegen/emit.h"
 #include "compile/compile_model.h"
+#include "driver/tvmc_options.h"
 
 namespace CLI {
 class App;
@@ -30,6 +31,7 @@ struct CompileCommandOptions {
   std::string interface_api;
   bool unpacked_api = false;
   std::vector<std::string> custom_ops;        // --custom-op values (compile only), parsed into compile
+  TvmcOptions tvmc;                           // tvmc's spellings, folded into the fields above
   CompileOptions compile;
 };
 void add_compile_options(CLI::App& app, CompileCommandOptions& options, const std::string& target_help);

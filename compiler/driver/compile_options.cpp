@@ -112,6 +112,7 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
                  "(repeatable)");
   app.add_option("--io-in-arena", o.io_in_arena, "on (default): inputs/outputs inside the arena; off: own buffers");
   app.add_option("--dump-ir-after", o.compile.dump_ir_after, "print the IR after this pass (or 'all') to stderr");
+  add_tvmc_options(app, o.tvmc);
 }
 
 void add_custom_op_option(CLI::App& app, CompileCommandOptions& o) {
@@ -121,6 +122,7 @@ void add_custom_op_option(CLI::App& app, CompileCommandOptions& o) {
 }
 
 void resolve_compile_options(CompileCommandOptions& o) {
+  apply_tvmc_options(o);
   resolve_pools(o);
   o.compile.custom_ops = resolve_custom_ops(o.custom_ops);
   if (o.io_in_arena != "on" && o.io_in_arena != "off" && o.io_in_arena != "true" && o.io_in_arena != "false") {

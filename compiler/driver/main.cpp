@@ -18,7 +18,7 @@ constexpr int kExitUsage = 2;
 std::string compile_target_help() {
   return "the cpu the C is for: c or host (generic C, the default), or " + microaot::known_cpus() +
          "; tvmc spellings \"c -mcpu=cortex-m4\" and \"cmsis-nn, c -mcpu=cortex-m4\" (the fastest kernels for "
-         "the cpu)";
+         "the cpu); -mattr=+nodsp, +nomve or +nofp take an extension's kernels away";
 }
 constexpr const char* kRunTargetHelp =
     "where to run: host (the default; the host C compiler), or an emulated board under QEMU: cortex-m3, "
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
                       "output folder: absent, empty or written by microaot (see --force); with "
                       "--output-format=mlf the archive file")
       ->required();
-  compile->add_option("--output-format", output.format, "dir (default): a library folder; mlf: tvmc's Model "
+  compile->add_option("-f,--output-format", output.format, "dir (default): a library folder; mlf: tvmc's Model "
                                                         "Library Format archive (.tar)");
   compile->add_flag("--blob-only", output.blob_only,
                     "with --executor graph: write only the model blob, as the file -o names (init_blob loads it)");

@@ -37,6 +37,54 @@ const CpuInfo* find_cpu(const std::string& name) {
   return nullptr;
 }
 
+// The feature switches the kernels depend on, as -mcpu modifiers ("cortex-m33+nodsp") and as tvmc's
+// -mattr entries ("-mattr=+nodsp", LLVM's "-dsp"). A switch that adds a feature only confirms the cpu has it.
+struct FeatureSwitch {
+  const char* modifier;  // after '+' in -mcpu, or as "+name" in -mattr
+  const char* llvm;      // LLVM's -mattr spelling of the same switch
+  void (*apply)(Target& t);
+};
+constexpr FeatureSwitch kFeatureSwitches[] = {
+    {"nodsp", "-dsp", [](Target& t) { t.dsp = t.mve = false; }},  // MVE needs the DSP extension
+    {"nomve", "-mve", [](Target& t) { t.mve = false; }},
+    {"nofp", "-fp", [](Target& t) { t.fpu = "none"; }},
+};
+
+std::string known_switches(bool mattr) {
+  std::string names;
+  for (const FeatureSwitch& f : kFeatureSwitches) {
+    names += (names.empty() ? "" : ", ") + std::string("+") + f.modifier + (mattr ? std::string(", ") + f.llvm : "");
+  }
+  return names + (mattr ? ", +dsp, +mve (the cpu has them)" : "");
+}
+
+// Applies one switch; false when `name` is none.
+bool apply_switch(Target& t, const std::string& name) {
+  for (const FeatureSwitch& f : kFeatureSwitches) {
+    if (name == std::string("+") + f.modifier || name == f.llvm) {
+      f.apply(t);
+      return true;
+    }
+  }
+  return false;
+}
+
+// "-mattr=+nodsp,-mve": each entry switches a feature off, or (+dsp, +mve) confirms the cpu has it.
+void apply_mattr(Target& t, const std::string& list, const std::string& text) {
+  std::istringstream in(list);
+  for (std::string entry; std::getline(in, entry, ',');) {
+    if (apply_switch(t, entry)) continue;
+    if (entry == "+dsp" || entry == "+mve") {
+      if (entry == "+dsp" ? t.dsp : t.mve) continue;
+      throw CompileError("-mattr entry '" + entry + "' in --target \"" + text + "\": " +
+                         (t.is_generic() ? std::string("generic C") : t.cpu) + " has no " +
+                         (entry == "+dsp" ? "DSP extension" : "MVE (Helium)") + "; give an -mcpu that has it");
+    }
+    throw CompileError("unknown -mattr entry '" + entry + "' in --target \"" + text +
+                       "\" (known: " + known_switches(true) + ")");
+  }
+}
+
 // "cortex-m33+nodsp+nofp": the cpu's defaults, then each modifier.
 Target cpu_target(const std::string& spec, const std::string& text) {
   std::vector<std::string> parts;
@@ -53,18 +101,22 @@ Target cpu_target(const std::string& spec, const std::string& text) {
   t.mve = cpu->mve;
   t.fpu = cpu->fpu;
   for (size_t i = 1; i < parts.size(); ++i) {
-    if (parts[i] == "nodsp") {
-      t.dsp = t.mve = false;  // MVE needs the DSP extension
-    } else if (parts[i] == "nofp") {
-      t.fpu = "none";
-    } else if (parts[i] == "nomve") {
-      t.mve = false;
-    } else {
+    if (!apply_switch(t, "+" + parts[i])) {
       throw CompileError("unknown -mcpu modifier '+" + parts[i] + "' in --target \"" + text +
-                         "\" (known: +nodsp, +nofp, +nomve)");
+                         "\" (known: " + known_switches(false) + ")");
     }
   }
   return t;
+}
+
+// Target options that only name things for TVM's dispatch (board, keys, device): they change no code here.
+constexpr const char* kNamingOptions[] = {"-model=", "-keys=", "-device=", "-tag="};
+
+bool is_naming_option(const std::string& option) {
+  for (const char* prefix : kNamingOptions) {
+    if (option.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
 }
 
 // tvmc lists targets before the C one: "cmsis-nn, c -mcpu=...".
@@ -101,18 +153,24 @@ Target parse_target(const std::string& text) {
   std::string word;
   in >> word;
   std::string cpu;
+  std::vector<std::string> mattrs;
   if (word == "c" || word == "host" || word == "llvm" || word.empty()) {
     for (std::string option; in >> option;) {
       if (option.rfind("-mcpu=", 0) == 0) {
         cpu = option.substr(6);
-      } else if (option.rfind("-", 0) != 0 || option.find('=') == std::string::npos) {
-        throw CompileError("unknown target option '" + option + "' in --target \"" + text + "\"");
+      } else if (option.rfind("-mattr=", 0) == 0) {
+        mattrs.push_back(option.substr(7));
+      } else if (!is_naming_option(option)) {
+        throw CompileError("unknown target option '" + option + "' in --target \"" + text +
+                           "\" (known: -mcpu=CPU, -mattr=+nodsp,+nomve,+nofp; -model, -keys, -device and -tag "
+                           "only name things)");
       }
     }
   } else {
     cpu = word;
   }
   Target target = cpu.empty() ? Target{} : cpu_target(cpu, text);
+  for (const std::string& list : mattrs) apply_mattr(target, list, text);
   target.fast_kernels_requested = fast;
   return target;
 }

@@ -36,9 +36,9 @@ const char* optimize_name(const Target& target);
 // The C compiler's optimisation flag of the setting: "-Os" (size) or "-O2".
 const char* optimize_c_flag(const Target& target);
 
-// Parses "c", "host", "c -mcpu=cortex-m4", "cortex-m4", "cmsis-nn, c -mcpu=cortex-m55" and -mcpu feature
-// modifiers ("cortex-m33+nodsp", "+nofp", "+nomve"). Throws CompileError on an unknown cpu, modifier or
-// target option, naming what is known.
+// Parses "c", "host", "c -mcpu=cortex-m4", "cortex-m4", "cmsis-nn, c -mcpu=cortex-m55", -mcpu feature
+// modifiers ("cortex-m33+nodsp", "+nofp", "+nomve") and tvmc's -mattr ("-mattr=+nodsp", "-mattr=-dsp,-mve").
+// Throws CompileError on an unknown cpu, modifier, -mattr entry or target option, naming what is known.
 Target parse_target(const std::string& text);
 
 // The known cpus, for messages and help: "cortex-m0, cortex-m0plus, ...".

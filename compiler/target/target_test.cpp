@@ -49,6 +49,18 @@ TEST(Target, ModifiersTurnFeaturesOff) {
   EXPECT_FALSE(parse_target("cortex-m55+nodsp").mve);  // MVE needs the DSP extension
 }
 
+TEST(Target, MattrSwitchesKernelsFeaturesOff) {
+  EXPECT_FALSE(parse_target("c -mcpu=cortex-m4 -mattr=+nodsp").dsp);
+  EXPECT_FALSE(parse_target("c -mattr=-dsp -mcpu=cortex-m7").dsp);  // in either order
+  const Target m55 = parse_target("c -mcpu=cortex-m55 -mattr=+nomve");
+  EXPECT_FALSE(m55.mve);
+  EXPECT_TRUE(m55.dsp);
+  EXPECT_FALSE(parse_target("c -mcpu=cortex-m55 -mattr=-mve,+nofp").mve);
+  EXPECT_EQ(parse_target("c -mcpu=cortex-m55 -mattr=-mve,+nofp").fpu, "none");
+  EXPECT_TRUE(parse_target("c -mcpu=cortex-m4 -mattr=+dsp").dsp);  // confirms what the cpu has
+  EXPECT_EQ(parse_target("c -mcpu=cortex-m4 -mattr=+nodsp").describe(), "cortex-m4 (armv7e-m, fpu fpv4-sp-d16)");
+}
+
 TEST(Target, TvmcCmsisNnSpelling) {
   const Target t = parse_target("cmsis-nn, c -mcpu=cortex-m7");
   EXPECT_EQ(t.cpu, "cortex-m7");
@@ -63,7 +75,12 @@ TEST(Target, RefusalsNameWhatIsKnown) {
   EXPECT_NE(error_of("c -mcpu=cortex-m4+fast").find("unknown -mcpu modifier '+fast'"), std::string::npos);
   EXPECT_NE(error_of("c fast").find("unknown target option 'fast'"), std::string::npos);
   EXPECT_NE(error_of("cmsis-nn c").find("cmsis-nn must be followed by"), std::string::npos);
-  EXPECT_EQ(error_of("c -mcpu=cortex-m4 -model=stm32"), "");  // other key=value options are tvmc's, ignored
+  EXPECT_EQ(error_of("c -mcpu=cortex-m4 -model=stm32"), "");  // names a board: changes no code
+  EXPECT_NE(error_of("c -mcpu=cortex-m4 -mattr=+fast").find("unknown -mattr entry '+fast'"), std::string::npos);
+  EXPECT_NE(error_of("c -mcpu=cortex-m4 -mattr=+fast").find("+nodsp"), std::string::npos);
+  EXPECT_NE(error_of("c -mcpu=cortex-m3 -mattr=+dsp").find("cortex-m3 has no DSP extension"), std::string::npos);
+  EXPECT_NE(error_of("c -mcpu=cortex-m4 -mfloat-abi=hard").find("unknown target option '-mfloat-abi=hard'"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "demo_fixture.h"
 #include "e2e_util.h"
@@ -129,6 +130,63 @@ TEST_F(CliConventionsTest, TvmcSpellingsAreAccepted) {
       << errors_;
   ASSERT_EQ(microaot({"compile", demo_, "--target=c", "--target-c-mcpu=cortex-m4", "-o", tmp_ + "/c"}), 0) << errors_;
   for (const char* dir : {"/a", "/b", "/c"}) EXPECT_TRUE(fs::exists(tmp_ + dir + "/model.h")) << dir;
+}
+
+// The tvmc spellings a user tried: each is accepted with the meaning it has here (report.json shows it) or
+// refused by name (exit 2, no output).
+TEST_F(CliConventionsTest, TvmcSpellingsMapOntoMicroaotOptions) {
+  auto compile = [&](const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"compile", demo_, "-o", tmp_ + "/" + out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return microaot(args);
+  };
+  auto report = [&](const std::string& out) { return nlohmann::json::parse(read_text(tmp_ + "/" + out + "/report.json")); };
+  ASSERT_EQ(compile("m55", {"--target=cmsis-nn, c", "--target-cmsis-nn-mcpu=cortex-m55",
+                            "--target-c-mcpu=cortex-m55"}), 0) << errors_;
+  EXPECT_NE(report("m55")["flags"].get<std::string>().find("'cmsis-nn, c -mcpu=cortex-m55'"), std::string::npos);
+  ASSERT_EQ(compile("usmp", {"--pass-config", "tir.usmp.enable=1", "--pass-config", "tir.usmp.algorithm=hill_climb",
+                             "--pass-config", "tir.usmp.use_workspace_io=0", "--pass-config=tir.disable_vectorize=1"}),
+            0) << errors_;
+  EXPECT_EQ(report("usmp")["planner"], "hill_climb");
+  EXPECT_EQ(report("usmp")["io_in_arena"], false);
+  ASSERT_EQ(compile("aligned", {"--executor-aot-workspace-byte-alignment=8", "--model-format", "tflite"}), 0) << errors_;
+  EXPECT_EQ(report("aligned")["alignment"], 8);
+  ASSERT_EQ(microaot({"compile", demo_, "-f", "mlf", "-o", tmp_ + "/model.tar"}), 0) << errors_;
+  EXPECT_TRUE(fs::is_regular_file(tmp_ + "/model.tar"));
+  ASSERT_EQ(compile("pools", {"--workspace-pools=sram", "--workspace-pools-targets=sram:c",
+                              "--workspace-pools-size-hint-bytes=sram:64K"}), 0) << errors_;
+  EXPECT_EQ(report("pools")["pools"][0]["name"], "sram");
+  ASSERT_EQ(compile("one_pool", {"--workspace-pools=sram"}), 0) << errors_;  // one pool of any size: the arena
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"--pass-config", "relay.FuseOps.max_depth=1"}, "relay.FuseOps.max_depth: not a setting microaot has"},
+      {{"--pass-config", "tir.usmp.enable=0"}, "always plans all memory statically"},
+      {{"--model-format", "onnx"}, "--model-format onnx: this build reads TensorFlow Lite models only"},
+      {{"--executor-aot-workspace-byte-alignment=16", "--alignment", "4"}, "give one of them"},
+      {{"--target-cmsis-nn-mcpu=cortex-m55"}, "needs --target \"cmsis-nn, c\""},
+      {{"--workspace-pools=sram,dtcm", "--workspace-pools-size-hint-bytes=sram:8K"}, "dtcm has no size"},
+      {{"--workspace-pools=sram", "--workspace-pools-read-bandwidth-bytes-per-cycle=sram:4"},
+       "--workspace-pools-read-bandwidth-bytes-per-cycle: microaot places buffers by lifetime and size"},
+      {{"--target", "c -mcpu=cortex-m4 -mattr=+fast"}, "unknown -mattr entry '+fast'"},
+  };
+  for (const auto& [extra, message] : refused) {
+    EXPECT_EQ(compile("refused", extra), 2) << testing::PrintToString(extra);
+    EXPECT_NE(errors_.find(message), std::string::npos) << testing::PrintToString(extra) << ": " << errors_;
+  }
+  EXPECT_FALSE(fs::exists(tmp_ + "/refused"));
+}
+
+// -mattr=+nodsp (or LLVM's -dsp) takes the DSP kernels away, and the folder records it.
+TEST_F(CliConventionsTest, MattrNoDspTakesThePortableKernels) {
+  ASSERT_EQ(microaot({"compile", demo_, "--target", "c -mcpu=cortex-m4", "-o", tmp_ + "/dsp"}), 0) << errors_;
+  EXPECT_NE(read_text(tmp_ + "/dsp/report.json").find("\"dsp\""), std::string::npos);
+  for (const char* mattr : {"-mattr=+nodsp", "-mattr=-dsp"}) {
+    const std::string out = tmp_ + "/nodsp" + mattr;
+    ASSERT_EQ(microaot({"compile", demo_, "--target", std::string("c -mcpu=cortex-m4 ") + mattr, "-o", out}), 0)
+        << errors_;
+    const nlohmann::json report = nlohmann::json::parse(read_text(out + "/report.json"));
+    for (const auto& op : report["ops"]) EXPECT_EQ(op["implementation"], "portable") << mattr << " " << op;
+    EXPECT_NE(report["flags"].get<std::string>().find("-mcpu=cortex-m4+nodsp"), std::string::npos) << report["flags"];
+  }
 }
 
 // A CUSTOM op: inspect marks it, compile refuses it without a binding (naming its index and custom name)
