@@ -114,7 +114,7 @@ std::vector<const KernelInfo*> linked_kernels(const CompiledModel& model) {
       }
     }
     if (!found) {
-      throw UsageError("--link-kernels: '" + name + "' is neither a kernel nor a kernel stem (kernel_list.def)");
+      throw UsageError("--link-kernels: '" + name + "' is neither a kernel nor a kernel stem (`microaot inspect --kernels` lists them)");
     }
   }
   std::vector<const KernelInfo*> kernels;

@@ -14,6 +14,7 @@
 #include "driver/mlf_archive.h"
 #include "driver/output_dir.h"
 #include "driver/output_marker.h"
+#include "frontend/foreign_model.h"
 #include "microaot/graph.h"
 #include "support/diagnostics.h"
 #include "support/sha256.h"
@@ -23,7 +24,10 @@ namespace microaot {
 
 std::vector<uint8_t> read_binary_file(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw CompileError("cannot read '" + path + "': not a file");
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    const std::string foreign = describe_foreign_folder(path);
+    throw CompileError("cannot read '" + path + "': " + (foreign.empty() ? "not a file" : "it is " + foreign));
+  }
   std::ifstream in(path, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw CompileError("cannot read '" + path + "'");

@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "driver/commands.h"
+#include "driver/kernel_listing.h"
 #include "support/diagnostics.h"
 #include "support/version.h"
 #include "target/target.h"
@@ -103,6 +104,9 @@ int main(int argc, char** argv) {
   CLI::Option* inspect_model = inspect->add_option("model", inspect_path, "the .tflite model");
   inspect->add_flag("--supported", inspect_supported, "print the operator x type table microaot compiles (Markdown)")
       ->excludes(inspect_model);
+  bool inspect_kernels = false;
+  inspect->add_flag("--kernels", inspect_kernels, "list every runtime kernel: id, name, stem, type, ISA (--link-kernels)")
+      ->excludes(inspect_model);
   inspect->require_option(1);
 
   ValidateCommandOptions validate_options;
@@ -129,6 +133,7 @@ int main(int argc, char** argv) {
     if (compile->parsed()) return compile_command(compile_options, output);
     if (run->parsed()) return run_command(run_options);
     if (bench->parsed()) return bench_command(bench_options);
+    if (inspect->parsed() && inspect_kernels) return std::fputs(kernel_listing().c_str(), stdout) < 0;
     if (inspect->parsed()) return inspect_supported ? supported_command() : inspect_command(inspect_path);
     if (validate->parsed()) return validate_command(validate_options);
   } catch (const UsageError& e) {

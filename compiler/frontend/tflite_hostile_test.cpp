@@ -76,9 +76,14 @@ TEST(TfliteReader, ListsEveryUnsupportedOperatorInOneError) {
   m.ops.push_back(tflite_test::op(150, 2, {3}, {}));  // above 127: the byte field holds the placeholder
   EXPECT_EQ(error_of(m),
             "unsupported operators:\n"
-            "  op 1: LSTM (code 16), version 1\n"
+            "  op 1: LSTM (code 16), version 1 (or convert the Keras LSTM layer to UNIDIRECTIONAL_SEQUENCE_LSTM, the "
+            "TFLite converter's default)\n"
             "  op 2: custom operator 'MyOp', version 1 (custom: needs --custom-op)\n"
-            "  op 3: GELU (code 150), version 2");
+            "  op 3: GELU (code 150), version 2 (or write it out in the model with TANH, MUL and ADD (GELU's tanh "
+            "form) before converting)\n"
+            "What to do: bind each to a C function of yours with --custom-op NAME=HEADER,function=FN[,scratch=BYTES], "
+            "e.g. --custom-op LSTM=lstm.h,function=my_lstm (examples/custom-op/README.md); `microaot inspect "
+            "--supported` lists the operators microaot compiles.");
 }
 
 TEST(TfliteReader, OtherSubgraphsAreIgnored) {

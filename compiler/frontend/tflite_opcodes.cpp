@@ -6,6 +6,7 @@
 
 #include "frontend/builtin_names.h"
 #include "frontend/tflite_internal.h"
+#include "frontend/unsupported_advice.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
@@ -86,8 +87,9 @@ int binding_of(const tflite::OperatorCode& code, const CustomOpBindings& binding
   return -1;
 }
 
+// What the unsupported-operators line adds: the CUSTOM op needs a binding, a builtin may have a rewrite.
 std::string unbound_custom_hint(const tflite::OperatorCode& code) {
-  return builtin_code(code) == kTfliteCustomCode ? " (custom: needs --custom-op)" : "";
+  return builtin_code(code) == kTfliteCustomCode ? " (custom: needs --custom-op)" : rewrite_hint(bindable_name(code));
 }
 
 // A binding no operator uses is a typo or the wrong model: refused, naming the operators there are.
@@ -107,6 +109,7 @@ std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tfli
   std::vector<ResolvedOp> resolved;
   std::vector<bool> used(bindings.size(), false);
   std::string unsupported;
+  std::string example;  // the first unsupported operator's name, for the --custom-op example
   const auto* operators = subgraph.operators();
   const size_t count = operators ? operators->size() : 0;
   for (size_t i = 0; i < count; ++i) {
@@ -123,9 +126,10 @@ std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tfli
     } else {
       unsupported += "\n  op " + std::to_string(i) + ": " + name_of(code) + ", version " +
                      std::to_string(code.version()) + unbound_custom_hint(code);
+      if (example.empty()) example = bindable_name(code);
     }
   }
-  if (!unsupported.empty()) throw CompileError("unsupported operators:" + unsupported);
+  if (!unsupported.empty()) throw CompileError("unsupported operators:" + unsupported + unsupported_advice(example));
   check_bindings_used(bindings, used);
   return resolved;
 }

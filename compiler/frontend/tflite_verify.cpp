@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "frontend/foreign_model.h"
 #include "frontend/tflite_internal.h"
 #include "support/diagnostics.h"
 
@@ -29,6 +30,14 @@ bool run_verifier(const std::vector<uint8_t>& bytes, const char* identifier) {
   flatbuffers::Verifier verifier(bytes.data(), bytes.size(), options);
   return verifier.VerifyBuffer<tflite::Model>(identifier);
 }
+
+// A file without the TFL3 identifier that looks like another format (frontend/foreign_model.h) is refused
+// saying so, unless it is a model flatbuffer written without the identifier after all.
+void refuse_foreign(const std::vector<uint8_t>& bytes) {
+  const std::string foreign = describe_foreign_model(bytes);
+  if (foreign.empty() || (bytes.size() >= kMinModelBytes && run_verifier(bytes, nullptr))) return;
+  throw CompileError("not a .tflite model: it looks like " + foreign);
+}
 }  // namespace
 
 const tflite::Model& verify_model(const std::vector<uint8_t>& bytes) {
@@ -36,13 +45,14 @@ const tflite::Model& verify_model(const std::vector<uint8_t>& bytes) {
     throw CompileError("model file is " + std::to_string(bytes.size()) +
                        " bytes; microaot reads models up to 2 GiB");
   }
+  // The verifier's alignment checks are relative to the buffer start, so the start must be aligned.
+  MICROAOT_CHECK(reinterpret_cast<uintptr_t>(bytes.data()) % 8 == 0, "model buffer is not 8-byte aligned");
+  const bool has_identifier = bytes.size() >= 8 && tflite::ModelBufferHasIdentifier(bytes.data());
+  if (!has_identifier) refuse_foreign(bytes);
   if (bytes.size() < kMinModelBytes) {
     throw CompileError("model file is too small to be a .tflite model (" + std::to_string(bytes.size()) +
                        " bytes)");
   }
-  // The verifier's alignment checks are relative to the buffer start, so the start must be aligned.
-  MICROAOT_CHECK(reinterpret_cast<uintptr_t>(bytes.data()) % 8 == 0, "model buffer is not 8-byte aligned");
-  const bool has_identifier = tflite::ModelBufferHasIdentifier(bytes.data());
   if (!has_identifier && looks_like_identifier(bytes.data() + 4)) {
     throw CompileError("not a .tflite model: file identifier is '" +
                        std::string(reinterpret_cast<const char*>(bytes.data()) + 4, 4) + "', expected 'TFL3'");

@@ -115,6 +115,11 @@ TEST_F(CliConventionsTest, InspectListsUnsupportedOperators) {
   // Compile still refuses it, as before.
   EXPECT_EQ(microaot({"compile", unsupported, "-o", tmp_ + "/o"}), 1);
   EXPECT_NE(errors_.find("unsupported operators"), std::string::npos) << errors_;
+  // ... and names the way out.
+  EXPECT_NE(errors_.find("What to do: bind each to a C function of yours with --custom-op"), std::string::npos)
+      << errors_;
+  EXPECT_NE(errors_.find("--custom-op LSH_PROJECTION=lsh_projection.h,function=my_lsh_projection"), std::string::npos)
+      << errors_;
 }
 
 TEST_F(CliConventionsTest, InspectRefusesAFileThatIsNoModel) {
@@ -123,6 +128,38 @@ TEST_F(CliConventionsTest, InspectRefusesAFileThatIsNoModel) {
   EXPECT_NE(errors_.find("error"), std::string::npos);
 }
 
+// A model in another format says what it looks like and what to do, from compile, run and inspect alike.
+TEST_F(CliConventionsTest, AModelInAnotherFormatIsNamed) {
+  std::ofstream(tmp_ + "/model.onnx", std::ios::binary)
+      << std::string("\x08\x08\x12\x07pytorch\x1a\x03" "2.1:\x90\x01\n", 20) << std::string(200, 'x');
+  std::ofstream(tmp_ + "/model.h5", std::ios::binary) << std::string("\x89HDF\r\n\x1a\n", 8) << std::string(200, '\0');
+  EXPECT_EQ(microaot({"compile", tmp_ + "/model.onnx", "-o", tmp_ + "/o"}), 1);
+  EXPECT_NE(errors_.find("it looks like an ONNX model (protobuf): ONNX is not supported by this build"),
+            std::string::npos) << errors_;
+  EXPECT_EQ(microaot({"inspect", tmp_ + "/model.h5"}), 1);
+  EXPECT_NE(errors_.find("Keras HDF5"), std::string::npos) << errors_;
+  EXPECT_NE(errors_.find("TFLiteConverter"), std::string::npos) << errors_;
+  fs::create_directories(tmp_ + "/saved");
+  std::ofstream(tmp_ + "/saved/saved_model.pb") << "x";
+  EXPECT_EQ(microaot({"compile", tmp_ + "/saved", "-o", tmp_ + "/o"}), 1);
+  EXPECT_NE(errors_.find("it is a TensorFlow SavedModel folder"), std::string::npos) << errors_;
+  EXPECT_FALSE(fs::exists(tmp_ + "/o"));
+}
+
+// `inspect --kernels` lists every kernel --link-kernels takes, and a wrong name there points at it.
+TEST_F(CliConventionsTest, InspectListsTheKernelsLinkKernelsTakes) {
+  ASSERT_EQ(microaot({"inspect", "--kernels"}), 0) << errors_;
+  const std::string listing = output_;
+  EXPECT_NE(listing.find("microaot_conv_2d_s8_packed_kxk_w16"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("portable, dsp"), std::string::npos) << listing;
+  EXPECT_EQ(microaot({"compile", demo_, "--executor", "graph", "--link-kernels", "conv_2d_s8_nope", "-o", tmp_ + "/fw"}), 2);
+  EXPECT_NE(errors_.find("`microaot inspect --kernels` lists them"), std::string::npos) << errors_;
+  EXPECT_EQ(errors_.find("kernel_list.def"), std::string::npos) << errors_;
+  // A name from the listing, without its microaot_ prefix, is one --link-kernels takes.
+  ASSERT_EQ(microaot({"compile", demo_, "--executor", "graph", "--link-kernels", "softmax_s8", "-o", tmp_ + "/fw"}), 0)
+      << errors_;
+  EXPECT_NE(listing.find("microaot_softmax_s8 "), std::string::npos) << listing;
+}
 
 TEST_F(CliConventionsTest, TvmcSpellingsAreAccepted) {
   ASSERT_EQ(microaot({"compile", demo_, "--target=cmsis-nn, c", "--output", tmp_ + "/a"}), 0) << errors_;
