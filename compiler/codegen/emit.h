@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compile/compile_model.h"
+#include "compile/plan_memory.h"
 #include "memory/plan_report.h"
 
 namespace microaot {
@@ -89,10 +90,7 @@ std::string pool_symbol(const CompiledModel& model, size_t pool);
 // With --pool: each pool (name, size, bytes used, planner, C symbol) and the pool of each buffer, for the
 // reports; empty with one arena.
 PoolLayout pool_layout(const CompiledModel& model);
-// Bytes at the start of the arena that record which context wrote it last (microaot/executor.h): a
-// pointer, 8 bytes rounded up to the alignment so the planned offsets after it stay aligned; 0 when
-// the model has no arena.
-int64_t arena_header_bytes(const CompiledModel& model);
+// arena_header_bytes: compile/plan_memory.h (the RAM budget counts the header too).
 // Bytes init() needs (NAME_ARENA_SIZE): the header plus the planned arena.
 int64_t arena_buffer_bytes(const CompiledModel& model);
 // Inputs (plus outputs, with --io-in-arena off) of a context: its slots.

@@ -73,10 +73,6 @@ std::string pool_symbol(const CompiledModel& model, size_t pool) {
   return module_names(model).prefix + "_pool_" + model.options.pools[pool].name;
 }
 
-int64_t arena_header_bytes(const CompiledModel& model) {
-  return model.plan.arena_size + model.persistent_bytes == 0 ? 0 : align_up(8, model.options.alignment);
-}
-
 int64_t arena_buffer_bytes(const CompiledModel& model) {
   return arena_header_bytes(model) + (model.persistent_bytes == 0 ? model.plan.arena_size
                                                                   : persistent_base(model) + model.persistent_bytes);
@@ -118,7 +114,7 @@ int64_t static_record_bytes(const CompiledModel& model) {
 }
 
 int64_t static_ram_bytes(const CompiledModel& model) {
-  return planned_ram_bytes(model) + arena_header_bytes(model) + static_record_bytes(model) + contexts_bytes(model);
+  return planned_ram_bytes(model) + static_record_bytes(model) + contexts_bytes(model);  // header in the plan's
 }
 
 }  // namespace microaot

@@ -46,9 +46,14 @@ std::string operator_label(const Op& op) {
   return custom->replaced_builtin.empty() ? "CUSTOM:" + custom->binding.name : custom->replaced_builtin + "*";
 }
 
-// "user" for a --custom-op function (built by the user), else the kernel's implementation.
+constexpr const char* kPackedKernelsHeader = "microaot/kernels/packed.h";
+
+// "user" for a --custom-op function (built by the user); "dsp-packed" for a packed kernel (microaot/kernels/
+// packed.h: C written around the DSP extension's SIMD instructions, chosen only where the target has them,
+// though its source sits with the portable ones); else the kernel's implementation ("portable", "dsp").
 std::string call_implementation(const KernelCall& call) {
-  return call.custom ? "user" : implementation_isa(call.source);
+  if (call.custom) return "user";
+  return call.info().header == kPackedKernelsHeader ? "dsp-packed" : implementation_isa(call.source);
 }
 
 // report.json's entry for an op bound with --custom-op: what the user bound; null for the others.

@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "codegen/emit.h"
 #include "memory/liveness.h"
 #include "memory/plan_check.h"
 #include "memory/planners.h"
@@ -195,7 +196,10 @@ void check_budget(const CompiledModel& model) {
   if (budget <= 0 || required <= budget) return;
   const PeakInfo peak = model.lower_bound;
   std::ostringstream out;
-  out << "Static memory planning failed. Required: " << required << " bytes, Available: " << budget << " bytes.";
+  out << "Static memory planning failed. Required: " << required << " bytes, Available: " << budget << " bytes."
+      << "\nThe budget counts what the application provides: " << module_names(model).macro
+      << "_ARENA_SIZE (the arena, its header included)" << (model.options.pools.size() > 1 ? ", every further --pool" : "")
+      << (model.options.io_in_arena ? "" : ", the input/output buffers") << "; the contexts are not counted.";
   if (peak.op >= 0 && peak.op < static_cast<int>(model.graph.ops.size())) {
     out << "\nThe peak is at step " << peak.op << ", " << describe_op(model.graph, model.graph.ops[peak.op])
         << ", where these buffers are live:" << live_tensors_text(model, peak.op);
@@ -230,9 +234,14 @@ int64_t source_order_bound(const CompiledModel& model) {
 
 }  // namespace
 
+int64_t arena_header_bytes(const CompiledModel& model) {
+  return model.plan.arena_size + model.persistent_bytes == 0 ? 0 : align_up(8, model.options.alignment);
+}
+
 int64_t planned_ram_bytes(const CompiledModel& model) {
-  // The persistent region follows the activations, at an aligned offset.
-  int64_t total = model.persistent.empty() ? model.plan.arena_size : persistent_base(model) + model.persistent_bytes;
+  // The persistent region follows the activations, at an aligned offset; the header precedes them.
+  int64_t total = arena_header_bytes(model) +
+                  (model.persistent.empty() ? model.plan.arena_size : persistent_base(model) + model.persistent_bytes);
   for (size_t k = 1; k < model.pool_used.size(); ++k) total += model.pool_used[k];
   return total + io_buffer_bytes_outside(model);
 }

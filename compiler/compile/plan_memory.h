@@ -15,7 +15,13 @@ void plan_model_memory(CompiledModel& model);
 // Bytes of the input/output buffers outside the arena (--io-in-arena off), each aligned; 0 otherwise.
 int64_t io_buffer_bytes_outside(const CompiledModel& model);
 
-// RAM the plan takes: the arena, the further pools and the I/O buffers outside the arena.
+// Bytes at the start of the arena that record which context wrote it last (microaot/executor.h): a
+// pointer, 8 bytes rounded up to the alignment so the planned offsets after it stay aligned; 0 when
+// the model has no arena.
+int64_t arena_header_bytes(const CompiledModel& model);
+
+// RAM the plan takes, as the application provides it and --ram-budget counts it: the arena with its header
+// (NAME_ARENA_SIZE), the further pools and the I/O buffers outside the arena.
 int64_t planned_ram_bytes(const CompiledModel& model);
 
 // Bytes of two buffers' overlap in the plan (0 when disjoint).

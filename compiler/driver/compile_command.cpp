@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 #include "codegen/emit.h"
 #include "codegen/graph_blob.h"
@@ -76,8 +77,11 @@ std::vector<std::string> module_names_for(const CompileCommandOptions& options, 
     if (stem.empty() || std::isdigit(static_cast<unsigned char>(stem[0]))) stem = "model_" + stem;
     names.push_back(stem);
   }
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (std::count(names.begin(), names.end(), names[i]) > 1) names[i] += "_" + std::to_string(i + 1);
+  // The first of several files with one stem keeps it, the next ones get _2, _3, ... in command-line order.
+  std::map<std::string, int> seen;
+  for (std::string& name : names) {
+    const int n = ++seen[name];
+    if (n > 1) name += "_" + std::to_string(n);
   }
   return names;
 }

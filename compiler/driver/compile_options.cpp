@@ -106,7 +106,9 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
                  "memory planner: best (default: the smallest of all), greedy_by_size, greedy_by_conflicts, "
                  "hill_climb, branch_and_bound, linear; all = best plus a comparison table");
   app.add_option("--alignment", o.alignment, "byte alignment of buffers and arena: a power of two (default 16)");
-  app.add_option("--ram-budget", o.ram_budget, "fail unless the planned RAM fits in BYTES (e.g. 65536, 64K, 1MiB)");
+  app.add_option("--ram-budget", o.ram_budget,
+                 "fail unless the RAM the application provides fits in BYTES (e.g. 65536, 64K, 1MiB): NAME_ARENA_SIZE "
+                 "(header included), further pools and I/O buffers outside the arena; not the contexts");
   app.add_option("--pool", o.pools,
                  "NAME:SIZE[:ALIGN] a further memory for buffers that do not fit, sizes as for --ram-budget "
                  "(repeatable)");

@@ -62,11 +62,18 @@ OpFigures figures_of(const ModelOutline& m, const std::optional<Graph>& g, size_
   return f;
 }
 
-std::string ids_text(const ModelOutline& m, const std::vector<int>& ids, bool shapes) {
+// "3:conv1/Relu[1, 8, 8, 8]": a tensor by index and, unless it is a constant (named in the tensor table), by
+// name, so that the ops read as a data flow; `shapes` adds the shape (outputs), `types` the type (model I/O).
+std::string ids_text(const ModelOutline& m, const std::vector<int>& ids, bool shapes, bool types = false) {
   std::string text;
   for (int id : ids) {
     text += (id < 0 ? std::string("-") : std::to_string(id));
-    if (shapes && id >= 0 && static_cast<size_t>(id) < m.tensors.size()) text += format_shape(m.tensors[id].shape);
+    if (id >= 0 && static_cast<size_t>(id) < m.tensors.size()) {
+      const ModelOutline::Tensor& t = m.tensors[static_cast<size_t>(id)];
+      if (t.constant_bytes == 0 && !t.name.empty()) text += ":" + t.name;
+      if (types) text += " " + t.type;
+      if (shapes || types) text += format_shape(t.shape);
+    }
     text += " ";
   }
   return text;
@@ -104,7 +111,8 @@ int inspect_command(const std::string& model_path) {
   }
   std::cout << "model: " << model_path << "\n";
   if (!m.description.empty()) std::cout << "description: " << m.description << "\n";
-  std::cout << "inputs: " << ids_text(m, m.inputs, false) << "\noutputs: " << ids_text(m, m.outputs, false) << "\n\n";
+  std::cout << "inputs: " << ids_text(m, m.inputs, false, true) << "\noutputs: " << ids_text(m, m.outputs, false, true)
+            << "\n\n";
   int64_t total_macs = 0;
   int64_t total_params = 0;
   print_ops(m, g, problems, total_macs, total_params);

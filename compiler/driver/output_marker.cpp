@@ -59,7 +59,12 @@ std::vector<std::string> files_at_risk(const fs::path& dir) {
        it.increment(ec)) {
     const std::string rel = fs::relative(it->path(), dir).generic_string();
     const fs::file_status status = it->symlink_status();
-    if (fs::is_directory(status) || rel == kMarkerFile) continue;
+    if (fs::is_directory(status)) {
+      // microaot writes no empty folder: one is the user's, kept rather than removed without notice.
+      if (fs::is_empty(it->path(), ec)) at_risk.push_back(rel + "/ (an empty folder)");
+      continue;
+    }
+    if (rel == kMarkerFile) continue;
     if (!fs::is_regular_file(status) || !listed.contains(rel) || listed[rel] != sha256_hex(read_text(it->path()))) {
       at_risk.push_back(rel);
     }

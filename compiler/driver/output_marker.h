@@ -25,7 +25,8 @@ std::string marker_json(const std::vector<ModelStamp>& models, const FileSet& fi
 bool is_marker(const std::string& text);
 
 // What replacing folder `dir` would lose: files (relative paths) its marker does not list, listed files
-// whose contents changed since, and anything that is neither a file nor a folder. Empty for an empty
+// whose contents changed since, empty folders (microaot writes none), and anything that is neither a file
+// nor a folder. Empty for an empty
 // folder or an untouched microaot output. A folder without a valid marker yields {kMarkerFile + " missing"}
 // when it is not empty.
 std::vector<std::string> files_at_risk(const std::filesystem::path& dir);

@@ -169,6 +169,20 @@ TEST_F(CliConventionsTest, TvmcSpellingsAreAccepted) {
   for (const char* dir : {"/a", "/b", "/c"}) EXPECT_TRUE(fs::exists(tmp_ + dir + "/model.h")) << dir;
 }
 
+// Two models with one file name: the first keeps its stem, the second is NAME_2 (command-line order).
+TEST_F(CliConventionsTest, ModelsWithOneFileNameAreNumberedFromTheSecond) {
+  fs::create_directories(tmp_ + "/a");
+  fs::create_directories(tmp_ + "/b");
+  fs::copy_file(demo_, tmp_ + "/a/model.tflite");
+  fs::copy_file(demo_, tmp_ + "/b/model.tflite");
+  ASSERT_EQ(microaot({"compile", tmp_ + "/a/model.tflite", tmp_ + "/b/model.tflite", "-o", tmp_ + "/two"}), 0) << errors_;
+  EXPECT_TRUE(fs::exists(tmp_ + "/two/model/model.h"));
+  EXPECT_TRUE(fs::exists(tmp_ + "/two/model_2/model_2.h"));
+  const size_t first = output_.find("model.tflite -> " + tmp_ + "/two/model:");
+  ASSERT_NE(first, std::string::npos) << output_;
+  EXPECT_GT(output_.find("model.tflite -> " + tmp_ + "/two/model_2:"), first) << output_;
+}
+
 // The tvmc spellings a user tried: each is accepted with the meaning it has here (report.json shows it) or
 // refused by name (exit 2, no output).
 TEST_F(CliConventionsTest, TvmcSpellingsMapOntoMicroaotOptions) {
@@ -216,6 +230,10 @@ TEST_F(CliConventionsTest, TvmcSpellingsMapOntoMicroaotOptions) {
 TEST_F(CliConventionsTest, MattrNoDspTakesThePortableKernels) {
   ASSERT_EQ(microaot({"compile", demo_, "--target", "c -mcpu=cortex-m4", "-o", tmp_ + "/dsp"}), 0) << errors_;
   EXPECT_NE(read_text(tmp_ + "/dsp/report.json").find("\"dsp\""), std::string::npos);
+  // The packed kernels are written for the DSP extension: the reports say so, not "portable".
+  EXPECT_EQ(nlohmann::json::parse(read_text(tmp_ + "/dsp/report.json"))["ops"][0]["implementation"], "dsp-packed");
+  EXPECT_NE(read_text(tmp_ + "/dsp/network_info.txt").find("microaot_conv_2d_s8_packed_kxk_w16          dsp-packed"),
+            std::string::npos) << read_text(tmp_ + "/dsp/network_info.txt");
   for (const char* mattr : {"-mattr=+nodsp", "-mattr=-dsp"}) {
     const std::string out = tmp_ + "/nodsp" + mattr;
     ASSERT_EQ(microaot({"compile", demo_, "--target", std::string("c -mcpu=cortex-m4 ") + mattr, "-o", out}), 0)

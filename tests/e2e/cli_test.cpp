@@ -207,7 +207,10 @@ TEST_F(CliTest, InspectListsOperatorsTensorsAndMacs) {
   std::string output;
   ASSERT_EQ(run_microaot_capture({"inspect", demo_}, errors, &output), 0) << errors;
   for (const char* text : {"CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "RESHAPE", "FULLY_CONNECTED", "SOFTMAX",
-                           "conv1/weights", "[1, 16, 16, 1]", "scale 0.00392157 zp -128", "MACs", "parameter bytes"}) {
+                           "conv1/weights", "[1, 16, 16, 1]", "scale 0.00392157 zp -128", "MACs", "parameter bytes",
+                           // tensors by name where it helps: the model's I/O and each op's data flow
+                           "inputs: 0:input int8[1, 16, 16, 1]", "outputs: 13:output int8[1, 4]",
+                           "0:input 1 2 -> 3:conv1/Relu[1, 8, 8, 8]"}) {
     EXPECT_NE(output.find(text), std::string::npos) << text << " missing from:\n" << output;
   }
 }

@@ -94,6 +94,15 @@ TEST_F(OutputSafetyTest, FilesAddedToOwnOutputAreNotLost) {
   EXPECT_EQ(text_of(tmp_ + "/out/app/main.c"), "mine\n");
 }
 
+// An empty folder a user made inside the output is theirs too: a recompile refuses, naming it, and keeps it.
+TEST_F(OutputSafetyTest, EmptyUserFolderInOwnOutputIsKept) {
+  ASSERT_EQ(compile_to(tmp_ + "/out"), 0) << errors_;
+  fs::create_directories(tmp_ + "/out/app");
+  EXPECT_EQ(compile_to(tmp_ + "/out"), 1);
+  EXPECT_NE(errors_.find("app/ (an empty folder)"), std::string::npos) << errors_;
+  EXPECT_TRUE(fs::is_directory(tmp_ + "/out/app"));
+}
+
 TEST_F(OutputSafetyTest, PlainFileIsNeverReplaced) {
   write_text(tmp_ + "/afile", "keep me");
   for (const std::vector<std::string>& extra : {std::vector<std::string>{}, {"--force"}}) {
