@@ -7,7 +7,7 @@
 # (label qemu) run in the first pass only: host sanitizer flags mean nothing to the Arm build. The sanitizer
 # pass runs one op case per operator (label ops-prebuilt marks the others), linked with the runtime that
 # build compiled with the sanitizers, beside the kernel unit tests: the pass stays within the CI budget
-# (README "Tests"). The
+# (docs/testing.md). The
 # examples (label examples) build with their READMEs' flags and the strict-warning builds (label warnings)
 # with theirs, not the sanitizers: first pass only.
 # MICROAOT_LONG_TESTS=1 also runs every golden vector of every model on the emulated Cortex-M4.

@@ -85,7 +85,7 @@ TEST_P(CortexM4Models, Vector0MatchesGoldenOnBothExecutors) {
   remove_dir(graph);
 }
 
-// The nightly-style run: every golden vector (MICROAOT_LONG_TESTS=1, see README).
+// The nightly-style run: every golden vector (MICROAOT_LONG_TESTS=1, see docs/testing.md).
 TEST_P(CortexM4Models, AllVectorsMatchGolden) {
   if (!long_tests()) GTEST_SKIP() << "set MICROAOT_LONG_TESTS=1 to run every golden vector on cortex-m4";
   MICROAOT_REQUIRE_QEMU();
