@@ -67,6 +67,7 @@ struct CompileOutputOptions {
   std::string format = "dir";  // dir: a library folder; mlf: tvmc's Model Library Format archive
   bool force = false;          // move a folder microaot did not write aside instead of refusing
   bool blob_only = false;      // --executor graph: write only the model blob, as the file `path`
+  std::string for_firmware;    // --for DIR: with --blob-only, a blob the graph firmware folder DIR runs
 };
 
 int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output);
@@ -86,7 +87,8 @@ struct ValidateCommandOptions {
 // Exit status 0 when every tensor with a reference matches (integers exactly, float32 within the golden
 // tolerance), 1 otherwise; prints one row per tensor and names the first differing layer.
 int validate_command(const ValidateCommandOptions& options);
-int inspect_command(const std::string& model_path);
+// A .tflite model, or a graph blob (checked against the firmware folder `firmware_dir` when not empty).
+int inspect_command(const std::string& model_path, const std::string& firmware_dir = "");
 // `inspect --supported`: the operator x type table (docs/operators.md).
 int supported_command();
 

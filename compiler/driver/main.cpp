@@ -57,6 +57,10 @@ int main(int argc, char** argv) {
                                                         "Library Format archive (.tar)");
   compile->add_flag("--blob-only", output.blob_only,
                     "with --executor graph: write only the model blob, as the file -o names (init_blob loads it)");
+  compile->add_option("--for", output.for_firmware,
+                      "with --blob-only: FIRMWARE_DIR, the graph firmware's folder; the blob takes its --target and "
+                      "--optimize, and is refused when it needs a kernel the firmware does not link")
+      ->needs("--blob-only");
   compile->add_flag("--force", output.force,
                     "replace an output microaot did not write, after moving it aside to NAME.microaot-backup-N");
 
@@ -94,11 +98,15 @@ int main(int argc, char** argv) {
 
   std::string inspect_path;
   bool inspect_supported = false;
-  CLI::App* inspect = app.add_subcommand("inspect", "print ops, tensors, shapes, quantization, MACs (any readable model)");
-  CLI::Option* inspect_model = inspect->add_option("model", inspect_path, "the .tflite model");
+  CLI::App* inspect = app.add_subcommand("inspect", "print ops, tensors, shapes, quantization, MACs (any readable model), or a graph model blob's kernels, arena and I/O");
+  CLI::Option* inspect_model = inspect->add_option("model", inspect_path, "the .tflite model, or a model blob (compile --blob-only)");
   inspect->add_flag("--supported", inspect_supported, "print the operator x type table microaot compiles (Markdown)")
       ->excludes(inspect_model);
-  inspect->require_option(1);
+  std::string inspect_firmware;
+  inspect->add_option("--firmware", inspect_firmware,
+                      "with a model blob: check it against this graph firmware folder (the loader's checks)")
+      ->needs(inspect_model);
+  inspect->require_option(1, 2);
 
   ValidateCommandOptions validate_options;
   CLI::App* validate = app.add_subcommand(
@@ -124,7 +132,7 @@ int main(int argc, char** argv) {
     if (compile->parsed()) return compile_command(compile_options, output);
     if (run->parsed()) return run_command(run_options);
     if (bench->parsed()) return bench_command(bench_options);
-    if (inspect->parsed()) return inspect_supported ? supported_command() : inspect_command(inspect_path);
+    if (inspect->parsed()) return inspect_supported ? supported_command() : inspect_command(inspect_path, inspect_firmware);
     if (validate->parsed()) return validate_command(validate_options);
   } catch (const UsageError& e) {
     return report(e, kExitUsage);

@@ -12,6 +12,7 @@ typedef struct {
   uint32_t bytes;
   uint32_t header[MICROAOT_BLOB_HEADER_WORDS];
   const microaot_graph_firmware *firmware;
+  uint32_t missing_kernel; /* the kernel id of a MISSING_KERNEL */
 } blob_view;
 
 /* [at, at + size) lies inside [0, limit). */
@@ -183,16 +184,20 @@ static microaot_status check_arguments(const blob_view *v, const microaot_graph_
   return MICROAOT_STATUS_OK;
 }
 
-/* A step: a kernel this firmware links, its parameter record, its arguments and its scratch. */
-static microaot_status check_step(const blob_view *v, uint32_t step) {
+/* A step: a kernel this firmware links (else its id is kept for NAME_missing_kernel), its parameter record,
+ * its arguments and its scratch. */
+static microaot_status check_step(blob_view *v, uint32_t step) {
   const uint8_t *s = step_record(v->blob, step);
-  const microaot_graph_kernel *kernel =
-      microaot_graph_find_kernel(v->firmware, blob_word(s, MICROAOT_BLOB_S_KERNEL));
+  const uint32_t id = blob_word(s, MICROAOT_BLOB_S_KERNEL);
+  const microaot_graph_kernel *kernel = microaot_graph_find_kernel(v->firmware, id);
   const uint32_t params_at = blob_word(s, MICROAOT_BLOB_S_PARAMS_AT);
   const uint32_t params_bytes = blob_word(s, MICROAOT_BLOB_S_PARAMS_BYTES);
   const uint32_t scratch_at = blob_word(s, MICROAOT_BLOB_S_SCRATCH_AT);
   const uint32_t scratch_bytes = blob_word(s, MICROAOT_BLOB_S_SCRATCH_BYTES);
-  if (kernel == NULL) return MICROAOT_STATUS_UNSUPPORTED_MODEL;
+  if (kernel == NULL) {
+    v->missing_kernel = id;
+    return MICROAOT_STATUS_MISSING_KERNEL;
+  }
   if (params_at % 4u != 0u || !fits(params_at, params_bytes, v->header[MICROAOT_BLOB_W_PARAMS_BYTES]) ||
       !record_fits(kernel, v->blob + v->header[MICROAOT_BLOB_W_PARAMS_AT] + params_at, params_bytes)) {
     return MICROAOT_STATUS_BAD_MODEL;
@@ -258,9 +263,11 @@ microaot_status microaot_graph_init(microaot_context *ctx, microaot_graph *graph
   /* As microaot_init: never from inside this context's own run, whose descriptor this would change. */
   if (state_of(ctx) == STATE_RUNNING) return MICROAOT_STATUS_BAD_STATE;
   ctx->self = NULL; /* IDLE until the blob passes */
+  graph->missing_kernel = MICROAOT_BLOB_NONE;
   if ((uintptr_t)blob % MICROAOT_BLOB_ALIGN != 0u) return MICROAOT_STATUS_ARENA_MISALIGNED;
   view.firmware = firmware;
   status = check_blob(&view, blob, blob_size);
+  if (status == MICROAOT_STATUS_MISSING_KERNEL) graph->missing_kernel = view.missing_kernel;
   if (status != MICROAOT_STATUS_OK) return status;
   fill_model(graph, &view);
   if (arena == NULL && graph->model.static_arena == NULL && firmware->static_arena != NULL) {
