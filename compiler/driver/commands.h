@@ -28,12 +28,16 @@ struct CompileCommandOptions {
   std::string runtime = "crt";
   std::string interface_api;
   bool unpacked_api = false;
-  std::vector<std::string> custom_ops;        // --custom-op values (compile only), parsed into compile
+  std::vector<std::string> custom_ops;        // --custom-op values, parsed into compile
+  std::vector<std::string> custom_sources;    // --custom-source FILE.c: run and bench build them (custom_op_options.h)
   CompileOptions compile;
 };
 void add_compile_options(CLI::App& app, CompileCommandOptions& options, const std::string& target_help);
-// --custom-op, on `compile` only: the other commands build the library themselves, without the user's code.
+// --custom-op, on `compile`: the user builds the function's code.
 void add_custom_op_option(CLI::App& app, CompileCommandOptions& options);
+void add_custom_op_option(CLI::App& app, std::vector<std::string>& custom_ops);
+// --custom-op and --custom-source, on `run`, `bench` and `validate`, which build the user's code with the library.
+void add_custom_op_options(CLI::App& app, std::vector<std::string>& custom_ops, std::vector<std::string>& sources);
 // Validates the options (UsageError) and fills options.compile from them; may be called again.
 void resolve_compile_options(CompileCommandOptions& options);
 
@@ -80,6 +84,7 @@ struct ValidateCommandOptions {
   std::string model_path;
   std::vector<std::string> inputs;  // one set: one file per model input
   std::string reference_dir;        // tN.bin per tensor, N = the tensor's index in the .tflite
+  std::vector<std::string> custom_ops, custom_sources;  // as run's
   std::string cc;
   std::string cflags;
   bool keep_build = false;

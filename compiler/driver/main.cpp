@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   RunCommandOptions run_options;
   CLI::App* run = app.add_subcommand("run", "compile, build for the host (or a Cortex-M board under QEMU), run on raw input files");
   add_compile_options(*run, run_options.base, kRunTargetHelp);
+  add_custom_op_options(*run, run_options.base.custom_ops, run_options.base.custom_sources);
   run->add_option("--input", run_options.inputs, "raw input file, one per model input, in order")->required();
   run->add_option("--output-dir", run_options.output_dir, "where output0.bin, ... are written")->required();
   run->add_option("--dump-tensors", run_options.dump_tensors_dir,
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
   BenchCommandOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "run on an emulated Cortex-M; report instructions, flash, RAM, stack");
   add_compile_options(*bench, bench_options.base, kBenchTargetHelp);
+  add_custom_op_options(*bench, bench_options.base.custom_ops, bench_options.base.custom_sources);
   bench->add_option("--input", bench_options.inputs, "raw input file, one per model input (default: zeros)");
   bench->add_flag("--json", bench_options.json, "print one JSON object instead of the table");
   bench->add_option("--cc", bench_options.cc, "the Arm C compiler (default arm-none-eabi-gcc)");
@@ -116,6 +118,7 @@ int main(int argc, char** argv) {
   validate->add_option("--reference", validate_options.reference_dir,
                        "folder of tN.bin files, N = the tensor's index in the .tflite")
       ->required();
+  add_custom_op_options(*validate, validate_options.custom_ops, validate_options.custom_sources);
   validate->add_option("--cc", validate_options.cc, "C compiler (default $CC or cc)");
   validate->add_option("--cflags", validate_options.cflags, "extra C flags (default: $MICROAOT_CFLAGS)");
   validate->add_flag("--keep-build", validate_options.keep_build, "keep the temporary build folder");
