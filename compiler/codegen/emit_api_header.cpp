@@ -152,7 +152,7 @@ void emit_graph_prototypes(std::ostringstream& out, const ModuleNames& n) {
       << " * ARENA_MISALIGNED). init validates the whole blob first: BAD_MODEL for a corrupt blob (checksum,\n"
       << " * sizes, offsets, records), UNSUPPORTED_MODEL for one this firmware cannot run (blob version, more\n"
       << " * than " << n.macro << "_MAX_INPUTS inputs), MISSING_KERNEL for one with a step whose kernel it does not\n"
-      << " * link (" << p << "_missing_kernel names it); ARENA_TOO_SMALL when the arena (or\n"
+      << " * link (" << p << "_missing_kernel gives its id); ARENA_TOO_SMALL when the arena (or\n"
       << " * the static one, " << n.macro << "_STATIC_ARENA_SIZE bytes) is smaller than the blob's plan. Sizes of\n"
       << " * its inputs and outputs: input_ptr and output_ptr return them. " << p << "_init(ctx, arena, size) is\n"
       << " * init_blob with the built-in blob. */\n";

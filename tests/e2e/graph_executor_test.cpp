@@ -130,6 +130,20 @@ TEST_F(GraphExecutorTest, ABlobForAnotherOptimizeLevelIsRefusedNamingTheKernelAn
   EXPECT_EQ(run_microaot_capture({"inspect", fitting, "--firmware", fw}, errors, &out), 0);
   EXPECT_NE(out.find("init: ok"), std::string::npos) << out;
   EXPECT_NE(out.find("version: " + std::to_string(MICROAOT_BLOB_VERSION)), std::string::npos) << out;
+  const nlohmann::json report = nlohmann::json::parse(read_text(fw + "/report.json"));
+  EXPECT_NE(out.find("arena: " + std::to_string(report["arena_buffer_bytes"].get<int64_t>()) + " bytes"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("kernels needed: " + std::to_string(report["firmware"]["kernels"].size())), std::string::npos)
+      << out << "the firmware links exactly its model's kernels";
+  EXPECT_NE(out.find("inputs:\n     0  " + std::to_string(report["inputs"][0]["bytes"].get<int64_t>()) + " bytes"),
+            std::string::npos) << out;
+  std::vector<uint8_t> corrupt = read_file(fitting);
+  corrupt[corrupt.size() / 2] ^= 1;
+  const std::string corrupt_path = tmp_ + "/corrupt.blob";
+  std::ofstream(corrupt_path, std::ios::binary).write(reinterpret_cast<const char*>(corrupt.data()),
+                                                      static_cast<std::streamsize>(corrupt.size()));
+  EXPECT_EQ(run_microaot_capture({"inspect", corrupt_path}, errors, &out), 1);
+  EXPECT_NE(errors.find("is a corrupt model blob"), std::string::npos) << errors;
 
   const std::string resnet = tmp_ + "/resnet.blob";
   EXPECT_EQ(run_microaot_capture({"compile", model("ic_resnet8_int8"), "--executor", "graph", "--blob-only", "--for",
