@@ -184,20 +184,16 @@ static microaot_status check_arguments(const blob_view *v, const microaot_graph_
   return MICROAOT_STATUS_OK;
 }
 
-/* A step: a kernel this firmware links (else its id is kept for NAME_missing_kernel), its parameter record,
- * its arguments and its scratch. */
-static microaot_status check_step(blob_view *v, uint32_t step) {
+/* A step: a kernel this firmware links, its parameter record, its arguments and its scratch. */
+static microaot_status check_step(const blob_view *v, uint32_t step) {
   const uint8_t *s = step_record(v->blob, step);
-  const uint32_t id = blob_word(s, MICROAOT_BLOB_S_KERNEL);
-  const microaot_graph_kernel *kernel = microaot_graph_find_kernel(v->firmware, id);
+  const microaot_graph_kernel *kernel =
+      microaot_graph_find_kernel(v->firmware, blob_word(s, MICROAOT_BLOB_S_KERNEL));
   const uint32_t params_at = blob_word(s, MICROAOT_BLOB_S_PARAMS_AT);
   const uint32_t params_bytes = blob_word(s, MICROAOT_BLOB_S_PARAMS_BYTES);
   const uint32_t scratch_at = blob_word(s, MICROAOT_BLOB_S_SCRATCH_AT);
   const uint32_t scratch_bytes = blob_word(s, MICROAOT_BLOB_S_SCRATCH_BYTES);
-  if (kernel == NULL) {
-    v->missing_kernel = id;
-    return MICROAOT_STATUS_MISSING_KERNEL;
-  }
+  if (kernel == NULL) return MICROAOT_STATUS_MISSING_KERNEL;
   if (params_at % 4u != 0u || !fits(params_at, params_bytes, v->header[MICROAOT_BLOB_W_PARAMS_BYTES]) ||
       !record_fits(kernel, v->blob + v->header[MICROAOT_BLOB_W_PARAMS_AT] + params_at, params_bytes)) {
     return MICROAOT_STATUS_BAD_MODEL;
@@ -219,6 +215,9 @@ static microaot_status check_blob(blob_view *v, const void *blob, size_t blob_si
   if (status == MICROAOT_STATUS_OK) status = check_tensors(v);
   for (step = 0; status == MICROAOT_STATUS_OK && step < v->header[MICROAOT_BLOB_W_NUM_STEPS]; ++step) {
     status = check_step(v, step);
+    if (status == MICROAOT_STATUS_MISSING_KERNEL) {  /* kept for NAME_missing_kernel */
+      v->missing_kernel = blob_word(step_record(v->blob, step), MICROAOT_BLOB_S_KERNEL);
+    }
   }
   return status;
 }
