@@ -87,9 +87,14 @@ the memory plan, the input and output sizes (\`input_ptr\`/\`output_ptr\` return
 streaming model keeps from run to run (the blob places it in the arena and carries its initial value, which
 init and \`NAME_reset\` write), within:
 
-- **kernels**: only those the firmware links (\`NAME_NUM_KERNELS\`, \`kernel_table.c\`); build the firmware with
-  \`--link-kernels\` naming the kernels or stems later models will need, or \`all\`. A blob that needs another is
-  refused with \`MICROAOT_STATUS_UNSUPPORTED_MODEL\`.
+- **kernels**: only those the firmware links (\`NAME_NUM_KERNELS\`, \`kernel_table.c\`, listed in the folder's
+  \`report.json\`); build the firmware with \`--link-kernels\` naming the kernels or stems later models will need,
+  or \`all\`. A blob that needs another is refused with \`MICROAOT_STATUS_MISSING_KERNEL\`, and
+  \`NAME_missing_kernel(ctx)\` returns the first missing kernel's id (\`microaot inspect BLOB\` names it).
+  **The target and the optimize level choose the kernels**: a blob made for another \`--target\` or
+  \`--optimize\` than the firmware's needs other kernels (at \`speed\` on a DSP target the packed convolutions
+  keep int16 weights, at \`balanced\` int8 ones, for generic C the portable kernels), so build blobs with the
+  firmware's settings: \`--for\`, below.
 - **arena**: the arena given to init, or the static one, \`NAME_STATIC_ARENA_SIZE\` bytes (define it larger
   when the firmware is built); else \`ARENA_TOO_SMALL\`.
 - **inputs**: at most \`NAME_MAX_INPUTS\` (the context's slots; define it larger when the firmware is built).
@@ -97,6 +102,17 @@ init and \`NAME_reset\` write), within:
   change (version 2: the packed CONV_2D and FULLY_CONNECTED kernels lost their separate bias, the output step's
   table now holds it; version 3: the depthwise ring kernels take the per-channel requantization as an argument
   after the bias), so a blob from an older compiler is refused as unsupported, not run wrongly.
+
+### A blob for a firmware
+
+\`microaot compile MODEL --executor graph --blob-only --for FIRMWARE_DIR -o NEW.blob\` reads the firmware
+folder's \`report.json\` (the blob version it reads, its \`--target\` and \`--optimize\`, the kernels it links),
+compiles with those settings (another \`--target\` or \`--optimize\` on the command line is a usage error) and
+refuses, writing nothing, a model that needs a kernel the firmware does not link, naming each with the steps
+that need it. \`microaot inspect NEW.blob\` prints a blob's version, arena, inputs and outputs and each step's
+kernel by id and name; \`microaot inspect NEW.blob --firmware FIRMWARE_DIR\` runs the firmware's own loader
+over it with that firmware's kernels before anything is flashed (exit status 1 and the missing kernels when
+init would refuse it). \`--link-kernels\` with \`--blob-only\` is a usage error: a blob carries no code.
 
 It **may not** change what the firmware's code fixes: \`NAME.h\`'s \`NAME_INPUT_0_SIZE\`-style macros describe
 the built-in model only, the kernels' code (a blob names kernels, it carries no code), and the executor
@@ -110,7 +126,8 @@ alignment and header, each section's place and size inside the blob, every input
 arena, every tensor (type, alignment to its elements, inside the arena or the constants), and every step:
 its kernel linked, its parameter record exactly the size its kernel's fields take, its arguments the number
 and types the kernel's signature takes (outputs in the arena, never in the constants), its scratch inside
-the arena. A corrupt blob gets \`MICROAOT_STATUS_BAD_MODEL\`, a valid one this firmware cannot run
+the arena. A corrupt blob gets \`MICROAOT_STATUS_BAD_MODEL\`, a valid one that needs a kernel this firmware
+does not link \`MICROAOT_STATUS_MISSING_KERNEL\`, another valid one this firmware cannot run
 \`MICROAOT_STATUS_UNSUPPORTED_MODEL\`; the context stays IDLE. \`fuzz/blob_fuzzer.cpp\` fuzzes this loader
 (with the checksum made right, so mutations reach the other checks) in CI.
 

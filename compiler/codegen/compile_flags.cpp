@@ -5,9 +5,7 @@
 
 namespace microaot {
 
-namespace {
-// "c", "c -mcpu=cortex-m33+nodsp", "cmsis-nn, c -mcpu=cortex-m55": parse_target() gives `t` back. Quoted
-// with single quotes in the flags, so the text stays the same in a C comment, JSON and a shell.
+// Quoted with single quotes in the flags, so the text stays the same in a C comment, JSON and a shell.
 std::string target_flag(const Target& t) {
   std::string text = t.fast_kernels_requested ? "cmsis-nn, c" : "c";
   if (t.is_generic()) return text;
@@ -18,7 +16,6 @@ std::string target_flag(const Target& t) {
   if (defaults.fpu != t.fpu) text += "+nofp";
   return text;
 }
-}  // namespace
 
 std::string compile_flags_text(const CompileOptions& o) {
   std::string text = "--module-name " + o.module_name + " --target '" + target_flag(o.target) + "' --executor " +

@@ -114,6 +114,9 @@ int64_t static_ram_bytes(const CompiledModel& model);
 // The options that shaped the output, as `microaot compile` flags ("--module-name kws --target c ..."),
 // recorded in NAME.h and report.json.
 std::string compile_flags_text(const CompileOptions& options);
+// --target's value for `target`: "c", "c -mcpu=cortex-m33+nodsp", "cmsis-nn, c -mcpu=cortex-m55"
+// (parse_target gives `target` back).
+std::string target_flag(const Target& target);
 
 // The address of a planned (non-constant) tensor in the step function: "arena + NAME_TENSOR_5_OFFSET", a
 // pool, or the buffer bound to its I/O slot.

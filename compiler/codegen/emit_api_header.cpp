@@ -150,13 +150,18 @@ void emit_graph_prototypes(std::ostringstream& out, const ModuleNames& n) {
   out << "\n/* init with another model's blob (compile --executor graph --blob-only), e.g. one received over the\n"
       << " * air: `blob` must stay valid and unchanged while the context uses it, 16-byte aligned (else\n"
       << " * ARENA_MISALIGNED). init validates the whole blob first: BAD_MODEL for a corrupt blob (checksum,\n"
-      << " * sizes, offsets, records), UNSUPPORTED_MODEL for one this firmware cannot run (blob version, a kernel\n"
-      << " * it does not link, more than " << n.macro << "_MAX_INPUTS inputs); ARENA_TOO_SMALL when the arena (or\n"
+      << " * sizes, offsets, records), UNSUPPORTED_MODEL for one this firmware cannot run (blob version, more\n"
+      << " * than " << n.macro << "_MAX_INPUTS inputs), MISSING_KERNEL for one with a step whose kernel it does not\n"
+      << " * link (" << p << "_missing_kernel gives its id); ARENA_TOO_SMALL when the arena (or\n"
       << " * the static one, " << n.macro << "_STATIC_ARENA_SIZE bytes) is smaller than the blob's plan. Sizes of\n"
       << " * its inputs and outputs: input_ptr and output_ptr return them. " << p << "_init(ctx, arena, size) is\n"
       << " * init_blob with the built-in blob. */\n";
   out << "microaot_status " << p << "_init_blob(" << p << "_context *ctx, const void *blob, size_t blob_size, void *arena,\n"
       << "                                size_t arena_size);\n";
+  out << "/* After init returned MICROAOT_STATUS_MISSING_KERNEL: the id of the first kernel the blob needs and this\n"
+      << " * firmware does not link (`microaot inspect BLOB` names each id; build blobs for this firmware with\n"
+      << " * `compile --blob-only --for FIRMWARE_DIR`); 0xFFFFFFFF after any other init. */\n"
+      << "uint32_t " << p << "_missing_kernel(const " << p << "_context *ctx);\n";
 }
 
 void emit_banner(std::ostringstream& out, const CompiledModel& model) {

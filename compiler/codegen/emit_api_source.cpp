@@ -194,6 +194,8 @@ void emit_graph_init(std::ostringstream& out, const CompiledModel& model) {
       << "_firmware, blob, blob_size, arena, arena_size);\n}\n\n";
   out << "microaot_status " << p << "_init(" << p << "_context *ctx, void *arena, size_t arena_size) {\n"
       << "  return " << p << "_init_blob(ctx, " << p << "_blob, sizeof " << p << "_blob, arena, arena_size);\n}\n\n";
+  out << "uint32_t " << p << "_missing_kernel(const " << p << "_context *ctx) {\n"
+      << "  return ctx == NULL ? MICROAOT_BLOB_NONE : ctx->graph.missing_kernel;\n}\n\n";
 }
 
 void emit_wrappers(std::ostringstream& out, const CompiledModel& model) {

@@ -87,8 +87,8 @@ int64_t context_bytes32(const CompiledModel& model) {
   // microaot_slot: buffer pointer, written flag (padded to 4).
   constexpr int64_t kCoreBytes32 = 6 * 4;
   constexpr int64_t kSlotBytes32 = 2 * 4;
-  // microaot_graph: the descriptor (11 words, 10 pointers), the blob and the firmware table.
-  constexpr int64_t kGraphBytes32 = 23 * 4;
+  // microaot_graph: the descriptor (11 words, 10 pointers), the blob, the firmware table, the missing kernel.
+  constexpr int64_t kGraphBytes32 = 24 * 4;
   return kCoreBytes32 + static_cast<int64_t>(context_slots(model)) * kSlotBytes32 + (is_graph(model) ? kGraphBytes32 : 0);
 }
 

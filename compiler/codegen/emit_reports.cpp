@@ -15,6 +15,7 @@
 #include "kernels/select_kernels.h"
 #include "memory/liveness.h"
 #include "memory/plan_report.h"
+#include "microaot/graph.h"
 
 namespace microaot {
 
@@ -257,6 +258,20 @@ std::string emit_network_info(const CompiledModel& model) {
   return out.str();
 }
 
+namespace {
+// --executor graph: what this folder's firmware accepts of a blob (compile --blob-only --for, inspect BLOB
+// --firmware): the blob version it reads, the settings that chose its kernels, and the kernels it links.
+nlohmann::json firmware_json(const CompiledModel& model) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const KernelInfo* kernel : linked_kernels(model)) kernels.push_back({{"id", kernel->id}, {"kernel", kernel->symbol}});
+  return {{"blob_version", MICROAOT_BLOB_VERSION},
+          {"target", target_flag(model.options.target)},
+          {"optimize", optimize_name(model.options.target)},
+          {"inputs", model.graph.inputs.size()},
+          {"kernels", kernels}};
+}
+}  // namespace
+
 std::string emit_report_json(const CompiledModel& model) {
   nlohmann::json ops = nlohmann::json::array();
   for (size_t step = 0; step < model.calls.size(); ++step) {
@@ -309,6 +324,7 @@ std::string emit_report_json(const CompiledModel& model) {
     report["blob_constants_bytes"] = blob.constants_bytes;
     report["blob_description_bytes"] = blob.description_bytes;
     report["linked_kernels"] = linked_kernels(model).size();
+    report["firmware"] = firmware_json(model);
   }
   if (!model.options.microaot_version.empty()) report["microaot_version"] = model.options.microaot_version;
   if (!model.options.model_sha256.empty()) report["model_sha256"] = model.options.model_sha256;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "codegen/emit.h"
 #include "codegen/graph_check.h"
 #include "frontend/tflite_test_builder.h"
@@ -88,7 +90,7 @@ TEST(GraphBlob, DamageWithARightChecksumIsCaughtByTheLayoutChecks) {
       << "a larger arena than needed is fine";
 }
 
-TEST(GraphBlob, WhatThisFirmwareCannotRunIsUnsupported) {
+TEST(GraphBlob, WhatThisFirmwareCannotRunIsUnsupportedOrMissingAKernel) {
   const std::vector<uint8_t> good = build_graph_blob(compile_small_graph()).bytes;
   std::vector<uint8_t> version = good;
   set_word(version, MICROAOT_BLOB_W_VERSION, MICROAOT_BLOB_VERSION + 1);
@@ -98,7 +100,43 @@ TEST(GraphBlob, WhatThisFirmwareCannotRunIsUnsupported) {
   const size_t step0 = word(good, MICROAOT_BLOB_W_STEPS_AT) / 4;
   set_word(kernel, step0 + MICROAOT_BLOB_S_KERNEL, 60000);
   set_word(kernel, MICROAOT_BLOB_W_CHECKSUM, microaot_blob_checksum(kernel.data() + 16, kernel.size() - 16));
-  EXPECT_EQ(check_blob(kernel).init, MICROAOT_STATUS_UNSUPPORTED_MODEL);
+  const BlobCheck missing = check_blob(kernel);
+  EXPECT_EQ(missing.init, MICROAOT_STATUS_MISSING_KERNEL);
+  EXPECT_EQ(missing.missing_kernel, 60000u);
+  EXPECT_EQ(check_blob(good).missing_kernel, MICROAOT_BLOB_NONE);
+}
+
+std::vector<int> kernel_ids(const CompiledModel& model) {
+  std::vector<int> ids;
+  for (const KernelInfo* kernel : linked_kernels(model)) ids.push_back(kernel->id);
+  return ids;
+}
+
+// A firmware built for cortex-m4 at --optimize speed links the packed kernels with int16 weights; the same
+// model's blob at balanced (int8 packed weights) or for generic C needs others. The loader names the first
+// step's kernel the firmware lacks; the blob made with the firmware's own settings loads.
+TEST(GraphBlob, ABlobForOtherSettingsNamesTheKernelTheFirmwareLacks) {
+  CompileOptions options;
+  options.executor = "graph";
+  options.target = parse_target("cortex-m4");
+  const CompiledModel firmware = compile_model(build_model(small_packed_fc_model()), options);
+  const std::vector<int> linked = kernel_ids(firmware);
+  EXPECT_EQ(check_blob(build_graph_blob(firmware).bytes, 4, &linked).init, MICROAOT_STATUS_OK);
+  options.target.optimize_balanced = true;
+  const CompiledModel balanced = compile_model(build_model(small_packed_fc_model()), options);
+  options.target = parse_target("c");
+  const CompiledModel generic = compile_model(build_model(small_packed_fc_model()), options);
+  for (const CompiledModel* other : {&balanced, &generic}) {
+    int first_missing = -1;
+    for (const KernelCall& call : other->calls) {
+      if (first_missing < 0 && std::find(linked.begin(), linked.end(), call.kernel) == linked.end()) first_missing = call.kernel;
+    }
+    ASSERT_GE(first_missing, 0) << "the settings link other kernels";
+    const BlobCheck check = check_blob(build_graph_blob(*other).bytes, 4, &linked);
+    EXPECT_EQ(check.init, MICROAOT_STATUS_MISSING_KERNEL);
+    EXPECT_EQ(check.missing_kernel, static_cast<uint32_t>(first_missing))
+        << kernel_registry().by_id(first_missing).symbol;
+  }
 }
 
 // A packed kernel's step without its output step table (the argument absent, as for an optional one) is a bad

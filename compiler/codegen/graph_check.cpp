@@ -1,5 +1,6 @@
 #include "codegen/graph_check.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -92,8 +93,14 @@ class Firmware {
                         &Firmware::entry});
     }
   }
-  microaot_graph_firmware firmware(uint32_t max_inputs) const {
-    return {table_.data(), static_cast<uint32_t>(table_.size()), max_inputs, nullptr, 0};
+  // The entries of the `linked` ids (every kernel's when null), sorted by id as the loader searches them.
+  std::vector<microaot_graph_kernel> table(const std::vector<int>* linked) const {
+    if (linked == nullptr) return table_;
+    std::vector<microaot_graph_kernel> entries;
+    for (const microaot_graph_kernel& entry : table_) {
+      if (std::find(linked->begin(), linked->end(), entry.id) != linked->end()) entries.push_back(entry);
+    }
+    return entries;
   }
   const microaot_graph_kernel& kernel(uint32_t id) const { return table_.at(id); }
 
@@ -138,7 +145,7 @@ microaot_status Firmware::entry(const uint8_t* record, void* const* args, uint32
 constexpr size_t kMaxCheckedArena = size_t{16} << 20;
 }  // namespace
 
-BlobCheck check_blob(const std::vector<uint8_t>& bytes, uint32_t max_inputs) {
+BlobCheck check_blob(const std::vector<uint8_t>& bytes, uint32_t max_inputs, const std::vector<int>* linked) {
   BlobCheck result;
   const size_t size = bytes.size();
   std::unique_ptr<uint8_t, decltype(&std::free)> blob(
@@ -151,12 +158,15 @@ BlobCheck check_blob(const std::vector<uint8_t>& bytes, uint32_t max_inputs) {
   if (arena_size > kMaxCheckedArena || arena_size == 0) arena_size = 16;  // too large to check: init refuses it
   std::unique_ptr<uint8_t, decltype(&std::free)> arena(
       static_cast<uint8_t*>(std::aligned_alloc(4096, (arena_size + 4095) / 4096 * 4096)), &std::free);
-  const microaot_graph_firmware table = checking_firmware().firmware(max_inputs);
+  const std::vector<microaot_graph_kernel> entries = checking_firmware().table(linked);
+  const microaot_graph_firmware table = {entries.data(), static_cast<uint32_t>(entries.size()), max_inputs, nullptr, 0};
   microaot_context ctx;
   microaot_graph graph;
   std::vector<microaot_slot> slots(max_inputs + 1);  // never empty: init refuses a NULL array
   std::memset(&ctx, 0, sizeof ctx);
+  graph.missing_kernel = MICROAOT_BLOB_NONE;
   result.init = microaot_graph_init(&ctx, &graph, slots.data(), &table, blob.get(), size, arena.get(), arena_size);
+  result.missing_kernel = graph.missing_kernel;
   if (result.init != MICROAOT_STATUS_OK) return result;
   for (uint32_t i = 0; i < graph.model.num_inputs; ++i) {
     void* data = nullptr;

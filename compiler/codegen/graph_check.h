@@ -16,13 +16,15 @@ struct BlobCheck {
   microaot_status init = MICROAOT_STATUS_OK;
   microaot_status run = MICROAOT_STATUS_OK;
   uint32_t steps = 0;  // entries called
+  uint32_t missing_kernel = MICROAOT_BLOB_NONE;  // init's MISSING_KERNEL: the first kernel id not linked
   std::string problem;
 };
 
-// Validates `blob` (copied to an aligned buffer) with a firmware that links every registry kernel and holds
-// `max_inputs` inputs; when init accepts it, runs every step with entries that decode the parameter record
-// into a buffer of the struct's exact size and check that each argument and the scratch lie inside the
-// blob or the arena.
-BlobCheck check_blob(const std::vector<uint8_t>& blob, uint32_t max_inputs = 4);
+// Validates `blob` (copied to an aligned buffer) with a firmware that links every registry kernel (or, given
+// `linked`, those kernel ids only: a firmware folder's) and holds `max_inputs` inputs; when init accepts it,
+// runs every step with entries that decode the parameter record into a buffer of the struct's exact size and
+// check that each argument and the scratch lie inside the blob or the arena.
+BlobCheck check_blob(const std::vector<uint8_t>& blob, uint32_t max_inputs = 4,
+                     const std::vector<int>* linked = nullptr);
 
 }  // namespace microaot

@@ -13,6 +13,7 @@
 #include "codegen/graph_blob.h"
 #include "driver/bench_profile.h"
 #include "driver/commands.h"
+#include "driver/custom_op_options.h"
 #include "driver/cortex_m.h"
 #include "driver/disassembly_stack.h"
 #include "driver/image_report.h"
@@ -177,7 +178,8 @@ int bench_command(BenchCommandOptions& o) {
 
   TempDir build;
   if (o.keep_build) build.keep();
-  const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags, {}};
+  const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags, {},
+                         custom_source_files(model.options.custom_ops, o.base.custom_sources)};
   const CortexMImage image = build_cortex_m_image(model, board, tools, build.path() + "/arm");
   const BoardRun run = run_cortex_m_image(board, image, inputs);
   MICROAOT_CHECK(run.sets.size() == 1, "one input set was benchmarked");

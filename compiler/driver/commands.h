@@ -30,13 +30,17 @@ struct CompileCommandOptions {
   std::string runtime = "crt";
   std::string interface_api;
   bool unpacked_api = false;
-  std::vector<std::string> custom_ops;        // --custom-op values (compile only), parsed into compile
+  std::vector<std::string> custom_ops;        // --custom-op values, parsed into compile
+  std::vector<std::string> custom_sources;    // --custom-source FILE.c: run and bench build them (custom_op_options.h)
   TvmcOptions tvmc;                           // tvmc's spellings, folded into the fields above
   CompileOptions compile;
 };
 void add_compile_options(CLI::App& app, CompileCommandOptions& options, const std::string& target_help);
-// --custom-op, on `compile` only: the other commands build the library themselves, without the user's code.
+// --custom-op, on `compile`: the user builds the function's code.
 void add_custom_op_option(CLI::App& app, CompileCommandOptions& options);
+void add_custom_op_option(CLI::App& app, std::vector<std::string>& custom_ops);
+// --custom-op and --custom-source, on `run`, `bench` and `validate`, which build the user's code with the library.
+void add_custom_op_options(CLI::App& app, std::vector<std::string>& custom_ops, std::vector<std::string>& sources);
 // Validates the options (UsageError) and fills options.compile from them; may be called again.
 void resolve_compile_options(CompileCommandOptions& options);
 
@@ -71,6 +75,7 @@ struct CompileOutputOptions {
   std::string format = "dir";  // dir: a library folder; mlf: tvmc's Model Library Format archive
   bool force = false;          // move a folder microaot did not write aside instead of refusing
   bool blob_only = false;      // --executor graph: write only the model blob, as the file `path`
+  std::string for_firmware;    // --for DIR: with --blob-only, a blob the graph firmware folder DIR runs
 };
 
 int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output);
@@ -84,6 +89,7 @@ struct ValidateCommandOptions {
   std::string model_path;
   std::vector<std::string> inputs;  // one set: one file per model input
   std::string reference_dir;        // tN.bin per tensor, N = the tensor's index in the .tflite
+  std::vector<std::string> custom_ops, custom_sources;  // as run's
   std::string cc;
   std::string cflags;
   bool keep_build = false;
@@ -91,7 +97,8 @@ struct ValidateCommandOptions {
 // Exit status 0 when every tensor with a reference matches (integers exactly, float32 within the golden
 // tolerance), 1 otherwise; prints one row per tensor and names the first differing layer.
 int validate_command(const ValidateCommandOptions& options);
-int inspect_command(const std::string& model_path);
+// A .tflite model, or a graph blob (checked against the firmware folder `firmware_dir` when not empty).
+int inspect_command(const std::string& model_path, const std::string& firmware_dir = "");
 // `inspect --supported`: the operator x type table (docs/operators.md).
 int supported_command();
 

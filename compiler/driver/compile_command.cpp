@@ -8,9 +8,11 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 
 #include "codegen/emit.h"
 #include "codegen/graph_blob.h"
+#include "driver/blob_firmware.h"
 #include "driver/commands.h"
 #include "driver/mlf_archive.h"
 #include "driver/output_dir.h"
@@ -131,6 +133,13 @@ void check_output_options(const CompileCommandOptions& options, const CompileOut
                            !options.more_model_paths.empty())) {
     throw UsageError("--blob-only writes one model's blob: it takes --executor graph, one model, no --output-format");
   }
+  if (output.blob_only && !options.compile.link_kernels.empty()) {
+    throw UsageError("--link-kernels chooses what a firmware links; a blob carries no code: give it when "
+                     "compiling the firmware folder, and build blobs for that firmware with --for FIRMWARE_DIR");
+  }
+  if (!output.for_firmware.empty() && !output.blob_only) {
+    throw UsageError("--for FIRMWARE_DIR builds a blob for that firmware: it takes --blob-only");
+  }
   if (output.format == "mlf" && !options.more_model_paths.empty()) {
     throw UsageError("--output-format=mlf takes one model; compile several models into a folder");
   }
@@ -181,10 +190,16 @@ int compile_many(CompileCommandOptions& options, const CompileOutputOptions& out
 int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output) {
   check_output_options(options, output);
   if (!options.more_model_paths.empty()) return compile_many(options, output);
+  std::optional<FirmwareFolder> firmware;
+  if (!output.for_firmware.empty()) {
+    firmware = read_firmware_folder(output.for_firmware);
+    take_firmware_settings(options, *firmware);
+  }
   resolve_compile_options(options);
   const auto start = std::chrono::steady_clock::now();
   const std::vector<uint8_t> bytes = read_binary_file(options.model_path);
   const CompiledModel model = compile_model(bytes, with_provenance(options.compile, bytes));
+  if (firmware) check_model_fits_firmware(model, *firmware);
   if (output.blob_only) return write_blob(output, model, options.model_path);
   write_output(output, &model, emit_library(model), {{options.compile.source_name, model.options.model_sha256}},
                {options.model_path});

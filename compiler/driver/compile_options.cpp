@@ -117,10 +117,20 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
   add_tvmc_options(app, o.tvmc);
 }
 
-void add_custom_op_option(CLI::App& app, CompileCommandOptions& o) {
-  app.add_option("--custom-op", o.custom_ops,
+void add_custom_op_option(CLI::App& app, std::vector<std::string>& custom_ops) {
+  app.add_option("--custom-op", custom_ops,
                  "NAME=HEADER[,function=FN][,scratch=BYTES] call the user's C function for the CUSTOM op NAME (its "
                  "custom_code) or the builtin NAME (repeatable; examples/custom-op/README.md)");
+}
+
+void add_custom_op_option(CLI::App& app, CompileCommandOptions& o) { add_custom_op_option(app, o.custom_ops); }
+
+void add_custom_op_options(CLI::App& app, std::vector<std::string>& custom_ops, std::vector<std::string>& sources) {
+  add_custom_op_option(app, custom_ops);
+  app.add_option("--custom-source", sources,
+                 "FILE.c the user's C code of the --custom-op functions, built with the library (repeatable; "
+                 "default: the .c beside each --custom-op header)")
+      ->needs("--custom-op");
 }
 
 void resolve_compile_options(CompileCommandOptions& o) {

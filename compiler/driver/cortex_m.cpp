@@ -238,6 +238,7 @@ CortexMImage build_cortex_m_image(const CompiledModel& model, const CortexMBoard
                                   const std::string& dir) {
   FileSet library = emit_library(model);
   replace_kernel_sources(library, tools.kernel_sources);
+  library.insert(tools.custom_sources.begin(), tools.custom_sources.end());
   const ImageBuild build(model, board, tools, dir);
   write_output_dir(build.lib, library);
   write_output_dir(build.target, target_files());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct BuildTools {
   std::string cc;      // default arm-none-eabi-gcc
   std::string cflags;  // extra flags for every C file
   std::vector<std::string> kernel_sources;  // PATH=FILE replacements (driver/kernel_sources.h)
+  std::map<std::string, std::string> custom_sources;  // the user's --custom-op code: path in the folder -> text
 };
 
 // A linked image and where its parts are, all under one build folder.

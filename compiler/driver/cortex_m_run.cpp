@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "driver/commands.h"
+#include "driver/custom_op_options.h"
 #include "driver/cortex_m.h"
 #include "driver/output_dir.h"
 #include "support/diagnostics.h"
@@ -18,7 +19,8 @@ FileSet run_on_cortex_m(const RunCommandOptions& o, const CompiledModel& model, 
   }
   TempDir build;
   if (o.keep_build) build.keep();
-  const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags, o.kernel_sources};
+  const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags, o.kernel_sources,
+                         custom_source_files(model.options.custom_ops, o.base.custom_sources)};
   const CortexMImage image = build_cortex_m_image(model, board, tools, build.path());
   const BoardRun run = run_cortex_m_image(board, image, inputs);
 

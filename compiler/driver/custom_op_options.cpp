@@ -44,16 +44,17 @@ void set_key(CustomOpBinding& binding, const std::string& item, std::set<std::st
   }
 }
 
-std::string read_header(const std::string& path, const std::string& what) {
+// The user's `kind` ("header", "source") at `path`, at most 1 MiB.
+std::string read_user_file(const std::string& path, const std::string& what, const std::string& kind = "header") {
   std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) throw CompileError(what + ": cannot read header '" + path + "'");
+  if (!std::filesystem::is_regular_file(path, error)) throw CompileError(what + ": cannot read " + kind + " '" + path + "'");
   if (std::filesystem::file_size(path, error) > kMaxHeaderBytes || error) {
-    throw CompileError(what + ": header '" + path + "' is larger than 1 MiB");
+    throw CompileError(what + ": " + kind + " '" + path + "' is larger than 1 MiB");
   }
   std::ifstream file(path, std::ios::binary);
   std::ostringstream text;
   text << file.rdbuf();
-  if (!file) throw CompileError(what + ": cannot read header '" + path + "'");
+  if (!file) throw CompileError(what + ": cannot read " + kind + " '" + path + "'");
   return text.str();
 }
 }  // namespace
@@ -97,8 +98,36 @@ CustomOpBindings resolve_custom_ops(const std::vector<std::string>& texts) {
       }
     }
   }
-  for (CustomOpBinding& binding : bindings) binding.header_text = read_header(binding.header, "--custom-op " + binding.name);
+  for (CustomOpBinding& binding : bindings) binding.header_text = read_user_file(binding.header, "--custom-op " + binding.name);
   return bindings;
+}
+
+std::map<std::string, std::string> custom_source_files(const CustomOpBindings& bindings,
+                                                      const std::vector<std::string>& sources) {
+  std::vector<std::string> paths = sources;
+  for (const CustomOpBinding& binding : bindings) {
+    if (!sources.empty()) break;
+    const std::string sibling = std::filesystem::path(binding.header).replace_extension(".c").string();
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(sibling, error)) {
+      throw CompileError("--custom-op " + binding.name + ": this command builds a program, so it needs the C source "
+                         "of " + binding.function + ": give --custom-source FILE.c, or put " +
+                         std::filesystem::path(sibling).filename().string() + " beside " + binding.header);
+    }
+    paths.push_back(sibling);
+  }
+  std::map<std::string, std::string> files;
+  for (const std::string& path : paths) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    if (name.size() < 3 || name.compare(name.size() - 2, 2, ".c") != 0 ||
+        !is_plain_header_name(name.substr(0, name.size() - 2) + ".h")) {
+      throw UsageError("--custom-source '" + path + "': a C file NAME.c (letters, digits, '_', '-', '.')");
+    }
+    if (!files.emplace("custom/" + name, read_user_file(path, "--custom-source", "source")).second) {
+      throw UsageError("--custom-source: two sources named " + name);
+    }
+  }
+  return files;
 }
 
 }  // namespace microaot

@@ -1,6 +1,7 @@
 // --custom-op NAME=HEADER[,function=FN][,scratch=BYTES]: binds an operator to the user's C function.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,12 @@ CustomOpBinding parse_custom_op(const std::string& text);
 // with each header's text read. Throws UsageError for the values, CompileError for a header that cannot
 // be read.
 CustomOpBindings resolve_custom_ops(const std::vector<std::string>& texts);
+
+// The user's C sources that run, bench and validate build with the library for the bound functions, as
+// "custom/<file name>" -> text: each --custom-source FILE.c, or, when none is given, the .c beside each
+// binding's header (clip_scale.c beside clip_scale.h). Throws CompileError when a binding has neither or a
+// source cannot be read, UsageError for a file not named NAME.c or two with one name.
+std::map<std::string, std::string> custom_source_files(const CustomOpBindings& bindings,
+                                                      const std::vector<std::string>& sources);
 
 }  // namespace microaot

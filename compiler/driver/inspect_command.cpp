@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 
+#include "driver/blob_firmware.h"
 #include "driver/commands.h"
 #include "driver/supported_operators.h"
 #include "frontend/builtin_names.h"
@@ -99,8 +100,10 @@ void print_ops(const ModelOutline& m, const std::optional<Graph>& g, std::vector
 }
 }  // namespace
 
-int inspect_command(const std::string& model_path) {
+int inspect_command(const std::string& model_path, const std::string& firmware_dir) {
   const std::vector<uint8_t> bytes = read_binary_file(model_path);
+  if (is_blob_bytes(bytes)) return inspect_blob(model_path, bytes, firmware_dir);
+  if (!firmware_dir.empty()) throw UsageError("--firmware checks a model blob (compile --blob-only), not a .tflite model");
   const ModelOutline m = outline_tflite(bytes);
   std::optional<Graph> g;
   std::vector<std::string> problems;

@@ -58,12 +58,17 @@ int main(int argc, char** argv) {
                                                         "Library Format archive (.tar)");
   compile->add_flag("--blob-only", output.blob_only,
                     "with --executor graph: write only the model blob, as the file -o names (init_blob loads it)");
+  compile->add_option("--for", output.for_firmware,
+                      "with --blob-only: FIRMWARE_DIR, the graph firmware's folder; the blob takes its --target and "
+                      "--optimize, and is refused when it needs a kernel the firmware does not link")
+      ->needs("--blob-only");
   compile->add_flag("--force", output.force,
                     "replace an output microaot did not write, after moving it aside to NAME.microaot-backup-N");
 
   RunCommandOptions run_options;
   CLI::App* run = app.add_subcommand("run", "compile, build for the host (or a Cortex-M board under QEMU), run on raw input files");
   add_compile_options(*run, run_options.base, kRunTargetHelp);
+  add_custom_op_options(*run, run_options.base.custom_ops, run_options.base.custom_sources);
   run->add_option("--input", run_options.inputs, "raw input file, one per model input, in order")->required();
   run->add_option("--output-dir", run_options.output_dir,
                   "where output0.bin, ... are written: a folder as for compile -o (absent, empty or written by "
@@ -92,6 +97,7 @@ int main(int argc, char** argv) {
   BenchCommandOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "run on an emulated Cortex-M; report instructions, flash, RAM, stack");
   add_compile_options(*bench, bench_options.base, kBenchTargetHelp);
+  add_custom_op_options(*bench, bench_options.base.custom_ops, bench_options.base.custom_sources);
   bench->add_option("--input", bench_options.inputs, "raw input file, one per model input (default: zeros)");
   bench->add_flag("--json", bench_options.json, "print one JSON object instead of the table");
   bench->add_option("--cc", bench_options.cc, "the Arm C compiler (default arm-none-eabi-gcc)");
@@ -100,14 +106,18 @@ int main(int argc, char** argv) {
 
   std::string inspect_path;
   bool inspect_supported = false;
-  CLI::App* inspect = app.add_subcommand("inspect", "print ops, tensors, shapes, quantization, MACs (any readable model)");
-  CLI::Option* inspect_model = inspect->add_option("model", inspect_path, "the .tflite model");
+  CLI::App* inspect = app.add_subcommand("inspect", "print ops, tensors, shapes, quantization, MACs (any readable model), or a graph model blob's kernels, arena and I/O");
+  CLI::Option* inspect_model = inspect->add_option("model", inspect_path, "the .tflite model, or a model blob (compile --blob-only)");
   inspect->add_flag("--supported", inspect_supported, "print the operator x type table microaot compiles (Markdown)")
       ->excludes(inspect_model);
   bool inspect_kernels = false;
   inspect->add_flag("--kernels", inspect_kernels, "list every runtime kernel: id, name, stem, type, ISA (--link-kernels)")
       ->excludes(inspect_model);
-  inspect->require_option(1);
+  std::string inspect_firmware;
+  inspect->add_option("--firmware", inspect_firmware,
+                      "with a model blob: check it against this graph firmware folder (the loader's checks)")
+      ->needs(inspect_model);
+  inspect->require_option(1, 2);
 
   ValidateCommandOptions validate_options;
   CLI::App* validate = app.add_subcommand(
@@ -117,6 +127,7 @@ int main(int argc, char** argv) {
   validate->add_option("--reference", validate_options.reference_dir,
                        "folder of tN.bin files, N = the tensor's index in the .tflite")
       ->required();
+  add_custom_op_options(*validate, validate_options.custom_ops, validate_options.custom_sources);
   validate->add_option("--cc", validate_options.cc, "C compiler (default $CC or cc)");
   validate->add_option("--cflags", validate_options.cflags, "extra C flags (default: $MICROAOT_CFLAGS)");
   validate->add_flag("--keep-build", validate_options.keep_build, "keep the temporary build folder");
@@ -134,7 +145,7 @@ int main(int argc, char** argv) {
     if (run->parsed()) return run_command(run_options);
     if (bench->parsed()) return bench_command(bench_options);
     if (inspect->parsed() && inspect_kernels) return std::fputs(kernel_listing().c_str(), stdout) < 0;
-    if (inspect->parsed()) return inspect_supported ? supported_command() : inspect_command(inspect_path);
+    if (inspect->parsed()) return inspect_supported ? supported_command() : inspect_command(inspect_path, inspect_firmware);
     if (validate->parsed()) return validate_command(validate_options);
   } catch (const UsageError& e) {
     return report(e, kExitUsage);

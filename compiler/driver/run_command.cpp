@@ -10,6 +10,7 @@
 #include "codegen/emit.h"
 #include "driver/commands.h"
 #include "driver/cortex_m.h"
+#include "driver/custom_op_options.h"
 #include "driver/host_harness.h"
 #include "driver/kernel_sources.h"
 #include "driver/output_dir.h"
@@ -132,6 +133,8 @@ FileSet run_on_host(const RunCommandOptions& o, const CompiledModel& model, size
   if (o.keep_build) build.keep();
   FileSet files = emit_library(model);
   replace_kernel_sources(files, o.kernel_sources);
+  const FileSet custom = custom_source_files(model.options.custom_ops, o.base.custom_sources);
+  files.insert(custom.begin(), custom.end());
   files["harness.c"] = host_harness_source(model);
   write_output_dir(build.path() + "/lib", files);
   const std::string lib = build.path() + "/lib";
@@ -151,6 +154,7 @@ FileSet run_on_host(const RunCommandOptions& o, const CompiledModel& model, size
 
 int run_command(RunCommandOptions& o) {
   resolve_compile_options(o.base);
+  custom_source_files(o.base.compile.custom_ops, o.base.custom_sources);  // refuses missing code before any work
   if (!o.base.compile.target.is_generic()) {
     cortex_m_board(o.base.compile.target.cpu);  // refuses a cpu without an emulated board before any work
     if (!o.dump_tensors_dir.empty()) throw UsageError("--dump-tensors works on the host target only");

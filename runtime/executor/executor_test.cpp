@@ -426,13 +426,13 @@ TEST(Executor, RunOnceWritesRunsAndReads) {
 
 TEST(Executor, EveryStatusHasItsOwnText) {
   std::vector<std::string> texts;
-  for (int s = MICROAOT_STATUS_OK; s <= MICROAOT_STATUS_UNSUPPORTED_MODEL; ++s) {
+  for (int s = MICROAOT_STATUS_OK; s <= MICROAOT_STATUS_MISSING_KERNEL; ++s) {
     const std::string text = microaot_status_string(static_cast<microaot_status>(s));
     EXPECT_FALSE(text.empty());
     for (const std::string& other : texts) EXPECT_NE(text, other);
     texts.push_back(text);
   }
-  EXPECT_STREQ(microaot_status_string(static_cast<microaot_status>(MICROAOT_STATUS_UNSUPPORTED_MODEL + 1)), "unknown status");
+  EXPECT_STREQ(microaot_status_string(static_cast<microaot_status>(MICROAOT_STATUS_MISSING_KERNEL + 1)), "unknown status");
   EXPECT_STREQ(microaot_status_string(static_cast<microaot_status>(-1)), "unknown status");
   EXPECT_STREQ(microaot_status_string(MICROAOT_STATUS_ARENA_CLOBBERED), "arena clobbered by another context");
 }

@@ -12,6 +12,7 @@ typedef struct {
   uint32_t bytes;
   uint32_t header[MICROAOT_BLOB_HEADER_WORDS];
   const microaot_graph_firmware *firmware;
+  uint32_t missing_kernel; /* the kernel id of a MISSING_KERNEL */
 } blob_view;
 
 /* [at, at + size) lies inside [0, limit). */
@@ -192,7 +193,7 @@ static microaot_status check_step(const blob_view *v, uint32_t step) {
   const uint32_t params_bytes = blob_word(s, MICROAOT_BLOB_S_PARAMS_BYTES);
   const uint32_t scratch_at = blob_word(s, MICROAOT_BLOB_S_SCRATCH_AT);
   const uint32_t scratch_bytes = blob_word(s, MICROAOT_BLOB_S_SCRATCH_BYTES);
-  if (kernel == NULL) return MICROAOT_STATUS_UNSUPPORTED_MODEL;
+  if (kernel == NULL) return MICROAOT_STATUS_MISSING_KERNEL;
   if (params_at % 4u != 0u || !fits(params_at, params_bytes, v->header[MICROAOT_BLOB_W_PARAMS_BYTES]) ||
       !record_fits(kernel, v->blob + v->header[MICROAOT_BLOB_W_PARAMS_AT] + params_at, params_bytes)) {
     return MICROAOT_STATUS_BAD_MODEL;
@@ -214,6 +215,9 @@ static microaot_status check_blob(blob_view *v, const void *blob, size_t blob_si
   if (status == MICROAOT_STATUS_OK) status = check_tensors(v);
   for (step = 0; status == MICROAOT_STATUS_OK && step < v->header[MICROAOT_BLOB_W_NUM_STEPS]; ++step) {
     status = check_step(v, step);
+    if (status == MICROAOT_STATUS_MISSING_KERNEL) {  /* kept for NAME_missing_kernel */
+      v->missing_kernel = blob_word(step_record(v->blob, step), MICROAOT_BLOB_S_KERNEL);
+    }
   }
   return status;
 }
@@ -258,9 +262,11 @@ microaot_status microaot_graph_init(microaot_context *ctx, microaot_graph *graph
   /* As microaot_init: never from inside this context's own run, whose descriptor this would change. */
   if (state_of(ctx) == STATE_RUNNING) return MICROAOT_STATUS_BAD_STATE;
   ctx->self = NULL; /* IDLE until the blob passes */
+  graph->missing_kernel = MICROAOT_BLOB_NONE;
   if ((uintptr_t)blob % MICROAOT_BLOB_ALIGN != 0u) return MICROAOT_STATUS_ARENA_MISALIGNED;
   view.firmware = firmware;
   status = check_blob(&view, blob, blob_size);
+  if (status == MICROAOT_STATUS_MISSING_KERNEL) graph->missing_kernel = view.missing_kernel;
   if (status != MICROAOT_STATUS_OK) return status;
   fill_model(graph, &view);
   if (arena == NULL && graph->model.static_arena == NULL && firmware->static_arena != NULL) {

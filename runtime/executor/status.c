@@ -22,8 +22,9 @@ const char *microaot_status_string(microaot_status status) {
       "value out of range\0"
       "bad model blob\0"
       "unsupported model blob\0"
+      "model blob needs a kernel this firmware does not link\0"
       "unknown status";
-  const size_t count = (size_t)MICROAOT_STATUS_UNSUPPORTED_MODEL + 1u;
+  const size_t count = (size_t)MICROAOT_STATUS_MISSING_KERNEL + 1u;
   size_t skip = (size_t)status < count ? (size_t)status : count;
   const char *text = texts;
   for (; skip > 0u; ++text) {

@@ -266,5 +266,19 @@ TEST(CortexMBench, RefusesWhatItCannotMeasure) {
   EXPECT_NE(errors.find("runs on an emulated Cortex-M only"), std::string::npos) << errors;
 }
 
+// bench builds the user's --custom-op code (the .c beside the header) into the Cortex-M image, and its outputs
+// match the host run's, which builds it too.
+TEST(CortexMBench, BuildsTheUsersCustomOpCode) {
+  MICROAOT_REQUIRE_QEMU();
+  const std::string dir = std::string(MICROAOT_EXAMPLES_DIR) + "/custom-op";
+  std::string errors, output;
+  ASSERT_EQ(run_microaot_capture({"bench", dir + "/clip_scale.tflite", "--custom-op",
+                                  "ClipScale=" + dir + "/clip_scale.h,scratch=256", "--json"}, errors, &output), 0)
+      << errors;
+  const json r = json::parse(output);
+  EXPECT_TRUE(r["outputs_bit_exact"].get<bool>()) << output;
+  EXPECT_GT(r["instructions"].get<int64_t>(), 0) << output;
+}
+
 }  // namespace
 }  // namespace microaot::e2e

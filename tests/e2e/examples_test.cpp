@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <random>
 
@@ -12,6 +13,8 @@
 #include "e2e_util.h"
 #include "examples_util.h"
 #include "support/process.h"
+
+namespace fs = std::filesystem;
 
 namespace microaot::e2e {
 namespace {
@@ -108,7 +111,7 @@ std::vector<uint8_t> pool_then_clip_scale(const std::vector<uint8_t>& input) {
   return out;
 }
 
-// Needs no ../shared: the example writes its own model. One build of the README's commands.
+// Needs no ../shared: the example has its own model. One build of the README's commands.
 TEST_F(ExampleTest, CustomOpCallsTheUsersFunctionAndMatchesAnIndependentComputation) {
   std::vector<uint8_t> input(32);
   std::mt19937 random(11);
@@ -121,7 +124,7 @@ TEST_F(ExampleTest, CustomOpCallsTheUsersFunctionAndMatchesAnIndependentComputat
   }
   const std::string input_path = tmp_ + "/input.bin";
   std::ofstream(input_path, std::ios::binary).write(reinterpret_cast<const char*>(input.data()), 32);
-  const ExampleRun r = run("custom-op", {{"MAKE_MODEL", MICROAOT_CUSTOM_OP_MODEL_TOOL}, {"INPUT", input_path}});
+  const ExampleRun r = run("custom-op", {{"INPUT", input_path}});
   ASSERT_EQ(r.status, 0) << r.output << r.errors;
   EXPECT_EQ(hex_bytes_after(r.output, "input:"), input) << r.output;
   EXPECT_EQ(hex_bytes_after(r.output, "output:"), pool_then_clip_scale(input)) << r.output;
@@ -133,6 +136,51 @@ TEST_F(ExampleTest, CustomOpCallsTheUsersFunctionAndMatchesAnIndependentComputat
   EXPECT_EQ(report["ops"][1]["custom"]["scratch_bytes"], 256);
   EXPECT_NE(read_text(r.dir + "/build/model/network_info.txt").find("CUSTOM:ClipScale"), std::string::npos);
   EXPECT_EQ(read_text(r.dir + "/build/model/custom/clip_scale.h"), read_text(r.dir + "/clip_scale.h"));
+}
+
+// The example's model is the tool's output (the tool is where it is described), so neither drifts.
+TEST_F(ExampleTest, CustomOpModelIsWhatItsToolWrites) {
+  const std::string made = tmp_ + "/made.tflite";
+  ASSERT_EQ(run_process({MICROAOT_CUSTOM_OP_MODEL_TOOL, made}), 0);
+  EXPECT_EQ(read_file(made), read_file(std::string(MICROAOT_EXAMPLES_DIR) + "/custom-op/clip_scale.tflite"));
+}
+
+// run and validate build the user's function with the library: the .c beside the header, or --custom-source;
+// without either they say what to give.
+TEST_F(ExampleTest, CustomOpRunsAndValidatesFromTheCommandLine) {
+  const std::string dir = std::string(MICROAOT_EXAMPLES_DIR) + "/custom-op";
+  const std::string model = dir + "/clip_scale.tflite", binding = "ClipScale=" + dir + "/clip_scale.h,scratch=256";
+  std::vector<uint8_t> input(32);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(i * 37 + 200);
+  const std::string input_path = tmp_ + "/input.bin";
+  std::ofstream(input_path, std::ios::binary).write(reinterpret_cast<const char*>(input.data()), 32);
+  ASSERT_EQ(run_microaot({"run", model, "--custom-op", binding, "--input", input_path, "--output-dir", tmp_ + "/a"}), 0);
+  EXPECT_EQ(read_file(tmp_ + "/a/output0.bin"), pool_then_clip_scale(input));
+  ASSERT_EQ(run_microaot({"run", model, "--custom-op", binding, "--custom-source", dir + "/clip_scale.c", "--input",
+                          input_path, "--output-dir", tmp_ + "/b"}),
+            0);
+  EXPECT_EQ(read_file(tmp_ + "/b/output0.bin"), pool_then_clip_scale(input));
+  // validate: the output tensor (index 2) against the independent computation, then against a wrong one.
+  fs::create_directories(tmp_ + "/ref");
+  const std::vector<uint8_t> want = pool_then_clip_scale(input);
+  std::ofstream(tmp_ + "/ref/t2.bin", std::ios::binary).write(reinterpret_cast<const char*>(want.data()), 8);
+  std::string errors, out;
+  EXPECT_EQ(run_microaot_capture({"validate", model, "--custom-op", binding, "--input", input_path, "--reference",
+                                  tmp_ + "/ref"}, errors, &out), 0) << out << errors;
+  EXPECT_NE(out.find("all 1 tensors match"), std::string::npos) << out;
+  std::vector<uint8_t> wrong = want;
+  wrong[3] ^= 1;
+  std::ofstream(tmp_ + "/ref/t2.bin", std::ios::binary).write(reinterpret_cast<const char*>(wrong.data()), 8);
+  EXPECT_EQ(run_microaot_capture({"validate", model, "--custom-op", binding, "--input", input_path, "--reference",
+                                  tmp_ + "/ref"}, errors, &out), 1) << out << errors;
+  // A header with no .c beside it and no --custom-source: refused, naming what to give.
+  fs::copy_file(dir + "/clip_scale.h", tmp_ + "/clip_scale.h");
+  EXPECT_EQ(run_microaot_capture({"run", model, "--custom-op", "ClipScale=" + tmp_ + "/clip_scale.h,scratch=256",
+                                  "--input", input_path, "--output-dir", tmp_ + "/c"}, errors), 1);
+  EXPECT_NE(errors.find("needs the C source of microaot_custom_clipscale: give --custom-source FILE.c"),
+            std::string::npos) << errors;
+  EXPECT_EQ(run_microaot_capture({"run", model, "--custom-source", dir + "/clip_scale.c", "--input", input_path,
+                                  "--output-dir", tmp_ + "/d"}, errors), 2) << "--custom-source needs --custom-op";
 }
 
 }  // namespace

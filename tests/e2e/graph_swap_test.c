@@ -1,7 +1,8 @@
 /* The graph executor's field update: one firmware (module `fw`, graph executor, its kernels linked once) runs
  * its built-in blob, then other models' blobs read at run time, with the outputs of the AOT build of each
  * model; corrupt and mismatched blobs get a status and leave the context IDLE.
- * Usage: graph_swap_test FW_INPUT FW_EXPECTED { BLOB INPUT EXPECTED }... -- UNSUPPORTED_BLOB
+ * Usage: graph_swap_test FW_INPUT FW_EXPECTED { BLOB INPUT EXPECTED }... -- MISSING_BLOB MISSING_ID
+ * (MISSING_BLOB needs kernel MISSING_ID first among those the firmware does not link)
  * Exit status: 0, or the number of failed checks. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,12 +119,20 @@ int main(int argc, char **argv) {
       free(blob.data);
     }
   }
-  if (a + 1 < argc && first.data != NULL) {
-    file_bytes unsupported = read_all(argv[a + 1]); /* needs a kernel this firmware does not link */
-    CHECK(init_with(&ctx, &unsupported, unsupported.size, arena, sizeof arena) == MICROAOT_STATUS_UNSUPPORTED_MODEL);
+  if (a + 2 < argc && first.data != NULL) {
+    file_bytes missing = read_all(argv[a + 1]); /* needs a kernel this firmware does not link */
+    CHECK(init_with(&ctx, &missing, missing.size, arena, sizeof arena) == MICROAOT_STATUS_MISSING_KERNEL);
+    CHECK(fw_missing_kernel(&ctx) == (uint32_t)strtoul(argv[a + 2], NULL, 10));
+    if (fw_missing_kernel(&ctx) != (uint32_t)strtoul(argv[a + 2], NULL, 10)) {
+      fprintf(stderr, "missing kernel %lu, expected %s\n", (unsigned long)fw_missing_kernel(&ctx), argv[a + 2]);
+    }
+    CHECK(strcmp(fw_status_string(MICROAOT_STATUS_MISSING_KERNEL),
+                 "model blob needs a kernel this firmware does not link") == 0);
+    CHECK(fw_run(&ctx) == MICROAOT_STATUS_BAD_STATE);
     expect_refusals(&ctx, &first, arena, sizeof arena);
     CHECK(init_with(&ctx, &first, first.size, arena, sizeof arena) == MICROAOT_STATUS_OK); /* still loads */
-    free(unsupported.data);
+    CHECK(fw_missing_kernel(&ctx) == 0xFFFFFFFFu);
+    free(missing.data);
   } else {
     ++failures; /* the usage asks for at least one blob and the unsupported one */
   }

@@ -131,14 +131,17 @@ typedef struct {
   microaot_model model;
   const uint8_t *blob;
   const microaot_graph_firmware *firmware;
+  uint32_t missing_kernel; /* after init returned MISSING_KERNEL: the id (kernel_list.def) of the first step's
+                              kernel this firmware lacks; MICROAOT_BLOB_NONE after any other init */
 } microaot_graph;
 
 /* Validates `blob` against `firmware`, then binds the arena as microaot_init does (a NULL arena: the static
  * one). BAD_MODEL: not a blob, or a corrupt one (magic, checksum, sizes, offsets, a tensor outside the arena
  * or the constants, a parameter record of the wrong size, arguments that do not fit the kernel's signature).
- * UNSUPPORTED_MODEL: a valid blob this firmware cannot run (another blob version, a kernel it does not link,
- * more inputs than its contexts hold). ARENA_MISALIGNED also for a blob not 16-byte aligned. On
- * failure the context is IDLE. */
+ * UNSUPPORTED_MODEL: a valid blob this firmware cannot run (another blob version, more inputs than its
+ * contexts hold). MISSING_KERNEL: a valid blob with a step whose kernel this firmware does not link (the first
+ * one's id in graph->missing_kernel). ARENA_MISALIGNED also for a blob not 16-byte aligned. On failure the
+ * context is IDLE. */
 microaot_status microaot_graph_init(microaot_context *ctx, microaot_graph *graph, microaot_slot *slots,
                                     const microaot_graph_firmware *firmware, const void *blob, size_t blob_size,
                                     void *arena, size_t arena_size);

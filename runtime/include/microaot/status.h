@@ -22,8 +22,11 @@ typedef enum {
                                               gather index beyond its axis) or its params (a requantization
                                               outside a kernel's bounds); the outputs are not valid */
   MICROAOT_STATUS_BAD_MODEL = 12,        /* graph executor: the model blob is not one, or is corrupt */
-  MICROAOT_STATUS_UNSUPPORTED_MODEL = 13 /* graph executor: a valid blob this firmware cannot run (blob
-                                            version, a kernel it does not link, more inputs) */
+  MICROAOT_STATUS_UNSUPPORTED_MODEL = 13, /* graph executor: a valid blob this firmware cannot run (blob
+                                             version, more inputs than its contexts hold) */
+  MICROAOT_STATUS_MISSING_KERNEL = 14     /* graph executor: a valid blob that needs a kernel this firmware does
+                                             not link; NAME_missing_kernel(ctx) gives its id, `microaot inspect
+                                             BLOB` its name (built for another --target or --optimize?) */
 } microaot_status;
 
 /* A short constant description of `status` ("ok", "null pointer", ...); "unknown status" for any other value. */
