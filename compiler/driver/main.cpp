@@ -112,6 +112,11 @@ int main(int argc, char** argv) {
   validate->add_option("--cflags", validate_options.cflags, "extra C flags (default: $MICROAOT_CFLAGS)");
   validate->add_flag("--keep-build", validate_options.keep_build, "keep the temporary build folder");
 
+  QuantizeCommandOptions quantize_options;
+  CLI::App* quantize = app.add_subcommand("quantize", "turn a float model into an int8 .tflite from calibration "
+                                                      "samples; writes OUT.quant.txt/.json, the per-layer error");
+  add_quantize_options(*quantize, quantize_options);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -126,6 +131,7 @@ int main(int argc, char** argv) {
     if (bench->parsed()) return bench_command(bench_options);
     if (inspect->parsed()) return inspect_supported ? supported_command() : inspect_command(inspect_path);
     if (validate->parsed()) return validate_command(validate_options);
+    if (quantize->parsed()) return quantize_command(quantize_options);
   } catch (const UsageError& e) {
     return report(e, kExitUsage);
   } catch (const std::exception& e) {
