@@ -4,6 +4,8 @@
 // int8 graph is then written, run the same way on the same samples, and compared layer by layer.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -114,9 +116,14 @@ std::map<int, Range> measure_ranges(const Graph& g, const std::vector<TensorValu
   std::map<int, Range> ranges;
   for (int id : calibrated_tensors(g)) {
     std::vector<float> all;
-    for (const TensorValues& run : runs) {
-      const auto it = run.find(id);
-      if (it != run.end()) all.insert(all.end(), it->second.begin(), it->second.end());
+    for (size_t k = 0; k < runs.size(); ++k) {
+      const auto it = runs[k].find(id);
+      if (it == runs[k].end()) continue;
+      if (!std::all_of(it->second.begin(), it->second.end(), [](float v) { return std::isfinite(v); })) {
+        throw CompileError("calibration sample " + std::to_string(k) + " makes " + describe_tensor(g, id) +
+                           " infinite or NaN in the float model; no int8 range fits it");
+      }
+      all.insert(all.end(), it->second.begin(), it->second.end());
     }
     if (!all.empty()) ranges[id] = estimate_range(std::move(all), method);
   }

@@ -216,7 +216,9 @@ TEST_F(QuantizeErrorsTest, NeverReplacesAFileItDidNotWrite) {
   EXPECT_EQ(read_text(tmp_ + "/q.quant.txt"), "my notes");
   fs::remove(tmp_ + "/q.quant.txt");
   ASSERT_EQ(run_microaot_capture(args, errors), 0) << errors;
+  const std::vector<uint8_t> first = read_file(out);
   EXPECT_EQ(run_microaot_capture(args, errors), 0) << "its own output is replaced: " << errors;
+  EXPECT_EQ(read_file(out), first) << "the same model and samples must give the same bytes";
   EXPECT_EQ(run_microaot_capture({"quantize", out, "--calibration", vec("hello_world_f32", 0), "-o", out}, errors), 1);
   EXPECT_NE(errors.find("already quantized"), std::string::npos) << errors;
 }
