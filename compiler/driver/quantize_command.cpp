@@ -218,6 +218,17 @@ struct OutputFile {
   bool (*ours)(const std::string&);
 };
 
+// Before any work: no output may be the input model (not even with --force).
+void refuse_input_as_output(const std::vector<std::string>& outputs, const std::string& model) {
+  std::error_code ec;
+  for (const std::string& path : outputs) {
+    if (fs::weakly_canonical(path, ec) == fs::weakly_canonical(model, ec)) {
+      throw CompileError("refusing to write the output to '" + path + "': it is the input model '" + model +
+                         "' (not even with --force)");
+    }
+  }
+}
+
 // All three files are checked before any is written: a refusal leaves everything as it was.
 void write_outputs(const std::vector<OutputFile>& files, const QuantizeCommandOptions& o) {
   OutputPolicy policy;
@@ -265,6 +276,8 @@ void add_quantize_options(CLI::App& app, QuantizeCommandOptions& o) {
 int quantize_command(const QuantizeCommandOptions& o) {
   const QuantizeSettings settings = settings_of(o);
   const RangeMethod method = parse_range_method(o.method);
+  const std::string base = report_base(o.output);
+  refuse_input_as_output({o.output, base + ".quant.txt", base + ".quant.json"}, o.model_path);
   Graph float_graph = read_float_model(o.model_path);
   check_quantizable(float_graph);
   const std::vector<CalibrationSample> samples = read_calibration(o.calibration, input_specs(float_graph));
@@ -279,7 +292,6 @@ int quantize_command(const QuantizeCommandOptions& o) {
   QuantReport report{o.model_path, o.output, range_method_name(method), o.weights, o.input_type, o.output_type,
                      samples.size(), {}, {}};
   fill_errors(report, float_graph, quant, float_runs, quant_runs);
-  const std::string base = report_base(o.output);
   write_outputs({{o.output, std::string(bytes.begin(), bytes.end()), our_model},
                  {base + ".quant.txt", report_text(report), our_text_report},
                  {base + ".quant.json", report_json(report), our_json_report}},

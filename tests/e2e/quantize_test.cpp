@@ -201,6 +201,13 @@ TEST_F(QuantizeErrorsTest, BadInputIsRefusedAndNothingIsWritten) {
             2);
   EXPECT_NE(errors.find("not implemented yet"), std::string::npos) << errors;
   EXPECT_FALSE(fs::exists(out));
+  const std::string copy = tmp_ + "/f32.tflite";
+  fs::copy_file(model("hello_world_f32"), copy);
+  EXPECT_EQ(run_microaot_capture({"quantize", copy, "--calibration", vec("hello_world_f32", 0), "-o", copy, "--force"},
+                                 errors),
+            1);
+  EXPECT_NE(errors.find("is the input model"), std::string::npos) << errors;
+  EXPECT_EQ(read_file(copy), read_file(model("hello_world_f32")));
 }
 
 TEST_F(QuantizeErrorsTest, NeverReplacesAFileItDidNotWrite) {
@@ -219,7 +226,8 @@ TEST_F(QuantizeErrorsTest, NeverReplacesAFileItDidNotWrite) {
   const std::vector<uint8_t> first = read_file(out);
   EXPECT_EQ(run_microaot_capture(args, errors), 0) << "its own output is replaced: " << errors;
   EXPECT_EQ(read_file(out), first) << "the same model and samples must give the same bytes";
-  EXPECT_EQ(run_microaot_capture({"quantize", out, "--calibration", vec("hello_world_f32", 0), "-o", out}, errors), 1);
+  const std::string again = tmp_ + "/again.tflite";
+  EXPECT_EQ(run_microaot_capture({"quantize", out, "--calibration", vec("hello_world_f32", 0), "-o", again}, errors), 1);
   EXPECT_NE(errors.find("already quantized"), std::string::npos) << errors;
 }
 
