@@ -65,6 +65,20 @@ TEST(QuantizeGraph, FollowsTfliteConventionsAndRoundTrips) {
   EXPECT_EQ(q.ops[1].kind, OpKind::Softmax);
 }
 
+// RELU6's int8 kernel clamps in its input's units without rescaling: the output must share the input's
+// parameters, whatever range calibration measured for it.
+TEST(QuantizeGraph, Relu6SharesItsInputsParameters) {
+  ModelSpec m;
+  m.tensors = {float_tensor("in", {1, 4}), float_tensor("out", {1, 4})};
+  m.ops = {op(21, 1, {0}, {1})};
+  m.inputs = {0};
+  m.outputs = {1};
+  const Graph q = quantize_graph(read_tflite(build_model(m)), {{0, {-3.0f, 9.0f}}, {1, {0.0f, 6.0f}}}, {});
+  EXPECT_EQ(q.tensor(1).quant.scale, q.tensor(0).quant.scale);
+  EXPECT_EQ(q.tensor(1).quant.zero_point, q.tensor(0).quant.zero_point);
+  EXPECT_FLOAT_EQ(q.tensor(0).quant.scale[0], 12.0f / 255.0f);
+}
+
 TEST(QuantizeGraph, PerTensorWeights) {
   QuantizeSettings s;
   s.per_channel = false;

@@ -169,6 +169,46 @@ INSTANTIATE_TEST_SUITE_P(SharedFloatModels, QuantizeTest, ::testing::ValuesIn(ca
                            return info.param.model + (info.param.method.empty() ? "" : "_" + info.param.method);
                          });
 
+// One float op case of ../shared/ops per quantizable operator (the one with the smallest input): quantized
+// on its own vectors, its output stays within 30 dB SQNR of the float one (calibration set, from the
+// report). A parameter shared the wrong way, or a kernel that does not rescale given two scales, falls far
+// below (RELU6 with its own output scale measured -6 dB).
+TEST(QuantizeOpCases, EveryQuantizableOperatorStaysCloseToFloat) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string tmp = make_temp_dir();
+  int cases = 0;
+  for (const char* op : {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
+                         "RESHAPE", "CONCATENATION", "RELU6", "SOFTMAX", "LOGISTIC", "TANH", "ADD", "SUB", "MUL",
+                         "RELU"}) {
+    std::string best;
+    uintmax_t smallest = UINTMAX_MAX;
+    const std::string dir = shared_dir() + "/ops/" + op;
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      const fs::path input = entry.path() / "vectors" / "0.input0.bin";
+      if (name.rfind("float32_", 0) != 0 || !fs::exists(input)) continue;
+      if (fs::file_size(input) < smallest || (fs::file_size(input) == smallest && entry.path().string() < best)) {
+        smallest = fs::file_size(input);
+        best = entry.path().string();
+      }
+    }
+    if (best.empty()) continue;
+    std::string errors;
+    const std::string out = tmp + "/" + op + ".tflite";
+    ASSERT_EQ(run_microaot_capture({"quantize", best + "/model.tflite", "--calibration", best + "/vectors", "-o", out},
+                                   errors),
+              0)
+        << best << ": " << errors;
+    const nlohmann::json report = nlohmann::json::parse(read_text(tmp + "/" + op + ".quant.json"));
+    const nlohmann::json& sqnr = report["outputs"][0]["sqnr_db"];
+    EXPECT_TRUE(sqnr.is_string() || sqnr.get<double>() >= 30.0) << best << ": output SQNR " << sqnr;
+    ++cases;
+  }
+  remove_dir(tmp);
+  if (cases == 0) MICROAOT_PLACEHOLDER("../shared/ops float cases");
+}
+
 class QuantizeErrorsTest : public ::testing::Test {
  protected:
   void SetUp() override { tmp_ = make_temp_dir(); }
