@@ -97,6 +97,23 @@ struct ValidateCommandOptions {
 // Exit status 0 when every tensor with a reference matches (integers exactly, float32 within the golden
 // tolerance), 1 otherwise; prints one row per tensor and names the first differing layer.
 int validate_command(const ValidateCommandOptions& options);
+
+// `microaot quantize` (driver/quantize_command.cpp, quantize/).
+struct QuantizeCommandOptions {
+  std::string model_path;
+  std::vector<std::string> calibration;  // files or folders (quantize/calibration_data.h)
+  std::string output;                    // the int8 .tflite; OUT.quant.txt and OUT.quant.json beside it
+  std::string weights = "per-channel";
+  std::string activations = "int8";
+  std::string input_type = "int8";
+  std::string output_type = "int8";
+  std::string method = "mse";  // best or tied best on the shared models (docs/quantize.md)
+  std::string cc;
+  std::string cflags;
+  bool force = false;
+};
+void add_quantize_options(CLI::App& app, QuantizeCommandOptions& options);
+int quantize_command(const QuantizeCommandOptions& options);
 // A .tflite model, or a graph blob (checked against the firmware folder `firmware_dir` when not empty).
 int inspect_command(const std::string& model_path, const std::string& firmware_dir = "");
 // `inspect --supported`: the operator x type table (docs/operators.md).

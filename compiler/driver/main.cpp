@@ -132,6 +132,11 @@ int main(int argc, char** argv) {
   validate->add_option("--cflags", validate_options.cflags, "extra C flags (default: $MICROAOT_CFLAGS)");
   validate->add_flag("--keep-build", validate_options.keep_build, "keep the temporary build folder");
 
+  QuantizeCommandOptions quantize_options;
+  CLI::App* quantize = app.add_subcommand("quantize", "turn a float model into an int8 .tflite from calibration "
+                                                      "samples; writes OUT.quant.txt/.json, the per-layer error");
+  add_quantize_options(*quantize, quantize_options);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -147,6 +152,7 @@ int main(int argc, char** argv) {
     if (inspect->parsed() && inspect_kernels) return std::fputs(kernel_listing().c_str(), stdout) < 0;
     if (inspect->parsed()) return inspect_supported ? supported_command() : inspect_command(inspect_path, inspect_firmware);
     if (validate->parsed()) return validate_command(validate_options);
+    if (quantize->parsed()) return quantize_command(quantize_options);
   } catch (const UsageError& e) {
     return report(e, kExitUsage);
   } catch (const std::exception& e) {

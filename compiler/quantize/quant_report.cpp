@@ -1,0 +1,102 @@
+#include "quantize/quant_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "quantize/quant_params.h"
+
+namespace microaot {
+
+namespace {
+size_t argmax(const std::vector<float>& v, size_t from, size_t count) {
+  return static_cast<size_t>(std::max_element(v.begin() + static_cast<std::ptrdiff_t>(from),
+                                              v.begin() + static_cast<std::ptrdiff_t>(from + count)) -
+                             v.begin());
+}
+
+std::string db(double value) {
+  if (std::isinf(value)) return value > 0 ? "exact" : "-inf";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+nlohmann::json db_json(double value) {
+  if (std::isinf(value)) return value > 0 ? nlohmann::json("exact") : nlohmann::json("-inf");
+  return std::round(value * 100.0) / 100.0;
+}
+}  // namespace
+
+OutputError compare_output(const std::vector<std::vector<float>>& ref, const std::vector<std::vector<float>>& got,
+                           int last_dim) {
+  OutputError e;
+  std::vector<float> all_ref, all_got;
+  for (size_t s = 0; s < ref.size(); ++s) {
+    all_ref.insert(all_ref.end(), ref[s].begin(), ref[s].end());
+    all_got.insert(all_got.end(), got[s].begin(), got[s].end());
+    for (size_t i = 0; i < ref[s].size(); ++i) {
+      e.max_abs_error = std::max(e.max_abs_error, std::fabs(static_cast<double>(ref[s][i]) - got[s][i]));
+    }
+    const size_t width = static_cast<size_t>(last_dim);
+    for (size_t row = 0; last_dim > 1 && (row + 1) * width <= ref[s].size(); ++row) {
+      ++e.rows;
+      e.top1_agree += argmax(ref[s], row * width, width) == argmax(got[s], row * width, width) ? 1 : 0;
+    }
+  }
+  e.sqnr_db = sqnr_db(all_ref, all_got);
+  return e;
+}
+
+std::string report_text(const QuantReport& r) {
+  std::string out = std::string(kReportTextHeader) + ": " + r.model + " -> " + r.output + "\n";
+  out += "method " + r.method + ", weights " + r.weights + ", input " + r.input_type + ", output " + r.output_type +
+         ", " + std::to_string(r.samples) + " calibration sample(s)\n\n";
+  out += "SQNR of each int8 activation (dequantized) against the float model's, over the calibration samples\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-6s %-28s %12s %5s %9s  %s\n", "tensor", "operator", "scale", "zp", "SQNR dB",
+                "name");
+  out += line;
+  for (const LayerError& l : r.layers) {
+    std::snprintf(line, sizeof line, "%-6d %-28s %12.6g %5d %9s  %s\n", l.tensor, l.op.c_str(),
+                  static_cast<double>(l.scale), l.zero_point, db(l.sqnr_db).c_str(), l.name.c_str());
+    out += line;
+  }
+  out += "\nOutputs\n";
+  for (const OutputError& o : r.outputs) {
+    std::snprintf(line, sizeof line, "  %s (tensor %d): SQNR %s dB, largest error %.6g", o.name.c_str(), o.tensor,
+                  db(o.sqnr_db).c_str(), o.max_abs_error);
+    out += line;
+    if (o.rows > 0) out += ", top-1 agreement " + std::to_string(o.top1_agree) + "/" + std::to_string(o.rows);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string report_json(const QuantReport& r) {
+  nlohmann::json j;
+  j[kReportJsonKey] = 1;
+  j["model"] = r.model;
+  j["output"] = r.output;
+  j["method"] = r.method;
+  j["weights"] = r.weights;
+  j["input_type"] = r.input_type;
+  j["output_type"] = r.output_type;
+  j["calibration_samples"] = r.samples;
+  j["layers"] = nlohmann::json::array();
+  for (const LayerError& l : r.layers) {
+    j["layers"].push_back({{"tensor", l.tensor}, {"name", l.name}, {"operator", l.op}, {"scale", l.scale},
+                           {"zero_point", l.zero_point}, {"sqnr_db", db_json(l.sqnr_db)}});
+  }
+  j["outputs"] = nlohmann::json::array();
+  for (const OutputError& o : r.outputs) {
+    nlohmann::json e = {{"tensor", o.tensor}, {"name", o.name}, {"sqnr_db", db_json(o.sqnr_db)},
+                        {"max_abs_error", o.max_abs_error}};
+    if (o.rows > 0) e["top1_agreement"] = {{"agree", o.top1_agree}, {"rows", o.rows}};
+    j["outputs"].push_back(e);
+  }
+  return j.dump(2) + "\n";
+}
+
+}  // namespace microaot

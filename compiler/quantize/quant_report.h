@@ -1,0 +1,53 @@
+// The report `microaot quantize` writes beside the model (OUT.quant.txt, OUT.quant.json): per layer the
+// SQNR of the int8 activation (dequantized) against the float one over the calibration samples, and per
+// output the SQNR, the largest absolute error and the top-1 agreement (the position of the largest value
+// along the last dimension, for outputs that are class scores).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace microaot {
+
+struct LayerError {
+  int tensor = -1;
+  std::string name;
+  std::string op;  // the operator that writes it, e.g. "CONV_2D (op 3)"
+  float scale = 0.0f;
+  int zero_point = 0;
+  double sqnr_db = 0.0;
+};
+
+struct OutputError {
+  int tensor = -1;
+  std::string name;
+  double sqnr_db = 0.0;
+  double max_abs_error = 0.0;
+  int rows = 0;           // class-score rows compared (elements / last dimension); 0 when the last dimension is 1
+  int top1_agree = 0;     // rows whose largest position matches the float model's
+};
+
+struct QuantReport {
+  std::string model;
+  std::string output;
+  std::string method;
+  std::string weights;
+  std::string input_type;
+  std::string output_type;
+  size_t samples = 0;
+  std::vector<LayerError> layers;
+  std::vector<OutputError> outputs;
+};
+
+// Compares one output over all samples (ref/got: per sample, the float values; last_dim: the size of the
+// last dimension).
+OutputError compare_output(const std::vector<std::vector<float>>& ref, const std::vector<std::vector<float>>& got,
+                           int last_dim);
+
+constexpr const char* kReportTextHeader = "microaot quantize report";
+constexpr const char* kReportJsonKey = "microaot_quantize_report";
+
+std::string report_text(const QuantReport& report);
+std::string report_json(const QuantReport& report);
+
+}  // namespace microaot

@@ -1,0 +1,138 @@
+#include "quantize/quantize_graph.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "frontend/tflite_reader.h"
+#include "frontend/tflite_test_builder.h"
+#include "quantize/tflite_writer.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+namespace {
+using namespace tflite_test;
+
+TensorSpec float_tensor(const std::string& name, std::vector<int32_t> shape, std::vector<float> data = {}) {
+  TensorSpec t;
+  t.name = name;
+  t.type = tflite::TensorType::FLOAT32;
+  t.shape = std::move(shape);
+  t.data = bytes_of(data);
+  return t;
+}
+
+// in [1,2] -> FULLY_CONNECTED (weights [2,2], bias [2]) -> h [1,2] -> SOFTMAX -> out [1,2]
+std::vector<uint8_t> float_fc_softmax() {
+  ModelSpec m;
+  m.tensors = {float_tensor("in", {1, 2}), float_tensor("w", {2, 2}, {1.0f, -0.6f, 0.25f, 0.1f}),
+               float_tensor("b", {2}, {0.5f, -0.25f}), float_tensor("h", {1, 2}), float_tensor("out", {1, 2})};
+  OpSpec fc = op(9, 1, {0, 1, 2}, {3});
+  fc.options_type = tflite::BuiltinOptions::FullyConnectedOptions;
+  fc.options = [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateFullyConnectedOptions(fbb).Union(); };
+  OpSpec softmax = op(25, 1, {3}, {4});
+  softmax.options_type = tflite::BuiltinOptions::SoftmaxOptions;
+  softmax.options = [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateSoftmaxOptions(fbb, 1.0f).Union(); };
+  m.ops = {fc, softmax};
+  m.inputs = {0};
+  m.outputs = {4};
+  return build_model(m);
+}
+
+const std::map<int, Range> kRanges = {{0, {-1.0f, 3.0f}}, {3, {-2.0f, 2.0f}}, {4, {0.0f, 1.0f}}};
+
+TEST(QuantizeGraph, FollowsTfliteConventionsAndRoundTrips) {
+  const Graph float_graph = read_tflite(float_fc_softmax());
+  const Graph q = read_tflite(write_tflite(quantize_graph(float_graph, kRanges, {})));
+  ASSERT_EQ(q.tensors.size(), 5u);
+  const Tensor& in = q.tensor(0);
+  EXPECT_EQ(in.dtype, DType::kInt8);
+  EXPECT_FLOAT_EQ(in.quant.scale[0], 4.0f / 255.0f);
+  EXPECT_EQ(in.quant.zero_point[0], -64);  // round(-128 + 1 / (4 / 255))
+  const Tensor& w = q.tensor(1);
+  EXPECT_EQ(w.dtype, DType::kInt8);
+  ASSERT_EQ(w.quant.scale.size(), 2u);  // per output channel
+  EXPECT_FLOAT_EQ(w.quant.scale[0], 1.0f / 127.0f);
+  EXPECT_FLOAT_EQ(w.quant.scale[1], 0.25f / 127.0f);
+  EXPECT_EQ(constant_values<int8_t>(w), (std::vector<int8_t>{127, -76, 127, 51}));
+  const Tensor& b = q.tensor(2);
+  EXPECT_EQ(b.dtype, DType::kInt32);
+  EXPECT_FLOAT_EQ(b.quant.scale[0], in.quant.scale[0] * w.quant.scale[0]);
+  EXPECT_EQ(constant_values<int32_t>(b)[0], static_cast<int32_t>(std::round(0.5 / (b.quant.scale[0]))));
+  EXPECT_FLOAT_EQ(q.tensor(4).quant.scale[0], 1.0f / 256.0f);  // softmax's fixed output
+  EXPECT_EQ(q.tensor(4).quant.zero_point[0], -128);
+  EXPECT_EQ(q.ops[0].kind, OpKind::FullyConnected);
+  EXPECT_EQ(q.ops[1].kind, OpKind::Softmax);
+}
+
+// RELU6's int8 kernel clamps in its input's units without rescaling: the output must share the input's
+// parameters, whatever range calibration measured for it.
+TEST(QuantizeGraph, Relu6SharesItsInputsParameters) {
+  ModelSpec m;
+  m.tensors = {float_tensor("in", {1, 4}), float_tensor("out", {1, 4})};
+  m.ops = {op(21, 1, {0}, {1})};
+  m.inputs = {0};
+  m.outputs = {1};
+  const Graph q = quantize_graph(read_tflite(build_model(m)), {{0, {-3.0f, 9.0f}}, {1, {0.0f, 6.0f}}}, {});
+  EXPECT_EQ(q.tensor(1).quant.scale, q.tensor(0).quant.scale);
+  EXPECT_EQ(q.tensor(1).quant.zero_point, q.tensor(0).quant.zero_point);
+  EXPECT_FLOAT_EQ(q.tensor(0).quant.scale[0], 12.0f / 255.0f);
+}
+
+TEST(QuantizeGraph, PerTensorWeights) {
+  QuantizeSettings s;
+  s.per_channel = false;
+  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  EXPECT_EQ(q.tensor(1).quant.scale, std::vector<float>{1.0f / 127.0f});
+}
+
+TEST(QuantizeGraph, FloatInterfaceAddsQuantizeAndDequantize) {
+  QuantizeSettings s;
+  s.float_input = s.float_output = true;
+  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  ASSERT_EQ(q.ops.size(), 4u);
+  EXPECT_EQ(q.ops.front().kind, OpKind::Quantize);
+  EXPECT_EQ(q.ops.back().kind, OpKind::Dequantize);
+  EXPECT_EQ(q.tensor(q.inputs[0]).dtype, DType::kFloat32);
+  EXPECT_EQ(q.tensor(q.inputs[0]).name, "in");
+  EXPECT_EQ(q.tensor(0).name, "in_int8");
+  EXPECT_EQ(q.tensor(q.outputs[0]).dtype, DType::kFloat32);
+}
+
+TEST(QuantizeGraph, MissingRangeIsNamed) {
+  std::map<int, Range> partial = kRanges;
+  partial.erase(3);
+  try {
+    quantize_graph(read_tflite(float_fc_softmax()), partial, {});
+    FAIL() << "no error";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("'h'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(QuantizeGraph, AlreadyQuantizedModelIsRefused) {
+  try {
+    check_quantizable(read_tflite(build_model(small_fc_model())));
+    FAIL() << "no error";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("already quantized"), std::string::npos) << e.what();
+  }
+}
+
+TEST(QuantizeGraph, OperatorWithoutInt8RuleIsNamed) {
+  ModelSpec m;
+  m.tensors = {float_tensor("in", {1, 2}), float_tensor("out", {1, 2})};
+  m.ops = {op(47, 1, {0}, {1})};  // EXP
+  m.inputs = {0};
+  m.outputs = {1};
+  try {
+    check_quantizable(read_tflite(build_model(m)));
+    FAIL() << "no error";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("EXP (op 0)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no int8 form"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace microaot
