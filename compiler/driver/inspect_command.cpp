@@ -10,7 +10,7 @@
 #include "driver/commands.h"
 #include "driver/supported_operators.h"
 #include "frontend/builtin_names.h"
-#include "frontend/tflite_reader.h"
+#include "frontend/model_reader.h"
 #include "ir/ir_dump.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
@@ -94,14 +94,15 @@ void print_ops(const ModelOutline& m, const std::optional<Graph>& g, std::vector
 
 int inspect_command(const std::string& model_path) {
   const std::vector<uint8_t> bytes = read_binary_file(model_path);
-  const ModelOutline m = outline_tflite(bytes);
+  const ModelOutline m = outline_model(bytes);
   std::optional<Graph> g;
   std::vector<std::string> problems;
   try {
-    g = read_tflite(bytes);
+    g = read_model(bytes);
   } catch (const CompileError& e) {
     problems.push_back(e.what());
   }
+  if (looks_like_onnx(bytes)) g.reset();  // its IR ops are not the file's nodes one for one
   std::cout << "model: " << model_path << "\n";
   if (!m.description.empty()) std::cout << "description: " << m.description << "\n";
   std::cout << "inputs: " << ids_text(m, m.inputs, false) << "\noutputs: " << ids_text(m, m.outputs, false) << "\n\n";

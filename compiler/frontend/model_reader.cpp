@@ -1,0 +1,17 @@
+#include "frontend/model_reader.h"
+
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+Graph read_model(const std::vector<uint8_t>& bytes, const CustomOpBindings& custom_ops) {
+  if (!looks_like_onnx(bytes)) return read_tflite(bytes, custom_ops);
+  if (!custom_ops.empty()) throw UsageError("--custom-op binds .tflite operators; this model is ONNX");
+  return read_onnx(bytes);
+}
+
+ModelOutline outline_model(const std::vector<uint8_t>& bytes) {
+  return looks_like_onnx(bytes) ? outline_onnx(bytes) : outline_tflite(bytes);
+}
+
+}  // namespace microaot
