@@ -145,7 +145,7 @@ Value add_initializer(Converter& c, const onnx::TensorProto& t) {
 }
 
 // A graph input's shape: its fixed dims, --input-shape's, or 1 for a symbolic leading batch.
-std::vector<int32_t> input_shape(const onnx::ValueInfoProto& input, const OnnxReadOptions& options) {
+std::vector<int32_t> input_shape(const onnx::ValueInfoProto& input, const OnnxReadOptions& options, Graph& graph) {
   const std::string what = "ONNX graph input '" + input.name() + "'";
   const auto fixed = options.input_shapes.find(input.name());
   if (fixed != options.input_shapes.end()) return fixed->second;
@@ -157,7 +157,8 @@ std::vector<int32_t> input_shape(const onnx::ValueInfoProto& input, const OnnxRe
     if (dim.has_dim_value() && dim.dim_value() > 0) {
       dims.push_back(dim.dim_value());
     } else if (d == 0 && shape.dim_size() > 1) {
-      dims.push_back(1);  // a symbolic batch: one sample per run
+      dims.push_back(1);  // a symbolic batch: one sample per run, said in the description (network_info.txt)
+      graph.description += "; symbolic batch of input '" + input.name() + "' ('" + dim.dim_param() + "') taken as 1";
     } else {
       throw CompileError(what + " has a symbolic or unknown dimension " + std::to_string(d) + " ('" +
                          dim.dim_param() + "'); fix it with --input-shape " + input.name() + "=1x...");
@@ -172,7 +173,7 @@ void add_inputs(Converter& c, const onnx::GraphProto& g, const OnnxReadOptions& 
   for (const onnx::ValueInfoProto& input : g.input()) {
     if (initializers.count(input.name()) != 0) continue;  // an initializer listed as input (IR version < 4)
     const DType dtype = dtype_of(input.type().tensor_type().elem_type(), "ONNX graph input '" + input.name() + "'");
-    const int id = c.add_tensor(dtype, input_shape(input, options), input.name());
+    const int id = c.add_tensor(dtype, input_shape(input, options, c.graph()), input.name());
     c.define_value(input.name(), {id, false});
     c.graph().inputs.push_back(id);
   }
@@ -264,7 +265,9 @@ Graph read_onnx(const std::vector<uint8_t>& bytes, const OnnxReadOptions& option
   const onnx::GraphProto& g = model.graph();
   const std::vector<int> versions = resolve_versions(g, opset);
   Graph graph;
-  graph.description = model.producer_name().empty() ? "ONNX model" : "ONNX model from " + model.producer_name();
+  graph.description = (model.producer_name().empty() ? "ONNX model" : "ONNX model from " + model.producer_name()) +
+                      ", opset " + std::to_string(opset) +
+                      "; inputs and outputs in the model's own layout, NCHW values in NHWC between convolutions";
   Converter c(graph, opset);
   for (const onnx::TensorProto& t : g.initializer()) c.define_value(t.name(), add_initializer(c, t));
   for (const onnx::SparseTensorProto& t : g.sparse_initializer()) {
