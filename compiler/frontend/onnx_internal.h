@@ -34,6 +34,7 @@ class Converter {
   void start_node(const onnx::NodeProto& node, int index, int version);
   const onnx::NodeProto& node() const { return *node_; }
   int version() const { return version_; }
+  int index() const { return index_; }
   [[noreturn]] void refuse(const std::string& what) const;
   std::string where() const;  // "node 'conv1' (Conv, version 11)"
 

@@ -238,11 +238,33 @@ void convert_gemm(Converter& c) {
   c.define(0, {fully_connected(c, c.plain(a), b, n, k, bias, c.output_name(0)), false});
 }
 
+namespace {
+// A MatMul of two computed operands: BATCH_MATMUL, batch dimensions broadcast.
+void batch_matmul(Converter& c, Value a, Value b) {
+  const int x = c.plain(a), y = c.plain(b);
+  const std::vector<int32_t> xs = c.graph().tensor(x).shape, ys = c.graph().tensor(y).shape;
+  if (xs.size() < 2 || ys.size() < 2 || xs.size() > 5 || ys.size() > 5) c.refuse("operands must have rank 2 to 5");
+  if (xs.back() != ys[ys.size() - 2]) c.refuse("the operands' inner dimensions differ");
+  const size_t rank = std::max(xs.size(), ys.size());
+  std::vector<int32_t> out(rank);
+  for (size_t i = 0; i + 2 < rank; ++i) {
+    const int32_t dx = i + xs.size() >= rank ? xs[i + xs.size() - rank] : 1;
+    const int32_t dy = i + ys.size() >= rank ? ys[i + ys.size() - rank] : 1;
+    if (dx != dy && dx != 1 && dy != 1) c.refuse("batch dimensions do not broadcast");
+    out[i] = std::max(dx, dy);
+  }
+  out[rank - 2] = xs[xs.size() - 2];
+  out[rank - 1] = ys.back();
+  c.define(0, {c.emit1(OpKind::BatchMatmul, {x, y}, c.graph().tensor(x).dtype, out, BatchMatmulOptions{}), false});
+}
+}  // namespace
+
 void convert_matmul(Converter& c) {
   const Value a = c.input(0);
   const Value bv = c.input(1);
   const Tensor& bt = c.tensor(bv);
-  if (!bt.is_constant || bt.shape.size() != 2 || c.tensor(a).shape.size() < 2) {
+  if (!bt.is_constant) return batch_matmul(c, a, bv);
+  if (bt.shape.size() != 2 || c.tensor(a).shape.size() < 2) {
     c.refuse("only a constant 2-D second operand and a first of rank 2 or more are supported");
   }
   const int k = bt.shape[0], n = bt.shape[1];

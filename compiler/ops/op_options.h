@@ -99,6 +99,16 @@ struct GatherOptions {
   int batch_dims = 0;  // leading dimensions shared by input and indices; negative counts from the indices' end
 };
 
+struct CumsumOptions {
+  bool exclusive = false;
+  bool reverse = false;
+};
+
+struct BatchMatmulOptions {
+  bool adj_x = false;
+  bool adj_y = false;
+};
+
 // The op's options as T, or nullptr when it holds another type.
 template <typename T>
 const T* options_if(const Op& op) {
