@@ -4,10 +4,16 @@
 
 namespace microaot {
 
-Graph read_model(const std::vector<uint8_t>& bytes, const CustomOpBindings& custom_ops) {
-  if (!looks_like_onnx(bytes)) return read_tflite(bytes, custom_ops);
+Graph read_model(const std::vector<uint8_t>& bytes, const CustomOpBindings& custom_ops,
+                 const std::map<std::string, std::vector<int32_t>>& input_shapes) {
+  if (!looks_like_onnx(bytes)) {
+    if (!input_shapes.empty()) throw UsageError("--input-shape is for ONNX models; a .tflite fixes its shapes");
+    return read_tflite(bytes, custom_ops);
+  }
   if (!custom_ops.empty()) throw UsageError("--custom-op binds .tflite operators; this model is ONNX");
-  return read_onnx(bytes);
+  OnnxReadOptions options;
+  options.input_shapes = input_shapes;
+  return read_onnx(bytes, options);
 }
 
 ModelOutline outline_model(const std::vector<uint8_t>& bytes) {

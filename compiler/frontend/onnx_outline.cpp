@@ -1,4 +1,6 @@
 // `inspect` for an ONNX model: its nodes and named values as the file has them, compilable or not.
+#include <cctype>
+#include <cstdint>
 #include <map>
 
 #include "frontend/onnx_internal.h"
@@ -20,6 +22,20 @@ int value_index(ModelOutline& m, std::map<std::string, int>& index, const std::s
     m.tensors.push_back(t);
   }
   return it->second;
+}
+// A graph input or output with its element type and shape (a symbolic dimension shows as -1).
+int describe_value(ModelOutline& m, std::map<std::string, int>& index, const onnx::ValueInfoProto& v) {
+  const int i = value_index(m, index, v.name());
+  ModelOutline::Tensor& t = m.tensors[static_cast<size_t>(i)];
+  const onnx::TypeProto::Tensor& type = v.type().tensor_type();
+  t.type = onnx::TensorProto::DataType_IsValid(type.elem_type())
+               ? onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(type.elem_type()))
+               : "?";
+  for (char& ch : t.type) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (const auto& d : type.shape().dim()) {
+    t.shape.push_back(d.has_dim_value() && d.dim_value() <= INT32_MAX ? static_cast<int32_t>(d.dim_value()) : -1);
+  }
+  return i;
 }
 }  // namespace
 
@@ -44,9 +60,9 @@ ModelOutline outline_onnx(const std::vector<uint8_t>& bytes) {
     m.tensors[static_cast<size_t>(i)].constant_bytes = t.raw_data().size() + 4u * static_cast<uint64_t>(t.float_data_size());
   }
   for (const onnx::ValueInfoProto& v : g.input()) {
-    if (index.count(v.name()) == 0) m.inputs.push_back(value_index(m, index, v.name()));
+    if (index.count(v.name()) == 0) m.inputs.push_back(describe_value(m, index, v));
   }
-  for (const onnx::ValueInfoProto& v : g.output()) m.outputs.push_back(value_index(m, index, v.name()));
+  for (const onnx::ValueInfoProto& v : g.output()) m.outputs.push_back(describe_value(m, index, v));
   for (const onnx::NodeProto& node : g.node()) {
     ModelOutline::Operator op;
     op.name = node.op_type();

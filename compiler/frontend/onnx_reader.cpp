@@ -147,10 +147,17 @@ Value add_initializer(Converter& c, const onnx::TensorProto& t) {
 // A graph input's shape: its fixed dims, --input-shape's, or 1 for a symbolic leading batch.
 std::vector<int32_t> input_shape(const onnx::ValueInfoProto& input, const OnnxReadOptions& options, Graph& graph) {
   const std::string what = "ONNX graph input '" + input.name() + "'";
-  const auto fixed = options.input_shapes.find(input.name());
-  if (fixed != options.input_shapes.end()) return fixed->second;
   if (!input.type().has_tensor_type()) throw CompileError(what + " is not a tensor");
   const onnx::TensorShapeProto& shape = input.type().tensor_type().shape();
+  const auto fixed = options.input_shapes.find(input.name());
+  if (fixed != options.input_shapes.end()) {  // must keep the rank and every fixed dimension
+    bool fits = static_cast<int>(fixed->second.size()) == shape.dim_size();
+    for (int d = 0; fits && d < shape.dim_size(); ++d) {
+      fits = !shape.dim(d).has_dim_value() || shape.dim(d).dim_value() == fixed->second[static_cast<size_t>(d)];
+    }
+    if (!fits) throw CompileError(what + ": --input-shape contradicts the model's rank or fixed dimensions");
+    return to_ir_shape({fixed->second.begin(), fixed->second.end()}, what);
+  }
   std::vector<int64_t> dims;
   for (int d = 0; d < shape.dim_size(); ++d) {
     const onnx::TensorShapeProto::Dimension& dim = shape.dim(d);
@@ -170,6 +177,11 @@ std::vector<int32_t> input_shape(const onnx::ValueInfoProto& input, const OnnxRe
 void add_inputs(Converter& c, const onnx::GraphProto& g, const OnnxReadOptions& options) {
   std::set<std::string> initializers;
   for (const onnx::TensorProto& t : g.initializer()) initializers.insert(t.name());
+  for (const auto& [name, shape] : options.input_shapes) {
+    bool found = false;
+    for (const onnx::ValueInfoProto& input : g.input()) found = found || (input.name() == name && initializers.count(name) == 0);
+    if (!found) throw CompileError("--input-shape names '" + name + "', which is not an input of the ONNX graph");
+  }
   for (const onnx::ValueInfoProto& input : g.input()) {
     if (initializers.count(input.name()) != 0) continue;  // an initializer listed as input (IR version < 4)
     const DType dtype = dtype_of(input.type().tensor_type().elem_type(), "ONNX graph input '" + input.name() + "'");

@@ -124,6 +124,21 @@ TEST(OnnxReader, ConvertsACnnToNhwcWithTheLayoutChangeAtTheInputOnly) {
   EXPECT_EQ(g.tensor(g.outputs[0]).shape, (std::vector<int32_t>{1, 4}));
 }
 
+TEST(OnnxReader, OutlinesNodesWithTheirVersionsAndWhetherTheyCompile) {
+  onnx::ModelProto m = cnn();
+  m.mutable_graph()->mutable_node(2)->set_op_type("Selu");
+  const ModelOutline o = outline_model(bytes_of(m));
+  ASSERT_EQ(o.ops.size(), 7u);
+  EXPECT_EQ(o.ops[0].name, "Conv");
+  EXPECT_EQ(o.ops[0].version, 11);  // opset 13 selects Conv-11
+  EXPECT_TRUE(o.ops[0].compilable);
+  EXPECT_EQ(o.ops[2].name, "Selu");
+  EXPECT_FALSE(o.ops[2].compilable);
+  ASSERT_EQ(o.inputs.size(), 1u);
+  EXPECT_EQ(o.tensors[static_cast<size_t>(o.inputs[0])].type, "float");
+  EXPECT_EQ(o.tensors[static_cast<size_t>(o.inputs[0])].shape, (std::vector<int32_t>{1, 2, 6, 6}));
+}
+
 TEST(OnnxReader, RecognisesTheFormatByContent) {
   EXPECT_TRUE(looks_like_onnx(bytes_of(cnn())));
   std::vector<uint8_t> tflite = {0x1c, 0, 0, 0, 'T', 'F', 'L', '3'};
@@ -140,6 +155,10 @@ TEST(OnnxReader, ASymbolicBatchIsOneAndAnotherSymbolicDimensionIsRefused) {
   OnnxReadOptions fixed;
   fixed.input_shapes["x"] = {1, 2, 6, 6};
   EXPECT_NO_THROW(read_onnx(bytes_of(m), fixed));
+  fixed.input_shapes["x"] = {1, 3, 6, 6};  // the channels are fixed at 2
+  EXPECT_THROW(read_onnx(bytes_of(m), fixed), CompileError);
+  fixed.input_shapes = {{"w", {3, 2, 3, 3}}};  // an initializer, not an input
+  EXPECT_THROW(read_onnx(bytes_of(m), fixed), CompileError);
 }
 
 TEST(OnnxReader, RefusesUnsupportedOperatorsByNodeOpTypeAndOpset) {
