@@ -1,6 +1,7 @@
 // ONNX element-wise operators: unary math and activations keep their input's layout; binary and variadic
 // ones broadcast as numpy does, in NHWC when an operand is (constants re-laid at compile time).
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 
@@ -65,8 +66,30 @@ Operands align(Converter& c, const std::vector<Value>& values) {
   return r;
 }
 
+// Add, Sub, Mul, Div of int64 constants (exporters' shape arithmetic): folded, so a Reshape can read them.
+bool fold_int64(Converter& c, OpKind kind) {
+  const Value a = c.input(0), b = c.input(1);
+  const Tensor& ta = c.tensor(a);
+  const Tensor& tb = c.tensor(b);
+  if (!ta.is_constant || !tb.is_constant || ta.dtype != DType::kInt64 || tb.dtype != DType::kInt64) return false;
+  const std::vector<int64_t> x = c.constant_ints(a, "input 0"), y = c.constant_ints(b, "input 1");
+  if (ta.shape.size() > 1 || tb.shape.size() > 1 || (x.size() != y.size() && x.size() != 1 && y.size() != 1)) return false;
+  std::vector<int64_t> r(std::max(x.size(), y.size()));
+  for (size_t i = 0; i < r.size(); ++i) {
+    const int64_t p = x[x.size() == 1 ? 0 : i], q = y[y.size() == 1 ? 0 : i];
+    if (std::abs(p) > (int64_t{1} << 31) || std::abs(q) > (int64_t{1} << 31)) return false;
+    if (kind == OpKind::Div && (q == 0 || p < 0 || q < 0)) return false;
+    r[i] = kind == OpKind::Add ? p + q : kind == OpKind::Sub ? p - q : kind == OpKind::Mul ? p * q : p / q;
+  }
+  const Value v = c.int64_constant(r);
+  const bool scalar = ta.shape.empty() && tb.shape.empty();
+  c.define(0, scalar ? Value{c.reshape(v.id, {}), false} : v);
+  return true;
+}
+
 void binary(Converter& c, OpKind kind, DType out_type, OpOptions options = NoOptions{}) {
   if (c.num_inputs() != 2) c.refuse("needs two inputs");
+  if (fold_int64(c, kind)) return;
   const Operands o = align(c, {c.input(0), c.input(1)});
   const DType dtype = out_type == DType::kUnsupported ? c.graph().tensor(o.ids[0]).dtype : out_type;
   c.define(0, {c.emit1(kind, o.ids, dtype, o.shape, std::move(options)), o.nhwc});

@@ -388,6 +388,12 @@ void convert_slice(Converter& c) {
     stride[d] = static_cast<int32_t>(step);
     out[d] = static_cast<int32_t>(n);
   }
+  if (c.graph().tensor(in).is_constant && c.graph().tensor(in).dtype == DType::kInt64 && rank == 1) {
+    const std::vector<int64_t> d = c.constant_ints({in, false}, "data");  // shape arithmetic
+    std::vector<int64_t> picked;
+    for (int64_t i = begin[0], k = 0; k < out[0]; i += stride[0], ++k) picked.push_back(d[static_cast<size_t>(i)]);
+    return c.define(0, c.int64_constant(picked));
+  }
   const int32_t r = static_cast<int32_t>(rank);
   const Value bv = c.int32_constant({r}, begin, ""), ev = c.int32_constant({r}, end, ""), sv = c.int32_constant({r}, stride, "");
   StridedSliceOptions o;

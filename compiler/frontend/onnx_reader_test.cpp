@@ -139,6 +139,41 @@ TEST(OnnxReader, OutlinesNodesWithTheirVersionsAndWhetherTheyCompile) {
   EXPECT_EQ(o.tensors[static_cast<size_t>(o.inputs[0])].shape, (std::vector<int32_t>{1, 2, 6, 6}));
 }
 
+// Shape -> Gather -> Unsqueeze -> Concat (with Mul of int64 constants) -> Reshape, as exporters write a
+// flatten: folded to one RESHAPE whose shape is known at compile time.
+TEST(OnnxReader, FoldsExportersShapeArithmetic) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  add_value(g->mutable_input(), "x", {2, 3, 4});
+  const auto int64_initializer = [&](const std::string& name, const std::vector<int64_t>& dims,
+                                     const std::vector<int64_t>& values) {
+    onnx::TensorProto* t = g->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::INT64);
+    for (int64_t d : dims) t->add_dims(d);
+    for (int64_t v : values) t->add_int64_data(v);
+  };
+  int64_initializer("zero", {}, {0});
+  int64_initializer("axes", {1}, {0});
+  int64_initializer("three", {1}, {3});
+  int64_initializer("four", {1}, {4});
+  add_node(g, "Shape", {"x"}, {"s"});
+  add_node(g, "Gather", {"s", "zero"}, {"batch"});
+  add_node(g, "Unsqueeze", {"batch", "axes"}, {"b1"});
+  add_node(g, "Mul", {"three", "four"}, {"rest"});
+  add_node(g, "Concat", {"b1", "rest"}, {"shape"})->add_attribute()->set_name("axis");
+  g->mutable_node(4)->mutable_attribute(0)->set_type(onnx::AttributeProto::INT);
+  add_node(g, "Reshape", {"x", "shape"}, {"y"});
+  add_node(g, "Relu", {"y"}, {"z"});
+  add_value(g->mutable_output(), "z", {2, 12});
+  const Graph graph = read_model(bytes_of(m));
+  ASSERT_EQ(graph.ops.size(), 2u);
+  EXPECT_EQ(graph.ops[0].kind, OpKind::Reshape);
+  EXPECT_EQ(graph.tensor(graph.ops[0].outputs[0]).shape, (std::vector<int32_t>{2, 12}));
+}
+
 TEST(OnnxReader, RecognisesTheFormatByContent) {
   EXPECT_TRUE(looks_like_onnx(bytes_of(cnn())));
   std::vector<uint8_t> tflite = {0x1c, 0, 0, 0, 'T', 'F', 'L', '3'};
