@@ -165,9 +165,15 @@ void pool(Converter& c, OpKind kind, bool average) {
       const bool is_same = w.pad.top == total_h / 2 && w.pad.bottom == total_h - total_h / 2 &&
                            w.pad.left == total_w / 2 && w.pad.right == total_w - total_w / 2 &&
                            w.out_h == (is[1] + w.sh - 1) / w.sh && w.out_w == (is[2] + w.sw - 1) / w.sw;
-      if (!is_same || c.attr_int("count_include_pad", 0) != 0) {
-        c.refuse("padding other than SAME_UPPER with count_include_pad 0 is not supported");
+      if (c.attr_int("count_include_pad", 0) != 0) {  // the padding counts: zeros padded, then a VALID pool
+        const int32_t paddings[8] = {0, 0, w.pad.top, w.pad.bottom, w.pad.left, w.pad.right, 0, 0};
+        const Value pv = c.int32_constant({4, 2}, {paddings, paddings + 8}, "");
+        const std::vector<int32_t> padded = {is[0], is[1] + w.pad.top + w.pad.bottom, is[2] + w.pad.left + w.pad.right, is[3]};
+        const int p = c.emit1(OpKind::Pad, {in, pv.id}, c.graph().tensor(in).dtype, padded);
+        c.define(0, {c.emit1(kind, {p}, c.graph().tensor(in).dtype, {is[0], w.out_h, w.out_w, is[3]}, o), true});
+        return;
       }
+      if (!is_same) c.refuse("padding other than SAME_UPPER with count_include_pad 0 is not supported");
       o.padding = Padding::kSame;
     } else {
       o.explicit_padding = w.pad;
