@@ -17,6 +17,7 @@ void Converter::start_node(const onnx::NodeProto& node, int index, int version) 
 }
 
 std::string Converter::where() const {
+  if (node_ == nullptr) return "ONNX graph";  // before the first node: its inputs
   const std::string name = node_->name().empty() ? "#" + std::to_string(index_) : "'" + node_->name() + "'";
   return "ONNX node " + name + " (" + node_->op_type() + ", version " + std::to_string(version_) + ")";
 }
@@ -159,6 +160,10 @@ Value Converter::int64_constant(const std::vector<int64_t>& values) {
 }
 
 int Converter::add_tensor(DType dtype, const std::vector<int32_t>& shape, const std::string& name) {
+  for (int32_t d : shape) {
+    if (d < 1) refuse("an empty or negative dimension is not supported");
+  }
+  if (element_count(shape) > (int64_t{1} << 31)) refuse("a result has more than 2^31 elements");
   Tensor t;
   t.name = name;
   t.dtype = dtype;
@@ -268,7 +273,7 @@ std::vector<int32_t> to_ir_shape(const std::vector<int64_t>& shape, const std::s
 
 int64_t element_count(const std::vector<int32_t>& shape) {
   int64_t n = 1;
-  for (int32_t d : shape) n *= d;
+  for (int32_t d : shape) n = std::min<int64_t>(n * std::max(d, 0), int64_t{1} << 40);  // saturates: no overflow
   return n;
 }
 

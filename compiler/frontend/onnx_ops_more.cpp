@@ -72,7 +72,7 @@ void convert_split(Converter& c) {
   }
   int64_t total = 0;
   for (int64_t s : sizes) {
-    if (s <= 0) c.refuse("empty pieces are not supported");
+    if (s <= 0 || s > dim) c.refuse("split sizes must be 1 to the axis' size");
     total += s;
   }
   if (sizes.size() != n || total != dim) c.refuse("split sizes do not match the outputs and the axis");
@@ -193,6 +193,9 @@ void convert_constant_of_shape(Converter& c) {
     } else {
       c.refuse("only a float or int64 value is supported");
     }
+  }
+  if (element_count(shape) * static_cast<int64_t>(one.size()) > (int64_t{1} << 26)) {
+    c.refuse("a constant of more than 64 MiB is not supported");
   }
   std::vector<uint8_t> data;
   for (int64_t i = 0; i < element_count(shape); ++i) data.insert(data.end(), one.begin(), one.end());

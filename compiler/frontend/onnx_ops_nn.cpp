@@ -1,6 +1,7 @@
 // ONNX convolutions, pools, Gemm/MatMul and BatchNormalization, in NHWC with weights re-laid at compile time.
 #include <algorithm>
 #include <cmath>
+#include <climits>
 #include <cstring>
 
 #include "frontend/onnx_internal.h"
@@ -39,7 +40,9 @@ Window resolve_window(const Converter& c, int in_h, int in_w, int kh, int kw) {
   w.sw = small_int(c, s[1], "stride");
   w.dh = small_int(c, d[0], "dilation");
   w.dw = small_int(c, d[1], "dilation");
-  const int eh = (kh - 1) * w.dh + 1, ew = (kw - 1) * w.dw + 1;
+  const int64_t eh64 = int64_t{kh - 1} * w.dh + 1, ew64 = int64_t{kw - 1} * w.dw + 1;  // the dilated window
+  if (eh64 > 65535 || ew64 > 65535) c.refuse("the dilated window is larger than 65535");
+  const int eh = static_cast<int>(eh64), ew = static_cast<int>(ew64);
   const std::string auto_pad = c.attr_string("auto_pad", "NOTSET");
   if (auto_pad == "NOTSET") {
     std::vector<int64_t> p = c.attr_ints("pads");
@@ -51,8 +54,8 @@ Window resolve_window(const Converter& c, int in_h, int in_w, int kh, int kw) {
     w.pad = {static_cast<int>(p[0]), static_cast<int>(p[2]), static_cast<int>(p[1]), static_cast<int>(p[3])};
   } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
     const auto split = [&](int in, int stride, int extent, int& lo, int& hi) {
-      const int out = (in + stride - 1) / stride;
-      const int total = std::max((out - 1) * stride + extent - in, 0);
+      const int64_t out = (int64_t{in} + stride - 1) / stride;
+      const int total = static_cast<int>(std::max<int64_t>((out - 1) * stride + extent - in, 0));
       lo = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
       hi = total - lo;
     };
@@ -65,6 +68,7 @@ Window resolve_window(const Converter& c, int in_h, int in_w, int kh, int kw) {
   const int64_t ph = int64_t{in_h} + w.pad.top + w.pad.bottom - eh, pw = int64_t{in_w} + w.pad.left + w.pad.right - ew;
   if (ph < 0 || pw < 0) c.refuse("the window is larger than the padded input");
   const bool ceil_mode = c.attr_int("ceil_mode", 0) != 0;
+  if (ph / w.sh + 2 > INT32_MAX || pw / w.sw + 2 > INT32_MAX) c.refuse("the output is too large");
   w.out_h = static_cast<int>((ceil_mode ? ph + w.sh - 1 : ph) / w.sh + 1);
   w.out_w = static_cast<int>((ceil_mode ? pw + w.sw - 1 : pw) / w.sw + 1);
   if (ceil_mode && ((ph % w.sh) != 0 || (pw % w.sw) != 0)) c.refuse("ceil_mode that adds a partial window is not supported");
@@ -160,8 +164,8 @@ void pool(Converter& c, OpKind kind, bool average) {
   if (!no_padding(w.pad)) {
     if (average) {
       // TFLite's SAME average divides by the window's pixels inside the input: ONNX's count_include_pad 0
-      const int total_h = std::max((w.out_h - 1) * w.sh + w.kh - is[1], 0);
-      const int total_w = std::max((w.out_w - 1) * w.sw + w.kw - is[2], 0);
+      const int64_t total_h = std::max<int64_t>(int64_t{w.out_h - 1} * w.sh + w.kh - is[1], 0);
+      const int64_t total_w = std::max<int64_t>(int64_t{w.out_w - 1} * w.sw + w.kw - is[2], 0);
       const bool is_same = w.pad.top == total_h / 2 && w.pad.bottom == total_h - total_h / 2 &&
                            w.pad.left == total_w / 2 && w.pad.right == total_w - total_w / 2 &&
                            w.out_h == (is[1] + w.sh - 1) / w.sh && w.out_w == (is[2] + w.sw - 1) / w.sw;

@@ -54,8 +54,9 @@ void convert_reshape(Converter& c) {
       infer = static_cast<int>(i);
       continue;
     }
-    if (shape[i] <= 0) c.refuse("shape entry " + std::to_string(shape[i]) + " is not supported");
+    if (shape[i] <= 0 || shape[i] > (int64_t{1} << 31)) c.refuse("shape entry " + std::to_string(shape[i]) + " is not supported");
     known *= shape[i];
+    if (known > (int64_t{1} << 31)) c.refuse("the new shape has more than 2^31 elements");
   }
   const int64_t total = product(in, 0, in.size());
   if (infer >= 0) {

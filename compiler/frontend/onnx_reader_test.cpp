@@ -226,6 +226,12 @@ TEST(OnnxReader, RefusesExternalDataMissingInitializersCyclesAndAbsurdShapes) {
   m.mutable_graph()->mutable_initializer(0)->set_dims(1, 1 << 20);
   EXPECT_ERROR_HAS(m, "2^31");
   m = cnn();
+  m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(1)->set_dim_value(1 << 30);
+  EXPECT_ERROR_HAS(m, "more than 2^31 elements");
+  m = cnn();
+  m.mutable_graph()->mutable_node(0)->mutable_attribute(0)->set_ints(0, 1 << 30);  // pads
+  EXPECT_ERROR_HAS(m, "pads out of range");
+  m = cnn();
   m.mutable_graph()->mutable_initializer(1)->add_float_data(1.0f);
   EXPECT_ERROR_HAS(m, "'b' has 4 values, its shape needs 3");
   m = cnn();
