@@ -24,18 +24,25 @@ int small_int(const Converter& c, int64_t v, const char* what) {
   return static_cast<int>(v);
 }
 
-std::vector<int64_t> pair_attr(const Converter& c, const char* name, int64_t fallback) {
+// A per-axis attribute as (height, width): a 1-D window's single entry is the width, its height 1 (or, for
+// pads, 0 before and after).
+std::vector<int64_t> spatial_attr(const Converter& c, const char* name, int64_t fallback, bool one_d) {
   std::vector<int64_t> v = c.attr_ints(name);
-  if (v.empty()) v = {fallback, fallback};
-  if (v.size() != 2) c.refuse(std::string(name) + " must have two entries (2-D only)");
-  return v;
+  const size_t entries = one_d ? 1 : 2;
+  const bool pads = std::string(name) == "pads";
+  if (v.empty()) v.assign(pads ? 2 * entries : entries, fallback);
+  if (v.size() != (pads ? 2 * entries : entries)) {
+    c.refuse(std::string(name) + " must have " + std::to_string(pads ? 2 * entries : entries) + " entries");
+  }
+  if (!one_d) return v;
+  return pads ? std::vector<int64_t>{0, v[0], 0, v[1]} : std::vector<int64_t>{pads ? 0 : 1, v[0]};
 }
 
-Window resolve_window(const Converter& c, int in_h, int in_w, int kh, int kw) {
+Window resolve_window(const Converter& c, int in_h, int in_w, int kh, int kw, bool one_d) {
   Window w;
   w.kh = kh;
   w.kw = kw;
-  const std::vector<int64_t> s = pair_attr(c, "strides", 1), d = pair_attr(c, "dilations", 1);
+  const std::vector<int64_t> s = spatial_attr(c, "strides", 1, one_d), d = spatial_attr(c, "dilations", 1, one_d);
   w.sh = small_int(c, s[0], "stride");
   w.sw = small_int(c, s[1], "stride");
   w.dh = small_int(c, d[0], "dilation");
@@ -45,9 +52,7 @@ Window resolve_window(const Converter& c, int in_h, int in_w, int kh, int kw) {
   const int eh = static_cast<int>(eh64), ew = static_cast<int>(ew64);
   const std::string auto_pad = c.attr_string("auto_pad", "NOTSET");
   if (auto_pad == "NOTSET") {
-    std::vector<int64_t> p = c.attr_ints("pads");
-    if (p.empty()) p = {0, 0, 0, 0};
-    if (p.size() != 4) c.refuse("pads must have four entries");
+    const std::vector<int64_t> p = spatial_attr(c, "pads", 0, one_d);
     for (int64_t v : p) {
       if (v < 0 || v > 65535) c.refuse("pads out of range");
     }
@@ -113,12 +118,7 @@ void convert_conv(Converter& c) {
   const int group = small_int(c, c.attr_int("group", 1), "group");
   const int m = ws[0], cin = is[3];
   if (ws[1] * group != cin || m % group != 0) c.refuse("weights and group do not match the input channels");
-  if (c.tensor(x).shape.size() == 3) {  // 1-D attributes, made 2-D below by prepending a unit axis
-    // resolve_window reads the attributes as 2-D pairs: refuse 1-D ones it would misread
-    if (c.attr_ints("strides").size() > 1 || c.attr_ints("dilations").size() > 1) c.refuse("bad 1-D attributes");
-  }
-  Window w = c.tensor(x).shape.size() == 3 ? Window{} : resolve_window(c, is[1], is[2], ws[2], ws[3]);
-  if (c.tensor(x).shape.size() == 3) c.refuse("1-D convolution is not supported yet");
+  const Window w = resolve_window(c, is[1], is[2], ws[2], ws[3], c.tensor(x).shape.size() == 3);
   const std::vector<float> bias = bias_or_zeros(c, 2, m);
   const Value b = c.float_constant({m}, bias, wt.name + "/bias");
   const std::vector<int32_t> os = {is[0], w.out_h, w.out_w, m};
@@ -152,12 +152,11 @@ void pool(Converter& c, OpKind kind, bool average) {
   if (c.num_outputs() > 1) c.refuse("the Indices output is not supported");
   if (c.attr_int("storage_order", 0) != 0) c.refuse("storage_order 1 is not supported");
   const Value x = c.input(0);
-  if (c.tensor(x).shape.size() != 4) c.refuse("only 2-D pools are supported");
-  const int in = c.nhwc(x);
+  const int in = spatial_input(c, x);
+  const bool one_d = c.tensor(x).shape.size() == 3;
   const std::vector<int32_t> is = c.graph().tensor(in).shape;
-  const std::vector<int64_t> k = c.attr_ints("kernel_shape");
-  if (k.size() != 2) c.refuse("kernel_shape must have two entries (2-D only)");
-  const Window w = resolve_window(c, is[1], is[2], small_int(c, k[0], "kernel"), small_int(c, k[1], "kernel"));
+  const std::vector<int64_t> k = spatial_attr(c, "kernel_shape", 0, one_d);
+  const Window w = resolve_window(c, is[1], is[2], small_int(c, k[0], "kernel"), small_int(c, k[1], "kernel"), one_d);
   if (w.dh != 1 || w.dw != 1) c.refuse("dilated pools are not supported");
   Pool2DOptions o;
   o.stride_h = w.sh, o.stride_w = w.sw, o.filter_h = w.kh, o.filter_w = w.kw;
@@ -174,8 +173,7 @@ void pool(Converter& c, OpKind kind, bool average) {
         const Value pv = c.int32_constant({4, 2}, {paddings, paddings + 8}, "");
         const std::vector<int32_t> padded = {is[0], is[1] + w.pad.top + w.pad.bottom, is[2] + w.pad.left + w.pad.right, is[3]};
         const int p = c.emit1(OpKind::Pad, {in, pv.id}, c.graph().tensor(in).dtype, padded);
-        c.define(0, {c.emit1(kind, {p}, c.graph().tensor(in).dtype, {is[0], w.out_h, w.out_w, is[3]}, o), true});
-        return;
+        return define_spatial(c, x, c.emit1(kind, {p}, c.graph().tensor(in).dtype, {is[0], w.out_h, w.out_w, is[3]}, o));
       }
       if (!is_same) c.refuse("padding other than SAME_UPPER with count_include_pad 0 is not supported");
       o.padding = Padding::kSame;
@@ -183,7 +181,7 @@ void pool(Converter& c, OpKind kind, bool average) {
       o.explicit_padding = w.pad;
     }
   }
-  c.define(0, {c.emit1(kind, {in}, c.graph().tensor(in).dtype, {is[0], w.out_h, w.out_w, is[3]}, o), true});
+  define_spatial(c, x, c.emit1(kind, {in}, c.graph().tensor(in).dtype, {is[0], w.out_h, w.out_w, is[3]}, o));
 }
 
 void global_pool(Converter& c, OpKind kind) {

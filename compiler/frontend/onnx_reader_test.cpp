@@ -7,6 +7,7 @@
 
 #include "frontend/model_reader.h"
 #include "frontend/onnx_reader.h"
+#include "ops/op_options.h"
 #include "onnx/onnx_pb.h"
 #include "support/diagnostics.h"
 
@@ -172,6 +173,33 @@ TEST(OnnxReader, FoldsExportersShapeArithmetic) {
   ASSERT_EQ(graph.ops.size(), 2u);
   EXPECT_EQ(graph.ops[0].kind, OpKind::Reshape);
   EXPECT_EQ(graph.tensor(graph.ops[0].outputs[0]).shape, (std::vector<int32_t>{2, 12}));
+}
+
+TEST(OnnxReader, ConvertsA1dConvolutionAsA2dOne) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  add_value(g->mutable_input(), "x", {1, 2, 8});
+  add_initializer(g, "w", {3, 2, 3});
+  onnx::NodeProto* conv = add_node(g, "Conv", {"x", "w"}, {"y"});
+  set_ints(conv, "pads", {1, 0});
+  set_ints(conv, "strides", {2});
+  add_value(g->mutable_output(), "y", {1, 3, 4});
+  const Graph graph = read_model(bytes_of(m));
+  const Op* found = nullptr;
+  for (const Op& op : graph.ops) found = op.kind == OpKind::Conv2D ? &op : found;
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(graph.tensor(found->inputs[0]).shape, (std::vector<int32_t>{1, 1, 8, 2}));   // (N, 1, L, C)
+  EXPECT_EQ(graph.tensor(found->inputs[1]).shape, (std::vector<int32_t>{3, 1, 3, 2}));   // OHWI, H = 1
+  EXPECT_EQ(graph.tensor(found->outputs[0]).shape, (std::vector<int32_t>{1, 1, 4, 3}));  // (8 + 1 - 3) / 2 + 1
+  EXPECT_EQ(graph.tensor(graph.outputs[0]).shape, (std::vector<int32_t>{1, 3, 4}));
+  const auto& o = std::any_cast<const Conv2DOptions&>(found->options);
+  EXPECT_EQ(o.stride_w, 2);
+  EXPECT_EQ(o.stride_h, 1);
+  ASSERT_TRUE(o.explicit_padding.has_value());
+  EXPECT_EQ(o.explicit_padding->left, 1);
+  EXPECT_EQ(o.explicit_padding->right, 0);
 }
 
 TEST(OnnxReader, RecognisesTheFormatByContent) {
