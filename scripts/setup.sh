@@ -9,6 +9,8 @@ packages=(build-essential cmake flatbuffers-compiler libflatbuffers-dev libcli11
 packages+=(jq)
 # clang builds the generated code in the determinism test; libclang-rt-14-dev holds libFuzzer (scripts/fuzz.sh).
 packages+=(clang libclang-rt-14-dev)
+# The ONNX frontend's protobuf classes, and ONNX's node tests for its conformance test (label onnx).
+packages+=(libonnx-dev libprotobuf-dev libonnx-testdata)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

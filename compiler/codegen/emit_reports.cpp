@@ -231,6 +231,8 @@ std::string emit_network_info(const CompiledModel& model) {
   out << "network: " << module_names(model).prefix << " (" << model.options.source_name << ")\n";
   out << "inputs:  " << shapes_of(model, model.graph.inputs, false) << "\n";
   out << "outputs: " << shapes_of(model, model.graph.outputs, false) << "\n";
+  // The ONNX frontend's notes: layout at the boundary, symbolic dimensions it fixed.
+  if (model.graph.description.rfind("ONNX", 0) == 0) out << "source: " << model.graph.description << "\n";
   out << "optimize: " << optimize_name(model.options.target) << "\n\n";
   int kernel_width = 8;
   for (const KernelCall& call : model.calls) {

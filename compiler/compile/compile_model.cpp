@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "frontend/tflite_reader.h"
+#include "frontend/model_reader.h"
 #include "compile/plan_memory.h"
 #include "kernels/bind_call.h"
 #include "kernels/select_kernels.h"
@@ -100,7 +100,7 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   check_compile_options(options);
   CompiledModel model;
   model.options = options;
-  model.graph = read_tflite(tflite_bytes, options.custom_ops);
+  model.graph = read_model(tflite_bytes, options.custom_ops, options.input_shapes);
   PassContext ctx;
   ctx.dump_after = options.dump_ir_after;
   ctx.ring_windows = options.executor == "aot";

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@ struct CompileOptions {
   std::string source_name;        // the model file name, for banners
   std::string shared_arena;       // codegen: use this extern arena symbol instead of a static arena of its own
   CustomOpBindings custom_ops;    // --custom-op: operators bound to the user's C functions
+  std::map<std::string, std::vector<int32_t>> input_shapes;  // --input-shape: an ONNX input's fixed shape
   // Provenance, filled by the driver and printed in NAME.h and report.json when set (they change no code).
   std::string microaot_version;  // e.g. "0.8.0"
   std::string model_sha256;      // lower-case hex SHA-256 of the .tflite file

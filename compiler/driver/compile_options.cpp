@@ -115,6 +115,8 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
   app.add_option("--io-in-arena", o.io_in_arena, "on (default): inputs/outputs inside the arena; off: own buffers");
   app.add_option("--dump-ir-after", o.compile.dump_ir_after, "print the IR after this pass (or 'all') to stderr");
   add_tvmc_options(app, o.tvmc);
+  app.add_option("--input-shape", o.input_shapes,
+                 "NAME=1x3x96x96 fixes an ONNX graph input's shape (its symbolic dimensions; repeatable)");
 }
 
 void add_custom_op_option(CLI::App& app, std::vector<std::string>& custom_ops) {
@@ -133,9 +135,34 @@ void add_custom_op_options(CLI::App& app, std::vector<std::string>& custom_ops, 
       ->needs("--custom-op");
 }
 
+// --input-shape NAME=DxDx...: positive dimensions.
+void resolve_input_shapes(CompileCommandOptions& o) {
+  o.compile.input_shapes.clear();
+  for (const std::string& text : o.input_shapes) {
+    const size_t eq = text.rfind('=');
+    std::vector<int32_t> dims;
+    std::string rest = eq == std::string::npos ? "" : text.substr(eq + 1) + "x";
+    for (size_t at = 0; !rest.empty() && at < rest.size();) {
+      const size_t x = rest.find('x', at);
+      const std::string d = rest.substr(at, x - at);
+      if (d.empty() || d.size() > 9 || d.find_first_not_of("0123456789") != std::string::npos || std::stol(d) < 1) {
+        dims.clear();
+        break;
+      }
+      dims.push_back(static_cast<int32_t>(std::stol(d)));
+      at = x + 1;
+    }
+    if (eq == std::string::npos || eq == 0 || dims.empty()) {
+      throw UsageError("--input-shape '" + text + "' must be NAME=DxDx... with positive dimensions, e.g. input=1x3x96x96");
+    }
+    o.compile.input_shapes[text.substr(0, eq)] = dims;
+  }
+}
+
 void resolve_compile_options(CompileCommandOptions& o) {
   apply_tvmc_options(o);
   resolve_pools(o);
+  resolve_input_shapes(o);
   o.compile.custom_ops = resolve_custom_ops(o.custom_ops);
   if (o.io_in_arena != "on" && o.io_in_arena != "off" && o.io_in_arena != "true" && o.io_in_arena != "false") {
     throw UsageError("--io-in-arena takes on or off, got '" + o.io_in_arena + "'");

@@ -11,7 +11,7 @@
 #include "driver/commands.h"
 #include "driver/supported_operators.h"
 #include "frontend/builtin_names.h"
-#include "frontend/tflite_reader.h"
+#include "frontend/model_reader.h"
 #include "ir/ir_dump.h"
 #include "ops/op_handler.h"
 #include "support/diagnostics.h"
@@ -104,14 +104,15 @@ int inspect_command(const std::string& model_path, const std::string& firmware_d
   const std::vector<uint8_t> bytes = read_binary_file(model_path);
   if (is_blob_bytes(bytes)) return inspect_blob(model_path, bytes, firmware_dir);
   if (!firmware_dir.empty()) throw UsageError("--firmware checks a model blob (compile --blob-only), not a .tflite model");
-  const ModelOutline m = outline_tflite(bytes);
+  const ModelOutline m = outline_model(bytes);
   std::optional<Graph> g;
   std::vector<std::string> problems;
   try {
-    g = read_tflite(bytes);
+    g = read_model(bytes);
   } catch (const CompileError& e) {
     problems.push_back(e.what());
   }
+  if (looks_like_onnx(bytes)) g.reset();  // its IR ops are not the file's nodes one for one
   std::cout << "model: " << model_path << "\n";
   if (!m.description.empty()) std::cout << "description: " << m.description << "\n";
   std::cout << "inputs: " << ids_text(m, m.inputs, false, true) << "\noutputs: " << ids_text(m, m.outputs, false, true)

@@ -124,8 +124,8 @@ void apply_cmsis_nn_mcpu(CompileCommandOptions& o, const std::string& cpu) {
 }  // namespace
 
 void check_model_format(const std::string& format) {
-  if (!format.empty() && format != "tflite") {
-    throw UsageError("--model-format " + format + ": this build reads TensorFlow Lite models only (tflite)");
+  if (!format.empty() && format != "tflite" && format != "onnx") {
+    throw UsageError("--model-format " + format + ": this build reads tflite and onnx models (told apart by content)");
   }
 }
 
@@ -135,7 +135,7 @@ void add_tvmc_options(CLI::App& app, TvmcOptions& t) {
                  "tvmc: tir.usmp.enable=1, tir.usmp.algorithm=PLANNER, tir.usmp.use_workspace_io=0|1 "
                  "(--io-in-arena), tir.disable_vectorize (no effect: the target decides); others are refused");
   app.add_option("--executor-aot-workspace-byte-alignment", t.workspace_byte_alignment, "tvmc: --alignment");
-  app.add_option("--model-format", t.model_format, "tvmc: tflite (the only format this build reads)");
+  app.add_option("--model-format", t.model_format, "tvmc: tflite or onnx (the content decides; others are refused)");
   app.add_option("--workspace-pools", t.workspace_pools,
                  "tvmc: POOL[,POOL...] as --pool: the first is the arena, each sized by its size hint");
   app.add_option("--workspace-pools-targets", t.pool_targets, "tvmc: POOL:c (one target: accepted, checked)");

@@ -10,7 +10,7 @@
 #include "driver/commands.h"
 #include "driver/custom_op_options.h"
 #include "driver/output_dir.h"
-#include "frontend/tflite_reader.h"
+#include "frontend/model_reader.h"
 #include "ir/tensor_compare.h"
 #include "support/diagnostics.h"
 
@@ -130,7 +130,7 @@ int validate_command(const ValidateCommandOptions& o) {
   TempDir work;
   if (o.keep_build) work.keep();
   run_with_dumps(o, work.path());
-  const Graph graph = read_tflite(read_binary_file(o.model_path), resolve_custom_ops(o.custom_ops));
+  const Graph graph = read_model(read_binary_file(o.model_path), resolve_custom_ops(o.custom_ops));
   const std::vector<Row> rows = compare_all(graph, o.reference_dir, work.path() + "/dump");
   if (rows.empty()) refuse_reference(o);
   std::printf("microaot validate: %s against %s\n  %6s  %-32s %12s  %-22s %s\n", o.model_path.c_str(),

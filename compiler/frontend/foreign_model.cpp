@@ -55,9 +55,12 @@ std::string describe_foreign_model(const std::vector<uint8_t>& bytes) {
     return std::string("a TensorFlow SavedModel's saved_model.pb.") + kConvert +
            " (TFLiteConverter.from_saved_model takes the folder.)";
   }
-  if (is_varint_header(bytes)) {
-    return "an ONNX model (protobuf): ONNX is not supported by this build. Convert it to an int8 .tflite (e.g. "
-           "onnx2tf, then the TensorFlow Lite converter) and compile that.";
+  if (is_varint_header(bytes) && bytes[1] == 2) {
+    return "an ONNX model of ir_version 2, older than the ONNX frontend reads (3 and later): export it again with "
+           "a current exporter (opset 7 or later).";
+  }
+  if (is_varint_header(bytes)) {  // read_model gives these to the ONNX frontend (frontend/model_reader.h)
+    return "an ONNX model (protobuf): give it to microaot as it is; the ONNX frontend reads it (docs/onnx.md).";
   }
   return "";
 }

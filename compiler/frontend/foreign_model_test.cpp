@@ -24,7 +24,7 @@ const std::string kTorchZip = std::string("PK\x03\x04", 4) + std::string(26, '\0
 const std::string kKerasZip = std::string("PK\x03\x04", 4) + std::string(26, '\0') + "metadata.jsonconfig.json";
 
 TEST(ForeignModel, NamesEachFormatAndWhatToDo) {
-  EXPECT_EQ(describe_foreign_model(bytes_of(kOnnx)).rfind("an ONNX model (protobuf): ONNX is not supported by this build", 0), 0u);
+  EXPECT_EQ(describe_foreign_model(bytes_of(kOnnx)).rfind("an ONNX model (protobuf): give it to microaot as it is", 0), 0u);
   EXPECT_NE(describe_foreign_model(bytes_of(kSavedModel)).find("SavedModel"), std::string::npos);
   EXPECT_NE(describe_foreign_model(bytes_of(kHdf5)).find("Keras HDF5"), std::string::npos);
   EXPECT_NE(describe_foreign_model(bytes_of(kHdf5)).find("TFLiteConverter"), std::string::npos);

@@ -19,11 +19,6 @@ namespace {
 // TFLite's versions: 1 float, 2 int8, 3 int16, 4 hybrid's asymmetric inputs (refused by the type checks).
 constexpr int kMaxVersion = 4;
 
-struct BatchMatmulOptions {
-  bool adj_x = false;
-  bool adj_y = false;
-};
-
 OpOptions read_options(const Graph&, const Op&, const tflite::Operator& source) {
   BatchMatmulOptions options;
   if (const auto* table = source.builtin_options_as_BatchMatMulOptions()) {

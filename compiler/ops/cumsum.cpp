@@ -16,11 +16,6 @@ namespace {
 
 constexpr int kMaxVersion = 1;
 
-struct CumsumOptions {
-  bool exclusive = false;
-  bool reverse = false;
-};
-
 OpOptions read_options(const Graph&, const Op&, const tflite::Operator& source) {
   CumsumOptions options;
   if (const auto* table = source.builtin_options_as_CumsumOptions()) {

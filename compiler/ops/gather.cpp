@@ -17,11 +17,6 @@ namespace {
 
 constexpr int kMaxGatherVersion = 7;
 
-struct GatherOptions {
-  int axis = 0;        // of the input; negative counts from the end
-  int batch_dims = 0;  // leading dimensions shared by input and indices; negative counts from the indices' end
-};
-
 // The input as [batch, outer, axis, inner] and the indices as [batch, coord].
 struct GatherLayout {
   size_t axis = 0, batch_dims = 0;

@@ -12,10 +12,6 @@
 namespace microaot {
 namespace {
 
-struct LeakyReluOptions {
-  float alpha = 0.0f;  // the format's default when the table is absent
-};
-
 OpOptions read_options(const Graph& graph, const Op& op, const tflite::Operator& source) {
   LeakyReluOptions options;
   if (const auto* table = source.builtin_options_as_LeakyReluOptions()) options.alpha = table->alpha();

@@ -90,6 +90,25 @@ struct RingPushOptions {
   int32_t slots = 0;
 };
 
+struct LeakyReluOptions {
+  float alpha = 0.0f;  // the format's default when the table is absent
+};
+
+struct GatherOptions {
+  int axis = 0;        // of the input; negative counts from the end
+  int batch_dims = 0;  // leading dimensions shared by input and indices; negative counts from the indices' end
+};
+
+struct CumsumOptions {
+  bool exclusive = false;
+  bool reverse = false;
+};
+
+struct BatchMatmulOptions {
+  bool adj_x = false;
+  bool adj_y = false;
+};
+
 // The op's options as T, or nullptr when it holds another type.
 template <typename T>
 const T* options_if(const Op& op) {

@@ -134,8 +134,7 @@ TEST_F(CliConventionsTest, AModelInAnotherFormatIsNamed) {
       << std::string("\x08\x08\x12\x07pytorch\x1a\x03" "2.1:\x90\x01\n", 20) << std::string(200, 'x');
   std::ofstream(tmp_ + "/model.h5", std::ios::binary) << std::string("\x89HDF\r\n\x1a\n", 8) << std::string(200, '\0');
   EXPECT_EQ(microaot({"compile", tmp_ + "/model.onnx", "-o", tmp_ + "/o"}), 1);
-  EXPECT_NE(errors_.find("it looks like an ONNX model (protobuf): ONNX is not supported by this build"),
-            std::string::npos) << errors_;
+  EXPECT_NE(errors_.find("malformed ONNX model"), std::string::npos) << errors_;  // the ONNX frontend read it
   EXPECT_EQ(microaot({"inspect", tmp_ + "/model.h5"}), 1);
   EXPECT_NE(errors_.find("Keras HDF5"), std::string::npos) << errors_;
   EXPECT_NE(errors_.find("TFLiteConverter"), std::string::npos) << errors_;
@@ -211,7 +210,7 @@ TEST_F(CliConventionsTest, TvmcSpellingsMapOntoMicroaotOptions) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
       {{"--pass-config", "relay.FuseOps.max_depth=1"}, "relay.FuseOps.max_depth: not a setting microaot has"},
       {{"--pass-config", "tir.usmp.enable=0"}, "always plans all memory statically"},
-      {{"--model-format", "onnx"}, "--model-format onnx: this build reads TensorFlow Lite models only"},
+      {{"--model-format", "keras"}, "--model-format keras: this build reads tflite and onnx models"},
       {{"--executor-aot-workspace-byte-alignment=16", "--alignment", "4"}, "give one of them"},
       {{"--target-cmsis-nn-mcpu=cortex-m55"}, "needs --target \"cmsis-nn, c\""},
       {{"--workspace-pools=sram,dtcm", "--workspace-pools-size-hint-bytes=sram:8K"}, "dtcm has no size"},

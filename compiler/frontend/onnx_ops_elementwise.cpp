@@ -1,0 +1,237 @@
+// ONNX element-wise operators: unary math and activations keep their input's layout; binary and variadic
+// ones broadcast as numpy does, in NHWC when an operand is (constants re-laid at compile time).
+#include <algorithm>
+#include <cstdlib>
+#include <cmath>
+#include <limits>
+
+#include "frontend/onnx_internal.h"
+#include "ops/op_options.h"
+
+namespace microaot::onnx_detail {
+
+namespace {
+
+void unary(Converter& c, OpKind kind, OpOptions options = NoOptions{}) {
+  const Value x = c.input(0);
+  const Tensor& t = c.tensor(x);
+  c.define(0, {c.emit1(kind, {x.id}, t.dtype, t.shape, std::move(options)), x.nhwc});
+}
+
+std::vector<int64_t> broadcast_shape(const Converter& c, const std::vector<std::vector<int64_t>>& shapes) {
+  size_t rank = 0;
+  for (const auto& s : shapes) rank = std::max(rank, s.size());
+  std::vector<int64_t> out(rank, 1);
+  for (const auto& s : shapes) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      int64_t& o = out[rank - s.size() + i];
+      if (s[i] == o || s[i] == 1) continue;
+      if (o != 1) c.refuse("input shapes do not broadcast");
+      o = s[i];
+    }
+  }
+  return out;
+}
+
+struct Operands {
+  std::vector<int> ids;
+  bool nhwc = false;
+  std::vector<int32_t> shape;  // the output's IR shape
+};
+
+// The operands at the output's rank, all NHWC when one is and the output is rank 4, else all plain.
+Operands align(Converter& c, const std::vector<Value>& values) {
+  std::vector<std::vector<int64_t>> shapes;
+  bool any_nhwc = false;
+  for (const Value& v : values) {
+    shapes.push_back(c.onnx_shape(v));
+    any_nhwc = any_nhwc || v.nhwc;
+  }
+  const std::vector<int32_t> out = to_ir_shape(broadcast_shape(c, shapes), c.where());
+  Operands r;
+  r.nhwc = any_nhwc && out.size() == 4;
+  for (const Value& v : values) {
+    int id = c.plain(v);
+    if (!v.nhwc) {
+      std::vector<int32_t> s = c.tensor(v).shape;
+      s.insert(s.begin(), out.size() - s.size(), 1);
+      id = c.reshape(id, s);
+      if (r.nhwc) id = c.nhwc({id, false});
+    } else if (r.nhwc) {
+      id = v.id;
+    }
+    r.ids.push_back(id);
+  }
+  r.shape = r.nhwc ? permuted(out, kToNhwc) : out;
+  return r;
+}
+
+// Add, Sub, Mul, Div of int64 constants (exporters' shape arithmetic): folded, so a Reshape can read them.
+bool fold_int64(Converter& c, OpKind kind) {
+  const Value a = c.input(0), b = c.input(1);
+  const Tensor& ta = c.tensor(a);
+  const Tensor& tb = c.tensor(b);
+  if (!ta.is_constant || !tb.is_constant || ta.dtype != DType::kInt64 || tb.dtype != DType::kInt64) return false;
+  const std::vector<int64_t> x = c.constant_ints(a, "input 0"), y = c.constant_ints(b, "input 1");
+  if (ta.shape.size() > 1 || tb.shape.size() > 1 || (x.size() != y.size() && x.size() != 1 && y.size() != 1)) return false;
+  std::vector<int64_t> r(std::max(x.size(), y.size()));
+  for (size_t i = 0; i < r.size(); ++i) {
+    const int64_t p = x[x.size() == 1 ? 0 : i], q = y[y.size() == 1 ? 0 : i];
+    if (std::abs(p) > (int64_t{1} << 31) || std::abs(q) > (int64_t{1} << 31)) return false;
+    if (kind == OpKind::Div && (q == 0 || p < 0 || q < 0)) return false;
+    r[i] = kind == OpKind::Add ? p + q : kind == OpKind::Sub ? p - q : kind == OpKind::Mul ? p * q : p / q;
+  }
+  const Value v = c.int64_constant(r);
+  const bool scalar = ta.shape.empty() && tb.shape.empty();
+  c.define(0, scalar ? Value{c.reshape(v.id, {}), false} : v);
+  return true;
+}
+
+void binary(Converter& c, OpKind kind, DType out_type, OpOptions options = NoOptions{}) {
+  if (c.num_inputs() != 2) c.refuse("needs two inputs");
+  if (fold_int64(c, kind)) return;
+  const Operands o = align(c, {c.input(0), c.input(1)});
+  const DType dtype = out_type == DType::kUnsupported ? c.graph().tensor(o.ids[0]).dtype : out_type;
+  c.define(0, {c.emit1(kind, o.ids, dtype, o.shape, std::move(options)), o.nhwc});
+}
+
+// Max, Min, Sum over one or more inputs: a chain of binary ops.
+void variadic(Converter& c, OpKind kind, OpOptions options = NoOptions{}) {
+  std::vector<Value> values;
+  for (size_t i = 0; i < c.num_inputs(); ++i) values.push_back(c.input(i));
+  if (values.empty()) c.refuse("has no inputs");
+  if (values.size() == 1) {
+    const Tensor& t = c.tensor(values[0]);
+    if (!t.is_constant) {
+      c.define(0, {c.emit1(OpKind::Reshape, {values[0].id}, t.dtype, t.shape, ReshapeOptions{t.shape}), values[0].nhwc});
+      return;
+    }
+  }
+  Value acc = values[0];
+  for (size_t i = 1; i < values.size(); ++i) {
+    const Operands o = align(c, {acc, values[i]});
+    acc = {c.emit1(kind, o.ids, c.graph().tensor(o.ids[0]).dtype, o.shape, options), o.nhwc};
+  }
+  c.define(0, acc);
+}
+
+Value scalar(Converter& c, float v) { return c.float_constant({}, {v}, ""); }
+
+// min(max(x, lo), hi) as the clamping activations where they match, else MAXIMUM and MINIMUM.
+void clamp(Converter& c, Value x, float lo, float hi) {
+  const Tensor& t = c.tensor(x);
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  if (lo == 0.0f && hi == kInf) return c.define(0, {c.emit1(OpKind::Relu, {x.id}, t.dtype, t.shape), x.nhwc});
+  if (lo == 0.0f && hi == 6.0f) return c.define(0, {c.emit1(OpKind::Relu6, {x.id}, t.dtype, t.shape), x.nhwc});
+  Value v = x;
+  if (lo > -kInf) {
+    const Operands o = align(c, {v, scalar(c, lo)});
+    v = {c.emit1(OpKind::Maximum, o.ids, t.dtype, o.shape), o.nhwc};
+  }
+  if (hi < kInf) {
+    const Operands o = align(c, {v, scalar(c, hi)});
+    v = {c.emit1(OpKind::Minimum, o.ids, t.dtype, o.shape), o.nhwc};
+  }
+  if (v.id == x.id) v = {c.emit1(OpKind::Reshape, {x.id}, t.dtype, t.shape, ReshapeOptions{t.shape}), x.nhwc};
+  c.define(0, v);
+}
+
+float scalar_input(Converter& c, size_t i, float fallback) {
+  if (!c.has_input(i)) return fallback;
+  const std::vector<float> v = c.constant_floats(c.input(i), i == 1 ? "min" : "max");
+  if (v.size() != 1) c.refuse("min and max must be scalars");
+  return v[0];
+}
+}  // namespace
+
+void convert_add(Converter& c) { binary(c, OpKind::Add, DType::kUnsupported, FusedActivationOptions{}); }
+void convert_sub(Converter& c) { binary(c, OpKind::Sub, DType::kUnsupported, FusedActivationOptions{}); }
+void convert_mul(Converter& c) { binary(c, OpKind::Mul, DType::kUnsupported, FusedActivationOptions{}); }
+void convert_div(Converter& c) { binary(c, OpKind::Div, DType::kUnsupported, FusedActivationOptions{}); }
+void convert_max(Converter& c) { variadic(c, OpKind::Maximum); }
+void convert_min(Converter& c) { variadic(c, OpKind::Minimum); }
+void convert_sum(Converter& c) { variadic(c, OpKind::Add, FusedActivationOptions{}); }
+void convert_equal(Converter& c) { binary(c, OpKind::Equal, DType::kBool); }
+void convert_less(Converter& c) { binary(c, OpKind::Less, DType::kBool); }
+void convert_greater(Converter& c) { binary(c, OpKind::Greater, DType::kBool); }
+void convert_less_equal(Converter& c) { binary(c, OpKind::LessEqual, DType::kBool); }
+void convert_greater_equal(Converter& c) { binary(c, OpKind::GreaterEqual, DType::kBool); }
+void convert_and(Converter& c) { binary(c, OpKind::LogicalAnd, DType::kBool); }
+void convert_or(Converter& c) { binary(c, OpKind::LogicalOr, DType::kBool); }
+void convert_xor(Converter& c) { binary(c, OpKind::NotEqual, DType::kBool); }  // a != b on bools
+
+void convert_where(Converter& c) {
+  const Operands o = align(c, {c.input(0), c.input(1), c.input(2)});
+  c.define(0, {c.emit1(OpKind::SelectV2, o.ids, c.graph().tensor(o.ids[1]).dtype, o.shape), o.nhwc});
+}
+
+void convert_prelu(Converter& c) {
+  const Operands o = align(c, {c.input(0), c.input(1)});
+  if (c.graph().tensor(o.ids[0]).shape != o.shape) c.refuse("a slope larger than the input is not supported");
+  c.define(0, {c.emit1(OpKind::Prelu, o.ids, c.graph().tensor(o.ids[0]).dtype, o.shape), o.nhwc});
+}
+
+void convert_not(Converter& c) { unary(c, OpKind::LogicalNot); }
+void convert_relu(Converter& c) { unary(c, OpKind::Relu); }
+void convert_sigmoid(Converter& c) { unary(c, OpKind::Logistic); }
+void convert_tanh(Converter& c) { unary(c, OpKind::Tanh); }
+void convert_exp(Converter& c) { unary(c, OpKind::Exp); }
+void convert_log(Converter& c) { unary(c, OpKind::Log); }
+void convert_sqrt(Converter& c) { unary(c, OpKind::Sqrt); }
+void convert_abs(Converter& c) { unary(c, OpKind::Abs); }
+void convert_neg(Converter& c) { unary(c, OpKind::Neg); }
+void convert_floor(Converter& c) { unary(c, OpKind::Floor); }
+void convert_ceil(Converter& c) { unary(c, OpKind::Ceil); }
+void convert_sin(Converter& c) { unary(c, OpKind::Sin); }
+void convert_cos(Converter& c) { unary(c, OpKind::Cos); }
+void convert_round(Converter& c) { unary(c, OpKind::Round); }  // both round half to even
+void convert_hard_swish(Converter& c) { unary(c, OpKind::HardSwish); }
+
+void convert_elu(Converter& c) {
+  if (c.attr_float("alpha", 1.0f) != 1.0f) c.refuse("alpha other than 1 is not supported");
+  unary(c, OpKind::Elu);
+}
+
+void convert_leaky_relu(Converter& c) {
+  LeakyReluOptions options;
+  options.alpha = c.attr_float("alpha", 0.01f);
+  unary(c, OpKind::LeakyRelu, options);
+}
+
+void convert_clip(Converter& c) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  if (c.version() < 11) return clamp(c, c.input(0), c.attr_float("min", -kInf), c.attr_float("max", kInf));
+  if (c.tensor(c.input(0)).dtype != DType::kFloat32) c.refuse("only float32 is supported");
+  const bool computed = (c.has_input(1) && !c.is_constant(c.input(1))) || (c.has_input(2) && !c.is_constant(c.input(2)));
+  if (!computed) return clamp(c, c.input(0), scalar_input(c, 1, -kInf), scalar_input(c, 2, kInf));
+  Value v = c.input(0);  // bounds computed at run time: MAXIMUM, then MINIMUM, as min(max(x, lo), hi)
+  for (size_t i = 1; i <= 2; ++i) {
+    if (!c.has_input(i)) continue;
+    if (element_count(c.tensor(c.input(i)).shape) != 1) c.refuse("min and max must be scalars");
+    const Operands o = align(c, {v, c.input(i)});
+    v = {c.emit1(i == 1 ? OpKind::Maximum : OpKind::Minimum, o.ids, DType::kFloat32, o.shape), o.nhwc};
+  }
+  c.define(0, v);
+}
+
+// Identity and inference-mode Dropout: a view of the input.
+void convert_identity(Converter& c) {
+  const Value x = c.input(0);
+  const Tensor& t = c.tensor(x);
+  if (t.is_constant) return c.define(0, x);
+  c.define(0, {c.emit1(OpKind::Reshape, {x.id}, t.dtype, t.shape, ReshapeOptions{t.shape}), x.nhwc});
+}
+
+void convert_dropout(Converter& c) {
+  if (c.num_outputs() > 1) c.refuse("the mask output is not supported");
+  if (c.version() < 12 && c.attr_int("is_test", 1) == 0 && c.version() < 7) c.refuse("training mode is not supported");
+  if (c.has_input(2)) {
+    const Value training = c.input(2);
+    if (!c.is_constant(training) || c.tensor(training).data.empty() || c.tensor(training).data[0] != 0) {
+      c.refuse("training_mode must be a constant false");
+    }
+  }
+  convert_identity(c);
+}
+
+}  // namespace microaot::onnx_detail

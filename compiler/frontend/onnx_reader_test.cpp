@@ -1,0 +1,293 @@
+// ONNX reader tests on models built here with the protobuf classes: the layout conversion of a small CNN,
+// and hostile files (truncated, bit-flipped, external data, missing initializers, cycles, absurd shapes),
+// each a CompileError naming what is wrong, never a crash (run under -DMICROAOT_SANITIZE=ON too).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "frontend/model_reader.h"
+#include "frontend/onnx_reader.h"
+#include "ops/op_options.h"
+#include "onnx/onnx_pb.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+namespace {
+
+void add_value(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name,
+               const std::vector<int64_t>& dims, const std::string& symbolic = "") {
+  onnx::ValueInfoProto* v = list->Add();
+  v->set_name(name);
+  onnx::TypeProto::Tensor* t = v->mutable_type()->mutable_tensor_type();
+  t->set_elem_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : dims) {
+    auto* dim = t->mutable_shape()->add_dim();
+    if (d < 0) {
+      dim->set_dim_param(symbolic);
+    } else {
+      dim->set_dim_value(d);
+    }
+  }
+}
+
+onnx::TensorProto* add_initializer(onnx::GraphProto* g, const std::string& name, const std::vector<int64_t>& dims) {
+  onnx::TensorProto* t = g->add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto::FLOAT);
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    t->add_dims(d);
+    n *= d;
+  }
+  for (int64_t i = 0; i < n; ++i) t->add_float_data(0.01f * static_cast<float>(i % 17) - 0.05f);
+  return t;
+}
+
+onnx::NodeProto* add_node(onnx::GraphProto* g, const std::string& op, const std::vector<std::string>& in,
+                          const std::vector<std::string>& out) {
+  onnx::NodeProto* n = g->add_node();
+  n->set_op_type(op);
+  n->set_name(op + "_" + std::to_string(g->node_size()));
+  for (const std::string& s : in) n->add_input(s);
+  for (const std::string& s : out) n->add_output(s);
+  return n;
+}
+
+void set_ints(onnx::NodeProto* n, const std::string& name, const std::vector<int64_t>& v) {
+  onnx::AttributeProto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t x : v) a->add_ints(x);
+}
+
+// x [1, 2, 6, 6] -> Conv 3x3 pads 1 -> BatchNormalization -> Relu -> MaxPool 2x2 -> GlobalAveragePool
+// -> Flatten -> Gemm -> y [1, 4]
+onnx::ModelProto cnn(int64_t batch = 1) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  add_value(g->mutable_input(), "x", {batch, 2, 6, 6}, "N");
+  add_initializer(g, "w", {3, 2, 3, 3});
+  add_initializer(g, "b", {3});
+  for (const char* p : {"scale", "bias", "mean"}) add_initializer(g, p, {3});
+  add_initializer(g, "var", {3})->mutable_float_data()->Set(0, 1.0f);
+  add_initializer(g, "fc", {4, 3});
+  set_ints(add_node(g, "Conv", {"x", "w", "b"}, {"c"}), "pads", {1, 1, 1, 1});
+  add_node(g, "BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"n"});
+  add_node(g, "Relu", {"n"}, {"r"});
+  onnx::NodeProto* pool = add_node(g, "MaxPool", {"r"}, {"p"});
+  set_ints(pool, "kernel_shape", {2, 2});
+  set_ints(pool, "strides", {2, 2});
+  add_node(g, "GlobalAveragePool", {"p"}, {"q"});
+  add_node(g, "Flatten", {"q"}, {"f"});
+  onnx::NodeProto* gemm = add_node(g, "Gemm", {"f", "fc"}, {"y"});
+  onnx::AttributeProto* tb = gemm->add_attribute();
+  tb->set_name("transB");
+  tb->set_type(onnx::AttributeProto::INT);
+  tb->set_i(1);
+  add_value(g->mutable_output(), "y", {batch, 4});
+  return m;
+}
+
+std::vector<uint8_t> bytes_of(const onnx::ModelProto& m) {
+  std::string s;
+  m.SerializeToString(&s);
+  return {s.begin(), s.end()};
+}
+
+std::string error_of(const std::vector<uint8_t>& bytes) {
+  try {
+    read_model(bytes);
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "";
+}
+std::string error_of(const onnx::ModelProto& m) { return error_of(bytes_of(m)); }
+
+#define EXPECT_ERROR_HAS(model, text) EXPECT_NE(error_of(model).find(text), std::string::npos) << error_of(model)
+
+TEST(OnnxReader, ConvertsACnnToNhwcWithTheLayoutChangeAtTheInputOnly) {
+  const Graph g = read_model(bytes_of(cnn()));
+  std::vector<OpKind> kinds;
+  for (const Op& op : g.ops) kinds.push_back(op.kind);
+  // The input transposed once; BatchNormalization folded into the conv; the global pool's [1,1,1,3] output
+  // flattened by a reshape (no bytes move); the Gemm a FULLY_CONNECTED.
+  const std::vector<OpKind> want = {OpKind::Transpose, OpKind::Conv2D,    OpKind::Relu, OpKind::MaxPool2D,
+                                    OpKind::Mean,      OpKind::Reshape,   OpKind::Reshape, OpKind::FullyConnected};
+  EXPECT_EQ(kinds, want);
+  ASSERT_EQ(g.inputs.size(), 1u);
+  EXPECT_EQ(g.tensor(g.inputs[0]).shape, (std::vector<int32_t>{1, 2, 6, 6}));  // the user's NCHW
+  EXPECT_EQ(g.tensor(g.ops[1].inputs[1]).shape, (std::vector<int32_t>{3, 3, 3, 2}));  // OHWI
+  EXPECT_EQ(g.tensor(g.ops[1].outputs[0]).shape, (std::vector<int32_t>{1, 6, 6, 3}));
+  EXPECT_EQ(g.tensor(g.outputs[0]).name, "y");
+  EXPECT_EQ(g.tensor(g.outputs[0]).shape, (std::vector<int32_t>{1, 4}));
+}
+
+TEST(OnnxReader, OutlinesNodesWithTheirVersionsAndWhetherTheyCompile) {
+  onnx::ModelProto m = cnn();
+  m.mutable_graph()->mutable_node(2)->set_op_type("Selu");
+  const ModelOutline o = outline_model(bytes_of(m));
+  ASSERT_EQ(o.ops.size(), 7u);
+  EXPECT_EQ(o.ops[0].name, "Conv");
+  EXPECT_EQ(o.ops[0].version, 11);  // opset 13 selects Conv-11
+  EXPECT_TRUE(o.ops[0].compilable);
+  EXPECT_EQ(o.ops[2].name, "Selu");
+  EXPECT_FALSE(o.ops[2].compilable);
+  ASSERT_EQ(o.inputs.size(), 1u);
+  EXPECT_EQ(o.tensors[static_cast<size_t>(o.inputs[0])].type, "float");
+  EXPECT_EQ(o.tensors[static_cast<size_t>(o.inputs[0])].shape, (std::vector<int32_t>{1, 2, 6, 6}));
+}
+
+// Shape -> Gather -> Unsqueeze -> Concat (with Mul of int64 constants) -> Reshape, as exporters write a
+// flatten: folded to one RESHAPE whose shape is known at compile time.
+TEST(OnnxReader, FoldsExportersShapeArithmetic) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  add_value(g->mutable_input(), "x", {2, 3, 4});
+  const auto int64_initializer = [&](const std::string& name, const std::vector<int64_t>& dims,
+                                     const std::vector<int64_t>& values) {
+    onnx::TensorProto* t = g->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::INT64);
+    for (int64_t d : dims) t->add_dims(d);
+    for (int64_t v : values) t->add_int64_data(v);
+  };
+  int64_initializer("zero", {}, {0});
+  int64_initializer("axes", {1}, {0});
+  int64_initializer("three", {1}, {3});
+  int64_initializer("four", {1}, {4});
+  add_node(g, "Shape", {"x"}, {"s"});
+  add_node(g, "Gather", {"s", "zero"}, {"batch"});
+  add_node(g, "Unsqueeze", {"batch", "axes"}, {"b1"});
+  add_node(g, "Mul", {"three", "four"}, {"rest"});
+  add_node(g, "Concat", {"b1", "rest"}, {"shape"})->add_attribute()->set_name("axis");
+  g->mutable_node(4)->mutable_attribute(0)->set_type(onnx::AttributeProto::INT);
+  add_node(g, "Reshape", {"x", "shape"}, {"y"});
+  add_node(g, "Relu", {"y"}, {"z"});
+  add_value(g->mutable_output(), "z", {2, 12});
+  const Graph graph = read_model(bytes_of(m));
+  ASSERT_EQ(graph.ops.size(), 2u);
+  EXPECT_EQ(graph.ops[0].kind, OpKind::Reshape);
+  EXPECT_EQ(graph.tensor(graph.ops[0].outputs[0]).shape, (std::vector<int32_t>{2, 12}));
+}
+
+TEST(OnnxReader, ConvertsA1dConvolutionAsA2dOne) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  add_value(g->mutable_input(), "x", {1, 2, 8});
+  add_initializer(g, "w", {3, 2, 3});
+  onnx::NodeProto* conv = add_node(g, "Conv", {"x", "w"}, {"y"});
+  set_ints(conv, "pads", {1, 0});
+  set_ints(conv, "strides", {2});
+  add_value(g->mutable_output(), "y", {1, 3, 4});
+  const Graph graph = read_model(bytes_of(m));
+  const Op* found = nullptr;
+  for (const Op& op : graph.ops) found = op.kind == OpKind::Conv2D ? &op : found;
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(graph.tensor(found->inputs[0]).shape, (std::vector<int32_t>{1, 1, 8, 2}));   // (N, 1, L, C)
+  EXPECT_EQ(graph.tensor(found->inputs[1]).shape, (std::vector<int32_t>{3, 1, 3, 2}));   // OHWI, H = 1
+  EXPECT_EQ(graph.tensor(found->outputs[0]).shape, (std::vector<int32_t>{1, 1, 4, 3}));  // (8 + 1 - 3) / 2 + 1
+  EXPECT_EQ(graph.tensor(graph.outputs[0]).shape, (std::vector<int32_t>{1, 3, 4}));
+  const auto& o = std::any_cast<const Conv2DOptions&>(found->options);
+  EXPECT_EQ(o.stride_w, 2);
+  EXPECT_EQ(o.stride_h, 1);
+  ASSERT_TRUE(o.explicit_padding.has_value());
+  EXPECT_EQ(o.explicit_padding->left, 1);
+  EXPECT_EQ(o.explicit_padding->right, 0);
+}
+
+TEST(OnnxReader, RecognisesTheFormatByContent) {
+  EXPECT_TRUE(looks_like_onnx(bytes_of(cnn())));
+  std::vector<uint8_t> tflite = {0x1c, 0, 0, 0, 'T', 'F', 'L', '3'};
+  EXPECT_FALSE(looks_like_onnx(tflite));
+}
+
+TEST(OnnxReader, ASymbolicBatchIsOneAndAnotherSymbolicDimensionIsRefused) {
+  const Graph batch = read_model(bytes_of(cnn(-1)));
+  EXPECT_EQ(batch.tensor(batch.inputs[0]).shape[0], 1);
+  EXPECT_NE(batch.description.find("symbolic batch of input 'x' ('N') taken as 1"), std::string::npos);
+  onnx::ModelProto m = cnn();
+  m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(2)->set_dim_param("H");
+  EXPECT_ERROR_HAS(m, "fix it with --input-shape x=");
+  OnnxReadOptions fixed;
+  fixed.input_shapes["x"] = {1, 2, 6, 6};
+  EXPECT_NO_THROW(read_onnx(bytes_of(m), fixed));
+  fixed.input_shapes["x"] = {1, 3, 6, 6};  // the channels are fixed at 2
+  EXPECT_THROW(read_onnx(bytes_of(m), fixed), CompileError);
+  fixed.input_shapes = {{"w", {3, 2, 3, 3}}};  // an initializer, not an input
+  EXPECT_THROW(read_onnx(bytes_of(m), fixed), CompileError);
+}
+
+TEST(OnnxReader, RefusesUnsupportedOperatorsByNodeOpTypeAndOpset) {
+  onnx::ModelProto m = cnn();
+  m.mutable_graph()->mutable_node(2)->set_op_type("Selu");
+  EXPECT_ERROR_HAS(m, "node 'Relu_3' (Selu, opset 13): operator not supported");
+  m = cnn();
+  m.mutable_opset_import(0)->set_version(22);
+  EXPECT_ERROR_HAS(m, "opset 22");
+  m = cnn();
+  m.mutable_graph()->mutable_node(2)->set_domain("com.microsoft");
+  EXPECT_ERROR_HAS(m, "com.microsoft.Relu");
+}
+
+TEST(OnnxReader, RefusesExternalDataMissingInitializersCyclesAndAbsurdShapes) {
+  onnx::ModelProto m = cnn();
+  m.mutable_graph()->mutable_initializer(0)->set_data_location(onnx::TensorProto::EXTERNAL);
+  EXPECT_ERROR_HAS(m, "external file");
+  m = cnn();
+  m.mutable_graph()->mutable_initializer()->DeleteSubrange(0, 1);
+  EXPECT_ERROR_HAS(m, "'w' is used but never defined");
+  m = cnn();
+  m.mutable_graph()->mutable_node(0)->set_input(0, "r");  // Conv reads Relu's output, which needs Conv's
+  EXPECT_ERROR_HAS(m, "cyclic");
+  m = cnn();
+  m.mutable_graph()->mutable_initializer(0)->set_dims(0, int64_t{1} << 40);
+  EXPECT_ERROR_HAS(m, "out of range");
+  m = cnn();
+  m.mutable_graph()->mutable_initializer(0)->set_dims(0, 1 << 20);
+  m.mutable_graph()->mutable_initializer(0)->set_dims(1, 1 << 20);
+  EXPECT_ERROR_HAS(m, "2^31");
+  m = cnn();
+  m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(1)->set_dim_value(1 << 30);
+  EXPECT_ERROR_HAS(m, "more than 2^31 elements");
+  m = cnn();
+  m.mutable_graph()->mutable_node(0)->mutable_attribute(0)->set_ints(0, 1 << 30);  // pads
+  EXPECT_ERROR_HAS(m, "pads out of range");
+  m = cnn();
+  m.mutable_graph()->mutable_initializer(1)->add_float_data(1.0f);
+  EXPECT_ERROR_HAS(m, "'b' has 4 values, its shape needs 3");
+  m = cnn();
+  m.mutable_graph()->mutable_initializer(1)->clear_float_data();
+  m.mutable_graph()->mutable_initializer(1)->set_raw_data("abc");
+  EXPECT_ERROR_HAS(m, "'b' has 3 bytes of data, its shape needs 12");
+}
+
+// Every prefix and a few thousand random byte flips: a CompileError or a model, never a crash or another
+// exception.
+TEST(OnnxReader, TruncatedAndBitFlippedFilesGiveCompileErrors) {
+  const std::vector<uint8_t> good = bytes_of(cnn());
+  const auto read = [](const std::vector<uint8_t>& bytes) {
+    try {
+      read_model(bytes);
+    } catch (const CompileError&) {
+    }
+  };
+  for (size_t n = 0; n < good.size(); ++n) read({good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)});
+  std::mt19937 rng(36);
+  for (int i = 0; i < 3000; ++i) {
+    std::vector<uint8_t> bad = good;
+    bad[rng() % bad.size()] ^= static_cast<uint8_t>(1u << (rng() % 8));
+    bad[0] = 0x08;  // stay on the ONNX path
+    read(bad);
+  }
+  EXPECT_ERROR_HAS(std::vector<uint8_t>(good.begin(), good.begin() + 40), "malformed ONNX model");
+}
+
+}  // namespace
+}  // namespace microaot
