@@ -33,7 +33,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bytes" "$work/recipes" "$work/blobs" "$build/findings"
 n=0
-for f in "$shared"/models/*/model.tflite "$shared"/ops/*/*/model.tflite fuzz/regressions/*; do
+# A few ONNX node tests (libonnx-testdata, when installed) seed the ONNX frontend: compile_model sniffs content.
+onnx_node=/usr/share/libonnx-testdata/data/node
+for f in "$shared"/models/*/model.tflite "$shared"/ops/*/*/model.tflite fuzz/regressions/* \
+  "$onnx_node"/test_{relu,maxpool_2d_default,softmax_axis_1,hardsigmoid}/model.onnx; do
   [ -f "$f" ] || continue
   case "$f" in
     */README.md) continue ;;

@@ -51,14 +51,14 @@ Operands align(Converter& c, const std::vector<Value>& values) {
   Operands r;
   r.nhwc = any_nhwc && out.size() == 4;
   for (const Value& v : values) {
-    int id = c.plain(v);
+    int id = v.id;  // an NHWC operand of an NHWC result as it is (no plain copy made)
     if (!v.nhwc) {
       std::vector<int32_t> s = c.tensor(v).shape;
       s.insert(s.begin(), out.size() - s.size(), 1);
       id = c.reshape(id, s);
       if (r.nhwc) id = c.nhwc({id, false});
-    } else if (r.nhwc) {
-      id = v.id;
+    } else if (!r.nhwc) {
+      id = c.plain(v);
     }
     r.ids.push_back(id);
   }
@@ -136,6 +136,38 @@ void clamp(Converter& c, Value x, float lo, float hi) {
   c.define(0, v);
 }
 
+// Float activations ONNX defines as formulas, built from element-wise ops in the order its reference
+// implementation evaluates them.
+Value float_input(Converter& c) {
+  const Value x = c.input(0);
+  if (c.tensor(x).dtype != DType::kFloat32) c.refuse("only float32 is supported");
+  return x;
+}
+
+Value apply(Converter& c, OpKind kind, Value a, Value b) {
+  const Operands o = align(c, {a, b});
+  const OpOptions options = kind == OpKind::Add || kind == OpKind::Sub || kind == OpKind::Mul || kind == OpKind::Div
+                                ? OpOptions(FusedActivationOptions{})
+                                : OpOptions(NoOptions{});
+  const DType dtype = kind == OpKind::Greater ? DType::kBool : c.graph().tensor(o.ids[0]).dtype;
+  return {c.emit1(kind, o.ids, dtype, o.shape, options), o.nhwc};
+}
+
+Value apply(Converter& c, OpKind kind, Value a, float b) { return apply(c, kind, a, scalar(c, b)); }
+
+Value apply(Converter& c, OpKind kind, Value a) {
+  const Tensor& t = c.tensor(a);
+  return {c.emit1(kind, {a.id}, t.dtype, t.shape), a.nhwc};
+}
+
+// max(x, 0) * gamma + (exp(min(x, 0)) - 1) * alpha * gamma: Elu (gamma 1) and Selu.
+Value elu_formula(Converter& c, Value x, float alpha, float gamma) {
+  Value pos = apply(c, OpKind::Maximum, x, 0.0f);
+  if (gamma != 1.0f) pos = apply(c, OpKind::Mul, pos, gamma);
+  const Value neg = apply(c, OpKind::Sub, apply(c, OpKind::Exp, apply(c, OpKind::Minimum, x, 0.0f)), 1.0f);
+  return apply(c, OpKind::Add, pos, apply(c, OpKind::Mul, neg, alpha * gamma));
+}
+
 float scalar_input(Converter& c, size_t i, float fallback) {
   if (!c.has_input(i)) return fallback;
   const std::vector<float> v = c.constant_floats(c.input(i), i == 1 ? "min" : "max");
@@ -188,8 +220,36 @@ void convert_round(Converter& c) { unary(c, OpKind::Round); }  // both round hal
 void convert_hard_swish(Converter& c) { unary(c, OpKind::HardSwish); }
 
 void convert_elu(Converter& c) {
-  if (c.attr_float("alpha", 1.0f) != 1.0f) c.refuse("alpha other than 1 is not supported");
-  unary(c, OpKind::Elu);
+  const float alpha = c.attr_float("alpha", 1.0f);
+  if (alpha == 1.0f) return unary(c, OpKind::Elu);
+  c.define(0, elu_formula(c, float_input(c), alpha, 1.0f));
+}
+
+void convert_selu(Converter& c) {
+  const float alpha = c.attr_float("alpha", 1.67326319217681884765625f);
+  c.define(0, elu_formula(c, float_input(c), alpha, c.attr_float("gamma", 1.05070102214813232421875f)));
+}
+
+void convert_hard_sigmoid(Converter& c) {  // clip(x * alpha + beta, 0, 1)
+  const Value x = float_input(c);
+  const Value y = apply(c, OpKind::Add, apply(c, OpKind::Mul, x, c.attr_float("alpha", 0.2f)), c.attr_float("beta", 0.5f));
+  c.define(0, apply(c, OpKind::Minimum, apply(c, OpKind::Maximum, y, 0.0f), 1.0f));
+}
+
+void convert_softsign(Converter& c) {  // x / (1 + |x|)
+  const Value x = float_input(c);
+  c.define(0, apply(c, OpKind::Div, x, apply(c, OpKind::Add, apply(c, OpKind::Abs, x), 1.0f)));
+}
+
+void convert_softplus(Converter& c) {  // log(exp(x) + 1)
+  c.define(0, apply(c, OpKind::Log, apply(c, OpKind::Add, apply(c, OpKind::Exp, float_input(c)), 1.0f)));
+}
+
+void convert_thresholded_relu(Converter& c) {  // x > alpha ? x : 0
+  const Value x = float_input(c);
+  const Value keep = apply(c, OpKind::Greater, x, c.attr_float("alpha", 1.0f));
+  const Operands o = align(c, {keep, x, scalar(c, 0.0f)});
+  c.define(0, {c.emit1(OpKind::SelectV2, o.ids, DType::kFloat32, o.shape), o.nhwc});
 }
 
 void convert_leaky_relu(Converter& c) {

@@ -236,8 +236,11 @@ void convert_gather(Converter& c) {
 }
 
 namespace {
-void reduce(Converter& c, OpKind kind, int axes_input_since) {
+// A reduction, with element-wise float ops applied before it (`pre`) and after it (`post`): ReduceL2 is
+// SQRT(SUM(SQUARE(x))), the same arithmetic as ONNX's definition.
+void reduce(Converter& c, OpKind kind, int axes_input_since, std::vector<OpKind> pre = {}, std::vector<OpKind> post = {}) {
   const Value x = c.input(0);
+  if ((!pre.empty() || !post.empty()) && c.tensor(x).dtype != DType::kFloat32) c.refuse("only float32 is supported");
   const std::vector<int64_t> in = c.onnx_shape(x);
   const std::vector<int64_t> axes = axes_of(c, 1, c.version() >= axes_input_since);
   const bool keep = c.attr_int("keepdims", 1) != 0;
@@ -252,11 +255,15 @@ void reduce(Converter& c, OpKind kind, int axes_input_since) {
     if (reduced[onnx_axis]) ir_axes.push_back(static_cast<int32_t>(d));
     if (!reduced[d] || keep) out.push_back(reduced[d] ? 1 : in[d]);
   }
-  const int id = nhwc ? x.id : c.plain(x);
+  int id = nhwc ? x.id : c.plain(x);
+  const DType dtype = c.graph().tensor(id).dtype;
+  for (OpKind k : pre) id = c.emit1(k, {id}, dtype, c.graph().tensor(id).shape);
   const Value axes_value = c.int32_constant({static_cast<int32_t>(ir_axes.size())}, ir_axes, "");
   std::vector<int32_t> shape = to_ir_shape(out, c.where());
   if (nhwc) shape = permuted(shape, kToNhwc);
-  c.define(0, {c.emit1(kind, {id, axes_value.id}, c.graph().tensor(id).dtype, shape), nhwc});
+  id = c.emit1(kind, {id, axes_value.id}, dtype, shape);
+  for (OpKind k : post) id = c.emit1(k, {id}, dtype, shape);
+  c.define(0, {id, nhwc});
 }
 
 void arg_reduce(Converter& c, OpKind kind) {
@@ -308,6 +315,11 @@ void convert_reduce_mean(Converter& c) { reduce(c, OpKind::Mean, 18); }
 void convert_reduce_max(Converter& c) { reduce(c, OpKind::ReduceMax, 18); }
 void convert_reduce_min(Converter& c) { reduce(c, OpKind::ReduceMin, 18); }
 void convert_reduce_sum(Converter& c) { reduce(c, OpKind::Sum, 13); }
+void convert_reduce_sum_square(Converter& c) { reduce(c, OpKind::Sum, 18, {OpKind::Square}); }
+void convert_reduce_l1(Converter& c) { reduce(c, OpKind::Sum, 18, {OpKind::Abs}); }
+void convert_reduce_l2(Converter& c) { reduce(c, OpKind::Sum, 18, {OpKind::Square}, {OpKind::Sqrt}); }
+void convert_reduce_log_sum(Converter& c) { reduce(c, OpKind::Sum, 18, {}, {OpKind::Log}); }
+void convert_reduce_log_sum_exp(Converter& c) { reduce(c, OpKind::Sum, 18, {OpKind::Exp}, {OpKind::Log}); }
 void convert_arg_max(Converter& c) { arg_reduce(c, OpKind::ArgMax); }
 void convert_arg_min(Converter& c) { arg_reduce(c, OpKind::ArgMin); }
 void convert_softmax(Converter& c) { softmax(c, OpKind::Softmax); }

@@ -3,6 +3,7 @@
 // each a CompileError naming what is wrong, never a crash (run under -DMICROAOT_SANITIZE=ON too).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "frontend/model_reader.h"
@@ -127,13 +128,13 @@ TEST(OnnxReader, ConvertsACnnToNhwcWithTheLayoutChangeAtTheInputOnly) {
 
 TEST(OnnxReader, OutlinesNodesWithTheirVersionsAndWhetherTheyCompile) {
   onnx::ModelProto m = cnn();
-  m.mutable_graph()->mutable_node(2)->set_op_type("Selu");
+  m.mutable_graph()->mutable_node(2)->set_op_type("Shrink");
   const ModelOutline o = outline_model(bytes_of(m));
   ASSERT_EQ(o.ops.size(), 7u);
   EXPECT_EQ(o.ops[0].name, "Conv");
   EXPECT_EQ(o.ops[0].version, 11);  // opset 13 selects Conv-11
   EXPECT_TRUE(o.ops[0].compilable);
-  EXPECT_EQ(o.ops[2].name, "Selu");
+  EXPECT_EQ(o.ops[2].name, "Shrink");
   EXPECT_FALSE(o.ops[2].compilable);
   ASSERT_EQ(o.inputs.size(), 1u);
   EXPECT_EQ(o.tensors[static_cast<size_t>(o.inputs[0])].type, "float");
@@ -202,6 +203,32 @@ TEST(OnnxReader, ConvertsA1dConvolutionAsA2dOne) {
   EXPECT_EQ(o.explicit_padding->right, 0);
 }
 
+// Activations ONNX defines by formula become element-wise ops in the NHWC layout (no TRANSPOSE added), and
+// ReduceL2 is SQRT(SUM(SQUARE(x))); a non-float input is refused by node.
+TEST(OnnxReader, ComposesFormulaActivationsAndReductionsFromElementwiseOps) {
+  onnx::ModelProto m = cnn();
+  m.mutable_graph()->mutable_node(2)->set_op_type("HardSigmoid");
+  std::vector<OpKind> kinds;
+  for (const Op& op : read_model(bytes_of(m)).ops) kinds.push_back(op.kind);
+  const std::vector<OpKind> hard_sigmoid = {OpKind::Conv2D, OpKind::Mul, OpKind::Add, OpKind::Maximum,
+                                            OpKind::Minimum, OpKind::MaxPool2D};
+  EXPECT_EQ(std::vector<OpKind>(kinds.begin() + 1, kinds.begin() + 7), hard_sigmoid);
+  EXPECT_EQ(std::count(kinds.begin(), kinds.end(), OpKind::Transpose), 1);
+
+  onnx::ModelProto r;
+  r.set_ir_version(8);
+  r.add_opset_import()->set_version(18);
+  onnx::GraphProto* g = r.mutable_graph();
+  add_value(g->mutable_input(), "x", {2, 3});
+  add_node(g, "ReduceL2", {"x"}, {"y"});
+  add_value(g->mutable_output(), "y", {1, 1});
+  kinds.clear();
+  for (const Op& op : read_model(bytes_of(r)).ops) kinds.push_back(op.kind);
+  EXPECT_EQ(kinds, (std::vector<OpKind>{OpKind::Square, OpKind::Sum, OpKind::Sqrt}));
+  g->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT32);
+  EXPECT_ERROR_HAS(r, "(ReduceL2, version 18): only float32 is supported");
+}
+
 TEST(OnnxReader, RecognisesTheFormatByContent) {
   EXPECT_TRUE(looks_like_onnx(bytes_of(cnn())));
   std::vector<uint8_t> tflite = {0x1c, 0, 0, 0, 'T', 'F', 'L', '3'};
@@ -226,8 +253,8 @@ TEST(OnnxReader, ASymbolicBatchIsOneAndAnotherSymbolicDimensionIsRefused) {
 
 TEST(OnnxReader, RefusesUnsupportedOperatorsByNodeOpTypeAndOpset) {
   onnx::ModelProto m = cnn();
-  m.mutable_graph()->mutable_node(2)->set_op_type("Selu");
-  EXPECT_ERROR_HAS(m, "node 'Relu_3' (Selu, opset 13): operator not supported");
+  m.mutable_graph()->mutable_node(2)->set_op_type("Shrink");
+  EXPECT_ERROR_HAS(m, "node 'Relu_3' (Shrink, opset 13): operator not supported");
   m = cnn();
   m.mutable_opset_import(0)->set_version(22);
   EXPECT_ERROR_HAS(m, "opset 22");
