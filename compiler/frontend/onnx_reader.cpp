@@ -15,7 +15,7 @@ namespace microaot {
 namespace {
 using namespace onnx_detail;
 
-constexpr int kMinOpset = 7;
+constexpr int kMinOpset = 1;  // older opsets too: each node is checked against its operator's own versions
 constexpr int kMaxOpset = 21;  // the newest opset whose operator versions onnx_op_list.def records
 
 onnx::ModelProto parse_model(const std::vector<uint8_t>& bytes) {

@@ -1,5 +1,5 @@
 // The ONNX frontend: parses a ModelProto with the protobuf classes of Debian's libonnx-dev and converts its
-// main graph (domain ai.onnx, opsets 7 to 21) into the same IR as the .tflite frontend. ONNX's NCHW layout
+// main graph (domain ai.onnx, opsets 1 to 21) into the same IR as the .tflite frontend. ONNX's NCHW layout
 // becomes the kernels' NHWC at compile time (docs/onnx.md). Everything in the file is untrusted; every
 // problem is a CompileError naming the node (its name, op_type and opset version) or the tensor.
 #pragma once

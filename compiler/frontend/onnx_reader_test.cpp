@@ -258,6 +258,12 @@ TEST(OnnxReader, RefusesUnsupportedOperatorsByNodeOpTypeAndOpset) {
   m = cnn();
   m.mutable_opset_import(0)->set_version(22);
   EXPECT_ERROR_HAS(m, "opset 22");
+  m = cnn();  // an old opset is read, node by node: opset 5 selects BatchNormalization-1, not implemented
+  m.mutable_opset_import(0)->set_version(5);
+  EXPECT_ERROR_HAS(m, "(BatchNormalization, opset 5, version 1)");
+  m.mutable_graph()->mutable_node(1)->set_op_type("Relu");  // Relu-1 is not implemented either
+  m.mutable_graph()->mutable_node(1)->mutable_input()->DeleteSubrange(1, 4);
+  EXPECT_ERROR_HAS(m, "(Relu, opset 5, version 1)");
   m = cnn();
   m.mutable_graph()->mutable_node(2)->set_domain("com.microsoft");
   EXPECT_ERROR_HAS(m, "com.microsoft.Relu");
