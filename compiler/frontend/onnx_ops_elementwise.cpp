@@ -245,6 +245,25 @@ void convert_softplus(Converter& c) {  // log(exp(x) + 1)
   c.define(0, apply(c, OpKind::Log, apply(c, OpKind::Add, apply(c, OpKind::Exp, float_input(c)), 1.0f)));
 }
 
+void convert_celu(Converter& c) {  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+  const Value x = float_input(c);
+  const float alpha = c.attr_float("alpha", 1.0f);
+  const Value e = apply(c, OpKind::Sub, apply(c, OpKind::Exp, apply(c, OpKind::Div, x, alpha)), 1.0f);
+  const Value neg = apply(c, OpKind::Minimum, apply(c, OpKind::Mul, e, alpha), 0.0f);
+  c.define(0, apply(c, OpKind::Add, apply(c, OpKind::Maximum, x, 0.0f), neg));
+}
+
+void convert_cosh(Converter& c) {  // (exp(x) + exp(-x)) / 2: a sum of positives, no cancellation
+  const Value x = float_input(c);
+  const Value sum = apply(c, OpKind::Add, apply(c, OpKind::Exp, x), apply(c, OpKind::Exp, apply(c, OpKind::Neg, x)));
+  c.define(0, apply(c, OpKind::Mul, sum, 0.5f));
+}
+
+void convert_tan(Converter& c) {  // sin(x) / cos(x)
+  const Value x = float_input(c);
+  c.define(0, apply(c, OpKind::Div, apply(c, OpKind::Sin, x), apply(c, OpKind::Cos, x)));
+}
+
 void convert_thresholded_relu(Converter& c) {  // x > alpha ? x : 0
   const Value x = float_input(c);
   const Value keep = apply(c, OpKind::Greater, x, c.attr_float("alpha", 1.0f));

@@ -221,14 +221,16 @@ void convert_global_max_pool(Converter& c) { global_pool(c, OpKind::ReduceMax); 
 
 void convert_gemm(Converter& c) {
   const Value a = c.input(0);
-  if (c.tensor(a).shape.size() != 2 || c.attr_int("transA", 0) != 0) c.refuse("A must be 2-D and not transposed");
+  if (c.tensor(a).shape.size() != 2) c.refuse("A must be 2-D");
+  const bool trans_a = c.attr_int("transA", 0) != 0;
+  const int a_id = trans_a ? c.transpose(c.plain(a), {1, 0}) : c.plain(a);  // A as [M, K]
   const Value bv = c.input(1);
   const Tensor& bt = c.tensor(bv);
   if (bt.shape.size() != 2) c.refuse("B must be 2-D");
   std::vector<float> b = c.constant_floats(bv, "B");
   const bool trans_b = c.attr_int("transB", 0) != 0;
   const int k = trans_b ? bt.shape[1] : bt.shape[0], n = trans_b ? bt.shape[0] : bt.shape[1];
-  if (c.tensor(a).shape[1] != k) c.refuse("A and B do not match");
+  if (c.graph().tensor(a_id).shape[1] != k) c.refuse("A and B do not match");
   if (!trans_b) b = transposed(b, k, n);
   const float alpha = c.attr_float("alpha", 1.0f), beta = c.attr_float("beta", 1.0f);
   if (alpha != 1.0f) {
@@ -243,7 +245,7 @@ void convert_gemm(Converter& c) {
     if (!per_column && element_count(cs) != 1) c.refuse("C must be a scalar or one row");
     for (int j = 0; j < n; ++j) bias[static_cast<size_t>(j)] = beta * cvals[per_column ? static_cast<size_t>(j) : 0];
   }
-  c.define(0, {fully_connected(c, c.plain(a), b, n, k, bias, c.output_name(0)), false});
+  c.define(0, {fully_connected(c, a_id, b, n, k, bias, c.output_name(0)), false});
 }
 
 namespace {
