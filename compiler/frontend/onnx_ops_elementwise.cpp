@@ -264,6 +264,36 @@ void convert_tan(Converter& c) {  // sin(x) / cos(x)
   c.define(0, apply(c, OpKind::Div, apply(c, OpKind::Sin, x), apply(c, OpKind::Cos, x)));
 }
 
+// LayerNormalization as ONNX's reference computes it on X viewed as [rows, cols] (cols: the dimensions from
+// `axis` on): mean, x - mean, the mean of its square, 1 / sqrt(var + epsilon), then * Scale + B broadcast.
+// Outputs Mean and InvStdDev have X's shape with the normalized dimensions 1.
+void convert_layer_normalization(Converter& c) {
+  const Value x = float_input(c);
+  if (c.attr_int("stash_type", 1) != 1) c.refuse("only stash_type 1 (float32) is supported");
+  const std::vector<int64_t> shape = c.onnx_shape(x);
+  const size_t axis = static_cast<size_t>(normalize_axis(c, c.attr_int("axis", -1), shape.size()));
+  int64_t rows = 1, cols = 1;
+  for (size_t d = 0; d < shape.size(); ++d) (d < axis ? rows : cols) *= shape[d];
+  const std::vector<int32_t> mat = to_ir_shape({rows, cols}, c.where()), col = to_ir_shape({rows, 1}, c.where());
+  const Value one_axis = c.int32_constant({1}, {1}, "");
+  const auto mean = [&](Value v) { return Value{c.emit1(OpKind::Mean, {v.id, one_axis.id}, DType::kFloat32, col), false}; };
+  const Value xm = {c.reshape(c.plain(x), mat), false};
+  const Value m = mean(xm);
+  const Value diff = apply(c, OpKind::Sub, xm, m);
+  const Value var = mean(apply(c, OpKind::Mul, diff, diff));
+  const Value inv = apply(c, OpKind::Div, scalar(c, 1.0f), apply(c, OpKind::Sqrt, apply(c, OpKind::Add, var, c.attr_float("epsilon", 1e-5f))));
+  Value y = {c.reshape(apply(c, OpKind::Mul, diff, inv).id, to_ir_shape(shape, c.where())), false};
+  y = apply(c, OpKind::Mul, y, c.input(1));
+  if (c.has_input(2)) y = apply(c, OpKind::Add, y, c.input(2));
+  c.define(0, y);
+  std::vector<int64_t> reduced = shape;
+  for (size_t d = axis; d < reduced.size(); ++d) reduced[d] = 1;
+  const std::vector<Value> stats = {m, inv};
+  for (size_t i = 1; i < std::min<size_t>(c.num_outputs(), 3); ++i) {
+    if (!c.output_name(i).empty()) c.define(i, {c.reshape(stats[i - 1].id, to_ir_shape(reduced, c.where())), false});
+  }
+}
+
 void convert_thresholded_relu(Converter& c) {  // x > alpha ? x : 0
   const Value x = float_input(c);
   const Value keep = apply(c, OpKind::Greater, x, c.attr_float("alpha", 1.0f));

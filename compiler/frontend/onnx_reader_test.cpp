@@ -227,6 +227,27 @@ TEST(OnnxReader, ComposesFormulaActivationsAndReductionsFromElementwiseOps) {
   EXPECT_EQ(kinds, (std::vector<OpKind>{OpKind::Square, OpKind::Sum, OpKind::Sqrt}));
   g->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT32);
   EXPECT_ERROR_HAS(r, "(ReduceL2, version 18): only float32 is supported");
+
+  // LayerNormalization over the last axis of [2, 3]: Y = (x - mean) / sqrt(var + eps) * scale, and Mean.
+  g->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  add_initializer(g, "scale", {3});
+  onnx::NodeProto* ln = g->mutable_node(0);
+  ln->set_op_type("LayerNormalization");
+  ln->add_input("scale");
+  ln->add_output("mean");
+  add_value(g->mutable_output(), "mean", {2, 1});
+  g->mutable_output(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(1)->set_dim_value(3);
+  const Graph norm = read_model(bytes_of(r));
+  kinds.clear();
+  for (const Op& op : norm.ops) kinds.push_back(op.kind);
+  EXPECT_EQ(kinds, (std::vector<OpKind>{OpKind::Mean, OpKind::Sub, OpKind::Mul, OpKind::Mean, OpKind::Add,
+                                        OpKind::Sqrt, OpKind::Div, OpKind::Mul, OpKind::Mul}));
+  EXPECT_EQ(norm.tensor(norm.outputs[1]).shape, (std::vector<int32_t>{2, 1}));
+  onnx::AttributeProto* stash = ln->add_attribute();
+  stash->set_name("stash_type");
+  stash->set_type(onnx::AttributeProto::INT);
+  stash->set_i(0);
+  EXPECT_ERROR_HAS(r, "(LayerNormalization, version 17): only stash_type 1 (float32) is supported");
 }
 
 TEST(OnnxReader, RecognisesTheFormatByContent) {
