@@ -294,11 +294,22 @@ void convert_layer_normalization(Converter& c) {
   }
 }
 
+Value select(Converter& c, Value condition, Value a, Value b) {
+  const Operands o = align(c, {condition, a, b});
+  return {c.emit1(OpKind::SelectV2, o.ids, DType::kFloat32, o.shape), o.nhwc};
+}
+
+void convert_shrink(Converter& c) {  // x < -lambd ? x + bias : (x > lambd ? x - bias : 0)
+  const Value x = float_input(c);
+  const float lambd = c.attr_float("lambd", 0.5f), bias = c.attr_float("bias", 0.0f);
+  const Value above = select(c, apply(c, OpKind::Greater, x, lambd), apply(c, OpKind::Sub, x, bias), scalar(c, 0.0f));
+  const Value below = apply(c, OpKind::Greater, scalar(c, -lambd), x);
+  c.define(0, select(c, below, apply(c, OpKind::Add, x, bias), above));
+}
+
 void convert_thresholded_relu(Converter& c) {  // x > alpha ? x : 0
   const Value x = float_input(c);
-  const Value keep = apply(c, OpKind::Greater, x, c.attr_float("alpha", 1.0f));
-  const Operands o = align(c, {keep, x, scalar(c, 0.0f)});
-  c.define(0, {c.emit1(OpKind::SelectV2, o.ids, DType::kFloat32, o.shape), o.nhwc});
+  c.define(0, select(c, apply(c, OpKind::Greater, x, c.attr_float("alpha", 1.0f)), x, scalar(c, 0.0f)));
 }
 
 void convert_leaky_relu(Converter& c) {

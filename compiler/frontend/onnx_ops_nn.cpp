@@ -237,15 +237,27 @@ void convert_gemm(Converter& c) {
     for (float& v : b) v *= alpha;
   }
   std::vector<float> bias(static_cast<size_t>(n), 0.0f);
+  std::vector<float> matrix;  // a C of shape [M, N]: beta * C added after the FULLY_CONNECTED
+  const int m = c.graph().tensor(a_id).shape[0];
   if (c.has_input(2)) {
     const Value cv = c.input(2);
     const std::vector<float> cvals = c.constant_floats(cv, "C");
     const std::vector<int32_t>& cs = c.tensor(cv).shape;
     const bool per_column = element_count(cs) == n && (cs.size() == 1 || (cs.size() == 2 && cs[0] == 1));
-    if (!per_column && element_count(cs) != 1) c.refuse("C must be a scalar or one row");
-    for (int j = 0; j < n; ++j) bias[static_cast<size_t>(j)] = beta * cvals[per_column ? static_cast<size_t>(j) : 0];
+    if (cs == std::vector<int32_t>{m, n} && !per_column) {
+      for (float v : cvals) matrix.push_back(beta * v);
+    } else if (!per_column && element_count(cs) != 1) {
+      c.refuse("C must be a scalar, one row or [M, N]");
+    } else {
+      for (int j = 0; j < n; ++j) bias[static_cast<size_t>(j)] = beta * cvals[per_column ? static_cast<size_t>(j) : 0];
+    }
   }
-  c.define(0, {fully_connected(c, a_id, b, n, k, bias, c.output_name(0)), false});
+  int y = fully_connected(c, a_id, b, n, k, bias, c.output_name(0));
+  if (!matrix.empty()) {
+    const int cm = c.float_constant({m, n}, matrix, "").id;
+    y = c.emit1(OpKind::Add, {y, cm}, DType::kFloat32, {m, n}, FusedActivationOptions{});
+  }
+  c.define(0, {y, false});
 }
 
 namespace {

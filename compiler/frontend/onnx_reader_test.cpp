@@ -128,13 +128,13 @@ TEST(OnnxReader, ConvertsACnnToNhwcWithTheLayoutChangeAtTheInputOnly) {
 
 TEST(OnnxReader, OutlinesNodesWithTheirVersionsAndWhetherTheyCompile) {
   onnx::ModelProto m = cnn();
-  m.mutable_graph()->mutable_node(2)->set_op_type("Shrink");
+  m.mutable_graph()->mutable_node(2)->set_op_type("Hardmax");
   const ModelOutline o = outline_model(bytes_of(m));
   ASSERT_EQ(o.ops.size(), 7u);
   EXPECT_EQ(o.ops[0].name, "Conv");
   EXPECT_EQ(o.ops[0].version, 11);  // opset 13 selects Conv-11
   EXPECT_TRUE(o.ops[0].compilable);
-  EXPECT_EQ(o.ops[2].name, "Shrink");
+  EXPECT_EQ(o.ops[2].name, "Hardmax");
   EXPECT_FALSE(o.ops[2].compilable);
   ASSERT_EQ(o.inputs.size(), 1u);
   EXPECT_EQ(o.tensors[static_cast<size_t>(o.inputs[0])].type, "float");
@@ -274,8 +274,8 @@ TEST(OnnxReader, ASymbolicBatchIsOneAndAnotherSymbolicDimensionIsRefused) {
 
 TEST(OnnxReader, RefusesUnsupportedOperatorsByNodeOpTypeAndOpset) {
   onnx::ModelProto m = cnn();
-  m.mutable_graph()->mutable_node(2)->set_op_type("Shrink");
-  EXPECT_ERROR_HAS(m, "node 'Relu_3' (Shrink, opset 13): operator not supported");
+  m.mutable_graph()->mutable_node(2)->set_op_type("Hardmax");
+  EXPECT_ERROR_HAS(m, "node 'Relu_3' (Hardmax, opset 13): operator not supported");
   m = cnn();
   m.mutable_opset_import(0)->set_version(22);
   EXPECT_ERROR_HAS(m, "opset 22");
