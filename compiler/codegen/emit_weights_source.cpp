@@ -25,7 +25,8 @@ void emit_params_arrays(std::ostringstream& out, const CompiledModel& model) {
 std::string emit_weights_source(const CompiledModel& model) {
   std::ostringstream out;
   out << kGeneratedBanner << "/* The model's constants: const, so they stay in flash. */\n";
-  out << "#include <stdint.h>\n\n";
+  // float.h and math.h: a float constant of +-FLT_MAX or +-inf is written FLT_MAX or INFINITY (c_initializer).
+  out << "#include <float.h>\n#include <math.h>\n#include <stdint.h>\n\n";
   out << "#if defined(__GNUC__) || defined(__clang__)\n#define MICROAOT_WEIGHT_ALIGN __attribute__((aligned("
       << model.options.alignment << ")))\n#else\n#define MICROAOT_WEIGHT_ALIGN\n#endif\n\n";
   for (int id : used_constants(model)) {

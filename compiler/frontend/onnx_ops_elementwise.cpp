@@ -149,7 +149,8 @@ Value apply(Converter& c, OpKind kind, Value a, Value b) {
   const OpOptions options = kind == OpKind::Add || kind == OpKind::Sub || kind == OpKind::Mul || kind == OpKind::Div
                                 ? OpOptions(FusedActivationOptions{})
                                 : OpOptions(NoOptions{});
-  const DType dtype = kind == OpKind::Greater ? DType::kBool : c.graph().tensor(o.ids[0]).dtype;
+  const bool compares = kind == OpKind::Greater || kind == OpKind::NotEqual;
+  const DType dtype = compares ? DType::kBool : c.graph().tensor(o.ids[0]).dtype;
   return {c.emit1(kind, o.ids, dtype, o.shape, options), o.nhwc};
 }
 
@@ -305,6 +306,26 @@ void convert_shrink(Converter& c) {  // x < -lambd ? x + bias : (x > lambd ? x -
   const Value above = select(c, apply(c, OpKind::Greater, x, lambd), apply(c, OpKind::Sub, x, bias), scalar(c, 0.0f));
   const Value below = apply(c, OpKind::Greater, scalar(c, -lambd), x);
   c.define(0, select(c, below, apply(c, OpKind::Add, x, bias), above));
+}
+
+void convert_sign(Converter& c) {  // x > 0 ? 1 : (0 > x ? -1 : x): 0 and NaN pass through
+  const Value x = float_input(c);
+  const Value negative = select(c, apply(c, OpKind::Greater, scalar(c, 0.0f), x), scalar(c, -1.0f), x);
+  c.define(0, select(c, apply(c, OpKind::Greater, x, 0.0f), scalar(c, 1.0f), negative));
+}
+
+void convert_is_nan(Converter& c) {  // NaN alone differs from itself
+  const Value x = float_input(c);
+  c.define(0, apply(c, OpKind::NotEqual, x, x));
+}
+
+void convert_is_inf(Converter& c) {  // beyond the largest finite float (NaN compares false)
+  const Value x = float_input(c);
+  constexpr float kMax = std::numeric_limits<float>::max();
+  const bool positive = c.attr_int("detect_positive", 1) != 0, negative = c.attr_int("detect_negative", 1) != 0;
+  if (!positive && !negative) c.refuse("detect_positive and detect_negative both 0 are not supported");
+  if (positive && negative) return c.define(0, apply(c, OpKind::Greater, apply(c, OpKind::Abs, x), kMax));
+  c.define(0, positive ? apply(c, OpKind::Greater, x, kMax) : apply(c, OpKind::Greater, scalar(c, -kMax), x));
 }
 
 void convert_thresholded_relu(Converter& c) {  // x > alpha ? x : 0
