@@ -339,18 +339,24 @@ void convert_leaky_relu(Converter& c) {
   unary(c, OpKind::LeakyRelu, options);
 }
 
+void convert_identity(Converter& c);
+
 void convert_clip(Converter& c) {
   constexpr float kInf = std::numeric_limits<float>::infinity();
   if (c.version() < 11) return clamp(c, c.input(0), c.attr_float("min", -kInf), c.attr_float("max", kInf));
-  if (c.tensor(c.input(0)).dtype != DType::kFloat32) c.refuse("only float32 is supported");
+  const DType dtype = c.tensor(c.input(0)).dtype;
   const bool computed = (c.has_input(1) && !c.is_constant(c.input(1))) || (c.has_input(2) && !c.is_constant(c.input(2)));
-  if (!computed) return clamp(c, c.input(0), scalar_input(c, 1, -kInf), scalar_input(c, 2, kInf));
-  Value v = c.input(0);  // bounds computed at run time: MAXIMUM, then MINIMUM, as min(max(x, lo), hi)
+  if (!computed && dtype == DType::kFloat32) return clamp(c, c.input(0), scalar_input(c, 1, -kInf), scalar_input(c, 2, kInf));
+  if (dtype != DType::kFloat32 && dtype != DType::kInt8 && dtype != DType::kInt32) c.refuse("only float32, int8 and int32 are supported");
+  // Bounds computed at run time, or integer ones (no quantization: the values themselves): MAXIMUM, then
+  // MINIMUM, as min(max(x, lo), hi).
+  Value v = c.input(0);
+  if (!c.has_input(1) && !c.has_input(2)) return convert_identity(c);
   for (size_t i = 1; i <= 2; ++i) {
     if (!c.has_input(i)) continue;
     if (element_count(c.tensor(c.input(i)).shape) != 1) c.refuse("min and max must be scalars");
     const Operands o = align(c, {v, c.input(i)});
-    v = {c.emit1(i == 1 ? OpKind::Maximum : OpKind::Minimum, o.ids, DType::kFloat32, o.shape), o.nhwc};
+    v = {c.emit1(i == 1 ? OpKind::Maximum : OpKind::Minimum, o.ids, dtype, o.shape), o.nhwc};
   }
   c.define(0, v);
 }
