@@ -30,7 +30,7 @@ std::vector<ParamStruct> param_structs() {
     }
     structs.push_back({name, std::move(fields)});
   };
-#define MICROAOT_KERNEL(id, symbol, stem, variant, struct_name, header, source, dtype, signature) \
+#define MICROAOT_KERNEL(id, stem, variant, struct_name, header, source, dtype, signature) \
   add(#struct_name, {MICROAOT_FIELDS_##struct_name(MICROAOT_FIELD_ENTRY)});
 #include "microaot/kernel_list.def"
 #undef MICROAOT_KERNEL
@@ -58,14 +58,14 @@ const ParamStruct* struct_named(const std::vector<ParamStruct>& structs, const s
   MICROAOT_CHECK(false, "kernel_list.def: no params struct '" + name + "'");
 }
 
-KernelInfo kernel_entry(const std::vector<ParamStruct>& structs, int id, const char* symbol, const char* stem,
-                        const char* variant, const char* params, const char* header, const char* source,
-                        const char* dtype, const char* signature) {
+KernelInfo kernel_entry(const std::vector<ParamStruct>& structs, int id, const char* stem, const char* variant,
+                        const char* params, const char* header, const char* source, const char* dtype,
+                        const char* signature) {
   KernelInfo k;
   k.id = id;
-  k.symbol = symbol;
   k.stem = stem;
   k.variant = variant_named(variant);
+  k.symbol = k.variant == KernelVariant::kOverlap ? k.stem + "_overlap" : k.stem;
   k.params = struct_named(structs, params);
   k.header = std::string("microaot/kernels/") + header;
   k.source = std::string("kernels/portable/") + source;
@@ -73,7 +73,7 @@ KernelInfo kernel_entry(const std::vector<ParamStruct>& structs, int id, const c
     k.dtype = std::string(dtype) == "any" ? DType::kUnsupported : dtype_named(dtype);
     k.args = parse_kernel_signature(signature);
   } catch (const std::invalid_argument& e) {
-    MICROAOT_CHECK(false, std::string("kernel_list.def, ") + symbol + ": " + e.what());
+    MICROAOT_CHECK(false, "kernel_list.def, " + k.symbol + ": " + e.what());
   }
   return k;
 }
@@ -81,14 +81,18 @@ KernelInfo kernel_entry(const std::vector<ParamStruct>& structs, int id, const c
 std::unique_ptr<KernelRegistry> build_registry() {
   auto registry = std::make_unique<KernelRegistry>();
   registry->params = param_structs();  // not resized afterwards: kernels point into it
-#define MICROAOT_KERNEL(id, symbol, stem, variant, struct_name, header, source, dtype, signature)          \
-  registry->kernels.push_back(kernel_entry(registry->params, id, #symbol, #stem, #variant, #struct_name, header, \
-                                           source, #dtype, signature));
+#define MICROAOT_KERNEL(id, stem, variant, struct_name, header, source, dtype, signature)                   \
+  registry->kernels.push_back(                                                                              \
+      kernel_entry(registry->params, id, #stem, #variant, #struct_name, header, source, #dtype, signature));
 #define MICROAOT_KERNEL_ISA(stem, isa, source) \
   registry->implementations.push_back({#stem, #isa, std::string("kernels/") + #isa + "/" + source});
+#define MICROAOT_KERNEL_SPECIALISATION(stem, parent, isa) registry->specialisations.push_back({#stem, #parent, #isa});
+#define MICROAOT_KERNEL_FOLD(from, into, adapt, why) registry->folds.push_back({#from, #into, #adapt, why});
 #include "microaot/kernel_list.def"
 #undef MICROAOT_KERNEL
 #undef MICROAOT_KERNEL_ISA
+#undef MICROAOT_KERNEL_SPECIALISATION
+#undef MICROAOT_KERNEL_FOLD
   for (size_t i = 0; i < registry->kernels.size(); ++i) {
     MICROAOT_CHECK(registry->kernels[i].id == static_cast<int>(i),
                    "kernel_list.def: " + registry->kernels[i].symbol + " has id " +
@@ -184,6 +188,22 @@ const KernelInfo* KernelRegistry::find(const std::string& stem, KernelVariant va
 const KernelInfo& KernelRegistry::by_id(int id) const {
   MICROAOT_CHECK(id >= 0 && id < static_cast<int>(kernels.size()), "kernel id out of range");
   return kernels[id];
+}
+
+const KernelSpecialisation* KernelRegistry::specialisation_of(const std::string& stem) const {
+  for (const KernelSpecialisation& s : specialisations) {
+    if (s.stem == stem) return &s;
+  }
+  return nullptr;
+}
+
+std::string KernelRegistry::root_of(const std::string& stem) const {
+  std::string root = stem;
+  for (size_t depth = 0; const KernelSpecialisation* s = specialisation_of(root); ++depth) {
+    MICROAOT_CHECK(depth < specialisations.size(), "kernel_list.def: a loop of specialisations through " + stem);
+    root = s->parent;
+  }
+  return root;
 }
 
 const KernelRegistry& kernel_registry() {

@@ -146,7 +146,7 @@ TEST(KernelRegistry, FieldListsMatchTheCStructs) {
     size_t bytes;
   };
   const Size sizes[] = {
-#define MICROAOT_KERNEL(id, symbol, stem, variant, struct_name, header, source, dtype, signature) \
+#define MICROAOT_KERNEL(id, stem, variant, struct_name, header, source, dtype, signature) \
   {#struct_name, sizeof(microaot_##struct_name)},
 #include "microaot/kernel_list.def"
 #undef MICROAOT_KERNEL
@@ -159,6 +159,52 @@ TEST(KernelRegistry, FieldListsMatchTheCStructs) {
     ASSERT_NE(s, nullptr) << size.name;
     EXPECT_FALSE(s->fields.empty()) << size.name;
     EXPECT_EQ(expected_size(*s), size.bytes) << size.name;
+  }
+}
+
+// The C function's name comes from the stem and the variant (the list has no symbol column).
+TEST(KernelRegistry, SymbolIsTheStemAndTheVariant) {
+  for (const KernelInfo& k : registry().kernels) {
+    EXPECT_EQ(k.symbol, k.variant == KernelVariant::kPlain ? k.stem : k.stem + "_overlap") << k.id;
+  }
+  EXPECT_EQ(registry().find("conv_2d_s8", KernelVariant::kOverlap)->function(), "microaot_conv_2d_s8_overlap");
+}
+
+// A specialisation names a stem of the list and a parent with the same params struct (the handler lowers the
+// layer once and the chooser may send it to either), an instruction set, and no loop through its parents; a
+// stem is specialised by one line at most.
+TEST(KernelRegistry, SpecialisationsNameTheirParentAndItsParams) {
+  const KernelRegistry& r = registry();
+  ASSERT_FALSE(r.specialisations.empty());
+  for (const KernelSpecialisation& s : r.specialisations) {
+    const KernelInfo* stem = r.find(s.stem, KernelVariant::kPlain);
+    const KernelInfo* parent = r.find(s.parent, KernelVariant::kPlain);
+    ASSERT_NE(stem, nullptr) << s.stem;
+    ASSERT_NE(parent, nullptr) << s.parent;
+    EXPECT_EQ(stem->params, parent->params) << s.stem;
+    EXPECT_TRUE(s.isa == "dsp" || s.isa == "mve") << s.stem << ": " << s.isa;
+    EXPECT_EQ(r.specialisation_of(s.stem), &s) << s.stem << " is specialised twice";
+    EXPECT_EQ(r.specialisation_of(r.root_of(s.stem)), nullptr) << s.stem;
+  }
+  EXPECT_EQ(r.root_of("conv_2d_s8_packed_kxk_w16"), "conv_2d_s8");
+  EXPECT_EQ(r.root_of("average_pool_2d_s8_global"), "average_pool_2d_s8");
+  EXPECT_EQ(r.root_of("add_s8"), "add_s8");
+}
+
+// A fold names two stems of the list; without a params rewrite both take the same params struct.
+TEST(KernelRegistry, FoldsNameTwoStems) {
+  const KernelRegistry& r = registry();
+  ASSERT_FALSE(r.folds.empty());
+  for (const KernelFold& fold : r.folds) {
+    const KernelInfo* from = r.find(fold.from, KernelVariant::kPlain);
+    const KernelInfo* into = r.find(fold.into, KernelVariant::kPlain);
+    ASSERT_NE(from, nullptr) << fold.from;
+    ASSERT_NE(into, nullptr) << fold.into;
+    EXPECT_NE(fold.from, fold.into);
+    EXPECT_FALSE(fold.why.empty()) << fold.from;
+    if (fold.adapt == "none") {
+      EXPECT_EQ(from->params, into->params) << fold.from << " -> " << fold.into;
+    }
   }
 }
 
