@@ -12,12 +12,14 @@ void check(const Graph& graph, const Op& op) {
   check_pool_2d_sum(graph, op);
 }
 
-// On a cpu with the DSP extension, a layer the lanes compute calls their own kernel, which links no per-element
-// row (and refuses, a status, any other layer); the others keep the full kernel.
-KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
-  KernelCall call = lower_pool_2d(graph, op, "average_pool_2d");
-  if (!target.kernels_use_dsp() || graph.tensor(op.inputs[0]).dtype != DType::kInt8) return call;
-  // The fit rules the kernels' guards apply too (runtime/include/microaot/fit/average_pool_2d.h).
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+  return lower_pool_2d(graph, op, "average_pool_2d");
+}
+
+// The int8 family's chooser (compile/choose_variants.h): a layer the lanes compute calls their own kernel, which
+// links no per-element row (and refuses, a status, any other layer); the others keep the full kernel. The fit
+// rules are the ones the kernels' guards apply (runtime/include/microaot/fit/average_pool_2d.h).
+void choose(const Graph&, const Op&, KernelCall& call) {
   const microaot_pool_2d_params_q params = MICROAOT_PARAMS_STRUCT(pool_2d_params_q, call.params);
   if (microaot_fit_pool_global(&params)) {
     call.stem = "average_pool_2d_s8_global";
@@ -30,10 +32,15 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
     call.specialisation = "average pool: one element at a time (channels not a multiple of 4, or a window above "
                           "256 elements: beyond the 16-bit lanes)";
   }
-  return call;
 }
 }  // namespace
 
-extern const OpHandler average_pool_2d_handler = {check, lower, pool_2d_window_ops, /*is_view=*/false,
-                                              pool_2d_in_place, read_pool_2d_options};
+extern const OpHandler average_pool_2d_handler = {check,
+                                                  lower,
+                                                  pool_2d_window_ops,
+                                                  /*is_view=*/false,
+                                                  pool_2d_in_place,
+                                                  read_pool_2d_options,
+                                                  /*state_copy_bytes=*/nullptr,
+                                                  choose};
 }  // namespace microaot
