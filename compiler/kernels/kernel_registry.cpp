@@ -88,19 +88,31 @@ std::unique_ptr<KernelRegistry> build_registry() {
   registry->implementations.push_back({#stem, #isa, std::string("kernels/") + #isa + "/" + source});
 #define MICROAOT_KERNEL_SPECIALISATION(stem, parent, isa) registry->specialisations.push_back({#stem, #parent, #isa});
 #define MICROAOT_KERNEL_FOLD(from, into, adapt, why) registry->folds.push_back({#from, #into, #adapt, why});
+#define MICROAOT_KERNEL_NEXT_ID(id) registry->next_id = id;
 #include "microaot/kernel_list.def"
+#undef MICROAOT_KERNEL_NEXT_ID
 #undef MICROAOT_KERNEL
 #undef MICROAOT_KERNEL_ISA
 #undef MICROAOT_KERNEL_SPECIALISATION
 #undef MICROAOT_KERNEL_FOLD
-  for (size_t i = 0; i < registry->kernels.size(); ++i) {
-    MICROAOT_CHECK(registry->kernels[i].id == static_cast<int>(i),
-                   "kernel_list.def: " + registry->kernels[i].symbol + " has id " +
-                       std::to_string(registry->kernels[i].id) + " at position " + std::to_string(i));
-  }
+  const std::string problem = kernel_id_problem(registry->kernels, registry->next_id);
+  MICROAOT_CHECK(problem.empty(), "kernel_list.def: " + problem);
   return registry;
 }
 }  // namespace
+
+std::string kernel_id_problem(const std::vector<KernelInfo>& kernels, int next_id) {
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i].id != static_cast<int>(i)) {
+      return kernels[i].symbol + " has id " + std::to_string(kernels[i].id) + " at position " + std::to_string(i);
+    }
+  }
+  if (next_id != static_cast<int>(kernels.size())) {
+    return "MICROAOT_KERNEL_NEXT_ID(" + std::to_string(next_id) + ") after " + std::to_string(kernels.size()) +
+           " kernel lines: set it to " + std::to_string(kernels.size()) + " (the id the next appended line takes)";
+  }
+  return "";
+}
 
 bool is_array(ParamKind kind) { return kind != ParamKind::kI32 && kind != ParamKind::kF32; }
 bool is_float(ParamKind kind) { return kind == ParamKind::kF32 || kind == ParamKind::kF32Array; }

@@ -101,6 +101,7 @@ struct KernelRegistry {
   std::vector<KernelImplementation> implementations;
   std::vector<KernelSpecialisation> specialisations;
   std::vector<KernelFold> folds;  // in the order they apply
+  int next_id = -1;               // MICROAOT_KERNEL_NEXT_ID: kernels.size() in a well-formed list
 
   const KernelInfo* find(const std::string& stem, KernelVariant variant) const;
   const KernelInfo& by_id(int id) const;
@@ -109,6 +110,11 @@ struct KernelRegistry {
   // The generic stem at the top of `stem`'s parents (`stem` itself when it specialises none).
   std::string root_of(const std::string& stem) const;
 };
+
+// What is wrong with the list's ids: a kernel whose id is not its position, or a MICROAOT_KERNEL_NEXT_ID that is
+// not the number of kernels (a branch appended lines without moving it, so a parallel branch's merge would not
+// conflict); empty when they are right.
+std::string kernel_id_problem(const std::vector<KernelInfo>& kernels, int next_id);
 
 // The registry built from kernel_list.def; aborts (compiler bug) on a malformed line.
 const KernelRegistry& kernel_registry();
