@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <string>
 
+#include "compile/choose_variants.h"
 #include "frontend/model_reader.h"
 #include "compile/plan_memory.h"
 #include "kernels/bind_call.h"
 #include "kernels/select_kernels.h"
-#include "kernels/share_kernels.h"
 #include "memory/planners.h"
 #include "passes/pass.h"
 #include "support/diagnostics.h"
@@ -28,13 +28,14 @@ KernelCall lower_op(const CompiledModel& model, const Op& op) {
   }
 }
 
-// Every op lowered, then the whole model's kernel choices (share_kernels), then each call bound to its kernel.
+// Every op lowered to its generic stem, then the variants chosen (choose_variants), then each call bound to its
+// kernel.
 void lower_ops(CompiledModel& model) {
   for (size_t step = 0; step < model.graph.ops.size(); ++step) {
     model.calls.push_back(lower_op(model, model.graph.ops[step]));
     model.macs.push_back(op_handler(model.graph.ops[step].kind).macs(model.graph, model.graph.ops[step]));
   }
-  share_kernels(model.calls);
+  choose_variants(model.graph, model.graph.ops, model.options.target, model.calls);
   for (size_t step = 0; step < model.calls.size(); ++step) {
     if (!model.calls[step].custom) bind_kernel_call(model.graph, model.graph.ops[step], model.calls[step]);
   }

@@ -29,7 +29,8 @@ struct KernelCall {
   // A call of a user's function (--custom-op, ops/custom.cpp) instead of a registry kernel: `stem` is the
   // function, `args` the op's inputs then outputs; params, kernel and source stay empty.
   bool custom = false;
-  // How the handler specialised the call for this layer and target, or why it did not (network_info.txt).
+  // How the handler or its family's chooser (compile/choose_variants.h) specialised the call for this layer and
+  // target, or why it did not (network_info.txt).
   std::string specialisation;
 
   // Set by lowering (the plain variant) and by select_kernels.

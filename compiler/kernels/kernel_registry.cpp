@@ -30,7 +30,7 @@ std::vector<ParamStruct> param_structs() {
     }
     structs.push_back({name, std::move(fields)});
   };
-#define MICROAOT_KERNEL(id, symbol, stem, variant, struct_name, header, source, dtype, signature) \
+#define MICROAOT_KERNEL(id, stem, variant, struct_name, header, source, dtype, signature) \
   add(#struct_name, {MICROAOT_FIELDS_##struct_name(MICROAOT_FIELD_ENTRY)});
 #include "microaot/kernel_list.def"
 #undef MICROAOT_KERNEL
@@ -58,14 +58,14 @@ const ParamStruct* struct_named(const std::vector<ParamStruct>& structs, const s
   MICROAOT_CHECK(false, "kernel_list.def: no params struct '" + name + "'");
 }
 
-KernelInfo kernel_entry(const std::vector<ParamStruct>& structs, int id, const char* symbol, const char* stem,
-                        const char* variant, const char* params, const char* header, const char* source,
-                        const char* dtype, const char* signature) {
+KernelInfo kernel_entry(const std::vector<ParamStruct>& structs, int id, const char* stem, const char* variant,
+                        const char* params, const char* header, const char* source, const char* dtype,
+                        const char* signature) {
   KernelInfo k;
   k.id = id;
-  k.symbol = symbol;
   k.stem = stem;
   k.variant = variant_named(variant);
+  k.symbol = k.variant == KernelVariant::kOverlap ? k.stem + "_overlap" : k.stem;
   k.params = struct_named(structs, params);
   k.header = std::string("microaot/kernels/") + header;
   k.source = std::string("kernels/portable/") + source;
@@ -73,7 +73,7 @@ KernelInfo kernel_entry(const std::vector<ParamStruct>& structs, int id, const c
     k.dtype = std::string(dtype) == "any" ? DType::kUnsupported : dtype_named(dtype);
     k.args = parse_kernel_signature(signature);
   } catch (const std::invalid_argument& e) {
-    MICROAOT_CHECK(false, std::string("kernel_list.def, ") + symbol + ": " + e.what());
+    MICROAOT_CHECK(false, "kernel_list.def, " + k.symbol + ": " + e.what());
   }
   return k;
 }
@@ -81,22 +81,38 @@ KernelInfo kernel_entry(const std::vector<ParamStruct>& structs, int id, const c
 std::unique_ptr<KernelRegistry> build_registry() {
   auto registry = std::make_unique<KernelRegistry>();
   registry->params = param_structs();  // not resized afterwards: kernels point into it
-#define MICROAOT_KERNEL(id, symbol, stem, variant, struct_name, header, source, dtype, signature)          \
-  registry->kernels.push_back(kernel_entry(registry->params, id, #symbol, #stem, #variant, #struct_name, header, \
-                                           source, #dtype, signature));
+#define MICROAOT_KERNEL(id, stem, variant, struct_name, header, source, dtype, signature)                   \
+  registry->kernels.push_back(                                                                              \
+      kernel_entry(registry->params, id, #stem, #variant, #struct_name, header, source, #dtype, signature));
 #define MICROAOT_KERNEL_ISA(stem, isa, source) \
   registry->implementations.push_back({#stem, #isa, std::string("kernels/") + #isa + "/" + source});
+#define MICROAOT_KERNEL_SPECIALISATION(stem, parent, isa) registry->specialisations.push_back({#stem, #parent, #isa});
+#define MICROAOT_KERNEL_FOLD(from, into, adapt, why) registry->folds.push_back({#from, #into, #adapt, why});
+#define MICROAOT_KERNEL_NEXT_ID(id) registry->next_id = id;
 #include "microaot/kernel_list.def"
+#undef MICROAOT_KERNEL_NEXT_ID
 #undef MICROAOT_KERNEL
 #undef MICROAOT_KERNEL_ISA
-  for (size_t i = 0; i < registry->kernels.size(); ++i) {
-    MICROAOT_CHECK(registry->kernels[i].id == static_cast<int>(i),
-                   "kernel_list.def: " + registry->kernels[i].symbol + " has id " +
-                       std::to_string(registry->kernels[i].id) + " at position " + std::to_string(i));
-  }
+#undef MICROAOT_KERNEL_SPECIALISATION
+#undef MICROAOT_KERNEL_FOLD
+  const std::string problem = kernel_id_problem(registry->kernels, registry->next_id);
+  MICROAOT_CHECK(problem.empty(), "kernel_list.def: " + problem);
   return registry;
 }
 }  // namespace
+
+std::string kernel_id_problem(const std::vector<KernelInfo>& kernels, int next_id) {
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i].id != static_cast<int>(i)) {
+      return kernels[i].symbol + " has id " + std::to_string(kernels[i].id) + " at position " + std::to_string(i);
+    }
+  }
+  if (next_id != static_cast<int>(kernels.size())) {
+    return "MICROAOT_KERNEL_NEXT_ID(" + std::to_string(next_id) + ") after " + std::to_string(kernels.size()) +
+           " kernel lines: set it to " + std::to_string(kernels.size()) + " (the id the next appended line takes)";
+  }
+  return "";
+}
 
 bool is_array(ParamKind kind) { return kind != ParamKind::kI32 && kind != ParamKind::kF32; }
 bool is_float(ParamKind kind) { return kind == ParamKind::kF32 || kind == ParamKind::kF32Array; }
@@ -184,6 +200,22 @@ const KernelInfo* KernelRegistry::find(const std::string& stem, KernelVariant va
 const KernelInfo& KernelRegistry::by_id(int id) const {
   MICROAOT_CHECK(id >= 0 && id < static_cast<int>(kernels.size()), "kernel id out of range");
   return kernels[id];
+}
+
+const KernelSpecialisation* KernelRegistry::specialisation_of(const std::string& stem) const {
+  for (const KernelSpecialisation& s : specialisations) {
+    if (s.stem == stem) return &s;
+  }
+  return nullptr;
+}
+
+std::string KernelRegistry::root_of(const std::string& stem) const {
+  std::string root = stem;
+  for (size_t depth = 0; const KernelSpecialisation* s = specialisation_of(root); ++depth) {
+    MICROAOT_CHECK(depth < specialisations.size(), "kernel_list.def: a loop of specialisations through " + stem);
+    root = s->parent;
+  }
+  return root;
 }
 
 const KernelRegistry& kernel_registry() {

@@ -53,7 +53,7 @@ struct KernelArgSpec {
 
 struct KernelInfo {
   int id = -1;
-  std::string symbol;  // the C function is microaot_<symbol>
+  std::string symbol;  // the C function is microaot_<symbol>: the stem, with `_overlap` for that variant
   std::string stem;
   KernelVariant variant = KernelVariant::kPlain;
   const ParamStruct* params = nullptr;
@@ -83,14 +83,38 @@ struct KernelImplementation {
   std::string source;  // below runtime/: "kernels/dsp/conv_2d_s8.c"
 };
 
+// A stem that computes some of its parent's layers on an instruction set (MICROAOT_KERNEL_SPECIALISATION).
+struct KernelSpecialisation {
+  std::string stem, parent;
+  std::string isa;  // "dsp", "mve"
+};
+
+// A call of `from` may run as `into` when the model links `into` (MICROAOT_KERNEL_FOLD): its params as they
+// are (adapt "none") or rewritten by the compiler's function named `adapt` (compiler/kernels/share_kernels.cpp).
+struct KernelFold {
+  std::string from, into, adapt, why;
+};
+
 struct KernelRegistry {
   std::vector<ParamStruct> params;
   std::vector<KernelInfo> kernels;  // kernels[i].id == i
   std::vector<KernelImplementation> implementations;
+  std::vector<KernelSpecialisation> specialisations;
+  std::vector<KernelFold> folds;  // in the order they apply
+  int next_id = -1;               // MICROAOT_KERNEL_NEXT_ID: kernels.size() in a well-formed list
 
   const KernelInfo* find(const std::string& stem, KernelVariant variant) const;
   const KernelInfo& by_id(int id) const;
+  // The specialisation line of `stem`, or nullptr for a stem no line specialises (a family's generic stem).
+  const KernelSpecialisation* specialisation_of(const std::string& stem) const;
+  // The generic stem at the top of `stem`'s parents (`stem` itself when it specialises none).
+  std::string root_of(const std::string& stem) const;
 };
+
+// What is wrong with the list's ids: a kernel whose id is not its position, or a MICROAOT_KERNEL_NEXT_ID that is
+// not the number of kernels (a branch appended lines without moving it, so a parallel branch's merge would not
+// conflict); empty when they are right.
+std::string kernel_id_problem(const std::vector<KernelInfo>& kernels, int next_id);
 
 // The registry built from kernel_list.def; aborts (compiler bug) on a malformed line.
 const KernelRegistry& kernel_registry();

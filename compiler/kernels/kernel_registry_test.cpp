@@ -2,7 +2,9 @@
 // source embedded, declaring and defining it; each params struct's field list agreeing with the C struct.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "codegen/runtime_files.h"
@@ -146,7 +148,7 @@ TEST(KernelRegistry, FieldListsMatchTheCStructs) {
     size_t bytes;
   };
   const Size sizes[] = {
-#define MICROAOT_KERNEL(id, symbol, stem, variant, struct_name, header, source, dtype, signature) \
+#define MICROAOT_KERNEL(id, stem, variant, struct_name, header, source, dtype, signature) \
   {#struct_name, sizeof(microaot_##struct_name)},
 #include "microaot/kernel_list.def"
 #undef MICROAOT_KERNEL
@@ -159,6 +161,91 @@ TEST(KernelRegistry, FieldListsMatchTheCStructs) {
     ASSERT_NE(s, nullptr) << size.name;
     EXPECT_FALSE(s->fields.empty()) << size.name;
     EXPECT_EQ(expected_size(*s), size.bytes) << size.name;
+  }
+}
+
+// The id rule: the list ends its kernel lines with MICROAOT_KERNEL_NEXT_ID, the number of kernels; a list whose
+// ids skip or repeat, or whose next id a branch forgot to move, is refused by name.
+TEST(KernelRegistry, NextIdIsTheNumberOfKernelsAndAStaleOneIsRefused) {
+  const std::vector<KernelInfo>& kernels = registry().kernels;
+  EXPECT_EQ(registry().next_id, static_cast<int>(kernels.size()));
+  EXPECT_EQ(kernel_id_problem(kernels, static_cast<int>(kernels.size())), "");
+  std::vector<KernelInfo> appended = kernels;  // a branch appends one line and forgets the next id
+  appended.push_back(kernels.back());
+  appended.back().id = static_cast<int>(kernels.size());
+  EXPECT_NE(kernel_id_problem(appended, static_cast<int>(kernels.size())).find("set it to"), std::string::npos);
+  EXPECT_EQ(kernel_id_problem(appended, static_cast<int>(appended.size())), "");
+  std::vector<KernelInfo> collided = appended;  // two branches' lines, both given the same id
+  collided.push_back(appended.back());
+  EXPECT_NE(kernel_id_problem(collided, static_cast<int>(collided.size())).find("at position"), std::string::npos);
+}
+
+// Why the rule works: two branches that each append a kernel line and move the next id line edit the same line,
+// and git refuses to merge them silently (what a list without that line would let through when the two appends
+// land apart). Played on the list's real last lines in a scratch repository.
+TEST(KernelRegistry, TwoBranchesAppendingKernelsConflictInGit) {
+  if (std::system("git --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "no git";
+  const std::string dir = ::testing::TempDir() + "kernel_ids_merge";
+  const int n = static_cast<int>(registry().kernels.size());
+  const auto line = [](int id, const std::string& stem) {
+    return "MICROAOT_KERNEL(" + std::to_string(id) + ", " + stem + ", plain, ...)\\n";
+  };
+  const auto list = [&](const std::string& appended, int next) {
+    return "printf '" + line(n - 1, "last") + appended + "MICROAOT_KERNEL_NEXT_ID(" + std::to_string(next) +
+           ")\\n' > list.def && git add list.def && git commit -qm x";
+  };
+  const std::string script = "rm -rf " + dir + " && mkdir -p " + dir + " && cd " + dir +
+                             " && git init -q && git config user.email t@t && git config user.name t && " +
+                             list("", n) + " && git checkout -qb a && " + list(line(n, "from_a"), n + 1) +
+                             " && git checkout -q - && git checkout -qb b && " + list(line(n, "from_b"), n + 1) +
+                             " && ! git merge -q a > /dev/null 2>&1 && git diff --name-only --diff-filter=U | grep -qx list.def";
+  EXPECT_EQ(std::system(script.c_str()), 0) << script;
+  std::system(("rm -rf " + dir).c_str());
+}
+
+// The C function's name comes from the stem and the variant (the list has no symbol column).
+TEST(KernelRegistry, SymbolIsTheStemAndTheVariant) {
+  for (const KernelInfo& k : registry().kernels) {
+    EXPECT_EQ(k.symbol, k.variant == KernelVariant::kPlain ? k.stem : k.stem + "_overlap") << k.id;
+  }
+  EXPECT_EQ(registry().find("conv_2d_s8", KernelVariant::kOverlap)->function(), "microaot_conv_2d_s8_overlap");
+}
+
+// A specialisation names a stem of the list and a parent with the same params struct (the handler lowers the
+// layer once and the chooser may send it to either), an instruction set, and no loop through its parents; a
+// stem is specialised by one line at most.
+TEST(KernelRegistry, SpecialisationsNameTheirParentAndItsParams) {
+  const KernelRegistry& r = registry();
+  ASSERT_FALSE(r.specialisations.empty());
+  for (const KernelSpecialisation& s : r.specialisations) {
+    const KernelInfo* stem = r.find(s.stem, KernelVariant::kPlain);
+    const KernelInfo* parent = r.find(s.parent, KernelVariant::kPlain);
+    ASSERT_NE(stem, nullptr) << s.stem;
+    ASSERT_NE(parent, nullptr) << s.parent;
+    EXPECT_EQ(stem->params, parent->params) << s.stem;
+    EXPECT_TRUE(s.isa == "dsp" || s.isa == "mve") << s.stem << ": " << s.isa;
+    EXPECT_EQ(r.specialisation_of(s.stem), &s) << s.stem << " is specialised twice";
+    EXPECT_EQ(r.specialisation_of(r.root_of(s.stem)), nullptr) << s.stem;
+  }
+  EXPECT_EQ(r.root_of("conv_2d_s8_packed_kxk_w16"), "conv_2d_s8");
+  EXPECT_EQ(r.root_of("average_pool_2d_s8_global"), "average_pool_2d_s8");
+  EXPECT_EQ(r.root_of("add_s8"), "add_s8");
+}
+
+// A fold names two stems of the list; without a params rewrite both take the same params struct.
+TEST(KernelRegistry, FoldsNameTwoStems) {
+  const KernelRegistry& r = registry();
+  ASSERT_FALSE(r.folds.empty());
+  for (const KernelFold& fold : r.folds) {
+    const KernelInfo* from = r.find(fold.from, KernelVariant::kPlain);
+    const KernelInfo* into = r.find(fold.into, KernelVariant::kPlain);
+    ASSERT_NE(from, nullptr) << fold.from;
+    ASSERT_NE(into, nullptr) << fold.into;
+    EXPECT_NE(fold.from, fold.into);
+    EXPECT_FALSE(fold.why.empty()) << fold.from;
+    if (fold.adapt == "none") {
+      EXPECT_EQ(from->params, into->params) << fold.from << " -> " << fold.into;
+    }
   }
 }
 

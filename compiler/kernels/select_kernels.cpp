@@ -4,17 +4,15 @@
 
 namespace microaot {
 
-namespace {
-bool target_has(const Target& target, const std::string& isa) {
+bool target_runs_isa(const Target& target, const std::string& isa) {
   return (isa == "dsp" && target.kernels_use_dsp()) || (isa == "mve" && target.kernels_use_mve());
 }
-}  // namespace
 
 std::string select_implementation(const KernelRegistry& registry, const KernelInfo& kernel, const Target& target) {
   std::string chosen = kernel.source;
   for (const char* isa : {"dsp", "mve"}) {  // later entries win: the wider extension
     for (const KernelImplementation& impl : registry.implementations) {
-      if (impl.stem == kernel.stem && impl.isa == isa && target_has(target, isa)) chosen = impl.source;
+      if (impl.stem == kernel.stem && impl.isa == isa && target_runs_isa(target, isa)) chosen = impl.source;
     }
   }
   return chosen;

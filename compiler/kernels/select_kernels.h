@@ -11,6 +11,9 @@
 
 namespace microaot {
 
+// Whether the target's kernels use instruction set `isa` ("dsp", "mve"): its sources and specialisations.
+bool target_runs_isa(const Target& target, const std::string& isa);
+
 // The implementation source of `stem` for `target` in `registry`: mve before dsp before portable.
 std::string select_implementation(const KernelRegistry& registry, const KernelInfo& kernel, const Target& target);
 

@@ -3,20 +3,22 @@
 // before the calls are bound to their kernels.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "kernels/kernel_call.h"
 
 namespace microaot {
 
-// The kernels a call may move to: the stem `from` runs as `to` when some call of the model already takes
-// `to`; both stems take the same arguments and scratch for such a call, and its params as they are (adapt
-// nullptr) or as `adapt` rewrites them for `to`'s struct.
+// The kernels a call may move to (the MICROAOT_KERNEL_FOLD lines of kernel_list.def, in their order): the stem
+// `from` runs as `to` when some call of the model already takes `to`; both stems take the same arguments and
+// scratch for such a call, and its params as they are (adapt nullptr) or as `adapt` rewrites them for `to`'s
+// struct.
 struct SharedKernel {
-  const char* from;
-  const char* to;
+  std::string from;
+  std::string to;
   void (*adapt)(ParamValues& params);
-  const char* why;  // appended to the moved call's specialisation (network_info.txt)
+  std::string why;  // appended to the moved call's specialisation (network_info.txt)
 };
 const std::vector<SharedKernel>& shared_kernels();
 

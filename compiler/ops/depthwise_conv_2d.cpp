@@ -106,21 +106,25 @@ void use_ring_kernel(const Graph& graph, KernelCall& call) {
   call.stem = "depthwise_conv_2d_s8_ring";
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
+KernelCall lower(const Graph& graph, const Op& op, const Target&) {
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const int channels = output_channels(graph, op);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
   const ConvTensors t = conv_tensors(graph, op);
-  KernelCall call = make_conv_call(graph, op, "depthwise_conv_2d", g, {"depth_multiplier", options.depth_multiplier},
-                                   options.activation, channels, accumulator(graph, t));
-  const bool int8 = graph.tensor(t.input).dtype == DType::kInt8 && graph.tensor(t.filter).dtype == DType::kInt8;
-  if (!target.kernels_use_dsp() || !int8) return call;
-  // The ring's own kernel refuses (a status) a layer outside its requantization bounds: such a layer keeps
-  // the full kernel, which takes the portable code for it.
+  return make_conv_call(graph, op, "depthwise_conv_2d", g, {"depth_multiplier", options.depth_multiplier},
+                        options.activation, channels, accumulator(graph, t));
+}
+
+// The int8 family's chooser (compile/choose_variants.h). The ring's own kernel refuses (a status) a layer
+// outside its requantization bounds: such a layer keeps the full kernel, which takes the portable code for it.
+void choose(const Graph& graph, const Op& op, KernelCall& call) {
+  const DepthwiseConv2DOptions& options = options_of(graph, op);
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), output_channels(graph, op));
+  const ConvTensors t = conv_tensors(graph, op);
+  if (graph.tensor(t.filter).dtype != DType::kInt8) return;
   const bool fits = depthwise_dsp_requantization_fits(requantization_of(graph, call, t.bias));
   call.specialisation = depthwise_dsp_path(g, options.depth_multiplier, fits);
   if (fits && depthwise_dsp_ring_only(g, options.depth_multiplier)) use_ring_kernel(graph, call);
-  return call;
 }
 
 // Each output row is built in a row of scratch and stored behind the read head.
@@ -137,7 +141,7 @@ int64_t macs(const Graph& graph, const Op& op) {
 
 }  // namespace
 
-extern const OpHandler depthwise_conv_2d_handler = {check, lower, macs, /*is_view=*/false, in_place,
-                                                    read_options};
+extern const OpHandler depthwise_conv_2d_handler = {check,         lower, macs, /*is_view=*/false, in_place,
+                                                    read_options, /*state_copy_bytes=*/nullptr, choose};
 
 }  // namespace microaot

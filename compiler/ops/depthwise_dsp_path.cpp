@@ -1,5 +1,11 @@
 #include "ops/depthwise_dsp_path.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "microaot/fit/depthwise_conv_2d.h"
+
 namespace microaot {
 
 namespace {
@@ -10,33 +16,32 @@ bool ringed(const ConvGeometry& g, int depth_multiplier) {
          g.stride_h == 1 && g.stride_w == 1 && g.output_w >= kDepthwiseRingMinColumns;
 }
 
-// The rounding term 2^(e-1) + |offset| * 2^e of a right shift by e: (2 |offset| + 1) * 2^(e-1) < 2^30.
-bool rounding_fits(int64_t output_offset, int64_t shift) {
-  const int64_t factor = 2 * (output_offset < 0 ? -output_offset : output_offset) + 1;
-  return factor < (int64_t{1} << (31 + shift));
+// An int64 value as the int32 the kernel receives, saturated: beyond int32 it is outside every bound anyway.
+int32_t saturated(int64_t value) {
+  return static_cast<int32_t>(std::clamp<int64_t>(value, INT32_MIN, INT32_MAX));
 }
 
-bool channel_fits(const DepthwiseRequantization& r, size_t c) {
-  constexpr int64_t kMaxBias = int64_t{1} << 29;
-  const int64_t shift = r.shifts[c];
-  if (shift > -1 || shift < -31 || r.multipliers[c] < 0) return false;
-  if (!r.bias.empty() && (r.bias[c] > kMaxBias || r.bias[c] < -kMaxBias)) return false;
-  return rounding_fits(r.output_offset, shift);
+std::vector<int32_t> saturated(const std::vector<int64_t>& values) {
+  std::vector<int32_t> narrowed;
+  for (int64_t value : values) narrowed.push_back(saturated(value));
+  return narrowed;
 }
-
-bool within_offset(int64_t offset) { return offset >= -128 && offset <= 128; }
 
 }  // namespace
 
 bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r) {
-  if ((r.depth_multiplier != 1 && r.depth_multiplier % 4 != 0) || !within_offset(r.input_offset) ||
-      !within_offset(r.output_offset) || r.filter_taps >= (int64_t{1} << 14)) {
-    return false;
-  }
-  for (size_t c = 0; c < r.shifts.size(); ++c) {
-    if (!channel_fits(r, c)) return false;
-  }
-  return true;
+  microaot_depthwise_conv_2d_params_q p{};
+  p.input_offset = saturated(r.input_offset);
+  p.output_offset = saturated(r.output_offset);
+  p.filter_height = saturated(r.filter_taps);
+  p.filter_width = 1;
+  p.depth_multiplier = saturated(r.depth_multiplier);
+  p.output_depth = static_cast<int32_t>(r.shifts.size());
+  const std::vector<int32_t> multipliers = saturated(r.multipliers), shifts = saturated(r.shifts),
+                             bias = saturated(r.bias);
+  const microaot_depthwise_channels channels = {bias.empty() ? nullptr : bias.data(), multipliers.data(),
+                                                shifts.data()};
+  return microaot_fit_depthwise_dsp(&p, &channels) != 0;
 }
 
 bool depthwise_dsp_ring_only(const ConvGeometry& g, int depth_multiplier) {

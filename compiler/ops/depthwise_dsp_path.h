@@ -1,6 +1,7 @@
 // Which path of the DSP int8 DEPTHWISE_CONV_2D kernel (runtime/kernels/dsp/depthwise_conv_2d_s8.c) a layer
 // takes, for network_info.txt's specialisation lines, and whether it may call the ring's own kernel. The
-// bounds here are the kernels': change both together.
+// requantization's bounds are the kernels' own (runtime/include/microaot/fit/depthwise_conv_2d.h); the
+// geometry's follow the kernel's paths.
 #pragma once
 
 #include <cstdint>
@@ -25,9 +26,9 @@ struct DepthwiseRequantization {
 };
 
 // Whether the requantization lies within the DSP kernels' bounds (right shifts, multipliers >= 0, offsets
-// within [-128, 128], |bias| <= 2^29, a rounding term below 2^30). The same test as the runtime's guard,
-// microaot_dsp_depthwise_fits (runtime/kernels/dsp/depthwise_conv_2d_s8_setup.c): change both together.
-// Outside them the full kernel takes the portable code and the ring's own kernel refuses the layer.
+// within [-128, 128], |bias| <= 2^29, a rounding term below 2^30): microaot_fit_depthwise_dsp
+// (runtime/include/microaot/fit/depthwise_conv_2d.h), the rule the runtime's guard calls too. Outside them the
+// full kernel takes the portable code and the ring's own kernel refuses the layer.
 bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r);
 
 // The path for geometry `g` and `depth_multiplier`, in words; a requantization that does not fit

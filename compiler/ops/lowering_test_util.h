@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "codegen/c_text.h"
+#include "compile/choose_variants.h"
 #include "kernels/bind_call.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
@@ -28,9 +29,10 @@ inline KernelCall lower_in_place_for_test(Graph& graph, const Target& target) {
   const Op op = graph.ops[0];
   const OpHandler& handler = op_handler(op.kind);
   handler.check(graph, op);
-  KernelCall call = handler.lower(graph, op, target);
-  bind_kernel_call(graph, op, call);
-  return call;
+  std::vector<KernelCall> calls = {handler.lower(graph, op, target)};
+  choose_variants(graph, {op}, target, calls);  // the specialisation, as compile_model picks it
+  bind_kernel_call(graph, op, calls[0]);
+  return calls[0];
 }
 
 // The scalar fields as C text: "192", "-128", "0x1p-8f", "FLT_MAX".

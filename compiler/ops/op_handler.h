@@ -46,6 +46,10 @@ struct OpHandler {
   // they are not simply its persistent outputs' bytes: SVDF's shift of the state it updates in place, a
   // ring push's unit; nullptr: those outputs' bytes.
   int64_t (*state_copy_bytes)(const Graph& graph, const Op& op) = nullptr;
+  // The family's chooser (compile/choose_variants.h), or nullptr: given the call lower() made of the generic
+  // stem, picks one of its specialisations (kernel_list.def), one branch per specialisation, and says why in
+  // call.specialisation. Called only when the list specialises the stem for an instruction set the target runs.
+  void (*choose)(const Graph& graph, const Op& op, KernelCall& call) = nullptr;
 };
 
 const OpHandler& op_handler(OpKind kind);

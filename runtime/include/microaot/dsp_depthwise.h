@@ -11,16 +11,14 @@
 #include <stdint.h>
 
 #include "microaot/dsp_dot.h"
+#include "microaot/fit/depthwise_conv_2d.h"
 #include "microaot/kernels/conv.h"
 
 typedef microaot_depthwise_conv_2d_params_q dw_params;
 
-/* A layer's per-channel constants as the shared code reads them: the bias (NULL: none) and the requantization,
- * from the params' arrays in the full kernel (dw_channels_of), from their own argument in the ring's kernels
- * (whose params leave the arrays NULL). */
-typedef struct {
-  const int32_t *bias, *multiplier, *shift;
-} dw_channels;
+/* A layer's per-channel constants as the shared code reads them (microaot/fit/depthwise_conv_2d.h): from the
+ * params' arrays in the full kernel (dw_channels_of), from their own argument in the ring's kernels. */
+typedef microaot_depthwise_channels dw_channels;
 
 static inline dw_channels dw_channels_of(const dw_params* p, const int32_t* bias) {
   dw_channels ch;
@@ -38,11 +36,8 @@ void microaot_depthwise_conv_2d_s8_overlap_portable(const dw_params* params, con
                                                     const int8_t* filter, const int32_t* bias, int8_t* output,
                                                     void* scratch);
 
-/* The fast path's bounds: |input + offset| <= 256 and |weight| <= 128, so fewer than 2^14 taps and a bias
- * below 2^29 in magnitude keep every sum below 2^30, and twice it fits in int32 for SMMLAR; per channel a
- * right shift e in [1, 31], a multiplier >= 0 and the rounding term of dw_group below 2^30. The runtime's guard
- * of both DSP kernels; the compiler proves the same bounds (depthwise_dsp_requantization_fits in
- * compiler/ops/depthwise_dsp_path.cpp) before it calls the ring's own kernel: change both together. */
+/* The runtime's guard of both DSP kernels: microaot_fit_depthwise_dsp (microaot/fit/depthwise_conv_2d.h), the
+ * bounds the compiler proves before it calls the ring's own kernel. */
 int microaot_dsp_depthwise_fits(const dw_params* p, const dw_channels* ch);
 
 /* The output step of four channels: with y = 2 * sum (the kernel accumulates doubled sums), (y * m + 2^31) >> 32

@@ -18,7 +18,7 @@ static void dsp_average_row(const microaot_pool_2d_params_q* p, const int8_t* in
 #include "microaot/templates/pool_2d_s8_lanes.h"
 
 static void dsp_average_row(const microaot_pool_2d_params_q* p, const int8_t* in_image, int32_t oy, int8_t* out) {
-  if (dsp_pool_lanes_fit(p)) {
+  if (microaot_fit_pool_lanes(p)) {
     dsp_pool_lanes_row(p, in_image, oy, out);
   } else {
     pool_row(p, in_image, oy, out);

@@ -15,13 +15,6 @@
 #include "microaot/templates/pool_2d.h"
 #include "microaot/templates/pool_2d_s8_lanes.h"
 
-/* Whether the layer is a global pool within the lanes (channels 4k, at most 256 pixels). The same bound as the
- * compiler's average_pool_dsp_global_fit (compiler/ops/average_pool_2d.cpp): change both together. */
-static int dsp_pool_global_fit(const microaot_pool_2d_params_q* p) {
-  return dsp_pool_lanes_fit(p) && p->filter_height == p->input_height && p->filter_width == p->input_width &&
-         p->padding_height == 0 && p->padding_width == 0 && p->output_height == 1 && p->output_width == 1;
-}
-
 /* Both variants: the overlap one's means go through `scratch` (channels bytes), the plain one's (NULL) straight
  * to the output, so that no output byte is stored before the last read of its batch's plane. */
 #if defined(__GNUC__)
@@ -32,7 +25,7 @@ static microaot_status pool_status_layer(const microaot_pool_2d_params_q* params
   const size_t channels = (size_t)params->channels;
   const size_t plane = (size_t)params->input_height * (size_t)params->input_width * channels;
   int32_t batch;
-  if (!dsp_pool_global_fit(params)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
+  if (!microaot_fit_pool_global(params)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
   for (batch = 0; batch < params->batches; ++batch, input += plane, output += channels) {
     /* The plane's rows are contiguous (the window spans the width): one row of height x width pixels. */
     window_means(params, input, 1, plane, scratch != NULL ? (int8_t*)scratch : output);

@@ -28,7 +28,7 @@ __attribute__((noinline)) /* one copy of the check: the variants tail-call it */
 #endif
 static microaot_status pool_status_layer(const microaot_pool_2d_params_q* params, const int8_t* input,
                                          int8_t* output, void* scratch) {
-  if (!dsp_pool_lanes_fit(params)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
+  if (!microaot_fit_pool_lanes(params)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
   lanes_layer_overlap(params, input, output, scratch);
   return MICROAOT_STATUS_OK;
 }

@@ -8,23 +8,9 @@
 
 #include "microaot/dsp_depthwise.h"
 
-/* The same bounds as the compiler's depthwise_dsp_requantization_fits (compiler/ops/depthwise_dsp_path.cpp):
- * change both together. */
+/* The rule is microaot/fit/depthwise_conv_2d.h's, which the compiler's chooser calls too. */
 int microaot_dsp_depthwise_fits(const dw_params* p, const dw_channels* ch) {
-  int32_t c, rounding_factor;
-  if ((p->depth_multiplier != 1 && p->depth_multiplier % 4 != 0) || p->input_offset < -128 || p->input_offset > 128 ||
-      p->filter_height * p->filter_width >= (1 << 14) || p->output_offset < -128 || p->output_offset > 128) {
-    return 0;
-  }
-  /* the rounding term 2^(e-1) + |offset| * 2^e = (2 |offset| + 1) * 2^(e-1) < 2^30: 2 |offset| + 1 < 2^(31-e) */
-  rounding_factor = 2 * (p->output_offset < 0 ? -p->output_offset : p->output_offset) + 1;
-  for (c = 0; c < p->output_depth; ++c) {
-    const int32_t shift = ch->shift[c];
-    if (shift > -1 || shift < -31 || ch->multiplier[c] < 0) return 0;
-    if (ch->bias != NULL && (ch->bias[c] > (1 << 29) || ch->bias[c] < -(1 << 29))) return 0;
-    if (rounding_factor >= (int32_t)1 << (31 + shift)) return 0;
-  }
-  return 1;
+  return microaot_fit_depthwise_dsp(p, ch);
 }
 
 /* Both 16-bit lanes times 2 (no lane overflows). */

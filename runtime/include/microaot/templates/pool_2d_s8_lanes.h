@@ -7,17 +7,9 @@
 #include <stdint.h>
 
 #include "microaot/dsp.h"
+#include "microaot/fit/average_pool_2d.h"
 #include "microaot/kernels/pooling.h"
 #include "microaot/window.h"
-
-/* Whether the lanes compute the layer: whole groups of four channels, and windows of at most 256 elements,
- * whose int8 sums lie in [-32768, 32512], within a lane, so the lanes never wrap. The same bound as the
- * compiler's average_pool_dsp_lanes_fit (compiler/ops/average_pool_2d.cpp): change both together. The product
- * in 64 bits: a graph blob's params are untrusted. */
-static int dsp_pool_lanes_fit(const microaot_pool_2d_params_q* p) {
-  return p->channels > 0 && p->channels % 4 == 0 && p->filter_height >= 1 && p->filter_width >= 1 &&
-         (int64_t)p->filter_height * p->filter_width <= 256;
-}
 
 /* The window's channel sums, four channels a pass, at `first` (its first in-bounds pixel, channel 0), `rows`
  * rows of `width` bytes (pixels times channels), written as the means of their element count to out[0..channels).
@@ -52,7 +44,7 @@ static void window_means(const microaot_pool_2d_params_q* p, const int8_t* first
 }
 
 #ifndef MICROAOT_POOL_MEANS_ONLY /* the global pool's source sums its whole plane in window_means alone */
-/* Output row oy of a layer the lanes compute (dsp_pool_lanes_fit). */
+/* Output row oy of a layer the lanes compute (microaot_fit_pool_lanes). */
 static void dsp_pool_lanes_row(const microaot_pool_2d_params_q* p, const int8_t* in_image, int32_t oy,
                                int8_t* out) {
   const size_t channels = (size_t)p->channels;

@@ -1,0 +1,46 @@
+#include "compile/choose_variants.h"
+
+#include <string>
+
+#include "kernels/kernel_registry.h"
+#include "kernels/select_kernels.h"
+#include "kernels/share_kernels.h"
+#include "ops/op_handler.h"
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+namespace {
+// A chooser may only pick its own family's stems, for an instruction set the target runs.
+void check_choice(const std::string& generic, const KernelCall& call, const Target& target) {
+  if (call.stem == generic) return;
+  const KernelRegistry& registry = kernel_registry();
+  const KernelSpecialisation* line = registry.specialisation_of(call.stem);
+  MICROAOT_CHECK(line != nullptr && registry.root_of(call.stem) == registry.root_of(generic) &&
+                     target_runs_isa(target, line->isa),
+                 "the chooser of '" + generic + "' picked '" + call.stem + "', not a specialisation of it for the target");
+}
+}  // namespace
+
+bool has_specialisation_for(const std::string& stem, const Target& target) {
+  for (const KernelSpecialisation& line : kernel_registry().specialisations) {
+    if (line.parent == stem && target_runs_isa(target, line.isa)) return true;
+  }
+  return false;
+}
+
+void choose_variants(const Graph& graph, const std::vector<Op>& ops, const Target& target,
+                     std::vector<KernelCall>& calls) {
+  MICROAOT_CHECK(ops.size() == calls.size(), "one call per op");
+  for (size_t i = 0; i < calls.size(); ++i) {
+    KernelCall& call = calls[i];
+    const OpHandler& handler = op_handler(ops[i].kind);
+    if (call.custom || handler.choose == nullptr || !has_specialisation_for(call.stem, target)) continue;
+    const std::string generic = call.stem;
+    handler.choose(graph, ops[i], call);
+    check_choice(generic, call, target);
+  }
+  share_kernels(calls);
+}
+
+}  // namespace microaot

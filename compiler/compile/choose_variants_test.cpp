@@ -1,0 +1,84 @@
+// The one deciding stage: handlers lower an int8 AVERAGE_POOL_2D to the generic stem on every target, and
+// choose_variants alone picks the lanes' or the global kernel, only where the list specialises the stem for an
+// instruction set the target runs (a DSP cpu, not built for size).
+#include "compile/choose_variants.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "compile/compile_model.h"
+#include "frontend/tflite_test_builder.h"
+#include "ops/op_handler.h"
+
+namespace microaot {
+namespace {
+
+using namespace tflite_test;
+
+// 'in' [1,4,4,4] int8 -> AVERAGE_POOL_2D `window` x `window`, stride `window`, VALID -> 'out'.
+ModelSpec pool_model(int window) {
+  const int side = 4 / window;
+  ModelSpec m;
+  m.tensors = {activation("in", {1, 4, 4, 4}, 0.5f, -1), activation("out", {1, side, side, 4}, 0.5f, -1)};
+  OpSpec pool = op(1, 1, {0}, {1});  // AVERAGE_POOL_2D
+  pool.options_type = tflite::BuiltinOptions::Pool2DOptions;
+  pool.options = [window](flatbuffers::FlatBufferBuilder& fbb) {
+    return tflite::CreatePool2DOptions(fbb, tflite::Padding::VALID, window, window, window, window).Union();
+  };
+  m.ops.push_back(pool);
+  m.inputs = {0};
+  m.outputs = {1};
+  return m;
+}
+
+Target target_named(const std::string& cpu, bool size = false) {
+  Target target = parse_target(cpu);
+  target.optimize_size = size;
+  return target;
+}
+
+TEST(ChooseVariants, AsksTheChooserOnlyWhereTheListSpecialisesTheStemForTheTarget) {
+  const Target m4 = target_named("cortex-m4");
+  for (const char* stem : {"average_pool_2d_s8", "depthwise_conv_2d_s8", "conv_2d_s8", "add_s8"}) {
+    EXPECT_TRUE(has_specialisation_for(stem, m4)) << stem;
+    EXPECT_FALSE(has_specialisation_for(stem, target_named("cortex-m4", /*size=*/true))) << stem;
+    EXPECT_FALSE(has_specialisation_for(stem, target_named("cortex-m0plus"))) << stem;
+  }
+  for (const char* stem : {"average_pool_2d_s16", "average_pool_2d_s8_lanes", "max_pool_2d_s8", "add_s16"}) {
+    EXPECT_FALSE(has_specialisation_for(stem, m4)) << stem;
+  }
+}
+
+TEST(ChooseVariants, HandlersLowerToTheGenericStemAndTheStageChooses) {
+  for (const int window : {2, 4}) {
+    CompileOptions options;
+    options.target = target_named("cortex-m4");
+    const CompiledModel model = compile_model(build_model(pool_model(window)), options);
+    ASSERT_EQ(model.calls.size(), 1u);
+    const Op& op = model.graph.ops[0];
+    std::vector<KernelCall> calls = {op_handler(op.kind).lower(model.graph, op, options.target)};
+    EXPECT_EQ(calls[0].stem, "average_pool_2d_s8");
+    EXPECT_EQ(calls[0].specialisation, "");
+    choose_variants(model.graph, model.graph.ops, options.target, calls);
+    const std::string chosen = window == 4 ? "average_pool_2d_s8_global" : "average_pool_2d_s8_lanes";
+    EXPECT_EQ(calls[0].stem, chosen);
+    EXPECT_EQ(model.calls[0].stem, chosen);  // compile_model runs the same stage
+    EXPECT_NE(calls[0].specialisation.find("16-bit lanes"), std::string::npos) << calls[0].specialisation;
+  }
+}
+
+TEST(ChooseVariants, KeepsTheGenericStemWhereTheTargetRunsNoSpecialisation) {
+  for (const Target& target : {target_named("cortex-m4", /*size=*/true), target_named("cortex-m0plus")}) {
+    CompileOptions options;
+    options.target = target;
+    const CompiledModel model = compile_model(build_model(pool_model(2)), options);
+    ASSERT_EQ(model.calls.size(), 1u);
+    EXPECT_EQ(model.calls[0].stem, "average_pool_2d_s8");
+    EXPECT_EQ(model.calls[0].specialisation, "");
+  }
+}
+
+}  // namespace
+}  // namespace microaot

@@ -1,0 +1,43 @@
+/* Whether the DSP int8 DEPTHWISE_CONV_2D kernels' fast paths compute a layer's requantization, written once:
+ * the compiler's chooser (compiler/ops/depthwise_dsp_path.cpp) calls the ring's own kernel only for a layer
+ * within it, and both DSP kernels' guard (microaot_dsp_depthwise_fits, dsp/depthwise_conv_2d_s8_setup.c)
+ * checks it at run time (a graph blob is untrusted). A pure function of the params and the per-channel
+ * constants. */
+#ifndef MICROAOT_FIT_DEPTHWISE_CONV_2D_H
+#define MICROAOT_FIT_DEPTHWISE_CONV_2D_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "microaot/kernels/conv.h"
+
+/* A layer's per-channel constants as the DSP code reads them: the bias (NULL: none) and the requantization,
+ * from the params' arrays in the full kernel, from their own argument in the ring's kernels (whose params leave
+ * the arrays NULL). */
+typedef struct {
+  const int32_t *bias, *multiplier, *shift;
+} microaot_depthwise_channels;
+
+/* The fast path's bounds: |input + offset| <= 256 and |weight| <= 128, so fewer than 2^14 taps and a bias
+ * below 2^29 in magnitude keep every sum below 2^30, and twice it fits in int32 for SMMLAR; per channel a
+ * right shift e in [1, 31], a multiplier >= 0 and the rounding term of the output step below 2^30; a depth
+ * multiplier of 1 or 4k. */
+static inline int microaot_fit_depthwise_dsp(const microaot_depthwise_conv_2d_params_q* p,
+                                             const microaot_depthwise_channels* ch) {
+  int32_t c, rounding_factor;
+  if ((p->depth_multiplier != 1 && p->depth_multiplier % 4 != 0) || p->input_offset < -128 || p->input_offset > 128 ||
+      p->filter_height * p->filter_width >= (1 << 14) || p->output_offset < -128 || p->output_offset > 128) {
+    return 0;
+  }
+  /* the rounding term 2^(e-1) + |offset| * 2^e = (2 |offset| + 1) * 2^(e-1) < 2^30: 2 |offset| + 1 < 2^(31-e) */
+  rounding_factor = 2 * (p->output_offset < 0 ? -p->output_offset : p->output_offset) + 1;
+  for (c = 0; c < p->output_depth; ++c) {
+    const int32_t shift = ch->shift[c];
+    if (shift > -1 || shift < -31 || ch->multiplier[c] < 0) return 0;
+    if (ch->bias != NULL && (ch->bias[c] > (1 << 29) || ch->bias[c] < -(1 << 29))) return 0;
+    if (rounding_factor >= (int32_t)1 << (31 + shift)) return 0;
+  }
+  return 1;
+}
+
+#endif
