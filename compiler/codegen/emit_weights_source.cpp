@@ -23,23 +23,28 @@ void emit_params_arrays(std::ostringstream& out, const CompiledModel& model) {
 }  // namespace
 
 std::string emit_weights_source(const CompiledModel& model) {
-  std::ostringstream out;
-  out << kGeneratedBanner << "/* The model's constants: const, so they stay in flash. */\n";
-  // float.h and math.h: a float constant of +-FLT_MAX or +-inf is written FLT_MAX or INFINITY (c_initializer).
-  out << "#include <float.h>\n#include <math.h>\n#include <stdint.h>\n\n";
-  out << "#if defined(__GNUC__) || defined(__clang__)\n#define MICROAOT_WEIGHT_ALIGN __attribute__((aligned("
-      << model.options.alignment << ")))\n#else\n#define MICROAOT_WEIGHT_ALIGN\n#endif\n\n";
+  std::ostringstream body;
   for (int id : used_constants(model)) {
     const Tensor& t = model.graph.tensor(id);
     const std::string sym = constant_symbol(model, id);
-    out << "/* tensor " << t.source_index << " '" << c_comment_text(t.name) << "': " << dtype_name(t.dtype) << " "
-        << format_shape(t.shape) << ", " << t.byte_size() << " bytes */\n";
-    out << "extern const " << dtype_c_type(t.dtype) << " " << sym << "[" << t.num_elements() << "];\n";
-    out << "const " << dtype_c_type(t.dtype) << " " << sym << "[" << t.num_elements() << "] MICROAOT_WEIGHT_ALIGN = {\n"
-        << c_initializer(t) << "};\n\n";
+    body << "/* tensor " << t.source_index << " '" << c_comment_text(t.name) << "': " << dtype_name(t.dtype) << " "
+         << format_shape(t.shape) << ", " << t.byte_size() << " bytes */\n";
+    body << "extern const " << dtype_c_type(t.dtype) << " " << sym << "[" << t.num_elements() << "];\n";
+    body << "const " << dtype_c_type(t.dtype) << " " << sym << "[" << t.num_elements() << "] MICROAOT_WEIGHT_ALIGN = {\n"
+         << c_initializer(t) << "};\n\n";
   }
-  emit_params_arrays(out, model);
-  return out.str();
+  emit_params_arrays(body, model);
+  const std::string text = body.str();
+  std::ostringstream out;
+  out << kGeneratedBanner << "/* The model's constants: const, so they stay in flash. */\n";
+  // A float constant of +-FLT_MAX or +-inf is written FLT_MAX or INFINITY (c_initializer): only then the
+  // headers that define them, so that other models' weights.c stay as they were.
+  if (text.find("FLT_MAX") != std::string::npos) out << "#include <float.h>\n";
+  if (text.find("INFINITY") != std::string::npos) out << "#include <math.h>\n";
+  out << "#include <stdint.h>\n\n";
+  out << "#if defined(__GNUC__) || defined(__clang__)\n#define MICROAOT_WEIGHT_ALIGN __attribute__((aligned("
+      << model.options.alignment << ")))\n#else\n#define MICROAOT_WEIGHT_ALIGN\n#endif\n\n";
+  return out.str() + text;
 }
 
 }  // namespace microaot
