@@ -233,9 +233,10 @@ int Converter::transpose(int id, const std::vector<int>& perm) {
   if (t.is_constant) {
     return constant(t.dtype, shape, permute_data(t.data, t.shape, perm, dtype_size(t.dtype)), t.name).id;
   }
+  const DType dtype = t.dtype;  // `t` dies when the permutation's constant is added
   const std::vector<int32_t> perm32(perm.begin(), perm.end());
   const int perm_id = int32_constant({static_cast<int32_t>(perm.size())}, perm32, "").id;
-  return emit1(OpKind::Transpose, {id, perm_id}, t.dtype, shape);
+  return emit1(OpKind::Transpose, {id, perm_id}, dtype, shape);
 }
 
 int Converter::nhwc(Value v) {

@@ -15,6 +15,18 @@
 
 namespace microaot::onnx_detail {
 
+// A tensor without its bytes. Adding a tensor may move the graph's tensors, so a `const Tensor&` dies then:
+// a conversion that adds tensors keeps this copy of what it still reads.
+inline Tensor header_of(const Tensor& t) {
+  Tensor h;
+  h.name = t.name;
+  h.dtype = t.dtype;
+  h.shape = t.shape;
+  h.quant = t.quant;
+  h.is_constant = t.is_constant;
+  return h;
+}
+
 struct Value {
   int id = kNoTensor;
   bool nhwc = false;

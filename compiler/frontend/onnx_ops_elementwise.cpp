@@ -81,8 +81,8 @@ bool fold_int64(Converter& c, OpKind kind) {
     if (kind == OpKind::Div && (q == 0 || p < 0 || q < 0)) return false;
     r[i] = kind == OpKind::Add ? p + q : kind == OpKind::Sub ? p - q : kind == OpKind::Mul ? p * q : p / q;
   }
+  const bool scalar = ta.shape.empty() && tb.shape.empty();  // before a tensor is added: ta, tb die then
   const Value v = c.int64_constant(r);
-  const bool scalar = ta.shape.empty() && tb.shape.empty();
   c.define(0, scalar ? Value{c.reshape(v.id, {}), false} : v);
   return true;
 }
@@ -119,7 +119,7 @@ Value scalar(Converter& c, float v) { return c.float_constant({}, {v}, ""); }
 
 // min(max(x, lo), hi) as the clamping activations where they match, else MAXIMUM and MINIMUM.
 void clamp(Converter& c, Value x, float lo, float hi) {
-  const Tensor& t = c.tensor(x);
+  const Tensor t = header_of(c.tensor(x));  // a copy: the bounds' constants are added below
   constexpr float kInf = std::numeric_limits<float>::infinity();
   if (lo == 0.0f && hi == kInf) return c.define(0, {c.emit1(OpKind::Relu, {x.id}, t.dtype, t.shape), x.nhwc});
   if (lo == 0.0f && hi == 6.0f) return c.define(0, {c.emit1(OpKind::Relu6, {x.id}, t.dtype, t.shape), x.nhwc});

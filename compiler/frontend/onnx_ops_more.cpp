@@ -44,7 +44,7 @@ void convert_mean(Converter& c) {
   convert_sum(c);
   c.start_node(original, index, version);
   const Value total = c.value(partial);
-  const Tensor& t = c.tensor(total);
+  const Tensor t = header_of(c.tensor(total));  // a copy: the divisor's constant is added below
   const int n = c.reshape(c.float_constant({}, {static_cast<float>(original.input_size())}, "").id,
                           std::vector<int32_t>(t.shape.size(), 1));
   c.define(0, {c.emit1(OpKind::Div, {total.id, n}, t.dtype, t.shape, FusedActivationOptions{}), total.nhwc});

@@ -84,7 +84,7 @@ bool no_padding(const ExplicitPadding& p) { return p.top == 0 && p.bottom == 0 &
 
 // The rank-4 value in NHWC, or a rank-3 one (N, C, L) as NHWC (N, 1, L, C): 1-D windows as 2-D ones.
 int spatial_input(Converter& c, Value x) {
-  const std::vector<int32_t>& s = c.tensor(x).shape;
+  const std::vector<int32_t> s = c.tensor(x).shape;  // a copy: transpose adds tensors
   if (s.size() == 3 && !x.nhwc) return c.reshape(c.transpose(x.id, {0, 2, 1}), {s[0], 1, s[2], s[1]});
   if (s.size() != 4) c.refuse("only 1-D and 2-D windows (inputs of rank 3 or 4) are supported");
   return c.nhwc(x);
@@ -110,8 +110,9 @@ void convert_conv(Converter& c) {
   const int in = spatial_input(c, x);
   const std::vector<int32_t> is = c.graph().tensor(in).shape;  // N H W C
   const Value wv = c.input(1);
-  const Tensor& wt = c.tensor(wv);
-  if (!wt.is_constant || wt.dtype != DType::kFloat32) c.refuse("the weights must be a float32 constant");
+  const Tensor& weights = c.tensor(wv);
+  if (!weights.is_constant || weights.dtype != DType::kFloat32) c.refuse("the weights must be a float32 constant");
+  const Tensor wt = weights;  // a copy: the bias and filter constants are added below
   std::vector<int32_t> ws = wt.shape;
   if (ws.size() == 3) ws.insert(ws.begin() + 2, 1);
   if (ws.size() != 4) c.refuse("the weights must be rank 3 or 4");
