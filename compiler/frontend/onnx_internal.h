@@ -126,6 +126,9 @@ struct OnnxOpEntry {
   std::vector<int> implemented;  // those whose semantics the converter implements
   ConvertFn convert;
 };
+// One IR op of `kind` over input 0, in its layout: the ONNX_UNARY lines of onnx_op_list.def, and more.
+void convert_unary(Converter& c, OpKind kind, OpOptions options = NoOptions{});
+
 const std::vector<OnnxOpEntry>& onnx_op_table();
 const OnnxOpEntry* find_onnx_op(const std::string& op_type);
 

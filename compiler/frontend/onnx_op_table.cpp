@@ -6,7 +6,9 @@
 namespace microaot::onnx_detail {
 
 #define ONNX_OP(op_type, versions, implemented, converter) void converter(Converter& c);
+#define ONNX_UNARY(op_type, versions, implemented, kind)
 #include "frontend/onnx_op_list.def"
+#undef ONNX_UNARY
 #undef ONNX_OP
 
 namespace {
@@ -22,7 +24,10 @@ const std::vector<OnnxOpEntry>& onnx_op_table() {
   static const std::vector<OnnxOpEntry> table = {
 #define ONNX_OP(op_type, versions, implemented, converter) \
   {#op_type, version_list(versions), version_list(implemented), converter},
+#define ONNX_UNARY(op_type, versions, implemented, kind) \
+  {#op_type, version_list(versions), version_list(implemented), [](Converter& c) { convert_unary(c, OpKind::kind); }},
 #include "frontend/onnx_op_list.def"
+#undef ONNX_UNARY
 #undef ONNX_OP
   };
   return table;

@@ -10,13 +10,13 @@
 
 namespace microaot::onnx_detail {
 
-namespace {
-
-void unary(Converter& c, OpKind kind, OpOptions options = NoOptions{}) {
+void convert_unary(Converter& c, OpKind kind, OpOptions options) {
   const Value x = c.input(0);
   const Tensor& t = c.tensor(x);
   c.define(0, {c.emit1(kind, {x.id}, t.dtype, t.shape, std::move(options)), x.nhwc});
 }
+
+namespace {
 
 std::vector<int64_t> broadcast_shape(const Converter& c, const std::vector<std::vector<int64_t>>& shapes) {
   size_t rank = 0;
@@ -204,25 +204,10 @@ void convert_prelu(Converter& c) {
   c.define(0, {c.emit1(OpKind::Prelu, o.ids, c.graph().tensor(o.ids[0]).dtype, o.shape), o.nhwc});
 }
 
-void convert_not(Converter& c) { unary(c, OpKind::LogicalNot); }
-void convert_relu(Converter& c) { unary(c, OpKind::Relu); }
-void convert_sigmoid(Converter& c) { unary(c, OpKind::Logistic); }
-void convert_tanh(Converter& c) { unary(c, OpKind::Tanh); }
-void convert_exp(Converter& c) { unary(c, OpKind::Exp); }
-void convert_log(Converter& c) { unary(c, OpKind::Log); }
-void convert_sqrt(Converter& c) { unary(c, OpKind::Sqrt); }
-void convert_abs(Converter& c) { unary(c, OpKind::Abs); }
-void convert_neg(Converter& c) { unary(c, OpKind::Neg); }
-void convert_floor(Converter& c) { unary(c, OpKind::Floor); }
-void convert_ceil(Converter& c) { unary(c, OpKind::Ceil); }
-void convert_sin(Converter& c) { unary(c, OpKind::Sin); }
-void convert_cos(Converter& c) { unary(c, OpKind::Cos); }
-void convert_round(Converter& c) { unary(c, OpKind::Round); }  // both round half to even
-void convert_hard_swish(Converter& c) { unary(c, OpKind::HardSwish); }
 
 void convert_elu(Converter& c) {
   const float alpha = c.attr_float("alpha", 1.0f);
-  if (alpha == 1.0f) return unary(c, OpKind::Elu);
+  if (alpha == 1.0f) return convert_unary(c, OpKind::Elu);
   c.define(0, elu_formula(c, float_input(c), alpha, 1.0f));
 }
 
@@ -336,7 +321,7 @@ void convert_thresholded_relu(Converter& c) {  // x > alpha ? x : 0
 void convert_leaky_relu(Converter& c) {
   LeakyReluOptions options;
   options.alpha = c.attr_float("alpha", 0.01f);
-  unary(c, OpKind::LeakyRelu, options);
+  convert_unary(c, OpKind::LeakyRelu, options);
 }
 
 void convert_identity(Converter& c);
