@@ -11,13 +11,19 @@
 namespace microaot {
 
 namespace {
+bool is_specialised(const std::string& stem) {
+  for (const KernelSpecialisation& line : kernel_registry().specialisations) {
+    if (line.parent == stem) return true;
+  }
+  return false;
+}
+
 // A chooser may only pick its own family's stems, for an instruction set the target runs.
 void check_choice(const std::string& generic, const KernelCall& call, const Target& target) {
   if (call.stem == generic) return;
   const KernelRegistry& registry = kernel_registry();
   const KernelSpecialisation* line = registry.specialisation_of(call.stem);
-  MICROAOT_CHECK(line != nullptr && registry.root_of(call.stem) == registry.root_of(generic) &&
-                     target_runs_isa(target, line->isa),
+  MICROAOT_CHECK(line != nullptr && registry.specialises(call.stem, generic) && target_runs_isa(target, line->isa),
                  "the chooser of '" + generic + "' picked '" + call.stem + "', not a specialisation of it for the target");
 }
 }  // namespace
@@ -35,12 +41,18 @@ void choose_variants(const Graph& graph, const std::vector<Op>& ops, const Targe
   for (size_t i = 0; i < calls.size(); ++i) {
     KernelCall& call = calls[i];
     const OpHandler& handler = op_handler(ops[i].kind);
-    if (call.custom || handler.choose == nullptr || !has_specialisation_for(call.stem, target)) continue;
+    if (call.custom || handler.choose == nullptr || !is_specialised(call.stem)) continue;
     const std::string generic = call.stem;
-    handler.choose(graph, ops[i], call);
+    handler.choose(graph, ops[i], target, call);
     check_choice(generic, call, target);
   }
   share_kernels(calls);
+}
+
+void choose_kernels(CompiledModel& model) {
+  MICROAOT_CHECK(model.planned_variants.size() == model.calls.size(), "choose_kernels before the memory plan");
+  for (size_t step = 0; step < model.calls.size(); ++step) model.calls[step].variant = model.planned_variants[step];
+  select_kernels(model.calls, model.options.target);
 }
 
 }  // namespace microaot

@@ -1,13 +1,16 @@
-// The one stage that decides which specialisation of its family each kernel call takes (issue 29). Handlers
-// lower every op to its family's generic stem; after every op is lowered, choose_variants walks the calls and
-// asks each family's chooser (OpHandler::choose) for the specialisation (kernel_list.def's
-// MICROAOT_KERNEL_SPECIALISATION lines; the fit rules in runtime/include/microaot/fit/), then folds the model's
-// calls by parent (share_kernels). What stays later: plain or overlap (apply_variants, plan_memory.cpp: it needs
-// the memory plan) and the ISA source (select_kernels, once the variant is known).
+// The one stage that decides which kernel each call takes (issue 29), in two steps around memory planning.
+// Handlers lower every op to its family's generic stem. Then choose_variants walks the calls and asks each
+// family's chooser (OpHandler::choose) for the specialisation the target runs (kernel_list.def's
+// MICROAOT_KERNEL_SPECIALISATION lines; the fit rules in runtime/include/microaot/fit/), and folds the model's
+// calls by parent (share_kernels): the scratch each call needs is then known. After the plan, choose_kernels
+// gives each call the variant the plan needs (plain, or overlap where its output shares its input's bytes) and
+// the implementation the target runs (select_kernels: an ISA source or the portable one).
 #pragma once
 
+#include <string>
 #include <vector>
 
+#include "compile/compile_model.h"
 #include "ir/graph.h"
 #include "kernels/kernel_call.h"
 #include "target/target.h"
@@ -15,13 +18,17 @@
 namespace microaot {
 
 // Whether some MICROAOT_KERNEL_SPECIALISATION line of the list specialises `stem` for an instruction set the
-// target runs: then the family's chooser is asked.
+// target runs.
 bool has_specialisation_for(const std::string& stem, const Target& target);
 
-// calls[i] is ops[i]'s lowered call. Each call of a generic stem with a specialisation for the target goes
-// through its family's chooser, which states the choice (KernelCall::specialisation, network_info.txt and
-// report.json); then share_kernels folds the calls across the model.
+// calls[i] is ops[i]'s lowered call. Each call of a stem the list specialises (on any instruction set) goes
+// through its family's chooser, which picks a specialisation the target runs, or none, and states why
+// (KernelCall::specialisation, network_info.txt and report.json); then share_kernels folds the calls across the
+// model.
 void choose_variants(const Graph& graph, const std::vector<Op>& ops, const Target& target,
                      std::vector<KernelCall>& calls);
+
+// After plan_model_memory: each call's variant (model.planned_variants) and kernel id and source.
+void choose_kernels(CompiledModel& model);
 
 }  // namespace microaot

@@ -1,6 +1,7 @@
-// The one deciding stage: handlers lower an int8 AVERAGE_POOL_2D to the generic stem on every target, and
-// choose_variants alone picks the lanes' or the global kernel, only where the list specialises the stem for an
-// instruction set the target runs (a DSP cpu, not built for size).
+// The one deciding stage: handlers lower an int8 AVERAGE_POOL_2D or FULLY_CONNECTED to the generic stem on every
+// target, and choose_variants alone picks the lanes' or the global kernel, or the packed one, only where the
+// list specialises the stem for an instruction set the target runs (a DSP cpu, not built for size), and says
+// why not elsewhere where the family has something to say.
 #include "compile/choose_variants.h"
 
 #include <gtest/gtest.h>
@@ -39,9 +40,9 @@ Target target_named(const std::string& cpu, bool size = false) {
   return target;
 }
 
-TEST(ChooseVariants, AsksTheChooserOnlyWhereTheListSpecialisesTheStemForTheTarget) {
+TEST(ChooseVariants, KnowsWhereTheListSpecialisesAStemForTheTarget) {
   const Target m4 = target_named("cortex-m4");
-  for (const char* stem : {"average_pool_2d_s8", "depthwise_conv_2d_s8", "conv_2d_s8", "add_s8"}) {
+  for (const char* stem : {"average_pool_2d_s8", "depthwise_conv_2d_s8", "conv_2d_s8", "add_s8", "sub_s8"}) {
     EXPECT_TRUE(has_specialisation_for(stem, m4)) << stem;
     EXPECT_FALSE(has_specialisation_for(stem, target_named("cortex-m4", /*size=*/true))) << stem;
     EXPECT_FALSE(has_specialisation_for(stem, target_named("cortex-m0plus"))) << stem;
@@ -58,7 +59,7 @@ TEST(ChooseVariants, HandlersLowerToTheGenericStemAndTheStageChooses) {
     const CompiledModel model = compile_model(build_model(pool_model(window)), options);
     ASSERT_EQ(model.calls.size(), 1u);
     const Op& op = model.graph.ops[0];
-    std::vector<KernelCall> calls = {op_handler(op.kind).lower(model.graph, op, options.target)};
+    std::vector<KernelCall> calls = {op_handler(op.kind).lower(model.graph, op)};
     EXPECT_EQ(calls[0].stem, "average_pool_2d_s8");
     EXPECT_EQ(calls[0].specialisation, "");
     choose_variants(model.graph, model.graph.ops, options.target, calls);
@@ -78,6 +79,43 @@ TEST(ChooseVariants, KeepsTheGenericStemWhereTheTargetRunsNoSpecialisation) {
     EXPECT_EQ(model.calls[0].stem, "average_pool_2d_s8");
     EXPECT_EQ(model.calls[0].specialisation, "");
   }
+}
+
+// The packed FULLY_CONNECTED: chosen by the stage (over derived constants), not by lowering; on a cpu without
+// the DSP extension or built for size the chooser says why not.
+TEST(ChooseVariants, PicksThePackedProductAfterLowering) {
+  const struct {
+    Target target;
+    const char *stem, *specialisation;
+  } cases[] = {{target_named("cortex-m4"), "fully_connected_s8_packed_w16", "packed: 2 rows x 2 units per step"},
+               {target_named("cortex-m4", /*size=*/true), "fully_connected_s8", "not packed: --optimize size"},
+               {target_named("cortex-m0plus"), "fully_connected_s8", "not packed: the target has no DSP extension"}};
+  for (const auto& c : cases) {
+    CompileOptions options;
+    options.target = c.target;
+    const CompiledModel model = compile_model(build_model(small_packed_fc_model()), options);
+    const Op& op = model.graph.ops[0];
+    std::vector<KernelCall> calls = {op_handler(op.kind).lower(model.graph, op)};
+    EXPECT_EQ(calls[0].stem, "fully_connected_s8");
+    EXPECT_EQ(calls[0].specialisation, "");
+    EXPECT_TRUE(calls[0].derived.empty());
+    choose_variants(model.graph, model.graph.ops, c.target, calls);
+    EXPECT_EQ(calls[0].stem, c.stem);
+    EXPECT_EQ(calls[0].specialisation.rfind(c.specialisation, 0), 0u) << calls[0].specialisation;
+    EXPECT_EQ(model.calls[0].stem, c.stem);
+  }
+}
+
+// After the plan, the stage gives each call its planned variant and its kernel.
+TEST(ChooseVariants, GivesEachCallThePlannedVariantAndItsKernel) {
+  CompileOptions options;
+  options.target = target_named("cortex-m4");
+  CompiledModel model = compile_model(build_model(pool_model(2)), options);
+  ASSERT_EQ(model.planned_variants.size(), 1u);
+  EXPECT_EQ(model.calls[0].info().function(), "microaot_average_pool_2d_s8_lanes");
+  model.planned_variants[0] = KernelVariant::kOverlap;
+  choose_kernels(model);
+  EXPECT_EQ(model.calls[0].info().function(), "microaot_average_pool_2d_s8_lanes_overlap");
 }
 
 }  // namespace

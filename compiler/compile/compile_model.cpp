@@ -8,7 +8,6 @@
 #include "frontend/model_reader.h"
 #include "compile/plan_memory.h"
 #include "kernels/bind_call.h"
-#include "kernels/select_kernels.h"
 #include "memory/planners.h"
 #include "passes/pass.h"
 #include "support/diagnostics.h"
@@ -20,7 +19,7 @@ KernelCall lower_op(const CompiledModel& model, const Op& op) {
   const OpHandler& handler = op_handler(op.kind);
   MICROAOT_CHECK(handler.lower != nullptr, "view ops must be removed by the passes before lowering");
   try {
-    return handler.lower(model.graph, op, model.options.target);
+    return handler.lower(model.graph, op);
   } catch (const CompileError& e) {  // limits met while computing constants (quant_math): name the op
     const std::string name = describe_op(model.graph, op);
     if (std::string(e.what()).rfind(name, 0) == 0) throw;
@@ -109,7 +108,7 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   check_interface(model.graph);
   lower_ops(model);
   plan_model_memory(model);
-  select_kernels(model.calls, model.options.target);
+  choose_kernels(model);
   return model;
 }
 

@@ -55,7 +55,8 @@ struct PersistentBuffer {
 struct CompiledModel {
   CompileOptions options;
   Graph graph;                     // after the passes; ops are the schedule
-  std::vector<KernelCall> calls;   // parallel to graph.ops; final kernels after select_kernels
+  std::vector<KernelCall> calls;   // parallel to graph.ops; final kernels after choose_kernels
+  std::vector<KernelVariant> planned_variants;  // parallel to calls: plain, or overlap where the plan needs it
   std::vector<int64_t> macs;       // parallel to graph.ops
   std::vector<BufferRecord> buffers;      // tensors and kernel scratch, as planned
   std::vector<OverlapPermit> permits;     // in-place reuse the planner was allowed

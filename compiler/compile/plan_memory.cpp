@@ -146,13 +146,15 @@ std::vector<bool> used_candidates(const std::vector<Candidate>& candidates, cons
   return used;
 }
 
-// Calls whose buffers overlap need the variant of their option (select_kernels picks that kernel); a
+// Calls whose buffers overlap need the variant of their option (choose_kernels gives it to the call); a
 // variant other than plain takes the planned scratch as its last argument.
-void apply_variants(CompiledModel& model, const std::vector<Candidate>& candidates, const std::vector<bool>& used) {
+void record_planned_variants(CompiledModel& model, const std::vector<Candidate>& candidates,
+                             const std::vector<bool>& used) {
+  model.planned_variants.assign(model.calls.size(), KernelVariant::kPlain);
   for (size_t i = 0; i < candidates.size(); ++i) {
     if (!used[i] || candidates[i].option.variant == KernelVariant::kPlain) continue;
     MICROAOT_CHECK(model.scratch_buffer[candidates[i].step] >= 0, "in-place variant without scratch");
-    model.calls[candidates[i].step].variant = candidates[i].option.variant;
+    model.planned_variants[candidates[i].step] = candidates[i].option.variant;
   }
 }
 
@@ -368,7 +370,7 @@ void plan_model_pools(CompiledModel& model, const std::vector<BufferRecord>& ten
   model.plan.offsets = pooled.offsets;
   model.plan.arena_size = pooled.used[0];
   model.plan.planner = pooled.planners[0].empty() ? model.options.planner : pooled.planners[0];
-  apply_variants(model, candidates, used);
+  record_planned_variants(model, candidates, used);
 }
 
 // The persistent region lives in the arena, the first pool, after the activations planned there.
@@ -432,7 +434,7 @@ void plan_model_memory(CompiledModel& model) {
   model.plan = plan;
   model.scratch_buffer = scratch_of;
   model.planner_results = run_all_planners(request);
-  apply_variants(model, candidates, used);
+  record_planned_variants(model, candidates, used);
   check_arena_limit(model);
   check_budget(model);
 }

@@ -1,5 +1,5 @@
 // The memory stage of the compile: lifetimes + kernel scratch + in-place permits -> planner -> checker,
-// then the kernel variants that the chosen overlaps require.
+// then the kernel variants that the chosen overlaps require (model.planned_variants).
 #pragma once
 
 #include "compile/compile_model.h"
@@ -7,8 +7,8 @@
 namespace microaot {
 
 // Fills model.buffers, model.permits, model.plan, model.planner_results (one arena) or model.pool_of,
-// pool_used and pool_planners (--pool), and model.scratch_buffer, and sets the variant of calls whose output
-// overlaps their input (select_kernels then picks the kernel). Throws CompileError when the plan does not
+// pool_used and pool_planners (--pool), model.scratch_buffer, and model.planned_variants: the overlap variant
+// for calls whose output overlaps their input (choose_kernels gives it to them). Throws CompileError when the plan does not
 // fit the RAM budget or the pools.
 void plan_model_memory(CompiledModel& model);
 

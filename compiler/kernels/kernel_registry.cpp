@@ -218,6 +218,21 @@ std::string KernelRegistry::root_of(const std::string& stem) const {
   return root;
 }
 
+bool KernelRegistry::specialises(const std::string& stem, const std::string& ancestor) const {
+  std::vector<std::string> open = {stem};
+  for (size_t visited = 0; !open.empty(); ++visited) {
+    MICROAOT_CHECK(visited <= specialisations.size() * specialisations.size(),
+                   "kernel_list.def: a loop of specialisations through " + stem);
+    const std::string next = open.back();
+    open.pop_back();
+    if (next == ancestor) return true;
+    for (const KernelSpecialisation& s : specialisations) {
+      if (s.stem == next) open.push_back(s.parent);
+    }
+  }
+  return false;
+}
+
 const KernelRegistry& kernel_registry() {
   static const std::unique_ptr<KernelRegistry> registry = build_registry();
   return *registry;

@@ -105,10 +105,13 @@ struct KernelRegistry {
 
   const KernelInfo* find(const std::string& stem, KernelVariant variant) const;
   const KernelInfo& by_id(int id) const;
-  // The specialisation line of `stem`, or nullptr for a stem no line specialises (a family's generic stem).
+  // The first specialisation line of `stem`, or nullptr for a stem no line specialises (a family's generic
+  // stem). A stem may specialise several parents (add_s8_linear: ADD's and SUB's), on one instruction set.
   const KernelSpecialisation* specialisation_of(const std::string& stem) const;
-  // The generic stem at the top of `stem`'s parents (`stem` itself when it specialises none).
+  // The generic stem at the top of `stem`'s first parents (`stem` itself when it specialises none).
   std::string root_of(const std::string& stem) const;
+  // Whether `stem` is `ancestor` or specialises it, through any of its lines.
+  bool specialises(const std::string& stem, const std::string& ancestor) const;
 };
 
 // What is wrong with the list's ids: a kernel whose id is not its position, or a MICROAOT_KERNEL_NEXT_ID that is

@@ -38,11 +38,10 @@ std::string table() {
          "smaller on an instruction set; its family's chooser picks it for such a layer on such a target (the\n"
          "family's fit rules: `runtime/include/microaot/fit/`), and the kernel refuses (a status) any other.\n"
          "The choosers run in one stage after lowering (`compiler/compile/choose_variants.h`: handlers lower to\n"
-         "the generic stem), except the packed CONV_2D / FULLY_CONNECTED and the linear ADD, which their\n"
-         "handlers still pick while lowering (their weights are re-laid out there).\n\n"
+         "the generic stem), then the plan picks plain or overlap and the target each stem's source.\n\n"
       << "| stem | parent | family | for | instruction-set sources |\n|---|---|---|---|---|\n";
   for (const KernelSpecialisation& s : r.specialisations) {
-    out << "| " << code(s.stem) << " | " << code(s.parent) << " | " << code(r.root_of(s.stem)) << " | " << s.isa
+    out << "| " << code(s.stem) << " | " << code(s.parent) << " | " << code(r.root_of(s.parent)) << " | " << s.isa
         << " | " << sources_of(r, s.stem) << " |\n";
   }
   out << "\n## Instruction-set sources\n\n"

@@ -45,7 +45,7 @@ void check(const Graph& graph, const Op& op) {
   if (graph.tensor(first).dtype == DType::kInt8) check_scaled_sum_quantization(graph, op, first);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& first = graph.tensor(op.inputs[0]);
   KernelCall call;
   call.stem = std::string("add_n_") + dtype_short_name(first.dtype);

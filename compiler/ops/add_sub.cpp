@@ -62,7 +62,7 @@ void check(const Graph& graph, const Op& op) {
                     std::to_string(q.inputs.left_shift) + " * output scale)");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& output = graph.tensor(op.outputs[0]);
   KernelCall call = broadcast_call(graph, op);  // add_s8, sub_f32, ...
   set_activation_params(call, output, options_if<FusedActivationOptions>(op)->activation);
@@ -70,15 +70,31 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   const AddSubQuant q = add_sub_quant(graph, op);
   set_input_rescale_params(graph, op, q.inputs, call);
   set_output_rescale_params(graph, op, quantize_multiplier_smaller_than_one(q.real_output_multiplier), call);
-  if (output.dtype == DType::kInt8) use_add_linear_form(call, target, op.kind == OpKind::Sub);
   return call;
+}
+
+// The int8 family's chooser (compile/choose_variants.h): one linear form of the two values, where it is exact.
+void choose(const Graph&, const Op& op, const Target& target, KernelCall& call) {
+  use_add_linear_form(call, target, op.kind == OpKind::Sub);
 }
 
 }  // namespace
 
-extern const OpHandler add_handler = {check, lower, binary_macs, /*is_view=*/false, binary_in_place,
-                                     read_fused_activation<tflite::AddOptions>};
-extern const OpHandler sub_handler = {check, lower, binary_macs, /*is_view=*/false, binary_in_place,
-                                     read_fused_activation<tflite::SubOptions>};
+extern const OpHandler add_handler = {check,
+                                      lower,
+                                      binary_macs,
+                                      /*is_view=*/false,
+                                      binary_in_place,
+                                      read_fused_activation<tflite::AddOptions>,
+                                      /*state_copy_bytes=*/nullptr,
+                                      choose};
+extern const OpHandler sub_handler = {check,
+                                      lower,
+                                      binary_macs,
+                                      /*is_view=*/false,
+                                      binary_in_place,
+                                      read_fused_activation<tflite::SubOptions>,
+                                      /*state_copy_bytes=*/nullptr,
+                                      choose};
 
 }  // namespace microaot

@@ -40,8 +40,8 @@ KernelCall lower_arg(const Graph& graph, const Op& op, const char* name) {
   return call;
 }
 
-KernelCall lower_max(const Graph& graph, const Op& op, const Target&) { return lower_arg(graph, op, "arg_max"); }
-KernelCall lower_min(const Graph& graph, const Op& op, const Target&) { return lower_arg(graph, op, "arg_min"); }
+KernelCall lower_max(const Graph& graph, const Op& op) { return lower_arg(graph, op, "arg_max"); }
+KernelCall lower_min(const Graph& graph, const Op& op) { return lower_arg(graph, op, "arg_min"); }
 
 // One comparison per input element.
 int64_t macs(const Graph& graph, const Op& op) { return graph.tensor(op.inputs[0]).num_elements(); }

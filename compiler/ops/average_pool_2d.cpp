@@ -12,14 +12,15 @@ void check(const Graph& graph, const Op& op) {
   check_pool_2d_sum(graph, op);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   return lower_pool_2d(graph, op, "average_pool_2d");
 }
 
 // The int8 family's chooser (compile/choose_variants.h): a layer the lanes compute calls their own kernel, which
 // links no per-element row (and refuses, a status, any other layer); the others keep the full kernel. The fit
 // rules are the ones the kernels' guards apply (runtime/include/microaot/fit/average_pool_2d.h).
-void choose(const Graph&, const Op&, KernelCall& call) {
+void choose(const Graph&, const Op&, const Target& target, KernelCall& call) {
+  if (!target.kernels_use_dsp()) return;
   const microaot_pool_2d_params_q params = MICROAOT_PARAMS_STRUCT(pool_2d_params_q, call.params);
   if (microaot_fit_pool_global(&params)) {
     call.stem = "average_pool_2d_s8_global";

@@ -118,7 +118,7 @@ void set_geometry_params(const Graph& graph, const Op& op, KernelCall& call) {
   call.params.set_int("rhs_col_stride", options.adj_y ? g.depth : 1);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& lhs = graph.tensor(op.inputs[0]);
   KernelCall call;
   call.stem = std::string("batch_matmul_") + dtype_short_name(lhs.dtype);

@@ -156,7 +156,7 @@ RemapTables padded_space_to_batch_tables(const BlockGeometry& g, const std::vect
   return tables;
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& output = graph.tensor(op.outputs[0]);
   const BlockGeometry g = read_geometry(graph, op);

@@ -20,7 +20,7 @@ void check(const Graph& graph, const Op& op) {
   expect_same_elements(graph, op, in, out);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& output = graph.tensor(op.outputs[0]);
   if (input.dtype == output.dtype) {

@@ -48,7 +48,7 @@ void check(const Graph& graph, const Op& op) {
   if (type == DType::kInt8) check_int8_scales(graph, op);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   KernelCall call = broadcast_call(graph, op);  // less_s8, equal_bool, ...
   if (graph.tensor(op.inputs[0]).dtype != DType::kInt8) return call;
   InputRescale rescale;

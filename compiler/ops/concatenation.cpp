@@ -92,7 +92,7 @@ void check(const Graph& graph, const Op& op) {
                 "its axis size is not the sum of the inputs'");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   return concatenation_call(graph, op, positive_axis(graph, op));
 }
 

@@ -89,22 +89,27 @@ bool is_matrix_product(const ConvGeometry& g) {
   return g.filter_h == 1 && g.filter_w == 1 && g.pad_h == 0 && g.pad_w == 0;
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Conv2DOptions& options = options_of(graph, op);
   const int channels = filter_dim(graph, op, 0);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
-  KernelCall call = make_conv_call(graph, op, "conv_2d", g, {"filter_depth", filter_dim(graph, op, 3)},
-                                   options.activation, channels, accumulator(graph, op, conv_tensors(graph, op)));
-  if (call.stem != "conv_2d_s8") return call;
+  return make_conv_call(graph, op, "conv_2d", g, {"filter_depth", filter_dim(graph, op, 3)}, options.activation,
+                        channels, accumulator(graph, op, conv_tensors(graph, op)));
+}
+
+// The int8 family's chooser (compile/choose_variants.h): a packed matrix product, over the input pixels (1x1)
+// or the gathered windows (k x k), or why not.
+void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
+  const int channels = filter_dim(graph, op, 0);
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), channels);
   call.specialisation = packed_conv_refusal(target, g, filter_dim(graph, op, 3));
-  if (!call.specialisation.empty()) return call;
+  if (!call.specialisation.empty()) return;
   if (is_matrix_product(g)) {
     use_packed_weights(graph, target, call, "conv_2d_s8_packed", channels, g.input_c);
   } else {
     use_packed_window_weights(graph, target, call, "conv_2d_s8_packed_kxk", channels,
                               g.filter_h * g.filter_w * g.input_c);
   }
-  return call;
 }
 
 // Each output row is built in a row of scratch and stored behind the read head.
@@ -121,6 +126,7 @@ int64_t macs(const Graph& graph, const Op& op) {
 
 }  // namespace
 
-extern const OpHandler conv_2d_handler = {check, lower, macs, /*is_view=*/false, in_place, read_options};
+extern const OpHandler conv_2d_handler = {check,        lower, macs, /*is_view=*/false, in_place,
+                                          read_options, /*state_copy_bytes=*/nullptr, choose};
 
 }  // namespace microaot

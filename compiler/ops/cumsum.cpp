@@ -61,7 +61,7 @@ void set_shape_params(const Graph& graph, const Op& op, KernelCall& call) {
   call.params.set_int("reverse", options.reverse ? 1 : 0);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   KernelCall call;
   call.stem = std::string("cumsum_") + dtype_short_name(input.dtype);

@@ -42,7 +42,7 @@ void check(const Graph& graph, const Op& op) {
 
 // The call's arguments are the op's inputs then its outputs; the planner gives it the scratch it asked for.
 // No in-place option: an output never shares bytes with an input.
-KernelCall lower(const Graph&, const Op& op, const Target&) {
+KernelCall lower(const Graph&, const Op& op) {
   const CustomOpOptions& custom = std::any_cast<const CustomOpOptions&>(op.options);
   KernelCall call;
   call.custom = true;

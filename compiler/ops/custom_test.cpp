@@ -103,7 +103,7 @@ TEST(CustomOp, AnOutputOfUnknownShapeIsRefused) {
 TEST(CustomOp, LoweringPassesInputsThenOutputsAndAsksForTheScratch) {
   const Graph g = read_tflite(build_model(custom_model()), {binding("ClipScale", 64)});
   op_handler(OpKind::Custom).check(g, g.ops[0]);
-  const KernelCall call = op_handler(OpKind::Custom).lower(g, g.ops[0], Target{});
+  const KernelCall call = op_handler(OpKind::Custom).lower(g, g.ops[0]);
   EXPECT_TRUE(call.custom);
   EXPECT_EQ(call.function(), "microaot_custom_clipscale");
   EXPECT_EQ(call.args, (std::vector<int>{0, kNoTensor, 2, 1}));

@@ -80,7 +80,7 @@ RemapTables space_to_depth_tables(const std::vector<int64_t>& stride, const std:
   return tables;
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const std::vector<int32_t>& out = graph.tensor(op.outputs[0]).shape;
   const std::vector<int64_t> stride = byte_strides(input.shape, static_cast<int64_t>(dtype_size(input.dtype)));

@@ -106,7 +106,7 @@ void use_ring_kernel(const Graph& graph, KernelCall& call) {
   call.stem = "depthwise_conv_2d_s8_ring";
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const int channels = output_channels(graph, op);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), channels);
@@ -117,7 +117,8 @@ KernelCall lower(const Graph& graph, const Op& op, const Target&) {
 
 // The int8 family's chooser (compile/choose_variants.h). The ring's own kernel refuses (a status) a layer
 // outside its requantization bounds: such a layer keeps the full kernel, which takes the portable code for it.
-void choose(const Graph& graph, const Op& op, KernelCall& call) {
+void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
+  if (!target.kernels_use_dsp()) return;
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), output_channels(graph, op));
   const ConvTensors t = conv_tensors(graph, op);

@@ -23,7 +23,7 @@ void check(const Graph& graph, const Op& op) {
   expect_activation_quant(graph, op, in, "input 0");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   KernelCall call;
   call.stem = std::string("dequantize_") + dtype_short_name(input.dtype) + "_f32";

@@ -35,7 +35,7 @@ void check(const Graph& graph, const Op& op) {
                 "below 2^23)");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& output = graph.tensor(op.outputs[0]);
   KernelCall call = broadcast_call(graph, op);
   set_activation_params(call, output, options_if<FusedActivationOptions>(op)->activation);

@@ -46,7 +46,7 @@ void check(const Graph& graph, const Op& op) {
 }
 
 // A scalar is walked as one element of rank 1 (the kernel reads no start where the update fills the dimension).
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   std::vector<int32_t> operand_dims = graph.tensor(op.inputs[0]).shape;
   std::vector<int32_t> update_dims = graph.tensor(op.inputs[1]).shape;
   if (operand_dims.empty()) operand_dims = update_dims = {1};

@@ -23,7 +23,7 @@ void check(const Graph& graph, const Op& op) {
                 "scale too small to invert in float");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   if (input.dtype == DType::kFloat32) return unary_call(graph, op, "elu");
   KernelCall call = unary_call(graph, op, "lut");

@@ -32,7 +32,7 @@ void check_fill(const Graph& graph, const Op& op) {
 }
 
 // Every coordinate of every dimension reads offset 0: the value tensor's one element.
-KernelCall lower_fill(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_fill(const Graph& graph, const Op& op) {
   RemapTables tables;
   for (int32_t size : graph.tensor(op.outputs[0]).shape) tables.add(std::vector<int64_t>(size, 0));
   KernelCall call = remap_call(graph, op, tables);
@@ -49,7 +49,7 @@ void check_zeros_like(const Graph& graph, const Op& op) {
 }
 
 // Every coordinate is fill (a scalar too: its one coordinate), and the fill is zero bytes.
-KernelCall lower_zeros_like(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_zeros_like(const Graph& graph, const Op& op) {
   RemapTables tables;
   for (int32_t size : graph.tensor(op.outputs[0]).shape) tables.add(std::vector<int64_t>(size, kFillOffset));
   if (tables.dims.empty()) tables.add({kFillOffset});

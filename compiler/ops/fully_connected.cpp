@@ -195,7 +195,7 @@ void add_quantized_fields(const Graph& graph, const Op& op, int32_t units, Kerne
   set_multiplier_params(call, multipliers);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const FcShape s = fc_shape(graph, op);
   const DType type = graph.tensor(op.inputs[0]).dtype;
   KernelCall call;
@@ -209,12 +209,16 @@ KernelCall lower(const Graph& graph, const Op& op, const Target& target) {
   set_activation_params(call, graph.tensor(op.outputs[0]), fc_options(op).activation);
   if (type != DType::kFloat32) add_quantized_fields(graph, op, s.units, call);
   if (hybrid) add_hybrid_fields(call, graph, op.inputs[1], s.units);
-  if (call.stem != "fully_connected_s8") return call;
+  return call;
+}
+
+// The int8 family's chooser (compile/choose_variants.h): the packed matrix product, or why not.
+void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
+  const FcShape s = fc_shape(graph, op);
   call.specialisation = packed_refusal(target, s.units, s.depth, call.params.find("filter_offset")->integer);
   if (call.specialisation.empty()) {
     use_packed_weights(graph, target, call, "fully_connected_s8_packed", s.units, s.depth);
   }
-  return call;
 }
 
 int64_t macs(const Graph& graph, const Op& op) {
@@ -224,7 +228,7 @@ int64_t macs(const Graph& graph, const Op& op) {
 
 }  // namespace
 
-extern const OpHandler fully_connected_handler = {check, lower, macs, /*is_view=*/false, /*in_place=*/nullptr,
-                                                  read_options};
+extern const OpHandler fully_connected_handler = {check,        lower, macs, /*is_view=*/false, /*in_place=*/nullptr,
+                                                  read_options, /*state_copy_bytes=*/nullptr, choose};
 
 }  // namespace microaot

@@ -134,11 +134,11 @@ KernelCall gather_call(const Graph& graph, const Op& op, const GatherLayout& l, 
   return call;
 }
 
-KernelCall lower_gather(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_gather(const Graph& graph, const Op& op) {
   return gather_call(graph, op, gather_layout(graph, op), op.inputs[0], op.inputs[1]);
 }
 
-KernelCall lower_embedding_lookup(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_embedding_lookup(const Graph& graph, const Op& op) {
   return gather_call(graph, op, lookup_layout(graph, op), op.inputs[1], op.inputs[0]);
 }
 

@@ -60,7 +60,7 @@ void check(const Graph& graph, const Op& op) {
   expect_constant_tuples_within(graph, op, depth);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const std::vector<int32_t>& index_shape = graph.tensor(op.inputs[1]).shape;
   const size_t depth = index_depth(graph, op);

@@ -37,7 +37,7 @@ void check(const Graph& graph, const Op& op) {
             "the output scale must be above input scale / 128 (TFLM's int8 HARD_SWISH refuses it)");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   KernelCall call = unary_call(graph, op, "hard_swish");
   if (graph.tensor(op.inputs[0]).dtype == DType::kFloat32) return call;
   const QuantizedMultiplier output = output_multiplier(graph, op);

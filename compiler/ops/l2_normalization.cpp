@@ -44,7 +44,7 @@ void check(const Graph& graph, const Op& op) {
                 "int8 output needs scale 1/128 and zero point 0 (the kernel writes that quantization)");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const int64_t depth = input.shape.back();
   KernelCall call;

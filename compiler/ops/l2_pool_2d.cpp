@@ -10,7 +10,7 @@ void check(const Graph& graph, const Op& op) {
   expect_dtype(graph, op, input_id(graph, op, 0), "input 0", {DType::kFloat32});
   check_pool_2d(graph, op);
 }
-KernelCall lower(const Graph& graph, const Op& op, const Target&) { return lower_pool_2d(graph, op, "l2_pool_2d"); }
+KernelCall lower(const Graph& graph, const Op& op) { return lower_pool_2d(graph, op, "l2_pool_2d"); }
 }  // namespace
 extern const OpHandler l2_pool_2d_handler = {check, lower, pool_2d_window_ops, /*is_view=*/false, pool_2d_in_place,
                                              read_pool_2d_options};

@@ -28,7 +28,7 @@ void check(const Graph& graph, const Op& op) {
   if (type != DType::kFloat32) check_unary_quantization(graph, op, /*symmetric_int16=*/false);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   KernelCall call = unary_call(graph, op, "leaky_relu");
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& output = graph.tensor(op.outputs[0]);

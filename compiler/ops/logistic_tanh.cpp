@@ -90,7 +90,7 @@ void lower_int16(const Op& op, const Tensor& input, KernelCall* call) {
   call->params.set_ints("sigmoid_table", sigmoid_table());
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   KernelCall call = unary_call(graph, op, is_tanh(op) ? "tanh" : "logistic");
   const Tensor& input = graph.tensor(op.inputs[0]);
   if (input.dtype == DType::kInt8) lower_int8(input, &call);

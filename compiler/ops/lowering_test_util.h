@@ -18,7 +18,7 @@ namespace microaot {
 inline KernelCall lower_for_test(Graph graph, const Op& op) {
   const OpHandler& handler = op_handler(op.kind);
   handler.check(graph, op);
-  KernelCall call = handler.lower(graph, op, Target{});
+  KernelCall call = handler.lower(graph, op);
   bind_kernel_call(graph, op, call);
   return call;
 }
@@ -29,7 +29,7 @@ inline KernelCall lower_in_place_for_test(Graph& graph, const Target& target) {
   const Op op = graph.ops[0];
   const OpHandler& handler = op_handler(op.kind);
   handler.check(graph, op);
-  std::vector<KernelCall> calls = {handler.lower(graph, op, target)};
+  std::vector<KernelCall> calls = {handler.lower(graph, op)};
   choose_variants(graph, {op}, target, calls);  // the specialisation, as compile_model picks it
   bind_kernel_call(graph, op, calls[0]);
   return calls[0];

@@ -44,7 +44,7 @@ void check_single_type(const Graph& graph, const Op& op) {
   check_unary_op(graph, op, {entry.type});
 }
 
-KernelCall lower_single_type(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_single_type(const Graph& graph, const Op& op) {
   return unary_call(graph, op, single_type_op(op.kind).stem);
 }
 
@@ -56,7 +56,7 @@ void check_abs(const Graph& graph, const Op& op) {
   if (type != DType::kFloat32) check_unary_quantization(graph, op, /*symmetric_int16=*/true);
 }
 
-KernelCall lower_abs(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_abs(const Graph& graph, const Op& op) {
   KernelCall call = unary_call(graph, op, "abs");
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& output = graph.tensor(op.outputs[0]);
@@ -91,7 +91,7 @@ void check_rsqrt(const Graph& graph, const Op& op) {
             "1 / (sqrt(input scale) * output scale) is below 2^-12");
 }
 
-KernelCall lower_rsqrt(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_rsqrt(const Graph& graph, const Op& op) {
   KernelCall call = unary_call(graph, op, "rsqrt");
   const Tensor& input = graph.tensor(op.inputs[0]);
   if (input.dtype == DType::kFloat32) return call;

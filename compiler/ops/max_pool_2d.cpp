@@ -4,7 +4,7 @@
 
 namespace microaot {
 namespace {
-KernelCall lower(const Graph& graph, const Op& op, const Target&) { return lower_pool_2d(graph, op, "max_pool_2d"); }
+KernelCall lower(const Graph& graph, const Op& op) { return lower_pool_2d(graph, op, "max_pool_2d"); }
 }  // namespace
 extern const OpHandler max_pool_2d_handler = {check_pool_2d, lower, pool_2d_window_ops, /*is_view=*/false,
                                               pool_2d_in_place, read_pool_2d_options};

@@ -27,7 +27,7 @@ void check(const Graph& graph, const Op& op) {
   if (type != DType::kFloat32) check_binary_quantization(graph, op);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& output = graph.tensor(op.outputs[0]);
   KernelCall call = broadcast_call(graph, op);  // mul_s8, mul_s16, mul_f32
   set_activation_params(call, output, options_if<FusedActivationOptions>(op)->activation);

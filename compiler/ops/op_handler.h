@@ -30,8 +30,9 @@ struct OpHandler {
   // Checks dtypes, shapes, options and version; throws CompileError naming the op and tensor.
   void (*check)(const Graph& graph, const Op& op);
   // Computes the kernel call: the kernel stem for the op's types, every params field and the arguments.
-  // Only called on ops that passed check(). The target may choose a stem or derived constants.
-  KernelCall (*lower)(const Graph& graph, const Op& op, const Target& target);
+  // Only called on ops that passed check(). The same on every target: the family's generic stem (what the
+  // target runs instead is the chooser's choice, below).
+  KernelCall (*lower)(const Graph& graph, const Op& op);
   // Multiply-accumulates of one inference (0 for data movement).
   int64_t (*macs)(const Graph& graph, const Op& op);
   // A view op (RESHAPE, SQUEEZE): the output is the input's bytes under another shape. The passes turn
@@ -47,9 +48,10 @@ struct OpHandler {
   // ring push's unit; nullptr: those outputs' bytes.
   int64_t (*state_copy_bytes)(const Graph& graph, const Op& op) = nullptr;
   // The family's chooser (compile/choose_variants.h), or nullptr: given the call lower() made of the generic
-  // stem, picks one of its specialisations (kernel_list.def), one branch per specialisation, and says why in
-  // call.specialisation. Called only when the list specialises the stem for an instruction set the target runs.
-  void (*choose)(const Graph& graph, const Op& op, KernelCall& call) = nullptr;
+  // stem, picks one of its specialisations (kernel_list.def) that the target runs, one branch per
+  // specialisation, and says in call.specialisation which, or why not the faster one (on any target: "the
+  // target has no DSP extension"). Called for every call of a stem the list specialises.
+  void (*choose)(const Graph& graph, const Op& op, const Target& target, KernelCall& call) = nullptr;
 };
 
 const OpHandler& op_handler(OpKind kind);

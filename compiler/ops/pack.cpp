@@ -49,7 +49,7 @@ void check(const Graph& graph, const Op& op) {
   expect_stacked(graph, op, out, op.inputs, pack_axis(graph, op));
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   return concatenation_call(graph, op, pack_axis(graph, op));
 }
 

@@ -80,7 +80,7 @@ RemapTables padded_tables(const Graph& graph, const Op& op) {
   return tables;
 }
 
-KernelCall lower_pad(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_pad(const Graph& graph, const Op& op) {
   const Tensor& output = graph.tensor(op.outputs[0]);
   std::vector<uint8_t> fill;
   if (op.inputs.size() == 3) {
@@ -117,7 +117,7 @@ int64_t mirrored(int64_t p, int64_t before, int64_t size, int64_t edge) {
   return last - std::min(p - size, last);
 }
 
-KernelCall lower_mirror_pad(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_mirror_pad(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& output = graph.tensor(op.outputs[0]);
   const std::vector<int64_t> pads = paddings(graph, op);

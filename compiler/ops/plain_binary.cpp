@@ -27,7 +27,7 @@ void check(const Graph& graph, const Op& op) {
   }
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) { return broadcast_call(graph, op); }
+KernelCall lower(const Graph& graph, const Op& op) { return broadcast_call(graph, op); }
 
 }  // namespace
 

@@ -30,7 +30,7 @@ void check(const Graph& graph, const Op& op) {
   expect_activation_quant(graph, op, out, "output 0");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& alpha = graph.tensor(op.inputs[1]);
   const Tensor& output = graph.tensor(op.outputs[0]);

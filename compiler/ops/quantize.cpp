@@ -60,7 +60,7 @@ void check(const Graph& graph, const Op& op) {
   if (input.dtype != DType::kFloat32) expect_activation_quant(graph, op, in, "input 0");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& output = graph.tensor(op.outputs[0]);
   KernelCall call;

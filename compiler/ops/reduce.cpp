@@ -102,8 +102,8 @@ KernelCall lower_mean_or_sum(const Graph& graph, const Op& op, bool mean) {
   return call;
 }
 
-KernelCall lower_mean(const Graph& graph, const Op& op, const Target&) { return lower_mean_or_sum(graph, op, true); }
-KernelCall lower_sum(const Graph& graph, const Op& op, const Target&) { return lower_mean_or_sum(graph, op, false); }
+KernelCall lower_mean(const Graph& graph, const Op& op) { return lower_mean_or_sum(graph, op, true); }
+KernelCall lower_sum(const Graph& graph, const Op& op) { return lower_mean_or_sum(graph, op, false); }
 
 KernelCall lower_max_or_min(const Graph& graph, const Op& op, const char* name) {
   KernelCall call;
@@ -113,8 +113,8 @@ KernelCall lower_max_or_min(const Graph& graph, const Op& op, const char* name) 
   return call;
 }
 
-KernelCall lower_max(const Graph& graph, const Op& op, const Target&) { return lower_max_or_min(graph, op, "max"); }
-KernelCall lower_min(const Graph& graph, const Op& op, const Target&) { return lower_max_or_min(graph, op, "min"); }
+KernelCall lower_max(const Graph& graph, const Op& op) { return lower_max_or_min(graph, op, "max"); }
+KernelCall lower_min(const Graph& graph, const Op& op) { return lower_max_or_min(graph, op, "min"); }
 
 // One addition or comparison per input element.
 int64_t macs(const Graph& graph, const Op& op) { return graph.tensor(op.inputs[0]).num_elements(); }

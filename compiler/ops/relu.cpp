@@ -21,7 +21,7 @@ void check_relu(const Graph& graph, const Op& op) {
   if (type != DType::kFloat32) check_unary_quantization(graph, op, /*symmetric_int16=*/true);
 }
 
-KernelCall lower_relu(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_relu(const Graph& graph, const Op& op) {
   KernelCall call = unary_call(graph, op, "relu");
   const Tensor& input = graph.tensor(op.inputs[0]);
   const Tensor& output = graph.tensor(op.outputs[0]);
@@ -40,7 +40,7 @@ void check_relu6(const Graph& graph, const Op& op) {
   if (type != DType::kFloat32) check_unary_quantization(graph, op, /*symmetric_int16=*/false);
 }
 
-KernelCall lower_relu6(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_relu6(const Graph& graph, const Op& op) {
   KernelCall call = unary_call(graph, op, "relu6");
   const Tensor& input = graph.tensor(op.inputs[0]);
   if (input.dtype == DType::kFloat32) return call;

@@ -101,7 +101,7 @@ void check_nearest(const Graph& graph, const Op& op) {
   check_resize(graph, op, {DType::kFloat32, DType::kInt8, DType::kInt16});
 }
 
-KernelCall lower_nearest(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_nearest(const Graph& graph, const Op& op) {
   KernelCall call;
   call.stem = "resize_nearest_neighbor";
   const std::vector<int64_t> g = resize_geometry(graph, op, &call);
@@ -192,7 +192,7 @@ void set_taps(const std::vector<BilinearTap>& taps, bool integer, const std::str
   if (!integer) call->params.set_floats(axis + "_weights", weights);
 }
 
-KernelCall lower_bilinear(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_bilinear(const Graph& graph, const Op& op) {
   const bool integer = graph.tensor(op.inputs[0]).dtype == DType::kInt8;
   KernelCall call;
   call.stem = integer ? "resize_bilinear_s8" : "resize_bilinear_f32";

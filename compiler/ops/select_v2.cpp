@@ -30,7 +30,7 @@ void check(const Graph& graph, const Op& op) {
   if (!all_single_elements(graph, op)) check_broadcast_shapes(graph, op);
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   KernelCall call = broadcast_call(graph, op, /*byte_generic=*/true);
   call.params.set_int("element_size", static_cast<int64_t>(dtype_size(graph.tensor(op.outputs[0]).dtype)));
   return call;

@@ -37,7 +37,7 @@ Tensor shape_constant(const Graph& graph, const Op& op) {
   return t;
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const int64_t rank = static_cast<int64_t>(graph.tensor(op.inputs[0]).shape.size());
   RemapTables tables;
   tables.add(stepped_offsets(rank, 0, 1, 4));

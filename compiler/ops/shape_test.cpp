@@ -24,7 +24,7 @@ TEST(ShapeHandler, CopiesADerivedConstantOfTheDimensions) {
   Graph g = shape_graph({2, 300, 4});
   const Op op = g.ops[0];
   op_handler(op.kind).check(g, op);
-  KernelCall call = op_handler(op.kind).lower(g, op, Target{});
+  KernelCall call = op_handler(op.kind).lower(g, op);
   bind_kernel_call(g, op, call);
   const Tensor& value = g.tensor(call.args[0]);
   EXPECT_TRUE(value.is_constant);

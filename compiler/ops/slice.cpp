@@ -107,7 +107,7 @@ void check(const Graph& graph, const Op& op) {
   expect_tensor(shape == graph.tensor(out).shape, graph, op, out, "output 0", "its shape is not the slice's");
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const std::vector<int64_t> strides = byte_strides(input.shape, static_cast<int64_t>(dtype_size(input.dtype)));
   const std::vector<AxisWalk> axis_walks = walks(graph, op);

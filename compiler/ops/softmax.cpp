@@ -142,7 +142,7 @@ void lower_int8(const Graph& graph, const Op& op, KernelCall* call) {
   call->params.set_int("diff_min", -input_radius(kScaledDiffIntegerBits, qm.shift));
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[0]);
   const int32_t depth = input.shape.back();
   KernelCall call;

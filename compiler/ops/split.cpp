@@ -91,11 +91,11 @@ void check_split_v(const Graph& graph, const Op& op) {
   check_size_splits(graph, op, check_pieces(graph, op, kSplitV, axis));
 }
 
-KernelCall lower_split(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_split(const Graph& graph, const Op& op) {
   return split_call(graph, op, kSplit.input, split_axis(graph, op, kSplit));
 }
 
-KernelCall lower_split_v(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower_split_v(const Graph& graph, const Op& op) {
   return split_call(graph, op, kSplitV.input, split_axis(graph, op, kSplitV));
 }
 

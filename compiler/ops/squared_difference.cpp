@@ -38,7 +38,7 @@ void set_quantized_params(const Graph& graph, const Op& op, KernelCall& call) {
   set_activation_params(call, output, Activation::kNone);  // the type's range
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   KernelCall call = broadcast_call(graph, op);
   const DType type = graph.tensor(op.outputs[0]).dtype;
   if (type == DType::kInt8 || type == DType::kInt16) set_quantized_params(graph, op, call);

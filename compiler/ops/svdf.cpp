@@ -208,7 +208,7 @@ void choose_state_layout(const Graph& graph, const Op& op, KernelCall& call) {
                         "): a run writes the new values, no shift";
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const SvdfShape s = shape_of(graph, op);
   const bool is_float = graph.tensor(op.inputs[kInput]).dtype == DType::kFloat32;
   KernelCall call;

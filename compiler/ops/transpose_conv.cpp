@@ -78,7 +78,7 @@ void check(const Graph& graph, const Op& op) {
   }
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const ConvWindow& window = window_of(graph, op);
   const ConvTensors t = tensors_of(graph, op);
   const ConvGeometry g = check_transpose_conv_geometry(graph, op, t, window);

@@ -313,7 +313,7 @@ void set_quantized_params(const Graph& graph, const Op& op, KernelCall& call) {
   call.params.set_ints("sigmoid_table", sigmoid_table());
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   const Tensor& input = graph.tensor(op.inputs[kInput]);
   const bool is_float = input.dtype == DType::kFloat32;
   const LstmSizes s = lstm_sizes(graph, op);

@@ -105,7 +105,7 @@ TEST(LstmHandler, Int8MultipliersAndCellParams) {
 
 TEST(LstmHandler, StacksWeightsAndFoldsZeroPoints) {
   const Graph g = int8_lstm();
-  const KernelCall call = op_handler(g.ops[0].kind).lower(g, g.ops[0], Target{});
+  const KernelCall call = op_handler(g.ops[0].kind).lower(g, g.ops[0]);
   ASSERT_EQ(call.derived.size(), 3u);
   EXPECT_EQ(call.derived[0].shape, (std::vector<int32_t>{8, 3}));
   EXPECT_EQ(static_cast<int8_t>(call.derived[0].data[2 * 6]), 3);  // gate 2's first weight
@@ -129,7 +129,7 @@ TEST(LstmHandler, SixteenByEightAndFloatAndTimeMajor) {
   EXPECT_EQ(f32.scratch_bytes, 4 * 1 * 2 * 4);  // four float buffers of the step's one row
   // The float biases: the input side's, then zeros for the recurrent side.
   const Graph g = lstm_graph(DType::kFloat32, 0);
-  const KernelCall call = op_handler(g.ops[0].kind).lower(g, g.ops[0], Target{});
+  const KernelCall call = op_handler(g.ops[0].kind).lower(g, g.ops[0]);
   std::vector<float> bias(call.derived[2].data.size() / 4);
   std::memcpy(bias.data(), call.derived[2].data.data(), call.derived[2].data.size());
   EXPECT_EQ(bias, (std::vector<float>{0, -5, 100, -5, 200, -5, 300, -5, 0, 0, 0, 0, 0, 0, 0, 0}));

@@ -44,7 +44,7 @@ void check(const Graph& graph, const Op& op) {
   expect_stacked(graph, op, in, op.outputs, unpack_axis(graph, op));
 }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   return split_call(graph, op, 0, unpack_axis(graph, op));
 }
 

@@ -25,7 +25,7 @@ void check_copy(const Graph& graph, const Op& op, int variable, int activation, 
 void check_read(const Graph& graph, const Op& op) { check_copy(graph, op, op.inputs[0], op.outputs[0], "output 0"); }
 void check_assign(const Graph& graph, const Op& op) { check_copy(graph, op, op.outputs[0], op.inputs[0], "value"); }
 
-KernelCall lower(const Graph& graph, const Op& op, const Target&) {
+KernelCall lower(const Graph& graph, const Op& op) {
   KernelCall call;
   if (const auto* ring = options_if<RingPushOptions>(op)) {
     call.stem = "ring_push";

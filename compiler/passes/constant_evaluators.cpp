@@ -52,7 +52,7 @@ void append(Bytes& bytes, T value) {
 KernelCall lowered(const Graph& graph, const Op& op) {
   const OpHandler& handler = op_handler(op.kind);
   MICROAOT_CHECK(handler.lower != nullptr, "a folded op kind without lowering");
-  return handler.lower(graph, op, Target{});
+  return handler.lower(graph, op);
 }
 
 const ParamValue& param(const KernelCall& call, const char* field) {

@@ -170,7 +170,7 @@ TEST(ConstantEvaluators, CastToTheSameTypeCopies) {
 Bytes remap_kernel(const Graph& g) {
   const OpHandler& handler = op_handler(g.ops[0].kind);
   handler.check(g, g.ops[0]);
-  const KernelCall call = handler.lower(g, g.ops[0], Target{});
+  const KernelCall call = handler.lower(g, g.ops[0]);
   EXPECT_EQ(call.stem, "remap");
   const std::vector<int32_t> dims = ints32(call, "out_dims"), offsets = ints32(call, "offsets");
   std::vector<int8_t> fill;

@@ -32,7 +32,7 @@ std::optional<KernelCall> lowered(const Graph& graph, const Op& op) {
   if (handler.is_view || handler.lower == nullptr) return std::nullopt;  // moves no value: nothing to merge into
   try {
     handler.check(graph, op);
-    return handler.lower(graph, op, Target{});
+    return handler.lower(graph, op);
   } catch (const CompileError&) {
     return std::nullopt;
   }
