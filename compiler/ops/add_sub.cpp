@@ -78,23 +78,15 @@ void choose(const Graph&, const Op& op, const Target& target, KernelCall& call) 
   use_add_linear_form(call, target, op.kind == OpKind::Sub);
 }
 
+// ADD and SUB differ in their options table alone.
+constexpr OpHandler add_sub_handler(OpOptions (*read_options)(const Graph&, const Op&, const tflite::Operator&)) {
+  return {check, lower, binary_macs, /*is_view=*/false, binary_in_place, read_options,
+          /*state_copy_bytes=*/nullptr, choose};
+}
+
 }  // namespace
 
-extern const OpHandler add_handler = {check,
-                                      lower,
-                                      binary_macs,
-                                      /*is_view=*/false,
-                                      binary_in_place,
-                                      read_fused_activation<tflite::AddOptions>,
-                                      /*state_copy_bytes=*/nullptr,
-                                      choose};
-extern const OpHandler sub_handler = {check,
-                                      lower,
-                                      binary_macs,
-                                      /*is_view=*/false,
-                                      binary_in_place,
-                                      read_fused_activation<tflite::SubOptions>,
-                                      /*state_copy_bytes=*/nullptr,
-                                      choose};
+extern const OpHandler add_handler = add_sub_handler(read_fused_activation<tflite::AddOptions>);
+extern const OpHandler sub_handler = add_sub_handler(read_fused_activation<tflite::SubOptions>);
 
 }  // namespace microaot
