@@ -41,7 +41,7 @@ bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r) {
                              bias = saturated(r.bias);
   const microaot_depthwise_channels channels = {bias.empty() ? nullptr : bias.data(), multipliers.data(),
                                                 shifts.data()};
-  return microaot_fit_depthwise_dsp(&p, &channels) != 0;
+  return microaot_fit_depthwise_dsp_requantization(&p, &channels) != 0;
 }
 
 bool depthwise_dsp_ring_only(const ConvGeometry& g, int depth_multiplier) {
