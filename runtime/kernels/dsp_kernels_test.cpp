@@ -37,6 +37,12 @@ microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_de
                                                                const int8_t* input, const int8_t* filter,
                                                                const int32_t* bias, const int32_t* requant,
                                                                int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier(const microaot_depthwise_conv_2d_params_q* params,
+                                                             const int8_t* input, const int8_t* filter,
+                                                             const int32_t* bias, int8_t* output);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(
+    const microaot_depthwise_conv_2d_params_q* params, const int8_t* input, const int8_t* filter, const int32_t* bias,
+    int8_t* output, void* scratch);
 void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
                          int8_t* output);
 void microaot_dsp_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
@@ -293,6 +299,86 @@ TEST(DspDepthwiseConv2dS8Ring, MatchesPortableOnRingLayers) {
     }
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+// The multiplier's own kernels on a layer they take: the status must be OK (checked here).
+void multiplier_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
+                       const int32_t* bias, int8_t* output) {
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_multiplier(p, input, filter, bias, output), MICROAOT_STATUS_OK);
+}
+void multiplier_overlap_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input,
+                               const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch) {
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(p, input, filter, bias, output, scratch),
+            MICROAOT_STATUS_OK);
+}
+
+// depthwise_conv_2d_s8_multiplier on the layers it takes: depth multipliers 2 to 8 (a group of four channels
+// reading one input channel, two, split anywhere; the last group overlapping the one before it), filters up to
+// 4x4, dilations and strides 1 and 2, padding, odd widths, two batches.
+TEST(DspDepthwiseConv2dS8Multiplier, MatchesPortableOnRandomShapes) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> kernels{
+      microaot_depthwise_conv_2d_s8, multiplier_taking, multiplier_overlap_taking};
+  std::mt19937 rng(41);
+  Counts counts;
+  for (int i = 0; i < 300; ++i) {
+    Geometry g = random_geometry(rng, 4, i % 3 == 0);
+    microaot_depthwise_conv_2d_params_q p{};
+    const int multipliers[] = {2, 3, 4, 5, 8, 2, 3, 6};
+    p.depth_multiplier = multipliers[i % 8];
+    if (g.in_c * p.depth_multiplier < 4) g.in_c = 2;  // at least 4 output channels
+    g.out_c = g.in_c * p.depth_multiplier;
+    set_conv_window(p, g);
+    const int taps = g.filter_h * g.filter_w;
+    expect_same_conv(kernels, p, g, taps, static_cast<size_t>(taps * g.out_c), rng, i, counts);
+    ASSERT_FALSE(HasFailure()) << "case " << i;
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+// Outside its rule (microaot_fit_depthwise_multiplier and the DSP bounds) both kernels return
+// VALUE_OUT_OF_RANGE and leave the output as it was; the layer before the change: OK, written.
+TEST(DspDepthwiseConv2dS8Multiplier, RefusesLayersOutsideItsRuleWithoutWriting) {
+  struct Layer {
+    Geometry g{1, 4, 5, 3, 3, 3, 4, 5, 6, 1, 1, 1, 1, 1, 1};
+    std::vector<int32_t> multiplier = std::vector<int32_t>(6, 1 << 30), shift = std::vector<int32_t>(6, -10);
+    microaot_depthwise_conv_2d_params_q p{};
+    Layer() {
+      set_conv_window(p, g);
+      p.depth_multiplier = 2;
+      p.activation_min = -128, p.activation_max = 127;
+    }
+    std::pair<microaot_status, microaot_status> run(bool* written) {
+      p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+      const std::vector<int8_t> input(static_cast<size_t>(g.in_h * g.in_w * g.in_c), 7);
+      const std::vector<int8_t> filter(static_cast<size_t>(9 * g.out_c), -5);
+      const std::vector<int8_t> sentinel(static_cast<size_t>(g.out_h * g.out_w * g.out_c), 0x5a);
+      std::vector<int8_t> plain = sentinel, overlap = sentinel, scratch(static_cast<size_t>(g.out_w * g.out_c));
+      const microaot_status a =
+          microaot_dsp_depthwise_conv_2d_s8_multiplier(&p, input.data(), filter.data(), nullptr, plain.data());
+      const microaot_status b = microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(
+          &p, input.data(), filter.data(), nullptr, overlap.data(), scratch.data());
+      *written = plain != sentinel || overlap != sentinel;
+      return {a, b};
+    }
+  };
+  const std::pair<const char*, void (*)(Layer&)> changes[] = {
+      {"depth multiplier 1", [](Layer& l) { l.p.depth_multiplier = 1, l.p.input_depth = 6; }},
+      {"3 output channels", [](Layer& l) { l.p.input_depth = 1, l.p.output_depth = 3, l.p.depth_multiplier = 3; }},
+      {"output depth not input depth * multiplier", [](Layer& l) { l.p.depth_multiplier = 3; }},
+      {"left shift", [](Layer& l) { l.shift[4] = 1; }},
+      {"input offset 129", [](Layer& l) { l.p.input_offset = 129; }},
+  };
+  bool written = false;
+  Layer inside;
+  EXPECT_EQ(inside.run(&written), std::make_pair(MICROAOT_STATUS_OK, MICROAOT_STATUS_OK));
+  EXPECT_TRUE(written);
+  for (const auto& [what, change] : changes) {
+    Layer layer;
+    change(layer);
+    const auto refused = std::make_pair(MICROAOT_STATUS_VALUE_OUT_OF_RANGE, MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(layer.run(&written), refused) << what;
+    EXPECT_FALSE(written) << what;
+  }
 }
 
 // A ring layer (5x5, 8 channels, "same") whose requantization lies within the ring's bounds, and the status

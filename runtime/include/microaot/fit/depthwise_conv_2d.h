@@ -44,4 +44,12 @@ static inline int microaot_fit_depthwise_dsp(const microaot_depthwise_conv_2d_pa
   return (p->depth_multiplier == 1 || p->depth_multiplier % 4 == 0) && microaot_fit_depthwise_dsp_requantization(p, ch);
 }
 
+/* depthwise_conv_2d_s8_multiplier's geometry: a depth multiplier of 2 or more over at least 4 output channels,
+ * each input channel's outputs side by side (output depth = input depth * multiplier), so that any 4 channels from
+ * an even one on read at most 2 neighbouring input channels. The kernel also needs the bounds above. */
+static inline int microaot_fit_depthwise_multiplier(const microaot_depthwise_conv_2d_params_q* p) {
+  return p->depth_multiplier >= 2 && p->output_depth >= 4 &&
+         (int64_t)p->input_depth * p->depth_multiplier == p->output_depth;
+}
+
 #endif
