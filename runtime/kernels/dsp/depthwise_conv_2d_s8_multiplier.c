@@ -3,9 +3,11 @@
  * portable code (multipliers 2, 3, 5, ...). The compiler picks this stem for them (compiler/ops/depthwise_conv_2d.cpp);
  * any other layer (a graph blob is untrusted, a user may call it) is refused with a status before a byte of the
  * output is written (microaot_fit_depthwise_multiplier and the DSP bounds, microaot/fit/depthwise_conv_2d.h).
- * Four output channels at a time, as the full kernel's groups: they read at most two neighbouring input channels,
- * a and a + 1, so each tap's four input bytes come from two byte loads and two multiplies by the group's byte
- * masks, then SXTAB16 adds the input offset and SMLABB/SMLATT add the four products. Any filter, stride, dilation
+ * Four output channels at a time, as the full kernel's groups: channels c to c + 3 read input channel a (the
+ * first `split` of them) and a + 1 (the others), so each tap loads the two input bytes as one halfword h, and
+ * the lanes of channels (c, c + 2) and (c + 1, c + 3) are SXTAB16 of h | h << 8 (bytes a, a + 1) or of
+ * h | h << 16 (bytes a, a or, rotated, a + 1, a + 1), the input offset added on the way, as the split picks them;
+ * SMLABB/SMLATT add the four products. Any filter, stride, dilation
  * and padding: each window's in-image taps, as the reference. The sums doubled for the group's output step (one
  * SMMLAR per value, microaot/dsp_depthwise.h); the last depth % 4 channels by a group ending at the last channel
  * (a few channels computed twice, the same bytes stored twice). */
@@ -18,29 +20,47 @@
 #include "microaot/kernels/conv.h"
 #include "microaot/window.h"
 
-/* The input bytes of the group of output channels [c, c + 4): its first input channel a, the byte masks of a and
- * of a + 1 in a tap's word (0x01 in each byte that reads it) and where a + 1 lies from a (0 when no channel of the
- * group reads it: then no byte past a is read). */
+/* Which input channels the group of output channels [c, c + 4) reads: a, for its first `split` channels (1 to 4),
+ * and a + 1 for the others. */
 typedef struct {
-  int32_t channel;
-  uint32_t mask_a, mask_b;
-  size_t next;
+  int32_t channel, split;
 } dwm_inputs;
 
 static dwm_inputs dwm_inputs_of(int32_t c, int32_t multiplier) {
   dwm_inputs r;
-  int32_t k;
   r.channel = c / multiplier;
-  r.mask_a = r.mask_b = 0;
-  for (k = 0; k < 4; ++k) {
-    if ((c + k) / multiplier == r.channel) {
-      r.mask_a |= 1u << (8 * k);
-    } else {
-      r.mask_b |= 1u << (8 * k);
-    }
-  }
-  r.next = r.mask_b != 0 ? 1 : 0;
+  r.split = (r.channel + 1) * multiplier - c;
+  if (r.split > 4) r.split = 4;
   return r;
+}
+
+/* The group's sums (s[0..3]) over the taps of one window row: `n` taps, the input `in_step` bytes apart, the
+ * weights `depth` apart. Inlined with a constant `split`, one loop per split: its lanes without a test per tap. */
+static inline __attribute__((always_inline)) void dwm_row_taps(const int8_t* in, const int8_t* w, int32_t n,
+                                                               size_t in_step, size_t depth, uint32_t offset,
+                                                               int32_t split, int32_t s[4]) {
+  int32_t t, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+  for (t = 0; t < n; ++t, in += in_step, w += depth) {
+    const uint32_t weights = microaot_dsp_load4(w);
+    const uint32_t w02 = microaot_dsp_sxtb16(weights), w13 = microaot_dsp_sxtb16_ror8(weights);
+    uint32_t x02, x13;
+    if (split == 4) { /* no channel reads a + 1: its byte (maybe past the input) is not loaded */
+      x02 = x13 = microaot_dsp_sxtab16(offset, 0x00010001u * (uint8_t)*in);
+    } else {
+      uint16_t pair; /* bytes a, a + 1 */
+      uint32_t h;
+      memcpy(&pair, in, sizeof pair);
+      h = pair;
+      x02 = microaot_dsp_sxtab16(offset, split == 3 ? h | h << 16 : h | h << 8);
+      x13 = split == 1 ? microaot_dsp_sxtab16_ror8(offset, h | h << 16)
+                       : microaot_dsp_sxtab16(offset, h | h << 8);
+    }
+    s0 = microaot_dsp_smlabb(x02, w02, s0);
+    s2 = microaot_dsp_smlatt(x02, w02, s2);
+    s1 = microaot_dsp_smlabb(x13, w13, s1);
+    s3 = microaot_dsp_smlatt(x13, w13, s3);
+  }
+  s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
 }
 
 /* The group's four sums over the in-image taps of window (y, x): `image` starts at input channel a, `filter` at
@@ -48,26 +68,23 @@ static dwm_inputs dwm_inputs_of(int32_t c, int32_t multiplier) {
 static __attribute__((noinline)) void dwm_taps(const dw_params* p, const int8_t* image, const int8_t* filter,
                                                const dwm_inputs* group, const microaot_window* y,
                                                const microaot_window* x, int32_t sums[4]) {
-  const size_t depth = (size_t)p->output_depth, in_depth = (size_t)p->input_depth, next = group->next;
+  const size_t depth = (size_t)p->output_depth, in_depth = (size_t)p->input_depth;
   const size_t in_step = (size_t)p->dilation_width * in_depth, w_row_step = (size_t)p->filter_width * depth;
   const size_t in_row_step = (size_t)p->dilation_height * (size_t)p->input_width * in_depth;
   const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-  const uint32_t mask_a = group->mask_a, mask_b = group->mask_b;
   const int32_t n = x->end - x->begin;
   const int8_t *in_row, *w_row;
-  int32_t fy, t, s[4] = {0, 0, 0, 0};
+  int32_t fy, s[4] = {0, 0, 0, 0};
   if (n <= 0 || y->end <= y->begin) return; /* no tap inside: the pointers below would leave the arrays */
   in_row = image + ((size_t)(y->origin + y->begin * p->dilation_height) * (size_t)p->input_width +
                     (size_t)(x->origin + x->begin * p->dilation_width)) * in_depth;
   w_row = filter + ((size_t)y->begin * (size_t)p->filter_width + (size_t)x->begin) * depth;
   for (fy = y->begin; fy < y->end; ++fy, in_row += in_row_step, w_row += w_row_step) {
-    const int8_t* in = in_row;
-    const int8_t* w = w_row;
-    for (t = 0; t < n; ++t, in += in_step, w += depth) {
-      /* disjoint bytes: the sum carries nothing from one byte into the next */
-      const uint32_t bytes = mask_a * (uint8_t)in[0] + mask_b * (uint8_t)in[next];
-      const uint32_t weights = microaot_dsp_load4(w);
-      microaot_dsp_mac4_lanes(bytes, microaot_dsp_sxtb16(weights), microaot_dsp_sxtb16_ror8(weights), offset, s);
+    switch (group->split) {
+      case 1: dwm_row_taps(in_row, w_row, n, in_step, depth, offset, 1, s); break;
+      case 2: dwm_row_taps(in_row, w_row, n, in_step, depth, offset, 2, s); break;
+      case 3: dwm_row_taps(in_row, w_row, n, in_step, depth, offset, 3, s); break;
+      default: dwm_row_taps(in_row, w_row, n, in_step, depth, offset, 4, s); break;
     }
   }
   sums[0] += s[0];
