@@ -20,18 +20,26 @@
 #include "microaot/kernels/conv.h"
 #include "microaot/window.h"
 
-/* Which input channels the group of output channels [c, c + 4) reads: a, for its first `split` channels (1 to 4),
- * and a + 1 for the others. */
+/* How the group of output channels [c, c + 4) walks a window: it reads input channel a for its first `split`
+ * channels (1 to 4) and a + 1 for the others; bytes from one tap to the next along a window row (input, filter)
+ * and from one window row to the next; the input offset in both 16-bit lanes. Set once per group. */
 typedef struct {
   int32_t channel, split;
-} dwm_inputs;
+  size_t in_step, w_step, in_row_step, w_row_step;
+  uint32_t offset;
+} dwm_walk;
 
-static dwm_inputs dwm_inputs_of(int32_t c, int32_t multiplier) {
-  dwm_inputs r;
-  r.channel = c / multiplier;
-  r.split = (r.channel + 1) * multiplier - c;
-  if (r.split > 4) r.split = 4;
-  return r;
+static dwm_walk dwm_walk_of(const dw_params* p, int32_t c) {
+  dwm_walk k;
+  k.channel = c / p->depth_multiplier;
+  k.split = (k.channel + 1) * p->depth_multiplier - c;
+  if (k.split > 4) k.split = 4;
+  k.in_step = (size_t)p->dilation_width * (size_t)p->input_depth;
+  k.w_step = (size_t)p->output_depth;
+  k.in_row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
+  k.w_row_step = (size_t)p->filter_width * (size_t)p->output_depth;
+  k.offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+  return k;
 }
 
 /* The group's sums (s[0..3]) over the taps of one window row: `n` taps, the input `in_step` bytes apart, the
@@ -63,28 +71,17 @@ static inline __attribute__((always_inline)) void dwm_row_taps(const int8_t* in,
   s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
 }
 
-/* The group's four sums over the in-image taps of window (y, x): `image` starts at input channel a, `filter` at
- * the group's first output channel. Not inlined: the sums stay in registers. */
-static __attribute__((noinline)) void dwm_taps(const dw_params* p, const int8_t* image, const int8_t* filter,
-                                               const dwm_inputs* group, const microaot_window* y,
-                                               const microaot_window* x, int32_t sums[4]) {
-  const size_t depth = (size_t)p->output_depth, in_depth = (size_t)p->input_depth;
-  const size_t in_step = (size_t)p->dilation_width * in_depth, w_row_step = (size_t)p->filter_width * depth;
-  const size_t in_row_step = (size_t)p->dilation_height * (size_t)p->input_width * in_depth;
-  const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
-  const int32_t n = x->end - x->begin;
-  const int8_t *in_row, *w_row;
-  int32_t fy, s[4] = {0, 0, 0, 0};
-  if (n <= 0 || y->end <= y->begin) return; /* no tap inside: the pointers below would leave the arrays */
-  in_row = image + ((size_t)(y->origin + y->begin * p->dilation_height) * (size_t)p->input_width +
-                    (size_t)(x->origin + x->begin * p->dilation_width)) * in_depth;
-  w_row = filter + ((size_t)y->begin * (size_t)p->filter_width + (size_t)x->begin) * depth;
-  for (fy = y->begin; fy < y->end; ++fy, in_row += in_row_step, w_row += w_row_step) {
-    switch (group->split) {
-      case 1: dwm_row_taps(in_row, w_row, n, in_step, depth, offset, 1, s); break;
-      case 2: dwm_row_taps(in_row, w_row, n, in_step, depth, offset, 2, s); break;
-      case 3: dwm_row_taps(in_row, w_row, n, in_step, depth, offset, 3, s); break;
-      default: dwm_row_taps(in_row, w_row, n, in_step, depth, offset, 4, s); break;
+/* The group's four sums over `rows` window rows of `n` taps from input `in_row` and weights `w_row` on, added to
+ * sums. Not inlined: the sums stay in registers. */
+static __attribute__((noinline)) void dwm_taps(const dwm_walk* k, const int8_t* in_row, const int8_t* w_row,
+                                               int32_t rows, int32_t n, int32_t sums[4]) {
+  int32_t r, s[4] = {0, 0, 0, 0};
+  for (r = 0; r < rows; ++r, in_row += k->in_row_step, w_row += k->w_row_step) {
+    switch (k->split) {
+      case 1: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 1, s); break;
+      case 2: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 2, s); break;
+      case 3: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 3, s); break;
+      default: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 4, s); break;
     }
   }
   sums[0] += s[0];
@@ -93,21 +90,32 @@ static __attribute__((noinline)) void dwm_taps(const dw_params* p, const int8_t*
   sums[3] += s[3];
 }
 
-/* One output row of the group: `image` at input channel a, `filter` and `out` at the group's first channel. */
-static void dwm_group_row(const dw_params* p, const dw_group* g, const dwm_inputs* in, const int8_t* image,
+/* One output row of the group, its windows' rows `y`: `image` at input channel a, `filter` and `out` at the
+ * group's first channel. A window with no tap in the image leaves the bias (its pointers are not formed). */
+static void dwm_group_row(const dw_params* p, const dw_group* g, const dwm_walk* k, const int8_t* image,
                           const int8_t* filter, const microaot_window* y, int8_t* out) {
-  const size_t depth = (size_t)p->output_depth;
-  int32_t ox, k, s[4];
+  const int32_t rows = y->end - y->begin;
+  const int8_t* in_y = NULL;
+  const int8_t* w_y = NULL;
+  int32_t ox, c, s[4];
+  if (rows > 0) {
+    in_y = image + (size_t)(y->origin + y->begin * p->dilation_height) * (size_t)p->input_width *
+                       (size_t)p->input_depth;
+    w_y = filter + (size_t)y->begin * k->w_row_step;
+  }
   for (ox = 0; ox < p->output_width; ++ox) {
     const microaot_window x = microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width,
                                                  p->dilation_width, p->input_width);
     memset(s, 0, sizeof s);
-    dwm_taps(p, image, filter, in, y, &x, s);
-    for (k = 0; k < 4; ++k) s[k] = 2 * s[k] + g->bias_weights[k];
+    if (rows > 0 && x.end > x.begin) {
+      dwm_taps(k, in_y + (size_t)(x.origin + x.begin * p->dilation_width) * (size_t)p->input_depth,
+               w_y + (size_t)x.begin * k->w_step, rows, x.end - x.begin, s);
+    }
+    for (c = 0; c < 4; ++c) s[c] = 2 * s[c] + g->bias_weights[c];
     if (g->full_range) {
-      microaot_dsp_step_store8x4(g->step, s, out + (size_t)ox * depth);
+      microaot_dsp_step_store8x4(g->step, s, out + (size_t)ox * k->w_step);
     } else {
-      dw_store4(g, s, out + (size_t)ox * depth);
+      dw_store4(g, s, out + (size_t)ox * k->w_step);
     }
   }
 }
@@ -121,14 +129,14 @@ static void dwm_rows(const dw_params* p, const int8_t* input, const int8_t* filt
   dw_group g;
   for (c = 0; c < p->output_depth; c += 4) {
     const int32_t first = c + 4 <= p->output_depth ? c : p->output_depth - 4; /* the last group ends at the end */
-    const dwm_inputs in = dwm_inputs_of(first, p->depth_multiplier);
+    const dwm_walk k = dwm_walk_of(p, first);
     microaot_dsp_depthwise_group_of(p, filter, ch, first, &g);
     for (row = row_begin; row < row_end; ++row) {
       const int32_t oy = row % p->output_height;
       const microaot_window y = microaot_window_of(oy, p->stride_height, p->pad_height, p->filter_height,
                                                    p->dilation_height, p->input_height);
-      const int8_t* image = input + (size_t)(row / p->output_height) * image_size + in.channel;
-      dwm_group_row(p, &g, &in, image, filter + first, &y, output + (size_t)(row - row_begin) * row_stride + first);
+      const int8_t* image = input + (size_t)(row / p->output_height) * image_size + k.channel;
+      dwm_group_row(p, &g, &k, image, filter + first, &y, output + (size_t)(row - row_begin) * row_stride + first);
     }
   }
 }
