@@ -377,15 +377,17 @@ int32_t add_op(Recipe& r, ModelSpec& m, int32_t in) {
 }
 
 // The focused operator's choices, over `choose`'s: 3x3 (the depthwise ring's) or another small filter, unit
-// strides, dilations and depth multiplier three times in four each, one time in four a window over the whole
+// strides, dilations and depth multiplier three times in four each (else a multiplier of 2, 3, 4 or 8), one time in four a window over the whole
 // image (a global pool); 4 to 32 output channels or units (enough for the packed kernels); no activation or
 // RELU (the calibrated output scale would make RELU6's and RELU_N1_TO_1's range a single value).
 void focus_choices(Recipe& r, OpChoices& c, const std::vector<int32_t>& image) {
   constexpr int32_t kFilters[] = {3, 3, 1, 2, 5};
+  constexpr int32_t kMultipliers[] = {2, 3, 4, 8};  // the multiplier kernel's (2, 3) and the full kernel's (4k)
   c.filter_h = r.pick(kFilters), c.filter_w = r.pick(kFilters);
   if (r.byte() % 4 != 0) c.stride_h = c.stride_w = 1;
   if (r.byte() % 4 != 0) c.dilation_h = c.dilation_w = 1;
-  if (r.byte() % 4 != 0) c.multiplier = 1;
+  const uint8_t multiplier = r.byte();
+  c.multiplier = multiplier % 4 != 0 ? 1 : kMultipliers[multiplier / 4 % 4];
   if (r.byte() % 4 == 0) c.filter_h = image[1], c.filter_w = image[2], c.padding = tflite::Padding::VALID;
   c.out_channels = 4 * (1 + r.byte() % 8);
   c.activation = r.flag() ? tflite::ActivationFunctionType::RELU : tflite::ActivationFunctionType::NONE;

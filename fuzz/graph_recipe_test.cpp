@@ -40,9 +40,10 @@ std::set<std::string> stems_reached(const std::string& op, int tries) {
   return stems;
 }
 
-TEST(FocusedRecipes, DepthwiseModelsReachTheRing) {
+TEST(FocusedRecipes, DepthwiseModelsReachTheRingAndTheMultiplierKernel) {
   const std::set<std::string> stems = stems_reached("DEPTHWISE_CONV_2D", 300);
   EXPECT_EQ(stems.count("depthwise_conv_2d_s8_ring"), 1u);
+  EXPECT_EQ(stems.count("depthwise_conv_2d_s8_multiplier"), 1u);
   EXPECT_EQ(stems.count("depthwise_conv_2d_s8"), 1u);  // and the full kernel's other layers
 }
 

@@ -615,6 +615,39 @@ TEST(DepthwiseHandler, DspRingOnlyForARequantizationWithinItsBounds) {
   EXPECT_EQ(shifted.stem, "depthwise_conv_2d_s8");
 }
 
+// On a DSP target a layer of depth multiplier 3 (neither 1 nor 4k: the full kernel's portable code) calls
+// depthwise_conv_2d_s8_multiplier, which takes the params as they are; fewer than 4 output channels, a multiplier
+// of 4 (the full kernel's own path) and --optimize size keep the full kernel.
+TEST(DepthwiseHandler, DspMultiplierLayersCallTheMultiplierKernel) {
+  const Target m4 = parse_target("cortex-m4");
+  Graph three = build(depthwise_spec());
+  const KernelCall call = lower_in_place_for_test(three, m4);
+  EXPECT_EQ(call.info().function(), "microaot_depthwise_conv_2d_s8_multiplier");
+  EXPECT_EQ(array(call, "output_shift").size(), 6u);
+  EXPECT_NE(call.specialisation.find("depthwise multiplier 3: 4 channels per step"), std::string::npos)
+      << call.specialisation;
+  Spec narrow = depthwise_spec();
+  narrow.input = {1, 10, 10, 1};
+  narrow.filter = {1, 3, 3, 3};
+  narrow.output = {1, 10, 10, 3};
+  narrow.filter_scales = {0.01f, 0.02f, 0.03f};
+  Graph narrow_graph = build(narrow);
+  const KernelCall full = lower_in_place_for_test(narrow_graph, m4);
+  EXPECT_EQ(full.info().function(), "microaot_depthwise_conv_2d_s8");
+  EXPECT_NE(full.specialisation.find("fewer than 4 output channels"), std::string::npos) << full.specialisation;
+  Spec four = depthwise_spec();
+  four.filter = {1, 3, 3, 8};
+  four.output = {1, 10, 10, 8};
+  four.filter_scales = std::vector<float>(8, 0.01f);
+  four.options = DepthwiseConv2DOptions{Padding::kSame, 1, 1, 2, 2, 4, Activation::kNone};
+  Graph four_graph = build(four);
+  EXPECT_EQ(lower_in_place_for_test(four_graph, m4).info().function(), "microaot_depthwise_conv_2d_s8");
+  Target size = m4;
+  size.optimize_size = true;
+  Graph sized = build(depthwise_spec());
+  EXPECT_EQ(lower_in_place_for_test(sized, size).info().function(), "microaot_depthwise_conv_2d_s8");
+}
+
 TEST(DepthwiseHandler, Stride2ValidFloat) {
   Spec s = depthwise_spec();
   s.type = DType::kFloat32;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/params_struct.h"
+#include "microaot/fit/depthwise_conv_2d.h"
 #include "ops/conv_common.h"
 #include "ops/depthwise_dsp_path.h"
 #include "ops/hybrid_weights.h"
@@ -115,8 +117,9 @@ KernelCall lower(const Graph& graph, const Op& op) {
                         options.activation, channels, accumulator(graph, t));
 }
 
-// The int8 family's chooser (compile/choose_variants.h). The ring's own kernel refuses (a status) a layer
-// outside its requantization bounds: such a layer keeps the full kernel, which takes the portable code for it.
+// The int8 family's chooser (compile/choose_variants.h). The ring's and the multiplier's own kernels refuse (a
+// status) a layer outside their rules (runtime/include/microaot/fit/depthwise_conv_2d.h): such a layer keeps the
+// full kernel, which takes the portable code for it.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
   if (!target.kernels_use_dsp()) return;
   const DepthwiseConv2DOptions& options = options_of(graph, op);
@@ -124,6 +127,15 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   const ConvTensors t = conv_tensors(graph, op);
   if (graph.tensor(t.filter).dtype != DType::kInt8) return;
   const bool fits = depthwise_dsp_requantization_fits(requantization_of(graph, call, t.bias));
+  const microaot_depthwise_conv_2d_params_q params = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, call.params);
+  // A multiplier of 4k keeps the full kernel's path, which reads one input byte per 4 channels.
+  if (fits && options.depth_multiplier % 4 != 0 && microaot_fit_depthwise_multiplier(&params)) {
+    call.stem = "depthwise_conv_2d_s8_multiplier";
+    call.specialisation = "depthwise multiplier " + std::to_string(options.depth_multiplier) +
+                          ": 4 channels per step from at most 2 input bytes, each window's in-image taps, output "
+                          "step one SMMLAR per value";
+    return;
+  }
   call.specialisation = depthwise_dsp_path(g, options.depth_multiplier, fits);
   if (fits && depthwise_dsp_ring_only(g, options.depth_multiplier)) use_ring_kernel(graph, call);
 }

@@ -41,7 +41,7 @@ bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r) {
                              bias = saturated(r.bias);
   const microaot_depthwise_channels channels = {bias.empty() ? nullptr : bias.data(), multipliers.data(),
                                                 shifts.data()};
-  return microaot_fit_depthwise_dsp(&p, &channels) != 0;
+  return microaot_fit_depthwise_dsp_requantization(&p, &channels) != 0;
 }
 
 bool depthwise_dsp_ring_only(const ConvGeometry& g, int depth_multiplier) {
@@ -51,7 +51,8 @@ bool depthwise_dsp_ring_only(const ConvGeometry& g, int depth_multiplier) {
 std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier, bool requantization_fits) {
   const std::string step = ", output step one SMMLAR per value";
   if (depth_multiplier != 1 && depth_multiplier % 4 != 0) {
-    return "depthwise: the portable kernel (depth multiplier neither 1 nor 4k)";
+    return "depthwise: the portable kernel (depth multiplier neither 1 nor 4k, and fewer than 4 output channels or "
+           "the requantization outside the DSP bounds of depthwise_conv_2d_s8_multiplier)";
   }
   if (!requantization_fits) {
     return "depthwise: the portable kernel (requantization outside the ring's and the DSP paths' bounds: a left "

@@ -26,9 +26,9 @@ struct DepthwiseRequantization {
 };
 
 // Whether the requantization lies within the DSP kernels' bounds (right shifts, multipliers >= 0, offsets
-// within [-128, 128], |bias| <= 2^29, a rounding term below 2^30): microaot_fit_depthwise_dsp
-// (runtime/include/microaot/fit/depthwise_conv_2d.h), the rule the runtime's guard calls too. Outside them the
-// full kernel takes the portable code and the ring's own kernel refuses the layer.
+// within [-128, 128], |bias| <= 2^29, a rounding term below 2^30): microaot_fit_depthwise_dsp_requantization
+// (runtime/include/microaot/fit/depthwise_conv_2d.h), the rule the runtime's guards call too. Outside them the
+// full kernel takes the portable code and the specialised kernels refuse the layer.
 bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r);
 
 // The path for geometry `g` and `depth_multiplier`, in words; a requantization that does not fit

@@ -76,7 +76,8 @@ DepthwiseRequantization inside() {
   return r;
 }
 
-// Each bound of microaot_dsp_depthwise_fits at its edge: the last value inside fits, the next one does not.
+// Each bound of microaot_fit_depthwise_dsp_requantization at its edge: the last value inside fits, the next one
+// does not.
 TEST(DepthwiseDspPath, RequantizationFitsUpToEachBound) {
   EXPECT_TRUE(depthwise_dsp_requantization_fits(inside()));
   DepthwiseRequantization no_bias = inside();
@@ -91,7 +92,6 @@ TEST(DepthwiseDspPath, RequantizationFitsUpToEachBound) {
       {"input offset 129", [](DepthwiseRequantization& r) { r.input_offset = 129; }},
       {"output offset 129", [](DepthwiseRequantization& r) { r.output_offset = 129; }},
       {"2^14 taps", [](DepthwiseRequantization& r) { r.filter_taps = 1 << 14; }},
-      {"depth multiplier 2", [](DepthwiseRequantization& r) { r.depth_multiplier = 2; }},
       // |output offset| 128: (2 * 128 + 1) * 2^(e-1) < 2^30 up to e = 22
       {"rounding term", [](DepthwiseRequantization& r) { r.shifts[1] = -23; }},
   };
@@ -107,8 +107,10 @@ TEST(DepthwiseDspPath, RequantizationFitsUpToEachBound) {
   EXPECT_FALSE(depthwise_dsp_requantization_fits(edges));
   edges.shifts[2] = -30;
   EXPECT_TRUE(depthwise_dsp_requantization_fits(edges));
-  edges.depth_multiplier = 4;
-  EXPECT_TRUE(depthwise_dsp_requantization_fits(edges));
+  for (const int multiplier : {2, 3, 4}) {  // the kernels' geometry rules decide on the multiplier
+    edges.depth_multiplier = multiplier;
+    EXPECT_TRUE(depthwise_dsp_requantization_fits(edges)) << multiplier;
+  }
 }
 
 }  // namespace

@@ -37,6 +37,12 @@ microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_de
                                                                const int8_t* input, const int8_t* filter,
                                                                const int32_t* bias, const int32_t* requant,
                                                                int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier(const microaot_depthwise_conv_2d_params_q* params,
+                                                             const int8_t* input, const int8_t* filter,
+                                                             const int32_t* bias, int8_t* output);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(
+    const microaot_depthwise_conv_2d_params_q* params, const int8_t* input, const int8_t* filter, const int32_t* bias,
+    int8_t* output, void* scratch);
 void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
                          int8_t* output);
 void microaot_dsp_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
@@ -175,23 +181,32 @@ TEST(DspConv2dS8, MatchesPortableOnRandomShapes) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
-TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
-  const ConvKernels<microaot_depthwise_conv_2d_params_q> depthwise{
-      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
-  std::mt19937 rng(13);
+// `cases` random depthwise layers (filters up to 4x4, a 3x3 one every `square3`-th case), case i of depth
+// multiplier multipliers[i % N] and at least `min_depth` output channels: kernels `k` must give the portable bytes.
+template <size_t N>
+void expect_depthwise_like_portable(const ConvKernels<microaot_depthwise_conv_2d_params_q>& k, unsigned seed,
+                                    int cases, int square3, const int (&multipliers)[N], int min_depth) {
+  std::mt19937 rng(seed);
   Counts counts;
-  for (int i = 0; i < 400; ++i) {
-    Geometry g = random_geometry(rng, 4, i % 2 == 0);
+  for (int i = 0; i < cases; ++i) {
+    Geometry g = random_geometry(rng, 4, i % square3 == 0);
     microaot_depthwise_conv_2d_params_q p{};
-    const int multipliers[] = {2, 1, 1, 4, 1, 8};  // 2: the portable fallback; 4, 8: four channels read one input
-    p.depth_multiplier = multipliers[i % 6];
+    p.depth_multiplier = multipliers[static_cast<size_t>(i) % N];
+    if (g.in_c * p.depth_multiplier < min_depth) g.in_c = (min_depth + p.depth_multiplier - 1) / p.depth_multiplier;
     g.out_c = g.in_c * p.depth_multiplier;
     set_conv_window(p, g);
     const int taps = g.filter_h * g.filter_w;
-    expect_same_conv(depthwise, p, g, taps, static_cast<size_t>(taps * g.out_c), rng, i, counts);
-    ASSERT_FALSE(HasFailure());
+    expect_same_conv(k, p, g, taps, static_cast<size_t>(taps * g.out_c), rng, i, counts);
+    ASSERT_FALSE(::testing::Test::HasFailure()) << "case " << i;
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> depthwise{
+      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
+  const int multipliers[] = {2, 1, 1, 4, 1, 8};  // 2: the portable fallback; 4, 8: four channels read one input
+  expect_depthwise_like_portable(depthwise, 13, 400, 2, multipliers, 0);
 }
 
 // A 3x3 depthwise layer of depth multiplier 1 and geometry g (out_h, out_w filled in from the padding and
@@ -295,6 +310,80 @@ TEST(DspDepthwiseConv2dS8Ring, MatchesPortableOnRingLayers) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
+// A layer its two kernels (plain, overlap) take as it is (`Layer::run`: both statuses, and whether either wrote a
+// byte of its output): OK and written; after each change, both VALUE_OUT_OF_RANGE and nothing written.
+template <typename Layer, size_t N>
+void expect_refused_without_writing(const std::pair<const char*, void (*)(Layer&)> (&changes)[N]) {
+  bool written = false;
+  Layer inside;
+  EXPECT_EQ(inside.run(&written), std::make_pair(MICROAOT_STATUS_OK, MICROAOT_STATUS_OK));
+  EXPECT_TRUE(written);
+  for (const auto& [what, change] : changes) {
+    Layer layer;
+    change(layer);
+    const auto refused = std::make_pair(MICROAOT_STATUS_VALUE_OUT_OF_RANGE, MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(layer.run(&written), refused) << what;
+    EXPECT_FALSE(written) << what;
+  }
+}
+
+// The multiplier's own kernels on a layer they take: the status must be OK (checked here).
+void multiplier_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
+                       const int32_t* bias, int8_t* output) {
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_multiplier(p, input, filter, bias, output), MICROAOT_STATUS_OK);
+}
+void multiplier_overlap_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input,
+                               const int8_t* filter, const int32_t* bias, int8_t* output, void* scratch) {
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(p, input, filter, bias, output, scratch),
+            MICROAOT_STATUS_OK);
+}
+
+// depthwise_conv_2d_s8_multiplier on the layers it takes: depth multipliers 2 to 8 (a group of four channels
+// reading one input channel, two, split anywhere; the last group overlapping the one before it), filters up to
+// 4x4, dilations and strides 1 and 2, padding, odd widths, two batches.
+TEST(DspDepthwiseConv2dS8Multiplier, MatchesPortableOnRandomShapes) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> kernels{
+      microaot_depthwise_conv_2d_s8, multiplier_taking, multiplier_overlap_taking};
+  const int multipliers[] = {2, 3, 4, 5, 8, 2, 3, 6};
+  expect_depthwise_like_portable(kernels, 41, 300, 3, multipliers, 4);
+}
+
+// Outside its rule (microaot_fit_depthwise_multiplier and the DSP bounds) both kernels return
+// VALUE_OUT_OF_RANGE and leave the output as it was; the layer before the change: OK, written.
+TEST(DspDepthwiseConv2dS8Multiplier, RefusesLayersOutsideItsRuleWithoutWriting) {
+  struct Layer {
+    Geometry g{1, 4, 5, 3, 3, 3, 4, 5, 6, 1, 1, 1, 1, 1, 1};
+    std::vector<int32_t> multiplier = std::vector<int32_t>(6, 1 << 30), shift = std::vector<int32_t>(6, -10);
+    microaot_depthwise_conv_2d_params_q p{};
+    Layer() {
+      set_conv_window(p, g);
+      p.depth_multiplier = 2;
+      p.activation_min = -128, p.activation_max = 127;
+    }
+    std::pair<microaot_status, microaot_status> run(bool* written) {
+      p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+      const std::vector<int8_t> input(static_cast<size_t>(g.in_h * g.in_w * g.in_c), 7);
+      const std::vector<int8_t> filter(static_cast<size_t>(9 * g.out_c), -5);
+      const std::vector<int8_t> sentinel(static_cast<size_t>(g.out_h * g.out_w * g.out_c), 0x5a);
+      std::vector<int8_t> plain = sentinel, overlap = sentinel, scratch(static_cast<size_t>(g.out_w * g.out_c));
+      const microaot_status a =
+          microaot_dsp_depthwise_conv_2d_s8_multiplier(&p, input.data(), filter.data(), nullptr, plain.data());
+      const microaot_status b = microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(
+          &p, input.data(), filter.data(), nullptr, overlap.data(), scratch.data());
+      *written = plain != sentinel || overlap != sentinel;
+      return {a, b};
+    }
+  };
+  const std::pair<const char*, void (*)(Layer&)> changes[] = {
+      {"depth multiplier 1", [](Layer& l) { l.p.depth_multiplier = 1, l.p.input_depth = 6; }},
+      {"3 output channels", [](Layer& l) { l.p.input_depth = 1, l.p.output_depth = 3, l.p.depth_multiplier = 3; }},
+      {"output depth not input depth * multiplier", [](Layer& l) { l.p.depth_multiplier = 3; }},
+      {"left shift", [](Layer& l) { l.shift[4] = 1; }},
+      {"input offset 129", [](Layer& l) { l.p.input_offset = 129; }},
+  };
+  expect_refused_without_writing(changes);
+}
+
 // A ring layer (5x5, 8 channels, "same") whose requantization lies within the ring's bounds, and the status
 // and output of both ring kernels on it after `change`.
 struct RingLayer {
@@ -343,17 +432,7 @@ TEST(DspDepthwiseConv2dS8Ring, RefusesLayersOutsideItsBoundsWithoutWriting) {
        [](RingLayer& l) { l.p.stride_height = l.p.stride_width = 2, l.p.output_height = l.p.output_width = 3; }},
       {"depth 6", [](RingLayer& l) { l.p.input_depth = l.p.output_depth = 6; }},
   };
-  bool written = false;
-  RingLayer inside;
-  EXPECT_EQ(inside.run(&written), std::make_pair(MICROAOT_STATUS_OK, MICROAOT_STATUS_OK));
-  EXPECT_TRUE(written);
-  for (const auto& [what, change] : changes) {
-    RingLayer layer;
-    change(layer);
-    const auto refused = std::make_pair(MICROAOT_STATUS_VALUE_OUT_OF_RANGE, MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
-    EXPECT_EQ(layer.run(&written), refused) << what;
-    EXPECT_FALSE(written) << what;
-  }
+  expect_refused_without_writing(changes);
 }
 
 // Without its requantization array both ring kernels return NULL_POINTER and write nothing.

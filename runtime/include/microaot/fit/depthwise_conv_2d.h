@@ -1,8 +1,7 @@
-/* Whether the DSP int8 DEPTHWISE_CONV_2D kernels' fast paths compute a layer's requantization, written once:
- * the compiler's chooser (compiler/ops/depthwise_dsp_path.cpp) calls the ring's own kernel only for a layer
- * within it, and both DSP kernels' guard (microaot_dsp_depthwise_fits, dsp/depthwise_conv_2d_s8_setup.c)
- * checks it at run time (a graph blob is untrusted). A pure function of the params and the per-channel
- * constants. */
+/* Which DSP int8 DEPTHWISE_CONV_2D kernel may compute a layer, written once: the compiler's chooser
+ * (compiler/ops/depthwise_conv_2d.cpp, through depthwise_dsp_path.cpp) picks by these, and the kernels' guards
+ * (microaot_dsp_depthwise_fits in dsp/depthwise_conv_2d_s8_setup.c, and each specialised kernel's own) check
+ * them at run time (a graph blob is untrusted). Pure functions of the params and the per-channel constants. */
 #ifndef MICROAOT_FIT_DEPTHWISE_CONV_2D_H
 #define MICROAOT_FIT_DEPTHWISE_CONV_2D_H
 
@@ -18,15 +17,14 @@ typedef struct {
   const int32_t *bias, *multiplier, *shift;
 } microaot_depthwise_channels;
 
-/* The fast path's bounds: |input + offset| <= 256 and |weight| <= 128, so fewer than 2^14 taps and a bias
- * below 2^29 in magnitude keep every sum below 2^30, and twice it fits in int32 for SMMLAR; per channel a
- * right shift e in [1, 31], a multiplier >= 0 and the rounding term of the output step below 2^30; a depth
- * multiplier of 1 or 4k. */
-static inline int microaot_fit_depthwise_dsp(const microaot_depthwise_conv_2d_params_q* p,
-                                             const microaot_depthwise_channels* ch) {
+/* The DSP code's requantization bounds: |input + offset| <= 256 and |weight| <= 128, so fewer than 2^14 taps and
+ * a bias below 2^29 in magnitude keep every sum below 2^30, and twice it fits in int32 for SMMLAR; per channel a
+ * right shift e in [1, 31], a multiplier >= 0 and the rounding term of the output step below 2^30. */
+static inline int microaot_fit_depthwise_dsp_requantization(const microaot_depthwise_conv_2d_params_q* p,
+                                                            const microaot_depthwise_channels* ch) {
   int32_t c, rounding_factor;
-  if ((p->depth_multiplier != 1 && p->depth_multiplier % 4 != 0) || p->input_offset < -128 || p->input_offset > 128 ||
-      p->filter_height * p->filter_width >= (1 << 14) || p->output_offset < -128 || p->output_offset > 128) {
+  if (p->input_offset < -128 || p->input_offset > 128 || p->filter_height * p->filter_width >= (1 << 14) ||
+      p->output_offset < -128 || p->output_offset > 128) {
     return 0;
   }
   /* the rounding term 2^(e-1) + |offset| * 2^e = (2 |offset| + 1) * 2^(e-1) < 2^30: 2 |offset| + 1 < 2^(31-e) */
@@ -38,6 +36,20 @@ static inline int microaot_fit_depthwise_dsp(const microaot_depthwise_conv_2d_pa
     if (rounding_factor >= (int32_t)1 << (31 + shift)) return 0;
   }
   return 1;
+}
+
+/* The full DSP kernel's fast paths (and the ring's): a depth multiplier of 1 or 4k, within the bounds. */
+static inline int microaot_fit_depthwise_dsp(const microaot_depthwise_conv_2d_params_q* p,
+                                             const microaot_depthwise_channels* ch) {
+  return (p->depth_multiplier == 1 || p->depth_multiplier % 4 == 0) && microaot_fit_depthwise_dsp_requantization(p, ch);
+}
+
+/* depthwise_conv_2d_s8_multiplier's geometry: a depth multiplier of 2 or more over at least 4 output channels,
+ * each input channel's outputs side by side (output depth = input depth * multiplier), so that any 4 channels from
+ * an even one on read at most 2 neighbouring input channels. The kernel also needs the bounds above. */
+static inline int microaot_fit_depthwise_multiplier(const microaot_depthwise_conv_2d_params_q* p) {
+  return p->depth_multiplier >= 2 && p->output_depth >= 4 &&
+         (int64_t)p->input_depth * p->depth_multiplier == p->output_depth;
 }
 
 #endif

@@ -113,6 +113,13 @@ void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* pa
 microaot_status microaot_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params,
                                                    const int8_t* input, const int8_t* filter, const int32_t* bias,
                                                    const int32_t* requant, int8_t* output);
+/* The same for layers of depth multiplier 2 or more over at least 4 output channels (its own source, see
+ * kernel_list.def): the DSP build refuses any other layer, and a requantization outside its bounds
+ * (microaot/fit/depthwise_conv_2d.h), with MICROAOT_STATUS_VALUE_OUT_OF_RANGE and the output unwritten; the
+ * portable build computes every layer. */
+microaot_status microaot_depthwise_conv_2d_s8_multiplier(const microaot_depthwise_conv_2d_params_q* params,
+                                                         const int8_t* input, const int8_t* filter,
+                                                         const int32_t* bias, int8_t* output);
 void microaot_depthwise_conv_2d_s16(const microaot_depthwise_conv_2d_params_q* params, const int16_t* input,
                                     const int8_t* filter, const int64_t* bias, int16_t* output);
 void microaot_depthwise_conv_2d_f32(const microaot_depthwise_conv_2d_params_f32* params, const float* input,
@@ -140,6 +147,11 @@ microaot_status microaot_depthwise_conv_2d_s8_ring_overlap(const microaot_depthw
                                                            const int8_t* input, const int8_t* filter,
                                                            const int32_t* bias, const int32_t* requant,
                                                            int8_t* output, void* scratch);
+/* Without `scratch`: MICROAOT_STATUS_NULL_POINTER, the output unwritten. */
+microaot_status microaot_depthwise_conv_2d_s8_multiplier_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                                 const int8_t* input, const int8_t* filter,
+                                                                 const int32_t* bias, int8_t* output,
+                                                                 void* scratch);
 void microaot_depthwise_conv_2d_s16_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                             const int16_t* input, const int8_t* filter, const int64_t* bias,
                                             int16_t* output, void* scratch);

@@ -1,0 +1,178 @@
+/* int8 DEPTHWISE_CONV_2D with the DSP extension for a depth multiplier of 2 or more (output channel oc reads
+ * input channel oc / multiplier), bit-exact with the portable kernel: the layers the full DSP kernel leaves to the
+ * portable code (multipliers 2, 3, 5, ...). The compiler picks this stem for them (compiler/ops/depthwise_conv_2d.cpp);
+ * any other layer (a graph blob is untrusted, a user may call it) is refused with a status before a byte of the
+ * output is written (microaot_fit_depthwise_multiplier and the DSP bounds, microaot/fit/depthwise_conv_2d.h).
+ * Four output channels at a time, as the full kernel's groups: channels c to c + 3 read input channel a (the
+ * first `split` of them) and a + 1 (the others), so each tap loads the two input bytes as one halfword h, and
+ * the lanes of channels (c, c + 2) and (c + 1, c + 3) are SXTAB16 of h | h << 8 (bytes a, a + 1) or of
+ * h | h << 16 (bytes a, a or, rotated, a + 1, a + 1), the input offset added on the way, as the split picks them;
+ * SMLABB/SMLATT add the four products. Any filter, stride, dilation
+ * and padding: each window's in-image taps, as the reference. The sums doubled for the group's output step (one
+ * SMMLAR per value, microaot/dsp_depthwise.h); the last depth % 4 channels by a group ending at the last channel
+ * (a few channels computed twice, the same bytes stored twice). */
+/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_setup.c */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "microaot/dsp_depthwise.h"
+#include "microaot/kernels/conv.h"
+#include "microaot/window.h"
+
+/* How the group of output channels [c, c + 4) walks a window: it reads input channel a for its first `split`
+ * channels (1 to 4) and a + 1 for the others; bytes from one tap to the next along a window row (input, filter)
+ * and from one window row to the next; the input offset in both 16-bit lanes. Set once per group. */
+typedef struct {
+  int32_t channel, split;
+  size_t in_step, w_step, in_row_step, w_row_step;
+  uint32_t offset;
+} dwm_walk;
+
+static dwm_walk dwm_walk_of(const dw_params* p, int32_t c) {
+  dwm_walk k;
+  k.channel = c / p->depth_multiplier;
+  k.split = (k.channel + 1) * p->depth_multiplier - c;
+  if (k.split > 4) k.split = 4;
+  k.in_step = (size_t)p->dilation_width * (size_t)p->input_depth;
+  k.w_step = (size_t)p->output_depth;
+  k.in_row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
+  k.w_row_step = (size_t)p->filter_width * (size_t)p->output_depth;
+  k.offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
+  return k;
+}
+
+/* The group's sums (s[0..3]) over the taps of one window row: `n` taps, the input `in_step` bytes apart, the
+ * weights `depth` apart. Inlined with a constant `split`, one loop per split: its lanes without a test per tap. */
+static inline __attribute__((always_inline)) void dwm_row_taps(const int8_t* in, const int8_t* w, int32_t n,
+                                                               size_t in_step, size_t depth, uint32_t offset,
+                                                               int32_t split, int32_t s[4]) {
+  int32_t t, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+  for (t = 0; t < n; ++t, in += in_step, w += depth) {
+    const uint32_t weights = microaot_dsp_load4(w);
+    const uint32_t w02 = microaot_dsp_sxtb16(weights), w13 = microaot_dsp_sxtb16_ror8(weights);
+    uint32_t x02, x13;
+    if (split == 4) { /* no channel reads a + 1: its byte (maybe past the input) is not loaded */
+      x02 = x13 = microaot_dsp_sxtab16(offset, 0x00010001u * (uint8_t)*in);
+    } else {
+      uint16_t pair; /* bytes a, a + 1 */
+      uint32_t h;
+      memcpy(&pair, in, sizeof pair);
+      h = pair;
+      x02 = microaot_dsp_sxtab16(offset, split == 3 ? h | h << 16 : h | h << 8);
+      x13 = split == 1 ? microaot_dsp_sxtab16_ror8(offset, h | h << 16)
+                       : microaot_dsp_sxtab16(offset, h | h << 8);
+    }
+    s0 = microaot_dsp_smlabb(x02, w02, s0);
+    s2 = microaot_dsp_smlatt(x02, w02, s2);
+    s1 = microaot_dsp_smlabb(x13, w13, s1);
+    s3 = microaot_dsp_smlatt(x13, w13, s3);
+  }
+  s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+}
+
+/* The group's four sums over `rows` window rows of `n` taps from input `in_row` and weights `w_row` on, added to
+ * sums. Not inlined: the sums stay in registers. */
+static __attribute__((noinline)) void dwm_taps(const dwm_walk* k, const int8_t* in_row, const int8_t* w_row,
+                                               int32_t rows, int32_t n, int32_t sums[4]) {
+  int32_t r, s[4] = {0, 0, 0, 0};
+  for (r = 0; r < rows; ++r, in_row += k->in_row_step, w_row += k->w_row_step) {
+    switch (k->split) {
+      case 1: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 1, s); break;
+      case 2: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 2, s); break;
+      case 3: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 3, s); break;
+      default: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 4, s); break;
+    }
+  }
+  sums[0] += s[0];
+  sums[1] += s[1];
+  sums[2] += s[2];
+  sums[3] += s[3];
+}
+
+/* One output row of the group, its windows' rows `y`: `image` at input channel a, `filter` and `out` at the
+ * group's first channel. A window with no tap in the image leaves the bias (its pointers are not formed). */
+static void dwm_group_row(const dw_params* p, const dw_group* g, const dwm_walk* k, const int8_t* image,
+                          const int8_t* filter, const microaot_window* y, int8_t* out) {
+  const int32_t rows = y->end - y->begin;
+  const int8_t* in_y = NULL;
+  const int8_t* w_y = NULL;
+  int32_t ox, c, s[4];
+  if (rows > 0) {
+    in_y = image + (size_t)(y->origin + y->begin * p->dilation_height) * (size_t)p->input_width *
+                       (size_t)p->input_depth;
+    w_y = filter + (size_t)y->begin * k->w_row_step;
+  }
+  for (ox = 0; ox < p->output_width; ++ox) {
+    const microaot_window x = microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width,
+                                                 p->dilation_width, p->input_width);
+    memset(s, 0, sizeof s);
+    if (rows > 0 && x.end > x.begin) {
+      dwm_taps(k, in_y + (size_t)(x.origin + x.begin * p->dilation_width) * (size_t)p->input_depth,
+               w_y + (size_t)x.begin * k->w_step, rows, x.end - x.begin, s);
+    }
+    for (c = 0; c < 4; ++c) s[c] = 2 * s[c] + g->bias_weights[c];
+    if (g->full_range) {
+      microaot_dsp_step_store8x4(g->step, s, out + (size_t)ox * k->w_step);
+    } else {
+      dw_store4(g, s, out + (size_t)ox * k->w_step);
+    }
+  }
+}
+
+/* Output rows [row_begin, row_end) (counted over all batches) into `output` (row i at output + i * row_stride),
+ * group by group, each group's constants once. */
+static void dwm_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const dw_channels* ch,
+                     int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end) {
+  const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+  int32_t c, row;
+  dw_group g;
+  for (c = 0; c < p->output_depth; c += 4) {
+    const int32_t first = c + 4 <= p->output_depth ? c : p->output_depth - 4; /* the last group ends at the end */
+    const dwm_walk k = dwm_walk_of(p, first);
+    microaot_dsp_depthwise_group_of(p, filter, ch, first, &g);
+    for (row = row_begin; row < row_end; ++row) {
+      const int32_t oy = row % p->output_height;
+      const microaot_window y = microaot_window_of(oy, p->stride_height, p->pad_height, p->filter_height,
+                                                   p->dilation_height, p->input_height);
+      const int8_t* image = input + (size_t)(row / p->output_height) * image_size + k.channel;
+      dwm_group_row(p, &g, &k, image, filter + first, &y, output + (size_t)(row - row_begin) * row_stride + first);
+    }
+  }
+}
+
+/* All rows at once into `output`, or (`scratch`: output and input may share bytes) row by row through the scratch
+ * row, as the portable overlap variant. */
+static microaot_status dwm_run(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                               int8_t* output, int8_t* scratch) {
+  const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
+  const int32_t rows = p->batches * p->output_height;
+  const dw_channels ch = dw_channels_of(p, bias);
+  int32_t row;
+  if (!microaot_fit_depthwise_multiplier(p) || !microaot_fit_depthwise_dsp_requantization(p, &ch)) {
+    return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
+  }
+  if (scratch == NULL) {
+    dwm_rows(p, input, filter, &ch, output, row_size, 0, rows);
+    return MICROAOT_STATUS_OK;
+  }
+  for (row = 0; row < rows; ++row) {
+    dwm_rows(p, input, filter, &ch, scratch, row_size, row, row + 1);
+    memcpy(output + (size_t)row * row_size, scratch, row_size);
+  }
+  return MICROAOT_STATUS_OK;
+}
+
+microaot_status microaot_depthwise_conv_2d_s8_multiplier(const microaot_depthwise_conv_2d_params_q* params,
+                                                         const int8_t* input, const int8_t* filter,
+                                                         const int32_t* bias, int8_t* output) {
+  return dwm_run(params, input, filter, bias, output, NULL);
+}
+
+microaot_status microaot_depthwise_conv_2d_s8_multiplier_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                                 const int8_t* input, const int8_t* filter,
+                                                                 const int32_t* bias, int8_t* output,
+                                                                 void* scratch) {
+  if (scratch == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  return dwm_run(params, input, filter, bias, output, (int8_t*)scratch);
+}
