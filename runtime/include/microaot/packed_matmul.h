@@ -242,7 +242,7 @@ static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const 
 
 /* The row machinery (the output steps, the loops over unit pairs) is out of line, one copy per weight
  * form for every packed kernel of a model: microaot/templates/packed_rows.h, instantiated by
- * kernels/portable/packed_rows.c (int8 weight words) and packed_rows_w16.c (int16). A kernel source names the
+ * kernels/dsp/packed_rows.c (int8 weight words) and packed_rows_w16.c (int16). A kernel source names the
  * one it calls in a links comment (docs/adding-an-operator.md), which brings it into the generated folder. */
 #if MICROAOT_PACKED_WIDE_WEIGHTS
 #define MICROAOT_PACKED_FORM(name) name##_w16

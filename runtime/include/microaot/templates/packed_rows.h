@@ -1,6 +1,6 @@
 /* The packed kernels' row machinery (declared in microaot/packed_matmul.h): the output step and the loops over
  * unit pairs, one out-of-line copy per weight form that every packed kernel of the form calls. The including
- * source (kernels/portable/packed_rows.c, packed_rows_w16.c) defines MICROAOT_PACKED_WIDE_WEIGHTS. */
+ * source (kernels/dsp/packed_rows.c, packed_rows_w16.c) defines MICROAOT_PACKED_WIDE_WEIGHTS. */
 #include <stddef.h>
 
 #include "microaot/packed_matmul.h"
