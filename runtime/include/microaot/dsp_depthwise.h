@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "microaot/dsp_depthwise_blocks.h"
 #include "microaot/dsp_dot.h"
 #include "microaot/fit/depthwise_conv_2d.h"
 #include "microaot/kernels/conv.h"
