@@ -1,5 +1,5 @@
 /* Matrix-product kernels over weights the compiler laid out for the DSP inner loop (compiler/ops/packed_weights.h,
- * microaot/packed_matmul.h has the layout): a 1x1 CONV_2D without padding and an int8 FULLY_CONNECTED whose
+ * microaot/packed_dot.h has the layout): a 1x1 CONV_2D without padding and an int8 FULLY_CONNECTED whose
  * weight zero point is 0. The compiler picks them for a target with the DSP extension. `requant` holds the
  * output step the compiler proved exact (MICROAOT_PACKED_STEP_WORDS per output channel pair,
  * microaot/packed_matmul.h; a layer outside that proof takes the unpacked kernel), whose words hold the bias

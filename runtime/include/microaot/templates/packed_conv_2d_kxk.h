@@ -5,7 +5,7 @@
  * but cost KWS and VWW instructions and 380 bytes.) A 1x1 filter without padding (the compiler sends 1x1 layers
  * here when the model links this kernel: compiler/kernels/share_kernels.cpp) reads its pixels in place, with the
  * 1x1 kernel's params and scratch (no gathered window). The including file defines MICROAOT_PACKED_WIDE_WEIGHTS
- * (0: int8 weight words, 1: int16, microaot/packed_matmul.h) and the two function names MICROAOT_FN and
+ * (0: int8 weight words, 1: int16, microaot/packed_dot.h) and the two function names MICROAOT_FN and
  * MICROAOT_FN_OVERLAP. */
 #include <stddef.h>
 #include <string.h>
