@@ -1,6 +1,6 @@
 /* The packed kernels' row driver (microaot/kernels/packed.h): the output step's table and the loops over unit
- * pairs, declared here and defined once per weight form by microaot/templates/packed_rows.h, over the
- * dot-product primitives of microaot/packed_dot.h (which has the weight layout). */
+ * pairs, declared here and defined once per weight form by microaot/internal/templates/packed_rows.h, over the
+ * dot-product primitives of microaot/internal/packed_dot.h (which has the weight layout). */
 #ifndef MICROAOT_PACKED_MATMUL_H
 #define MICROAOT_PACKED_MATMUL_H
 
@@ -8,10 +8,10 @@
 #include <stdint.h>
 
 #include "microaot/kernels/packed.h"
-#include "microaot/packed_dot.h"
+#include "microaot/internal/packed_dot.h"
 
 /* The row machinery (the output steps, the loops over unit pairs) is out of line, one copy per weight
- * form for every packed kernel of a model: microaot/templates/packed_rows.h, instantiated by
+ * form for every packed kernel of a model: microaot/internal/templates/packed_rows.h, instantiated by
  * kernels/dsp/packed_rows.c (int8 weight words) and packed_rows_w16.c (int16). A kernel source names the
  * one it calls in a links comment (docs/adding-an-operator.md), which brings it into the generated folder. */
 #if MICROAOT_PACKED_WIDE_WEIGHTS
@@ -20,7 +20,7 @@
 #define MICROAOT_PACKED_FORM(name) name
 #endif
 
-/* The words per unit pair of the specialised output step's table (microaot/templates/packed_rows.h). */
+/* The words per unit pair of the specialised output step's table (microaot/internal/templates/packed_rows.h). */
 #define MICROAOT_PACKED_STEP_WORDS 8
 
 /* Every unit of one row (out1 NULL; `rows` holds it alone) or of two interleaved rows: out_i[u] = the

@@ -3,4 +3,4 @@
 #define MICROAOT_PACKED_WIDE_WEIGHTS 0
 #define MICROAOT_FN microaot_conv_2d_s8_packed
 #define MICROAOT_FN_OVERLAP microaot_conv_2d_s8_packed_overlap
-#include "microaot/templates/packed_conv_2d.h"
+#include "microaot/internal/templates/packed_conv_2d.h"

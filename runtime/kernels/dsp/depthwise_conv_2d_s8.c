@@ -4,7 +4,7 @@
  * pixels: each tap's four inputs (or one, replicated) and four weights widened to 16-bit lanes with
  * SXTAB16/SXTB16 (the input offset added on the way) and accumulated per channel with SMLABB/SMLATT from the
  * bias on. 3x3 windows without dilation (depth multiplier 1): at stride 1 through the widened ring (each input
- * row widened once, output rows in pairs: see dw_ring in microaot/dsp_depthwise.h, which KWS's layers
+ * row widened once, output rows in pairs: see dw_ring in microaot/internal/dsp_depthwise.h, which KWS's layers
  * also reach through a kernel of their own), else a group's rows counted on in one function, a window wholly
  * inside the image unrolled, one at an edge by its in-image taps only, as the reference does, in a function of
  * its own so that its sums stay in registers. The output step is one SMMLAR per value with the
@@ -17,11 +17,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "microaot/dsp_dot.h"
+#include "microaot/internal/dsp_dot.h"
 #include "microaot/kernels/conv.h"
-#include "microaot/window.h"
+#include "microaot/internal/window.h"
 
-#include "microaot/dsp_depthwise.h"
+#include "microaot/internal/dsp_depthwise.h"
 
 static const int32_t* dw_bias(const dw_group* g) { return g->bias_weights; }
 

@@ -1,4 +1,4 @@
-/* The DSP int8 DEPTHWISE_CONV_2D's set-up (microaot/dsp_depthwise.h), for both DSP depthwise kernels: the fast
+/* The DSP int8 DEPTHWISE_CONV_2D's set-up (microaot/internal/dsp_depthwise.h), for both DSP depthwise kernels: the fast
  * path's bounds test, a channel group's constants and the ring's loop over groups and tiles. Each runs once per
  * call, per group of four channels or per tile, never per output element: built for size. */
 /* microaot-work: per call */
@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "microaot/dsp_depthwise.h"
+#include "microaot/internal/dsp_depthwise.h"
 
 /* The rule is microaot/fit/depthwise_conv_2d.h's, which the compiler's chooser calls too. */
 int microaot_dsp_depthwise_fits(const dw_params* p, const dw_channels* ch) {

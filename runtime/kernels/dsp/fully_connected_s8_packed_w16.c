@@ -2,4 +2,4 @@
 /* microaot-links: kernels/dsp/packed_rows_w16.c */
 #define MICROAOT_PACKED_WIDE_WEIGHTS 1
 #define MICROAOT_FN microaot_fully_connected_s8_packed_w16
-#include "microaot/templates/packed_fully_connected.h"
+#include "microaot/internal/templates/packed_fully_connected.h"

@@ -3,7 +3,7 @@
  * source (kernels/dsp/packed_rows.c, packed_rows_w16.c) defines MICROAOT_PACKED_WIDE_WEIGHTS. */
 #include <stddef.h>
 
-#include "microaot/packed_dot.h"
+#include "microaot/internal/packed_dot.h"
 #include "microaot/packed_matmul.h"
 
 /* The packed kernels' output step (compiler/ops/packed_weights.cpp, packed_output_stage, proves it exact for the

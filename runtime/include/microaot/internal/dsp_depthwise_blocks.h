@@ -1,14 +1,14 @@
-/* The DSP int8 DEPTHWISE_CONV_2D's blocks of four channels over the instructions of microaot/dsp.h: the
+/* The DSP int8 DEPTHWISE_CONV_2D's blocks of four channels over the instructions of microaot/internal/dsp.h: the
  * multiply-accumulates of a window (int8 lanes, or rows the ring widened to 16 bits) and the output step of four
  * channels with its stores, as inline assembly where MICROAOT_DSP_ASM, else C of the same results. Included
- * through microaot/dsp_depthwise.h by the kernels of runtime/kernels/dsp/depthwise_conv_2d_s8*.c. */
+ * through microaot/internal/dsp_depthwise.h by the kernels of runtime/kernels/dsp/depthwise_conv_2d_s8*.c. */
 #ifndef MICROAOT_DSP_DEPTHWISE_BLOCKS_H
 #define MICROAOT_DSP_DEPTHWISE_BLOCKS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "microaot/dsp.h"
+#include "microaot/internal/dsp.h"
 
 #if MICROAOT_DSP_ASM
 

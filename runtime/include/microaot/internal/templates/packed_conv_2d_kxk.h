@@ -1,16 +1,16 @@
 /* The int8 k x k CONV_2D over packed weights (microaot/kernels/packed.h): a matrix product over the pixels'
- * windows. Output pixels two at a time, each one's window gathered whole (microaot/conv_window.h, padding taps
+ * windows. Output pixels two at a time, each one's window gathered whole (microaot/internal/conv_window.h, padding taps
  * as the input zero point, which the folded bias makes exact) and widened in one call; then multiplied by every
  * output channel pair as the 1x1 kernel's input pixels are. (Widening rows straight from the image saved a copy
  * but cost KWS and VWW instructions and 380 bytes.) A 1x1 filter without padding (the compiler sends 1x1 layers
  * here when the model links this kernel: compiler/kernels/share_kernels.cpp) reads its pixels in place, with the
  * 1x1 kernel's params and scratch (no gathered window). The including file defines MICROAOT_PACKED_WIDE_WEIGHTS
- * (0: int8 weight words, 1: int16, microaot/packed_dot.h) and the two function names MICROAOT_FN and
+ * (0: int8 weight words, 1: int16, microaot/internal/packed_dot.h) and the two function names MICROAOT_FN and
  * MICROAOT_FN_OVERLAP. */
 #include <stddef.h>
 #include <string.h>
 
-#include "microaot/conv_window.h"
+#include "microaot/internal/conv_window.h"
 #include "microaot/packed_matmul.h"
 
 typedef microaot_conv_2d_params_q conv_params;

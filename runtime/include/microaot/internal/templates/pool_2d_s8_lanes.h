@@ -2,14 +2,14 @@
  * and two SXTAB16 that add its bytes 0, 2 and 1, 3 into 16-bit lanes. Shared by the full DSP kernel
  * (dsp/average_pool_2d_s8.c), the lanes' own (dsp/average_pool_2d_s8_lanes.c) and the global pool's (window_means
  * alone: dsp/average_pool_2d_s8_global.c), which include it after
- * microaot/templates/pool_2d.h (pool_mean_int, MICROAOT_CLAMP) with MICROAOT_DTYPE s8. */
+ * microaot/internal/templates/pool_2d.h (pool_mean_int, MICROAOT_CLAMP) with MICROAOT_DTYPE s8. */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "microaot/dsp.h"
+#include "microaot/internal/dsp.h"
 #include "microaot/fit/average_pool_2d.h"
 #include "microaot/kernels/pooling.h"
-#include "microaot/window.h"
+#include "microaot/internal/window.h"
 
 /* The window's channel sums, four channels a pass, at `first` (its first in-bounds pixel, channel 0), `rows`
  * rows of `width` bytes (pixels times channels), written as the means of their element count to out[0..channels).

@@ -3,7 +3,7 @@
  * MICROAOT_FN (declared in microaot/kernels/resize.h). */
 #include <stddef.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/resize.h"
 
 /* int8, as TFLM's integer kernel: weights in 1/1024, the four products summed in 64 bits, then divided by

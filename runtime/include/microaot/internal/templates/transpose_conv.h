@@ -1,11 +1,11 @@
 /* The TRANSPOSE_CONV template for one element type: the including file defines MICROAOT_DTYPE (s8, s16, f32)
  * and MICROAOT_FN (declared in microaot/kernels/transpose_conv.h). The per-type arithmetic (products,
- * accumulator, requantization) is the convolutions' (microaot/kernel_dtype.h). */
+ * accumulator, requantization) is the convolutions' (microaot/internal/kernel_dtype.h). */
 #include <stddef.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/transpose_conv.h"
-#include "microaot/window.h"
+#include "microaot/internal/window.h"
 
 #define MICROAOT_TRANSPOSE_CONV_PARAMS MICROAOT_PARAMS_Q(transpose_conv)
 

@@ -1,10 +1,10 @@
-/* The integer arithmetic of the UNIDIRECTIONAL_SEQUENCE_LSTM template (microaot/templates/lstm.h), TFLM's
+/* The integer arithmetic of the UNIDIRECTIONAL_SEQUENCE_LSTM template (microaot/internal/templates/lstm.h), TFLM's
  * (lstm_eval.cc): 8x8 (int32 bias and accumulator) or 16x8 (int64), gates and cell state int16. The including
  * file defines MICROAOT_DTYPE (s8 or s16) and MICROAOT_CELL int16_t first. */
 #include <stddef.h>
 
 #include "microaot/fixedpoint.h"
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/lstm.h"
 #include "microaot/kernels/sigmoid.h"
 

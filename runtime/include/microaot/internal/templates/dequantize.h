@@ -1,7 +1,7 @@
 /* The DEQUANTIZE template, integer -> float32: scale * (x - zero point), one float multiply as TFLM's
  * Dequantize. The including file defines MICROAOT_DTYPE (the input type: s8 or s16) and MICROAOT_FN
  * (declared in microaot/kernels/quantize.h). */
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/quantize.h"
 
 void MICROAOT_FN(const microaot_dequantize_params* params, const MICROAOT_T* input, float* output) {

@@ -3,7 +3,7 @@
  * depth in order, from 0, through the type's product and output step. */
 #include <stddef.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/batch_matmul.h"
 
 #define MICROAOT_BMM_PARAMS_s8 microaot_batch_matmul_params_q

@@ -1,4 +1,4 @@
-/* The DSP extension's word-by-halfword multiplies (SMLAWB, SMLAWT) and SSAT with a shift, beside microaot/dsp.h
+/* The DSP extension's word-by-halfword multiplies (SMLAWB, SMLAWT) and SSAT with a shift, beside microaot/internal/dsp.h
  * and under the same rule: inline assembly under MICROAOT_DSP_ASM, a C definition of the same result elsewhere.
  * The ADD kernel over one linear form (kernels/dsp/add_s8_linear.c) is made of them. */
 #ifndef MICROAOT_DSP_WORD_MULTIPLY_H
@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "microaot/dsp.h"
+#include "microaot/internal/dsp.h"
 
 #if MICROAOT_DSP_ASM
 

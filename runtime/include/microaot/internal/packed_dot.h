@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "microaot/dsp_dot.h"
+#include "microaot/internal/dsp_dot.h"
 
 #ifndef MICROAOT_PACKED_WIDE_WEIGHTS
 #define MICROAOT_PACKED_WIDE_WEIGHTS 0
@@ -86,7 +86,7 @@ static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const 
 
 /* The loops are in assembly where the DSP extension is there: the compiler's allocation of the 13 live values
  * spills inside the loop. Per group: one LDRD of the unit pair's words (two over int16 weights), one LDRD per
- * row, SXTB16 twice per int8 weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/dsp.h's definitions). */
+ * row, SXTB16 twice per int8 weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/internal/dsp.h's definitions). */
 #define MICROAOT_PACKED_ASM MICROAOT_DSP_ASM
 
 /* The loops below run two groups per iteration: an odd count of groups enters at the second (label 2), read

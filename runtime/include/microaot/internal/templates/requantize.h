@@ -2,7 +2,7 @@
  * zero point. The including file defines MICROAOT_DTYPE_IN, MICROAOT_DTYPE_OUT (s8, s16, u8 or s32) and
  * MICROAOT_FN (declared in microaot/kernels/quantize.h). */
 #include "microaot/fixedpoint.h"
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/quantize.h"
 
 #define MICROAOT_REQUANTIZE_IN MICROAOT_CAT(MICROAOT_ELEM_, MICROAOT_DTYPE_IN)

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/l2_normalization.h"
 
 /* int8: squares of the offset inputs summed in 32 bits that wrap (as TFLM's int32 accumulator), the norm as a

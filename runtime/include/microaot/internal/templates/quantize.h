@@ -3,7 +3,7 @@
  * microaot/kernels/quantize.h). */
 #include <math.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/quantize.h"
 
 void MICROAOT_FN(const microaot_quantize_params* params, const float* input, MICROAOT_T* output) {

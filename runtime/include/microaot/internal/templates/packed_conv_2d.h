@@ -1,6 +1,6 @@
 /* The int8 1x1 CONV_2D over packed weights (microaot/kernels/packed.h): output pixels two at a time, each input
  * pixel (the image at the stride) widened once, against every output channel pair. The including file defines
- * MICROAOT_PACKED_WIDE_WEIGHTS (0: int8 weight words, 1: int16, microaot/packed_dot.h) and the two function
+ * MICROAOT_PACKED_WIDE_WEIGHTS (0: int8 weight words, 1: int16, microaot/internal/packed_dot.h) and the two function
  * names MICROAOT_FN and MICROAOT_FN_OVERLAP. */
 #include <stddef.h>
 #include <string.h>

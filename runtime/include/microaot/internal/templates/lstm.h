@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/lstm.h"
 
 /* The type's arithmetic, defined by the including file before or after this template. */

@@ -8,7 +8,7 @@
 
 #include "microaot/fixedpoint.h"
 #include "microaot/fixedpoint_exp.h"
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/softmax.h"
 
 /* exp(beta * input_scale * diff) in Q0.31 for a difference to the row maximum of at least diff_min, else 0. */

@@ -1,4 +1,4 @@
-/* Element-type traits of the kernel templates (microaot/templates/): a kernel file defines MICROAOT_DTYPE
+/* Element-type traits of the kernel templates (microaot/internal/templates/): a kernel file defines MICROAOT_DTYPE
  * (s8, s16, u8 or f32) and includes a template, which reads the traits of that type through the MICROAOT_T ...
  * macros at the end, so that one skeleton serves every type and each type's arithmetic is spelled once.
  * Traits that read params fields are macros because the same field names stand in different structs. */

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "microaot/dsp_depthwise_blocks.h"
-#include "microaot/dsp_dot.h"
+#include "microaot/internal/dsp_depthwise_blocks.h"
+#include "microaot/internal/dsp_dot.h"
 #include "microaot/fit/depthwise_conv_2d.h"
 #include "microaot/kernels/conv.h"
 

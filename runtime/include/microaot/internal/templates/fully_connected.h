@@ -5,7 +5,7 @@
  * and the clamp. */
 #include <stddef.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/fully_connected.h"
 
 /* One product of an input element x and a weight w; integers offset both by their zero points (TFLM applies

@@ -3,7 +3,7 @@
  * type's traits say what the sum starts from, what one element adds and how a sum becomes an output. */
 #include <stddef.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/cumsum.h"
 
 /* int8 sums wrap in 32 bits; its start is the scaled raw 0, as in TFLM (see microaot/kernels/cumsum.h and

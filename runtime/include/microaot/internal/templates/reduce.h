@@ -6,7 +6,7 @@
  * r-th element x of the group, and FINISH making the output value; PARAMS and OUT are its struct and type. */
 #include <stddef.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/reduce.h"
 
 /* sum (SUM and MEAN): integers add raw values in 32 bits that wrap as TFLM's int32 accumulator does, float

@@ -1,6 +1,6 @@
 /* The int8 FULLY_CONNECTED over packed weights (microaot/kernels/packed.h): batches two at a time against every
  * unit pair. The including file defines MICROAOT_PACKED_WIDE_WEIGHTS (0: int8 weight words, 1: int16,
- * microaot/packed_dot.h) and the function name MICROAOT_FN. */
+ * microaot/internal/packed_dot.h) and the function name MICROAOT_FN. */
 #include <stddef.h>
 
 #include "microaot/packed_matmul.h"

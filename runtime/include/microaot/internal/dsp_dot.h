@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "microaot/dsp.h"
+#include "microaot/internal/dsp.h"
 #include "microaot/fixedpoint.h"
 
 /* Two rows a0, a1 (offset a_offset) against two rows b0, b1 (offset b_offset), n elements each:

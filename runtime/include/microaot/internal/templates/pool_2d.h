@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/pooling.h"
-#include "microaot/window.h"
+#include "microaot/internal/window.h"
 
 /* The type a window's reduction runs in: TFLM sums int16 windows in int32 (the compiler proves the sum fits). */
 #define MICROAOT_POOL_ACC_s8 int32_t

@@ -2,14 +2,14 @@
  * The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_CONV (conv_2d, depthwise_conv_2d), the
  * two function names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/conv.h) and, to
  * accumulate in another type than the dtype's, MICROAOT_BIAS_DTYPE, or for int8 weights with float
- * activations, MICROAOT_WEIGHT_DTYPE (microaot/kernel_dtype.h). Products accumulate in the bias type.
+ * activations, MICROAOT_WEIGHT_DTYPE (microaot/internal/kernel_dtype.h). Products accumulate in the bias type.
  * MICROAOT_CONV_LINKAGE (say static) makes the two functions internal, for a source that wraps them. */
 #include <stddef.h>
 #include <string.h>
 
-#include "microaot/kernel_dtype.h"
+#include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/conv.h"
-#include "microaot/window.h"
+#include "microaot/internal/window.h"
 
 /* What the two operators differ in. Output channel oc reads TAP_DEPTH consecutive input channels from
  * (oc / GROUP) * TAP_DEPTH on; its filter starts FILTER_STEP * oc elements in and its taps lie TAP_STRIDE

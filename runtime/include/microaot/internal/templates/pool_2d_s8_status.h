@@ -16,7 +16,7 @@
 #define MICROAOT_POOL_LINKAGE static inline /* pool_layer unused: pool_status_layer takes both variants */
 #define MICROAOT_FN pool_layer
 #define MICROAOT_FN_OVERLAP pool_layer_overlap
-#include "microaot/templates/pool_2d.h"
+#include "microaot/internal/templates/pool_2d.h"
 
 static microaot_status pool_status_layer(const microaot_pool_2d_params_q* params, const int8_t* input,
                                          int8_t* output, void* scratch) {
