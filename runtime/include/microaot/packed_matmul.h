@@ -25,13 +25,13 @@
 
 /* Every unit of one row (out1 NULL; `rows` holds it alone) or of two interleaved rows: out_i[u] = the
  * output step of bias[u] + row i . unit u (the sums start from the bias). Whole unit pairs (two rows) or
- * quads (one row) run in the assembly loops, the units left in C. `step`: the output step's table
+ * quads (one row) run in the assembly loops, the units left in C. `output_step`: the output step's table
  * (MICROAOT_PACKED_STEP_WORDS per unit pair, not NULL: the kernels refuse a call without it; its words hold the
  * folded bias, so o->bias and the params' multipliers and shifts are not read, only o's activation range);
  * out1 must be out0 + units (as the kernels lay their rows out). */
 void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                                 int32_t units, const microaot_dsp_output_stage* o,
-                                                const int32_t* step, int8_t* out0, int8_t* out1);
+                                                const int32_t* output_step, int8_t* out0, int8_t* out1);
 
 /* Rows r0 and r1 (r1 NULL: r0 alone) widened into `rows` (4 * groups words) and multiplied by every unit
  * through the output step's table `requant` (microaot_packed_rows). Inline, so that a row pair costs one call

@@ -32,7 +32,7 @@ static const uint32_t (*dw_weights(const dw_group* g))[2] {
 /* The same in the hot loops: the clamp [-128, 127] is the steps' SSAT alone (byte stores). */
 static inline void dw_store4_tested(const dw_group* g, const int32_t s[4], int8_t* out) {
   if (g->full_range) {
-    microaot_dsp_step_store8x4(g->step, s, out);
+    microaot_dsp_output_step_store8x4(g->output_step, s, out);
   } else {
     dw_store4(g, s, out);
   }
@@ -184,9 +184,9 @@ static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const
   for (ox = 0; ox < first; ++ox) dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
   {
     const int8_t* in = first < end ? r.in + (size_t)(first * stride - p->pad_width) * depth : r.in;
-    const size_t step = (size_t)stride * depth;
+    const size_t pixel_stride = (size_t)stride * depth;
     int8_t* o = out + (size_t)first * depth;
-    for (ox = first; ox < end; ++ox, in += step, o += depth) {
+    for (ox = first; ox < end; ++ox, in += pixel_stride, o += depth) {
       memcpy(s, dw_bias(g), sizeof s);
       dw_taps_3x3(in, g, depth, row, r.offset, s);
       dw_store4_tested(g, s, o);

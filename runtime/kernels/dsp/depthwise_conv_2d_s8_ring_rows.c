@@ -102,7 +102,7 @@ static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32
   int32_t a[4], b[4];
   for (; in != end; in += 16, out += depth) {
     microaot_dsp_mac4_widened_3x3_x2(in, g->bias_weights, a, b);
-    microaot_dsp_steps4x2(g->step, a, b);
+    microaot_dsp_output_steps4x2(g->output_step, a, b);
     if (g->full_range) {
       microaot_dsp_store4(b, out + lower);
       microaot_dsp_store4(a, out);

@@ -50,7 +50,7 @@ typedef struct {
    * widened (lanes 0, 2 and 1, 3) and doubled, so that the sums come out doubled as the output step takes
    * them (|2w| <= 256 fits a lane): side by side for microaot_dsp_mac4_widened_3x3_x2 */
   int32_t bias_weights[4 + 9 * 2];
-  int32_t step[4][3]; /* per channel multiplier, rounding, exponent: side by side for microaot_dsp_step_store8x4 */
+  int32_t output_step[4][3]; /* per channel multiplier, rounding, exponent, side by side (one LDRD, one LDR) */
   uint32_t activation_min4, activation_max4; /* the clamp's bounds in each byte */
   int32_t full_range;                         /* the clamp is [-128, 127]: the SSAT alone */
 } dw_group;
@@ -68,7 +68,7 @@ static inline int dw_widened(const dw_params* p) {
 /* Four channels from their doubled sums (bias included), clamped by SIMD (for [-128, 127] as well: one copy
  * of the code where dw_store4_tested inlines two). */
 static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out) {
-  microaot_dsp_step_store8x4_clamped(g->step, s, out, g->activation_min4, g->activation_max4);
+  microaot_dsp_output_step_store8x4_clamped(g->output_step, s, out, g->activation_min4, g->activation_max4);
 }
 
 /* The widened ring's columns (dw_ring below): a tile's windows span at most as many. */

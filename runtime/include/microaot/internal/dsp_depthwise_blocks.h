@@ -29,11 +29,11 @@ static inline void microaot_dsp_mac4_lanes(uint32_t x, uint32_t w02, uint32_t w1
       : [off] "r"(offset), [w02] "r"(w02), [w13] "r"(w13));
 }
 
-/* Three taps `step` bytes apart from `in` (four int8 lanes each, plus `offset`) against three weight pairs
- * widened as for microaot_dsp_mac4_lanes: s[k] += sum over taps t of (byte k of in[t * step] + offset) *
+/* Three taps `stride` bytes apart from `in` (four int8 lanes each, plus `offset`) against three weight pairs
+ * widened as for microaot_dsp_mac4_lanes: s[k] += sum over taps t of (byte k of in[t * stride] + offset) *
  * weight k of w[t]. The loads are in the statement as well: left to the compiler, they are hoisted from
  * every tap ahead of the multiplies and spilled. */
-static inline void microaot_dsp_mac4_lanes_x3(const int8_t* in, size_t step, const uint32_t (*w)[2],
+static inline void microaot_dsp_mac4_lanes_x3(const int8_t* in, size_t stride, const uint32_t (*w)[2],
                                               uint32_t offset, int32_t s[4]) {
   uint32_t x, x02, w02, w13;
   __asm__(
@@ -47,25 +47,25 @@ static inline void microaot_dsp_mac4_lanes_x3(const int8_t* in, size_t step, con
   "smlabb %[s1], %[x], %[w13], %[s1]\n\t"                               \
   "smlatt %[s3], %[x], %[w13], %[s3]\n\t"
       MICROAOT_DSP_TAP("ldr %[x], [%[in]]", "0")
-      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[step]]", "8")
-      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[step], lsl #1]", "16")
+      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride]]", "8")
+      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride], lsl #1]", "16")
       : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "+r"(s[0]), [s1] "+r"(s[1]),
         [s2] "+r"(s[2]), [s3] "+r"(s[3])
-      : [in] "r"(in), [step] "r"(step), [w] "r"(w), [off] "r"(offset),
-        "m"(*(const int8_t(*)[2 * step + 4])in), "m"(*(const uint32_t(*)[3][2])w));
+      : [in] "r"(in), [stride] "r"(stride), [w] "r"(w), [off] "r"(offset),
+        "m"(*(const int8_t(*)[2 * stride + 4])in), "m"(*(const uint32_t(*)[3][2])w));
 }
 
 /* The same over two taps (a window clipped by the image's edge). */
-static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, const uint32_t (*w)[2],
+static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t stride, const uint32_t (*w)[2],
                                               uint32_t offset, int32_t s[4]) {
   uint32_t x, x02, w02, w13;
   __asm__(
       MICROAOT_DSP_TAP("ldr %[x], [%[in]]", "0")
-      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[step]]", "8")
+      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride]]", "8")
       : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "+r"(s[0]), [s1] "+r"(s[1]),
         [s2] "+r"(s[2]), [s3] "+r"(s[3])
-      : [in] "r"(in), [step] "r"(step), [w] "r"(w), [off] "r"(offset),
-        "m"(*(const int8_t(*)[step + 4])in), "m"(*(const uint32_t(*)[2][2])w));
+      : [in] "r"(in), [stride] "r"(stride), [w] "r"(w), [off] "r"(offset),
+        "m"(*(const int8_t(*)[stride + 4])in), "m"(*(const uint32_t(*)[2][2])w));
 }
 #undef MICROAOT_DSP_TAP
 
@@ -109,42 +109,42 @@ static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const in
 }
 
 /* The output step of four depthwise channels (see kernels/dsp/depthwise_conv_2d_s8.c): v[k] = SSAT #8 of
- * (SMMLAR(s[k], step[k][0], step[k][1] + (s[k] >> 31)) >> step[k][2]), each channel's three constants one
- * LDRD and one LDR at fixed offsets (left to the compiler: three loads and an add). */
-#define MICROAOT_DSP_STEP(y, offset, next)                \
-  "ldrd %[m], %[r], [%[step], #" offset "]\n\t"             \
-  "ldr %[e], [%[step], #" next "]\n\t"                      \
+ * (SMMLAR(s[k], output_step[k][0], output_step[k][1] + (s[k] >> 31)) >> output_step[k][2]), each channel's three
+ * constants one LDRD and one LDR at fixed offsets (left to the compiler: three loads and an add). */
+#define MICROAOT_DSP_OUTPUT_STEP(y, offset, next)                \
+  "ldrd %[m], %[r], [%[output_step], #" offset "]\n\t"             \
+  "ldr %[e], [%[output_step], #" next "]\n\t"                      \
   "add %[r], %[r], %[" y "], asr #31\n\t"                  \
   "smmlar %[" y "], %[" y "], %[m], %[r]\n\t"              \
   "asr %[" y "], %[" y "], %[e]\n\t"                       \
   "ssat %[" y "], #8, %[" y "]\n\t"
-#define MICROAOT_DSP_STEPS                                                                                    \
-  MICROAOT_DSP_STEP("s0", "0", "8") MICROAOT_DSP_STEP("s1", "12", "20") MICROAOT_DSP_STEP("s2", "24", "32") \
-  MICROAOT_DSP_STEP("s3", "36", "44")
+#define MICROAOT_DSP_OUTPUT_STEPS \
+  MICROAOT_DSP_OUTPUT_STEP("s0", "0", "8") MICROAOT_DSP_OUTPUT_STEP("s1", "12", "20")     \
+  MICROAOT_DSP_OUTPUT_STEP("s2", "24", "32") MICROAOT_DSP_OUTPUT_STEP("s3", "36", "44")
 /* The steps' operands: temporaries, the four sums (results in place) and the four output bytes. */
-#define MICROAOT_DSP_STEP_OUTPUTS                                                                                \
+#define MICROAOT_DSP_OUTPUT_STEP_OPERANDS \
   [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), \
       "=m"(*(int8_t(*)[4])out)
 
 /* out[k] = v[k], a byte store each (cheaper than packing them). One statement (see above). */
-static inline void microaot_dsp_step_store8x4(const int32_t (*step)[3], const int32_t s[4], int8_t* out) {
+static inline void microaot_dsp_output_step_store8x4(const int32_t (*output_step)[3], const int32_t s[4], int8_t* out) {
   int32_t m, r, e, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-  __asm__(MICROAOT_DSP_STEPS /* then the stores */
+  __asm__(MICROAOT_DSP_OUTPUT_STEPS /* then the stores */
           "strb %[s0], [%[out]]\n\t"
           "strb %[s1], [%[out], #1]\n\t"
           "strb %[s2], [%[out], #2]\n\t"
           "strb %[s3], [%[out], #3]"
-          : MICROAOT_DSP_STEP_OUTPUTS
-          : [step] "r"(step), [out] "r"(out), "m"(*(const int32_t(*)[4][3])step));
+          : MICROAOT_DSP_OUTPUT_STEP_OPERANDS
+          : [output_step] "r"(output_step), [out] "r"(out), "m"(*(const int32_t(*)[4][3])output_step));
 }
 
 /* out[k] = v[k] clamped to [lo, hi] (each byte of lo4 and hi4 holds the bound): the four packed into a word
  * (PKHBT, UXTB16) and clamped at once, SSUB8 setting a lane's GE flag where its difference is >= 0 and SEL
  * picking by them: 14 instructions after the steps instead of 24 for compares and byte stores. */
-static inline void microaot_dsp_step_store8x4_clamped(const int32_t (*step)[3], const int32_t s[4], int8_t* out,
-                                                      uint32_t lo4, uint32_t hi4) {
+static inline void microaot_dsp_output_step_store8x4_clamped(const int32_t (*output_step)[3], const int32_t s[4],
+                                                             int8_t* out, uint32_t lo4, uint32_t hi4) {
   int32_t m, r, e, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-  __asm__(MICROAOT_DSP_STEPS
+  __asm__(MICROAOT_DSP_OUTPUT_STEPS
           "pkhbt %[s0], %[s0], %[s2], lsl #16\n\t"
           "pkhbt %[s1], %[s1], %[s3], lsl #16\n\t"
           "uxtb16 %[s0], %[s0]\n\t"
@@ -155,18 +155,19 @@ static inline void microaot_dsp_step_store8x4_clamped(const int32_t (*step)[3], 
           "ssub8 %[r], %[hi], %[s0]\n\t"
           "sel %[s0], %[s0], %[hi]\n\t"
           "str %[s0], [%[out]]"
-          : MICROAOT_DSP_STEP_OUTPUTS
-          : [step] "r"(step), [out] "r"(out), [lo] "r"(lo4), [hi] "r"(hi4), "m"(*(const int32_t(*)[4][3])step)
+          : MICROAOT_DSP_OUTPUT_STEP_OPERANDS
+          : [output_step] "r"(output_step), [out] "r"(out), [lo] "r"(lo4), [hi] "r"(hi4),
+            "m"(*(const int32_t(*)[4][3])output_step)
           : "cc");
 }
 /* The output steps of two pixels' four channels, in place (a[k], b[k] become v[k]): each channel's constants
  * loaded once for both. */
-static inline void microaot_dsp_steps4x2(const int32_t (*step)[3], int32_t a[4], int32_t b[4]) {
+static inline void microaot_dsp_output_steps4x2(const int32_t (*output_step)[3], int32_t a[4], int32_t b[4]) {
   int32_t m, r, e, t;
   __asm__(
-#define MICROAOT_DSP_STEP2(x, y, offset, next)             \
-  "ldrd %[m], %[r], [%[step], #" offset "]\n\t"             \
-  "ldr %[e], [%[step], #" next "]\n\t"                      \
+#define MICROAOT_DSP_OUTPUT_STEP2(x, y, offset, next)             \
+  "ldrd %[m], %[r], [%[output_step], #" offset "]\n\t"             \
+  "ldr %[e], [%[output_step], #" next "]\n\t"                      \
   "add %[t], %[r], %[" x "], asr #31\n\t"                  \
   "smmlar %[" x "], %[" x "], %[m], %[t]\n\t"              \
   "add %[t], %[r], %[" y "], asr #31\n\t"                  \
@@ -175,16 +176,16 @@ static inline void microaot_dsp_steps4x2(const int32_t (*step)[3], int32_t a[4],
   "asr %[" y "], %[" y "], %[e]\n\t"                       \
   "ssat %[" x "], #8, %[" x "]\n\t"                        \
   "ssat %[" y "], #8, %[" y "]\n\t"
-      MICROAOT_DSP_STEP2("a0", "b0", "0", "8") MICROAOT_DSP_STEP2("a1", "b1", "12", "20")
-      MICROAOT_DSP_STEP2("a2", "b2", "24", "32") MICROAOT_DSP_STEP2("a3", "b3", "36", "44")
-#undef MICROAOT_DSP_STEP2
+      MICROAOT_DSP_OUTPUT_STEP2("a0", "b0", "0", "8") MICROAOT_DSP_OUTPUT_STEP2("a1", "b1", "12", "20")
+      MICROAOT_DSP_OUTPUT_STEP2("a2", "b2", "24", "32") MICROAOT_DSP_OUTPUT_STEP2("a3", "b3", "36", "44")
+#undef MICROAOT_DSP_OUTPUT_STEP2
       : [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [t] "=&r"(t), [a0] "+r"(a[0]), [a1] "+r"(a[1]), [a2] "+r"(a[2]),
         [a3] "+r"(a[3]), [b0] "+r"(b[0]), [b1] "+r"(b[1]), [b2] "+r"(b[2]), [b3] "+r"(b[3])
-      : [step] "r"(step), "m"(*(const int32_t(*)[4][3])step));
+      : [output_step] "r"(output_step), "m"(*(const int32_t(*)[4][3])output_step));
 }
 
 /* Four values in [-128, 127] stored as bytes, unchanged (store4) or clamped to [lo, hi] as in
- * microaot_dsp_step_store8x4_clamped (clamp_store4). */
+ * microaot_dsp_output_step_store8x4_clamped (clamp_store4). */
 static inline void microaot_dsp_store4(const int32_t v[4], int8_t* out) {
   __asm__("strb %[v0], [%[out]]\n\t"
           "strb %[v1], [%[out], #1]\n\t"
@@ -211,9 +212,9 @@ static inline void microaot_dsp_clamp_store4(const int32_t v[4], int8_t* out, ui
           : "cc");
 }
 
-#undef MICROAOT_DSP_STEP_OUTPUTS
-#undef MICROAOT_DSP_STEPS
-#undef MICROAOT_DSP_STEP
+#undef MICROAOT_DSP_OUTPUT_STEP_OPERANDS
+#undef MICROAOT_DSP_OUTPUT_STEPS
+#undef MICROAOT_DSP_OUTPUT_STEP
 
 #else /* the same results in C */
 
@@ -225,18 +226,18 @@ static inline void microaot_dsp_mac4_lanes(uint32_t x, uint32_t w02, uint32_t w1
   s[3] = microaot_dsp_smlatt(x13, w13, s[3]);
 }
 
-static inline void microaot_dsp_mac4_lanes_x3(const int8_t* in, size_t step, const uint32_t (*w)[2],
+static inline void microaot_dsp_mac4_lanes_x3(const int8_t* in, size_t stride, const uint32_t (*w)[2],
                                               uint32_t offset, int32_t s[4]) {
   int t;
   for (t = 0; t < 3; ++t) {
-    microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * step), w[t][0], w[t][1], offset, s);
+    microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * stride), w[t][0], w[t][1], offset, s);
   }
 }
 
-static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t step, const uint32_t (*w)[2],
+static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t stride, const uint32_t (*w)[2],
                                               uint32_t offset, int32_t s[4]) {
   microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], offset, s);
-  microaot_dsp_mac4_lanes(microaot_dsp_load4(in + step), w[1][0], w[1][1], offset, s);
+  microaot_dsp_mac4_lanes(microaot_dsp_load4(in + stride), w[1][0], w[1][1], offset, s);
 }
 
 /* `in`: input columns 16 words apart, each rows of two words (lanes of channels 0, 2 and 1, 3): the window
@@ -264,8 +265,8 @@ static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const in
   microaot_dsp_mac4_widened_3x3(in + 2, bw, b);
 }
 
-static inline int32_t microaot_dsp_step_value(const int32_t step[3], int32_t y) {
-  return microaot_dsp_ssat8(microaot_dsp_smmlar(y, step[0], step[1] + (y >> 31)) >> step[2]);
+static inline int32_t microaot_dsp_output_step_value(const int32_t output_step[3], int32_t y) {
+  return microaot_dsp_ssat8(microaot_dsp_smmlar(y, output_step[0], output_step[1] + (y >> 31)) >> output_step[2]);
 }
 
 static inline void microaot_dsp_store4(const int32_t v[4], int8_t* out) {
@@ -281,26 +282,26 @@ static inline void microaot_dsp_clamp_store4(const int32_t v[4], int8_t* out, ui
   }
 }
 
-static inline void microaot_dsp_step_values4(const int32_t (*step)[3], const int32_t s[4], int32_t v[4]) {
+static inline void microaot_dsp_output_step_values4(const int32_t (*output_step)[3], const int32_t s[4], int32_t v[4]) {
   int k;
-  for (k = 0; k < 4; ++k) v[k] = microaot_dsp_step_value(step[k], s[k]);
+  for (k = 0; k < 4; ++k) v[k] = microaot_dsp_output_step_value(output_step[k], s[k]);
 }
 
-static inline void microaot_dsp_steps4x2(const int32_t (*step)[3], int32_t a[4], int32_t b[4]) {
-  microaot_dsp_step_values4(step, a, a);
-  microaot_dsp_step_values4(step, b, b);
+static inline void microaot_dsp_output_steps4x2(const int32_t (*output_step)[3], int32_t a[4], int32_t b[4]) {
+  microaot_dsp_output_step_values4(output_step, a, a);
+  microaot_dsp_output_step_values4(output_step, b, b);
 }
 
-static inline void microaot_dsp_step_store8x4(const int32_t (*step)[3], const int32_t s[4], int8_t* out) {
+static inline void microaot_dsp_output_step_store8x4(const int32_t (*output_step)[3], const int32_t s[4], int8_t* out) {
   int32_t v[4];
-  microaot_dsp_step_values4(step, s, v);
+  microaot_dsp_output_step_values4(output_step, s, v);
   microaot_dsp_store4(v, out);
 }
 
-static inline void microaot_dsp_step_store8x4_clamped(const int32_t (*step)[3], const int32_t s[4], int8_t* out,
-                                                      uint32_t lo4, uint32_t hi4) {
+static inline void microaot_dsp_output_step_store8x4_clamped(const int32_t (*output_step)[3], const int32_t s[4],
+                                                             int8_t* out, uint32_t lo4, uint32_t hi4) {
   int32_t v[4];
-  microaot_dsp_step_values4(step, s, v);
+  microaot_dsp_output_step_values4(output_step, s, v);
   microaot_dsp_clamp_store4(v, out, lo4, hi4);
 }
 

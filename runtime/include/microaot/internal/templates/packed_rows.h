@@ -32,14 +32,15 @@ static inline void microaot_packed_clamp_row(int8_t* out, int32_t n, int32_t lo,
 /* One unit pair against two interleaved rows, sums from the table's bias, outputs out[0..1] and
  * out[units..units + 1] (the second row). Returns the next pair's weights. */
 static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, const uint32_t* rows, int32_t groups,
-                                                       const int32_t* step, size_t units, int8_t* out) {
+                                                       const int32_t* output_step, size_t units, int8_t* out) {
   int32_t acc[4];
-  acc[0] = acc[2] = step[0];
-  acc[1] = acc[3] = step[1];
+  acc[0] = acc[2] = output_step[0];
+  acc[1] = acc[3] = output_step[1];
   weights = microaot_packed_dot_2x2(weights, rows, groups, acc);
   {
     /* Read before the int8 stores, which may alias them as far as the compiler knows. */
-    const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
+    const int32_t m0 = output_step[2], m1 = output_step[3], r0 = output_step[4], r1 = output_step[5];
+    const int32_t e0 = output_step[6], e1 = output_step[7];
     out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
     out[units] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m0, r0, e0));
     out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
@@ -53,12 +54,12 @@ static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, c
  * into out[j] and out[units + j]: in C, since few layers leave any, and the loops' copies for them cost bytes
  * (a pair's zero unit completing an odd count is not computed). */
 static void microaot_packed_left_units(const int32_t* weights, const uint32_t* rows, int32_t groups,
-                                       const int32_t* step, int32_t row_count, int32_t count, size_t units,
+                                       const int32_t* output_step, int32_t row_count, int32_t count, size_t units,
                                        int8_t* out) {
   int32_t j, r, g;
   for (j = 0; j < count; ++j) {
     const int32_t* const pair = weights + (size_t)(j / 2) * MICROAOT_PACKED_PAIR_WORDS * (size_t)groups;
-    const int32_t* const words = step + (j / 2) * MICROAOT_PACKED_STEP_WORDS + j % 2;
+    const int32_t* const words = output_step + (j / 2) * MICROAOT_PACKED_STEP_WORDS + j % 2;
     for (r = 0; r < row_count; ++r) {
       int32_t sum = words[0];
       for (g = 0; g < groups; ++g) {
@@ -70,16 +71,17 @@ static void microaot_packed_left_units(const int32_t* weights, const uint32_t* r
   }
 }
 
-/* Two unit pairs (four units) against one row: out[0..3], the table's words of both pairs at `step`. */
+/* Two unit pairs (four units) against one row: out[0..3], the table's words of both pairs at `output_step`. */
 static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, const uint32_t* row, int32_t groups,
-                                                       const int32_t* step, int8_t* out) {
-  const int32_t* const next = step + MICROAOT_PACKED_STEP_WORDS;
+                                                       const int32_t* output_step, int8_t* out) {
+  const int32_t* const next = output_step + MICROAOT_PACKED_STEP_WORDS;
   int32_t acc[4];
-  acc[0] = step[0], acc[1] = step[1], acc[2] = next[0], acc[3] = next[1];
+  acc[0] = output_step[0], acc[1] = output_step[1], acc[2] = next[0], acc[3] = next[1];
   weights = microaot_packed_dot_1x4(weights, row, groups, acc);
   {
     /* Read before the int8 stores, which may alias them as far as the compiler knows. */
-    const int32_t m0 = step[2], m1 = step[3], r0 = step[4], r1 = step[5], e0 = step[6], e1 = step[7];
+    const int32_t m0 = output_step[2], m1 = output_step[3], r0 = output_step[4], r1 = output_step[5];
+    const int32_t e0 = output_step[6], e1 = output_step[7];
     const int32_t m2 = next[2], m3 = next[3], r2 = next[4], r3 = next[5], e2 = next[6], e3 = next[7];
     out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
     out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
@@ -89,20 +91,20 @@ static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, c
   return weights;
 }
 
-/* The units the assembly loops take through the table `step` (a loop whose flag is a constant per call site):
+/* The units the assembly loops take through the table `output_step` (a loop whose flag is a constant per call site):
  * two rows a unit pair at a time, one row four units at a time. Returns how many. */
 static inline int32_t microaot_packed_units_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
-                                                 int32_t units, const int32_t* step, int two_rows, int8_t* out) {
+                                                 int32_t units, const int32_t* output_step, int two_rows, int8_t* out) {
   int32_t u = 0;
   int8_t* next;
   if (!two_rows) {
-    for (; u + 3 < units; u += 4, step += 2 * MICROAOT_PACKED_STEP_WORDS) {
-      weights = microaot_packed_quad_fast(weights, rows, groups, step, out + u);
+    for (; u + 3 < units; u += 4, output_step += 2 * MICROAOT_PACKED_STEP_WORDS) {
+      weights = microaot_packed_quad_fast(weights, rows, groups, output_step, out + u);
     }
     return u;
   }
-  for (next = out; next != out + (units & ~1); next += 2, step += MICROAOT_PACKED_STEP_WORDS) {
-    weights = microaot_packed_pair_fast(weights, rows, groups, step, (size_t)units, next);
+  for (next = out; next != out + (units & ~1); next += 2, output_step += MICROAOT_PACKED_STEP_WORDS) {
+    weights = microaot_packed_pair_fast(weights, rows, groups, output_step, (size_t)units, next);
   }
   return units & ~1;
 }
@@ -110,13 +112,13 @@ static inline int32_t microaot_packed_units_fast(const uint32_t* rows, const int
 /* microaot/packed_matmul.h states the contract of this one. */
 void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                                 int32_t units, const microaot_dsp_output_stage* o,
-                                                const int32_t* step, int8_t* out0, int8_t* out1) {
+                                                const int32_t* output_step, int8_t* out0, int8_t* out1) {
   const int32_t row_count = out1 != NULL ? 2 : 1;
-  const int32_t done = out1 != NULL ? microaot_packed_units_fast(rows, weights, groups, units, step, 1, out0)
-                                    : microaot_packed_units_fast(rows, weights, groups, units, step, 0, out0);
+  const int32_t done = out1 != NULL ? microaot_packed_units_fast(rows, weights, groups, units, output_step, 1, out0)
+                                    : microaot_packed_units_fast(rows, weights, groups, units, output_step, 0, out0);
   if (done < units) {
     microaot_packed_left_units(weights + (size_t)(done / 2) * MICROAOT_PACKED_PAIR_WORDS * (size_t)groups, rows,
-                               groups, step + (done / 2) * MICROAOT_PACKED_STEP_WORDS, row_count, units - done,
+                               groups, output_step + (done / 2) * MICROAOT_PACKED_STEP_WORDS, row_count, units - done,
                                (size_t)units, out0 + done);
   }
   if (o->activation_min != -128 || o->activation_max != 127) {
