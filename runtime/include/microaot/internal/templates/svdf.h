@@ -2,7 +2,7 @@
  * MICROAOT_FN and MICROAOT_RING_FN (declared in microaot/kernels/svdf.h), MICROAOT_SVDF_STATE (int16_t or
  * int8_t: the type of weights_time and of the state) and its range MICROAOT_SVDF_STATE_MIN / _MAX.
  * MICROAOT_FN keeps TFLM's layout (each filter's memory oldest first, shifted every run); MICROAOT_RING_FN
- * keeps each filter's memory as a ring whose newest slot is *position, and moves no state. */
+ * keeps each filter's memory as an SVDF state ring whose newest slot is *position, and moves no state. */
 #include <stddef.h>
 
 #include "microaot/fixedpoint.h"
