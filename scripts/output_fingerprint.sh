@@ -5,6 +5,8 @@
 # the tool's version). A refactoring that must not move the output prints the same lines before and after:
 #   scripts/output_fingerprint.sh > /tmp/before.txt; ...; scripts/output_fingerprint.sh | diff /tmp/before.txt -
 # Usage: scripts/output_fingerprint.sh [MICROAOT_BINARY] (default build/microaot)
+# EXCLUDE=DIR (e.g. EXCLUDE=kernels) adds a second hash per folder over its files outside DIR: a change that moves
+# the runtime copy (kernels/) alone keeps that column.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tool=${1:-$root/build/microaot}
@@ -19,8 +21,10 @@ for op in $ops_sample; do
   for m in "$shared"/ops/"$op"/int8_*/model.tflite; do models+=("$m"); done
 done
 
-hash_folder() {  # every file's relative path and content, in a fixed order
-  (cd "$1" && find . -type f ! -name microaot.json | LC_ALL=C sort | while read -r f; do
+hash_folder() {  # every file's relative path and content, in a fixed order; $2: a folder left out
+  local skip=()
+  [[ -n ${2:-} ]] && skip=(! -path "./$2/*")
+  (cd "$1" && find . -type f ! -name microaot.json "${skip[@]}" | LC_ALL=C sort | while read -r f; do
      printf '%s\n' "$f"; sha256sum < "$f"; done) | sha256sum | cut -c1-16
 }
 
@@ -36,6 +40,7 @@ for model in "${models[@]}"; do
         [[ $target != host ]] && args+=(--target "$target")
         if "$tool" "${args[@]}" > "$work/log" 2>&1; then
           result=$(hash_folder "$out")
+          [[ -n ${EXCLUDE:-} ]] && result+=" $(hash_folder "$out" "$EXCLUDE")"
         else
           result="refused:$(sed "s|$work|WORK|g" "$work/log" | sha256sum | cut -c1-16)"
         fi

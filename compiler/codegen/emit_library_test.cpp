@@ -64,7 +64,7 @@ TEST(EmitLibrary, APackedKernelBringsTheRowSourceOfItsWeightForm) {
     const std::string used = balanced ? "kernels/packed_rows.c" : "kernels/packed_rows_w16.c";
     const std::string other = balanced ? "kernels/packed_rows_w16.c" : "kernels/packed_rows.c";
     EXPECT_EQ(files.count(used), 1u) << used;
-    EXPECT_EQ(files.count("kernels/microaot/templates/packed_rows.h"), 1u);
+    EXPECT_EQ(files.count("kernels/microaot/internal/templates/packed_rows.h"), 1u);
     EXPECT_EQ(files.count(other), 0u) << other;
     EXPECT_TRUE(contains(files.at("CMakeLists.txt"), used.substr(std::string("kernels/").size())));
   }

@@ -50,8 +50,8 @@ std::string operator_label(const Op& op) {
 constexpr const char* kPackedKernelsHeader = "microaot/kernels/packed.h";
 
 // "user" for a --custom-op function (built by the user); "dsp-packed" for a packed kernel (microaot/kernels/
-// packed.h: C written around the DSP extension's SIMD instructions, chosen only where the target has them,
-// though its source sits with the portable ones); else the kernel's implementation ("portable", "dsp").
+// packed.h: C written around the DSP extension's SIMD instructions, chosen only where the target has them; its
+// own source, in kernels/dsp/); else the kernel's implementation ("portable", "dsp").
 std::string call_implementation(const KernelCall& call) {
   if (call.custom) return "user";
   return call.info().header == kPackedKernelsHeader ? "dsp-packed" : implementation_isa(call.source);

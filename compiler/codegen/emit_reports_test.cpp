@@ -444,7 +444,7 @@ void check_report_json(const CompiledModel& m, const std::string& text, const st
     EXPECT_EQ(op["op_index"], m.graph.ops[step].source_index);
     EXPECT_EQ(op["op"], op_kind_name(m.graph.ops[step].kind));
     EXPECT_EQ(op["kernel"], m.calls[step].info().function());
-    const bool packed = m.calls[step].info().header == "microaot/kernels/packed.h";  // DSP-only, source in portable/
+    const bool packed = m.calls[step].info().header == "microaot/kernels/packed.h";  // DSP-only, source in dsp/
     EXPECT_EQ(op["implementation"], packed ? "dsp-packed" : implementation_isa(m.calls[step].source));
     EXPECT_EQ(op["macs"], m.macs[step]);
     EXPECT_EQ(op["param_bytes"], param_bytes(m, step));

@@ -1,5 +1,7 @@
 #include "codegen/runtime_closure.h"
 
+#include <utility>
+
 #include "codegen/runtime_files.h"
 #include "kernels/select_kernels.h"
 
@@ -67,12 +69,33 @@ std::set<std::string> runtime_files_reached(std::set<std::string> roots) {
   return roots;
 }
 
+namespace {
+// The instruction-set sources that stand in for portable kernels (MICROAOT_KERNEL_ISA lines), and what they link.
+const std::set<std::string>& standin_sources() {
+  static const std::set<std::string> sources = [] {
+    std::set<std::string> roots;
+    for (const KernelImplementation& impl : kernel_registry().implementations) roots.insert(impl.source);
+    return runtime_files_reached(roots);
+  }();
+  return sources;
+}
+
+// The sources' order in the folder's build files: the executor's, the stand-ins, then every other kernel source
+// by name, whichever folder holds it (the portable ones and a stem's own instruction-set source alike).
+int build_order_group(const std::string& path) {
+  if (path.rfind("executor/", 0) == 0) return 0;
+  return standin_sources().count(path) != 0 ? 1 : 2;
+}
+}  // namespace
+
 void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<std::string>& sources) {
+  std::set<std::pair<int, std::string>> ordered;
   for (const std::string& path : runtime_files_reached(needed_runtime_files(model))) {
     const std::string out = output_path_of_runtime_file(path);
     files[out] = runtime_file(path);
-    if (out.size() > 2 && out.compare(out.size() - 2, 2, ".c") == 0) sources.push_back(out);
+    if (out.size() > 2 && out.compare(out.size() - 2, 2, ".c") == 0) ordered.insert({build_order_group(path), out});
   }
+  for (const auto& entry : ordered) sources.push_back(entry.second);
 }
 
 }  // namespace microaot

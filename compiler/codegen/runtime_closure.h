@@ -23,7 +23,8 @@ std::set<std::string> needed_runtime_files(const CompiledModel& model);
 // "microaot/..." and each source it names in a "microaot-links: PATH" comment.
 std::set<std::string> runtime_files_reached(std::set<std::string> roots);
 
-// Writes the runtime files of `model` into `files` and appends the output paths of its sources to `sources`.
+// Writes the runtime files of `model` into `files` and appends the output paths of its sources to `sources`, in
+// build order (the executor's, the instruction-set stand-ins for portable kernels, then the others by name).
 void add_runtime_files(const CompiledModel& model, FileSet& files, std::vector<std::string>& sources);
 
 }  // namespace microaot

@@ -1,6 +1,7 @@
 #include "kernels/kernel_registry.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <sstream>
@@ -68,7 +69,8 @@ KernelInfo kernel_entry(const std::vector<ParamStruct>& structs, int id, const c
   k.symbol = k.variant == KernelVariant::kOverlap ? k.stem + "_overlap" : k.stem;
   k.params = struct_named(structs, params);
   k.header = std::string("microaot/kernels/") + header;
-  k.source = std::string("kernels/portable/") + source;
+  // A bare name is portable; "dsp/x.c" names the instruction-set folder of a stem written for it alone.
+  k.source = std::string("kernels/") + (std::strchr(source, '/') != nullptr ? "" : "portable/") + source;
   try {
     k.dtype = std::string(dtype) == "any" ? DType::kUnsupported : dtype_named(dtype);
     k.args = parse_kernel_signature(signature);

@@ -58,7 +58,8 @@ struct KernelInfo {
   KernelVariant variant = KernelVariant::kPlain;
   const ParamStruct* params = nullptr;
   std::string header;  // include path, e.g. "microaot/kernels/conv.h"
-  std::string source;  // the portable implementation, below runtime/: "kernels/portable/conv_2d_s8.c"
+  std::string source;  // its own implementation, below runtime/: "kernels/portable/conv_2d_s8.c", or the
+                       // instruction set's folder for a stem written for it alone: "kernels/dsp/conv_2d_s8_packed.c"
   DType dtype = DType::kUnsupported;  // kUnsupported for a byte-generic (`any`) kernel
   std::vector<KernelArgSpec> args;
 

@@ -62,13 +62,13 @@ bool defines_through_macro(const std::string& source, const KernelInfo& k) {
 // Whether a portable source defines kernel k (returning void, or microaot_status for a `status` kernel):
 // directly, through a MICROAOT_DEFINE_..._KERNEL macro, or by
 // naming it MICROAOT_FN (MICROAOT_FN_OVERLAP, MICROAOT_POOL_STATUS_FN...) and including a template of
-// runtime/include/microaot/templates/ that defines a function of that name (any of its template includes).
+// runtime/include/microaot/internal/templates/ that defines a function of that name (any of its template includes).
 bool defines_kernel(const std::string& source, const KernelInfo& k) {
   const std::string function = k.function();
   const std::string returned = k.returns_status() ? "microaot_status " : "void ";  // the signature's `status`
   if (source.find(returned + function + "(") != std::string::npos) return true;
   if (defines_through_macro(source, k)) return true;
-  const std::string include = "#include \"microaot/templates/";
+  const std::string include = "#include \"microaot/internal/templates/";
   for (size_t at = source.find(include); at != std::string::npos; at = source.find(include, at + 1)) {
     const size_t path = at + std::string("#include \"").size();
     const std::string template_text = runtime_file("include/" + source.substr(path, source.find('"', path) - path));

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "kernels/kernel_registry.h"
+#include "kernels/select_kernels.h"
 
 namespace microaot {
 namespace {
@@ -16,9 +17,14 @@ const char kDoc[] = MICROAOT_RUNTIME_DIR "/../docs/kernel-variants.md";
 
 std::string code(const std::string& word) { return "`" + word + "`"; }
 
-// The instruction-set sources of `stem`, e.g. "dsp: `kernels/dsp/add_s8.c`", or "-".
+// The instruction-set sources of `stem`, e.g. "dsp: `kernels/dsp/add_s8.c`", or "-": its own source when it is
+// written for an instruction set alone (the packed kernels), and its MICROAOT_KERNEL_ISA lines'.
 std::string sources_of(const KernelRegistry& r, const std::string& stem) {
   std::string sources;
+  const KernelInfo* own = r.find(stem, KernelVariant::kPlain);
+  if (own != nullptr && implementation_isa(own->source) != "portable") {
+    sources = implementation_isa(own->source) + ": " + code(own->source);
+  }
   for (const KernelImplementation& impl : r.implementations) {
     if (impl.stem == stem) sources += (sources.empty() ? "" : ", ") + impl.isa + ": " + code(impl.source);
   }

@@ -69,7 +69,7 @@ const Bytes& arg_bytes(const Graph& graph, const KernelCall& call, int id) {
   return call.derived[index].data;
 }
 
-// ---- element-wise: the kernels' formulas (microaot/templates/dequantize.h, quantize.h)
+// ---- element-wise: the kernels' formulas (microaot/internal/templates/dequantize.h, quantize.h)
 
 template <typename In>
 Bytes dequantize_values(const Bytes& in, int64_t size, float scale, int32_t offset) {

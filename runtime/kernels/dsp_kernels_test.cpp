@@ -1,7 +1,7 @@
 // The DSP kernels (runtime/kernels/dsp/, linked under microaot_dsp_* names by dsp_test/) against the
 // portable ones on random shapes, zero points and multipliers that keep outputs mostly inside the int8 range
 // (saturated outputs would hide a wrong sum): byte for byte, plain and overlap variants, fast paths and
-// fallbacks. On the host they run microaot/dsp.h's C definitions of the instructions; the differential
+// fallbacks. On the host they run microaot/internal/dsp.h's C definitions of the instructions; the differential
 // harness runs the real instructions on QEMU (tests/e2e/differential_qemu_test.cpp).
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include "binary_kernel_test_util.h"
 #include "conv_geometry_test_util.h"
 #include "dw_ring_args_test_util.h"
-#include "microaot/dsp_dot.h"
+#include "microaot/internal/dsp_dot.h"
 #include "microaot/kernels/add.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"

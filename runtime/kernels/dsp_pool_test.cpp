@@ -1,4 +1,4 @@
-// The DSP average_pool_2d_s8 (host: microaot/dsp.h's C definitions) against the portable kernel: random
+// The DSP average_pool_2d_s8 (host: microaot/internal/dsp.h's C definitions) against the portable kernel: random
 // windows, strides and padding (windows clipped at the edges), channel counts that are and are not multiples
 // of four, windows beyond the int16 lanes (the per-element row), clamps, the overlap variant, KWS's 25x5
 // layer, and windows of 256 elements all -128 or all 127 (the lanes' extremes); the lanes' own kernel

@@ -1,7 +1,7 @@
-// microaot_window_of (microaot/window.h) against a scan of every tap: [begin, end) must be exactly the taps
+// microaot_window_of (microaot/internal/window.h) against a scan of every tap: [begin, end) must be exactly the taps
 // that fall inside the input, for strides, paddings, dilations and filters larger than the input; likewise
 // microaot_transposed_window_of against a scan of every input.
-#include "microaot/window.h"
+#include "microaot/internal/window.h"
 
 #include <gtest/gtest.h>
 

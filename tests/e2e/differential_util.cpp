@@ -46,10 +46,10 @@ std::string write_channel_mixing_conv_2d_s8(const std::string& dir) {
                "#define MICROAOT_CONV conv_2d\n"
                "#define MICROAOT_FN microaot_conv_2d_s8\n"
                "#define MICROAOT_FN_OVERLAP microaot_conv_2d_s8_overlap\n"
-               "#include \"microaot/kernel_dtype.h\"\n"
+               "#include \"microaot/internal/kernel_dtype.h\"\n"
                "#undef MICROAOT_OUTPUT_s8\n"
                "#define MICROAOT_OUTPUT_s8(p, acc, c) MICROAOT_OUTPUT_INT(p, acc, (c) & ~1)\n"
-               "#include \"microaot/templates/conv.h\"\n");
+               "#include \"microaot/internal/templates/conv.h\"\n");
 }
 
 }  // namespace microaot::e2e

@@ -1,248 +1,18 @@
-/* The inner loops of the packed kernels (microaot/kernels/packed.h): rows of n int8 operands (the pixels of a
- * 1x1 convolution, the batches of a FULLY_CONNECTED) times weight rows the compiler laid out for SMLAD
- * (compiler/ops/packed_weights.h), two rows against two units per step, with the input zero point already in
- * the bias. Weight layout, in int32 words: units in pairs (the second of an odd last pair is zeros), each pair
- * as groups of four elements (zeros past n), the word of the pair's first unit then the second's. A word's
- * SXTB16 gives elements 0 and 2 of its group and SXTB16 ROR 8 elements 1 and 3: the operand rows are widened
- * to int16 once per row in that order (even word, odd word), so that the loop loads words only. With
- * MICROAOT_PACKED_WIDE_WEIGHTS 1 (the _w16 kernels, defined before the include) the weights are widened at
- * compile time too: each unit's group is two words, elements (0, 2) then (1, 3) as int16 lanes, the first
- * unit's two then the second's; the loops then load and multiply, 12 instructions per 16 MACs (2x2) and 13
- * (1x4) instead of 15 and 20, for twice the weights' flash. */
+/* The packed kernels' row driver (microaot/kernels/packed.h): the output step's table and the loops over unit
+ * pairs, declared here and defined once per weight form by microaot/internal/templates/packed_rows.h, over the
+ * dot-product primitives of microaot/internal/packed_dot.h (which has the weight layout). */
 #ifndef MICROAOT_PACKED_MATMUL_H
 #define MICROAOT_PACKED_MATMUL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "microaot/dsp_dot.h"
 #include "microaot/kernels/packed.h"
-
-#ifndef MICROAOT_PACKED_WIDE_WEIGHTS
-#define MICROAOT_PACKED_WIDE_WEIGHTS 0
-#endif
-
-/* Weight words of one group of a unit pair. */
-#if MICROAOT_PACKED_WIDE_WEIGHTS
-#define MICROAOT_PACKED_PAIR_WORDS 4
-#else
-#define MICROAOT_PACKED_PAIR_WORDS 2
-#endif
-
-/* A helper the including source keeps out of line (one copy however many callers), unused in some sources. */
-#if defined(__GNUC__)
-#define MICROAOT_PACKED_OUT_OF_LINE static __attribute__((noinline, unused))
-#else
-#define MICROAOT_PACKED_OUT_OF_LINE static inline
-#endif
-
-/* Groups per row (at least one: the loops below test their end after a step). */
-static inline int32_t microaot_packed_groups(int32_t n) { return (n + 3) / 4; }
-
-/* The word of the last n % 4 elements at `src` (1 to 3), zeros above: byte loads, never past the row. */
-static inline uint32_t microaot_packed_tail_word(const int8_t* src, int32_t n) {
-  uint32_t word = 0;
-  int32_t k;
-  for (k = n - 1; k >= 0; --k) word = (word << 8) | (uint8_t)src[k];
-  return word;
-}
-
-/* Row `src` (n int8) widened into words dst[0], dst[1] (group 0), dst[stride], dst[stride + 1], ...; the
- * elements past n, up to microaot_packed_groups(n) groups, are zeros. Whole words in the loop, the tail once.
- * One copy per source: a call costs a few instructions per row, each inlined copy 70 bytes. */
-MICROAOT_PACKED_OUT_OF_LINE void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t* dst, int32_t stride) {
-  const int8_t* const whole_end = src + 4 * (n / 4);
-  uint32_t word = 0;
-  for (; src != whole_end; src += 4, dst += stride) {
-    word = microaot_dsp_load4(src);
-    dst[0] = microaot_dsp_sxtb16(word);
-    dst[1] = microaot_dsp_sxtb16_ror8(word);
-  }
-  if (n % 4 != 0 || n == 0) {
-    word = n % 4 != 0 ? microaot_packed_tail_word(src, n % 4) : 0u;
-    dst[0] = microaot_dsp_sxtb16(word);
-    dst[1] = microaot_dsp_sxtb16_ror8(word);
-  }
-}
-
-/* The four sums of a block back into acc[] (the loops keep them in named registers). */
-static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, int32_t c, int32_t d) {
-  acc[0] = a;
-  acc[1] = b;
-  acc[2] = c;
-  acc[3] = d;
-}
-
-/* Unit `unit` (0 or 1) of the pair's group at `group` times a widened row's group (`row`: its even and odd
- * word) added to s, in C: the weights' lanes (0, 2) and (1, 3) stored as such, or extracted from their word. */
-static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const int32_t* group, int unit) {
-#if MICROAOT_PACKED_WIDE_WEIGHTS
-  const uint32_t even = (uint32_t)group[2 * unit], odd = (uint32_t)group[2 * unit + 1];
-#else
-  const uint32_t word = (uint32_t)group[unit];
-  const uint32_t even = microaot_dsp_sxtb16(word), odd = microaot_dsp_sxtb16_ror8(word);
-#endif
-  return microaot_dsp_smlad(row[1], odd, microaot_dsp_smlad(row[0], even, s));
-}
-
-/* The loops are in assembly where the DSP extension is there: the compiler's allocation of the 13 live values
- * spills inside the loop. Per group: one LDRD of the unit pair's words (two over int16 weights), one LDRD per
- * row, SXTB16 twice per int8 weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/dsp.h's definitions). */
-#define MICROAOT_PACKED_ASM MICROAOT_DSP_ASM
-
-/* The loops below run two groups per iteration: an odd count of groups enters at the second (label 2), read
- * from bit 3 (int16 weights: bit 4) of the 8 * groups (16 * groups) bytes of weights left, shifted into the sign
- * (three instructions per call). */
-#if MICROAOT_PACKED_WIDE_WEIGHTS
-#define MICROAOT_PACKED_ODD_SHIFT "#27"
-#else
-#define MICROAOT_PACKED_ODD_SHIFT "#28"
-#endif
-#define MICROAOT_PACKED_ODD_ENTRY                         \
-  "sub %[w0], %[end], %[pair]\n\t"                        \
-  "lsls %[w0], %[w0], " MICROAOT_PACKED_ODD_SHIFT "\n\t"  \
-  "bmi 2f\n\t"
-
-/* The assembly of one group of microaot_packed_dot_2x2: 15 instructions for 16 MACs; 12 over int16 weights
- * (unit 0's words in w0, w1, unit 1's in we, wf). */
-#if MICROAOT_PACKED_WIDE_WEIGHTS
-#define MICROAOT_PACKED_GROUP_2X2                          \
-  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"                  \
-  "ldrd %[we], %[wf], [%[pair]], #8\n\t"                  \
-  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
-  "smlad %[s00], %[a0], %[w0], %[s00]\n\t"                \
-  "smlad %[s00], %[a1], %[w1], %[s00]\n\t"                \
-  "smlad %[s01], %[a0], %[we], %[s01]\n\t"                \
-  "smlad %[s01], %[a1], %[wf], %[s01]\n\t"                \
-  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
-  "smlad %[s10], %[a0], %[w0], %[s10]\n\t"                \
-  "smlad %[s10], %[a1], %[w1], %[s10]\n\t"                \
-  "smlad %[s11], %[a0], %[we], %[s11]\n\t"                \
-  "smlad %[s11], %[a1], %[wf], %[s11]\n\t"
-#else
-#define MICROAOT_PACKED_GROUP_2X2                          \
-  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"                  \
-  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
-  "sxtb16 %[we], %[w0]\n\t"                               \
-  "sxtb16 %[w0], %[w0], ror #8\n\t"                       \
-  "smlad %[s00], %[a0], %[we], %[s00]\n\t"                \
-  "smlad %[s00], %[a1], %[w0], %[s00]\n\t"                \
-  "sxtb16 %[wf], %[w1]\n\t"                               \
-  "sxtb16 %[w1], %[w1], ror #8\n\t"                       \
-  "smlad %[s01], %[a0], %[wf], %[s01]\n\t"                \
-  "smlad %[s01], %[a1], %[w1], %[s01]\n\t"                \
-  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
-  "smlad %[s10], %[a0], %[we], %[s10]\n\t"                \
-  "smlad %[s10], %[a1], %[w0], %[s10]\n\t"                \
-  "smlad %[s11], %[a0], %[wf], %[s11]\n\t"                \
-  "smlad %[s11], %[a1], %[w1], %[s11]\n\t"
-#endif
-
-/* Two widened rows, interleaved (per group: row 0's two words, row 1's two words), against one unit pair:
- * acc[2 * i + j] += row i . unit j. Two groups per iteration, 32 instructions per 32 MACs (26 over int16
- * weights). Returns the next pair's weights. */
-static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
-                                           int32_t acc[4]) {
-  int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
-  const int32_t* const end = pair + MICROAOT_PACKED_PAIR_WORDS * groups;
-#if MICROAOT_PACKED_ASM
-  uint32_t w0, w1, we, wf, a0, a1;
-  __asm__(
-      MICROAOT_PACKED_ODD_ENTRY
-      "1:\n\t"
-      MICROAOT_PACKED_GROUP_2X2
-      "2:\n\t"
-      MICROAOT_PACKED_GROUP_2X2
-      "cmp %[pair], %[end]\n\t"
-      "bne 1b\n\t"
-      : [pair] "+r"(pair), [rows] "+r"(rows), [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10),
-        [s11] "+r"(s11), [w0] "=&r"(w0), [w1] "=&r"(w1), [we] "=&r"(we), [wf] "=&r"(wf), [a0] "=&r"(a0),
-        [a1] "=&r"(a1)
-      : [end] "r"(end)
-      : "cc", "memory");
-#else
-  for (; pair != end; pair += MICROAOT_PACKED_PAIR_WORDS, rows += 4) {
-    s00 = microaot_packed_mac(s00, rows, pair, 0);
-    s01 = microaot_packed_mac(s01, rows, pair, 1);
-    s10 = microaot_packed_mac(s10, rows + 2, pair, 0);
-    s11 = microaot_packed_mac(s11, rows + 2, pair, 1);
-  }
-#endif
-  microaot_packed_set4(acc, s00, s01, s10, s11);
-  return end;
-}
-
-/* The assembly of one unit's weight word `w` (widened through `we`, then in place) against the row's words a0
- * (elements 0, 2) and a1 (elements 1, 3), into sum `s`. */
-#define MICROAOT_PACKED_UNIT(w, s)                   \
-  "sxtb16 %[we], %[" w "]\n\t"                       \
-  "sxtb16 %[" w "], %[" w "], ror #8\n\t"            \
-  "smlad %[" s "], %[a0], %[we], %[" s "]\n\t"       \
-  "smlad %[" s "], %[a1], %[" w "], %[" s "]\n\t"
-
-/* Over int16 weights: the unit's words loaded from `p` into w0, w1 against a0, a1, into sum `s`. */
-#define MICROAOT_PACKED_WIDE_UNIT(p, s)              \
-  "ldrd %[w0], %[w1], [%[" p "]], #8\n\t"           \
-  "smlad %[" s "], %[a0], %[w0], %[" s "]\n\t"      \
-  "smlad %[" s "], %[a1], %[w1], %[" s "]\n\t"
-
-/* One group of microaot_packed_dot_1x4 (19 instructions for 16 MACs; 13 over int16 weights). */
-#if MICROAOT_PACKED_WIDE_WEIGHTS
-#define MICROAOT_PACKED_GROUP_1X4                 \
-  "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
-  MICROAOT_PACKED_WIDE_UNIT("pair", "s0")         \
-  MICROAOT_PACKED_WIDE_UNIT("pair", "s1")         \
-  MICROAOT_PACKED_WIDE_UNIT("next", "s2")         \
-  MICROAOT_PACKED_WIDE_UNIT("next", "s3")
-#else
-#define MICROAOT_PACKED_GROUP_1X4                 \
-  "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
-  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"          \
-  MICROAOT_PACKED_UNIT("w0", "s0")                \
-  MICROAOT_PACKED_UNIT("w1", "s1")                \
-  "ldrd %[w0], %[w1], [%[next]], #8\n\t"          \
-  MICROAOT_PACKED_UNIT("w0", "s2")                \
-  MICROAOT_PACKED_UNIT("w1", "s3")
-#endif
-
-/* One widened row against two consecutive unit pairs (the second's words 2 * groups after the first's):
- * acc[j] += row . unit j for j in 0..3. 20 instructions per 16 MACs (14 over int16 weights) (the row's words loaded once for four
- * units; two groups per iteration). Returns the weights after the second pair. */
-static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const uint32_t* row, int32_t groups,
-                                                     int32_t acc[4]) {
-  int32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
-  const int32_t* next = pair + MICROAOT_PACKED_PAIR_WORDS * groups;
-  const int32_t* const end = next;
-#if MICROAOT_PACKED_ASM
-  uint32_t w0, w1, we, a0, a1;
-  __asm__(
-      MICROAOT_PACKED_ODD_ENTRY
-      "1:\n\t"
-      MICROAOT_PACKED_GROUP_1X4
-      "2:\n\t"
-      MICROAOT_PACKED_GROUP_1X4
-      "cmp %[pair], %[end]\n\t"
-      "bne 1b\n\t"
-      /* early clobbers: `end` starts equal to `next`, and must not share its register */
-      : [pair] "+&r"(pair), [next] "+&r"(next), [row] "+&r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2),
-        [s3] "+r"(s3), [w0] "=&r"(w0), [w1] "=&r"(w1), [we] "=&r"(we), [a0] "=&r"(a0), [a1] "=&r"(a1)
-      : [end] "r"(end)
-      : "cc", "memory");
-#else
-  for (; pair != end; pair += MICROAOT_PACKED_PAIR_WORDS, next += MICROAOT_PACKED_PAIR_WORDS, row += 2) {
-    s0 = microaot_packed_mac(s0, row, pair, 0);
-    s1 = microaot_packed_mac(s1, row, pair, 1);
-    s2 = microaot_packed_mac(s2, row, next, 0);
-    s3 = microaot_packed_mac(s3, row, next, 1);
-  }
-#endif
-  microaot_packed_set4(acc, s0, s1, s2, s3);
-  return next;
-}
+#include "microaot/internal/packed_dot.h"
 
 /* The row machinery (the output steps, the loops over unit pairs) is out of line, one copy per weight
- * form for every packed kernel of a model: microaot/templates/packed_rows.h, instantiated by
- * kernels/portable/packed_rows.c (int8 weight words) and packed_rows_w16.c (int16). A kernel source names the
+ * form for every packed kernel of a model: microaot/internal/templates/packed_rows.h, instantiated by
+ * kernels/dsp/packed_rows.c (int8 weight words) and packed_rows_w16.c (int16). A kernel source names the
  * one it calls in a links comment (docs/adding-an-operator.md), which brings it into the generated folder. */
 #if MICROAOT_PACKED_WIDE_WEIGHTS
 #define MICROAOT_PACKED_FORM(name) name##_w16
@@ -250,18 +20,18 @@ static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const 
 #define MICROAOT_PACKED_FORM(name) name
 #endif
 
-/* The words per unit pair of the specialised output step's table (microaot/templates/packed_rows.h). */
+/* The words per unit pair of the specialised output step's table (microaot/internal/templates/packed_rows.h). */
 #define MICROAOT_PACKED_STEP_WORDS 8
 
 /* Every unit of one row (out1 NULL; `rows` holds it alone) or of two interleaved rows: out_i[u] = the
  * output step of bias[u] + row i . unit u (the sums start from the bias). Whole unit pairs (two rows) or
- * quads (one row) run in the assembly loops, the units left in C. `step`: the output step's table
+ * quads (one row) run in the assembly loops, the units left in C. `output_step`: the output step's table
  * (MICROAOT_PACKED_STEP_WORDS per unit pair, not NULL: the kernels refuse a call without it; its words hold the
  * folded bias, so o->bias and the params' multipliers and shifts are not read, only o's activation range);
  * out1 must be out0 + units (as the kernels lay their rows out). */
 void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                                 int32_t units, const microaot_dsp_output_stage* o,
-                                                const int32_t* step, int8_t* out0, int8_t* out1);
+                                                const int32_t* output_step, int8_t* out0, int8_t* out1);
 
 /* Rows r0 and r1 (r1 NULL: r0 alone) widened into `rows` (4 * groups words) and multiplied by every unit
  * through the output step's table `requant` (microaot_packed_rows). Inline, so that a row pair costs one call
@@ -274,12 +44,5 @@ static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, 
   if (r1 != NULL) microaot_packed_widen(r1, n, rows + 2, 4);
   MICROAOT_PACKED_FORM(microaot_packed_rows)(rows, weights, groups, units, o, requant, out0, r1 != NULL ? out1 : NULL);
 }
-
-#undef MICROAOT_PACKED_UNIT
-#undef MICROAOT_PACKED_WIDE_UNIT
-#undef MICROAOT_PACKED_ODD_SHIFT
-#undef MICROAOT_PACKED_GROUP_2X2
-#undef MICROAOT_PACKED_GROUP_1X4
-#undef MICROAOT_PACKED_ODD_ENTRY
 
 #endif /* MICROAOT_PACKED_MATMUL_H */

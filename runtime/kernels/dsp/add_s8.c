@@ -4,7 +4,7 @@
  * accumulator adds the rounding of the right shift that follows, 2^(e-1) less one for a negative value
  * (ties away from zero). No branch on the values; the constants are computed once per call.
  * Other parameters (a left shift other than 20, shifts > 0, offsets beyond +-128) take the general code. */
-#include "microaot/dsp_dot.h"
+#include "microaot/internal/dsp_dot.h"
 #include "microaot/kernels/add.h"
 
 /* The general code: each rescaling by microaot_dsp_requantize. */

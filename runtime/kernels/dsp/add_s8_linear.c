@@ -3,7 +3,7 @@
  * into the top bytes of the 16-bit lanes, so that each lane is q * 2^8 and SMLAWB / SMLAWT give the form's
  * floor(m * q / 2^8) in one instruction with the sum; SSAT #8 with ASR #16 is the floor and the clamp to int8.
  * About six instructions per element against twenty for the rescaling of microaot_add_s8. */
-#include "microaot/dsp_word_multiply.h"
+#include "microaot/internal/dsp_word_multiply.h"
 #include "microaot/kernels/add.h"
 
 #define LINEAR_LANE_MASK 0xFF00FF00u

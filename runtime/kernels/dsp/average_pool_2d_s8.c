@@ -1,5 +1,5 @@
 /* AVERAGE_POOL_2D int8 for a cpu with the DSP extension, bit-exact with the portable kernel: the layers the
- * 16-bit lanes compute (microaot/templates/pool_2d_s8_lanes.h: channels a multiple of four, windows of at most
+ * 16-bit lanes compute (microaot/internal/templates/pool_2d_s8_lanes.h: channels a multiple of four, windows of at most
  * 256 elements) through them, the others (other channel counts, larger windows) through the template's
  * per-element row. The compiler gives the lanes' layers their own kernel (dsp/average_pool_2d_s8_lanes.c),
  * without the per-element row; this one keeps both for the others. */
@@ -14,8 +14,8 @@ static void dsp_average_row(const microaot_pool_2d_params_q* p, const int8_t* in
 #define MICROAOT_POOL average
 #define MICROAOT_FN microaot_average_pool_2d_s8
 #define MICROAOT_FN_OVERLAP microaot_average_pool_2d_s8_overlap
-#include "microaot/templates/pool_2d.h"
-#include "microaot/templates/pool_2d_s8_lanes.h"
+#include "microaot/internal/templates/pool_2d.h"
+#include "microaot/internal/templates/pool_2d_s8_lanes.h"
 
 static void dsp_average_row(const microaot_pool_2d_params_q* p, const int8_t* in_image, int32_t oy, int8_t* out) {
   if (microaot_fit_pool_lanes(p)) {

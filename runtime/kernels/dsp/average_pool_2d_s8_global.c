@@ -1,6 +1,6 @@
 /* A GLOBAL int8 AVERAGE_POOL_2D (the window the whole input plane, no padding, a 1x1 output) for a cpu with the
  * DSP extension, bit-exact with the portable kernel: each batch's plane is one window of the lanes' window_means
- * (microaot/templates/pool_2d_s8_lanes.h), without the row and window walk of the lanes' kernel. Any other layer
+ * (microaot/internal/templates/pool_2d_s8_lanes.h), without the row and window walk of the lanes' kernel. Any other layer
  * (a graph blob is untrusted, a user may call it) is refused with a status before a byte of the output is written. */
 #include <stddef.h>
 #include <stdint.h>
@@ -12,8 +12,8 @@
 #define MICROAOT_POOL_MEANS_ONLY
 #define MICROAOT_DTYPE s8
 #define MICROAOT_POOL average
-#include "microaot/templates/pool_2d.h"
-#include "microaot/templates/pool_2d_s8_lanes.h"
+#include "microaot/internal/templates/pool_2d.h"
+#include "microaot/internal/templates/pool_2d_s8_lanes.h"
 
 /* Both variants: the overlap one's means go through `scratch` (channels bytes), the plain one's (NULL) straight
  * to the output, so that no output byte is stored before the last read of its batch's plane. */
@@ -36,4 +36,4 @@ static microaot_status pool_status_layer(const microaot_pool_2d_params_q* params
 
 #define MICROAOT_POOL_STATUS_FN microaot_average_pool_2d_s8_global
 #define MICROAOT_POOL_STATUS_FN_OVERLAP microaot_average_pool_2d_s8_global_overlap
-#include "microaot/templates/pool_2d_s8_status.h"
+#include "microaot/internal/templates/pool_2d_s8_status.h"

@@ -1,4 +1,4 @@
-/* AVERAGE_POOL_2D int8 through the DSP kernel's 16-bit lanes alone (microaot/templates/pool_2d_s8_lanes.h),
+/* AVERAGE_POOL_2D int8 through the DSP kernel's 16-bit lanes alone (microaot/internal/templates/pool_2d_s8_lanes.h),
  * bit-exact with the portable kernel: the compiler picks this stem for a layer the lanes compute (channels a
  * multiple of four, windows of at most 256 elements), so that a model whose average pools all do links no
  * per-element row. Any other layer (a graph blob is untrusted, a user may call it) is refused with a status
@@ -19,8 +19,8 @@ static void dsp_pool_lanes_row(const microaot_pool_2d_params_q* p, const int8_t*
 #define MICROAOT_POOL_LINKAGE static inline /* lanes_layer unused: pool_status_layer takes both */
 #define MICROAOT_FN lanes_layer
 #define MICROAOT_FN_OVERLAP lanes_layer_overlap
-#include "microaot/templates/pool_2d.h"
-#include "microaot/templates/pool_2d_s8_lanes.h"
+#include "microaot/internal/templates/pool_2d.h"
+#include "microaot/internal/templates/pool_2d_s8_lanes.h"
 
 /* Both variants: the overlap one's rows go through `scratch`, the plain one's (NULL) straight to the output. */
 #if defined(__GNUC__)
@@ -35,4 +35,4 @@ static microaot_status pool_status_layer(const microaot_pool_2d_params_q* params
 
 #define MICROAOT_POOL_STATUS_FN microaot_average_pool_2d_s8_lanes
 #define MICROAOT_POOL_STATUS_FN_OVERLAP microaot_average_pool_2d_s8_lanes_overlap
-#include "microaot/templates/pool_2d_s8_status.h"
+#include "microaot/internal/templates/pool_2d_s8_status.h"

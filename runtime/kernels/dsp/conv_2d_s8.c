@@ -2,14 +2,14 @@
  * against output channels two at a time (microaot_dsp_dot_2x2_s16): each pixel's window, in filter order,
  * is widened to int16 with the input offset added (microaot_dsp_widen) into a small stack buffer; a 1x1
  * filter without padding widens the input pixel itself (a matrix product), other filters first gather the
- * window (im2col, microaot/conv_window.h), taps outside the image as the input zero point, whose offset
+ * window (im2col, microaot/internal/conv_window.h), taps outside the image as the input zero point, whose offset
  * product is 0 exactly as the reference's skipped taps. Grouped convolutions and windows larger than the buffer
  * take the portable code. */
 #include <stddef.h>
 #include <string.h>
 
-#include "microaot/conv_window.h"
-#include "microaot/dsp_dot.h"
+#include "microaot/internal/conv_window.h"
+#include "microaot/internal/dsp_dot.h"
 #include "microaot/kernels/conv.h"
 
 /* The portable kernels, for the shapes handled below, under their own names. */
@@ -21,7 +21,7 @@ void microaot_conv_2d_s8_overlap_portable(const microaot_conv_2d_params_q* param
 #define MICROAOT_CONV conv_2d
 #define MICROAOT_FN microaot_conv_2d_s8_portable
 #define MICROAOT_FN_OVERLAP microaot_conv_2d_s8_overlap_portable
-#include "microaot/templates/conv.h"
+#include "microaot/internal/templates/conv.h"
 
 /* One pixel's window in elements; the stack holds it as int8 once and as int16 twice. */
 #define DSP_CONV_WINDOW_MAX 576

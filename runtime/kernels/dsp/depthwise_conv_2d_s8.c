@@ -4,7 +4,7 @@
  * pixels: each tap's four inputs (or one, replicated) and four weights widened to 16-bit lanes with
  * SXTAB16/SXTB16 (the input offset added on the way) and accumulated per channel with SMLABB/SMLATT from the
  * bias on. 3x3 windows without dilation (depth multiplier 1): at stride 1 through the widened ring (each input
- * row widened once, output rows in pairs: see dw_ring in microaot/dsp_depthwise.h, which KWS's layers
+ * row widened once, output rows in pairs: see dw_ring in microaot/internal/dsp_depthwise.h, which KWS's layers
  * also reach through a kernel of their own), else a group's rows counted on in one function, a window wholly
  * inside the image unrolled, one at an edge by its in-image taps only, as the reference does, in a function of
  * its own so that its sums stay in registers. The output step is one SMMLAR per value with the
@@ -17,11 +17,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "microaot/dsp_dot.h"
+#include "microaot/internal/dsp_dot.h"
 #include "microaot/kernels/conv.h"
-#include "microaot/window.h"
+#include "microaot/internal/window.h"
 
-#include "microaot/dsp_depthwise.h"
+#include "microaot/internal/dsp_depthwise.h"
 
 static const int32_t* dw_bias(const dw_group* g) { return g->bias_weights; }
 
@@ -32,7 +32,7 @@ static const uint32_t (*dw_weights(const dw_group* g))[2] {
 /* The same in the hot loops: the clamp [-128, 127] is the steps' SSAT alone (byte stores). */
 static inline void dw_store4_tested(const dw_group* g, const int32_t s[4], int8_t* out) {
   if (g->full_range) {
-    microaot_dsp_step_store8x4(g->step, s, out);
+    microaot_dsp_output_step_store8x4(g->output_step, s, out);
   } else {
     dw_store4(g, s, out);
   }
@@ -184,9 +184,9 @@ static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const
   for (ox = 0; ox < first; ++ox) dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
   {
     const int8_t* in = first < end ? r.in + (size_t)(first * stride - p->pad_width) * depth : r.in;
-    const size_t step = (size_t)stride * depth;
+    const size_t pixel_stride = (size_t)stride * depth;
     int8_t* o = out + (size_t)first * depth;
-    for (ox = first; ox < end; ++ox, in += step, o += depth) {
+    for (ox = first; ox < end; ++ox, in += pixel_stride, o += depth) {
       memcpy(s, dw_bias(g), sizeof s);
       dw_taps_3x3(in, g, depth, row, r.offset, s);
       dw_store4_tested(g, s, o);

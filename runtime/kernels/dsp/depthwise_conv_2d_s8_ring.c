@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "microaot/dsp_depthwise.h"
+#include "microaot/internal/dsp_depthwise.h"
 #include "microaot/kernels/conv.h"
 
 /* Every channel group through the ring, the requantization within its bounds. */

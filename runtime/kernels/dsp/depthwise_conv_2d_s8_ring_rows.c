@@ -1,4 +1,4 @@
-/* The DSP int8 DEPTHWISE_CONV_2D's widened ring (microaot/dsp_depthwise.h): a tile of one channel group's rows.
+/* The DSP int8 DEPTHWISE_CONV_2D's widened ring (microaot/internal/dsp_depthwise.h): a tile of one channel group's rows.
  * Out of line in a source of its own, linked (through dsp/depthwise_conv_2d_s8_setup.c, the loop over groups
  * and tiles) by the full kernel (dsp/depthwise_conv_2d_s8.c, for the layers it takes through the ring) and by
  * the ring's own kernel (dsp/depthwise_conv_2d_s8_ring.c), so that a model compiles it once whichever it
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "microaot/dsp_depthwise.h"
+#include "microaot/internal/dsp_depthwise.h"
 
 /* The ring slot of input row `row` (negative for padding rows above the image): rows widened in pairs
  * start at an even slot. */
@@ -102,7 +102,7 @@ static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32
   int32_t a[4], b[4];
   for (; in != end; in += 16, out += depth) {
     microaot_dsp_mac4_widened_3x3_x2(in, g->bias_weights, a, b);
-    microaot_dsp_steps4x2(g->step, a, b);
+    microaot_dsp_output_steps4x2(g->output_step, a, b);
     if (g->full_range) {
       microaot_dsp_store4(b, out + lower);
       microaot_dsp_store4(a, out);

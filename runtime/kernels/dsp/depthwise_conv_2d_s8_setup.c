@@ -1,4 +1,4 @@
-/* The DSP int8 DEPTHWISE_CONV_2D's set-up (microaot/dsp_depthwise.h), for both DSP depthwise kernels: the fast
+/* The DSP int8 DEPTHWISE_CONV_2D's set-up (microaot/internal/dsp_depthwise.h), for both DSP depthwise kernels: the fast
  * path's bounds test, a channel group's constants and the ring's loop over groups and tiles. Each runs once per
  * call, per group of four channels or per tile, never per output element: built for size. */
 /* microaot-work: per call */
@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "microaot/dsp_depthwise.h"
+#include "microaot/internal/dsp_depthwise.h"
 
 /* The rule is microaot/fit/depthwise_conv_2d.h's, which the compiler's chooser calls too. */
 int microaot_dsp_depthwise_fits(const dw_params* p, const dw_channels* ch) {
@@ -22,9 +22,10 @@ __attribute__((noinline)) void microaot_dsp_depthwise_group_of(const dw_params* 
   for (k = 0; k < 4; ++k) {
     const int32_t e = -ch->shift[c + k];
     g->bias_weights[k] = ch->bias != NULL ? 2 * ch->bias[c + k] : 0;
-    g->step[k][0] = ch->multiplier[c + k];
-    g->step[k][2] = e;
-    g->step[k][1] = (2 * p->output_offset + 1) * ((int32_t)1 << (e - 1)); /* |.| < 2^30: microaot_dsp_depthwise_fits */
+    g->output_step[k][0] = ch->multiplier[c + k];
+    g->output_step[k][2] = e;
+    /* |.| < 2^30: microaot_dsp_depthwise_fits */
+    g->output_step[k][1] = (2 * p->output_offset + 1) * ((int32_t)1 << (e - 1));
   }
   g->activation_min4 = 0x01010101u * (uint8_t)p->activation_min;
   g->activation_max4 = 0x01010101u * (uint8_t)p->activation_max;

@@ -1,8 +1,8 @@
 /* int8 FULLY_CONNECTED with the DSP extension, bit-exact with the portable kernel: input rows (batches) two at
- * a time against weight rows (units) two at a time, both with their zero-point offsets (microaot/dsp_dot.h). */
+ * a time against weight rows (units) two at a time, both with their zero-point offsets (microaot/internal/dsp_dot.h). */
 #include <stddef.h>
 
-#include "microaot/dsp_dot.h"
+#include "microaot/internal/dsp_dot.h"
 #include "microaot/kernels/fully_connected.h"
 
 void microaot_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,

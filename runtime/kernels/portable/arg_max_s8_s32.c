@@ -2,4 +2,4 @@
 #define MICROAOT_DTYPE s8
 #define MICROAOT_REDUCE arg_max
 #define MICROAOT_FN microaot_arg_max_s8_s32
-#include "microaot/templates/reduce.h"
+#include "microaot/internal/templates/reduce.h"

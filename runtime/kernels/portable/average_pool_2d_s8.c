@@ -3,4 +3,4 @@
 #define MICROAOT_POOL average
 #define MICROAOT_FN microaot_average_pool_2d_s8
 #define MICROAOT_FN_OVERLAP microaot_average_pool_2d_s8_overlap
-#include "microaot/templates/pool_2d.h"
+#include "microaot/internal/templates/pool_2d.h"

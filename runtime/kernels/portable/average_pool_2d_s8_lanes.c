@@ -4,4 +4,4 @@
 #define MICROAOT_POOL_STATUS_PORTABLE
 #define MICROAOT_POOL_STATUS_FN microaot_average_pool_2d_s8_lanes
 #define MICROAOT_POOL_STATUS_FN_OVERLAP microaot_average_pool_2d_s8_lanes_overlap
-#include "microaot/templates/pool_2d_s8_status.h"
+#include "microaot/internal/templates/pool_2d_s8_status.h"

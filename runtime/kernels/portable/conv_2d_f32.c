@@ -4,4 +4,4 @@
 #define MICROAOT_CONV conv_2d
 #define MICROAOT_FN microaot_conv_2d_f32
 #define MICROAOT_FN_OVERLAP microaot_conv_2d_f32_overlap
-#include "microaot/templates/conv.h"
+#include "microaot/internal/templates/conv.h"

@@ -1,4 +1,4 @@
 /* CUMSUM float: running sums along the axis as TFLite Micro's reference computes them. */
 #define MICROAOT_DTYPE f32
 #define MICROAOT_FN microaot_cumsum_f32
-#include "microaot/templates/cumsum.h"
+#include "microaot/internal/templates/cumsum.h"

@@ -5,4 +5,4 @@
 #define MICROAOT_CONV depthwise_conv_2d
 #define MICROAOT_FN microaot_depthwise_conv_2d_f32_s8w
 #define MICROAOT_FN_OVERLAP microaot_depthwise_conv_2d_f32_s8w_overlap
-#include "microaot/templates/conv.h"
+#include "microaot/internal/templates/conv.h"

@@ -4,4 +4,4 @@
 #define MICROAOT_CONV depthwise_conv_2d
 #define MICROAOT_FN microaot_depthwise_conv_2d_s8
 #define MICROAOT_FN_OVERLAP microaot_depthwise_conv_2d_s8_overlap
-#include "microaot/templates/conv.h"
+#include "microaot/internal/templates/conv.h"

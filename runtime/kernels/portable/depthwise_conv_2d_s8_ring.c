@@ -8,7 +8,7 @@
 #define MICROAOT_CONV_LINKAGE static
 #define MICROAOT_FN dw_ring_layer
 #define MICROAOT_FN_OVERLAP dw_ring_layer_overlap
-#include "microaot/templates/conv.h"
+#include "microaot/internal/templates/conv.h"
 
 /* `params` with its per-channel arrays in `requant`. */
 static microaot_depthwise_conv_2d_params_q dw_ring_params(const microaot_depthwise_conv_2d_params_q* params,

@@ -3,4 +3,4 @@
 #define MICROAOT_DTYPE f32
 #define MICROAOT_WEIGHT_DTYPE s8
 #define MICROAOT_FN microaot_fully_connected_f32_s8w
-#include "microaot/templates/fully_connected.h"
+#include "microaot/internal/templates/fully_connected.h"

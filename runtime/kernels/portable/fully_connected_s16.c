@@ -2,4 +2,4 @@
  * (64-bit accumulator, TFLite's 16x8 requantization). */
 #define MICROAOT_DTYPE s16
 #define MICROAOT_FN microaot_fully_connected_s16
-#include "microaot/templates/fully_connected.h"
+#include "microaot/internal/templates/fully_connected.h"

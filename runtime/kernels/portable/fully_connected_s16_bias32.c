@@ -3,4 +3,4 @@
 #define MICROAOT_DTYPE s16
 #define MICROAOT_BIAS_DTYPE s32
 #define MICROAOT_FN microaot_fully_connected_s16_bias32
-#include "microaot/templates/fully_connected.h"
+#include "microaot/internal/templates/fully_connected.h"

@@ -4,4 +4,4 @@
 #define MICROAOT_POOL_L2
 #define MICROAOT_FN microaot_l2_pool_2d_f32
 #define MICROAOT_FN_OVERLAP microaot_l2_pool_2d_f32_overlap
-#include "microaot/templates/pool_2d.h"
+#include "microaot/internal/templates/pool_2d.h"

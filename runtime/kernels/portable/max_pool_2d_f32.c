@@ -3,4 +3,4 @@
 #define MICROAOT_POOL max
 #define MICROAOT_FN microaot_max_pool_2d_f32
 #define MICROAOT_FN_OVERLAP microaot_max_pool_2d_f32_overlap
-#include "microaot/templates/pool_2d.h"
+#include "microaot/internal/templates/pool_2d.h"

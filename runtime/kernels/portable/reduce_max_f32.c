@@ -2,4 +2,4 @@
 #define MICROAOT_DTYPE f32
 #define MICROAOT_REDUCE max
 #define MICROAOT_FN microaot_reduce_max_f32
-#include "microaot/templates/reduce.h"
+#include "microaot/internal/templates/reduce.h"

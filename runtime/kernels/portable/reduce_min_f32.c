@@ -2,4 +2,4 @@
 #define MICROAOT_DTYPE f32
 #define MICROAOT_REDUCE min
 #define MICROAOT_FN microaot_reduce_min_f32
-#include "microaot/templates/reduce.h"
+#include "microaot/internal/templates/reduce.h"

@@ -2,4 +2,4 @@
 #define MICROAOT_DTYPE s8
 #define MICROAOT_REDUCE min
 #define MICROAOT_FN microaot_reduce_min_s8
-#include "microaot/templates/reduce.h"
+#include "microaot/internal/templates/reduce.h"

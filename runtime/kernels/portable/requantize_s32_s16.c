@@ -2,4 +2,4 @@
 #define MICROAOT_DTYPE_IN s32
 #define MICROAOT_DTYPE_OUT s16
 #define MICROAOT_FN microaot_requantize_s32_s16
-#include "microaot/templates/requantize.h"
+#include "microaot/internal/templates/requantize.h"

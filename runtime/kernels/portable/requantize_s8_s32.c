@@ -2,4 +2,4 @@
 #define MICROAOT_DTYPE_IN s8
 #define MICROAOT_DTYPE_OUT s32
 #define MICROAOT_FN microaot_requantize_s8_s32
-#include "microaot/templates/requantize.h"
+#include "microaot/internal/templates/requantize.h"

@@ -2,4 +2,4 @@
 #define MICROAOT_DTYPE_IN s8
 #define MICROAOT_DTYPE_OUT s8
 #define MICROAOT_FN microaot_requantize_s8_s8
-#include "microaot/templates/requantize.h"
+#include "microaot/internal/templates/requantize.h"

@@ -1,4 +1,4 @@
 /* RESIZE_BILINEAR, float32. */
 #define MICROAOT_DTYPE f32
 #define MICROAOT_FN microaot_resize_bilinear_f32
-#include "microaot/templates/resize_bilinear.h"
+#include "microaot/internal/templates/resize_bilinear.h"

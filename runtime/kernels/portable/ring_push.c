@@ -1,4 +1,4 @@
-/* One push of a mirrored ring (microaot/kernels/ring.h): the unit goes to slot q and to its mirror q + slots
+/* One push of the frame ring buffer (microaot/kernels/ring.h): the unit goes to slot q and to its mirror q + slots
  * (slot 2 * slots - 1 does not exist), and the position moves to the slot after q, where the window of the
  * last `slots` units now starts. */
 #include "microaot/kernels/ring.h"

@@ -1,4 +1,4 @@
-/* SOFTMAX int8 -> int8 over the last dimension, TFLM's reference arithmetic (microaot/templates/softmax_s8.h). */
+/* SOFTMAX int8 -> int8 over the last dimension, TFLM's reference arithmetic (microaot/internal/templates/softmax_s8.h). */
 #define MICROAOT_DTYPE s8
 #define MICROAOT_FN microaot_softmax_s8
-#include "microaot/templates/softmax_s8.h"
+#include "microaot/internal/templates/softmax_s8.h"

@@ -1,6 +1,6 @@
 /* SVDF, float32 (TFLM's EvalFloatSvdfReference): the same steps and summation order as the reference, then
  * the fused activation as a clamp. microaot_svdf_f32 keeps TFLM's shifted layout, microaot_svdf_ring_f32 a
- * ring per filter (see the integer template, microaot/templates/svdf.h): both sum oldest first. */
+ * ring per filter (see the integer template, microaot/internal/templates/svdf.h): both sum oldest first. */
 #include <stddef.h>
 
 #include "microaot/kernels/svdf.h"

@@ -4,4 +4,4 @@
 #define MICROAOT_SVDF_STATE int16_t
 #define MICROAOT_SVDF_STATE_MIN (-32768)
 #define MICROAOT_SVDF_STATE_MAX 32767
-#include "microaot/templates/svdf.h"
+#include "microaot/internal/templates/svdf.h"

@@ -4,4 +4,4 @@
 #define MICROAOT_SVDF_STATE int8_t
 #define MICROAOT_SVDF_STATE_MIN (-128)
 #define MICROAOT_SVDF_STATE_MAX 127
-#include "microaot/templates/svdf.h"
+#include "microaot/internal/templates/svdf.h"

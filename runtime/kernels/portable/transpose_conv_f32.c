@@ -2,4 +2,4 @@
  * activation clamp. */
 #define MICROAOT_DTYPE f32
 #define MICROAOT_FN microaot_transpose_conv_f32
-#include "microaot/templates/transpose_conv.h"
+#include "microaot/internal/templates/transpose_conv.h"

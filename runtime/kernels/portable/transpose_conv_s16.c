@@ -2,4 +2,4 @@
  * per-channel weights and an int64 bias (64-bit sums, TFLite's 16x8 per-channel requantization). */
 #define MICROAOT_DTYPE s16
 #define MICROAOT_FN microaot_transpose_conv_s16
-#include "microaot/templates/transpose_conv.h"
+#include "microaot/internal/templates/transpose_conv.h"

@@ -2,4 +2,4 @@
  * (input + input_offset) * filter, + bias, per-channel requantization, + output offset, clamp). */
 #define MICROAOT_DTYPE s8
 #define MICROAOT_FN microaot_transpose_conv_s8
-#include "microaot/templates/transpose_conv.h"
+#include "microaot/internal/templates/transpose_conv.h"

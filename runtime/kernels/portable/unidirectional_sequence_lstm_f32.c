@@ -62,4 +62,4 @@ static void lstm_update_hidden(const microaot_lstm_params_f32* p, const float* o
   for (k = 0; k < n; ++k) hidden[k] = lstm_finite(tmp[k] * o[k]);
 }
 
-#include "microaot/templates/lstm.h"
+#include "microaot/internal/templates/lstm.h"

@@ -2,5 +2,5 @@
 #define MICROAOT_DTYPE s8
 #define MICROAOT_FN microaot_unidirectional_sequence_lstm_s8
 #define MICROAOT_CELL int16_t
-#include "microaot/templates/lstm.h"
-#include "microaot/templates/lstm_q.h"
+#include "microaot/internal/templates/lstm.h"
+#include "microaot/internal/templates/lstm_q.h"

@@ -1,6 +1,6 @@
 /* Which DSP int8 AVERAGE_POOL_2D kernel may compute a layer, written once: the compiler's chooser
  * (compiler/ops/average_pool_2d.cpp) picks the stem by these, over the params the kernel will receive, and the
- * kernels' guards (microaot/templates/pool_2d_s8_lanes.h, dsp/average_pool_2d_s8_global.c) refuse any other
+ * kernels' guards (microaot/internal/templates/pool_2d_s8_lanes.h, dsp/average_pool_2d_s8_global.c) refuse any other
  * layer with a status (a graph blob is untrusted). Pure functions of the params. */
 #ifndef MICROAOT_FIT_AVERAGE_POOL_2D_H
 #define MICROAOT_FIT_AVERAGE_POOL_2D_H

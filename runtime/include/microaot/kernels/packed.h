@@ -1,5 +1,5 @@
 /* Matrix-product kernels over weights the compiler laid out for the DSP inner loop (compiler/ops/packed_weights.h,
- * microaot/packed_matmul.h has the layout): a 1x1 CONV_2D without padding and an int8 FULLY_CONNECTED whose
+ * microaot/internal/packed_dot.h has the layout): a 1x1 CONV_2D without padding and an int8 FULLY_CONNECTED whose
  * weight zero point is 0. The compiler picks them for a target with the DSP extension. `requant` holds the
  * output step the compiler proved exact (MICROAOT_PACKED_STEP_WORDS per output channel pair,
  * microaot/packed_matmul.h; a layer outside that proof takes the unpacked kernel), whose words hold the bias
@@ -9,7 +9,7 @@
  * bias. The k x k kernel makes each output pixel's window such a row. Without the table (NULL: a graph blob
  * cannot give that, its loader requires the argument, but a direct call can) a kernel returns
  * MICROAOT_STATUS_NULL_POINTER and writes nothing; else MICROAOT_STATUS_OK. The C definitions of
- * microaot/dsp.h make them run on any target. Each kernel has a _w16 twin, the same over the int16 form of the
+ * microaot/internal/dsp.h make them run on any target. Each kernel has a _w16 twin, the same over the int16 form of the
  * packed words (microaot/packed_matmul.h): twice the flash, no widening of the weights in the inner loop
  * (--optimize speed). */
 #ifndef MICROAOT_KERNELS_PACKED_H

@@ -1,6 +1,6 @@
 /* Kernels of the reductions MEAN, SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX and ARG_MIN. The compiler resolves the
  * axes and splits the input into two walks (microaot/walk.h): the kept dimensions, whose row-major order is
- * the output's, and the reduced ones, which microaot/templates/reduce.h visits in row-major order for every
+ * the output's, and the reduced ones, which microaot/internal/templates/reduce.h visits in row-major order for every
  * output element: the order in which TFLite Micro's reference kernels fold them (float sums depend on it). */
 #ifndef MICROAOT_KERNELS_REDUCE_H
 #define MICROAOT_KERNELS_REDUCE_H

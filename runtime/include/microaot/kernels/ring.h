@@ -1,8 +1,9 @@
-/* A mirrored ring buffer of `slots` units (passes/ring_windows.cpp in the compiler): storage for 2 * slots - 1
- * units and a write position, both kept from run to run. Each push writes the new unit at the position and
- * again `slots` units further on (the last slot has no mirror: nobody reads it), then advances the position;
- * the window of the last `slots` units, oldest first, is then always one contiguous run that starts at the
- * position. A frame buffer moves by a pointer instead of being copied whole every step. */
+/* The frame ring buffer (a streaming operator's frame window): a mirrored ring of `slots` units
+ * (passes/ring_windows.cpp in the compiler): storage for 2 * slots - 1 units and a write position, both kept
+ * from run to run. Each push writes the new unit at the position and again `slots` units further on (the last
+ * slot has no mirror: nobody reads it), then advances the position; the window of the last `slots` units,
+ * oldest first, is then always one contiguous run that starts at the position. A frame buffer moves by a
+ * pointer instead of being copied whole every step. */
 #ifndef MICROAOT_KERNELS_RING_H
 #define MICROAOT_KERNELS_RING_H
 

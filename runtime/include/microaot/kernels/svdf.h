@@ -5,7 +5,7 @@
  * [filters, input_size], weights_time [filters, memory], bias [units], state [batches, filters * memory]
  * (updated in place: it is state kept from run to run), output [batches, units]; filters = units * rank.
  * Scratch: the filters' sums, then (integers) the units' sums, batches * (filters + units) 4-byte words.
- * The ring kernels (microaot_svdf_ring_*) give the same outputs without moving the state: each filter's
+ * The SVDF state ring kernels (microaot_svdf_ring_*) give the same outputs without moving the state: each filter's
  * memory is a ring, `position` (an int32 kept with the state, 0 at reset) the slot of its oldest value,
  * which the new value replaces before the position moves on; TFLM's layout is the ring read from
  * position + 1 on. They return MICROAOT_STATUS_VALUE_OUT_OF_RANGE for a position outside [0, memory). */
@@ -61,7 +61,7 @@ void microaot_svdf_s8_s8(const microaot_svdf_params_q* params, const int8_t* inp
 void microaot_svdf_f32(const microaot_svdf_params_f32* params, const float* input, const float* weights_feature,
                        const float* weights_time, const float* bias, float* state, float* output, void* scratch);
 
-/* The ring kernels: the same arguments, the position after the state. */
+/* The SVDF state ring kernels: the same arguments, the position after the state. */
 microaot_status microaot_svdf_ring_s8_s16(const microaot_svdf_params_q* params, const int8_t* input,
                                           const int8_t* weights_feature, const int16_t* weights_time,
                                           const int32_t* bias, int16_t* state, int32_t* position, int8_t* output,

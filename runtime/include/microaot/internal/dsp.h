@@ -1,0 +1,153 @@
+/* The Arm DSP extension's SIMD instructions that the kernels of runtime/kernels/dsp/ use (Armv7E-M, Armv8-M
+ * Mainline with DSP: Cortex-M4, M7, M33, M55), as static inline functions over inline assembly. Where the
+ * compiler does not define __ARM_FEATURE_DSP (a host build, a check of the sources) or does not optimise (-O0)
+ * each has a C definition of the same result, so the DSP kernels also build and run anywhere. Lanes: "bottom" = bits 0..15, "top" =
+ * bits 16..31; byte k = bits 8k..8k+7 (little-endian loads). Additions wrap like the hardware's. */
+#ifndef MICROAOT_DSP_H
+#define MICROAOT_DSP_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* Four consecutive int8 as one word, byte 0 at the lowest address (any alignment: the compiler emits one LDR,
+ * which Armv7-M allows unaligned). */
+static inline uint32_t microaot_dsp_load4(const int8_t* p) {
+  uint32_t word;
+  memcpy(&word, p, 4);
+  return word;
+}
+
+/* Two int16 lanes packed into a word (for the offsets added with SXTAB16). */
+static inline uint32_t microaot_dsp_pack16(int32_t bottom, int32_t top) {
+  return ((uint32_t)top << 16) | ((uint32_t)bottom & 0xFFFFu);
+}
+
+/* Inline assembly where the compiler targets the DSP extension and optimises. At -O0 GCC keeps r7 as the frame
+ * pointer and the blocks that hold a window's sums in registers have none left ("impossible constraints"): a
+ * debug build takes the C definitions, which give the same results. */
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__OPTIMIZE__)
+#define MICROAOT_DSP_ASM 1
+#else
+#define MICROAOT_DSP_ASM 0
+#endif
+
+#if MICROAOT_DSP_ASM
+
+/* SXTAB16: the lanes of a plus bytes 0 and 2 of x, sign-extended to 16 bits. */
+static inline uint32_t microaot_dsp_sxtab16(uint32_t a, uint32_t x) {
+  uint32_t r;
+  __asm__("sxtab16 %0, %1, %2" : "=r"(r) : "r"(a), "r"(x));
+  return r;
+}
+
+/* The same over bytes 1 and 3 of x (x rotated right by 8). */
+static inline uint32_t microaot_dsp_sxtab16_ror8(uint32_t a, uint32_t x) {
+  uint32_t r;
+  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(x));
+  return r;
+}
+
+/* SXTB16: bytes 0 and 2 (ror8: 1 and 3) of x, sign-extended to 16 bits. */
+static inline uint32_t microaot_dsp_sxtb16(uint32_t x) {
+  uint32_t r;
+  __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(x));
+  return r;
+}
+
+static inline uint32_t microaot_dsp_sxtb16_ror8(uint32_t x) {
+  uint32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+  return r;
+}
+
+/* SMLAD: acc + bottom(x) * bottom(y) + top(x) * top(y). */
+static inline int32_t microaot_dsp_smlad(uint32_t x, uint32_t y, int32_t acc) {
+  int32_t r;
+  __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(y), "r"(acc));
+  return r;
+}
+
+/* SMLABB and SMLATT: acc + the product of the bottom (top) lanes. */
+static inline int32_t microaot_dsp_smlabb(uint32_t x, uint32_t y, int32_t acc) {
+  int32_t r;
+  __asm__("smlabb %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(y), "r"(acc));
+  return r;
+}
+
+static inline int32_t microaot_dsp_smlatt(uint32_t x, uint32_t y, int32_t acc) {
+  int32_t r;
+  __asm__("smlatt %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(y), "r"(acc));
+  return r;
+}
+
+/* SSAT #8: x clamped to [-128, 127]. */
+static inline int32_t microaot_dsp_ssat8(int32_t x) {
+  int32_t r;
+  __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(x));
+  return r;
+}
+
+/* SADD16: the two 16-bit lanes of x and y added lane by lane (wrapping). */
+static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
+  uint32_t r;
+  __asm__("sadd16 %0, %1, %2" : "=r"(r) : "r"(x), "r"(y));
+  return r;
+}
+
+/* SMMLAR: acc + the high word of x * y, rounded: (acc * 2^32 + x * y + 2^31) >> 32. */
+static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
+  int32_t r;
+  __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(y), "r"(acc));
+  return r;
+}
+
+#else /* the same results in C */
+
+static inline int32_t microaot_dsp_bottom(uint32_t x) { return (int32_t)(int16_t)(uint16_t)(x & 0xFFFFu); }
+static inline int32_t microaot_dsp_top(uint32_t x) { return (int32_t)(int16_t)(uint16_t)(x >> 16); }
+static inline int32_t microaot_dsp_byte(uint32_t x, int k) { return (int32_t)(int8_t)(uint8_t)(x >> (8 * k)); }
+
+static inline uint32_t microaot_dsp_sxtab16(uint32_t a, uint32_t x) {
+  return microaot_dsp_pack16(microaot_dsp_bottom(a) + microaot_dsp_byte(x, 0),
+                             microaot_dsp_top(a) + microaot_dsp_byte(x, 2));
+}
+
+static inline uint32_t microaot_dsp_sxtab16_ror8(uint32_t a, uint32_t x) {
+  return microaot_dsp_pack16(microaot_dsp_bottom(a) + microaot_dsp_byte(x, 1),
+                             microaot_dsp_top(a) + microaot_dsp_byte(x, 3));
+}
+
+static inline uint32_t microaot_dsp_sxtb16(uint32_t x) { return microaot_dsp_sxtab16(0, x); }
+static inline uint32_t microaot_dsp_sxtb16_ror8(uint32_t x) { return microaot_dsp_sxtab16_ror8(0, x); }
+
+/* Products of two int16 fit in int32; their sum and the accumulation wrap (unsigned arithmetic, no UB). */
+static inline int32_t microaot_dsp_smlad(uint32_t x, uint32_t y, int32_t acc) {
+  const uint32_t sum = (uint32_t)acc + (uint32_t)(microaot_dsp_bottom(x) * microaot_dsp_bottom(y)) +
+                       (uint32_t)(microaot_dsp_top(x) * microaot_dsp_top(y));
+  return (int32_t)sum;
+}
+
+static inline int32_t microaot_dsp_smlabb(uint32_t x, uint32_t y, int32_t acc) {
+  return (int32_t)((uint32_t)acc + (uint32_t)(microaot_dsp_bottom(x) * microaot_dsp_bottom(y)));
+}
+
+static inline int32_t microaot_dsp_smlatt(uint32_t x, uint32_t y, int32_t acc) {
+  return (int32_t)((uint32_t)acc + (uint32_t)(microaot_dsp_top(x) * microaot_dsp_top(y)));
+}
+
+static inline int32_t microaot_dsp_ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
+
+static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
+  return microaot_dsp_pack16(microaot_dsp_bottom(x) + microaot_dsp_bottom(y),
+                             microaot_dsp_top(x) + microaot_dsp_top(y));
+}
+
+/* In 64-bit unsigned arithmetic, which wraps as the hardware does; the high word is taken back as signed. */
+static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
+  const uint64_t sum = ((uint64_t)(uint32_t)acc << 32) + (uint64_t)((int64_t)x * y) + 0x80000000u;
+  return (int32_t)(uint32_t)(sum >> 32);
+}
+
+#endif
+
+#endif /* MICROAOT_DSP_H */

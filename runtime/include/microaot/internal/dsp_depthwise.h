@@ -1,0 +1,125 @@
+/* The DSP int8 DEPTHWISE_CONV_2D's shared part, for dsp/depthwise_conv_2d_s8.c (every path) and
+ * dsp/depthwise_conv_2d_s8_ring.c (the widened ring alone: 3x3, stride 1, depth multiplier 1, so that a model
+ * whose layers all take the ring links only it): a channel group's constants, small inline tests, and the
+ * out-of-line functions both link (the fast path's bounds, a group's constants and the ring's loop over
+ * groups and tiles in dsp/depthwise_conv_2d_s8_setup.c, the ring's rows in dsp/depthwise_conv_2d_s8_ring_rows.c,
+ * the portable fallback in dsp/depthwise_conv_2d_s8_portable.c). */
+#ifndef MICROAOT_DSP_DEPTHWISE_H
+#define MICROAOT_DSP_DEPTHWISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "microaot/internal/dsp_depthwise_blocks.h"
+#include "microaot/internal/dsp_dot.h"
+#include "microaot/fit/depthwise_conv_2d.h"
+#include "microaot/kernels/conv.h"
+
+typedef microaot_depthwise_conv_2d_params_q dw_params;
+
+/* A layer's per-channel constants as the shared code reads them (microaot/fit/depthwise_conv_2d.h): from the
+ * params' arrays in the full kernel (dw_channels_of), from their own argument in the ring's kernels. */
+typedef microaot_depthwise_channels dw_channels;
+
+static inline dw_channels dw_channels_of(const dw_params* p, const int32_t* bias) {
+  dw_channels ch;
+  ch.bias = bias;
+  ch.multiplier = p->output_multiplier;
+  ch.shift = p->output_shift;
+  return ch;
+}
+
+/* The portable kernels under their own names (dsp/depthwise_conv_2d_s8_portable.c, one copy for both DSP
+ * kernels), for the layers the DSP code does not take. */
+void microaot_depthwise_conv_2d_s8_portable(const dw_params* params, const int8_t* input, const int8_t* filter,
+                                            const int32_t* bias, int8_t* output);
+void microaot_depthwise_conv_2d_s8_overlap_portable(const dw_params* params, const int8_t* input,
+                                                    const int8_t* filter, const int32_t* bias, int8_t* output,
+                                                    void* scratch);
+
+/* The runtime's guard of both DSP kernels: microaot_fit_depthwise_dsp (microaot/fit/depthwise_conv_2d.h), the
+ * bounds the compiler proves before it calls the ring's own kernel. */
+int microaot_dsp_depthwise_fits(const dw_params* p, const dw_channels* ch);
+
+/* The output step of four channels: with y = 2 * sum (the kernel accumulates doubled sums), (y * m + 2^31) >> 32
+ * is TFLM's rounding doubling high multiply of sum and m; SMMLAR's accumulator adds `rounding` = 2^(e-1) +
+ * output offset * 2^e, less one for a negative sum, so that >> e gives the rounding right shift (ties away from
+ * zero) plus the output offset. */
+typedef struct {
+  /* words 0-3 the four channels' bias, doubled as the sums; for 3x3 filters words 4-21 each tap's four weights
+   * widened (lanes 0, 2 and 1, 3) and doubled, so that the sums come out doubled as the output step takes
+   * them (|2w| <= 256 fits a lane): side by side for microaot_dsp_mac4_widened_3x3_x2 */
+  int32_t bias_weights[4 + 9 * 2];
+  int32_t output_step[4][3]; /* per channel multiplier, rounding, exponent, side by side (one LDRD, one LDR) */
+  uint32_t activation_min4, activation_max4; /* the clamp's bounds in each byte */
+  int32_t full_range;                         /* the clamp is [-128, 127]: the SSAT alone */
+} dw_group;
+
+/* Group c's constants (channels c to c + 3): bias, widened weights of a 3x3 filter, output steps, clamp. */
+void microaot_dsp_depthwise_group_of(const dw_params* p, const int8_t* filter, const dw_channels* ch, int32_t c,
+                                     dw_group* g);
+
+/* A 3x3 filter without dilation: the group's widened weights and the unrolled taps. */
+static inline int dw_widened(const dw_params* p) {
+  return p->depth_multiplier == 1 && p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
+         p->dilation_width == 1;
+}
+
+/* Four channels from their doubled sums (bias included), clamped by SIMD (for [-128, 127] as well: one copy
+ * of the code where dw_store4_tested inlines two). */
+static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out) {
+  microaot_dsp_output_step_store8x4_clamped(g->output_step, s, out, g->activation_min4, g->activation_max4);
+}
+
+/* The widened ring's columns (dw_ring below): a tile's windows span at most as many. */
+#define DW_RING_COLS 14
+
+/* Output columns per tile: a tile's windows span at most DW_RING_COLS input columns. */
+static inline int32_t dw_tile_width(void) { return DW_RING_COLS - 2; }
+
+/* Whether the ring takes the layer: a 3x3 window without dilation, depth multiplier 1, stride 1 (at stride
+ * 2 each input pixel serves fewer windows than its widening costs), rows of 3 pixels or more (on smaller
+ * maps the ring's set-up costs more than the clipped windows). */
+static inline int dw_ringed(const dw_params* p) {
+  return dw_widened(p) && p->stride_width == 1 && p->stride_height == 1 && p->output_width >= 3;
+}
+
+/* Whether an overlapping output lies a whole number of pixels from the input: then every output byte
+ * overwrites an input byte of its own channel (depth multiplier 1) and channel groups may go outermost. */
+static inline int dw_whole_pixels_apart(const int8_t* input, const int8_t* output, int32_t depth) {
+  const uintptr_t in_at = (uintptr_t)input, out_at = (uintptr_t)output;
+  return (in_at > out_at ? in_at - out_at : out_at - in_at) % (uintptr_t)depth == 0;
+}
+
+/* The widened ring (3x3, no dilation, depth multiplier 1, stride 1): each input row a group's windows read is
+ * widened once, its four channels plus the input offset as two words of 16-bit lanes (as the unrolled taps
+ * widen them), into slot (row mod 4) of each of its columns and again into slot + 4. Output rows go in
+ * pairs: the pair whose top window starts at input row t reads slots t mod 4 to t mod 4 + 3 in their own
+ * row order, the lower window one slot down (microaot_dsp_mac4_widened_3x3_x2). A padding row or column holds
+ * zero, which is what the raw zero point widens to, so every window, at an edge or not, takes the same nine
+ * taps (the reference skips padding taps: each would add 0). The ring holds input columns [origin, origin +
+ * cols) of a tile of output columns. */
+typedef struct {
+  uint32_t lanes[DW_RING_COLS][8][2]; /* slot 7 (slot 3 again) is never read: a store instead of a test */
+  int32_t origin, cols;
+  int32_t inside_begin, inside_end; /* the ring's columns inside the image: the others stay zero */
+  int32_t first_row;                /* the image's first window's top row: slot 0 */
+  size_t depth, row_bytes;          /* bytes from one input pixel (row) to the next */
+  uint32_t offset;                  /* the input offset in both 16-bit lanes */
+} dw_ring;
+
+/* Output columns [ox_begin, ox_end) of rows [row_begin, row_end) (counted over all batches) of group `g`
+ * through `ring`, image by image: `input` and `output` at the group's channel
+ * (dsp/depthwise_conv_2d_s8_ring_rows.c). */
+void microaot_dsp_depthwise_tile_ringed(const dw_params* p, const dw_group* g, const int8_t* input, int8_t* output,
+                                        size_t row_stride, int32_t row_begin, int32_t row_end, int32_t ox_begin,
+                                        int32_t ox_end, dw_ring* ring);
+
+/* Rows [row_begin, row_end) (counted over all batches) of the channel groups [0, groups_end) through the
+ * ring, into `output` (row i at output + i * row_stride), group by group and tile by tile:
+ * dsp/depthwise_conv_2d_s8_setup.c, which both DSP depthwise kernels link. */
+void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input, const int8_t* filter,
+                                        const dw_channels* ch, int8_t* output, size_t row_stride, int32_t row_begin,
+                                        int32_t row_end, int32_t groups_end);
+
+#endif  /* MICROAOT_DSP_DEPTHWISE_H */

@@ -1,0 +1,310 @@
+/* The DSP int8 DEPTHWISE_CONV_2D's blocks of four channels over the instructions of microaot/internal/dsp.h: the
+ * multiply-accumulates of a window (int8 lanes, or rows the ring widened to 16 bits) and the output step of four
+ * channels with its stores, as inline assembly where MICROAOT_DSP_ASM, else C of the same results. Included
+ * through microaot/internal/dsp_depthwise.h by the kernels of runtime/kernels/dsp/depthwise_conv_2d_s8*.c. */
+#ifndef MICROAOT_DSP_DEPTHWISE_BLOCKS_H
+#define MICROAOT_DSP_DEPTHWISE_BLOCKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "microaot/internal/dsp.h"
+
+#if MICROAOT_DSP_ASM
+
+/* Four int8 lanes of x (plus `offset` in both 16-bit lanes) times four weights already widened to 16-bit
+ * lanes (w02: lanes 0 and 2, w13: lanes 1 and 3, as SXTB16 gives them), each product added to its own sum:
+ * s[k] += (byte k of x + offset) * weight k. One statement, so that the compiler keeps each tap's widening
+ * next to its multiplies instead of widening many taps ahead into spilled registers. */
+static inline void microaot_dsp_mac4_lanes(uint32_t x, uint32_t w02, uint32_t w13, uint32_t offset, int32_t s[4]) {
+  uint32_t x02;
+  __asm__(
+      "sxtab16 %[x02], %[off], %[x]\n\t"
+      "sxtab16 %[x], %[off], %[x], ror #8\n\t"
+      "smlabb %[s0], %[x02], %[w02], %[s0]\n\t"
+      "smlatt %[s2], %[x02], %[w02], %[s2]\n\t"
+      "smlabb %[s1], %[x], %[w13], %[s1]\n\t"
+      "smlatt %[s3], %[x], %[w13], %[s3]"
+      : [x02] "=&r"(x02), [x] "+r"(x), [s0] "+r"(s[0]), [s1] "+r"(s[1]), [s2] "+r"(s[2]), [s3] "+r"(s[3])
+      : [off] "r"(offset), [w02] "r"(w02), [w13] "r"(w13));
+}
+
+/* Three taps `stride` bytes apart from `in` (four int8 lanes each, plus `offset`) against three weight pairs
+ * widened as for microaot_dsp_mac4_lanes: s[k] += sum over taps t of (byte k of in[t * stride] + offset) *
+ * weight k of w[t]. The loads are in the statement as well: left to the compiler, they are hoisted from
+ * every tap ahead of the multiplies and spilled. */
+static inline void microaot_dsp_mac4_lanes_x3(const int8_t* in, size_t stride, const uint32_t (*w)[2],
+                                              uint32_t offset, int32_t s[4]) {
+  uint32_t x, x02, w02, w13;
+  __asm__(
+#define MICROAOT_DSP_TAP(load, weights)                                   \
+  load "\n\t"                                                           \
+  "ldrd %[w02], %[w13], [%[w], #" weights "]\n\t"                       \
+  "sxtab16 %[x02], %[off], %[x]\n\t"                                    \
+  "sxtab16 %[x], %[off], %[x], ror #8\n\t"                              \
+  "smlabb %[s0], %[x02], %[w02], %[s0]\n\t"                             \
+  "smlatt %[s2], %[x02], %[w02], %[s2]\n\t"                             \
+  "smlabb %[s1], %[x], %[w13], %[s1]\n\t"                               \
+  "smlatt %[s3], %[x], %[w13], %[s3]\n\t"
+      MICROAOT_DSP_TAP("ldr %[x], [%[in]]", "0")
+      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride]]", "8")
+      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride], lsl #1]", "16")
+      : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "+r"(s[0]), [s1] "+r"(s[1]),
+        [s2] "+r"(s[2]), [s3] "+r"(s[3])
+      : [in] "r"(in), [stride] "r"(stride), [w] "r"(w), [off] "r"(offset),
+        "m"(*(const int8_t(*)[2 * stride + 4])in), "m"(*(const uint32_t(*)[3][2])w));
+}
+
+/* The same over two taps (a window clipped by the image's edge). */
+static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t stride, const uint32_t (*w)[2],
+                                              uint32_t offset, int32_t s[4]) {
+  uint32_t x, x02, w02, w13;
+  __asm__(
+      MICROAOT_DSP_TAP("ldr %[x], [%[in]]", "0")
+      MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride]]", "8")
+      : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "+r"(s[0]), [s1] "+r"(s[1]),
+        [s2] "+r"(s[2]), [s3] "+r"(s[3])
+      : [in] "r"(in), [stride] "r"(stride), [w] "r"(w), [off] "r"(offset),
+        "m"(*(const int8_t(*)[stride + 4])in), "m"(*(const uint32_t(*)[2][2])w));
+}
+#undef MICROAOT_DSP_TAP
+
+/* Two vertically adjacent 3x3 windows of four channels over widened input, from the bias on (see the C
+ * definition below for the layouts): column by column, window b's filter row r reads the input row that
+ * window a's row r + 1 reads, so each input and weight pair is loaded once for both (21 LDRD for 72
+ * products, four SMLABB/SMLATT per pair), in one statement so that the loads are not hoisted and spilled. */
+static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const int32_t* bw, int32_t a[4],
+                                                    int32_t b[4]) {
+  uint32_t x02, x13, w02, w13;
+  __asm__(
+      "ldrd %[a0], %[a1], [%[bw]]\n\t"
+      "ldrd %[a2], %[a3], [%[bw], #8]\n\t"
+      "ldrd %[b0], %[b1], [%[bw]]\n\t"
+      "ldrd %[b2], %[b3], [%[bw], #8]\n\t"
+#define MICROAOT_DSP_WIDE_MAC(s)                                     \
+  "smlabb %[" s "0], %[x02], %[w02], %[" s "0]\n\t"                  \
+  "smlatt %[" s "2], %[x02], %[w02], %[" s "2]\n\t"                  \
+  "smlabb %[" s "1], %[x13], %[w13], %[" s "1]\n\t"                  \
+  "smlatt %[" s "3], %[x13], %[w13], %[" s "3]\n\t"
+#define MICROAOT_DSP_WIDE_LOAD(reg0, reg1, base, offset) \
+  "ldrd %[" reg0 "], %[" reg1 "], [%[" base "], #" offset "]\n\t"
+/* input column c: rows 0 to 3 at 64c, 64c + 8, 64c + 16, 64c + 24; weights (0..2, c) at 16 + 8c, 40 + 8c, 64 + 8c */
+#define MICROAOT_DSP_WIDE_COLUMN(in0, in1, in2, in3, w0, w1, w2)                                           \
+  MICROAOT_DSP_WIDE_LOAD("w02", "w13", "bw", w0) MICROAOT_DSP_WIDE_LOAD("x02", "x13", "in", in0)              \
+  MICROAOT_DSP_WIDE_MAC("a") MICROAOT_DSP_WIDE_LOAD("x02", "x13", "in", in1) MICROAOT_DSP_WIDE_MAC("b")       \
+  MICROAOT_DSP_WIDE_LOAD("w02", "w13", "bw", w1) MICROAOT_DSP_WIDE_MAC("a")                                  \
+  MICROAOT_DSP_WIDE_LOAD("x02", "x13", "in", in2) MICROAOT_DSP_WIDE_MAC("b")                                 \
+  MICROAOT_DSP_WIDE_LOAD("w02", "w13", "bw", w2) MICROAOT_DSP_WIDE_MAC("a")                                  \
+  MICROAOT_DSP_WIDE_LOAD("x02", "x13", "in", in3) MICROAOT_DSP_WIDE_MAC("b")
+      MICROAOT_DSP_WIDE_COLUMN("0", "8", "16", "24", "16", "40", "64")
+      MICROAOT_DSP_WIDE_COLUMN("64", "72", "80", "88", "24", "48", "72")
+      MICROAOT_DSP_WIDE_COLUMN("128", "136", "144", "152", "32", "56", "80")
+#undef MICROAOT_DSP_WIDE_COLUMN
+#undef MICROAOT_DSP_WIDE_LOAD
+#undef MICROAOT_DSP_WIDE_MAC
+      : [x02] "=&r"(x02), [x13] "=&r"(x13), [w02] "=&r"(w02), [w13] "=&r"(w13), [a0] "=&r"(a[0]),
+        [a1] "=&r"(a[1]), [a2] "=&r"(a[2]), [a3] "=&r"(a[3]), [b0] "=&r"(b[0]), [b1] "=&r"(b[1]), [b2] "=&r"(b[2]),
+        [b3] "=&r"(b[3])
+      : [in] "r"(in), [bw] "r"(bw), "m"(*(const uint32_t(*)[40])in), "m"(*(const int32_t(*)[22])bw));
+}
+
+/* The output step of four depthwise channels (see kernels/dsp/depthwise_conv_2d_s8.c): v[k] = SSAT #8 of
+ * (SMMLAR(s[k], output_step[k][0], output_step[k][1] + (s[k] >> 31)) >> output_step[k][2]), each channel's three
+ * constants one LDRD and one LDR at fixed offsets (left to the compiler: three loads and an add). */
+#define MICROAOT_DSP_OUTPUT_STEP(y, offset, next)                \
+  "ldrd %[m], %[r], [%[output_step], #" offset "]\n\t"             \
+  "ldr %[e], [%[output_step], #" next "]\n\t"                      \
+  "add %[r], %[r], %[" y "], asr #31\n\t"                  \
+  "smmlar %[" y "], %[" y "], %[m], %[r]\n\t"              \
+  "asr %[" y "], %[" y "], %[e]\n\t"                       \
+  "ssat %[" y "], #8, %[" y "]\n\t"
+#define MICROAOT_DSP_OUTPUT_STEPS \
+  MICROAOT_DSP_OUTPUT_STEP("s0", "0", "8") MICROAOT_DSP_OUTPUT_STEP("s1", "12", "20")     \
+  MICROAOT_DSP_OUTPUT_STEP("s2", "24", "32") MICROAOT_DSP_OUTPUT_STEP("s3", "36", "44")
+/* The steps' operands: temporaries, the four sums (results in place) and the four output bytes. */
+#define MICROAOT_DSP_OUTPUT_STEP_OPERANDS \
+  [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), \
+      "=m"(*(int8_t(*)[4])out)
+
+/* out[k] = v[k], a byte store each (cheaper than packing them). One statement (see above). */
+static inline void microaot_dsp_output_step_store8x4(const int32_t (*output_step)[3], const int32_t s[4], int8_t* out) {
+  int32_t m, r, e, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+  __asm__(MICROAOT_DSP_OUTPUT_STEPS /* then the stores */
+          "strb %[s0], [%[out]]\n\t"
+          "strb %[s1], [%[out], #1]\n\t"
+          "strb %[s2], [%[out], #2]\n\t"
+          "strb %[s3], [%[out], #3]"
+          : MICROAOT_DSP_OUTPUT_STEP_OPERANDS
+          : [output_step] "r"(output_step), [out] "r"(out), "m"(*(const int32_t(*)[4][3])output_step));
+}
+
+/* out[k] = v[k] clamped to [lo, hi] (each byte of lo4 and hi4 holds the bound): the four packed into a word
+ * (PKHBT, UXTB16) and clamped at once, SSUB8 setting a lane's GE flag where its difference is >= 0 and SEL
+ * picking by them: 14 instructions after the steps instead of 24 for compares and byte stores. */
+static inline void microaot_dsp_output_step_store8x4_clamped(const int32_t (*output_step)[3], const int32_t s[4],
+                                                             int8_t* out, uint32_t lo4, uint32_t hi4) {
+  int32_t m, r, e, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+  __asm__(MICROAOT_DSP_OUTPUT_STEPS
+          "pkhbt %[s0], %[s0], %[s2], lsl #16\n\t"
+          "pkhbt %[s1], %[s1], %[s3], lsl #16\n\t"
+          "uxtb16 %[s0], %[s0]\n\t"
+          "uxtb16 %[s1], %[s1]\n\t"
+          "orr %[s0], %[s0], %[s1], lsl #8\n\t"
+          "ssub8 %[r], %[s0], %[lo]\n\t"
+          "sel %[s0], %[s0], %[lo]\n\t"
+          "ssub8 %[r], %[hi], %[s0]\n\t"
+          "sel %[s0], %[s0], %[hi]\n\t"
+          "str %[s0], [%[out]]"
+          : MICROAOT_DSP_OUTPUT_STEP_OPERANDS
+          : [output_step] "r"(output_step), [out] "r"(out), [lo] "r"(lo4), [hi] "r"(hi4),
+            "m"(*(const int32_t(*)[4][3])output_step)
+          : "cc");
+}
+/* The output steps of two pixels' four channels, in place (a[k], b[k] become v[k]): each channel's constants
+ * loaded once for both. */
+static inline void microaot_dsp_output_steps4x2(const int32_t (*output_step)[3], int32_t a[4], int32_t b[4]) {
+  int32_t m, r, e, t;
+  __asm__(
+#define MICROAOT_DSP_OUTPUT_STEP2(x, y, offset, next)             \
+  "ldrd %[m], %[r], [%[output_step], #" offset "]\n\t"             \
+  "ldr %[e], [%[output_step], #" next "]\n\t"                      \
+  "add %[t], %[r], %[" x "], asr #31\n\t"                  \
+  "smmlar %[" x "], %[" x "], %[m], %[t]\n\t"              \
+  "add %[t], %[r], %[" y "], asr #31\n\t"                  \
+  "smmlar %[" y "], %[" y "], %[m], %[t]\n\t"              \
+  "asr %[" x "], %[" x "], %[e]\n\t"                       \
+  "asr %[" y "], %[" y "], %[e]\n\t"                       \
+  "ssat %[" x "], #8, %[" x "]\n\t"                        \
+  "ssat %[" y "], #8, %[" y "]\n\t"
+      MICROAOT_DSP_OUTPUT_STEP2("a0", "b0", "0", "8") MICROAOT_DSP_OUTPUT_STEP2("a1", "b1", "12", "20")
+      MICROAOT_DSP_OUTPUT_STEP2("a2", "b2", "24", "32") MICROAOT_DSP_OUTPUT_STEP2("a3", "b3", "36", "44")
+#undef MICROAOT_DSP_OUTPUT_STEP2
+      : [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [t] "=&r"(t), [a0] "+r"(a[0]), [a1] "+r"(a[1]), [a2] "+r"(a[2]),
+        [a3] "+r"(a[3]), [b0] "+r"(b[0]), [b1] "+r"(b[1]), [b2] "+r"(b[2]), [b3] "+r"(b[3])
+      : [output_step] "r"(output_step), "m"(*(const int32_t(*)[4][3])output_step));
+}
+
+/* Four values in [-128, 127] stored as bytes, unchanged (store4) or clamped to [lo, hi] as in
+ * microaot_dsp_output_step_store8x4_clamped (clamp_store4). */
+static inline void microaot_dsp_store4(const int32_t v[4], int8_t* out) {
+  __asm__("strb %[v0], [%[out]]\n\t"
+          "strb %[v1], [%[out], #1]\n\t"
+          "strb %[v2], [%[out], #2]\n\t"
+          "strb %[v3], [%[out], #3]"
+          : "=m"(*(int8_t(*)[4])out)
+          : [v0] "r"(v[0]), [v1] "r"(v[1]), [v2] "r"(v[2]), [v3] "r"(v[3]), [out] "r"(out));
+}
+
+static inline void microaot_dsp_clamp_store4(const int32_t v[4], int8_t* out, uint32_t lo4, uint32_t hi4) {
+  int32_t v02 = v[0], v13 = v[1], ge;
+  __asm__("pkhbt %[v02], %[v02], %[v2], lsl #16\n\t"
+          "pkhbt %[v13], %[v13], %[v3], lsl #16\n\t"
+          "uxtb16 %[v02], %[v02]\n\t"
+          "uxtb16 %[v13], %[v13]\n\t"
+          "orr %[v02], %[v02], %[v13], lsl #8\n\t"
+          "ssub8 %[ge], %[v02], %[lo]\n\t"
+          "sel %[v02], %[v02], %[lo]\n\t"
+          "ssub8 %[ge], %[hi], %[v02]\n\t"
+          "sel %[v02], %[v02], %[hi]\n\t"
+          "str %[v02], [%[out]]"
+          : [v02] "+&r"(v02), [v13] "+&r"(v13), [ge] "=&r"(ge), "=m"(*(int8_t(*)[4])out)
+          : [v2] "r"(v[2]), [v3] "r"(v[3]), [out] "r"(out), [lo] "r"(lo4), [hi] "r"(hi4)
+          : "cc");
+}
+
+#undef MICROAOT_DSP_OUTPUT_STEP_OPERANDS
+#undef MICROAOT_DSP_OUTPUT_STEPS
+#undef MICROAOT_DSP_OUTPUT_STEP
+
+#else /* the same results in C */
+
+static inline void microaot_dsp_mac4_lanes(uint32_t x, uint32_t w02, uint32_t w13, uint32_t offset, int32_t s[4]) {
+  const uint32_t x02 = microaot_dsp_sxtab16(offset, x), x13 = microaot_dsp_sxtab16_ror8(offset, x);
+  s[0] = microaot_dsp_smlabb(x02, w02, s[0]);
+  s[2] = microaot_dsp_smlatt(x02, w02, s[2]);
+  s[1] = microaot_dsp_smlabb(x13, w13, s[1]);
+  s[3] = microaot_dsp_smlatt(x13, w13, s[3]);
+}
+
+static inline void microaot_dsp_mac4_lanes_x3(const int8_t* in, size_t stride, const uint32_t (*w)[2],
+                                              uint32_t offset, int32_t s[4]) {
+  int t;
+  for (t = 0; t < 3; ++t) {
+    microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)t * stride), w[t][0], w[t][1], offset, s);
+  }
+}
+
+static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t stride, const uint32_t (*w)[2],
+                                              uint32_t offset, int32_t s[4]) {
+  microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], offset, s);
+  microaot_dsp_mac4_lanes(microaot_dsp_load4(in + stride), w[1][0], w[1][1], offset, s);
+}
+
+/* `in`: input columns 16 words apart, each rows of two words (lanes of channels 0, 2 and 1, 3): the window
+ * reads rows 0 to 2 of columns 0 to 2. `bw`: the four channels' bias, then the nine weight pairs of the same
+ * lanes, row-major (pair 3 * row + column). */
+static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const int32_t* bw, int32_t s[4]) {
+  int column, row, k;
+  for (k = 0; k < 4; ++k) s[k] = bw[k];
+  for (column = 0; column < 3; ++column) {
+    for (row = 0; row < 3; ++row) {
+      const uint32_t* x = in + 16 * column + 2 * row;
+      const uint32_t w02 = (uint32_t)bw[4 + 2 * (3 * row + column)], w13 = (uint32_t)bw[5 + 2 * (3 * row + column)];
+      s[0] = microaot_dsp_smlabb(x[0], w02, s[0]);
+      s[2] = microaot_dsp_smlatt(x[0], w02, s[2]);
+      s[1] = microaot_dsp_smlabb(x[1], w13, s[1]);
+      s[3] = microaot_dsp_smlatt(x[1], w13, s[3]);
+    }
+  }
+}
+
+/* Window a at `in`, window b one row (two words) lower. */
+static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const int32_t* bw, int32_t a[4],
+                                                    int32_t b[4]) {
+  microaot_dsp_mac4_widened_3x3(in, bw, a);
+  microaot_dsp_mac4_widened_3x3(in + 2, bw, b);
+}
+
+static inline int32_t microaot_dsp_output_step_value(const int32_t output_step[3], int32_t y) {
+  return microaot_dsp_ssat8(microaot_dsp_smmlar(y, output_step[0], output_step[1] + (y >> 31)) >> output_step[2]);
+}
+
+static inline void microaot_dsp_store4(const int32_t v[4], int8_t* out) {
+  int k;
+  for (k = 0; k < 4; ++k) out[k] = (int8_t)v[k];
+}
+
+static inline void microaot_dsp_clamp_store4(const int32_t v[4], int8_t* out, uint32_t lo4, uint32_t hi4) {
+  int k;
+  for (k = 0; k < 4; ++k) {
+    const int32_t lo = microaot_dsp_byte(lo4, k), hi = microaot_dsp_byte(hi4, k);
+    out[k] = (int8_t)(v[k] < lo ? lo : (v[k] > hi ? hi : v[k]));
+  }
+}
+
+static inline void microaot_dsp_output_step_values4(const int32_t (*output_step)[3], const int32_t s[4], int32_t v[4]) {
+  int k;
+  for (k = 0; k < 4; ++k) v[k] = microaot_dsp_output_step_value(output_step[k], s[k]);
+}
+
+static inline void microaot_dsp_output_steps4x2(const int32_t (*output_step)[3], int32_t a[4], int32_t b[4]) {
+  microaot_dsp_output_step_values4(output_step, a, a);
+  microaot_dsp_output_step_values4(output_step, b, b);
+}
+
+static inline void microaot_dsp_output_step_store8x4(const int32_t (*output_step)[3], const int32_t s[4], int8_t* out) {
+  int32_t v[4];
+  microaot_dsp_output_step_values4(output_step, s, v);
+  microaot_dsp_store4(v, out);
+}
+
+static inline void microaot_dsp_output_step_store8x4_clamped(const int32_t (*output_step)[3], const int32_t s[4],
+                                                             int8_t* out, uint32_t lo4, uint32_t hi4) {
+  int32_t v[4];
+  microaot_dsp_output_step_values4(output_step, s, v);
+  microaot_dsp_clamp_store4(v, out, lo4, hi4);
+}
+
+#endif
+
+#endif /* MICROAOT_DSP_DEPTHWISE_BLOCKS_H */

@@ -1,0 +1,173 @@
+/* The int8 k x k CONV_2D over packed weights (microaot/kernels/packed.h): a matrix product over the pixels'
+ * windows. Output pixels two at a time, each one's window gathered whole (microaot/internal/conv_window.h, padding taps
+ * as the input zero point, which the folded bias makes exact) and widened in one call; then multiplied by every
+ * output channel pair as the 1x1 kernel's input pixels are. (Widening rows straight from the image saved a copy
+ * but cost KWS and VWW instructions and 380 bytes.) A 1x1 filter without padding (the compiler sends 1x1 layers
+ * here when the model links this kernel: compiler/kernels/share_kernels.cpp) reads its pixels in place, with the
+ * 1x1 kernel's params and scratch (no gathered window). The including file defines MICROAOT_PACKED_WIDE_WEIGHTS
+ * (0: int8 weight words, 1: int16, microaot/internal/packed_dot.h) and the two function names MICROAOT_FN and
+ * MICROAOT_FN_OVERLAP. */
+#include <stddef.h>
+#include <string.h>
+
+#include "microaot/internal/conv_window.h"
+#include "microaot/packed_matmul.h"
+
+typedef microaot_conv_2d_params_q conv_params;
+
+/* A 1x1 filter without padding: each window is one input pixel (input_offset unread: no padding taps). */
+static int is_pixel_window(const conv_params* p) {
+  return p->filter_height == 1 && p->filter_width == 1 && p->pad_height == 0 && p->pad_width == 0;
+}
+
+/* Where the scratch's parts start: the widened rows, then the gathered window (or filter row), and the gathered
+ * window's length in whole groups (computed once: after a gather the compiler cannot know p unchanged). */
+typedef struct {
+  uint32_t* rows;
+  int8_t* gathered;
+  int32_t gathered_bytes;
+} window_scratch;
+
+static window_scratch split_scratch(const conv_params* p, void* scratch) {
+  window_scratch s;
+  s.rows = (uint32_t*)scratch;
+  s.gathered = (int8_t*)scratch + MICROAOT_PACKED_ROWS_BYTES(microaot_conv_window_size(p));
+  s.gathered_bytes = 4 * microaot_packed_groups(microaot_conv_window_size(p));
+  return s;
+}
+
+/* n bytes from src to dst a word at a time (the windows' runs are short: no library call). */
+static void copy_run(int8_t* dst, const int8_t* src, int32_t n) {
+  for (; n >= 4; n -= 4, dst += 4, src += 4) {
+    const uint32_t word = microaot_dsp_load4(src);
+    memcpy(dst, &word, 4);
+  }
+  for (; n > 0; --n) *dst++ = *src++;
+}
+
+/* Filter row fy of the window of output pixel (oy, ox) as int8 into dst (filter_width * input_depth bytes): the
+ * input zero point for a row outside the image, else tap by tap (an edge window's row: its runs are few). */
+static void gather_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy, int8_t* dst) {
+  const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
+  if (in_y < 0 || in_y >= p->input_height) {
+    memset(dst, (int8_t)-p->input_offset, (size_t)(p->filter_width * p->input_depth));
+    return;
+  }
+  microaot_conv_window_row(p, image + (size_t)in_y * (size_t)p->input_width * (size_t)p->input_depth, 1, ox, dst);
+}
+
+/* Filter row fy's taps straight from the image when they are all inside it (a run of whole groups), NULL when
+ * the row must be gathered. */
+static const int8_t* direct_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy) {
+  const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
+  const int32_t first_x = ox * p->stride_width - p->pad_width;
+  const int32_t last_x = first_x + (p->filter_width - 1) * p->dilation_width;
+  if (in_y < 0 || in_y >= p->input_height || p->dilation_width != 1 || first_x < 0 || last_x >= p->input_width) {
+    return NULL;
+  }
+  return image + ((size_t)in_y * (size_t)p->input_width + (size_t)first_x) * (size_t)p->input_depth;
+}
+
+/* The window of output pixel (oy, ox), one with taps outside the image, as int8 into `window`, row by row.
+ * Out of line: one call per edge window, and gather_window's fast loop keeps its registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void gather_edge_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
+  const int32_t run = p->filter_width * p->input_depth;
+  int32_t fy;
+  for (fy = 0; fy < p->filter_height; ++fy, window += run) gather_row(p, image, oy, ox, fy, window);
+}
+
+/* The window of output pixel (oy, ox) as int8 into `window`: the rows' runs copied straight when every row is
+ * inside the image (one bounds test per window), else through gather_edge_window. */
+static void gather_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
+  const int32_t run = p->filter_width * p->input_depth;
+  const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
+  const int8_t* tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
+  const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
+  int32_t fy;
+  if (tap == NULL) {
+    gather_edge_window(p, image, oy, ox, window);
+    return;
+  }
+  for (fy = 0; fy < p->filter_height; ++fy, window += run, tap += row_step) copy_run(window, tap, run);
+}
+
+/* The window of output pixel (oy, ox) widened into dst (every `stride` words, as microaot_packed_widen):
+ * gathered whole, then widened as whole groups (the gathered window's pad bytes are zeros, see
+ * convolve; their weights are zeros too): no byte-wise tail, and one widening call per window. */
+static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, const window_scratch* s,
+                         uint32_t* dst, int32_t stride) {
+  gather_window(p, image, oy, ox, s->gathered);
+  microaot_packed_widen(s->gathered, s->gathered_bytes, dst, stride);
+}
+
+/* Output row `oy` of one image into `dst` (output_width pixels). */
+static void window_row(const conv_params* p, const int8_t* image, int32_t oy, int pixels, const int32_t* filter,
+                       const microaot_dsp_output_stage* stage, const int32_t* requant, const window_scratch* s,
+                       int8_t* dst) {
+  const int32_t groups = s->gathered_bytes / 4;
+  const size_t pixel_bytes = (size_t)p->output_depth;
+  /* Pixel windows: the row's input pixels, widened straight from the image (NULL: through widen_window). */
+  const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
+  const int8_t* pixel =
+      pixels ? image + (size_t)(oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth
+                         : NULL;
+  int32_t ox;
+  for (ox = 0; ox < p->output_width; ox += 2, dst += 2 * pixel_bytes) {
+    const int pair = ox + 1 < p->output_width;
+    if (pixel != NULL) {
+      microaot_packed_widen(pixel, p->input_depth, s->rows, pair ? 4 : 2);
+      if (pair) microaot_packed_widen(pixel + pixel_step, p->input_depth, s->rows + 2, 4);
+      pixel += 2 * pixel_step;
+    } else {
+      widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
+      if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
+    }
+    MICROAOT_PACKED_FORM(microaot_packed_rows)(s->rows, filter, groups, p->output_depth, stage, requant, dst,
+                                               pair ? dst + pixel_bytes : NULL);
+  }
+}
+
+/* Every output row (over all batches) into place, or (`overlap`) through an output row in the scratch after the
+ * plain flavor's part, copied to its place once the row's windows are read. Both entries' one body. */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* one copy: the entries tail-call it */
+#endif
+static microaot_status convolve(const conv_params* p, const int8_t* input, const int32_t* filter,
+                                const int32_t* requant, int8_t* output, void* scratch, int overlap) {
+  const size_t image_bytes = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const size_t row_bytes = (size_t)p->output_width * (size_t)p->output_depth;
+  const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, NULL);
+  const window_scratch s = split_scratch(p, scratch);
+  const int32_t window = microaot_conv_window_size(p);
+  const int pixels = is_pixel_window(p);
+  /* The plain flavor's scratch: a pixel window's is the 1x1 kernel's (the widened rows alone). */
+  const size_t plain_bytes = pixels ? (size_t)MICROAOT_PACKED_ROWS_BYTES(p->input_depth)
+                                    : (size_t)MICROAOT_PACKED_WINDOWS_BYTES(window);
+  int8_t* const row_scratch = overlap ? (int8_t*)scratch + plain_bytes : NULL;
+  int32_t row;
+  if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  /* The gathered window's bytes past its end, up to a whole group, are never gathered into: zeros once (a pixel
+   * window has no gathered window). */
+  if (!pixels) memset(s.gathered + window, 0, (size_t)(s.gathered_bytes - window));
+  for (row = 0; row < p->batches * p->output_height; ++row) {
+    const int8_t* image = input + (size_t)(row / p->output_height) * image_bytes;
+    int8_t* out = output + (size_t)row * row_bytes;
+    window_row(p, image, row % p->output_height, pixels, filter, &stage, requant, &s,
+               row_scratch != NULL ? row_scratch : out);
+    if (row_scratch != NULL) memcpy(out, row_scratch, row_bytes);
+  }
+  return MICROAOT_STATUS_OK;
+}
+
+microaot_status MICROAOT_FN(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
+                            const int32_t* requant, int8_t* output, void* scratch) {
+  return convolve(params, input, filter, requant, output, scratch, 0);
+}
+
+microaot_status MICROAOT_FN_OVERLAP(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                    const int32_t* filter, const int32_t* requant, int8_t* output, void* scratch) {
+  return convolve(params, input, filter, requant, output, scratch, 1);
+}

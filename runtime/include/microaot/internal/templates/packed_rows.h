@@ -1,0 +1,127 @@
+/* The packed kernels' row machinery (declared in microaot/packed_matmul.h): the output step and the loops over
+ * unit pairs, one out-of-line copy per weight form that every packed kernel of the form calls. The including
+ * source (kernels/dsp/packed_rows.c, packed_rows_w16.c) defines MICROAOT_PACKED_WIDE_WEIGHTS. */
+#include <stddef.h>
+
+#include "microaot/internal/packed_dot.h"
+#include "microaot/packed_matmul.h"
+
+/* The packed kernels' output step (compiler/ops/packed_weights.cpp, packed_output_stage, proves it exact for the
+ * constants it emits; a layer it does not prove keeps the unpacked kernel), as a table of MICROAOT_PACKED_STEP_WORDS
+ * words per unit pair (the last pair completed with zeros): both units' folded bias, multiplier m >= 0, rounding R =
+ * 2^(e-1) + output_offset * 2^e and right shift e in [1, 31]. With d = 2 * sum (no overflow: the compiler bounds the
+ * sums below 2^30), SMMLAR(d, m, R) less one for a negative sum is R less one for a negative sum plus TFLM's rounding
+ * doubling high multiply of the sum and m (the compiler's bound keeps it in int32), and >> e gives its rounding right
+ * shift plus the output offset. The one less comes after the SMMLAR: one SUB of d's sign bit (LSR #31 as the operand's
+ * shift) instead of an extraction and an add before it. */
+static inline int32_t microaot_packed_requantized(int32_t acc, int32_t multiplier, int32_t rounding, int32_t shift) {
+  const uint32_t doubled = (uint32_t)acc << 1;
+  return (microaot_dsp_smmlar((int32_t)doubled, multiplier, rounding) - (int32_t)(doubled >> 31)) >> shift;
+}
+
+/* The int8 output: one SSAT, the whole int8 range; a narrower activation range (ReLU6, or ReLU with another
+ * zero point) is applied to the stored row afterwards (microaot_packed_clamp_row), out of the block loop. */
+static inline int8_t microaot_packed_saturated(int32_t value) { return (int8_t)microaot_dsp_ssat8(value); }
+
+/* out[0..n) clamped to [lo, hi] (a subrange of int8, so that clamping the saturated value is the clamp). */
+static inline void microaot_packed_clamp_row(int8_t* out, int32_t n, int32_t lo, int32_t hi) {
+  int32_t i;
+  for (i = 0; i < n; ++i) out[i] = (int8_t)microaot_clamp_s32(out[i], lo, hi);
+}
+
+/* One unit pair against two interleaved rows, sums from the table's bias, outputs out[0..1] and
+ * out[units..units + 1] (the second row). Returns the next pair's weights. */
+static inline const int32_t* microaot_packed_pair_fast(const int32_t* weights, const uint32_t* rows, int32_t groups,
+                                                       const int32_t* output_step, size_t units, int8_t* out) {
+  int32_t acc[4];
+  acc[0] = acc[2] = output_step[0];
+  acc[1] = acc[3] = output_step[1];
+  weights = microaot_packed_dot_2x2(weights, rows, groups, acc);
+  {
+    /* Read before the int8 stores, which may alias them as far as the compiler knows. */
+    const int32_t m0 = output_step[2], m1 = output_step[3], r0 = output_step[4], r1 = output_step[5];
+    const int32_t e0 = output_step[6], e1 = output_step[7];
+    out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
+    out[units] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m0, r0, e0));
+    out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
+    out[units + 1] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m1, r1, e1));
+  }
+  return weights;
+}
+
+/* The `count` units left after the assembly loops (the odd last unit after the pairs of two rows, up to three
+ * after the quads of one row), from a pair's start, against each of `row_count` rows (interleaved when two),
+ * into out[j] and out[units + j]: in C, since few layers leave any, and the loops' copies for them cost bytes
+ * (a pair's zero unit completing an odd count is not computed). */
+static void microaot_packed_left_units(const int32_t* weights, const uint32_t* rows, int32_t groups,
+                                       const int32_t* output_step, int32_t row_count, int32_t count, size_t units,
+                                       int8_t* out) {
+  int32_t j, r, g;
+  for (j = 0; j < count; ++j) {
+    const int32_t* const pair = weights + (size_t)(j / 2) * MICROAOT_PACKED_PAIR_WORDS * (size_t)groups;
+    const int32_t* const words = output_step + (j / 2) * MICROAOT_PACKED_STEP_WORDS + j % 2;
+    for (r = 0; r < row_count; ++r) {
+      int32_t sum = words[0];
+      for (g = 0; g < groups; ++g) {
+        sum = microaot_packed_mac(sum, rows + 2 * (g * row_count + r), pair + MICROAOT_PACKED_PAIR_WORDS * g, j % 2);
+      }
+      out[(size_t)r * units + (size_t)j] =
+          microaot_packed_saturated(microaot_packed_requantized(sum, words[2], words[4], words[6]));
+    }
+  }
+}
+
+/* Two unit pairs (four units) against one row: out[0..3], the table's words of both pairs at `output_step`. */
+static inline const int32_t* microaot_packed_quad_fast(const int32_t* weights, const uint32_t* row, int32_t groups,
+                                                       const int32_t* output_step, int8_t* out) {
+  const int32_t* const next = output_step + MICROAOT_PACKED_STEP_WORDS;
+  int32_t acc[4];
+  acc[0] = output_step[0], acc[1] = output_step[1], acc[2] = next[0], acc[3] = next[1];
+  weights = microaot_packed_dot_1x4(weights, row, groups, acc);
+  {
+    /* Read before the int8 stores, which may alias them as far as the compiler knows. */
+    const int32_t m0 = output_step[2], m1 = output_step[3], r0 = output_step[4], r1 = output_step[5];
+    const int32_t e0 = output_step[6], e1 = output_step[7];
+    const int32_t m2 = next[2], m3 = next[3], r2 = next[4], r3 = next[5], e2 = next[6], e3 = next[7];
+    out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], m0, r0, e0));
+    out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], m1, r1, e1));
+    out[2] = microaot_packed_saturated(microaot_packed_requantized(acc[2], m2, r2, e2));
+    out[3] = microaot_packed_saturated(microaot_packed_requantized(acc[3], m3, r3, e3));
+  }
+  return weights;
+}
+
+/* The units the assembly loops take through the table `output_step` (a loop whose flag is a constant per call site):
+ * two rows a unit pair at a time, one row four units at a time. Returns how many. */
+static inline int32_t microaot_packed_units_fast(const uint32_t* rows, const int32_t* weights, int32_t groups,
+                                                 int32_t units, const int32_t* output_step, int two_rows, int8_t* out) {
+  int32_t u = 0;
+  int8_t* next;
+  if (!two_rows) {
+    for (; u + 3 < units; u += 4, output_step += 2 * MICROAOT_PACKED_STEP_WORDS) {
+      weights = microaot_packed_quad_fast(weights, rows, groups, output_step, out + u);
+    }
+    return u;
+  }
+  for (next = out; next != out + (units & ~1); next += 2, output_step += MICROAOT_PACKED_STEP_WORDS) {
+    weights = microaot_packed_pair_fast(weights, rows, groups, output_step, (size_t)units, next);
+  }
+  return units & ~1;
+}
+
+/* microaot/packed_matmul.h states the contract of this one. */
+void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int32_t* weights, int32_t groups,
+                                                int32_t units, const microaot_dsp_output_stage* o,
+                                                const int32_t* output_step, int8_t* out0, int8_t* out1) {
+  const int32_t row_count = out1 != NULL ? 2 : 1;
+  const int32_t done = out1 != NULL ? microaot_packed_units_fast(rows, weights, groups, units, output_step, 1, out0)
+                                    : microaot_packed_units_fast(rows, weights, groups, units, output_step, 0, out0);
+  if (done < units) {
+    microaot_packed_left_units(weights + (size_t)(done / 2) * MICROAOT_PACKED_PAIR_WORDS * (size_t)groups, rows,
+                               groups, output_step + (done / 2) * MICROAOT_PACKED_STEP_WORDS, row_count, units - done,
+                               (size_t)units, out0 + done);
+  }
+  if (o->activation_min != -128 || o->activation_max != 127) {
+    microaot_packed_clamp_row(out0, row_count * units, o->activation_min, o->activation_max);
+  }
+}

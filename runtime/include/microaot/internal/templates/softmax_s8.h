@@ -1,0 +1,61 @@
+/* The int8-input SOFTMAX template, TFLM's reference arithmetic: the including file defines MICROAOT_DTYPE,
+ * the output type (s8 or s16), and MICROAOT_FN (declared in microaot/kernels/softmax.h). Per row: the
+ * maximum; the sum of the Q0.31 exps of the differences, each rescaled to Q12.19; the reciprocal of the sum
+ * as 2^-n * r; then each output is exp * r / 2^(n + 31 - output bits) rounded, plus the output type's
+ * minimum, clamped. Differences below diff_min give the type's minimum. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "microaot/fixedpoint.h"
+#include "microaot/fixedpoint_exp.h"
+#include "microaot/internal/kernel_dtype.h"
+#include "microaot/kernels/softmax.h"
+
+/* exp(beta * input_scale * diff) in Q0.31 for a difference to the row maximum of at least diff_min, else 0. */
+static int32_t softmax_exp(const microaot_softmax_params_s8* params, int32_t diff) {
+  if (diff < params->diff_min) return 0;
+  return microaot_softmax_exp_of_diff(diff, params->input_multiplier, (int)params->input_left_shift);
+}
+
+/* 1 / sum for the Q12.19 sum of a row's exps, as a Q0.31 mantissa and the right shift (*exponent) that puts
+ * the high product of an exp and that mantissa into output units. */
+static int32_t softmax_reciprocal(uint32_t sum, int* exponent) {
+  int num_bits_over_unit;
+  const int32_t reciprocal = microaot_reciprocal((int32_t)sum, 12, &num_bits_over_unit);
+  /* TFLM requires 0 <= exponent <= 31 (it aborts otherwise); clamping keeps the kernel defined. */
+  *exponent = num_bits_over_unit + 31 - (int)(8 * sizeof(MICROAOT_T));
+  *exponent = *exponent < 0 ? 0 : (*exponent > 31 ? 31 : *exponent);
+  return reciprocal;
+}
+
+/* Pass 0 sums the row's exps, pass 1 scales them into the outputs: one call site of the exp, whose code is
+ * most of the kernel's. */
+static void softmax_row(const microaot_softmax_params_s8* params, const int8_t* in, MICROAOT_T* out) {
+  uint32_t sum = 0; /* Q12.19; unsigned so that an (invalid) overflow wraps instead of being UB */
+  int32_t max = INT8_MIN, reciprocal = 0, c;
+  int exponent = 0, pass;
+  for (c = 0; c < params->depth; ++c) max = in[c] > max ? in[c] : max;
+  for (pass = 0; pass < 2; ++pass) {
+    for (c = 0; c < params->depth; ++c) {
+      const int32_t diff = (int32_t)in[c] - max;
+      const int32_t e = softmax_exp(params, diff);
+      int32_t value;
+      if (pass == 0) {
+        sum += (uint32_t)microaot_rounding_divide_by_pot(e, 12);
+        continue;
+      }
+      value = microaot_rounding_divide_by_pot(microaot_sat_rounding_doubling_high_mul(reciprocal, e), exponent);
+      value = diff < params->diff_min ? MICROAOT_MIN : value + MICROAOT_MIN;
+      out[c] = (MICROAOT_T)microaot_clamp_s32(value, MICROAOT_MIN, MICROAOT_MAX);
+    }
+    if (pass == 0) reciprocal = softmax_reciprocal(sum, &exponent);
+  }
+}
+
+void MICROAOT_FN(const microaot_softmax_params_s8* params, const int8_t* input, MICROAOT_T* output) {
+  int32_t row;
+  for (row = 0; row < params->outer_size; ++row) {
+    const size_t start = (size_t)row * (size_t)params->depth;
+    softmax_row(params, input + start, output + start);
+  }
+}

@@ -1,6 +1,0 @@
-/* int8 k x k CONV_2D over packed int16 weight words (microaot/kernels/packed.h): no widening in the inner loop. */
-/* microaot-links: kernels/portable/packed_rows_w16.c */
-#define MICROAOT_PACKED_WIDE_WEIGHTS 1
-#define MICROAOT_FN microaot_conv_2d_s8_packed_kxk_w16
-#define MICROAOT_FN_OVERLAP microaot_conv_2d_s8_packed_kxk_w16_overlap
-#include "microaot/templates/packed_conv_2d_kxk.h"

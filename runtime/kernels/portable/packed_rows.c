@@ -1,3 +1,0 @@
-/* The packed kernels' row machinery over int8 weight words (microaot/templates/packed_rows.h). */
-#define MICROAOT_PACKED_WIDE_WEIGHTS 0
-#include "microaot/templates/packed_rows.h"

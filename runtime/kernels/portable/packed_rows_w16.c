@@ -1,3 +1,0 @@
-/* The packed kernels' row machinery over int16 weight words (microaot/templates/packed_rows.h). */
-#define MICROAOT_PACKED_WIDE_WEIGHTS 1
-#include "microaot/templates/packed_rows.h"
