@@ -16,16 +16,16 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "microaot/dsp_depthwise.h"
+#include "microaot/internal/dsp_depthwise.h"
+#include "microaot/internal/window.h"
 #include "microaot/kernels/conv.h"
-#include "microaot/window.h"
 
 /* How the group of output channels [c, c + 4) walks a window: it reads input channel a for its first `split`
  * channels (1 to 4) and a + 1 for the others; bytes from one tap to the next along a window row (input, filter)
  * and from one window row to the next; the input offset in both 16-bit lanes. Set once per group. */
 typedef struct {
   int32_t channel, split;
-  size_t in_step, w_step, in_row_step, w_row_step;
+  size_t in_stride, w_stride, in_row_stride, w_row_stride;
   uint32_t offset;
 } dwm_walk;
 
@@ -34,21 +34,21 @@ static dwm_walk dwm_walk_of(const dw_params* p, int32_t c) {
   k.channel = c / p->depth_multiplier;
   k.split = (k.channel + 1) * p->depth_multiplier - c;
   if (k.split > 4) k.split = 4;
-  k.in_step = (size_t)p->dilation_width * (size_t)p->input_depth;
-  k.w_step = (size_t)p->output_depth;
-  k.in_row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
-  k.w_row_step = (size_t)p->filter_width * (size_t)p->output_depth;
+  k.in_stride = (size_t)p->dilation_width * (size_t)p->input_depth;
+  k.w_stride = (size_t)p->output_depth;
+  k.in_row_stride = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
+  k.w_row_stride = (size_t)p->filter_width * (size_t)p->output_depth;
   k.offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   return k;
 }
 
-/* The group's sums (s[0..3]) over the taps of one window row: `n` taps, the input `in_step` bytes apart, the
+/* The group's sums (s[0..3]) over the taps of one window row: `n` taps, the input `in_stride` bytes apart, the
  * weights `depth` apart. Inlined with a constant `split`, one loop per split: its lanes without a test per tap. */
 static inline __attribute__((always_inline)) void dwm_row_taps(const int8_t* in, const int8_t* w, int32_t n,
-                                                               size_t in_step, size_t depth, uint32_t offset,
+                                                               size_t in_stride, size_t depth, uint32_t offset,
                                                                int32_t split, int32_t s[4]) {
   int32_t t, s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-  for (t = 0; t < n; ++t, in += in_step, w += depth) {
+  for (t = 0; t < n; ++t, in += in_stride, w += depth) {
     const uint32_t weights = microaot_dsp_load4(w);
     const uint32_t w02 = microaot_dsp_sxtb16(weights), w13 = microaot_dsp_sxtb16_ror8(weights);
     uint32_t x02, x13;
@@ -76,12 +76,12 @@ static inline __attribute__((always_inline)) void dwm_row_taps(const int8_t* in,
 static __attribute__((noinline)) void dwm_taps(const dwm_walk* k, const int8_t* in_row, const int8_t* w_row,
                                                int32_t rows, int32_t n, int32_t sums[4]) {
   int32_t r, s[4] = {0, 0, 0, 0};
-  for (r = 0; r < rows; ++r, in_row += k->in_row_step, w_row += k->w_row_step) {
+  for (r = 0; r < rows; ++r, in_row += k->in_row_stride, w_row += k->w_row_stride) {
     switch (k->split) {
-      case 1: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 1, s); break;
-      case 2: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 2, s); break;
-      case 3: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 3, s); break;
-      default: dwm_row_taps(in_row, w_row, n, k->in_step, k->w_step, k->offset, 4, s); break;
+      case 1: dwm_row_taps(in_row, w_row, n, k->in_stride, k->w_stride, k->offset, 1, s); break;
+      case 2: dwm_row_taps(in_row, w_row, n, k->in_stride, k->w_stride, k->offset, 2, s); break;
+      case 3: dwm_row_taps(in_row, w_row, n, k->in_stride, k->w_stride, k->offset, 3, s); break;
+      default: dwm_row_taps(in_row, w_row, n, k->in_stride, k->w_stride, k->offset, 4, s); break;
     }
   }
   sums[0] += s[0];
@@ -101,7 +101,7 @@ static void dwm_group_row(const dw_params* p, const dw_group* g, const dwm_walk*
   if (rows > 0) {
     in_y = image + (size_t)(y->origin + y->begin * p->dilation_height) * (size_t)p->input_width *
                        (size_t)p->input_depth;
-    w_y = filter + (size_t)y->begin * k->w_row_step;
+    w_y = filter + (size_t)y->begin * k->w_row_stride;
   }
   for (ox = 0; ox < p->output_width; ++ox) {
     const microaot_window x = microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width,
@@ -109,13 +109,13 @@ static void dwm_group_row(const dw_params* p, const dw_group* g, const dwm_walk*
     memset(s, 0, sizeof s);
     if (rows > 0 && x.end > x.begin) {
       dwm_taps(k, in_y + (size_t)(x.origin + x.begin * p->dilation_width) * (size_t)p->input_depth,
-               w_y + (size_t)x.begin * k->w_step, rows, x.end - x.begin, s);
+               w_y + (size_t)x.begin * k->w_stride, rows, x.end - x.begin, s);
     }
     for (c = 0; c < 4; ++c) s[c] = 2 * s[c] + g->bias_weights[c];
     if (g->full_range) {
-      microaot_dsp_step_store8x4(g->step, s, out + (size_t)ox * k->w_step);
+      microaot_dsp_output_step_store8x4(g->output_step, s, out + (size_t)ox * k->w_stride);
     } else {
-      dw_store4(g, s, out + (size_t)ox * k->w_step);
+      dw_store4(g, s, out + (size_t)ox * k->w_stride);
     }
   }
 }

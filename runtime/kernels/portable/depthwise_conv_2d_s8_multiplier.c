@@ -7,7 +7,7 @@
 #define MICROAOT_CONV_LINKAGE static
 #define MICROAOT_FN dwm_layer
 #define MICROAOT_FN_OVERLAP dwm_layer_overlap
-#include "microaot/templates/conv.h"
+#include "microaot/internal/templates/conv.h"
 
 microaot_status microaot_depthwise_conv_2d_s8_multiplier(const microaot_depthwise_conv_2d_params_q* params,
                                                          const int8_t* input, const int8_t* filter,
