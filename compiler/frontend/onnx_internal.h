@@ -109,6 +109,10 @@ class Converter {
   std::map<int, int> nhwc_of_;   // plain tensor -> its NHWC copy
 };
 
+// A TensorProto (an initializer, a Constant's value) as a constant named `name`, from raw_data or its typed
+// field; `what` names it in errors.
+Value tensor_constant(Converter& c, const onnx::TensorProto& t, const std::string& name, const std::string& what);
+
 // The dims of a shape as int32, each refused past the IR's limits.
 std::vector<int32_t> to_ir_shape(const std::vector<int64_t>& shape, const std::string& where);
 int64_t element_count(const std::vector<int32_t>& shape);
