@@ -19,10 +19,12 @@ struct Axis {
   int64_t out() const { return stride * (in - 1) + out_pad + kernel - begin - end; }
 };
 
+// Entry i of a 2-D attribute (pads: 4 entries), refused outside [0, 65535] before any arithmetic on it.
 int64_t attr_at(const Converter& c, const char* name, size_t i, int64_t fallback) {
   const std::vector<int64_t> v = c.attr_ints(name);
   if (v.empty()) return fallback;
   if (v.size() != 2 && !(std::string(name) == "pads" && v.size() == 4)) c.refuse(std::string(name) + " must be 2-D");
+  if (v[i] < 0 || v[i] > 65535) c.refuse(std::string(name) + " " + std::to_string(v[i]) + " is out of range");
   return v[i];
 }
 
@@ -83,10 +85,7 @@ void convert_conv_transpose(Converter& c) {
   resolve_pads(c, h, 0);
   resolve_pads(c, w, 1);
   for (const Axis* a : {&h, &w}) {
-    if (a->stride < 1 || a->stride > 65535 || a->out_pad < 0 || a->begin < 0 || a->out() < 1 ||
-        a->out() > 65535) {
-      c.refuse("strides, pads or the output size out of range");
-    }
+    if (a->stride < 1 || a->begin < 0 || a->out() < 1 || a->out() > 65535) c.refuse("the output size is out of range");
   }
   TransposeConvOptions o;
   o.window.padding = matching_padding(c, h, w);

@@ -251,7 +251,8 @@ void convert_gemm(Converter& c) {
       for (int j = 0; j < n; ++j) bias[static_cast<size_t>(j)] = beta * cvals[per_column ? static_cast<size_t>(j) : 0];
     }
   }
-  int y = fully_connected(c, a_id, b, n, k, bias, c.output_name(0));
+  const int a_read = trans_a ? a_id : flattened_nhwc(c, a_id, b, n, k);
+  int y = fully_connected(c, a_read, b, n, k, bias, c.output_name(0));
   if (!matrix.empty()) {
     const int cm = c.float_constant({m, n}, matrix, "").id;
     y = c.emit1(OpKind::Add, {y, cm}, DType::kFloat32, {m, n}, FusedActivationOptions{});

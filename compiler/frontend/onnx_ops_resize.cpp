@@ -5,6 +5,7 @@
 // the same two pixels with the same weights up to float rounding. A nearest Resize copies the pixels ONNX's
 // coordinate and rounding modes pick (computed here in float and double, refused where they differ): TFLite's
 // flags where they pick the same ones, else the list of source rows and columns (ResizeOptions).
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -103,6 +104,7 @@ void convert_resize(Converter& c) {
   const Value x = c.input(0);
   const std::vector<int64_t> is = c.onnx_shape(x);
   if (is.size() != 4) c.refuse("only rank-4 (NCHW) inputs are supported");
+  if (std::find(is.begin(), is.end(), 0) != is.end()) c.refuse("an empty input is not supported");
   const size_t scales_input = c.version() == 10 ? 1 : 2;
   std::vector<double> scales(4, 0.0);
   std::vector<int64_t> sizes(4, 0);
@@ -110,12 +112,14 @@ void convert_resize(Converter& c) {
     sizes = per_axis<int64_t>(c, c.constant_ints(c.input(3), "the sizes"), -1, "the sizes");
     for (size_t d = 0; d < 4; ++d) {
       if (sizes[d] < 0) sizes[d] = is[d];
+      if (sizes[d] < 1 || sizes[d] > 65535) c.refuse("the output size is out of range");
       scales[d] = static_cast<double>(sizes[d]) / static_cast<double>(is[d]);
     }
   } else if (c.has_input(scales_input)) {
     const std::vector<float> given = c.constant_floats(c.input(scales_input), "the scales");
     const std::vector<float> s = per_axis<float>(c, given, 1.0f, "the scales");
     for (size_t d = 0; d < 4; ++d) {
+      if (!(s[d] > 0.0f && s[d] <= 65535.0f)) c.refuse("a scale must be in (0, 65535]");  // NaN too
       scales[d] = s[d];
       sizes[d] = static_cast<int64_t>(std::floor(static_cast<double>(is[d]) * s[d]));
     }

@@ -445,5 +445,41 @@ TEST(OnnxReader, ConvertsConvTransposeWhosePaddingTfliteCanExpress) {
   EXPECT_ERROR_HAS(m, "neither TFLite's SAME nor VALID");
 }
 
+// x [1, 2, 6, 6] -> Conv (3 channels, pads 1) -> Flatten -> Gemm (transB): the FULLY_CONNECTED reads the conv's
+// NHWC output reshaped, its weights' columns re-laid from (c, h, w) to (h, w, c); no TRANSPOSE before it.
+TEST(OnnxReader, FlattensAnNhwcValueIntoAGemmWithoutATranspose) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  add_value(g->mutable_input(), "x", {1, 2, 6, 6});
+  add_initializer(g, "w", {3, 2, 3, 3});
+  add_initializer(g, "fc", {4, 108});
+  set_ints(add_node(g, "Conv", {"x", "w"}, {"c"}), "pads", {1, 1, 1, 1});
+  add_node(g, "Flatten", {"c"}, {"f"});
+  onnx::AttributeProto* tb = add_node(g, "Gemm", {"f", "fc"}, {"y"})->add_attribute();
+  tb->set_name("transB");
+  tb->set_type(onnx::AttributeProto::INT);
+  tb->set_i(1);
+  add_value(g->mutable_output(), "y", {1, 4});
+  const Graph graph = read_model(bytes_of(m));
+  const Op& fc = graph.ops.back();
+  ASSERT_EQ(fc.kind, OpKind::FullyConnected);
+  const auto producer = [&](int tensor) {
+    for (const Op& op : graph.ops) {
+      if (op.outputs[0] == tensor) return &op;
+    }
+    return static_cast<const Op*>(nullptr);
+  };
+  const Op* reshape = producer(fc.inputs[0]);
+  ASSERT_NE(reshape, nullptr);
+  ASSERT_EQ(reshape->kind, OpKind::Reshape);
+  ASSERT_EQ(producer(reshape->inputs[0])->kind, OpKind::Conv2D);  // [1, 6, 6, 3] as it lies
+  const std::vector<float> w = constant_values<float>(graph.tensor(fc.inputs[1]));
+  const onnx::TensorProto& b = g->initializer(1);
+  // row 1, h 2, w 3, channel 1: (h, w, c) column (2 * 6 + 3) * 3 + 1 reads (c, h, w) column (1 * 6 + 2) * 6 + 3
+  EXPECT_EQ(w[108 + 46], b.float_data(108 + 51));
+}
+
 }  // namespace
 }  // namespace microaot

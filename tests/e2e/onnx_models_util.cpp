@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <sstream>
 
 #include "e2e_util.h"
 #include "support/process.h"
@@ -71,11 +72,13 @@ std::string cache_dir() {
   return std::string(MICROAOT_ONNX_MODELS_CACHE) + "/" + std::to_string(std::hash<std::string>{}(key));
 }
 
-void read_ranks(const std::string& dir, std::map<std::string, size_t>& input_rank) {
+void read_shapes(const std::string& dir, std::map<std::string, std::vector<int64_t>>& input_shape) {
   std::ifstream list(dir + "/models.txt");
   std::string name, shape;
   while (list >> name >> shape) {
-    input_rank[name] = static_cast<size_t>(std::count(shape.begin(), shape.end(), 'x')) + 1;
+    std::istringstream dims(shape);
+    std::vector<int64_t>& out = input_shape[name];
+    for (std::string d; std::getline(dims, d, 'x');) out.push_back(std::stoll(d));
   }
 }
 
@@ -94,7 +97,7 @@ struct Holder {
       std::error_code ec;
       if (!models.error.empty() || (fs::rename(work, models.dir, ec), ec)) remove_dir(work);  // lost a race: theirs
     }
-    read_ranks(models.dir, models.input_rank);
+    read_shapes(models.dir, models.input_shape);
   }
 };
 

@@ -21,7 +21,7 @@ struct OnnxModels {
   std::string unavailable;  // the tool that is missing ("" when all are there)
   std::string error;        // why make_models.py or onnxruntime failed ("" when they did not)
   std::string dir;          // NAME.onnx, NAME.input0.bin, NAME.ort/output0.bin
-  std::map<std::string, size_t> input_rank;  // of each model written
+  std::map<std::string, std::vector<int64_t>> input_shape;  // of each model written
   std::string model(const std::string& name) const { return dir + "/" + name + ".onnx"; }
   std::string input(const std::string& name) const { return dir + "/" + name + ".input0.bin"; }
   std::string oracle(const std::string& name) const { return dir + "/" + name + ".ort/output0.bin"; }

@@ -97,14 +97,15 @@ def cnn():  # Conv/BN/Relu/MaxPool x2 (the second grouped), Conv/BN/Relu, Global
     return b.model("input", [1, 3, 32, 32], y, [1, 10], 13)
 
 
-def ds_cnn():  # KWS-style: a strided Conv, two depthwise (group = channels) + pointwise blocks, avg pool
+def ds_cnn():  # KWS-style: a strided Conv, two depthwise (group = channels) + pointwise blocks, avg pool,
+    # x.view(x.size(0), -1) of a [1, 32, 3, 1] map into the Gemm
     b = Builder(2)
     y = b.conv_bn_relu("input", 1, 32, (10, 4), stride=2, pad=1)
     for _ in range(2):
         y = b.conv_bn_relu(y, 32, 32, (3, 3), pad=1, group=32)
         y = b.conv_bn_relu(y, 32, 32, (1, 1))
-    y = b.node("AveragePool", [y], kernel_shape=[21, 5], strides=[21, 5])
-    y = b.node("Softmax", [b.linear(b.flatten_view(y), 32, 12)], axis=1)
+    y = b.node("AveragePool", [y], kernel_shape=[7, 5], strides=[7, 5])  # [1, 32, 3, 1]: flattened as NCHW
+    y = b.node("Softmax", [b.linear(b.flatten_view(y), 96, 12)], axis=1)
     return b.model("input", [1, 1, 49, 10], y, [1, 12], 15)
 
 
