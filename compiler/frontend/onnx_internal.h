@@ -133,6 +133,10 @@ struct OnnxOpEntry {
 // One IR op of `kind` over input 0, in its layout: the ONNX_UNARY lines of onnx_op_list.def, and more.
 void convert_unary(Converter& c, OpKind kind, OpOptions options = NoOptions{});
 
+// Makes `activation` the fused activation of the float32 op that alone writes and feeds x (the node's input
+// 0) and binds the node's output to x; false (nothing changed) where it cannot (onnx_ops_fuse.cpp).
+bool fuse_activation(Converter& c, Value x, Activation activation);
+
 // A Gemm's A [M, K] that flattens an NHWC value: that value reshaped (no TRANSPOSE), `w` ([n][k] rows in
 // ONNX's (c, h, w) column order) re-laid to (h, w, c); else `a` unchanged (onnx_ops_fuse.cpp).
 int flattened_nhwc(Converter& c, int a, std::vector<float>& w, int n, int k);

@@ -1,7 +1,7 @@
 // Rewrites that give an exported ONNX graph the schedule of its .tflite twin.
-// - A Relu after a Conv, ConvTranspose, Gemm/MatMul or Add/Sub/Mul that alone reads it becomes that op's
-//   fused activation, as TFLite's converter fuses it: float32 kernels clamp the same sums (no RELU step, no
-//   tensor between). Elsewhere Relu is a RELU op.
+// - A Relu (or a Clip to [0, 6]) after a Conv, ConvTranspose, Gemm/MatMul or Add/Sub/Mul that alone reads it
+//   becomes that op's fused activation, as TFLite's converter fuses it: float32 kernels clamp the same sums
+//   (no RELU step, no tensor between). Elsewhere Relu is a RELU op.
 // - A Gemm reading the flattening of an NHWC value (Flatten or Reshape of a [N, C, H, W] conv output) takes
 //   its weights' columns re-laid from (c, h, w) to (h, w, c) order and reads the NHWC value flattened as it
 //   lies: no run-time TRANSPOSE (the one the flatten made is left unread, and dead-code removal drops it).
@@ -40,9 +40,20 @@ Activation* activation_of(Op& op) {
   }
 }
 
+
+// The permutation a TRANSPOSE op applies, when its second input is a constant.
+std::vector<int32_t> permutation_of(const Graph& g, const Op& op) {
+  if (op.inputs.size() < 2 || !g.tensor(op.inputs[1]).is_constant) return {};
+  return constant_values<int32_t>(g.tensor(op.inputs[1]));
+}
+
+}  // namespace
+
 // Float only: an int8 fused activation clamps in the output's quantized domain, which a QDQ graph decides.
 bool fuse_activation(Converter& c, Value x, Activation activation) {
-  if (c.tensor(x).dtype != DType::kFloat32 || c.consumers[c.node().input(0)] != 1) return false;
+  if (x.id != c.input(0).id || c.tensor(x).dtype != DType::kFloat32 || c.consumers[c.node().input(0)] != 1) {
+    return false;
+  }
   const int p = c.producer(x.id);
   if (p < 0) return false;
   Op& op = c.graph().ops[static_cast<size_t>(p)];
@@ -53,14 +64,6 @@ bool fuse_activation(Converter& c, Value x, Activation activation) {
   c.define(0, x);
   return true;
 }
-
-// The permutation a TRANSPOSE op applies, when its second input is a constant.
-std::vector<int32_t> permutation_of(const Graph& g, const Op& op) {
-  if (op.inputs.size() < 2 || !g.tensor(op.inputs[1]).is_constant) return {};
-  return constant_values<int32_t>(g.tensor(op.inputs[1]));
-}
-
-}  // namespace
 
 int flattened_nhwc(Converter& c, int a, std::vector<float>& w, int n, int k) {
   const Graph& g = c.graph();

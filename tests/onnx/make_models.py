@@ -49,7 +49,7 @@ class Builder:
     def weight(self, shape, fan_in):
         return (self.rng.randn(*shape) * np.sqrt(2.0 / fan_in)).astype(np.float32)
 
-    def conv_bn_relu(self, x, cin, cout, k, stride=1, pad=0, group=1, relu=True):
+    def conv_bn_relu(self, x, cin, cout, k, stride=1, pad=0, group=1, relu=True, relu6=False):
         w = self.init("conv.weight", self.weight((cout, cin // group, k[0], k[1]), cin // group * k[0] * k[1]))
         b = self.init("conv.bias", (self.rng.randn(cout) * 0.1).astype(np.float32))
         y = self.node("Conv", [x, w, b], kernel_shape=list(k), strides=[stride, stride], pads=[pad] * 4,
@@ -59,6 +59,8 @@ class Builder:
               self.init("bn.running_mean", (self.rng.randn(cout) * 0.1).astype(np.float32)),
               self.init("bn.running_var", self.rng.uniform(0.5, 1.5, cout).astype(np.float32))]
         y = self.node("BatchNormalization", [y] + bn, epsilon=1e-5, momentum=0.9)
+        if relu6:  # nn.ReLU6: Clip with its bounds as Constant inputs (opset 11 on)
+            return self.node("Clip", [y, self.constant(np.array(0.0, np.float32)), self.constant(np.array(6.0, np.float32))])
         return self.node("Relu", [y]) if relu else y
 
     def linear(self, x, fin, fout, w=None, b=None):  # nn.Linear: Gemm with transB
@@ -97,13 +99,13 @@ def cnn():  # Conv/BN/Relu/MaxPool x2 (the second grouped), Conv/BN/Relu, Global
     return b.model("input", [1, 3, 32, 32], y, [1, 10], 13)
 
 
-def ds_cnn():  # KWS-style: a strided Conv, two depthwise (group = channels) + pointwise blocks, avg pool,
+def ds_cnn():  # KWS-style: a strided Conv, two depthwise (group = channels) + pointwise blocks with ReLU6, avg pool,
     # x.view(x.size(0), -1) of a [1, 32, 3, 1] map into the Gemm
     b = Builder(2)
     y = b.conv_bn_relu("input", 1, 32, (10, 4), stride=2, pad=1)
     for _ in range(2):
-        y = b.conv_bn_relu(y, 32, 32, (3, 3), pad=1, group=32)
-        y = b.conv_bn_relu(y, 32, 32, (1, 1))
+        y = b.conv_bn_relu(y, 32, 32, (3, 3), pad=1, group=32, relu6=True)
+        y = b.conv_bn_relu(y, 32, 32, (1, 1), relu6=True)
     y = b.node("AveragePool", [y], kernel_shape=[7, 5], strides=[7, 5])  # [1, 32, 3, 1]: flattened as NCHW
     y = b.node("Softmax", [b.linear(b.flatten_view(y), 96, 12)], axis=1)
     return b.model("input", [1, 1, 49, 10], y, [1, 12], 15)
