@@ -109,6 +109,10 @@ class Converter {
   std::map<int, int> nhwc_of_;   // plain tensor -> its NHWC copy
 };
 
+// A TensorProto (an initializer, a Constant's value) as a constant named `name`, from raw_data or its typed
+// field; `what` names it in errors.
+Value tensor_constant(Converter& c, const onnx::TensorProto& t, const std::string& name, const std::string& what);
+
 // The dims of a shape as int32, each refused past the IR's limits.
 std::vector<int32_t> to_ir_shape(const std::vector<int64_t>& shape, const std::string& where);
 int64_t element_count(const std::vector<int32_t>& shape);
@@ -128,6 +132,14 @@ struct OnnxOpEntry {
 };
 // One IR op of `kind` over input 0, in its layout: the ONNX_UNARY lines of onnx_op_list.def, and more.
 void convert_unary(Converter& c, OpKind kind, OpOptions options = NoOptions{});
+
+// Makes `activation` the fused activation of the float32 op that alone writes and feeds x (the node's input
+// 0) and binds the node's output to x; false (nothing changed) where it cannot (onnx_ops_fuse.cpp).
+bool fuse_activation(Converter& c, Value x, Activation activation);
+
+// A Gemm's A [M, K] that flattens an NHWC value: that value reshaped (no TRANSPOSE), `w` ([n][k] rows in
+// ONNX's (c, h, w) column order) re-laid to (h, w, c); else `a` unchanged (onnx_ops_fuse.cpp).
+int flattened_nhwc(Converter& c, int a, std::vector<float>& w, int n, int k);
 
 const std::vector<OnnxOpEntry>& onnx_op_table();
 const OnnxOpEntry* find_onnx_op(const std::string& op_type);

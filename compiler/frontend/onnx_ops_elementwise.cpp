@@ -121,8 +121,13 @@ Value scalar(Converter& c, float v) { return c.float_constant({}, {v}, ""); }
 void clamp(Converter& c, Value x, float lo, float hi) {
   const Tensor t = header_of(c.tensor(x));  // a copy: the bounds' constants are added below
   constexpr float kInf = std::numeric_limits<float>::infinity();
-  if (lo == 0.0f && hi == kInf) return c.define(0, {c.emit1(OpKind::Relu, {x.id}, t.dtype, t.shape), x.nhwc});
-  if (lo == 0.0f && hi == 6.0f) return c.define(0, {c.emit1(OpKind::Relu6, {x.id}, t.dtype, t.shape), x.nhwc});
+  if (lo == 0.0f && (hi == kInf || hi == 6.0f)) {  // RELU or RELU6, fused into the op before where it can be
+    const bool six = hi == 6.0f;
+    if (!fuse_activation(c, x, six ? Activation::kRelu6 : Activation::kRelu)) {
+      c.define(0, {c.emit1(six ? OpKind::Relu6 : OpKind::Relu, {x.id}, t.dtype, t.shape), x.nhwc});
+    }
+    return;
+  }
   Value v = x;
   if (lo > -kInf) {
     const Operands o = align(c, {v, scalar(c, lo)});

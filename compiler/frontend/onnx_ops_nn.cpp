@@ -126,14 +126,15 @@ void convert_conv(Converter& c) {
   const std::optional<ExplicitPadding> pad =
       no_padding(w.pad) ? std::nullopt : std::optional<ExplicitPadding>(w.pad);
   int out = 0;
-  if (group == 1) {
+  const bool depthwise = group == cin && group > 1;
+  if (!depthwise) {  // group 1, or grouped: CONV_2D's filter depth (cin / group) divides the input depth
     const Value filter = c.constant(DType::kFloat32, permuted(ws, kToNhwc),
                                     permute_data(wt.data, ws, {0, 2, 3, 1}, 4), wt.name + " (OHWI)");
     Conv2DOptions o;
     o.stride_h = w.sh, o.stride_w = w.sw, o.dilation_h = w.dh, o.dilation_w = w.dw;
     o.explicit_padding = pad;
     out = c.emit1(OpKind::Conv2D, {in, filter.id, b.id}, DType::kFloat32, os, o);
-  } else if (group == cin) {  // depthwise: output channel g * multiplier + j reads input channel g
+  } else {  // depthwise: output channel g * multiplier + j reads input channel g
     const Value filter = c.constant(DType::kFloat32, {1, ws[2], ws[3], m},
                                     permute_data(wt.data, ws, {1, 2, 3, 0}, 4), wt.name + " (1HWC)");
     DepthwiseConv2DOptions o;
@@ -141,9 +142,6 @@ void convert_conv(Converter& c) {
     o.depth_multiplier = m / cin;
     o.explicit_padding = pad;
     out = c.emit1(OpKind::DepthwiseConv2D, {in, filter.id, b.id}, DType::kFloat32, os, o);
-  } else {
-    c.refuse("grouped convolution with " + std::to_string(group) + " groups of " + std::to_string(ws[1]) +
-             " channels is not supported (only group 1 or depthwise)");
   }
   define_spatial(c, x, out);
 }
@@ -253,7 +251,8 @@ void convert_gemm(Converter& c) {
       for (int j = 0; j < n; ++j) bias[static_cast<size_t>(j)] = beta * cvals[per_column ? static_cast<size_t>(j) : 0];
     }
   }
-  int y = fully_connected(c, a_id, b, n, k, bias, c.output_name(0));
+  const int a_read = trans_a ? a_id : flattened_nhwc(c, a_id, b, n, k);
+  int y = fully_connected(c, a_read, b, n, k, bias, c.output_name(0));
   if (!matrix.empty()) {
     const int cm = c.float_constant({m, n}, matrix, "").id;
     y = c.emit1(OpKind::Add, {y, cm}, DType::kFloat32, {m, n}, FusedActivationOptions{});

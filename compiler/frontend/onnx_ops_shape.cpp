@@ -187,8 +187,7 @@ void convert_constant(Converter& c) {
       if (dims.empty()) k = {c.reshape(k.id, {}), false};
       return c.define(0, k);
     }
-    if (!t.has_raw_data()) c.refuse("a value of this type must be stored as raw_data");
-    c.refuse("raw_data constants are read as initializers only");
+    return c.define(0, tensor_constant(c, t, c.output_name(0), c.where() + ": value"));  // as PyTorch writes them
   }
   if (c.has_attr("value_float")) return c.define(0, c.float_constant({}, {c.attr_float("value_float", 0)}, ""));
   if (c.has_attr("value_int")) return c.define(0, {c.reshape(c.int64_constant({c.attr_int("value_int", 0)}).id, {}), false});

@@ -137,11 +137,7 @@ std::vector<uint8_t> tensor_bytes(const onnx::TensorProto& t, DType dtype, int64
 }
 
 Value add_initializer(Converter& c, const onnx::TensorProto& t) {
-  const std::string what = "ONNX initializer '" + t.name() + "'";
-  const DType dtype = dtype_of(t.data_type(), what);
-  const std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
-  const std::vector<int32_t> shape = to_ir_shape(dims, what);
-  return c.constant(dtype, shape, tensor_bytes(t, dtype, element_count(shape), what), t.name());
+  return tensor_constant(c, t, t.name(), "ONNX initializer '" + t.name() + "'");
 }
 
 // A graph input's shape: its fixed dims, --input-shape's, or 1 for a symbolic leading batch.
@@ -254,6 +250,15 @@ void add_outputs(Converter& c, const onnx::GraphProto& g) {
   }
 }
 }  // namespace
+
+namespace onnx_detail {
+Value tensor_constant(Converter& c, const onnx::TensorProto& t, const std::string& name, const std::string& what) {
+  const DType dtype = dtype_of(t.data_type(), what);
+  const std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
+  const std::vector<int32_t> shape = to_ir_shape(dims, what);
+  return c.constant(dtype, shape, tensor_bytes(t, dtype, element_count(shape), what), name);
+}
+}  // namespace onnx_detail
 
 bool looks_like_onnx(const std::vector<uint8_t>& bytes) {
   const bool tflite = bytes.size() >= 8 && std::memcmp(bytes.data() + 4, "TFL3", 4) == 0;

@@ -113,11 +113,12 @@ TEST(OnnxReader, ConvertsACnnToNhwcWithTheLayoutChangeAtTheInputOnly) {
   const Graph g = read_model(bytes_of(cnn()));
   std::vector<OpKind> kinds;
   for (const Op& op : g.ops) kinds.push_back(op.kind);
-  // The input transposed once; BatchNormalization folded into the conv; the global pool's [1,1,1,3] output
-  // flattened by a reshape (no bytes move); the Gemm a FULLY_CONNECTED.
-  const std::vector<OpKind> want = {OpKind::Transpose, OpKind::Conv2D,    OpKind::Relu, OpKind::MaxPool2D,
-                                    OpKind::Mean,      OpKind::Reshape,   OpKind::Reshape, OpKind::FullyConnected};
+  // The input transposed once; BatchNormalization folded into the conv, the Relu its fused activation; the
+  // global pool's [1,1,1,3] output flattened by a reshape (no bytes move); the Gemm a FULLY_CONNECTED.
+  const std::vector<OpKind> want = {OpKind::Transpose, OpKind::Conv2D,  OpKind::MaxPool2D,
+                                    OpKind::Mean,      OpKind::Reshape, OpKind::Reshape, OpKind::FullyConnected};
   EXPECT_EQ(kinds, want);
+  EXPECT_EQ(options_if<Conv2DOptions>(g.ops[1])->activation, Activation::kRelu);
   ASSERT_EQ(g.inputs.size(), 1u);
   EXPECT_EQ(g.tensor(g.inputs[0]).shape, (std::vector<int32_t>{1, 2, 6, 6}));  // the user's NCHW
   EXPECT_EQ(g.tensor(g.ops[1].inputs[1]).shape, (std::vector<int32_t>{3, 3, 3, 2}));  // OHWI
@@ -341,6 +342,143 @@ TEST(OnnxReader, TruncatedAndBitFlippedFilesGiveCompileErrors) {
     read(bad);
   }
   EXPECT_ERROR_HAS(std::vector<uint8_t>(good.begin(), good.begin() + 40), "malformed ONNX model");
+}
+
+// --- float operators of exported models (onnx_ops_fuse.cpp, onnx_ops_resize.cpp, onnx_ops_conv_transpose.cpp)
+
+// x [1, 4, 4, 4] -> op(x, constant inputs) -> y; the model's opset 13.
+onnx::ModelProto one_node(const std::string& op, const std::vector<std::pair<std::string, std::vector<int64_t>>>& consts,
+                          const std::vector<int64_t>& out_dims, onnx::NodeProto** node) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  add_value(g->mutable_input(), "x", {1, 4, 4, 4});
+  std::vector<std::string> inputs = {"x"};
+  for (const auto& [name, dims] : consts) {
+    inputs.push_back(name);
+    if (!name.empty()) add_initializer(g, name, dims);
+  }
+  *node = add_node(g, op, inputs, {"y"});
+  add_value(g->mutable_output(), "y", out_dims);
+  return m;
+}
+
+TEST(OnnxReader, ConvertsAGroupedConvolutionToAConv2dWithAShallowFilter) {
+  onnx::NodeProto* conv = nullptr;
+  onnx::ModelProto m = one_node("Conv", {{"w", {6, 2, 3, 3}}}, {1, 6, 2, 2}, &conv);
+  set_ints(conv, "kernel_shape", {3, 3});
+  onnx::AttributeProto* group = conv->add_attribute();
+  group->set_name("group");
+  group->set_type(onnx::AttributeProto::INT);
+  group->set_i(2);
+  const Graph g = read_model(bytes_of(m));
+  const Op& op = g.ops[1];
+  ASSERT_EQ(op.kind, OpKind::Conv2D);
+  EXPECT_EQ(g.tensor(op.inputs[1]).shape, (std::vector<int32_t>{6, 3, 3, 2}));  // OHWI, depth cin / group
+}
+
+// PyTorch writes a Constant node's value as raw_data, as it writes initializers.
+TEST(OnnxReader, ReadsConstantNodesStoredAsRawData) {
+  onnx::NodeProto* add = nullptr;
+  onnx::ModelProto m = one_node("Add", {{"k", {}}}, {1, 4, 4, 4}, &add);
+  m.mutable_graph()->mutable_initializer()->Clear();
+  onnx::NodeProto* k = m.mutable_graph()->add_node();
+  *k = *add;
+  k->set_op_type("Constant");
+  k->clear_input();
+  k->set_output(0, "k");
+  onnx::AttributeProto* value = k->add_attribute();
+  value->set_name("value");
+  value->set_type(onnx::AttributeProto::TENSOR);
+  const float two = 2.0f;
+  value->mutable_t()->set_data_type(onnx::TensorProto::FLOAT);
+  value->mutable_t()->set_raw_data(std::string(reinterpret_cast<const char*>(&two), sizeof two));
+  m.mutable_graph()->mutable_node()->SwapElements(0, 1);  // the Constant first
+  const Graph g = read_model(bytes_of(m));
+  ASSERT_EQ(g.ops.size(), 1u);
+  const Tensor& constant = g.tensor(g.ops[0].inputs[1]);
+  ASSERT_TRUE(constant.is_constant);
+  EXPECT_EQ(constant_values<float>(constant), std::vector<float>{2.0f});
+}
+
+onnx::ModelProto resize(const std::string& mode, const std::string& coordinates, const std::string& rounding) {
+  onnx::NodeProto* node = nullptr;
+  onnx::ModelProto m = one_node("Resize", {{"", {}}, {"scales", {4}}}, {1, 4, 8, 8}, &node);
+  onnx::TensorProto* scales = m.mutable_graph()->mutable_initializer(0);
+  for (int i = 0; i < 4; ++i) scales->set_float_data(i, i < 2 ? 1.0f : 2.0f);
+  for (const auto& [name, text] : {std::pair<std::string, std::string>{"mode", mode},
+                                   {"coordinate_transformation_mode", coordinates}, {"nearest_mode", rounding}}) {
+    onnx::AttributeProto* a = node->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(text);
+  }
+  return m;
+}
+
+TEST(OnnxReader, ConvertsResizeToTheSamePixelsAsOnnx) {
+  Graph g = read_model(bytes_of(resize("nearest", "asymmetric", "floor")));  // nn.Upsample's export
+  ASSERT_EQ(g.ops.size(), 3u);  // the resize in NHWC between the transposes of the NCHW input and output
+  EXPECT_EQ(g.ops[1].kind, OpKind::ResizeNearestNeighbor);
+  EXPECT_EQ(g.tensor(g.ops[1].outputs[0]).shape, (std::vector<int32_t>{1, 8, 8, 4}));
+  g = read_model(bytes_of(resize("linear", "pytorch_half_pixel", "floor")));
+  EXPECT_EQ(g.ops[1].kind, OpKind::ResizeBilinear);
+  EXPECT_TRUE(options_if<ResizeOptions>(g.ops[1])->half_pixel_centers);
+  // ceil picks input 1 for output 1 (0.5) where TFLite's floor picks 0: ONNX's pixels, listed.
+  g = read_model(bytes_of(resize("nearest", "asymmetric", "ceil")));
+  const ResizeOptions& o = *options_if<ResizeOptions>(g.ops[1]);
+  EXPECT_EQ(o.source_rows, (std::vector<int64_t>{0, 1, 1, 2, 2, 3, 3, 3}));
+  EXPECT_EQ(o.source_cols, o.source_rows);
+  EXPECT_ERROR_HAS(resize("cubic", "asymmetric", "floor"), "mode 'cubic' is not supported");
+}
+
+TEST(OnnxReader, ConvertsConvTransposeWhosePaddingTfliteCanExpress) {
+  onnx::NodeProto* node = nullptr;
+  onnx::ModelProto m = one_node("ConvTranspose", {{"w", {4, 3, 2, 2}}}, {1, 3, 8, 8}, &node);
+  set_ints(node, "strides", {2, 2});
+  Graph g = read_model(bytes_of(m));
+  ASSERT_EQ(g.ops[1].kind, OpKind::TransposeConv);
+  EXPECT_EQ(g.tensor(g.ops[1].inputs[1]).shape, (std::vector<int32_t>{3, 2, 2, 4}));  // OHWI
+  EXPECT_EQ(g.tensor(g.ops[1].outputs[0]).shape, (std::vector<int32_t>{1, 8, 8, 3}));
+  set_ints(node, "pads", {1, 1, 0, 0});  // the first row dropped, none at the end: neither SAME nor VALID
+  EXPECT_ERROR_HAS(m, "neither TFLite's SAME nor VALID");
+}
+
+// x [1, 2, 6, 6] -> Conv (3 channels, pads 1) -> Flatten -> Gemm (transB): the FULLY_CONNECTED reads the conv's
+// NHWC output reshaped, its weights' columns re-laid from (c, h, w) to (h, w, c); no TRANSPOSE before it.
+TEST(OnnxReader, FlattensAnNhwcValueIntoAGemmWithoutATranspose) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  add_value(g->mutable_input(), "x", {1, 2, 6, 6});
+  add_initializer(g, "w", {3, 2, 3, 3});
+  add_initializer(g, "fc", {4, 108});
+  set_ints(add_node(g, "Conv", {"x", "w"}, {"c"}), "pads", {1, 1, 1, 1});
+  add_node(g, "Flatten", {"c"}, {"f"});
+  onnx::AttributeProto* tb = add_node(g, "Gemm", {"f", "fc"}, {"y"})->add_attribute();
+  tb->set_name("transB");
+  tb->set_type(onnx::AttributeProto::INT);
+  tb->set_i(1);
+  add_value(g->mutable_output(), "y", {1, 4});
+  const Graph graph = read_model(bytes_of(m));
+  const Op& fc = graph.ops.back();
+  ASSERT_EQ(fc.kind, OpKind::FullyConnected);
+  const auto producer = [&](int tensor) {
+    for (const Op& op : graph.ops) {
+      if (op.outputs[0] == tensor) return &op;
+    }
+    return static_cast<const Op*>(nullptr);
+  };
+  const Op* reshape = producer(fc.inputs[0]);
+  ASSERT_NE(reshape, nullptr);
+  ASSERT_EQ(reshape->kind, OpKind::Reshape);
+  ASSERT_EQ(producer(reshape->inputs[0])->kind, OpKind::Conv2D);  // [1, 6, 6, 3] as it lies
+  const std::vector<float> w = constant_values<float>(graph.tensor(fc.inputs[1]));
+  const onnx::TensorProto& b = g->initializer(1);
+  // row 1, h 2, w 3, channel 1: (h, w, c) column (2 * 6 + 3) * 3 + 1 reads (c, h, w) column (1 * 6 + 2) * 6 + 3
+  EXPECT_EQ(w[108 + 46], b.float_data(108 + 51));
 }
 
 }  // namespace

@@ -54,16 +54,6 @@ int padded_extent(const Graph& graph, const Op& op, int in, int before, int afte
   return static_cast<int>(padded);
 }
 
-// TRANSPOSE_CONV's leading padding along one axis, as TFLM derives it from the forward convolution of an input
-// of the output's size: that convolution's output size truncates towards 0 (VALID), and a negative one
-// leaves the padding at 0.
-int transposed_padding(Padding padding, int out, int filter, int stride) {
-  const int forward = window_output_size(padding, out, filter, stride, 1);
-  if (forward < 0) return 0;
-  const int64_t total = (int64_t{forward} - 1) * stride + filter - out;
-  return total > 0 ? static_cast<int>(total / 2) : 0;
-}
-
 // The fused activation's bounds (up to 6.0) must quantize to int32 without overflow, as TFLite checks.
 void check_output_activation(const Graph& graph, const Op& op, int output, Activation activation) {
   const float scale = graph.tensor(output).quant.scale[0];
@@ -92,6 +82,16 @@ void check_filter_quant(const Graph& graph, const Op& op, int filter, int channe
 }
 
 }  // namespace
+
+// TRANSPOSE_CONV's leading padding along one axis, as TFLM derives it from the forward convolution of an input
+// of the output's size: that convolution's output size truncates towards 0 (VALID), and a negative one
+// leaves the padding at 0.
+int transposed_padding(Padding padding, int out, int filter, int stride) {
+  const int forward = window_output_size(padding, out, filter, stride, 1);
+  if (forward < 0) return 0;
+  const int64_t total = (int64_t{forward} - 1) * stride + filter - out;
+  return total > 0 ? static_cast<int>(total / 2) : 0;
+}
 
 ConvGeometry check_conv_geometry(const Graph& graph, const Op& op, const ConvWindow& window, int output_channels) {
   const int input = input_id(graph, op, kConvInput);

@@ -57,6 +57,14 @@ ConvGeometry check_conv_geometry(const Graph& graph, const Op& op, const ConvWin
 ConvGeometry check_transpose_conv_geometry(const Graph& graph, const Op& op, const ConvTensors& t,
                                            const ConvWindow& window);
 
+// TRANSPOSE_CONV's options (the ONNX frontend makes them too).
+struct TransposeConvOptions {
+  ConvWindow window;  // padding, strides, activation (no dilation)
+};
+
+// TRANSPOSE_CONV's leading padding along one axis of `out` elements, as TFLM derives it.
+int transposed_padding(Padding padding, int out, int filter, int stride);
+
 // int8 input/filter/output with an int32 bias; int16 input/output with int8 filters and a bias of one of
 // int16_biases (16x8); float32 throughout; or, where `hybrid` allows it, float32 with int8 filters (the
 // caller checks their quantization: check_hybrid_weights). Returns the input type.

@@ -66,6 +66,9 @@ struct ConcatenationOptions {
 struct ResizeOptions {
   bool align_corners = false;       // the corner pixels of input and output coincide
   bool half_pixel_centers = false;  // pixels sampled at their centres (x + 0.5)
+  // Nearest only, set by the ONNX frontend where ONNX's modes pick other pixels than TFLite's flags: the
+  // input row and column each output row and column copies. Empty: TFLite's rule.
+  std::vector<int64_t> source_rows, source_cols;
 };
 
 struct MirrorPadOptions {

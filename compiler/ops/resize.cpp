@@ -14,9 +14,21 @@
 #include "ops/op_handler.h"
 #include "ops/op_options.h"
 #include "ops/read_options.h"
+#include "ops/resize.h"
 #include "ops/weighted_accumulator.h"
 
 namespace microaot {
+
+// TFLM's GetNearestNeighbor: float scale, floor or round.
+int32_t resize_nearest_source(int i, int in_size, int out_size, const ResizeOptions& o) {
+  const float scale = o.align_corners && out_size > 1 ? static_cast<float>(in_size - 1) / static_cast<float>(out_size - 1)
+                                                      : static_cast<float>(in_size) / static_cast<float>(out_size);
+  const float position = (static_cast<float>(i) + (o.half_pixel_centers ? 0.5f : 0.0f)) * scale;
+  int32_t source = static_cast<int32_t>(o.align_corners ? std::round(position) : std::floor(position));
+  source = std::min(source, in_size - 1);
+  return o.half_pixel_centers ? std::max(source, 0) : source;
+}
+
 namespace {
 
 constexpr int kMaxVersion = 4;
@@ -81,24 +93,32 @@ std::vector<int64_t> resize_geometry(const Graph& graph, const Op& op, KernelCal
 
 // --- nearest neighbour ---
 
-// The input index output index `i` copies (TFLM's GetNearestNeighbor: float scale, floor or round).
-int32_t nearest_source(int i, int in_size, int out_size, const ResizeOptions& o) {
-  const float scale = o.align_corners && out_size > 1 ? static_cast<float>(in_size - 1) / static_cast<float>(out_size - 1)
-                                                      : static_cast<float>(in_size) / static_cast<float>(out_size);
-  const float position = (static_cast<float>(i) + (o.half_pixel_centers ? 0.5f : 0.0f)) * scale;
-  int32_t source = static_cast<int32_t>(o.align_corners ? std::round(position) : std::floor(position));
-  source = std::min(source, in_size - 1);
-  return o.half_pixel_centers ? std::max(source, 0) : source;
-}
-
 std::vector<int64_t> nearest_sources(int in_size, int out_size, const ResizeOptions& o) {
   std::vector<int64_t> sources;
-  for (int i = 0; i < out_size; ++i) sources.push_back(nearest_source(i, in_size, out_size, o));
+  for (int i = 0; i < out_size; ++i) sources.push_back(resize_nearest_source(i, in_size, out_size, o));
   return sources;
+}
+
+// One input index per output index, each inside the input.
+bool names_input_pixels(const std::vector<int64_t>& sources, int32_t in_size, int32_t out_size) {
+  if (static_cast<int32_t>(sources.size()) != out_size) return false;
+  return std::all_of(sources.begin(), sources.end(), [&](int64_t s) { return s >= 0 && s < in_size; });
 }
 
 void check_nearest(const Graph& graph, const Op& op) {
   check_resize(graph, op, {DType::kFloat32, DType::kInt8, DType::kInt16});
+  const ResizeOptions& o = resize_options(op);
+  if (o.source_rows.empty() && o.source_cols.empty()) return;
+  const std::vector<int32_t>& in = graph.tensor(op.inputs[0]).shape;
+  const std::vector<int32_t> size = output_size(graph, op);
+  expect_op(names_input_pixels(o.source_rows, in[1], size[0]) && names_input_pixels(o.source_cols, in[2], size[1]),
+            graph, op, "explicit source rows and columns must name one input pixel per output pixel");
+}
+
+// The explicit sources if the options have them, else TFLite's rule.
+std::vector<int64_t> sources_of(const std::vector<int64_t>& explicit_sources, int in_size, int out_size,
+                                const ResizeOptions& o) {
+  return explicit_sources.empty() ? nearest_sources(in_size, out_size, o) : explicit_sources;
 }
 
 KernelCall lower_nearest(const Graph& graph, const Op& op) {
@@ -107,8 +127,9 @@ KernelCall lower_nearest(const Graph& graph, const Op& op) {
   const std::vector<int64_t> g = resize_geometry(graph, op, &call);
   const Tensor& in = graph.tensor(op.inputs[0]);
   call.params.set_int("pixel_bytes", in.shape[3] * static_cast<int64_t>(dtype_size(in.dtype)));
-  call.params.set_ints("source_rows", nearest_sources(static_cast<int>(g[0]), static_cast<int>(g[2]), resize_options(op)));
-  call.params.set_ints("source_cols", nearest_sources(static_cast<int>(g[1]), static_cast<int>(g[3]), resize_options(op)));
+  const ResizeOptions& o = resize_options(op);
+  call.params.set_ints("source_rows", sources_of(o.source_rows, static_cast<int>(g[0]), static_cast<int>(g[2]), o));
+  call.params.set_ints("source_cols", sources_of(o.source_cols, static_cast<int>(g[1]), static_cast<int>(g[3]), o));
   return call;
 }
 

@@ -54,10 +54,10 @@ TEST(ResizeNearestNeighborHandler, UpscalingRepeatsEachRowAndColumn) {
 
 TEST(ResizeNearestNeighborHandler, HalfPixelCentersAndAlignCorners) {
   // floor((y + 0.5) * 5/7) for y = 0..6.
-  const KernelCall half = lower_for_test(nearest(DType::kFloat32, 5, 3, 7, 4, {false, true}));
+  const KernelCall half = lower_for_test(nearest(DType::kFloat32, 5, 3, 7, 4, {false, true, {}, {}}));
   EXPECT_EQ(param_arrays(half).at("source_rows"), (Ints{0, 1, 1, 2, 3, 3, 4}));
   // round(y * 2/4), halves away from zero: 0, 0.5, 1, 1.5, 2.
-  const KernelCall corners = lower_for_test(nearest(DType::kInt8, 3, 3, 5, 5, {true, false}));
+  const KernelCall corners = lower_for_test(nearest(DType::kInt8, 3, 3, 5, 5, {true, false, {}, {}}));
   EXPECT_EQ(param_arrays(corners).at("source_rows"), (Ints{0, 1, 1, 2, 2}));
   EXPECT_EQ(param_text(corners).at("pixel_bytes"), "3");
 }
@@ -74,7 +74,7 @@ TEST(ResizeBilinearHandler, Int8WeightsInTenBitFixedPoint) {
 
 TEST(ResizeBilinearHandler, Int8HalfPixelStartsWithANegativeWeightOnOnePixel) {
   // scale = (5120 + 3) / 7 = 731; position y * 731 + 365 - 512: -147, 584, 1315.
-  const KernelCall call = lower_for_test(bilinear(DType::kInt8, 5, 3, 7, 4, {false, true}));
+  const KernelCall call = lower_for_test(bilinear(DType::kInt8, 5, 3, 7, 4, {false, true, {}, {}}));
   const Ints lo = param_arrays(call).at("rows_lo"), hi = param_arrays(call).at("rows_hi");
   const Ints w = param_arrays(call).at("row_weights");
   EXPECT_EQ((Ints{lo[0], hi[0], w[0]}), (Ints{0, 0, -147}));
@@ -83,7 +83,7 @@ TEST(ResizeBilinearHandler, Int8HalfPixelStartsWithANegativeWeightOnOnePixel) {
 }
 
 TEST(ResizeBilinearHandler, FloatWeightsAreFractions) {
-  KernelCall call = lower_for_test(bilinear(DType::kFloat32, 2, 2, 4, 3, {true, false}));
+  KernelCall call = lower_for_test(bilinear(DType::kFloat32, 2, 2, 4, 3, {true, false, {}, {}}));
   EXPECT_EQ(call.info().function(), "microaot_resize_bilinear_f32");
   // align_corners: rows at y * 1/3 -> 0, 1/3, 2/3, 1; columns at x * 1/2 -> 0, 1/2, 1.
   EXPECT_EQ(param_arrays(call).at("rows_lo"), (Ints{0, 0, 0, 1}));
@@ -97,10 +97,10 @@ TEST(ResizeBilinearHandler, FloatWeightsAreFractions) {
 }
 
 TEST(ResizeHandlers, RefuseWhatTflmRefuses) {
-  EXPECT_NE(check_error(bilinear(DType::kInt8, 2, 2, 4, 4, {true, true})).find("cannot both be set"),
+  EXPECT_NE(check_error(bilinear(DType::kInt8, 2, 2, 4, 4, {true, true, {}, {}})).find("cannot both be set"),
             std::string::npos);
   EXPECT_NE(check_error(bilinear(DType::kInt16, 2, 2, 4, 4)).find("'in'"), std::string::npos);
-  EXPECT_EQ(check_error(nearest(DType::kInt16, 2, 2, 4, 4, {true, true})), "");  // nearest takes both
+  EXPECT_EQ(check_error(nearest(DType::kInt16, 2, 2, 4, 4, {true, true, {}, {}})), "");  // nearest takes both
   Graph variable_size = nearest(DType::kInt8, 2, 2, 4, 4);
   variable_size.tensors[1].is_constant = false;
   variable_size.tensors[1].data.clear();

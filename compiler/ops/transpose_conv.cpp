@@ -19,10 +19,6 @@ constexpr int kMaxVersion = 5;
 constexpr int kOutputShape = 0, kFilter = 1, kInput = 2, kBias = 3;
 constexpr int kFilterChannelAxis = 0;  // OHWI
 
-struct TransposeConvOptions {
-  ConvWindow window;  // padding, strides, activation (no dilation)
-};
-
 OpOptions read_options(const Graph& g, const Op& op, const tflite::Operator& source) {
   const auto& o = required_options<tflite::TransposeConvOptions>(g, op, source, "TransposeConvOptions");
   TransposeConvOptions r;

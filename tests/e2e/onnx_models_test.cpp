@@ -1,0 +1,37 @@
+// Real ONNX models on the host (ctest label onnx): each model of tests/onnx/make_models.py (PyTorch-style
+// CNN, depthwise-separable CNN, MLP autoencoder, an unrolled GRU, and ONNX twins of ../shared's float
+// .tflite models) is compiled and run with the prebuilt runtime, and its output compared with onnxruntime's
+// (ir/tensor_compare.h's float tolerance, the goldens' one). The Cortex-M4 side is onnx_models_qemu_test.cpp.
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "e2e_util.h"
+#include "onnx_models_util.h"
+
+namespace microaot::e2e {
+namespace {
+
+class OnnxRealModels : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OnnxRealModels, HostMatchesOnnxruntime) {
+  const std::string& name = GetParam();
+  if (is_tflite_twin(name)) MICROAOT_REQUIRE_SHARED();
+  MICROAOT_REQUIRE_ONNX_MODELS();
+  const OnnxModels& models = onnx_real_models();
+  const std::string out = make_temp_dir();
+  ASSERT_EQ(run_microaot({"run", models.model(name), "--runtime-lib", runtime_lib(), "--input", models.input(name),
+                          "--output-dir", out + "/run"}),
+            0)
+      << name;
+  const std::vector<uint8_t> got = read_file(out + "/run/output0.bin"), want = read_file(models.oracle(name));
+  EXPECT_EQ(compare_tensor("float32", got, want), "") << name << " on the host against onnxruntime";
+  std::cout << name << ": max |host - onnxruntime| = " << max_abs_difference(got, want) << "\n";
+  remove_dir(out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, OnnxRealModels, ::testing::ValuesIn(onnx_real_model_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace microaot::e2e
