@@ -11,6 +11,9 @@ packages+=(jq)
 packages+=(clang libclang-rt-14-dev)
 # The ONNX frontend's protobuf classes, and ONNX's node tests for its conformance test (label onnx).
 packages+=(libonnx-dev libprotobuf-dev libonnx-testdata)
+# The real-model ONNX tests write their models with python3-onnx and check them against onnxruntime (npm).
+packages+=(python3-onnx python3-numpy)
+command -v npm > /dev/null || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,6 +23,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# onnxruntime's CPU runtime, pinned by tests/onnx/package-lock.json (its install script, skipped, would
+# download GPU binaries); reinstalled only when the lock changes.
+onnx_dir=tests/onnx
+if ! cmp -s "$onnx_dir/package-lock.json" "$onnx_dir/node_modules/.package-lock.json.installed"; then
+  (cd "$onnx_dir" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --loglevel=error > /dev/null)
+  cp "$onnx_dir/package-lock.json" "$onnx_dir/node_modules/.package-lock.json.installed"
 fi
 
 # The tool, the runtime and the end-to-end tests; the unit tests build in scripts/test.sh's sanitizer build.
