@@ -239,7 +239,7 @@ void count_consumers(Converter& c, const onnx::GraphProto& g) {
 void add_outputs(Converter& c, const onnx::GraphProto& g) {
   for (const onnx::ValueInfoProto& out : g.output()) {
     const Value v = c.value(out.name());
-    const int id = c.plain(v);
+    const int id = uint8_boundary(c, c.plain(v), out.type().tensor_type().elem_type());
     Tensor& t = c.graph().tensor(id);
     if (t.is_constant) {
       throw CompileError("ONNX graph output '" + out.name() + "' is a constant; outputs computed at compile "
@@ -248,7 +248,7 @@ void add_outputs(Converter& c, const onnx::GraphProto& g) {
     if (std::find(c.graph().inputs.begin(), c.graph().inputs.end(), id) != c.graph().inputs.end()) {
       throw CompileError("ONNX graph output '" + out.name() + "' is a graph input; microaot needs an operator between");
     }
-    if (id != v.id) c.graph().tensor(v.id).name = out.name() + " (NHWC)";
+    if (v.nhwc) c.graph().tensor(v.id).name = out.name() + " (NHWC)";
     t.name = out.name();
     c.graph().outputs.push_back(id);
   }
@@ -297,6 +297,7 @@ Graph read_onnx(const std::vector<uint8_t>& bytes, const OnnxReadOptions& option
     }
   }
   add_outputs(c, g);
+  fuse_qdq_groups(graph);
   return graph;
 }
 
