@@ -140,7 +140,7 @@ void inherit_shared_quant(Converter& c, const Op& op);
 // A uint8 graph output computed as its int8 twin: converted at the boundary. Returns the output's tensor.
 int uint8_boundary(Converter& c, int id, int onnx_elem_type);
 // Each DEQUANTIZE -> float op [-> RELU] -> QUANTIZE group as one int8 op; after the outputs are bound.
-void fuse_qdq_groups(Graph& graph);
+void fuse_qdq_groups(Converter& c);
 
 const std::vector<OnnxOpEntry>& onnx_op_table();
 const OnnxOpEntry* find_onnx_op(const std::string& op_type);

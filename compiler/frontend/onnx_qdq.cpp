@@ -54,6 +54,7 @@ QParams qparams(const Converter& c, size_t scale_in, size_t zp_in, const std::ve
                 DType fallback) {
   QParams p;
   p.scale = c.constant_floats(c.input(scale_in), "the scale");
+  if (p.scale.empty()) c.refuse("the scale is empty");
   for (float s : p.scale) {
     if (!(s > 0.0f) || !std::isfinite(s)) c.refuse("a scale must be positive and finite");
   }
@@ -112,7 +113,8 @@ int int8_source(Converter& c, Value x, const QParams& p) {
     if (t.quant.scale != u8.scale || t.quant.zero_point != u8.zero_point) {
       c.refuse("the uint8 input is dequantized with two different scales or zero points");
     }
-    const int s8 = c.add_tensor(DType::kInt8, t.shape, "");
+    const std::vector<int32_t> shape = t.shape;  // `t` dies when the int8 tensor is added
+    const int s8 = c.add_tensor(DType::kInt8, shape, "");
     c.graph().tensor(s8).quant = want;
     c.emit(OpKind::Quantize, {x.id}, {s8});  // the same scale: the requantize only moves the zero point
     return s8;
@@ -159,6 +161,7 @@ Value quantize(Converter& c, Value x, const QParams& p) {
     for (size_t i = 0; i < v.size(); ++i) {
       const size_t ch = p.per_axis() ? static_cast<size_t>(channel_of(shape, p.axis, static_cast<int64_t>(i))) : 0;
       const double r = std::nearbyint(static_cast<double>(v[i]) / p.scale[ch]) + static_cast<double>(q.zero_point[ch]);
+      if (std::isnan(r)) c.refuse("a NaN cannot be quantized");
       bytes[i] = static_cast<uint8_t>(static_cast<int8_t>(std::clamp(r, -128.0, 127.0)));
     }
     const Value out = c.constant(DType::kInt8, t.shape, bytes, "");

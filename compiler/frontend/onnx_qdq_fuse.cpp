@@ -59,7 +59,7 @@ std::optional<std::vector<uint8_t>> int8_values(const Tensor& w, int axis) {
   for (size_t i = 0; i < v.size(); ++i) {
     const size_t ch = q.scale.size() == 1 ? 0 : static_cast<size_t>((static_cast<int64_t>(i) / inner) % channels);
     const double r = static_cast<double>(v[i]) / q.scale[ch], n = std::nearbyint(r);
-    if (std::fabs(r - n) > 1e-3 || n < -128.0 || n > 127.0) return std::nullopt;
+    if (!(std::fabs(r - n) <= 1e-3) || n < -128.0 || n > 127.0) return std::nullopt;  // NaN too
     out[i] = static_cast<uint8_t>(static_cast<int8_t>(n));
   }
   return out;
@@ -89,7 +89,8 @@ bool set_activation(OpOptions& options, Activation a) {
 
 class Fuser {
  public:
-  explicit Fuser(Graph& g) : g_(g), uses_(g.tensors.size(), 0), producer_(g.tensors.size(), -1) {
+  explicit Fuser(Converter& c) : c_(c), g_(c.graph()), uses_(g_.tensors.size(), 0), producer_(g_.tensors.size(), -1) {
+    const Graph& g = g_;
     for (size_t i = 0; i < g.ops.size(); ++i) {
       for (int id : g.ops[i].inputs) {
         if (id != kNoTensor) ++uses_[static_cast<size_t>(id)];
@@ -174,15 +175,9 @@ class Fuser {
 
   int add_constant(DType dtype, const std::vector<int32_t>& shape, std::vector<uint8_t> bytes, Quantization quant,
                    const std::string& name) {
-    Tensor t;
-    t.name = name;
-    t.dtype = dtype;
-    t.shape = shape;
-    t.is_constant = true;
-    t.data = std::move(bytes);
-    t.quant = std::move(quant);
-    g_.tensors.push_back(std::move(t));
-    return static_cast<int>(g_.tensors.size()) - 1;
+    const int id = c_.constant(dtype, shape, std::move(bytes), name).id;
+    g_.tensor(id).quant = std::move(quant);
+    return id;
   }
 
   // The int8 twin of input `i` of the core op, or -1.
@@ -250,6 +245,7 @@ class Fuser {
     }
   }
 
+  Converter& c_;
   Graph& g_;
   std::vector<int> uses_, producer_;
   std::vector<size_t> dead_;
@@ -267,8 +263,9 @@ void inherit_shared_quant(Converter& c, const Op& op) {
   if (c.uint8_twins.count(op.inputs[0]) != 0) c.uint8_twins.insert(op.outputs[0]);
 }
 
-void fuse_qdq_groups(Graph& graph) {
-  Fuser fuser(graph);
+void fuse_qdq_groups(Converter& c) {
+  Graph& graph = c.graph();
+  Fuser fuser(c);
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     if (graph.ops[i].kind == OpKind::Quantize) fuser.fuse_at(i);
   }

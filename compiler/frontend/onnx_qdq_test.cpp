@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "frontend/model_reader.h"
+#include "frontend/onnx_test_util.h"
 #include "ops/op_options.h"
 #include "onnx/onnx_pb.h"
 #include "support/diagnostics.h"
@@ -49,12 +50,7 @@ struct Builder {
   void zp_u8(const std::string& name, uint8_t z) { init<uint8_t>(name, onnx::TensorProto::UINT8, {}, {z}); }
 
   onnx::NodeProto* node(const std::string& op, const std::vector<std::string>& in, const std::vector<std::string>& out) {
-    onnx::NodeProto* n = g->add_node();
-    n->set_op_type(op);
-    n->set_name(op + "_" + std::to_string(g->node_size()));
-    for (const std::string& s : in) n->add_input(s);
-    for (const std::string& s : out) n->add_output(s);
-    return n;
+    return onnx_test::add_node(g, op, in, out);
   }
   static void set_int(onnx::NodeProto* n, const std::string& name, int64_t v) {
     onnx::AttributeProto* a = n->add_attribute();
@@ -90,8 +86,9 @@ std::vector<OpKind> kinds_of(const Graph& g) {
   return kinds;
 }
 
-// x [1, 2, 4, 4] -> QDQ -> Conv 1x1 (3 channels, per-channel int8 weights, int32 bias) -> Relu -> QDQ -> y
-Builder conv_group() {
+// x [1, 2, 4, 4] -> QDQ -> Conv 1x1 (3 channels, per-channel int8 weights, int32 bias) -> Relu (or
+// Clip(0, 6)) -> QDQ -> y
+Builder conv_group(bool clip = false) {
   Builder b;
   b.input("x", {1, 2, 4, 4});
   b.scale("sx", 0.05f), b.zp_s8("zx", 3), b.scale("sy", 0.1f), b.zp_s8("zy", -128);
@@ -105,7 +102,13 @@ Builder conv_group() {
   Builder::set_int(b.node("DequantizeLinear", {"w", "ws", "wz"}, {"wf"}), "axis", 0);
   Builder::set_int(b.node("DequantizeLinear", {"bq", "bs", "bz"}, {"bf"}), "axis", 0);
   b.node("Conv", {x, "wf", "bf"}, {"c"});
-  b.node("Relu", {"c"}, {"r"});
+  if (clip) {
+    b.init<float>("lo", onnx::TensorProto::FLOAT, {}, {0.0f});
+    b.init<float>("hi", onnx::TensorProto::FLOAT, {}, {6.0f});
+    b.node("Clip", {"c", "lo", "hi"}, {"r"});
+  } else {
+    b.node("Relu", {"c"}, {"r"});
+  }
   b.node("QuantizeLinear", {"r", "sy", "zy"}, {"rq"});
   b.node("DequantizeLinear", {"rq", "sy", "zy"}, {"y"});
   b.output("y", {1, 3, 4, 4});
@@ -141,6 +144,14 @@ TEST(OnnxQdq, AConvGroupIsOneInt8ConvWithTheModelsOwnWeightsAndBias) {
       EXPECT_TRUE(t.quant.empty()) << t.name;  // the remembered parameters cleared
     }
   }
+}
+
+TEST(OnnxQdq, AClipToSixIsTheInt8ConvsRelu6) {
+  const Graph g = conv_group(true).read();
+  ASSERT_EQ(g.ops.size(), 5u);
+  ASSERT_EQ(g.ops[2].kind, OpKind::Conv2D);
+  EXPECT_EQ(std::any_cast<Conv2DOptions>(g.ops[2].options).activation, Activation::kRelu6);
+  EXPECT_EQ(g.tensor(g.ops[2].inputs[1]).dtype, DType::kInt8);
 }
 
 TEST(OnnxQdq, Uint8IsInt8WithTheZeroPointLoweredBy128AndConvertedOnlyAtTheBoundary) {

@@ -297,7 +297,7 @@ Graph read_onnx(const std::vector<uint8_t>& bytes, const OnnxReadOptions& option
     }
   }
   add_outputs(c, g);
-  fuse_qdq_groups(graph);
+  fuse_qdq_groups(c);
   return graph;
 }
 

@@ -8,7 +8,7 @@ microaot (on the target) and by onnxruntime (tests/onnx/ort_run.js). Each quanti
 isolation: the subgraph from its quantized inputs to its quantized output (one QDQ group or QOperator node)
 is run by onnxruntime on microaot's own int8 inputs, and microaot's output must be within one quantization
 step of it (fixed-point against onnxruntime's float requantization, docs/onnx.md). The model's own output is
-compared end to end too and must equal the exposed model's; its distance to onnxruntime (steps, fraction
+compared end to end too and must equal the exposed model's (on the host); its distance to onnxruntime (steps, fraction
 off) is printed, not bounded: one-step differences of early layers carry through the later ones.
 Exit status 0 when every check holds; 1 otherwise.
 """
@@ -85,8 +85,10 @@ def group_inputs(model, name, quantized):
 def group_op(model, producer, layer):
     """The operator a quantized tensor's group computes: the QOperator node, or the float op under the Q."""
     node = producer[layer]
-    while node.op_type in ('QuantizeLinear', 'Relu') and node.input[0] in producer:
+    if node.op_type == 'QuantizeLinear' and node.input[0] in producer:
         node = producer[node.input[0]]
+    if node.op_type == 'Relu' and producer.get(node.input[0]) and producer[node.input[0]].op_type != 'DequantizeLinear':
+        node = producer[node.input[0]]  # a Relu fused into the op before it
     return node.op_type
 
 
@@ -133,12 +135,13 @@ def check_model(args, name, model, inputs):
     for k, inp in enumerate(inputs):
         mine = os.path.join(work, f'microaot{k}')
         run([args.microaot, 'run', debug_path, '--target', args.target, '--input', inp, '--output-dir', mine, '--force'])
-        plain = os.path.join(work, f'plain{k}')
-        run([args.microaot, 'run', model_path, '--target', args.target, '--input', inp, '--output-dir', plain, '--force'])
-        got = np.fromfile(os.path.join(plain, 'output0.bin'), np.float32)
-        if not np.array_equal(got, np.fromfile(os.path.join(mine, 'output0.bin'), np.float32)):
-            print(f'{name}: input {k}: the model and its exposed twin differ')
-            failures += 1
+        got = np.fromfile(os.path.join(mine, 'output0.bin'), np.float32)
+        if args.target == 'host':  # the model itself computes what its exposed twin does (once: QEMU is slow)
+            plain = os.path.join(work, f'plain{k}')
+            run([args.microaot, 'run', model_path, '--input', inp, '--output-dir', plain, '--force'])
+            if not np.array_equal(got, np.fromfile(os.path.join(plain, 'output0.bin'), np.float32)):
+                print(f'{name}: input {k}: the model and its exposed twin differ')
+                failures += 1
         ref_dir = os.path.join(work, f'ort{k}')
         ort(model_path, ref_dir, [inp])
         d = np.round(np.abs(got - np.fromfile(os.path.join(ref_dir, 'output0.bin'), np.float32)) / scale)
