@@ -127,6 +127,7 @@ struct OnnxOpEntry {
   std::vector<int> versions;     // every since-version of the operator in ai.onnx, opsets up to 21
   std::vector<int> implemented;  // those whose semantics the converter implements
   ConvertFn convert;
+  const char* domain = "";  // "" is ai.onnx; ONNX_CONTRIB_OP lines are "com.microsoft"
 };
 // One IR op of `kind` over input 0, in its layout: the ONNX_UNARY lines of onnx_op_list.def, and more.
 void convert_unary(Converter& c, OpKind kind, OpOptions options = NoOptions{});
@@ -143,6 +144,7 @@ int uint8_boundary(Converter& c, int id, int onnx_elem_type);
 void fuse_qdq_groups(Converter& c);
 
 const std::vector<OnnxOpEntry>& onnx_op_table();
-const OnnxOpEntry* find_onnx_op(const std::string& op_type);
+// The entry of a node's domain ("" or "ai.onnx", "com.microsoft") and op_type, or nullptr.
+const OnnxOpEntry* find_onnx_op(const std::string& domain, const std::string& op_type);
 
 }  // namespace microaot::onnx_detail

@@ -275,6 +275,66 @@ void convert_qlinear_matmul(Converter& c) {
   c.define(0, quantize(c, y, qparams(c, 6, 7, c.onnx_shape(y), 1, DType::kUInt8)));
 }
 
+namespace {
+// A contrib QLinear operator of one operand (X, X_scale, X_zp, Y_scale, Y_zp): the float op between.
+void qlinear_unary(Converter& c, const char* op_type, int version, ConvertFn convert) {
+  const Value x = c.input(0);
+  const QParams px = operand_params(c, x, 1, 2, 1);
+  const Value y = float_body(c, op_type, version, convert, {dequantize(c, x, px, "")});
+  c.define(0, quantize(c, y, qparams(c, 3, 4, c.onnx_shape(y), 1, px.type)));
+}
+
+// A contrib QLinear operator of two operands (A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp).
+void qlinear_binary(Converter& c, const char* op_type, ConvertFn convert) {
+  const Value a = c.input(0), b = c.input(3);
+  const QParams pa = operand_params(c, a, 1, 2, 1), pb = operand_params(c, b, 4, 5, 1);
+  const Value y = float_body(c, op_type, 14, convert, {dequantize(c, a, pa, ""), dequantize(c, b, pb, "")});
+  c.define(0, quantize(c, y, qparams(c, 6, 7, c.onnx_shape(y), 1, pa.type)));
+}
+}  // namespace
+
+void convert_add(Converter& c);
+void convert_mul(Converter& c);
+void convert_global_average_pool(Converter& c);
+void convert_leaky_relu(Converter& c);
+void convert_gemm(Converter& c);
+
+void convert_qlinear_add(Converter& c) { qlinear_binary(c, "Add", convert_add); }
+void convert_qlinear_mul(Converter& c) { qlinear_binary(c, "Mul", convert_mul); }
+void convert_qlinear_leaky_relu(Converter& c) { qlinear_unary(c, "LeakyRelu", 16, convert_leaky_relu); }
+void convert_qlinear_sigmoid(Converter& c) {
+  qlinear_unary(c, "Sigmoid", 13, [](Converter& cc) { convert_unary(cc, OpKind::Logistic); });
+}
+void convert_qlinear_global_average_pool(Converter& c) {
+  if (c.attr_int("channels_last", 0) != 0) c.refuse("channels_last 1 is not supported");
+  qlinear_unary(c, "GlobalAveragePool", 1, convert_global_average_pool);
+}
+
+// QGemm(A, a_scale, a_zp, B, b_scale, b_zp, C, y_scale, y_zp): B per tensor or per output column, C an
+// int32 bias of scale a_scale * b_scale; without y_scale the result stays float.
+void convert_qgemm(Converter& c) {
+  const Value a = c.input(0), b = c.input(3);
+  const bool trans_b = c.attr_int("transB", 0) != 0;
+  const QParams pa = operand_params(c, a, 1, 2, 1), pb = operand_params(c, b, 4, 5, trans_b ? 0 : 1);
+  std::vector<Value> inputs = {dequantize(c, a, pa, ""), dequantize(c, b, pb, "")};
+  if (c.has_input(6)) {
+    const Value bias = c.input(6);
+    if (c.tensor(bias).dtype != DType::kInt32 || !c.is_constant(bias) || c.tensor(bias).shape.size() != 1) {
+      c.refuse("C must be a 1-D int32 constant");
+    }
+    QParams pc;
+    pc.type = DType::kInt32;
+    const size_t n = static_cast<size_t>(c.tensor(bias).num_elements());
+    for (size_t j = 0; j < n; ++j) pc.scale.push_back(pa.scale[0] * pb.scale[pb.per_axis() ? j % pb.scale.size() : 0]);
+    pc.zero_point.assign(n, 0);
+    if (pb.per_axis() && n != pb.scale.size()) c.refuse("C needs one value per output column");
+    inputs.push_back(dequantize(c, bias, pc, ""));
+  }
+  const Value y = float_body(c, "Gemm", 13, convert_gemm, inputs);
+  if (!c.has_input(7)) return c.define(0, y);
+  c.define(0, quantize(c, y, qparams(c, 7, 8, c.onnx_shape(y), 1, pa.type)));
+}
+
 int uint8_boundary(Converter& c, int id, int onnx_elem_type) {
   const Tensor& t = c.graph().tensor(id);
   if (onnx_elem_type != onnx::TensorProto::UINT8 || t.dtype != DType::kInt8) return id;

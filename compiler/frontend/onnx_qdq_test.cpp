@@ -220,6 +220,22 @@ TEST(OnnxQdq, GemmWithAlphaKeepsFloatWeights) {
   EXPECT_EQ(float_fcs, 1);
 }
 
+TEST(OnnxQdq, OnnxruntimesContribQLinearAddIsAnInt8Add) {
+  Builder b;
+  b.input("a", {1, 4}, onnx::TensorProto::UINT8);
+  b.input("b", {1, 4}, onnx::TensorProto::UINT8);
+  b.scale("s", 0.5f), b.zp_u8("z", 128), b.scale("s2", 0.75f), b.zp_u8("z2", 120);
+  b.node("QLinearAdd", {"a", "s", "z", "b", "s", "z", "s2", "z2"}, {"y"})->set_domain("com.microsoft");
+  b.output("y", {1, 4}, onnx::TensorProto::UINT8);
+  b.m.add_opset_import()->set_domain("com.microsoft");
+  const Graph g = b.read();
+  // Each uint8 input to int8 at the boundary, one int8 ADD, its result back to uint8.
+  const std::vector<OpKind> want = {OpKind::Quantize, OpKind::Quantize, OpKind::Add, OpKind::Quantize};
+  ASSERT_EQ(kinds_of(g), want);
+  EXPECT_EQ(g.tensor(g.ops[2].outputs[0]).dtype, DType::kInt8);
+  EXPECT_EQ(g.tensor(g.ops[2].outputs[0]).quant.zero_point, (std::vector<int64_t>{120 - 128}));
+}
+
 TEST(OnnxQdq, RefusesWhatItCannotHonourNamingTheNode) {
   {
     Builder b;  // a per-axis DequantizeLinear of a computed value

@@ -65,7 +65,7 @@ std::vector<int> resolve_versions(const onnx::GraphProto& graph, int opset) {
   int count = 0;
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto& node = graph.node(i);
-    const OnnxOpEntry* entry = node.domain().empty() || node.domain() == "ai.onnx" ? find_onnx_op(node.op_type()) : nullptr;
+    const OnnxOpEntry* entry = find_onnx_op(node.domain(), node.op_type());
     const int version = entry != nullptr ? since_version(*entry, opset) : 0;
     versions.push_back(version);
     const bool known = entry != nullptr && version > 0 &&
@@ -291,7 +291,7 @@ Graph read_onnx(const std::vector<uint8_t>& bytes, const OnnxReadOptions& option
   for (int index : topological_order(g, c)) {
     const onnx::NodeProto& node = g.node(index);
     c.start_node(node, index, versions[static_cast<size_t>(index)]);
-    find_onnx_op(node.op_type())->convert(c);
+    find_onnx_op(node.domain(), node.op_type())->convert(c);
     for (size_t i = 0; i < c.num_outputs(); ++i) {
       if (!c.has_value(c.output_name(i))) c.refuse("output " + std::to_string(i) + " is not supported");
     }

@@ -9,6 +9,8 @@ OUT_DIR/qdq_s8.onnx   QDQ CNN, int8 activations: per-tensor activations, per-cha
 OUT_DIR/qdq_u8.onnx   the same network with uint8 activations (zero point + 128)
 OUT_DIR/qop_u8.onnx   QOperator: QuantizeLinear, QLinearConv, MaxPool on uint8, QLinearConv (stride 2),
                       Reshape, QLinearMatMul, DequantizeLinear
+OUT_DIR/qop_contrib_u8.onnx  onnxruntime's contrib QOperator nodes (com.microsoft): QLinearConv, QLinearAdd,
+                      QLinearLeakyRelu, QLinearGlobalAveragePool, QGemm (per-channel), QLinearMul, QLinearSigmoid
 OUT_DIR/qdq_ops_s8.onnx  QDQ groups of Relu, Mul, Sub, LeakyRelu, Concat, GlobalAveragePool, Flatten
 OUT_DIR/input0.bin .. input2.bin   float32 inputs, 1x3x16x16, uniform in [-1, 1]
 
@@ -47,7 +49,7 @@ def pool(x, k, average):
 class Builder:
     def __init__(self, uint8):
         self.uint8 = uint8
-        self.nodes, self.inits = [], []
+        self.nodes, self.inits, self.value_info = [], [], []
         self.count = 0
 
     def name(self, stem):
@@ -220,6 +222,54 @@ def make_qop(xs):
     return finish(bl, 'qop_u8', out_shape=[4, 10])
 
 
+def make_qop_contrib(xs):
+    rng = np.random.default_rng(SEED + 2)
+    w1, b1 = rand(rng, 8, 3, 3, 3, scale=0.4), rand(rng, 8, scale=0.1)
+    wg, bg = rand(rng, 10, 8, scale=0.5), rand(rng, 10, scale=0.1)
+    bl = Builder(True)
+    a = {k: [] for k in ('x', 'c1', 'lr', 'add', 'gap', 'g', 'mul', 'y')}
+    for x in xs:
+        x = x[0]
+        c1 = conv(x, w1, b1, pad=1)
+        lr = np.where(c1 > 0, c1, 0.1 * c1)
+        add = c1 + lr
+        gap = add.mean(axis=(1, 2))
+        g = wg @ gap + bg
+        mul = g * g
+        y = 1 / (1 + np.exp(-mul))
+        for k, v in zip(a, (x, c1, lr, add, gap, g, mul, y)):
+            a[k].append(v)
+    pr = {k: bl.act_params(np.stack(v)) for k, v in a.items()}
+    cn = lambda v, stem: bl.init(np.array(v), stem)  # noqa: E731
+    qp = lambda k: [cn(pr[k][0], 's'), cn(pr[k][1], 'z')]  # noqa: E731
+
+    def node(kind, ins, stem, shape=None, domain='com.microsoft', **attrs):
+        y = bl.name(stem)
+        bl.nodes.append(helper.make_node(kind, ins, [y], name=stem, domain=domain, **attrs))
+        if shape:  # onnx's shape inference knows no contrib schemas: their results' types, as quantizers write
+            bl.value_info.append(helper.make_tensor_value_info(y, TensorProto.UINT8, shape))
+        return y
+
+    xq = node('QuantizeLinear', ['input'] + qp('x'), 'quantize', domain='')
+    ws = bl.w_scales(w1)
+    q1 = np.clip(np.round(w1 / ws[:, None, None, None]), -127, 127).astype(np.int8)
+    c1 = node('QLinearConv', [xq] + qp('x') + [bl.init(q1, 'w'), bl.init(ws, 'ws'), bl.init(np.zeros(8, np.int8), 'wz')] +
+              qp('c1') + [bl.init(np.round(b1 / (pr['x'][0] * ws)).astype(np.int32), 'b')], 'qconv', domain='', pads=[1, 1, 1, 1])
+    lr = node('QLinearLeakyRelu', [c1] + qp('c1') + qp('lr'), 'leaky', [1, 8, 16, 16], alpha=0.1)
+    add = node('QLinearAdd', [c1] + qp('c1') + [lr] + qp('lr') + qp('add'), 'add', [1, 8, 16, 16])
+    gap = node('QLinearGlobalAveragePool', [add] + qp('add') + qp('gap'), 'gap', [1, 8, 1, 1])
+    flat = node('Reshape', [gap, bl.init(np.array([1, 8], np.int64), 'shape')], 'flatten', [1, 8], domain='')
+    gs = bl.w_scales(wg)
+    gq = np.clip(np.round(wg / gs[:, None]), -127, 127).astype(np.int8)
+    g = node('QGemm', [flat] + qp('gap') + [bl.init(gq, 'wg'), bl.init(gs, 'wgs'), bl.init(np.zeros(10, np.int8), 'wgz'),
+                                            bl.init(np.round(bg / (pr['gap'][0] * gs)).astype(np.int32), 'bg')] + qp('g'),
+             'gemm', [1, 10], transB=1)
+    mul = node('QLinearMul', [g] + qp('g') + [g] + qp('g') + qp('mul'), 'mul', [1, 10])
+    y = node('QLinearSigmoid', [mul] + qp('mul') + qp('y'), 'sigmoid', [1, 10])
+    bl.nodes.append(helper.make_node('DequantizeLinear', [y] + qp('y'), ['output'], name='dequantize'))
+    return finish(bl, 'qop_contrib_u8', out_shape=[1, 10], contrib=True)
+
+
 def make_ops():
     """The element-wise and reduction QDQ groups, on hand-set scales for inputs in [-1, 1]."""
     bl = Builder(False)
@@ -243,12 +293,15 @@ def make_ops():
     return finish(bl, 'qdq_ops_s8', out_shape=[1, 6])
 
 
-def finish(bl, name, out_shape=(1, 10)):
+def finish(bl, name, out_shape=(1, 10), contrib=False):
     graph = helper.make_graph(bl.nodes, name, [helper.make_tensor_value_info('input', TensorProto.FLOAT, SHAPE)],
-                              [helper.make_tensor_value_info('output', TensorProto.FLOAT, list(out_shape))], bl.inits)
-    model = helper.make_model(graph, producer_name='microaot-tests', opset_imports=[helper.make_opsetid('', 13)])
+                              [helper.make_tensor_value_info('output', TensorProto.FLOAT, list(out_shape))], bl.inits,
+                              value_info=bl.value_info)
+    opsets = [helper.make_opsetid('', 13)] + ([helper.make_opsetid('com.microsoft', 1)] if contrib else [])
+    model = helper.make_model(graph, producer_name='microaot-tests', opset_imports=opsets)
     model.ir_version = 7
-    onnx.checker.check_model(model)
+    if not contrib:  # the checker knows no com.microsoft schemas
+        onnx.checker.check_model(model)
     return name, model
 
 
@@ -259,7 +312,7 @@ def main():
     xs = [rng.uniform(-1, 1, SHAPE).astype(np.float32) for _ in range(INPUTS)]
     for i, x in enumerate(xs):
         x.tofile(os.path.join(out, f'input{i}.bin'))
-    for name, model in (make_qdq(False, xs), make_qdq(True, xs), make_qop(xs), make_ops()):
+    for name, model in (make_qdq(False, xs), make_qdq(True, xs), make_qop(xs), make_qop_contrib(xs), make_ops()):
         onnx.save(model, os.path.join(out, name + '.onnx'))
 
 

@@ -189,7 +189,7 @@ def main():
     make_qdq_models.main()
     inputs = [os.path.join(args.work, f'input{k}.bin') for k in range(args.inputs)]
     failures = 0
-    for name in ('qdq_s8', 'qdq_u8', 'qop_u8', 'qdq_ops_s8'):
+    for name in ('qdq_s8', 'qdq_u8', 'qop_u8', 'qop_contrib_u8', 'qdq_ops_s8'):
         failures += check_model(args, name, onnx.load(os.path.join(args.work, name + '.onnx')), inputs)
     if failures:
         sys.exit(f'{failures} checks failed')
