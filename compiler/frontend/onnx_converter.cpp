@@ -180,6 +180,7 @@ int Converter::emit(OpKind kind, std::vector<int> inputs, std::vector<int> outpu
   op.outputs = std::move(outputs);
   op.options = std::move(options);
   graph_.ops.push_back(std::move(op));
+  inherit_shared_quant(*this, graph_.ops.back());
   try {  // checked here, so that a refusal names the ONNX node
     op_handler(kind).check(graph_, graph_.ops.back());
   } catch (const CompileError& e) {

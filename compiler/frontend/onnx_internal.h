@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,7 @@ class Converter {
   int opset() const { return opset_; }
   int producer(int tensor_id) const;  // index of the op writing it in graph.ops, -1 for none
   std::map<std::string, int> consumers;  // uses of each ONNX value by nodes and graph outputs
+  std::set<int> uint8_twins;  // int8 tensors holding ONNX uint8 values, zero point lowered by 128 (onnx_qdq.cpp)
 
  private:
   Graph& graph_;
@@ -129,6 +131,7 @@ struct OnnxOpEntry {
   std::vector<int> versions;     // every since-version of the operator in ai.onnx, opsets up to 21
   std::vector<int> implemented;  // those whose semantics the converter implements
   ConvertFn convert;
+  const char* domain = "";  // "" is ai.onnx; ONNX_CONTRIB_OP lines are "com.microsoft"
 };
 // One IR op of `kind` over input 0, in its layout: the ONNX_UNARY lines of onnx_op_list.def, and more.
 void convert_unary(Converter& c, OpKind kind, OpOptions options = NoOptions{});
@@ -141,7 +144,19 @@ bool fuse_activation(Converter& c, Value x, Activation activation);
 // ONNX's (c, h, w) column order) re-laid to (h, w, c); else `a` unchanged (onnx_ops_fuse.cpp).
 int flattened_nhwc(Converter& c, int a, std::vector<float>& w, int n, int k);
 
+// Quantized ONNX (onnx_qdq.cpp, onnx_qdq_fuse.cpp).
+// Folded weights remember their DequantizeLinear's parameters when these run along the ONNX axis that is
+// the output channel (`source_axis`) or are per tensor.
+void keep_weight_quant(Graph& graph, int weights, const Quantization& source, int source_axis);
+// An int8 op that copies or compares (onnx_qdq_ops.def kShared) gives its result its input's parameters.
+void inherit_shared_quant(Converter& c, const Op& op);
+// A uint8 graph output computed as its int8 twin: converted at the boundary. Returns the output's tensor.
+int uint8_boundary(Converter& c, int id, int onnx_elem_type);
+// Each DEQUANTIZE -> float op [-> RELU] -> QUANTIZE group as one int8 op; after the outputs are bound.
+void fuse_qdq_groups(Converter& c);
+
 const std::vector<OnnxOpEntry>& onnx_op_table();
-const OnnxOpEntry* find_onnx_op(const std::string& op_type);
+// The entry of a node's domain ("" or "ai.onnx", "com.microsoft") and op_type, or nullptr.
+const OnnxOpEntry* find_onnx_op(const std::string& domain, const std::string& op_type);
 
 }  // namespace microaot::onnx_detail

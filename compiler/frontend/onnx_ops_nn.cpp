@@ -143,6 +143,7 @@ void convert_conv(Converter& c) {
     o.explicit_padding = pad;
     out = c.emit1(OpKind::DepthwiseConv2D, {in, filter.id, b.id}, DType::kFloat32, os, o);
   }
+  keep_weight_quant(c.graph(), c.graph().ops.back().inputs[1], wt.quant, 0);  // OIHW's O: output channels
   define_spatial(c, x, out);
 }
 
@@ -228,10 +229,11 @@ void convert_gemm(Converter& c) {
   if (bt.shape.size() != 2) c.refuse("B must be 2-D");
   std::vector<float> b = c.constant_floats(bv, "B");
   const bool trans_b = c.attr_int("transB", 0) != 0;
+  const float alpha = c.attr_float("alpha", 1.0f), beta = c.attr_float("beta", 1.0f);
+  const Quantization b_quant = alpha == 1.0f ? bt.quant : Quantization{};  // alpha scales the int8 values
   const int k = trans_b ? bt.shape[1] : bt.shape[0], n = trans_b ? bt.shape[0] : bt.shape[1];
   if (c.graph().tensor(a_id).shape[1] != k) c.refuse("A and B do not match");
   if (!trans_b) b = transposed(b, k, n);
-  const float alpha = c.attr_float("alpha", 1.0f), beta = c.attr_float("beta", 1.0f);
   if (alpha != 1.0f) {
     for (float& v : b) v *= alpha;
   }
@@ -253,6 +255,7 @@ void convert_gemm(Converter& c) {
   }
   const int a_read = trans_a ? a_id : flattened_nhwc(c, a_id, b, n, k);
   int y = fully_connected(c, a_read, b, n, k, bias, c.output_name(0));
+  keep_weight_quant(c.graph(), c.graph().ops.back().inputs[1], b_quant, trans_b ? 0 : 1);
   if (!matrix.empty()) {
     const int cm = c.float_constant({m, n}, matrix, "").id;
     y = c.emit1(OpKind::Add, {y, cm}, DType::kFloat32, {m, n}, FusedActivationOptions{});
@@ -292,8 +295,10 @@ void convert_matmul(Converter& c) {
   const int k = bt.shape[0], n = bt.shape[1];
   if (c.onnx_shape(a).back() != k) c.refuse("the operands' inner dimensions differ");
   const std::vector<float> w = transposed(c.constant_floats(bv, "B"), k, n);
+  const Quantization b_quant = bt.quant;
   c.define(0, {fully_connected(c, c.plain(a), w, n, k, std::vector<float>(static_cast<size_t>(n), 0.0f),
                                c.output_name(0)), false});
+  keep_weight_quant(c.graph(), c.graph().ops.back().inputs[1], b_quant, 1);  // [K, N]'s N: output channels
 }
 
 namespace {
@@ -316,6 +321,7 @@ bool fold_into_producer(Converter& c, Value x, const std::vector<float>& scale, 
   for (size_t i = 0; i < wv.size(); ++i) wv[i] *= scale[channel_last ? i % channels : i / per];
   for (size_t o = 0; o < channels; ++o) bv[o] = bv[o] * scale[o] + shift[o];
   std::memcpy(w.data.data(), wv.data(), w.data.size());
+  w.quant = {};  // scaled weights are no longer a DequantizeLinear's int8 values
   std::memcpy(b.data.data(), bv.data(), b.data.size());
   c.define(0, x);
   return true;

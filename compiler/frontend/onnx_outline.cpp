@@ -66,7 +66,7 @@ ModelOutline outline_onnx(const std::vector<uint8_t>& bytes) {
   for (const onnx::NodeProto& node : g.node()) {
     ModelOutline::Operator op;
     op.name = node.op_type();
-    const OnnxOpEntry* entry = node.domain().empty() || node.domain() == "ai.onnx" ? find_onnx_op(node.op_type()) : nullptr;
+    const OnnxOpEntry* entry = find_onnx_op(node.domain(), node.op_type());
     if (entry != nullptr) {
       for (int v : entry->versions) {
         if (v <= opset) op.version = v;

@@ -65,7 +65,7 @@ std::vector<int> resolve_versions(const onnx::GraphProto& graph, int opset) {
   int count = 0;
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto& node = graph.node(i);
-    const OnnxOpEntry* entry = node.domain().empty() || node.domain() == "ai.onnx" ? find_onnx_op(node.op_type()) : nullptr;
+    const OnnxOpEntry* entry = find_onnx_op(node.domain(), node.op_type());
     const int version = entry != nullptr ? since_version(*entry, opset) : 0;
     versions.push_back(version);
     const bool known = entry != nullptr && version > 0 &&
@@ -235,7 +235,7 @@ void count_consumers(Converter& c, const onnx::GraphProto& g) {
 void add_outputs(Converter& c, const onnx::GraphProto& g) {
   for (const onnx::ValueInfoProto& out : g.output()) {
     const Value v = c.value(out.name());
-    const int id = c.plain(v);
+    const int id = uint8_boundary(c, c.plain(v), out.type().tensor_type().elem_type());
     Tensor& t = c.graph().tensor(id);
     if (t.is_constant) {
       throw CompileError("ONNX graph output '" + out.name() + "' is a constant; outputs computed at compile "
@@ -244,7 +244,7 @@ void add_outputs(Converter& c, const onnx::GraphProto& g) {
     if (std::find(c.graph().inputs.begin(), c.graph().inputs.end(), id) != c.graph().inputs.end()) {
       throw CompileError("ONNX graph output '" + out.name() + "' is a graph input; microaot needs an operator between");
     }
-    if (id != v.id) c.graph().tensor(v.id).name = out.name() + " (NHWC)";
+    if (v.nhwc) c.graph().tensor(v.id).name = out.name() + " (NHWC)";
     t.name = out.name();
     c.graph().outputs.push_back(id);
   }
@@ -296,12 +296,13 @@ Graph read_onnx(const std::vector<uint8_t>& bytes, const OnnxReadOptions& option
   for (int index : topological_order(g, c)) {
     const onnx::NodeProto& node = g.node(index);
     c.start_node(node, index, versions[static_cast<size_t>(index)]);
-    find_onnx_op(node.op_type())->convert(c);
+    find_onnx_op(node.domain(), node.op_type())->convert(c);
     for (size_t i = 0; i < c.num_outputs(); ++i) {
       if (!c.has_value(c.output_name(i))) c.refuse("output " + std::to_string(i) + " is not supported");
     }
   }
   add_outputs(c, g);
+  fuse_qdq_groups(c);
   return graph;
 }
 

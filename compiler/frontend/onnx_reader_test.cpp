@@ -8,6 +8,7 @@
 
 #include "frontend/model_reader.h"
 #include "frontend/onnx_reader.h"
+#include "frontend/onnx_test_util.h"
 #include "ops/op_options.h"
 #include "onnx/onnx_pb.h"
 #include "support/diagnostics.h"
@@ -44,15 +45,7 @@ onnx::TensorProto* add_initializer(onnx::GraphProto* g, const std::string& name,
   return t;
 }
 
-onnx::NodeProto* add_node(onnx::GraphProto* g, const std::string& op, const std::vector<std::string>& in,
-                          const std::vector<std::string>& out) {
-  onnx::NodeProto* n = g->add_node();
-  n->set_op_type(op);
-  n->set_name(op + "_" + std::to_string(g->node_size()));
-  for (const std::string& s : in) n->add_input(s);
-  for (const std::string& s : out) n->add_output(s);
-  return n;
-}
+using onnx_test::add_node;
 
 void set_ints(onnx::NodeProto* n, const std::string& name, const std::vector<int64_t>& v) {
   onnx::AttributeProto* a = n->add_attribute();
