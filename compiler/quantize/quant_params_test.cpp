@@ -28,6 +28,23 @@ TEST(QuantParams, ZeroIsExactInAnAsymmetricRange) {
   EXPECT_EQ(quantize_int8(-100.0f, p), -128);
 }
 
+TEST(QuantParams, Int16ActivationsAreSymmetric) {
+  const AffineParams p = int16_activation_params(-2.0f, 6.0f);
+  EXPECT_FLOAT_EQ(p.scale, 6.0f / 32767.0f);
+  EXPECT_EQ(p.zero_point, 0);
+  EXPECT_EQ(quantize_value(6.0f, p, DType::kInt16), 32767);
+  EXPECT_EQ(quantize_value(-2.0f, p, DType::kInt16), -10922);
+  EXPECT_EQ(quantize_value(-100.0f, p, DType::kInt16), -32768);  // saturates
+  EXPECT_EQ(quantize_value(300.0f, {1.0f, 0}, DType::kUInt8), 255);
+  EXPECT_GT(int16_activation_params(0.0f, 0.0f).scale, 0.0f);
+}
+
+TEST(QuantParams, Int64BiasIsNotCutAtInt32) {
+  const std::vector<int64_t> b = quantize_bias({3.0f}, 1e-6f, {1e-4f}, DType::kInt64);  // 3 / 1e-10
+  EXPECT_NEAR(static_cast<double>(b[0]), 3e10, 3e4);
+  EXPECT_EQ(quantize_bias({3.0f}, 1e-6f, {1e-4f}, DType::kInt32)[0], 2147483647);
+}
+
 TEST(QuantParams, EmptyRangeGetsAUsableScale) {
   const AffineParams p = int8_activation_params(0.0f, 0.0f);
   EXPECT_GT(p.scale, 0.0f);

@@ -51,15 +51,15 @@ OutputError compare_output(const std::vector<std::vector<float>>& ref, const std
 
 std::string report_text(const QuantReport& r) {
   std::string out = std::string(kReportTextHeader) + ": " + r.model + " -> " + r.output + "\n";
-  out += "method " + r.method + ", weights " + r.weights + ", input " + r.input_type + ", output " + r.output_type +
+  out += "activations " + r.activations + ", method " + r.method + ", weights " + r.weights + ", input " + r.input_type + ", output " + r.output_type +
          ", " + std::to_string(r.samples) + " calibration sample(s)\n\n";
-  out += "SQNR of each int8 activation (dequantized) against the float model's, over the calibration samples\n";
+  out += "SQNR of each quantized activation (dequantized) against the float model's, over the calibration samples\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%-6s %-28s %12s %5s %9s  %s\n", "tensor", "operator", "scale", "zp", "SQNR dB",
-                "name");
+  std::snprintf(line, sizeof line, "%-6s %-28s %-5s %12s %5s %9s  %s\n", "tensor", "operator", "type", "scale", "zp",
+                "SQNR dB", "name");
   out += line;
   for (const LayerError& l : r.layers) {
-    std::snprintf(line, sizeof line, "%-6d %-28s %12.6g %5d %9s  %s\n", l.tensor, l.op.c_str(),
+    std::snprintf(line, sizeof line, "%-6d %-28s %-5s %12.6g %5d %9s  %s\n", l.tensor, l.op.c_str(), l.type.c_str(),
                   static_cast<double>(l.scale), l.zero_point, db(l.sqnr_db).c_str(), l.name.c_str());
     out += line;
   }
@@ -81,12 +81,13 @@ std::string report_json(const QuantReport& r) {
   j["output"] = r.output;
   j["method"] = r.method;
   j["weights"] = r.weights;
+  j["activations"] = r.activations;
   j["input_type"] = r.input_type;
   j["output_type"] = r.output_type;
   j["calibration_samples"] = r.samples;
   j["layers"] = nlohmann::json::array();
   for (const LayerError& l : r.layers) {
-    j["layers"].push_back({{"tensor", l.tensor}, {"name", l.name}, {"operator", l.op}, {"scale", l.scale},
+    j["layers"].push_back({{"tensor", l.tensor}, {"name", l.name}, {"operator", l.op}, {"type", l.type}, {"scale", l.scale},
                            {"zero_point", l.zero_point}, {"sqnr_db", db_json(l.sqnr_db)}});
   }
   j["outputs"] = nlohmann::json::array();

@@ -1,5 +1,5 @@
 // The report `microaot quantize` writes beside the model (OUT.quant.txt, OUT.quant.json): per layer the
-// SQNR of the int8 activation (dequantized) against the float one over the calibration samples, and per
+// SQNR of the quantized activation (dequantized) against the float one over the calibration samples, and per
 // output the SQNR, the largest absolute error and the top-1 agreement (the position of the largest value
 // along the last dimension, for outputs that are class scores).
 #pragma once
@@ -13,6 +13,7 @@ struct LayerError {
   int tensor = -1;
   std::string name;
   std::string op;  // the operator that writes it, e.g. "CONV_2D (op 3)"
+  std::string type;  // "int8" or "int16"
   float scale = 0.0f;
   int zero_point = 0;
   double sqnr_db = 0.0;
@@ -32,6 +33,7 @@ struct QuantReport {
   std::string output;
   std::string method;
   std::string weights;
+  std::string activations;  // int8 or int16
   std::string input_type;
   std::string output_type;
   size_t samples = 0;

@@ -15,13 +15,14 @@ enum class Rule { kWeighted, kShared, kFixed256, kFixed128, kOwn };
 struct OpRule {
   Rule rule;
   int weight_axis;
-  int version;
+  int int8_version, int16_version;
+  int version(DType activations) const { return activations == DType::kInt16 ? int16_version : int8_version; }
 };
 
 std::optional<OpRule> rule_of(OpKind kind) {
   switch (kind) {
-#define MICROAOT_QUANT_OP(kind, rule, axis, version) \
-  case OpKind::kind: return OpRule{Rule::rule, axis, version};
+#define MICROAOT_QUANT_OP(kind, rule, axis, v8, v16) \
+  case OpKind::kind: return OpRule{Rule::rule, axis, v8, v16};
 #include "quantize/quantizable_ops.def"
 #undef MICROAOT_QUANT_OP
     default: return std::nullopt;
@@ -30,7 +31,7 @@ std::optional<OpRule> rule_of(OpKind kind) {
 
 std::string quantizable_list() {
   std::string list;
-#define MICROAOT_QUANT_OP(kind, rule, axis, version) list += std::string(list.empty() ? "" : ", ") + op_kind_name(OpKind::kind);
+#define MICROAOT_QUANT_OP(kind, rule, axis, v8, v16) list += std::string(list.empty() ? "" : ", ") + op_kind_name(OpKind::kind);
 #include "quantize/quantizable_ops.def"
 #undef MICROAOT_QUANT_OP
   return list;
@@ -46,7 +47,8 @@ struct Groups {
   void join(int a, int b) { parent[static_cast<size_t>(find(a))] = find(b); }
 };
 
-AffineParams fixed_params(Rule rule) {
+AffineParams fixed_params(Rule rule, DType activations) {
+  if (activations == DType::kInt16) return {1.0f / 32768.0f, 0};
   return rule == Rule::kFixed256 ? AffineParams{1.0f / 256.0f, -128} : AffineParams{1.0f / 128.0f, 0};
 }
 
@@ -57,8 +59,8 @@ void set_params(Tensor& t, DType type, const std::vector<float>& scales, int axi
   t.quant.axis = axis;
 }
 
-void set_params(Tensor& t, AffineParams p) {
-  t.dtype = DType::kInt8;
+void set_params(Tensor& t, AffineParams p, DType type) {
+  t.dtype = type;
   t.quant.scale = {p.scale};
   t.quant.zero_point = {p.zero_point};
   t.quant.axis = 0;
@@ -72,7 +74,8 @@ std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
 }
 
 // The scale and zero point of every float activation, shared where the operators require it.
-std::map<int, AffineParams> activation_params(const Graph& graph, const std::map<int, Range>& ranges) {
+std::map<int, AffineParams> activation_params(const Graph& graph, const std::map<int, Range>& ranges,
+                                              DType type) {
   Groups groups(graph.tensors.size());
   std::map<int, AffineParams> fixed;  // group root -> fixed output parameters
   for (const Op& op : graph.ops) {
@@ -86,7 +89,7 @@ std::map<int, AffineParams> activation_params(const Graph& graph, const std::map
   }
   for (const Op& op : graph.ops) {
     const OpRule r = *rule_of(op.kind);
-    if (r.rule == Rule::kFixed256 || r.rule == Rule::kFixed128) fixed.emplace(groups.find(op.outputs[0]), fixed_params(r.rule));
+    if (r.rule == Rule::kFixed256 || r.rule == Rule::kFixed128) fixed.emplace(groups.find(op.outputs[0]), fixed_params(r.rule, type));
   }
   std::map<int, Range> group_range;
   for (int id : calibrated_tensors(graph)) {
@@ -104,12 +107,13 @@ std::map<int, AffineParams> activation_params(const Graph& graph, const std::map
     const int root = groups.find(id);
     const auto f = fixed.find(root);
     const Range r = group_range.at(root);
-    params[id] = f != fixed.end() ? f->second : int8_activation_params(r.min, r.max);
+    params[id] = f != fixed.end() ? f->second : activation_params(r.min, r.max, type);
   }
   return params;
 }
 
-// Weights int8 (symmetric, per channel or per tensor) and the bias int32 of one weighted op.
+// Weights int8 (symmetric, per channel or per tensor) and the bias of one weighted op: int32, or int64 with
+// int16 activations.
 void quantize_weighted(const Graph& source, Graph& out, const Op& op, int axis, const QuantizeSettings& s) {
   const Tensor& w = source.tensor(op.inputs[1]);
   if (!w.is_constant || w.dtype != DType::kFloat32) {
@@ -127,60 +131,91 @@ void quantize_weighted(const Graph& source, Graph& out, const Op& op, int axis, 
     }
     const std::vector<float> bias = constant_values<float>(b);
     const float input_scale = out.tensor(op.inputs[0]).quant.scale.at(0);
-    fit_bias_in_weight_scales(scales, bias, input_scale);
+    const bool wide = out.tensor(op.inputs[0]).dtype == DType::kInt16;
+    const DType bias_type = wide ? DType::kInt64 : DType::kInt32;
+    fit_bias_in_weight_scales(scales, bias, input_scale, bias_type);
     Tensor& qb = out.tensor(op.inputs[2]);
-    qb.data = bytes_of(quantize_int32_bias(bias, input_scale, scales));
+    const std::vector<int64_t> q = quantize_bias(bias, input_scale, scales, bias_type);
+    qb.data = wide ? bytes_of(q) : bytes_of(std::vector<int32_t>(q.begin(), q.end()));
     std::vector<float> bias_scales;
     for (float ws : scales) bias_scales.push_back(input_scale * ws);
-    set_params(qb, DType::kInt32, bias_scales, 0);
+    set_params(qb, bias_type, bias_scales, 0);
   }
   Tensor& qw = out.tensor(op.inputs[1]);
   qw.data = bytes_of(quantize_int8_weights(values, w.shape, axis, scales));
   set_params(qw, DType::kInt8, scales, s.per_channel ? axis : 0);
 }
 
-// A float constant read as data (ADD's second operand, ...): int8 with its own range.
-void quantize_constant(Tensor& t) {
+// A float constant read as data (ADD's second operand, ...): of the activations' type with its own range.
+void quantize_constant(Tensor& t, DType type) {
   std::vector<float> values = constant_values<float>(t);
   const Range r = values.empty() ? Range{} : estimate_range(values, RangeMethod::kMinMax);
-  const AffineParams p = int8_activation_params(r.min, r.max);
-  std::vector<int8_t> q;
-  for (float v : values) q.push_back(quantize_int8(v, p));
-  t.data = bytes_of(q);
-  set_params(t, p);
+  const AffineParams p = activation_params(r.min, r.max, type);
+  std::vector<int8_t> q8;
+  std::vector<int16_t> q16;
+  for (float v : values) {
+    const int32_t q = quantize_value(v, p, type);
+    q8.push_back(static_cast<int8_t>(q));
+    q16.push_back(static_cast<int16_t>(q));
+  }
+  t.data = type == DType::kInt16 ? bytes_of(q16) : bytes_of(q8);
+  set_params(t, p, type);
 }
 
-int add_float_tensor(Graph& g, const Tensor& like) {
+// The interface tensor beside model tensor `inner`: `type`, named as the model's tensor (which is renamed
+// NAME_int8 / NAME_int16). Its parameters: uint8 is int8's with the zero point moved by 128 (TFLite's
+// converter); another integer type gets its own from the calibrated range.
+int add_interface_tensor(Graph& g, int inner, DType type, const Range& range) {
   Tensor t;
-  t.name = like.name;
-  t.dtype = DType::kFloat32;
-  t.shape = like.shape;
+  Tensor& model_tensor = g.tensor(inner);
+  t.name = model_tensor.name;
+  t.dtype = type;
+  t.shape = model_tensor.shape;
   t.source_index = static_cast<int>(g.tensors.size());
+  model_tensor.name += std::string("_") + dtype_name(model_tensor.dtype);
+  const AffineParams p{model_tensor.quant.scale.at(0), static_cast<int32_t>(model_tensor.quant.zero_point.at(0))};
+  if (type == DType::kUInt8) set_params(t, {p.scale, p.zero_point + 128}, type);
+  if (type == DType::kInt8 || type == DType::kInt16) set_params(t, activation_params(range.min, range.max, type), type);
   g.tensors.push_back(t);
   return t.source_index;
 }
 
-// --input-type/--output-type float32: QUANTIZE in front, DEQUANTIZE behind; the int8 tensors are renamed
-// NAME_int8 and the float ones keep the model's names.
-void add_float_io(Graph& g, const QuantizeSettings& s) {
+// QUANTIZE's version: 2 when it writes int16 (TFLite's op_version.cc); DEQUANTIZE's: 3 from int16.
+int boundary_version(OpKind kind, DType from, DType to) {
+  if (kind == OpKind::Dequantize) return from == DType::kInt16 ? 3 : 2;
+  return to == DType::kInt16 ? 2 : 1;
+}
+
+// --input-type/--output-type other than the activations' type: a QUANTIZE in front, a QUANTIZE (or, to
+// float, a DEQUANTIZE) behind.
+void add_interface(Graph& g, const std::map<int, Range>& ranges, const QuantizeSettings& s) {
   std::vector<Op> front;
   for (int& id : g.inputs) {
-    if (!s.float_input) break;
-    const int f = add_float_tensor(g, g.tensor(id));
-    g.tensor(id).name += "_int8";
-    front.push_back(Op{OpKind::Quantize, -1, 1, {f}, {id}, NoOptions{}});
-    id = f;
+    if (s.input_type == s.activations) break;
+    const int outer = add_interface_tensor(g, id, s.input_type, ranges.at(id));
+    front.push_back(Op{OpKind::Quantize, -1, boundary_version(OpKind::Quantize, s.input_type, s.activations),
+                       {outer}, {id}, NoOptions{}});
+    id = outer;
   }
   g.ops.insert(g.ops.begin(), front.begin(), front.end());
   for (int& id : g.outputs) {
-    if (!s.float_output) break;
-    const int f = add_float_tensor(g, g.tensor(id));
-    g.tensor(id).name += "_int8";
-    g.ops.push_back(Op{OpKind::Dequantize, -1, 2, {id}, {f}, NoOptions{}});
-    id = f;
+    if (s.output_type == s.activations) break;
+    const int outer = add_interface_tensor(g, id, s.output_type, ranges.at(id));
+    const OpKind kind = s.output_type == DType::kFloat32 ? OpKind::Dequantize : OpKind::Quantize;
+    g.ops.push_back(Op{kind, -1, boundary_version(kind, s.activations, s.output_type), {id}, {outer}, NoOptions{}});
+    id = outer;
   }
 }
 }  // namespace
+
+void check_interface_type(DType type, DType activations, const std::string& option) {
+  if (type == DType::kUInt8 && activations == DType::kInt16) {
+    throw CompileError(option + " uint8 with int16 activations: no TFLite kernel converts between uint8 and int16; "
+                                "use int16, int8 or float32");
+  }
+  const bool known = type == DType::kFloat32 || type == DType::kInt8 || type == DType::kUInt8 || type == DType::kInt16;
+  if (!known) throw CompileError(option + " " + dtype_name(type) + " is not float32, int8, uint8 or int16");
+}
 
 void check_quantizable(const Graph& graph) {
   for (size_t id = 0; id < graph.tensors.size(); ++id) {
@@ -221,8 +256,12 @@ std::vector<int> calibrated_tensors(const Graph& graph) {
 
 Graph quantize_graph(const Graph& graph, const std::map<int, Range>& ranges, const QuantizeSettings& settings) {
   check_quantizable(graph);
+  check_interface_type(settings.input_type, settings.activations, "--input-type");
+  check_interface_type(settings.output_type, settings.activations, "--output-type");
   Graph out = graph;
-  for (const auto& [id, p] : activation_params(graph, ranges)) set_params(out.tensor(id), p);
+  for (const auto& [id, p] : activation_params(graph, ranges, settings.activations)) {
+    set_params(out.tensor(id), p, settings.activations);
+  }
   for (const Op& op : graph.ops) {
     const OpRule r = *rule_of(op.kind);
     if (r.rule == Rule::kWeighted) quantize_weighted(graph, out, op, r.weight_axis, settings);
@@ -230,12 +269,12 @@ Graph quantize_graph(const Graph& graph, const std::map<int, Range>& ranges, con
   for (const Op& op : graph.ops) {
     for (int id : op.inputs) {
       if (id != kNoTensor && out.tensor(id).is_constant && out.tensor(id).dtype == DType::kFloat32) {
-        quantize_constant(out.tensor(id));
+        quantize_constant(out.tensor(id), settings.activations);
       }
     }
   }
-  for (Op& op : out.ops) op.version = rule_of(op.kind)->version;
-  add_float_io(out, settings);
+  for (Op& op : out.ops) op.version = rule_of(op.kind)->version(settings.activations);
+  add_interface(out, ranges, settings);
   return out;
 }
 

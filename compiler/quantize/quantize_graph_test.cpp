@@ -88,7 +88,7 @@ TEST(QuantizeGraph, PerTensorWeights) {
 
 TEST(QuantizeGraph, FloatInterfaceAddsQuantizeAndDequantize) {
   QuantizeSettings s;
-  s.float_input = s.float_output = true;
+  s.input_type = s.output_type = DType::kFloat32;
   const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
   ASSERT_EQ(q.ops.size(), 4u);
   EXPECT_EQ(q.ops.front().kind, OpKind::Quantize);
@@ -97,6 +97,61 @@ TEST(QuantizeGraph, FloatInterfaceAddsQuantizeAndDequantize) {
   EXPECT_EQ(q.tensor(q.inputs[0]).name, "in");
   EXPECT_EQ(q.tensor(0).name, "in_int8");
   EXPECT_EQ(q.tensor(q.outputs[0]).dtype, DType::kFloat32);
+}
+
+// 16x8 (TFLite's convention): int16 activations symmetric with zero point 0, int8 weights, int64 bias,
+// softmax's output 1/32768 with zero point 0, the int16 operator versions.
+TEST(QuantizeGraph, Int16ActivationsFollowTflites16x8Conventions) {
+  QuantizeSettings s;
+  s.activations = s.input_type = s.output_type = DType::kInt16;
+  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  const Tensor& in = q.tensor(0);
+  EXPECT_EQ(in.dtype, DType::kInt16);
+  EXPECT_FLOAT_EQ(in.quant.scale[0], 3.0f / 32767.0f);  // max(|-1|, |3|) / 32767
+  EXPECT_EQ(in.quant.zero_point[0], 0);
+  EXPECT_EQ(q.tensor(1).dtype, DType::kInt8);
+  const Tensor& b = q.tensor(2);
+  ASSERT_EQ(b.dtype, DType::kInt64);
+  EXPECT_FLOAT_EQ(b.quant.scale[1], in.quant.scale[0] * q.tensor(1).quant.scale[1]);
+  EXPECT_EQ(constant_values<int64_t>(b)[1], static_cast<int64_t>(std::round(-0.25 / b.quant.scale[1])));
+  EXPECT_EQ(q.tensor(3).quant.zero_point[0], 0);
+  EXPECT_FLOAT_EQ(q.tensor(3).quant.scale[0], 2.0f / 32767.0f);
+  EXPECT_FLOAT_EQ(q.tensor(4).quant.scale[0], 1.0f / 32768.0f);
+  EXPECT_EQ(q.tensor(4).quant.zero_point[0], 0);
+  EXPECT_EQ(q.ops[0].version, 7);  // FULLY_CONNECTED int16 x int8
+  EXPECT_EQ(q.ops[1].version, 3);  // SOFTMAX int16
+}
+
+// uint8 I/O as TFLite's converter writes it: a QUANTIZE uint8 -> int8 in front and int8 -> uint8 behind, the
+// uint8 tensors with the int8 scale and the zero point moved by 128.
+TEST(QuantizeGraph, Uint8InterfaceRequantizesAtTheBoundary) {
+  QuantizeSettings s;
+  s.input_type = s.output_type = DType::kUInt8;
+  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  ASSERT_EQ(q.ops.size(), 4u);
+  EXPECT_EQ(q.ops.front().kind, OpKind::Quantize);
+  EXPECT_EQ(q.ops.back().kind, OpKind::Quantize);
+  const Tensor& in = q.tensor(q.inputs[0]);
+  EXPECT_EQ(in.dtype, DType::kUInt8);
+  EXPECT_EQ(in.quant.scale, q.tensor(0).quant.scale);
+  EXPECT_EQ(in.quant.zero_point[0], q.tensor(0).quant.zero_point[0] + 128);
+  EXPECT_EQ(q.tensor(q.outputs[0]).quant.zero_point[0], 0);  // softmax's -128 + 128
+}
+
+// int8 I/O of a 16x8 model: QUANTIZE int8 -> int16 in front and int16 -> int8 behind, int8 parameters from
+// the calibrated ranges. uint8 has no kernel to or from int16 and is refused.
+TEST(QuantizeGraph, Int8InterfaceOfAnInt16Model) {
+  QuantizeSettings s;
+  s.activations = DType::kInt16;
+  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  ASSERT_EQ(q.ops.size(), 4u);
+  EXPECT_EQ(q.ops.front().version, 2);  // QUANTIZE to int16
+  EXPECT_EQ(q.tensor(q.inputs[0]).dtype, DType::kInt8);
+  EXPECT_FLOAT_EQ(q.tensor(q.inputs[0]).quant.scale[0], 4.0f / 255.0f);
+  EXPECT_EQ(q.tensor(0).name, "in_int16");
+  EXPECT_EQ(q.tensor(q.outputs[0]).dtype, DType::kInt8);
+  s.input_type = DType::kUInt8;
+  EXPECT_THROW(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s), CompileError);
 }
 
 TEST(QuantizeGraph, MissingRangeIsNamed) {
