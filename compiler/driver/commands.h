@@ -108,7 +108,8 @@ struct QuantizeCommandOptions {
   std::vector<std::string> calibration;  // files or folders (quantize/calibration_data.h)
   std::string output;                    // the int8 .tflite; OUT.quant.txt and OUT.quant.json beside it
   std::string weights = "per-channel";
-  std::string activations = "int8";
+  std::string activations = "int8";  // int8, int16 or mixed (with target_sqnr_db)
+  double target_sqnr_db = 0.0;       // --target-sqnr: mixed keeps the layers below it int16
   std::string input_type;   // empty: the activations' type
   std::string output_type;  // empty: the activations' type
   std::string method = "mse";  // best or tied best on the shared models (docs/quantize.md)

@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
+#include "codegen/emit.h"
 #include "driver/commands.h"
 #include "driver/output_dir.h"
 #include "frontend/tflite_reader.h"
@@ -200,8 +202,12 @@ DType interface_type(const std::string& value, DType activations, const char* op
 }
 
 QuantizeSettings settings_of(const QuantizeCommandOptions& o) {
-  if (o.activations != "int8" && o.activations != "int16") {
-    throw UsageError("--activations '" + o.activations + "' is not int8 or int16");
+  if (o.activations != "int8" && o.activations != "int16" && o.activations != "mixed") {
+    throw UsageError("--activations '" + o.activations + "' is not int8, int16 or mixed");
+  }
+  if ((o.activations == "mixed") != (o.target_sqnr_db > 0.0)) {
+    throw UsageError("--activations mixed takes --target-sqnr DB (a positive number of dB), and --target-sqnr "
+                     "takes --activations mixed");
   }
   QuantizeSettings s;
   s.activations = o.activations == "int16" ? DType::kInt16 : DType::kInt8;
@@ -288,8 +294,10 @@ std::vector<CalibrationInputSpec> input_specs(const Graph& g) {
 void add_quantize_settings(CLI::App& app, QuantizeCommandOptions& o, bool on_compile) {
   const std::vector<CLI::Option*> added = {
       app.add_option("--weights", o.weights, "per-channel (default; along the output channels) or per-tensor"),
-  app.add_option("--activations", o.activations, "int8 (default) or int16 (16x8: int16 activations, int8 weights, "
-                                                 "int64 bias)"),
+  app.add_option("--activations", o.activations, "int8 (default), int16 (16x8: int16 activations, int8 weights, "
+                                                 "int64 bias) or mixed (int8, the layers below --target-sqnr int16)"),
+      app.add_option("--target-sqnr", o.target_sqnr_db, "with --activations mixed: the SQNR in dB each layer should "
+                                                        "reach; the layers of the int8 model below it stay int16"),
   app.add_option("--input-type", o.input_type, "the model's input type: the activations' (default, as converter-made "
                                                "models do), float32, int8, uint8 or int16 (a QUANTIZE in front)"),
   app.add_option("--output-type", o.output_type, "the output type: the activations' (default), float32 (a "
@@ -323,8 +331,29 @@ void add_compile_quantize_options(CLI::App& app, QuantizeCommandOptions& o, bool
   add_quantize_settings(app, o, true);
 }
 
+// The arena (MODEL_ARENA_SIZE) microaot's default compile gives a model.
+long long arena_of(const std::vector<uint8_t>& tflite) {
+  CompileCommandOptions c;
+  c.model_path = "quantized.tflite";
+  resolve_compile_options(c);
+  return static_cast<long long>(arena_buffer_bytes(compile_model(tflite, c.compile)));
+}
+
+// --activations mixed: the operators whose output missed the target in the all-int8 report.
+std::set<int> below_target(const Graph& fg, const QuantReport& int8_report, QuantReport& report) {
+  std::set<int> ops;
+  for (const LayerError& l : int8_report.layers) {
+    if (l.sqnr_db >= report.target_sqnr_db) continue;
+    for (size_t i = 0; i < fg.ops.size(); ++i) {
+      if (fg.ops[i].outputs[0] == l.tensor) ops.insert(static_cast<int>(i));
+    }
+    report.kept_int16.push_back("tensor " + std::to_string(l.tensor) + ", " + l.op);
+  }
+  return ops;
+}
+
 QuantizedModel quantize_model(const QuantizeCommandOptions& o) {
-  const QuantizeSettings settings = settings_of(o);
+  QuantizeSettings settings = settings_of(o);
   const RangeMethod method = parse_range_method(o.method);
   if (o.calibration.empty()) throw UsageError("quantizing needs --calibration samples");
   Graph float_graph = read_float_model(o.model_path);
@@ -332,18 +361,44 @@ QuantizedModel quantize_model(const QuantizeCommandOptions& o) {
   const std::vector<CalibrationSample> samples = read_calibration(o.calibration, input_specs(float_graph));
   TempDir work;
   const std::vector<TensorValues> float_runs = run_and_dump(float_graph, samples, o, work.path() + "/float");
-  Graph quant = quantize_graph(float_graph, measure_ranges(float_graph, float_runs, method, settings.activations), settings);
-  quant.description = std::string(kDescription) + " " + MICROAOT_VERSION + " (" + o.activations + ", " +
-                      range_method_name(method) + ", " + o.weights + ") of " + fs::path(o.model_path).filename().string();
-  const std::vector<uint8_t> bytes = write_tflite(quant);
-  read_tflite(bytes);  // the schema verifier and microaot's own checks accept it
-  const std::vector<TensorValues> quant_runs = run_and_dump(quant, samples, o, work.path() + "/quantized");
+  const std::map<int, Range> ranges = measure_ranges(float_graph, float_runs, method, settings.activations);
+  std::map<int, Range> int16_ranges;
+  if (o.activations == "mixed") {
+    int16_ranges = measure_ranges(float_graph, float_runs, method, DType::kInt16);
+    settings.int16_ranges = &int16_ranges;
+  }
   QuantReport report{o.model_path, o.output, range_method_name(method), o.weights, o.activations,
-                     dtype_name(settings.input_type), dtype_name(settings.output_type), samples.size(), {}, {}};
-  fill_errors(report, float_graph, quant, float_runs, quant_runs);
+                     dtype_name(settings.input_type), dtype_name(settings.output_type), samples.size(),
+                     o.target_sqnr_db, {}, 0, 0, {}, {}};
+  // One pass, or for mixed two: all-int8, then with the layers that missed the target int16.
+  std::vector<uint8_t> bytes;
+  for (int pass = 0; pass < (o.activations == "mixed" ? 2 : 1); ++pass) {
+    Graph quant = quantize_graph(float_graph, ranges, settings);
+    quant.description = std::string(kDescription) + " " + MICROAOT_VERSION + " (" + o.activations + ", " +
+                        range_method_name(method) + ", " + o.weights + ") of " +
+                        fs::path(o.model_path).filename().string();
+    bytes = write_tflite(quant);
+    read_tflite(bytes);  // the schema verifier and microaot's own checks accept it
+    const std::vector<TensorValues> quant_runs = run_and_dump(quant, samples, o, work.path() + "/q" + std::to_string(pass));
+    report.layers.clear();
+    report.outputs.clear();
+    fill_errors(report, float_graph, quant, float_runs, quant_runs);
+    if (o.activations != "mixed") break;
+    if (pass == 0) {
+      report.arena_int8 = report.arena_mixed = arena_of(bytes);
+      settings.int16_ops = below_target(float_graph, report, report);
+      if (settings.int16_ops.empty()) break;
+    } else {
+      report.arena_mixed = arena_of(bytes);
+    }
+  }
   QuantizedModel out{bytes, report_text(report), report_json(report), ""};
   out.summary = "microaot: quantized " + o.model_path + " with " + std::to_string(samples.size()) +
                 " calibration sample(s) (" + o.activations + ", " + report.method + ", " + o.weights + " weights)\n";
+  if (o.activations == "mixed") {
+    out.summary += "microaot: " + std::to_string(report.kept_int16.size()) + " layer(s) kept int16; arena " +
+                   std::to_string(report.arena_int8) + " -> " + std::to_string(report.arena_mixed) + " bytes\n";
+  }
   for (const OutputError& e : report.outputs) {
     char line[512];
     std::snprintf(line, sizeof line, "microaot: output '%s': SQNR %.2f dB, largest error %.6g%s\n", e.name.c_str(),

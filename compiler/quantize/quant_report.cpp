@@ -53,6 +53,15 @@ std::string report_text(const QuantReport& r) {
   std::string out = std::string(kReportTextHeader) + ": " + r.model + " -> " + r.output + "\n";
   out += "activations " + r.activations + ", method " + r.method + ", weights " + r.weights + ", input " + r.input_type + ", output " + r.output_type +
          ", " + std::to_string(r.samples) + " calibration sample(s)\n\n";
+  if (r.activations == "mixed") {
+    char line[256];
+    std::snprintf(line, sizeof line, "mixed: target %.2f dB; %zu layer(s) below it in the all-int8 model kept int16; "
+                  "arena %lld bytes all-int8, %lld bytes mixed (%+lld)\n", r.target_sqnr_db, r.kept_int16.size(),
+                  r.arena_int8, r.arena_mixed, r.arena_mixed - r.arena_int8);
+    out += line;
+    for (const std::string& layer : r.kept_int16) out += "  int16: " + layer + "\n";
+    out += "\n";
+  }
   out += "SQNR of each quantized activation (dequantized) against the float model's, over the calibration samples\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-6s %-28s %-5s %12s %5s %9s  %s\n", "tensor", "operator", "type", "scale", "zp",
@@ -85,6 +94,10 @@ std::string report_json(const QuantReport& r) {
   j["input_type"] = r.input_type;
   j["output_type"] = r.output_type;
   j["calibration_samples"] = r.samples;
+  if (r.activations == "mixed") {
+    j["mixed"] = {{"target_sqnr_db", r.target_sqnr_db}, {"kept_int16", r.kept_int16},
+                  {"arena_bytes_int8", r.arena_int8}, {"arena_bytes_mixed", r.arena_mixed}};
+  }
   j["layers"] = nlohmann::json::array();
   for (const LayerError& l : r.layers) {
     j["layers"].push_back({{"tensor", l.tensor}, {"name", l.name}, {"operator", l.op}, {"type", l.type}, {"scale", l.scale},

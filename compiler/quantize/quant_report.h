@@ -37,6 +37,11 @@ struct QuantReport {
   std::string input_type;
   std::string output_type;
   size_t samples = 0;
+  // --activations mixed: the target, the layers (as "tensor N, OP (op i)") kept int16 because the all-int8
+  // model missed the target there, and the arena (MODEL_ARENA_SIZE) all-int8 and mixed.
+  double target_sqnr_db = 0.0;
+  std::vector<std::string> kept_int16;
+  long long arena_int8 = 0, arena_mixed = 0;
   std::vector<LayerError> layers;
   std::vector<OutputError> outputs;
 };

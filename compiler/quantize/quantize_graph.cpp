@@ -73,41 +73,63 @@ std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
   return out;
 }
 
+// The tensors that must share one scale and zero point (and so one type): the data inputs and the output
+// of each kShared operator.
+Groups shared_groups(const Graph& graph) {
+  Groups groups(graph.tensors.size());
+  for (const Op& op : graph.ops) {
+    if (rule_of(op.kind)->rule != Rule::kShared) continue;
+    const size_t data_inputs = op.kind == OpKind::Concatenation ? op.inputs.size() : 1;
+    for (size_t i = 0; i < data_inputs; ++i) {
+      if (is_float_activation(graph.tensor(op.inputs[i]))) groups.join(op.inputs[i], op.outputs[0]);
+    }
+  }
+  return groups;
+}
+
+// The type of every float activation: the activations' type, or int16 for the outputs of s.int16_ops and
+// the tensors sharing parameters with them.
+std::map<int, DType> activation_types(const Graph& graph, Groups& groups, const QuantizeSettings& s) {
+  std::set<int> wide_roots;
+  for (int index : s.int16_ops) wide_roots.insert(groups.find(graph.ops.at(static_cast<size_t>(index)).outputs[0]));
+  std::map<int, DType> types;
+  for (int id : calibrated_tensors(graph)) types[id] = wide_roots.count(groups.find(id)) ? DType::kInt16 : s.activations;
+  return types;
+}
+
+// The calibrated range of tensor `id` as a tensor of `type` (settings.int16_ranges for int16 when given).
+Range range_of(const Graph& graph, int id, DType type, const std::map<int, Range>& ranges, const QuantizeSettings& s) {
+  const std::map<int, Range>& from = type == DType::kInt16 && s.int16_ranges != nullptr ? *s.int16_ranges : ranges;
+  const auto it = from.find(id);
+  if (it == from.end()) {
+    throw CompileError("no calibration values for " + describe_tensor(graph, id) + " (the float run kept no copy of it)");
+  }
+  return it->second;
+}
+
 // The scale and zero point of every float activation, shared where the operators require it.
 std::map<int, AffineParams> activation_params(const Graph& graph, const std::map<int, Range>& ranges,
-                                              DType type) {
-  Groups groups(graph.tensors.size());
+                                              Groups& groups, const std::map<int, DType>& types,
+                                              const QuantizeSettings& s) {
   std::map<int, AffineParams> fixed;  // group root -> fixed output parameters
   for (const Op& op : graph.ops) {
     const OpRule r = *rule_of(op.kind);
-    if (r.rule == Rule::kShared) {
-      const size_t data_inputs = op.kind == OpKind::Concatenation ? op.inputs.size() : 1;
-      for (size_t i = 0; i < data_inputs; ++i) {
-        if (is_float_activation(graph.tensor(op.inputs[i]))) groups.join(op.inputs[i], op.outputs[0]);
-      }
+    if (r.rule == Rule::kFixed256 || r.rule == Rule::kFixed128) {
+      fixed.emplace(groups.find(op.outputs[0]), fixed_params(r.rule, types.at(op.outputs[0])));
     }
-  }
-  for (const Op& op : graph.ops) {
-    const OpRule r = *rule_of(op.kind);
-    if (r.rule == Rule::kFixed256 || r.rule == Rule::kFixed128) fixed.emplace(groups.find(op.outputs[0]), fixed_params(r.rule, type));
   }
   std::map<int, Range> group_range;
   for (int id : calibrated_tensors(graph)) {
-    const auto it = ranges.find(id);
-    if (it == ranges.end()) {
-      throw CompileError("no calibration values for " + describe_tensor(graph, id) +
-                         " (the float run kept no copy of it)");
-    }
-    const int root = groups.find(id);
-    auto [at, fresh] = group_range.emplace(root, it->second);
-    if (!fresh) at->second = {std::min(at->second.min, it->second.min), std::max(at->second.max, it->second.max)};
+    const Range r = range_of(graph, id, types.at(id), ranges, s);
+    auto [at, fresh] = group_range.emplace(groups.find(id), r);
+    if (!fresh) at->second = {std::min(at->second.min, r.min), std::max(at->second.max, r.max)};
   }
   std::map<int, AffineParams> params;
   for (int id : calibrated_tensors(graph)) {
     const int root = groups.find(id);
     const auto f = fixed.find(root);
     const Range r = group_range.at(root);
-    params[id] = f != fixed.end() ? f->second : activation_params(r.min, r.max, type);
+    params[id] = f != fixed.end() ? f->second : activation_params(r.min, r.max, types.at(id));
   }
   return params;
 }
@@ -162,6 +184,53 @@ void quantize_constant(Tensor& t, DType type) {
   set_params(t, p, type);
 }
 
+// QUANTIZE's version: 2 when it writes int16 (TFLite's op_version.cc); DEQUANTIZE's: 3 from int16.
+int boundary_version(OpKind kind, DType from, DType to) {
+  if (kind == OpKind::Dequantize) return from == DType::kInt16 ? 3 : 2;
+  return to == DType::kInt16 ? 2 : 1;
+}
+
+// The activations an operator reads (not its weights and bias).
+std::vector<size_t> data_inputs(const Graph& source, const Op& op) {
+  std::vector<size_t> out;
+  const bool weighted = rule_of(op.kind)->rule == Rule::kWeighted;
+  for (size_t i = 0; i < op.inputs.size() && !(weighted && i > 0); ++i) {
+    if (op.inputs[i] != kNoTensor && is_float_activation(source.tensor(op.inputs[i]))) out.push_back(i);
+  }
+  return out;
+}
+
+// --activations mixed: the operators in order, each reading its activations in its output's type; an input
+// of the other type is converted once, by a QUANTIZE in front of its first reader (its own parameters from
+// the calibrated range).
+void convert_mixed_inputs(const Graph& source, Graph& out, const std::map<int, Range>& ranges,
+                          const QuantizeSettings& s) {
+  std::vector<Op> ops;
+  std::map<std::pair<int, DType>, int> converted;
+  for (Op op : out.ops) {
+    const DType type = out.tensor(op.outputs[0]).dtype;
+    for (size_t i : data_inputs(source, op)) {
+      const int id = op.inputs[i];
+      const DType from = out.tensor(id).dtype;
+      if (from == type) continue;
+      auto [at, fresh] = converted.emplace(std::make_pair(id, type), static_cast<int>(out.tensors.size()));
+      if (fresh) {
+        Tensor t = out.tensor(id);
+        t.name += std::string("_") + dtype_name(type);
+        t.source_index = at->second;
+        const Range r = range_of(source, id, type, ranges, s);
+        set_params(t, activation_params(r.min, r.max, type), type);
+        out.tensors.push_back(t);
+        ops.push_back(Op{OpKind::Quantize, -1, boundary_version(OpKind::Quantize, from, type), {id}, {at->second},
+                         NoOptions{}});
+      }
+      op.inputs[i] = at->second;
+    }
+    ops.push_back(op);
+  }
+  out.ops = ops;
+}
+
 // The interface tensor beside model tensor `inner`: `type`, named as the model's tensor (which is renamed
 // NAME_int8 / NAME_int16). Its parameters: uint8 is int8's with the zero point moved by 128 (TFLite's
 // converter); another integer type gets its own from the calibrated range.
@@ -180,29 +249,28 @@ int add_interface_tensor(Graph& g, int inner, DType type, const Range& range) {
   return t.source_index;
 }
 
-// QUANTIZE's version: 2 when it writes int16 (TFLite's op_version.cc); DEQUANTIZE's: 3 from int16.
-int boundary_version(OpKind kind, DType from, DType to) {
-  if (kind == OpKind::Dequantize) return from == DType::kInt16 ? 3 : 2;
-  return to == DType::kInt16 ? 2 : 1;
-}
 
 // --input-type/--output-type other than the activations' type: a QUANTIZE in front, a QUANTIZE (or, to
 // float, a DEQUANTIZE) behind.
 void add_interface(Graph& g, const std::map<int, Range>& ranges, const QuantizeSettings& s) {
   std::vector<Op> front;
   for (int& id : g.inputs) {
-    if (s.input_type == s.activations) break;
+    const DType inner = g.tensor(id).dtype;
+    if (s.input_type == inner) continue;
+    check_interface_type(s.input_type, inner, "--input-type");
     const int outer = add_interface_tensor(g, id, s.input_type, ranges.at(id));
-    front.push_back(Op{OpKind::Quantize, -1, boundary_version(OpKind::Quantize, s.input_type, s.activations),
-                       {outer}, {id}, NoOptions{}});
+    front.push_back(Op{OpKind::Quantize, -1, boundary_version(OpKind::Quantize, s.input_type, inner), {outer}, {id},
+                       NoOptions{}});
     id = outer;
   }
   g.ops.insert(g.ops.begin(), front.begin(), front.end());
   for (int& id : g.outputs) {
-    if (s.output_type == s.activations) break;
+    const DType inner = g.tensor(id).dtype;
+    if (s.output_type == inner) continue;
+    check_interface_type(s.output_type, inner, "--output-type");
     const int outer = add_interface_tensor(g, id, s.output_type, ranges.at(id));
     const OpKind kind = s.output_type == DType::kFloat32 ? OpKind::Dequantize : OpKind::Quantize;
-    g.ops.push_back(Op{kind, -1, boundary_version(kind, s.activations, s.output_type), {id}, {outer}, NoOptions{}});
+    g.ops.push_back(Op{kind, -1, boundary_version(kind, inner, s.output_type), {id}, {outer}, NoOptions{}});
     id = outer;
   }
 }
@@ -259,21 +327,24 @@ Graph quantize_graph(const Graph& graph, const std::map<int, Range>& ranges, con
   check_interface_type(settings.input_type, settings.activations, "--input-type");
   check_interface_type(settings.output_type, settings.activations, "--output-type");
   Graph out = graph;
-  for (const auto& [id, p] : activation_params(graph, ranges, settings.activations)) {
-    set_params(out.tensor(id), p, settings.activations);
+  Groups groups = shared_groups(graph);
+  const std::map<int, DType> types = activation_types(graph, groups, settings);
+  for (const auto& [id, p] : activation_params(graph, ranges, groups, types, settings)) {
+    set_params(out.tensor(id), p, types.at(id));
   }
-  for (const Op& op : graph.ops) {
+  convert_mixed_inputs(graph, out, ranges, settings);
+  for (Op& op : out.ops) {
+    if (op.kind == OpKind::Quantize) continue;  // a conversion convert_mixed_inputs added
     const OpRule r = *rule_of(op.kind);
+    const DType type = out.tensor(op.outputs[0]).dtype;
     if (r.rule == Rule::kWeighted) quantize_weighted(graph, out, op, r.weight_axis, settings);
-  }
-  for (const Op& op : graph.ops) {
     for (int id : op.inputs) {
       if (id != kNoTensor && out.tensor(id).is_constant && out.tensor(id).dtype == DType::kFloat32) {
-        quantize_constant(out.tensor(id), settings.activations);
+        quantize_constant(out.tensor(id), type);
       }
     }
+    op.version = r.version(type);
   }
-  for (Op& op : out.ops) op.version = rule_of(op.kind)->version(settings.activations);
   add_interface(out, ranges, settings);
   return out;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,13 @@ struct QuantizeSettings {
   DType activations = DType::kInt8;       // --activations: int8 or int16 (16x8)
   DType input_type = DType::kInt8;        // --input-type: float32, int8, uint8 or int16
   DType output_type = DType::kInt8;       // --output-type
+  // --activations mixed: operators (indices into the float graph's ops) whose outputs are int16, with every
+  // tensor that shares parameters with them; an operator reads its activations in its output's type (a
+  // QUANTIZE int8 <-> int16 in front where the producer's type differs).
+  std::set<int> int16_ops;
+  // The ranges of the int16 tensors of a mixed graph (the range method's choice for int16: mse narrows an
+  // int8 range that int16 would only clip); null: `ranges` serve every type.
+  const std::map<int, Range>* int16_ranges = nullptr;
 };
 // CompileError when the interface `type` cannot be bridged to `activations` by one TFLite kernel (uint8
 // with int16 activations: no QUANTIZE converts uint8 to int16).

@@ -154,6 +154,27 @@ TEST(QuantizeGraph, Int8InterfaceOfAnInt16Model) {
   EXPECT_THROW(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s), CompileError);
 }
 
+// --activations mixed: SOFTMAX (op 1) kept int16 reads its int8 input through a QUANTIZE int8 -> int16
+// and the int8 output interface gets a QUANTIZE int16 -> int8 behind.
+TEST(QuantizeGraph, MixedConvertsAtTheInt8Int16Boundaries) {
+  QuantizeSettings s;
+  s.int16_ops = {1};
+  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  ASSERT_EQ(q.ops.size(), 4u);
+  EXPECT_EQ(q.ops[0].kind, OpKind::FullyConnected);
+  EXPECT_EQ(q.tensor(3).dtype, DType::kInt8);
+  ASSERT_EQ(q.ops[1].kind, OpKind::Quantize);
+  EXPECT_EQ(q.ops[1].inputs[0], 3);
+  const Tensor& wide = q.tensor(q.ops[1].outputs[0]);
+  EXPECT_EQ(wide.dtype, DType::kInt16);
+  EXPECT_FLOAT_EQ(wide.quant.scale[0], 2.0f / 32767.0f);
+  EXPECT_EQ(q.ops[2].kind, OpKind::Softmax);
+  EXPECT_EQ(q.ops[2].inputs[0], q.ops[1].outputs[0]);
+  EXPECT_FLOAT_EQ(q.tensor(4).quant.scale[0], 1.0f / 32768.0f);
+  EXPECT_EQ(q.ops[3].kind, OpKind::Quantize);
+  EXPECT_EQ(q.tensor(q.outputs[0]).dtype, DType::kInt8);
+}
+
 TEST(QuantizeGraph, MissingRangeIsNamed) {
   std::map<int, Range> partial = kRanges;
   partial.erase(3);

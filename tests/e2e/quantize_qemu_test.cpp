@@ -16,6 +16,7 @@ namespace {
 struct QemuCase {
   std::string model;
   std::string activations;
+  std::vector<std::string> extra = {};
 };
 
 class QuantizeQemuTest : public ::testing::TestWithParam<QemuCase> {
@@ -64,7 +65,9 @@ TEST_P(QuantizeQemuTest, CortexM4BuildsMatchTheHost) {
   MICROAOT_REQUIRE_QEMU();
   const std::string model = tmp_ + "/q.tflite";
   std::vector<std::string> args = {"quantize", shared_dir() + "/models/" + GetParam().model + "_f32/model.tflite",
-                                   "-o", model, "--activations", GetParam().activations, "--calibration"};
+                                   "-o", model, "--activations", GetParam().activations};
+  args.insert(args.end(), GetParam().extra.begin(), GetParam().extra.end());
+  args.push_back("--calibration");
   for (int k = 0; k < 4; ++k) args.push_back(vector_file(k));
   std::string errors;
   ASSERT_EQ(run_microaot_capture(args, errors), 0) << errors;
@@ -75,7 +78,8 @@ TEST_P(QuantizeQemuTest, CortexM4BuildsMatchTheHost) {
 
 INSTANTIATE_TEST_SUITE_P(SharedFloatModels, QuantizeQemuTest,
                          ::testing::Values(QemuCase{"hello_world", "int8"}, QemuCase{"ad_autoencoder", "int8"},
-                                           QemuCase{"hello_world", "int16"}, QemuCase{"ad_autoencoder", "int16"}),
+                                           QemuCase{"hello_world", "int16"}, QemuCase{"ad_autoencoder", "int16"},
+                                           QemuCase{"hello_world", "mixed", {"--target-sqnr", "45"}}),
                          [](const ::testing::TestParamInfo<QemuCase>& info) {
                            return info.param.model + "_" + info.param.activations;
                          });
