@@ -178,8 +178,10 @@ void fill_errors(QuantReport& report, const Graph& fg, const Graph& qg, const st
     const auto ref = per_sample(f, id), got = per_sample(q, id);
     if (ref.empty() || got.empty()) continue;
     const Tensor& t = qg.tensor(id);
-    report.layers.push_back({id, fg.tensor(id).name, describe_op(fg, op), dtype_name(t.dtype), t.quant.scale.at(0),
-                             static_cast<int>(t.quant.zero_point.at(0)), sqnr_db(flat(ref), flat(got))});
+    const bool kept_float = t.quant.empty();
+    report.layers.push_back({id, fg.tensor(id).name, describe_op(fg, op), dtype_name(t.dtype),
+                             kept_float ? 0.0f : t.quant.scale.at(0),
+                             kept_float ? 0 : static_cast<int>(t.quant.zero_point.at(0)), sqnr_db(flat(ref), flat(got))});
   }
   for (size_t j = 0; j < fg.outputs.size(); ++j) {
     const Tensor& t = fg.tensor(fg.outputs[j]);
@@ -215,6 +217,7 @@ QuantizeSettings settings_of(const QuantizeCommandOptions& o) {
     throw UsageError("--weights '" + o.weights + "' is not per-channel or per-tensor");
   }
   s.per_channel = o.weights == "per-channel";
+  s.strict = o.strict;
   s.input_type = interface_type(o.input_type, s.activations, "--input-type");
   s.output_type = interface_type(o.output_type, s.activations, "--output-type");
   try {
@@ -302,7 +305,8 @@ void add_quantize_settings(CLI::App& app, QuantizeCommandOptions& o, bool on_com
                                                "models do), float32, int8, uint8 or int16 (a QUANTIZE in front)"),
   app.add_option("--output-type", o.output_type, "the output type: the activations' (default), float32 (a "
                                                  "DEQUANTIZE behind), int8, uint8 or int16 (a QUANTIZE behind)"),
-  app.add_option("--method", o.method, "activation ranges: minmax, percentile, mse (default; measured best, docs/quantize.md)")};
+  app.add_option("--method", o.method, "activation ranges: minmax, percentile, mse (default; measured best, docs/quantize.md)"),
+  app.add_flag("--strict", o.strict, "refuse an operator without an int8 form instead of keeping it float32")};
   for (CLI::Option* option : added) {
     if (on_compile) option->needs("--quantize");
   }
@@ -357,7 +361,7 @@ QuantizedModel quantize_model(const QuantizeCommandOptions& o) {
   const RangeMethod method = parse_range_method(o.method);
   if (o.calibration.empty()) throw UsageError("quantizing needs --calibration samples");
   Graph float_graph = read_float_model(o.model_path);
-  check_quantizable(float_graph);
+  check_quantizable(float_graph, settings.strict);
   const std::vector<CalibrationSample> samples = read_calibration(o.calibration, input_specs(float_graph));
   TempDir work;
   const std::vector<TensorValues> float_runs = run_and_dump(float_graph, samples, o, work.path() + "/float");
@@ -369,7 +373,13 @@ QuantizedModel quantize_model(const QuantizeCommandOptions& o) {
   }
   QuantReport report{o.model_path, o.output, range_method_name(method), o.weights, o.activations,
                      dtype_name(settings.input_type), dtype_name(settings.output_type), samples.size(),
-                     o.target_sqnr_db, {}, 0, 0, {}, {}};
+                     o.target_sqnr_db, {}, 0, 0, {}, {}, {}};
+  for (int index : float_ops(float_graph)) {
+    const std::string op = describe_op(float_graph, float_graph.ops[static_cast<size_t>(index)]);
+    report.kept_float.push_back(op);
+    std::fprintf(stderr, "microaot: warning: %s has no int8 form in microaot quantize; kept float32 (its inputs "
+                 "dequantized, its outputs quantized again); --strict refuses it\n", op.c_str());
+  }
   // One pass, or for mixed two: all-int8, then with the layers that missed the target int16.
   std::vector<uint8_t> bytes;
   for (int pass = 0; pass < (o.activations == "mixed" ? 2 : 1); ++pass) {

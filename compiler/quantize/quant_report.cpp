@@ -53,6 +53,11 @@ std::string report_text(const QuantReport& r) {
   std::string out = std::string(kReportTextHeader) + ": " + r.model + " -> " + r.output + "\n";
   out += "activations " + r.activations + ", method " + r.method + ", weights " + r.weights + ", input " + r.input_type + ", output " + r.output_type +
          ", " + std::to_string(r.samples) + " calibration sample(s)\n\n";
+  if (!r.kept_float.empty()) {
+    out += "kept float32 (no int8 form in microaot quantize):";
+    for (const std::string& op : r.kept_float) out += " " + op + ";";
+    out += "\n\n";
+  }
   if (r.activations == "mixed") {
     char line[256];
     std::snprintf(line, sizeof line, "mixed: target %.2f dB; %zu layer(s) below it in the all-int8 model kept int16; "
@@ -94,6 +99,7 @@ std::string report_json(const QuantReport& r) {
   j["input_type"] = r.input_type;
   j["output_type"] = r.output_type;
   j["calibration_samples"] = r.samples;
+  j["kept_float"] = r.kept_float;
   if (r.activations == "mixed") {
     j["mixed"] = {{"target_sqnr_db", r.target_sqnr_db}, {"kept_int16", r.kept_int16},
                   {"arena_bytes_int8", r.arena_int8}, {"arena_bytes_mixed", r.arena_mixed}};

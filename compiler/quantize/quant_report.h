@@ -44,6 +44,7 @@ struct QuantReport {
   long long arena_int8 = 0, arena_mixed = 0;
   std::vector<LayerError> layers;
   std::vector<OutputError> outputs;
+  std::vector<std::string> kept_float;  // operators without an int8 form, kept float32 ("EXP (op 3)")
 };
 
 // Compares one output over all samples (ref/got: per sample, the float values; last_dim: the size of the

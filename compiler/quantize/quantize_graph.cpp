@@ -10,7 +10,8 @@
 namespace microaot {
 
 namespace {
-enum class Rule { kWeighted, kShared, kFixed256, kFixed128, kOwn };
+// kFloat: an operator quantizable_ops.def does not list, kept float32 (not with --strict).
+enum class Rule { kWeighted, kShared, kFixed256, kFixed128, kOwn, kFloat };
 
 struct OpRule {
   Rule rule;
@@ -19,7 +20,7 @@ struct OpRule {
   int version(DType activations) const { return activations == DType::kInt16 ? int16_version : int8_version; }
 };
 
-std::optional<OpRule> rule_of(OpKind kind) {
+std::optional<OpRule> listed_rule(OpKind kind) {
   switch (kind) {
 #define MICROAOT_QUANT_OP(kind, rule, axis, v8, v16) \
   case OpKind::kind: return OpRule{Rule::rule, axis, v8, v16};
@@ -27,6 +28,11 @@ std::optional<OpRule> rule_of(OpKind kind) {
 #undef MICROAOT_QUANT_OP
     default: return std::nullopt;
   }
+}
+
+OpRule rule_of(const Op& op) {
+  const std::optional<OpRule> listed = listed_rule(op.kind);
+  return listed ? *listed : OpRule{Rule::kFloat, -1, op.version, op.version};
 }
 
 std::string quantizable_list() {
@@ -78,7 +84,7 @@ std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
 Groups shared_groups(const Graph& graph) {
   Groups groups(graph.tensors.size());
   for (const Op& op : graph.ops) {
-    if (rule_of(op.kind)->rule != Rule::kShared) continue;
+    if (rule_of(op).rule != Rule::kShared) continue;
     const size_t data_inputs = op.kind == OpKind::Concatenation ? op.inputs.size() : 1;
     for (size_t i = 0; i < data_inputs; ++i) {
       if (is_float_activation(graph.tensor(op.inputs[i]))) groups.join(op.inputs[i], op.outputs[0]);
@@ -87,13 +93,21 @@ Groups shared_groups(const Graph& graph) {
   return groups;
 }
 
-// The type of every float activation: the activations' type, or int16 for the outputs of s.int16_ops and
-// the tensors sharing parameters with them.
+// The type of every float activation: the activations' type; int16 for the outputs of s.int16_ops; float32
+// for the outputs of operators kept float; each with the tensors sharing parameters with them.
 std::map<int, DType> activation_types(const Graph& graph, Groups& groups, const QuantizeSettings& s) {
-  std::set<int> wide_roots;
-  for (int index : s.int16_ops) wide_roots.insert(groups.find(graph.ops.at(static_cast<size_t>(index)).outputs[0]));
+  std::map<int, DType> root_type;
+  for (int index : s.int16_ops) root_type[groups.find(graph.ops.at(static_cast<size_t>(index)).outputs[0])] = DType::kInt16;
+  for (const Op& op : graph.ops) {
+    if (rule_of(op).rule == Rule::kFloat) {
+      for (int id : op.outputs) root_type[groups.find(id)] = DType::kFloat32;
+    }
+  }
   std::map<int, DType> types;
-  for (int id : calibrated_tensors(graph)) types[id] = wide_roots.count(groups.find(id)) ? DType::kInt16 : s.activations;
+  for (int id : calibrated_tensors(graph)) {
+    const auto it = root_type.find(groups.find(id));
+    types[id] = it != root_type.end() ? it->second : s.activations;
+  }
   return types;
 }
 
@@ -113,19 +127,21 @@ std::map<int, AffineParams> activation_params(const Graph& graph, const std::map
                                               const QuantizeSettings& s) {
   std::map<int, AffineParams> fixed;  // group root -> fixed output parameters
   for (const Op& op : graph.ops) {
-    const OpRule r = *rule_of(op.kind);
+    const OpRule r = rule_of(op);
     if (r.rule == Rule::kFixed256 || r.rule == Rule::kFixed128) {
       fixed.emplace(groups.find(op.outputs[0]), fixed_params(r.rule, types.at(op.outputs[0])));
     }
   }
   std::map<int, Range> group_range;
   for (int id : calibrated_tensors(graph)) {
+    if (types.at(id) == DType::kFloat32) continue;
     const Range r = range_of(graph, id, types.at(id), ranges, s);
     auto [at, fresh] = group_range.emplace(groups.find(id), r);
     if (!fresh) at->second = {std::min(at->second.min, r.min), std::max(at->second.max, r.max)};
   }
   std::map<int, AffineParams> params;
   for (int id : calibrated_tensors(graph)) {
+    if (types.at(id) == DType::kFloat32) continue;  // kept float
     const int root = groups.find(id);
     const auto f = fixed.find(root);
     const Range r = group_range.at(root);
@@ -193,16 +209,16 @@ int boundary_version(OpKind kind, DType from, DType to) {
 // The activations an operator reads (not its weights and bias).
 std::vector<size_t> data_inputs(const Graph& source, const Op& op) {
   std::vector<size_t> out;
-  const bool weighted = rule_of(op.kind)->rule == Rule::kWeighted;
+  const bool weighted = rule_of(op).rule == Rule::kWeighted;
   for (size_t i = 0; i < op.inputs.size() && !(weighted && i > 0); ++i) {
     if (op.inputs[i] != kNoTensor && is_float_activation(source.tensor(op.inputs[i]))) out.push_back(i);
   }
   return out;
 }
 
-// --activations mixed: the operators in order, each reading its activations in its output's type; an input
-// of the other type is converted once, by a QUANTIZE in front of its first reader (its own parameters from
-// the calibrated range).
+// The operators in order, each reading its activations in its output's type (--activations mixed, operators
+// kept float); an input of another type is converted once, in front of its first reader: a QUANTIZE (its
+// own parameters from the calibrated range) or, to float, a DEQUANTIZE.
 void convert_mixed_inputs(const Graph& source, Graph& out, const std::map<int, Range>& ranges,
                           const QuantizeSettings& s) {
   std::vector<Op> ops;
@@ -218,11 +234,15 @@ void convert_mixed_inputs(const Graph& source, Graph& out, const std::map<int, R
         Tensor t = out.tensor(id);
         t.name += std::string("_") + dtype_name(type);
         t.source_index = at->second;
-        const Range r = range_of(source, id, type, ranges, s);
-        set_params(t, activation_params(r.min, r.max, type), type);
+        t.dtype = type;
+        t.quant = Quantization{};
+        if (type != DType::kFloat32) {
+          const Range r = range_of(source, id, type, ranges, s);
+          set_params(t, activation_params(r.min, r.max, type), type);
+        }
         out.tensors.push_back(t);
-        ops.push_back(Op{OpKind::Quantize, -1, boundary_version(OpKind::Quantize, from, type), {id}, {at->second},
-                         NoOptions{}});
+        const OpKind kind = type == DType::kFloat32 ? OpKind::Dequantize : OpKind::Quantize;
+        ops.push_back(Op{kind, -1, boundary_version(kind, from, type), {id}, {at->second}, NoOptions{}});
       }
       op.inputs[i] = at->second;
     }
@@ -242,8 +262,13 @@ int add_interface_tensor(Graph& g, int inner, DType type, const Range& range) {
   t.shape = model_tensor.shape;
   t.source_index = static_cast<int>(g.tensors.size());
   model_tensor.name += std::string("_") + dtype_name(model_tensor.dtype);
-  const AffineParams p{model_tensor.quant.scale.at(0), static_cast<int32_t>(model_tensor.quant.zero_point.at(0))};
-  if (type == DType::kUInt8) set_params(t, {p.scale, p.zero_point + 128}, type);
+  if (type == DType::kUInt8) {
+    const AffineParams p = model_tensor.dtype == DType::kInt8
+                               ? AffineParams{model_tensor.quant.scale.at(0),
+                                              static_cast<int32_t>(model_tensor.quant.zero_point.at(0))}
+                               : int8_activation_params(range.min, range.max);
+    set_params(t, {p.scale, p.zero_point + 128}, type);
+  }
   if (type == DType::kInt8 || type == DType::kInt16) set_params(t, activation_params(range.min, range.max, type), type);
   g.tensors.push_back(t);
   return t.source_index;
@@ -259,8 +284,8 @@ void add_interface(Graph& g, const std::map<int, Range>& ranges, const QuantizeS
     if (s.input_type == inner) continue;
     check_interface_type(s.input_type, inner, "--input-type");
     const int outer = add_interface_tensor(g, id, s.input_type, ranges.at(id));
-    front.push_back(Op{OpKind::Quantize, -1, boundary_version(OpKind::Quantize, s.input_type, inner), {outer}, {id},
-                       NoOptions{}});
+    const OpKind kind = inner == DType::kFloat32 ? OpKind::Dequantize : OpKind::Quantize;  // kept float
+    front.push_back(Op{kind, -1, boundary_version(kind, s.input_type, inner), {outer}, {id}, NoOptions{}});
     id = outer;
   }
   g.ops.insert(g.ops.begin(), front.begin(), front.end());
@@ -285,7 +310,7 @@ void check_interface_type(DType type, DType activations, const std::string& opti
   if (!known) throw CompileError(option + " " + dtype_name(type) + " is not float32, int8, uint8 or int16");
 }
 
-void check_quantizable(const Graph& graph) {
+void check_quantizable(const Graph& graph, bool strict) {
   for (size_t id = 0; id < graph.tensors.size(); ++id) {
     const Tensor& t = graph.tensors[id];
     const bool quantized = t.dtype == DType::kInt8 || t.dtype == DType::kUInt8 || t.dtype == DType::kInt16 ||
@@ -298,17 +323,25 @@ void check_quantizable(const Graph& graph) {
     }
   }
   for (const Op& op : graph.ops) {
-    if (!rule_of(op.kind)) {
+    if (strict && !listed_rule(op.kind)) {
       throw CompileError(describe_op(graph, op) + " has no int8 form in microaot quantize yet (it quantizes " +
-                         quantizable_list() + "); the model cannot be quantized");
+                         quantizable_list() + "); --strict refuses to keep it float");
     }
   }
+}
+
+std::vector<int> float_ops(const Graph& graph) {
+  std::vector<int> out;
+  for (size_t i = 0; i < graph.ops.size(); ++i) {
+    if (!listed_rule(graph.ops[i].kind)) out.push_back(static_cast<int>(i));
+  }
+  return out;
 }
 
 std::vector<int> calibrated_tensors(const Graph& graph) {
   std::vector<bool> used(graph.tensors.size(), false);
   for (const Op& op : graph.ops) {
-    const OpRule r = *rule_of(op.kind);
+    const OpRule r = rule_of(op);
     for (size_t i = 0; i < op.inputs.size(); ++i) {
       if (op.inputs[i] == kNoTensor || (r.rule == Rule::kWeighted && i > 0)) continue;
       used[static_cast<size_t>(op.inputs[i])] = true;
@@ -323,19 +356,22 @@ std::vector<int> calibrated_tensors(const Graph& graph) {
 }
 
 Graph quantize_graph(const Graph& graph, const std::map<int, Range>& ranges, const QuantizeSettings& settings) {
-  check_quantizable(graph);
+  check_quantizable(graph, settings.strict);
   check_interface_type(settings.input_type, settings.activations, "--input-type");
   check_interface_type(settings.output_type, settings.activations, "--output-type");
   Graph out = graph;
   Groups groups = shared_groups(graph);
   const std::map<int, DType> types = activation_types(graph, groups, settings);
-  for (const auto& [id, p] : activation_params(graph, ranges, groups, types, settings)) {
+  for (const auto& [id, p] : activation_params(graph, ranges, groups, types, settings)) {  // not the float ones
     set_params(out.tensor(id), p, types.at(id));
   }
   convert_mixed_inputs(graph, out, ranges, settings);
+  const size_t first_added = graph.tensors.size();
   for (Op& op : out.ops) {
-    if (op.kind == OpKind::Quantize) continue;  // a conversion convert_mixed_inputs added
-    const OpRule r = *rule_of(op.kind);
+    // A conversion convert_mixed_inputs added (it writes a new tensor), or an operator kept float.
+    if (op.outputs[0] >= static_cast<int>(first_added)) continue;
+    const OpRule r = rule_of(op);
+    if (r.rule == Rule::kFloat) continue;
     const DType type = out.tensor(op.outputs[0]).dtype;
     if (r.rule == Rule::kWeighted) quantize_weighted(graph, out, op, r.weight_axis, settings);
     for (int id : op.inputs) {
@@ -343,7 +379,7 @@ Graph quantize_graph(const Graph& graph, const std::map<int, Range>& ranges, con
         quantize_constant(out.tensor(id), type);
       }
     }
-    op.version = r.version(type);
+    if (type != DType::kFloat32) op.version = r.version(type);  // a float RESHAPE after a float op keeps its own
   }
   add_interface(out, ranges, settings);
   return out;

@@ -28,15 +28,19 @@ struct QuantizeSettings {
   // The ranges of the int16 tensors of a mixed graph (the range method's choice for int16: mse narrows an
   // int8 range that int16 would only clip); null: `ranges` serve every type.
   const std::map<int, Range>* int16_ranges = nullptr;
+  bool strict = false;  // --strict: refuse an operator without an int8 rule instead of keeping it float
 };
 // CompileError when the interface `type` cannot be bridged to `activations` by one TFLite kernel (uint8
 // with int16 activations: no QUANTIZE converts uint8 to int16).
 void check_interface_type(DType type, DType activations, const std::string& option);
 
 // Throws CompileError when the graph cannot be quantized: it is already quantized (an int8/uint8/int16
-// tensor or a tensor with quantization parameters), or an operator has no int8 rule (named, with the list
-// of those that have one).
-void check_quantizable(const Graph& graph);
+// tensor or a tensor with quantization parameters), or, with `strict`, an operator has no int8 rule (named,
+// with the list of those that have one). Without `strict` such operators are kept float32: their inputs
+// dequantized in front of them, their outputs quantized for the next quantized reader.
+void check_quantizable(const Graph& graph, bool strict);
+// The operators (indices) quantize_graph keeps float: those quantizable_ops.def does not list.
+std::vector<int> float_ops(const Graph& graph);
 
 // Tensors that need a calibrated range: every non-constant float32 tensor an operator reads or writes.
 std::vector<int> calibrated_tensors(const Graph& graph);

@@ -188,26 +188,55 @@ TEST(QuantizeGraph, MissingRangeIsNamed) {
 
 TEST(QuantizeGraph, AlreadyQuantizedModelIsRefused) {
   try {
-    check_quantizable(read_tflite(build_model(small_fc_model())));
+    check_quantizable(read_tflite(build_model(small_fc_model())), false);
     FAIL() << "no error";
   } catch (const CompileError& e) {
     EXPECT_NE(std::string(e.what()).find("already quantized"), std::string::npos) << e.what();
   }
 }
 
-TEST(QuantizeGraph, OperatorWithoutInt8RuleIsNamed) {
+// in -> FULLY_CONNECTED -> h -> EXP -> out
+std::vector<uint8_t> float_fc_exp() {
   ModelSpec m;
-  m.tensors = {float_tensor("in", {1, 2}), float_tensor("out", {1, 2})};
-  m.ops = {op(47, 1, {0}, {1})};  // EXP
+  m.tensors = {float_tensor("in", {1, 2}), float_tensor("w", {2, 2}, {1.0f, -0.6f, 0.25f, 0.1f}),
+               float_tensor("b", {2}, {0.5f, -0.25f}), float_tensor("h", {1, 2}), float_tensor("out", {1, 2})};
+  OpSpec fc = op(9, 1, {0, 1, 2}, {3});
+  fc.options_type = tflite::BuiltinOptions::FullyConnectedOptions;
+  fc.options = [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateFullyConnectedOptions(fbb).Union(); };
+  m.ops = {fc, op(47, 1, {3}, {4})};  // EXP
   m.inputs = {0};
-  m.outputs = {1};
+  m.outputs = {4};
+  return build_model(m);
+}
+
+TEST(QuantizeGraph, StrictRefusesAnOperatorWithoutInt8Rule) {
+  const Graph g = read_tflite(float_fc_exp());
+  EXPECT_NO_THROW(check_quantizable(g, false));
+  EXPECT_EQ(float_ops(g), std::vector<int>{1});
   try {
-    check_quantizable(read_tflite(build_model(m)));
+    check_quantizable(g, true);
     FAIL() << "no error";
   } catch (const CompileError& e) {
-    EXPECT_NE(std::string(e.what()).find("EXP (op 0)"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("no int8 form"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("EXP (op 1)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--strict"), std::string::npos) << e.what();
   }
+}
+
+// Without --strict EXP stays float32: a DEQUANTIZE in front, and the int8 output a QUANTIZE behind.
+TEST(QuantizeGraph, OperatorWithoutInt8RuleIsKeptFloat) {
+  const std::map<int, Range> ranges = {{0, {-1.0f, 3.0f}}, {3, {-2.0f, 2.0f}}, {4, {0.0f, 7.4f}}};
+  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_exp()), ranges, {})));
+  ASSERT_EQ(q.ops.size(), 4u);
+  EXPECT_EQ(q.ops[0].kind, OpKind::FullyConnected);
+  EXPECT_EQ(q.tensor(3).dtype, DType::kInt8);
+  EXPECT_EQ(q.ops[1].kind, OpKind::Dequantize);
+  EXPECT_EQ(q.ops[2].kind, OpKind::Exp);
+  EXPECT_EQ(q.tensor(q.ops[2].inputs[0]).dtype, DType::kFloat32);
+  EXPECT_EQ(q.tensor(4).dtype, DType::kFloat32);
+  EXPECT_EQ(q.ops[3].kind, OpKind::Quantize);
+  const Tensor& out = q.tensor(q.outputs[0]);
+  EXPECT_EQ(out.dtype, DType::kInt8);
+  EXPECT_FLOAT_EQ(out.quant.scale[0], 7.4f / 255.0f);
 }
 
 }  // namespace

@@ -126,9 +126,11 @@ WrittenOptions op_options(FlatBufferBuilder& fbb, const Graph& graph, const Op& 
     case OpKind::Tanh:
     case OpKind::Relu:
     case OpKind::Relu6: return {};
-    default: break;
+    default:
+      if (options_if<NoOptions>(op) != nullptr) return {};  // EXP, PAD, ...: TFLite reads no options for them
+      break;
   }
-  throw CompileError(describe_op(graph, op) + " cannot be written to a .tflite by microaot");
+  throw CompileError(describe_op(graph, op) + " cannot be written to a .tflite by microaot (its options)");
 }
 
 Offset<tflite::QuantizationParameters> quantization(FlatBufferBuilder& fbb, const Quantization& q) {

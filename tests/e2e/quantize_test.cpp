@@ -383,6 +383,42 @@ TEST_F(QuantizeErrorsTest, Uint8InterfaceIsTheInt8ModelShiftedBy128) {
   EXPECT_EQ(read_file(tmp_ + "/b/output0.bin"), expected);
 }
 
+// An operator without an int8 form (EXP) is kept float32 between a DEQUANTIZE and a QUANTIZE, named in a
+// warning and in the report, and runs bit-exact between the executors; --strict refuses it, writing nothing.
+TEST_F(QuantizeErrorsTest, OperatorWithoutInt8FormIsKeptFloatUnlessStrict) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string exp = shared_dir() + "/ops/EXP/float32_2x17";
+  const std::string out = tmp_ + "/exp.tflite";
+  std::string errors;
+  ASSERT_EQ(run_microaot_capture({"quantize", exp + "/model.tflite", "--calibration", exp + "/vectors", "-o", out},
+                                 errors),
+            0)
+      << errors;
+  EXPECT_NE(errors.find("warning: EXP (op 0) has no int8 form"), std::string::npos) << errors;
+  const nlohmann::json report = nlohmann::json::parse(read_text(tmp_ + "/exp.quant.json"));
+  EXPECT_EQ(report["kept_float"], nlohmann::json::array({"EXP (op 0)"}));
+  EXPECT_GE(report["outputs"][0]["sqnr_db"].get<double>(), 30.0);
+  const Graph g = read_tflite_file(out);
+  EXPECT_EQ(g.tensor(g.inputs[0]).dtype, DType::kInt8);
+  const std::vector<uint8_t> q = quantized_bytes(floats_of(read_file(exp + "/vectors/0.input0.bin")), io_params(g, g.inputs[0]));
+  write(tmp_ + "/in.bin", q.data(), q.size());
+  for (const char* executor : {"aot", "graph"}) {
+    ASSERT_EQ(run_microaot_capture({"run", out, "--input", tmp_ + "/in.bin", "--output-dir", tmp_ + "/" + executor,
+                                    "--executor", executor, "--runtime-lib", runtime_lib()},
+                                   errors),
+              0)
+        << errors;
+  }
+  EXPECT_EQ(read_file(tmp_ + "/aot/output0.bin"), read_file(tmp_ + "/graph/output0.bin"));
+  const std::string strict = tmp_ + "/strict.tflite";
+  EXPECT_EQ(run_microaot_capture({"quantize", exp + "/model.tflite", "--calibration", exp + "/vectors", "-o", strict,
+                                  "--strict"},
+                                 errors),
+            1);
+  EXPECT_NE(errors.find("--strict refuses"), std::string::npos) << errors;
+  EXPECT_FALSE(fs::exists(strict));
+}
+
 // compile --quantize: the library, and in the same folder the quantized model (the bytes `quantize` writes
 // from the same samples) and its reports; compile's folder rules hold (its own folder is replaced).
 TEST_F(QuantizeErrorsTest, CompileQuantizeWritesTheModelAndReportIntoTheFolder) {
