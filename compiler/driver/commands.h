@@ -111,6 +111,8 @@ struct QuantizeCommandOptions {
   std::string activations = "int8";  // int8, int16 or mixed (with target_sqnr_db)
   double target_sqnr_db = 0.0;       // --target-sqnr: mixed keeps the layers below it int16
   bool strict = false;               // refuse operators without an int8 form instead of keeping them float
+  std::string bias_correction = "on";  // on|off (on: measured better, docs/quantize.md)
+  std::string equalize = "off";         // on|off: cross-layer equalisation of depthwise -> conv pairs
   std::string input_type;   // empty: the activations' type
   std::string output_type;  // empty: the activations' type
   std::string method = "mse";  // best or tied best on the shared models (docs/quantize.md)

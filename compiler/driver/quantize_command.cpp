@@ -19,6 +19,7 @@
 #include "frontend/tflite_reader.h"
 #include "ir/tensor_compare.h"
 #include "quantize/calibration_data.h"
+#include "quantize/cross_layer_equalization.h"
 #include "quantize/float_model.h"
 #include "quantize/quant_report.h"
 #include "quantize/quantize_graph.h"
@@ -306,7 +307,11 @@ void add_quantize_settings(CLI::App& app, QuantizeCommandOptions& o, bool on_com
   app.add_option("--output-type", o.output_type, "the output type: the activations' (default), float32 (a "
                                                  "DEQUANTIZE behind), int8, uint8 or int16 (a QUANTIZE behind)"),
   app.add_option("--method", o.method, "activation ranges: minmax, percentile, mse (default; measured best, docs/quantize.md)"),
-  app.add_flag("--strict", o.strict, "refuse an operator without an int8 form instead of keeping it float32")};
+      app.add_option("--bias-correction", o.bias_correction, "on or off: subtract each weighted layer's expected "
+                                                             "weight error (from the calibration means) from its bias"),
+      app.add_option("--equalize", o.equalize, "on or off: cross-layer equalisation of depthwise -> conv pairs "
+                                               "before calibration"),
+      app.add_flag("--strict", o.strict, "refuse an operator without an int8 form instead of keeping it float32")};
   for (CLI::Option* option : added) {
     if (on_compile) option->needs("--quantize");
   }
@@ -343,6 +348,34 @@ long long arena_of(const std::vector<uint8_t>& tflite) {
   return static_cast<long long>(arena_buffer_bytes(compile_model(tflite, c.compile)));
 }
 
+// --bias-correction: for each operator reading constant float weights (input 1), the mean of its float
+// input's last dimension over every sample, keyed by the weights' tensor id (QuantizeSettings::input_means).
+std::map<int, std::vector<float>> input_channel_means(const Graph& g, const std::vector<TensorValues>& runs) {
+  std::map<int, std::vector<float>> means;
+  for (const Op& op : g.ops) {
+    if (op.inputs.size() < 2 || op.inputs[1] == kNoTensor || !g.tensor(op.inputs[1]).is_constant) continue;
+    const Tensor& in = g.tensor(op.inputs[0]);
+    const size_t channels = in.shape.empty() ? 1 : static_cast<size_t>(in.shape.back());
+    std::vector<double> sum(channels, 0.0);
+    size_t rows = 0;
+    for (const TensorValues& run : runs) {
+      const auto it = run.find(op.inputs[0]);
+      if (it == run.end() || channels == 0) continue;
+      for (size_t i = 0; i < it->second.size(); ++i) sum[i % channels] += it->second[i];
+      rows += it->second.size() / channels;
+    }
+    if (rows == 0) continue;
+    std::vector<float>& m = means[op.inputs[1]];
+    for (double v : sum) m.push_back(static_cast<float>(v / static_cast<double>(rows)));
+  }
+  return means;
+}
+
+bool on_off(const std::string& value, const char* option) {
+  if (value != "on" && value != "off") throw UsageError(std::string(option) + " '" + value + "' is not on or off");
+  return value == "on";
+}
+
 // --activations mixed: the operators whose output missed the target in the all-int8 report.
 std::set<int> below_target(const Graph& fg, const QuantReport& int8_report, QuantReport& report) {
   std::set<int> ops;
@@ -362,10 +395,13 @@ QuantizedModel quantize_model(const QuantizeCommandOptions& o) {
   if (o.calibration.empty()) throw UsageError("quantizing needs --calibration samples");
   Graph float_graph = read_float_model(o.model_path);
   check_quantizable(float_graph, settings.strict);
+  const int equalized = on_off(o.equalize, "--equalize") ? equalize_depthwise_pairs(float_graph) : 0;
+  const bool bias_correction = on_off(o.bias_correction, "--bias-correction");
   const std::vector<CalibrationSample> samples = read_calibration(o.calibration, input_specs(float_graph));
   TempDir work;
   const std::vector<TensorValues> float_runs = run_and_dump(float_graph, samples, o, work.path() + "/float");
   const std::map<int, Range> ranges = measure_ranges(float_graph, float_runs, method, settings.activations);
+  if (bias_correction) settings.input_means = input_channel_means(float_graph, float_runs);
   std::map<int, Range> int16_ranges;
   if (o.activations == "mixed") {
     int16_ranges = measure_ranges(float_graph, float_runs, method, DType::kInt16);
@@ -373,7 +409,7 @@ QuantizedModel quantize_model(const QuantizeCommandOptions& o) {
   }
   QuantReport report{o.model_path, o.output, range_method_name(method), o.weights, o.activations,
                      dtype_name(settings.input_type), dtype_name(settings.output_type), samples.size(),
-                     o.target_sqnr_db, {}, 0, 0, {}, {}, {}};
+                     o.target_sqnr_db, {}, 0, 0, {}, {}, {}, o.bias_correction, equalized};
   for (int index : float_ops(float_graph)) {
     const std::string op = describe_op(float_graph, float_graph.ops[static_cast<size_t>(index)]);
     report.kept_float.push_back(op);

@@ -163,6 +163,20 @@ std::vector<int32_t> quantize_int32_bias(const std::vector<float>& bias, float i
   return std::vector<int32_t>(wide.begin(), wide.end());
 }
 
+std::vector<float> weight_error_shift(const std::vector<float>& weights, const std::vector<int8_t>& quantized,
+                                      const std::vector<int32_t>& shape, int axis, const std::vector<float>& scales,
+                                      const std::vector<float>& input_means, int multiplier) {
+  const int64_t last = shape.empty() ? 1 : shape.back();
+  std::vector<double> shift(static_cast<size_t>(slices(shape, axis).channels), 0.0);
+  for_each_element(shape, axis, [&](size_t at, int64_t c) {
+    const size_t in = static_cast<size_t>((static_cast<int64_t>(at) % last) / multiplier);
+    const double scale = scales.size() == 1 ? scales[0] : scales[static_cast<size_t>(c)];
+    const double error = scale * quantized[at] - weights[at];
+    shift[static_cast<size_t>(c)] += error * (in < input_means.size() ? input_means[in] : 0.0f);
+  });
+  return std::vector<float>(shift.begin(), shift.end());
+}
+
 int8_t quantize_int8(float value, AffineParams params) {
   return static_cast<int8_t>(quantize_value(value, params, DType::kInt8));
 }

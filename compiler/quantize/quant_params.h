@@ -56,6 +56,14 @@ std::vector<int64_t> quantize_bias(const std::vector<float>& bias, float input_s
                                    const std::vector<float>& weight_scales, DType bias_type);
 std::vector<int32_t> quantize_int32_bias(const std::vector<float>& bias, float input_scale,
                                          const std::vector<float>& weight_scales);
+// Bias correction (Nagel et al. 2019, the weight error's expected shift): per output channel,
+// sum of (dequantized weight - float weight) x the mean of the input channel it multiplies, over the
+// calibration set. The last weight dimension names the input channel (CONV_2D [O, H, W, I], FULLY_CONNECTED
+// [O, I]) or, for DEPTHWISE_CONV_2D [1, H, W, I x multiplier], the output channel whose input is it /
+// multiplier. Subtracted from the float bias before it is quantized.
+std::vector<float> weight_error_shift(const std::vector<float>& weights, const std::vector<int8_t>& quantized,
+                                      const std::vector<int32_t>& shape, int axis, const std::vector<float>& scales,
+                                      const std::vector<float>& input_means, int multiplier);
 // round(v / scale) + zero_point clamped to int8.
 int8_t quantize_int8(float value, AffineParams params);
 float dequantize_int8(int8_t value, AffineParams params);

@@ -52,7 +52,9 @@ OutputError compare_output(const std::vector<std::vector<float>>& ref, const std
 std::string report_text(const QuantReport& r) {
   std::string out = std::string(kReportTextHeader) + ": " + r.model + " -> " + r.output + "\n";
   out += "activations " + r.activations + ", method " + r.method + ", weights " + r.weights + ", input " + r.input_type + ", output " + r.output_type +
-         ", " + std::to_string(r.samples) + " calibration sample(s)\n\n";
+         ", " + std::to_string(r.samples) + " calibration sample(s)\n";
+  out += "bias correction " + r.bias_correction + ", cross-layer equalisation: " + std::to_string(r.equalized_pairs) +
+         " depthwise -> conv pair(s)\n\n";
   if (!r.kept_float.empty()) {
     out += "kept float32 (no int8 form in microaot quantize):";
     for (const std::string& op : r.kept_float) out += " " + op + ";";
@@ -100,6 +102,8 @@ std::string report_json(const QuantReport& r) {
   j["output_type"] = r.output_type;
   j["calibration_samples"] = r.samples;
   j["kept_float"] = r.kept_float;
+  j["bias_correction"] = r.bias_correction;
+  j["equalized_pairs"] = r.equalized_pairs;
   if (r.activations == "mixed") {
     j["mixed"] = {{"target_sqnr_db", r.target_sqnr_db}, {"kept_int16", r.kept_int16},
                   {"arena_bytes_int8", r.arena_int8}, {"arena_bytes_mixed", r.arena_mixed}};

@@ -45,6 +45,8 @@ struct QuantReport {
   std::vector<LayerError> layers;
   std::vector<OutputError> outputs;
   std::vector<std::string> kept_float;  // operators without an int8 form, kept float32 ("EXP (op 3)")
+  std::string bias_correction = "off";  // on|off
+  int equalized_pairs = 0;              // depthwise -> conv pairs cross-layer equalised
 };
 
 // Compares one output over all samples (ref/got: per sample, the float values; last_dim: the size of the

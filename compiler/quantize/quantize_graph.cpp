@@ -161,27 +161,37 @@ void quantize_weighted(const Graph& source, Graph& out, const Op& op, int axis, 
   const std::vector<float> values = constant_values<float>(w);
   std::vector<float> scales = int8_weight_scales(values, w.shape, axis, s.per_channel);
   const bool has_bias = op.inputs.size() > 2 && op.inputs[2] != kNoTensor;
+  const float input_scale = out.tensor(op.inputs[0]).quant.scale.at(0);
+  const DType bias_type = out.tensor(op.inputs[0]).dtype == DType::kInt16 ? DType::kInt64 : DType::kInt32;
+  std::vector<float> bias;
   if (has_bias) {
     const Tensor& b = source.tensor(op.inputs[2]);
     if (!b.is_constant || b.dtype != DType::kFloat32) {
       throw CompileError(describe_op(source, op) + ": its bias " + describe_tensor(source, op.inputs[2]) +
                          " is not a float32 constant");
     }
-    const std::vector<float> bias = constant_values<float>(b);
-    const float input_scale = out.tensor(op.inputs[0]).quant.scale.at(0);
-    const bool wide = out.tensor(op.inputs[0]).dtype == DType::kInt16;
-    const DType bias_type = wide ? DType::kInt64 : DType::kInt32;
+    bias = constant_values<float>(b);
     fit_bias_in_weight_scales(scales, bias, input_scale, bias_type);
-    Tensor& qb = out.tensor(op.inputs[2]);
-    const std::vector<int64_t> q = quantize_bias(bias, input_scale, scales, bias_type);
-    qb.data = wide ? bytes_of(q) : bytes_of(std::vector<int32_t>(q.begin(), q.end()));
-    std::vector<float> bias_scales;
-    for (float ws : scales) bias_scales.push_back(input_scale * ws);
-    set_params(qb, bias_type, bias_scales, 0);
   }
+  const std::vector<int8_t> q = quantize_int8_weights(values, w.shape, axis, scales);
   Tensor& qw = out.tensor(op.inputs[1]);
-  qw.data = bytes_of(quantize_int8_weights(values, w.shape, axis, scales));
+  qw.data = bytes_of(q);
   set_params(qw, DType::kInt8, scales, s.per_channel ? axis : 0);
+  if (!has_bias) return;
+  const auto means = s.input_means.find(op.inputs[1]);
+  if (means != s.input_means.end()) {
+    const Tensor& in = out.tensor(op.inputs[0]);  // a mixed graph's conversion is not in `source`
+    const int in_channels = in.shape.empty() ? 1 : in.shape.back();
+    const int multiplier = op.kind == OpKind::DepthwiseConv2D && in_channels > 0 ? w.shape.back() / in_channels : 1;
+    const std::vector<float> shift = weight_error_shift(values, q, w.shape, axis, scales, means->second, multiplier);
+    for (size_t c = 0; c < bias.size() && c < shift.size(); ++c) bias[c] -= shift[c];
+  }
+  Tensor& qb = out.tensor(op.inputs[2]);
+  const std::vector<int64_t> qbias = quantize_bias(bias, input_scale, scales, bias_type);
+  qb.data = bias_type == DType::kInt64 ? bytes_of(qbias) : bytes_of(std::vector<int32_t>(qbias.begin(), qbias.end()));
+  std::vector<float> bias_scales;
+  for (float ws : scales) bias_scales.push_back(input_scale * ws);
+  set_params(qb, bias_type, bias_scales, 0);
 }
 
 // A float constant read as data (ADD's second operand, ...): of the activations' type with its own range.

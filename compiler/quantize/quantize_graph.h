@@ -29,6 +29,10 @@ struct QuantizeSettings {
   // int8 range that int16 would only clip); null: `ranges` serve every type.
   const std::map<int, Range>* int16_ranges = nullptr;
   bool strict = false;  // --strict: refuse an operator without an int8 rule instead of keeping it float
+  // --bias-correction: weights tensor id -> the per channel (last dimension) mean of the float input of the
+  // operator reading those weights, over the calibration samples; each weighted operator found here has
+  // its weights' expected error on that input subtracted from its bias (quant_params.h weight_error_shift).
+  std::map<int, std::vector<float>> input_means;
 };
 // CompileError when the interface `type` cannot be bridged to `activations` by one TFLite kernel (uint8
 // with int16 activations: no QUANTIZE converts uint8 to int16).

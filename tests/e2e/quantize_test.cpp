@@ -29,6 +29,7 @@ struct Case {
   bool classes;        // the output is class scores: top-1 agreement counts
   std::string activations = "int8";
   std::vector<std::string> extra = {};  // more quantize arguments
+  std::string tag = "";                 // names the extra arguments in the test name and the YARDSTICK line
 };
 
 bool full_yardstick() {
@@ -41,12 +42,18 @@ std::vector<Case> cases() {
     return {{"hello_world", "", false},
             {"ad_autoencoder", "", false},
             {"hello_world", "", false, "int16"},
-            {"hello_world", "", false, "mixed", {"--target-sqnr", "45"}}};
+            {"hello_world", "", false, "mixed", {"--target-sqnr", "45"}, "mixed45"}};
   }
   std::vector<Case> all;
   for (const auto& [m, classes] : {std::pair{"hello_world", false}, {"ad_autoencoder", false}, {"vww_mobilenet", true}}) {
     for (const char* method : {"minmax", "percentile", "mse"}) all.push_back({m, method, classes});
     all.push_back({m, "", classes, "int16"});
+    for (const char* bc : {"off", "on"}) {
+      for (const char* eq : {"off", "on"}) {
+        all.push_back({m, "", classes, "int8", {"--bias-correction", bc, "--equalize", eq},
+                       std::string("bc_") + bc + "_cle_" + eq});
+      }
+    }
   }
   return all;
 }
@@ -195,10 +202,11 @@ TEST_P(QuantizeTest, RunsBitExactAcrossExecutorsAndMeetsTheConverterYardstick) {
   const Score mine = score(out, aot);
   const std::string twin = dir("_int8") + "/model.tflite";
   const Score theirs = score(twin, run_quantized(twin, "aot", "twin"));
-  std::printf("YARDSTICK %s %s%s microaot_sqnr=%.2f converter_sqnr=%.2f microaot_top1=%d/%d converter_top1=%d/%d "
+  std::printf("YARDSTICK %s %s%s%s microaot_sqnr=%.2f converter_sqnr=%.2f microaot_top1=%d/%d converter_top1=%d/%d "
               "microaot_max_err=%.4g converter_max_err=%.4g\n",
               c.model.c_str(), c.method.empty() ? "default" : c.method.c_str(),
-              c.activations == "int8" ? "" : ("_" + c.activations).c_str(), mine.sqnr_db, theirs.sqnr_db,
+              c.activations == "int8" ? "" : ("_" + c.activations).c_str(), c.tag.empty() ? "" : ("_" + c.tag).c_str(),
+              mine.sqnr_db, theirs.sqnr_db,
               mine.top1, mine.rows, theirs.top1, theirs.rows, mine.max_error, theirs.max_error);
   EXPECT_GE(mine.sqnr_db, theirs.sqnr_db) << "microaot's int8 model is further from the float model than the twin";
   EXPECT_GE(mine.top1, theirs.top1);
@@ -206,8 +214,9 @@ TEST_P(QuantizeTest, RunsBitExactAcrossExecutorsAndMeetsTheConverterYardstick) {
 
 INSTANTIATE_TEST_SUITE_P(SharedFloatModels, QuantizeTest, ::testing::ValuesIn(cases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
-                           return info.param.model + (info.param.method.empty() ? "" : "_" + info.param.method) +
-                                  (info.param.activations == "int8" ? "" : "_" + info.param.activations);
+                           const Case& c = info.param;
+                           return c.model + (c.method.empty() ? "" : "_" + c.method) +
+                                  (c.tag.empty() ? (c.activations == "int8" ? "" : "_" + c.activations) : "_" + c.tag);
                          });
 
 // One float op case of ../shared/ops per quantizable operator (the one with the smallest input): quantized
