@@ -428,6 +428,39 @@ TEST_F(QuantizeErrorsTest, OperatorWithoutInt8FormIsKeptFloatUnlessStrict) {
   EXPECT_FALSE(fs::exists(strict));
 }
 
+// An ONNX float model goes through the ONNX frontend: ONNX's node test Softmax axis 1 on [3, 4, 5], which
+// the frontend writes as TRANSPOSE, SOFTMAX, TRANSPOSE, quantizes to int8 throughout (nothing kept float),
+// stays close to float and runs bit-exact between the executors.
+TEST_F(QuantizeErrorsTest, OnnxFloatModelIsQuantized) {
+  const std::string onnx = "/usr/share/libonnx-testdata/data/node/test_softmax_axis_1/model.onnx";
+  if (!fs::exists(onnx)) MICROAOT_PLACEHOLDER("libonnx-testdata (scripts/setup.sh)");
+  std::vector<std::string> args = {"quantize", onnx, "-o", tmp_ + "/sm.tflite", "--calibration"};
+  for (int k = 0; k < 2; ++k) {
+    std::vector<float> v;
+    for (int i = 0; i < 60; ++i) v.push_back(static_cast<float>((i * 37 + k * 11) % 60) * 0.1f - 3.0f);
+    const std::string path = tmp_ + "/" + std::to_string(k) + ".bin";
+    write(path, v.data(), v.size() * sizeof(float));
+    args.push_back(path);
+  }
+  std::string errors;
+  ASSERT_EQ(run_microaot_capture(args, errors), 0) << errors;
+  const nlohmann::json report = nlohmann::json::parse(read_text(tmp_ + "/sm.quant.json"));
+  EXPECT_TRUE(report["kept_float"].empty()) << report["kept_float"];
+  EXPECT_GE(report["outputs"][0]["sqnr_db"].get<double>(), 30.0);
+  const Graph g = read_tflite_file(tmp_ + "/sm.tflite");
+  for (const Tensor& t : g.tensors) EXPECT_NE(t.dtype, DType::kFloat32) << t.name;
+  const std::vector<uint8_t> q = quantized_bytes(floats_of(read_file(tmp_ + "/0.bin")), io_params(g, g.inputs[0]));
+  write(tmp_ + "/in.bin", q.data(), q.size());
+  for (const char* executor : {"aot", "graph"}) {
+    ASSERT_EQ(run_microaot_capture({"run", tmp_ + "/sm.tflite", "--input", tmp_ + "/in.bin", "--output-dir",
+                                    tmp_ + "/" + executor, "--executor", executor, "--runtime-lib", runtime_lib()},
+                                   errors),
+              0)
+        << errors;
+  }
+  EXPECT_EQ(read_file(tmp_ + "/aot/output0.bin"), read_file(tmp_ + "/graph/output0.bin"));
+}
+
 // compile --quantize: the library, and in the same folder the quantized model (the bytes `quantize` writes
 // from the same samples) and its reports; compile's folder rules hold (its own folder is replaced).
 TEST_F(QuantizeErrorsTest, CompileQuantizeWritesTheModelAndReportIntoTheFolder) {
