@@ -12,15 +12,6 @@ namespace microaot {
 namespace {
 using namespace tflite_test;
 
-TensorSpec float_tensor(const std::string& name, std::vector<int32_t> shape, std::vector<float> data = {}) {
-  TensorSpec t;
-  t.name = name;
-  t.type = tflite::TensorType::FLOAT32;
-  t.shape = std::move(shape);
-  t.data = bytes_of(data);
-  return t;
-}
-
 // in [1,1,1,2] -> DEPTHWISE_CONV_2D 1x1 (ReLU, or `activation`) -> mid -> CONV_2D 1x1 (2 -> 1) -> out
 Graph depthwise_then_conv(tflite::ActivationFunctionType activation) {
   ModelSpec m;

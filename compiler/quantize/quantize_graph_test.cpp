@@ -13,37 +13,37 @@ namespace microaot {
 namespace {
 using namespace tflite_test;
 
-TensorSpec float_tensor(const std::string& name, std::vector<int32_t> shape, std::vector<float> data = {}) {
-  TensorSpec t;
-  t.name = name;
-  t.type = tflite::TensorType::FLOAT32;
-  t.shape = std::move(shape);
-  t.data = bytes_of(data);
-  return t;
-}
-
-// in [1,2] -> FULLY_CONNECTED (weights [2,2], bias [2]) -> h [1,2] -> SOFTMAX -> out [1,2]
-std::vector<uint8_t> float_fc_softmax() {
+// in [1,2] -> FULLY_CONNECTED (weights [2,2], bias [2]) -> h [1,2] -> `next` (reading 3, writing 4) -> out [1,2]
+std::vector<uint8_t> float_fc_then(const OpSpec& next) {
   ModelSpec m;
   m.tensors = {float_tensor("in", {1, 2}), float_tensor("w", {2, 2}, {1.0f, -0.6f, 0.25f, 0.1f}),
                float_tensor("b", {2}, {0.5f, -0.25f}), float_tensor("h", {1, 2}), float_tensor("out", {1, 2})};
   OpSpec fc = op(9, 1, {0, 1, 2}, {3});
   fc.options_type = tflite::BuiltinOptions::FullyConnectedOptions;
   fc.options = [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateFullyConnectedOptions(fbb).Union(); };
-  OpSpec softmax = op(25, 1, {3}, {4});
-  softmax.options_type = tflite::BuiltinOptions::SoftmaxOptions;
-  softmax.options = [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateSoftmaxOptions(fbb, 1.0f).Union(); };
-  m.ops = {fc, softmax};
+  m.ops = {fc, next};
   m.inputs = {0};
   m.outputs = {4};
   return build_model(m);
 }
 
+std::vector<uint8_t> float_fc_softmax() {
+  OpSpec softmax = op(25, 1, {3}, {4});
+  softmax.options_type = tflite::BuiltinOptions::SoftmaxOptions;
+  softmax.options = [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateSoftmaxOptions(fbb, 1.0f).Union(); };
+  return float_fc_then(softmax);
+}
+
 const std::map<int, Range> kRanges = {{0, {-1.0f, 3.0f}}, {3, {-2.0f, 2.0f}}, {4, {0.0f, 1.0f}}};
+
+// float_fc_softmax quantized with `s` and read back through the writer and microaot's reader.
+Graph quantized_fc_softmax(const QuantizeSettings& s) {
+  return read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+}
 
 TEST(QuantizeGraph, FollowsTfliteConventionsAndRoundTrips) {
   const Graph float_graph = read_tflite(float_fc_softmax());
-  const Graph q = read_tflite(write_tflite(quantize_graph(float_graph, kRanges, {})));
+  const Graph q = quantized_fc_softmax({});
   ASSERT_EQ(q.tensors.size(), 5u);
   const Tensor& in = q.tensor(0);
   EXPECT_EQ(in.dtype, DType::kInt8);
@@ -82,14 +82,14 @@ TEST(QuantizeGraph, Relu6SharesItsInputsParameters) {
 TEST(QuantizeGraph, PerTensorWeights) {
   QuantizeSettings s;
   s.per_channel = false;
-  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  const Graph q = quantized_fc_softmax(s);
   EXPECT_EQ(q.tensor(1).quant.scale, std::vector<float>{1.0f / 127.0f});
 }
 
 TEST(QuantizeGraph, FloatInterfaceAddsQuantizeAndDequantize) {
   QuantizeSettings s;
   s.input_type = s.output_type = DType::kFloat32;
-  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  const Graph q = quantized_fc_softmax(s);
   ASSERT_EQ(q.ops.size(), 4u);
   EXPECT_EQ(q.ops.front().kind, OpKind::Quantize);
   EXPECT_EQ(q.ops.back().kind, OpKind::Dequantize);
@@ -104,7 +104,7 @@ TEST(QuantizeGraph, FloatInterfaceAddsQuantizeAndDequantize) {
 TEST(QuantizeGraph, Int16ActivationsFollowTflites16x8Conventions) {
   QuantizeSettings s;
   s.activations = s.input_type = s.output_type = DType::kInt16;
-  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  const Graph q = quantized_fc_softmax(s);
   const Tensor& in = q.tensor(0);
   EXPECT_EQ(in.dtype, DType::kInt16);
   EXPECT_FLOAT_EQ(in.quant.scale[0], 3.0f / 32767.0f);  // max(|-1|, |3|) / 32767
@@ -127,7 +127,7 @@ TEST(QuantizeGraph, Int16ActivationsFollowTflites16x8Conventions) {
 TEST(QuantizeGraph, Uint8InterfaceRequantizesAtTheBoundary) {
   QuantizeSettings s;
   s.input_type = s.output_type = DType::kUInt8;
-  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  const Graph q = quantized_fc_softmax(s);
   ASSERT_EQ(q.ops.size(), 4u);
   EXPECT_EQ(q.ops.front().kind, OpKind::Quantize);
   EXPECT_EQ(q.ops.back().kind, OpKind::Quantize);
@@ -143,7 +143,7 @@ TEST(QuantizeGraph, Uint8InterfaceRequantizesAtTheBoundary) {
 TEST(QuantizeGraph, Int8InterfaceOfAnInt16Model) {
   QuantizeSettings s;
   s.activations = DType::kInt16;
-  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  const Graph q = quantized_fc_softmax(s);
   ASSERT_EQ(q.ops.size(), 4u);
   EXPECT_EQ(q.ops.front().version, 2);  // QUANTIZE to int16
   EXPECT_EQ(q.tensor(q.inputs[0]).dtype, DType::kInt8);
@@ -159,7 +159,7 @@ TEST(QuantizeGraph, Int8InterfaceOfAnInt16Model) {
 TEST(QuantizeGraph, MixedConvertsAtTheInt8Int16Boundaries) {
   QuantizeSettings s;
   s.int16_ops = {1};
-  const Graph q = read_tflite(write_tflite(quantize_graph(read_tflite(float_fc_softmax()), kRanges, s)));
+  const Graph q = quantized_fc_softmax(s);
   ASSERT_EQ(q.ops.size(), 4u);
   EXPECT_EQ(q.ops[0].kind, OpKind::FullyConnected);
   EXPECT_EQ(q.tensor(3).dtype, DType::kInt8);
@@ -195,19 +195,7 @@ TEST(QuantizeGraph, AlreadyQuantizedModelIsRefused) {
   }
 }
 
-// in -> FULLY_CONNECTED -> h -> EXP -> out
-std::vector<uint8_t> float_fc_exp() {
-  ModelSpec m;
-  m.tensors = {float_tensor("in", {1, 2}), float_tensor("w", {2, 2}, {1.0f, -0.6f, 0.25f, 0.1f}),
-               float_tensor("b", {2}, {0.5f, -0.25f}), float_tensor("h", {1, 2}), float_tensor("out", {1, 2})};
-  OpSpec fc = op(9, 1, {0, 1, 2}, {3});
-  fc.options_type = tflite::BuiltinOptions::FullyConnectedOptions;
-  fc.options = [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateFullyConnectedOptions(fbb).Union(); };
-  m.ops = {fc, op(47, 1, {3}, {4})};  // EXP
-  m.inputs = {0};
-  m.outputs = {4};
-  return build_model(m);
-}
+std::vector<uint8_t> float_fc_exp() { return float_fc_then(op(47, 1, {3}, {4})); }  // EXP
 
 TEST(QuantizeGraph, StrictRefusesAnOperatorWithoutInt8Rule) {
   const Graph g = read_tflite(float_fc_exp());

@@ -267,6 +267,32 @@ class QuantizeErrorsTest : public ::testing::Test {
   std::string vec(const std::string& name, int k) const {
     return shared_dir() + "/models/" + name + "/vectors/" + std::to_string(k) + ".input0.bin";
   }
+  // hello_world quantized on vectors 0-1 twice: int8 I/O into `base`, and I/O of `type` into `wrapped`.
+  void quantize_twice(const std::string& base, const std::string& wrapped, const std::string& type) {
+    std::string errors;
+    const std::vector<std::string> common = {"--calibration", vec("hello_world_f32", 0), vec("hello_world_f32", 1)};
+    std::vector<std::string> args = {"quantize", model("hello_world_f32"), "-o", base};
+    args.insert(args.end(), common.begin(), common.end());
+    ASSERT_EQ(run_microaot_capture(args, errors), 0) << errors;
+    args = {"quantize", model("hello_world_f32"), "-o", wrapped, "--input-type", type, "--output-type", type};
+    args.insert(args.end(), common.begin(), common.end());
+    ASSERT_EQ(run_microaot_capture(args, errors), 0) << errors;
+  }
+  // `model` run on float file `input` (quantized with its input parameters) by both executors: the same bytes.
+  void expect_executors_agree(const std::string& model, const std::string& input) {
+    const Graph g = read_tflite_file(model);
+    const std::vector<uint8_t> q = quantized_bytes(floats_of(read_file(input)), io_params(g, g.inputs[0]));
+    write(tmp_ + "/in.bin", q.data(), q.size());
+    std::string errors;
+    for (const char* executor : {"aot", "graph"}) {
+      ASSERT_EQ(run_microaot_capture({"run", model, "--input", tmp_ + "/in.bin", "--output-dir", tmp_ + "/" + executor,
+                                      "--executor", executor, "--runtime-lib", runtime_lib()},
+                                     errors),
+                0)
+          << errors;
+    }
+    EXPECT_EQ(read_file(tmp_ + "/aot/output0.bin"), read_file(tmp_ + "/graph/output0.bin"));
+  }
   std::string tmp_;
 };
 
@@ -326,14 +352,9 @@ TEST_F(QuantizeErrorsTest, NeverReplacesAFileItDidNotWrite) {
 TEST_F(QuantizeErrorsTest, FloatInterfaceIsTheInt8ModelWrapped) {
   MICROAOT_REQUIRE_SHARED();
   const std::string base = tmp_ + "/i8.tflite", wrapped = tmp_ + "/f32.tflite";
+  quantize_twice(base, wrapped, "float32");
+  if (HasFatalFailure()) return;
   std::string errors;
-  const std::vector<std::string> common = {"--calibration", vec("hello_world_f32", 0), vec("hello_world_f32", 1)};
-  std::vector<std::string> args = {"quantize", model("hello_world_f32"), "-o", base};
-  args.insert(args.end(), common.begin(), common.end());
-  ASSERT_EQ(run_microaot_capture(args, errors), 0) << errors;
-  args = {"quantize", model("hello_world_f32"), "-o", wrapped, "--input-type", "float32", "--output-type", "float32"};
-  args.insert(args.end(), common.begin(), common.end());
-  ASSERT_EQ(run_microaot_capture(args, errors), 0) << errors;
 
   const Graph g = read_tflite_file(base);
   const Params in = io_params(g, g.inputs[0]), out = io_params(g, g.outputs[0]);
@@ -363,14 +384,9 @@ TEST_F(QuantizeErrorsTest, FloatInterfaceIsTheInt8ModelWrapped) {
 TEST_F(QuantizeErrorsTest, Uint8InterfaceIsTheInt8ModelShiftedBy128) {
   MICROAOT_REQUIRE_SHARED();
   const std::string base = tmp_ + "/i8.tflite", wrapped = tmp_ + "/u8.tflite";
+  quantize_twice(base, wrapped, "uint8");
+  if (HasFatalFailure()) return;
   std::string errors;
-  const std::vector<std::string> common = {"--calibration", vec("hello_world_f32", 0), vec("hello_world_f32", 1)};
-  std::vector<std::string> args = {"quantize", model("hello_world_f32"), "-o", base};
-  args.insert(args.end(), common.begin(), common.end());
-  ASSERT_EQ(run_microaot_capture(args, errors), 0) << errors;
-  args = {"quantize", model("hello_world_f32"), "-o", wrapped, "--input-type", "uint8", "--output-type", "uint8"};
-  args.insert(args.end(), common.begin(), common.end());
-  ASSERT_EQ(run_microaot_capture(args, errors), 0) << errors;
   const Graph g = read_tflite_file(wrapped);
   EXPECT_EQ(g.tensor(g.inputs[0]).dtype, DType::kUInt8);
   EXPECT_EQ(g.tensor(g.outputs[0]).dtype, DType::kUInt8);
@@ -407,18 +423,8 @@ TEST_F(QuantizeErrorsTest, OperatorWithoutInt8FormIsKeptFloatUnlessStrict) {
   const nlohmann::json report = nlohmann::json::parse(read_text(tmp_ + "/exp.quant.json"));
   EXPECT_EQ(report["kept_float"], nlohmann::json::array({"EXP (op 0)"}));
   EXPECT_GE(report["outputs"][0]["sqnr_db"].get<double>(), 30.0);
-  const Graph g = read_tflite_file(out);
-  EXPECT_EQ(g.tensor(g.inputs[0]).dtype, DType::kInt8);
-  const std::vector<uint8_t> q = quantized_bytes(floats_of(read_file(exp + "/vectors/0.input0.bin")), io_params(g, g.inputs[0]));
-  write(tmp_ + "/in.bin", q.data(), q.size());
-  for (const char* executor : {"aot", "graph"}) {
-    ASSERT_EQ(run_microaot_capture({"run", out, "--input", tmp_ + "/in.bin", "--output-dir", tmp_ + "/" + executor,
-                                    "--executor", executor, "--runtime-lib", runtime_lib()},
-                                   errors),
-              0)
-        << errors;
-  }
-  EXPECT_EQ(read_file(tmp_ + "/aot/output0.bin"), read_file(tmp_ + "/graph/output0.bin"));
+  EXPECT_EQ(read_tflite_file(out).tensor(0).dtype, DType::kInt8);
+  expect_executors_agree(out, exp + "/vectors/0.input0.bin");
   const std::string strict = tmp_ + "/strict.tflite";
   EXPECT_EQ(run_microaot_capture({"quantize", exp + "/model.tflite", "--calibration", exp + "/vectors", "-o", strict,
                                   "--strict"},
@@ -447,18 +453,8 @@ TEST_F(QuantizeErrorsTest, OnnxFloatModelIsQuantized) {
   const nlohmann::json report = nlohmann::json::parse(read_text(tmp_ + "/sm.quant.json"));
   EXPECT_TRUE(report["kept_float"].empty()) << report["kept_float"];
   EXPECT_GE(report["outputs"][0]["sqnr_db"].get<double>(), 30.0);
-  const Graph g = read_tflite_file(tmp_ + "/sm.tflite");
-  for (const Tensor& t : g.tensors) EXPECT_NE(t.dtype, DType::kFloat32) << t.name;
-  const std::vector<uint8_t> q = quantized_bytes(floats_of(read_file(tmp_ + "/0.bin")), io_params(g, g.inputs[0]));
-  write(tmp_ + "/in.bin", q.data(), q.size());
-  for (const char* executor : {"aot", "graph"}) {
-    ASSERT_EQ(run_microaot_capture({"run", tmp_ + "/sm.tflite", "--input", tmp_ + "/in.bin", "--output-dir",
-                                    tmp_ + "/" + executor, "--executor", executor, "--runtime-lib", runtime_lib()},
-                                   errors),
-              0)
-        << errors;
-  }
-  EXPECT_EQ(read_file(tmp_ + "/aot/output0.bin"), read_file(tmp_ + "/graph/output0.bin"));
+  for (const Tensor& t : read_tflite_file(tmp_ + "/sm.tflite").tensors) EXPECT_NE(t.dtype, DType::kFloat32) << t.name;
+  expect_executors_agree(tmp_ + "/sm.tflite", tmp_ + "/0.bin");
 }
 
 // compile --quantize: the library, and in the same folder the quantized model (the bytes `quantize` writes
