@@ -133,9 +133,8 @@ std::vector<int8_t> quantize_int8_weights(const std::vector<float>& weights, con
   return out;
 }
 
-void fit_bias_in_weight_scales(std::vector<float>& weight_scales, const std::vector<float>& bias, float input_scale,
-                               DType bias_type) {
-  const double kBiasLimit = bias_type == DType::kInt64 ? 0x1p46 : 0x1p30;
+void fit_bias_in_weight_scales(std::vector<float>& weight_scales, const std::vector<float>& bias, float input_scale) {
+  constexpr double kBiasLimit = 0x1p30;
   for (size_t c = 0; c < bias.size(); ++c) {
     float& scale = weight_scales[weight_scales.size() == 1 ? 0 : c];
     const double needed = std::fabs(static_cast<double>(bias[c])) / (static_cast<double>(input_scale) * kBiasLimit);

@@ -171,7 +171,7 @@ void quantize_weighted(const Graph& source, Graph& out, const Op& op, int axis, 
                          " is not a float32 constant");
     }
     bias = constant_values<float>(b);
-    fit_bias_in_weight_scales(scales, bias, input_scale, bias_type);
+    fit_bias_in_weight_scales(scales, bias, input_scale);
   }
   const std::vector<int8_t> q = quantize_int8_weights(values, w.shape, axis, scales);
   Tensor& qw = out.tensor(op.inputs[1]);

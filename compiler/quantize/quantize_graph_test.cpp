@@ -14,10 +14,11 @@ namespace {
 using namespace tflite_test;
 
 // in [1,2] -> FULLY_CONNECTED (weights [2,2], bias [2]) -> h [1,2] -> `next` (reading 3, writing 4) -> out [1,2]
-std::vector<uint8_t> float_fc_then(const OpSpec& next) {
+std::vector<uint8_t> float_fc_then(const OpSpec& next, std::vector<float> w = {1.0f, -0.6f, 0.25f, 0.1f},
+                                   std::vector<float> b = {0.5f, -0.25f}) {
   ModelSpec m;
-  m.tensors = {float_tensor("in", {1, 2}), float_tensor("w", {2, 2}, {1.0f, -0.6f, 0.25f, 0.1f}),
-               float_tensor("b", {2}, {0.5f, -0.25f}), float_tensor("h", {1, 2}), float_tensor("out", {1, 2})};
+  m.tensors = {float_tensor("in", {1, 2}), float_tensor("w", {2, 2}, std::move(w)), float_tensor("b", {2}, std::move(b)),
+               float_tensor("h", {1, 2}), float_tensor("out", {1, 2})};
   OpSpec fc = op(9, 1, {0, 1, 2}, {3});
   fc.options_type = tflite::BuiltinOptions::FullyConnectedOptions;
   fc.options = [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateFullyConnectedOptions(fbb).Union(); };
@@ -173,6 +174,21 @@ TEST(QuantizeGraph, MixedConvertsAtTheInt8Int16Boundaries) {
   EXPECT_FLOAT_EQ(q.tensor(4).quant.scale[0], 1.0f / 32768.0f);
   EXPECT_EQ(q.ops[3].kind, OpKind::Quantize);
   EXPECT_EQ(q.tensor(q.outputs[0]).dtype, DType::kInt8);
+}
+
+// A dead channel (weights ~1e-30, bias 0.35) in 16x8: its widened weight scale keeps the rescale factor
+// input x weight / output above 2^-31, which TFLite's QuantizeMultiplier would make 0 (the output lost;
+// vww_mobilenet has two such channels).
+TEST(QuantizeGraph, DeadChannelKeepsAUsableRescaleIn16x8) {
+  QuantizeSettings s;
+  s.activations = s.input_type = s.output_type = DType::kInt16;
+  const std::vector<uint8_t> model =
+      float_fc_then(op(47, 1, {3}, {4}), {1.0f, -0.6f, 2e-30f, 1e-30f}, {0.5f, 0.35f});  // then EXP (kept float)
+  const Graph q = quantize_graph(read_tflite(model), kRanges, s);
+  const double rescale = static_cast<double>(q.tensor(0).quant.scale[0]) * q.tensor(1).quant.scale[1] /
+                         q.tensor(3).quant.scale[0];
+  EXPECT_GE(rescale, std::ldexp(1.0, -31));
+  EXPECT_LE(std::llabs(constant_values<int64_t>(q.tensor(2))[1]), int64_t{1} << 30);
 }
 
 TEST(QuantizeGraph, MissingRangeIsNamed) {
