@@ -307,10 +307,10 @@ void add_quantize_settings(CLI::App& app, QuantizeCommandOptions& o, bool on_com
   app.add_option("--output-type", o.output_type, "the output type: the activations' (default), float32 (a "
                                                  "DEQUANTIZE behind), int8, uint8 or int16 (a QUANTIZE behind)"),
   app.add_option("--method", o.method, "activation ranges: minmax, percentile, mse (default; measured best, docs/quantize.md)"),
-      app.add_option("--bias-correction", o.bias_correction, "on or off: subtract each weighted layer's expected "
-                                                             "weight error (from the calibration means) from its bias"),
-      app.add_option("--equalize", o.equalize, "on or off: cross-layer equalisation of depthwise -> conv pairs "
-                                               "before calibration"),
+      app.add_option("--bias-correction", o.bias_correction, "on (default) or off: subtract each weighted layer's "
+                                                             "expected weight error (calibration means) from its bias"),
+      app.add_option("--equalize", o.equalize, "on or off (default): cross-layer equalisation of depthwise "
+                                               "-> conv pairs before calibration"),
       app.add_flag("--strict", o.strict, "refuse an operator without an int8 form instead of keeping it float32")};
   for (CLI::Option* option : added) {
     if (on_compile) option->needs("--quantize");
@@ -322,7 +322,7 @@ const char* const kCalibrationHelp =
 }  // namespace
 
 void add_quantize_options(CLI::App& app, QuantizeCommandOptions& o) {
-  app.add_option("model", o.model_path, "the float .tflite model")->required();
+  app.add_option("model", o.model_path, "the float .tflite or .onnx model")->required();
   app.add_option("--calibration", o.calibration, kCalibrationHelp)->required();
   app.add_option("-o,--output", o.output, "the quantized .tflite to write; OUT.quant.txt and OUT.quant.json beside it")
       ->required();
