@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints the yardstick of `microaot quantize` (issue 30, docs/quantize.md) as a Markdown table: for each
-# shared float model and each --method, calibrated on vectors 0-3 and evaluated on vectors 4-7 against the
-# float model's outputs (TFLM's float goldens), microaot's int8 model beside the converter's int8 twin:
+# shared float model and each --method (and 16x8, "default_int16"), calibrated on vectors 0-3 and evaluated
+# on vectors 4-7 against the float model's outputs (TFLM's float goldens), microaot's model beside the
+# converter's int8 twin:
 # output SQNR, top-1 agreement (class outputs) and largest error. The measuring is the e2e test
 # tests/e2e/quantize_test.cpp run over every model and method; it also fails a row that misses the yardstick.
 # Needs build/ with the e2e tests (scripts/setup.sh).

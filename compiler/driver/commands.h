@@ -80,6 +80,9 @@ struct CompileOutputOptions {
 };
 
 int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output);
+// `compile` of one model given as bytes (compile --quantize); `extra` files go into the folder too.
+int compile_model_bytes(CompileCommandOptions& options, const CompileOutputOptions& output,
+                        const std::vector<uint8_t>& bytes, const FileSet& extra);
 int run_command(RunCommandOptions& options);
 // `run` for a Cortex-M target: cross-compiled, run under QEMU (cortex_m_run.cpp). Returns the output files
 // (outputN.bin, or k/outputN.bin with --batch); run_command writes them as --output-dir.
@@ -105,9 +108,13 @@ struct QuantizeCommandOptions {
   std::vector<std::string> calibration;  // files or folders (quantize/calibration_data.h)
   std::string output;                    // the int8 .tflite; OUT.quant.txt and OUT.quant.json beside it
   std::string weights = "per-channel";
-  std::string activations = "int8";
-  std::string input_type = "int8";
-  std::string output_type = "int8";
+  std::string activations = "int8";  // int8, int16 or mixed (with target_sqnr_db)
+  double target_sqnr_db = 0.0;       // --target-sqnr: mixed keeps the layers below it int16
+  bool strict = false;               // refuse operators without an int8 form instead of keeping them float
+  std::string bias_correction = "on";  // on|off (on: measured better, docs/quantize.md)
+  std::string equalize = "off";         // on|off: cross-layer equalisation of depthwise -> conv pairs
+  std::string input_type;   // empty: the activations' type
+  std::string output_type;  // empty: the activations' type
   std::string method = "mse";  // best or tied best on the shared models (docs/quantize.md)
   std::string cc;
   std::string cflags;
@@ -115,6 +122,17 @@ struct QuantizeCommandOptions {
 };
 void add_quantize_options(CLI::App& app, QuantizeCommandOptions& options);
 int quantize_command(const QuantizeCommandOptions& options);
+// The quantized model and its report, in memory (`quantize` writes them, `compile --quantize` compiles them).
+struct QuantizedModel {
+  std::vector<uint8_t> tflite;
+  std::string report_text, report_json;
+  std::string summary;  // the lines printed: samples, settings, each output's SQNR
+};
+QuantizedModel quantize_model(const QuantizeCommandOptions& options);
+// `compile --quantize --calibration ...` (the quantize options without -o, --cc, --force).
+void add_compile_quantize_options(CLI::App& app, QuantizeCommandOptions& options, bool& enabled);
+int compile_quantized_command(CompileCommandOptions& options, const CompileOutputOptions& output,
+                              QuantizeCommandOptions quantize);
 // A .tflite model, or a graph blob (checked against the firmware folder `firmware_dir` when not empty).
 int inspect_command(const std::string& model_path, const std::string& firmware_dir = "");
 // `inspect --supported`: the operator x type table (docs/operators.md).

@@ -190,6 +190,12 @@ int compile_many(CompileCommandOptions& options, const CompileOutputOptions& out
 int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output) {
   check_output_options(options, output);
   if (!options.more_model_paths.empty()) return compile_many(options, output);
+  return compile_model_bytes(options, output, read_binary_file(options.model_path), {});
+}
+
+int compile_model_bytes(CompileCommandOptions& options, const CompileOutputOptions& output,
+                        const std::vector<uint8_t>& bytes, const FileSet& extra) {
+  check_output_options(options, output);
   std::optional<FirmwareFolder> firmware;
   if (!output.for_firmware.empty()) {
     firmware = read_firmware_folder(output.for_firmware);
@@ -197,11 +203,14 @@ int compile_command(CompileCommandOptions& options, const CompileOutputOptions& 
   }
   resolve_compile_options(options);
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<uint8_t> bytes = read_binary_file(options.model_path);
   const CompiledModel model = compile_model(bytes, with_provenance(options.compile, bytes));
   if (firmware) check_model_fits_firmware(model, *firmware);
   if (output.blob_only) return write_blob(output, model, options.model_path);
-  write_output(output, &model, emit_library(model), {{options.compile.source_name, model.options.model_sha256}},
+  FileSet library = emit_library(model);
+  for (const auto& [path, contents] : extra) {
+    if (!library.emplace(path, contents).second) throw CompileError("'" + path + "' is a file of the library itself");
+  }
+  write_output(output, &model, library, {{options.compile.source_name, model.options.model_sha256}},
                {options.model_path});
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
   if (options.planner_table) print_planner_table(model);

@@ -64,6 +64,9 @@ int main(int argc, char** argv) {
       ->needs("--blob-only");
   compile->add_flag("--force", output.force,
                     "replace an output microaot did not write, after moving it aside to NAME.microaot-backup-N");
+  QuantizeCommandOptions compile_quantize;
+  bool quantize_first = false;
+  add_compile_quantize_options(*compile, compile_quantize, quantize_first);
 
   RunCommandOptions run_options;
   CLI::App* run = app.add_subcommand("run", "compile, build for the host (or a Cortex-M board under QEMU), run on raw input files");
@@ -146,6 +149,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   try {
+    if (compile->parsed() && quantize_first) return compile_quantized_command(compile_options, output, compile_quantize);
     if (compile->parsed()) return compile_command(compile_options, output);
     if (run->parsed()) return run_command(run_options);
     if (bench->parsed()) return bench_command(bench_options);

@@ -164,6 +164,16 @@ std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
   return out;
 }
 
+// A float32 tensor without quantization: a constant when `data` is given.
+inline TensorSpec float_tensor(const std::string& name, std::vector<int32_t> shape, std::vector<float> data = {}) {
+  TensorSpec t;
+  t.name = name;
+  t.type = tflite::TensorType::FLOAT32;
+  t.shape = std::move(shape);
+  t.data = bytes_of(data);
+  return t;
+}
+
 // input 'in' [1,4] int8 -> FULLY_CONNECTED (weights [2,4] per channel, bias [2] int32, RELU) -> 'out' [1,2].
 inline ModelSpec small_fc_model() {
   ModelSpec m;

@@ -1,5 +1,5 @@
 // The one place `microaot quantize` reads its float model: every format that becomes a Graph plugs in here
-// (.tflite now; ONNX when its frontend lands). The rest of quantize only sees the Graph, and calibration
+// (.tflite, and .onnx through the ONNX frontend). The rest of quantize only sees the Graph, and calibration
 // runs that Graph written back as a .tflite (tflite_writer.h), so a new format needs nothing else.
 #pragma once
 

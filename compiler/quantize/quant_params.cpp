@@ -37,11 +37,11 @@ void for_each_element(const std::vector<int32_t>& shape, int axis, Fn fn) {
   }
 }
 
-double quantize_error(const std::vector<float>& values, Range range) {
-  const AffineParams p = int8_activation_params(range.min, range.max);
+double quantize_error(const std::vector<float>& values, Range range, DType type) {
+  const AffineParams p = activation_params(range.min, range.max, type);
   double sum = 0.0;
   for (float v : values) {
-    const double e = static_cast<double>(dequantize_int8(quantize_int8(v, p), p)) - v;
+    const double e = static_cast<double>(dequantize_value(quantize_value(v, p, type), p)) - v;
     sum += e * e;
   }
   return sum;
@@ -79,6 +79,37 @@ AffineParams int8_activation_params(float min, float max) {
   return p;
 }
 
+AffineParams int16_activation_params(float min, float max) {
+  constexpr double kInt16Max = 32767.0;
+  const double peak = std::max(std::fabs(static_cast<double>(min)), std::fabs(static_cast<double>(max)));
+  return {static_cast<float>((peak > 0.0 ? peak : 1.0) / kInt16Max), 0};
+}
+
+AffineParams activation_params(float min, float max, DType type) {
+  if (type == DType::kInt16) return int16_activation_params(min, max);
+  MICROAOT_CHECK(type == DType::kInt8, "activation parameters for int8 or int16 only");
+  return int8_activation_params(min, max);
+}
+
+IntRange int_range(DType type) {
+  switch (type) {
+    case DType::kUInt8: return {0, 255};
+    case DType::kInt16: return {std::numeric_limits<int16_t>::min(), std::numeric_limits<int16_t>::max()};
+    default: MICROAOT_CHECK(type == DType::kInt8, "an integer range for int8, uint8 or int16 only");
+  }
+  return {kQMin, kQMax};
+}
+
+int32_t quantize_value(float value, AffineParams params, DType type) {
+  const IntRange r = int_range(type);
+  const double q = std::round(static_cast<double>(value / params.scale)) + params.zero_point;
+  return static_cast<int32_t>(std::clamp(q, static_cast<double>(r.min), static_cast<double>(r.max)));
+}
+
+float dequantize_value(int32_t value, AffineParams params) {
+  return params.scale * static_cast<float>(value - params.zero_point);
+}
+
 std::vector<float> int8_weight_scales(const std::vector<float>& weights, const std::vector<int32_t>& shape,
                                       int axis, bool per_channel) {
   const int64_t channels = per_channel ? slices(shape, axis).channels : 1;
@@ -103,7 +134,7 @@ std::vector<int8_t> quantize_int8_weights(const std::vector<float>& weights, con
 }
 
 void fit_bias_in_weight_scales(std::vector<float>& weight_scales, const std::vector<float>& bias, float input_scale) {
-  constexpr double kBiasLimit = 1 << 30;
+  constexpr double kBiasLimit = 0x1p30;
   for (size_t c = 0; c < bias.size(); ++c) {
     float& scale = weight_scales[weight_scales.size() == 1 ? 0 : c];
     const double needed = std::fabs(static_cast<double>(bias[c])) / (static_cast<double>(input_scale) * kBiasLimit);
@@ -111,26 +142,45 @@ void fit_bias_in_weight_scales(std::vector<float>& weight_scales, const std::vec
   }
 }
 
-std::vector<int32_t> quantize_int32_bias(const std::vector<float>& bias, float input_scale,
-                                         const std::vector<float>& weight_scales) {
-  std::vector<int32_t> out(bias.size());
+std::vector<int64_t> quantize_bias(const std::vector<float>& bias, float input_scale,
+                                   const std::vector<float>& weight_scales, DType bias_type) {
+  MICROAOT_CHECK(bias_type == DType::kInt32 || bias_type == DType::kInt64, "an int32 or int64 bias only");
+  // int64's extremes are not doubles; 2^62 is far beyond any real bias at any scale.
+  const double hi = bias_type == DType::kInt32 ? std::numeric_limits<int32_t>::max() : 0x1p62;
+  const double lo = bias_type == DType::kInt32 ? std::numeric_limits<int32_t>::min() : -0x1p62;
+  std::vector<int64_t> out(bias.size());
   for (size_t c = 0; c < bias.size(); ++c) {
     const double scale = static_cast<double>(input_scale) * weight_scales[weight_scales.size() == 1 ? 0 : c];
-    const double q = std::round(bias[c] / scale);
-    constexpr double lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
-    out[c] = static_cast<int32_t>(std::clamp(q, lo, hi));
+    out[c] = static_cast<int64_t>(std::clamp(std::round(bias[c] / scale), lo, hi));
   }
   return out;
 }
 
-int8_t quantize_int8(float value, AffineParams params) {
-  const float q = std::round(value / params.scale) + static_cast<float>(params.zero_point);
-  return static_cast<int8_t>(std::clamp(q, float{kQMin}, float{kQMax}));
+std::vector<int32_t> quantize_int32_bias(const std::vector<float>& bias, float input_scale,
+                                         const std::vector<float>& weight_scales) {
+  const std::vector<int64_t> wide = quantize_bias(bias, input_scale, weight_scales, DType::kInt32);
+  return std::vector<int32_t>(wide.begin(), wide.end());
 }
 
-float dequantize_int8(int8_t value, AffineParams params) {
-  return params.scale * static_cast<float>(static_cast<int32_t>(value) - params.zero_point);
+std::vector<float> weight_error_shift(const std::vector<float>& weights, const std::vector<int8_t>& quantized,
+                                      const std::vector<int32_t>& shape, int axis, const std::vector<float>& scales,
+                                      const std::vector<float>& input_means, int multiplier) {
+  const int64_t last = shape.empty() ? 1 : shape.back();
+  std::vector<double> shift(static_cast<size_t>(slices(shape, axis).channels), 0.0);
+  for_each_element(shape, axis, [&](size_t at, int64_t c) {
+    const size_t in = static_cast<size_t>((static_cast<int64_t>(at) % last) / multiplier);
+    const double scale = scales.size() == 1 ? scales[0] : scales[static_cast<size_t>(c)];
+    const double error = scale * quantized[at] - weights[at];
+    shift[static_cast<size_t>(c)] += error * (in < input_means.size() ? input_means[in] : 0.0f);
+  });
+  return std::vector<float>(shift.begin(), shift.end());
 }
+
+int8_t quantize_int8(float value, AffineParams params) {
+  return static_cast<int8_t>(quantize_value(value, params, DType::kInt8));
+}
+
+float dequantize_int8(int8_t value, AffineParams params) { return dequantize_value(value, params); }
 
 RangeMethod parse_range_method(const std::string& name) {
   for (RangeMethod m : {RangeMethod::kMinMax, RangeMethod::kPercentile, RangeMethod::kMse}) {
@@ -148,7 +198,7 @@ const char* range_method_name(RangeMethod method) {
   return "?";
 }
 
-Range estimate_range(std::vector<float> values, RangeMethod method) {
+Range estimate_range(std::vector<float> values, RangeMethod method, DType type) {
   MICROAOT_CHECK(!values.empty(), "no calibration values for a range");
   const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
   const Range full{*lo, *hi};
@@ -159,11 +209,11 @@ Range estimate_range(std::vector<float> values, RangeMethod method) {
   }
   const std::vector<float> sample = subsample(values);
   Range best = full;
-  double best_error = quantize_error(sample, full);
+  double best_error = quantize_error(sample, full, type);
   for (int step = 1; step <= 10; ++step) {
     const float f = 1.0f - 0.05f * static_cast<float>(step);
     const Range r{full.min * f, full.max * f};
-    const double e = quantize_error(sample, r);
+    const double e = quantize_error(sample, r, type);
     if (e < best_error) {
       best_error = e;
       best = r;

@@ -28,6 +28,40 @@ TEST(QuantParams, ZeroIsExactInAnAsymmetricRange) {
   EXPECT_EQ(quantize_int8(-100.0f, p), -128);
 }
 
+TEST(QuantParams, Int16ActivationsAreSymmetric) {
+  const AffineParams p = int16_activation_params(-2.0f, 6.0f);
+  EXPECT_FLOAT_EQ(p.scale, 6.0f / 32767.0f);
+  EXPECT_EQ(p.zero_point, 0);
+  EXPECT_EQ(quantize_value(6.0f, p, DType::kInt16), 32767);
+  EXPECT_EQ(quantize_value(-2.0f, p, DType::kInt16), -10922);
+  EXPECT_EQ(quantize_value(-100.0f, p, DType::kInt16), -32768);  // saturates
+  EXPECT_EQ(quantize_value(300.0f, {1.0f, 0}, DType::kUInt8), 255);
+  EXPECT_GT(int16_activation_params(0.0f, 0.0f).scale, 0.0f);
+}
+
+TEST(QuantParams, Int64BiasIsNotCutAtInt32) {
+  const std::vector<int64_t> b = quantize_bias({3.0f}, 1e-6f, {1e-4f}, DType::kInt64);  // 3 / 1e-10
+  EXPECT_NEAR(static_cast<double>(b[0]), 3e10, 3e4);
+  EXPECT_EQ(quantize_bias({3.0f}, 1e-6f, {1e-4f}, DType::kInt32)[0], 2147483647);
+}
+
+// Bias correction: (dequantized - float weight) x the input channel's mean, summed per output channel.
+TEST(QuantParams, WeightErrorShiftIsTheErrorTimesTheInputMean) {
+  const std::vector<float> w = {1.0f, 0.004f};  // [1 output, 2 inputs]
+  const std::vector<float> scales = {1.0f / 127.0f};
+  const std::vector<int8_t> q = quantize_int8_weights(w, {1, 2}, 0, scales);
+  ASSERT_EQ(q, (std::vector<int8_t>{127, 1}));
+  const std::vector<float> shift = weight_error_shift(w, q, {1, 2}, 0, scales, {2.0f, 10.0f}, 1);
+  ASSERT_EQ(shift.size(), 1u);
+  EXPECT_NEAR(shift[0], (1.0 / 127.0 - 0.004) * 10.0, 1e-6);
+  // Depthwise [1, 1, 1, 4] with multiplier 2: output channels 2 and 3 read input channel 1.
+  const std::vector<float> dw = {0.0f, 0.0f, 0.004f, 0.0f};
+  const std::vector<int8_t> dq = {0, 0, 1, 0};
+  const std::vector<float> dshift = weight_error_shift(dw, dq, {1, 1, 1, 4}, 3, scales, {5.0f, 3.0f}, 2);
+  EXPECT_NEAR(dshift[2], (1.0 / 127.0 - 0.004) * 3.0, 1e-6);
+  EXPECT_EQ(dshift[0], 0.0f);
+}
+
 TEST(QuantParams, EmptyRangeGetsAUsableScale) {
   const AffineParams p = int8_activation_params(0.0f, 0.0f);
   EXPECT_GT(p.scale, 0.0f);

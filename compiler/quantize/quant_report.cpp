@@ -51,15 +51,31 @@ OutputError compare_output(const std::vector<std::vector<float>>& ref, const std
 
 std::string report_text(const QuantReport& r) {
   std::string out = std::string(kReportTextHeader) + ": " + r.model + " -> " + r.output + "\n";
-  out += "method " + r.method + ", weights " + r.weights + ", input " + r.input_type + ", output " + r.output_type +
-         ", " + std::to_string(r.samples) + " calibration sample(s)\n\n";
-  out += "SQNR of each int8 activation (dequantized) against the float model's, over the calibration samples\n";
+  out += "activations " + r.activations + ", method " + r.method + ", weights " + r.weights + ", input " + r.input_type + ", output " + r.output_type +
+         ", " + std::to_string(r.samples) + " calibration sample(s)\n";
+  out += "bias correction " + r.bias_correction + ", cross-layer equalisation: " + std::to_string(r.equalized_pairs) +
+         " depthwise -> conv pair(s)\n\n";
+  if (!r.kept_float.empty()) {
+    out += "kept float32 (no int8 form in microaot quantize):";
+    for (const std::string& op : r.kept_float) out += " " + op + ";";
+    out += "\n\n";
+  }
+  if (r.activations == "mixed") {
+    char line[256];
+    std::snprintf(line, sizeof line, "mixed: target %.2f dB; %zu layer(s) below it in the all-int8 model kept int16; "
+                  "arena %lld bytes all-int8, %lld bytes mixed (%+lld)\n", r.target_sqnr_db, r.kept_int16.size(),
+                  r.arena_int8, r.arena_mixed, r.arena_mixed - r.arena_int8);
+    out += line;
+    for (const std::string& layer : r.kept_int16) out += "  int16: " + layer + "\n";
+    out += "\n";
+  }
+  out += "SQNR of each quantized activation (dequantized) against the float model's, over the calibration samples\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%-6s %-28s %12s %5s %9s  %s\n", "tensor", "operator", "scale", "zp", "SQNR dB",
-                "name");
+  std::snprintf(line, sizeof line, "%-6s %-28s %-5s %12s %5s %9s  %s\n", "tensor", "operator", "type", "scale", "zp",
+                "SQNR dB", "name");
   out += line;
   for (const LayerError& l : r.layers) {
-    std::snprintf(line, sizeof line, "%-6d %-28s %12.6g %5d %9s  %s\n", l.tensor, l.op.c_str(),
+    std::snprintf(line, sizeof line, "%-6d %-28s %-5s %12.6g %5d %9s  %s\n", l.tensor, l.op.c_str(), l.type.c_str(),
                   static_cast<double>(l.scale), l.zero_point, db(l.sqnr_db).c_str(), l.name.c_str());
     out += line;
   }
@@ -81,12 +97,20 @@ std::string report_json(const QuantReport& r) {
   j["output"] = r.output;
   j["method"] = r.method;
   j["weights"] = r.weights;
+  j["activations"] = r.activations;
   j["input_type"] = r.input_type;
   j["output_type"] = r.output_type;
   j["calibration_samples"] = r.samples;
+  j["kept_float"] = r.kept_float;
+  j["bias_correction"] = r.bias_correction;
+  j["equalized_pairs"] = r.equalized_pairs;
+  if (r.activations == "mixed") {
+    j["mixed"] = {{"target_sqnr_db", r.target_sqnr_db}, {"kept_int16", r.kept_int16},
+                  {"arena_bytes_int8", r.arena_int8}, {"arena_bytes_mixed", r.arena_mixed}};
+  }
   j["layers"] = nlohmann::json::array();
   for (const LayerError& l : r.layers) {
-    j["layers"].push_back({{"tensor", l.tensor}, {"name", l.name}, {"operator", l.op}, {"scale", l.scale},
+    j["layers"].push_back({{"tensor", l.tensor}, {"name", l.name}, {"operator", l.op}, {"type", l.type}, {"scale", l.scale},
                            {"zero_point", l.zero_point}, {"sqnr_db", db_json(l.sqnr_db)}});
   }
   j["outputs"] = nlohmann::json::array();

@@ -1,5 +1,5 @@
 // The report `microaot quantize` writes beside the model (OUT.quant.txt, OUT.quant.json): per layer the
-// SQNR of the int8 activation (dequantized) against the float one over the calibration samples, and per
+// SQNR of the quantized activation (dequantized) against the float one over the calibration samples, and per
 // output the SQNR, the largest absolute error and the top-1 agreement (the position of the largest value
 // along the last dimension, for outputs that are class scores).
 #pragma once
@@ -13,6 +13,7 @@ struct LayerError {
   int tensor = -1;
   std::string name;
   std::string op;  // the operator that writes it, e.g. "CONV_2D (op 3)"
+  std::string type;  // "int8" or "int16"
   float scale = 0.0f;
   int zero_point = 0;
   double sqnr_db = 0.0;
@@ -32,11 +33,20 @@ struct QuantReport {
   std::string output;
   std::string method;
   std::string weights;
+  std::string activations;  // int8 or int16
   std::string input_type;
   std::string output_type;
   size_t samples = 0;
+  // --activations mixed: the target, the layers (as "tensor N, OP (op i)") kept int16 because the all-int8
+  // model missed the target there, and the arena (MODEL_ARENA_SIZE) all-int8 and mixed.
+  double target_sqnr_db = 0.0;
+  std::vector<std::string> kept_int16;
+  long long arena_int8 = 0, arena_mixed = 0;
   std::vector<LayerError> layers;
   std::vector<OutputError> outputs;
+  std::vector<std::string> kept_float;  // operators without an int8 form, kept float32 ("EXP (op 3)")
+  std::string bias_correction = "off";  // on|off
+  int equalized_pairs = 0;              // depthwise -> conv pairs cross-layer equalised
 };
 
 // Compares one output over all samples (ref/got: per sample, the float values; last_dim: the size of the

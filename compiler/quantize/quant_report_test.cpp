@@ -28,7 +28,9 @@ TEST(QuantReport, TextAndJsonHoldTheSameFigures) {
   r.weights = "per-channel";
   r.input_type = r.output_type = "int8";
   r.samples = 4;
-  r.layers = {{7, "conv", "CONV_2D (op 0)", 0.5f, -128, 31.256}, {8, "same", "RESHAPE (op 1)", 0.5f, -128, std::numeric_limits<double>::infinity()}};
+  r.activations = "int8";
+  r.layers = {{7, "conv", "CONV_2D (op 0)", "int16", 0.5f, 0, 31.256},
+              {8, "same", "RESHAPE (op 1)", "int8", 0.5f, -128, std::numeric_limits<double>::infinity()}};
   OutputError out;
   out.tensor = 8;
   out.name = "same";
@@ -46,6 +48,8 @@ TEST(QuantReport, TextAndJsonHoldTheSameFigures) {
   EXPECT_EQ(j[kReportJsonKey], 1);
   EXPECT_DOUBLE_EQ(j["layers"][0]["sqnr_db"].get<double>(), 31.26);
   EXPECT_EQ(j["layers"][1]["sqnr_db"], "exact");
+  EXPECT_EQ(j["layers"][0]["type"], "int16");
+  EXPECT_NE(text.find("int16"), std::string::npos) << text;
   EXPECT_EQ(j["outputs"][0]["top1_agreement"]["agree"], 4);
   EXPECT_EQ(j["calibration_samples"], 4);
 }

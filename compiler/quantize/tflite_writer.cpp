@@ -79,10 +79,13 @@ WrittenOptions conv_options(FlatBufferBuilder& fbb, const Graph& graph, const Op
               .Union()};
 }
 
+// int16 ADD and SUB take any scales (pot_scale_int16 false), as TFLite's converter writes them: the schema's
+// default (true) selects TFLite's older kernel for power-of-two scales only.
 WrittenOptions fused_activation_options(FlatBufferBuilder& fbb, const Graph& graph, const Op& op) {
   const tflite::ActivationFunctionType a = activation(options<FusedActivationOptions>(graph, op).activation);
-  if (op.kind == OpKind::Add) return {tflite::BuiltinOptions::AddOptions, tflite::CreateAddOptions(fbb, a).Union()};
-  if (op.kind == OpKind::Sub) return {tflite::BuiltinOptions::SubOptions, tflite::CreateSubOptions(fbb, a).Union()};
+  const bool pot = graph.tensor(op.outputs[0]).dtype != DType::kInt16;
+  if (op.kind == OpKind::Add) return {tflite::BuiltinOptions::AddOptions, tflite::CreateAddOptions(fbb, a, pot).Union()};
+  if (op.kind == OpKind::Sub) return {tflite::BuiltinOptions::SubOptions, tflite::CreateSubOptions(fbb, a, pot).Union()};
   return {tflite::BuiltinOptions::MulOptions, tflite::CreateMulOptions(fbb, a).Union()};
 }
 
@@ -123,9 +126,11 @@ WrittenOptions op_options(FlatBufferBuilder& fbb, const Graph& graph, const Op& 
     case OpKind::Tanh:
     case OpKind::Relu:
     case OpKind::Relu6: return {};
-    default: break;
+    default:
+      if (options_if<NoOptions>(op) != nullptr) return {};  // EXP, PAD, ...: TFLite reads no options for them
+      break;
   }
-  throw CompileError(describe_op(graph, op) + " cannot be written to a .tflite by microaot");
+  throw CompileError(describe_op(graph, op) + " cannot be written to a .tflite by microaot (its options)");
 }
 
 Offset<tflite::QuantizationParameters> quantization(FlatBufferBuilder& fbb, const Quantization& q) {

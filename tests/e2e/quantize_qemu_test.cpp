@@ -1,5 +1,5 @@
-// `microaot quantize`'s int8 models on the emulated Cortex-M4 (label qemu): the generic and the DSP (CMSIS-NN
-// style) builds give the host build's outputs byte for byte on held-out vectors 4-7.
+// `microaot quantize`'s int8 and 16x8 models on the emulated Cortex-M4 (label qemu): the generic and the DSP
+// (CMSIS-NN style) builds give the host build's outputs byte for byte on held-out vectors 4-7.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,12 +13,18 @@
 namespace microaot::e2e {
 namespace {
 
-class QuantizeQemuTest : public ::testing::TestWithParam<std::string> {
+struct QemuCase {
+  std::string model;
+  std::string activations;
+  std::vector<std::string> extra = {};
+};
+
+class QuantizeQemuTest : public ::testing::TestWithParam<QemuCase> {
  protected:
   void SetUp() override { tmp_ = make_temp_dir(); }
   void TearDown() override { remove_dir(tmp_); }
   std::string vector_file(int k) const {
-    return shared_dir() + "/models/" + GetParam() + "_f32/vectors/" + std::to_string(k) + ".input0.bin";
+    return shared_dir() + "/models/" + GetParam().model + "_f32/vectors/" + std::to_string(k) + ".input0.bin";
   }
   // The outputs of vectors 4-7 (inputs quantized with the model's input parameters) on `target`.
   std::string outputs(const std::string& model, const std::string& target) {
@@ -32,10 +38,17 @@ class QuantizeQemuTest : public ::testing::TestWithParam<std::string> {
       const std::vector<uint8_t> bytes = read_file(vector_file(k));
       std::vector<float> v(bytes.size() / 4);
       std::memcpy(v.data(), bytes.data(), bytes.size());
-      std::vector<int8_t> q;
-      for (float x : v) q.push_back(static_cast<int8_t>(std::clamp(std::round(x / scale) + zero_point, -128.0f, 127.0f)));
+      const bool wide = in.dtype == DType::kInt16;
+      std::vector<int16_t> q;
+      for (float x : v) {
+        q.push_back(static_cast<int16_t>(std::clamp(std::round(x / scale) + zero_point, wide ? -32768.0f : -128.0f,
+                                                    wide ? 32767.0f : 127.0f)));
+      }
+      std::vector<int8_t> narrow(q.begin(), q.end());
       const std::string path = tmp_ + "/in" + std::to_string(k) + ".bin";
-      std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(q.data()), static_cast<std::streamsize>(q.size()));
+      std::ofstream(path, std::ios::binary)
+          .write(wide ? reinterpret_cast<const char*>(q.data()) : reinterpret_cast<const char*>(narrow.data()),
+                 static_cast<std::streamsize>(q.size() * (wide ? 2 : 1)));
       args.insert(args.end(), {"--input", path});
     }
     std::string errors;
@@ -51,8 +64,10 @@ class QuantizeQemuTest : public ::testing::TestWithParam<std::string> {
 TEST_P(QuantizeQemuTest, CortexM4BuildsMatchTheHost) {
   MICROAOT_REQUIRE_QEMU();
   const std::string model = tmp_ + "/q.tflite";
-  std::vector<std::string> args = {"quantize", shared_dir() + "/models/" + GetParam() + "_f32/model.tflite", "-o",
-                                   model, "--calibration"};
+  std::vector<std::string> args = {"quantize", shared_dir() + "/models/" + GetParam().model + "_f32/model.tflite",
+                                   "-o", model, "--activations", GetParam().activations};
+  args.insert(args.end(), GetParam().extra.begin(), GetParam().extra.end());
+  args.push_back("--calibration");
   for (int k = 0; k < 4; ++k) args.push_back(vector_file(k));
   std::string errors;
   ASSERT_EQ(run_microaot_capture(args, errors), 0) << errors;
@@ -61,8 +76,13 @@ TEST_P(QuantizeQemuTest, CortexM4BuildsMatchTheHost) {
   EXPECT_EQ(outputs(model, "cmsis-nn, c -mcpu=cortex-m4"), host);
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedFloatModels, QuantizeQemuTest, ::testing::Values("hello_world", "ad_autoencoder"),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(SharedFloatModels, QuantizeQemuTest,
+                         ::testing::Values(QemuCase{"hello_world", "int8"}, QemuCase{"ad_autoencoder", "int8"},
+                                           QemuCase{"hello_world", "int16"}, QemuCase{"ad_autoencoder", "int16"},
+                                           QemuCase{"hello_world", "mixed", {"--target-sqnr", "45"}}),
+                         [](const ::testing::TestParamInfo<QemuCase>& info) {
+                           return info.param.model + "_" + info.param.activations;
+                         });
 
 }  // namespace
 }  // namespace microaot::e2e
