@@ -4,16 +4,24 @@
 #include <cstdint>
 #include <vector>
 
-#include "microaot/fit/depthwise_conv_2d.h"
-
 namespace microaot {
 
 namespace {
 
-// dw_ringed: a 3x3 window without dilation, depth multiplier 1, stride 1, rows of kDepthwiseRingMinColumns.
+// The layer's geometry as the kernel's params hold it, for the fit rules.
+microaot_depthwise_conv_2d_params_q params_of(const ConvGeometry& g, int depth_multiplier) {
+  microaot_depthwise_conv_2d_params_q p{};
+  p.filter_height = g.filter_h, p.filter_width = g.filter_w;
+  p.dilation_height = g.dilation_h, p.dilation_width = g.dilation_w;
+  p.stride_height = g.stride_h, p.stride_width = g.stride_w;
+  p.output_width = g.output_w, p.output_depth = g.output_c;
+  p.depth_multiplier = depth_multiplier;
+  return p;
+}
+
 bool ringed(const ConvGeometry& g, int depth_multiplier) {
-  return depth_multiplier == 1 && g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1 &&
-         g.stride_h == 1 && g.stride_w == 1 && g.output_w >= kDepthwiseRingMinColumns;
+  const microaot_depthwise_conv_2d_params_q p = params_of(g, depth_multiplier);
+  return microaot_fit_depthwise_ringed(&p) != 0;
 }
 
 // An int64 value as the int32 the kernel receives, saturated: beyond int32 it is outside every bound anyway.
@@ -45,7 +53,8 @@ bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r) {
 }
 
 bool depthwise_dsp_ring_only(const ConvGeometry& g, int depth_multiplier) {
-  return ringed(g, depth_multiplier) && g.output_c % 4 == 0 && g.output_w <= kDepthwiseRingTileColumns;
+  const microaot_depthwise_conv_2d_params_q p = params_of(g, depth_multiplier);
+  return microaot_fit_depthwise_ring(&p) && g.output_w <= kDepthwiseRingTileColumns;
 }
 
 std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier, bool requantization_fits) {

@@ -8,14 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "microaot/fit/depthwise_conv_2d.h"
 #include "ops/conv_common.h"
 
 namespace microaot {
 
-// The widened ring's tile (DW_RING_COLS - 2 output columns): the overlap variant takes the ring only when a
-// whole row fits in one tile. The ring's smallest row (dw_ringed): on smaller maps clipped windows cost less.
-constexpr int kDepthwiseRingTileColumns = 12;
-constexpr int kDepthwiseRingMinColumns = 3;
+// The widened ring's tile and smallest row: the kernels' own (runtime/include/microaot/fit/depthwise_conv_2d.h).
+// The overlap variant takes the ring only when a whole row fits in one tile.
+constexpr int kDepthwiseRingTileColumns = MICROAOT_DEPTHWISE_RING_TILE_WIDTH;
+constexpr int kDepthwiseRingMinColumns = MICROAOT_DEPTHWISE_RING_MIN_WIDTH;
 
 // A layer's requantization as the kernel receives it: the params' offsets, window and per-channel
 // multipliers and shifts, and the bias tensor's values (empty without a bias).

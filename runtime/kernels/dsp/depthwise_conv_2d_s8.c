@@ -279,7 +279,7 @@ static __attribute__((noinline)) void dw_rows_from(const dw_params* p, const int
   for (; c < p->output_depth; c += 4) {
     const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
     if (whole) microaot_dsp_depthwise_group_of(p, filter, ch, c, &g);
-    if (whole && dw_widened(p)) {
+    if (whole && microaot_fit_depthwise_widened(p)) {
       dw_group_rows_3x3(p, &g, input + c, output + c, row_stride, row_begin, row_end,
                         row_scratch != NULL ? row_scratch + c : NULL);
       continue;
@@ -311,7 +311,8 @@ static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filte
   /* The ring reads a row's inputs before the row's outputs are written, as the scratch row ensures
    * elsewhere: the ring needs no scratch row, but with one (overlap) the whole row in one tile, else a
    * later tile would read inputs that an earlier tile's later rows overwrote. */
-  if (dw_ringed(p) && (row_scratch == NULL || dw_tile_width() >= p->output_width)) {
+  if (microaot_fit_depthwise_ringed(p) &&
+      (row_scratch == NULL || MICROAOT_DEPTHWISE_RING_TILE_WIDTH >= p->output_width)) {
     c = p->output_depth / 4 * 4; /* the whole groups; the last depth % 4 channels by dw_rows_from */
     microaot_dsp_depthwise_rows_ringed(p, input, filter, ch, output, row_stride, row_begin, row_end, c);
   }

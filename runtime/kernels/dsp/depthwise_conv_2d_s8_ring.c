@@ -18,7 +18,7 @@
 
 /* Every channel group through the ring, the requantization within its bounds. */
 static int dw_ring_takes(const dw_params* p, const dw_channels* ch) {
-  return p->output_depth % 4 == 0 && dw_ringed(p) && microaot_dsp_depthwise_fits(p, ch);
+  return microaot_fit_depthwise_ring(p) && microaot_dsp_depthwise_fits(p, ch);
 }
 
 /* All rows at once into `output`, or (`overlap`: output and input may share bytes) row by row through the
@@ -37,7 +37,8 @@ static __attribute__((noinline)) microaot_status dw_ring_run(const dw_params* p,
   ch.multiplier = requant;
   ch.shift = requant + p->output_depth;
   if (!dw_ring_takes(p, &ch)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
-  if (!overlap || (dw_whole_pixels_apart(input, output, p->output_depth) && dw_tile_width() >= p->output_width)) {
+  if (!overlap ||
+      (dw_whole_pixels_apart(input, output, p->output_depth) && MICROAOT_DEPTHWISE_RING_TILE_WIDTH >= p->output_width)) {
     microaot_dsp_depthwise_rows_ringed(p, input, filter, &ch, output, row_size, 0, rows, p->output_depth);
     return MICROAOT_STATUS_OK;
   }

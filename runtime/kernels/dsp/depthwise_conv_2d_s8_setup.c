@@ -45,7 +45,7 @@ __attribute__((noinline)) void microaot_dsp_depthwise_rows_ringed(const dw_param
                                                                   int8_t* output, size_t row_stride,
                                                                   int32_t row_begin, int32_t row_end,
                                                                   int32_t groups_end) {
-  const int32_t width = dw_tile_width();
+  const int32_t width = MICROAOT_DEPTHWISE_RING_TILE_WIDTH;
   int32_t c, ox;
   dw_group g;
   dw_ring ring;

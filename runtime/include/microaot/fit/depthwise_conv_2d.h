@@ -44,6 +44,32 @@ static inline int microaot_fit_depthwise_dsp(const microaot_depthwise_conv_2d_pa
   return (p->depth_multiplier == 1 || p->depth_multiplier % 4 == 0) && microaot_fit_depthwise_dsp_requantization(p, ch);
 }
 
+/* The widened ring's columns (microaot/internal/dsp_depthwise.h): a tile's windows span at most as many input
+ * columns, so a tile has 2 output columns fewer. */
+#define MICROAOT_DEPTHWISE_RING_COLUMNS 14
+#define MICROAOT_DEPTHWISE_RING_TILE_WIDTH (MICROAOT_DEPTHWISE_RING_COLUMNS - 2)
+/* The ring's smallest output row: on smaller maps its set-up costs more than the clipped windows. */
+#define MICROAOT_DEPTHWISE_RING_MIN_WIDTH 3
+
+/* A 3x3 filter without dilation, depth multiplier 1: the group's widened weights and the unrolled taps. */
+static inline int microaot_fit_depthwise_widened(const microaot_depthwise_conv_2d_params_q* p) {
+  return p->depth_multiplier == 1 && p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
+         p->dilation_width == 1;
+}
+
+/* Whether the ring takes the layer: widened, stride 1 (at stride 2 each input pixel serves fewer windows than
+ * its widening costs), rows of MICROAOT_DEPTHWISE_RING_MIN_WIDTH pixels or more. */
+static inline int microaot_fit_depthwise_ringed(const microaot_depthwise_conv_2d_params_q* p) {
+  return microaot_fit_depthwise_widened(p) && p->stride_width == 1 && p->stride_height == 1 &&
+         p->output_width >= MICROAOT_DEPTHWISE_RING_MIN_WIDTH;
+}
+
+/* The ring's own kernel (depthwise_conv_2d_s8_ring): every channel group through the ring. It also needs the
+ * bounds above (microaot_fit_depthwise_dsp). */
+static inline int microaot_fit_depthwise_ring(const microaot_depthwise_conv_2d_params_q* p) {
+  return p->output_depth % 4 == 0 && microaot_fit_depthwise_ringed(p);
+}
+
 /* depthwise_conv_2d_s8_multiplier's geometry: a depth multiplier of 2 or more over at least 4 output channels,
  * each input channel's outputs side by side (output depth = input depth * multiplier), so that any 4 channels from
  * an even one on read at most 2 neighbouring input channels. The kernel also needs the bounds above. */

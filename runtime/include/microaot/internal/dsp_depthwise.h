@@ -59,29 +59,11 @@ typedef struct {
 void microaot_dsp_depthwise_group_of(const dw_params* p, const int8_t* filter, const dw_channels* ch, int32_t c,
                                      dw_group* g);
 
-/* A 3x3 filter without dilation: the group's widened weights and the unrolled taps. */
-static inline int dw_widened(const dw_params* p) {
-  return p->depth_multiplier == 1 && p->filter_height == 3 && p->filter_width == 3 && p->dilation_height == 1 &&
-         p->dilation_width == 1;
-}
 
 /* Four channels from their doubled sums (bias included), clamped by SIMD (for [-128, 127] as well: one copy
  * of the code where dw_store4_tested inlines two). */
 static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out) {
   microaot_dsp_output_step_store8x4_clamped(g->output_step, s, out, g->activation_min4, g->activation_max4);
-}
-
-/* The widened ring's columns (dw_ring below): a tile's windows span at most as many. */
-#define DW_RING_COLS 14
-
-/* Output columns per tile: a tile's windows span at most DW_RING_COLS input columns. */
-static inline int32_t dw_tile_width(void) { return DW_RING_COLS - 2; }
-
-/* Whether the ring takes the layer: a 3x3 window without dilation, depth multiplier 1, stride 1 (at stride
- * 2 each input pixel serves fewer windows than its widening costs), rows of 3 pixels or more (on smaller
- * maps the ring's set-up costs more than the clipped windows). */
-static inline int dw_ringed(const dw_params* p) {
-  return dw_widened(p) && p->stride_width == 1 && p->stride_height == 1 && p->output_width >= 3;
 }
 
 /* Whether an overlapping output lies a whole number of pixels from the input: then every output byte
@@ -100,7 +82,7 @@ static inline int dw_whole_pixels_apart(const int8_t* input, const int8_t* outpu
  * taps (the reference skips padding taps: each would add 0). The ring holds input columns [origin, origin +
  * cols) of a tile of output columns. */
 typedef struct {
-  uint32_t lanes[DW_RING_COLS][8][2]; /* slot 7 (slot 3 again) is never read: a store instead of a test */
+  uint32_t lanes[MICROAOT_DEPTHWISE_RING_COLUMNS][8][2]; /* slot 7 (slot 3 again) is never read: a store instead of a test */
   int32_t origin, cols;
   int32_t inside_begin, inside_end; /* the ring's columns inside the image: the others stay zero */
   int32_t first_row;                /* the image's first window's top row: slot 0 */
