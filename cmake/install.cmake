@@ -10,7 +10,7 @@ set(MICROAOT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/microaot)
 
 install(TARGETS microaot RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY runtime/include runtime/kernels runtime/executor DESTINATION ${MICROAOT_INSTALL_DATADIR}/runtime
-        PATTERN "*_test.cpp" EXCLUDE PATTERN "*_test_util.h" EXCLUDE PATTERN "dsp_test" EXCLUDE
+        PATTERN "*_test.cpp" EXCLUDE PATTERN "*_test_util.h" EXCLUDE
         PATTERN "overlap_harness.h" EXCLUDE PATTERN "requantize_reference.h" EXCLUDE)
 install(DIRECTORY examples/ DESTINATION ${MICROAOT_INSTALL_DATADIR}/examples PATTERN "build" EXCLUDE)
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -1,4 +1,5 @@
-// The DSP kernels (runtime/kernels/dsp/, linked under microaot_dsp_* names by dsp_test/) against the
+// The DSP kernels (runtime/kernels/dsp/, linked under microaot_dsp_* names: runtime/CMakeLists.txt generates a
+// renaming file per MICROAOT_KERNEL_ISA line) against the
 // portable ones on random shapes, zero points and multipliers that keep outputs mostly inside the int8 range
 // (saturated outputs would hide a wrong sum): byte for byte, plain and overlap variants, fast paths and
 // fallbacks. On the host they run microaot/internal/dsp.h's C definitions of the instructions; the differential

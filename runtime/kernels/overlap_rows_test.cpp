@@ -216,7 +216,7 @@ TEST(OverlapRows, ConvF32) { run_conv_cases(Kind::kConv, microaot_conv_2d_f32, m
 TEST(OverlapRows, DepthwiseConvS8) {
   run_conv_cases(Kind::kDepthwise, microaot_depthwise_conv_2d_s8, microaot_depthwise_conv_2d_s8_overlap);
 }
-// The DSP implementation (dsp_test/), whose overlap flavor goes channel group by channel group (of four) when
+// The DSP implementation (as microaot_dsp_*), whose overlap flavor goes channel group by channel group (of four) when
 // input and output lie a whole number of pixels apart (the shifts above include such and others) and the
 // depth multiplier is 1, whole rows otherwise (multiplier 4: four output channels read one input channel).
 TEST(OverlapRows, DspDepthwiseConvS8) {
