@@ -298,7 +298,7 @@ Graph read_onnx(const std::vector<uint8_t>& bytes, const OnnxReadOptions& option
     c.start_node(node, index, versions[static_cast<size_t>(index)]);
     find_onnx_op(node.domain(), node.op_type())->convert(c);
     for (size_t i = 0; i < c.num_outputs(); ++i) {
-      if (!c.has_value(c.output_name(i))) c.refuse("output " + std::to_string(i) + " is not supported");
+      if (!c.output_name(i).empty() && !c.has_value(c.output_name(i))) c.refuse("output " + std::to_string(i) + " is not supported");
     }
   }
   add_outputs(c, g);
