@@ -18,7 +18,8 @@ constexpr int kGruGates = 3;   // z, r, h
 
 struct Recurrence {
   int seq = 0, batch = 0, input = 0, hidden = 0, directions = 1;
-  bool reverse = false;  // direction "reverse" (bidirectional: direction 1 is the reverse one)
+  bool reverse = false;      // direction "reverse" (bidirectional: direction 1 is the reverse one)
+  bool batch_first = false;  // layout 1: X [batch, seq, input], states [batch, directions, hidden]
 };
 
 int elementwise(Converter& c, OpKind kind, int a, int b) {
@@ -75,10 +76,12 @@ std::vector<float> sum(std::vector<float> a, const std::vector<float>& b) {
 
 // The attributes both operators share; anything but the defaults ONNX's reference computes is refused.
 Recurrence check_common(Converter& c, int gates, const std::vector<std::string>& activations) {
-  if (c.attr_int("layout", 0) != 0) c.refuse("layout 1 (batch first) is not supported");
   if (c.has_attr("clip")) c.refuse("clip is not supported");
   const std::string direction = c.attr_string("direction", "forward");
   Recurrence r;
+  const int64_t layout = c.attr_int("layout", 0);
+  if (layout != 0 && layout != 1) c.refuse("layout " + std::to_string(layout) + " is not supported");
+  r.batch_first = layout == 1;
   if (direction == "bidirectional") {
     r.directions = 2;
   } else if (direction == "reverse") {
@@ -98,7 +101,8 @@ Recurrence check_common(Converter& c, int gates, const std::vector<std::string>&
   if (c.tensor(x).dtype != DType::kFloat32) c.refuse("only float32 is supported");
   const std::vector<int64_t> xs = c.onnx_shape(x);
   if (xs.size() != 3) c.refuse("X must be rank 3");
-  r.seq = static_cast<int>(xs[0]), r.batch = static_cast<int>(xs[1]), r.input = static_cast<int>(xs[2]);
+  r.seq = static_cast<int>(xs[r.batch_first ? 1 : 0]), r.batch = static_cast<int>(xs[r.batch_first ? 0 : 1]);
+  r.input = static_cast<int>(xs[2]);
   const std::vector<int64_t> rs = c.onnx_shape(c.input(2));
   if (rs.size() != 3 || rs[0] != r.directions || rs[1] != gates * rs[2]) c.refuse("R must be [directions, gates * hidden, hidden]");
   r.hidden = static_cast<int>(rs[2]);
@@ -126,14 +130,18 @@ int initial_state(Converter& c, const Recurrence& r, size_t index, int d) {
   const std::vector<int32_t> shape = {r.batch, r.hidden};
   if (!c.has_input(index)) return c.float_constant(shape, std::vector<float>(static_cast<size_t>(r.batch) * r.hidden, 0.0f), "").id;
   const Value v = c.input(index);
-  if (c.onnx_shape(v) != std::vector<int64_t>{r.directions, r.batch, r.hidden}) c.refuse("an initial state must be [directions, batch, hidden]");
-  return c.reshape(split_even(c, c.plain(v), 0, r.directions)[static_cast<size_t>(d)], shape);
+  const std::vector<int64_t> want = r.batch_first ? std::vector<int64_t>{r.batch, r.directions, r.hidden}
+                                                  : std::vector<int64_t>{r.directions, r.batch, r.hidden};
+  if (c.onnx_shape(v) != want) c.refuse("an initial state must be [directions, batch, hidden] ([batch, directions, hidden] for layout 1)");
+  const int state = r.batch_first ? c.transpose(c.plain(v), {1, 0, 2}) : c.plain(v);
+  return c.reshape(split_even(c, state, 0, r.directions)[static_cast<size_t>(d)], shape);
 }
 
 // Each step's [batch, gates * hidden] projection of X through direction d's W, with `bias`, in time order.
 std::vector<int> input_projections(Converter& c, const Recurrence& r, int gates, int d, const std::vector<float>& bias) {
   const int n = gates * r.hidden;
-  const int x = c.reshape(c.plain(c.input(0)), {r.seq * r.batch, r.input});
+  const int plain = c.plain(c.input(0));
+  const int x = c.reshape(r.batch_first ? c.transpose(plain, {1, 0, 2}) : plain, {r.seq * r.batch, r.input});
   const std::vector<float> w = rows_of(c.constant_floats(c.input(1), "W"), d, n, r.input, 0, n);
   const int all = c.reshape(fc(c, x, w, n, r.input, bias), {r.seq, r.batch * n});
   std::vector<int> steps;
@@ -153,9 +161,11 @@ void define_outputs(Converter& c, const Recurrence& r, const std::vector<std::ve
     last_h.push_back(c.reshape(final_h[static_cast<size_t>(d)], {1, r.batch, r.hidden}));
     if (!final_c.empty()) last_c.push_back(c.reshape(final_c[static_cast<size_t>(d)], {1, r.batch, r.hidden}));
   }
-  if (!c.output_name(0).empty()) c.define(0, {concat(c, per_dir, 1), false});
-  if (!c.output_name(1).empty()) c.define(1, {concat(c, last_h, 0), false});
-  if (!final_c.empty() && !c.output_name(2).empty()) c.define(2, {concat(c, last_c, 0), false});
+  // layout 1: Y [batch, seq, directions, hidden], Y_h and Y_c [batch, directions, hidden]
+  const auto laid = [&](int id, const std::vector<int>& perm) { return r.batch_first ? c.transpose(id, perm) : id; };
+  if (!c.output_name(0).empty()) c.define(0, {laid(concat(c, per_dir, 1), {2, 0, 1, 3}), false});
+  if (!c.output_name(1).empty()) c.define(1, {laid(concat(c, last_h, 0), {1, 0, 2}), false});
+  if (!final_c.empty() && !c.output_name(2).empty()) c.define(2, {laid(concat(c, last_c, 0), {1, 0, 2}), false});
 }
 
 }  // namespace
