@@ -3,6 +3,7 @@
 // step adds the R product of the previous state, splits the gates and applies the default activations
 // (Sigmoid, Tanh, Tanh) with float32 ADD / SUB / MUL / LOGISTIC / TANH. The state starts from initial_h and
 // initial_c (zeros when absent) at every inference, as ONNX's does; nothing carries over between inferences.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -44,11 +45,23 @@ std::vector<int> split_even(Converter& c, int id, int axis, int n) {
   return outs;
 }
 
-// The pieces joined along `axis` (CONCATENATION), or the one piece.
+constexpr size_t kMaxConcatInputs = 10;  // CONCATENATION's limit
+
+// The pieces joined along `axis` (CONCATENATION, by groups of at most 10), or the one piece.
 int concat(Converter& c, const std::vector<int>& parts, int axis) {
   if (parts.size() == 1) return parts[0];
+  if (parts.size() > kMaxConcatInputs) {
+    std::vector<int> groups;
+    for (size_t i = 0; i < parts.size(); i += kMaxConcatInputs) {
+      const size_t end = std::min(parts.size(), i + kMaxConcatInputs);
+      groups.push_back(concat(c, std::vector<int>(parts.begin() + static_cast<std::ptrdiff_t>(i),
+                                                  parts.begin() + static_cast<std::ptrdiff_t>(end)), axis));
+    }
+    return concat(c, groups, axis);
+  }
   std::vector<int32_t> shape = c.graph().tensor(parts[0]).shape;
-  shape[static_cast<size_t>(axis)] *= static_cast<int32_t>(parts.size());
+  shape[static_cast<size_t>(axis)] = 0;
+  for (int p : parts) shape[static_cast<size_t>(axis)] += c.graph().tensor(p).shape[static_cast<size_t>(axis)];
   ConcatenationOptions o;
   o.axis = axis;
   return c.emit1(OpKind::Concatenation, parts, DType::kFloat32, shape, o);

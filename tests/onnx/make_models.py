@@ -166,6 +166,40 @@ def gru_unrolled(steps=6, features=12, hidden=24, classes=5):
     return b.model("input", [1, steps, features], y, [1, classes], 13)
 
 
+def recurrent_weights(b, gates, features, hidden):  # W, R and B of one direction, PyTorch's uniform init
+    k = 1.0 / np.sqrt(hidden)
+    def u(*shape):
+        return b.rng.uniform(-k, k, shape).astype(np.float32)
+    return u(1, gates * hidden, features), u(1, gates * hidden, hidden), u(1, 2 * gates * hidden)
+
+
+def lstm(steps=12, features=10, hidden=16, classes=6):
+    """KWS-style: an nn.LSTM(batch_first=True) over 12 feature frames, as torch.onnx exports it (Transpose
+    to [seq, batch, features], LSTM with zero initial states, opset 14), its Y_h through a Gemm head."""
+    b = Builder(5)
+    w, r, bias = recurrent_weights(b, 4, features, hidden)
+    zeros = b.init("h0", np.zeros((1, 1, hidden), np.float32))
+    x = b.node("Transpose", ["input"], perm=[1, 0, 2])
+    _, y_h, _ = b.node("LSTM", [x, b.init("lstm.W", w), b.init("lstm.R", r), b.init("lstm.B", bias), "", zeros,
+                                b.init("c0", np.zeros((1, 1, hidden), np.float32))], 3, hidden_size=hidden)
+    h = b.node("Squeeze", [y_h, b.constant(np.array([0], np.int64))])
+    return b.model("input", [1, steps, features], b.linear(h, hidden, classes), [1, classes], 14)
+
+
+def gru(steps=8, features=12, hidden=20, classes=5):
+    """An nn.GRU over 8 steps as exported (linear_before_reset=1, opset 13), a non-zero initial state, the
+    last step of Y (Squeeze, Gather) through a Gemm head."""
+    b = Builder(6)
+    w, r, bias = recurrent_weights(b, 3, features, hidden)
+    h0 = b.init("h0", (b.rng.randn(1, 1, hidden) * 0.5).astype(np.float32))
+    x = b.node("Transpose", ["input"], perm=[1, 0, 2])
+    y, _ = b.node("GRU", [x, b.init("gru.W", w), b.init("gru.R", r), b.init("gru.B", bias), "", h0], 2,
+                  hidden_size=hidden, linear_before_reset=1)
+    y = b.node("Squeeze", [y, b.constant(np.array([1], np.int64))])
+    last = b.node("Gather", [y, b.constant(np.array(steps - 1, np.int64))], axis=0)
+    return b.model("input", [1, steps, features], b.linear(last, hidden, classes), [1, classes], 13)
+
+
 def tflite_json(tflite, schema, work):
     subprocess.run(["flatc", "-t", "--strict-json", "--defaults-json", "-o", work, schema, "--", tflite],
                    check=True)
@@ -218,7 +252,8 @@ def main(argv):
             schema = argv[i + 1]
     os.makedirs(out, exist_ok=True)
     models = {"cnn_f32": cnn(), "ds_cnn_f32": ds_cnn(), "mlp_autoencoder_f32": mlp_autoencoder(),
-              "gru_unrolled_f32": gru_unrolled(), "unet_f32": unet()}
+              "gru_unrolled_f32": gru_unrolled(), "unet_f32": unet(),
+              "lstm_f32": lstm(), "gru_f32": gru()}
     inputs = {}
     for name, (tflite, golden_input) in twins.items():
         models[name] = fc_twin(tflite, schema)
