@@ -106,7 +106,8 @@ struct Holder {
 const std::vector<std::string>& onnx_real_model_names() {
   static const std::vector<std::string> names = {"cnn_f32",         "ds_cnn_f32",     "mlp_autoencoder_f32",
                                                  "gru_unrolled_f32", "unet_f32",        "hello_world_f32",
-                                                 "ad_autoencoder_f32", "lstm_f32",      "gru_f32"};
+                                                 "ad_autoencoder_f32", "lstm_f32",      "bilstm_f32",
+                                                 "gru_f32"};
   return names;
 }
 

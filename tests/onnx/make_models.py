@@ -186,6 +186,20 @@ def lstm(steps=12, features=10, hidden=16, classes=6):
     return b.model("input", [1, steps, features], b.linear(h, hidden, classes), [1, classes], 14)
 
 
+def bilstm(steps=6, features=8, hidden=8, classes=4):
+    """A bidirectional nn.LSTM with given (non-zero) h0 and c0, its whole Y re-laid batch first and
+    flattened into a Gemm: both directions' every step reaches the output."""
+    b = Builder(7)
+    fwd, bwd = recurrent_weights(b, 4, features, hidden), recurrent_weights(b, 4, features, hidden)
+    w, r, bias = (np.concatenate(pair) for pair in zip(fwd, bwd))
+    states = [b.init(n, (b.rng.randn(2, 1, hidden) * 0.5).astype(np.float32)) for n in ("h0", "c0")]
+    x = b.node("Transpose", ["input"], perm=[1, 0, 2])
+    y = b.node("LSTM", [x, b.init("lstm.W", w), b.init("lstm.R", r), b.init("lstm.B", bias), ""] + states,
+               hidden_size=hidden, direction="bidirectional")
+    y = b.node("Flatten", [b.node("Transpose", [y], perm=[2, 0, 1, 3])], axis=1)
+    return b.model("input", [1, steps, features], b.linear(y, steps * 2 * hidden, classes), [1, classes], 14)
+
+
 def gru(steps=8, features=12, hidden=20, classes=5):
     """An nn.GRU over 8 steps as exported (linear_before_reset=1, opset 13), a non-zero initial state, the
     last step of Y (Squeeze, Gather) through a Gemm head."""
@@ -253,13 +267,15 @@ def main(argv):
     os.makedirs(out, exist_ok=True)
     models = {"cnn_f32": cnn(), "ds_cnn_f32": ds_cnn(), "mlp_autoencoder_f32": mlp_autoencoder(),
               "gru_unrolled_f32": gru_unrolled(), "unet_f32": unet(),
-              "lstm_f32": lstm(), "gru_f32": gru()}
+              "lstm_f32": lstm(), "bilstm_f32": bilstm(), "gru_f32": gru()}
     inputs = {}
     for name, (tflite, golden_input) in twins.items():
         models[name] = fc_twin(tflite, schema)
         inputs[name] = np.fromfile(golden_input, np.float32)
     lines = []
-    for seed, (name, model) in enumerate(sorted(models.items())):
+    # The recurrent models take the input seeds after the others': those keep their inputs and figures.
+    later = ("lstm_f32", "bilstm_f32", "gru_f32")
+    for seed, (name, model) in enumerate(sorted(models.items(), key=lambda m: (m[0] in later, m[0]))):
         onnx.save(model, os.path.join(out, name + ".onnx"))
         shape = input_shape(model)
         x = inputs.get(name)
