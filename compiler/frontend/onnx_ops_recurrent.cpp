@@ -138,23 +138,33 @@ std::vector<float> biases(Converter& c, const Recurrence& r, int gates) {
   return b;
 }
 
-// Direction d's [batch, hidden] slice of the state input `index`, zeros when absent.
-int initial_state(Converter& c, const Recurrence& r, size_t index, int d) {
+// Each direction's [batch, hidden] slice of the state input `index`, zeros when absent.
+std::vector<int> initial_states(Converter& c, const Recurrence& r, size_t index) {
   const std::vector<int32_t> shape = {r.batch, r.hidden};
-  if (!c.has_input(index)) return c.float_constant(shape, std::vector<float>(static_cast<size_t>(r.batch) * r.hidden, 0.0f), "").id;
+  if (!c.has_input(index)) {
+    const int zeros = c.float_constant(shape, std::vector<float>(static_cast<size_t>(r.batch) * r.hidden, 0.0f), "").id;
+    return std::vector<int>(static_cast<size_t>(r.directions), zeros);
+  }
   const Value v = c.input(index);
   const std::vector<int64_t> want = r.batch_first ? std::vector<int64_t>{r.batch, r.directions, r.hidden}
                                                   : std::vector<int64_t>{r.directions, r.batch, r.hidden};
   if (c.onnx_shape(v) != want) c.refuse("an initial state must be [directions, batch, hidden] ([batch, directions, hidden] for layout 1)");
   const int state = r.batch_first ? c.transpose(c.plain(v), {1, 0, 2}) : c.plain(v);
-  return c.reshape(split_even(c, state, 0, r.directions)[static_cast<size_t>(d)], shape);
+  std::vector<int> per_direction;
+  for (int s : split_even(c, state, 0, r.directions)) per_direction.push_back(c.reshape(s, shape));
+  return per_direction;
 }
 
-// Each step's [batch, gates * hidden] projection of X through direction d's W, with `bias`, in time order.
-std::vector<int> input_projections(Converter& c, const Recurrence& r, int gates, int d, const std::vector<float>& bias) {
-  const int n = gates * r.hidden;
+// X as [seq * batch, input] rows, step after step.
+int input_rows(Converter& c, const Recurrence& r) {
   const int plain = c.plain(c.input(0));
-  const int x = c.reshape(r.batch_first ? c.transpose(plain, {1, 0, 2}) : plain, {r.seq * r.batch, r.input});
+  return c.reshape(r.batch_first ? c.transpose(plain, {1, 0, 2}) : plain, {r.seq * r.batch, r.input});
+}
+
+// Each step's [batch, gates * hidden] projection of X's rows `x` through direction d's W, with `bias`, in
+// time order.
+std::vector<int> input_projections(Converter& c, const Recurrence& r, int x, int gates, int d, const std::vector<float>& bias) {
+  const int n = gates * r.hidden;
   const std::vector<float> w = rows_of(c.constant_floats(c.input(1), "W"), d, n, r.input, 0, n);
   const int all = c.reshape(fc(c, x, w, n, r.input, bias), {r.seq, r.batch * n});
   std::vector<int> steps;
@@ -192,11 +202,13 @@ void convert_lstm(Converter& c) {
   const std::vector<float> rw = c.constant_floats(c.input(2), "R");
   std::vector<std::vector<int>> ys(static_cast<size_t>(r.directions));
   std::vector<int> final_h, final_c;
+  const int x = input_rows(c, r);
+  const std::vector<int> h0 = initial_states(c, r, 5), c0 = initial_states(c, r, 6);
   for (int d = 0; d < r.directions; ++d) {
     const std::vector<float> wb = rows_of(b, d, 2 * n, 1, 0, n), rb = rows_of(b, d, 2 * n, 1, n, n);
-    const std::vector<int> xw = input_projections(c, r, kLstmGates, d, sum(wb, rb));
+    const std::vector<int> xw = input_projections(c, r, x, kLstmGates, d, sum(wb, rb));
     const std::vector<float> rd = rows_of(rw, d, n, r.hidden, 0, n);
-    int h = initial_state(c, r, 5, d), cell = initial_state(c, r, 6, d);
+    int h = h0[static_cast<size_t>(d)], cell = c0[static_cast<size_t>(d)];
     const bool backwards = r.reverse || d == 1;
     std::vector<int>& y = ys[static_cast<size_t>(d)];
     y.resize(static_cast<size_t>(r.seq));
@@ -226,6 +238,8 @@ void convert_gru(Converter& c) {
   const std::vector<float> rw = c.constant_floats(c.input(2), "R");
   std::vector<std::vector<int>> ys(static_cast<size_t>(r.directions));
   std::vector<int> final_h;
+  const int x = input_rows(c, r);
+  const std::vector<int> h0 = initial_states(c, r, 5);
   for (int d = 0; d < r.directions; ++d) {
     const std::vector<float> wb = rows_of(b, d, 2 * n, 1, 0, n);
     std::vector<float> rb = rows_of(b, d, 2 * n, 1, n, n);
@@ -235,8 +249,8 @@ void convert_gru(Converter& c) {
       const bool inside_reset = j >= 2 * hn && linear_before_reset;
       (inside_reset ? hb : xb)[static_cast<size_t>(j)] += rb[static_cast<size_t>(j)];
     }
-    const std::vector<int> xw = input_projections(c, r, kGruGates, d, xb);
-    int h = initial_state(c, r, 5, d);
+    const std::vector<int> xw = input_projections(c, r, x, kGruGates, d, xb);
+    int h = h0[static_cast<size_t>(d)];
     const bool backwards = r.reverse || d == 1;
     std::vector<int>& y = ys[static_cast<size_t>(d)];
     y.resize(static_cast<size_t>(r.seq));
