@@ -28,13 +28,6 @@ void check_choice(const std::string& generic, const KernelCall& call, const Targ
 }
 }  // namespace
 
-bool has_specialisation_for(const std::string& stem, const Target& target) {
-  for (const KernelSpecialisation& line : kernel_registry().specialisations) {
-    if (line.parent == stem && target_runs_isa(target, line.isa)) return true;
-  }
-  return false;
-}
-
 void choose_variants(const Graph& graph, const std::vector<Op>& ops, const Target& target,
                      std::vector<KernelCall>& calls) {
   MICROAOT_CHECK(ops.size() == calls.size(), "one call per op");

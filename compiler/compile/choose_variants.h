@@ -17,10 +17,6 @@
 
 namespace microaot {
 
-// Whether some MICROAOT_KERNEL_SPECIALISATION line of the list specialises `stem` for an instruction set the
-// target runs.
-bool has_specialisation_for(const std::string& stem, const Target& target);
-
 // calls[i] is ops[i]'s lowered call. Each call of a stem the list specialises (on any instruction set) goes
 // through its family's chooser, which picks a specialisation the target runs, or none, and states why
 // (KernelCall::specialisation, network_info.txt and report.json); then share_kernels folds the calls across the

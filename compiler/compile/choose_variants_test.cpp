@@ -11,6 +11,7 @@
 
 #include "compile/compile_model.h"
 #include "frontend/tflite_test_builder.h"
+#include "kernels/select_kernels.h"
 #include "ops/op_handler.h"
 
 namespace microaot {

@@ -8,6 +8,13 @@ bool target_runs_isa(const Target& target, const std::string& isa) {
   return (isa == "dsp" && target.kernels_use_dsp()) || (isa == "mve" && target.kernels_use_mve());
 }
 
+bool has_specialisation_for(const std::string& stem, const Target& target, const KernelRegistry& registry) {
+  for (const KernelSpecialisation& line : registry.specialisations) {
+    if (line.parent == stem && target_runs_isa(target, line.isa)) return true;
+  }
+  return false;
+}
+
 std::string select_implementation(const KernelRegistry& registry, const KernelInfo& kernel, const Target& target) {
   std::string chosen = kernel.source;
   for (const char* isa : {"dsp", "mve"}) {  // later entries win: the wider extension

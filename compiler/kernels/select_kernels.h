@@ -14,6 +14,11 @@ namespace microaot {
 // Whether the target's kernels use instruction set `isa` ("dsp", "mve"): its sources and specialisations.
 bool target_runs_isa(const Target& target, const std::string& isa);
 
+// Whether some MICROAOT_KERNEL_SPECIALISATION line of the list specialises `stem` for an instruction set the
+// target runs: where none does, a family's chooser keeps the generic stem.
+bool has_specialisation_for(const std::string& stem, const Target& target,
+                            const KernelRegistry& registry = kernel_registry());
+
 // The implementation source of `stem` for `target` in `registry`: mve before dsp before portable.
 std::string select_implementation(const KernelRegistry& registry, const KernelInfo& kernel, const Target& target);
 

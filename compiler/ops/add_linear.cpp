@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernels/select_kernels.h"
 #include "ops/packed_weights.h"
 #include "support/diagnostics.h"
 
@@ -124,7 +125,7 @@ microaot_add_params_q rescale_params(const KernelCall& call) {
 }  // namespace
 
 void use_add_linear_form(KernelCall& call, const Target& target, bool subtract) {
-  if (!target.kernels_use_dsp()) return;
+  if (!has_specialisation_for(call.stem, target)) return;
   const std::vector<int32_t> form = fit_add_linear_form(rescale_params(call), subtract);
   if (form.empty()) {
     call.specialisation = "general rescaling: no linear form matches every pair of input values";

@@ -1,5 +1,6 @@
 // AVERAGE_POOL_2D: int8, int16 and float32, any fused activation; see pool_2d_common.h for the shared rules.
 #include "kernels/params_struct.h"
+#include "kernels/select_kernels.h"
 #include "microaot/fit/average_pool_2d.h"
 #include "ops/op_handler.h"
 #include "ops/pool_2d_common.h"
@@ -20,7 +21,7 @@ KernelCall lower(const Graph& graph, const Op& op) {
 // links no per-element row (and refuses, a status, any other layer); the others keep the full kernel. The fit
 // rules are the ones the kernels' guards apply (runtime/include/microaot/fit/average_pool_2d.h).
 void choose(const Graph&, const Op&, const Target& target, KernelCall& call) {
-  if (!target.kernels_use_dsp()) return;
+  if (!has_specialisation_for(call.stem, target)) return;
   const microaot_pool_2d_params_q params = MICROAOT_PARAMS_STRUCT(pool_2d_params_q, call.params);
   if (microaot_fit_pool_global(&params)) {
     call.stem = "average_pool_2d_s8_global";

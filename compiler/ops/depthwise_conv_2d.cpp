@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/params_struct.h"
+#include "kernels/select_kernels.h"
 #include "microaot/fit/depthwise_conv_2d.h"
 #include "ops/conv_common.h"
 #include "ops/depthwise_dsp_path.h"
@@ -121,7 +122,7 @@ KernelCall lower(const Graph& graph, const Op& op) {
 // status) a layer outside their rules (runtime/include/microaot/fit/depthwise_conv_2d.h): such a layer keeps the
 // full kernel, which takes the portable code for it.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
-  if (!target.kernels_use_dsp()) return;
+  if (!has_specialisation_for(call.stem, target)) return;
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), output_channels(graph, op));
   const ConvTensors t = conv_tensors(graph, op);
