@@ -2,6 +2,7 @@
 // with --supported, the operator x type table microaot compiles.
 // It works on any model the flatbuffer checks accept: operators microaot cannot compile are listed by
 // name and code, and the reasons it cannot compile the model are printed at the end (exit status 0).
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -39,10 +40,12 @@ void print_tensors(const ModelOutline& m) {
 }
 
 // Parameter bytes of op `index` (its constant inputs), and its MACs when the strict read has the op and
-// the op's checks pass.
+// the op's checks pass: the sum over the IR ops made from it (one for a .tflite operator, one or more for an
+// ONNX node: an LSTM unrolls into many).
 struct OpFigures {
   std::optional<int64_t> macs;
   int64_t params = 0;
+  bool folded = false;  // no IR op of its own: fused into a neighbour (BatchNormalization, Relu) or a constant
 };
 
 OpFigures figures_of(const ModelOutline& m, const std::optional<Graph>& g, size_t index,
@@ -51,14 +54,18 @@ OpFigures figures_of(const ModelOutline& m, const std::optional<Graph>& g, size_
   for (int id : m.ops[index].inputs) {
     if (id >= 0 && static_cast<size_t>(id) < m.tensors.size()) f.params += static_cast<int64_t>(m.tensors[id].constant_bytes);
   }
-  if (!g || index >= g->ops.size()) return f;
-  const Op& op = g->ops[index];
-  try {
-    const OpHandler& handler = op_handler(op.kind);
-    handler.check(*g, op);
-    f.macs = handler.macs(*g, op);
-  } catch (const CompileError& e) {
-    problems.push_back(e.what());
+  if (!g) return f;
+  f.folded = std::none_of(g->ops.begin(), g->ops.end(), [&](const Op& op) { return op.source_index == static_cast<int>(index); });
+  for (const Op& op : g->ops) {
+    if (op.source_index != static_cast<int>(index)) continue;
+    try {
+      const OpHandler& handler = op_handler(op.kind);
+      handler.check(*g, op);
+      f.macs = f.macs.value_or(0) + handler.macs(*g, op);
+    } catch (const CompileError& e) {
+      problems.push_back(e.what());
+      return {std::nullopt, f.params};
+    }
   }
   return f;
 }
@@ -91,6 +98,7 @@ void print_ops(const ModelOutline& m, const std::optional<Graph>& g, std::vector
     const std::string macs = op.code == kTfliteCustomCode ? "custom: needs --custom-op"
                              : !op.compilable             ? "unsupported"
                              : f.macs                     ? std::to_string(*f.macs) + " MACs"
+                             : f.folded                   ? "folded"
                                                           : "- MACs";
     std::cout << "  " << std::setw(4) << i << "  " << std::left << std::setw(20) << op.name << "v" << std::setw(3)
               << op.version << std::right << std::setw(17) << macs << std::setw(10) << f.params << " B  "
@@ -112,7 +120,6 @@ int inspect_command(const std::string& model_path, const std::string& firmware_d
   } catch (const CompileError& e) {
     problems.push_back(e.what());
   }
-  if (looks_like_onnx(bytes)) g.reset();  // its IR ops are not the file's nodes one for one
   std::cout << "model: " << model_path << "\n";
   if (!m.description.empty()) std::cout << "description: " << m.description << "\n";
   std::cout << "inputs: " << ids_text(m, m.inputs, false, true) << "\noutputs: " << ids_text(m, m.outputs, false, true)

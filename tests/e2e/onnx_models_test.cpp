@@ -30,6 +30,32 @@ TEST_P(OnnxRealModels, HostMatchesOnnxruntime) {
   remove_dir(out);
 }
 
+// "total: 5 ops, 22560 MACs, ..." (inspect) or "total MACs:          22560" (network_info.txt): the number.
+int64_t total_macs_in(const std::string& text, const std::string& marker) {
+  const size_t at = text.find(marker);
+  if (at == std::string::npos) return -1;
+  size_t digits = text.find_first_of("0123456789", at + marker.size());
+  return std::stoll(text.substr(digits));
+}
+
+// `inspect` counts an ONNX node's MACs over the IR ops made from it (an LSTM unrolls into many, a
+// BatchNormalization folds into its Conv), so the model's total is the compiled model's.
+TEST_P(OnnxRealModels, InspectCountsTheCompiledMacs) {
+  const std::string& name = GetParam();
+  if (is_tflite_twin(name)) MICROAOT_REQUIRE_SHARED();
+  MICROAOT_REQUIRE_ONNX_MODELS();
+  const std::string out = make_temp_dir();
+  std::string errors, listing;
+  ASSERT_EQ(run_microaot_capture({"inspect", onnx_real_models().model(name)}, errors, &listing), 0) << errors;
+  ASSERT_EQ(run_microaot({"compile", onnx_real_models().model(name), "-o", out + "/c"}), 0) << name;
+  const int64_t compiled = total_macs_in(read_text(out + "/c/network_info.txt"), "total MACs:");
+  const size_t total = listing.find("\ntotal: ");
+  ASSERT_NE(total, std::string::npos) << listing;
+  EXPECT_GT(compiled, 0) << name;
+  EXPECT_EQ(total_macs_in(listing.substr(total), " ops, "), compiled) << listing;
+  remove_dir(out);
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, OnnxRealModels, ::testing::ValuesIn(onnx_real_model_names()),
                          [](const auto& info) { return info.param; });
 
