@@ -20,6 +20,7 @@
 #include "microaot/kernels/add.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
+#include "microaot/kernels/mul.h"
 
 extern "C" {
 void microaot_dsp_conv_2d_s8(const microaot_conv_2d_params_q* params, const int8_t* input, const int8_t* filter,
@@ -45,6 +46,8 @@ microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(
     const microaot_depthwise_conv_2d_params_q* params, const int8_t* input, const int8_t* filter, const int32_t* bias,
     int8_t* output, void* scratch);
 void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
+                         int8_t* output);
+void microaot_dsp_mul_s8(const microaot_mul_params_q* params, const int8_t* input1, const int8_t* input2,
                          int8_t* output);
 void microaot_dsp_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
                                      const int8_t* weights, const int32_t* bias, int8_t* output);
@@ -543,6 +546,39 @@ TEST(DspAddS8, MatchesPortableOnRandomScales) {
     microaot_dsp_add_s8(&p, a.data(), b.data(), got.data());
     ASSERT_EQ(got, expected) << "case " << i;
     EXPECT_GT(unclamped(expected), 256 * 256 / 8) << "case " << i;
+  }
+}
+
+// Random scales and zero points (real multipliers from 2^-20 to 4: right shifts up to the fast path's bound,
+// and left shifts, which take the general code), the clamp [-128, 127] or a ReLU's: every pair of input values
+// in a flat run of odd length (the one-by-one tail), and the broadcast walk's rows with input 1 or input 2 one
+// value (step 0), or a row repeated (per-channel broadcasting).
+TEST(DspMulS8, MatchesPortableOnEveryPairAndBroadcast) {
+  std::mt19937 rng(23);
+  const int32_t shape[2] = {256, 256}, rows[2] = {256, 1}, one_per_row[2] = {1, 0}, repeated_row[2] = {0, 1};
+  const int32_t* const strides[4][2] = {{nullptr, nullptr}, {rows, one_per_row}, {one_per_row, rows}, {rows, repeated_row}};
+  std::vector<int8_t> a, b;
+  for (int x = -128; x < 128; ++x) {
+    for (int y = -128; y < 128; ++y) a.push_back(static_cast<int8_t>(x)), b.push_back(static_cast<int8_t>(y));
+  }
+  for (int i = 0; i < 48; ++i) {
+    microaot_mul_params_q p{};
+    const int walk = i % 4;
+    if (walk == 0) {
+      binary_test::set_walk(p, 256 * 256 - 3);
+    } else {
+      binary_test::set_walk(p, 256 * 256, 2, shape, strides[walk][0], strides[walk][1]);
+    }
+    // zero points at the bounds every fifth case (offsets -127 and 128)
+    p.input1_offset = i % 5 == 2 ? 128 : -draw(rng, -128, 127);
+    p.input2_offset = i % 5 == 2 ? -127 : -draw(rng, -128, 127);
+    const double real = std::ldexp(1.0, draw(rng, -20, 1)) * std::uniform_real_distribution<double>(0.5, 1.0)(rng);
+    const int32_t zo = i % 6 == 5 ? (i % 2 == 0 ? -128 : 127) : draw(rng, -30, 30);
+    binary_test::set_output_rescale(p, multiplier_test::quantize(real), zo, i % 2 == 0 ? zo : -128, 127);
+    std::vector<int8_t> expected(256 * 256), got(256 * 256);
+    microaot_mul_s8(&p, a.data(), b.data(), expected.data());
+    microaot_dsp_mul_s8(&p, a.data(), b.data(), got.data());
+    ASSERT_EQ(got, expected) << "case " << i;
   }
 }
 
