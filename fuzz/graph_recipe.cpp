@@ -460,8 +460,7 @@ constexpr WideShape kWideConvolutions[] = {
     {6, 6, 128, 3, 3, 1, 1, true, 16},    // window 1,152
     {7, 7, 255, 3, 3, 2, 1, true, 9},     // 2,295, stride 2, odd depth and channels
     {7, 7, 96, 5, 5, 1, 2, true, 13},     // 2,400, dilation 2
-    {5, 5, 1001, 1, 1, 2, 1, false, 6},   // 1x1 over 1,001 channels, stride 2
-    {3, 4, 2501, 1, 1, 1, 1, false, 5},   // 1x1 over 2,501
+    {5, 5, 1001, 1, 1, 2, 1, false, 6},   // 1x1 over 1,001 channels, stride 2 (FULLY_CONNECTED's go beyond 2,048)
     {6, 5, 231, 3, 1, 2, 1, false, 4},    // 693, a 3x1 filter, VALID
 };
 // FULLY_CONNECTED depths up to 4,000 (micro_speech's), odd units and rows (batches).

@@ -28,7 +28,7 @@ std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focu
                                                size_t size);
 
 // One `focus` operator (CONV_2D or FULLY_CONNECTED) of a shape well outside the shared models', for the packed
-// kernels' reduction in chunks: shape `shape` (modulo wide_shape_count) of a fixed list, windows of 693 to 2,501
+// kernels' reduction in chunks: shape `shape` (modulo wide_shape_count) of a fixed list, windows of 693 to 2,400
 // elements, 1x1 and k x k, odd depths and channel counts, strides and dilations of 2; FULLY_CONNECTED depths of 700
 // to 4,000, odd units and rows. Quantization, weights, bias and activation as focused_model_from_recipe's, from
 // the recipe (65,536 bytes give every weight); empty for another operator.
