@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -443,7 +444,83 @@ void calibrate_weighted(Recipe& r, ModelSpec& m, OpKind kind) {
                       std::sqrt(taps) * 136.0f;
   if (std::isfinite(scale) && scale > 0) output.scale = {scale};
 }
+
+// A layer shape well outside the shared models' (wide_model_from_recipe): the input image, the filter (1x1 for a
+// FULLY_CONNECTED, whose rows are the image's pixels), stride, dilation, SAME padding, output channels or units.
+struct WideShape {
+  int32_t height, width, depth, filter_h, filter_w, stride, dilation;
+  bool same;
+  int32_t channels;
+};
+
+// Windows (filter taps x input depth) beyond the packed kernels' one chunk (640 elements) and beyond 2,048:
+// odd depths and channel counts, strides and dilations of 2, 1x1 and k x k; the first is the layer
+// (3x3 over 128 channels). Each layer's weights below 65,536 bytes (the recipe's length; past it they are 0).
+constexpr WideShape kWideConvolutions[] = {
+    {6, 6, 128, 3, 3, 1, 1, true, 16},    // window 1,152
+    {7, 7, 255, 3, 3, 2, 1, true, 9},     // 2,295, stride 2, odd depth and channels
+    {7, 7, 96, 5, 5, 1, 2, true, 13},     // 2,400, dilation 2
+    {5, 5, 1001, 1, 1, 2, 1, false, 6},   // 1x1 over 1,001 channels, stride 2 (FULLY_CONNECTED's go beyond 2,048)
+    {6, 5, 231, 3, 1, 2, 1, false, 4},    // 693, a 3x1 filter, VALID
+};
+// FULLY_CONNECTED depths up to 4,000 (micro_speech's), odd units and rows (batches).
+constexpr WideShape kWideFullyConnected[] = {
+    {1, 1, 4000, 1, 1, 1, 1, false, 4},
+    {1, 3, 1501, 1, 1, 1, 1, false, 7},
+    {2, 1, 2049, 1, 1, 1, 1, false, 12},
+    {1, 1, 700, 1, 1, 1, 1, false, 41},
+};
+
+// The weights and bias of the model's one op as shape `w` makes them, at their full size (the fuzzer's constants
+// now and then take another type or shape, stop at 4,096 bytes or take a wrong length), for calibrate_weighted to
+// fill.
+void wide_constants(ModelSpec& m, const WideShape& w, bool fully_connected) {
+  const OpSpec& o = m.ops.back();
+  for (size_t k = 1; k < o.inputs.size() && k < 3; ++k) {
+    if (o.inputs[k] < 0 || o.inputs[k] >= static_cast<int32_t>(m.tensors.size())) continue;
+    TensorSpec& t = m.tensors[static_cast<size_t>(o.inputs[k])];
+    if (t.data.empty()) continue;
+    t.type = k == 1 ? TensorType::INT8 : TensorType::INT32;
+    t.shape = k == 2                ? std::vector<int32_t>{w.channels}
+              : fully_connected ? std::vector<int32_t>{w.channels, w.depth}
+                                : std::vector<int32_t>{w.channels, w.filter_h, w.filter_w, w.depth};
+    int64_t count = k == 2 ? 4 : 1;
+    for (int32_t d : t.shape) count *= d;
+    t.data.assign(static_cast<size_t>(count), 0);
+  }
+}
+
 }  // namespace
+
+int wide_shape_count(const tflite_test::ListedOp& focus) {
+  return focus.kind == OpKind::FullyConnected ? static_cast<int>(std::size(kWideFullyConnected))
+         : focus.kind == OpKind::Conv2D       ? static_cast<int>(std::size(kWideConvolutions))
+                                              : 0;
+}
+
+std::vector<uint8_t> wide_model_from_recipe(const tflite_test::ListedOp& focus, int shape, const uint8_t* data,
+                                            size_t size) {
+  const int count = wide_shape_count(focus);
+  if (count == 0) return {};
+  const WideShape& w = focus.kind == OpKind::FullyConnected ? kWideFullyConnected[shape % count]
+                                                            : kWideConvolutions[shape % count];
+  Recipe r(data, size);
+  ModelSpec m;
+  TensorSpec in = new_tensor(r, 0, TensorType::INT8, {1, w.height, w.width, w.depth});
+  in.type = TensorType::INT8, in.shape = {1, w.height, w.width, w.depth};  // not new_tensor's now-and-then others
+  quantize(r, in, true);
+  m.tensors.push_back(in);
+  m.inputs = {0};
+  OpChoices c = choose(r);
+  c.filter_h = w.filter_h, c.filter_w = w.filter_w, c.stride_h = c.stride_w = w.stride;
+  c.dilation_h = c.dilation_w = w.dilation, c.multiplier = 1, c.out_channels = w.channels, c.keep_dims = false;
+  c.padding = w.same ? tflite::Padding::SAME : tflite::Padding::VALID;
+  c.activation = r.flag() ? tflite::ActivationFunctionType::RELU : tflite::ActivationFunctionType::NONE;
+  m.outputs = {add_listed_op(r, m, 0, focus, c)};
+  wide_constants(m, w, focus.kind == OpKind::FullyConnected);
+  calibrate_weighted(r, m, focus.kind);
+  return build_model(m);
+}
 
 std::vector<uint8_t> model_from_recipe(const uint8_t* data, size_t size) {
   Recipe r(data, size);

@@ -27,4 +27,15 @@ const tflite_test::ListedOp* listed_op_named(const std::string& name);
 std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
                                                size_t size);
 
+// One `focus` operator (CONV_2D or FULLY_CONNECTED) of a shape well outside the shared models', for the packed
+// kernels' reduction in chunks: shape `shape` (modulo wide_shape_count) of a fixed list, windows of 693 to 2,400
+// elements, 1x1 and k x k, odd depths and channel counts, strides and dilations of 2; FULLY_CONNECTED depths of 700
+// to 4,000, odd units and rows. Quantization, weights, bias and activation as focused_model_from_recipe's, from
+// the recipe (65,536 bytes give every weight); empty for another operator.
+std::vector<uint8_t> wide_model_from_recipe(const tflite_test::ListedOp& focus, int shape, const uint8_t* data,
+                                            size_t size);
+
+// How many wide shapes `focus` has (0: none).
+int wide_shape_count(const tflite_test::ListedOp& focus);
+
 }  // namespace microaot::fuzz

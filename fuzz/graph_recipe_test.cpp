@@ -10,6 +10,7 @@
 
 #include "compile/compile_model.h"
 #include "graph_recipe.h"
+#include "microaot/kernels/packed.h"
 #include "support/diagnostics.h"
 #include "target/target.h"
 
@@ -51,6 +52,44 @@ TEST(FocusedRecipes, AveragePoolModelsReachTheLanesAndTheGlobalKernel) {
   const std::set<std::string> stems = stems_reached("AVERAGE_POOL_2D", 300);
   EXPECT_EQ(stems.count("average_pool_2d_s8_lanes"), 1u);
   EXPECT_EQ(stems.count("average_pool_2d_s8_global"), 1u);
+}
+
+// Every wide shape (the no-cliff cases of the differential harness) compiles on the Cortex-M4 to its packed
+// kernel, reduced in chunks: a window or depth beyond MICROAOT_PACKED_CHUNK (640), some beyond 2,048.
+TEST(WideRecipes, EveryShapeTakesThePackedKernelBeyondOneChunk) {
+  CompileOptions options;
+  options.target = parse_target("cortex-m4");
+  std::mt19937 rng(11);
+  for (const char* op : {"CONV_2D", "FULLY_CONNECTED"}) {
+    const tflite_test::ListedOp* focus = listed_op_named(op);
+    ASSERT_NE(focus, nullptr);
+    ASSERT_GT(wide_shape_count(*focus), 3);
+    int beyond_2048 = 0;
+    for (int shape = 0; shape < wide_shape_count(*focus); ++shape) {
+      bool compiled = false;
+      for (int attempt = 0; attempt < 50 && !compiled; ++attempt) {  // a recipe now and then breaks the model
+        std::vector<uint8_t> recipe(65536);
+        for (uint8_t& b : recipe) b = static_cast<uint8_t>(rng());
+        try {
+          const CompiledModel model = compile_model(wide_model_from_recipe(*focus, shape, recipe.data(), recipe.size()),
+                                                    options);
+          ASSERT_EQ(model.calls.size(), 1u);
+          const KernelCall& call = model.calls[0];
+          if (call.specialisation.rfind("packed", 0) != 0) continue;  // outside the output step's proof
+          compiled = true;
+          EXPECT_NE(call.stem.find("_packed"), std::string::npos) << op << " shape " << shape;
+          const Tensor& w = model.graph.tensor(model.graph.ops[0].inputs[1]);
+          const int64_t reduction = w.num_elements() / w.shape[0];
+          EXPECT_GT(reduction, MICROAOT_PACKED_CHUNK) << op << " shape " << shape;
+          beyond_2048 += reduction > 2048;
+        } catch (const CompileError&) {
+        }
+      }
+      EXPECT_TRUE(compiled) << op << " shape " << shape;
+    }
+    EXPECT_GE(beyond_2048, 1) << op;
+  }
+  EXPECT_EQ(wide_shape_count(*listed_op_named("ADD")), 0);
 }
 
 TEST(FocusedRecipes, AnUnknownOperatorHasNoLine) { EXPECT_EQ(listed_op_named("NOT_AN_OPERATOR"), nullptr); }

@@ -2,14 +2,17 @@
 // exercise it, on the host or an emulated Cortex-M, and compares every output byte for byte.
 //   microaot_differential --kernel STEM... [--cases N] [--seed S] [--target T] [--candidate-target T]
 //                         [--kernel-source PATH=FILE]... [--optimize speed|balanced|size] [--work DIR]
-//                         [--focus OPERATOR]
+//                         [--focus OPERATOR [--wide]] [--keep]
 // The reference run compiles each model for --target with the portable kernels (the cpu with "+nodsp": no
 // ISA implementation is chosen, the same board runs it); the candidate run for --candidate-target (default:
 // --target, so an ISA target picks its implementation) with each --kernel-source file in place of the
 // folder's. Models come from the graph fuzzer's recipe builder (random ops, shapes, quantization and
 // constants); only those the compiler accepts and that call one of the --kernel stems count; with --focus,
 // models of that one operator whose windows and depths lean towards the specialised stems random models
-// seldom reach (fuzz::focused_model_from_recipe). Exit 0: N cases, all identical; 1: a difference (the model
+// seldom reach (fuzz::focused_model_from_recipe); with --wide as well, case k of a fixed list of layer shapes well
+// outside the shared models' (fuzz::wide_model_from_recipe: windows and depths the packed kernels reduce in
+// chunks), one case per shape unless --cases says otherwise. --keep keeps every case's folder (the model,
+// inputs, both runs' outputs). Exit 0: N cases, all identical; 1: a difference (the model
 // and inputs are kept); 2: usage, or fewer than N cases found (a harness that compared nothing must not pass).
 #include <CLI/CLI.hpp>
 
@@ -36,9 +39,10 @@ namespace {
 
 struct Options {
   std::vector<std::string> kernels, kernel_sources;
-  int cases = 20, max_tries = 20000;
+  int cases = 20, max_tries = 20000;  // cases 0: with --wide, one per wide shape
   unsigned seed = 1;
   std::string target, candidate_target, optimize = "speed", work = "differential-work", focus;
+  bool wide = false, keep = false;
 };
 
 std::vector<uint8_t> random_bytes(std::mt19937& rng, size_t n) {
@@ -150,33 +154,39 @@ std::string compare_case(std::mt19937& rng, const std::vector<uint8_t>& model, c
 }
 
 // A random model: from a short recipe, or (`focus`) one operator's from a long one, whose bytes then fill its
-// weights as well as its choices.
-std::vector<uint8_t> random_model(std::mt19937& rng, const tflite_test::ListedOp* focus) {
+// weights as well as its choices; `wide`: of wide shape `index`, whose weights take a longer one.
+std::vector<uint8_t> random_model(std::mt19937& rng, const tflite_test::ListedOp* focus, bool wide, int index) {
   if (focus == nullptr) {
     const std::vector<uint8_t> recipe = random_bytes(rng, 64 + rng() % 192);
     return fuzz::model_from_recipe(recipe.data(), recipe.size());
   }
-  const std::vector<uint8_t> recipe = random_bytes(rng, 16384);
-  return fuzz::focused_model_from_recipe(*focus, recipe.data(), recipe.size());
+  const std::vector<uint8_t> recipe = random_bytes(rng, wide ? 65536 : 16384);
+  return wide ? fuzz::wide_model_from_recipe(*focus, index, recipe.data(), recipe.size())
+              : fuzz::focused_model_from_recipe(*focus, recipe.data(), recipe.size());
 }
 
 int differential(const Options& o) {
   std::mt19937 rng(o.seed);
   const tflite_test::ListedOp* focus = o.focus.empty() ? nullptr : fuzz::listed_op_named(o.focus);
   if (!o.focus.empty() && focus == nullptr) throw CompileError("--focus: no operator " + o.focus);
+  if (o.wide && (focus == nullptr || fuzz::wide_shape_count(*focus) == 0)) {
+    throw CompileError("--wide: wide shapes exist for --focus CONV_2D and FULLY_CONNECTED");
+  }
+  const int cases = o.wide && o.cases == 0 ? fuzz::wide_shape_count(*focus) : o.cases;
   int found = 0;
-  for (int attempt = 0; attempt < o.max_tries && found < o.cases; ++attempt) {
-    const std::vector<uint8_t> model = random_model(rng, focus);
+  for (int attempt = 0; attempt < o.max_tries && found < cases; ++attempt) {
+    const std::vector<uint8_t> model = random_model(rng, focus, o.wide, found);
     if (!exercises(model, o)) continue;
     const std::string diff = compare_case(rng, model, o, found);
     if (!diff.empty()) {
       std::printf("DIFFERENT in case %d (%s/case%d): %s\n", found, o.work.c_str(), found, diff.c_str());
       return 1;
     }
-    fs::remove_all(o.work + "/case" + std::to_string(found++));
+    if (!o.keep) fs::remove_all(o.work + "/case" + std::to_string(found));
+    ++found;
   }
-  std::printf("%d of %d cases identical (%s)\n", found, o.cases, found == o.cases ? "pass" : "too few cases found");
-  return found == o.cases ? 0 : 2;
+  std::printf("%d of %d cases identical (%s)\n", found, cases, found == cases ? "pass" : "too few cases found");
+  return found == cases ? 0 : 2;
 }
 
 }  // namespace
@@ -185,7 +195,7 @@ int main(int argc, char** argv) {
   Options o;
   CLI::App app{"microaot_differential: a kernel implementation against the portable one on random models"};
   app.add_option("--kernel", o.kernels, "kernel stem under test (kernel_list.def), e.g. add_s8")->required();
-  app.add_option("--cases", o.cases, "models that exercise the kernel to compare (default 20)");
+  app.add_option("--cases", o.cases, "models that exercise the kernel to compare (default 20; --wide: one per shape)");
   app.add_option("--max-tries", o.max_tries, "random models to draw at most (default 20000)");
   app.add_option("--seed", o.seed, "random seed (default 1)");
   app.add_option("--target", o.target, "the reference target (default generic C on the host)");
@@ -193,8 +203,11 @@ int main(int argc, char** argv) {
   app.add_option("--kernel-source", o.kernel_sources, "PATH=FILE: the candidate's kernel file (microaot run)");
   app.add_option("--optimize", o.optimize, "speed (default), balanced or size, as microaot's, for both runs");
   app.add_option("--focus", o.focus, "one operator per model (a TFLite builtin name, e.g. DEPTHWISE_CONV_2D)");
+  app.add_flag("--wide", o.wide, "with --focus CONV_2D or FULLY_CONNECTED: case k takes wide layer shape k of a list");
+  app.add_flag("--keep", o.keep, "keep every case's folder (model, inputs, outputs), not only a differing one's");
   app.add_option("--work", o.work, "folder for the models, inputs and outputs (default differential-work)");
   CLI11_PARSE(app, argc, argv);
+  if (o.wide && app.count("--cases") == 0) o.cases = 0;
   try {
     return differential(o);
   } catch (const std::exception& e) {

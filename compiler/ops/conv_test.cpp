@@ -285,9 +285,10 @@ TEST(ConvHandler, PointwiseKeepsThePortableKernelWhenOptimizingForSize) {
 }
 
 // The packed kernel's scratch holds two input pixels widened to int16, padded to groups of four: it follows
-// the input depth, up to kPackedMaxDepth.
+// the input depth up to MICROAOT_PACKED_CHUNK (640), beyond which the pixels are reduced in chunks (1000: two of
+// 500) and the 4 channels' sums of two pixels (32 bytes) follow the rows.
 TEST(ConvHandler, PackedScratchFollowsTheInputDepth) {
-  const std::pair<int, int64_t> depth_bytes[] = {{3, 16}, {4, 16}, {13, 64}, {640, 2560}};
+  const std::pair<int, int64_t> depth_bytes[] = {{3, 16}, {4, 16}, {13, 64}, {640, 2560}, {1000, 2000 + 32}};
   for (const auto& [depth, bytes] : depth_bytes) {
     Spec s;
     s.input = {1, 4, 4, depth};
@@ -368,12 +369,26 @@ TEST(ConvHandler, LayersOutsideTheOutputStepProofKeepTheUnpackedKernel) {
   }
 }
 
-TEST(ConvHandler, WideWindowsAndGroupsKeepTheUnpackedKernel) {
-  Spec wide;  // 3x3 x 72 channels: 648 elements per window
-  wide.input = {1, 4, 4, 72};
-  wide.filter = {4, 3, 3, 72};
-  wide.output = {1, 4, 4, 4};
-  expect_unpacked(wide, "not packed: depth 648 > 640");
+// Any window takes the packed kernel: one longer than MICROAOT_PACKED_CHUNK is reduced in chunks, its scratch
+// bounded (the rows and the gathered part of a chunk, then the sums).
+TEST(ConvHandler, WideWindowsTakeThePackedWindowKernel) {
+  for (const auto& [channels, chunk] : {std::pair<int, int64_t>{72, 324}, {128, 576}, {300, 540}}) {
+    Spec wide;  // 3x3 x 72 channels: 648 elements per window, two chunks; 1152; 2700: five
+    wide.input = {1, 4, 4, channels};
+    wide.filter = {5, 3, 3, channels};
+    wide.output = {1, 4, 4, 5};
+    wide.filter_scales.assign(5, 0.0001f);
+    Graph g = build(wide);
+    const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
+    EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk_w16") << channels;
+    EXPECT_EQ(call.scratch_bytes, 5 * chunk + 3 * 16) << channels;  // 3 channel pairs' sums of two pixels
+    EXPECT_NE(call.specialisation.find("packed windows: each output pixel's " + std::to_string(9 * channels)),
+              std::string::npos)
+        << call.specialisation;
+  }
+}
+
+TEST(ConvHandler, GroupsKeepTheUnpackedKernel) {
   Spec grouped;
   grouped.input = {1, 8, 8, 6};
   grouped.filter = {4, 1, 1, 3};

@@ -215,7 +215,7 @@ KernelCall lower(const Graph& graph, const Op& op) {
 // The int8 family's chooser (compile/choose_variants.h): the packed matrix product, or why not.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
   const FcShape s = fc_shape(graph, op);
-  call.specialisation = packed_refusal(target, s.units, s.depth, call.params.find("filter_offset")->integer);
+  call.specialisation = packed_refusal(target, s.units, call.params.find("filter_offset")->integer);
   if (call.specialisation.empty()) {
     use_packed_weights(graph, target, call, "fully_connected_s8_packed", s.units, s.depth);
   }

@@ -56,20 +56,41 @@ uint32_t lanes_word(const std::vector<int8_t>& weights, int32_t units, int32_t d
 
 }  // namespace
 
-std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth,
-                                       PackedWeights form) {
-  std::vector<int32_t> words;
+namespace {
+
+// The words of elements [begin, begin + length) of every unit (one chunk of the reduction, microaot/kernels/packed.h),
+// appended to `words` as those of a row of `length` elements.
+void pack_chunk(const std::vector<int8_t>& weights, int32_t units, int32_t depth, int32_t begin, int32_t length,
+                PackedWeights form, std::vector<int32_t>& words) {
+  std::vector<int8_t> chunk(static_cast<size_t>(units) * static_cast<size_t>(length));
+  for (int32_t u = 0; u < units; ++u) {
+    for (int32_t k = 0; k < length; ++k) {
+      chunk[static_cast<size_t>(u) * static_cast<size_t>(length) + static_cast<size_t>(k)] =
+          weight_at(weights, units, depth, u, begin + k);
+    }
+  }
   for (int32_t pair = 0; pair < units; pair += 2) {
-    for (int32_t g = 0; g < groups_of(depth); ++g) {
+    for (int32_t g = 0; g < groups_of(length); ++g) {
       for (int32_t u = pair; u < pair + 2; ++u) {
         if (form == PackedWeights::kInt8) {
-          words.push_back(static_cast<int32_t>(lanes_word(weights, units, depth, u, g, 0, 1)));
+          words.push_back(static_cast<int32_t>(lanes_word(chunk, units, length, u, g, 0, 1)));
         } else {  // the lanes SXTB16 and SXTB16 ROR 8 give of the int8 word
-          words.push_back(static_cast<int32_t>(lanes_word(weights, units, depth, u, g, 0, 2)));
-          words.push_back(static_cast<int32_t>(lanes_word(weights, units, depth, u, g, 1, 2)));
+          words.push_back(static_cast<int32_t>(lanes_word(chunk, units, length, u, g, 0, 2)));
+          words.push_back(static_cast<int32_t>(lanes_word(chunk, units, length, u, g, 1, 2)));
         }
       }
     }
+  }
+}
+
+}  // namespace
+
+std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth,
+                                       PackedWeights form) {
+  std::vector<int32_t> words;
+  const int32_t chunk = MICROAOT_PACKED_CHUNK_LENGTH(depth);
+  for (int32_t begin = 0; begin < depth; begin += chunk) {
+    pack_chunk(weights, units, depth, begin, std::min(chunk, depth - begin), form, words);
   }
   return words;
 }
@@ -183,16 +204,15 @@ std::string weights_text(const KernelCall& call, PackedWeights form) {
 const char* const kOutsideStepRange =
     "not packed: a channel's requantization outside the SMMLAR output step's range";
 
-int64_t packed_rows_bytes(int32_t depth) { return MICROAOT_PACKED_ROWS_BYTES(int64_t{depth}); }
+int64_t packed_rows_bytes(int32_t depth, int32_t units) {
+  return MICROAOT_PACKED_ROWS_BYTES(int64_t{depth}, int64_t{units});
+}
 
-std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset) {
+std::string packed_refusal(const Target& target, int32_t units, int64_t filter_offset) {
   if (target.optimize_size) return "not packed: --optimize size";
   if (!target.dsp) return "not packed: the target has no DSP extension";
   if (units < kPackedMinUnits) {
     return "not packed: " + std::to_string(units) + " units do not repay widening the input rows";
-  }
-  if (depth > kPackedMaxDepth) {
-    return "not packed: depth " + std::to_string(depth) + " > " + std::to_string(kPackedMaxDepth);
   }
   if (filter_offset != 0) return "not packed: the weights have a zero point";
   return "";
@@ -224,20 +244,22 @@ bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& ca
   call.params.replace_ints("output_shift", {});
   call.params.replace_int("input_offset", 0);
   call.stem = form == PackedWeights::kInt16 ? packed_stem + "_w16" : packed_stem;
-  call.scratch_bytes = packed_rows_bytes(depth);
+  call.scratch_bytes = packed_rows_bytes(depth, units);
   call.specialisation = "packed: 2 rows x 2 units per step, " + weights_text(call, form) +
                         ", input zero point in the bias, output step one SMMLAR per value";
   return true;
 }
 
-int64_t packed_windows_bytes(int32_t window) { return MICROAOT_PACKED_WINDOWS_BYTES(int64_t{window}); }
+int64_t packed_windows_bytes(int32_t window, int32_t units) {
+  return MICROAOT_PACKED_WINDOWS_BYTES(int64_t{window}, int64_t{units});
+}
 
 bool use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
                                const std::string& packed_stem, int32_t units, int32_t window) {
   const int64_t input_offset = call.params.find("input_offset")->integer;
   if (!use_packed_weights(graph, target, call, packed_stem, units, window)) return false;
   call.params.replace_int("input_offset", input_offset);
-  call.scratch_bytes = packed_windows_bytes(window);
+  call.scratch_bytes = packed_windows_bytes(window, units);
   call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +
                         " taps gathered (padding = input zero point), 2 pixels x 2 channels per step, " +
                         weights_text(call, packed_weights_form(target)) +

@@ -29,7 +29,8 @@ enum class PackedWeights { kInt8, kInt16 };
 PackedWeights packed_weights_form(const Target& target);
 
 // The words of the packed layout of `units` rows of `depth` int8 weights (row-major, TFLite's OHWI 1x1 or
-// [units, depth]).
+// [units, depth]): chunk after chunk of the reduction (MICROAOT_PACKED_CHUNK_LENGTH(depth) elements, one chunk up to
+// MICROAOT_PACKED_CHUNK), each chunk's words those of a row of its length.
 std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth,
                                        PackedWeights form);
 
@@ -52,17 +53,16 @@ struct PackedRequant {
 std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights,
                                          int32_t units, int32_t depth, const PackedRequant& requant);
 
-// The scratch a packed kernel takes for rows of `depth` (MICROAOT_PACKED_ROWS_BYTES): two widened rows.
-int64_t packed_rows_bytes(int32_t depth);
+// The scratch a packed kernel takes for rows of `depth` against `units` units (MICROAOT_PACKED_ROWS_BYTES): two
+// widened rows of a chunk, and the sums between chunks when the rows are longer than one.
+int64_t packed_rows_bytes(int32_t depth, int32_t units);
 
-// Why the packed kernel does not take this product (empty when it does): no DSP extension, a depth beyond
-// kPackedMaxDepth, a weight zero point, or fewer than kPackedMinUnits units, against which widening each
-// input row to int16 does not pay (VWW's last FULLY_CONNECTED: 2 units of depth 256). The depth bound keeps
-// the rows' arena scratch (4 x depth bytes) to what a layer repays: micro_speech's FULLY_CONNECTED (4 units
-// of depth 4000, one row) packed costs 16 KB of arena and 5,000 more instructions.
+// Why the packed kernel does not take this product (empty when it does): no DSP extension, a weight zero point,
+// or fewer than kPackedMinUnits units, against which widening each input row to int16 does not pay (VWW's last
+// FULLY_CONNECTED: 2 units of depth 256). Any depth: a row longer than MICROAOT_PACKED_CHUNK is reduced in
+// chunks, so that its scratch stays bounded (microaot/kernels/packed.h).
 constexpr int32_t kPackedMinUnits = 4;
-constexpr int32_t kPackedMaxDepth = 640;
-std::string packed_refusal(const Target& target, int32_t units, int32_t depth, int64_t filter_offset);
+std::string packed_refusal(const Target& target, int32_t units, int64_t filter_offset);
 
 // Turns `call` (lowered for the portable int8 stem, weights in args[1], optional bias in args[2], input_offset
 // set) into a call of `packed_stem` (its _w16 twin for int16 weights) over derived constants (packed weights
@@ -73,9 +73,9 @@ extern const char* const kOutsideStepRange;
 bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& call, const std::string& packed_stem,
                         int32_t units, int32_t depth);
 
-// The scratch of the k x k kernel for windows of `window` elements (MICROAOT_PACKED_WINDOWS_BYTES): the rows
-// and one gathered window.
-int64_t packed_windows_bytes(int32_t window);
+// The scratch of the k x k kernel for windows of `window` elements against `units` output channels
+// (MICROAOT_PACKED_WINDOWS_BYTES): the rows and one gathered window, of a chunk, then the sums between chunks.
+int64_t packed_windows_bytes(int32_t window, int32_t units);
 
 // As use_packed_weights for a k x k CONV_2D whose output pixels' windows (`window` = kh * kw * input depth
 // elements, the filter's OHWI rows) are the rows of the product: input_offset stays, the padding taps' value

@@ -75,17 +75,43 @@ TEST(PackedWeights, FoldsTheInputOffsetIntoTheBias) {
   EXPECT_EQ(fold_input_offset({INT32_MAX}, {1}, 1, 1, 1), (std::vector<int32_t>{INT32_MIN}));
 }
 
-TEST(PackedWeights, RefusesTargetsDepthsAndWeightZeroPoints) {
+TEST(PackedWeights, RefusesTargetsUnitsAndWeightZeroPoints) {
   Target dsp;
   dsp.dsp = true;
-  EXPECT_EQ(packed_refusal(dsp, kPackedMinUnits, kPackedMaxDepth, 0), "");
-  EXPECT_EQ(packed_refusal(Target{}, 8, 8, 0), "not packed: the target has no DSP extension");
+  EXPECT_EQ(packed_refusal(dsp, kPackedMinUnits, 0), "");
+  EXPECT_EQ(packed_refusal(Target{}, 8, 0), "not packed: the target has no DSP extension");
   Target size = dsp;
   size.optimize_size = true;
-  EXPECT_EQ(packed_refusal(size, 8, 8, 0), "not packed: --optimize size");
-  EXPECT_EQ(packed_refusal(dsp, 8, 4000, 0), "not packed: depth 4000 > 640");
-  EXPECT_EQ(packed_refusal(dsp, 8, 8, -3), "not packed: the weights have a zero point");
-  EXPECT_EQ(packed_refusal(dsp, 2, 256, 0), "not packed: 2 units do not repay widening the input rows");
+  EXPECT_EQ(packed_refusal(size, 8, 0), "not packed: --optimize size");
+  EXPECT_EQ(packed_refusal(dsp, 8, -3), "not packed: the weights have a zero point");
+  EXPECT_EQ(packed_refusal(dsp, 2, 0), "not packed: 2 units do not repay widening the input rows");
+}
+
+// Rows longer than MICROAOT_PACKED_CHUNK are laid out chunk after chunk, each chunk's words those of a row of its
+// length; a shorter row is one chunk; the scratch stays bounded whatever the depth.
+TEST(PackedWeights, LongRowsAreLaidOutChunkByChunk) {
+  EXPECT_EQ(MICROAOT_PACKED_CHUNK_LENGTH(640), 640);
+  EXPECT_EQ(MICROAOT_PACKED_CHUNK_LENGTH(641), 324);  // 324 + 317
+  EXPECT_EQ(MICROAOT_PACKED_CHUNK_LENGTH(1152), 576);
+  EXPECT_EQ(MICROAOT_PACKED_CHUNK_LENGTH(4000), 572);  // 7 chunks, the last 568
+  std::mt19937 rng(19);
+  std::vector<int8_t> weights(3 * 1152);
+  for (int8_t& w : weights) w = static_cast<int8_t>(rng());
+  std::vector<int8_t> first(3 * 576), second(3 * 576);
+  for (size_t u = 0; u < 3; ++u) {
+    std::copy_n(weights.begin() + static_cast<std::ptrdiff_t>(u * 1152), 576, first.begin() + static_cast<std::ptrdiff_t>(u * 576));
+    std::copy_n(weights.begin() + static_cast<std::ptrdiff_t>(u * 1152 + 576), 576,
+                second.begin() + static_cast<std::ptrdiff_t>(u * 576));
+  }
+  for (PackedWeights form : {PackedWeights::kInt8, PackedWeights::kInt16}) {
+    std::vector<int32_t> expected = pack_weight_words(first, 3, 576, form);
+    const std::vector<int32_t> tail = pack_weight_words(second, 3, 576, form);
+    expected.insert(expected.end(), tail.begin(), tail.end());
+    EXPECT_EQ(pack_weight_words(weights, 3, 1152, form), expected);
+  }
+  EXPECT_EQ(packed_rows_bytes(640, 100), 4 * 640);  // one chunk: no sums
+  EXPECT_EQ(packed_rows_bytes(100000, 10), 4 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 2 * 10);
+  EXPECT_LE(packed_windows_bytes(100000, 9), 5 * MICROAOT_PACKED_CHUNK + 4 * 2 * 10);
 }
 
 int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
@@ -209,7 +235,7 @@ void expect_fully_connected_matches(const microaot_fully_connected_params_q& mod
   for (const Flavour& f : kFlavours) {
     microaot_fully_connected_params_q p = model;
     const Packed k = pack_for_kernel(weights, bias, p, f.form);
-    Scratch rows(MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth)));
+    Scratch rows(MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth), static_cast<size_t>(p.output_depth)));
     if (k.requant.empty()) continue;
     if (packed != nullptr && f.form == PackedWeights::kInt8) ++*packed;
     const microaot_fully_connected_params_q bare = without_channel_arrays(p);
@@ -231,7 +257,7 @@ TEST(PackedKernels, FullyConnectedMatchesPortable) {
   for (int i = 0; i < 300; ++i) {
     microaot_fully_connected_params_q p{};
     p.batches = draw(rng, 1, 4), p.input_depth = draw(rng, 1, 70), p.output_depth = draw(rng, 1, 9);
-    if (i % 50 == 0) p.input_depth = 700 + i;  // the kernel has no depth limit (kPackedMaxDepth is policy)
+    if (i % 25 == 0) p.input_depth = 641 + 11 * i;  // rows reduced in chunks (up to 3,941 elements: 7 chunks)
     const Quant q = random_quant(rng, p.output_depth, p.input_depth);
     set_quant(p, q);
     const auto input = random_bytes(rng, p.batches * p.input_depth);
@@ -257,6 +283,7 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
     microaot_conv_2d_params_q p{};
     p.batches = draw(rng, 1, 2), p.input_height = draw(rng, 1, 6), p.input_width = draw(rng, 1, 7);
     p.input_depth = p.filter_depth = draw(rng, 1, 40), p.output_depth = draw(rng, 1, 9);
+    if (i % 30 == 0) p.input_depth = p.filter_depth = draw(rng, 641, 2600);  // pixels reduced in chunks
     p.filter_height = p.filter_width = p.dilation_height = p.dilation_width = 1;
     p.stride_height = draw(rng, 1, 2), p.stride_width = draw(rng, 1, 2);
     p.output_height = (p.input_height - 1) / p.stride_height + 1;
@@ -267,7 +294,8 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
     const auto filter = random_bytes(rng, p.output_depth * p.input_depth);
     const size_t out_size = static_cast<size_t>(p.batches * p.output_height * p.output_width * p.output_depth);
     std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
-    const size_t rows_bytes = MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth));
+    const size_t rows_bytes =
+        MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth), static_cast<size_t>(p.output_depth));
     Scratch rows(rows_bytes), rows_and_output_row(rows_bytes + static_cast<size_t>(p.output_width * p.output_depth));
     microaot_conv_2d_s8(&p, input.data(), filter.data(), q.bias.data(), expected.data());
     for (const Flavour& f : kFlavours) {
@@ -389,7 +417,7 @@ TEST(PackedKernels, RefuseACallWithoutTheOutputStepTable) {
     const microaot_conv_2d_params_q conv = without_channel_arrays(packed_params);
     microaot_fully_connected_params_q dense = without_channel_arrays(fc);
     dense.input_offset = 0;
-    Scratch scratch(MICROAOT_PACKED_WINDOWS_BYTES(8) + 4 * 6);  // the largest of the kernels' scratches
+    Scratch scratch(MICROAOT_PACKED_WINDOWS_BYTES(8, 6) + 4 * 6);  // the largest of the kernels' scratches
     const auto call = [&](int kernel, const int32_t* table, int8_t* out) {
       switch (kernel) {
         case 0: return f.pointwise(&conv, input.data(), k.words.data(), table, out, scratch.data());
@@ -482,7 +510,8 @@ bool expect_window_conv_matches(std::mt19937& rng, microaot_conv_2d_params_q p, 
   microaot_conv_2d_s8(&p, input.data(), filter.data(), bias.empty() ? nullptr : bias.data(), expected.data());
   // The kernel keeps the input offset: the padding's value (-offset); its products are in the folded bias.
   const std::vector<int32_t> folded = fold_input_offset(bias, filter, p.output_depth, window, p.input_offset);
-  const size_t scratch_bytes = MICROAOT_PACKED_WINDOWS_BYTES(static_cast<size_t>(window));
+  const size_t scratch_bytes =
+      MICROAOT_PACKED_WINDOWS_BYTES(static_cast<size_t>(window), static_cast<size_t>(p.output_depth));
   Scratch plain(scratch_bytes), with_row(scratch_bytes + static_cast<size_t>(p.output_width * p.output_depth));
   const PackedRequant requant{{p.output_multiplier, p.output_multiplier + p.output_depth},
                               {p.output_shift, p.output_shift + p.output_depth},
@@ -511,6 +540,27 @@ TEST(PackedKernels, WindowConvMatchesPortablePlainAndOverlap) {
   for (int i = 0; i < 400; ++i) packed += expect_window_conv_matches(rng, random_window_geometry(rng), i, counts);
   EXPECT_GT(counts.inside, counts.compared / 2);
   EXPECT_GT(packed, 300);
+}
+
+// Windows longer than MICROAOT_PACKED_CHUNK, reduced in chunks whose bounds fall anywhere in a filter row (odd
+// depths) or a tap: up to 5x5 taps of up to 300 channels (windows of 641 to 7,500 elements), strides and dilations
+// up to 2, padded edges, odd unit counts.
+TEST(PackedKernels, WideWindowsMatchPortable) {
+  std::mt19937 rng(43);
+  Counts counts;
+  int packed = 0;
+  for (int i = 0; i < 24; ++i) {
+    microaot_conv_2d_params_q p = random_window_geometry(rng);
+    p.input_height = draw(rng, 1, 5), p.input_width = draw(rng, 1, 5);
+    p.filter_height = draw(rng, 1, 5), p.filter_width = draw(rng, 1, 5);
+    p.stride_height = draw(rng, 1, 2), p.stride_width = draw(rng, 1, 2);
+    p.input_depth = p.filter_depth = std::max(draw(rng, 60, 300), 641 / (p.filter_height * p.filter_width) + 1);
+    window_axis(rng, p.input_height, p.filter_height, p.stride_height, p.dilation_height, p.output_height, p.pad_height);
+    window_axis(rng, p.input_width, p.filter_width, p.stride_width, p.dilation_width, p.output_width, p.pad_width);
+    packed += expect_window_conv_matches(rng, p, i, counts);
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(packed, 20);
 }
 
 // Short windows of a first layer (3x3 stride 2, 1 to 4 channels: rows of 3 to 12 taps, windows of 9 to 36, 27

@@ -158,5 +158,41 @@ INSTANTIATE_TEST_SUITE_P(Dsp, DspImplementations, ::testing::ValuesIn(dsp_cases(
                            return name;
                          });
 
+// No cliff: layers well outside the shared models' shapes (the harness's --wide list, fuzz::wide_model_from_recipe:
+// windows of 693 to 2,400 elements, 1x1 and k x k, odd depths and channel counts, strides and dilations of 2;
+// FULLY_CONNECTED depths of 700 to 4,000, odd units and rows) take the packed kernels, their reductions in chunks,
+// bit-exact with the portable kernel: one case per shape, each counted only when the model calls the packed stem.
+// On the Cortex-M4 (--optimize speed: the _w16 forms; the chunked reduction is the same C over either form's
+// loops, which the host tests of compiler/ops/packed_weights_test.cpp run in both forms).
+struct WideFamily {
+  const char *focus, *target, *optimize;
+  std::vector<std::string> stems;
+};
+
+void PrintTo(const WideFamily& f, std::ostream* os) { *os << f.focus << " on " << f.target; }
+
+class WideLayers : public ::testing::TestWithParam<WideFamily> {};
+
+TEST_P(WideLayers, TakeThePackedKernelsBitExact) {
+  MICROAOT_REQUIRE_QEMU();
+  const WideFamily& f = GetParam();
+  std::vector<std::string> args = {"--focus",  f.focus,  "--wide",     "--max-tries", "200",
+                                   "--target", f.target, "--optimize", f.optimize};  // a case per shape
+  for (const std::string& stem : f.stems) args.insert(args.end(), {"--kernel", stem});
+  std::string output;
+  EXPECT_EQ(run_differential(args, &output), 0) << output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Wide, WideLayers,
+    ::testing::Values(
+        WideFamily{"CONV_2D", "cortex-m4", "speed", {"conv_2d_s8_packed_w16", "conv_2d_s8_packed_kxk_w16"}},
+        WideFamily{"FULLY_CONNECTED", "cortex-m4", "speed", {"fully_connected_s8_packed_w16"}}),
+    [](const ::testing::TestParamInfo<WideFamily>& info) {
+      std::string name = std::string(info.param.focus) + "_" + info.param.target;
+      for (char& c : name) c = c == '-' ? '_' : c;
+      return name;
+    });
+
 }  // namespace
 }  // namespace microaot::e2e

@@ -25,14 +25,31 @@
 extern "C" {
 #endif
 
-/* The scratch every packed kernel takes (word aligned): two rows of `depth` int8 widened to int16, zero-padded to
- * groups of four elements. The compiler plans it in the arena per layer. */
-#define MICROAOT_PACKED_ROWS_BYTES(depth) (16 * (((depth) + 3) / 4))
-/* The k x k kernel's: the rows, then one window gathered before it is widened (int8, padded to a word). */
-#define MICROAOT_PACKED_WINDOWS_BYTES(window) (20 * (((window) + 3) / 4))
+/* The reduction in chunks: a row (a pixel's depth, a window, a FULLY_CONNECTED's input) longer than
+ * MICROAOT_PACKED_CHUNK elements is reduced in chunks of MICROAOT_PACKED_CHUNK_LENGTH(n) elements (a multiple of
+ * four, the last chunk shorter), its sums kept in int32 per row and unit between chunks (MICROAOT_PACKED_SUMS_BYTES),
+ * so that the scratch stays bounded however long the row; the weights are laid out chunk after chunk, each chunk's
+ * words as those of a row of its length (compiler/ops/packed_weights.h). A shorter row is one chunk. */
+#define MICROAOT_PACKED_CHUNK 640
+#define MICROAOT_PACKED_CHUNKS(n) ((n) > MICROAOT_PACKED_CHUNK ? ((n) + MICROAOT_PACKED_CHUNK - 1) / MICROAOT_PACKED_CHUNK : 1)
+#define MICROAOT_PACKED_CHUNK_LENGTH(n) (4 * (((n) + 4 * MICROAOT_PACKED_CHUNKS(n) - 1) / (4 * MICROAOT_PACKED_CHUNKS(n))))
+/* The sums between chunks: four words per unit pair (two rows' sums of both units), none for one chunk. */
+#define MICROAOT_PACKED_SUMS_BYTES(n, units) ((n) > MICROAOT_PACKED_CHUNK ? 16 * (((units) + 1) / 2) : 0)
+/* The widened rows of one chunk of n elements (word aligned): two rows of n int8 widened to int16, zero-padded
+ * to groups of four elements; the k x k kernel's also hold one chunk of a window gathered before it is widened
+ * (int8, whole words). */
+#define MICROAOT_PACKED_CHUNK_ROWS_BYTES(n) (16 * (((n) + 3) / 4))
+#define MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(n) (20 * (((n) + 3) / 4))
+/* The scratch every packed kernel takes: a chunk's rows, then the sums of `units` units between chunks. The
+ * compiler plans it in the arena per layer. */
+#define MICROAOT_PACKED_ROWS_BYTES(depth, units) \
+  (MICROAOT_PACKED_CHUNK_ROWS_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(depth)) + MICROAOT_PACKED_SUMS_BYTES(depth, units))
+/* The k x k kernel's: a chunk's rows and gathered window, then the sums. */
+#define MICROAOT_PACKED_WINDOWS_BYTES(window, units) \
+  (MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(window)) + MICROAOT_PACKED_SUMS_BYTES(window, units))
 
 /* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words;
- * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth). */
+ * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth, output_depth). */
 microaot_status microaot_conv_2d_s8_packed(const microaot_conv_2d_params_q* params, const int8_t* input,
                                            const int32_t* filter, const int32_t* requant, int8_t* output,
                                            void* scratch);
@@ -44,7 +61,7 @@ microaot_status microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params
  * output pixel's window, gathered in filter order with padding taps as the input zero point: params as the
  * model's (input_offset is the padding's value, -zero point; the table's bias already holds its products);
  * filter: the packed words of the filter_height * filter_width * input_depth elements of each output channel;
- * scratch: MICROAOT_PACKED_WINDOWS_BYTES(window), the overlap flavor's output row after it. A 1x1 filter without
+ * scratch: MICROAOT_PACKED_WINDOWS_BYTES(window, output_depth), the overlap flavor's output row after it. A 1x1 filter without
  * padding runs as microaot_conv_2d_s8_packed does, with its params (input_offset unread), scratch and output row
  * (the compiler sends such layers here when the model links this kernel for its k x k layers). */
 microaot_status microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* params, const int8_t* input,
@@ -53,7 +70,7 @@ microaot_status microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* 
 microaot_status microaot_conv_2d_s8_packed_kxk_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                        const int32_t* filter, const int32_t* requant, int8_t* output,
                                                        void* scratch);
-/* params: filter_offset 0; weights: the packed words; scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth). */
+/* params: filter_offset 0; weights: the packed words; scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth, output_depth). */
 microaot_status microaot_fully_connected_s8_packed(const microaot_fully_connected_params_q* params,
                                                    const int8_t* input, const int32_t* weights,
                                                    const int32_t* requant, int8_t* output, void* scratch);

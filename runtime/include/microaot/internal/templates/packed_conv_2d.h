@@ -47,7 +47,7 @@ microaot_status MICROAOT_FN_OVERLAP(const microaot_conv_2d_params_q* params, con
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
   /* The output row follows the widened rows in the scratch. */
   packed_row_range(params, input, filter, requant, output, (uint32_t*)scratch,
-                   (int8_t*)scratch + MICROAOT_PACKED_ROWS_BYTES(params->input_depth), 0,
+                   (int8_t*)scratch + MICROAOT_PACKED_ROWS_BYTES(params->input_depth, params->output_depth), 0,
                    params->batches * params->output_height);
   return MICROAOT_STATUS_OK;
 }

@@ -20,8 +20,9 @@ static int is_pixel_window(const conv_params* p) {
   return p->filter_height == 1 && p->filter_width == 1 && p->pad_height == 0 && p->pad_width == 0;
 }
 
-/* Where the scratch's parts start: the widened rows, then the gathered window (or filter row), and the gathered
- * window's length in whole groups (computed once: after a gather the compiler cannot know p unchanged). */
+/* Where the scratch's parts start for a window of one chunk (convolve): the widened rows, then the gathered window
+ * (or filter row), and the gathered window's length in whole groups (computed once: after a gather the compiler
+ * cannot know p unchanged). */
 typedef struct {
   uint32_t* rows;
   int8_t* gathered;
@@ -31,7 +32,7 @@ typedef struct {
 static window_scratch split_scratch(const conv_params* p, void* scratch) {
   window_scratch s;
   s.rows = (uint32_t*)scratch;
-  s.gathered = (int8_t*)scratch + MICROAOT_PACKED_ROWS_BYTES(microaot_conv_window_size(p));
+  s.gathered = (int8_t*)scratch + MICROAOT_PACKED_CHUNK_ROWS_BYTES(microaot_conv_window_size(p));
   s.gathered_bytes = 4 * microaot_packed_groups(microaot_conv_window_size(p));
   return s;
 }
@@ -103,6 +104,38 @@ static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, 
   microaot_packed_widen(s->gathered, s->gathered_bytes, dst, stride);
 }
 
+/* A window longer than MICROAOT_PACKED_CHUNK, reduced in chunks (microaot_packed_rows_chunked): the two output
+ * pixels (oy, ox) and (oy, ox + 1) whose windows' parts it gathers into `gathered`. */
+typedef struct {
+  const conv_params* p;
+  const int8_t* image;
+  int32_t oy, ox;
+  int8_t* gathered;
+} window_part_source;
+
+/* microaot_packed_row_source over a window_part_source: pixel ox + row's window elements [begin, begin + n), tap
+ * by tap (a chunk's taps are long: at least MICROAOT_PACKED_CHUNK / 25 channels for up to 5x5 taps), the input
+ * zero point outside the image. Its own copy loop, so that the whole windows' helpers stay inlined where they are. */
+static const int8_t* gather_window_part(const void* context, int32_t row, int32_t begin, int32_t n) {
+  const window_part_source* w = (const window_part_source*)context;
+  const conv_params* const p = w->p;
+  const int32_t depth = p->input_depth;
+  int8_t* dst = w->gathered;
+  while (n > 0) {
+    const int32_t tap = begin / depth, channel = begin % depth, take = n < depth - channel ? n : depth - channel;
+    const int32_t in_y = w->oy * p->stride_height - p->pad_height + tap / p->filter_width * p->dilation_height;
+    const int32_t in_x = (w->ox + row) * p->stride_width - p->pad_width + tap % p->filter_width * p->dilation_width;
+    if (in_y < 0 || in_y >= p->input_height || in_x < 0 || in_x >= p->input_width) {
+      memset(dst, (int8_t)-p->input_offset, (size_t)take);
+    } else {
+      memcpy(dst, w->image + ((size_t)in_y * (size_t)p->input_width + (size_t)in_x) * (size_t)depth + (size_t)channel,
+             (size_t)take);
+    }
+    begin += take, n -= take, dst += take;
+  }
+  return w->gathered;
+}
+
 /* Output row `oy` of one image into `dst` (output_width pixels). */
 static void window_row(const conv_params* p, const int8_t* image, int32_t oy, int pixels, const int32_t* filter,
                        const microaot_dsp_output_stage* stage, const int32_t* requant, const window_scratch* s,
@@ -131,7 +164,8 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, in
 }
 
 /* Every output row (over all batches) into place, or (`overlap`) through an output row in the scratch after the
- * plain flavor's part, copied to its place once the row's windows are read. Both entries' one body. */
+ * plain flavor's part, copied to its place once the row's windows are read. Both entries' one body for windows of
+ * one chunk (up to MICROAOT_PACKED_CHUNK elements). */
 #if defined(__GNUC__)
 __attribute__((noinline)) /* one copy: the entries tail-call it */
 #endif
@@ -144,8 +178,8 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   const int32_t window = microaot_conv_window_size(p);
   const int pixels = is_pixel_window(p);
   /* The plain flavor's scratch: a pixel window's is the 1x1 kernel's (the widened rows alone). */
-  const size_t plain_bytes = pixels ? (size_t)MICROAOT_PACKED_ROWS_BYTES(p->input_depth)
-                                    : (size_t)MICROAOT_PACKED_WINDOWS_BYTES(window);
+  const size_t plain_bytes = pixels ? (size_t)MICROAOT_PACKED_CHUNK_ROWS_BYTES(p->input_depth)
+                                    : (size_t)MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(window);
   int8_t* const row_scratch = overlap ? (int8_t*)scratch + plain_bytes : NULL;
   int32_t row;
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
@@ -162,12 +196,62 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   return MICROAOT_STATUS_OK;
 }
 
+/* convolve for windows longer than MICROAOT_PACKED_CHUNK: each pixel pair's windows (in place for pixel windows,
+ * else gathered part by part) reduced chunk by chunk (microaot_packed_rows_chunked), the sums after the rows and the
+ * gathered part in the scratch. Apart from convolve, whose loops keep their registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static microaot_status convolve_chunked(const conv_params* p, const int8_t* input, const int32_t* filter,
+                                        const int32_t* requant, int8_t* output, void* scratch, int overlap) {
+  const int32_t window = microaot_conv_window_size(p), chunk = MICROAOT_PACKED_CHUNK_LENGTH(window);
+  const int pixels = is_pixel_window(p);
+  const size_t image_bytes = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth, pixel_bytes = (size_t)p->output_depth;
+  const size_t row_bytes = (size_t)p->output_width * pixel_bytes;
+  const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, NULL);
+  int32_t* const sums = (int32_t*)((int8_t*)scratch + (pixels ? 4 : 5) * chunk);
+  int8_t* const row_scratch = overlap ? (int8_t*)scratch + (pixels ? MICROAOT_PACKED_ROWS_BYTES(window, p->output_depth)
+                                                                    : MICROAOT_PACKED_WINDOWS_BYTES(window, p->output_depth))
+                                      : NULL;
+  window_part_source parts;
+  int32_t row, ox;
+  if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  parts.p = p, parts.gathered = (int8_t*)scratch + 4 * chunk;
+  for (row = 0; row < p->batches * p->output_height; ++row) {
+    int8_t* const out = output + (size_t)row * row_bytes;
+    int8_t* dst = row_scratch != NULL ? row_scratch : out;
+    /* Pixel windows: the row's input pixels, read in place. */
+    const int8_t* pixel = NULL;
+    parts.image = input + (size_t)(row / p->output_height) * image_bytes, parts.oy = row % p->output_height;
+    if (pixels) pixel = parts.image + (size_t)(parts.oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth;
+    for (ox = 0; ox < p->output_width; ox += 2, dst += 2 * pixel_bytes) {
+      const int32_t row_count = ox + 1 < p->output_width ? 2 : 1;
+      const int8_t* const in_place[2] = {pixel, pixel != NULL && row_count == 2 ? pixel + pixel_step : NULL};
+      if (pixel != NULL) pixel += 2 * pixel_step;
+      parts.ox = ox;
+      MICROAOT_PACKED_FORM(microaot_packed_rows_chunked)(pixels ? microaot_packed_row_in_place : gather_window_part,
+                                                         pixels ? (const void*)in_place : (const void*)&parts,
+                                                         row_count, window, filter, p->output_depth, &stage, requant,
+                                                         (uint32_t*)scratch, sums, dst);
+    }
+    if (row_scratch != NULL) memcpy(out, row_scratch, row_bytes);
+  }
+  return MICROAOT_STATUS_OK;
+}
+
 microaot_status MICROAOT_FN(const microaot_conv_2d_params_q* params, const int8_t* input, const int32_t* filter,
                             const int32_t* requant, int8_t* output, void* scratch) {
+  if (microaot_conv_window_size(params) > MICROAOT_PACKED_CHUNK) {
+    return convolve_chunked(params, input, filter, requant, output, scratch, 0);
+  }
   return convolve(params, input, filter, requant, output, scratch, 0);
 }
 
 microaot_status MICROAOT_FN_OVERLAP(const microaot_conv_2d_params_q* params, const int8_t* input,
                                     const int32_t* filter, const int32_t* requant, int8_t* output, void* scratch) {
+  if (microaot_conv_window_size(params) > MICROAOT_PACKED_CHUNK) {
+    return convolve_chunked(params, input, filter, requant, output, scratch, 1);
+  }
   return convolve(params, input, filter, requant, output, scratch, 1);
 }
