@@ -110,7 +110,7 @@ static void conv_rows_mve(const conv_params* p, const int8_t* input, const int8_
                           int8_t* output, int8_t* row_scratch) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
-  const microaot_mve_output_stage stage = MICROAOT_MVE_OUTPUT_STAGE(p);
+  const microaot_mve_output_stage stage = MICROAOT_MVE_OUTPUT_STAGE(p, p->output_depth);
   conv_work work;
   int32_t b, oy;
   fold_biases(p, filter, bias, work.folded);

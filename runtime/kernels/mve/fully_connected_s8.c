@@ -48,7 +48,7 @@ static void fc_chunk(const microaot_fully_connected_params_q* params, const micr
 
 void microaot_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
                                  const int8_t* weights, const int32_t* bias, int8_t* output) {
-  const microaot_mve_output_stage stage = MICROAOT_MVE_OUTPUT_STAGE(params);
+  const microaot_mve_output_stage stage = MICROAOT_MVE_OUTPUT_STAGE(params, params->output_depth);
   const int32_t depth = params->input_depth, units = params->output_depth;
   int32_t b, u;
   if (params->filter_offset != 0 || !microaot_mve_shifts_fit(params->output_shift, units)) {

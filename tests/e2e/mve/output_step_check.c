@@ -2,7 +2,8 @@
  * (microaot_mve_output_row, microaot/internal/mve_dot.h) against the portable arithmetic
  * (microaot_multiply_by_quantized_multiplier, + offset, clamp) on the values random models seldom reach:
  * exact ties of the rounding right shift in both signs, sums near the int32 limits, left shifts that wrap,
- * every shift in [-31, 30], multipliers 0 and near 2^31, a tail of 1 to 3 channels. Exits 0 when every value
+ * every shift in [-31, 30], multipliers 0 and near 2^31, a tail of 1 to 3 channels, the short form of right
+ * shifts alone (every other round) and the general one. Exits 0 when every value
  * matches, else prints the first difference and exits 1. */
 #include <stdint.h>
 #include <string.h>
@@ -64,9 +65,10 @@ int main(void) {
       shift[c] = (int32_t)(next() % 62) - 31;
       multiplier[c] = kind % 6 >= 4 ? (1 << 30) : kind % 7 == 0 ? 0 : (int32_t)((1u << 30) + (next() >> 2)) | 1;
       if (kind % 11 == 0) multiplier[c] = INT32_MAX;
-      if (kind % 6 >= 4 && shift[c] > 0) shift[c] = -shift[c];
+      if ((kind % 6 >= 4 || round % 2 == 0) && shift[c] >= 0) shift[c] = -1 - shift[c]; /* short form */
       acc[c] = sum_for(kind, shift[c]);
     }
+    o.right_only = microaot_mve_right_only(shift, channels);
     out[channels] = 0x5a;
     microaot_mve_output_row(&o, acc, channels, out);
     if (out[channels] != 0x5a) {

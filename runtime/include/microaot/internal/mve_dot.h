@@ -20,10 +20,21 @@ typedef struct {
   const int32_t* multiplier;
   const int32_t* shift;
   int32_t output_offset, activation_min, activation_max;
+  int32_t right_only; /* every shift is a right shift (< 0): the step's short form */
 } microaot_mve_output_stage;
 
-#define MICROAOT_MVE_OUTPUT_STAGE(p)                                                                      \
-  {(p)->output_multiplier, (p)->output_shift, (p)->output_offset, (p)->activation_min, (p)->activation_max}
+/* Whether every one of the channels' shifts is a right shift, as the compiler's usually are. */
+static inline int32_t microaot_mve_right_only(const int32_t* shift, int32_t channels) {
+  int32_t c;
+  for (c = 0; c < channels; ++c) {
+    if (shift[c] >= 0) return 0;
+  }
+  return 1;
+}
+
+#define MICROAOT_MVE_OUTPUT_STAGE(p, channels)                                                            \
+  {(p)->output_multiplier, (p)->output_shift, (p)->output_offset, (p)->activation_min, (p)->activation_max, \
+   microaot_mve_right_only((p)->output_shift, channels)}
 
 /* Whether every channel's shift is one the vector step computes: a left shift below 31 or a right shift of at
  * most 31 (VRSHL's range; the compiler's are far inside it). Else the kernel takes the portable code. */
@@ -106,28 +117,55 @@ static inline void microaot_mve_dot_1x2_sums(const int8_t* x, const int8_t* w0, 
   microaot_mve_set4(acc, s0, s1, t0, t1);
 }
 
-/* The output step of `channels` sums (bias already in), stored as int8 at out, four channels per vector, the
- * last predicated: microaot_multiply_by_quantized_multiplier's left shift (wrapping), VQRDMULH (the saturating
- * rounding doubling high multiply), then the rounding right shift with ties away from zero (VRSHL rounds ties
- * up: a negative value is lowered by one first when it shifts), + output offset, clamp. */
-static inline void microaot_mve_output_row(const microaot_mve_output_stage* o, const int32_t* acc, int32_t channels,
-                                           int8_t* out) {
-  const int32x4_t zero = vdupq_n_s32(0);
-  const int32x4_t low = vdupq_n_s32(o->activation_min), high = vdupq_n_s32(o->activation_max);
-  int32_t c;
-  for (c = 0; c < channels; c += 4) {
-    const mve_pred16_t p = vctp32q((uint32_t)(channels - c));
-    const int32x4_t shift = vldrwq_z_s32(o->shift + c, p);
-    const int32x4_t left = vmaxq_s32(shift, zero);
-    const int32x4_t right = vsubq_s32(left, shift); /* -shift where it is negative */
-    int32x4_t v = vshlq_s32(vldrwq_z_s32(acc + c, p), left);
-    v = vqrdmulhq_s32(v, vldrwq_z_s32(o->multiplier + c, p));
-    v = vaddq_m_s32(v, v, vshrq_n_s32(v, 31), vcmpgtq_n_s32(right, 0));
-    v = vrshlq_s32(v, vnegq_s32(right));
-    v = vaddq_n_s32(v, o->output_offset);
-    v = vminq_s32(vmaxq_s32(v, low), high);
+/* The output step of four channels from c on (`full`, a constant where it is inlined: all four, unpredicated;
+ * else the lanes p keeps): microaot_multiply_by_quantized_multiplier's left shift (wrapping), VQRDMULH (the
+ * saturating rounding doubling high multiply), then the rounding right shift with ties away from zero (VRSHL
+ * rounds ties up: a negative value is lowered by one first when it shifts), + output offset, clamp. */
+static inline __attribute__((always_inline)) void microaot_mve_output4(const microaot_mve_output_stage o,
+                                                                       const int32_t* acc, int32_t c, int full,
+                                                                       mve_pred16_t p, int8_t* out) {
+  const int32x4_t shift = full ? vldrwq_s32(o.shift + c) : vldrwq_z_s32(o.shift + c, p);
+  const int32x4_t left = vmaxq_s32(shift, vdupq_n_s32(0));
+  const int32x4_t right = vsubq_s32(left, shift); /* -shift where it is negative */
+  int32x4_t v = vshlq_s32(full ? vldrwq_s32(acc + c) : vldrwq_z_s32(acc + c, p), left);
+  v = vqrdmulhq_s32(v, full ? vldrwq_s32(o.multiplier + c) : vldrwq_z_s32(o.multiplier + c, p));
+  v = vaddq_m_s32(v, v, vshrq_n_s32(v, 31), vcmpgtq_n_s32(right, 0));
+  v = vrshlq_s32(v, vnegq_s32(right));
+  v = vaddq_n_s32(v, o.output_offset);
+  v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(o.activation_min)), vdupq_n_s32(o.activation_max));
+  if (full) {
+    vstrbq_s32(out + c, v);
+  } else {
     vstrbq_p_s32(out + c, v, p);
   }
+}
+
+/* The short form of microaot_mve_output4 for four whole channels whose shifts are all right shifts: no left
+ * shift, and every lane takes the ties' fix-up (v + (v >> 31) lowers a negative value by one). */
+static inline __attribute__((always_inline)) void microaot_mve_output4_right(const microaot_mve_output_stage o,
+                                                                             const int32_t* acc, int32_t c,
+                                                                             int8_t* out) {
+  int32x4_t v = vqrdmulhq_s32(vldrwq_s32(acc + c), vldrwq_s32(o.multiplier + c));
+  v = vaddq_s32(v, vshrq_n_s32(v, 31));
+  v = vrshlq_s32(v, vldrwq_s32(o.shift + c));
+  v = vaddq_n_s32(v, o.output_offset);
+  v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(o.activation_min)), vdupq_n_s32(o.activation_max));
+  vstrbq_s32(out + c, v);
+}
+
+/* The output step of `channels` sums (bias already in), stored as int8 at out: whole vectors of four channels
+ * unpredicated (the short form where the stage's shifts allow), the last one to three predicated. The stage is copied into locals (the stores through `out`
+ * would make the compiler load its fields again per vector). */
+static inline void microaot_mve_output_row(const microaot_mve_output_stage* stage, const int32_t* acc,
+                                           int32_t channels, int8_t* out) {
+  const microaot_mve_output_stage o = *stage;
+  int32_t c;
+  if (o.right_only) {
+    for (c = 0; c + 4 <= channels; c += 4) microaot_mve_output4_right(o, acc, c, out);
+  } else {
+    for (c = 0; c + 4 <= channels; c += 4) microaot_mve_output4(o, acc, c, 1, 0, out);
+  }
+  if (c < channels) microaot_mve_output4(o, acc, c, 0, vctp32q((uint32_t)(channels - c)), out);
 }
 
 #else
