@@ -53,7 +53,8 @@ static void fold_biases(const conv_params* p, const int8_t* filter, const int32_
 }
 
 /* Output pixel (oy, ox)'s window: the input pixel itself (1x1), or gathered into `window`. */
-static const int8_t* pixel_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
+static inline __attribute__((always_inline)) const int8_t* pixel_row(const conv_params* p, const int8_t* image,
+                                                                     int32_t oy, int32_t ox, int8_t* window) {
   if (is_pointwise(p)) {
     const size_t in_y = (size_t)(oy * p->stride_height), in_x = (size_t)(ox * p->stride_width);
     return image + (in_y * (size_t)p->input_width + in_x) * (size_t)p->input_depth;
@@ -104,6 +105,18 @@ static void conv_row(const conv_params* p, const int8_t* image, int32_t oy, cons
   }
 }
 
+/* A layer of one output pixel: its row times the channels, the weight sums in the products' loop (no pass
+ * over the weights first, no second pixel). Out of line: inlined, it costs the rows' loop registers. */
+static __attribute__((noinline)) void conv_one_pixel(const conv_params* p, const int8_t* input, const int8_t* filter,
+                                                     const int32_t* bias, int8_t* output, int8_t* row_scratch) {
+  const microaot_mve_output_stage stage = MICROAOT_MVE_OUTPUT_STAGE(p, p->output_depth);
+  int8_t window[MVE_CONV_WINDOW_MAX];
+  microaot_mve_row_times_units(pixel_row(p, input, 0, 0, window), filter, microaot_conv_window_size(p),
+                               p->output_depth, bias, p->input_offset, &stage,
+                               row_scratch != NULL ? row_scratch : output);
+  if (row_scratch != NULL) memcpy(output, row_scratch, (size_t)p->output_depth);
+}
+
 /* Every output row in order, straight into the output or (row_scratch) built there and copied to its place
  * after its last input read. */
 static void conv_rows_mve(const conv_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
@@ -113,6 +126,10 @@ static void conv_rows_mve(const conv_params* p, const int8_t* input, const int8_
   const microaot_mve_output_stage stage = MICROAOT_MVE_OUTPUT_STAGE(p, p->output_depth);
   conv_work work;
   int32_t b, oy;
+  if (p->batches * p->output_height * p->output_width == 1) {
+    conv_one_pixel(p, input, filter, bias, output, row_scratch);
+    return;
+  }
   fold_biases(p, filter, bias, work.folded);
   for (b = 0; b < p->batches; ++b, input += image_size) {
     for (oy = 0; oy < p->output_height; ++oy, output += row_size) {

@@ -154,10 +154,12 @@ static inline __attribute__((always_inline)) void microaot_mve_output4_right(con
 }
 
 /* The output step of `channels` sums (bias already in), stored as int8 at out: whole vectors of four channels
- * unpredicated (the short form where the stage's shifts allow), the last one to three predicated. The stage is copied into locals (the stores through `out`
- * would make the compiler load its fields again per vector). */
-static inline void microaot_mve_output_row(const microaot_mve_output_stage* stage, const int32_t* acc,
-                                           int32_t channels, int8_t* out) {
+ * unpredicated (the short form where the stage's shifts allow), the last one to three predicated. The stage is
+ * copied into locals (the stores through `out` would make the compiler load its fields again per vector).
+ * Always inlined: a call per pixel costs more. */
+static inline __attribute__((always_inline)) void microaot_mve_output_row(const microaot_mve_output_stage* stage,
+                                                                          const int32_t* acc, int32_t channels,
+                                                                          int8_t* out) {
   const microaot_mve_output_stage o = *stage;
   int32_t c;
   if (o.right_only) {
@@ -166,6 +168,35 @@ static inline void microaot_mve_output_row(const microaot_mve_output_stage* stag
     for (c = 0; c + 4 <= channels; c += 4) microaot_mve_output4(o, acc, c, 1, 0, out);
   }
   if (c < channels) microaot_mve_output4(o, acc, c, 0, vctp32q((uint32_t)(channels - c)), out);
+}
+
+/* The units whose sums microaot_mve_row_times_units holds on the stack: the output step runs per chunk. */
+#define MICROAOT_MVE_UNITS_CHUNK 64
+
+/* One row of `depth` int8 times `units` weight rows (weights [units, depth]) into out[units]: unit u's sum is
+ * bias[u] + row . w_u + input_offset * the sum of w_u (mod 2^32, as the reference's int32 sums), the weight
+ * sums taken in the products' loop (microaot_mve_dot_1x2_sums), so that no pass over the weights comes first;
+ * then the output step per chunk of units. The FULLY_CONNECTED kernel's rows, and a convolution's single
+ * output pixel. */
+static inline void microaot_mve_row_times_units(const int8_t* row, const int8_t* weights, int32_t depth,
+                                                int32_t units, const int32_t* bias, int32_t input_offset,
+                                                const microaot_mve_output_stage* stage, int8_t* out) {
+  int32_t sums[MICROAOT_MVE_UNITS_CHUNK], acc[4];
+  int32_t first, u;
+  for (first = 0; first < units; first += MICROAOT_MVE_UNITS_CHUNK) {
+    const int32_t end = units - first < MICROAOT_MVE_UNITS_CHUNK ? units : first + MICROAOT_MVE_UNITS_CHUNK;
+    for (u = first; u < end; u += 2) {
+      const int32_t second = u + 1 < end ? u + 1 : u; /* an odd last unit pairs with itself */
+      const int8_t* w0 = weights + (size_t)u * (size_t)depth;
+      microaot_mve_set4(acc, 0, 0, 0, 0);
+      microaot_mve_dot_1x2_sums(row, w0, w0 + (size_t)(second - u) * (size_t)depth, depth, acc);
+      sums[u - first] = (int32_t)((uint32_t)(bias != NULL ? bias[u] : 0) + (uint32_t)acc[0] +
+                                  (uint32_t)input_offset * (uint32_t)acc[2]);
+      sums[second - first] = (int32_t)((uint32_t)(bias != NULL ? bias[second] : 0) + (uint32_t)acc[1] +
+                                       (uint32_t)input_offset * (uint32_t)acc[3]);
+    }
+    microaot_mve_output_row(stage, sums, end - first, out + first);
+  }
 }
 
 #else
