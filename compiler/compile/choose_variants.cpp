@@ -18,6 +18,23 @@ bool is_specialised(const std::string& stem) {
   return false;
 }
 
+int isa_rank(const std::string& isa) { return isa == "mve" ? 2 : isa == "dsp" ? 1 : 0; }
+
+// The implementation of the generic stem the target runs, when its instruction set is wider than that of every
+// specialisation of the stem the target runs (a Helium kernel beside the DSP ones); else "". Such a layer keeps
+// the generic stem, whose chooser is not asked.
+std::string wider_implementation(const std::string& stem, const Target& target) {
+  const KernelRegistry& registry = kernel_registry();
+  const KernelInfo* kernel = registry.find(stem, KernelVariant::kPlain);
+  if (kernel == nullptr) return "";
+  const std::string source = select_implementation(registry, *kernel, target);
+  const std::string isa = source == kernel->source ? "portable" : implementation_isa(source);
+  for (const KernelSpecialisation& line : registry.specialisations) {
+    if (line.parent == stem && target_runs_isa(target, line.isa) && isa_rank(line.isa) >= isa_rank(isa)) return "";
+  }
+  return isa == "portable" ? "" : isa;
+}
+
 // A chooser may only pick its own family's stems, for an instruction set the target runs.
 void check_choice(const std::string& generic, const KernelCall& call, const Target& target) {
   if (call.stem == generic) return;
@@ -36,6 +53,11 @@ void choose_variants(const Graph& graph, const std::vector<Op>& ops, const Targe
     const OpHandler& handler = op_handler(ops[i].kind);
     if (call.custom || handler.choose == nullptr || !is_specialised(call.stem)) continue;
     const std::string generic = call.stem;
+    const std::string wider = wider_implementation(generic, target);
+    if (!wider.empty()) {
+      call.specialisation = "the " + wider + " implementation of " + generic + ", faster than its specialisations";
+      continue;
+    }
     handler.choose(graph, ops[i], target, call);
     check_choice(generic, call, target);
   }

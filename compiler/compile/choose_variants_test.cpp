@@ -90,7 +90,11 @@ TEST(ChooseVariants, PicksThePackedProductAfterLowering) {
     const char *stem, *specialisation;
   } cases[] = {{target_named("cortex-m4"), "fully_connected_s8_packed_w16", "packed: 2 rows x 2 units per step"},
                {target_named("cortex-m4", /*size=*/true), "fully_connected_s8", "not packed: --optimize size"},
-               {target_named("cortex-m0plus"), "fully_connected_s8", "not packed: the target has no DSP extension"}};
+               {target_named("cortex-m0plus"), "fully_connected_s8", "not packed: the target has no DSP extension"},
+               // Helium: the generic stem's MVE source outruns the DSP specialisations; +nomve keeps the DSP's.
+               {target_named("cortex-m55"), "fully_connected_s8",
+                "the mve implementation of fully_connected_s8, faster than its specialisations"},
+               {target_named("cortex-m55+nomve"), "fully_connected_s8_packed_w16", "packed: 2 rows x 2 units per step"}};
   for (const auto& c : cases) {
     CompileOptions options;
     options.target = c.target;
@@ -104,6 +108,24 @@ TEST(ChooseVariants, PicksThePackedProductAfterLowering) {
     EXPECT_EQ(calls[0].stem, c.stem);
     EXPECT_EQ(calls[0].specialisation.rfind(c.specialisation, 0), 0u) << calls[0].specialisation;
     EXPECT_EQ(model.calls[0].stem, c.stem);
+  }
+}
+
+// On a Helium target the FULLY_CONNECTED takes the MVE source (select_kernels: mve before dsp), which
+// --optimize size and +nomve take away.
+TEST(ChooseVariants, HeliumTargetsBuildTheMveSource) {
+  const struct {
+    Target target;
+    const char* source;
+  } cases[] = {{target_named("cortex-m55"), "kernels/mve/fully_connected_s8.c"},
+               {target_named("cortex-m85"), "kernels/mve/fully_connected_s8.c"},
+               {target_named("cortex-m55", /*size=*/true), "kernels/portable/fully_connected_s8.c"}};
+  for (const auto& c : cases) {
+    CompileOptions options;
+    options.target = c.target;
+    const CompiledModel model = compile_model(build_model(small_packed_fc_model()), options);
+    ASSERT_EQ(model.calls.size(), 1u);
+    EXPECT_EQ(model.calls[0].source, c.source) << c.target.cpu;
   }
 }
 
