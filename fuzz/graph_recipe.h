@@ -27,4 +27,10 @@ const tflite_test::ListedOp* listed_op_named(const std::string& name);
 std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
                                                size_t size);
 
+// The focused model of a recurrent operator (UNIDIRECTIONAL_SEQUENCE_LSTM, SVDF: int8, its state in variable
+// tensors, sizes and constants from the bytes; recurrent_recipe.cpp), which focused_model_from_recipe returns for
+// them; empty for another operator.
+std::vector<uint8_t> recurrent_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
+                                                 size_t size);
+
 }  // namespace microaot::fuzz
