@@ -32,23 +32,13 @@ typedef struct {
   int32_t depth, state;
 } lstm_side;
 
-/* Where the output step is in the 4 * state units: the gate's requantization and the unit where the next
- * gate starts. */
-typedef struct {
-  const microaot_dsp_requant* q;
-  int32_t next;
-} lstm_cursor;
-
-/* Unit u's sum (bias included) as the gate's Q3.12 value, plus add[u] (the input side's) saturated when there
- * is one; units come in order, the cursor moving on at each gate's end. */
-static inline void lstm_store(const lstm_side* s, lstm_cursor* c, int32_t acc, int32_t u, const int16_t* add,
-                              int16_t* out) {
-  int32_t v;
-  if (u == c->next) {
-    ++c->q;
-    c->next += s->state;
-  }
-  v = lstm_gate_requantize(c->q, acc);
+/* Unit u's sum (bias included) as its gate's Q3.12 value, plus add[u] (the input side's) saturated when there
+ * is one. The loops below walk the units gate by gate with the gate's requantization `q` in registers: a unit
+ * at or past `end` (a pair or quad across a gate's end, for a state size not a multiple of four) takes its own
+ * gate's. */
+static inline void lstm_store(const lstm_side* s, microaot_dsp_requant q, int32_t end, int32_t acc, int32_t u,
+                              const int16_t* add, int16_t* out) {
+  int32_t v = u < end ? lstm_gate_requantize(&q, acc) : lstm_gate_requantize(&s->gate[u / s->state], acc);
   if (add != NULL) v = microaot_dsp_ssat16(v + add[u]);
   out[u] = (int16_t)v;
 }
@@ -56,32 +46,38 @@ static inline void lstm_store(const lstm_side* s, lstm_cursor* c, int32_t acc, i
 /* Two widened rows (interleaved in `rows`) against every unit, a pair at a time: out0, out1 (add0, add1). */
 static void lstm_two_rows(const lstm_side* s, const uint32_t* rows, const int16_t* add0, const int16_t* add1,
                           int16_t* out0, int16_t* out1) {
-  const int32_t units = MICROAOT_LSTM_GATES * s->state, groups = microaot_packed_groups(s->depth);
+  const int32_t groups = microaot_packed_groups(s->depth);
   const int32_t* pair = s->weights;
-  lstm_cursor c0 = {s->gate, s->state}, c1 = {s->gate, s->state};
-  int32_t u;
-  for (u = 0; u < units; u += 2) {
-    int32_t acc[4];
-    microaot_packed_set4(acc, s->bias[u], s->bias[u + 1], s->bias[u], s->bias[u + 1]);
-    pair = microaot_packed_dot_2x2(pair, rows, groups, acc);
-    lstm_store(s, &c0, acc[0], u, add0, out0);
-    lstm_store(s, &c0, acc[1], u + 1, add0, out0);
-    lstm_store(s, &c1, acc[2], u, add1, out1);
-    lstm_store(s, &c1, acc[3], u + 1, add1, out1);
+  int32_t g, u = 0;
+  for (g = 0; g < MICROAOT_LSTM_GATES; ++g) {
+    const microaot_dsp_requant q = s->gate[g];
+    const int32_t end = (g + 1) * s->state;
+    for (; u < end; u += 2) {
+      int32_t acc[4];
+      microaot_packed_set4(acc, s->bias[u], s->bias[u + 1], s->bias[u], s->bias[u + 1]);
+      pair = microaot_packed_dot_2x2(pair, rows, groups, acc);
+      lstm_store(s, q, end, acc[0], u, add0, out0);
+      lstm_store(s, q, end, acc[1], u + 1, add0, out0);
+      lstm_store(s, q, end, acc[2], u, add1, out1);
+      lstm_store(s, q, end, acc[3], u + 1, add1, out1);
+    }
   }
 }
 
 /* One widened row against every unit, four at a time (4 * state units: whole quads). */
 static void lstm_one_row(const lstm_side* s, const uint32_t* row, const int16_t* add, int16_t* out) {
-  const int32_t units = MICROAOT_LSTM_GATES * s->state, groups = microaot_packed_groups(s->depth);
+  const int32_t groups = microaot_packed_groups(s->depth);
   const int32_t* pair = s->weights;
-  lstm_cursor c = {s->gate, s->state};
-  int32_t u, k;
-  for (u = 0; u < units; u += 4) {
-    int32_t acc[4];
-    microaot_packed_set4(acc, s->bias[u], s->bias[u + 1], s->bias[u + 2], s->bias[u + 3]);
-    pair = microaot_packed_dot_1x4(pair, row, groups, acc);
-    for (k = 0; k < 4; ++k) lstm_store(s, &c, acc[k], u + k, add, out);
+  int32_t g, u = 0, k;
+  for (g = 0; g < MICROAOT_LSTM_GATES; ++g) {
+    const microaot_dsp_requant q = s->gate[g];
+    const int32_t end = (g + 1) * s->state;
+    for (; u < end; u += 4) {
+      int32_t acc[4];
+      microaot_packed_set4(acc, s->bias[u], s->bias[u + 1], s->bias[u + 2], s->bias[u + 3]);
+      pair = microaot_packed_dot_1x4(pair, row, groups, acc);
+      for (k = 0; k < 4; ++k) lstm_store(s, q, end, acc[k], u + k, add, out);
+    }
   }
 }
 
