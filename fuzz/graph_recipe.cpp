@@ -547,6 +547,9 @@ const tflite_test::ListedOp* listed_op_named(const std::string& name) {
 
 std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
                                                size_t size) {
+  if (std::vector<uint8_t> recurrent = recurrent_model_from_recipe(focus, data, size); !recurrent.empty()) {
+    return recurrent;
+  }
   Recipe r(data, size);
   ModelSpec m;
   const int32_t depth = r.flag() ? 4 * (1 + r.byte() % 16) : small_dim(r);

@@ -38,4 +38,10 @@ std::vector<uint8_t> wide_model_from_recipe(const tflite_test::ListedOp& focus, 
 // How many wide shapes `focus` has (0: none).
 int wide_shape_count(const tflite_test::ListedOp& focus);
 
+// The focused model of a recurrent operator (UNIDIRECTIONAL_SEQUENCE_LSTM, SVDF: int8, its state in variable
+// tensors, sizes and constants from the bytes; recurrent_recipe.cpp), which focused_model_from_recipe returns for
+// them; empty for another operator.
+std::vector<uint8_t> recurrent_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
+                                                 size_t size);
+
 }  // namespace microaot::fuzz

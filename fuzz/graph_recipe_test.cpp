@@ -92,6 +92,13 @@ TEST(WideRecipes, EveryShapeTakesThePackedKernelBeyondOneChunk) {
   EXPECT_EQ(wide_shape_count(*listed_op_named("ADD")), 0);
 }
 
+// The recurrent operators' own recipes (recurrent_recipe.cpp): models the compiler takes, on the packed kernels.
+TEST(FocusedRecipes, RecurrentModelsReachThePackedKernels) {
+  EXPECT_EQ(stems_reached("UNIDIRECTIONAL_SEQUENCE_LSTM", 20),
+            (std::set<std::string>{"unidirectional_sequence_lstm_s8_packed_w16"}));
+  EXPECT_EQ(stems_reached("SVDF", 40), (std::set<std::string>{"svdf_ring_s8_s8_packed", "svdf_ring_s8_s16_packed"}));
+}
+
 TEST(FocusedRecipes, AnUnknownOperatorHasNoLine) { EXPECT_EQ(listed_op_named("NOT_AN_OPERATOR"), nullptr); }
 
 }  // namespace

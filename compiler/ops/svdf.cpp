@@ -9,10 +9,15 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/params_struct.h"
+#include "kernels/select_kernels.h"
+#include "microaot/fit/svdf.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/packed_weights.h"
 #include "ops/quant_math.h"
 #include "ops/read_options.h"
+#include "ops/remap_common.h"
 
 namespace microaot {
 namespace {
@@ -241,9 +246,79 @@ int64_t state_copy_bytes(const Graph& graph, const Op& op) {
   return static_cast<int64_t>(s.batches) * s.filters * element + static_cast<int64_t>(sizeof(int32_t));
 }
 
+// weights_time's rows twice over ([filters][2 * memory]), in its own type: the packed kernel's time weights.
+Tensor doubled_time_weights(const Graph& graph, const Op& op, const SvdfShape& s) {
+  Tensor t = graph.tensor(op.inputs[kWeightsTime]);
+  const size_t row = static_cast<size_t>(s.memory) * dtype_size(t.dtype);
+  std::vector<uint8_t> data;
+  for (size_t f = 0; f < static_cast<size_t>(s.filters); ++f) {
+    for (int copy = 0; copy < 2; ++copy) data.insert(data.end(), t.data.begin() + f * row, t.data.begin() + (f + 1) * row);
+  }
+  t.name += "_doubled";
+  t.shape = {s.filters, 2 * s.memory};
+  t.quant = {};
+  t.source_index = -1;
+  t.data = std::move(data);
+  return t;
+}
+
+// The packed kernel's constants (microaot/kernels/svdf.h): per padded filter the input offset times its feature
+// weights' sum, then per unit its bias minus the state zero point times its filters' weights_time sums, wrapped
+// to int32 as the kernels' sums wrap.
+std::vector<int32_t> packed_constants(const Graph& graph, const Op& op, const KernelCall& call, const SvdfShape& s,
+                                      const std::vector<int8_t>& padded_features) {
+  std::vector<int32_t> values =
+      fold_input_offset({}, padded_features, MICROAOT_SVDF_PACKED_FILTERS(s.filters), s.input_size,
+                        static_cast<int32_t>(call.params.find("input_offset")->integer));
+  const Tensor& time_weights = graph.tensor(op.inputs[kWeightsTime]);
+  std::vector<int64_t> time;
+  if (time_weights.dtype == DType::kInt8) {
+    for (int8_t v : constant_values<int8_t>(time_weights)) time.push_back(v);
+  } else {
+    for (int16_t v : constant_values<int16_t>(time_weights)) time.push_back(v);
+  }
+  const int bias = optional_input_id(op, kBias);
+  const std::vector<int64_t> biases = bias == kNoTensor ? std::vector<int64_t>(static_cast<size_t>(s.units), 0)
+                                                        : constant_ints(graph, op, bias, "input 3");
+  const int64_t zero_point = call.params.find("state_zero_point")->integer;
+  for (size_t u = 0; u < static_cast<size_t>(s.units); ++u) {
+    int64_t sum = 0;
+    for (size_t k = u * s.rank * s.memory; k < (u + 1) * s.rank * s.memory; ++k) sum += time[k];
+    values.push_back(static_cast<int32_t>(static_cast<uint32_t>(biases[u] - zero_point * sum)));
+  }
+  return values;
+}
+
+// The integer ring's chooser (compile/choose_variants.h): on a DSP target the packed ring kernel over constants
+// derived here (packed feature weights, doubled time weights, the offsets folded); the model's tensors stay.
+void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
+  if (!has_specialisation_for(call.stem, target)) return;
+  const microaot_svdf_params_q params = MICROAOT_PARAMS_STRUCT(svdf_params_q, call.params);
+  if (!microaot_fit_svdf_packed(&params)) {
+    call.specialisation += "; not packed: a requantization outside the DSP kernel's range (microaot/fit/svdf.h)";
+    return;
+  }
+  const SvdfShape s = shape_of(graph, op);
+  const Tensor& features = graph.tensor(op.inputs[kWeightsFeature]);
+  std::vector<int8_t> padded = constant_values<int8_t>(features);
+  padded.resize(static_cast<size_t>(MICROAOT_SVDF_PACKED_FILTERS(s.filters)) * s.input_size, 0);
+  const std::vector<int32_t> constants = packed_constants(graph, op, call, s, padded);
+  call.derived.push_back(int32_constant(
+      features.name + "_packed",
+      pack_weight_words(padded, MICROAOT_SVDF_PACKED_FILTERS(s.filters), s.input_size, PackedWeights::kInt8)));
+  call.derived.push_back(doubled_time_weights(graph, op, s));
+  call.derived.push_back(int32_constant(features.name + "_svdf_constants", constants));
+  const int first = static_cast<int>(call.derived.size()) - 3;
+  for (int k = 0; k < 3; ++k) call.args[static_cast<size_t>(kWeightsFeature + k)] = derived_arg(first + k);
+  call.stem += "_packed";
+  call.scratch_bytes = MICROAOT_SVDF_PACKED_SCRATCH_BYTES(int64_t{s.input_size});
+  call.specialisation += "; packed: feature weights int8 re-laid for SMLAD (1 row x 4 filters), time weights "
+                         "doubled so that the ring meets them as one row, offsets folded into constants";
+}
+
 }  // namespace
 
 extern const OpHandler svdf_handler = {check, lower, macs, /*is_view=*/false, /*in_place=*/nullptr, read_options,
-                                       state_copy_bytes};
+                                       state_copy_bytes, choose};
 
 }  // namespace microaot

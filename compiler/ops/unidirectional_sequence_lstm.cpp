@@ -13,8 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "kernels/params_struct.h"
+#include "kernels/select_kernels.h"
+#include "microaot/fit/lstm.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
+#include "ops/packed_weights.h"
 #include "ops/quant_math.h"
 #include "ops/read_options.h"
 #include "ops/unidirectional_sequence_lstm.h"
@@ -341,9 +345,51 @@ int64_t macs(const Graph& graph, const Op& op) {
   return int64_t{kGates} * s.batches * s.time_steps * s.state_size * (int64_t{s.input_size} + s.state_size);
 }
 
+// The lowered params as the packed kernel's guard reads them (microaot/fit/lstm.h): the scalars, and the
+// arrays it checks pointed at `gates` (multipliers then shifts) and the table.
+bool fits_packed_kernel(const KernelCall& call, std::vector<int32_t>& gates, std::vector<int16_t>& table) {
+  microaot_lstm_params_q params = MICROAOT_PARAMS_STRUCT(lstm_params_q, call.params);
+  for (const char* field : {"gate_multiplier", "gate_shift"}) {
+    for (int64_t v : call.params.find(field)->integers) gates.push_back(static_cast<int32_t>(v));
+  }
+  for (int64_t v : call.params.find("sigmoid_table")->integers) table.push_back(static_cast<int16_t>(v));
+  params.gate_multiplier = gates.data();
+  params.gate_shift = gates.data() + 2 * kGates;
+  params.sigmoid_table = table.data();
+  return microaot_fit_lstm_packed(&params) != 0;
+}
+
+// The int8 family's chooser (compile/choose_variants.h): on a DSP target the packed kernel, over each side's
+// stacked weights re-laid for SMLAD in the target's form (the biases as lowered); a layer outside its fit rule
+// keeps the portable kernel.
+void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
+  if (!has_specialisation_for(call.stem, target)) return;
+  std::vector<int32_t> gates;
+  std::vector<int16_t> table;
+  if (!fits_packed_kernel(call, gates, table)) {
+    call.specialisation = "portable: a requantization outside the packed kernel's range (microaot/fit/lstm.h)";
+    return;
+  }
+  const PackedWeights form = packed_weights_form(target);
+  const LstmSizes s = lstm_sizes(graph, op);
+  const int32_t units = kGates * s.state_size;
+  for (int side = 0; side < 2; ++side) {
+    Tensor& stacked = call.derived[static_cast<size_t>(side)];
+    const std::vector<int8_t> w = constant_values<int8_t>(stacked);
+    stacked = int32_constant(stacked.name + "_packed", pack_weight_words(w, units, stacked.shape[1], form));
+  }
+  call.stem = std::string("unidirectional_sequence_lstm_s8_packed") + (form == PackedWeights::kInt16 ? "_w16" : "");
+  const int64_t rows = lstm_options(op).time_major ? s.batches : 1;
+  call.scratch_bytes = MICROAOT_LSTM_PACKED_SCRATCH_BYTES(rows, int64_t{s.input_size}, int64_t{s.state_size});
+  call.specialisation = std::string("packed: the four gates as one product per side, weights ") +
+                        (form == PackedWeights::kInt16 ? "int16" : "int8") +
+                        " re-laid for SMLAD; the input side two time steps at a time (2 rows x 2 units), the "
+                        "recurrent side 1 row x 4 units";
+}
+
 }  // namespace
 
-extern const OpHandler unidirectional_sequence_lstm_handler = {check,   lower,  macs, /*is_view=*/false,
-                                                               nullptr, read_options};
+extern const OpHandler unidirectional_sequence_lstm_handler = {
+    check, lower, macs, /*is_view=*/false, nullptr, read_options, /*state_copy_bytes=*/nullptr, choose};
 
 }  // namespace microaot

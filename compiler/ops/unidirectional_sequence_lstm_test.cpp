@@ -9,6 +9,8 @@
 #include "ops/unary_test_util.h"
 #include "ops/lowering_test_util.h"
 #include "ops/unidirectional_sequence_lstm.h"
+#include "microaot/kernels/lstm.h"
+#include "target/target.h"
 
 namespace microaot {
 namespace {
@@ -155,6 +157,34 @@ TEST(LstmHandler, RefusesWhatTflmRefuses) {
   Graph hybrid = int8_lstm();
   hybrid.tensors[0].dtype = DType::kFloat32;
   EXPECT_TRUE(refuses(hybrid, "input 1"));  // float input with int8 weights
+}
+
+}  // namespace
+}  // namespace microaot
+
+namespace microaot {
+namespace {
+
+// The chooser: on a DSP target the packed kernel over each side's weights re-laid in the target's form (int16
+// words at speed, int8 at balanced), its scratch; without the extension the portable kernel.
+TEST(LstmHandler, DspTargetsTakeThePackedKernel) {
+  Graph g = int8_lstm();
+  KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
+  EXPECT_EQ(call.info().function(), "microaot_unidirectional_sequence_lstm_s8_packed_w16");
+  EXPECT_EQ(call.specialisation.rfind("packed: the four gates as one product per side, weights int16", 0), 0u)
+      << call.specialisation;
+  // 4 gates x state 2 = 8 units: 4 pairs x 1 group of the depth 3 x 4 words (int16 form)
+  EXPECT_EQ(g.tensor(call.args[1]).num_elements(), 4 * 1 * 4);
+  EXPECT_EQ(call.scratch_bytes, MICROAOT_LSTM_PACKED_SCRATCH_BYTES(1, 3, 2));
+  Graph balanced_graph = int8_lstm();
+  Target balanced = parse_target("cortex-m4");
+  balanced.optimize_balanced = true;
+  call = lower_in_place_for_test(balanced_graph, balanced);
+  EXPECT_EQ(call.info().function(), "microaot_unidirectional_sequence_lstm_s8_packed");
+  EXPECT_EQ(balanced_graph.tensor(call.args[2]).num_elements(), 4 * 1 * 2);
+  Graph plain = int8_lstm();
+  EXPECT_EQ(lower_in_place_for_test(plain, parse_target("cortex-m4+nodsp")).info().function(),
+            "microaot_unidirectional_sequence_lstm_s8");
 }
 
 }  // namespace

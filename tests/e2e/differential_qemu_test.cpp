@@ -47,9 +47,12 @@ struct Cpu {
 };
 const Cpu kCpus[] = {{"cortex-m4", "speed", "_w16"}, {"cortex-m7", "balanced", ""}};
 
-// A packed stem as the cpu's setting picks it.
+bool is_specialisation(const std::string& stem);
+
+// A packed stem as the cpu's setting picks it (its _w16 twin where the list has one).
 std::string flavoured(const std::string& stem, const Cpu& cpu) {
-  return stem.find("_packed") != std::string::npos ? stem + cpu.packed_suffix : stem;
+  const std::string twin = stem + cpu.packed_suffix;
+  return stem.find("_packed") != std::string::npos && is_specialisation(twin) ? twin : stem;
 }
 
 struct DspCase {
@@ -73,6 +76,11 @@ const Specialisation kSpecialisations[] = {
 #undef MICROAOT_KERNEL_SPECIALISATION
 };
 
+bool is_specialisation(const std::string& stem) {
+  return std::any_of(std::begin(kSpecialisations), std::end(kSpecialisations),
+                     [&](const Specialisation& s) { return stem == s.stem; });
+}
+
 // The stem `stem` specialises, or "" for a family's generic stem.
 std::string parent_of(const std::string& stem) {
   for (const Specialisation& s : kSpecialisations) {
@@ -82,7 +90,8 @@ std::string parent_of(const std::string& stem) {
 }
 
 // Stems lowering picks on a DSP target that random models rarely reach within another stem's case: a case each.
-const char* const kSpecialisedStems[] = {"conv_2d_s8_packed_kxk"};
+const char* const kSpecialisedStems[] = {"conv_2d_s8_packed_kxk", "unidirectional_sequence_lstm_s8_packed",
+                                         "svdf_ring_s8_s8_packed", "svdf_ring_s8_s16_packed"};
 
 // The stems lowering picks instead of `stem` for some layers on a DSP target (its specialisations in the list,
 // each in the cpu's form; not those with a case of their own in kSpecialisedStems): a model calling any of them
@@ -103,15 +112,18 @@ std::vector<std::string> specialisations_of(const std::string& stem, const Cpu& 
 // seldom clamp. Random models' sums mostly clamp, so that a kernel mixing up two channels' constants passed
 // them, and none in 400,000 reaches the ring (3x3, stride 1, depth 4k, rows of 3 to 12); the pool's lanes and
 // global kernels come late (the lanes' at try 5,008 of seed 1). A stem of another operator takes random models.
-const char* const kFocusedOperators[] = {"CONV_2D", "FULLY_CONNECTED", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D"};
+// The recurrent operators' focused models (fuzz/recurrent_recipe.cpp) are the only ones that reach them.
+const char* const kFocusedOperators[] = {"CONV_2D",         "FULLY_CONNECTED", "DEPTHWISE_CONV_2D",
+                                         "AVERAGE_POOL_2D", "SVDF",            "UNIDIRECTIONAL_SEQUENCE_LSTM"};
 
-// The focused operator of `stem`'s family (its generic stem's operator: conv_2d_s8 -> CONV_2D), or nullptr.
+// The focused operator of `stem`'s family (its generic stem's operator: conv_2d_s8 -> CONV_2D, svdf_ring_s8_s8 ->
+// SVDF), or nullptr.
 const char* focus_of(std::string stem) {
   for (std::string parent = parent_of(stem); !parent.empty(); parent = parent_of(stem)) stem = parent;
-  std::string op = stem.substr(0, stem.rfind('_'));  // the element type's suffix off
-  std::transform(op.begin(), op.end(), op.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::transform(stem.begin(), stem.end(), stem.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   for (const char* focused : kFocusedOperators) {
-    if (op == focused) return focused;
+    if (stem.rfind(std::string(focused) + "_", 0) == 0) return focused;
   }
   return nullptr;
 }

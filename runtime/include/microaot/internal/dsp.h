@@ -87,6 +87,19 @@ static inline int32_t microaot_dsp_ssat8(int32_t x) {
   return r;
 }
 
+/* SSAT #16 and #31: x clamped to [-2^15, 2^15 - 1] and [-2^30, 2^30 - 1]. */
+static inline int32_t microaot_dsp_ssat16(int32_t x) {
+  int32_t r;
+  __asm__("ssat %0, #16, %1" : "=r"(r) : "r"(x));
+  return r;
+}
+
+static inline int32_t microaot_dsp_ssat31(int32_t x) {
+  int32_t r;
+  __asm__("ssat %0, #31, %1" : "=r"(r) : "r"(x));
+  return r;
+}
+
 /* SADD16: the two 16-bit lanes of x and y added lane by lane (wrapping). */
 static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
   uint32_t r;
@@ -136,6 +149,12 @@ static inline int32_t microaot_dsp_smlatt(uint32_t x, uint32_t y, int32_t acc) {
 }
 
 static inline int32_t microaot_dsp_ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
+
+static inline int32_t microaot_dsp_ssat16(int32_t x) { return x < -32768 ? -32768 : (x > 32767 ? 32767 : x); }
+
+static inline int32_t microaot_dsp_ssat31(int32_t x) {
+  return x < -0x40000000 ? -0x40000000 : (x > 0x3FFFFFFF ? 0x3FFFFFFF : x);
+}
 
 static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
   return microaot_dsp_pack16(microaot_dsp_bottom(x) + microaot_dsp_bottom(y),

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "microaot/params.h"
+#include "microaot/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,6 +73,29 @@ void microaot_unidirectional_sequence_lstm_f32(const microaot_lstm_params_f32* p
                                                const float* input_weights, const float* recurrent_weights,
                                                const float* bias, float* output_state, float* cell_state,
                                                float* output, void* scratch);
+
+/* The int8 kernel over packed gate weights, for a target with the DSP extension (compiler/ops/
+ * unidirectional_sequence_lstm.cpp picks it): all four gates as one product of 4 * state units, the stacked
+ * weights of each side in the packed kernels' layout (microaot/internal/packed_dot.h: int8 words, or int16 ones
+ * for the _w16 form), the biases as above. The input side does not depend on the state, so it runs two time
+ * steps' rows at once (two rows against two units per inner step); the recurrent side one row against four
+ * units. Bit-exact with microaot_unidirectional_sequence_lstm_s8 over the stacked int8 weights. A layer outside
+ * microaot_fit_lstm_packed (microaot/fit/lstm.h) gets MICROAOT_STATUS_VALUE_OUT_OF_RANGE, nothing written.
+ * Scratch: MICROAOT_LSTM_PACKED_SCRATCH_BYTES(rows, input_size, state_size), word aligned. */
+#define MICROAOT_LSTM_PACKED_GROUPS(depth) (((depth) + 3) / 4)
+#define MICROAOT_LSTM_PACKED_SCRATCH_BYTES(rows, input_size, state_size)                                   \
+  (16 * ((input_size) > (state_size) ? MICROAOT_LSTM_PACKED_GROUPS(input_size)                           \
+                                     : MICROAOT_LSTM_PACKED_GROUPS(state_size)) +                        \
+   6 * (rows) * MICROAOT_LSTM_GATES * (state_size))
+microaot_status microaot_unidirectional_sequence_lstm_s8_packed(const microaot_lstm_params_q* params,
+                                                                const int8_t* input, const int32_t* input_weights,
+                                                                const int32_t* recurrent_weights, const int32_t* bias,
+                                                                int8_t* output_state, int16_t* cell_state,
+                                                                int8_t* output, void* scratch);
+microaot_status microaot_unidirectional_sequence_lstm_s8_packed_w16(
+    const microaot_lstm_params_q* params, const int8_t* input, const int32_t* input_weights,
+    const int32_t* recurrent_weights, const int32_t* bias, int8_t* output_state, int16_t* cell_state, int8_t* output,
+    void* scratch);
 
 #ifdef __cplusplus
 }

@@ -93,22 +93,30 @@ static inline uint32_t microaot_sigmoid_table_lookup(const int16_t* table, uint3
   return (below << step_bits) + (magnitude & ((1u << step_bits) - 1)) * (above - below);
 }
 
-static inline int32_t microaot_logistic_s16_element(const microaot_sigmoid_params_s16* p, int32_t x) {
-  const int32_t v = microaot_sigmoid_input_s16(p, x);
+/* LOGISTIC of an input v in table units (microaot_sigmoid_input_s16), Q0.15. */
+static inline int32_t microaot_logistic_s16_of_units(const int16_t* table, int32_t v) {
   const uint32_t magnitude = (uint32_t)(v < 0 ? -v : v);
-  const uint32_t s = microaot_sigmoid_table_lookup(p->sigmoid_table, magnitude, 9, 0x7FFFu << 10); /* Q0.25 */
+  const uint32_t s = microaot_sigmoid_table_lookup(table, magnitude, 9, 0x7FFFu << 10); /* Q0.25 */
   /* logistic(-x) = 1 - logistic(x); round to Q0.15. */
   const uint32_t result = v >= 0 ? s + (1u << 9) : (1u << 25) - s + (1u << 9) - 1;
   return (int32_t)(result >> 10);
 }
 
-static inline int32_t microaot_tanh_s16_element(const microaot_sigmoid_params_s16* p, int32_t x) {
-  const int32_t v = microaot_sigmoid_input_s16(p, x);
+/* TANH of an input v in table units, Q0.15. */
+static inline int32_t microaot_tanh_s16_of_units(const int16_t* table, int32_t v) {
   const uint32_t magnitude = (uint32_t)(v < 0 ? -v : v);
-  const int32_t s = (int32_t)microaot_sigmoid_table_lookup(p->sigmoid_table, magnitude, 8, 0xFFFFu << 8); /* Q0.24 */
+  const int32_t s = (int32_t)microaot_sigmoid_table_lookup(table, magnitude, 8, 0xFFFFu << 8); /* Q0.24 */
   /* tanh = 2 * sigmoid - 1, odd; in Q0.23 rounded to Q0.15. */
   const int32_t result = v >= 0 ? s - (1 << 23) + (1 << 7) : -s + (1 << 23) + (1 << 7) - 1;
   return (int32_t)microaot_shift_right_floor(result, 8);
+}
+
+static inline int32_t microaot_logistic_s16_element(const microaot_sigmoid_params_s16* p, int32_t x) {
+  return microaot_logistic_s16_of_units(p->sigmoid_table, microaot_sigmoid_input_s16(p, x));
+}
+
+static inline int32_t microaot_tanh_s16_element(const microaot_sigmoid_params_s16* p, int32_t x) {
+  return microaot_tanh_s16_of_units(p->sigmoid_table, microaot_sigmoid_input_s16(p, x));
 }
 
 #define MICROAOT_LOGISTIC_F32(p, x) microaot_logistic_f32_element(x)

@@ -74,6 +74,27 @@ microaot_status microaot_svdf_ring_f32(const microaot_svdf_params_f32* params, c
                                        const float* weights_feature, const float* weights_time, const float* bias,
                                        float* state, int32_t* position, float* output, void* scratch);
 
+/* The packed ring kernels, for a target with the DSP extension (compiler/ops/svdf.cpp picks them for a ring's
+ * layer): the same results as the ring kernels above over constants the compiler derives from the model's.
+ * features: weights_feature in the packed kernels' layout (microaot/internal/packed_dot.h, int8 words), its
+ * filters padded with zero rows to a multiple of four (one input row against four filters per inner step);
+ * time: each filter's weights_time row twice over ([filters][2 * memory]), so that the ring's slots, oldest
+ * anywhere, meet their weights as one contiguous row; constants: per padded filter the input offset times its
+ * feature weights' sum, then per unit the bias minus the state zero point times its filters' weights_time sums
+ * (the offsets out of the inner loops). MICROAOT_STATUS_VALUE_OUT_OF_RANGE for a layer outside
+ * microaot_fit_svdf_packed (microaot/fit/svdf.h) or a position outside [0, memory), nothing written. Scratch:
+ * MICROAOT_SVDF_PACKED_SCRATCH_BYTES(input_size), word aligned. */
+#define MICROAOT_SVDF_PACKED_SCRATCH_BYTES(input_size) (8 * (((input_size) + 3) / 4))
+#define MICROAOT_SVDF_PACKED_FILTERS(filters) (4 * (((filters) + 3) / 4))
+microaot_status microaot_svdf_ring_s8_s16_packed(const microaot_svdf_params_q* params, const int8_t* input,
+                                                 const int32_t* features, const int16_t* time,
+                                                 const int32_t* constants, int16_t* state, int32_t* position,
+                                                 int8_t* output, void* scratch);
+microaot_status microaot_svdf_ring_s8_s8_packed(const microaot_svdf_params_q* params, const int8_t* input,
+                                                const int32_t* features, const int8_t* time,
+                                                const int32_t* constants, int8_t* state, int32_t* position,
+                                                int8_t* output, void* scratch);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,172 @@
+/* The int8 UNIDIRECTIONAL_SEQUENCE_LSTM over packed gate weights (microaot/kernels/lstm.h): the including file
+ * defines MICROAOT_PACKED_WIDE_WEIGHTS (0: int8 weight words, 1: int16, microaot/internal/packed_dot.h) and
+ * MICROAOT_FN. The arithmetic is the portable kernel's (microaot/internal/templates/lstm_q.h), step by step:
+ * each side's sums requantized to Q3.12 and clamped, their saturating sum, sigmoid and tanh through the int16
+ * table, the cell and hidden products requantized as TFLM's MulElementwise; only the order of the work differs
+ * (each side's four gates in one product, the element-wise work of a unit in one pass). */
+#include <stddef.h>
+#include <string.h>
+
+#include "microaot/fit/lstm.h"
+#include "microaot/internal/dsp_requant.h"
+#include "microaot/internal/packed_dot.h"
+#include "microaot/kernels/lstm.h"
+#include "microaot/kernels/sigmoid.h"
+
+/* A gate's sum to Q3.12, clamped to int16 (a right shift of at most 15, microaot/fit/lstm.h). */
+static inline int32_t lstm_gate_requantize(const microaot_dsp_requant* q, int32_t acc) {
+  return microaot_dsp_ssat16(microaot_dsp_requant_clamped(q, acc));
+}
+
+/* An element-wise product of two int16 values (|a * b| <= 2^30, no left shift: |high| <= 2^30). */
+static inline int32_t lstm_product_requantize(const microaot_dsp_requant* q, int32_t a, int32_t b) {
+  return microaot_dsp_requant_round(q, microaot_dsp_requant_high(q, a * b));
+}
+
+/* One side (input or recurrent) of the gates: its packed weights over `depth`, its [4][state] biases, its four
+ * gates' requantization. */
+typedef struct {
+  const int32_t* weights;
+  const int32_t* bias;
+  microaot_dsp_requant gate[MICROAOT_LSTM_GATES];
+  int32_t depth, state;
+} lstm_side;
+
+/* Unit u's sum (bias included) as its gate's Q3.12 value, plus add[u] (the input side's) saturated when there
+ * is one. The loops below walk the units gate by gate with the gate's requantization `q` in registers: a unit
+ * at or past `end` (a pair or quad across a gate's end, for a state size not a multiple of four) takes its own
+ * gate's. */
+static inline void lstm_store(const lstm_side* s, microaot_dsp_requant q, int32_t end, int32_t acc, int32_t u,
+                              const int16_t* add, int16_t* out) {
+  int32_t v = u < end ? lstm_gate_requantize(&q, acc) : lstm_gate_requantize(&s->gate[u / s->state], acc);
+  if (add != NULL) v = microaot_dsp_ssat16(v + add[u]);
+  out[u] = (int16_t)v;
+}
+
+/* Two widened rows (interleaved in `rows`) against every unit, a pair at a time: out0, out1 (add0, add1). */
+static void lstm_two_rows(const lstm_side* s, const uint32_t* rows, const int16_t* add0, const int16_t* add1,
+                          int16_t* out0, int16_t* out1) {
+  const int32_t groups = microaot_packed_groups(s->depth);
+  const int32_t* pair = s->weights;
+  int32_t g, u = 0;
+  for (g = 0; g < MICROAOT_LSTM_GATES; ++g) {
+    const microaot_dsp_requant q = s->gate[g];
+    const int32_t end = (g + 1) * s->state;
+    for (; u < end; u += 2) {
+      int32_t acc[4];
+      microaot_packed_set4(acc, s->bias[u], s->bias[u + 1], s->bias[u], s->bias[u + 1]);
+      pair = microaot_packed_dot_2x2(pair, rows, groups, acc);
+      lstm_store(s, q, end, acc[0], u, add0, out0);
+      lstm_store(s, q, end, acc[1], u + 1, add0, out0);
+      lstm_store(s, q, end, acc[2], u, add1, out1);
+      lstm_store(s, q, end, acc[3], u + 1, add1, out1);
+    }
+  }
+}
+
+/* One widened row against every unit, four at a time (4 * state units: whole quads). */
+static void lstm_one_row(const lstm_side* s, const uint32_t* row, const int16_t* add, int16_t* out) {
+  const int32_t groups = microaot_packed_groups(s->depth);
+  const int32_t* pair = s->weights;
+  int32_t g, u = 0, k;
+  for (g = 0; g < MICROAOT_LSTM_GATES; ++g) {
+    const microaot_dsp_requant q = s->gate[g];
+    const int32_t end = (g + 1) * s->state;
+    for (; u < end; u += 4) {
+      int32_t acc[4];
+      microaot_packed_set4(acc, s->bias[u], s->bias[u + 1], s->bias[u + 2], s->bias[u + 3]);
+      pair = microaot_packed_dot_1x4(pair, row, groups, acc);
+      for (k = 0; k < 4; ++k) lstm_store(s, q, end, acc[k], u + k, add, out);
+    }
+  }
+}
+
+/* `count` rows of s->depth int8 from x, each against every unit: out row r = the gates' values (plus add row r
+ * when add is not NULL). Rows two at a time, widened into `rows` once per pair. */
+static void lstm_product(const lstm_side* s, const int8_t* x, int32_t count, uint32_t* rows, const int16_t* add,
+                         int16_t* out) {
+  const size_t units = (size_t)MICROAOT_LSTM_GATES * (size_t)s->state, depth = (size_t)s->depth;
+  int32_t r;
+  for (r = 0; r < count; r += 2) {
+    const int8_t* x0 = x + (size_t)r * depth;
+    const int16_t* add0 = add != NULL ? add + (size_t)r * units : NULL;
+    int16_t* out0 = out + (size_t)r * units;
+    if (r + 1 < count) {
+      microaot_packed_widen(x0, s->depth, rows, 4);
+      microaot_packed_widen(x0 + depth, s->depth, rows + 2, 4);
+      lstm_two_rows(s, rows, add0, add0 != NULL ? add0 + units : NULL, out0, out0 + units);
+    } else {
+      microaot_packed_widen(x0, s->depth, rows, 2);
+      lstm_one_row(s, rows, add0, out0);
+    }
+  }
+}
+
+/* The element-wise work of one step, a unit at a time: the four activations (gates are Q3.12: table units are
+ * three times the value), the cell (TFLM's MulElementwise products, their saturating sum, the clip), then the
+ * hidden state. */
+static void lstm_update(const microaot_lstm_params_q* p, const int16_t* gates, int32_t rows, int8_t* hidden,
+                        int16_t* cell) {
+  const int32_t state = p->state_size;
+  const int16_t* table = p->sigmoid_table;
+  const int32_t round = p->cell_tanh_shift > 0 ? (int32_t)1 << (p->cell_tanh_shift - 1) : 0;
+  const microaot_dsp_requant forget = microaot_dsp_requant_of(p->forget_multiplier, p->forget_shift);
+  const microaot_dsp_requant input = microaot_dsp_requant_of(p->input_multiplier, p->input_shift);
+  const microaot_dsp_requant out = microaot_dsp_requant_of(p->hidden_multiplier, p->hidden_shift);
+  const int32_t lo = p->cell_clip >= 0 ? -p->cell_clip : INT16_MIN, hi = p->cell_clip >= 0 ? p->cell_clip : INT16_MAX;
+  int32_t r, j;
+  for (r = 0; r < rows; ++r, gates += MICROAOT_LSTM_GATES * state, hidden += state, cell += state) {
+    for (j = 0; j < state; ++j) {
+      const int32_t i = microaot_logistic_s16_of_units(table, 3 * gates[j]);
+      const int32_t f = microaot_logistic_s16_of_units(table, 3 * gates[state + j]);
+      const int32_t g = microaot_tanh_s16_of_units(table, 3 * gates[2 * state + j]);
+      const int32_t o = microaot_logistic_s16_of_units(table, 3 * gates[3 * state + j]);
+      const int32_t kept = microaot_dsp_ssat16(lstm_product_requantize(&forget, f, cell[j]));
+      const int32_t added = microaot_dsp_ssat16(lstm_product_requantize(&input, i, g));
+      const int32_t c = microaot_clamp_s32(microaot_dsp_ssat16(kept + added), lo, hi);
+      /* |c * multiplier| < 2^30 (the fit rule), so the rescale is exact in 32 bits */
+      const int32_t tanh_c = microaot_tanh_s16_of_units(table, (c * p->cell_tanh_multiplier + round) >> p->cell_tanh_shift);
+      cell[j] = (int16_t)c;
+      hidden[j] = (int8_t)microaot_clamp_s32(lstm_product_requantize(&out, tanh_c, o) + p->hidden_zero_point,
+                                             p->hidden_min, p->hidden_max);
+    }
+  }
+}
+
+microaot_status MICROAOT_FN(const microaot_lstm_params_q* params, const int8_t* input, const int32_t* input_weights,
+                            const int32_t* recurrent_weights, const int32_t* bias, int8_t* output_state,
+                            int16_t* cell_state, int8_t* output, void* scratch) {
+  const int32_t rows = params->time_major ? params->batches : 1;
+  const int32_t sequences = params->time_major ? 1 : params->batches;
+  const int32_t state = params->state_size, steps = params->time_steps;
+  const size_t units = (size_t)MICROAOT_LSTM_GATES * (size_t)state;
+  const size_t in_step = (size_t)rows * (size_t)params->input_size, out_step = (size_t)rows * (size_t)state;
+  const int32_t depth = params->input_size > state ? params->input_size : state;
+  uint32_t* const widened = (uint32_t*)scratch;
+  int16_t* const pre = (int16_t*)(widened + 4 * microaot_packed_groups(depth)); /* two steps' input side */
+  int16_t* const gates = pre + 2 * (size_t)rows * units;
+  lstm_side in, rec;
+  int32_t s, t;
+  if (!microaot_fit_lstm_packed(params)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
+  in.weights = input_weights, in.bias = bias, in.depth = params->input_size, in.state = state;
+  rec.weights = recurrent_weights, rec.bias = bias + units, rec.depth = state, rec.state = state;
+  for (s = 0; s < MICROAOT_LSTM_GATES; ++s) {
+    in.gate[s] = microaot_dsp_requant_of(params->gate_multiplier[s], params->gate_shift[s]);
+    rec.gate[s] = microaot_dsp_requant_of(params->gate_multiplier[MICROAOT_LSTM_GATES + s],
+                                  params->gate_shift[MICROAOT_LSTM_GATES + s]);
+  }
+  for (s = 0; s < sequences; ++s) {
+    int8_t* hidden = output_state + (size_t)s * out_step;
+    int16_t* cell = cell_state + (size_t)s * out_step;
+    for (t = 0; t < steps; ++t) {
+      const size_t step = (size_t)s * (size_t)steps + (size_t)t;
+      const int16_t* step_pre = pre + (size_t)(t % 2) * (size_t)rows * units;
+      /* the input rows of steps t and t + 1 follow each other in both layouts */
+      if (t % 2 == 0) lstm_product(&in, input + step * in_step, rows * (t + 1 < steps ? 2 : 1), widened, NULL, pre);
+      lstm_product(&rec, hidden, rows, widened, step_pre, gates);
+      lstm_update(params, gates, rows, hidden, cell);
+      memcpy(output + step * out_step, hidden, out_step);
+    }
+  }
+  return MICROAOT_STATUS_OK;
+}
