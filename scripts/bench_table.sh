@@ -9,11 +9,16 @@ target=${1:-cortex-m4}
 bin=${MICROAOT:-build/microaot}
 models=../shared/models
 out=docs/benchmarks.md
+# Estimated cycles (docs/cycles.md) where the timing table has the core.
+cycles=()
+case "$target" in cortex-m4|cortex-m7) cycles=(--cycles) ;; esac
 [ -x "$bin" ] || { cmake -S . -B build > /dev/null && cmake --build build --target microaot; }
 [ -d "$models" ] || { echo "bench_table.sh: $models is missing" >&2; exit 1; }
 
 # The value of "key" in bench's pretty-printed JSON (one key per line).
 field() { sed -n "s/^  \"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" <<< "$2"; }
+# bench's estimated cycles in millions, or — without them.
+est_cycles() { jq -r 'if .estimated_cycles then "\(.estimated_cycles.cycles / 1e6 * 100 | round / 100) M" else "—" end' <<< "$1"; }
 # 1234567 -> 1,234,567
 grouped() { printf "%s" "$1" | rev | sed 's/[0-9]\{3\}/&,/g; s/,$//' | rev; }
 
@@ -59,7 +64,7 @@ for dir in "$models"/*/; do
   inputs=()
   for f in "$dir"vectors/0.input*.bin; do inputs+=(--input "$f"); done
   echo "bench_table.sh: $name" >&2
-  json=$("$bin" bench "$dir/model.tflite" --target "$target" --json "${inputs[@]}")
+  json=$("$bin" bench "$dir/model.tflite" --target "$target" --json "${cycles[@]}" "${inputs[@]}")
   printf '%s\n' "$json" > "$jsons/$name.json"
   per_op+=$(per_op_tables "$name" "$jsons/$name.json")$'\n\n'
   bound=$(field stack_bound_bytes "$json")
@@ -67,7 +72,8 @@ for dir in "$models"/*/; do
   match=$(field outputs_match "$json")
   [ "$(field outputs_bit_exact "$json")" = "true" ] && match="bit-exact"
   ours[$name]=$(field instructions "$json")
-  rows+="| \`$name\` | $(grouped "$(field instructions "$json")") | $(grouped "$(field init_instructions "$json")") |"
+  rows+="| \`$name\` | $(grouped "$(field instructions "$json")") | $(est_cycles "$json") |"
+  rows+=" $(grouped "$(field init_instructions "$json")") |"
   rows+=" $(grouped "$(field code_bytes "$json")") | $(grouped "$(field weights_bytes "$json")") |"
   rows+=" $(grouped "$(field flash_bytes "$json")") | $(grouped "$(field ram_bytes "$json")") |"
   rows+=" $(field stack_bytes "$json") / $bound | $match |"$'\n'
@@ -86,11 +92,13 @@ for pair in "KWS:kws_dscnn_int8:7.70 M:8.22 M" "VWW:vww_mobilenet_int8:24.10 M:2
   [ -f "$jsons/$name.json" ] || continue
   # The same model with --optimize balanced: int8 packed weights in flash.
   echo "bench_table.sh: $name (balanced)" >&2
-  balanced=$("$bin" bench "$models/$name/model.tflite" --target "$target" --optimize balanced --json \
+  balanced=$("$bin" bench "$models/$name/model.tflite" --target "$target" --optimize balanced --json "${cycles[@]}" \
                --input "$models/$name/vectors/0.input0.bin")
   speed=$(cat "$jsons/$name.json")
-  levels+="| $task | $(millions "$(field instructions "$speed")") | $(grouped "$(field weights_bytes "$speed")") |"
+  levels+="| $task | $(millions "$(field instructions "$speed")") | $(est_cycles "$speed") |"
+  levels+=" $(grouped "$(field weights_bytes "$speed")") |"
   levels+=" $(grouped "$(field code_bytes "$speed")") | $(millions "$(field instructions "$balanced")") |"
+  levels+=" $(est_cycles "$balanced") |"
   levels+=" $(grouped "$(field weights_bytes "$balanced")") | $(grouped "$(field code_bytes "$balanced")") |"$'\n'
 done
 
@@ -110,18 +118,23 @@ grow by 60 to 95%) for inner loops that no longer widen them. \`--optimize balan
 kernels otherwise, the model's own weight bytes, more instructions. \`--optimize size\` keeps the portable
 kernels, built with \`-Os\`. The MLPerf models at both DSP levels:
 
-| model | speed: instructions | weights bytes | code bytes | balanced: instructions | weights bytes | code bytes |
-|---|---:|---:|---:|---:|---:|---:|
+| model | speed: instructions | est. cycles | weights bytes | code bytes | balanced: instructions | est. cycles | weights bytes | code bytes |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
 $levels
 
 **QEMU counts instructions, not cycles.** With \`-icount shift=0\` QEMU advances virtual time by exactly one
 nanosecond per executed instruction; the board's timer runs on that time, so the harness counts the
 instructions of one \`run()\` (minus an empty call of the same shape) to within a few instructions, and two
-runs give identical numbers. Memory wait states, pipeline stalls and caches are not modelled: these are
-not cycle or millisecond figures.
+runs give identical numbers. Memory wait states, pipeline stalls and caches are not modelled by QEMU.
 
-| model | instructions / inference | init instructions | code bytes | weights bytes | flash bytes | RAM bytes | stack bytes (measured / bound) | outputs vs host |
-|---|---:|---:|---:|---:|---:|---:|---:|---|
+*est. cycles* (\`bench --cycles\`, docs/cycles.md) prices the very instructions executed (read from QEMU's
+execution log) with the core's timing table (\`compiler/driver/cycle_table.def\`: the Cortex-M4 Technical
+Reference Manual's figures for loads, stores, multiply-accumulates, branches taken or not, divides, FP).
+**It assumes zero-wait-state memory** (code and data in single-cycle RAM, TCM or flash); a part running
+from flash with wait states and no cache takes longer. \`bench --clock-mhz N\` gives the time at N MHz.
+
+| model | instructions / inference | est. cycles | init instructions | code bytes | weights bytes | flash bytes | RAM bytes | stack bytes (measured / bound) | outputs vs host |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---|
 $rows
 - *instructions*: one \`NAME_run()\`; *init*: one \`NAME_init()\` (binds the arena; nothing is computed at start-up).
 - *code bytes*: text + rodata + data of the generated library's objects (\`NAME.c\` with its constant kernel

@@ -68,6 +68,8 @@ struct BenchCommandOptions {
   std::string cflags;
   bool json = false;
   bool keep_build = false;
+  bool cycles = false;    // --cycles: estimated cycles from QEMU's execution log (driver/bench_cycles.h)
+  double clock_mhz = 0;   // --clock-mhz: and the time at that clock (implies --cycles)
 };
 
 // Where and how `compile` writes (-o/--output/--output-dir, --output-format, --force).
