@@ -17,8 +17,13 @@ case "$target" in cortex-m4|cortex-m7) cycles=(--cycles) ;; esac
 
 # The value of "key" in bench's pretty-printed JSON (one key per line).
 field() { sed -n "s/^  \"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" <<< "$2"; }
-# bench's estimated cycles in millions, or — without them.
-est_cycles() { jq -r 'if .estimated_cycles then "\(.estimated_cycles.cycles / 1e6 * 100 | round / 100) M" else "—" end' <<< "$1"; }
+# bench's estimated cycles in millions (exact with "exact"), or — without them.
+est_cycles() {
+  local n
+  n=$(jq -r '.estimated_cycles.cycles // empty' <<< "$1")
+  if [ -z "$n" ]; then printf '—'; elif [ "${2:-}" = exact ]; then grouped "$n"; else millions "$n"; fi
+}
+millions() { awk -v n="$1" 'BEGIN { printf "%.2f M", n / 1e6 }'; }
 # 1234567 -> 1,234,567
 grouped() { printf "%s" "$1" | rev | sed 's/[0-9]\{3\}/&,/g; s/,$//' | rev; }
 
@@ -72,7 +77,7 @@ for dir in "$models"/*/; do
   match=$(field outputs_match "$json")
   [ "$(field outputs_bit_exact "$json")" = "true" ] && match="bit-exact"
   ours[$name]=$(field instructions "$json")
-  rows+="| \`$name\` | $(grouped "$(field instructions "$json")") | $(est_cycles "$json") |"
+  rows+="| \`$name\` | $(grouped "$(field instructions "$json")") | $(est_cycles "$json" exact) |"
   rows+=" $(grouped "$(field init_instructions "$json")") |"
   rows+=" $(grouped "$(field code_bytes "$json")") | $(grouped "$(field weights_bytes "$json")") |"
   rows+=" $(grouped "$(field flash_bytes "$json")") | $(grouped "$(field ram_bytes "$json")") |"
@@ -80,7 +85,6 @@ for dir in "$models"/*/; do
   machine=$(field machine "$json")
 done
 
-millions() { awk -v n="$1" 'BEGIN { printf "%.2f M", n / 1e6 }'; }
 mlperf=""
 levels=""
 for pair in "KWS:kws_dscnn_int8:7.70 M:8.22 M" "VWW:vww_mobilenet_int8:24.10 M:23.91 M" \
