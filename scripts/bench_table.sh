@@ -34,6 +34,7 @@ trap 'rm -rf "$jsons"' EXIT
 # Per model, bench's per-operator profile as Markdown: the per-type summary (with TFLM + CMSIS-NN's
 # instructions/MAC per type from m4-anchors.md when it has the model), then one row per step.
 two_decimals() { [ -z "$1" ] || printf '%.2f' "$1"; }
+grouped_or_dash() { if [ "$1" = "-" ]; then printf '—'; else grouped "$1"; fi; }
 anchor_per_mac() {  # model, op type -> TFLM's instructions/MAC on the M4 bench, or empty
   [ -f "$anchors" ] || return 0
   awk -v model="## \`$1\`" -v op="$2" -F' *\\| *' '
@@ -41,22 +42,24 @@ anchor_per_mac() {  # model, op type -> TFLM's instructions/MAC on the M4 bench,
     section == model && types && $2 == op { print $6 }' "$anchors"
 }
 per_op_tables() {  # name json-file
-  local name=$1 file=$2 op count macs instr ipm
+  local name=$1 file=$2 op count macs instr cyc ipm
   printf '### `%s`\n\n' "$name"
   printf 'Rows add up to %s of the instructions per inference (the rest: `run()` and the executor loop).\n\n' \
     "$(awk -v c="$(jq -r .per_op_coverage "$file")" 'BEGIN { printf "%.3f%%", 100 * c }')"
-  printf '| op type | count | MACs | instructions | instructions/MAC | TFLM + CMSIS-NN instructions/MAC |\n'
-  printf '|---|---:|---:|---:|---:|---:|\n'
-  while IFS=$'\t' read -r op count macs instr ipm; do
-    printf '| %s | %s | %s | %s | %s | %s |\n' "$op" "$count" "$(grouped "$macs")" "$(grouped "$instr")" \
-      "$(two_decimals "$ipm")" "$(anchor_per_mac "$name" "$op")"
-  done < <(jq -r '.per_op_types[] | [.op, .count, .macs, .instructions, .instructions_per_mac // ""] | @tsv' "$file")
-  printf '\n| step | index | op | kernel | MACs | instructions | instructions/MAC |\n|---:|---:|---|---|---:|---:|---:|\n'
-  while IFS=$'\t' read -r step index op kernel macs instr ipm; do
-    printf '| %s | %s | %s | `%s` | %s | %s | %s |\n' "$step" "$index" "$op" "$kernel" "$(grouped "$macs")" \
-      "$(grouped "$instr")" "$(two_decimals "$ipm")"
-  done < <(jq -r '.per_op[] | [.step, .op_index, .op, .kernel, .macs, .instructions, .instructions_per_mac // ""] | @tsv' \
-             "$file")
+  printf '| op type | count | MACs | instructions | est. cycles | instructions/MAC | TFLM + CMSIS-NN instructions/MAC |\n'
+  printf '|---|---:|---:|---:|---:|---:|---:|\n'
+  while IFS=$'\t' read -r op count macs instr cyc ipm; do
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$op" "$count" "$(grouped "$macs")" "$(grouped "$instr")" \
+      "$(grouped_or_dash "$cyc")" "$(two_decimals "$ipm")" "$(anchor_per_mac "$name" "$op")"
+  done < <(jq -r '.per_op_types[] | [.op, .count, .macs, .instructions, .estimated_cycles // "-",
+                  .instructions_per_mac // ""] | @tsv' "$file")
+  printf '\n| step | index | op | kernel | MACs | instructions | est. cycles | instructions/MAC |\n'
+  printf '|---:|---:|---|---|---:|---:|---:|---:|\n'
+  while IFS=$'\t' read -r step index op kernel macs instr cyc ipm; do
+    printf '| %s | %s | %s | `%s` | %s | %s | %s | %s |\n' "$step" "$index" "$op" "$kernel" "$(grouped "$macs")" \
+      "$(grouped "$instr")" "$(grouped_or_dash "$cyc")" "$(two_decimals "$ipm")"
+  done < <(jq -r '.per_op[] | [.step, .op_index, .op, .kernel, .macs, .instructions, .estimated_cycles // "-",
+                  .instructions_per_mac // ""] | @tsv' "$file")
   printf '\n'
 }
 
@@ -180,6 +183,7 @@ with the per-operator hooks (their own instructions removed); the totals above c
 them. MACs as \`report.json\` counts them (element-wise operators count one per output element). The last
 column of each summary is quoted from \`../shared/docs/m4-anchors.md\` (TFLite Micro with CMSIS-NN on this
 same bench, MACs counted only for CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED) where it has the model.
+*est. cycles*: the same run's estimated cycles between the hooks, net of an empty pair (docs/cycles.md).
 
 $per_op
 DOC
