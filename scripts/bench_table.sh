@@ -9,11 +9,21 @@ target=${1:-cortex-m4}
 bin=${MICROAOT:-build/microaot}
 models=../shared/models
 out=docs/benchmarks.md
+# Estimated cycles (docs/cycles.md) where the timing table has the core.
+cycles=()
+case "$target" in cortex-m4|cortex-m7) cycles=(--cycles) ;; esac
 [ -x "$bin" ] || { cmake -S . -B build > /dev/null && cmake --build build --target microaot; }
 [ -d "$models" ] || { echo "bench_table.sh: $models is missing" >&2; exit 1; }
 
 # The value of "key" in bench's pretty-printed JSON (one key per line).
 field() { sed -n "s/^  \"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" <<< "$2"; }
+# bench's estimated cycles in millions (exact with "exact"), or — without them.
+est_cycles() {
+  local n
+  n=$(jq -r '.estimated_cycles.cycles // empty' <<< "$1")
+  if [ -z "$n" ]; then printf '—'; elif [ "${2:-}" = exact ]; then grouped "$n"; else millions "$n"; fi
+}
+millions() { awk -v n="$1" 'BEGIN { printf "%.2f M", n / 1e6 }'; }
 # 1234567 -> 1,234,567
 grouped() { printf "%s" "$1" | rev | sed 's/[0-9]\{3\}/&,/g; s/,$//' | rev; }
 
@@ -24,6 +34,7 @@ trap 'rm -rf "$jsons"' EXIT
 # Per model, bench's per-operator profile as Markdown: the per-type summary (with TFLM + CMSIS-NN's
 # instructions/MAC per type from m4-anchors.md when it has the model), then one row per step.
 two_decimals() { [ -z "$1" ] || printf '%.2f' "$1"; }
+grouped_or_dash() { if [ "$1" = "-" ]; then printf '—'; else grouped "$1"; fi; }
 anchor_per_mac() {  # model, op type -> TFLM's instructions/MAC on the M4 bench, or empty
   [ -f "$anchors" ] || return 0
   awk -v model="## \`$1\`" -v op="$2" -F' *\\| *' '
@@ -31,22 +42,24 @@ anchor_per_mac() {  # model, op type -> TFLM's instructions/MAC on the M4 bench,
     section == model && types && $2 == op { print $6 }' "$anchors"
 }
 per_op_tables() {  # name json-file
-  local name=$1 file=$2 op count macs instr ipm
+  local name=$1 file=$2 op count macs instr cyc ipm
   printf '### `%s`\n\n' "$name"
   printf 'Rows add up to %s of the instructions per inference (the rest: `run()` and the executor loop).\n\n' \
     "$(awk -v c="$(jq -r .per_op_coverage "$file")" 'BEGIN { printf "%.3f%%", 100 * c }')"
-  printf '| op type | count | MACs | instructions | instructions/MAC | TFLM + CMSIS-NN instructions/MAC |\n'
-  printf '|---|---:|---:|---:|---:|---:|\n'
-  while IFS=$'\t' read -r op count macs instr ipm; do
-    printf '| %s | %s | %s | %s | %s | %s |\n' "$op" "$count" "$(grouped "$macs")" "$(grouped "$instr")" \
-      "$(two_decimals "$ipm")" "$(anchor_per_mac "$name" "$op")"
-  done < <(jq -r '.per_op_types[] | [.op, .count, .macs, .instructions, .instructions_per_mac // ""] | @tsv' "$file")
-  printf '\n| step | index | op | kernel | MACs | instructions | instructions/MAC |\n|---:|---:|---|---|---:|---:|---:|\n'
-  while IFS=$'\t' read -r step index op kernel macs instr ipm; do
-    printf '| %s | %s | %s | `%s` | %s | %s | %s |\n' "$step" "$index" "$op" "$kernel" "$(grouped "$macs")" \
-      "$(grouped "$instr")" "$(two_decimals "$ipm")"
-  done < <(jq -r '.per_op[] | [.step, .op_index, .op, .kernel, .macs, .instructions, .instructions_per_mac // ""] | @tsv' \
-             "$file")
+  printf '| op type | count | MACs | instructions | est. cycles | instructions/MAC | TFLM + CMSIS-NN instructions/MAC |\n'
+  printf '|---|---:|---:|---:|---:|---:|---:|\n'
+  while IFS=$'\t' read -r op count macs instr cyc ipm; do
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$op" "$count" "$(grouped "$macs")" "$(grouped "$instr")" \
+      "$(grouped_or_dash "$cyc")" "$(two_decimals "$ipm")" "$(anchor_per_mac "$name" "$op")"
+  done < <(jq -r '.per_op_types[] | [.op, .count, .macs, .instructions, .estimated_cycles // "-",
+                  .instructions_per_mac // ""] | @tsv' "$file")
+  printf '\n| step | index | op | kernel | MACs | instructions | est. cycles | instructions/MAC |\n'
+  printf '|---:|---:|---|---|---:|---:|---:|---:|\n'
+  while IFS=$'\t' read -r step index op kernel macs instr cyc ipm; do
+    printf '| %s | %s | %s | `%s` | %s | %s | %s | %s |\n' "$step" "$index" "$op" "$kernel" "$(grouped "$macs")" \
+      "$(grouped "$instr")" "$(grouped_or_dash "$cyc")" "$(two_decimals "$ipm")"
+  done < <(jq -r '.per_op[] | [.step, .op_index, .op, .kernel, .macs, .instructions, .estimated_cycles // "-",
+                  .instructions_per_mac // ""] | @tsv' "$file")
   printf '\n'
 }
 
@@ -59,7 +72,7 @@ for dir in "$models"/*/; do
   inputs=()
   for f in "$dir"vectors/0.input*.bin; do inputs+=(--input "$f"); done
   echo "bench_table.sh: $name" >&2
-  json=$("$bin" bench "$dir/model.tflite" --target "$target" --json "${inputs[@]}")
+  json=$("$bin" bench "$dir/model.tflite" --target "$target" --json "${cycles[@]}" "${inputs[@]}")
   printf '%s\n' "$json" > "$jsons/$name.json"
   per_op+=$(per_op_tables "$name" "$jsons/$name.json")$'\n\n'
   bound=$(field stack_bound_bytes "$json")
@@ -67,14 +80,14 @@ for dir in "$models"/*/; do
   match=$(field outputs_match "$json")
   [ "$(field outputs_bit_exact "$json")" = "true" ] && match="bit-exact"
   ours[$name]=$(field instructions "$json")
-  rows+="| \`$name\` | $(grouped "$(field instructions "$json")") | $(grouped "$(field init_instructions "$json")") |"
+  rows+="| \`$name\` | $(grouped "$(field instructions "$json")") | $(est_cycles "$json" exact) |"
+  rows+=" $(grouped "$(field init_instructions "$json")") |"
   rows+=" $(grouped "$(field code_bytes "$json")") | $(grouped "$(field weights_bytes "$json")") |"
   rows+=" $(grouped "$(field flash_bytes "$json")") | $(grouped "$(field ram_bytes "$json")") |"
   rows+=" $(field stack_bytes "$json") / $bound | $match |"$'\n'
   machine=$(field machine "$json")
 done
 
-millions() { awk -v n="$1" 'BEGIN { printf "%.2f M", n / 1e6 }'; }
 mlperf=""
 levels=""
 for pair in "KWS:kws_dscnn_int8:7.70 M:8.22 M" "VWW:vww_mobilenet_int8:24.10 M:23.91 M" \
@@ -86,11 +99,13 @@ for pair in "KWS:kws_dscnn_int8:7.70 M:8.22 M" "VWW:vww_mobilenet_int8:24.10 M:2
   [ -f "$jsons/$name.json" ] || continue
   # The same model with --optimize balanced: int8 packed weights in flash.
   echo "bench_table.sh: $name (balanced)" >&2
-  balanced=$("$bin" bench "$models/$name/model.tflite" --target "$target" --optimize balanced --json \
+  balanced=$("$bin" bench "$models/$name/model.tflite" --target "$target" --optimize balanced --json "${cycles[@]}" \
                --input "$models/$name/vectors/0.input0.bin")
   speed=$(cat "$jsons/$name.json")
-  levels+="| $task | $(millions "$(field instructions "$speed")") | $(grouped "$(field weights_bytes "$speed")") |"
+  levels+="| $task | $(millions "$(field instructions "$speed")") | $(est_cycles "$speed") |"
+  levels+=" $(grouped "$(field weights_bytes "$speed")") |"
   levels+=" $(grouped "$(field code_bytes "$speed")") | $(millions "$(field instructions "$balanced")") |"
+  levels+=" $(est_cycles "$balanced") |"
   levels+=" $(grouped "$(field weights_bytes "$balanced")") | $(grouped "$(field code_bytes "$balanced")") |"$'\n'
 done
 
@@ -110,18 +125,23 @@ grow by 60 to 95%) for inner loops that no longer widen them. \`--optimize balan
 kernels otherwise, the model's own weight bytes, more instructions. \`--optimize size\` keeps the portable
 kernels, built with \`-Os\`. The MLPerf models at both DSP levels:
 
-| model | speed: instructions | weights bytes | code bytes | balanced: instructions | weights bytes | code bytes |
-|---|---:|---:|---:|---:|---:|---:|
+| model | speed: instructions | est. cycles | weights bytes | code bytes | balanced: instructions | est. cycles | weights bytes | code bytes |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
 $levels
 
 **QEMU counts instructions, not cycles.** With \`-icount shift=0\` QEMU advances virtual time by exactly one
 nanosecond per executed instruction; the board's timer runs on that time, so the harness counts the
 instructions of one \`run()\` (minus an empty call of the same shape) to within a few instructions, and two
-runs give identical numbers. Memory wait states, pipeline stalls and caches are not modelled: these are
-not cycle or millisecond figures.
+runs give identical numbers. Memory wait states, pipeline stalls and caches are not modelled by QEMU.
 
-| model | instructions / inference | init instructions | code bytes | weights bytes | flash bytes | RAM bytes | stack bytes (measured / bound) | outputs vs host |
-|---|---:|---:|---:|---:|---:|---:|---:|---|
+*est. cycles* (\`bench --cycles\`, docs/cycles.md) prices the very instructions executed (read from QEMU's
+execution log) with the core's timing table (\`compiler/driver/cycle_table.def\`: the Cortex-M4 Technical
+Reference Manual's figures for loads, stores, multiply-accumulates, branches taken or not, divides, FP).
+**It assumes zero-wait-state memory** (code and data in single-cycle RAM, TCM or flash); a part running
+from flash with wait states and no cache takes longer. \`bench --clock-mhz N\` gives the time at N MHz.
+
+| model | instructions / inference | est. cycles | init instructions | code bytes | weights bytes | flash bytes | RAM bytes | stack bytes (measured / bound) | outputs vs host |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---|
 $rows
 - *instructions*: one \`NAME_run()\`; *init*: one \`NAME_init()\` (binds the arena; nothing is computed at start-up).
 - *code bytes*: text + rodata + data of the generated library's objects (\`NAME.c\` with its constant kernel
@@ -163,6 +183,7 @@ with the per-operator hooks (their own instructions removed); the totals above c
 them. MACs as \`report.json\` counts them (element-wise operators count one per output element). The last
 column of each summary is quoted from \`../shared/docs/m4-anchors.md\` (TFLite Micro with CMSIS-NN on this
 same bench, MACs counted only for CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED) where it has the model.
+*est. cycles*: the same run's estimated cycles between the hooks, net of an empty pair (docs/cycles.md).
 
 $per_op
 DOC

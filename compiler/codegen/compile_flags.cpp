@@ -24,6 +24,7 @@ std::string compile_flags_text(const CompileOptions& o) {
   if (o.target.optimize_size || o.target.optimize_balanced) text += std::string(" --optimize ") + optimize_name(o.target);
   if (o.interface_api_c) text += " --interface-api c";
   if (o.ram_budget > 0) text += " --ram-budget " + std::to_string(o.ram_budget);
+  if (o.flash_budget > 0) text += " --flash-budget " + std::to_string(o.flash_budget);
   for (const PoolOption& pool : o.pools) {
     text += " --pool " + pool.name + ":" + std::to_string(pool.size) + ":" + std::to_string(pool.alignment);
   }

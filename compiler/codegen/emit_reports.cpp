@@ -215,6 +215,30 @@ void write_specialisations(std::ostream& out, const CompiledModel& model) {
   }
 }
 
+// With --flash-budget: the estimate it was held to and, at speed, which packed layers were widened to int16.
+void write_flash_fit(std::ostream& out, const CompiledModel& model) {
+  const FlashFit& fit = model.flash_fit;
+  if (fit.budget <= 0) return;
+  out << "\nflash budget: " << fit.budget << " bytes; estimate " << fit.weights_bytes + fit.code_bytes << " (weights "
+      << fit.weights_bytes << " + code estimate " << fit.code_bytes << ")\n";
+  if (!fit.per_layer) return;
+  const auto list = [&](const char* title, const std::vector<WidenCandidate>& layers) {
+    out << title << (layers.empty() ? " none" : "") << "\n";
+    for (const WidenCandidate& c : layers) {
+      out << "  step " << c.step << ": " << c.bytes << " B more flash, about " << c.instructions
+          << " instructions fewer per inference\n";
+    }
+  };
+  list("widened to int16 weights (the most instructions saved per byte first):", fit.widened);
+  list("kept int8 to fit the budget:", fit.kept_int8);
+}
+
+nlohmann::json widen_json(const std::vector<WidenCandidate>& layers) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const WidenCandidate& c : layers) rows.push_back({{"step", c.step}, {"bytes", c.bytes}, {"instructions_saved", c.instructions}});
+  return rows;
+}
+
 void write_size_sources(std::ostream& out, const CompiledModel& model) {
   const SourceLevels levels = source_levels(model);
   if (levels.size.empty()) return;
@@ -253,6 +277,7 @@ std::string emit_network_info(const CompiledModel& model) {
   out << "\nparam B: constant bytes the kernel reads (weights, biases, per-channel arrays); live B: bytes of the\n"
       << "buffers live during the step (tensors and kernel scratch; a buffer written over its input counts apart).\n";
   write_specialisations(out, model);
+  write_flash_fit(out, model);
   write_size_sources(out, model);
   out << "\ntotal MACs:          " << total_macs(model) << "\n";
   out << "weights (flash):     " << weights_bytes(model) << " bytes\n";
@@ -271,6 +296,22 @@ nlohmann::json firmware_json(const CompiledModel& model) {
           {"optimize", optimize_name(model.options.target)},
           {"inputs", model.graph.inputs.size()},
           {"kernels", kernels}};
+}
+}  // namespace
+
+namespace {
+// The flash estimate, and which packed layers have int16 weights and what they cost and save (estimates).
+nlohmann::json flash_fit_json(const FlashFit& fit) {
+  int64_t bytes = 0, saved = 0;
+  for (const WidenCandidate& c : fit.widened) bytes += c.bytes, saved += c.instructions;
+  return {{"budget_bytes", fit.budget},
+          {"estimated_weights_bytes", fit.weights_bytes},
+          {"estimated_code_bytes", fit.code_bytes},
+          {"per_layer", fit.per_layer},
+          {"widened", widen_json(fit.widened)},
+          {"widened_bytes", bytes},
+          {"widened_instructions_saved", saved},
+          {"kept_int8", widen_json(fit.kept_int8)}};
 }
 }  // namespace
 
@@ -312,6 +353,7 @@ std::string emit_report_json(const CompiledModel& model) {
       {"in_place", in_place_json(model)},
       {"alignment", model.options.alignment},
       {"flash_weights_bytes", weights_bytes(model)},
+      {"flash_fit", flash_fit_json(model.flash_fit)},
       {"size_built_sources", source_levels(model).size},
       {"macs", total_macs(model)},
       {"op_count", model.calls.size()},

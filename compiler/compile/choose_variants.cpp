@@ -46,20 +46,23 @@ void check_choice(const std::string& generic, const KernelCall& call, const Targ
 }  // namespace
 
 void choose_variants(const Graph& graph, const std::vector<Op>& ops, const Target& target,
-                     std::vector<KernelCall>& calls) {
+                     std::vector<KernelCall>& calls, const std::set<size_t>& int8_weight_steps) {
+  Target narrow = target;
+  narrow.optimize_balanced = true;
   MICROAOT_CHECK(ops.size() == calls.size(), "one call per op");
   for (size_t i = 0; i < calls.size(); ++i) {
     KernelCall& call = calls[i];
     const OpHandler& handler = op_handler(ops[i].kind);
     if (call.custom || handler.choose == nullptr || !is_specialised(call.stem)) continue;
     const std::string generic = call.stem;
-    const std::string wider = wider_implementation(generic, target);
+    const Target& layer_target = int8_weight_steps.count(i) != 0 ? narrow : target;
+    const std::string wider = wider_implementation(generic, layer_target);
     if (!wider.empty()) {
       call.specialisation = "the " + wider + " implementation of " + generic + ", faster than its specialisations";
       continue;
     }
-    handler.choose(graph, ops[i], target, call);
-    check_choice(generic, call, target);
+    handler.choose(graph, ops[i], layer_target, call);
+    check_choice(generic, call, layer_target);
   }
   share_kernels(calls);
 }

@@ -7,6 +7,7 @@
 // the implementation the target runs (select_kernels: an ISA source or the portable one).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,10 @@ namespace microaot {
 // calls[i] is ops[i]'s lowered call. Each call of a stem the list specialises (on any instruction set) goes
 // through its family's chooser, which picks a specialisation the target runs, or none, and states why
 // (KernelCall::specialisation, network_info.txt and report.json); then share_kernels folds the calls across the
-// model.
+// model. The steps in `int8_weight_steps` choose as --optimize balanced does: packed weights stay int8
+// (compile/fit_flash.h keeps those layers narrow to fit --flash-budget).
 void choose_variants(const Graph& graph, const std::vector<Op>& ops, const Target& target,
-                     std::vector<KernelCall>& calls);
+                     std::vector<KernelCall>& calls, const std::set<size_t>& int8_weight_steps = {});
 
 // After plan_model_memory: each call's variant (model.planned_variants) and kernel id and source.
 void choose_kernels(CompiledModel& model);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include "compile/choose_variants.h"
@@ -34,7 +35,15 @@ void lower_ops(CompiledModel& model) {
     model.calls.push_back(lower_op(model, model.graph.ops[step]));
     model.macs.push_back(op_handler(model.graph.ops[step].kind).macs(model.graph, model.graph.ops[step]));
   }
-  choose_variants(model.graph, model.graph.ops, model.options.target, model.calls);
+  const std::vector<KernelCall> lowered = model.calls;
+  const auto choose = [&](const std::set<size_t>& int8_steps) {
+    std::vector<KernelCall> calls = lowered;
+    choose_variants(model.graph, model.graph.ops, model.options.target, calls, int8_steps);
+    return calls;
+  };
+  model.calls = choose({});
+  model.flash_fit = fit_flash_budget(model.graph, model.macs, model.options.flash_budget,
+                                     model.options.target.packed_int16_weights(), choose, model.calls);
   for (size_t step = 0; step < model.calls.size(); ++step) {
     if (!model.calls[step].custom) bind_kernel_call(model.graph, model.graph.ops[step], model.calls[step]);
   }

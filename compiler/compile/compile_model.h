@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compile/fit_flash.h"
 #include "ir/custom_op.h"
 #include "ir/graph.h"
 #include "memory/buffer.h"
@@ -32,6 +33,7 @@ struct CompileOptions {
   std::string planner = "best";  // a registered planner, or "best" (the smallest plan of all)
   int64_t alignment = 16;         // byte alignment of every planned buffer and of the arena
   int64_t ram_budget = 0;         // bytes the planned RAM may take (arena, pools, I/O buffers); 0 = no limit
+  int64_t flash_budget = 0;       // bytes the library's weights and code (estimated) may take; 0 = no limit
   bool io_in_arena = true;        // inputs/outputs inside the arena; else in buffers bound per context
   std::vector<PoolOption> pools;  // memories in priority order, the first is the arena; empty = one arena
   std::string dump_ir_after;      // pass name or "all"
@@ -58,6 +60,7 @@ struct CompiledModel {
   std::vector<KernelCall> calls;   // parallel to graph.ops; final kernels after choose_kernels
   std::vector<KernelVariant> planned_variants;  // parallel to calls: plain, or overlap where the plan needs it
   std::vector<int64_t> macs;       // parallel to graph.ops
+  FlashFit flash_fit;              // the flash estimate and, at speed under a budget, which layers were widened
   std::vector<BufferRecord> buffers;      // tensors and kernel scratch, as planned
   std::vector<OverlapPermit> permits;     // in-place reuse the planner was allowed
   std::vector<int> scratch_buffer;        // parallel to calls: index into buffers, -1 = none

@@ -11,6 +11,7 @@
 
 #include "codegen/emit.h"
 #include "codegen/graph_blob.h"
+#include "driver/bench_cycles.h"
 #include "driver/bench_profile.h"
 #include "driver/commands.h"
 #include "driver/custom_op_options.h"
@@ -143,6 +144,7 @@ void print_table(const nlohmann::ordered_json& r) {
               r["optimize"].get<std::string>().c_str(),
               r["input"].is_string() ? r["input"].get<std::string>().c_str() : r["input"].dump().c_str());
   std::printf("  instructions per inference  %14s   (QEMU counts instructions, not cycles)\n", n("instructions").c_str());
+  print_cycle_estimate(r);
   std::printf("  init instructions           %14s\n", n("init_instructions").c_str());
   const std::string description = r.contains("description_bytes") ? " + description " + n("description_bytes") + " B" : "";
   std::printf("  flash, model + kernels      %14s B (code %s B + weights %s B%s)\n", n("flash_bytes").c_str(),
@@ -173,6 +175,9 @@ int bench_command(BenchCommandOptions& o) {
                      "cortex-m7, cortex-m33 or cortex-m55");
   }
   const CortexMBoard& board = cortex_m_board(o.base.compile.target.cpu);
+  const bool estimate_cycles = o.cycles || o.clock_mhz > 0;
+  if (o.clock_mhz < 0) throw UsageError("--clock-mhz must be positive");
+  const CycleCore core = estimate_cycles ? cycle_core(board.cpu) : CycleCore::m4;
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
   const std::vector<uint8_t> inputs = bench_inputs(o, model);
 
@@ -181,7 +186,8 @@ int bench_command(BenchCommandOptions& o) {
   const BuildTools tools{o.cc.empty() ? "arm-none-eabi-gcc" : o.cc, o.cflags, {},
                          custom_source_files(model.options.custom_ops, o.base.custom_sources)};
   const CortexMImage image = build_cortex_m_image(model, board, tools, build.path() + "/arm");
-  const BoardRun run = run_cortex_m_image(board, image, inputs);
+  const std::string exec_log = estimate_cycles ? build.path() + "/arm/exec.log" : "";
+  const BoardRun run = run_cortex_m_image(board, image, inputs, exec_log);
   MICROAOT_CHECK(run.sets.size() == 1, "one input set was benchmarked");
   const Sizes sizes = measure_sizes(image, cross_tool(tools.cc, "size"));
   const StackBound bound = stack_bound(image, model, cross_tool(tools.cc, "objdump"));
@@ -220,7 +226,11 @@ int bench_command(BenchCommandOptions& o) {
   r["outputs_match"] = outputs_match(model, run.outputs, reference);
   r["outputs_bit_exact"] = run.outputs == reference;
   r["counting"] = "instructions under QEMU -icount shift=0 (not cycles), net of an empty call";
-  add_per_op_profile(r, model, board, tools, image, inputs, run);
+  if (estimate_cycles) {
+    add_cycle_estimate(r, core, exec_log, o.clock_mhz);
+    fs::remove(exec_log);  // hundreds of MB for a large model
+  }
+  add_per_op_profile(r, model, board, tools, image, inputs, run, estimate_cycles ? &core : nullptr);
   if (o.json) {
     std::printf("%s\n", r.dump(2).c_str());
   } else {

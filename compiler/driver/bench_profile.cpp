@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "driver/bench_cycles.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
@@ -38,12 +39,14 @@ Json step_rows(const CompiledModel& model, const std::vector<BoardRun::Op>& ops)
 // One row per operator type, the most instructions first (m4-anchors.md's layout).
 Json type_rows(const Json& steps) {
   struct Sum {
-    int64_t count = 0, macs = 0, instructions = 0;
+    int64_t count = 0, macs = 0, instructions = 0, cycles = 0;
+    bool priced = false;  // the rows carry estimated cycles
   };
   std::map<std::string, Sum> sums;
   for (const Json& row : steps) {
     Sum& s = sums[row["op"].get<std::string>()];
     s.count += 1;
+    if (row.contains("estimated_cycles")) s.cycles += row["estimated_cycles"].get<int64_t>(), s.priced = true;
     s.macs += row["macs"].get<int64_t>();
     s.instructions += row["instructions"].get<int64_t>();
   }
@@ -54,6 +57,7 @@ Json type_rows(const Json& steps) {
   for (const auto& [op, s] : order) {
     rows.push_back({{"op", op}, {"count", s.count}, {"macs", s.macs}, {"instructions", s.instructions},
                     {"instructions_per_mac", per_mac(s.instructions, s.macs)}});
+    if (s.priced) rows.back()["estimated_cycles"] = s.cycles;
   }
   return rows;
 }
@@ -62,6 +66,14 @@ std::string per_mac_text(const Json& value) {
   if (value.is_null()) return "";
   char text[32];
   std::snprintf(text, sizeof text, "%.2f", value.get<double>());
+  return text;
+}
+
+// The estimated-cycles column of a table whose rows carry them: its header (row null) or the row's cell.
+std::string cycles_cell(const Json& rows, const Json* row) {
+  if (rows.empty() || !rows[0].contains("estimated_cycles")) return "";
+  char text[40];
+  std::snprintf(text, sizeof text, " %14s", row == nullptr ? "est. cycles" : grouped((*row)["estimated_cycles"].get<int64_t>()).c_str());
   return text;
 }
 
@@ -83,13 +95,17 @@ std::string grouped(int64_t n) {
 }
 
 void add_per_op_profile(Json& r, const CompiledModel& model, const CortexMBoard& board, const BuildTools& tools,
-                        const CortexMImage& plain, const std::vector<uint8_t>& inputs, const BoardRun& plain_run) {
-  const BoardRun profiled = run_cortex_m_image(board, build_profiled_image(model, board, tools, plain), inputs);
+                        const CortexMImage& plain, const std::vector<uint8_t>& inputs, const BoardRun& plain_run,
+                        const CycleCore* cycles) {
+  const CortexMImage image = build_profiled_image(model, board, tools, plain);
+  const std::string exec_log = cycles != nullptr ? image.dir + "/exec.log" : "";
+  const BoardRun profiled = run_cortex_m_image(board, image, inputs, exec_log);
   if (profiled.outputs != plain_run.outputs) {
     throw CompileError("the build with the op hooks (MICROAOT_PROFILE) computed other outputs than the plain build");
   }
   MICROAOT_CHECK(profiled.sets.size() == 1, "one input set was profiled");
-  const Json steps = step_rows(model, profiled.sets[0].ops);
+  Json steps = step_rows(model, profiled.sets[0].ops);
+  if (cycles != nullptr) add_step_cycles(steps, *cycles, exec_log);
   int64_t sum = 0;
   for (const Json& row : steps) sum += row["instructions"].get<int64_t>();
   const int64_t total = r["instructions"].get<int64_t>();
@@ -108,22 +124,24 @@ void print_per_op_profile(const Json& r) {
               (percent(sum, r["instructions"].get<int64_t>(), 2) + "%").c_str());
   int kernel_width = 6;
   for (const Json& row : r["per_op"]) kernel_width = std::max(kernel_width, static_cast<int>(row["kernel"].get<std::string>().size()));
-  std::printf("  %4s %5s  %-20s %-*s %12s %14s %9s %6s\n", "step", "index", "operator", kernel_width, "kernel", "MACs",
-              "instructions", "instr/MAC", "share%");
+  std::printf("  %4s %5s  %-20s %-*s %12s %14s %9s %6s%s\n", "step", "index", "operator", kernel_width, "kernel", "MACs",
+              "instructions", "instr/MAC", "share%", cycles_cell(r["per_op"], nullptr).c_str());
   for (const Json& row : r["per_op"]) {
     const int64_t instructions = row["instructions"].get<int64_t>();
-    std::printf("  %4d %5d  %-20s %-*s %12s %14s %9s %6s\n", row["step"].get<int>(), row["op_index"].get<int>(),
+    std::printf("  %4d %5d  %-20s %-*s %12s %14s %9s %6s%s\n", row["step"].get<int>(), row["op_index"].get<int>(),
                 row["op"].get<std::string>().c_str(), kernel_width, row["kernel"].get<std::string>().c_str(),
                 grouped(row["macs"].get<int64_t>()).c_str(), grouped(instructions).c_str(),
-                per_mac_text(row["instructions_per_mac"]).c_str(), percent(instructions, sum, 1).c_str());
+                per_mac_text(row["instructions_per_mac"]).c_str(), percent(instructions, sum, 1).c_str(),
+                cycles_cell(r["per_op"], &row).c_str());
   }
-  std::printf("\n  per operator type\n  %-20s %5s %12s %14s %9s %6s\n", "operator", "count", "MACs", "instructions",
-              "instr/MAC", "share%");
+  std::printf("\n  per operator type\n  %-20s %5s %12s %14s %9s %6s%s\n", "operator", "count", "MACs", "instructions",
+              "instr/MAC", "share%", cycles_cell(r["per_op_types"], nullptr).c_str());
   for (const Json& row : r["per_op_types"]) {
     const int64_t instructions = row["instructions"].get<int64_t>();
-    std::printf("  %-20s %5d %12s %14s %9s %6s\n", row["op"].get<std::string>().c_str(), row["count"].get<int>(),
+    std::printf("  %-20s %5d %12s %14s %9s %6s%s\n", row["op"].get<std::string>().c_str(), row["count"].get<int>(),
                 grouped(row["macs"].get<int64_t>()).c_str(), grouped(instructions).c_str(),
-                per_mac_text(row["instructions_per_mac"]).c_str(), percent(instructions, sum, 1).c_str());
+                per_mac_text(row["instructions_per_mac"]).c_str(), percent(instructions, sum, 1).c_str(),
+                cycles_cell(r["per_op_types"], &row).c_str());
   }
 }
 

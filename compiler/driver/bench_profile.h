@@ -10,6 +10,7 @@
 
 #include "compile/compile_model.h"
 #include "driver/cortex_m.h"
+#include "driver/cycle_estimate.h"
 
 namespace microaot {
 
@@ -18,9 +19,10 @@ namespace microaot {
 // (one row per step), per_op_types, per_op_instructions, per_op_coverage (their share of
 // r["instructions"]) and per_op_hook_instructions. Throws CompileError when the profiled run's outputs
 // differ from `plain_run`'s or it did not measure each step of the model once, in order.
+// With `cycles`, each row also gets its estimated cycles on that core (bench_cycles.h).
 void add_per_op_profile(nlohmann::ordered_json& r, const CompiledModel& model, const CortexMBoard& board,
                         const BuildTools& tools, const CortexMImage& plain, const std::vector<uint8_t>& inputs,
-                        const BoardRun& plain_run);
+                        const BoardRun& plain_run, const CycleCore* cycles = nullptr);
 
 // The per-step and per-type tables of a result with add_per_op_profile's fields, for bench's table view.
 void print_per_op_profile(const nlohmann::ordered_json& r);

@@ -28,6 +28,7 @@ struct CompileCommandOptions {
   std::string optimize = "speed";             // --optimize speed|balanced|size, into compile.target
   std::string alignment;                      // byte sizes as typed ("16", "8K"), parsed into compile
   std::string ram_budget;
+  std::string flash_budget;
   std::string runtime = "crt";
   std::string interface_api;
   bool unpacked_api = false;
@@ -68,6 +69,8 @@ struct BenchCommandOptions {
   std::string cflags;
   bool json = false;
   bool keep_build = false;
+  bool cycles = false;    // --cycles: estimated cycles from QEMU's execution log (driver/bench_cycles.h)
+  double clock_mhz = 0;   // --clock-mhz: and the time at that clock (implies --cycles)
 };
 
 // Where and how `compile` writes (-o/--output/--output-dir, --output-format, --force).

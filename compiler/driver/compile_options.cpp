@@ -109,6 +109,10 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
   app.add_option("--ram-budget", o.ram_budget,
                  "fail unless the RAM the application provides fits in BYTES (e.g. 65536, 64K, 1MiB): NAME_ARENA_SIZE "
                  "(header included), further pools and I/O buffers outside the arena; not the contexts");
+  app.add_option("--flash-budget", o.flash_budget,
+                 "fail unless the library's weights and estimated code fit in BYTES (sizes as for --ram-budget; no "
+                 "default: the targets name cores, not parts); at --optimize speed, widen packed weights to int16 "
+                 "layer by layer only while they fit, the most instructions saved per byte first");
   app.add_option("--pool", o.pools,
                  "NAME:SIZE[:ALIGN] a further memory for buffers that do not fit, sizes as for --ram-budget "
                  "(repeatable)");
@@ -185,6 +189,7 @@ void resolve_compile_options(CompileCommandOptions& o) {
   o.compile.interface_api_c = o.interface_api == "c";
   if (!o.alignment.empty()) o.compile.alignment = parse_byte_size(o.alignment, "--alignment", 1);
   if (!o.ram_budget.empty()) o.compile.ram_budget = parse_byte_size(o.ram_budget, "--ram-budget", 1);
+  if (!o.flash_budget.empty()) o.compile.flash_budget = parse_byte_size(o.flash_budget, "--flash-budget", 1);
   check_module_name(o.compile.module_name);
   o.compile.source_name = std::filesystem::path(o.model_path).filename().string();
   check_compile_options(o.compile);

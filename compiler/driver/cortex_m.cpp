@@ -292,7 +292,8 @@ CortexMImage build_profiled_image(const CompiledModel& model, const CortexMBoard
   return image;
 }
 
-BoardRun run_cortex_m_image(const CortexMBoard& board, const CortexMImage& image, const std::vector<uint8_t>& inputs) {
+BoardRun run_cortex_m_image(const CortexMBoard& board, const CortexMImage& image, const std::vector<uint8_t>& inputs,
+                            const std::string& exec_log) {
   {
     std::ofstream out(image.dir + "/inputs.bin", std::ios::binary);
     out.write(reinterpret_cast<const char*>(inputs.data()), static_cast<std::streamsize>(inputs.size()));
@@ -301,10 +302,11 @@ BoardRun run_cortex_m_image(const CortexMBoard& board, const CortexMImage& image
   std::string dir_arg;  // QEMU option values escape ',' as ",,"
   for (char c : image.dir) dir_arg += c == ',' ? std::string(",,") : std::string(1, c);
   const std::string timeout = env_or("MICROAOT_QEMU_TIMEOUT", "600");
-  const std::vector<std::string> argv = {
+  std::vector<std::string> argv = {
       "timeout", "--kill-after=5", timeout, env_or("MICROAOT_QEMU", "qemu-system-arm"), "-M", board.machine,
       "-nographic", "-monitor", "none", "-serial", "none", "-icount", "shift=0,align=off,sleep=off",
       "-semihosting-config", "enable=on,target=native,arg=model.elf,arg=" + dir_arg, "-kernel", image.elf};
+  if (!exec_log.empty()) argv.insert(argv.end(), {"-d", "in_asm,exec,nochain", "-D", exec_log});
   const int status = run_process(argv);
   if (status == 124 || status == 137) {
     throw CompileError("QEMU (" + board.machine + ") did not finish within " + timeout +

@@ -73,7 +73,10 @@ BoardRun parse_board_results(const std::string& text);
 
 // Runs the image under QEMU with -icount on `inputs` (input sets back to back). Throws CompileError when
 // QEMU is missing, times out, or the harness fails, or when instruction counting does not check out.
-BoardRun run_cortex_m_image(const CortexMBoard& board, const CortexMImage& image, const std::vector<uint8_t>& inputs);
+// With `exec_log`, QEMU also logs there each block it translates and each execution of one
+// (driver/cycle_estimate.h reads it).
+BoardRun run_cortex_m_image(const CortexMBoard& board, const CortexMImage& image, const std::vector<uint8_t>& inputs,
+                            const std::string& exec_log = "");
 
 // Another tool of the same cross toolchain: ("arm-none-eabi-gcc", "size") -> "arm-none-eabi-size".
 std::string cross_tool(const std::string& cc, const std::string& tool);

@@ -106,6 +106,9 @@ int main(int argc, char** argv) {
   bench->add_option("--cc", bench_options.cc, "the Arm C compiler (default arm-none-eabi-gcc)");
   bench->add_option("--cflags", bench_options.cflags, "extra C flags for the Arm build");
   bench->add_flag("--keep-build", bench_options.keep_build, "keep the temporary build folder");
+  bench->add_flag("--cycles", bench_options.cycles,
+                  "estimate cycles (cortex-m4, cortex-m7; zero-wait-state memory) from the executed instructions");
+  bench->add_option("--clock-mhz", bench_options.clock_mhz, "with the estimated cycles, the time at this clock");
 
   std::string inspect_path;
   bool inspect_supported = false;

@@ -40,6 +40,7 @@ TEST_F(CliConventionsTest, UsageErrorsExitWithTwo) {
       {"compile", demo_, "-o", out, "--ram-budget", "8KB"},
       {"compile", demo_, "-o", out, "--ram-budget", "0"},
       {"compile", demo_, "-o", out, "--ram-budget", "99999999999999999999"},
+      {"compile", demo_, "-o", out, "--flash-budget", "0"},
       {"compile", demo_, "-o", out, "--pool", "sram:0"},
       {"compile", demo_, "-o", out, "--alignment", "3"},
       {"compile", demo_, "-o", out, "--planner", "magic"},
