@@ -180,6 +180,15 @@ const char* optimize_name(const Target& target) {
   return target.optimize_balanced ? "balanced" : "speed";
 }
 
+int default_compress_bits(const Target& target) {
+  return target.optimize_size || target.optimize_balanced ? kLosslessPaletteBits : 0;
+}
+
+std::string compress_weights_name(int bits) {
+  if (bits == 0) return "off";
+  return bits == kLosslessPaletteBits ? "lossless" : std::to_string(bits);
+}
+
 const char* optimize_c_flag(const Target& target) { return target.optimize_size ? "-Os" : "-O2"; }
 
 }  // namespace microaot
