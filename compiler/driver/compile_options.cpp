@@ -103,9 +103,10 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
                  "has them), balanced (the same with int8 packed weights: half their flash) or size (the "
                  "portable kernels for every layer, built with -Os)");
   app.add_option("--compress-weights", o.compress_weights,
-                 "off, lossless (default at --optimize size and balanced: layers whose int8 weights take at most "
-                 "128 values per channel keep indices and per-channel tables in flash, decoded in the kernel, "
-                 "where that is smaller) or K (the same, at most K = 1..7 bits per index)");
+                 "off, lossless (layers whose int8 weights take at most 128 values per channel keep packed indices "
+                 "and per-channel tables in flash, decoded in the kernel, where that is smaller; the default at "
+                 "--optimize size, and at balanced on targets without the DSP extension) or K (the same, at most "
+                 "K = 1..7 bits per index)");
   app.add_option("--cluster-weights", o.compile.cluster_values,
                  "K: LOSSY, rewrite the int8 weights of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED to at most K "
                  "values per output channel (deterministic k-means; compile writes NAME_clustered.tflite too), "

@@ -20,8 +20,7 @@ struct Target {
   // bytes, a third more instructions in their inner loops).
   bool optimize_balanced = false;
   // --compress-weights: the most bits per index a palettised layer's weights may take (compiler/ops/
-  // palette_weights.h; runtime microaot/internal/palette.h), 0 = off. Default: kLosslessPaletteBits at size and
-  // balanced, off at speed (default_compress_bits).
+  // palette_weights.h; runtime microaot/internal/palette.h), 0 = off. Default: default_compress_bits.
   int compress_bits = 0;
 
   // Whether the kernels may use an extension: the target has it and the setting is speed.
@@ -37,7 +36,7 @@ struct Target {
 
 // The palettes --compress-weights lossless takes: up to 128 values per channel, where they pay.
 constexpr int kLosslessPaletteBits = 7;
-// --compress-weights' default for the target's --optimize setting.
+// --compress-weights' default: kLosslessPaletteBits at size, and at balanced without the DSP extension; else off.
 int default_compress_bits(const Target& target);
 // --compress-weights as typed: "off", "lossless" or the bits.
 std::string compress_weights_name(int bits);
