@@ -22,6 +22,10 @@ std::string compile_flags_text(const CompileOptions& o) {
                      o.executor + " --planner " + o.planner + " --alignment " + std::to_string(o.alignment) +
                      " --io-in-arena " + (o.io_in_arena ? "on" : "off");
   if (o.target.optimize_size || o.target.optimize_balanced) text += std::string(" --optimize ") + optimize_name(o.target);
+  if (o.target.compress_bits != default_compress_bits(o.target)) {
+    text += " --compress-weights " + compress_weights_name(o.target.compress_bits);
+  }
+  if (o.cluster_values > 0) text += " --cluster-weights " + std::to_string(o.cluster_values);
   if (o.interface_api_c) text += " --interface-api c";
   if (o.ram_budget > 0) text += " --ram-budget " + std::to_string(o.ram_budget);
   if (o.flash_budget > 0) text += " --flash-budget " + std::to_string(o.flash_budget);

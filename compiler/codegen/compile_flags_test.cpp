@@ -27,6 +27,7 @@ TEST(CompileFlags, EveryOptionThatChangesTheOutputIsRecorded) {
   o.ram_budget = 9000;
   o.io_in_arena = false;
   o.target.optimize_size = true;
+  o.target.compress_bits = default_compress_bits(o.target);  // as resolve_compile_options sets it
   o.pools = {{"dtcm", 8192, 16}, {"sram", 65536, 32}};
   EXPECT_EQ(compile_flags_text(o),
             "--module-name kws --target 'c' --executor aot --planner hill_climb --alignment 4 --io-in-arena off "
@@ -34,6 +35,11 @@ TEST(CompileFlags, EveryOptionThatChangesTheOutputIsRecorded) {
   o.target.optimize_size = false;
   o.target.optimize_balanced = true;
   EXPECT_NE(compile_flags_text(o).find(" --optimize balanced "), std::string::npos) << compile_flags_text(o);
+  // --compress-weights where it is not the setting's default; --cluster-weights whenever given (lossy).
+  o.target.compress_bits = 4;
+  o.cluster_values = 16;
+  EXPECT_NE(compile_flags_text(o).find(" --compress-weights 4 --cluster-weights 16 "), std::string::npos)
+      << compile_flags_text(o);
 }
 
 TEST(CompileFlags, TheTargetParsesBackToItself) {

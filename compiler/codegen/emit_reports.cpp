@@ -1,6 +1,7 @@
 // network_info.txt (for people) and report.json (for tools): the same figures, two forms.
 #include <algorithm>
 #include <any>
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include "memory/liveness.h"
 #include "memory/plan_report.h"
 #include "microaot/graph.h"
+#include "ops/palette_weights.h"
 
 namespace microaot {
 
@@ -239,6 +241,23 @@ nlohmann::json widen_json(const std::vector<WidenCandidate>& layers) {
   return rows;
 }
 
+// The palettised layers' bytes (--compress-weights) and the weights --cluster-weights changed.
+void write_compressed_weights(std::ostream& out, const CompiledModel& model) {
+  int64_t layers = 0, before = 0, after = 0;
+  for (const KernelCall& call : model.calls) {
+    const PaletteFacts facts = palette_facts(model.graph, call);
+    if (facts.bits == 0) continue;
+    ++layers;
+    before += facts.int8_bytes;
+    after += facts.bytes;
+  }
+  if (layers > 0) {
+    out << "\ncompressed weights (--compress-weights " << compress_weights_name(model.options.target.compress_bits)
+        << "): " << layers << " layers palettised, int8 " << before << " B -> " << after << " B (indices and tables)\n";
+  }
+  if (model.options.cluster_values > 0) out << "\n" << clustered_weights_text(model.clustered, model.options.cluster_values);
+}
+
 void write_size_sources(std::ostream& out, const CompiledModel& model) {
   const SourceLevels levels = source_levels(model);
   if (levels.size.empty()) return;
@@ -278,6 +297,7 @@ std::string emit_network_info(const CompiledModel& model) {
       << "buffers live during the step (tensors and kernel scratch; a buffer written over its input counts apart).\n";
   write_specialisations(out, model);
   write_flash_fit(out, model);
+  write_compressed_weights(out, model);
   write_size_sources(out, model);
   out << "\ntotal MACs:          " << total_macs(model) << "\n";
   out << "weights (flash):     " << weights_bytes(model) << " bytes\n";
@@ -286,6 +306,17 @@ std::string emit_network_info(const CompiledModel& model) {
 }
 
 namespace {
+// --cluster-weights: the weights changed, per tensor.
+nlohmann::json clustered_json(const CompiledModel& model) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const ClusteredWeights& l : model.clustered.layers) {
+    layers.push_back({{"tensor", l.tensor}, {"op", l.op}, {"channels", l.channels},
+                      {"values_before", l.most_values_before}, {"values_after", l.most_values_after},
+                      {"sqnr_db", std::isinf(l.sqnr_db) ? nlohmann::json(nullptr) : nlohmann::json(l.sqnr_db)}});
+  }
+  return {{"values", model.options.cluster_values}, {"weights_changed", true}, {"layers", layers}};
+}
+
 // --executor graph: what this folder's firmware accepts of a blob (compile --blob-only --for, inspect BLOB
 // --firmware): the blob version it reads, the settings that chose its kernels, and the kernels it links.
 nlohmann::json firmware_json(const CompiledModel& model) {
@@ -325,6 +356,12 @@ std::string emit_report_json(const CompiledModel& model) {
                    {"param_bytes", param_bytes(model, step)},
                    {"live_bytes", live_bytes_at(model, static_cast<int>(step))}});
     if (model.calls[step].custom) ops.back()["custom"] = custom_entry(op);
+    const PaletteFacts palette = palette_facts(model.graph, model.calls[step]);
+    if (palette.bits > 0) {
+      ops.back()["weights"] = {{"format", "palette" + std::to_string(palette.bits)},
+                               {"int8_bytes", palette.int8_bytes},
+                               {"bytes", palette.bytes}};
+    }
   }
   const PeakInfo peak = model.lower_bound;
   nlohmann::json report = {
@@ -362,6 +399,8 @@ std::string emit_report_json(const CompiledModel& model) {
       {"outputs", io_json(model, model.graph.outputs)},
   };
   report["executor"] = model.options.executor;
+  report["compress_weights"] = compress_weights_name(model.options.target.compress_bits);
+  if (model.options.cluster_values > 0) report["cluster_weights"] = clustered_json(model);
   if (is_graph(model)) {  // the blob (weights.c, NAME.blob) and the kernels the firmware links
     const GraphBlob blob = build_graph_blob(model);
     report["blob_bytes"] = blob.bytes.size();

@@ -109,7 +109,11 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   check_compile_options(options);
   CompiledModel model;
   model.options = options;
-  model.graph = read_model(tflite_bytes, options.custom_ops, options.input_shapes);
+  if (options.cluster_values > 0) {
+    model.clustered = cluster_model_weights(tflite_bytes, options.cluster_values, options.custom_ops);
+  }
+  model.graph = read_model(options.cluster_values > 0 ? model.clustered.tflite : tflite_bytes, options.custom_ops,
+                           options.input_shapes);
   PassContext ctx;
   ctx.dump_after = options.dump_ir_after;
   ctx.ring_windows = options.executor == "aot";

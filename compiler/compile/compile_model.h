@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compile/fit_flash.h"
+#include "frontend/cluster_weights.h"
 #include "ir/custom_op.h"
 #include "ir/graph.h"
 #include "memory/buffer.h"
@@ -41,6 +42,7 @@ struct CompileOptions {
   std::string shared_arena;       // codegen: use this extern arena symbol instead of a static arena of its own
   CustomOpBindings custom_ops;    // --custom-op: operators bound to the user's C functions
   std::map<std::string, std::vector<int32_t>> input_shapes;  // --input-shape: an ONNX input's fixed shape
+  int cluster_values = 0;  // --cluster-weights K: the weights rewritten to K values per channel; 0 = as they are
   // Provenance, filled by the driver and printed in NAME.h and report.json when set (they change no code).
   std::string microaot_version;  // e.g. "0.8.0"
   std::string model_sha256;      // lower-case hex SHA-256 of the .tflite file
@@ -56,6 +58,7 @@ struct PersistentBuffer {
 
 struct CompiledModel {
   CompileOptions options;
+  ClusteredModel clustered;        // --cluster-weights: the rewritten model and what changed; else empty
   Graph graph;                     // after the passes; ops are the schedule
   std::vector<KernelCall> calls;   // parallel to graph.ops; final kernels after choose_kernels
   std::vector<KernelVariant> planned_variants;  // parallel to calls: plain, or overlap where the plan needs it

@@ -26,6 +26,7 @@ struct CompileCommandOptions {
   std::string target;                         // empty: not given (generic C; bench: cortex-m4)
   std::string target_c_mcpu;                  // tvmc's --target-c-mcpu=X, the same as " -mcpu=X"
   std::string optimize = "speed";             // --optimize speed|balanced|size, into compile.target
+  std::string compress_weights;               // --compress-weights off|lossless|K; empty: the setting's default
   std::string alignment;                      // byte sizes as typed ("16", "8K"), parsed into compile
   std::string ram_budget;
   std::string flash_budget;

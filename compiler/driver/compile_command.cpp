@@ -207,6 +207,11 @@ int compile_model_bytes(CompileCommandOptions& options, const CompileOutputOptio
   if (firmware) check_model_fits_firmware(model, *firmware);
   if (output.blob_only) return write_blob(output, model, options.model_path);
   FileSet library = emit_library(model);
+  if (model.options.cluster_values > 0) {  // lossy: the rewritten model beside the code, and said so
+    library.emplace(module_names(model).prefix + "_clustered.tflite",
+                    std::string(model.clustered.tflite.begin(), model.clustered.tflite.end()));
+    std::printf("microaot: %s", clustered_weights_text(model.clustered, model.options.cluster_values).c_str());
+  }
   for (const auto& [path, contents] : extra) {
     if (!library.emplace(path, contents).second) throw CompileError("'" + path + "' is a file of the library itself");
   }

@@ -75,6 +75,16 @@ void resolve_pools(CompileCommandOptions& o) {
   }
 }
 
+// --compress-weights off|lossless|1..7, empty: the --optimize setting's default.
+int compress_bits(const std::string& text, const Target& target) {
+  if (text.empty()) return default_compress_bits(target);
+  if (text == "off") return 0;
+  if (text == "lossless") return kLosslessPaletteBits;
+  if (text.size() == 1 && text[0] >= '1' && text[0] <= '0' + kLosslessPaletteBits) return text[0] - '0';
+  throw UsageError("--compress-weights takes off, lossless or the bits per index 1 to " +
+                   std::to_string(kLosslessPaletteBits) + ", got '" + text + "'");
+}
+
 void check_module_name(const std::string& name) {
   if (!is_c_identifier(name)) {
     throw UsageError("--module-name '" + name + "' must be a C identifier: letters, digits and '_', not "
@@ -92,6 +102,15 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
                  "speed (default: ISA kernels and packed weights, widened to int16 in flash, where the target "
                  "has them), balanced (the same with int8 packed weights: half their flash) or size (the "
                  "portable kernels for every layer, built with -Os)");
+  app.add_option("--compress-weights", o.compress_weights,
+                 "off, lossless (layers whose int8 weights take at most 128 values per channel keep packed indices "
+                 "and per-channel tables in flash, decoded in the kernel, where that is smaller; the default at "
+                 "--optimize size, and at balanced on targets without the DSP extension) or K (the same, at most "
+                 "K = 1..7 bits per index)");
+  app.add_option("--cluster-weights", o.compile.cluster_values,
+                 "K: LOSSY, rewrite the int8 weights of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED to at most K "
+                 "values per output channel (deterministic k-means; compile writes NAME_clustered.tflite too), "
+                 "which --compress-weights then stores as palettes");
   app.add_option("--executor", o.compile.executor,
                  "aot (default: the fixed call sequence) or graph (an interpreter over a replaceable model blob)");
   app.add_option("--link-kernels", o.compile.link_kernels,
@@ -182,6 +201,11 @@ void resolve_compile_options(CompileCommandOptions& o) {
   }
   o.compile.target.optimize_size = o.optimize == "size";
   o.compile.target.optimize_balanced = o.optimize == "balanced";
+  o.compile.target.compress_bits = compress_bits(o.compress_weights, o.compile.target);
+  if (o.compile.cluster_values < 0 || o.compile.cluster_values > kMaxClusterValues) {
+    throw UsageError("--cluster-weights takes 1 to " + std::to_string(kMaxClusterValues) + " values per channel, got " +
+                     std::to_string(o.compile.cluster_values));
+  }
   if (o.runtime != "crt") throw UsageError("--runtime '" + o.runtime + "' is not supported (only crt)");
   if (!o.interface_api.empty() && o.interface_api != "c") {
     throw UsageError("--interface-api '" + o.interface_api + "' is not supported (only c)");

@@ -117,5 +117,34 @@ TEST(CompileOptions, BadValuesAreUsageErrors) {
   }
 }
 
+// --compress-weights: lossless by default where layers take portable kernels (size; balanced without the DSP
+// extension), off at speed and at balanced on a DSP target; K bits 1..7; anything else a usage error, as is
+// --cluster-weights outside 1..128.
+TEST(CompileOptions, CompressWeightsDefaultsAndSpellings) {
+  auto bits = [](const std::string& target, const std::string& optimize, const std::string& compress) {
+    CompileCommandOptions o;
+    o.model_path = "m.tflite";
+    o.target = target;
+    o.optimize = optimize;
+    o.compress_weights = compress;
+    resolve_compile_options(o);
+    return o.compile.target.compress_bits;
+  };
+  EXPECT_EQ(bits("cortex-m4", "speed", ""), 0);
+  EXPECT_EQ(bits("cortex-m4", "balanced", ""), 0);
+  EXPECT_EQ(bits("cortex-m0plus", "balanced", ""), 7);
+  EXPECT_EQ(bits("cortex-m4", "size", ""), 7);
+  EXPECT_EQ(bits("cortex-m4", "speed", "lossless"), 7);
+  EXPECT_EQ(bits("", "size", "off"), 0);
+  EXPECT_EQ(bits("", "speed", "3"), 3);
+  for (const char* bad : {"0", "8", "16", "on", "4bits"}) EXPECT_THROW(bits("", "speed", bad), UsageError) << bad;
+  CompileCommandOptions o;
+  o.model_path = "m.tflite";
+  o.compile.cluster_values = 129;
+  EXPECT_THROW(resolve_compile_options(o), UsageError);
+  o.compile.cluster_values = -1;
+  EXPECT_THROW(resolve_compile_options(o), UsageError);
+}
+
 }  // namespace
 }  // namespace microaot

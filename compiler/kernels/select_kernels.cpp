@@ -5,7 +5,7 @@
 namespace microaot {
 
 bool target_runs_isa(const Target& target, const std::string& isa) {
-  return (isa == "dsp" && target.kernels_use_dsp()) || (isa == "mve" && target.kernels_use_mve());
+  return isa == "portable" || (isa == "dsp" && target.kernels_use_dsp()) || (isa == "mve" && target.kernels_use_mve());
 }
 
 bool has_specialisation_for(const std::string& stem, const Target& target, const KernelRegistry& registry) {

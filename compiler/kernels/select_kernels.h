@@ -11,7 +11,8 @@
 
 namespace microaot {
 
-// Whether the target's kernels use instruction set `isa` ("dsp", "mve"): its sources and specialisations.
+// Whether the target's kernels use instruction set `isa` ("dsp", "mve"; "portable": every target): its sources
+// and specialisations.
 bool target_runs_isa(const Target& target, const std::string& isa);
 
 // Whether some MICROAOT_KERNEL_SPECIALISATION line of the list specialises `stem` for an instruction set the

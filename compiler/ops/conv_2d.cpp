@@ -11,6 +11,7 @@
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/packed_weights.h"
+#include "ops/palette_weights.h"
 #include "ops/read_options.h"
 #include "ops/weighted_accumulator.h"
 
@@ -97,10 +98,15 @@ KernelCall lower(const Graph& graph, const Op& op) {
                         channels, accumulator(graph, op, conv_tensors(graph, op)));
 }
 
-// The int8 family's chooser (compile/choose_variants.h): a packed matrix product, over the input pixels (1x1)
-// or the gathered windows (k x k), or why not.
+// The int8 family's chooser (compile/choose_variants.h): palettised filters where --compress-weights takes them,
+// else a packed matrix product, over the input pixels (1x1) or the gathered windows (k x k), or why not.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
   const int channels = filter_dim(graph, op, 0);
+  const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
+  if (use_palette_weights(target, call, filter, constant_values<int8_t>(filter), channels,
+                          static_cast<int32_t>(filter.num_elements() / channels), "conv_2d_s8_palette")) {
+    return;
+  }
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), channels);
   call.specialisation = packed_conv_refusal(target, g, filter_dim(graph, op, 3));
   if (!call.specialisation.empty()) return;

@@ -16,6 +16,7 @@
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/packed_weights.h"
+#include "ops/palette_weights.h"
 #include "ops/read_options.h"
 #include "ops/weighted_accumulator.h"
 
@@ -118,15 +119,26 @@ KernelCall lower(const Graph& graph, const Op& op) {
                         options.activation, channels, accumulator(graph, t));
 }
 
-// The int8 family's chooser (compile/choose_variants.h). The ring's and the multiplier's own kernels refuse (a
-// status) a layer outside their rules (runtime/include/microaot/fit/depthwise_conv_2d.h): such a layer keeps the
-// full kernel, which takes the portable code for it.
+// Palettised filters where --compress-weights takes them: each channel's taps a row of the palette.
+bool use_palette_filter(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
+  const Tensor& filter = graph.tensor(conv_tensors(graph, op).filter);
+  const int32_t channels = output_channels(graph, op);
+  const auto taps = static_cast<int32_t>(filter.num_elements() / channels);
+  return use_palette_weights(target, call, filter,
+                             depthwise_channel_rows(constant_values<int8_t>(filter), taps, channels), channels, taps,
+                             "depthwise_conv_2d_s8_palette");
+}
+
+// The int8 family's chooser (compile/choose_variants.h): palettised filters, else the DSP kernels. The ring's and
+// the multiplier's own kernels refuse (a status) a layer outside their rules
+// (runtime/include/microaot/fit/depthwise_conv_2d.h): such a layer keeps the full kernel, which takes the portable
+// code for it.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
-  if (!has_specialisation_for(call.stem, target)) return;
-  const DepthwiseConv2DOptions& options = options_of(graph, op);
-  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), output_channels(graph, op));
   const ConvTensors t = conv_tensors(graph, op);
   if (graph.tensor(t.filter).dtype != DType::kInt8) return;
+  if (use_palette_filter(graph, op, target, call) || !target_runs_isa(target, "dsp")) return;
+  const DepthwiseConv2DOptions& options = options_of(graph, op);
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), output_channels(graph, op));
   const bool fits = depthwise_dsp_requantization_fits(requantization_of(graph, call, t.bias));
   const microaot_depthwise_conv_2d_params_q params = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, call.params);
   // A multiplier of 4k keeps the full kernel's path, which reads one input byte per 4 channels.

@@ -13,6 +13,7 @@
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/packed_weights.h"
+#include "ops/palette_weights.h"
 #include "ops/read_options.h"
 #include "ops/quant_math.h"
 #include "ops/weighted_accumulator.h"
@@ -212,9 +213,15 @@ KernelCall lower(const Graph& graph, const Op& op) {
   return call;
 }
 
-// The int8 family's chooser (compile/choose_variants.h): the packed matrix product, or why not.
+// The int8 family's chooser (compile/choose_variants.h): palettised weights where --compress-weights takes them,
+// else the packed matrix product, or why not.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
   const FcShape s = fc_shape(graph, op);
+  const Tensor& weights = graph.tensor(op.inputs[1]);
+  if (use_palette_weights(target, call, weights, constant_values<int8_t>(weights), s.units, s.depth,
+                          "fully_connected_s8_palette")) {
+    return;
+  }
   call.specialisation = packed_refusal(target, s.units, call.params.find("filter_offset")->integer);
   if (call.specialisation.empty()) {
     use_packed_weights(graph, target, call, "fully_connected_s8_packed", s.units, s.depth);

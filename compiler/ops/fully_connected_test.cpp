@@ -13,6 +13,7 @@
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "ops/packed_weights.h"
+#include "ops/palette_weights.h"
 #include "ops/quant_math.h"
 #include "support/diagnostics.h"
 #include "target/target.h"
@@ -366,6 +367,38 @@ TEST(FullyConnectedHandler, AcceptsTheOpSuiteVariants) {
   std::any_cast<FullyConnectedOptions&>(flat.op().options).keep_num_dims = false;
   flat.graph.tensor(flat.output).shape = {6, 4};
   EXPECT_EQ(check_error(flat), "");
+}
+
+// Weights of two values per unit: --compress-weights lossless keeps 1-bit indices and a table of two per unit
+// instead of the packed words; off, the default at balanced on the M4, keeps the packed kernel.
+TEST(FullyConnectedHandler, PalettisesWeightsOfFewValuesWhenCompressionIsOn) {
+  Fc fc = int8_fc();
+  std::vector<int8_t> w(48);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(i % 3 == 0 ? 40 - static_cast<int>(i / 12) : -7);
+  make_constant(fc.graph, fc.weights, w);
+  Target target = parse_target("cortex-m4");
+  target.optimize_balanced = true;
+  EXPECT_EQ(default_compress_bits(target), 0);
+  target.compress_bits = kLosslessPaletteBits;
+  Graph graph = fc.graph;
+  const KernelCall call = lower_in_place_for_test(graph, target);
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8_palette");
+  EXPECT_EQ(call.specialisation.rfind("palettised weights: 1-bit indices and 2 values per channel, int8 48 B -> 9 + 8 B", 0),
+            0u)
+      << call.specialisation;
+  EXPECT_EQ(call.scratch_bytes, 12);
+  ASSERT_EQ(call.args.size(), 5u);
+  EXPECT_EQ(graph.tensor(call.args[1]).dtype, DType::kUInt8);
+  EXPECT_EQ(graph.tensor(call.args[2]).dtype, DType::kInt8);
+  EXPECT_EQ(call.args[3], fc.bias);
+  const PaletteFacts facts = palette_facts(graph, call);
+  EXPECT_EQ(facts.bits, 1);
+  EXPECT_EQ(facts.int8_bytes, 48);
+  EXPECT_EQ(facts.bytes, 17);
+
+  target.compress_bits = 0;
+  Graph off = fc.graph;
+  EXPECT_EQ(lower_in_place_for_test(off, target).info().function(), "microaot_fully_connected_s8_packed");
 }
 
 }  // namespace

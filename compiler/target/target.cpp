@@ -180,6 +180,18 @@ const char* optimize_name(const Target& target) {
   return target.optimize_balanced ? "balanced" : "speed";
 }
 
+// Palettes by default where the layers would otherwise take portable kernels: at size, and at balanced on a
+// target without the DSP extension. The palette kernels are portable C: beside the packed DSP kernels they cost
+// about 9x the instructions (KWS on the M4), which only an explicit --compress-weights buys.
+int default_compress_bits(const Target& target) {
+  return target.optimize_size || (target.optimize_balanced && !target.kernels_use_dsp()) ? kLosslessPaletteBits : 0;
+}
+
+std::string compress_weights_name(int bits) {
+  if (bits == 0) return "off";
+  return bits == kLosslessPaletteBits ? "lossless" : std::to_string(bits);
+}
+
 const char* optimize_c_flag(const Target& target) { return target.optimize_size ? "-Os" : "-O2"; }
 
 }  // namespace microaot

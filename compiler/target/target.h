@@ -19,6 +19,9 @@ struct Target {
   // --optimize balanced: as speed, but the packed kernels keep int8 weights in flash (half their int16 form's
   // bytes, a third more instructions in their inner loops).
   bool optimize_balanced = false;
+  // --compress-weights: the most bits per index a palettised layer's weights may take (compiler/ops/
+  // palette_weights.h; runtime microaot/internal/palette.h), 0 = off. Default: default_compress_bits.
+  int compress_bits = 0;
 
   // Whether the kernels may use an extension: the target has it and the setting is speed.
   bool kernels_use_dsp() const { return dsp && !optimize_size; }
@@ -30,6 +33,13 @@ struct Target {
   // "cortex-m4 (armv7e-m, dsp, fpv4-sp-d16)" or "generic C".
   std::string describe() const;
 };
+
+// The palettes --compress-weights lossless takes: up to 128 values per channel, where they pay.
+constexpr int kLosslessPaletteBits = 7;
+// --compress-weights' default: kLosslessPaletteBits at size, and at balanced without the DSP extension; else off.
+int default_compress_bits(const Target& target);
+// --compress-weights as typed: "off", "lossless" or the bits.
+std::string compress_weights_name(int bits);
 
 // "size", "balanced" or "speed", as --optimize spells it.
 const char* optimize_name(const Target& target);

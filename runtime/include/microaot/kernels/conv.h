@@ -102,6 +102,24 @@ void microaot_depthwise_conv_2d_f32_s8w(const microaot_depthwise_conv_2d_params_
                                         const int8_t* filter, const float* bias, float* output);
 void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                    const int8_t* filter, const int32_t* bias, int8_t* output);
+/* The same over palettised filters (microaot/internal/palette.h; a depthwise channel's taps are one row):
+ * `indices` and `table` in the place of the filter, each channel's filter decoded into `scratch` (its
+ * elements: filter_height * filter_width * filter_depth, or filter_height * filter_width for depthwise), which
+ * the overlap variants follow with their output row. Refusals as fully_connected_s8_palette's. */
+microaot_status microaot_conv_2d_s8_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                            const uint8_t* indices, const int8_t* table, const int32_t* bias,
+                                            int8_t* output, void* scratch);
+microaot_status microaot_conv_2d_s8_palette_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                    const uint8_t* indices, const int8_t* table,
+                                                    const int32_t* bias, int8_t* output, void* scratch);
+microaot_status microaot_depthwise_conv_2d_s8_palette(const microaot_depthwise_conv_2d_params_q* params,
+                                                      const int8_t* input, const uint8_t* indices,
+                                                      const int8_t* table, const int32_t* bias, int8_t* output,
+                                                      void* scratch);
+microaot_status microaot_depthwise_conv_2d_s8_palette_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                              const int8_t* input, const uint8_t* indices,
+                                                              const int8_t* table, const int32_t* bias,
+                                                              int8_t* output, void* scratch);
 /* The same for the layers the DSP kernel takes through its widened ring (its own source, see kernel_list.def):
  * the DSP build refuses any other layer, and a requantization outside the ring's bounds
  * (microaot_dsp_depthwise_fits), with MICROAOT_STATUS_VALUE_OUT_OF_RANGE and the output unwritten; the compiler

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "microaot/params.h"
+#include "microaot/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +48,14 @@ MICROAOT_DEFINE_PARAMS(fully_connected_params_hybrid)
 /* int8 activations and weights, int32 bias (NULL when absent); TFLM-exact requantization. */
 void microaot_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
                                  const int8_t* weights, const int32_t* bias, int8_t* output);
+
+/* The same over palettised weights (microaot/internal/palette.h): `indices` and `table` in the place of the
+ * weights, each unit's row decoded into `scratch` (input_depth bytes). NULL indices, table or scratch:
+ * MICROAOT_STATUS_NULL_POINTER; an indices header outside 1..8 bits: MICROAOT_STATUS_VALUE_OUT_OF_RANGE (the
+ * output unwritten either way). */
+microaot_status microaot_fully_connected_s8_palette(const microaot_fully_connected_params_q* params,
+                                                    const int8_t* input, const uint8_t* indices, const int8_t* table,
+                                                    const int32_t* bias, int8_t* output, void* scratch);
 
 /* int16 activations, int8 weights (16x8): an int64 bias, 64-bit accumulator and TFLite's 16x8
  * requantization; the _bias32 flavor accumulates and requantizes in 32 bits, as TFLM does for an int32 bias. */

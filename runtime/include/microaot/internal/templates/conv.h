@@ -28,6 +28,12 @@
 
 #define MICROAOT_CONV_PARAMS MICROAOT_PARAMS_Q(MICROAOT_CONV)
 
+/* The elements between a filter's taps as conv_accumulate reads them: the operator's, unless the including file
+ * reads decoded filters of its own layout (templates/palette_conv.h). */
+#ifndef MICROAOT_CONV_FILTER_TAP_STRIDE
+#define MICROAOT_CONV_FILTER_TAP_STRIDE(p) MICROAOT_CONV_OP(TAP_STRIDE, p)
+#endif
+
 /* One output value before bias: the products over the in-image taps of the window (y, x), filter rows, then
  * columns, then channels (the reference's summation order). input_c0: the batch's image from the output
  * channel's first input channel on. */
@@ -40,13 +46,15 @@ static MICROAOT_BIAS conv_accumulate(const MICROAOT_CONV_PARAMS* p, const MICROA
     for (fx = x->begin; fx < x->end; ++fx) {
       const int32_t in_x = x->origin + fx * p->dilation_width;
       const MICROAOT_T* in = input_c0 + (size_t)(in_y * p->input_width + in_x) * (size_t)p->input_depth;
-      const MICROAOT_W* w = filter_oc + (size_t)(fy * p->filter_width + fx) * MICROAOT_CONV_OP(TAP_STRIDE, p);
+      const MICROAOT_W* w = filter_oc + (size_t)(fy * p->filter_width + fx) * MICROAOT_CONV_FILTER_TAP_STRIDE(p);
       for (c = 0; c < MICROAOT_CONV_OP(TAP_DEPTH, p); ++c) acc += MICROAOT_MAC(p, in[c], w[c]);
     }
   }
   return acc;
 }
 
+/* MICROAOT_CONV_ACCUMULATE_ONLY: the including file takes conv_accumulate alone and loops itself. */
+#ifndef MICROAOT_CONV_ACCUMULATE_ONLY
 /* All output channels of one output position. */
 static void conv_pixel(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_batch, const MICROAOT_W* filter,
                        const MICROAOT_BIAS* bias, const microaot_window* y, const microaot_window* x, MICROAOT_T* out) {
@@ -101,3 +109,4 @@ MICROAOT_CONV_LINKAGE void MICROAOT_FN_OVERLAP(const MICROAOT_CONV_PARAMS* param
                                                void* scratch) {
   conv_rows(params, input, filter, bias, output, (MICROAOT_T*)scratch);
 }
+#endif /* MICROAOT_CONV_ACCUMULATE_ONLY */

@@ -1,0 +1,46 @@
+// --cluster-weights K (issue 32): a lossy rewrite, only when asked, of the int8 weights of every CONV_2D,
+// DEPTHWISE_CONV_2D and FULLY_CONNECTED into at most K values per output channel (deterministic one-dimensional
+// k-means over each channel's int8 values, integer centroids), so that --compress-weights stores them as
+// palettes (compiler/ops/palette_weights.h). The model is rewritten before anything else reads it, and the
+// rewritten .tflite is the same file with those weights' bytes replaced.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/custom_op.h"
+
+namespace microaot {
+
+// The largest K: 128 values per channel, the most a palette takes (kLosslessPaletteBits).
+constexpr int kMaxClusterValues = 128;
+
+// A channel's int8 values mapped to at most k (>= 1) centroids, each value to its nearest (ties: the lower):
+// unchanged when it has at most k distinct values. Deterministic: centroids start at evenly spaced ranks of the
+// sorted values, then Lloyd's iterations, each centroid the rounded mean of its values, until none moves.
+std::vector<int8_t> cluster_channel(const std::vector<int8_t>& values, int k);
+
+// One rewritten weight tensor, as the report states it.
+struct ClusteredWeights {
+  std::string tensor;        // the weight tensor's name
+  std::string op;            // "CONV_2D", ...
+  int32_t channels = 0;
+  int most_values_before = 0;  // distinct values of its fullest channel, before and after
+  int most_values_after = 0;
+  double sqnr_db = 0;        // of the dequantized weights against the originals (inf: unchanged)
+};
+
+struct ClusteredModel {
+  std::vector<uint8_t> tflite;  // the model with the weights replaced
+  std::vector<ClusteredWeights> layers;
+};
+
+// Clusters `tflite`'s weights to k values per channel; CompileError for a model whose weights it cannot rewrite
+// in place (a constant outside the file's buffers).
+ClusteredModel cluster_model_weights(const std::vector<uint8_t>& tflite, int k, const CustomOpBindings& custom_ops = {});
+
+// The report's lines: one per tensor ("  CONV_2D 'name': 8 channels, 97 -> 16 values, weights SQNR 38.1 dB").
+std::string clustered_weights_text(const ClusteredModel& model, int k);
+
+}  // namespace microaot

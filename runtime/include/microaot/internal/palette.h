@@ -1,0 +1,50 @@
+/* Palettised weights (issue 32): a layer whose int8 weights take at most 2^bits values per output channel is
+ * stored as packed indices plus a table per channel, and its kernel decodes one channel's weights at a time into
+ * a scratch of one filter's bytes. The layout, which the compiler writes (compiler/ops/palette_weights.h):
+ *   indices  byte 0: bits per index (1..8); then one row per channel, each starting on a byte: element i in bits
+ *            [i * bits, (i + 1) * bits) of the row, counted from the least significant bit of its first byte
+ *   table    2^bits int8 values per channel (an index past a channel's own values reads a 0 of the padding),
+ *            so that no index of `bits` bits reads outside the table. */
+#ifndef MICROAOT_INTERNAL_PALETTE_H
+#define MICROAOT_INTERNAL_PALETTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MICROAOT_PALETTE_MAX_BITS 8
+
+/* The bits per index of a layer's indices, or 0 when byte 0 is outside 1..8 (a corrupt graph blob). */
+static inline int microaot_palette_bits(const uint8_t* indices) {
+  const int bits = indices[0];
+  return bits >= 1 && bits <= MICROAOT_PALETTE_MAX_BITS ? bits : 0;
+}
+
+/* The bytes of one channel's row of n indices. */
+static inline size_t microaot_palette_row_bytes(size_t n, int bits) { return (n * (size_t)bits + 7u) / 8u; }
+
+/* Channel `channel`'s n weights, decoded into out. An index never crosses into the next row, and a row's last
+ * byte is read only for the bits it holds. */
+static inline void microaot_palette_decode(const uint8_t* indices, int bits, const int8_t* table, size_t channel,
+                                           size_t n, int8_t* out) {
+  const uint8_t* row = indices + 1 + channel * microaot_palette_row_bytes(n, bits);
+  const int8_t* values = table + (channel << bits);
+  const unsigned mask = (1u << bits) - 1u;
+  size_t i, bit = 0;
+  if (bits == 4) { /* the common palette of 16: two per byte */
+    for (i = 0; i + 1 < n; i += 2, ++row) {
+      out[i] = values[*row & 15u];
+      out[i + 1] = values[*row >> 4];
+    }
+    if (i < n) out[i] = values[*row & 15u];
+    return;
+  }
+  for (i = 0; i < n; ++i, bit += (size_t)bits) {
+    const size_t at = bit >> 3;
+    const unsigned shift = (unsigned)(bit & 7u);
+    unsigned v = (unsigned)row[at] >> shift;
+    if (shift + (unsigned)bits > 8u) v |= (unsigned)row[at + 1] << (8u - shift);
+    out[i] = values[v & mask];
+  }
+}
+
+#endif /* MICROAOT_INTERNAL_PALETTE_H */

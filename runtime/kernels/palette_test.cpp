@@ -1,0 +1,188 @@
+// The palettised kernels (microaot/internal/palette.h) against the kernels they stand in for: random layers whose
+// weights take at most 2^bits values per output channel, packed here (a packer of the test's own, written from
+// the layout's description), must give the unpalettised kernel's output byte for byte, through the plain and
+// the overlap variant; a corrupt header or a missing argument is refused with the output unwritten.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "conv_geometry_test_util.h"
+#include "microaot/kernels/conv.h"
+#include "microaot/kernels/fully_connected.h"
+
+namespace {
+
+struct Packed {
+  std::vector<uint8_t> indices;
+  std::vector<int8_t> table;
+};
+
+// rows: channels x n; row c's values are table[c * 2^bits + index] with index random below 2^bits.
+struct Layer {
+  std::vector<int8_t> rows;
+  Packed packed;
+};
+
+Layer random_palette(std::mt19937& rng, int channels, int n, int bits) {
+  Layer l;
+  const int entries = 1 << bits;
+  l.packed.table = random_ints<int8_t>(rng, static_cast<size_t>(channels * entries), -128, 127);
+  const size_t row_bytes = (static_cast<size_t>(n) * bits + 7) / 8;
+  l.packed.indices.assign(1 + static_cast<size_t>(channels) * row_bytes, 0);
+  l.packed.indices[0] = static_cast<uint8_t>(bits);
+  std::uniform_int_distribution<int> pick(0, entries - 1);
+  for (int c = 0; c < channels; ++c) {
+    for (int i = 0; i < n; ++i) {
+      const int index = pick(rng);
+      l.rows.push_back(l.packed.table[static_cast<size_t>(c * entries + index)]);
+      for (int b = 0; b < bits; ++b) {  // bit b of the index: bit i * bits + b of the row
+        const size_t at = static_cast<size_t>(i) * bits + b;
+        if ((index >> b) & 1) l.packed.indices[1 + c * row_bytes + at / 8] |= static_cast<uint8_t>(1u << (at % 8));
+      }
+    }
+  }
+  return l;
+}
+
+struct Geometry {
+  int batches, in_h, in_w, in_c, filter_h, filter_w, out_h, out_w, out_c, stride_h, stride_w, dilation_h, dilation_w,
+      pad_h, pad_w;
+};
+
+Geometry random_geometry(std::mt19937& rng, bool depthwise, int multiplier) {
+  std::uniform_int_distribution<int> small(1, 3), size(3, 7), depth(1, 5), pad(0, 1);
+  Geometry g{};
+  g.batches = small(rng) == 3 ? 2 : 1;
+  g.in_h = size(rng), g.in_w = size(rng), g.in_c = depth(rng);
+  g.filter_h = small(rng), g.filter_w = small(rng);
+  g.stride_h = small(rng) == 1 ? 2 : 1, g.stride_w = small(rng) == 1 ? 2 : 1;
+  g.dilation_h = 1, g.dilation_w = small(rng) == 3 && g.in_w >= 7 ? 2 : 1;
+  g.pad_h = std::min(pad(rng), g.filter_h - 1), g.pad_w = std::min(pad(rng), g.filter_w - 1);
+  g.out_c = depthwise ? g.in_c * multiplier : depth(rng) + 1;
+  g.out_h = (g.in_h + 2 * g.pad_h - ((g.filter_h - 1) * g.dilation_h + 1)) / g.stride_h + 1;
+  g.out_w = (g.in_w + 2 * g.pad_w - ((g.filter_w - 1) * g.dilation_w + 1)) / g.stride_w + 1;
+  return g;
+}
+
+template <typename P>
+void random_quant(std::mt19937& rng, P& p, std::vector<int32_t>& multiplier, std::vector<int32_t>& shift, int channels) {
+  multiplier = random_ints<int32_t>(rng, static_cast<size_t>(channels), 1 << 29, (1 << 30) + (1 << 29));
+  shift = random_ints<int32_t>(rng, static_cast<size_t>(channels), -9, -6);
+  p.input_offset = random_ints<int32_t>(rng, 1, -20, 20)[0];
+  p.output_offset = random_ints<int32_t>(rng, 1, -10, 10)[0];
+  p.activation_min = -128, p.activation_max = 127;
+  p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+}
+
+// A depthwise filter's rows (channel, tap) in the model's [1, H, W, C] order.
+std::vector<int8_t> depthwise_filter(const std::vector<int8_t>& rows, int taps, int channels) {
+  std::vector<int8_t> filter(rows.size());
+  for (int c = 0; c < channels; ++c)
+    for (int t = 0; t < taps; ++t) filter[static_cast<size_t>(t * channels + c)] = rows[static_cast<size_t>(c * taps + t)];
+  return filter;
+}
+
+TEST(PaletteKernels, ConvAndDepthwiseMatchTheUnpalettisedKernels) {
+  std::mt19937 rng(32);
+  for (int trial = 0; trial < 120; ++trial) {
+    const bool depthwise = trial % 2 == 1;
+    const int bits = 1 + trial % 7;
+    const Geometry g = random_geometry(rng, depthwise, 1 + trial % 3);
+    const int taps = g.filter_h * g.filter_w * (depthwise ? 1 : g.in_c);
+    const Layer l = random_palette(rng, g.out_c, taps, bits);
+    const auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
+    const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -3000, 3000);
+    const size_t out_size = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
+    std::vector<int8_t> expected(out_size), plain(out_size, 0x55), overlap(out_size, 0x55);
+    std::vector<int8_t> scratch(static_cast<size_t>(taps + g.out_w * g.out_c));
+    std::vector<int32_t> multiplier, shift;
+    if (depthwise) {
+      microaot_depthwise_conv_2d_params_q p{};
+      set_conv_window(p, g);
+      p.depth_multiplier = g.out_c / g.in_c;
+      random_quant(rng, p, multiplier, shift, g.out_c);
+      microaot_depthwise_conv_2d_s8(&p, input.data(), depthwise_filter(l.rows, taps, g.out_c).data(), bias.data(),
+                                    expected.data());
+      EXPECT_EQ(microaot_depthwise_conv_2d_s8_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                                      bias.data(), plain.data(), scratch.data()),
+                MICROAOT_STATUS_OK);
+      EXPECT_EQ(microaot_depthwise_conv_2d_s8_palette_overlap(&p, input.data(), l.packed.indices.data(),
+                                                              l.packed.table.data(), bias.data(), overlap.data(),
+                                                              scratch.data()),
+                MICROAOT_STATUS_OK);
+    } else {
+      microaot_conv_2d_params_q p{};
+      set_conv_window(p, g);
+      p.filter_depth = g.in_c;
+      random_quant(rng, p, multiplier, shift, g.out_c);
+      microaot_conv_2d_s8(&p, input.data(), l.rows.data(), trial % 4 == 0 ? nullptr : bias.data(), expected.data());
+      EXPECT_EQ(microaot_conv_2d_s8_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                            trial % 4 == 0 ? nullptr : bias.data(), plain.data(), scratch.data()),
+                MICROAOT_STATUS_OK);
+      EXPECT_EQ(microaot_conv_2d_s8_palette_overlap(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                                    trial % 4 == 0 ? nullptr : bias.data(), overlap.data(),
+                                                    scratch.data()),
+                MICROAOT_STATUS_OK);
+    }
+    ASSERT_EQ(plain, expected) << "trial " << trial << " bits " << bits;
+    ASSERT_EQ(overlap, expected) << "trial " << trial << " bits " << bits;
+  }
+}
+
+TEST(PaletteKernels, FullyConnectedMatchesTheUnpalettisedKernel) {
+  std::mt19937 rng(33);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int bits = 1 + trial % 8;
+    const int units = 1 + trial % 9, depth = 1 + (trial * 7) % 41, batches = 1 + trial % 3;
+    const Layer l = random_palette(rng, units, depth, bits);
+    microaot_fully_connected_params_q p{};
+    p.batches = batches, p.input_depth = depth, p.output_depth = units;
+    std::vector<int32_t> multiplier, shift;
+    random_quant(rng, p, multiplier, shift, units);
+    p.filter_offset = trial % 5 == 0 ? 3 : 0;
+    const auto input = random_ints<int8_t>(rng, static_cast<size_t>(batches * depth), -128, 127);
+    const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(units), -3000, 3000);
+    std::vector<int8_t> expected(static_cast<size_t>(batches * units)), got(expected.size(), 0x55);
+    std::vector<int8_t> scratch(static_cast<size_t>(depth));
+    microaot_fully_connected_s8(&p, input.data(), l.rows.data(), bias.data(), expected.data());
+    ASSERT_EQ(microaot_fully_connected_s8_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                                  bias.data(), got.data(), scratch.data()),
+              MICROAOT_STATUS_OK);
+    ASSERT_EQ(got, expected) << "trial " << trial << " bits " << bits;
+  }
+}
+
+// A graph blob is untrusted: a header outside 1..8 bits or a missing argument leaves the output unwritten.
+TEST(PaletteKernels, RefuseACorruptHeaderOrAMissingArgument) {
+  std::mt19937 rng(34);
+  Layer l = random_palette(rng, 2, 4, 2);
+  microaot_fully_connected_params_q p{};
+  p.batches = 1, p.input_depth = 4, p.output_depth = 2;
+  std::vector<int32_t> multiplier, shift;
+  random_quant(rng, p, multiplier, shift, 2);
+  const std::vector<int8_t> input = {1, 2, 3, 4};
+  std::vector<int8_t> out(2, 0x55), scratch(4);
+  for (uint8_t header : {uint8_t{0}, uint8_t{9}, uint8_t{255}}) {
+    l.packed.indices[0] = header;
+    EXPECT_EQ(microaot_fully_connected_s8_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                                  nullptr, out.data(), scratch.data()),
+              MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  }
+  l.packed.indices[0] = 2;
+  EXPECT_EQ(microaot_fully_connected_s8_palette(&p, input.data(), l.packed.indices.data(), nullptr, nullptr,
+                                                out.data(), scratch.data()),
+            MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(microaot_fully_connected_s8_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                                nullptr, out.data(), nullptr),
+            MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(out, std::vector<int8_t>(2, 0x55));
+  microaot_conv_2d_params_q c{};
+  EXPECT_EQ(microaot_conv_2d_s8_palette_overlap(&c, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                                nullptr, out.data(), nullptr),
+            MICROAOT_STATUS_NULL_POINTER);
+}
+
+}  // namespace
