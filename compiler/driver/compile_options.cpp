@@ -109,6 +109,9 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
   app.add_option("--ram-budget", o.ram_budget,
                  "fail unless the RAM the application provides fits in BYTES (e.g. 65536, 64K, 1MiB): NAME_ARENA_SIZE "
                  "(header included), further pools and I/O buffers outside the arena; not the contexts");
+  app.add_option("--tiling", o.tiling,
+                 "auto (default): fused bands where they cost little, or where --ram-budget needs them "
+                 "(docs/tiling.md); off: whole layers");
   app.add_option("--pool", o.pools,
                  "NAME:SIZE[:ALIGN] a further memory for buffers that do not fit, sizes as for --ram-budget "
                  "(repeatable)");
@@ -185,6 +188,8 @@ void resolve_compile_options(CompileCommandOptions& o) {
   o.compile.interface_api_c = o.interface_api == "c";
   if (!o.alignment.empty()) o.compile.alignment = parse_byte_size(o.alignment, "--alignment", 1);
   if (!o.ram_budget.empty()) o.compile.ram_budget = parse_byte_size(o.ram_budget, "--ram-budget", 1);
+  if (o.tiling != "auto" && o.tiling != "off") throw UsageError("--tiling takes auto or off, got '" + o.tiling + "'");
+  o.compile.tiling = o.tiling == "auto";
   check_module_name(o.compile.module_name);
   o.compile.source_name = std::filesystem::path(o.model_path).filename().string();
   check_compile_options(o.compile);
