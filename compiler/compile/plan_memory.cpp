@@ -214,6 +214,9 @@ std::string tiling_help(const CompiledModel& model) {
     out << "\n  " << (is_graph(model) ? "--executor aot" : "--tiling auto")
         << ": fused bands could bring the classic bound from " << model.lower_bound.bytes << " down to " << floor
         << " bytes" << (is_graph(model) ? "; the graph executor runs whole layers" : "");
+  } else if (model.chains.empty()) {
+    out << "\n  fused bands could bring the classic bound from " << model.lower_bound.bytes << " down to " << floor
+        << " bytes, but no choice of them gave a smaller plan than this one";
   } else {
     out << "\n  fused bands already run " << model.chains.size() << " chain(s); the most tiling could reach is a "
         << "classic bound of " << floor << " bytes (now " << model.lower_bound.bytes << " untiled)";
@@ -494,6 +497,8 @@ void plan_with_bands(CompiledModel& model, const std::vector<BufferRecord>& tens
     return;
   }
   int64_t bound = model.lower_bound.bytes;
+  std::vector<FusedChain> best_chains;  // the smallest plan so far, kept when none fits
+  int64_t best_ram = planned_ram_bytes(model);
   while (planned_ram_bytes(model) > budget) {
     const int64_t target = bound - (planned_ram_bytes(model) - budget);
     std::vector<FusedChain> chains = choose_bands(model, tensors, candidates, unlimited, std::max<int64_t>(target, 1));
@@ -503,6 +508,14 @@ void plan_with_bands(CompiledModel& model, const std::vector<BufferRecord>& tens
     bound = next_bound;
     model.chains = std::move(chains);
     place_buffers(model, banded);
+    if (planned_ram_bytes(model) < best_ram) {
+      best_ram = planned_ram_bytes(model);
+      best_chains = model.chains;
+    }
+  }
+  if (planned_ram_bytes(model) > best_ram) {  // check_budget reports the smallest plan
+    model.chains = best_chains;
+    place_buffers(model, banded_records(model, tensors, model.chains));
   }
 }
 }  // namespace
