@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -39,9 +40,12 @@ std::vector<int64_t> whole(const std::vector<BandLayer>& layers, std::vector<int
   return rows;
 }
 
-// Runs the schedule's actions on line buffers of exactly line_rows rows (at() catches any row outside).
+// Runs the schedule's actions on line buffers of exactly line_rows rows (at() catches any row outside). With
+// `shift` >= 0 the input and the output share one memory, the output `shift` rows after the input's start.
 std::vector<int64_t> banded(const std::vector<BandLayer>& layers, const std::vector<int64_t>& input,
-                            const BandSchedule& s) {
+                            const BandSchedule& s, int64_t shift = -1) {
+  std::vector<int64_t> shared = input;
+  if (shift >= 0) shared.resize(static_cast<size_t>(std::max<int64_t>(input.size(), shift + layers.back().output_rows)), -1);
   std::vector<std::vector<int64_t>> lines;
   for (int64_t rows : s.line_rows) lines.emplace_back(static_cast<size_t>(rows), -1);
   std::vector<int64_t> output(static_cast<size_t>(layers.back().output_rows), -1);
@@ -53,7 +57,7 @@ std::vector<int64_t> banded(const std::vector<BandLayer>& layers, const std::vec
     }
     const BandCall& c = a.call;
     const BandLayer& l = layers[c.layer];
-    const std::vector<int64_t>& source = c.layer == 0 ? input : lines.at(c.layer - 1);
+    const std::vector<int64_t>& source = c.layer == 0 ? shared : lines.at(c.layer - 1);
     std::vector<int64_t> window;
     for (int64_t r = 0; r < c.input_end - c.input_first; ++r) window.push_back(source.at(c.input_row + r));
     // The call sees only its rows and its own padding, as the kernel does with the band's params.
@@ -69,8 +73,10 @@ std::vector<int64_t> banded(const std::vector<BandLayer>& layers, const std::vec
         v = v * 31 + window.at(static_cast<size_t>(row)) + k;
       }
       target.at(static_cast<size_t>(c.output_row + y - c.first_row)) = v;
+      if (shift >= 0 && &target == &output) shared.at(static_cast<size_t>(shift + y)) = v;
     }
   }
+  if (shift >= 0) return std::vector<int64_t>(shared.begin() + shift, shared.begin() + shift + layers.back().output_rows);
   return output;
 }
 
@@ -99,11 +105,25 @@ TEST(Bands, LineBuffersHoldOnlyTheWindow) {
   const BandSchedule s = schedule_bands(layers, 1);
   ASSERT_EQ(s.line_rows.size(), 1u);
   EXPECT_EQ(s.line_rows[0], 3);  // the 3 rows one output row of the second layer reads
-  EXPECT_EQ(s.calls, 80);
+  EXPECT_EQ(s.calls, 79);  // the first call of the first layer computes the two rows output row 0 reads
   const BandSchedule wide = schedule_bands(layers, 8);
   EXPECT_EQ(wide.line_rows[0], 10);
   EXPECT_EQ(wide.calls, 10);
   EXPECT_EQ(wide.moved_bytes, 4 * 2);  // two halo rows kept at each of the four band boundaries that move
+}
+
+// The output written over the input at the largest permitted shift clobbers no row a later band reads.
+TEST(Bands, OutputOverTheInputAtTheLargestShiftIsExact) {
+  const std::vector<BandLayer> layers = {layer(40, 3, 2, 1), layer(20, 3, 1, 1), layer(20, 1, 1, 0)};
+  std::vector<int64_t> input;
+  for (int64_t r = 0; r < 40; ++r) input.push_back(r * 5 + 1);
+  for (int64_t rows : {1, 2, 4}) {
+    const BandSchedule s = schedule_bands(layers, rows);
+    const int64_t shift = bands_output_shift(layers, s);
+    ASSERT_GE(shift, 0) << rows;
+    EXPECT_EQ(banded(layers, input, s, shift), whole(layers, input)) << rows;
+    EXPECT_NE(banded(layers, input, s, shift + 1), whole(layers, input)) << rows << ": the shift is the largest";
+  }
 }
 
 TEST(Bands, PoolsAndStridesDownTheChain) {
