@@ -104,7 +104,7 @@ namespace microaot {
 std::string bands_plan_text(const CompiledModel& model) {
   if (model.chains.empty() && model.tiling_floor_bytes <= 0) return "";
   std::ostringstream out;
-  out << "\nfused bands:  " << model.chains.size() << " chain(s); classic bound untiled " << model.lower_bound.bytes
+  out << "\nfused bands:  " << model.chains.size() << " chain(s); classic bound untiled " << model.untiled_bound_bytes
       << " bytes, the most tiling could reach " << model.tiling_floor_bytes << " (docs/tiling.md)\n";
   for (const FusedChain& c : model.chains) {
     out << "  steps " << c.first_step << "-" << c.last_step << " in bands of " << c.band_rows << " output rows: "

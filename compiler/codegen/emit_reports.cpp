@@ -339,6 +339,7 @@ std::string emit_report_json(const CompiledModel& model) {
   };
   report["bands"] = bands_json(model);
   report["tiling_floor_bytes"] = model.tiling_floor_bytes;
+  report["untiled_bound_bytes"] = model.untiled_bound_bytes;
   report["executor"] = model.options.executor;
   if (is_graph(model)) {  // the blob (weights.c, NAME.blob) and the kernels the firmware links
     const GraphBlob blob = build_graph_blob(model);

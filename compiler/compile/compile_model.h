@@ -76,7 +76,10 @@ struct CompiledModel {
   int64_t source_order_bound_bytes = 0;
   // Fused bands (compile/plan_bands.h): the chains run band by band, in step order; the lowest classic bound
   // the candidates could reach (tiling_floor_bytes) and the instructions the model takes untiled, estimated.
+  // With chains, lower_bound is the bound of the buffers as planned (line buffers), untiled_bound_bytes the
+  // classic bound of the whole tensors.
   std::vector<FusedChain> chains;
+  int64_t untiled_bound_bytes = 0;
   int64_t tiling_floor_bytes = 0;
   int64_t base_instructions = 0;
 };

@@ -207,19 +207,19 @@ void check_arena_limit(const CompiledModel& model) {
 std::string tiling_help(const CompiledModel& model) {
   std::ostringstream out;
   const int64_t floor = model.tiling_floor_bytes;
-  if (floor <= 0 || floor >= model.lower_bound.bytes) {
-    out << "\n  fused bands (tiling) cannot lower the classic bound (" << model.lower_bound.bytes
+  if (floor <= 0 || floor >= model.untiled_bound_bytes) {
+    out << "\n  fused bands (tiling) cannot lower the classic bound (" << model.untiled_bound_bytes
         << " bytes): no chain of row-streamable layers holds its peak";
   } else if (is_graph(model) || !model.options.tiling) {
     out << "\n  " << (is_graph(model) ? "--executor aot" : "--tiling auto")
-        << ": fused bands could bring the classic bound from " << model.lower_bound.bytes << " down to " << floor
+        << ": fused bands could bring the classic bound from " << model.untiled_bound_bytes << " down to " << floor
         << " bytes" << (is_graph(model) ? "; the graph executor runs whole layers" : "");
   } else if (model.chains.empty()) {
-    out << "\n  fused bands could bring the classic bound from " << model.lower_bound.bytes << " down to " << floor
+    out << "\n  fused bands could bring the classic bound from " << model.untiled_bound_bytes << " down to " << floor
         << " bytes, but no choice of them gave a smaller plan than this one";
   } else {
     out << "\n  fused bands already run " << model.chains.size() << " chain(s); the most tiling could reach is a "
-        << "classic bound of " << floor << " bytes (now " << model.lower_bound.bytes << " untiled)";
+        << "classic bound of " << floor << " bytes (now " << model.untiled_bound_bytes << " untiled)";
   }
   return out.str();
 }
@@ -525,8 +525,10 @@ void plan_model_memory(CompiledModel& model) {
   const std::vector<BufferRecord> tensors = arena_tensors(model);
   model.buffers = tensors;
   model.lower_bound = classic_bound(tensors);
+  model.untiled_bound_bytes = model.lower_bound.bytes;
   model.source_order_bound_bytes = source_order_bound(model);
   plan_with_bands(model, tensors);
+  if (!model.chains.empty()) model.lower_bound = classic_bound(model.buffers);  // the reports' peak: as planned
   if (!model.options.pools.empty()) check_persistent_fits_first_pool(model);
   check_arena_limit(model);
   check_budget(model);
