@@ -105,16 +105,17 @@ std::string bands_plan_text(const CompiledModel& model) {
   if (model.chains.empty() && model.tiling_floor_bytes <= 0) return "";
   std::ostringstream out;
   out << "\nfused bands:  " << model.chains.size() << " chain(s); classic bound untiled " << model.untiled_bound_bytes
-      << " bytes, the most tiling could reach " << model.tiling_floor_bytes << " (docs/tiling.md)\n";
+      << " bytes,\n              the most tiling could reach " << model.tiling_floor_bytes << " (docs/tiling.md)\n";
   for (const FusedChain& c : model.chains) {
-    out << "  steps " << c.first_step << "-" << c.last_step << " in bands of " << c.band_rows << " output rows: "
+    out << "  steps " << c.first_step << "-" << c.last_step << " in bands of " << c.band_rows
+        << " output rows, run in step " << c.first_step << " (the later steps do nothing)\n    "
         << c.schedule.calls << " calls, " << c.schedule.moved_bytes << " bytes moved, ~" << c.extra_instructions
-        << " instructions more (estimated); run in step " << c.first_step << ", the later steps do nothing\n";
+        << " instructions more (estimated)\n";
     for (size_t i = 0; i + 1 < c.layers.size(); ++i) {
       const int tensor = model.graph.ops[c.first_step + i].outputs[0];
       out << "    t" << model.graph.storage_of(tensor) << ": line buffer of " << c.schedule.line_rows[i] << " of "
           << c.layers[i].output_rows << " rows (" << c.schedule.line_rows[i] * c.layers[i].output_row_bytes
-          << " of " << c.layers[i].output_rows * c.layers[i].output_row_bytes << " bytes), not kept whole\n";
+          << " of " << c.layers[i].output_rows * c.layers[i].output_row_bytes << " bytes)\n";
     }
   }
   return out.str();
