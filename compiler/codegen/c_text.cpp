@@ -122,7 +122,8 @@ const ParamValue& bound_value(const std::string& symbol, const ParamField& field
 }
 }  // namespace
 
-std::string c_params_definition(const std::string& symbol, const ParamStruct& params, const ParamValues& values) {
+std::string c_params_definition(const std::string& symbol, const ParamStruct& params, const ParamValues& values,
+                                const std::string& arrays_of) {
   std::string arrays;
   std::string fields;
   for (const ParamField& field : params.fields) {
@@ -132,6 +133,8 @@ std::string c_params_definition(const std::string& symbol, const ParamStruct& pa
       text = scalar_text(field, value);
     } else if (array_is_empty(value)) {
       text = "NULL";
+    } else if (!arrays_of.empty()) {
+      text = array_symbol(arrays_of, field);
     } else {
       arrays += "extern const " + array_declarator(symbol, field, value) + ";\n";
       text = array_symbol(symbol, field);
@@ -139,6 +142,18 @@ std::string c_params_definition(const std::string& symbol, const ParamStruct& pa
     fields += "  ." + field.name + " = " + text + ",\n";
   }
   return arrays + "static const " + params.c_type() + " " + symbol + "_params = {\n" + fields + "};\n";
+}
+
+std::string c_params_array_declarations(const std::string& symbol, const ParamStruct& params,
+                                        const ParamValues& values) {
+  std::string arrays;
+  for (const ParamField& field : params.fields) {
+    const ParamValue& value = bound_value(symbol, field, values);
+    if (is_array(field.kind) && !array_is_empty(value)) {
+      arrays += "extern const " + array_declarator(symbol, field, value) + ";\n";
+    }
+  }
+  return arrays;
 }
 
 std::string c_params_arrays(const std::string& symbol, const ParamStruct& params, const ParamValues& values) {

@@ -31,7 +31,13 @@ std::string c_int_literal(int64_t value);
 // `static const <params struct> <symbol>_params = {...};` with every field of `params` from the bound
 // `values`, preceded by one `extern const T <symbol>_<field>[N];` per non-empty array field (empty: NULL),
 // which c_params_arrays defines: per-model constants like the weights, so weights.c holds them.
-std::string c_params_definition(const std::string& symbol, const ParamStruct& params, const ParamValues& values);
+// With `arrays_of` (another call's symbol, whose definition came first) the arrays are that call's.
+std::string c_params_definition(const std::string& symbol, const ParamStruct& params, const ParamValues& values,
+                                const std::string& arrays_of = "");
+
+// Only those extern declarations (a struct no call takes, whose arrays other structs name).
+std::string c_params_array_declarations(const std::string& symbol, const ParamStruct& params,
+                                        const ParamValues& values);
 
 // The definitions of those arrays, `const T <symbol>_<field>[N] = {...};` each after its extern declaration.
 std::string c_params_arrays(const std::string& symbol, const ParamStruct& params, const ParamValues& values);

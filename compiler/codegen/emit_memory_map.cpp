@@ -43,8 +43,8 @@ std::string emit_memory_map(const CompiledModel& model) {
   for (size_t i = 0; i < model.buffers.size(); ++i) {
     const BufferRecord& b = model.buffers[i];
     if (b.kind == BufferKind::kScratch) {
-      const std::string m = n.macro + "_SCRATCH_" + std::to_string(b.first_op);
-      out << "/* scratch of step " << b.first_op << " */\n";
+      const std::string m = n.macro + "_SCRATCH_" + std::to_string(scratch_step(b));
+      out << "/* scratch of step " << scratch_step(b) << " */\n";
       out << "#define " << m << "_OFFSET " << model.plan.offsets[i] << "u\n";
       out << "#define " << m << "_SIZE " << b.size << "u\n";
       continue;

@@ -18,6 +18,7 @@ void emit_includes(std::ostringstream& out, const CompiledModel& model) {
   out << "#include \"" << n.prefix << ".h\"\n#include \"memory_map.h\"\n";
   std::set<std::string> headers;
   for (const KernelCall& call : model.calls) headers.insert(call.custom ? "microaot/custom_op.h" : call.info().header);
+  if (!model.chains.empty()) headers.insert("string.h");  // the line buffers' memmove
   for (const std::string& h : headers) out << "#include \"" << h << "\"\n";
   out << custom_includes(model);
   out << "\n";
@@ -33,12 +34,29 @@ void emit_constant_declarations(std::ostringstream& out, const CompiledModel& mo
   out << "\n";
 }
 
+bool in_chain(const CompiledModel& model, size_t step) {
+  return std::any_of(model.chains.begin(), model.chains.end(),
+                     [&](const FusedChain& c) { return c.contains(static_cast<int>(step)); });
+}
+
+// Whether a step outside the fused bands takes the struct `owner` defines.
+bool whole_call_takes(const CompiledModel& model, size_t owner) {
+  for (size_t step = owner; step < model.calls.size(); ++step) {
+    if (!in_chain(model, step) && params_owner(model, step) == owner) return true;
+  }
+  return false;
+}
+
 void emit_params(std::ostringstream& out, const CompiledModel& model) {
   const ModuleNames n = module_names(model);
   out << "/* Operator parameters, all computed at compile time. */\n";
   for (size_t step = 0; step < model.calls.size(); ++step) {
     const KernelCall& call = model.calls[step];
     if (params_owner(model, step) != step) continue;  // the call takes the earlier, equal struct
+    if (!call.custom && !whole_call_takes(model, step)) {  // only band calls: their structs name its arrays
+      out << c_params_array_declarations(op_symbol(n, step), *call.info().params, call.params);
+      continue;
+    }
     out << (call.custom ? custom_call_tables(model, step, op_symbol(n, step))
                         : c_params_definition(op_symbol(n, step), *call.info().params, call.params));
   }
@@ -65,7 +83,8 @@ namespace {
 // One kernel argument: a constant's symbol, NULL for an absent optional input, else a planned address:
 // in the arena, in a pool, or (I/O outside the arena) in the buffer bound to the context's slot. A
 // byte-generic (`any`) parameter takes it as void *.
-std::string argument(const CompiledModel& model, const Op& op, int id, const KernelArgSpec& spec) {
+std::string argument(const CompiledModel& model, const Op& op, int id, const KernelArgSpec& spec,
+                     int64_t offset = 0) {
   if (id == kNoTensor) return "NULL";
   const Tensor& t = model.graph.tensor(id);
   if (t.is_constant && !spec.any_type) return constant_symbol(model, id);
@@ -73,7 +92,7 @@ std::string argument(const CompiledModel& model, const Op& op, int id, const Ker
   // An `out` argument may also be state the op updates in place (SVDF's), one of the op's inputs.
   const bool is_output =
       spec.is_output() || std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
-  const std::string address = planned_address(model, id);
+  const std::string address = planned_address(model, id) + (offset == 0 ? "" : " + " + std::to_string(offset));
   const std::string qualifier = is_output ? "" : "const ";
   const std::string generic = "(" + qualifier + "void *)(" + address + ")";
   if (spec.any_type) return generic;
@@ -121,6 +140,33 @@ std::string emit_list(std::ostringstream& out, const KernelArgSpec& spec, const 
   return "list";
 }
 
+}  // namespace
+
+std::string kernel_call_text(const CompiledModel& model, size_t step, const std::string& params,
+                             int64_t input_offset, int64_t output_offset, std::string& prelude) {
+  const KernelCall& call = model.calls[step];
+  const KernelInfo& kernel = call.info();
+  const Op& op = model.graph.ops[step];
+  const std::vector<KernelArgSpec> specs = kernel.tensor_args();
+  const std::vector<std::vector<int>> groups = split_arguments(kernel, call.args);
+  std::ostringstream lists;
+  std::string arguments = "&" + params;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::vector<std::string> texts;
+    for (int id : groups[g]) {
+      // A band reads and writes rows of its tensors (compile/plan_bands.h): the offsets move to them.
+      const int64_t offset = id == op.inputs[0] ? input_offset : (id == op.outputs[0] ? output_offset : 0);
+      texts.push_back(argument(model, op, id, specs[g], offset));
+    }
+    arguments += ", " + (specs[g].is_list() ? emit_list(lists, specs[g], texts) : texts[0]);
+  }
+  if (kernel.takes_scratch()) arguments += ", " + scratch_argument(model, step);
+  prelude = lists.str();
+  return kernel.function() + "(" + arguments + ")";
+}
+
+namespace {
+
 // One case of the step function: the kernel call, after the array of pointers a list argument takes.
 void emit_step_case(std::ostringstream& out, const CompiledModel& model, size_t step) {
   const KernelCall& call = model.calls[step];
@@ -128,22 +174,22 @@ void emit_step_case(std::ostringstream& out, const CompiledModel& model, size_t 
     out << custom_call_case(model, step, op_symbol(module_names(model), step));
     return;
   }
+  for (const FusedChain& chain : model.chains) {
+    if (chain.contains(static_cast<int>(step))) {
+      if (chain.first_step == static_cast<int>(step)) out << emit_band_case(model, chain);
+      return;
+    }
+  }
   const KernelInfo& kernel = call.info();
   const Op& op = model.graph.ops[step];
-  const std::vector<KernelArgSpec> specs = kernel.tensor_args();
-  const std::vector<std::vector<int>> groups = split_arguments(kernel, call.args);
   const char* open = kernel.has_list() ? " {" : "";  // a block for the list's array
   out << "    case " << step << "u:" << open << " /* " << op_kind_name(op.kind) << " (op " << op.source_index << ") */\n";
-  std::string arguments = "&" + op_symbol(module_names(model), params_owner(model, step)) + "_params";
-  for (size_t g = 0; g < groups.size(); ++g) {
-    std::vector<std::string> texts;
-    for (int id : groups[g]) texts.push_back(argument(model, op, id, specs[g]));
-    arguments += ", " + (specs[g].is_list() ? emit_list(out, specs[g], texts) : texts[0]);
-  }
-  if (kernel.takes_scratch()) arguments += ", " + scratch_argument(model, step);
-  const std::string call_text = kernel.function() + "(" + arguments + ");\n";
+  std::string prelude;
+  const std::string call_text =
+      kernel_call_text(model, step, op_symbol(module_names(model), params_owner(model, step)) + "_params", 0, 0,
+                       prelude) + ";\n";
   // A kernel that checks its data returns its status, which ends the run when not OK.
-  out << "      " << (kernel.returns_status() ? "return " + call_text : call_text + "      break;\n")
+  out << prelude << "      " << (kernel.returns_status() ? "return " + call_text : call_text + "      break;\n")
       << (*open ? "    }\n" : "");
 }
 
@@ -177,6 +223,7 @@ std::string emit_model_source(const CompiledModel& model) {
   emit_includes(out, model);
   emit_constant_declarations(out, model);
   emit_params(out, model);
+  out << emit_band_params(model);
   out << emit_static_memory(model);
   emit_step_function(out, model);
   out << emit_api_source(model);

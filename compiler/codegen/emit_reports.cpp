@@ -328,6 +328,24 @@ nlohmann::json firmware_json(const CompiledModel& model) {
           {"inputs", model.graph.inputs.size()},
           {"kernels", kernels}};
 }
+// The fused bands (compile/plan_bands.h): each chain's steps, band height and line buffers.
+nlohmann::json bands_json(const CompiledModel& model) {
+  nlohmann::json chains = nlohmann::json::array();
+  for (const FusedChain& c : model.chains) {
+    nlohmann::json lines = nlohmann::json::array();
+    for (size_t i = 0; i + 1 < c.layers.size(); ++i) {
+      lines.push_back({{"tensor", model.graph.storage_of(model.graph.ops[c.first_step + i].outputs[0])},
+                       {"rows", c.schedule.line_rows[i]},
+                       {"of_rows", c.layers[i].output_rows},
+                       {"bytes", c.schedule.line_rows[i] * c.layers[i].output_row_bytes}});
+    }
+    chains.push_back({{"first_step", c.first_step}, {"last_step", c.last_step}, {"band_rows", c.band_rows},
+                      {"calls", c.schedule.calls}, {"moved_bytes", c.schedule.moved_bytes},
+                      {"estimated_extra_instructions", c.extra_instructions}, {"line_buffers", lines}});
+  }
+  return chains;
+}
+
 }  // namespace
 
 namespace {
@@ -398,6 +416,9 @@ std::string emit_report_json(const CompiledModel& model) {
       {"inputs", io_json(model, model.graph.inputs)},
       {"outputs", io_json(model, model.graph.outputs)},
   };
+  report["bands"] = bands_json(model);
+  report["tiling_floor_bytes"] = model.tiling_floor_bytes;
+  report["untiled_bound_bytes"] = model.untiled_bound_bytes;
   report["executor"] = model.options.executor;
   report["compress_weights"] = compress_weights_name(model.options.target.compress_bits);
   if (model.options.cluster_values > 0) report["cluster_weights"] = clustered_json(model);

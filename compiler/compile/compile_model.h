@@ -11,6 +11,7 @@
 #include "frontend/cluster_weights.h"
 #include "ir/custom_op.h"
 #include "ir/graph.h"
+#include "memory/bands.h"
 #include "memory/buffer.h"
 #include "memory/liveness.h"
 #include "ops/op_handler.h"
@@ -35,6 +36,7 @@ struct CompileOptions {
   int64_t alignment = 16;         // byte alignment of every planned buffer and of the arena
   int64_t ram_budget = 0;         // bytes the planned RAM may take (arena, pools, I/O buffers); 0 = no limit
   int64_t flash_budget = 0;       // bytes the library's weights and code (estimated) may take; 0 = no limit
+  bool tiling = true;             // fused bands allowed (compile/plan_bands.h); --tiling off: whole layers
   bool io_in_arena = true;        // inputs/outputs inside the arena; else in buffers bound per context
   std::vector<PoolOption> pools;  // memories in priority order, the first is the arena; empty = one arena
   std::string dump_ir_after;      // pass name or "all"
@@ -78,6 +80,14 @@ struct CompiledModel {
   // chosen op order (lower_bound) and in the model's own op order (source_order_bound).
   PeakInfo lower_bound;
   int64_t source_order_bound_bytes = 0;
+  // Fused bands (compile/plan_bands.h): the chains run band by band, in step order; the lowest classic bound
+  // the candidates could reach (tiling_floor_bytes) and the instructions the model takes untiled, estimated.
+  // With chains, lower_bound is the bound of the buffers as planned (line buffers), untiled_bound_bytes the
+  // classic bound of the whole tensors.
+  std::vector<FusedChain> chains;
+  int64_t untiled_bound_bytes = 0;
+  int64_t tiling_floor_bytes = 0;
+  int64_t base_instructions = 0;
 };
 
 // Throws UsageError for options that are wrong whatever the model (alignment, planner, executor, pass name).

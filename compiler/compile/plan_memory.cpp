@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "codegen/emit.h"
+#include "compile/plan_bands.h"
 #include "memory/liveness.h"
 #include "memory/plan_check.h"
 #include "memory/planners.h"
@@ -56,6 +57,11 @@ std::vector<Candidate> in_place_candidates(const CompiledModel& model) {
     const Op& op = model.graph.ops[step];
     const OpHandler& handler = op_handler(op.kind);
     if (handler.in_place == nullptr || touches_empty_tensor(model.graph, op)) continue;
+    // A chain's steps run interleaved: its own permit (chain_permits) replaces theirs.
+    if (std::any_of(model.chains.begin(), model.chains.end(),
+                    [&](const FusedChain& c) { return c.contains(static_cast<int>(step)); })) {
+      continue;
+    }
     for (const InPlaceOption& option : handler.in_place(model.graph, op)) {
       MICROAOT_CHECK(option.input >= 0 && option.input < static_cast<int>(op.inputs.size()) && option.output >= 0 &&
                          option.output < static_cast<int>(op.outputs.size()),
@@ -84,12 +90,14 @@ std::vector<Candidate> in_place_candidates(const CompiledModel& model) {
   return candidates;
 }
 
-BufferRecord scratch_record(int64_t bytes, size_t step) {
+// A step's scratch lives over the step (a chain's: over the step the chain runs in).
+BufferRecord scratch_record(const CompiledModel& model, int64_t bytes, size_t step) {
   BufferRecord r;
   r.kind = BufferKind::kScratch;
   r.size = align_up(bytes, kScratchAlignment);
   r.alignment = kScratchAlignment;
-  r.first_op = r.last_op = static_cast<int>(step);
+  r.first_op = r.last_op = band_step(model.chains, static_cast<int>(step));
+  r.step = static_cast<int>(step);
   return r;
 }
 
@@ -108,10 +116,14 @@ PlanRequest build_request(const CompiledModel& model, const std::vector<BufferRe
     // The overlap flavor's row follows the kernel's own scratch in the one buffer it is handed.
     scratch_bytes[candidates[i].step] += candidates[i].option.scratch_bytes;
   }
+  for (const FusedChain& c : model.chains) {
+    OverlapPermit permit;
+    if (chain_permit(model, tensors, c, permit)) request.permits.push_back(permit);
+  }
   for (size_t step = 0; step < model.calls.size(); ++step) {
     if (scratch_bytes[step] == 0) continue;
     scratch_of[step] = static_cast<int>(request.records.size());
-    request.records.push_back(scratch_record(scratch_bytes[step], step));
+    request.records.push_back(scratch_record(model, scratch_bytes[step], step));
   }
   return request;
 }
@@ -170,7 +182,7 @@ std::vector<BufferRecord> arena_tensors(const CompiledModel& model) {
 
 // A buffer as error messages name it: the tensor, or the kernel scratch of a step.
 std::string describe_buffer(const Graph& graph, const BufferRecord& r) {
-  if (r.kind == BufferKind::kScratch) return "scratch of step " + std::to_string(r.first_op);
+  if (r.kind == BufferKind::kScratch) return "scratch of step " + std::to_string(scratch_step(r));
   return describe_tensor(graph, r.tensor_id);
 }
 
@@ -189,6 +201,27 @@ void check_arena_limit(const CompiledModel& model) {
     throw CompileError("the model needs " + std::to_string(planned_ram_bytes(model)) +
                        " bytes of RAM for its buffers; the limit is 2 GiB - 1");
   }
+}
+
+// What fused bands do and could do for the budget error.
+std::string tiling_help(const CompiledModel& model) {
+  std::ostringstream out;
+  const int64_t floor = model.tiling_floor_bytes;
+  if (floor <= 0 || floor >= model.untiled_bound_bytes) {
+    out << "\n  fused bands (tiling) cannot lower the classic bound (" << model.untiled_bound_bytes
+        << " bytes): no chain of row-streamable layers holds its peak";
+  } else if (is_graph(model) || !model.options.tiling) {
+    out << "\n  " << (is_graph(model) ? "--executor aot" : "--tiling auto")
+        << ": fused bands could bring the classic bound from " << model.untiled_bound_bytes << " down to " << floor
+        << " bytes" << (is_graph(model) ? "; the graph executor runs whole layers" : "");
+  } else if (model.chains.empty()) {
+    out << "\n  fused bands could bring the classic bound from " << model.untiled_bound_bytes << " down to " << floor
+        << " bytes, but no choice of them gave a smaller plan than this one";
+  } else {
+    out << "\n  fused bands already run " << model.chains.size() << " chain(s); the most tiling could reach is a "
+        << "classic bound of " << floor << " bytes (now " << model.untiled_bound_bytes << " untiled)";
+  }
+  return out.str();
 }
 
 // The budget error: how much is missing, where the peak is, what is live there and what could help.
@@ -219,6 +252,7 @@ void check_budget(const CompiledModel& model) {
   } else {
     out << "\n  no --ram-budget: it counts the RAM of every pool, while each --pool is already bounded by its size";
   }
+  out << tiling_help(model);
   out << "\n  --alignment 4 (now " << model.options.alignment << ") wastes fewer bytes between buffers";
   out << "\n  a smaller input resolution or fewer channels around the peak layer";
   throw CompileError(out.str());
@@ -396,12 +430,10 @@ void plan_persistent(CompiledModel& model) {
 }
 }  // namespace
 
-void plan_model_memory(CompiledModel& model) {
-  plan_persistent(model);
-  const std::vector<BufferRecord> tensors = arena_tensors(model);
+namespace {
+// Places `tensors` (the chains already applied) with their in-place options and scratch: one arena, or the pools.
+void place_buffers(CompiledModel& model, const std::vector<BufferRecord>& tensors) {
   model.buffers = tensors;
-  model.lower_bound = classic_bound(tensors);
-  model.source_order_bound_bytes = source_order_bound(model);
   const std::vector<Candidate> candidates = in_place_candidates(model);
   // First attempt: every candidate offered. Second: only those the first plan used, so that the scratch
   // of options the planner did not take is not reserved. The smaller arena wins (the first on ties).
@@ -410,9 +442,6 @@ void plan_model_memory(CompiledModel& model) {
   PlanRequest request = build_request(model, tensors, candidates, offered, scratch_of);
   if (!model.options.pools.empty()) {
     plan_model_pools(model, tensors, candidates, request, scratch_of);
-    check_persistent_fits_first_pool(model);
-    check_arena_limit(model);
-    check_budget(model);
     return;
   }
   MemoryPlan plan = run_planner(model, request);
@@ -435,6 +464,72 @@ void plan_model_memory(CompiledModel& model) {
   model.scratch_buffer = scratch_of;
   model.planner_results = run_all_planners(request);
   record_planned_variants(model, candidates, used);
+}
+
+// Fused bands (compile/plan_bands.h), AOT only: without a budget the chains whose estimated cost stays within
+// kFreeTilingPercent of the model's instructions; with one, none while the untiled plan fits, else the
+// cheapest that bring the plan within it (the target bound lowered by what the last plan still exceeded).
+constexpr int64_t kFreeTilingPercent = 2;
+
+void plan_with_bands(CompiledModel& model, const std::vector<BufferRecord>& tensors) {
+  model.chains.clear();
+  model.base_instructions = base_instructions(model);
+  const std::vector<FusedChain> candidates = band_candidates(model);
+  const int64_t unlimited = INT64_MAX / 4;
+  model.tiling_floor_bytes =
+      banded_bound(model, tensors, choose_bands(model, tensors, candidates, unlimited, 0));
+  if (is_graph(model) || !model.options.tiling) {  // the interpreter runs whole steps: no bands
+    place_buffers(model, tensors);
+    return;
+  }
+  const int64_t budget = model.options.ram_budget;
+  place_buffers(model, tensors);
+  if (budget <= 0) {  // the cheap chains, kept only when the plan they give is smaller
+    std::vector<FusedChain> chains =
+        choose_bands(model, tensors, candidates, model.base_instructions * kFreeTilingPercent / 100, 0);
+    if (chains.empty()) return;
+    const int64_t untiled = planned_ram_bytes(model);
+    model.chains = std::move(chains);
+    place_buffers(model, banded_records(model, tensors, model.chains));
+    if (planned_ram_bytes(model) < untiled) return;
+    model.chains.clear();
+    place_buffers(model, tensors);
+    return;
+  }
+  int64_t bound = model.lower_bound.bytes;
+  std::vector<FusedChain> best_chains;  // the smallest plan so far, kept when none fits
+  int64_t best_ram = planned_ram_bytes(model);
+  while (planned_ram_bytes(model) > budget) {
+    const int64_t target = bound - (planned_ram_bytes(model) - budget);
+    std::vector<FusedChain> chains = choose_bands(model, tensors, candidates, unlimited, std::max<int64_t>(target, 1));
+    const std::vector<BufferRecord> banded = banded_records(model, tensors, chains);
+    const int64_t next_bound = banded_bound(model, tensors, chains);
+    if (next_bound >= bound) break;  // tiling cannot lower it further: check_budget explains
+    bound = next_bound;
+    model.chains = std::move(chains);
+    place_buffers(model, banded);
+    if (planned_ram_bytes(model) < best_ram) {
+      best_ram = planned_ram_bytes(model);
+      best_chains = model.chains;
+    }
+  }
+  if (planned_ram_bytes(model) > best_ram) {  // check_budget reports the smallest plan
+    model.chains = best_chains;
+    place_buffers(model, banded_records(model, tensors, model.chains));
+  }
+}
+}  // namespace
+
+void plan_model_memory(CompiledModel& model) {
+  plan_persistent(model);
+  const std::vector<BufferRecord> tensors = arena_tensors(model);
+  model.buffers = tensors;
+  model.lower_bound = classic_bound(tensors);
+  model.untiled_bound_bytes = model.lower_bound.bytes;
+  model.source_order_bound_bytes = source_order_bound(model);
+  plan_with_bands(model, tensors);
+  if (!model.chains.empty()) model.lower_bound = classic_bound(model.buffers);  // the reports' peak: as planned
+  if (!model.options.pools.empty()) check_persistent_fits_first_pool(model);
   check_arena_limit(model);
   check_budget(model);
 }

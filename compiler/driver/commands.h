@@ -30,6 +30,7 @@ struct CompileCommandOptions {
   std::string alignment;                      // byte sizes as typed ("16", "8K"), parsed into compile
   std::string ram_budget;
   std::string flash_budget;
+  std::string tiling = "auto";                // --tiling auto|off, into compile.tiling
   std::string runtime = "crt";
   std::string interface_api;
   bool unpacked_api = false;

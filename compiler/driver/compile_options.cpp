@@ -132,6 +132,9 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
                  "fail unless the library's weights and estimated code fit in BYTES (sizes as for --ram-budget; no "
                  "default: the targets name cores, not parts); at --optimize speed, widen packed weights to int16 "
                  "layer by layer only while they fit, the most instructions saved per byte first");
+  app.add_option("--tiling", o.tiling,
+                 "auto (default): fused bands where they cost little, or where --ram-budget needs them "
+                 "(docs/tiling.md); off: whole layers");
   app.add_option("--pool", o.pools,
                  "NAME:SIZE[:ALIGN] a further memory for buffers that do not fit, sizes as for --ram-budget "
                  "(repeatable)");
@@ -214,6 +217,8 @@ void resolve_compile_options(CompileCommandOptions& o) {
   if (!o.alignment.empty()) o.compile.alignment = parse_byte_size(o.alignment, "--alignment", 1);
   if (!o.ram_budget.empty()) o.compile.ram_budget = parse_byte_size(o.ram_budget, "--ram-budget", 1);
   if (!o.flash_budget.empty()) o.compile.flash_budget = parse_byte_size(o.flash_budget, "--flash-budget", 1);
+  if (o.tiling != "auto" && o.tiling != "off") throw UsageError("--tiling takes auto or off, got '" + o.tiling + "'");
+  o.compile.tiling = o.tiling == "auto";
   check_module_name(o.compile.module_name);
   o.compile.source_name = std::filesystem::path(o.model_path).filename().string();
   check_compile_options(o.compile);

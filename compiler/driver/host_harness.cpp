@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "codegen/emit.h"
+#include "compile/plan_bands.h"
 
 namespace microaot {
 
@@ -18,6 +19,8 @@ void emit_dump_table(std::ostringstream& out, const CompiledModel& model) {
     if (t.is_constant || t.is_dead || t.source_index < 0 || t.ring.position >= 0) continue;
     // Only tensors in the arena can be dumped (`run --dump-tensors` keeps everything there).
     if (io_slot(model, static_cast<int>(id)) >= 0 || pool_of_tensor(model, static_cast<int>(id)) != 0) continue;
+    // A fused band's intermediate exists only as its last rows (run keeps whole layers to dump them).
+    if (in_line_buffer(model, static_cast<int>(id))) continue;
     out << "  {" << t.source_index << ", " << m << "_TENSOR_" << model.graph.storage_of(static_cast<int>(id))
         << "_OFFSET, " << t.byte_size() << "u},\n";
   }

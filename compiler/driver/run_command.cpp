@@ -165,6 +165,7 @@ int run_command(RunCommandOptions& o) {
     o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped
     o.base.compile.io_in_arena = true;  // the dump table reads every tensor from the arena
     o.base.compile.pools.clear();
+    o.base.compile.tiling = false;  // whole layers: no intermediate lives only in a line buffer
   }
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
   const size_t sets = check_inputs(o, model);

@@ -24,7 +24,11 @@ struct BufferRecord {
   int first_op = 0;
   int last_op = 0;
   BufferKind kind = BufferKind::kTensor;
+  int step = -1;  // kScratch: the step whose kernel takes it, when not first_op (a fused chain runs it earlier)
 };
+
+// The step a scratch buffer belongs to (its name in the reports and memory_map.h).
+inline int scratch_step(const BufferRecord& r) { return r.step >= 0 ? r.step : r.first_op; }
 
 // In-place reuse: the op at records[output].first_op may write its output over records[input], which dies
 // at that op, because its kernel never writes ahead of what it still has to read. Two buffers with a

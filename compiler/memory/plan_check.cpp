@@ -9,7 +9,7 @@ namespace microaot {
 namespace {
 
 std::string name(const BufferRecord& r) {
-  if (r.kind == BufferKind::kScratch) return "scratch of op " + std::to_string(r.first_op);
+  if (r.kind == BufferKind::kScratch) return "scratch of op " + std::to_string(scratch_step(r));
   return "tensor " + std::to_string(r.tensor_id);
 }
 

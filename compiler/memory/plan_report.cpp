@@ -243,8 +243,9 @@ std::vector<size_t> peak_buffers(const std::vector<BufferRecord>& records) {
 
 std::string buffer_name(const Graph& graph, const BufferRecord& record) {
   if (record.kind == BufferKind::kScratch || record.tensor_id < 0) {
-    return "scratch of " + step_label(graph, record.first_op).substr(std::to_string(record.first_op).size() + 1) +
-           " (step " + std::to_string(record.first_op) + ")";
+    const int step = scratch_step(record);
+    return "scratch of " + step_label(graph, step).substr(std::to_string(step).size() + 1) + " (step " +
+           std::to_string(step) + ")";
   }
   return graph.tensor(record.tensor_id).name;
 }

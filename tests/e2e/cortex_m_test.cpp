@@ -190,6 +190,28 @@ TEST(CortexMBench, FiguresAreConsistent) {
   expect_stack_within_bound(r);
 }
 
+// Fused bands on the M4's DSP kernels (docs/tiling.md): VWW within 0.6x of its classic bound with at most
+// 10% more instructions, bit-exact with the host build; the RAM bench counts is the plan's, the image holding
+// no more beside it than the untiled build's.
+TEST(CortexMBench, FusedBandsMeetTheBudgetExactly) {
+  MICROAOT_REQUIRE_QEMU();
+  const std::string name = "vww_mobilenet_int8";
+  const std::string input = shared_dir() + "/models/" + name + "/vectors/0.input0.bin";
+  const json whole = bench_json({"--input", input, "--tiling", "off"}, name);
+  ASSERT_TRUE(whole.is_object());
+  const int64_t bound = compile_report(name)["untiled_bound_bytes"];
+  const int64_t budget = bound * 6 / 10;
+  const json tiled = bench_json({"--input", input, "--ram-budget", std::to_string(budget)}, name);
+  ASSERT_TRUE(tiled.is_object());
+  EXPECT_TRUE(tiled["outputs_bit_exact"].get<bool>());
+  EXPECT_TRUE(tiled["outputs_match"].get<bool>());
+  EXPECT_LE(tiled["ram_bytes"].get<int64_t>(), budget);
+  EXPECT_LE(tiled["instructions"].get<int64_t>() * 10, whole["instructions"].get<int64_t>() * 11);
+  EXPECT_EQ(tiled["image_ram_bytes"].get<int64_t>() - tiled["ram_bytes"].get<int64_t>(),
+            whole["image_ram_bytes"].get<int64_t>() - whole["ram_bytes"].get<int64_t>());
+  expect_stack_within_bound(tiled);
+}
+
 // IC's deepest path runs through the C library's memset: painting saw its frame above a bound that counted
 // the C library as 0 (372 > 368 bytes). Its depth now comes from the image's disassembly.
 TEST(CortexMBench, StackBoundCoversTheCLibrary) {

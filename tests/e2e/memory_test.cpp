@@ -136,13 +136,14 @@ TEST_F(MemoryTest, InPlaceReuseIsReportedAndStaysBitExact) {
 // included): one byte less is refused, saying so, and exactly that many is accepted.
 TEST_F(MemoryTest, RamBudgetTooSmallFailsWithTheFigures) {
   MICROAOT_REQUIRE_SHARED();
-  const int64_t arena = compile_report("vww_mobilenet_int8")["arena_buffer_bytes"];
+  const int64_t arena = compile_report("vww_mobilenet_int8", {"--tiling", "off"})["arena_buffer_bytes"];
   std::string errors;
   const std::string out = tmp_ + "/refused";
   EXPECT_EQ(run_microaot_capture({"compile", model("vww_mobilenet_int8"), "-o", out, "--ram-budget",
-                                  std::to_string(arena - 1)},
+                                  std::to_string(arena - 1), "--tiling", "off"},
                                  errors),
             1);
+  EXPECT_NE(errors.find("--tiling auto: fused bands could bring the classic bound from"), std::string::npos) << errors;
   const std::string expected = "Static memory planning failed. Required: " + std::to_string(arena) +
                                " bytes, Available: " + std::to_string(arena - 1) + " bytes.";
   EXPECT_NE(errors.find(expected), std::string::npos) << errors;
@@ -151,8 +152,52 @@ TEST_F(MemoryTest, RamBudgetTooSmallFailsWithTheFigures) {
       << errors;
   EXPECT_NE(errors.find("--pool"), std::string::npos) << errors;
   EXPECT_FALSE(fs::exists(out));
-  EXPECT_EQ(run_microaot({"compile", model("vww_mobilenet_int8"), "-o", out, "--ram-budget", std::to_string(arena)}),
+  EXPECT_EQ(run_microaot({"compile", model("vww_mobilenet_int8"), "-o", out, "--ram-budget", std::to_string(arena),
+                          "--tiling", "off"}),
             0);
+}
+
+// Fused bands (docs/tiling.md) with --ram-budget swept downwards on an image model: each build meets its
+// budget by running chains in bands, its output stays bit-exact with the golden on vector 0, and the RAM the
+// report states is the arena memory_map.h gives the code; below what tiling can reach, a refusal naming it.
+TEST_F(MemoryTest, RamBudgetSweepDownwardsRunsFusedBandsExactly) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string name = "vww_mobilenet_int8";
+  const json whole = compile_report(name, {"--tiling", "off"});
+  EXPECT_TRUE(whole["bands"].empty());
+  const int64_t untiled = whole["arena_buffer_bytes"];
+  const int64_t bound = whole["untiled_bound_bytes"];
+  EXPECT_EQ(bound, whole["lower_bound_bytes"].get<int64_t>());
+  const int64_t floor = whole["tiling_floor_bytes"];
+  ASSERT_GT(floor, 0);
+  ASSERT_LT(floor, bound * 6 / 10);
+  int64_t previous = untiled;
+  for (const int64_t budget : {untiled - 1, untiled * 8 / 10, bound * 6 / 10}) {
+    const std::vector<std::string> flags = {"--ram-budget", std::to_string(budget)};
+    const json r = compile_report(name, flags);
+    EXPECT_LE(r["arena_buffer_bytes"].get<int64_t>(), budget);
+    EXPECT_LE(r["arena_buffer_bytes"].get<int64_t>(), previous);
+    previous = r["arena_buffer_bytes"];
+    EXPECT_EQ(r["arena_buffer_bytes"].get<int64_t>(), r["arena_bytes"].get<int64_t>() + r["arena_header_bytes"].get<int64_t>());
+    EXPECT_FALSE(r["bands"].empty()) << budget;
+    const auto text = [&](const std::string& file) {
+      const std::vector<uint8_t> bytes = read_file(tmp_ + "/" + name + "/" + file);
+      return std::string(bytes.begin(), bytes.end());
+    };
+    const std::string map = text("memory_map.h");
+    EXPECT_NE(map.find("MODEL_MEMORY_ARENA_SIZE " + std::to_string(r["arena_bytes"].get<int64_t>()) + "u"),
+              std::string::npos);
+    EXPECT_NE(text("memory_plan.txt").find("line buffer of"), std::string::npos);
+    expect_vector0_matches(name, flags);
+  }
+  std::string errors;
+  EXPECT_EQ(run_microaot_capture({"compile", model(name), "-o", tmp_ + "/floor", "--ram-budget",
+                                  std::to_string(floor / 2)},
+                                 errors),
+            1);
+  EXPECT_NE(errors.find("the most tiling could reach is a classic bound of " + std::to_string(floor) + " bytes"),
+            std::string::npos)
+      << errors;
 }
 
 TEST_F(MemoryTest, IoOutsideTheArenaKeepsResultsAndShrinksTheArena) {

@@ -1,0 +1,124 @@
+// The fused bands in NAME.c (compile/plan_bands.h): each band call's params (the layer's, with the band's
+// heights and top padding, sharing the layer's arrays) and the one step-function case that runs the chain's
+// calls and line-buffer moves in order.
+#include <algorithm>
+#include <sstream>
+#include <tuple>
+#include <vector>
+
+#include "codegen/c_text.h"
+#include "codegen/emit.h"
+
+namespace microaot {
+
+namespace {
+
+using BandShape = std::tuple<int64_t, int64_t, int64_t>;  // input rows, output rows, top padding
+
+BandShape shape_of(const BandCall& c) { return {c.input_end - c.input_first, c.end_row - c.first_row, c.pad}; }
+
+// The distinct shapes of a layer's band calls, in order of first use: the index names the struct.
+std::vector<BandShape> shapes_of(const FusedChain& chain, int layer) {
+  std::vector<BandShape> shapes;
+  for (const BandAction& a : chain.schedule.actions) {
+    if (!a.is_call || a.call.layer != layer) continue;
+    const BandShape s = shape_of(a.call);
+    if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
+  }
+  return shapes;
+}
+
+std::string band_symbol(const CompiledModel& model, size_t step, size_t shape) {
+  return op_symbol(module_names(model), step) + "_band" + std::to_string(shape);
+}
+
+bool is_pool_params(const KernelCall& call) { return call.info().params->name.rfind("pool_2d", 0) == 0; }
+
+std::string line_address(const CompiledModel& model, const FusedChain& chain, int buffer, int64_t row) {
+  const size_t step = static_cast<size_t>(chain.first_step + buffer);
+  return "(" + planned_address(model, model.graph.ops[step].outputs[0]) + " + " +
+         std::to_string(row * chain.layers[buffer].output_row_bytes) + ")";
+}
+
+}  // namespace
+
+std::string emit_band_params(const CompiledModel& model) {
+  std::ostringstream out;
+  for (const FusedChain& chain : model.chains) {
+    out << "/* Fused bands of steps " << chain.first_step << "-" << chain.last_step << " (" << chain.band_rows
+        << " output rows a band): each layer's params with the band's heights. */\n";
+    for (int layer = 0; layer < static_cast<int>(chain.layers.size()); ++layer) {
+      const size_t step = static_cast<size_t>(chain.first_step + layer);
+      const KernelCall& call = model.calls[step];
+      const std::vector<BandShape> shapes = shapes_of(chain, layer);
+      for (size_t i = 0; i < shapes.size(); ++i) {
+        ParamValues values = call.params;
+        values.replace_int("input_height", std::get<0>(shapes[i]));
+        values.replace_int("output_height", std::get<1>(shapes[i]));
+        values.replace_int(is_pool_params(call) ? "padding_height" : "pad_height", std::get<2>(shapes[i]));
+        out << c_params_definition(band_symbol(model, step, i), *call.info().params, values,
+                                   op_symbol(module_names(model), params_owner(model, step)));
+      }
+    }
+  }
+  return out.str() + (model.chains.empty() ? "" : "\n");
+}
+
+std::string emit_band_case(const CompiledModel& model, const FusedChain& chain) {
+  std::ostringstream out;
+  out << "    case " << chain.first_step << "u: { /* steps " << chain.first_step << "-" << chain.last_step
+      << " in bands of " << chain.band_rows << " rows (fused; the later steps do nothing) */\n";
+  bool status_declared = false;
+  for (const BandAction& a : chain.schedule.actions) {
+    if (!a.is_call) {
+      const int64_t bytes = a.move.count * chain.layers[a.move.buffer].output_row_bytes;
+      out << "      memmove(" << line_address(model, chain, a.move.buffer, a.move.to) << ", "
+          << line_address(model, chain, a.move.buffer, a.move.from) << ", " << bytes << "u);\n";
+      continue;
+    }
+    const BandCall& c = a.call;
+    const size_t step = static_cast<size_t>(chain.first_step + c.layer);
+    const std::vector<BandShape> shapes = shapes_of(chain, c.layer);
+    const size_t shape = static_cast<size_t>(std::find(shapes.begin(), shapes.end(), shape_of(c)) - shapes.begin());
+    std::string prelude;
+    const std::string text = kernel_call_text(model, step, band_symbol(model, step, shape) + "_params",
+                                              c.input_row * chain.layers[c.layer].input_row_bytes,
+                                              c.output_row * chain.layers[c.layer].output_row_bytes, prelude);
+    out << prelude;
+    if (model.calls[step].info().returns_status()) {
+      if (!status_declared) out << "      microaot_status status;\n";
+      status_declared = true;
+      out << "      status = " << text << ";\n      if (status != MICROAOT_STATUS_OK) return status;\n";
+    } else {
+      out << "      " << text << ";\n";
+    }
+  }
+  out << "      break;\n    }\n";
+  return out.str();
+}
+
+}  // namespace microaot
+
+namespace microaot {
+
+std::string bands_plan_text(const CompiledModel& model) {
+  if (model.chains.empty() && model.tiling_floor_bytes <= 0) return "";
+  std::ostringstream out;
+  out << "\nfused bands:  " << model.chains.size() << " chain(s); classic bound untiled " << model.untiled_bound_bytes
+      << " bytes,\n              the most tiling could reach " << model.tiling_floor_bytes << " (docs/tiling.md)\n";
+  for (const FusedChain& c : model.chains) {
+    out << "  steps " << c.first_step << "-" << c.last_step << " in bands of " << c.band_rows
+        << " output rows, run in step " << c.first_step << " (the later steps do nothing)\n    "
+        << c.schedule.calls << " calls, " << c.schedule.moved_bytes << " bytes moved, ~" << c.extra_instructions
+        << " instructions more (estimated)\n";
+    for (size_t i = 0; i + 1 < c.layers.size(); ++i) {
+      const int tensor = model.graph.ops[c.first_step + i].outputs[0];
+      out << "    t" << model.graph.storage_of(tensor) << ": line buffer of " << c.schedule.line_rows[i] << " of "
+          << c.layers[i].output_rows << " rows (" << c.schedule.line_rows[i] * c.layers[i].output_row_bytes
+          << " of " << c.layers[i].output_rows * c.layers[i].output_row_bytes << " bytes)\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace microaot

@@ -1,0 +1,265 @@
+#include "compile/plan_bands.h"
+
+#include <algorithm>
+#include <set>
+
+namespace microaot {
+
+namespace {
+
+// The params structs whose kernels compute any range of output rows from the rows they read, given the
+// band's heights and top padding (the same fields in every element type).
+const std::set<std::string>& streamable_params() {
+  static const std::set<std::string> names = {
+      "conv_2d_params_q",           "conv_2d_params_f32",           "conv_2d_params_hybrid",
+      "depthwise_conv_2d_params_q", "depthwise_conv_2d_params_f32", "depthwise_conv_2d_params_hybrid",
+      "pool_2d_params_q",           "pool_2d_params_f32"};
+  return names;
+}
+
+int64_t int_field(const KernelCall& call, const std::string& field) {
+  const ParamValue* v = call.params.find(field);
+  MICROAOT_CHECK(v != nullptr, "band layer without field " + field);
+  return v->integer;
+}
+
+bool is_pool(const KernelCall& call) { return call.info().params->name.rfind("pool_2d", 0) == 0; }
+
+int64_t row_bytes(const Tensor& t) {
+  return t.shape.size() == 4 && t.shape[1] > 0 ? t.byte_size() / t.shape[1] : 0;
+}
+
+// The rows geometry of a step whose kernel can run on row ranges; false for any other.
+bool band_layer(const CompiledModel& model, size_t step, BandLayer& layer) {
+  const KernelCall& call = model.calls[step];
+  const Op& op = model.graph.ops[step];
+  if (call.custom || call.kernel < 0 || streamable_params().count(call.info().params->name) == 0) return false;
+  if (call.stem.find("_global") != std::string::npos || op.inputs.empty() || op.outputs.size() != 1) return false;
+  if (int_field(call, "batches") != 1) return false;
+  const Tensor& in = model.graph.tensor(op.inputs[0]);
+  const Tensor& out = model.graph.tensor(op.outputs[0]);
+  if (in.is_constant || in.shape.size() != 4 || out.shape.size() != 4) return false;
+  const bool pool = is_pool(call);
+  layer.input_rows = int_field(call, "input_height");
+  layer.output_rows = int_field(call, "output_height");
+  layer.stride = int_field(call, "stride_height");
+  layer.pad = int_field(call, pool ? "padding_height" : "pad_height");
+  layer.extent = (int_field(call, "filter_height") - 1) * (pool ? 1 : int_field(call, "dilation_height")) + 1;
+  layer.input_row_bytes = row_bytes(in);
+  layer.output_row_bytes = row_bytes(out);
+  return layer.output_rows >= 2 && layer.input_rows == in.shape[1] && layer.output_rows == out.shape[1] &&
+         layer.input_row_bytes > 0 && layer.output_row_bytes > 0;
+}
+
+// Whether step's output feeds the next step alone, as a plain arena tensor.
+bool feeds_next_only(const CompiledModel& model, size_t step) {
+  const Graph& g = model.graph;
+  const int storage = g.storage_of(g.ops[step].outputs[0]);
+  const Tensor& t = g.tensor(storage);
+  if (t.is_persistent || t.ring.position >= 0 || g.storage_of(g.ops[step + 1].inputs[0]) != storage) return false;
+  const auto is_it = [&](int id) { return id != kNoTensor && g.storage_of(id) == storage; };
+  if (std::any_of(g.inputs.begin(), g.inputs.end(), is_it) || std::any_of(g.outputs.begin(), g.outputs.end(), is_it)) {
+    return false;
+  }
+  for (size_t s = 0; s < g.ops.size(); ++s) {
+    const Op& op = g.ops[s];
+    const size_t uses = std::count_if(op.inputs.begin(), op.inputs.end(), is_it);
+    if (s == step + 1 ? uses != 1 : (s != step && uses > 0)) return false;
+  }
+  return true;
+}
+
+// The chain state the choice walks: one chosen candidate (or none) per streamable run.
+std::vector<FusedChain> picked(const std::vector<FusedChain>& candidates, const std::vector<int>& choice) {  // sorted
+  std::vector<FusedChain> chains;
+  for (int c : choice) {
+    if (c >= 0) chains.push_back(candidates[c]);
+  }
+  std::sort(chains.begin(), chains.end(),
+            [](const FusedChain& a, const FusedChain& b) { return a.first_step < b.first_step; });
+  return chains;
+}
+
+// What the choice minimizes: the classic bound, then the sum of squares of the live bytes per step (which
+// falls when one of several equal peaks does).
+struct BoundScore {
+  int64_t peak = 0;
+  double squares = 0;
+};
+
+// Bytes live at each step of the banded records, less what each chain's permit lets its output and input share.
+std::vector<int64_t> live_per_step(const CompiledModel& model, const std::vector<BufferRecord>& records,
+                                   const std::vector<FusedChain>& chains) {
+  std::vector<int64_t> live(model.graph.ops.size() + 1, 0);
+  for (const BufferRecord& r : records) {
+    if (r.kind != BufferKind::kTensor) continue;
+    for (int step = r.first_op; step <= r.last_op && step < static_cast<int>(live.size()); ++step) live[step] += r.size;
+  }
+  for (const FusedChain& c : chains) {
+    OverlapPermit p;
+    if (!chain_permit(model, records, c, p)) continue;
+    const int64_t in = records[p.input].size, out = records[p.output].size;
+    const int64_t span = p.max_shift >= 0 ? std::max(in, out + p.max_shift) : std::max(in - p.max_shift, out);
+    live[c.first_step] -= std::max<int64_t>(0, in + out - span);
+  }
+  return live;
+}
+
+BoundScore score_of(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
+                    const std::vector<FusedChain>& chains) {
+  BoundScore s;
+  for (int64_t bytes : live_per_step(model, banded_records(model, tensors, chains), chains)) {
+    s.peak = std::max(s.peak, bytes);
+    s.squares += static_cast<double>(bytes) * static_cast<double>(bytes);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<FusedChain> band_candidates(const CompiledModel& model) {
+  std::vector<FusedChain> candidates;
+  const size_t n = model.calls.size();
+  std::vector<BandLayer> layers(n);
+  std::vector<bool> ok(n, false);
+  for (size_t s = 0; s < n; ++s) ok[s] = band_layer(model, s, layers[s]);
+  for (size_t first = 0; first < n; ++first) {
+    for (size_t last = first + 1; last < n && ok[first]; ++last) {
+      if (!ok[last] || !feeds_next_only(model, last - 1)) break;
+      const std::vector<BandLayer> chain(layers.begin() + first, layers.begin() + last + 1);
+      for (int64_t rows : {1, 2, 4, 8, 16}) {
+        if (rows * 2 > chain.back().output_rows) break;
+        FusedChain c;
+        c.first_step = static_cast<int>(first);
+        c.last_step = static_cast<int>(last);
+        c.band_rows = rows;
+        c.layers = chain;
+        c.schedule = schedule_bands(chain, rows);
+        c.extra_instructions = bands_cost(chain, c.schedule);
+        candidates.push_back(std::move(c));
+      }
+    }
+  }
+  return candidates;
+}
+
+bool in_line_buffer(const CompiledModel& model, int tensor_id) {
+  const int storage = model.graph.storage_of(tensor_id);
+  for (const FusedChain& c : model.chains) {
+    for (int step = c.first_step; step < c.last_step; ++step) {
+      if (model.graph.storage_of(model.graph.ops[step].outputs[0]) == storage) return true;
+    }
+  }
+  return false;
+}
+
+int band_step(const std::vector<FusedChain>& chains, int step) {
+  for (const FusedChain& c : chains) {
+    if (c.contains(step)) return c.first_step;
+  }
+  return step;
+}
+
+std::vector<BufferRecord> banded_records(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
+                                         const std::vector<FusedChain>& chains) {
+  std::vector<BufferRecord> records = tensors;
+  for (const FusedChain& c : chains) {
+    // The chain runs in its first step's case: every step of it maps to that one.
+    const auto at = [&](int step) { return c.contains(step) ? c.first_step : step; };
+    for (BufferRecord& r : records) {
+      r.first_op = at(r.first_op);
+      r.last_op = at(r.last_op);
+      if (r.kind != BufferKind::kTensor) continue;
+      for (int step = c.first_step; step < c.last_step; ++step) {
+        const size_t i = static_cast<size_t>(step - c.first_step);
+        if (model.graph.storage_of(model.graph.ops[step].outputs[0]) != r.tensor_id) continue;
+        r.size = align_up(c.schedule.line_rows[i] * c.layers[i].output_row_bytes, r.alignment);
+      }
+    }
+  }
+  return records;
+}
+
+bool chain_permit(const CompiledModel& model, const std::vector<BufferRecord>& records, const FusedChain& c,
+                  OverlapPermit& permit) {
+  const Graph& g = model.graph;
+  const int in_storage = g.storage_of(g.ops[c.first_step].inputs[0]);
+  const int out_storage = g.storage_of(g.ops[c.last_step].outputs[0]);
+  size_t in = records.size(), out = records.size();
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (records[i].kind != BufferKind::kTensor) continue;
+    if (records[i].tensor_id == in_storage) in = i;
+    if (records[i].tensor_id == out_storage) out = i;
+  }
+  if (in == records.size() || out == records.size() || in == out) return false;
+  if (records[in].last_op != c.first_step || records[out].first_op != c.first_step) return false;
+  const auto is_it = [&](int id) { return g.storage_of(id) == in_storage; };
+  if (std::any_of(g.outputs.begin(), g.outputs.end(), is_it)) return false;
+  permit = OverlapPermit{out, in, bands_output_shift(c.layers, c.schedule)};
+  return true;
+}
+
+int64_t banded_bound(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
+                     const std::vector<FusedChain>& chains) {
+  const std::vector<int64_t> live = live_per_step(model, banded_records(model, tensors, chains), chains);
+  return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
+}
+
+int64_t base_instructions(const CompiledModel& model) {
+  int64_t total = 0;
+  for (int64_t macs : model.macs) total += macs;
+  return std::max<int64_t>(total, 1);
+}
+
+std::vector<FusedChain> choose_bands(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
+                                     const std::vector<FusedChain>& candidates, int64_t max_extra,
+                                     int64_t target_bytes) {
+  std::vector<int> choice;  // chosen candidates, their steps disjoint
+  BoundScore current = score_of(model, tensors, {});
+  int64_t cost = 0;
+  while (target_bytes <= 0 || current.peak > target_bytes) {
+    int best = -1;
+    double best_value = 0;
+    BoundScore best_score;
+    int64_t best_cost = 0;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      // Adding a candidate drops the chosen chains that share a step with it.
+      std::vector<int> next = {static_cast<int>(i)};
+      int64_t extra = candidates[i].extra_instructions;
+      bool already = false;
+      for (int c : choice) {
+        already = already || c == static_cast<int>(i);
+        const bool shares = candidates[c].first_step <= candidates[i].last_step &&
+                            candidates[i].first_step <= candidates[c].last_step;
+        if (shares) continue;
+        next.push_back(c);
+        extra += candidates[c].extra_instructions;
+      }
+      if (already || extra > max_extra) continue;
+      const BoundScore s = score_of(model, tensors, picked(candidates, next));
+      const double saved = s.peak < current.peak ? static_cast<double>(current.peak - s.peak)
+                                                 : (s.peak == current.peak ? (current.squares - s.squares) * 1e-12 : 0);
+      if (saved <= 0) continue;
+      const double value = saved / static_cast<double>(std::max<int64_t>(1, extra - cost + 1000));
+      if (best < 0 || value > best_value) {
+        best = static_cast<int>(i);
+        best_value = value;
+        best_score = s;
+        best_cost = extra;
+      }
+    }
+    if (best < 0) break;
+    std::vector<int> next = {best};
+    for (int c : choice) {
+      if (candidates[c].first_step > candidates[best].last_step || candidates[best].first_step > candidates[c].last_step) {
+        next.push_back(c);
+      }
+    }
+    choice = next;
+    cost = best_cost;
+    current = best_score;
+  }
+  return picked(candidates, choice);
+}
+
+}  // namespace microaot

@@ -1,0 +1,142 @@
+#include "memory/bands.h"
+
+#include <algorithm>
+
+#include "support/diagnostics.h"
+
+namespace microaot {
+
+void input_rows_of(const BandLayer& layer, int64_t out_first, int64_t out_end, int64_t& first, int64_t& end) {
+  first = std::clamp<int64_t>(out_first * layer.stride - layer.pad, 0, layer.input_rows);
+  end = std::clamp<int64_t>((out_end - 1) * layer.stride - layer.pad + layer.extent, 0, layer.input_rows);
+}
+
+namespace {
+
+// The walk over the bands, shared by the sizing pass (capacity 0: keep only the rows still needed, moving
+// every band) and the final pass (move only when the rows would not fit the capacity found).
+struct BandWalk {
+  const std::vector<BandLayer>& layers;
+  std::vector<int64_t> capacity;  // per line buffer; 0 = move eagerly
+  BandSchedule out;
+  std::vector<int64_t> produced, base;
+
+  BandWalk(const std::vector<BandLayer>& l, std::vector<int64_t> cap)
+      : layers(l), capacity(std::move(cap)), produced(l.size(), 0), base(l.size(), 0) {
+    out.line_rows.assign(l.size() - 1, 0);
+  }
+
+  // The first row of layer j's output that its consumer still reads (all rows read: the end).
+  int64_t first_kept(size_t j) const {
+    const BandLayer& next = layers[j + 1];
+    if (produced[j + 1] >= next.output_rows) return produced[j];
+    int64_t first = 0, end = 0;
+    input_rows_of(next, produced[j + 1], produced[j + 1] + 1, first, end);
+    return std::min(first, produced[j]);
+  }
+
+  // Makes room in line buffer j for its rows up to `target`.
+  void make_room(size_t j, int64_t target) {
+    const int64_t keep = first_kept(j);
+    const bool eager = capacity[j] == 0;
+    if (keep > base[j] && (eager || target - base[j] > capacity[j])) {
+      const int64_t count = produced[j] - keep;
+      if (count > 0) {
+        BandAction a;
+        a.is_call = false;
+        a.move = {static_cast<int>(j), keep - base[j], 0, count};
+        out.actions.push_back(a);
+        out.moved_bytes += count * layers[j].output_row_bytes;
+      }
+      base[j] = keep;
+    }
+    out.line_rows[j] = std::max(out.line_rows[j], target - base[j]);
+  }
+
+  void compute(size_t j, int64_t target) {
+    const BandLayer& layer = layers[j];
+    BandCall c;
+    c.layer = static_cast<int>(j);
+    c.first_row = produced[j];
+    c.end_row = target;
+    input_rows_of(layer, c.first_row, c.end_row, c.input_first, c.input_end);
+    c.pad = c.input_first - (c.first_row * layer.stride - layer.pad);
+    c.input_row = c.input_first;
+    if (j > 0) {
+      MICROAOT_CHECK(c.input_first >= base[j - 1] && c.input_end <= produced[j - 1], "band reads rows not kept");
+      c.input_row = c.input_first - base[j - 1];
+    }
+    c.output_row = c.first_row;
+    if (j + 1 < layers.size()) {
+      make_room(j, target);
+      c.output_row = c.first_row - base[j];
+    }
+    BandAction a;
+    a.call = c;
+    out.actions.push_back(a);
+    ++out.calls;
+    produced[j] = target;
+  }
+
+  void run(int64_t band_rows) {
+    const size_t n = layers.size();
+    std::vector<int64_t> target(n, 0);
+    for (int64_t rows = band_rows;; rows += band_rows) {
+      target[n - 1] = std::min(rows, layers[n - 1].output_rows);
+      for (size_t j = n - 1; j > 0; --j) {
+        int64_t first = 0, end = 0;
+        if (target[j] > produced[j]) input_rows_of(layers[j], produced[j], target[j], first, end);
+        target[j - 1] = std::max(produced[j - 1], end);
+      }
+      for (size_t j = 0; j < n; ++j) {
+        if (target[j] > produced[j]) compute(j, target[j]);
+      }
+      if (target[n - 1] >= layers[n - 1].output_rows) break;
+    }
+  }
+};
+
+}  // namespace
+
+BandSchedule schedule_bands(const std::vector<BandLayer>& layers, int64_t band_rows) {
+  MICROAOT_CHECK(layers.size() >= 2 && band_rows >= 1, "a band schedule needs two layers and a band height");
+  for (size_t j = 1; j < layers.size(); ++j) {
+    MICROAOT_CHECK(layers[j].input_rows == layers[j - 1].output_rows, "band layers do not chain");
+  }
+  BandWalk sizing(layers, std::vector<int64_t>(layers.size() - 1, 0));
+  sizing.run(band_rows);
+  BandWalk walk(layers, sizing.out.line_rows);
+  walk.run(band_rows);
+  return walk.out;
+}
+
+int64_t bands_output_shift(const std::vector<BandLayer>& layers, const BandSchedule& schedule) {
+  const BandLayer& first = layers.front();
+  const BandLayer& last = layers.back();
+  const int last_layer = static_cast<int>(layers.size()) - 1;
+  int64_t shift = first.input_rows * first.input_row_bytes;  // nothing read after the band: no limit inside
+  int64_t next_read = first.input_rows;  // the first input row a later call of the first layer reads
+  for (auto a = schedule.actions.rbegin(); a != schedule.actions.rend(); ++a) {
+    if (!a->is_call) continue;
+    if (a->call.layer == 0) next_read = a->call.input_first;
+    if (a->call.layer == last_layer) {
+      shift = std::min(shift, next_read * first.input_row_bytes - a->call.end_row * last.output_row_bytes);
+    }
+  }
+  return shift;
+}
+
+int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& schedule) {
+  int64_t cost = (schedule.calls - static_cast<int64_t>(layers.size())) * kCallInstructions + schedule.moved_bytes;
+  std::vector<int64_t> read_end(layers.size(), 0);
+  for (const BandAction& a : schedule.actions) {
+    if (!a.is_call) continue;
+    const BandCall& c = a.call;
+    const int64_t halo = std::max<int64_t>(0, read_end[c.layer] - c.input_first);
+    cost += halo * layers[c.layer].input_row_bytes * kHaloInstructionsPerByte;
+    read_end[c.layer] = c.input_end;
+  }
+  return cost;
+}
+
+}  // namespace microaot

@@ -1,0 +1,86 @@
+// Fused bands: a chain of row-streamable layers (convolutions, depthwise, pools) run band by band, each layer
+// computing a few output rows as soon as the rows of its input exist. The intermediate maps never exist whole:
+// each lives in a line buffer, a window of consecutive rows whose kept rows move to its front when the
+// producer needs room (one memmove of the halo rows). A pure function of the rows geometry: the compile
+// (compile/plan_memory.cpp) sizes the line buffers from it and codegen emits its actions in order.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace microaot {
+
+// One layer's rows: output row y reads input rows y * stride - pad + [0, extent) clipped to the input.
+struct BandLayer {
+  int64_t input_rows = 0;
+  int64_t output_rows = 0;
+  int64_t extent = 1;  // (filter_height - 1) * dilation + 1
+  int64_t stride = 1;
+  int64_t pad = 0;              // rows of padding before the first input row
+  int64_t input_row_bytes = 0;  // one row of the input (width * depth * element size)
+  int64_t output_row_bytes = 0;
+};
+
+// Layer `layer` computes its output rows [first_row, end_row) from its input rows [input_first, input_end),
+// which start `input_row` rows into its input buffer (the whole input or a line buffer) and are written
+// `output_row` rows into its output buffer; pad is the padding rows before input_first for this call.
+struct BandCall {
+  int layer = 0;
+  int64_t first_row = 0, end_row = 0;
+  int64_t input_first = 0, input_end = 0;
+  int64_t input_row = 0;
+  int64_t output_row = 0;
+  int64_t pad = 0;
+};
+
+// Rows [from, from + count) of line buffer `buffer` (the output of layer `buffer`) move to its row `to`.
+struct BandMove {
+  int buffer = 0;
+  int64_t from = 0, to = 0, count = 0;
+};
+
+// One action of the schedule: a call (is_call) or a move.
+struct BandAction {
+  bool is_call = true;
+  BandCall call;
+  BandMove move;
+};
+
+struct BandSchedule {
+  std::vector<BandAction> actions;
+  std::vector<int64_t> line_rows;  // per layer but the last: the rows its line buffer holds
+  int64_t calls = 0;
+  int64_t moved_bytes = 0;
+};
+
+// The input rows [first, end) that output rows [out_first, out_end) of `layer` read, clipped to the input.
+void input_rows_of(const BandLayer& layer, int64_t out_first, int64_t out_end, int64_t& first, int64_t& end);
+
+// The schedule of `layers` (each reads the previous one's output, the first the chain's input) producing the
+// last layer's output `band_rows` rows at a time (band_rows >= 1). The first layer reads the whole input and
+// the last writes the whole output; every other output lives in a line buffer of line_rows[i] rows.
+BandSchedule schedule_bands(const std::vector<BandLayer>& layers, int64_t band_rows);
+
+// The largest shift offset(output) - offset(input) in bytes at which the last layer's output may overlap the
+// first layer's input: each band's output ends before the first input row a later band still reads.
+int64_t bands_output_shift(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
+
+// A chain of consecutive steps run band by band: step first_step + i computes layers[i].
+struct FusedChain {
+  int first_step = 0;
+  int last_step = 0;
+  int64_t band_rows = 0;
+  std::vector<BandLayer> layers;
+  BandSchedule schedule;
+  int64_t extra_instructions = 0;  // the cost model's estimate (bands_cost)
+  bool contains(int step) const { return step >= first_step && step <= last_step; }
+};
+
+// The cost model's extra instructions of running `layers` band by band: per extra call of a layer its set-up
+// (kCallInstructions), the input rows read twice by consecutive calls (halo rows set up again, such as the
+// depthwise ring's widening: kHaloInstructionsPerByte), and the rows moved in the line buffers.
+constexpr int64_t kCallInstructions = 400;
+constexpr int64_t kHaloInstructionsPerByte = 3;
+int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
+
+}  // namespace microaot

@@ -1,0 +1,135 @@
+#include "memory/bands.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace microaot {
+namespace {
+
+BandLayer layer(int64_t in, int64_t extent, int64_t stride, int64_t pad) {
+  BandLayer l;
+  l.input_rows = in;
+  l.extent = extent;
+  l.stride = stride;
+  l.pad = pad;
+  l.output_rows = (in + 2 * pad - extent) / stride + 1;
+  l.input_row_bytes = l.output_row_bytes = 1;
+  return l;
+}
+
+// A row's value from its window: a hash of the input rows it reads, in order, and of its own index.
+int64_t row_value(const BandLayer& l, const std::vector<int64_t>& input, int64_t input_first, int64_t y) {
+  int64_t v = 17 + y;
+  for (int64_t k = 0; k < l.extent; ++k) {
+    const int64_t row = y * l.stride - l.pad + k;
+    if (row < 0 || row >= l.input_rows) continue;
+    v = v * 31 + input.at(static_cast<size_t>(row - input_first)) + k;
+  }
+  return v;
+}
+
+std::vector<int64_t> whole(const std::vector<BandLayer>& layers, std::vector<int64_t> rows) {
+  for (const BandLayer& l : layers) {
+    std::vector<int64_t> next;
+    for (int64_t y = 0; y < l.output_rows; ++y) next.push_back(row_value(l, rows, 0, y));
+    rows = next;
+  }
+  return rows;
+}
+
+// Runs the schedule's actions on line buffers of exactly line_rows rows (at() catches any row outside). With
+// `shift` >= 0 the input and the output share one memory, the output `shift` rows after the input's start.
+std::vector<int64_t> banded(const std::vector<BandLayer>& layers, const std::vector<int64_t>& input,
+                            const BandSchedule& s, int64_t shift = -1) {
+  std::vector<int64_t> shared = input;
+  if (shift >= 0) shared.resize(static_cast<size_t>(std::max<int64_t>(input.size(), shift + layers.back().output_rows)), -1);
+  std::vector<std::vector<int64_t>> lines;
+  for (int64_t rows : s.line_rows) lines.emplace_back(static_cast<size_t>(rows), -1);
+  std::vector<int64_t> output(static_cast<size_t>(layers.back().output_rows), -1);
+  for (const BandAction& a : s.actions) {
+    if (!a.is_call) {
+      std::vector<int64_t>& line = lines.at(static_cast<size_t>(a.move.buffer));
+      for (int64_t r = 0; r < a.move.count; ++r) line.at(a.move.to + r) = line.at(a.move.from + r);
+      continue;
+    }
+    const BandCall& c = a.call;
+    const BandLayer& l = layers[c.layer];
+    const std::vector<int64_t>& source = c.layer == 0 ? shared : lines.at(c.layer - 1);
+    std::vector<int64_t> window;
+    for (int64_t r = 0; r < c.input_end - c.input_first; ++r) window.push_back(source.at(c.input_row + r));
+    // The call sees only its rows and its own padding, as the kernel does with the band's params.
+    BandLayer local = l;
+    local.input_rows = c.input_end - c.input_first;
+    local.pad = c.pad;
+    std::vector<int64_t>& target = c.layer + 1 == static_cast<int>(layers.size()) ? output : lines.at(c.layer);
+    for (int64_t y = c.first_row; y < c.end_row; ++y) {
+      int64_t v = 17 + y;
+      for (int64_t k = 0; k < l.extent; ++k) {
+        const int64_t row = (y - c.first_row) * l.stride - local.pad + k;
+        if (row < 0 || row >= local.input_rows) continue;
+        v = v * 31 + window.at(static_cast<size_t>(row)) + k;
+      }
+      target.at(static_cast<size_t>(c.output_row + y - c.first_row)) = v;
+      if (shift >= 0 && &target == &output) shared.at(static_cast<size_t>(shift + y)) = v;
+    }
+  }
+  if (shift >= 0) return std::vector<int64_t>(shared.begin() + shift, shared.begin() + shift + layers.back().output_rows);
+  return output;
+}
+
+void expect_exact(const std::vector<BandLayer>& layers, int64_t band_rows) {
+  std::vector<int64_t> input;
+  for (int64_t r = 0; r < layers[0].input_rows; ++r) input.push_back(r * 7 + 3);
+  const BandSchedule s = schedule_bands(layers, band_rows);
+  EXPECT_EQ(banded(layers, input, s), whole(layers, input)) << "band rows " << band_rows;
+}
+
+TEST(Bands, ConvDepthwisePointwiseChainsAreExactForEveryBandHeight) {
+  // MobileNet's first block: 3x3 stride 2 pad 1 (SAME on an even map), 3x3 depthwise pad 1, 1x1.
+  const BandLayer a = layer(96, 3, 2, 0);
+  std::vector<BandLayer> layers = {a};
+  layers[0].pad = 0;
+  layers[0].output_rows = 48;  // SAME, stride 2: padding after the last row only
+  layers.push_back(layer(48, 3, 1, 1));
+  layers.push_back(layer(48, 1, 1, 0));
+  layers.push_back(layer(48, 3, 2, 0));
+  layers.back().output_rows = 24;
+  for (int64_t rows : {1, 2, 3, 5, 8, 24}) expect_exact(layers, rows);
+}
+
+TEST(Bands, LineBuffersHoldOnlyTheWindow) {
+  const std::vector<BandLayer> layers = {layer(40, 3, 1, 1), layer(40, 3, 1, 1)};
+  const BandSchedule s = schedule_bands(layers, 1);
+  ASSERT_EQ(s.line_rows.size(), 1u);
+  EXPECT_EQ(s.line_rows[0], 3);  // the 3 rows one output row of the second layer reads
+  EXPECT_EQ(s.calls, 79);  // the first call of the first layer computes the two rows output row 0 reads
+  const BandSchedule wide = schedule_bands(layers, 8);
+  EXPECT_EQ(wide.line_rows[0], 10);
+  EXPECT_EQ(wide.calls, 10);
+  EXPECT_EQ(wide.moved_bytes, 4 * 2);  // two halo rows kept at each of the four band boundaries that move
+}
+
+// The output written over the input at the largest permitted shift clobbers no row a later band reads.
+TEST(Bands, OutputOverTheInputAtTheLargestShiftIsExact) {
+  const std::vector<BandLayer> layers = {layer(40, 3, 2, 1), layer(20, 3, 1, 1), layer(20, 1, 1, 0)};
+  std::vector<int64_t> input;
+  for (int64_t r = 0; r < 40; ++r) input.push_back(r * 5 + 1);
+  for (int64_t rows : {1, 2, 4}) {
+    const BandSchedule s = schedule_bands(layers, rows);
+    const int64_t shift = bands_output_shift(layers, s);
+    ASSERT_GE(shift, 0) << rows;
+    EXPECT_EQ(banded(layers, input, s, shift), whole(layers, input)) << rows;
+    EXPECT_NE(banded(layers, input, s, shift + 1), whole(layers, input)) << rows << ": the shift is the largest";
+  }
+}
+
+TEST(Bands, PoolsAndStridesDownTheChain) {
+  std::vector<BandLayer> layers = {layer(31, 5, 1, 2), layer(31, 2, 2, 0), layer(15, 3, 1, 0), layer(13, 3, 3, 1)};
+  for (int64_t rows : {1, 2, 4, 7}) expect_exact(layers, rows);
+}
+
+}  // namespace
+}  // namespace microaot
