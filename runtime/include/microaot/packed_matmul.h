@@ -33,23 +33,36 @@ void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int3
                                                 int32_t units, const microaot_dsp_output_stage* o,
                                                 const int32_t* output_step, int8_t* out0, int8_t* out1);
 
-/* Row `row` (0 or 1 of a pair)'s elements [begin, begin + n) as int8, for the chunked reduction: a pointer into
- * the input, or into a buffer the source gathered them into (a window); `context` is the source's. */
-typedef const int8_t* (*microaot_packed_row_source)(const void* context, int32_t row, int32_t begin, int32_t n);
+/* The chunked reduction of rows longer than MICROAOT_PACKED_CHUNK, driven by the caller, which finds each chunk's
+ * rows (in place, or gathered from a window) and widens them into `rows` as microaot_packed_rows reads them: sums
+ * start from the table's folded bias, each chunk's products are added (returns the next chunk's weights), and the
+ * output step writes `row_count` rows (1 or 2) from out0. `sums`: MICROAOT_PACKED_SUMS_BYTES. Direct calls, no
+ * function pointer, so that the stack bound of a model stays known. Out of line: one copy for every packed kernel. */
+void MICROAOT_PACKED_FORM(microaot_packed_sums_start)(const int32_t* requant, int32_t units, int32_t row_count,
+                                                      int32_t* sums);
+const int32_t* MICROAOT_PACKED_FORM(microaot_packed_sums_chunk)(const uint32_t* rows, const int32_t* weights,
+                                                                int32_t groups, int32_t units, int32_t row_count,
+                                                                int32_t* sums);
+void MICROAOT_PACKED_FORM(microaot_packed_sums_finish)(const int32_t* sums, int32_t units, int32_t row_count,
+                                                       const microaot_dsp_output_stage* o, const int32_t* requant,
+                                                       int8_t* out0);
 
-/* `row_count` rows (1 or 2) of n elements from `source` against every unit as microaot_packed_rows, chunk by chunk:
- * each chunk of the rows widened into `rows` (4 * MICROAOT_PACKED_CHUNK_LENGTH(n) bytes), the sums between chunks in
- * `sums` (MICROAOT_PACKED_SUMS_BYTES). Out of line: one copy for every packed kernel of a model. */
-void MICROAOT_PACKED_FORM(microaot_packed_rows_chunked)(microaot_packed_row_source source, const void* context,
-                                                        int32_t row_count, int32_t n, const int32_t* weights,
-                                                        int32_t units, const microaot_dsp_output_stage* o,
-                                                        const int32_t* requant, uint32_t* rows, int32_t* sums,
-                                                        int8_t* out0);
-
-/* The source of rows in place: context holds the two rows' starts. */
-static inline const int8_t* microaot_packed_row_in_place(const void* context, int32_t row, int32_t begin, int32_t n) {
-  (void)n;
-  return ((const int8_t* const*)context)[row] + begin;
+/* Rows r0 and r1 (r1 NULL: r0 alone) of n > MICROAOT_PACKED_CHUNK elements, in place, reduced in chunks. */
+static inline void microaot_packed_row_pair_chunked(const int8_t* r0, const int8_t* r1, int32_t n,
+                                                    const int32_t* weights, int32_t units,
+                                                    const microaot_dsp_output_stage* o, const int32_t* requant,
+                                                    uint32_t* rows, int32_t* sums, int8_t* out0) {
+  const int32_t chunk = MICROAOT_PACKED_CHUNK_LENGTH(n), row_count = r1 != NULL ? 2 : 1;
+  int32_t begin, length;
+  MICROAOT_PACKED_FORM(microaot_packed_sums_start)(requant, units, row_count, sums);
+  for (begin = 0; begin < n; begin += length) {
+    length = n - begin < chunk ? n - begin : chunk;
+    microaot_packed_widen(r0 + begin, length, rows, 2 * row_count);
+    if (r1 != NULL) microaot_packed_widen(r1 + begin, length, rows + 2, 4);
+    weights = MICROAOT_PACKED_FORM(microaot_packed_sums_chunk)(rows, weights, microaot_packed_groups(length), units,
+                                                               row_count, sums);
+  }
+  MICROAOT_PACKED_FORM(microaot_packed_sums_finish)(sums, units, row_count, o, requant, out0);
 }
 
 /* Rows r0 and r1 (r1 NULL: r0 alone) widened into `rows` (4 * groups words) and multiplied by every unit
@@ -60,10 +73,8 @@ static inline void microaot_packed_row_pair(const int8_t* r0, const int8_t* r1, 
                                             const int32_t* requant, uint32_t* rows, int8_t* out0, int8_t* out1) {
   const int32_t groups = microaot_packed_groups(n);
   if (n > MICROAOT_PACKED_CHUNK) { /* the sums after the rows' chunk in the scratch */
-    const int8_t* const pair[2] = {r0, r1};
-    MICROAOT_PACKED_FORM(microaot_packed_rows_chunked)(microaot_packed_row_in_place, pair, r1 != NULL ? 2 : 1, n,
-                                                       weights, units, o, requant, rows,
-                                                       (int32_t*)(rows + MICROAOT_PACKED_CHUNK_LENGTH(n)), out0);
+    microaot_packed_row_pair_chunked(r0, r1, n, weights, units, o, requant, rows,
+                                     (int32_t*)(void*)(rows + MICROAOT_PACKED_CHUNK_LENGTH(n)), out0);
     return;
   }
   microaot_packed_widen(r0, n, rows, r1 != NULL ? 4 : 2);

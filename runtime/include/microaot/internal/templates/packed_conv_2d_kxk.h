@@ -104,7 +104,7 @@ static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, 
   microaot_packed_widen(s->gathered, s->gathered_bytes, dst, stride);
 }
 
-/* A window longer than MICROAOT_PACKED_CHUNK, reduced in chunks (microaot_packed_rows_chunked): the two output
+/* A window longer than MICROAOT_PACKED_CHUNK, reduced in chunks (microaot_packed_sums_chunk): the two output
  * pixels (oy, ox) and (oy, ox + 1) whose windows' parts it gathers into `gathered`. */
 typedef struct {
   const conv_params* p;
@@ -113,11 +113,10 @@ typedef struct {
   int8_t* gathered;
 } window_part_source;
 
-/* microaot_packed_row_source over a window_part_source: pixel ox + row's window elements [begin, begin + n), tap
+/* From a window_part_source: pixel ox + row's window elements [begin, begin + n), tap
  * by tap (a chunk's taps are long: at least MICROAOT_PACKED_CHUNK / 25 channels for up to 5x5 taps), the input
  * zero point outside the image. Its own copy loop, so that the whole windows' helpers stay inlined where they are. */
-static const int8_t* gather_window_part(const void* context, int32_t row, int32_t begin, int32_t n) {
-  const window_part_source* w = (const window_part_source*)context;
+static const int8_t* gather_window_part(const window_part_source* w, int32_t row, int32_t begin, int32_t n) {
   const conv_params* const p = w->p;
   const int32_t depth = p->input_depth;
   int8_t* dst = w->gathered;
@@ -196,8 +195,27 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   return MICROAOT_STATUS_OK;
 }
 
+/* The two pixels' windows of `parts`, gathered part by part, reduced in chunks. */
+static void reduce_window_in_chunks(const window_part_source* parts, int32_t row_count,
+                                    int32_t window, const int32_t* weights, int32_t units,
+                                    const microaot_dsp_output_stage* o, const int32_t* requant, uint32_t* rows,
+                                    int32_t* sums, int8_t* out0) {
+  const int32_t chunk = MICROAOT_PACKED_CHUNK_LENGTH(window);
+  int32_t begin, length, r;
+  MICROAOT_PACKED_FORM(microaot_packed_sums_start)(requant, units, row_count, sums);
+  for (begin = 0; begin < window; begin += length) {
+    length = window - begin < chunk ? window - begin : chunk;
+    for (r = 0; r < row_count; ++r) { /* one row at a time: a gathered part is overwritten by the next row's */
+      microaot_packed_widen(gather_window_part(parts, r, begin, length), length, rows + 2 * r, 2 * row_count);
+    }
+    weights = MICROAOT_PACKED_FORM(microaot_packed_sums_chunk)(rows, weights, microaot_packed_groups(length), units,
+                                                               row_count, sums);
+  }
+  MICROAOT_PACKED_FORM(microaot_packed_sums_finish)(sums, units, row_count, o, requant, out0);
+}
+
 /* convolve for windows longer than MICROAOT_PACKED_CHUNK: each pixel pair's windows (in place for pixel windows,
- * else gathered part by part) reduced chunk by chunk (microaot_packed_rows_chunked), the sums after the rows and the
+ * else gathered part by part) reduced chunk by chunk (microaot_packed_sums_chunk), the sums after the rows and the
  * gathered part in the scratch. Apart from convolve, whose loops keep their registers. */
 #if defined(__GNUC__)
 __attribute__((noinline))
@@ -210,7 +228,7 @@ static microaot_status convolve_chunked(const conv_params* p, const int8_t* inpu
   const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth, pixel_bytes = (size_t)p->output_depth;
   const size_t row_bytes = (size_t)p->output_width * pixel_bytes;
   const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, NULL);
-  int32_t* const sums = (int32_t*)((int8_t*)scratch + (pixels ? 4 : 5) * chunk);
+  int32_t* const sums = (int32_t*)(void*)((int8_t*)scratch + (pixels ? 4 : 5) * chunk); /* chunk: a multiple of 4 */
   int8_t* const row_scratch = overlap ? (int8_t*)scratch + (pixels ? MICROAOT_PACKED_ROWS_BYTES(window, p->output_depth)
                                                                     : MICROAOT_PACKED_WINDOWS_BYTES(window, p->output_depth))
                                       : NULL;
@@ -230,10 +248,13 @@ static microaot_status convolve_chunked(const conv_params* p, const int8_t* inpu
       const int8_t* const in_place[2] = {pixel, pixel != NULL && row_count == 2 ? pixel + pixel_step : NULL};
       if (pixel != NULL) pixel += 2 * pixel_step;
       parts.ox = ox;
-      MICROAOT_PACKED_FORM(microaot_packed_rows_chunked)(pixels ? microaot_packed_row_in_place : gather_window_part,
-                                                         pixels ? (const void*)in_place : (const void*)&parts,
-                                                         row_count, window, filter, p->output_depth, &stage, requant,
-                                                         (uint32_t*)scratch, sums, dst);
+      if (pixels) {
+        microaot_packed_row_pair_chunked(in_place[0], in_place[1], window, filter, p->output_depth, &stage, requant,
+                                         (uint32_t*)scratch, sums, dst);
+      } else {
+        reduce_window_in_chunks(&parts, row_count, window, filter, p->output_depth, &stage, requant,
+                                (uint32_t*)scratch, sums, dst);
+      }
     }
     if (row_scratch != NULL) memcpy(out, row_scratch, row_bytes);
   }

@@ -126,15 +126,16 @@ void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int3
   }
 }
 
-/* The chunked reduction (microaot_packed_rows_chunked): `sums` holds each row's int32 sum per unit between chunks,
- * as microaot_packed_dot_2x2's accumulators per unit pair for two rows, the units in order for one row. Where unit
+/* The chunked reduction (microaot_packed_sums_start, _chunk, _finish): `sums` holds each row's int32 sum per unit
+ * between chunks, as microaot_packed_dot_2x2's accumulators per unit pair for two rows, the units in order for one row. Where unit
  * u's sum of row r lies. */
 static inline size_t microaot_packed_sum_index(int32_t u, int32_t r, int32_t row_count) {
   return row_count == 2 ? (size_t)(4 * (u / 2) + 2 * r + u % 2) : (size_t)u;
 }
 
 /* The sums from the table's folded bias. */
-static void microaot_packed_sums_start(const int32_t* output_step, int32_t units, int32_t row_count, int32_t* sums) {
+void MICROAOT_PACKED_FORM(microaot_packed_sums_start)(const int32_t* output_step, int32_t units, int32_t row_count,
+                                                      int32_t* sums) {
   int32_t u, r;
   for (u = 0; u < units; ++u) {
     for (r = 0; r < row_count; ++r) {
@@ -145,7 +146,7 @@ static void microaot_packed_sums_start(const int32_t* output_step, int32_t units
 
 /* One chunk's products (rows widened as for microaot_packed_rows, `weights` the chunk's words) added to the sums;
  * returns the next chunk's words. */
-static const int32_t* microaot_packed_sums_chunk(const uint32_t* rows, const int32_t* weights, int32_t groups,
+const int32_t* MICROAOT_PACKED_FORM(microaot_packed_sums_chunk)(const uint32_t* rows, const int32_t* weights, int32_t groups,
                                                  int32_t units, int32_t row_count, int32_t* sums) {
   const size_t pair_words = (size_t)MICROAOT_PACKED_PAIR_WORDS * (size_t)groups;
   int32_t u = 0, r, g;
@@ -170,7 +171,7 @@ static const int32_t* microaot_packed_sums_chunk(const uint32_t* rows, const int
 }
 
 /* The output step of every sum into out0 (and out0 + units for a second row), clamped to o's activation range. */
-static void microaot_packed_sums_finish(const int32_t* sums, int32_t units, int32_t row_count,
+void MICROAOT_PACKED_FORM(microaot_packed_sums_finish)(const int32_t* sums, int32_t units, int32_t row_count,
                                         const microaot_dsp_output_stage* o, const int32_t* output_step, int8_t* out0) {
   int32_t u, r;
   for (u = 0; u < units; ++u) {
@@ -183,22 +184,4 @@ static void microaot_packed_sums_finish(const int32_t* sums, int32_t units, int3
   if (o->activation_min != -128 || o->activation_max != 127) {
     microaot_packed_clamp_row(out0, row_count * units, o->activation_min, o->activation_max);
   }
-}
-
-void MICROAOT_PACKED_FORM(microaot_packed_rows_chunked)(microaot_packed_row_source source, const void* context,
-                                                        int32_t row_count, int32_t n, const int32_t* weights,
-                                                        int32_t units, const microaot_dsp_output_stage* o,
-                                                        const int32_t* requant, uint32_t* rows, int32_t* sums,
-                                                        int8_t* out0) {
-  const int32_t chunk = MICROAOT_PACKED_CHUNK_LENGTH(n);
-  int32_t begin, length, r;
-  microaot_packed_sums_start(requant, units, row_count, sums);
-  for (begin = 0; begin < n; begin += length) {
-    length = n - begin < chunk ? n - begin : chunk;
-    for (r = 0; r < row_count; ++r) {
-      microaot_packed_widen(source(context, r, begin, length), length, rows + 2 * r, 2 * row_count);
-    }
-    weights = microaot_packed_sums_chunk(rows, weights, microaot_packed_groups(length), units, row_count, sums);
-  }
-  microaot_packed_sums_finish(sums, units, row_count, o, requant, out0);
 }
