@@ -8,27 +8,13 @@
 #include <string>
 
 #include "frontend/tflite_test_ops.h"
+#include "recipe.h"
 
 namespace microaot::fuzz {
 
 namespace {
 using namespace tflite_test;
 using tflite::TensorType;
-
-// Reads the recipe; past the end every read is 0, so any byte string is a recipe.
-class Recipe {
- public:
-  Recipe(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
-  template <typename T, size_t N>
-  T pick(const T (&choices)[N]) { return choices[byte() % N]; }
-  bool flag() { return byte() & 1; }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t at_ = 0;
-};
 
 constexpr TensorType kTypes[] = {TensorType::INT8, TensorType::INT8, TensorType::FLOAT32, TensorType::INT32,
                                  TensorType::INT16, TensorType::UINT8};

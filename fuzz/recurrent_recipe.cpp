@@ -8,24 +8,12 @@
 #include <string>
 
 #include "graph_recipe.h"
+#include "recipe.h"
 
 namespace microaot::fuzz {
 namespace {
 using namespace tflite_test;
 using tflite::TensorType;
-
-// Reads the recipe; past the end every read is 0.
-class Bytes {
- public:
-  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint8_t next() { return at_ < size_ ? data_[at_++] : 0; }
-  int32_t in(int32_t lo, int32_t hi) { return lo + next() % (hi - lo + 1); }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t at_ = 0;
-};
 
 int32_t add_tensor(ModelSpec& m, TensorType type, std::vector<int32_t> shape, float scale, int64_t zero_point) {
   TensorSpec t;
@@ -40,13 +28,13 @@ int32_t add_tensor(ModelSpec& m, TensorType type, std::vector<int32_t> shape, fl
 
 // A constant of `count` elements of `element` bytes: each element's low byte from the recipe, its higher bytes
 // its sign (int8 weights: any value; wider: a small value).
-int32_t add_constant(Bytes& b, ModelSpec& m, TensorType type, std::vector<int32_t> shape, float scale, size_t element) {
+int32_t add_constant(Recipe& b, ModelSpec& m, TensorType type, std::vector<int32_t> shape, float scale, size_t element) {
   size_t count = 1;
   for (int32_t d : shape) count *= static_cast<size_t>(d);
   const int32_t id = add_tensor(m, type, std::move(shape), scale, 0);
   std::vector<uint8_t>& data = m.tensors[static_cast<size_t>(id)].data;
   for (size_t k = 0; k < count; ++k) {
-    const uint8_t low = b.next();
+    const uint8_t low = b.byte();
     data.push_back(low);
     for (size_t e = 1; e < element; ++e) data.push_back(low & 0x80 ? 0xFF : 0);
   }
@@ -59,9 +47,9 @@ int32_t add_variable(ModelSpec& m, TensorType type, std::vector<int32_t> shape, 
   return id;
 }
 
-std::vector<uint8_t> lstm_model(Bytes& b, const ListedOp& listed) {
+std::vector<uint8_t> lstm_model(Recipe& b, const ListedOp& listed) {
   const int32_t batches = b.in(1, 3), steps = b.in(1, 6), input = b.in(1, 40), state = b.in(1, 24);
-  const bool time_major = b.next() % 2 == 1;
+  const bool time_major = b.byte() % 2 == 1;
   ModelSpec m;
   const float input_scale = 0.02f * static_cast<float>(b.in(1, 8));
   const int32_t x = add_tensor(m, TensorType::INT8, time_major ? std::vector<int32_t>{steps, batches, input}
@@ -83,7 +71,7 @@ std::vector<uint8_t> lstm_model(Bytes& b, const ListedOp& listed) {
   const int32_t out = add_tensor(m, TensorType::INT8, {m.tensors[0].shape[0], m.tensors[0].shape[1], state},
                                  hidden_scale, m.tensors[static_cast<size_t>(inputs[18])].zero_point[0]);
   OpSpec o = listed_op_spec(listed, inputs, {out});
-  const float clip = b.next() % 2 == 0 ? 0.0f : 0.5f * static_cast<float>(b.in(1, 8));
+  const float clip = b.byte() % 2 == 0 ? 0.0f : 0.5f * static_cast<float>(b.in(1, 8));
   o.options = [=](flatbuffers::FlatBufferBuilder& fbb) {
     return tflite::CreateUnidirectionalSequenceLSTMOptions(fbb, tflite::ActivationFunctionType::TANH, clip, 0.0f,
                                                            time_major)
@@ -95,10 +83,10 @@ std::vector<uint8_t> lstm_model(Bytes& b, const ListedOp& listed) {
   return build_model(m);
 }
 
-std::vector<uint8_t> svdf_model(Bytes& b, const ListedOp& listed) {
+std::vector<uint8_t> svdf_model(Recipe& b, const ListedOp& listed) {
   const int32_t batches = b.in(1, 2), input = b.in(1, 40), units = b.in(1, 12), rank = b.in(1, 3);
   const int32_t memory = b.in(1, 12), filters = units * rank;
-  const bool wide = b.next() % 2 == 0;
+  const bool wide = b.byte() % 2 == 0;
   const TensorType state_type = wide ? TensorType::INT16 : TensorType::INT8;
   ModelSpec m;
   const float input_scale = 0.05f, feature_scale = 0.008f, state_scale = wide ? 0.002f : 0.15f;
@@ -106,7 +94,7 @@ std::vector<uint8_t> svdf_model(Bytes& b, const ListedOp& listed) {
   const int32_t x = add_tensor(m, TensorType::INT8, {batches, input}, input_scale, b.in(-20, 20));
   const int32_t features = add_constant(b, m, TensorType::INT8, {filters, input}, feature_scale, 1);
   const int32_t time = add_constant(b, m, state_type, {filters, memory}, time_scale, wide ? 2 : 1);
-  const int32_t bias = b.next() % 4 == 0 ? -1 : add_constant(b, m, TensorType::INT32, {units}, state_scale * time_scale, 4);
+  const int32_t bias = b.byte() % 4 == 0 ? -1 : add_constant(b, m, TensorType::INT32, {units}, state_scale * time_scale, 4);
   const int32_t state = add_variable(m, state_type, {batches, memory * filters}, state_scale, wide ? 0 : b.in(-10, 10));
   const float out_scale = state_scale * time_scale * 128 * 40 * std::sqrt(static_cast<float>(memory * rank));
   const int32_t out = add_tensor(m, TensorType::INT8, {batches, units}, out_scale, b.in(-5, 5));
@@ -123,7 +111,7 @@ std::vector<uint8_t> svdf_model(Bytes& b, const ListedOp& listed) {
 }  // namespace
 
 std::vector<uint8_t> recurrent_model_from_recipe(const ListedOp& focus, const uint8_t* data, size_t size) {
-  Bytes b(data, size);
+  Recipe b(data, size);
   if (focus.kind == OpKind::UnidirectionalSequenceLstm) return lstm_model(b, focus);
   if (focus.kind == OpKind::Svdf) return svdf_model(b, focus);
   return {};
