@@ -6,9 +6,12 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "frontend/onnx_test_util.h"
 #include "frontend/tflite_test_builder.h"
+#include "onnx/onnx_pb.h"
 
 namespace {
 
@@ -46,6 +49,57 @@ Bytes shared_name_expansion() {
   const auto buffers = fbb.CreateVector(std::vector<flatbuffers::Offset<tflite::Buffer>>{tflite::CreateBuffer(fbb)});
   tflite::FinishModelBuffer(fbb, tflite::CreateModel(fbb, 3, 0, fbb.CreateVector(std::vector{subgraph}), 0, buffers));
   return Bytes(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+// ONNX: x [1, 2, 4, 4] -> Conv 1x1 (weights w, 3 channels) -> y, as a ModelProto.
+onnx::ModelProto onnx_conv() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  for (const auto& [list, name, channels] : {std::tuple{g->mutable_input(), "x", 2}, {g->mutable_output(), "y", 3}}) {
+    onnx::ValueInfoProto* v = list->Add();
+    v->set_name(name);
+    onnx::TypeProto::Tensor* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    for (const int64_t d : {int64_t{1}, int64_t{channels}, int64_t{4}, int64_t{4}}) t->mutable_shape()->add_dim()->set_dim_value(d);
+  }
+  onnx::TensorProto* w = g->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  for (const int64_t d : {3, 2, 1, 1}) w->add_dims(d);
+  for (int i = 0; i < 6; ++i) w->add_float_data(0.25f * static_cast<float>(i) - 0.5f);
+  microaot::onnx_test::add_node(g, "Conv", {"x", "w"}, {"y"});
+  return m;
+}
+
+Bytes onnx_bytes(const onnx::ModelProto& m) {
+  std::string s;
+  m.SerializeToString(&s);
+  return Bytes(s.begin(), s.end());
+}
+
+// The ONNX reader's hostile inputs (docs/onnx.md "Reading"): each refused with a CompileError, nothing written.
+void add_onnx_inputs(std::vector<std::pair<std::string, Bytes>>& out) {
+  const Bytes valid = onnx_bytes(onnx_conv());
+  out.emplace_back("accept-onnx-conv", valid);
+  out.emplace_back("refuse-onnx-truncated-half", Bytes(valid.begin(), valid.begin() + valid.size() / 2));
+  onnx::ModelProto m = onnx_conv();
+  m.mutable_graph()->mutable_initializer(0)->set_data_location(onnx::TensorProto::EXTERNAL);
+  out.emplace_back("refuse-onnx-external-data", onnx_bytes(m));
+  m = onnx_conv();
+  m.mutable_graph()->clear_initializer();
+  out.emplace_back("refuse-onnx-missing-initializer", onnx_bytes(m));
+  m = onnx_conv();
+  m.mutable_graph()->mutable_node(0)->set_input(0, "y");  // the Conv reads its own output
+  out.emplace_back("refuse-onnx-cycle", onnx_bytes(m));
+  m = onnx_conv();
+  m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(2)->set_dim_value(int64_t{1} << 40);
+  out.emplace_back("refuse-onnx-absurd-shape", onnx_bytes(m));
+  m = onnx_conv();
+  m.mutable_graph()->mutable_node(0)->set_op_type("Adam");  // a training operator
+  m.mutable_graph()->mutable_node(0)->set_domain("ai.onnx.preview.training");
+  out.emplace_back("refuse-onnx-training-op", onnx_bytes(m));
 }
 
 std::vector<std::pair<std::string, Bytes>> inputs() {
@@ -144,6 +198,7 @@ std::vector<std::pair<std::string, Bytes>> inputs() {
   unused.sparse = true;
   m.tensors.push_back(unused);
   out.emplace_back("accept-unmentioned-broken-tensor", build_model(m));
+  add_onnx_inputs(out);
   return out;
 }
 

@@ -112,8 +112,10 @@ CompiledModel compile_model(const std::vector<uint8_t>& tflite_bytes, const Comp
   if (options.cluster_values > 0) {
     model.clustered = cluster_model_weights(tflite_bytes, options.cluster_values, options.custom_ops);
   }
-  model.graph = read_model(options.cluster_values > 0 ? model.clustered.tflite : tflite_bytes, options.custom_ops,
-                           options.input_shapes);
+  OnnxReadOptions onnx;
+  onnx.input_shapes = options.input_shapes;
+  onnx.nhwc_io = options.nhwc_io;
+  model.graph = read_model(options.cluster_values > 0 ? model.clustered.tflite : tflite_bytes, options.custom_ops, onnx);
   PassContext ctx;
   ctx.dump_after = options.dump_ir_after;
   ctx.ring_windows = options.executor == "aot";

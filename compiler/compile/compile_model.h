@@ -44,6 +44,7 @@ struct CompileOptions {
   std::string shared_arena;       // codegen: use this extern arena symbol instead of a static arena of its own
   CustomOpBindings custom_ops;    // --custom-op: operators bound to the user's C functions
   std::map<std::string, std::vector<int32_t>> input_shapes;  // --input-shape: an ONNX input's fixed shape
+  bool nhwc_io = false;  // --io-layout nhwc: an ONNX model's rank-4 inputs and outputs in NHWC
   int cluster_values = 0;  // --cluster-weights K: the weights rewritten to K values per channel; 0 = as they are
   // Provenance, filled by the driver and printed in NAME.h and report.json when set (they change no code).
   std::string microaot_version;  // e.g. "0.8.0"

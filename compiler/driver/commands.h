@@ -21,6 +21,7 @@ struct CompileCommandOptions {
   std::vector<std::string> more_model_paths;  // `compile a.tflite b.tflite`: one shared arena
   std::vector<std::string> pools;             // --pool NAME:SIZE[:ALIGN], parsed into compile.pools
   std::vector<std::string> input_shapes;      // --input-shape NAME=1x3x96x96 (ONNX), into compile.input_shapes
+  std::string io_layout = "model";            // --io-layout model|nhwc (ONNX), into compile.nhwc_io
   std::string io_in_arena = "on";
   bool planner_table = false;                 // --planner all: print every planner's result
   std::string target;                         // empty: not given (generic C; bench: cortex-m4)

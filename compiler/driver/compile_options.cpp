@@ -143,6 +143,9 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
   add_tvmc_options(app, o.tvmc);
   app.add_option("--input-shape", o.input_shapes,
                  "NAME=1x3x96x96 fixes an ONNX graph input's shape (its symbolic dimensions; repeatable)");
+  app.add_option("--io-layout", o.io_layout,
+                 "model (default): an ONNX model's inputs and outputs in its own (NCHW) layout; nhwc: its rank-4 "
+                 "inputs and outputs in NHWC, as cameras deliver images (no TRANSPOSE at the boundary)");
 }
 
 void add_custom_op_option(CLI::App& app, std::vector<std::string>& custom_ops) {
@@ -189,6 +192,10 @@ void resolve_compile_options(CompileCommandOptions& o) {
   apply_tvmc_options(o);
   resolve_pools(o);
   resolve_input_shapes(o);
+  if (o.io_layout != "model" && o.io_layout != "nhwc") {
+    throw UsageError("--io-layout takes model or nhwc, got '" + o.io_layout + "'");
+  }
+  o.compile.nhwc_io = o.io_layout == "nhwc";
   o.compile.custom_ops = resolve_custom_ops(o.custom_ops);
   if (o.io_in_arena != "on" && o.io_in_arena != "off" && o.io_in_arena != "true" && o.io_in_arena != "false") {
     throw UsageError("--io-in-arena takes on or off, got '" + o.io_in_arena + "'");

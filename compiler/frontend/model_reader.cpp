@@ -4,16 +4,14 @@
 
 namespace microaot {
 
-Graph read_model(const std::vector<uint8_t>& bytes, const CustomOpBindings& custom_ops,
-                 const std::map<std::string, std::vector<int32_t>>& input_shapes) {
+Graph read_model(const std::vector<uint8_t>& bytes, const CustomOpBindings& custom_ops, const OnnxReadOptions& onnx) {
   if (!looks_like_onnx(bytes)) {
-    if (!input_shapes.empty()) throw UsageError("--input-shape is for ONNX models; a .tflite fixes its shapes");
+    if (!onnx.input_shapes.empty()) throw UsageError("--input-shape is for ONNX models; a .tflite fixes its shapes");
+    if (onnx.nhwc_io) throw UsageError("--io-layout nhwc is for ONNX models; a .tflite is NHWC already");
     return read_tflite(bytes, custom_ops);
   }
   if (!custom_ops.empty()) throw UsageError("--custom-op binds .tflite operators; this model is ONNX");
-  OnnxReadOptions options;
-  options.input_shapes = input_shapes;
-  return read_onnx(bytes, options);
+  return read_onnx(bytes, onnx);
 }
 
 ModelOutline outline_model(const std::vector<uint8_t>& bytes) {

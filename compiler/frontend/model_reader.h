@@ -11,9 +11,9 @@ namespace microaot {
 
 // The model's IR from its bytes, by the frontend its content calls for. --custom-op binds .tflite
 // operators only: with an ONNX model it is refused.
-// --input-shape fixes ONNX inputs' shapes; with a .tflite it is refused.
+// The ONNX options (--input-shape, --io-layout nhwc) are refused with a .tflite.
 Graph read_model(const std::vector<uint8_t>& bytes, const CustomOpBindings& custom_ops = {},
-                 const std::map<std::string, std::vector<int32_t>>& input_shapes = {});
+                 const OnnxReadOptions& onnx = {});
 
 // What `inspect` shows: the .tflite outline, or the ONNX nodes (op_type, operator version, compilable).
 ModelOutline outline_model(const std::vector<uint8_t>& bytes);

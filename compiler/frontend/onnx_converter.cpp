@@ -259,6 +259,15 @@ int Converter::plain(Value v) {
   return id;
 }
 
+const Op* Converter::layout_change_of(int id) const {
+  for (const std::map<int, int>* copies : {&nhwc_of_, &plain_of_}) {
+    const auto found = copies->find(id);
+    const int op = found == copies->end() || found->second == id ? -1 : producer(found->second);
+    if (op >= 0) return &graph_.ops[static_cast<size_t>(op)];
+  }
+  return nullptr;
+}
+
 std::vector<int32_t> to_ir_shape(const std::vector<int64_t>& shape, const std::string& where) {
   std::vector<int32_t> out;
   int64_t elements = 1;

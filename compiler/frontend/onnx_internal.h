@@ -83,6 +83,9 @@ class Converter {
   // Layout conversion.
   int nhwc(Value v);   // a rank-4 value in NHWC
   int plain(Value v);  // the value in ONNX's own layout
+  // The op that changed tensor `id`'s layout (a TRANSPOSE, or a RESHAPE when only dimensions of 1 move), the
+  // copy nhwc() or plain() made of it, or nullptr when none was needed.
+  const Op* layout_change_of(int id) const;
 
   // New tensors and ops.
   int add_tensor(DType dtype, const std::vector<int32_t>& shape, const std::string& name);

@@ -87,6 +87,16 @@ bool set_activation(OpOptions& options, Activation a) {
   return false;
 }
 
+// Where ONNX's rounding is not TFLite Micro's and an int8 kernel can follow it: QuantizeLinear rounds an
+// AveragePool's average half to even (so does the kernel, on its integer sums), and a LeakyRelu is a function of
+// one int8 value (a table of ONNX's float32 results).
+void follow_onnx_rounding(Op& op) {
+  if (auto* o = std::any_cast<Pool2DOptions>(&op.options); o != nullptr && op.kind == OpKind::AveragePool2D) {
+    o->ties_to_even = true;
+  }
+  if (auto* o = std::any_cast<LeakyReluOptions>(&op.options)) o->onnx_table = true;
+}
+
 class Fuser {
  public:
   explicit Fuser(Converter& c) : c_(c), g_(c.graph()), uses_(g_.tensors.size(), 0), producer_(g_.tensors.size(), -1) {
@@ -214,6 +224,7 @@ class Fuser {
     views_.clear();
     Op fused = g_.ops[core];
     if (!set_activation(fused.options, act)) return false;
+    follow_onnx_rounding(fused);
     const int x = dequantized_source(fused.inputs[0]);
     bool ok = x >= 0;
     const float input_scale = ok ? g_.tensor(x).quant.scale[0] : 0.0f;

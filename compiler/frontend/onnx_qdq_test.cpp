@@ -197,6 +197,44 @@ TEST(OnnxQdq, AGroupTheInt8KernelsCannotTakeStaysFloatBetweenDequantizeAndQuanti
   EXPECT_EQ(g.tensor(g.ops[static_cast<size_t>(pool_op - kinds.begin())].outputs[0]).dtype, DType::kFloat32);
 }
 
+// Where ONNX's rounding is not TFLM's and an int8 kernel can follow it exactly: a QDQ AveragePool rounds its
+// integer mean half to even (QuantizeLinear's rounding of the float average), a QDQ LeakyRelu is a table of its
+// exact results; the same ops from a .tflite keep TFLM's rounding (the options' defaults).
+TEST(OnnxQdq, AveragePoolAndLeakyReluGroupsRoundAsOnnx) {
+  Builder b;
+  b.input("x", {1, 1, 4, 4});
+  b.scale("s", 0.5f), b.zp_s8("z", 3);
+  const std::string x = b.qdq("x", "s", "z");
+  onnx::NodeProto* pool = b.node("AveragePool", {x}, {"p"});
+  onnx::AttributeProto* k = pool->add_attribute();
+  k->set_name("kernel_shape");
+  k->set_type(onnx::AttributeProto::INTS);
+  k->add_ints(2), k->add_ints(2);
+  const std::string p = b.qdq("p", "s", "z");
+  b.node("LeakyRelu", {p}, {"r"});
+  b.node("QuantizeLinear", {"r", "s", "z"}, {"rq"});
+  b.node("DequantizeLinear", {"rq", "s", "z"}, {"y"});
+  b.output("y", {1, 1, 3, 3});
+  const Graph g = b.read();
+  int pools = 0, leaky = 0;
+  for (const Op& op : g.ops) {
+    if (op.kind == OpKind::AveragePool2D) {
+      ++pools;
+      EXPECT_EQ(g.tensor(op.outputs[0]).dtype, DType::kInt8);
+      EXPECT_TRUE(std::any_cast<Pool2DOptions>(op.options).ties_to_even);
+    }
+    if (op.kind == OpKind::LeakyRelu) {
+      ++leaky;
+      EXPECT_EQ(g.tensor(op.outputs[0]).dtype, DType::kInt8);
+      EXPECT_TRUE(std::any_cast<LeakyReluOptions>(op.options).onnx_table);
+    }
+  }
+  EXPECT_EQ(pools, 1);
+  EXPECT_EQ(leaky, 1);
+  EXPECT_FALSE(Pool2DOptions{}.ties_to_even);
+  EXPECT_FALSE(LeakyReluOptions{}.onnx_table);
+}
+
 TEST(OnnxQdq, GemmWithAlphaKeepsFloatWeights) {
   Builder b;
   b.input("x", {1, 2});

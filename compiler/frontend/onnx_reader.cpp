@@ -181,8 +181,11 @@ void add_inputs(Converter& c, const onnx::GraphProto& g, const OnnxReadOptions& 
   for (const onnx::ValueInfoProto& input : g.input()) {
     if (initializers.count(input.name()) != 0) continue;  // an initializer listed as input (IR version < 4)
     const DType dtype = dtype_of(input.type().tensor_type().elem_type(), "ONNX graph input '" + input.name() + "'");
-    const int id = c.add_tensor(dtype, input_shape(input, options, c.graph()), input.name());
-    c.define_value(input.name(), {id, false});
+    std::vector<int32_t> shape = input_shape(input, options, c.graph());
+    const bool nhwc = options.nhwc_io && shape.size() == 4;
+    if (nhwc) shape = permuted(shape, kToNhwc);
+    const int id = c.add_tensor(dtype, shape, input.name());
+    c.define_value(input.name(), {id, nhwc});
     c.graph().inputs.push_back(id);
   }
 }
@@ -232,10 +235,34 @@ void count_consumers(Converter& c, const onnx::GraphProto& g) {
   for (const onnx::ValueInfoProto& out : g.output()) ++c.consumers[out.name()];
 }
 
-void add_outputs(Converter& c, const onnx::GraphProto& g) {
+// What network_info.txt says of a rank-4 graph input or output's layout: as given (the kernels' NHWC, or NCHW
+// the model reads as it is), or changed at the boundary by the op the converter made.
+void describe_boundary(Converter& c, int id, bool nhwc, bool input, const std::string& name) {
+  if (c.graph().tensor(id).shape.size() != 4) return;
+  std::string text = std::string("; ") + (input ? "input '" : "output '") + name + "' " +
+                     (nhwc ? "NHWC (--io-layout nhwc)" : "NCHW");
+  if (const Op* change = c.layout_change_of(id)) {
+    const bool moves = change->kind == OpKind::Transpose;
+    text += std::string(moves ? ", a TRANSPOSE" : ", a RESHAPE") + (input ? " to " : " from ") +
+            (nhwc ? "NCHW" : "NHWC");
+    if (!moves) {
+      text += " (only dimensions of 1 move: no data does)";
+    } else if (nhwc) {
+      text += input ? ": the model reads it in NCHW" : ": the model computes it in NCHW";
+    } else {
+      text += input ? " (--io-layout nhwc takes it in NHWC)" : " (--io-layout nhwc gives it in NHWC)";
+    }
+  }
+  c.graph().description += text;
+}
+
+void add_outputs(Converter& c, const onnx::GraphProto& g, bool nhwc_io) {
   for (const onnx::ValueInfoProto& out : g.output()) {
     const Value v = c.value(out.name());
-    const int id = uint8_boundary(c, c.plain(v), out.type().tensor_type().elem_type());
+    const bool nhwc = nhwc_io && c.tensor(v).shape.size() == 4;
+    const int laid = nhwc ? c.nhwc(v) : c.plain(v);
+    describe_boundary(c, v.id, nhwc, /*input=*/false, out.name());
+    const int id = uint8_boundary(c, laid, out.type().tensor_type().elem_type());
     Tensor& t = c.graph().tensor(id);
     if (t.is_constant) {
       throw CompileError("ONNX graph output '" + out.name() + "' is a constant; outputs computed at compile "
@@ -244,7 +271,8 @@ void add_outputs(Converter& c, const onnx::GraphProto& g) {
     if (std::find(c.graph().inputs.begin(), c.graph().inputs.end(), id) != c.graph().inputs.end()) {
       throw CompileError("ONNX graph output '" + out.name() + "' is a graph input; microaot needs an operator between");
     }
-    if (v.nhwc) c.graph().tensor(v.id).name = out.name() + " (NHWC)";
+    if (v.nhwc && !nhwc) c.graph().tensor(v.id).name = out.name() + " (NHWC)";
+    if (!v.nhwc && nhwc) c.graph().tensor(v.id).name = out.name() + " (NCHW)";
     t.name = out.name();
     c.graph().outputs.push_back(id);
   }
@@ -285,7 +313,9 @@ Graph read_onnx(const std::vector<uint8_t>& bytes, const OnnxReadOptions& option
   Graph graph;
   graph.description = (model.producer_name().empty() ? "ONNX model" : "ONNX model from " + model.producer_name()) +
                       ", opset " + std::to_string(opset) +
-                      "; inputs and outputs in the model's own layout, NCHW values in NHWC between convolutions";
+                      (options.nhwc_io ? "; rank-4 inputs and outputs in NHWC (--io-layout nhwc)"
+                                       : "; inputs and outputs in the model's own layout") +
+                      ", NCHW values in NHWC between convolutions";
   Converter c(graph, opset);
   for (const onnx::TensorProto& t : g.initializer()) c.define_value(t.name(), add_initializer(c, t));
   for (const onnx::SparseTensorProto& t : g.sparse_initializer()) {
@@ -301,7 +331,12 @@ Graph read_onnx(const std::vector<uint8_t>& bytes, const OnnxReadOptions& option
       if (!c.output_name(i).empty() && !c.has_value(c.output_name(i))) c.refuse("output " + std::to_string(i) + " is not supported");
     }
   }
-  add_outputs(c, g);
+  for (const onnx::ValueInfoProto& input : g.input()) {
+    if (!c.has_value(input.name()) || c.is_constant(c.value(input.name()))) continue;  // an initializer
+    const Value v = c.value(input.name());
+    describe_boundary(c, v.id, v.nhwc, /*input=*/true, input.name());
+  }
+  add_outputs(c, g, options.nhwc_io);
   fuse_qdq_groups(c);
   return graph;
 }

@@ -17,6 +17,9 @@ namespace microaot {
 struct OnnxReadOptions {
   // Fixes a graph input's shape (its symbolic or any dimension), as --input-shape NAME=1x3x96x96.
   std::map<std::string, std::vector<int32_t>> input_shapes;
+  // --io-layout nhwc: every rank-4 graph input and output in NHWC (the kernels' layout: no TRANSPOSE at the
+  // boundary unless the model reads or computes that value in NCHW); false: the model's own NCHW.
+  bool nhwc_io = false;
 };
 
 // Reads an ONNX model from its bytes. Throws CompileError on a malformed model, an operator or operator

@@ -120,6 +120,77 @@ TEST(OnnxReader, ConvertsACnnToNhwcWithTheLayoutChangeAtTheInputOnly) {
   EXPECT_EQ(g.tensor(g.outputs[0]).shape, (std::vector<int32_t>{1, 4}));
 }
 
+// x [1, 2, 6, 6] -> Conv 1x1 -> y [1, 3, 6, 6]: NCHW at both ends unless --io-layout nhwc, which leaves no
+// TRANSPOSE; network_info.txt's source line (the description) says which.
+onnx::ModelProto conv_only(int64_t channels = 2) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  add_value(g->mutable_input(), "x", {1, channels, 6, 6});
+  add_initializer(g, "w", {3, channels, 1, 1});
+  add_node(g, "Conv", {"x", "w"}, {"y"});
+  add_value(g->mutable_output(), "y", {1, 3, 6, 6});
+  return m;
+}
+
+std::vector<OpKind> kinds_of(const Graph& g) {
+  std::vector<OpKind> kinds;
+  for (const Op& op : g.ops) kinds.push_back(op.kind);
+  return kinds;
+}
+
+TEST(OnnxReader, SaysHowTheBoundaryIsLaidOutAndTakesNhwcIoWhenAsked) {
+  const Graph nchw = read_model(bytes_of(conv_only()));
+  EXPECT_EQ(kinds_of(nchw), (std::vector<OpKind>{OpKind::Transpose, OpKind::Conv2D, OpKind::Transpose}));
+  EXPECT_NE(nchw.description.find("input 'x' NCHW, a TRANSPOSE to NHWC (--io-layout nhwc takes it in NHWC)"),
+            std::string::npos) << nchw.description;
+  EXPECT_NE(nchw.description.find("output 'y' NCHW, a TRANSPOSE from NHWC (--io-layout nhwc gives it in NHWC)"),
+            std::string::npos) << nchw.description;
+  // One channel: the input's change of layout moves no data, a RESHAPE.
+  const Graph one = read_model(bytes_of(conv_only(1)));
+  EXPECT_EQ(one.ops[0].kind, OpKind::Reshape);
+  EXPECT_NE(one.description.find("input 'x' NCHW, a RESHAPE to NHWC (only dimensions of 1 move"), std::string::npos)
+      << one.description;
+  OnnxReadOptions options;
+  options.nhwc_io = true;
+  const Graph nhwc = read_model(bytes_of(conv_only()), {}, options);
+  EXPECT_EQ(kinds_of(nhwc), (std::vector<OpKind>{OpKind::Conv2D}));
+  EXPECT_EQ(nhwc.tensor(nhwc.inputs[0]).shape, (std::vector<int32_t>{1, 6, 6, 2}));
+  EXPECT_EQ(nhwc.tensor(nhwc.outputs[0]).shape, (std::vector<int32_t>{1, 6, 6, 3}));
+  EXPECT_EQ(nhwc.tensor(nhwc.outputs[0]).name, "y");
+  EXPECT_NE(nhwc.description.find("input 'x' NHWC (--io-layout nhwc); output 'y' NHWC (--io-layout nhwc)"),
+            std::string::npos) << nhwc.description;
+  // A model that reads its input in NCHW and computes its output so (x -> Flatten -> Reshape [1, 2, 6, 6] -> y)
+  // keeps a TRANSPOSE at each end, and says why.
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto* g = m.mutable_graph();
+  add_value(g->mutable_input(), "x", {1, 2, 6, 6});
+  onnx::TensorProto* shape = g->add_initializer();
+  shape->set_name("shape");
+  shape->set_data_type(onnx::TensorProto::INT64);
+  shape->add_dims(4);
+  for (int64_t d : {1, 2, 6, 6}) shape->add_int64_data(d);
+  add_node(g, "Flatten", {"x"}, {"f"});
+  add_node(g, "Reshape", {"f", "shape"}, {"y"});
+  add_value(g->mutable_output(), "y", {1, 2, 6, 6});
+  const Graph plain = read_model(bytes_of(m), {}, options);
+  EXPECT_EQ(kinds_of(plain).front(), OpKind::Transpose);
+  EXPECT_EQ(kinds_of(plain).back(), OpKind::Transpose);
+  EXPECT_NE(plain.description.find("input 'x' NHWC (--io-layout nhwc), a TRANSPOSE to NCHW: the model reads it in NCHW"),
+            std::string::npos) << plain.description;
+  EXPECT_NE(plain.description.find("output 'y' NHWC (--io-layout nhwc), a TRANSPOSE from NCHW: the model computes it"),
+            std::string::npos) << plain.description;
+  try {
+    read_model(std::vector<uint8_t>(64, 0), {}, options);  // not ONNX: taken as a .tflite
+    FAIL() << "--io-layout nhwc accepted for a .tflite";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--io-layout nhwc is for ONNX models"), std::string::npos) << e.what();
+  }
+}
+
 TEST(OnnxReader, OutlinesNodesWithTheirVersionsAndWhetherTheyCompile) {
   onnx::ModelProto m = cnn();
   m.mutable_graph()->mutable_node(2)->set_op_type("Hardmax");

@@ -1,7 +1,8 @@
 // LEAKY_RELU (float, int8, int16) as TFLite Micro's reference kernel (leaky_relu_common.cc): x for x > 0,
 // alpha * x otherwise. Quantized: one multiplier for each sign, input_scale / output_scale and
 // input_scale * alpha / output_scale, both computed in float as TFLM does; a negative alpha is applied as the
-// multiplier of |alpha| and a negation.
+// multiplier of |alpha| and a negation. An int8 LeakyRelu of an ONNX QDQ group (onnx_table) is ONNX's own
+// arithmetic instead, through a 256-entry table (the lut kernel).
 #include <cmath>
 
 #include "ops/op_checks.h"
@@ -36,6 +37,11 @@ KernelCall lower(const Graph& graph, const Op& op) {
   if (input.dtype == DType::kFloat32) {
     call.params.set_float("alpha", alpha);
     return call;
+  }
+  if (options_if<LeakyReluOptions>(op)->onnx_table && input.dtype == DType::kInt8) {
+    KernelCall table = unary_call(graph, op, "lut");
+    table.params.set_ints("table", int8_onnx_lut(input, output, [alpha](float x) { return x < 0.0f ? alpha * x : x; }));
+    return table;
   }
   const float input_scale = input.quant.scale[0];
   const float output_scale = output.quant.scale[0];

@@ -44,6 +44,30 @@ TEST(LeakyReluHandler, FloatCarriesAlphaAndInt16IsAccepted) {
   EXPECT_EQ(param_text(s16).at("activation_max"), "32767");
 }
 
+// An ONNX QDQ group's int8 LeakyRelu (onnx_table): the lut kernel over each input's result rounded half to even:
+// input scale 0.5, zero point 1, alpha 0.25, output scale 0.25, zero point -3. Input q: x = (q - 1) / 2,
+// q - 1 >= 0 gives 2 (q - 1) - 3; below, (q - 1) / 2 - 3 rounded to even: q = 0 gives -0.5 -> 0 -> -3,
+// q = -2 gives -1.5 -> -2 -> -5 (TFLM's multipliers round both halves away from zero).
+TEST(LeakyReluHandler, OnnxInt8IsATableOfTheResultRoundedToEven) {
+  Graph g = unary_graph(OpKind::LeakyRelu, DType::kInt8, {{6}, 0.5f, 1}, {{6}, 0.25f, -3});
+  LeakyReluOptions options;
+  options.alpha = 0.25f, options.onnx_table = true;
+  g.ops[0].options = options;
+  const KernelCall call = lower_for_test(g);
+  EXPECT_EQ(call.info().function(), "microaot_lut_s8");
+  const std::vector<int64_t>& table = call.params.find("table")->integers;
+  ASSERT_EQ(table.size(), 256u);
+  auto at = [&](int q) { return table[static_cast<size_t>(q + 128)]; };
+  EXPECT_EQ(at(1), -3);
+  EXPECT_EQ(at(2), -1);
+  EXPECT_EQ(at(63), 121);
+  EXPECT_EQ(at(127), 127);  // 249, clamped
+  EXPECT_EQ(at(0), -3);
+  EXPECT_EQ(at(-1), -4);
+  EXPECT_EQ(at(-2), -5);
+  EXPECT_EQ(at(-128), -67);  // -64.5 -> -64
+}
+
 TEST(LeakyReluHandler, RefusesANonFiniteAlpha) {
   try {
     leaky_graph(DType::kFloat32, {{6}}, {{6}}, std::numeric_limits<float>::infinity());

@@ -41,6 +41,9 @@ struct Pool2DOptions {
   int stride_w = 1, stride_h = 1, filter_w = 1, filter_h = 1;
   Activation activation = Activation::kNone;
   std::optional<ExplicitPadding> explicit_padding = std::nullopt;  // overrides `padding` (MAX_POOL_2D only)
+  // Integer AVERAGE_POOL_2D: a mean halfway between two integers rounds to even, as ONNX's QuantizeLinear rounds
+  // a QDQ AveragePool's float average (set by the ONNX frontend); false: away from zero, as TFLite Micro.
+  bool ties_to_even = false;
 };
 
 struct FullyConnectedOptions {
@@ -95,6 +98,9 @@ struct RingPushOptions {
 
 struct LeakyReluOptions {
   float alpha = 0.0f;  // the format's default when the table is absent
+  // int8: ONNX's arithmetic, through a 256-entry table of each input's float32 result rounded half to even (set by
+  // the ONNX frontend for a QDQ group); false: TFLite Micro's fixed-point multiplier for each sign.
+  bool onnx_table = false;
 };
 
 struct GatherOptions {

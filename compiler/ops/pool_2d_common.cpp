@@ -131,6 +131,7 @@ KernelCall lower_pool_2d(const Graph& graph, const Op& op, const std::string& ke
       {"stride_width", o.stride_w},      {"padding_height", pad_h},          {"padding_width", pad_w},
   };
   for (const auto& [name, value] : fields) call.params.set_int(name, value);
+  if (input.dtype != DType::kFloat32) call.params.set_int("ties_to_even", o.ties_to_even ? 1 : 0);
   set_activation_params(call, output, o.activation);
   return call;
 }

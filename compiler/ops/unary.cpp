@@ -84,6 +84,20 @@ std::vector<int64_t> int8_lut(const Tensor& input, const Tensor& output, float (
   return table;
 }
 
+std::vector<int64_t> int8_onnx_lut(const Tensor& input, const Tensor& output, const std::function<float(float)>& f) {
+  const float input_scale = input.quant.scale[0], output_scale = output.quant.scale[0];
+  const auto output_zero_point = static_cast<float>(output.quant.zero_point[0]);
+  std::vector<int64_t> table;
+  for (int64_t value = -128; value <= 127; ++value) {
+    const float real = f(static_cast<float>(value - input.quant.zero_point[0]) * input_scale);
+    const float steps = std::nearbyint(real / output_scale);  // the default rounding mode: half to even
+    // Clamped before the conversion, which keeps it defined (an infinite or NaN quotient: the range's end or 0).
+    const float quantized = std::min(std::max(steps + output_zero_point, -128.0f), 127.0f);
+    table.push_back(quantized == quantized ? static_cast<int64_t>(quantized) : 0);
+  }
+  return table;
+}
+
 std::vector<int64_t> sigmoid_table() {
   const auto sigmoid = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
   std::vector<int64_t> table;

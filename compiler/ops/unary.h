@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -37,6 +38,12 @@ ActivationRange type_range(DType type);
 // TFLM's 256-entry int8 table of f (LUTPopulate): each input value dequantized in float, transformed,
 // requantized with the float reciprocal of the output scale and clamped; here ordered from input -128 to 127.
 std::vector<int64_t> int8_lut(const Tensor& input, const Tensor& output, float (*f)(float));
+
+// ONNX's arithmetic of an int8 unary op in a QDQ group, as the same kind of table: for each input q, in float32
+// as ONNX's tensors are (and onnxruntime computes), x = (q - input zero point) * input scale (DequantizeLinear),
+// f(x), divided by the output scale and rounded half to even, plus the output zero point, saturated
+// (QuantizeLinear).
+std::vector<int64_t> int8_onnx_lut(const Tensor& input, const Tensor& output, const std::function<float(float)>& f);
 
 // The table the int16 LOGISTIC and TANH kernels interpolate (TFLM's sigmoid_table_uint16): sigmoid(i / 24)
 // for i = 0 .. 255 in Q0.16, stored minus 1/2 so that it fits int16.

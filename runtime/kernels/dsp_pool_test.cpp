@@ -150,6 +150,21 @@ TEST(DspAveragePool2dS8, MatchesPortableOnKwsLayerAndLaneExtremes) {
   }
 }
 
+// ONNX's rounding (ties_to_even): the DSP kernel, the lanes' and the global one give the portable kernel's bytes on
+// random layers, whose 2x2 and 2x1 windows put many means on a half; the portable kernel itself is checked
+// against a reference in pooling_test.cpp.
+TEST(DspAveragePool2dS8, TiesToEvenMatchesPortable) {
+  std::mt19937 rng(53);
+  for (int i = 0; i < 40; ++i) {
+    const int32_t channels = i % 4 == 3 ? draw(rng, 1, 7) : 4 * draw(rng, 1, 4);
+    microaot_pool_2d_params_q p = geometry(draw(rng, 1, 10), draw(rng, 1, 10), channels, draw(rng, 1, 2),
+                                           draw(rng, 1, 2), draw(rng, 1, 2));
+    if (i % 5 == 4) p = geometry(2, 2, channels, 2, 2, 2), p.padding_height = p.padding_width = 0;  // global
+    p.ties_to_even = 1;
+    expect_same(p, random_input(rng, p), i);
+  }
+}
+
 // The lanes' kernel refuses, output untouched, a layer of 6 channels and a 17x17 window (289 elements), each
 // beside the same layer within its bounds (8 channels, a 16x16 window), which it computes.
 TEST(DspAveragePool2dS8Lanes, RefusesLayersOutsideItsBoundsWithoutWriting) {

@@ -260,8 +260,12 @@ TEST(OverlapRows, DepthwiseConvF32) {
 
 template <typename T, typename Params>
 Params pool_params(const Geometry& g, decltype(Params::activation_min) lo, decltype(Params::activation_max) hi) {
-  return Params{g.batches,  g.in_h,     g.in_w,     g.in_c,  g.out_h, g.out_w, g.filter_h,
-                g.filter_w, g.stride_h, g.stride_w, g.pad_h, g.pad_w, lo,      hi};
+  Params p{};  // the rest (the int8 pools' ties_to_even) 0
+  p.batches = g.batches, p.input_height = g.in_h, p.input_width = g.in_w, p.channels = g.in_c;
+  p.output_height = g.out_h, p.output_width = g.out_w, p.filter_height = g.filter_h, p.filter_width = g.filter_w;
+  p.stride_height = g.stride_h, p.stride_width = g.stride_w, p.padding_height = g.pad_h, p.padding_width = g.pad_w;
+  p.activation_min = lo, p.activation_max = hi;
+  return p;
 }
 
 // A plain pool kernel and its overlap flavor, with the clamp range [lo, hi].

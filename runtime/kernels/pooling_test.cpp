@@ -55,13 +55,19 @@ int64_t ref_avg_int(int64_t sum, int count) {
   return sum < 0 ? -magnitude : magnitude;
 }
 
+// Nearest integer, ties to even: the floor of sum / count, then one up past half or on half from an odd floor.
+int64_t ref_avg_even(int64_t sum, int count) {
+  const int64_t floor = (sum >= 0 ? sum : sum - (count - 1)) / count, twice_rest = 2 * (sum - floor * count);
+  return twice_rest > count || (twice_rest == count && floor % 2 != 0) ? floor + 1 : floor;
+}
+
 template <typename T>
-std::vector<T> ref_avg_pool_int(const Geometry& g, const std::vector<T>& in, int lo, int hi) {
+std::vector<T> ref_avg_pool_int(const Geometry& g, const std::vector<T>& in, int lo, int hi, bool even = false) {
   return reference<T>(g, [&](int b, int oy, int ox, int ch) {
     int64_t sum = 0;
     int count = 0;
     for_window(g, in, b, oy, ox, ch, [&](T v) { sum += v, ++count; });
-    const int64_t v = ref_avg_int(sum, count);
+    const int64_t v = even ? ref_avg_even(sum, count) : ref_avg_int(sum, count);
     return static_cast<T>(v < lo ? lo : (v > hi ? hi : v));
   });
 }
@@ -97,7 +103,12 @@ std::vector<float> ref_pool_f32(const Geometry& g, const std::vector<float>& in,
 // The kernels' params for geometry g and the clamp range [lo, hi].
 template <typename Params>
 Params params_of(const Geometry& g, decltype(Params::activation_min) lo, decltype(Params::activation_max) hi) {
-  return Params{g.n, g.h, g.w, g.c, g.out_h(), g.out_w(), g.fh, g.fw, g.sh, g.sw, g.pad_h(), g.pad_w(), lo, hi};
+  Params p{};  // the rest (the int8 pools' ties_to_even) 0
+  p.batches = g.n, p.input_height = g.h, p.input_width = g.w, p.channels = g.c;
+  p.output_height = g.out_h(), p.output_width = g.out_w(), p.filter_height = g.fh, p.filter_width = g.fw;
+  p.stride_height = g.sh, p.stride_width = g.sw, p.padding_height = g.pad_h(), p.padding_width = g.pad_w();
+  p.activation_min = lo, p.activation_max = hi;
+  return p;
 }
 
 // Runs a pool kernel with the clamp range [lo, hi] on an output buffer prefilled with 55.
@@ -140,6 +151,26 @@ TEST(AveragePoolS8, SamePaddingCountsOnlyInBoundsCells) {
                                   -3, 8, 100};
   // (1+2+4+6)/4 = 3.25 -> 3; (9-7)/2 = 1; (-3+8)/2 = 2.5 -> 3; 100/1.
   EXPECT_EQ(avg_s8(g, in), (std::vector<int8_t>{3, 1, 3, 100}));
+}
+
+// ties_to_even (ONNX's rounding of a QDQ AveragePool): halves go to the even neighbour, the rest as before.
+TEST(AveragePoolS8, TiesToEvenWhenAsked) {
+  const Geometry g{1, 1, 2, 6, 1, 2, 1, 1, false};  // one window of two cells, six channels
+  const std::vector<int8_t> in = {2, -2, -1, 1, 0, 127, 3, -3, -2, 2, -1, 126};  // sums 5, -5, -3, 3, -1, 253
+  auto p = params_of<microaot_pool_2d_params_q>(g, -128, 127);
+  p.ties_to_even = 1;
+  std::vector<int8_t> out(6);
+  microaot_average_pool_2d_s8(&p, in.data(), out.data());
+  EXPECT_EQ(out, (std::vector<int8_t>{2, -2, -2, 2, 0, 126}));
+  const Geometry quad{1, 2, 2, 1, 2, 2, 1, 1, false};  // 2x2: sums 6 and -6 -> 1.5 and -1.5
+  for (const int8_t v : {int8_t{1}, int8_t{-1}}) {
+    const std::vector<int8_t> four = {v, v, static_cast<int8_t>(2 * v), static_cast<int8_t>(2 * v)};
+    auto q = params_of<microaot_pool_2d_params_q>(quad, -128, 127);
+    q.ties_to_even = 1;
+    int8_t mean = 0;
+    microaot_average_pool_2d_s8(&q, four.data(), &mean);
+    EXPECT_EQ(mean, 2 * v);
+  }
 }
 
 TEST(AveragePoolS8, RoundsTiesAwayFromZero) {
@@ -235,6 +266,29 @@ TEST(AveragePoolS8Lanes, PortableComputesEveryLayer) {
               MICROAOT_STATUS_OK);
     EXPECT_EQ(global, plain);
     EXPECT_EQ(global_overlap, plain);
+  }
+}
+
+// With ties_to_even, int8 and int16 against the reference, the lanes' and global stems' portable builds too.
+TEST(PoolS8, TiesToEvenMatchesReferenceOnRandomInputs) {
+  std::mt19937 rng(45);
+  for (const Geometry& g : kShapes) {
+    const std::vector<int8_t> in = random_s8(g, rng);
+    auto p = params_of<microaot_pool_2d_params_q>(g, -100, 100);
+    p.ties_to_even = 1;
+    std::vector<int8_t> out(static_cast<size_t>(g.out_size())), lanes = out, global = out;
+    microaot_average_pool_2d_s8(&p, in.data(), out.data());
+    EXPECT_EQ(out, ref_avg_pool_int(g, in, -100, 100, /*even=*/true));
+    EXPECT_EQ(microaot_average_pool_2d_s8_lanes(&p, in.data(), lanes.data()), MICROAOT_STATUS_OK);
+    EXPECT_EQ(microaot_average_pool_2d_s8_global(&p, in.data(), global.data()), MICROAOT_STATUS_OK);
+    EXPECT_EQ(lanes, out);
+    EXPECT_EQ(global, out);
+    std::vector<int16_t> in16(in.begin(), in.end()), out16(out.size());
+    for (int16_t& v : in16) v = static_cast<int16_t>(v * 201 + 7);
+    auto p16 = params_of<microaot_pool_2d_params_q>(g, INT16_MIN, INT16_MAX);
+    p16.ties_to_even = 1;
+    microaot_average_pool_2d_s16(&p16, in16.data(), out16.data());
+    EXPECT_EQ(out16, ref_avg_pool_int(g, in16, INT16_MIN, INT16_MAX, /*even=*/true));
   }
 }
 

@@ -4,6 +4,8 @@
 // (ir/tensor_compare.h's float tolerance, the goldens' one). The Cortex-M4 side is onnx_models_qemu_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <iostream>
 
 #include "e2e_util.h"
@@ -53,6 +55,39 @@ TEST_P(OnnxRealModels, InspectCountsTheCompiledMacs) {
   ASSERT_NE(total, std::string::npos) << listing;
   EXPECT_GT(compiled, 0) << name;
   EXPECT_EQ(total_macs_in(listing.substr(total), " ops, "), compiled) << listing;
+  remove_dir(out);
+}
+
+// --io-layout nhwc: the CNN takes its image as NHWC (the NCHW input transposed here), with no TRANSPOSE left in
+// its schedule, network_info.txt says so, and its output is still onnxruntime's.
+TEST(OnnxRealModelsLayout, NhwcIoTakesTheCnnsImageWithoutATranspose) {
+  MICROAOT_REQUIRE_ONNX_MODELS();
+  const OnnxModels& models = onnx_real_models();
+  const std::vector<int64_t>& s = models.input_shape.at("cnn_f32");  // N, C, H, W
+  ASSERT_EQ(s.size(), 4u);
+  const std::vector<uint8_t> nchw = read_file(models.input("cnn_f32"));
+  std::vector<uint8_t> nhwc(nchw.size());
+  const int64_t c_n = s[1], h_n = s[2], w_n = s[3];
+  for (int64_t c = 0; c < c_n; ++c) {
+    for (int64_t h = 0; h < h_n; ++h) {
+      for (int64_t w = 0; w < w_n; ++w) {
+        const auto from = static_cast<size_t>(((c * h_n + h) * w_n + w) * 4), to = static_cast<size_t>(((h * w_n + w) * c_n + c) * 4);
+        std::copy(nchw.begin() + static_cast<std::ptrdiff_t>(from), nchw.begin() + static_cast<std::ptrdiff_t>(from + 4),
+                  nhwc.begin() + static_cast<std::ptrdiff_t>(to));
+      }
+    }
+  }
+  const std::string out = make_temp_dir();
+  std::ofstream(out + "/nhwc.bin", std::ios::binary).write(reinterpret_cast<const char*>(nhwc.data()),
+                                                          static_cast<std::streamsize>(nhwc.size()));
+  ASSERT_EQ(run_microaot({"compile", models.model("cnn_f32"), "--io-layout", "nhwc", "-o", out + "/c"}), 0);
+  const std::string info = read_text(out + "/c/network_info.txt");
+  EXPECT_EQ(info.find("TRANSPOSE "), std::string::npos) << info;
+  EXPECT_NE(info.find("input 'input' NHWC (--io-layout nhwc)"), std::string::npos) << info;
+  ASSERT_EQ(run_microaot({"run", models.model("cnn_f32"), "--io-layout", "nhwc", "--runtime-lib", runtime_lib(),
+                          "--input", out + "/nhwc.bin", "--output-dir", out + "/run"}),
+            0);
+  EXPECT_EQ(compare_tensor("float32", read_file(out + "/run/output0.bin"), read_file(models.oracle("cnn_f32"))), "");
   remove_dir(out);
 }
 

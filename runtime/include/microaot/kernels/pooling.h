@@ -28,15 +28,18 @@ extern "C" {
   X(I32, padding_width)  /* columns of padding before the first input column */
 
 /* The clamp range is in the quantized domain for int8 and int16 (input and output share one quantization). */
+/* ties_to_even (average pools): a mean halfway between two integers takes the even one, as ONNX's QuantizeLinear
+ * rounds the float average of a QDQ AveragePool (set by the ONNX frontend); 0 (every .tflite, max pools) takes
+ * the one away from zero, as TFLite Micro. */
 #define MICROAOT_FIELDS_pool_2d_params_q(X) \
-  MICROAOT_POOL_2D_GEOMETRY_FIELDS(X) X(I32, activation_min) X(I32, activation_max)
+  MICROAOT_POOL_2D_GEOMETRY_FIELDS(X) X(I32, activation_min) X(I32, activation_max) X(I32, ties_to_even)
 #define MICROAOT_FIELDS_pool_2d_params_f32(X) \
   MICROAOT_POOL_2D_GEOMETRY_FIELDS(X) X(F32, activation_min) X(F32, activation_max)
 MICROAOT_DEFINE_PARAMS(pool_2d_params_q)
 MICROAOT_DEFINE_PARAMS(pool_2d_params_f32)
 
 /* Mean of the in-bounds window elements (integers: summed in 32 bits, rounded to nearest, ties away from
- * zero), then clamped. */
+ * zero or, with ties_to_even, to even), then clamped. */
 void microaot_average_pool_2d_s8(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output);
 void microaot_average_pool_2d_s16(const microaot_pool_2d_params_q* params, const int16_t* input, int16_t* output);
 void microaot_average_pool_2d_f32(const microaot_pool_2d_params_f32* params, const float* input, float* output);

@@ -2,7 +2,7 @@
  * The including file defines MICROAOT_DTYPE (s8, s16, f32), MICROAOT_POOL (average, max, or l2 for f32 only)
  * and the two function names MICROAOT_FN and MICROAOT_FN_OVERLAP (declared in microaot/kernels/pooling.h).
  * MICROAOT_POOL_LINKAGE (say static) makes the two functions internal, for a source that wraps them.
- * MICROAOT_POOL_MEANS_ONLY leaves out the rows and both functions: the helpers alone (pool_mean_int, the clamp),
+ * MICROAOT_POOL_MEANS_ONLY leaves out the rows and both functions: the helpers alone (pool_mean_ties, the clamp),
  * for a source that walks its layer on its own (dsp/average_pool_2d_s8_global.c). */
 #include <stddef.h>
 #include <string.h>
@@ -23,21 +23,45 @@ static inline int32_t pool_mean_int(int32_t sum, int32_t count) {
   if (count <= 0) return 0; /* unreachable: the compiler proves every window is non-empty */
   return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
 }
-static inline float pool_mean_f32(float sum, int32_t count) { return sum / (float)count; }
-#define pool_mean_s8 pool_mean_int
-#define pool_mean_s16 pool_mean_int
+/* The same with ties to even (the params' ties_to_even: ONNX's rounding): the truncated quotient moves one step
+ * away from zero when the remainder passes half the count, or equals it and the quotient is odd. */
+static inline int32_t pool_mean_even(int32_t sum, int32_t count) {
+  int32_t quotient, twice_remainder;
+  if (count <= 0) return 0; /* unreachable, as above */
+  quotient = sum / count;
+  twice_remainder = 2 * (sum % count < 0 ? -(sum % count) : sum % count);
+  if (twice_remainder < count || (twice_remainder == count && (quotient & 1) == 0)) return quotient;
+  return sum < 0 ? quotient - 1 : quotient + 1;
+}
+/* The mean as the params' rounding asks: `even` is ties_to_even, read once per row (an int8 store may alias
+ * the params, so a field read per element would be reloaded after every store). */
+static inline int32_t pool_mean_ties(int32_t even, int32_t sum, int32_t count) {
+  return even ? pool_mean_even(sum, count) : pool_mean_int(sum, count);
+}
+static inline float pool_mean_f32(int32_t even, float sum, int32_t count) {
+  (void)even;
+  return sum / (float)count;
+}
+#define pool_mean_s8 pool_mean_ties
+#define pool_mean_s16 pool_mean_ties
+/* The rounding field of the params (ties_to_even), or 0 for float. */
+#define MICROAOT_POOL_TIES_s8(p) ((p)->ties_to_even)
+#define MICROAOT_POOL_TIES_s16(p) ((p)->ties_to_even)
+#define MICROAOT_POOL_TIES_f32(p) 0
+#define MICROAOT_POOL_TIES(p) MICROAOT_CAT(MICROAOT_POOL_TIES_, MICROAOT_DTYPE)(p)
 
 /* What the two operators differ in: the value a window's reduction starts from, the step that takes in one
  * element, and the result from the reduced value and the window's element count. */
 static inline MICROAOT_POOL_ACC average_start(void) { return 0; }
 static inline MICROAOT_POOL_ACC average_step(MICROAOT_POOL_ACC sum, MICROAOT_POOL_ACC value) { return sum + value; }
-static inline MICROAOT_POOL_ACC average_result(MICROAOT_POOL_ACC sum, int32_t count) {
-  return MICROAOT_CAT(pool_mean_, MICROAOT_DTYPE)(sum, count);
+static inline MICROAOT_POOL_ACC average_result(int32_t even, MICROAOT_POOL_ACC sum, int32_t count) {
+  return MICROAOT_CAT(pool_mean_, MICROAOT_DTYPE)(even, sum, count);
 }
 /* max starts from the lowest (finite) value, as TFLite; NaN never replaces the running maximum. */
 static inline MICROAOT_POOL_ACC max_start(void) { return MICROAOT_MIN; }
 static inline MICROAOT_POOL_ACC max_step(MICROAOT_POOL_ACC max, MICROAOT_POOL_ACC value) { return value > max ? value : max; }
-static inline MICROAOT_POOL_ACC max_result(MICROAOT_POOL_ACC max, int32_t count) {
+static inline MICROAOT_POOL_ACC max_result(int32_t even, MICROAOT_POOL_ACC max, int32_t count) {
+  (void)even;
   (void)count;
   return max;
 }
@@ -46,7 +70,10 @@ static inline MICROAOT_POOL_ACC max_result(MICROAOT_POOL_ACC max, int32_t count)
 #include <math.h>
 static inline float l2_start(void) { return 0.0f; }
 static inline float l2_step(float sum, float value) { return sum + value * value; }
-static inline float l2_result(float sum, int32_t count) { return sqrtf(sum / (float)count); }
+static inline float l2_result(int32_t even, float sum, int32_t count) {
+  (void)even;
+  return sqrtf(sum / (float)count);
+}
 #endif
 #define MICROAOT_POOL_OP(step) MICROAOT_CAT(MICROAOT_POOL, _##step)
 
@@ -61,6 +88,7 @@ static void pool_row(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* in_image, 
   const size_t row_stride = (size_t)p->input_width * (size_t)channels;
   const microaot_window y =
       microaot_window_of(oy, p->stride_height, p->padding_height, p->filter_height, 1, p->input_height);
+  const int32_t even = MICROAOT_POOL_TIES(p);
   int32_t ox, c, fy, fx;
   for (ox = 0; ox < p->output_width; ++ox) {
     const microaot_window x =
@@ -74,7 +102,7 @@ static void pool_row(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* in_image, 
           acc = MICROAOT_POOL_OP(step)(acc, in_row[(size_t)(x.origin + fx) * (size_t)channels]);
         }
       }
-      *out++ = MICROAOT_CLAMP(p, MICROAOT_POOL_OP(result)(acc, count));
+      *out++ = MICROAOT_CLAMP(p, MICROAOT_POOL_OP(result)(even, acc, count));
     }
   }
 }

@@ -2,7 +2,7 @@
  * and two SXTAB16 that add its bytes 0, 2 and 1, 3 into 16-bit lanes. Shared by the full DSP kernel
  * (dsp/average_pool_2d_s8.c), the lanes' own (dsp/average_pool_2d_s8_lanes.c) and the global pool's (window_means
  * alone: dsp/average_pool_2d_s8_global.c), which include it after
- * microaot/internal/templates/pool_2d.h (pool_mean_int, MICROAOT_CLAMP) with MICROAOT_DTYPE s8. */
+ * microaot/internal/templates/pool_2d.h (pool_mean_int, pool_mean_even, MICROAOT_CLAMP) with MICROAOT_DTYPE s8. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +22,7 @@ static void window_means(const microaot_pool_2d_params_q* p, const int8_t* first
   const size_t pixel_stride = (size_t)p->channels, row_stride = (size_t)p->input_width * pixel_stride;
   const int32_t count = rows * (int32_t)(width / pixel_stride);
   const int8_t* const channels_end = first + pixel_stride;
+  const int32_t ties_to_even = p->ties_to_even;
   for (; first != channels_end; first += 4, out += 4) {
     uint32_t even = 0, odd = 0; /* lanes: channels c, c + 2 and c + 1, c + 3 */
     int32_t sums[4], fy, k;
@@ -39,7 +40,11 @@ static void window_means(const microaot_pool_2d_params_q* p, const int8_t* first
     sums[1] = (int16_t)(odd & 0xFFFFu);
     sums[2] = (int16_t)(even >> 16);
     sums[3] = (int16_t)(odd >> 16);
-    for (k = 0; k < 4; ++k) out[k] = MICROAOT_CLAMP(p, pool_mean_int(sums[k], count));
+    if (ties_to_even) { /* tested once per four channels, not per channel */
+      for (k = 0; k < 4; ++k) out[k] = MICROAOT_CLAMP(p, pool_mean_even(sums[k], count));
+    } else {
+      for (k = 0; k < 4; ++k) out[k] = MICROAOT_CLAMP(p, pool_mean_int(sums[k], count));
+    }
   }
 }
 
