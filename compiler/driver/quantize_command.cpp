@@ -23,6 +23,7 @@
 #include "quantize/float_model.h"
 #include "quantize/quant_report.h"
 #include "quantize/quantize_graph.h"
+#include "quantize/recurrent_quant.h"
 #include "quantize/tflite_writer.h"
 #include "support/diagnostics.h"
 #include "support/version.h"
@@ -99,7 +100,8 @@ std::vector<std::string> write_inputs(const Graph& g, const std::vector<Calibrat
 }
 
 // Runs graph `g` on every sample with every intermediate kept; per sample, every tensor's values as floats
-// (integer ones dequantized). One host build serves all samples (`run --batch --fresh-state`).
+// (integer ones dequantized). One host build serves all samples (`run --batch --fresh-state`; a model with
+// state runs them in order as one stream, the state carried from sample to sample).
 std::vector<TensorValues> run_and_dump(const Graph& g, const std::vector<CalibrationSample>& samples,
                                        const QuantizeCommandOptions& o, const std::string& dir) {
   fs::create_directories(dir);
@@ -110,7 +112,8 @@ std::vector<TensorValues> run_and_dump(const Graph& g, const std::vector<Calibra
   run.inputs = write_inputs(g, samples, dir + "/inputs");
   run.output_dir = dir + "/outputs";
   run.dump_tensors_dir = dir + "/tensors";
-  run.batch = run.fresh_state = run.quiet = true;
+  run.batch = run.quiet = true;
+  run.fresh_state = !has_state(g);
   run.cc = o.cc;
   run.cflags = o.cflags;
   run_command(run);
@@ -151,6 +154,9 @@ std::map<int, Range> measure_ranges(const Graph& g, const std::vector<TensorValu
       all.insert(all.end(), it->second.begin(), it->second.end());
     }
     if (!all.empty()) ranges[id] = estimate_range(std::move(all), method, type);
+  }
+  for (auto& [id, v] : state_values(g, runs)) {  // recurrent state: int16 whatever the activations
+    if (!v.empty()) ranges[id] = estimate_range(std::move(v), method, DType::kInt16);
   }
   return ranges;
 }
@@ -382,9 +388,10 @@ std::set<int> below_target(const Graph& fg, const QuantReport& int8_report, Quan
   for (const LayerError& l : int8_report.layers) {
     if (l.sqnr_db >= report.target_sqnr_db) continue;
     for (size_t i = 0; i < fg.ops.size(); ++i) {
-      if (fg.ops[i].outputs[0] == l.tensor) ops.insert(static_cast<int>(i));
+      if (fg.ops[i].outputs[0] != l.tensor || !has_16x8_form(fg.ops[i])) continue;  // SVDF stays int8
+      ops.insert(static_cast<int>(i));
+      report.kept_int16.push_back("tensor " + std::to_string(l.tensor) + ", " + l.op);
     }
-    report.kept_int16.push_back("tensor " + std::to_string(l.tensor) + ", " + l.op);
   }
   return ops;
 }

@@ -18,16 +18,12 @@
 #include "ops/quant_math.h"
 #include "ops/read_options.h"
 #include "ops/remap_common.h"
+#include "ops/svdf.h"
 
 namespace microaot {
 namespace {
 
 enum SvdfInput { kInput = 0, kWeightsFeature = 1, kWeightsTime = 2, kBias = 3, kState = 4 };
-
-struct SvdfOptions {
-  int rank = 1;
-  Activation activation = Activation::kNone;  // float32 only: TFLM's integer SVDF applies none
-};
 
 OpOptions read_options(const Graph& graph, const Op& op, const tflite::Operator& source) {
   const auto& table = required_options<tflite::SVDFOptions>(graph, op, source, "SVDFOptions");

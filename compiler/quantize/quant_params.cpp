@@ -64,6 +64,18 @@ float quantile(std::vector<float>& values, double q) {
 }
 }  // namespace
 
+Int16Weights quantize_int16_weights(const std::vector<float>& weights, int bits) {
+  const double limit = std::ldexp(1.0, bits - 1);
+  float largest = 0.0f;
+  for (float w : weights) largest = std::max(largest, std::fabs(w));
+  Int16Weights out;
+  out.scale = largest > 0.0f ? static_cast<float>(largest / limit) : 1.0f;
+  for (float w : weights) {
+    out.values.push_back(static_cast<int16_t>(std::clamp(std::round(static_cast<double>(w) / out.scale), -limit, limit)));
+  }
+  return out;
+}
+
 AffineParams int8_activation_params(float min, float max) {
   min = std::min(min, 0.0f);
   max = std::max(max, 0.0f);

@@ -43,6 +43,14 @@ std::vector<float> int8_weight_scales(const std::vector<float>& weights, const s
 // round(w / scale of its channel), clamped to [-127, 127] (TFLite's symmetric weights never use -128).
 std::vector<int8_t> quantize_int8_weights(const std::vector<float>& weights, const std::vector<int32_t>& shape,
                                           int axis, const std::vector<float>& scales);
+// Symmetric weights in int16 holding `bits` bits (TFLite's SVDF weights_time: 10, so that the state products
+// summed over the memory keep 6 bits of headroom): scale = max |w| / 2^(bits-1) (1 for all zeros), values
+// round(w / scale) in [-2^(bits-1), 2^(bits-1)].
+struct Int16Weights {
+  float scale = 1.0f;
+  std::vector<int16_t> values;
+};
+Int16Weights quantize_int16_weights(const std::vector<float>& weights, int bits);
 // Widens the weight scales where a bias would not fit: a channel whose |bias| / (input_scale x scale)
 // exceeds 2^30 (a dead channel: tiny weights, large bias) gets scale |bias| / (input_scale x 2^30), so
 // that the bias plus every product still fits the accumulator (TFLite's converter does the same). The

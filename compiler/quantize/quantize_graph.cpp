@@ -5,19 +5,24 @@
 #include <numeric>
 #include <optional>
 
+#include "quantize/quant_tensor.h"
+#include "quantize/recurrent_quant.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
 
 namespace {
 // kFloat: an operator quantizable_ops.def does not list, kept float32 (not with --strict).
-enum class Rule { kWeighted, kShared, kFixed256, kFixed128, kOwn, kFloat };
+enum class Rule { kWeighted, kShared, kFixed256, kFixed128, kOwn, kSvdf, kLstm, kFloat };
 
 struct OpRule {
   Rule rule;
   int weight_axis;
   int int8_version, int16_version;
   int version(DType activations) const { return activations == DType::kInt16 ? int16_version : int8_version; }
+  bool has_int16_form() const { return int16_version > 0; }
+  // Only input 0 is an activation (the others are weights, bias and state).
+  bool one_data_input() const { return rule == Rule::kWeighted || rule == Rule::kSvdf || rule == Rule::kLstm; }
 };
 
 std::optional<OpRule> listed_rule(OpKind kind) {
@@ -58,27 +63,6 @@ AffineParams fixed_params(Rule rule, DType activations) {
   return rule == Rule::kFixed256 ? AffineParams{1.0f / 256.0f, -128} : AffineParams{1.0f / 128.0f, 0};
 }
 
-void set_params(Tensor& t, DType type, const std::vector<float>& scales, int axis) {
-  t.dtype = type;
-  t.quant.scale = scales;
-  t.quant.zero_point.assign(scales.size(), 0);
-  t.quant.axis = axis;
-}
-
-void set_params(Tensor& t, AffineParams p, DType type) {
-  t.dtype = type;
-  t.quant.scale = {p.scale};
-  t.quant.zero_point = {p.zero_point};
-  t.quant.axis = 0;
-}
-
-template <typename T>
-std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
-  std::vector<uint8_t> out(values.size() * sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size());
-  return out;
-}
-
 // The tensors that must share one scale and zero point (and so one type): the data inputs and the output
 // of each kShared operator.
 Groups shared_groups(const Graph& graph) {
@@ -99,8 +83,11 @@ std::map<int, DType> activation_types(const Graph& graph, Groups& groups, const 
   std::map<int, DType> root_type;
   for (int index : s.int16_ops) root_type[groups.find(graph.ops.at(static_cast<size_t>(index)).outputs[0])] = DType::kInt16;
   for (const Op& op : graph.ops) {
-    if (rule_of(op).rule == Rule::kFloat) {
+    const OpRule r = rule_of(op);
+    if (r.rule == Rule::kFloat) {
       for (int id : op.outputs) root_type[groups.find(id)] = DType::kFloat32;
+    } else if (!r.has_int16_form()) {
+      for (int id : op.outputs) root_type[groups.find(id)] = DType::kInt8;  // int8 in a 16x8 or mixed model too
     }
   }
   std::map<int, DType> types;
@@ -154,23 +141,14 @@ std::map<int, AffineParams> activation_params(const Graph& graph, const std::map
 // int16 activations.
 void quantize_weighted(const Graph& source, Graph& out, const Op& op, int axis, const QuantizeSettings& s) {
   const Tensor& w = source.tensor(op.inputs[1]);
-  if (!w.is_constant || w.dtype != DType::kFloat32) {
-    throw CompileError(describe_op(source, op) + ": its weights " + describe_tensor(source, op.inputs[1]) +
-                       " are not a float32 constant; microaot quantize needs constant weights");
-  }
-  const std::vector<float> values = constant_values<float>(w);
+  const std::vector<float> values = float_constant(source, op, 1, "weights");
   std::vector<float> scales = int8_weight_scales(values, w.shape, axis, s.per_channel);
   const bool has_bias = op.inputs.size() > 2 && op.inputs[2] != kNoTensor;
   const float input_scale = out.tensor(op.inputs[0]).quant.scale.at(0);
   const DType bias_type = out.tensor(op.inputs[0]).dtype == DType::kInt16 ? DType::kInt64 : DType::kInt32;
   std::vector<float> bias;
   if (has_bias) {
-    const Tensor& b = source.tensor(op.inputs[2]);
-    if (!b.is_constant || b.dtype != DType::kFloat32) {
-      throw CompileError(describe_op(source, op) + ": its bias " + describe_tensor(source, op.inputs[2]) +
-                         " is not a float32 constant");
-    }
-    bias = constant_values<float>(b);
+    bias = float_constant(source, op, 2, "bias");
     fit_bias_in_weight_scales(scales, bias, input_scale);
   }
   const std::vector<int8_t> q = quantize_int8_weights(values, w.shape, axis, scales);
@@ -219,8 +197,8 @@ int boundary_version(OpKind kind, DType from, DType to) {
 // The activations an operator reads (not its weights and bias).
 std::vector<size_t> data_inputs(const Graph& source, const Op& op) {
   std::vector<size_t> out;
-  const bool weighted = rule_of(op).rule == Rule::kWeighted;
-  for (size_t i = 0; i < op.inputs.size() && !(weighted && i > 0); ++i) {
+  const bool one = rule_of(op).one_data_input();
+  for (size_t i = 0; i < op.inputs.size() && !(one && i > 0); ++i) {
     if (op.inputs[i] != kNoTensor && is_float_activation(source.tensor(op.inputs[i]))) out.push_back(i);
   }
   return out;
@@ -311,6 +289,29 @@ void add_interface(Graph& g, const std::map<int, Range>& ranges, const QuantizeS
 }
 }  // namespace
 
+void set_params(Tensor& t, DType type, const std::vector<float>& scales, int axis) {
+  t.dtype = type;
+  t.quant.scale = scales;
+  t.quant.zero_point.assign(scales.size(), 0);
+  t.quant.axis = axis;
+}
+
+void set_params(Tensor& t, AffineParams p, DType type) {
+  t.dtype = type;
+  t.quant.scale = {p.scale};
+  t.quant.zero_point = {p.zero_point};
+  t.quant.axis = 0;
+}
+
+std::vector<float> float_constant(const Graph& g, const Op& op, size_t index, const char* role) {
+  const Tensor& t = g.tensor(op.inputs[index]);
+  if (!t.is_constant || t.dtype != DType::kFloat32) {
+    throw CompileError(describe_op(g, op) + ": its " + role + " " + describe_tensor(g, op.inputs[index]) +
+                       " is not a float32 constant; microaot quantize needs constant weights");
+  }
+  return constant_values<float>(t);
+}
+
 void check_interface_type(DType type, DType activations, const std::string& option) {
   if (type == DType::kUInt8 && activations == DType::kInt16) {
     throw CompileError(option + " uint8 with int16 activations: no TFLite kernel converts between uint8 and int16; "
@@ -348,12 +349,14 @@ std::vector<int> float_ops(const Graph& graph) {
   return out;
 }
 
+bool has_16x8_form(const Op& op) { return rule_of(op).has_int16_form(); }
+
 std::vector<int> calibrated_tensors(const Graph& graph) {
   std::vector<bool> used(graph.tensors.size(), false);
   for (const Op& op : graph.ops) {
     const OpRule r = rule_of(op);
     for (size_t i = 0; i < op.inputs.size(); ++i) {
-      if (op.inputs[i] == kNoTensor || (r.rule == Rule::kWeighted && i > 0)) continue;
+      if (op.inputs[i] == kNoTensor || (r.one_data_input() && i > 0)) continue;
       used[static_cast<size_t>(op.inputs[i])] = true;
     }
     for (int id : op.outputs) used[static_cast<size_t>(id)] = true;
@@ -363,6 +366,10 @@ std::vector<int> calibrated_tensors(const Graph& graph) {
     if (used[id] && is_float_activation(graph.tensors[id])) ids.push_back(static_cast<int>(id));
   }
   return ids;
+}
+
+bool has_state(const Graph& graph) {
+  return std::any_of(graph.tensors.begin(), graph.tensors.end(), [](const Tensor& t) { return t.is_persistent; });
 }
 
 Graph quantize_graph(const Graph& graph, const std::map<int, Range>& ranges, const QuantizeSettings& settings) {
@@ -384,6 +391,8 @@ Graph quantize_graph(const Graph& graph, const std::map<int, Range>& ranges, con
     if (r.rule == Rule::kFloat) continue;
     const DType type = out.tensor(op.outputs[0]).dtype;
     if (r.rule == Rule::kWeighted) quantize_weighted(graph, out, op, r.weight_axis, settings);
+    if (r.rule == Rule::kSvdf) quantize_svdf(graph, out, op, ranges);
+    if (r.rule == Rule::kLstm) quantize_lstm(graph, out, op, ranges);
     for (int id : op.inputs) {
       if (id != kNoTensor && out.tensor(id).is_constant && out.tensor(id).dtype == DType::kFloat32) {
         quantize_constant(out.tensor(id), type);

@@ -46,8 +46,16 @@ void check_quantizable(const Graph& graph, bool strict);
 // The operators (indices) quantize_graph keeps float: those quantizable_ops.def does not list.
 std::vector<int> float_ops(const Graph& graph);
 
+// Whether TFLite has a 16x8 form of the operator (quantizable_ops.def int16_version); one without stays int8
+// in a 16x8 or mixed model.
+bool has_16x8_form(const Op& op);
+
 // Tensors that need a calibrated range: every non-constant float32 tensor an operator reads or writes.
 std::vector<int> calibrated_tensors(const Graph& graph);
+
+// Whether the graph keeps state from one run to the next (variable tensors): calibration then runs the samples
+// in order as one stream.
+bool has_state(const Graph& graph);
 
 // The quantized graph. `ranges` holds the range of every tensor calibrated_tensors() names (CompileError naming
 // a tensor without one).

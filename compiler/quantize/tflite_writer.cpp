@@ -4,6 +4,8 @@
 #include <map>
 
 #include "ops/op_options.h"
+#include "ops/svdf.h"
+#include "ops/unidirectional_sequence_lstm.h"
 #include "support/diagnostics.h"
 #include "tflite_schema_generated.h"
 
@@ -89,8 +91,24 @@ WrittenOptions fused_activation_options(FlatBufferBuilder& fbb, const Graph& gra
   return {tflite::BuiltinOptions::MulOptions, tflite::CreateMulOptions(fbb, a).Union()};
 }
 
+// The recurrent operators: their state tensors are variable tensors (written with is_variable).
+WrittenOptions recurrent_options(FlatBufferBuilder& fbb, const Graph& graph, const Op& op) {
+  if (op.kind == OpKind::Svdf) {
+    const auto& o = options<SvdfOptions>(graph, op);
+    return {tflite::BuiltinOptions::SVDFOptions,
+            tflite::CreateSVDFOptions(fbb, o.rank, activation(o.activation)).Union()};
+  }
+  const auto& o = options<LstmOptions>(graph, op);
+  return {tflite::BuiltinOptions::UnidirectionalSequenceLSTMOptions,
+          tflite::CreateUnidirectionalSequenceLSTMOptions(fbb, o.activation, o.cell_clip, 0.0f, o.time_major, false,
+                                                          o.diagonal_recurrent)
+              .Union()};
+}
+
 WrittenOptions op_options(FlatBufferBuilder& fbb, const Graph& graph, const Op& op) {
   switch (op.kind) {
+    case OpKind::Svdf:
+    case OpKind::UnidirectionalSequenceLstm: return recurrent_options(fbb, graph, op);
     case OpKind::Conv2D:
     case OpKind::DepthwiseConv2D:
     case OpKind::FullyConnected: return conv_options(fbb, graph, op);
