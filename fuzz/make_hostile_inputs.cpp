@@ -12,6 +12,7 @@
 #include "frontend/onnx_test_util.h"
 #include "frontend/tflite_test_builder.h"
 #include "onnx/onnx_pb.h"
+#include "frontend/tflm_compress_test_util.h"
 
 namespace {
 
@@ -100,6 +101,31 @@ void add_onnx_inputs(std::vector<std::pair<std::string, Bytes>>& out) {
   m.mutable_graph()->mutable_node(0)->set_op_type("Adam");  // a training operator
   m.mutable_graph()->mutable_node(0)->set_domain("ai.onnx.preview.training");
   out.emplace_back("refuse-onnx-training-op", onnx_bytes(m));
+}
+
+// TFLM's compressed form (frontend/tflite_decode.cpp): the FC's weights behind a TFLM_DECODE, and the same with
+// the ancillary data or the shapes broken.
+void tflm_compressed(std::vector<std::pair<std::string, Bytes>>& out) {
+  ModelSpec good = small_fc_model();
+  const auto ancillary = static_cast<size_t>(tflm_compress(good, 1, 3));
+  out.emplace_back("accept-tflm-lut-3-bits", build_model(good));
+  const std::pair<const char*, std::function<void(ModelSpec&)>> breaks[] = {
+      {"refuse-tflm-huffman", [&](ModelSpec& m) { m.tensors[ancillary].data[0] = 1; }},
+      {"refuse-tflm-pruning", [&](ModelSpec& m) { m.tensors[ancillary].data[0] = 2; }},
+      {"refuse-tflm-version-2", [&](ModelSpec& m) { m.tensors[ancillary].data[1] = 2; }},
+      {"refuse-tflm-width-0", [&](ModelSpec& m) { m.tensors[ancillary].data[5] = 0; }},
+      {"refuse-tflm-wrong-width", [&](ModelSpec& m) { m.tensors[ancillary].data[5] = 7; }},
+      {"refuse-tflm-index-past-table", [&](ModelSpec& m) { m.tensors[ancillary].data[6] = 1; }},
+      {"refuse-tflm-tables-short",
+       [&](ModelSpec& m) { m.tensors[ancillary].data.resize(17), m.tensors[ancillary].shape = {17}; }},
+      {"refuse-tflm-output-shape", [&](ModelSpec& m) { m.tensors.back().shape = {2, 5}; }},
+      {"refuse-tflm-one-input", [&](ModelSpec& m) { m.ops[0].inputs.pop_back(); }},
+  };
+  for (const auto& [name, change] : breaks) {
+    ModelSpec m = good;
+    change(m);
+    out.emplace_back(name, build_model(m));
+  }
 }
 
 std::vector<std::pair<std::string, Bytes>> inputs() {
@@ -199,6 +225,7 @@ std::vector<std::pair<std::string, Bytes>> inputs() {
   m.tensors.push_back(unused);
   out.emplace_back("accept-unmentioned-broken-tensor", build_model(m));
   add_onnx_inputs(out);
+  tflm_compressed(out);
   return out;
 }
 

@@ -241,6 +241,32 @@ nlohmann::json widen_json(const std::vector<WidenCandidate>& layers) {
   return rows;
 }
 
+// One line per read of a constant TFLM's DECODE produced (Tensor::lut_bits): its palette kernel, or the plain
+// constant it became and the flash that costs beside TFLM's indices and tables.
+void write_tflm_decoded(std::ostream& out, const CompiledModel& model) {
+  std::string lines;
+  for (size_t step = 0; step < model.graph.ops.size(); ++step) {
+    const Op& op = model.graph.ops[step];
+    for (size_t i = 0; i < op.inputs.size(); ++i) {
+      if (op.inputs[i] < 0) continue;
+      const Tensor& t = model.graph.tensor(op.inputs[i]);
+      if (t.lut_bits == 0) continue;
+      const PaletteFacts facts = palette_facts(model.graph, model.calls[step]);
+      lines += "  '" + t.name + "' (" + std::to_string(t.lut_bits) + "-bit indices, TFLM " +
+               std::to_string(t.lut_bytes) + " B), read by step " + std::to_string(step) + " " +
+               describe_op(model.graph, op) + ": ";
+      lines += facts.bits > 0 && i == 1
+                   ? "decoded in its palette kernel (" + std::to_string(facts.bits) + "-bit indices, " +
+                         (facts.shared ? "one table" : "per-channel tables") + ", " + std::to_string(facts.bytes) +
+                         " B)\n"
+                   : "expanded at compile time into a plain constant of " + std::to_string(t.byte_size()) + " B (" +
+                         (t.byte_size() >= t.lut_bytes ? "+" : "") + std::to_string(t.byte_size() - t.lut_bytes) +
+                         " B of flash beside TFLM's indices and tables)\n";
+    }
+  }
+  if (!lines.empty()) out << "\nTFLM-compressed constants (TFLM_DECODE folded at compile time, exact):\n" << lines;
+}
+
 // The palettised layers' bytes (--compress-weights) and the weights --cluster-weights changed.
 void write_compressed_weights(std::ostream& out, const CompiledModel& model) {
   int64_t layers = 0, before = 0, after = 0;
@@ -256,6 +282,7 @@ void write_compressed_weights(std::ostream& out, const CompiledModel& model) {
         << "): " << layers << " layers palettised, int8 " << before << " B -> " << after << " B (indices and tables)\n";
   }
   if (model.options.cluster_values > 0) out << "\n" << clustered_weights_text(model.clustered, model.options.cluster_values);
+  write_tflm_decoded(out, model);
 }
 
 void write_size_sources(std::ostream& out, const CompiledModel& model) {
@@ -311,7 +338,7 @@ nlohmann::json clustered_json(const CompiledModel& model) {
   nlohmann::json layers = nlohmann::json::array();
   for (const ClusteredWeights& l : model.clustered.layers) {
     layers.push_back({{"tensor", l.tensor}, {"op", l.op}, {"channels", l.channels},
-                      {"values_before", l.most_values_before}, {"values_after", l.most_values_after},
+                      {"per_tensor", l.per_tensor}, {"values_before", l.most_values_before}, {"values_after", l.most_values_after},
                       {"sqnr_db", std::isinf(l.sqnr_db) ? nlohmann::json(nullptr) : nlohmann::json(l.sqnr_db)}});
   }
   return {{"values", model.options.cluster_values}, {"weights_changed", true}, {"layers", layers}};
@@ -377,6 +404,8 @@ std::string emit_report_json(const CompiledModel& model) {
     const PaletteFacts palette = palette_facts(model.graph, model.calls[step]);
     if (palette.bits > 0) {
       ops.back()["weights"] = {{"format", "palette" + std::to_string(palette.bits)},
+                               {"table", palette.shared ? "shared" : "per_channel"},
+                               {"from_tflm_lut", model.graph.tensor(op.inputs[1]).lut_bits > 0},
                                {"int8_bytes", palette.int8_bytes},
                                {"bytes", palette.bytes}};
     }

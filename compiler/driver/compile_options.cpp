@@ -212,6 +212,7 @@ void resolve_compile_options(CompileCommandOptions& o) {
   o.compile.target.optimize_size = o.optimize == "size";
   o.compile.target.optimize_balanced = o.optimize == "balanced";
   o.compile.target.compress_bits = compress_bits(o.compress_weights, o.compile.target);
+  o.compile.target.compress_off_asked = o.compress_weights == "off";
   if (o.compile.cluster_values < 0 || o.compile.cluster_values > kMaxClusterValues) {
     throw UsageError("--cluster-weights takes 1 to " + std::to_string(kMaxClusterValues) + " values per channel, got " +
                      std::to_string(o.compile.cluster_values));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -50,6 +51,22 @@ bool lloyd_step(const std::vector<int64_t>& histogram, std::vector<int32_t>& cen
   return moved;
 }
 
+// Where ranks coincide (values heaped on a few, e.g. a tensor's many zeros), fewer than k centroids remain: adds
+// the present value farthest from every centroid (ties: the lower) until there are k, so that a channel or tensor
+// of more than k values keeps k.
+void fill_farthest(const std::vector<int64_t>& histogram, int k, std::vector<int32_t>& centroids) {
+  while (static_cast<int>(centroids.size()) < k) {
+    int32_t best = 0, best_distance = 0;
+    for (int32_t v = -128; v < 128; ++v) {
+      if (histogram[static_cast<size_t>(v + 128)] == 0) continue;
+      const int32_t distance = std::abs(v - centroids[nearest(centroids, v)]);
+      if (distance > best_distance) best = v, best_distance = distance;
+    }
+    if (best_distance == 0) return;  // every present value is a centroid
+    centroids.insert(std::upper_bound(centroids.begin(), centroids.end(), best), best);
+  }
+}
+
 int distinct_count(const std::vector<int8_t>& values) { return static_cast<int>(std::set<int8_t>(values.begin(), values.end()).size()); }
 
 // Channel c's values: dimension 0 (CONV_2D's OHWI, FULLY_CONNECTED's [units, depth]) or the last (DEPTHWISE_CONV_2D).
@@ -68,16 +85,19 @@ double sqnr_db(double signal, double noise) {
   return 10 * std::log10(signal / noise);
 }
 
-// Clusters one weight tensor's channels in place; its report line.
+// Clusters one weight tensor's channels (or the whole tensor, cluster_per_tensor) in place; its report line.
 ClusteredWeights cluster_tensor(Tensor& t, const std::string& op, bool last_axis, int k) {
-  ClusteredWeights r{t.name, op, last_axis ? t.shape.back() : t.shape[0], 0, 0, 0};
+  ClusteredWeights r{t.name, op, last_axis ? t.shape.back() : t.shape[0], false, 0, 0, 0};
   std::vector<int8_t> data = constant_values<int8_t>(t);
+  r.per_tensor = cluster_per_tensor(r.channels, static_cast<int64_t>(data.size()) / r.channels, k);
+  const std::vector<int8_t> whole = r.per_tensor ? cluster_channel(data, k) : std::vector<int8_t>{};
   double signal = 0, noise = 0;
   for (int32_t c = 0; c < r.channels; ++c) {
     const std::vector<size_t> at = channel_positions(t, last_axis, c);
-    std::vector<int8_t> values;
+    std::vector<int8_t> values, clustered;
     for (size_t i : at) values.push_back(data[i]);
-    const std::vector<int8_t> clustered = cluster_channel(values, k);
+    for (size_t i : at) clustered.push_back(r.per_tensor ? whole[i] : data[i]);
+    if (!r.per_tensor) clustered = cluster_channel(values, k);
     const double scale = t.quant.scale.empty() ? 1.0 : t.quant.scale[t.quant.per_channel() ? static_cast<size_t>(c) : 0];
     const int64_t zero = t.quant.zero_point.empty() ? 0 : t.quant.zero_point[t.quant.per_channel() ? static_cast<size_t>(c) : 0];
     for (size_t i = 0; i < at.size(); ++i) {
@@ -90,6 +110,7 @@ ClusteredWeights cluster_tensor(Tensor& t, const std::string& op, bool last_axis
     r.most_values_before = std::max(r.most_values_before, distinct_count(values));
     r.most_values_after = std::max(r.most_values_after, distinct_count(clustered));
   }
+  if (r.per_tensor) r.most_values_after = distinct_count(data);  // the shared table's values
   std::memcpy(t.data.data(), data.data(), data.size());
   r.sqnr_db = sqnr_db(signal, noise);
   return r;
@@ -114,6 +135,12 @@ size_t file_offset_of(const tflite::Model& model, const std::vector<uint8_t>& fi
 
 }  // namespace
 
+bool cluster_per_tensor(int32_t channels, int64_t n, int k) {
+  int bits = 0;
+  while ((1 << bits) < k) ++bits;
+  return int64_t{channels} * (int64_t{1} << bits) * 8 >= int64_t{channels} * n;
+}
+
 std::vector<int8_t> cluster_channel(const std::vector<int8_t>& values, int k) {
   MICROAOT_CHECK(k >= 1, "cluster_channel: k >= 1");
   if (distinct_count(values) <= k) return values;
@@ -127,6 +154,7 @@ std::vector<int8_t> cluster_channel(const std::vector<int8_t>& values, int k) {
   }
   std::sort(centroids.begin(), centroids.end());
   centroids.erase(std::unique(centroids.begin(), centroids.end()), centroids.end());
+  fill_farthest(histogram, k, centroids);
   for (int i = 0; i < kMaxIterations && lloyd_step(histogram, centroids); ++i) {
   }
   std::vector<int8_t> out;
@@ -157,13 +185,15 @@ ClusteredModel cluster_model_weights(const std::vector<uint8_t>& tflite, int k, 
 
 std::string clustered_weights_text(const ClusteredModel& model, int k) {
   std::string text = "weights changed by --cluster-weights " + std::to_string(k) + " (at most " + std::to_string(k) +
-                     " values per output channel; SQNR of each tensor's dequantized weights):\n";
+                     " values per output channel, or per tensor where tables per channel would cost at least an "
+                     "eighth of the int8 bytes; SQNR of each tensor's dequantized weights):\n";
   for (const ClusteredWeights& l : model.layers) {
     char sqnr[32] = "unchanged";
     if (!std::isinf(l.sqnr_db)) std::snprintf(sqnr, sizeof sqnr, "%.1f dB", l.sqnr_db);
     text += "  " + l.op + " '" + l.tensor + "': " + std::to_string(l.channels) + " channels, " +
             std::to_string(l.most_values_before) + " -> " + std::to_string(l.most_values_after) +
-            " values in the fullest, weights SQNR " + sqnr + "\n";
+            (l.per_tensor ? " values in the tensor (clustered as a whole)" : " values in the fullest") +
+            ", weights SQNR " + sqnr + "\n";
   }
   return text;
 }

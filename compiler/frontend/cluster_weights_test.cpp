@@ -33,6 +33,16 @@ TEST(ClusterWeights, AChannelTakesAtMostKValuesEachItsNearestCentroid) {
   EXPECT_EQ(cluster_channel({4, -3, 4, 9}, 3), (std::vector<int8_t>{4, -3, 4, 9}));  // already within k
 }
 
+// Values heaped on zero (most of a tensor's weights): evenly spaced ranks all land on 0, yet k values remain
+// (the farthest present values are added), and the loss stays small.
+TEST(ClusterWeights, AHeapOfZerosStillTakesKValues) {
+  std::vector<int8_t> values(900, 0);
+  for (int i = 0; i < 100; ++i) values.push_back(static_cast<int8_t>(2 * i - 100));
+  const std::vector<int8_t> clustered = cluster_channel(values, 16);
+  EXPECT_EQ(distinct(clustered), 16u);
+  for (size_t i = 0; i < values.size(); ++i) EXPECT_LE(std::abs(values[i] - clustered[i]), 10) << int{values[i]};
+}
+
 TEST(ClusterWeights, MoreValuesLoseLess) {
   std::mt19937 rng(12);
   std::uniform_int_distribution<int> u(-127, 127);
@@ -58,8 +68,12 @@ TEST(ClusterWeights, RewritesARealModelsWeightsInItsFile) {
   ASSERT_EQ(clustered.tflite.size(), bytes.size());
   EXPECT_NE(clustered.tflite, bytes);
   ASSERT_EQ(clustered.layers.size(), 10u);  // 5 CONV_2D, 4 DEPTHWISE_CONV_2D, 1 FULLY_CONNECTED
+  int per_tensor = 0;
   for (const ClusteredWeights& l : clustered.layers) {
     EXPECT_LE(l.most_values_after, 16) << l.tensor;
+    // Rows of at most 128 weights (the 3x3 depthwise filters, the 64-input pointwise convolutions and the FC)
+    // are clustered as a whole: a 16-byte table per channel would be an eighth of their int8 bytes or more.
+    per_tensor += l.per_tensor ? 1 : 0;
     if (l.most_values_before > 16) {
       EXPECT_GT(l.sqnr_db, 15.0) << l.tensor;
     }
@@ -72,7 +86,19 @@ TEST(ClusterWeights, RewritesARealModelsWeightsInItsFile) {
     EXPECT_LE(palette_bits(constant_values<int8_t>(w), channels, static_cast<int32_t>(w.num_elements() / channels)), 4)
         << w.name;
   }
+  EXPECT_EQ(per_tensor, 10);  // every row here is 9 (depthwise), 40 (the 10x4 first CONV_2D) or 64 weights
   EXPECT_NE(clustered_weights_text(clustered, 16).find("weights changed by --cluster-weights 16"), std::string::npos);
+  EXPECT_NE(clustered_weights_text(clustered, 16).find("clustered as a whole"), std::string::npos);
+}
+
+// The rule: per tensor when per-channel tables of 2^ceil(log2 k) bytes are at least an eighth of the int8 bytes.
+TEST(ClusterWeights, PerTensorWhereTablesPerChannelDoNotPay) {
+  EXPECT_TRUE(cluster_per_tensor(64, 9, 16));     // 3x3 depthwise: 16 B of table for 9 weights
+  EXPECT_TRUE(cluster_per_tensor(128, 128, 16));  // 16 B = 128 / 8
+  EXPECT_FALSE(cluster_per_tensor(128, 129, 16));
+  EXPECT_FALSE(cluster_per_tensor(16, 144, 16));  // a 3x3x16 filter keeps its own table
+  EXPECT_TRUE(cluster_per_tensor(8, 32, 3));      // k = 3 takes 4-entry tables: 32 B / 8
+  EXPECT_FALSE(cluster_per_tensor(8, 33, 3));
 }
 
 TEST(ClusterWeights, RefusesKOutOfRangeAndForeignModels) {

@@ -188,8 +188,10 @@ TEST(TfliteAccept, MetadataIsIgnoredUnlessItSaysTheConstantsAreCompressed) {
   EXPECT_EQ(compile_error(m), "");
   m.metadata.push_back("COMPRESSION_METADATA");
   EXPECT_EQ(read_error(m),
-            "the model's constants are compressed for TensorFlow Lite Micro (metadata 'COMPRESSION_METADATA'), "
-            "which microaot does not support: compile the uncompressed model");
+            "the model's constants are compressed for TensorFlow Lite Micro in its earlier form (metadata "
+            "'COMPRESSION_METADATA', decoded inside each kernel), which microaot does not read: compile the "
+            "uncompressed model, or compress it with TFLM's current tooling (DECODE operators, look-up-table kind), "
+            "which microaot reads");
 }
 
 }  // namespace

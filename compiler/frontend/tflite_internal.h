@@ -24,6 +24,14 @@ const tflite::Model& verify_model(const std::vector<uint8_t>& bytes);
 // buffers hold table indices, not values.
 void check_not_compressed(const tflite::Model& model);
 
+// TensorFlow Lite Micro's DECODE operator (custom code "TFLM_DECODE"), which the reader folds away
+// (tflite_decode.cpp): true for its operator code.
+bool is_tflm_decode(const tflite::OperatorCode& code);
+// Decodes every TFLM_DECODE output of `subgraph` (tensors already converted) into the constant it stands for,
+// marked with Tensor::lut_bits; CompileError naming the operator and tensor for a kind other than the look-up
+// table or for data that does not decode (indices past a table, tables too short, a wrong width or shape).
+void fold_tflm_decodes(const tflite::Model& model, const tflite::SubGraph& subgraph, Graph& graph);
+
 // The main subgraph: subgraph 0, present and non-null.
 const tflite::SubGraph& main_subgraph(const tflite::Model& model);
 
@@ -52,7 +60,7 @@ struct ResolvedOp {
   OpKind kind;
   int version;
   int binding = -1;  // index into the bindings for OpKind::Custom
-  bool by_reader = false;  // CALL_ONCE, VAR_HANDLE: no IR op (is_reader_handled_code)
+  bool by_reader = false;  // CALL_ONCE, VAR_HANDLE, TFLM_DECODE: no IR op (is_reader_handled_code, is_tflm_decode)
 };
 std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tflite::SubGraph& subgraph,
                                           const CustomOpBindings& bindings);

@@ -115,7 +115,7 @@ std::vector<ResolvedOp> resolve_operators(const tflite::Model& model, const tfli
   for (size_t i = 0; i < count; ++i) {
     const tflite::OperatorCode& code = opcode_of(model, *operators->Get(i), i);
     const int binding = binding_of(code, bindings);
-    if (binding < 0 && is_reader_handled_code(builtin_code(code))) {
+    if (binding < 0 && (is_reader_handled_code(builtin_code(code)) || is_tflm_decode(code))) {
       resolved.push_back({OpKind::Custom, code.version(), -1, true});
       continue;
     }

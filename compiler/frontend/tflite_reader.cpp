@@ -52,7 +52,7 @@ CustomOpOptions custom_options(const tflite::Operator& source, const tflite::Ope
 void convert_ops(const tflite::Model& model, const tflite::SubGraph& subgraph, const std::vector<ResolvedOp>& resolved,
                  const CustomOpBindings& bindings, Graph& graph) {
   for (size_t i = 0; i < resolved.size(); ++i) {
-    if (resolved[i].by_reader) continue;  // CALL_ONCE, VAR_HANDLE: resolve_variables
+    if (resolved[i].by_reader) continue;  // CALL_ONCE, VAR_HANDLE: resolve_variables; TFLM_DECODE: folded
     const tflite::Operator& source = *subgraph.operators()->Get(static_cast<uint32_t>(i));
     Op op;
     op.kind = resolved[i].kind;
@@ -82,6 +82,7 @@ Graph read_tflite(const std::vector<uint8_t>& bytes, const CustomOpBindings& cus
   if (model.description() != nullptr) graph.description = model.description()->str();
   convert_tensors(model, subgraph, bytes, graph);
   graph.inputs = tensor_ids(subgraph.inputs(), graph, false, "graph input");
+  fold_tflm_decodes(model, subgraph, graph);
   graph.outputs = tensor_ids(subgraph.outputs(), graph, false, "graph output");
   convert_ops(model, subgraph, resolved, custom_ops, graph);
   resolve_variables(model, subgraph, bytes, graph);

@@ -79,8 +79,10 @@ void check_not_compressed(const tflite::Model& model) {
     const flatbuffers::String* name = metadata->Get(i)->name();
     if (name != nullptr && name->size() == sizeof kCompression - 1 &&
         std::memcmp(name->data(), kCompression, sizeof kCompression - 1) == 0) {
-      throw CompileError("the model's constants are compressed for TensorFlow Lite Micro (metadata "
-                         "'COMPRESSION_METADATA'), which microaot does not support: compile the uncompressed model");
+      throw CompileError("the model's constants are compressed for TensorFlow Lite Micro in its earlier form "
+                         "(metadata 'COMPRESSION_METADATA', decoded inside each kernel), which microaot does not "
+                         "read: compile the uncompressed model, or compress it with TFLM's current tooling (DECODE "
+                         "operators, look-up-table kind), which microaot reads");
     }
   }
 }

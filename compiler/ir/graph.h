@@ -68,6 +68,10 @@ struct Tensor {
   // persistent region, never reused; `data` holds its initial value (what reset restores).
   bool is_persistent = false;
   RingWindow ring;
+  // Decoded at compile time from TensorFlow Lite Micro's look-up-table compression (a TFLM_DECODE operator's
+  // output, frontend/tflite_decode.cpp): its index bits and the bytes of TFLM's indices and ancillary data; 0 else.
+  int lut_bits = 0;
+  int64_t lut_bytes = 0;
 
   int64_t num_elements() const;
   int64_t byte_size() const;

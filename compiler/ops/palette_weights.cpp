@@ -11,10 +11,10 @@ namespace {
 
 size_t row_bytes(int32_t n, int bits) { return microaot_palette_row_bytes(static_cast<size_t>(n), bits); }
 
-// Row c's distinct values, ascending.
-std::vector<int8_t> distinct_values(const std::vector<int8_t>& rows, int32_t c, int32_t n) {
-  const auto begin = rows.begin() + static_cast<std::ptrdiff_t>(c) * n;
-  std::vector<int8_t> values(begin, begin + n);
+// Row c's distinct values, ascending (shared: every row's).
+std::vector<int8_t> distinct_values(const std::vector<int8_t>& rows, int32_t c, int32_t n, bool shared = false) {
+  const auto begin = shared ? rows.begin() : rows.begin() + static_cast<std::ptrdiff_t>(c) * n;
+  std::vector<int8_t> values(begin, shared ? rows.end() : begin + n);
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
   return values;
@@ -40,27 +40,36 @@ std::string with_commas(int64_t v) {
 
 }  // namespace
 
-int palette_bits(const std::vector<int8_t>& rows, int32_t channels, int32_t n) {
+int palette_bits(const std::vector<int8_t>& rows, int32_t channels, int32_t n, bool shared) {
   size_t most = 1;
-  for (int32_t c = 0; c < channels; ++c) most = std::max(most, distinct_values(rows, c, n).size());
+  for (int32_t c = 0; c < (shared ? 1 : channels); ++c) most = std::max(most, distinct_values(rows, c, n, shared).size());
   int bits = 1;
   while ((size_t{1} << bits) < most) ++bits;
   return bits;
 }
 
-Palette make_palette(const std::vector<int8_t>& rows, int32_t channels, int32_t n, int bits) {
+int64_t palette_bytes(int32_t channels, int32_t n, int bits, bool shared) {
+  const int64_t tables = (shared ? 1 : int64_t{channels}) << bits;
+  return 1 + int64_t{channels} * static_cast<int64_t>(row_bytes(n, bits)) + tables;
+}
+
+Palette make_palette(const std::vector<int8_t>& rows, int32_t channels, int32_t n, int bits, bool shared) {
   MICROAOT_CHECK(bits >= 1 && bits <= MICROAOT_PALETTE_MAX_BITS && rows.size() == size_t(channels) * size_t(n),
                  "palette of " + std::to_string(bits) + " bits");
   Palette p;
   p.bits = bits;
+  p.shared = shared;
   const size_t entries = size_t{1} << bits;
-  p.table.assign(static_cast<size_t>(channels) * entries, 0);
+  p.table.assign((shared ? 1 : static_cast<size_t>(channels)) * entries, 0);
   p.indices.assign(1 + static_cast<size_t>(channels) * row_bytes(n, bits), 0);
-  p.indices[0] = static_cast<uint8_t>(bits);
+  p.indices[0] = static_cast<uint8_t>(bits | (shared ? MICROAOT_PALETTE_SHARED : 0u));
+  const std::vector<int8_t> all = shared ? distinct_values(rows, 0, n, true) : std::vector<int8_t>{};
+  if (shared) MICROAOT_CHECK(all.size() <= entries, "the weights have more values than the shared palette");
+  if (shared) std::copy(all.begin(), all.end(), p.table.begin());
   for (int32_t c = 0; c < channels; ++c) {
-    const std::vector<int8_t> values = distinct_values(rows, c, n);
+    const std::vector<int8_t> values = shared ? all : distinct_values(rows, c, n);
     MICROAOT_CHECK(values.size() <= entries, "channel " + std::to_string(c) + " has more values than the palette");
-    std::copy(values.begin(), values.end(), p.table.begin() + static_cast<std::ptrdiff_t>(c * entries));
+    if (!shared) std::copy(values.begin(), values.end(), p.table.begin() + static_cast<std::ptrdiff_t>(c * entries));
     uint8_t* row = &p.indices[1 + static_cast<size_t>(c) * row_bytes(n, bits)];
     for (int32_t i = 0; i < n; ++i) {
       const int8_t w = rows[static_cast<size_t>(c) * static_cast<size_t>(n) + static_cast<size_t>(i)];
@@ -71,6 +80,14 @@ Palette make_palette(const std::vector<int8_t>& rows, int32_t channels, int32_t 
     }
   }
   return p;
+}
+
+Palette smallest_palette(const std::vector<int8_t>& rows, int32_t channels, int32_t n, int max_bits) {
+  const int own = palette_bits(rows, channels, n), one = palette_bits(rows, channels, n, true);
+  const bool own_fits = own <= max_bits, one_fits = one <= max_bits;
+  if (!own_fits && !one_fits) return {};
+  const bool shared = !own_fits || (one_fits && palette_bytes(channels, n, one, true) < palette_bytes(channels, n, own, false));
+  return make_palette(rows, channels, n, shared ? one : own, shared);
 }
 
 std::vector<int8_t> decode_palette(const Palette& palette, int32_t channels, int32_t n) {
@@ -95,10 +112,14 @@ std::vector<int8_t> depthwise_channel_rows(const std::vector<int8_t>& filter, in
 
 bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& weights, const std::vector<int8_t>& rows,
                          int32_t channels, int32_t n, const std::string& palette_stem) {
-  if (target.compress_bits == 0 || rows.empty()) return false;
-  const int bits = palette_bits(rows, channels, n);
-  if (bits > target.compress_bits) return false;
-  Palette palette = make_palette(rows, channels, n, bits);
+  // TFLM's compressed weights keep a palette (of at most their own width) unless --compress-weights off.
+  const int max_bits = weights.lut_bits > 0 && !target.compress_off_asked
+                           ? std::max(target.compress_bits, weights.lut_bits)
+                           : target.compress_bits;
+  if (max_bits == 0 || rows.empty()) return false;
+  const Palette palette = smallest_palette(rows, channels, n, max_bits);
+  if (palette.bits == 0) return false;
+  const int bits = palette.bits;
   const int64_t before = static_cast<int64_t>(rows.size());
   if (palette.bytes() >= before) return false;
   const int64_t indices = static_cast<int64_t>(palette.indices.size());
@@ -110,7 +131,7 @@ bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& w
   call.stem = palette_stem;
   call.scratch_bytes = n;
   call.specialisation = "palettised weights: " + std::to_string(bits) + "-bit indices and " +
-                        std::to_string(1 << bits) + " values per channel, int8 " + with_commas(before) + " B -> " +
+                        std::to_string(1 << bits) + (palette.shared ? " values in one table for all channels" : " values per channel") + ", int8 " + with_commas(before) + " B -> " +
                         with_commas(indices) + " + " + with_commas(tables) + " B (" +
                         std::to_string((100 * (indices + tables) + before / 2) / before) +
                         "%), each channel's " + std::to_string(n) + " weights decoded into the scratch";
@@ -125,8 +146,11 @@ PaletteFacts palette_facts(const Graph& graph, const KernelCall& call) {
   const Tensor& indices = graph.tensor(call.args[1]);
   const Tensor& table = graph.tensor(call.args[2]);
   if (indices.data.empty()) return {};
-  const int bits = indices.data[0];
-  return {bits, (table.byte_size() >> bits) * call.scratch_bytes, indices.byte_size() + table.byte_size()};
+  const int bits = microaot_palette_bits(indices.data.data());
+  if (bits == 0 || call.scratch_bytes <= 0) return {};
+  const bool shared = (indices.data[0] & MICROAOT_PALETTE_SHARED) != 0;
+  const int64_t rows = (indices.byte_size() - 1) / static_cast<int64_t>(row_bytes(static_cast<int32_t>(call.scratch_bytes), bits));
+  return {bits, shared, rows * call.scratch_bytes, indices.byte_size() + table.byte_size()};
 }
 
 }  // namespace microaot

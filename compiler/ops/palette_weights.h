@@ -19,16 +19,25 @@ namespace microaot {
 // `channels` rows of `n` int8 weights as packed indices and tables (the kernels' layout).
 struct Palette {
   int bits = 0;
-  std::vector<uint8_t> indices;  // byte 0: bits; then one row of n indices per channel, from a byte each
-  std::vector<int8_t> table;     // 2^bits values per channel, ascending, zero-padded
+  bool shared = false;           // one table for every channel (MICROAOT_PALETTE_SHARED)
+  std::vector<uint8_t> indices;  // byte 0: bits (| the shared flag); then one row of n indices per channel
+  std::vector<int8_t> table;     // 2^bits values per channel (or in all when shared), ascending, zero-padded
   int64_t bytes() const { return static_cast<int64_t>(indices.size() + table.size()); }
 };
 
-// The fewest bits (at least 1) whose 2^bits values hold every channel's distinct weights.
-int palette_bits(const std::vector<int8_t>& rows, int32_t channels, int32_t n);
+// The fewest bits (at least 1) whose 2^bits values hold every channel's distinct weights (shared: the distinct
+// weights of all channels together).
+int palette_bits(const std::vector<int8_t>& rows, int32_t channels, int32_t n, bool shared = false);
 
-// The palette of `rows` (channels x n, row-major) at `bits` >= palette_bits.
-Palette make_palette(const std::vector<int8_t>& rows, int32_t channels, int32_t n, int bits);
+// The palette of `rows` (channels x n, row-major) at `bits` >= palette_bits(rows, channels, n, shared).
+Palette make_palette(const std::vector<int8_t>& rows, int32_t channels, int32_t n, int bits, bool shared = false);
+
+// The bytes of a palette (indices and tables) without building it.
+int64_t palette_bytes(int32_t channels, int32_t n, int bits, bool shared);
+
+// The smallest exact palette of `rows` whose bits are at most max_bits: per-channel tables or one shared table,
+// whichever has fewer bytes (per-channel on a tie); bits 0 when neither fits max_bits.
+Palette smallest_palette(const std::vector<int8_t>& rows, int32_t channels, int32_t n, int max_bits);
 
 // The weights a palette holds, decoded as the kernels decode them (channels x n): the tests' oracle.
 std::vector<int8_t> decode_palette(const Palette& palette, int32_t channels, int32_t n);
@@ -47,6 +56,7 @@ bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& w
 // for any other call.
 struct PaletteFacts {
   int bits = 0;
+  bool shared = false;     // one table for every channel
   int64_t int8_bytes = 0;  // the weights as the model holds them
   int64_t bytes = 0;       // indices and tables
 };

@@ -19,6 +19,20 @@ std::vector<int8_t> few_valued_rows(std::mt19937& rng, int32_t channels, int32_t
   return rows;
 }
 
+Tensor named(const std::string& name) {
+  Tensor t;
+  t.name = name;
+  return t;
+}
+
+// A call of a portable stem over input 0, weights 1, bias 2, output 3.
+KernelCall portable_call(const std::string& stem) {
+  KernelCall call;
+  call.stem = stem;
+  call.args = {0, 1, 2, 3};
+  return call;
+}
+
 // Every width 1..8, rows of odd lengths (indices crossing bytes at 3, 5, 6, 7 bits): the kernels' decoding gives
 // the weights back, in the layout's sizes.
 TEST(PaletteWeights, DecodingGivesTheWeightsBackAtEveryWidth) {
@@ -54,11 +68,8 @@ TEST(PaletteWeights, DepthwiseRowsAreEachChannelsTaps) {
 
 // A palette no smaller than the weights, or wider than --compress-weights allows, leaves the call as it was.
 TEST(PaletteWeights, TakenOnlyWhereItPaysAndTheSettingAllows) {
-  Tensor w;
-  w.name = "w";
-  KernelCall call;
-  call.stem = "fully_connected_s8";
-  call.args = {0, 1, 2, 3};
+  const Tensor w = named("w");
+  KernelCall call = portable_call("fully_connected_s8");
   Target target;
   target.compress_bits = 7;
   std::mt19937 rng(3);
@@ -79,6 +90,66 @@ TEST(PaletteWeights, TakenOnlyWhereItPaysAndTheSettingAllows) {
   EXPECT_EQ(call.derived[0].byte_size(), 1 + 4 * 32);
   EXPECT_EQ(call.derived[1].byte_size(), 4 * 16);
   EXPECT_EQ(call.scratch_bytes, 64);
+}
+
+// Rows drawn from one set of values: the shared palette (flag in byte 0, one table of 2^bits) decodes back at
+// every width.
+TEST(PaletteWeights, SharedTableDecodesBackAtEveryWidth) {
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> weight(-128, 127);
+  for (int bits = 1; bits <= 8; ++bits) {
+    std::vector<int8_t> common;
+    for (int v = 0; v < (1 << bits); ++v) common.push_back(static_cast<int8_t>(weight(rng)));
+    std::uniform_int_distribution<size_t> pick(0, common.size() - 1);
+    const int32_t channels = 5, n = 9;
+    std::vector<int8_t> rows;
+    for (int32_t i = 0; i < channels * n; ++i) rows.push_back(common[pick(rng)]);
+    EXPECT_LE(palette_bits(rows, channels, n, true), bits);
+    const Palette p = make_palette(rows, channels, n, bits, true);
+    EXPECT_EQ(p.indices[0], bits | 0x80);
+    EXPECT_EQ(p.table.size(), size_t{1} << bits);
+    EXPECT_EQ(p.bytes(), palette_bytes(channels, n, bits, true));
+    EXPECT_EQ(decode_palette(p, channels, n), rows) << bits << " bits";
+  }
+}
+
+// The smaller exact form is taken: a shared table where per-channel tables outweigh short rows (3x3 depthwise),
+// per-channel tables where the channels' values differ and the rows are long.
+TEST(PaletteWeights, SmallestPaletteChoosesSharedOrPerChannelByBytes) {
+  std::mt19937 rng(12);
+  std::vector<int8_t> taps;  // 64 channels x 9 taps from 16 common values: 1 + 64 x 5 + 16 B vs 1 + 64 x (5 + 16) B
+  for (int i = 0; i < 64 * 9; ++i) taps.push_back(static_cast<int8_t>(8 * (i * 7 % 16) - 64));
+  const Palette shared = smallest_palette(taps, 64, 9, 7);
+  EXPECT_TRUE(shared.shared);
+  EXPECT_EQ(shared.bits, 4);
+  EXPECT_EQ(shared.bytes(), 1 + 64 * 5 + 16);
+  EXPECT_EQ(decode_palette(shared, 64, 9), taps);
+  const std::vector<int8_t> own = few_valued_rows(rng, 8, 256, 4);  // own 4 values per channel: 2 bits each
+  const Palette per_channel = smallest_palette(own, 8, 256, 7);
+  EXPECT_FALSE(per_channel.shared);
+  EXPECT_EQ(per_channel.bits, 2);
+  EXPECT_EQ(decode_palette(per_channel, 8, 256), own);
+  EXPECT_EQ(smallest_palette(taps, 64, 9, 3).bits, 0);  // neither form fits 3 bits: no palette
+}
+
+// The reports read a bound call's format back: a shared table's rows count as the layer's channels.
+TEST(PaletteWeights, FactsOfASharedPalette) {
+  const Tensor w = named("w");
+  KernelCall call = portable_call("depthwise_conv_2d_s8");
+  Target target;
+  target.compress_bits = 7;
+  std::vector<int8_t> taps;
+  for (int i = 0; i < 64 * 9; ++i) taps.push_back(static_cast<int8_t>(i % 16));
+  ASSERT_TRUE(use_palette_weights(target, call, w, taps, 64, 9, "depthwise_conv_2d_s8_palette"));
+  Graph graph;
+  graph.tensors = {Tensor{}, call.derived[0], call.derived[1]};
+  call.args[1] = 1, call.args[2] = 2;
+  const PaletteFacts facts = palette_facts(graph, call);
+  EXPECT_EQ(facts.bits, 4);
+  EXPECT_TRUE(facts.shared);
+  EXPECT_EQ(facts.int8_bytes, 64 * 9);
+  EXPECT_EQ(facts.bytes, 1 + 64 * 5 + 16);
+  EXPECT_NE(call.specialisation.find("one table for all channels"), std::string::npos);
 }
 
 }  // namespace

@@ -22,6 +22,9 @@ struct Target {
   // --compress-weights: the most bits per index a palettised layer's weights may take (compiler/ops/
   // palette_weights.h; runtime microaot/internal/palette.h), 0 = off. Default: default_compress_bits.
   int compress_bits = 0;
+  // --compress-weights off given: also the weights of a TFLM-compressed model (Tensor::lut_bits) stay plain,
+  // which otherwise keep a palette whatever compress_bits says.
+  bool compress_off_asked = false;
 
   // Whether the kernels may use an extension: the target has it and the setting is speed.
   bool kernels_use_dsp() const { return dsp && !optimize_size; }

@@ -20,24 +20,25 @@ struct Packed {
   std::vector<int8_t> table;
 };
 
-// rows: channels x n; row c's values are table[c * 2^bits + index] with index random below 2^bits.
+// rows: channels x n; row c's values are table[c * 2^bits + index] with index random below 2^bits (shared: one
+// table of 2^bits for every channel, flagged in the header).
 struct Layer {
   std::vector<int8_t> rows;
   Packed packed;
 };
 
-Layer random_palette(std::mt19937& rng, int channels, int n, int bits) {
+Layer random_palette(std::mt19937& rng, int channels, int n, int bits, bool shared = false) {
   Layer l;
   const int entries = 1 << bits;
-  l.packed.table = random_ints<int8_t>(rng, static_cast<size_t>(channels * entries), -128, 127);
+  l.packed.table = random_ints<int8_t>(rng, static_cast<size_t>((shared ? 1 : channels) * entries), -128, 127);
   const size_t row_bytes = (static_cast<size_t>(n) * bits + 7) / 8;
   l.packed.indices.assign(1 + static_cast<size_t>(channels) * row_bytes, 0);
-  l.packed.indices[0] = static_cast<uint8_t>(bits);
+  l.packed.indices[0] = static_cast<uint8_t>(bits | (shared ? 0x80 : 0));
   std::uniform_int_distribution<int> pick(0, entries - 1);
   for (int c = 0; c < channels; ++c) {
     for (int i = 0; i < n; ++i) {
       const int index = pick(rng);
-      l.rows.push_back(l.packed.table[static_cast<size_t>(c * entries + index)]);
+      l.rows.push_back(l.packed.table[static_cast<size_t>((shared ? 0 : c) * entries + index)]);
       for (int b = 0; b < bits; ++b) {  // bit b of the index: bit i * bits + b of the row
         const size_t at = static_cast<size_t>(i) * bits + b;
         if ((index >> b) & 1) l.packed.indices[1 + c * row_bytes + at / 8] |= static_cast<uint8_t>(1u << (at % 8));
@@ -92,7 +93,7 @@ TEST(PaletteKernels, ConvAndDepthwiseMatchTheUnpalettisedKernels) {
     const int bits = 1 + trial % 7;
     const Geometry g = random_geometry(rng, depthwise, 1 + trial % 3);
     const int taps = g.filter_h * g.filter_w * (depthwise ? 1 : g.in_c);
-    const Layer l = random_palette(rng, g.out_c, taps, bits);
+    const Layer l = random_palette(rng, g.out_c, taps, bits, trial % 3 == 2);
     const auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
     const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -3000, 3000);
     const size_t out_size = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
@@ -137,7 +138,7 @@ TEST(PaletteKernels, FullyConnectedMatchesTheUnpalettisedKernel) {
   for (int trial = 0; trial < 60; ++trial) {
     const int bits = 1 + trial % 8;
     const int units = 1 + trial % 9, depth = 1 + (trial * 7) % 41, batches = 1 + trial % 3;
-    const Layer l = random_palette(rng, units, depth, bits);
+    const Layer l = random_palette(rng, units, depth, bits, trial % 3 == 2);
     microaot_fully_connected_params_q p{};
     p.batches = batches, p.input_depth = depth, p.output_depth = units;
     std::vector<int32_t> multiplier, shift;
@@ -165,7 +166,7 @@ TEST(PaletteKernels, RefuseACorruptHeaderOrAMissingArgument) {
   random_quant(rng, p, multiplier, shift, 2);
   const std::vector<int8_t> input = {1, 2, 3, 4};
   std::vector<int8_t> out(2, 0x55), scratch(4);
-  for (uint8_t header : {uint8_t{0}, uint8_t{9}, uint8_t{255}}) {
+  for (uint8_t header : {uint8_t{0}, uint8_t{9}, uint8_t{0x80}, uint8_t{0x89}, uint8_t{255}}) {
     l.packed.indices[0] = header;
     EXPECT_EQ(microaot_fully_connected_s8_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
                                                   nullptr, out.data(), scratch.data()),

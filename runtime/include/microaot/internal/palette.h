@@ -1,10 +1,11 @@
 /* Palettised weights (issue 32): a layer whose int8 weights take at most 2^bits values per output channel is
  * stored as packed indices plus a table per channel, and its kernel decodes one channel's weights at a time into
  * a scratch of one filter's bytes. The layout, which the compiler writes (compiler/ops/palette_weights.h):
- *   indices  byte 0: bits per index (1..8); then one row per channel, each starting on a byte: element i in bits
- *            [i * bits, (i + 1) * bits) of the row, counted from the least significant bit of its first byte
- *   table    2^bits int8 values per channel (an index past a channel's own values reads a 0 of the padding),
- *            so that no index of `bits` bits reads outside the table. */
+ *   indices  byte 0: bits per index (1..8), plus MICROAOT_PALETTE_SHARED when one table serves every channel;
+ *            then one row per channel, each starting on a byte: element i in bits [i * bits, (i + 1) * bits) of
+ *            the row, counted from the least significant bit of its first byte
+ *   table    2^bits int8 values per channel, or 2^bits in all when shared (an index past the values reads a 0 of
+ *            the padding), so that no index of `bits` bits reads outside the table. */
 #ifndef MICROAOT_INTERNAL_PALETTE_H
 #define MICROAOT_INTERNAL_PALETTE_H
 
@@ -12,11 +13,21 @@
 #include <stdint.h>
 
 #define MICROAOT_PALETTE_MAX_BITS 8
+/* Flag of byte 0: one table of 2^bits values for all channels (where per-channel tables would cost more than
+ * they save, e.g. a 3x3 depthwise filter's 9 taps). */
+#define MICROAOT_PALETTE_SHARED 0x80u
 
-/* The bits per index of a layer's indices, or 0 when byte 0 is outside 1..8 (a corrupt graph blob). */
+/* The bits per index of a layer's indices, or 0 when byte 0 (less the shared flag) is outside 1..8 (a corrupt
+ * graph blob). */
 static inline int microaot_palette_bits(const uint8_t* indices) {
-  const int bits = indices[0];
+  const int bits = (int)(indices[0] & ~MICROAOT_PALETTE_SHARED);
   return bits >= 1 && bits <= MICROAOT_PALETTE_MAX_BITS ? bits : 0;
+}
+
+/* Channel `channel`'s table: its own, or the one shared table. */
+static inline const int8_t* microaot_palette_values(const uint8_t* indices, int bits, const int8_t* table,
+                                                    size_t channel) {
+  return (indices[0] & MICROAOT_PALETTE_SHARED) != 0u ? table : table + (channel << bits);
 }
 
 /* The bytes of one channel's row of n indices. */
@@ -27,7 +38,7 @@ static inline size_t microaot_palette_row_bytes(size_t n, int bits) { return (n 
 static inline void microaot_palette_decode(const uint8_t* indices, int bits, const int8_t* table, size_t channel,
                                            size_t n, int8_t* out) {
   const uint8_t* row = indices + 1 + channel * microaot_palette_row_bytes(n, bits);
-  const int8_t* values = table + (channel << bits);
+  const int8_t* values = microaot_palette_values(indices, bits, table, channel);
   const unsigned mask = (1u << bits) - 1u;
   size_t i, bit = 0;
   if (bits == 4) { /* the common palette of 16: two per byte */
