@@ -205,6 +205,7 @@ void resolve_compile_options(CompileCommandOptions& o) {
   o.compile.target.optimize_size = o.optimize == "size";
   o.compile.target.optimize_balanced = o.optimize == "balanced";
   o.compile.target.compress_bits = compress_bits(o.compress_weights, o.compile.target);
+  o.compile.target.compress_fast_only = o.compress_weights.empty() && default_compress_fast_only(o.compile.target);
   if (o.compile.cluster_values < 0 || o.compile.cluster_values > kMaxClusterValues) {
     throw UsageError("--cluster-weights takes 1 to " + std::to_string(kMaxClusterValues) + " values per channel, got " +
                      std::to_string(o.compile.cluster_values));

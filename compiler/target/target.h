@@ -22,6 +22,9 @@ struct Target {
   // --compress-weights: the most bits per index a palettised layer's weights may take (compiler/ops/
   // palette_weights.h; runtime microaot/internal/palette.h), 0 = off. Default: default_compress_bits.
   int compress_bits = 0;
+  // Palettes only where a DSP palette kernel takes the layer and its decode pays (compiler/ops/palette_weights.h):
+  // the default at balanced on a DSP target; an explicit --compress-weights palettises every layer it fits.
+  bool compress_fast_only = false;
 
   // Whether the kernels may use an extension: the target has it and the setting is speed.
   bool kernels_use_dsp() const { return dsp && !optimize_size; }
@@ -36,8 +39,10 @@ struct Target {
 
 // The palettes --compress-weights lossless takes: up to 128 values per channel, where they pay.
 constexpr int kLosslessPaletteBits = 7;
-// --compress-weights' default: kLosslessPaletteBits at size, and at balanced without the DSP extension; else off.
+// --compress-weights' default: kLosslessPaletteBits at size and balanced (on a DSP target only where the DSP
+// palette kernel pays: default_compress_fast_only); else off.
 int default_compress_bits(const Target& target);
+bool default_compress_fast_only(const Target& target);
 // --compress-weights as typed: "off", "lossless" or the bits.
 std::string compress_weights_name(int bits);
 

@@ -1,0 +1,64 @@
+/* int8 1x1 CONV_2D over palettised weights on the DSP (microaot/kernels/packed.h): four output channels at a
+ * time decoded into a block in the int16 layout of the packed loops (microaot/internal/palette_dot.h), then every
+ * output pixel against it, so each weight is decoded once per call; the output step the packed kernels' table. */
+#include <stddef.h>
+
+#include "microaot/internal/packed_step.h"
+#include "microaot/internal/palette_dot.h"
+#include "microaot/kernels/packed.h"
+#include "microaot/packed_matmul.h"
+
+typedef microaot_conv_2d_params_q conv_params;
+
+/* Output channels u .. u + count - 1 of every output pixel, from the decoded block. */
+static void palette_quad_pixels(const conv_params* p, const int8_t* input, const uint32_t* block,
+                                const int32_t* step, int32_t u, int32_t count, int8_t* output) {
+  const size_t depth = (size_t)p->input_depth, units = (size_t)p->output_depth;
+  const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * depth;
+  const size_t pixel_step = (size_t)p->stride_width * depth;
+  const size_t row_step = (size_t)p->stride_height * (size_t)p->input_width * depth;
+  const int32_t groups = p->input_depth / 4;
+  int32_t words[4][4]; /* per channel: folded bias, multiplier, rounding, shift */
+  int32_t b, oy, ox, j;
+  int8_t* out = output + (size_t)u;
+  for (j = 0; j < 4; ++j) {
+    const int32_t* const w = step + ((u + j) / 2) * MICROAOT_PACKED_STEP_WORDS + (u + j) % 2;
+    int32_t k;
+    for (k = 0; k < 4; ++k) words[j][k] = j < count ? w[2 * k] : 0;
+  }
+  for (b = 0; b < p->batches; ++b) {
+    for (oy = 0; oy < p->output_height; ++oy) {
+      const int8_t* in = input + (size_t)b * image_size + (size_t)oy * row_step;
+      for (ox = 0; ox < p->output_width; ++ox, in += pixel_step, out += units) {
+        int32_t acc[4];
+        acc[0] = words[0][0], acc[1] = words[1][0], acc[2] = words[2][0], acc[3] = words[3][0];
+        microaot_palette_dot_1x4(block, in, groups, acc);
+        for (j = 0; j < count; ++j) {
+          out[j] = microaot_packed_saturated(microaot_packed_requantized(acc[j], words[j][1], words[j][2], words[j][3]));
+        }
+      }
+    }
+  }
+}
+
+microaot_status microaot_conv_2d_s8_packed_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                   const uint8_t* indices, const int8_t* table,
+                                                   const int32_t* requant, int8_t* output, void* scratch) {
+  const int32_t units = params->output_depth, depth = params->input_depth;
+  uint32_t* const block = (uint32_t*)scratch;
+  int bits;
+  int32_t u;
+  if (indices == NULL || table == NULL || requant == NULL || block == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  bits = microaot_palette_bits(indices);
+  if (bits == 0 || !MICROAOT_PACKED_PALETTE_FITS(depth)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
+  for (u = 0; u < units; u += 4) {
+    const int32_t count = units - u < 4 ? units - u : 4;
+    microaot_palette_decode_quad(indices, bits, table, (size_t)u, count, depth, block);
+    palette_quad_pixels(params, input, block, requant, u, count, output);
+  }
+  if (params->activation_min != -128 || params->activation_max != 127) {
+    microaot_packed_clamp_row(output, params->batches * params->output_height * params->output_width * units,
+                              params->activation_min, params->activation_max);
+  }
+  return MICROAOT_STATUS_OK;
+}
