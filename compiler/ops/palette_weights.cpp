@@ -138,8 +138,14 @@ bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& w
   return true;
 }
 
-bool packed_palette_pays(int bits, int64_t pixels) {
-  return pixels * kPaletteDecodeShare >= (bits == 4 ? kPaletteDecodeCost4 : kPaletteDecodeCost);
+int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth) {
+  const int64_t decode = bits == 2 || bits == 4 ? kPaletteDecodeCostWhole : bits == 3 ? kPaletteDecodeCost3
+                                                                                     : kPaletteDecodeCostOther;
+  return decode * units * depth + kPalettePixelQuadCost * pixels * ((units + 3) / 4);
+}
+
+bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth) {
+  return packed_palette_extra(bits, pixels, units, depth) * 100 <= kPaletteMaxExtraPercent * pixels * units * depth;
 }
 
 bool use_packed_palette_weights(const Graph& graph, const Target& target, KernelCall& call, const Tensor& weights,
@@ -150,7 +156,7 @@ bool use_packed_palette_weights(const Graph& graph, const Target& target, Kernel
   }
   const std::vector<int8_t> rows = constant_values<int8_t>(weights);
   const Palette palette = allowed_palette(target, rows, units, depth);
-  if (palette.bits == 0 || !packed_palette_pays(palette.bits, pixels)) return false;
+  if (palette.bits == 0 || !packed_palette_pays(palette.bits, pixels, units, depth)) return false;
   KernelCall packed = call;  // for its output step's table, params and bias folding
   if (!use_packed_weights(graph, target, packed, "conv_2d_s8_packed", units, depth)) return false;
   const Tensor step = packed.derived[1];

@@ -46,13 +46,16 @@ bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& w
 
 // The DSP palette kernel (runtime microaot/kernels/packed.h, microaot_conv_2d_s8_packed_palette): a 1x1 CONV_2D
 // of `units` rows of `depth` weights over `pixels` output pixels, on a DSP target, where the packed kernel takes
-// the layer. Its decode (four channels at a time, to the int16 words of the packed loops) costs about
-// kPaletteDecodeCost4 instructions per weight at 4 bits, kPaletteDecodeCost at other widths (bench per_op, Cortex-M4),
-// once per call, against about one per MAC for the packed loops: it pays, at most kPaletteDecodeShare of the
-// layer's MACs more, from pixels >= cost / share.
+// the layer. The instructions it adds to the packed kernel's (Cortex-M4, bench per_op, clustered VWW and KWS):
+// its decode, once per call (about 4 per weight at 2 and 4 bits, 9 at 3, 12 at others), and its output step, one
+// pixel against four channels (about 24 per pixel and quad, where the packed kernel takes two pixels against two).
+// It pays when that is at most kPaletteMaxExtraPercent of the layer's MACs (the packed kernel runs 1.1-1.3
+// instructions per MAC): KWS's pointwise layers (125 pixels, 64 x 64) take it, VWW's 6x6 and 3x3 ones do not.
 inline const char* const kPackedPaletteStem = "conv_2d_s8_packed_palette";
-constexpr int64_t kPaletteDecodeCost4 = 4, kPaletteDecodeCost = 12, kPaletteDecodeShare = 10;  // 10 = 1/10
-bool packed_palette_pays(int bits, int64_t pixels);
+constexpr int64_t kPaletteDecodeCostWhole = 4, kPaletteDecodeCost3 = 9, kPaletteDecodeCostOther = 12;
+constexpr int64_t kPalettePixelQuadCost = 24, kPaletteMaxExtraPercent = 15;
+int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth);
+bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth);
 
 // Turns `call` (lowered for conv_2d_s8, a 1x1 filter without padding) into a call of the DSP palette kernel over
 // the palette of `weights` and the packed kernels' output step's table, when --compress-weights allows the

@@ -30,21 +30,46 @@ static inline unsigned microaot_palette_index(const uint8_t* row, size_t i, int 
   return v & ((1u << bits) - 1u);
 }
 
+#if defined(__GNUC__)
+#define MICROAOT_PALETTE_INLINE static inline __attribute__((always_inline))
+#else
+#define MICROAOT_PALETTE_INLINE static inline
+#endif
+
+/* The groups of a row of indices of up to 6 bits through a bit buffer (a group's 4 * bits <= 24 bits, so a byte
+ * always fits above what is left), from dst to end; inlined where `bits` is a constant (one copy per width). */
+MICROAOT_PALETTE_INLINE void microaot_palette_stream_w16(const uint8_t* row, const int8_t* values, int bits,
+                                                         uint32_t* dst, const uint32_t* end) {
+  const unsigned mask = (1u << bits) - 1u, need = 4u * (unsigned)bits;
+  uint32_t buffer = 0;
+  unsigned have = 0;
+  for (; dst != end; dst += 4) {
+    while (have < need) {
+      buffer |= (uint32_t)*row++ << have;
+      have += 8u;
+    }
+    dst[0] = microaot_palette_lanes(values[buffer & mask], values[(buffer >> (2 * bits)) & mask]);
+    dst[1] = microaot_palette_lanes(values[(buffer >> bits) & mask], values[(buffer >> (3 * bits)) & mask]);
+    buffer >>= need;
+    have -= need;
+  }
+}
+
 /* Channel `channel`'s n weights (n a multiple of 4) into dst[0], dst[1] (group 0), dst[4], dst[5], ...: the
- * unit's two words per group in the layout above. Four-bit indices (the common 16 values) a byte pair per group. */
+ * unit's two words per group in the layout above. The widths clustering gives most (2, 3, 4 bits) inlined with
+ * their constant; 7 and 8 bits index by index. */
 static inline void microaot_palette_decode_w16(const uint8_t* indices, int bits, const int8_t* table,
                                                size_t channel, int32_t n, uint32_t* dst) {
   const uint8_t* row = indices + 1 + channel * microaot_palette_row_bytes((size_t)n, bits);
   const int8_t* const values = table + (channel << bits);
   const uint32_t* const end = dst + (size_t)n;
   size_t i = 0;
-  if (bits == 4) {
-    for (; dst != end; dst += 4, row += 2) {
-      const unsigned b0 = row[0], b1 = row[1];
-      dst[0] = microaot_palette_lanes(values[b0 & 15u], values[b1 & 15u]);
-      dst[1] = microaot_palette_lanes(values[b0 >> 4], values[b1 >> 4]);
-    }
-    return;
+  switch (bits) {
+    case 2: microaot_palette_stream_w16(row, values, 2, dst, end); return;
+    case 3: microaot_palette_stream_w16(row, values, 3, dst, end); return;
+    case 4: microaot_palette_stream_w16(row, values, 4, dst, end); return;
+    case 1: case 5: case 6: microaot_palette_stream_w16(row, values, bits, dst, end); return;
+    default: break;
   }
   for (; dst != end; dst += 4, i += 4) {
     const int8_t e0 = values[microaot_palette_index(row, i, bits)];
@@ -128,6 +153,7 @@ static inline void microaot_palette_dot_1x4(const uint32_t* block, const int8_t*
 }
 
 #undef MICROAOT_PALETTE_UNIT
+#undef MICROAOT_PALETTE_INLINE
 #undef MICROAOT_PALETTE_GROUP
 
 #endif /* MICROAOT_INTERNAL_PALETTE_DOT_H */
