@@ -48,12 +48,13 @@ bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& w
 // of `units` rows of `depth` weights over `pixels` output pixels, on a DSP target, where the packed kernel takes
 // the layer. The instructions it adds to the packed kernel's (Cortex-M4, bench per_op, clustered VWW and KWS):
 // its decode, once per call (about 4 per weight at 2 and 4 bits, 9 at 3, 12 at others), and its output step, one
-// pixel against four channels (about 24 per pixel and quad, where the packed kernel takes two pixels against two).
-// It pays when that is at most kPaletteMaxExtraPercent of the layer's MACs (the packed kernel runs 1.1-1.3
-// instructions per MAC): KWS's pointwise layers (125 pixels, 64 x 64) take it, VWW's 6x6 and 3x3 ones do not.
+// pixel against four channels (about 8 per pixel and quad more than the packed kernel's, which takes two pixels
+// against two). It pays when that is at most kPaletteMaxExtraPercent of the layer's MACs (the packed kernel runs
+// 1.1-1.3 instructions per MAC, so at most about 1.15x the layer's instructions): KWS's pointwise layers and
+// VWW's 12x12 and 6x6 4-bit ones take it, VWW's 3-bit and 3x3 ones do not.
 inline const char* const kPackedPaletteStem = "conv_2d_s8_packed_palette";
 constexpr int64_t kPaletteDecodeCostWhole = 4, kPaletteDecodeCost3 = 9, kPaletteDecodeCostOther = 12;
-constexpr int64_t kPalettePixelQuadCost = 24, kPaletteMaxExtraPercent = 15;
+constexpr int64_t kPalettePixelQuadCost = 8, kPaletteMaxExtraPercent = 13;
 int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth);
 bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth);
 

@@ -10,31 +10,53 @@
 
 typedef microaot_conv_2d_params_q conv_params;
 
+/* One pixel's four channels (all present) from the decoded block: the step's words of both pairs read straight from
+ * the table (`step`: the quad's first pair), the sums in registers. */
+static inline void palette_quad_pixel(const uint32_t* block, const int8_t* in, int32_t groups, const int32_t* step,
+                                      int8_t* out) {
+  const int32_t* const next = step + MICROAOT_PACKED_STEP_WORDS;
+  int32_t acc[4];
+  acc[0] = step[0], acc[1] = step[1], acc[2] = next[0], acc[3] = next[1];
+  microaot_palette_dot_1x4(block, in, groups, acc);
+  out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], step[2], step[4], step[6]));
+  out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], step[3], step[5], step[7]));
+  out[2] = microaot_packed_saturated(microaot_packed_requantized(acc[2], next[2], next[4], next[6]));
+  out[3] = microaot_packed_saturated(microaot_packed_requantized(acc[3], next[3], next[5], next[7]));
+}
+
+/* The `count` (1..3) channels of a last partial quad: absent channels' words are not read. */
+static void palette_part_pixel(const uint32_t* block, const int8_t* in, int32_t groups, const int32_t* step,
+                               int32_t count, int8_t* out) {
+  int32_t acc[4] = {0, 0, 0, 0}, j;
+  for (j = 0; j < count; ++j) acc[j] = step[(j / 2) * MICROAOT_PACKED_STEP_WORDS + j % 2];
+  microaot_palette_dot_1x4(block, in, groups, acc);
+  for (j = 0; j < count; ++j) {
+    const int32_t* const w = step + (j / 2) * MICROAOT_PACKED_STEP_WORDS + j % 2;
+    out[j] = microaot_packed_saturated(microaot_packed_requantized(acc[j], w[2], w[4], w[6]));
+  }
+}
+
 /* Output channels u .. u + count - 1 of every output pixel, from the decoded block. */
 static void palette_quad_pixels(const conv_params* p, const int8_t* input, const uint32_t* block,
-                                const int32_t* step, int32_t u, int32_t count, int8_t* output) {
+                                const int32_t* requant, int32_t u, int32_t count, int8_t* output) {
   const size_t depth = (size_t)p->input_depth, units = (size_t)p->output_depth;
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * depth;
   const size_t pixel_step = (size_t)p->stride_width * depth;
   const size_t row_step = (size_t)p->stride_height * (size_t)p->input_width * depth;
   const int32_t groups = p->input_depth / 4;
-  int32_t words[4][4]; /* per channel: folded bias, multiplier, rounding, shift */
-  int32_t b, oy, ox, j;
+  const int32_t* const step = requant + (u / 2) * MICROAOT_PACKED_STEP_WORDS; /* u is a multiple of 4 */
+  int32_t b, oy, ox;
   int8_t* out = output + (size_t)u;
-  for (j = 0; j < 4; ++j) {
-    const int32_t* const w = step + ((u + j) / 2) * MICROAOT_PACKED_STEP_WORDS + (u + j) % 2;
-    int32_t k;
-    for (k = 0; k < 4; ++k) words[j][k] = j < count ? w[2 * k] : 0;
-  }
   for (b = 0; b < p->batches; ++b) {
     for (oy = 0; oy < p->output_height; ++oy) {
       const int8_t* in = input + (size_t)b * image_size + (size_t)oy * row_step;
-      for (ox = 0; ox < p->output_width; ++ox, in += pixel_step, out += units) {
-        int32_t acc[4];
-        acc[0] = words[0][0], acc[1] = words[1][0], acc[2] = words[2][0], acc[3] = words[3][0];
-        microaot_palette_dot_1x4(block, in, groups, acc);
-        for (j = 0; j < count; ++j) {
-          out[j] = microaot_packed_saturated(microaot_packed_requantized(acc[j], words[j][1], words[j][2], words[j][3]));
+      if (count == 4) {
+        for (ox = 0; ox < p->output_width; ++ox, in += pixel_step, out += units) {
+          palette_quad_pixel(block, in, groups, step, out);
+        }
+      } else {
+        for (ox = 0; ox < p->output_width; ++ox, in += pixel_step, out += units) {
+          palette_part_pixel(block, in, groups, step, count, out);
         }
       }
     }
