@@ -22,7 +22,8 @@ std::string compile_flags_text(const CompileOptions& o) {
                      o.executor + " --planner " + o.planner + " --alignment " + std::to_string(o.alignment) +
                      " --io-in-arena " + (o.io_in_arena ? "on" : "off");
   if (o.target.optimize_size || o.target.optimize_balanced) text += std::string(" --optimize ") + optimize_name(o.target);
-  if (o.target.compress_bits != default_compress_bits(o.target)) {
+  if (o.target.compress_bits != default_compress_bits(o.target) ||
+      o.target.compress_fast_only != default_compress_fast_only(o.target)) {
     text += " --compress-weights " + compress_weights_name(o.target.compress_bits);
   }
   if (o.cluster_values > 0) text += " --cluster-weights " + std::to_string(o.cluster_values);

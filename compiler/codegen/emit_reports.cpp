@@ -279,7 +279,7 @@ void write_compressed_weights(std::ostream& out, const CompiledModel& model) {
   }
   if (layers > 0) {
     out << "\ncompressed weights (--compress-weights " << compress_weights_name(model.options.target.compress_bits)
-        << "): " << layers << " layers palettised, int8 " << before << " B -> " << after << " B (indices and tables)\n";
+        << (model.options.target.compress_fast_only ? ", where the DSP palette kernel pays" : "") << "): " << layers << " layers palettised, int8 " << before << " B -> " << after << " B (indices and tables)\n";
   }
   if (model.options.cluster_values > 0) out << "\n" << clustered_weights_text(model.clustered, model.options.cluster_values);
   write_tflm_decoded(out, model);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "ops/palette_weights.h"
+
 namespace microaot {
 
 namespace {
@@ -35,6 +37,8 @@ bool band_layer(const CompiledModel& model, size_t step, BandLayer& layer) {
   const Op& op = model.graph.ops[step];
   if (call.custom || call.kernel < 0 || streamable_params().count(call.info().params->name) == 0) return false;
   if (call.stem.find("_global") != std::string::npos || op.inputs.empty() || op.outputs.size() != 1) return false;
+  // The DSP palette kernel decodes its weights once per call: on row ranges, once per band.
+  if (call.stem == kPackedPaletteStem) return false;
   if (int_field(call, "batches") != 1) return false;
   const Tensor& in = model.graph.tensor(op.inputs[0]);
   const Tensor& out = model.graph.tensor(op.outputs[0]);

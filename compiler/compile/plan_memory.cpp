@@ -7,6 +7,7 @@
 
 #include "codegen/emit.h"
 #include "compile/plan_bands.h"
+#include "kernels/kernel_registry.h"
 #include "memory/liveness.h"
 #include "memory/plan_check.h"
 #include "memory/planners.h"
@@ -63,6 +64,8 @@ std::vector<Candidate> in_place_candidates(const CompiledModel& model) {
       continue;
     }
     for (const InPlaceOption& option : handler.in_place(model.graph, op)) {
+      // Only a variant the chosen kernel has (the DSP palette kernel computes whole channels: no overlap).
+      if (kernel_registry().find(model.calls[step].stem, option.variant) == nullptr) continue;
       MICROAOT_CHECK(option.input >= 0 && option.input < static_cast<int>(op.inputs.size()) && option.output >= 0 &&
                          option.output < static_cast<int>(op.outputs.size()),
                      "in-place option of " + describe_op(model.graph, op) + " names a missing tensor");

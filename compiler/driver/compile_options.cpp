@@ -105,7 +105,8 @@ void add_compile_options(CLI::App& app, CompileCommandOptions& o, const std::str
   app.add_option("--compress-weights", o.compress_weights,
                  "off, lossless (layers whose int8 weights take at most 128 values per channel keep packed indices "
                  "and per-channel tables in flash, decoded in the kernel, where that is smaller; the default at "
-                 "--optimize size, and at balanced on targets without the DSP extension) or K (the same, at most "
+                 "--optimize size and balanced, where on a DSP target only the 1x1 layers the DSP palette kernel "
+                 "runs within about 15% of the packed kernel's instructions take it) or K (the same, at most "
                  "K = 1..7 bits per index)");
   app.add_option("--cluster-weights", o.compile.cluster_values,
                  "K: LOSSY, rewrite the int8 weights of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED to at most K "
@@ -213,6 +214,7 @@ void resolve_compile_options(CompileCommandOptions& o) {
   o.compile.target.optimize_balanced = o.optimize == "balanced";
   o.compile.target.compress_bits = compress_bits(o.compress_weights, o.compile.target);
   o.compile.target.compress_off_asked = o.compress_weights == "off";
+  o.compile.target.compress_fast_only = o.compress_weights.empty() && default_compress_fast_only(o.compile.target);
   if (o.compile.cluster_values < 0 || o.compile.cluster_values > kMaxClusterValues) {
     throw UsageError("--cluster-weights takes 1 to " + std::to_string(kMaxClusterValues) + " values per channel, got " +
                      std::to_string(o.compile.cluster_values));

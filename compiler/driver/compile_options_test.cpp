@@ -117,9 +117,9 @@ TEST(CompileOptions, BadValuesAreUsageErrors) {
   }
 }
 
-// --compress-weights: lossless by default where layers take portable kernels (size; balanced without the DSP
-// extension), off at speed and at balanced on a DSP target; K bits 1..7; anything else a usage error, as is
-// --cluster-weights outside 1..128.
+// --compress-weights: lossless by default at size and balanced (on a DSP target only through the DSP palette
+// kernel: compress_fast_only), off at speed; K bits 1..7; anything else a usage error, as is --cluster-weights
+// outside 1..128.
 TEST(CompileOptions, CompressWeightsDefaultsAndSpellings) {
   auto bits = [](const std::string& target, const std::string& optimize, const std::string& compress) {
     CompileCommandOptions o;
@@ -128,10 +128,11 @@ TEST(CompileOptions, CompressWeightsDefaultsAndSpellings) {
     o.optimize = optimize;
     o.compress_weights = compress;
     resolve_compile_options(o);
-    return o.compile.target.compress_bits;
+    return o.compile.target.compress_bits * (o.compile.target.compress_fast_only ? -1 : 1);
   };
   EXPECT_EQ(bits("cortex-m4", "speed", ""), 0);
-  EXPECT_EQ(bits("cortex-m4", "balanced", ""), 0);
+  EXPECT_EQ(bits("cortex-m4", "balanced", ""), -7);  // fast only
+  EXPECT_EQ(bits("cortex-m4", "balanced", "lossless"), 7);
   EXPECT_EQ(bits("cortex-m0plus", "balanced", ""), 7);
   EXPECT_EQ(bits("cortex-m4", "size", ""), 7);
   EXPECT_EQ(bits("cortex-m4", "speed", "lossless"), 7);

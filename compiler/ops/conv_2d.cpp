@@ -98,16 +98,22 @@ KernelCall lower(const Graph& graph, const Op& op) {
                         channels, accumulator(graph, op, conv_tensors(graph, op)));
 }
 
-// The int8 family's chooser (compile/choose_variants.h): palettised filters where --compress-weights takes them,
-// else a packed matrix product, over the input pixels (1x1) or the gathered windows (k x k), or why not.
+// The int8 family's chooser (compile/choose_variants.h): palettised filters where --compress-weights takes them
+// (through the DSP palette kernel for a packed 1x1 product where its decode pays), else a packed matrix product,
+// over the input pixels (1x1) or the gathered windows (k x k), or why not.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
   const int channels = filter_dim(graph, op, 0);
   const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), channels);
+  const int64_t pixels = int64_t{g.batches} * g.output_h * g.output_w;
+  if (is_matrix_product(g) && filter_dim(graph, op, 3) == g.input_c &&
+      use_packed_palette_weights(graph, target, call, filter, channels, g.input_c, pixels)) {
+    return;
+  }
   if (use_palette_weights(target, call, filter, constant_values<int8_t>(filter), channels,
                           static_cast<int32_t>(filter.num_elements() / channels), "conv_2d_s8_palette")) {
     return;
   }
-  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), channels);
   call.specialisation = packed_conv_refusal(target, g, filter_dim(graph, op, 3));
   if (!call.specialisation.empty()) return;
   if (is_matrix_product(g)) {

@@ -16,6 +16,8 @@
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
 #include "ops/packed_weights.h"
+#include "ops/palette_weights.h"
+#include "microaot/kernels/packed.h"
 #include "support/diagnostics.h"
 #include "target/target.h"
 
@@ -267,6 +269,40 @@ TEST(ConvHandler, PointwiseTakesThePackedKernelWithTheDspExtension) {
   int32_t folded = 0;
   std::memcpy(&folded, g.tensor(call.args[2]).data.data(), 4);
   EXPECT_EQ(folded, 100 + 10 * 6);
+}
+
+// Balanced's default on a DSP cpu (palettes only where the DSP palette kernel pays): a 1x1 layer of 3 values per
+// channel over 16x16 pixels takes it (2-bit indices, the packed kernels' output step table after them); over 4x4
+// pixels its decode does not pay, and a depth that is not whole words does not fit: both keep the packed kernel.
+TEST(ConvHandler, PointwiseTakesTheDspPaletteKernelWhereItsDecodePays) {
+  Spec s;
+  s.input = {1, 16, 16, 64}, s.filter = {8, 1, 1, 64}, s.output = {1, 16, 16, 8};
+  s.filter_scales.assign(8, 0.01f);
+  Target balanced = parse_target("cortex-m4");
+  balanced.optimize_balanced = true;
+  balanced.compress_bits = default_compress_bits(balanced);
+  balanced.compress_fast_only = default_compress_fast_only(balanced);
+  Graph g = build(s);
+  const KernelCall call = lower_in_place_for_test(g, balanced);
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_palette");
+  ASSERT_EQ(call.args.size(), 5u);
+  EXPECT_EQ(g.tensor(call.args[1]).data[0], 2);  // the indices' header: 2 bits
+  EXPECT_EQ(call.scratch_bytes, MICROAOT_PACKED_PALETTE_BLOCK_BYTES(64));
+  int32_t folded = 0;  // channel 0: filter 1 + i % 3 over 64 taps (sum 127), bias 100, input zero point -10
+  std::memcpy(&folded, g.tensor(call.args[3]).data.data(), 4);
+  EXPECT_EQ(folded, 100 + 10 * 127);
+  EXPECT_EQ(palette_facts(g, call).int8_bytes, 8 * 64);
+  EXPECT_TRUE(packed_palette_pays(2, 256, 8, 64));
+  EXPECT_FALSE(packed_palette_pays(2, 16, 8, 64));
+
+  Spec small = s;
+  small.input = {1, 4, 4, 64}, small.output = {1, 4, 4, 8};
+  Graph g_small = build(small);
+  EXPECT_EQ(lower_in_place_for_test(g_small, balanced).info().function(), "microaot_conv_2d_s8_packed");
+  Spec odd = s;
+  odd.input[3] = odd.filter[3] = 62;
+  Graph g_odd = build(odd);
+  EXPECT_EQ(lower_in_place_for_test(g_odd, balanced).info().function(), "microaot_conv_2d_s8_packed");
 }
 
 // --optimize size: the same layer on the same DSP cpu keeps the portable kernel and the model's weights.

@@ -370,7 +370,8 @@ TEST(FullyConnectedHandler, AcceptsTheOpSuiteVariants) {
 }
 
 // Weights of two values per unit: --compress-weights lossless keeps 1-bit indices and a table of two per unit
-// instead of the packed words; off, the default at balanced on the M4, keeps the packed kernel.
+// instead of the packed words; off keeps the packed kernel, and so does balanced's default on the M4 (palettes
+// only through the DSP palette kernel, which takes 1x1 CONV_2D layers alone).
 TEST(FullyConnectedHandler, PalettisesWeightsOfFewValuesWhenCompressionIsOn) {
   Fc fc = int8_fc();
   std::vector<int8_t> w(48);
@@ -378,7 +379,8 @@ TEST(FullyConnectedHandler, PalettisesWeightsOfFewValuesWhenCompressionIsOn) {
   make_constant(fc.graph, fc.weights, w);
   Target target = parse_target("cortex-m4");
   target.optimize_balanced = true;
-  EXPECT_EQ(default_compress_bits(target), 0);
+  EXPECT_EQ(default_compress_bits(target), kLosslessPaletteBits);
+  EXPECT_TRUE(default_compress_fast_only(target));
   target.compress_bits = kLosslessPaletteBits;
   Graph graph = fc.graph;
   const KernelCall call = lower_in_place_for_test(graph, target);
@@ -396,7 +398,11 @@ TEST(FullyConnectedHandler, PalettisesWeightsOfFewValuesWhenCompressionIsOn) {
   EXPECT_EQ(facts.int8_bytes, 48);
   EXPECT_EQ(facts.bytes, 17);
 
+  target.compress_fast_only = true;
+  Graph fast_only = fc.graph;
+  EXPECT_EQ(lower_in_place_for_test(fast_only, target).info().function(), "microaot_fully_connected_s8_packed");
   target.compress_bits = 0;
+  target.compress_fast_only = false;
   Graph off = fc.graph;
   EXPECT_EQ(lower_in_place_for_test(off, target).info().function(), "microaot_fully_connected_s8_packed");
 }

@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "microaot/internal/palette.h"
+#include "microaot/kernels/packed.h"
+#include "ops/packed_weights.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
@@ -110,31 +112,88 @@ std::vector<int8_t> depthwise_channel_rows(const std::vector<int8_t>& filter, in
   return rows;
 }
 
-bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& weights, const std::vector<int8_t>& rows,
-                         int32_t channels, int32_t n, const std::string& palette_stem) {
-  // TFLM's compressed weights keep a palette (of at most their own width) unless --compress-weights off.
+namespace {
+
+// The palette --compress-weights allows for `rows` (channels x n), smaller than the int8 weights; bits 0: none.
+// TFLM's compressed weights (Tensor::lut_bits) keep a palette of at most their own width unless
+// --compress-weights off.
+Palette allowed_palette(const Target& target, const Tensor& weights, const std::vector<int8_t>& rows,
+                        int32_t channels, int32_t n) {
   const int max_bits = weights.lut_bits > 0 && !target.compress_off_asked
                            ? std::max(target.compress_bits, weights.lut_bits)
                            : target.compress_bits;
-  if (max_bits == 0 || rows.empty()) return false;
-  const Palette palette = smallest_palette(rows, channels, n, max_bits);
-  if (palette.bits == 0) return false;
-  const int bits = palette.bits;
-  const int64_t before = static_cast<int64_t>(rows.size());
-  if (palette.bytes() >= before) return false;
-  const int64_t indices = static_cast<int64_t>(palette.indices.size());
-  const int64_t tables = static_cast<int64_t>(palette.table.size());
+  if (max_bits == 0 || rows.empty()) return {};
+  Palette palette = smallest_palette(rows, channels, n, max_bits);
+  return palette.bits != 0 && palette.bytes() < static_cast<int64_t>(rows.size()) ? palette : Palette{};
+}
+
+// The palette's indices and table as derived constants 0 and 1, in args[1] and args[2] (after the input).
+void add_palette(KernelCall& call, const Tensor& weights, const Palette& palette) {
   call.derived.push_back(byte_constant(weights.name + "_palette_indices", DType::kUInt8, palette.indices));
   call.derived.push_back(byte_constant(weights.name + "_palette_table", DType::kInt8, palette.table));
   call.args.insert(call.args.begin() + 1, derived_arg(0));
   call.args[2] = derived_arg(1);
+}
+
+std::string palette_text(const Palette& palette, int64_t before) {
+  const int64_t indices = static_cast<int64_t>(palette.indices.size());
+  const int64_t tables = static_cast<int64_t>(palette.table.size());
+  return "palettised weights: " + std::to_string(palette.bits) + "-bit indices and " +
+         std::to_string(1 << palette.bits) +
+         (palette.shared ? " values in one table for all channels" : " values per channel") + ", int8 " + with_commas(before) + " B -> " +
+         with_commas(indices) + " + " + with_commas(tables) + " B (" +
+         std::to_string((100 * (indices + tables) + before / 2) / before) + "%)";
+}
+
+}  // namespace
+
+bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& weights, const std::vector<int8_t>& rows,
+                         int32_t channels, int32_t n, const std::string& palette_stem) {
+  // Only the DSP palette kernel takes a layer at the fast-only default; a TFLM-compressed model keeps its palettes.
+  if (target.compress_fast_only && weights.lut_bits == 0) return false;
+  const Palette palette = allowed_palette(target, weights, rows, channels, n);
+  if (palette.bits == 0) return false;
+  add_palette(call, weights, palette);
   call.stem = palette_stem;
   call.scratch_bytes = n;
-  call.specialisation = "palettised weights: " + std::to_string(bits) + "-bit indices and " +
-                        std::to_string(1 << bits) + (palette.shared ? " values in one table for all channels" : " values per channel") + ", int8 " + with_commas(before) + " B -> " +
-                        with_commas(indices) + " + " + with_commas(tables) + " B (" +
-                        std::to_string((100 * (indices + tables) + before / 2) / before) +
-                        "%), each channel's " + std::to_string(n) + " weights decoded into the scratch";
+  call.specialisation = palette_text(palette, static_cast<int64_t>(rows.size())) + ", each channel's " +
+                        std::to_string(n) + " weights decoded into the scratch";
+  return true;
+}
+
+int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth) {
+  const int64_t decode = bits == 2 || bits == 4 ? kPaletteDecodeCostWhole : bits == 3 ? kPaletteDecodeCost3
+                                                                                     : kPaletteDecodeCostOther;
+  return decode * units * depth + kPalettePixelQuadCost * pixels * ((units + 3) / 4);
+}
+
+bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth) {
+  return packed_palette_extra(bits, pixels, units, depth) * 100 <= kPaletteMaxExtraPercent * pixels * units * depth;
+}
+
+bool use_packed_palette_weights(const Graph& graph, const Target& target, KernelCall& call, const Tensor& weights,
+                                int32_t units, int32_t depth, int64_t pixels) {
+  if (!target.kernels_use_dsp() || !MICROAOT_PACKED_PALETTE_FITS(depth) ||
+      !packed_refusal(target, units, 0).empty()) {
+    return false;
+  }
+  const std::vector<int8_t> rows = constant_values<int8_t>(weights);
+  const Palette palette = allowed_palette(target, weights, rows, units, depth);
+  if (palette.bits == 0 || !packed_palette_pays(palette.bits, pixels, units, depth)) return false;
+  KernelCall packed = call;  // for its output step's table, params and bias folding
+  if (!use_packed_weights(graph, target, packed, "conv_2d_s8_packed", units, depth)) return false;
+  const Tensor step = packed.derived[1];
+  call = packed;
+  call.derived.clear();
+  call.args[1] = call.args[2] = kNoTensor;
+  add_palette(call, weights, palette);
+  call.derived.push_back(step);
+  call.args[3] = derived_arg(2);
+  call.stem = kPackedPaletteStem;
+  call.scratch_bytes = MICROAOT_PACKED_PALETTE_BLOCK_BYTES(int64_t{depth});
+  call.specialisation = palette_text(palette, static_cast<int64_t>(rows.size())) +
+                        ", 4 channels at a time decoded to int16 for SMLAD, every pixel read in place; output "
+                        "step one SMMLAR per value";
   return true;
 }
 
@@ -149,8 +208,10 @@ PaletteFacts palette_facts(const Graph& graph, const KernelCall& call) {
   const int bits = microaot_palette_bits(indices.data.data());
   if (bits == 0 || call.scratch_bytes <= 0) return {};
   const bool shared = (indices.data[0] & MICROAOT_PALETTE_SHARED) != 0;
-  const int64_t rows = (indices.byte_size() - 1) / static_cast<int64_t>(row_bytes(static_cast<int32_t>(call.scratch_bytes), bits));
-  return {bits, shared, rows * call.scratch_bytes, indices.byte_size() + table.byte_size()};
+  const int64_t n = call.stem == kPackedPaletteStem ? call.scratch_bytes / MICROAOT_PACKED_PALETTE_BLOCK_BYTES(1)
+                                                     : call.scratch_bytes;
+  const int64_t rows = (indices.byte_size() - 1) / static_cast<int64_t>(row_bytes(static_cast<int32_t>(n), bits));
+  return {bits, shared, rows * n, indices.byte_size() + table.byte_size()};
 }
 
 }  // namespace microaot

@@ -48,9 +48,31 @@ std::vector<int8_t> depthwise_channel_rows(const std::vector<int8_t>& filter, in
 // Turns `call` (lowered for a portable int8 stem: weights in args[1], optional bias in args[2]) into a call of
 // `palette_stem` over the palette of `rows` (the weights as channels x n) with a scratch of n bytes, and states
 // the format and bytes in call.specialisation; false, `call` unchanged, when the target's --compress-weights
-// does not allow the palette's bits or the palette is not smaller than the weights.
+// does not allow the palette's bits, the palette is not smaller than the weights, or the target takes palettes
+// only through the DSP kernel (compress_fast_only).
 bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& weights, const std::vector<int8_t>& rows,
                          int32_t channels, int32_t n, const std::string& palette_stem);
+
+// The DSP palette kernel (runtime microaot/kernels/packed.h, microaot_conv_2d_s8_packed_palette): a 1x1 CONV_2D
+// of `units` rows of `depth` weights over `pixels` output pixels, on a DSP target, where the packed kernel takes
+// the layer. The instructions it adds to the packed kernel's (Cortex-M4, bench per_op, clustered VWW and KWS):
+// its decode, once per call (about 4 per weight at 2 and 4 bits, 9 at 3, 12 at others), and its output step, one
+// pixel against four channels (about 8 per pixel and quad more than the packed kernel's, which takes two pixels
+// against two). It pays when that is at most kPaletteMaxExtraPercent of the layer's MACs (the packed kernel runs
+// 1.1-1.3 instructions per MAC, so at most about 1.15x the layer's instructions): KWS's pointwise layers and
+// VWW's 12x12 and 6x6 4-bit ones take it, VWW's 3-bit and 3x3 ones do not.
+inline const char* const kPackedPaletteStem = "conv_2d_s8_packed_palette";
+constexpr int64_t kPaletteDecodeCostWhole = 4, kPaletteDecodeCost3 = 9, kPaletteDecodeCostOther = 12;
+constexpr int64_t kPalettePixelQuadCost = 8, kPaletteMaxExtraPercent = 13;
+int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth);
+bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth);
+
+// Turns `call` (lowered for conv_2d_s8, a 1x1 filter without padding) into a call of the DSP palette kernel over
+// the palette of `weights` and the packed kernels' output step's table, when --compress-weights allows the
+// palette, it is smaller than the weights, the packed kernel takes the layer and the decode pays; else false,
+// `call` unchanged.
+bool use_packed_palette_weights(const Graph& graph, const Target& target, KernelCall& call, const Tensor& weights,
+                                int32_t units, int32_t depth, int64_t pixels);
 
 // What a bound call (its derived constants in the graph) over palettised weights holds, for the reports: bits 0
 // for any other call.

@@ -180,11 +180,15 @@ const char* optimize_name(const Target& target) {
   return target.optimize_balanced ? "balanced" : "speed";
 }
 
-// Palettes by default where the layers would otherwise take portable kernels: at size, and at balanced on a
-// target without the DSP extension. The palette kernels are portable C: beside the packed DSP kernels they cost
-// about 9x the instructions (KWS on the M4), which only an explicit --compress-weights buys.
+// Palettes by default at size and balanced. On a DSP target at balanced only where the DSP palette kernel takes
+// the layer: the portable palette kernels cost about 9x the packed kernels' instructions (KWS on the M4), which
+// only an explicit --compress-weights buys.
 int default_compress_bits(const Target& target) {
-  return target.optimize_size || (target.optimize_balanced && !target.kernels_use_dsp()) ? kLosslessPaletteBits : 0;
+  return target.optimize_size || target.optimize_balanced ? kLosslessPaletteBits : 0;
+}
+
+bool default_compress_fast_only(const Target& target) {
+  return target.optimize_balanced && target.kernels_use_dsp();
 }
 
 std::string compress_weights_name(int bits) {

@@ -25,6 +25,9 @@ struct Target {
   // --compress-weights off given: also the weights of a TFLM-compressed model (Tensor::lut_bits) stay plain,
   // which otherwise keep a palette whatever compress_bits says.
   bool compress_off_asked = false;
+  // Palettes only where a DSP palette kernel takes the layer and its decode pays (compiler/ops/palette_weights.h):
+  // the default at balanced on a DSP target; an explicit --compress-weights palettises every layer it fits.
+  bool compress_fast_only = false;
 
   // Whether the kernels may use an extension: the target has it and the setting is speed.
   bool kernels_use_dsp() const { return dsp && !optimize_size; }
@@ -39,8 +42,10 @@ struct Target {
 
 // The palettes --compress-weights lossless takes: up to 128 values per channel, where they pay.
 constexpr int kLosslessPaletteBits = 7;
-// --compress-weights' default: kLosslessPaletteBits at size, and at balanced without the DSP extension; else off.
+// --compress-weights' default: kLosslessPaletteBits at size and balanced (on a DSP target only where the DSP
+// palette kernel pays: default_compress_fast_only); else off.
 int default_compress_bits(const Target& target);
+bool default_compress_fast_only(const Target& target);
 // --compress-weights as typed: "off", "lossless" or the bits.
 std::string compress_weights_name(int bits);
 

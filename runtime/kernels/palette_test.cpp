@@ -12,6 +12,7 @@
 #include "conv_geometry_test_util.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
+#include "microaot/kernels/packed.h"
 
 namespace {
 
@@ -154,6 +155,83 @@ TEST(PaletteKernels, FullyConnectedMatchesTheUnpalettisedKernel) {
               MICROAOT_STATUS_OK);
     ASSERT_EQ(got, expected) << "trial " << trial << " bits " << bits;
   }
+}
+
+// The packed kernels' output step table (microaot/kernels/packed.h) for shifts below 0 and small sums, from its
+// documented words: per unit pair each unit's bias + input_offset * sum of its weights, multiplier, rounding
+// 2^(e-1) + output_offset * 2^e and e = -shift.
+std::vector<int32_t> step_table(const std::vector<int8_t>& rows, const std::vector<int32_t>& bias, int units, int depth,
+                                const microaot_conv_2d_params_q& p) {
+  std::vector<int32_t> words(static_cast<size_t>((units + 1) / 2) * 8, 0);
+  for (int u = 0; u < units; ++u) {
+    int32_t sum = 0;
+    for (int d = 0; d < depth; ++d) sum += rows[static_cast<size_t>(u * depth + d)];
+    const int32_t e = -p.output_shift[u];
+    const int32_t step[4] = {(bias.empty() ? 0 : bias[static_cast<size_t>(u)]) + p.input_offset * sum,
+                             p.output_multiplier[u], (1 << (e - 1)) + p.output_offset * (1 << e), e};
+    for (int k = 0; k < 4; ++k) words[static_cast<size_t>((u / 2) * 8 + u % 2 + 2 * k)] = step[k];
+  }
+  return words;
+}
+
+// The DSP palette kernel (1x1, no padding; its C definitions here) against conv_2d_s8: depths of whole words,
+// 1 to 11 channels (partial quads), strides, batches, 1 to 8 bits, ReLU-like clamps.
+TEST(PaletteKernels, PackedPaletteMatchesTheUnpalettisedKernel) {
+  std::mt19937 rng(35);
+  for (int trial = 0; trial < 80; ++trial) {
+    const int bits = 1 + trial % 8;
+    Geometry g = random_geometry(rng, false, 1);
+    g.filter_h = g.filter_w = 1, g.pad_h = g.pad_w = 0, g.dilation_h = g.dilation_w = 1;
+    g.in_c = 4 * (1 + (trial * 5) % 16), g.out_c = 1 + trial % 11;
+    g.out_h = (g.in_h - 1) / g.stride_h + 1, g.out_w = (g.in_w - 1) / g.stride_w + 1;
+    const Layer l = random_palette(rng, g.out_c, g.in_c, bits);
+    const auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
+    const auto bias = trial % 4 == 0 ? std::vector<int32_t>{} : random_ints<int32_t>(rng, size_t(g.out_c), -3000, 3000);
+    microaot_conv_2d_params_q p{};
+    set_conv_window(p, g);
+    p.filter_depth = g.in_c;
+    std::vector<int32_t> multiplier, shift;
+    random_quant(rng, p, multiplier, shift, g.out_c);
+    if (trial % 3 == 0) p.activation_min = p.output_offset, p.activation_max = 100;
+    const size_t out_size = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
+    std::vector<int8_t> expected(out_size), got(out_size, 0x55);
+    microaot_conv_2d_s8(&p, input.data(), l.rows.data(), bias.empty() ? nullptr : bias.data(), expected.data());
+    const std::vector<int32_t> step = step_table(l.rows, bias, g.out_c, g.in_c, p);
+    microaot_conv_2d_params_q packed = p;  // as the compiler passes it: the table holds bias, zero point, steps
+    packed.input_offset = 0, packed.output_multiplier = nullptr, packed.output_shift = nullptr;
+    std::vector<int32_t> block(static_cast<size_t>(MICROAOT_PACKED_PALETTE_BLOCK_BYTES(g.in_c) / 4));
+    ASSERT_EQ(microaot_conv_2d_s8_packed_palette(&packed, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                                 step.data(), got.data(), block.data()),
+              MICROAOT_STATUS_OK);
+    ASSERT_EQ(got, expected) << "trial " << trial << " bits " << bits << " depth " << g.in_c << " units " << g.out_c;
+  }
+}
+
+// The DSP palette kernel refuses a corrupt header, a depth it does not take and a missing argument, unwritten.
+TEST(PaletteKernels, PackedPaletteRefusesWhatItDoesNotTake) {
+  std::mt19937 rng(36);
+  Layer l = random_palette(rng, 4, 8, 4);
+  microaot_conv_2d_params_q p{};
+  p.batches = p.input_height = p.input_width = p.output_height = p.output_width = 1;
+  p.stride_height = p.stride_width = 1, p.input_depth = p.filter_depth = 8, p.output_depth = 4;
+  p.filter_height = p.filter_width = 1, p.activation_min = -128, p.activation_max = 127;
+  const std::vector<int8_t> input(8, 1);
+  const std::vector<int32_t> step(16, 1);
+  std::vector<int8_t> out(4, 0x55);
+  std::vector<int32_t> block(16);
+  l.packed.indices[0] = 9;
+  EXPECT_EQ(microaot_conv_2d_s8_packed_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                               step.data(), out.data(), block.data()),
+            MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  l.packed.indices[0] = 4;
+  p.input_depth = p.filter_depth = 6;
+  EXPECT_EQ(microaot_conv_2d_s8_packed_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                               step.data(), out.data(), block.data()),
+            MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  EXPECT_EQ(microaot_conv_2d_s8_packed_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                               nullptr, out.data(), block.data()),
+            MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(out, std::vector<int8_t>(4, 0x55));
 }
 
 // A graph blob is untrusted: a header outside 1..8 bits or a missing argument leaves the output unwritten.

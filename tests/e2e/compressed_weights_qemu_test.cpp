@@ -1,8 +1,10 @@
 // Compressed weights (issue 32) on the emulated Cortex-M4: KWS clustered to 16 values per channel runs with its
-// weights palettised (--compress-weights lossless) bit-exact with the same clustered model uncompressed at
-// balanced (the packed DSP kernels), on a real input vector.
+// weights palettised (--compress-weights lossless, and balanced's default: the DSP palette kernel where it pays)
+// bit-exact with the same clustered model uncompressed at balanced (the packed DSP kernels), on a real input
+// vector; the default's pointwise layers take the DSP palette kernel at most 1.15x the packed kernel's instructions.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "e2e_util.h"
@@ -10,16 +12,28 @@
 namespace microaot::e2e {
 namespace {
 
+using nlohmann::json;
+
+// compress "": the setting's default.
 std::vector<uint8_t> run_on_m4(const std::string& dir, const std::string& compress) {
   const std::string model = shared_dir() + "/models/kws_dscnn_int8";
+  const std::string out = dir + "/" + (compress.empty() ? "default" : compress);
+  std::vector<std::string> args = {"run", model + "/model.tflite", "--target", "cortex-m4", "--optimize", "balanced",
+                                   "--cluster-weights", "16", "--input", model + "/vectors/0.input0.bin",
+                                   "--output-dir", out};
+  if (!compress.empty()) args.insert(args.end(), {"--compress-weights", compress});
   std::string errors;
-  EXPECT_EQ(run_microaot_capture({"run", model + "/model.tflite", "--target", "cortex-m4", "--optimize", "balanced",
-                                  "--cluster-weights", "16", "--compress-weights", compress, "--input",
-                                  model + "/vectors/0.input0.bin", "--output-dir", dir + "/" + compress},
-                                 errors),
-            0)
-      << errors;
-  return read_file(dir + "/" + compress + "/output0.bin");
+  EXPECT_EQ(run_microaot_capture(args, errors), 0) << errors;
+  return read_file(out + "/output0.bin");
+}
+
+json bench_kws(const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"bench", shared_dir() + "/models/kws_dscnn_int8/model.tflite", "--optimize",
+                                   "balanced", "--cluster-weights", "16", "--tiling", "off", "--json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  std::string errors, output;
+  EXPECT_EQ(run_microaot_capture(args, errors, &output), 0) << errors;
+  return json::parse(output);
 }
 
 TEST(CompressedWeightsM4, ClusteredKwsRunsBitExactWithItsUncompressedSelf) {
@@ -29,7 +43,30 @@ TEST(CompressedWeightsM4, ClusteredKwsRunsBitExactWithItsUncompressedSelf) {
   const std::vector<uint8_t> plain = run_on_m4(dir, "off");
   ASSERT_FALSE(plain.empty());
   EXPECT_EQ(run_on_m4(dir, "lossless"), plain);
+  EXPECT_EQ(run_on_m4(dir, ""), plain);
   remove_dir(dir);
+}
+
+// Per layer (bench per_op): each of KWS's four pointwise layers takes the DSP palette kernel by default at balanced,
+// at most 1.15x the packed kernel's instructions on the same layer; every other layer runs as uncompressed.
+TEST(CompressedWeightsM4, DefaultPalettesCostAtMostFifteenPercentPerLayer) {
+  MICROAOT_REQUIRE_QEMU();
+  if (!shared_available()) GTEST_SKIP() << "../shared is missing";
+  const json palette = bench_kws({}), packed = bench_kws({"--compress-weights", "off"});
+  const json &a = palette["per_op"], &b = packed["per_op"];
+  ASSERT_EQ(a.size(), b.size());
+  int palettised = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double ratio = a[i]["instructions"].get<double>() / b[i]["instructions"].get<double>();
+    if (a[i]["kernel"] == "microaot_conv_2d_s8_packed_palette") {
+      ++palettised;
+      EXPECT_LE(ratio, 1.15) << "step " << i;
+    } else {
+      EXPECT_LE(ratio, 1.01) << "step " << i << " " << a[i]["kernel"];
+    }
+  }
+  EXPECT_EQ(palettised, 4);
+  EXPECT_LT(palette["weights_bytes"].get<int64_t>(), packed["weights_bytes"].get<int64_t>());
 }
 
 }  // namespace

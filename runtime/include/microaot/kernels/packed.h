@@ -75,6 +75,21 @@ microaot_status microaot_fully_connected_s8_packed(const microaot_fully_connecte
                                                    const int8_t* input, const int32_t* weights,
                                                    const int32_t* requant, int8_t* output, void* scratch);
 
+/* A 1x1 CONV_2D (no padding, filter_depth = input_depth) over palettised weights (microaot/internal/palette.h:
+ * indices, tables) with the output step's table `requant` as the packed kernels', bit-exact with
+ * microaot_conv_2d_s8 on the decoded weights: four output channels at a time decoded into the scratch in the
+ * int16 layout of the _w16 loops (microaot/internal/palette_dot.h), then every output pixel read in place
+ * against them. Takes depths MICROAOT_PACKED_PALETTE_FITS (whole words, a bounded block), else returns
+ * MICROAOT_STATUS_VALUE_OUT_OF_RANGE, as for a corrupt index header; scratch:
+ * MICROAOT_PACKED_PALETTE_BLOCK_BYTES(input_depth). */
+#define MICROAOT_PACKED_PALETTE_MAX_DEPTH 256
+#define MICROAOT_PACKED_PALETTE_FITS(depth) \
+  ((depth) > 0 && (depth) % 4 == 0 && (depth) <= MICROAOT_PACKED_PALETTE_MAX_DEPTH)
+#define MICROAOT_PACKED_PALETTE_BLOCK_BYTES(depth) (8 * (depth))
+microaot_status microaot_conv_2d_s8_packed_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                   const uint8_t* indices, const int8_t* table,
+                                                   const int32_t* requant, int8_t* output, void* scratch);
+
 /* The same over int16 weight words (--optimize speed). */
 microaot_status microaot_conv_2d_s8_packed_w16(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                const int32_t* filter, const int32_t* requant, int8_t* output,
