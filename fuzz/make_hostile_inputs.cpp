@@ -11,8 +11,8 @@
 
 #include "frontend/onnx_test_util.h"
 #include "frontend/tflite_test_builder.h"
-#include "onnx/onnx_pb.h"
 #include "frontend/tflm_compress_test_util.h"
+#include "onnx/onnx_pb.h"
 
 namespace {
 

@@ -17,6 +17,7 @@
 #include "ops/op_handler.h"
 #include "ops/packed_weights.h"
 #include "ops/palette_weights.h"
+#include "microaot/internal/palette.h"
 #include "microaot/kernels/packed.h"
 #include "support/diagnostics.h"
 #include "target/target.h"
@@ -286,7 +287,8 @@ TEST(ConvHandler, PointwiseTakesTheDspPaletteKernelWhereItsDecodePays) {
   const KernelCall call = lower_in_place_for_test(g, balanced);
   EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_palette");
   ASSERT_EQ(call.args.size(), 5u);
-  EXPECT_EQ(g.tensor(call.args[1]).data[0], 2);  // the indices' header: 2 bits
+  // The indices' header: 2 bits, one table for all channels (the filter's values are 1 + i % 3 in every channel).
+  EXPECT_EQ(g.tensor(call.args[1]).data[0], 2 | MICROAOT_PALETTE_SHARED);
   EXPECT_EQ(call.scratch_bytes, MICROAOT_PACKED_PALETTE_BLOCK_BYTES(64));
   int32_t folded = 0;  // channel 0: filter 1 + i % 3 over 64 taps (sum 127), bias 100, input zero point -10
   std::memcpy(&folded, g.tensor(call.args[3]).data.data(), 4);
