@@ -107,7 +107,7 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), channels);
   const int64_t pixels = int64_t{g.batches} * g.output_h * g.output_w;
   if (is_matrix_product(g) && filter_dim(graph, op, 3) == g.input_c &&
-      use_packed_palette_weights(graph, target, call, filter, channels, g.input_c, pixels)) {
+      use_packed_palette_weights(graph, op, target, call, filter, channels, g.input_c, pixels)) {
     return;
   }
   if (use_palette_weights(target, call, filter, constant_values<int8_t>(filter), channels,

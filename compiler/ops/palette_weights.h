@@ -69,10 +69,11 @@ bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth)
 
 // Turns `call` (lowered for conv_2d_s8, a 1x1 filter without padding) into a call of the DSP palette kernel over
 // the palette of `weights` and the packed kernels' output step's table, when --compress-weights allows the
-// palette, it is smaller than the weights, the packed kernel takes the layer and the decode pays; else false,
-// `call` unchanged.
-bool use_packed_palette_weights(const Graph& graph, const Target& target, KernelCall& call, const Tensor& weights,
-                                int32_t units, int32_t depth, int64_t pixels);
+// palette, it is smaller than the weights, the packed kernel takes the layer and the decode pays, and (at the
+// fast-only default) the memory plan could not write the output over the input instead; else false, `call`
+// unchanged.
+bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& target, KernelCall& call,
+                                const Tensor& weights, int32_t units, int32_t depth, int64_t pixels);
 
 // What a bound call (its derived constants in the graph) over palettised weights holds, for the reports: bits 0
 // for any other call.

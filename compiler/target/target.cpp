@@ -181,8 +181,8 @@ const char* optimize_name(const Target& target) {
 }
 
 // Palettes by default at size and balanced. On a DSP target at balanced only where the DSP palette kernel takes
-// the layer: the portable palette kernels cost about 9x the packed kernels' instructions (KWS on the M4), which
-// only an explicit --compress-weights buys.
+// the layer and no in-place plan is lost: the portable palette kernels cost about 9x the packed kernels'
+// instructions (KWS on the M4), which only an explicit --compress-weights buys.
 int default_compress_bits(const Target& target) {
   return target.optimize_size || target.optimize_balanced ? kLosslessPaletteBits : 0;
 }
