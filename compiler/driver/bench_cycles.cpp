@@ -15,7 +15,7 @@ namespace {
 constexpr const char* kMeasured = "call_run";        // harness.c: the model's run, called by bench_measure
 constexpr const char* kEmpty = "call_empty_run";     // the same call of an empty function
 constexpr const char* kMeasurer = "bench_measure";   // where both return to
-constexpr int64_t kResolution = 8;                   // the harness's timer resolves a few instructions
+constexpr int64_t kResolution = 0;                   // the harness counts exactly (bench.c's probes)
 constexpr const char* kBeginHook = "microaot_platform_op_begin";  // harness.c's per-operator hooks
 constexpr const char* kBeginSpan = "bench_span_begin";            // bench.c: what the begin hook calls
 constexpr const char* kEndHook = "microaot_platform_op_end";

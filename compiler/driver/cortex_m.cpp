@@ -27,7 +27,7 @@ extern const EmbeddedFile kTargetFiles[];  // targets/ embedded by embed_files.c
 
 namespace {
 // MPS2 boards count with CMSDK APB timer 0 at SYSCLK; the AN547's SSE-300 has no CMSDK timer at full
-// speed, so its harness uses SysTick. The harness checks the frequency (a 20000-instruction loop).
+// speed, so its harness uses SysTick. The harness checks the count (a 20001-instruction call, a sweep).
 const std::vector<CortexMBoard>& boards() {
   static const std::vector<CortexMBoard> kBoards = {
       {"cortex-m3", "mps2-an385", "mps2.ld", {"-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft"},
@@ -46,8 +46,7 @@ const std::vector<CortexMBoard>& boards() {
   return kBoards;
 }
 
-constexpr int64_t kClockCheckInstructions = 20000;  // harness.c: SPIN_ITERATIONS loop of 2 instructions
-constexpr int64_t kClockCheckSlack = 8;             // the edge-sampling loops resolve a few instructions
+constexpr int64_t kClockCheckInstructions = 20001;  // harness.c's call_spin: a count set, then 10000 x 2
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -195,12 +194,13 @@ BoardRun parse_board_results(const std::string& text) {
   std::istringstream in(text);
   BoardRun run;
   bool done = false;
-  int64_t clock_check = -1;
+  int64_t clock_check = -1, sweep_errors = -1;
   StepLines steps;
   for (std::string key, value; in >> key >> value;) {
     const int64_t v = parse_value(value, key);
     steps.read(key, v);
     if (key == "clock_check") clock_check = v;
+    if (key == "clock_sweep_errors") sweep_errors = v;
     if (key == "init_instructions") run.init_instructions = v;
     if (key == "init_stack_bytes") run.init_stack_bytes = v;
     if (key == "op_hook_instructions") run.op_hook_instructions = v;
@@ -211,9 +211,10 @@ BoardRun parse_board_results(const std::string& text) {
   }
   if (!done) throw CompileError("the harness did not finish (see its message above)");
   if (steps.step || !steps.ops.empty()) StepLines::mismatch();
-  if (std::llabs(clock_check - kClockCheckInstructions) > kClockCheckSlack) {
+  if (clock_check != kClockCheckInstructions || sweep_errors != 0) {
     throw CompileError("instruction counting is off: a " + std::to_string(kClockCheckInstructions) +
-                       "-instruction loop measured " + std::to_string(clock_check) +
+                       "-instruction call measured " + std::to_string(clock_check) + ", " +
+                       std::to_string(sweep_errors) + " of the nop sweep's calls not exact" +
                        " (QEMU must run with -icount shift=0)");
   }
   return run;

@@ -8,7 +8,7 @@
 namespace microaot {
 namespace {
 
-const std::string kHead = "clock_check 20000\ninit_instructions 60\ninit_stack_bytes 32\n";
+const std::string kHead = "clock_check 20001\nclock_sweep_errors 0\ninit_instructions 60\ninit_stack_bytes 32\n";
 
 TEST(CortexMResults, PlainRun) {
   const BoardRun run = parse_board_results(kHead + "sets 1\nset 0\ninstructions 1951860\nstack_bytes 100\ndone 1\n");
@@ -52,7 +52,11 @@ TEST(CortexMResults, RefusesBrokenResults) {
   };
   EXPECT_TRUE(refused(kHead + "set 0\ninstructions 5\n", "did not finish"));
   EXPECT_TRUE(refused(kHead + "set 0\ninstructions five\ndone 1\n", "bad results.txt line 'instructions five'"));
-  EXPECT_TRUE(refused("clock_check 19000\nset 0\ndone 1\n", "instruction counting is off"));
+  const std::string off = "instruction counting is off";
+  EXPECT_TRUE(refused("clock_check 19000\nclock_sweep_errors 0\nset 0\ndone 1\n", off));
+  EXPECT_TRUE(refused("clock_check 20002\nclock_sweep_errors 0\nset 0\ndone 1\n", off)) << "exact, not near";
+  EXPECT_TRUE(refused("clock_check 20001\nclock_sweep_errors 1\nset 0\ndone 1\n", off));
+  EXPECT_TRUE(refused("clock_check 20001\nset 0\ndone 1\n", off)) << "no sweep line";
   const std::string pairs = "do not pair up";
   EXPECT_TRUE(refused(kHead + "op_step 0\nset 0\ndone 1\n", pairs));
   EXPECT_TRUE(refused(kHead + "op_instructions 5\nset 0\ndone 1\n", pairs));

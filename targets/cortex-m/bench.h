@@ -18,12 +18,14 @@ typedef struct {
 void bench_clock_start(void);
 void bench_measure(bench_fn fn, void *arg, bench_sample *sample);
 
-/* Instructions between two points of a program (the per-operator hooks): begin waits for a timer edge,
- * end counts up to the next one. The result includes a constant: subtract an empty begin/end pair's. The
- * timer is not restarted, so a span may lie inside a bench_measure call. */
+/* Instructions between two points of a program (the per-operator hooks): begin and end each time their
+ * point with a probe of the timer (bench.c). The result includes a constant: subtract an empty begin/end
+ * pair's. The timer is not restarted, so a span may lie inside a bench_measure call. */
+#define BENCH_PROBE_MAX_READS 128
 typedef struct {
-  uint32_t start;
-  uint32_t start_wraps;
+  uint32_t values[BENCH_PROBE_MAX_READS]; /* the probe's reads of the timer */
+  uint32_t after;                         /* one more read after the last */
+  uint32_t wraps;                         /* the timer's wraps counted by then */
 } bench_span;
 void bench_span_begin(bench_span *span);
 int64_t bench_span_end(const bench_span *span);

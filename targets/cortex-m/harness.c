@@ -21,7 +21,10 @@
 #define FN(name) HARNESS_PASTE(HARNESS_PREFIX, name)
 #define MACRO(name) HARNESS_PASTE(HARNESS_MACRO, name)
 
-#define SPIN_ITERATIONS 10000u /* the clock check: a loop of 2 * SPIN_ITERATIONS instructions */
+/* The clock check: a loop of 2 * 10000 instructions after one setting its count (the driver wants 20001).
+ * The sweep: SLED_NOPS + 1 calls running 0 to SLED_NOPS nops, each of which must measure exactly its nops
+ * more than the first: every place in the timer's beat (at most 125 instructions) read to the instruction. */
+#define SLED_NOPS 128u
 
 static FN(context) context;
 static int32_t results = -1;
@@ -117,10 +120,41 @@ static int call_nothing(void *arg) {
   return 0;
 }
 static int call_spin(void *arg) {
-  uint32_t n = SPIN_ITERATIONS;
-  __asm__ volatile("1: subs %0, %0, #1\n  bne 1b\n" : "+r"(n) : : "cc");
+  uint32_t n;
+  __asm__ volatile("  movw %0, #10000\n1: subs %0, %0, #1\n  bne 1b\n" : "=&r"(n) : : "cc");
   (void)arg;
   return 0;
+}
+/* Jumps into a sled of 16-bit nops so that exactly *arg of them run (at most SLED_NOPS). */
+static int call_sled(void *arg) {
+  const uint32_t nops = *(const uint32_t *)arg;
+  uint32_t target;
+  __asm__ volatile(
+      "  adr %[t], 3f\n"
+      "  sub %[t], %[t], %[n], lsl #1\n"
+      "  orr %[t], %[t], #1\n"
+      "  bx %[t]\n"
+      "  .rept %c[max]\n"
+      "  nop.n\n"
+      "  .endr\n"
+      "3:\n"
+      : [t] "=&r"(target)
+      : [n] "r"(nops), [max] "i"(SLED_NOPS)
+      : "cc", "memory");
+  return 0;
+}
+
+/* How many of the sweep's calls did not measure exactly their nops more than the call of none. */
+static int64_t clock_sweep_errors(void) {
+  bench_sample first, sample;
+  uint32_t nops = 0u;
+  int64_t errors = 0;
+  bench_measure(call_sled, &nops, &first);
+  for (nops = 1u; nops <= SLED_NOPS; ++nops) {
+    bench_measure(call_sled, &nops, &sample);
+    if (sample.instructions - first.instructions != (int64_t)nops) ++errors;
+  }
+  return errors;
 }
 
 static size_t set_bytes(void) {
@@ -175,6 +209,7 @@ int main(void) {
   bench_measure(call_nothing, NULL, &nothing);
   bench_measure(call_spin, NULL, &spin);
   put_line("clock_check", spin.instructions - nothing.instructions);
+  put_line("clock_sweep_errors", clock_sweep_errors());
   bench_measure(call_empty_init, &context, &empty_init_sample);
   bench_measure(call_init, &context, &init);
   if (init.status != MICROAOT_STATUS_OK) fail("init failed");

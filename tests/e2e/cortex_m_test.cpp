@@ -254,6 +254,26 @@ TEST(CortexMBench, PerOperatorRowsAddUpToTheTotal) {
   EXPECT_EQ(r["per_op_types"][0]["macs"], report["macs"]);
 }
 
+// On the M55 (SysTick, 31.25 instructions per tick, Helium kernels) the per-operator rows add up too: every
+// row counted, none negative, their sum the run's instructions less the executor's own between the steps.
+TEST(CortexMBench, PerOperatorRowsAddUpOnTheM55) {
+  MICROAOT_REQUIRE_QEMU();
+  const std::string model = "ad_autoencoder_int8";
+  const json r = bench_json({"--target", "cortex-m55", "--input", shared_dir() + "/models/" + model + "/vectors/0.input0.bin"},
+                            model);
+  ASSERT_TRUE(r.is_object());
+  int64_t sum = 0;
+  for (const json& row : r["per_op"]) {
+    EXPECT_GT(row["instructions"].get<int64_t>(), 0) << row;
+    sum += row["instructions"].get<int64_t>();
+  }
+  const int64_t total = r["instructions"].get<int64_t>();
+  EXPECT_EQ(r["per_op_instructions"].get<int64_t>(), sum);
+  EXPECT_LE(sum, total);
+  EXPECT_GT(double(sum), 0.97 * double(total));
+  EXPECT_TRUE(r["outputs_bit_exact"].get<bool>());
+}
+
 // The table view prints the same rows: one per step, with its kernel.
 TEST(CortexMBench, TablePrintsEveryStep) {
   MICROAOT_REQUIRE_QEMU();
