@@ -57,6 +57,8 @@ TEST(CortexMResults, RefusesBrokenResults) {
   EXPECT_TRUE(refused("clock_check 20002\nclock_sweep_errors 0\nset 0\ndone 1\n", off)) << "exact, not near";
   EXPECT_TRUE(refused("clock_check 20001\nclock_sweep_errors 1\nset 0\ndone 1\n", off));
   EXPECT_TRUE(refused("clock_check 20001\nset 0\ndone 1\n", off)) << "no sweep line";
+  EXPECT_FALSE(refused("clock_check 20001\nclock_sweep_left_out 1\nset 0\ndone 1\n", off)) << "--no-sweep";
+  EXPECT_TRUE(refused("clock_check 20001\nclock_sweep_left_out 0\nset 0\ndone 1\n", off));
   const std::string pairs = "do not pair up";
   EXPECT_TRUE(refused(kHead + "op_step 0\nset 0\ndone 1\n", pairs));
   EXPECT_TRUE(refused(kHead + "op_instructions 5\nset 0\ndone 1\n", pairs));
