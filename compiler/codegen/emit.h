@@ -55,13 +55,16 @@ std::string emit_kernel_table(const CompiledModel& model);
 std::string emit_blob_source(const CompiledModel& model, const std::vector<uint8_t>& blob);
 bool is_graph(const CompiledModel& model);
 
-// The C call of a step's kernel (no semicolon) with the params struct `params` (its symbol), its input 0 and
-// output moved by the byte offsets; `prelude` receives the declarations a list argument needs.
+// The C call of a step's kernel (no semicolon) with the params struct `params` (its symbol), its input i moved
+// by input_offsets[i] bytes (none: 0) and its output by output_offset; `prelude` receives the declarations a
+// list argument needs.
 std::string kernel_call_text(const CompiledModel& model, size_t step, const std::string& params,
-                             int64_t input_offset, int64_t output_offset, std::string& prelude);
+                             const std::vector<int64_t>& input_offsets, int64_t output_offset, std::string& prelude);
 // emit_bands.cpp: the params structs of the fused bands' calls, and the step-function case that runs a chain.
 std::string emit_band_params(const CompiledModel& model);
 std::string emit_band_case(const CompiledModel& model, const FusedChain& chain);
+// The storage tensor a residual ADD (layer `layer` of chain c) reads its skip rows from.
+int residual_skip_tensor(const CompiledModel& model, const FusedChain& c, int layer);
 // memory_plan.txt's section on them: each chain, its line buffers, what tiling could reach.
 std::string bands_plan_text(const CompiledModel& model);
 

@@ -143,7 +143,7 @@ std::string emit_list(std::ostringstream& out, const KernelArgSpec& spec, const 
 }  // namespace
 
 std::string kernel_call_text(const CompiledModel& model, size_t step, const std::string& params,
-                             int64_t input_offset, int64_t output_offset, std::string& prelude) {
+                             const std::vector<int64_t>& input_offsets, int64_t output_offset, std::string& prelude) {
   const KernelCall& call = model.calls[step];
   const KernelInfo& kernel = call.info();
   const Op& op = model.graph.ops[step];
@@ -155,7 +155,10 @@ std::string kernel_call_text(const CompiledModel& model, size_t step, const std:
     std::vector<std::string> texts;
     for (int id : groups[g]) {
       // A band reads and writes rows of its tensors (compile/plan_bands.h): the offsets move to them.
-      const int64_t offset = id == op.inputs[0] ? input_offset : (id == op.outputs[0] ? output_offset : 0);
+      int64_t offset = id == op.outputs[0] ? output_offset : 0;
+      for (size_t i = 0; i < input_offsets.size() && i < op.inputs.size(); ++i) {
+        if (id == op.inputs[i]) offset = input_offsets[i];
+      }
       texts.push_back(argument(model, op, id, specs[g], offset));
     }
     arguments += ", " + (specs[g].is_list() ? emit_list(lists, specs[g], texts) : texts[0]);
@@ -186,7 +189,7 @@ void emit_step_case(std::ostringstream& out, const CompiledModel& model, size_t 
   out << "    case " << step << "u:" << open << " /* " << op_kind_name(op.kind) << " (op " << op.source_index << ") */\n";
   std::string prelude;
   const std::string call_text =
-      kernel_call_text(model, step, op_symbol(module_names(model), params_owner(model, step)) + "_params", 0, 0,
+      kernel_call_text(model, step, op_symbol(module_names(model), params_owner(model, step)) + "_params", {}, 0,
                        prelude) + ";\n";
   // A kernel that checks its data returns its status, which ends the run when not OK.
   out << prelude << "      " << (kernel.returns_status() ? "return " + call_text : call_text + "      break;\n")

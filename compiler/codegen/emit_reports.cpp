@@ -366,9 +366,17 @@ nlohmann::json bands_json(const CompiledModel& model) {
                        {"of_rows", c.layers[i].output_rows},
                        {"bytes", c.schedule.line_rows[i] * c.layers[i].output_row_bytes}});
     }
+    nlohmann::json adds = nlohmann::json::array();
+    for (size_t i = 0; i < c.layers.size(); ++i) {
+      if (c.layers[i].skip == kNoSkip) continue;
+      adds.push_back({{"step", c.first_step + static_cast<int>(i)},
+                      {"skip_tensor", residual_skip_tensor(model, c, static_cast<int>(i))}});
+    }
     chains.push_back({{"first_step", c.first_step}, {"last_step", c.last_step}, {"band_rows", c.band_rows},
+                      {"every_layer", c.pace == BandPace::kEveryLayer},
                       {"calls", c.schedule.calls}, {"moved_bytes", c.schedule.moved_bytes},
-                      {"estimated_extra_instructions", c.extra_instructions}, {"line_buffers", lines}});
+                      {"estimated_extra_instructions", c.extra_instructions}, {"line_buffers", lines},
+                      {"residual_adds", adds}});
   }
   return chains;
 }

@@ -31,11 +31,31 @@ int64_t row_bytes(const Tensor& t) {
   return t.shape.size() == 4 && t.shape[1] > 0 ? t.byte_size() / t.shape[1] : 0;
 }
 
-// The rows geometry of a step whose kernel can run on row ranges; false for any other.
+// A same-shape ADD over one image (no broadcast): row y of the output reads row y of both operands.
+bool residual_add(const CompiledModel& model, size_t step, BandLayer& layer) {
+  const KernelCall& call = model.calls[step];
+  const Op& op = model.graph.ops[step];
+  if (op.kind != OpKind::Add || op.inputs.size() != 2 || op.outputs.size() != 1) return false;
+  const std::string& params = call.info().params->name;
+  if ((params != "add_params_q" && params != "binary_params_f32") || int_field(call, "num_dims") != 0) return false;
+  const Tensor& out = model.graph.tensor(op.outputs[0]);
+  for (int id : op.inputs) {
+    const Tensor& in = model.graph.tensor(id);
+    if (in.is_constant || in.shape != out.shape || in.dtype != out.dtype) return false;
+  }
+  if (out.shape.size() != 4 || out.shape[0] != 1 || out.shape[1] < 2) return false;
+  layer.input_rows = layer.output_rows = out.shape[1];
+  layer.input_row_bytes = layer.output_row_bytes = row_bytes(out);
+  return int_field(call, "flat_size") == out.num_elements() && layer.output_row_bytes > 0;
+}
+
+// The rows geometry of a step whose kernel can run on row ranges; false for any other. A residual ADD's
+// skip operand is set by chain_of.
 bool band_layer(const CompiledModel& model, size_t step, BandLayer& layer) {
   const KernelCall& call = model.calls[step];
   const Op& op = model.graph.ops[step];
-  if (call.custom || call.kernel < 0 || streamable_params().count(call.info().params->name) == 0) return false;
+  if (call.custom || call.kernel < 0) return false;
+  if (streamable_params().count(call.info().params->name) == 0) return residual_add(model, step, layer);
   if (call.stem.find("_global") != std::string::npos || op.inputs.empty() || op.outputs.size() != 1) return false;
   // The DSP palette kernel decodes its weights once per call: on row ranges, once per band.
   if (call.stem == kPackedPaletteStem) return false;
@@ -55,30 +75,75 @@ bool band_layer(const CompiledModel& model, size_t step, BandLayer& layer) {
          layer.input_row_bytes > 0 && layer.output_row_bytes > 0;
 }
 
-// Whether step's output feeds the next step alone, as a plain arena tensor.
-bool feeds_next_only(const CompiledModel& model, size_t step) {
+int output_storage(const Graph& g, size_t step) { return g.storage_of(g.ops[step].outputs[0]); }
+
+// The last step that reads step's output when it may live in a line buffer (a plain arena tensor that is no
+// graph input or output, read by later steps only); -1 when it may not.
+int last_reader(const CompiledModel& model, size_t step) {
   const Graph& g = model.graph;
-  const int storage = g.storage_of(g.ops[step].outputs[0]);
+  const int storage = output_storage(g, step);
   const Tensor& t = g.tensor(storage);
-  if (t.is_persistent || t.ring.position >= 0 || g.storage_of(g.ops[step + 1].inputs[0]) != storage) return false;
   const auto is_it = [&](int id) { return id != kNoTensor && g.storage_of(id) == storage; };
-  if (std::any_of(g.inputs.begin(), g.inputs.end(), is_it) || std::any_of(g.outputs.begin(), g.outputs.end(), is_it)) {
-    return false;
+  if (t.is_persistent || t.ring.position >= 0 || std::any_of(g.inputs.begin(), g.inputs.end(), is_it) ||
+      std::any_of(g.outputs.begin(), g.outputs.end(), is_it)) {
+    return -1;
   }
+  int last = -1;
   for (size_t s = 0; s < g.ops.size(); ++s) {
     const Op& op = g.ops[s];
-    const size_t uses = std::count_if(op.inputs.begin(), op.inputs.end(), is_it);
-    if (s == step + 1 ? uses != 1 : (s != step && uses > 0)) return false;
+    const auto uses = std::count_if(op.inputs.begin(), op.inputs.end(), is_it);
+    if (uses == 0) continue;
+    if (s <= step || uses > 1) return -1;
+    last = static_cast<int>(s);
   }
-  return true;
+  return last;
 }
+
+// Whether step `s` of a chain starting at `first` takes the previous step's output as its data input (a
+// residual ADD: as one operand, its skip from the chain's input or an earlier step's output); sets the skip.
+bool chains_on(const CompiledModel& model, size_t first, size_t s, BandLayer& layer) {
+  const Graph& g = model.graph;
+  const Op& op = g.ops[s];
+  const int previous = output_storage(g, s - 1);
+  if (op.kind != OpKind::Add) return g.storage_of(op.inputs[0]) == previous;
+  const int a = g.storage_of(op.inputs[0]), b = g.storage_of(op.inputs[1]);
+  if ((a == previous) == (b == previous)) return false;
+  const int skip = a == previous ? b : a;
+  if (skip == g.storage_of(g.ops[first].inputs[0])) {
+    layer.skip = kChainInput;
+    return true;
+  }
+  for (size_t k = first; k + 1 < s; ++k) {
+    if (output_storage(g, k) == skip) {
+      layer.skip = static_cast<int>(k - first);
+      return true;
+    }
+  }
+  return false;
+}
+
+FusedChain candidate(size_t first, size_t last, const std::vector<BandLayer>& chain, int64_t rows, BandPace pace) {
+  FusedChain c;
+  c.first_step = static_cast<int>(first);
+  c.last_step = static_cast<int>(last);
+  c.band_rows = rows;
+  c.pace = pace;
+  c.layers = chain;
+  c.schedule = schedule_bands(chain, rows, pace);
+  c.extra_instructions = bands_cost(chain, c.schedule);
+  c.output_shift = bands_output_shift(chain, c.schedule);
+  c.schedule.actions.clear();  // kept for the chosen chains only (choose_bands schedules them again)
+  c.schedule.actions.shrink_to_fit();
+  return c;
+}
+
+// The longest chain the candidates list (its compile time grows with the square of the length).
+constexpr size_t kMaxChainSteps = 40;
 
 // The chain state the choice walks: one chosen candidate (or none) per streamable run.
 std::vector<FusedChain> picked(const std::vector<FusedChain>& candidates, const std::vector<int>& choice) {  // sorted
   std::vector<FusedChain> chains;
-  for (int c : choice) {
-    if (c >= 0) chains.push_back(candidates[c]);
-  }
+  for (int c : choice) chains.push_back(candidates[c]);
   std::sort(chains.begin(), chains.end(),
             [](const FusedChain& a, const FusedChain& b) { return a.first_step < b.first_step; });
   return chains;
@@ -126,21 +191,27 @@ std::vector<FusedChain> band_candidates(const CompiledModel& model) {
   const size_t n = model.calls.size();
   std::vector<BandLayer> layers(n);
   std::vector<bool> ok(n, false);
-  for (size_t s = 0; s < n; ++s) ok[s] = band_layer(model, s, layers[s]);
+  std::vector<int> readers_end(n, -1);
+  for (size_t s = 0; s < n; ++s) {
+    ok[s] = band_layer(model, s, layers[s]);
+    if (ok[s]) readers_end[s] = last_reader(model, s);
+  }
   for (size_t first = 0; first < n; ++first) {
-    for (size_t last = first + 1; last < n && ok[first]; ++last) {
-      if (!ok[last] || !feeds_next_only(model, last - 1)) break;
-      const std::vector<BandLayer> chain(layers.begin() + first, layers.begin() + last + 1);
-      for (int64_t rows : {1, 2, 4, 8, 16}) {
-        if (rows * 2 > chain.back().output_rows) break;
-        FusedChain c;
-        c.first_step = static_cast<int>(first);
-        c.last_step = static_cast<int>(last);
-        c.band_rows = rows;
-        c.layers = chain;
-        c.schedule = schedule_bands(chain, rows);
-        c.extra_instructions = bands_cost(chain, c.schedule);
-        candidates.push_back(std::move(c));
+    if (!ok[first] || model.graph.ops[first].kind == OpKind::Add) continue;
+    std::vector<BandLayer> chain = {layers[first]};
+    int reads_until = -1;  // the last step that reads an intermediate map of the chain
+    for (size_t last = first + 1; last < n && last - first < kMaxChainSteps && ok[last]; ++last) {
+      if (readers_end[last - 1] < 0) break;
+      BandLayer layer = layers[last];
+      if (!chains_on(model, first, last, layer)) break;
+      chain.push_back(layer);
+      reads_until = std::max(reads_until, readers_end[last - 1]);
+      if (reads_until > static_cast<int>(last)) continue;  // a later step reads an intermediate: longer only
+      for (const BandPace pace : {BandPace::kLastLayer, BandPace::kEveryLayer}) {
+        for (int64_t rows : {1, 2, 4, 8, 16}) {
+          if (rows * 2 > chain.back().output_rows) break;
+          candidates.push_back(candidate(first, last, chain, rows, pace));
+        }
       }
     }
   }
@@ -199,7 +270,7 @@ bool chain_permit(const CompiledModel& model, const std::vector<BufferRecord>& r
   if (records[in].last_op != c.first_step || records[out].first_op != c.first_step) return false;
   const auto is_it = [&](int id) { return g.storage_of(id) == in_storage; };
   if (std::any_of(g.outputs.begin(), g.outputs.end(), is_it)) return false;
-  permit = OverlapPermit{out, in, bands_output_shift(c.layers, c.schedule)};
+  permit = OverlapPermit{out, in, c.output_shift};
   return true;
 }
 
@@ -263,7 +334,9 @@ std::vector<FusedChain> choose_bands(const CompiledModel& model, const std::vect
     cost = best_cost;
     current = best_score;
   }
-  return picked(candidates, choice);
+  std::vector<FusedChain> chains = picked(candidates, choice);
+  for (FusedChain& c : chains) c.schedule = schedule_bands(c.layers, c.band_rows, c.pace);  // with its actions
+  return chains;
 }
 
 }  // namespace microaot

@@ -26,13 +26,22 @@ struct BandWalk {
     out.line_rows.assign(l.size() - 1, 0);
   }
 
-  // The first row of layer j's output that its consumer still reads (all rows read: the end).
+  // The first row of layer j's output that a reader still reads (all rows read: the end): the next layer's
+  // window, and the skip rows of a residual ADD that takes it.
   int64_t first_kept(size_t j) const {
+    int64_t keep = produced[j];
     const BandLayer& next = layers[j + 1];
-    if (produced[j + 1] >= next.output_rows) return produced[j];
-    int64_t first = 0, end = 0;
-    input_rows_of(next, produced[j + 1], produced[j + 1] + 1, first, end);
-    return std::min(first, produced[j]);
+    if (produced[j + 1] < next.output_rows) {
+      int64_t first = 0, end = 0;
+      input_rows_of(next, produced[j + 1], produced[j + 1] + 1, first, end);
+      keep = std::min(keep, first);
+    }
+    for (size_t k = j + 2; k < layers.size(); ++k) {
+      if (layers[k].skip == static_cast<int>(j) && produced[k] < layers[k].output_rows) {
+        keep = std::min(keep, produced[k]);
+      }
+    }
+    return keep;
   }
 
   // Makes room in line buffer j for its rows up to `target`.
@@ -66,6 +75,13 @@ struct BandWalk {
       MICROAOT_CHECK(c.input_first >= base[j - 1] && c.input_end <= produced[j - 1], "band reads rows not kept");
       c.input_row = c.input_first - base[j - 1];
     }
+    if (layer.skip >= 0) {
+      const size_t k = static_cast<size_t>(layer.skip);
+      MICROAOT_CHECK(c.first_row >= base[k] && c.end_row <= produced[k], "band reads skip rows not kept");
+      c.skip_row = c.first_row - base[k];
+    } else if (layer.skip == kChainInput) {
+      c.skip_row = c.first_row;
+    }
     c.output_row = c.first_row;
     if (j + 1 < layers.size()) {
       make_room(j, target);
@@ -78,15 +94,35 @@ struct BandWalk {
     produced[j] = target;
   }
 
-  void run(int64_t band_rows) {
-    const size_t n = layers.size();
-    std::vector<int64_t> target(n, 0);
-    for (int64_t rows = band_rows;; rows += band_rows) {
-      target[n - 1] = std::min(rows, layers[n - 1].output_rows);
-      for (size_t j = n - 1; j > 0; --j) {
+  // kEveryLayer: layer j's rows up to `target`, band_rows a call, each call's input rows pulled first.
+  void pull(size_t j, int64_t target, int64_t band_rows) {
+    while (produced[j] < target) {
+      const int64_t next = std::min(produced[j] + band_rows, target);
+      if (j > 0) {
         int64_t first = 0, end = 0;
-        if (target[j] > produced[j]) input_rows_of(layers[j], produced[j], target[j], first, end);
-        target[j - 1] = std::max(produced[j - 1], end);
+        input_rows_of(layers[j], produced[j], next, first, end);
+        pull(j - 1, end, band_rows);
+      }
+      if (layers[j].skip >= 0) pull(static_cast<size_t>(layers[j].skip), next, band_rows);
+      compute(j, next);
+    }
+  }
+
+  void run(int64_t band_rows, BandPace pace) {
+    const size_t n = layers.size();
+    if (pace == BandPace::kEveryLayer) {
+      pull(n - 1, layers[n - 1].output_rows, band_rows);
+      return;
+    }
+    for (int64_t rows = band_rows;; rows += band_rows) {
+      std::vector<int64_t> target = produced;
+      target[n - 1] = std::min(rows, layers[n - 1].output_rows);
+      for (size_t j = n - 1; j > 0; --j) {  // what each layer must have produced for the ones after it
+        if (target[j] <= produced[j]) continue;
+        int64_t first = 0, end = 0;
+        input_rows_of(layers[j], produced[j], target[j], first, end);
+        target[j - 1] = std::max(target[j - 1], end);
+        if (layers[j].skip >= 0) target[layers[j].skip] = std::max(target[layers[j].skip], target[j]);
       }
       for (size_t j = 0; j < n; ++j) {
         if (target[j] > produced[j]) compute(j, target[j]);
@@ -98,15 +134,22 @@ struct BandWalk {
 
 }  // namespace
 
-BandSchedule schedule_bands(const std::vector<BandLayer>& layers, int64_t band_rows) {
+BandSchedule schedule_bands(const std::vector<BandLayer>& layers, int64_t band_rows, BandPace pace) {
   MICROAOT_CHECK(layers.size() >= 2 && band_rows >= 1, "a band schedule needs two layers and a band height");
   for (size_t j = 1; j < layers.size(); ++j) {
     MICROAOT_CHECK(layers[j].input_rows == layers[j - 1].output_rows, "band layers do not chain");
+    const BandLayer& l = layers[j];
+    if (l.skip == kNoSkip) continue;
+    const int64_t skip_rows = l.skip == kChainInput ? layers[0].input_rows : layers[l.skip].output_rows;
+    MICROAOT_CHECK(l.skip < static_cast<int>(j) - 1 && l.extent == 1 && l.stride == 1 && l.pad == 0 &&
+                       skip_rows == l.output_rows && l.input_rows == l.output_rows,
+                   "a residual band layer reads rows of a different shape");
   }
+  MICROAOT_CHECK(layers[0].skip == kNoSkip, "the first band layer has no skip operand");
   BandWalk sizing(layers, std::vector<int64_t>(layers.size() - 1, 0));
-  sizing.run(band_rows);
+  sizing.run(band_rows, pace);
   BandWalk walk(layers, sizing.out.line_rows);
-  walk.run(band_rows);
+  walk.run(band_rows, pace);
   return walk.out;
 }
 
@@ -115,12 +158,14 @@ int64_t bands_output_shift(const std::vector<BandLayer>& layers, const BandSched
   const BandLayer& last = layers.back();
   const int last_layer = static_cast<int>(layers.size()) - 1;
   int64_t shift = first.input_rows * first.input_row_bytes;  // nothing read after the band: no limit inside
-  int64_t next_read = first.input_rows;  // the first input row a later call of the first layer reads
+  int64_t next_read = first.input_rows;  // the first input row this call or a later one reads
   for (auto a = schedule.actions.rbegin(); a != schedule.actions.rend(); ++a) {
     if (!a->is_call) continue;
-    if (a->call.layer == 0) next_read = a->call.input_first;
-    if (a->call.layer == last_layer) {
-      shift = std::min(shift, next_read * first.input_row_bytes - a->call.end_row * last.output_row_bytes);
+    const BandCall& c = a->call;
+    if (c.layer == 0) next_read = std::min(next_read, c.input_first);
+    if (layers[c.layer].skip == kChainInput) next_read = std::min(next_read, c.first_row);
+    if (c.layer == last_layer) {
+      shift = std::min(shift, next_read * first.input_row_bytes - c.end_row * last.output_row_bytes);
     }
   }
   return shift;

@@ -10,7 +10,13 @@
 
 namespace microaot {
 
-// One layer's rows: output row y reads input rows y * stride - pad + [0, extent) clipped to the input.
+// Where a residual ADD's second operand comes from: none, the chain's input, or layer k's output (k >= 0).
+constexpr int kNoSkip = -2;
+constexpr int kChainInput = -1;
+
+// One layer's rows: output row y reads input rows y * stride - pad + [0, extent) clipped to the input. A
+// residual ADD (extent 1, stride 1, no padding) also reads row y of its skip operand: the chain's input or an
+// earlier layer's output, whose line buffer then keeps the rows the ADD has yet to read.
 struct BandLayer {
   int64_t input_rows = 0;
   int64_t output_rows = 0;
@@ -19,11 +25,13 @@ struct BandLayer {
   int64_t pad = 0;              // rows of padding before the first input row
   int64_t input_row_bytes = 0;  // one row of the input (width * depth * element size)
   int64_t output_row_bytes = 0;
+  int skip = kNoSkip;
 };
 
 // Layer `layer` computes its output rows [first_row, end_row) from its input rows [input_first, input_end),
 // which start `input_row` rows into its input buffer (the whole input or a line buffer) and are written
-// `output_row` rows into its output buffer; pad is the padding rows before input_first for this call.
+// `output_row` rows into its output buffer; pad is the padding rows before input_first for this call. A
+// residual ADD reads its skip rows [first_row, end_row) from `skip_row` rows into their buffer.
 struct BandCall {
   int layer = 0;
   int64_t first_row = 0, end_row = 0;
@@ -31,6 +39,7 @@ struct BandCall {
   int64_t input_row = 0;
   int64_t output_row = 0;
   int64_t pad = 0;
+  int64_t skip_row = 0;
 };
 
 // Rows [from, from + count) of line buffer `buffer` (the output of layer `buffer`) move to its row `to`.
@@ -53,16 +62,25 @@ struct BandSchedule {
   int64_t moved_bytes = 0;
 };
 
+// How a schedule paces its layers: kLastLayer, the last layer's band_rows at a time, each earlier layer
+// computing in one call all the rows the next one needs (fewer calls; line buffers widen up the chain by its
+// strides); kEveryLayer, every layer at most band_rows rows a call, pulled as its consumer needs them (line
+// buffers of about one window each; more calls).
+enum class BandPace { kLastLayer, kEveryLayer };
+
 // The input rows [first, end) that output rows [out_first, out_end) of `layer` read, clipped to the input.
 void input_rows_of(const BandLayer& layer, int64_t out_first, int64_t out_end, int64_t& first, int64_t& end);
 
-// The schedule of `layers` (each reads the previous one's output, the first the chain's input) producing the
-// last layer's output `band_rows` rows at a time (band_rows >= 1). The first layer reads the whole input and
-// the last writes the whole output; every other output lives in a line buffer of line_rows[i] rows.
-BandSchedule schedule_bands(const std::vector<BandLayer>& layers, int64_t band_rows);
+// The schedule of `layers` (each reads the previous one's output, the first the chain's input; a residual ADD
+// also its skip operand) producing the last layer's output `band_rows` rows at a time (band_rows >= 1). The
+// first layer reads the whole input and the last writes the whole output; every other output lives in a line
+// buffer of line_rows[i] rows, which keeps the rows all its readers still need.
+BandSchedule schedule_bands(const std::vector<BandLayer>& layers, int64_t band_rows,
+                            BandPace pace = BandPace::kLastLayer);
 
 // The largest shift offset(output) - offset(input) in bytes at which the last layer's output may overlap the
-// first layer's input: each band's output ends before the first input row a later band still reads.
+// chain's input: each band's output ends before the first input row that band or a later one still reads
+// (the first layer's window, or a residual ADD's skip rows).
 int64_t bands_output_shift(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
 
 // A chain of consecutive steps run band by band: step first_step + i computes layers[i].
@@ -70,9 +88,11 @@ struct FusedChain {
   int first_step = 0;
   int last_step = 0;
   int64_t band_rows = 0;
+  BandPace pace = BandPace::kLastLayer;
   std::vector<BandLayer> layers;
   BandSchedule schedule;
   int64_t extra_instructions = 0;  // the cost model's estimate (bands_cost)
+  int64_t output_shift = 0;        // bands_output_shift of the schedule
   bool contains(int step) const { return step >= first_step && step <= last_step; }
 };
 

@@ -31,10 +31,24 @@ int64_t row_value(const BandLayer& l, const std::vector<int64_t>& input, int64_t
   return v;
 }
 
+// A residual ADD's row: its data row's value mixed with the skip row's.
+int64_t add_skip(int64_t v, int64_t skip) { return v * 131 + skip; }
+
 std::vector<int64_t> whole(const std::vector<BandLayer>& layers, std::vector<int64_t> rows) {
+  std::vector<std::vector<int64_t>> outputs;
+  const std::vector<int64_t> input = rows;
   for (const BandLayer& l : layers) {
     std::vector<int64_t> next;
-    for (int64_t y = 0; y < l.output_rows; ++y) next.push_back(row_value(l, rows, 0, y));
+    for (int64_t y = 0; y < l.output_rows; ++y) {
+      const int64_t v = row_value(l, rows, 0, y);
+      if (l.skip == kNoSkip) {
+        next.push_back(v);
+      } else {
+        const std::vector<int64_t>& skip = l.skip == kChainInput ? input : outputs.at(static_cast<size_t>(l.skip));
+        next.push_back(add_skip(v, skip.at(static_cast<size_t>(y))));
+      }
+    }
+    outputs.push_back(next);
     rows = next;
   }
   return rows;
@@ -72,6 +86,10 @@ std::vector<int64_t> banded(const std::vector<BandLayer>& layers, const std::vec
         if (row < 0 || row >= local.input_rows) continue;
         v = v * 31 + window.at(static_cast<size_t>(row)) + k;
       }
+      if (l.skip != kNoSkip) {
+        const std::vector<int64_t>& skip = l.skip == kChainInput ? shared : lines.at(static_cast<size_t>(l.skip));
+        v = add_skip(v, skip.at(static_cast<size_t>(c.skip_row + y - c.first_row)));
+      }
       target.at(static_cast<size_t>(c.output_row + y - c.first_row)) = v;
       if (shift >= 0 && &target == &output) shared.at(static_cast<size_t>(shift + y)) = v;
     }
@@ -83,8 +101,11 @@ std::vector<int64_t> banded(const std::vector<BandLayer>& layers, const std::vec
 void expect_exact(const std::vector<BandLayer>& layers, int64_t band_rows) {
   std::vector<int64_t> input;
   for (int64_t r = 0; r < layers[0].input_rows; ++r) input.push_back(r * 7 + 3);
-  const BandSchedule s = schedule_bands(layers, band_rows);
-  EXPECT_EQ(banded(layers, input, s), whole(layers, input)) << "band rows " << band_rows;
+  for (const BandPace pace : {BandPace::kLastLayer, BandPace::kEveryLayer}) {
+    const BandSchedule s = schedule_bands(layers, band_rows, pace);
+    EXPECT_EQ(banded(layers, input, s), whole(layers, input))
+        << "band rows " << band_rows << (pace == BandPace::kEveryLayer ? ", every layer" : "");
+  }
 }
 
 TEST(Bands, ConvDepthwisePointwiseChainsAreExactForEveryBandHeight) {
@@ -126,9 +147,60 @@ TEST(Bands, OutputOverTheInputAtTheLargestShiftIsExact) {
   }
 }
 
+// Paced by every layer, the line buffers of a strided chain stay about one window each instead of widening
+// up the chain by its strides.
+TEST(Bands, EveryLayerPaceKeepsWindowSizedLineBuffers) {
+  const std::vector<BandLayer> layers = {layer(64, 3, 1, 1), layer(64, 3, 2, 1), layer(32, 3, 2, 1),
+                                         layer(16, 3, 1, 1)};
+  const BandSchedule last = schedule_bands(layers, 1, BandPace::kLastLayer);
+  const BandSchedule every = schedule_bands(layers, 1, BandPace::kEveryLayer);
+  EXPECT_EQ(every.line_rows, (std::vector<int64_t>{3, 3, 3}));
+  EXPECT_GT(last.line_rows[0], 3 * 2) << "four input rows of layer 1 per output row of the last";
+  EXPECT_GT(every.calls, last.calls);
+  EXPECT_EQ(every.calls, 64 + 32 + 16 + 16);
+}
+
 TEST(Bands, PoolsAndStridesDownTheChain) {
   std::vector<BandLayer> layers = {layer(31, 5, 1, 2), layer(31, 2, 2, 0), layer(15, 3, 1, 0), layer(13, 3, 3, 1)};
   for (int64_t rows : {1, 2, 4, 7}) expect_exact(layers, rows);
+}
+
+BandLayer residual(int64_t rows, int skip) {
+  BandLayer l = layer(rows, 1, 1, 0);
+  l.skip = skip;
+  return l;
+}
+
+// MobileNetV2's inverted residual blocks: 1x1 expand, 3x3 depthwise, 1x1 project, ADD of the block's input.
+// The first block's skip is the chain's input, the second's a line buffer that keeps its rows for the ADD.
+TEST(Bands, ResidualBlocksKeepTheSkipRowsAndAreExact) {
+  const std::vector<BandLayer> layers = {layer(24, 1, 1, 0), layer(24, 3, 1, 1), layer(24, 1, 1, 0),
+                                         residual(24, kChainInput), layer(24, 1, 1, 0), layer(24, 3, 1, 1),
+                                         layer(24, 1, 1, 0), residual(24, 3), layer(24, 3, 2, 1)};
+  for (int64_t rows : {1, 2, 3, 5, 12}) expect_exact(layers, rows);
+  const BandSchedule s = schedule_bands(layers, 1);
+  // The block input (layer 3's output) is read one row ahead by the expand's depthwise: two rows kept.
+  EXPECT_EQ(s.line_rows[3], 3);
+  // The last layer's stride 2 takes two rows of the ADD a band: the depthwise reads a window of 4 expand rows.
+  EXPECT_EQ(s.line_rows[4], 4);
+}
+
+// The ADD reads the chain's input late (after the expand read it): the permitted shift counts those reads.
+TEST(Bands, ResidualAddOfTheChainInputLimitsTheOutputShift) {
+  std::vector<BandLayer> layers = {layer(20, 1, 1, 0), layer(20, 3, 1, 1), residual(20, kChainInput),
+                                   layer(20, 3, 2, 1)};
+  layers.back().output_rows = 10;
+  std::vector<BandLayer> no_skip = layers;
+  no_skip[2].skip = kNoSkip;
+  std::vector<int64_t> input;
+  for (int64_t r = 0; r < 20; ++r) input.push_back(r * 5 + 1);
+  for (int64_t rows : {1, 2, 4}) {
+    const BandSchedule s = schedule_bands(layers, rows);
+    const int64_t shift = bands_output_shift(layers, s);
+    ASSERT_GE(shift, 0) << rows;
+    EXPECT_LT(shift, bands_output_shift(no_skip, schedule_bands(no_skip, rows))) << rows;
+    EXPECT_EQ(banded(layers, input, s, shift), whole(layers, input)) << rows;
+  }
 }
 
 }  // namespace

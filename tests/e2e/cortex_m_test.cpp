@@ -212,6 +212,24 @@ TEST(CortexMBench, FusedBandsMeetTheBudgetExactly) {
   expect_stack_within_bound(tiled);
 }
 
+// A residual ADD inside a chain on the M4 (IC's first ResNet block, the DSP kernels on row ranges): the budget
+// met, bit-exact with the host build and the golden, at most 10% more instructions than whole layers.
+TEST(CortexMBench, ResidualBlocksInBandsMeetTheBudgetExactly) {
+  MICROAOT_REQUIRE_QEMU();
+  const std::string name = "ic_resnet8_int8";
+  const std::string input = shared_dir() + "/models/" + name + "/vectors/0.input0.bin";
+  const json whole = bench_json({"--input", input, "--tiling", "off"}, name);
+  ASSERT_TRUE(whole.is_object());
+  const int64_t budget = whole["ram_bytes"].get<int64_t>() * 85 / 100;  // M4 floor: 28,800 of 34,528
+  const json tiled = bench_json({"--input", input, "--ram-budget", std::to_string(budget)}, name);
+  ASSERT_TRUE(tiled.is_object());
+  EXPECT_TRUE(tiled["outputs_bit_exact"].get<bool>());
+  EXPECT_TRUE(tiled["outputs_match"].get<bool>());
+  EXPECT_LE(tiled["ram_bytes"].get<int64_t>(), budget);
+  EXPECT_LE(tiled["instructions"].get<int64_t>() * 10, whole["instructions"].get<int64_t>() * 11);
+  expect_stack_within_bound(tiled);
+}
+
 // IC's deepest path runs through the C library's memset: painting saw its frame above a bound that counted
 // the C library as 0 (372 > 368 bytes). Its depth now comes from the image's disassembly.
 TEST(CortexMBench, StackBoundCoversTheCLibrary) {

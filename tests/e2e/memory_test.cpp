@@ -3,6 +3,7 @@
 // arena. Outputs stay bit-exact: models_test.cpp runs every golden vector with the default plan.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -198,6 +199,24 @@ TEST_F(MemoryTest, RamBudgetSweepDownwardsRunsFusedBandsExactly) {
   EXPECT_NE(errors.find("the most tiling could reach is a classic bound of " + std::to_string(floor) + " bytes"),
             std::string::npos)
       << errors;
+}
+
+// Residual ADDs inside chains (docs/tiling.md): IC's first ResNet block (conv, conv, conv, ADD of the first
+// conv's output) runs in bands, its skip rows kept in a line buffer; each budget met, the output exact.
+TEST_F(MemoryTest, RamBudgetSweepRunsResidualBlocksInBandsExactly) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string name = "ic_resnet8_int8";
+  const int64_t untiled = compile_report(name, {"--tiling", "off"})["arena_buffer_bytes"];
+  for (const int64_t budget : {untiled - 1, untiled * 8 / 10}) {
+    const std::vector<std::string> flags = {"--ram-budget", std::to_string(budget)};
+    const json r = compile_report(name, flags);
+    EXPECT_LE(r["arena_buffer_bytes"].get<int64_t>(), budget);
+    const auto residual = [](const json& chain) { return !chain["residual_adds"].empty(); };
+    EXPECT_TRUE(std::any_of(r["bands"].begin(), r["bands"].end(), residual)) << r["bands"].dump();
+    const std::vector<uint8_t> plan = read_file(tmp_ + "/" + name + "/memory_plan.txt");
+    EXPECT_NE(std::string(plan.begin(), plan.end()).find("residual ADD, its skip rows read from"), std::string::npos);
+    expect_vector0_matches(name, flags);
+  }
 }
 
 TEST_F(MemoryTest, IoOutsideTheArenaKeepsResultsAndShrinksTheArena) {
