@@ -1,6 +1,7 @@
 /* The packed kernels' row machinery (declared in microaot/packed_matmul.h): the output step and the loops over
  * unit pairs, one out-of-line copy per weight form that every packed kernel of the form calls. The including
- * source (kernels/dsp/packed_rows.c, packed_rows_w16.c) defines MICROAOT_PACKED_WIDE_WEIGHTS. */
+ * source (kernels/dsp/packed_rows.c, packed_rows_w16.c, packed_rows_raw.c) defines MICROAOT_PACKED_WIDE_WEIGHTS or
+ * MICROAOT_PACKED_RAW_WEIGHTS. */
 #include <stddef.h>
 
 #include "microaot/internal/packed_dot.h"
@@ -15,7 +16,11 @@
  * shift plus the output offset. The one less comes after the SMMLAR: one SUB of d's sign bit (LSR #31 as the operand's
  * shift) instead of an extraction and an add before it. */
 static inline int32_t microaot_packed_requantized(int32_t acc, int32_t multiplier, int32_t rounding, int32_t shift) {
+#if MICROAOT_PACKED_RAW_WEIGHTS /* the sums are 256 times the others (microaot/internal/packed_dot.h) */
+  const uint32_t doubled = (uint32_t)(acc >> 7);
+#else
   const uint32_t doubled = (uint32_t)acc << 1;
+#endif
   return (microaot_dsp_smmlar((int32_t)doubled, multiplier, rounding) - (int32_t)(doubled >> 31)) >> shift;
 }
 
