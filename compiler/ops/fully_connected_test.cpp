@@ -176,6 +176,47 @@ TEST(FullyConnectedHandler, BalancedKeepsInt8PackedWeights) {
   EXPECT_EQ(fc.graph.tensor(call.args[1]).num_elements(), 2 * 3 * 2);  // 2 unit pairs x 3 groups x 2 words
 }
 
+// --optimize balanced with 8 units or more: the raw form of the int8 words (docs/packed-raw-form.md), its table's
+// biases 256 times the folded bias plus 256 * 127 * the unit's weights at odd positions; a weight -128 after a
+// negative one keeps the int8 words.
+Fc int8_fc_of_8_units(int8_t odd_weight) {
+  Fc fc;
+  Graph& g = fc.graph;
+  fc.input = add_tensor(g, DType::kInt8, {1, 6}, {0.04f}, {3});
+  fc.weights = add_tensor(g, DType::kInt8, {8, 6}, {0.01f}, {0});
+  std::vector<int8_t> w(48);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 251) - 125);
+  w[0] = -5, w[1] = odd_weight;
+  make_constant(g, fc.weights, w);
+  fc.bias = add_tensor(g, DType::kInt32, {8}, {0.0004f}, {0});
+  make_constant(g, fc.bias, std::vector<int32_t>{100, -2000, 35, 0, 7, 8, 9, 10});
+  fc.output = add_tensor(g, DType::kInt8, {1, 8}, {0.05f}, {-10});
+  g.ops.push_back(Op{OpKind::FullyConnected, 0, 1, {fc.input, fc.weights, fc.bias}, {fc.output}, FullyConnectedOptions{}});
+  return fc;
+}
+
+TEST(FullyConnectedHandler, BalancedTakesTheRawFormOfInt8Words) {
+  Target target = parse_target("cortex-m4");
+  target.optimize_balanced = true;
+  Fc fc = int8_fc_of_8_units(-128);  // -128 after -5: the byte would be -129
+  EXPECT_EQ(lower_in_place_for_test(fc.graph, target).info().function(), "microaot_fully_connected_s8_packed");
+  fc = int8_fc_of_8_units(100);
+  const KernelCall call = lower_in_place_for_test(fc.graph, target);
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s8_packed_raw");
+  EXPECT_NE(call.specialisation.find("weights int8 (raw form)"), std::string::npos) << call.specialisation;
+  const std::vector<int8_t> w = constant_values<int8_t>(int8_fc_of_8_units(100).graph.tensor(fc.weights));
+  const std::vector<int32_t> bias = {100, -2000, 35, 0, 7, 8, 9, 10};
+  const Tensor& table = fc.graph.tensor(call.args[2]);
+  for (int u = 0; u < 8; ++u) {
+    int32_t sum = 0, odd = 0;
+    for (int k = 0; k < 6; ++k) sum += w[static_cast<size_t>(u * 6 + k)];
+    for (int k = 1; k < 6; k += 2) odd += w[static_cast<size_t>(u * 6 + k)];
+    int32_t got = 0;
+    std::memcpy(&got, table.data.data() + 4 * (8 * (u / 2) + u % 2), 4);
+    EXPECT_EQ(got, 256 * (bias[static_cast<size_t>(u)] - 3 * sum) + 256 * 127 * odd) << u;  // input zero point 3
+  }
+}
+
 // Requantization outside what the packed kernels' output step computes exactly (an output scale below input
 // scale x weight scale: a left shift) keeps the unpacked kernel and the model's tensors.
 TEST(FullyConnectedHandler, KeepsTheUnpackedKernelOutsideTheOutputStepProof) {

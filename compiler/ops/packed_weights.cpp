@@ -54,6 +54,18 @@ uint32_t lanes_word(const std::vector<int8_t>& weights, int32_t units, int32_t d
   return word;
 }
 
+// The raw form of a word of int8 lanes (w0, w1, w2, w3): bytes (w0, w1 - [w0 < 0], w2, w3 - [w2 < 0]), so that
+// its int16 lanes are 256 w1 + w0 and 256 w3 + w2 (raw_form_stage refuses a byte that would leave int8).
+uint32_t raw_word(uint32_t word) {
+  uint32_t raw = 0;
+  for (int lane = 0; lane < 2; ++lane) {
+    const auto even = static_cast<int8_t>(word >> (16 * lane)), odd = static_cast<int8_t>(word >> (16 * lane + 8));
+    const auto bits = static_cast<uint16_t>(256 * odd + even);  // the int16 lane, exact: odd - [even < 0] is int8
+    raw |= static_cast<uint32_t>(bits) << (16 * lane);
+  }
+  return raw;
+}
+
 }  // namespace
 
 namespace {
@@ -74,6 +86,8 @@ void pack_chunk(const std::vector<int8_t>& weights, int32_t units, int32_t depth
       for (int32_t u = pair; u < pair + 2; ++u) {
         if (form == PackedWeights::kInt8) {
           words.push_back(static_cast<int32_t>(lanes_word(chunk, units, length, u, g, 0, 1)));
+        } else if (form == PackedWeights::kInt8Raw) {
+          words.push_back(static_cast<int32_t>(raw_word(lanes_word(chunk, units, length, u, g, 0, 1))));
         } else {  // the lanes SXTB16 and SXTB16 ROR 8 give of the int8 word
           words.push_back(static_cast<int32_t>(lanes_word(chunk, units, length, u, g, 0, 2)));
           words.push_back(static_cast<int32_t>(lanes_word(chunk, units, length, u, g, 1, 2)));
@@ -191,11 +205,36 @@ std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias
   return words;
 }
 
+std::vector<int32_t> raw_form_stage(const std::vector<int32_t>& stage, const std::vector<int8_t>& weights,
+                                    int32_t units, int32_t depth) {
+  constexpr int64_t kRawSumLimit = int64_t{1} << 23;
+  if (stage.empty()) return {};
+  // Odd positions in their group are the odd k: chunks (MICROAOT_PACKED_CHUNK_LENGTH) are multiples of 4.
+  std::vector<int32_t> raw = stage;
+  for (int32_t u = 0; u < units; ++u) {
+    int32_t* const words = &raw[static_cast<size_t>(u / 2) * kPackedStepWords + static_cast<size_t>(u % 2)];
+    const int64_t bias = words[0];
+    if (words[2] != 0 && std::llabs(bias) + products_bound(weights, units, depth, u) >= kRawSumLimit) return {};
+    int64_t odd = 0;
+    for (int32_t k = 1; k < depth; k += 2) {
+      const int32_t w = weight_at(weights, units, depth, u, k);
+      if (w == -128 && weight_at(weights, units, depth, u, k - 1) < 0) return {};
+      odd += w;
+    }
+    words[0] = static_cast<int32_t>(static_cast<uint32_t>(bias) * 256u + static_cast<uint32_t>(odd * 256 * 127));
+  }
+  return raw;
+}
+
 namespace {
 
 // The packed weights as network_info.txt states them: form and bytes.
-std::string weights_text(const KernelCall& call, PackedWeights form) {
-  return std::string("weights ") + (form == PackedWeights::kInt16 ? "int16" : "int8") + " re-laid for SMLAD (" +
+std::string weights_text(const KernelCall& call) {
+  const auto ends_with = [&](const std::string& tail) {
+    return call.stem.size() > tail.size() && call.stem.compare(call.stem.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  return std::string("weights ") + (ends_with("_w16") ? "int16" : ends_with("_raw") ? "int8 (raw form)" : "int8") +
+         " re-laid for SMLAD (" +
          std::to_string(call.derived[0].byte_size()) + " B)";
 }
 
@@ -219,8 +258,8 @@ std::string packed_refusal(const Target& target, int32_t units, int64_t filter_o
 }
 
 bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& call, const std::string& packed_stem,
-                        int32_t units, int32_t depth) {
-  const PackedWeights form = packed_weights_form(target);
+                        int32_t units, int32_t depth, bool raw_allowed) {
+  PackedWeights form = packed_weights_form(target);
   const Tensor& weights = graph.tensor(call.args[1]);
   const std::vector<int8_t> w = constant_values<int8_t>(weights);
   const std::vector<int32_t> bias = call.args[2] == kNoTensor ? std::vector<int32_t>{} : constant_values<int32_t>(graph.tensor(call.args[2]));
@@ -230,10 +269,17 @@ bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& ca
   const PackedRequant requant{call.params.find("output_multiplier")->integers, call.params.find("output_shift")->integers,
                               call.params.find("output_offset")->integer, call.params.find("activation_min")->integer,
                               call.params.find("activation_max")->integer};
-  const std::vector<int32_t> stage = packed_output_stage(folded, w, units, depth, requant);
+  std::vector<int32_t> stage = packed_output_stage(folded, w, units, depth, requant);
   if (stage.empty()) {
     call.specialisation = kOutsideStepRange;
     return false;
+  }
+  std::vector<int32_t> raw = raw_allowed && form == PackedWeights::kInt8 && units >= kPackedRawMinUnits
+                                 ? raw_form_stage(stage, w, units, depth)
+                                 : std::vector<int32_t>{};
+  if (!raw.empty()) {
+    form = PackedWeights::kInt8Raw;
+    stage.swap(raw);
   }
   call.derived.push_back(int32_constant(weights.name + "_packed", pack_weight_words(w, units, depth, form)));
   call.derived.push_back(int32_constant(weights.name + "_requant", stage));
@@ -243,9 +289,9 @@ bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& ca
   call.params.replace_ints("output_multiplier", {});
   call.params.replace_ints("output_shift", {});
   call.params.replace_int("input_offset", 0);
-  call.stem = form == PackedWeights::kInt16 ? packed_stem + "_w16" : packed_stem;
+  call.stem = packed_stem + (form == PackedWeights::kInt16 ? "_w16" : form == PackedWeights::kInt8Raw ? "_raw" : "");
   call.scratch_bytes = packed_rows_bytes(depth, units);
-  call.specialisation = "packed: 2 rows x 2 units per step, " + weights_text(call, form) +
+  call.specialisation = "packed: 2 rows x 2 units per step, " + weights_text(call) +
                         ", input zero point in the bias, output step one SMMLAR per value";
   return true;
 }
@@ -262,7 +308,7 @@ bool use_packed_window_weights(const Graph& graph, const Target& target, KernelC
   call.scratch_bytes = packed_windows_bytes(window, units);
   call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +
                         " taps gathered (padding = input zero point), 2 pixels x 2 channels per step, " +
-                        weights_text(call, packed_weights_form(target)) +
+                        weights_text(call) +
                         ", input zero point in the bias, output step one SMMLAR per value";
   return true;
 }

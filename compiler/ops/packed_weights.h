@@ -22,8 +22,10 @@ Tensor int32_constant(const std::string& name, const std::vector<int32_t>& value
 
 // The form of the packed words (microaot/packed_matmul.h): per unit and group of four elements one word of int8
 // (--optimize balanced; the kernels widen it with SXTB16), or two of int16 lanes, elements (0, 2) then (1, 3)
-// (--optimize speed, the _w16 kernels: twice the flash, no widening in the loop).
-enum class PackedWeights { kInt8, kInt16 };
+// (--optimize speed, the _w16 kernels: twice the flash, no widening in the loop), or the raw form of the int8
+// word (the _raw kernels: one SXTB16 per word, sums 256 times larger; microaot/internal/packed_dot.h), which
+// use_packed_weights takes at kInt8 where raw_form_stage proves it.
+enum class PackedWeights { kInt8, kInt16, kInt8Raw };
 
 // The form a target's packed kernels take.
 PackedWeights packed_weights_form(const Target& target);
@@ -50,6 +52,17 @@ struct PackedRequant {
 // outside the range where that step is bit-exact with TFLM (a shift >= 0, sums that may reach 2^30, a rounding
 // term beyond int32, unless the channel's output is one value whatever the input: then its words give that
 // value): the layer then keeps the unpacked kernel.
+// The output step's table (packed_output_stage's) for the raw form of the int8 words: each folded bias times 256
+// plus 256 * 127 * the unit's weights at odd positions of their group (the rows' lanes x - 127 against them),
+// wrapped to int32; empty when the form is not exact for the layer: a unit whose |sum| may reach 2^23 (256 times
+// it would not fit int32) unless its multiplier is 0 (its output one value whatever the sum), a weight -128 at
+// an odd position after a negative one (its byte would be -129). use_packed_weights takes it for layers of at least
+// kPackedRawMinUnits units: against fewer, widening each row to the raw form's lanes (three instructions more per
+// four elements) does not pay.
+constexpr int32_t kPackedRawMinUnits = 8;
+std::vector<int32_t> raw_form_stage(const std::vector<int32_t>& stage, const std::vector<int8_t>& weights,
+                                    int32_t units, int32_t depth);
+
 std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights,
                                          int32_t units, int32_t depth, const PackedRequant& requant);
 
@@ -68,10 +81,11 @@ std::string packed_refusal(const Target& target, int32_t units, int64_t filter_o
 // set) into a call of `packed_stem` (its _w16 twin for int16 weights) over derived constants (packed weights
 // in the target's form, the output step's table with the folded bias) with the scratch for rows of `depth`,
 // and states it in call.specialisation. False, with `call` unchanged but for kOutsideStepRange in call.specialisation,
-// when packed_output_stage gives no table: the layer keeps its unpacked stem.
+// when packed_output_stage gives no table: the layer keeps its unpacked stem. raw_allowed false: never the raw
+// form (a caller whose kernel sums plain products reads the table).
 extern const char* const kOutsideStepRange;
 bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& call, const std::string& packed_stem,
-                        int32_t units, int32_t depth);
+                        int32_t units, int32_t depth, bool raw_allowed = true);
 
 // The scratch of the k x k kernel for windows of `window` elements against `units` output channels
 // (MICROAOT_PACKED_WINDOWS_BYTES): the rows and one gathered window, of a chunk, then the sums between chunks.

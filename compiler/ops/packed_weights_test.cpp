@@ -17,6 +17,7 @@
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
 #include "microaot/kernels/packed.h"
+#include "microaot/packed_matmul.h"
 #include "ops/quant_math.h"
 
 namespace microaot {
@@ -186,6 +187,9 @@ const Flavour kFlavours[] = {
     {PackedWeights::kInt16, microaot_fully_connected_s8_packed_w16, microaot_conv_2d_s8_packed_w16,
      microaot_conv_2d_s8_packed_w16_overlap, microaot_conv_2d_s8_packed_kxk_w16,
      microaot_conv_2d_s8_packed_kxk_w16_overlap, "int16 weights"},
+    {PackedWeights::kInt8Raw, microaot_fully_connected_s8_packed_raw, microaot_conv_2d_s8_packed_raw,
+     microaot_conv_2d_s8_packed_raw_overlap, microaot_conv_2d_s8_packed_kxk_raw,
+     microaot_conv_2d_s8_packed_kxk_raw_overlap, "int8 weights, raw form"},
 };
 
 template <typename Params>
@@ -195,8 +199,9 @@ Packed pack_for_kernel(const std::vector<int8_t>& weights, const std::vector<int
   const std::vector<int32_t> folded = fold_input_offset(bias, weights, units, depth, p.input_offset);
   const PackedRequant requant{{p.output_multiplier, p.output_multiplier + units}, {p.output_shift, p.output_shift + units},
                               p.output_offset};
+  const std::vector<int32_t> stage = packed_output_stage(folded, weights, units, depth, requant);
   const Packed packed{pack_weight_words(weights, units, depth, form),
-                      packed_output_stage(folded, weights, units, depth, requant)};
+                      form == PackedWeights::kInt8Raw ? raw_form_stage(stage, weights, units, depth) : stage};
   p.input_offset = 0;
   return packed;
 }
@@ -228,7 +233,7 @@ microaot_conv_2d_params_q pixel_conv_of(const microaot_fully_connected_params_q&
 // portable kernel; the same through the k x k CONV_2D kernel.
 void expect_fully_connected_matches(const microaot_fully_connected_params_q& model, const std::vector<int8_t>& input,
                                     const std::vector<int8_t>& weights, const std::vector<int32_t>& bias,
-                                    const std::string& what, int* packed = nullptr) {
+                                    const std::string& what, int* packed = nullptr, int* raw = nullptr) {
   std::vector<int8_t> expected(static_cast<size_t>(model.batches * model.output_depth)), got(expected.size());
   microaot_fully_connected_s8(&model, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(),
                               expected.data());
@@ -238,6 +243,7 @@ void expect_fully_connected_matches(const microaot_fully_connected_params_q& mod
     Scratch rows(MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth), static_cast<size_t>(p.output_depth)));
     if (k.requant.empty()) continue;
     if (packed != nullptr && f.form == PackedWeights::kInt8) ++*packed;
+    if (raw != nullptr && f.form == PackedWeights::kInt8Raw) ++*raw;
     const microaot_fully_connected_params_q bare = without_channel_arrays(p);
     ASSERT_EQ(f.fully_connected(&bare, input.data(), k.words.data(), k.requant.data(), got.data(), rows.data()),
               MICROAOT_STATUS_OK);
@@ -253,7 +259,7 @@ void expect_fully_connected_matches(const microaot_fully_connected_params_q& mod
 TEST(PackedKernels, FullyConnectedMatchesPortable) {
   std::mt19937 rng(23);
   Counts counts;
-  int packed = 0;
+  int packed = 0, raw = 0;
   for (int i = 0; i < 300; ++i) {
     microaot_fully_connected_params_q p{};
     p.batches = draw(rng, 1, 4), p.input_depth = draw(rng, 1, 70), p.output_depth = draw(rng, 1, 9);
@@ -266,11 +272,12 @@ TEST(PackedKernels, FullyConnectedMatchesPortable) {
     std::vector<int8_t> expected(static_cast<size_t>(p.batches * p.output_depth));
     microaot_fully_connected_s8(&p, input.data(), weights.data(), bias.empty() ? nullptr : bias.data(),
                                 expected.data());
-    expect_fully_connected_matches(p, input, weights, bias, "case " + std::to_string(i), &packed);
+    expect_fully_connected_matches(p, input, weights, bias, "case " + std::to_string(i), &packed, &raw);
     counts.add(expected);
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
   EXPECT_GT(packed, 250);
+  EXPECT_GT(raw, 150);  // the raw form where its bounds hold (no -128 after a negative weight, sums below 2^23)
 }
 
 // 1x1 layers through the 1x1 kernel and through the k x k kernel (its pixel rows), with the 1x1 lowering's
@@ -278,7 +285,7 @@ TEST(PackedKernels, FullyConnectedMatchesPortable) {
 TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
   std::mt19937 rng(29);
   Counts counts;
-  int packed = 0;
+  int packed = 0, raw = 0;
   for (int i = 0; i < 300; ++i) {
     microaot_conv_2d_params_q p{};
     p.batches = draw(rng, 1, 2), p.input_height = draw(rng, 1, 6), p.input_width = draw(rng, 1, 7);
@@ -303,6 +310,7 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
       const Packed k = pack_for_kernel(filter, q.bias, packed_params, f.form);
       if (k.requant.empty()) continue;  // the layer keeps the unpacked kernel
       packed += f.form == PackedWeights::kInt8;
+      raw += f.form == PackedWeights::kInt8Raw;
       const microaot_conv_2d_params_q used = without_channel_arrays(packed_params);
       ASSERT_EQ(f.pointwise(&used, input.data(), k.words.data(), k.requant.data(), got.data(), rows.data()),
                 MICROAOT_STATUS_OK);
@@ -326,6 +334,7 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
   EXPECT_GT(packed, 250);
+  EXPECT_GT(raw, 150);
 }
 
 // The specialised output step at the edges of its range, against the portable kernel: sums whose doubles
@@ -521,9 +530,12 @@ bool expect_window_conv_matches(std::mt19937& rng, microaot_conv_2d_params_q p, 
   const microaot_conv_2d_params_q used = without_channel_arrays(p);
   for (const Flavour& f : kFlavours) {
     const std::vector<int32_t> words = pack_weight_words(filter, p.output_depth, window, f.form);
-    EXPECT_EQ(f.window(&used, input.data(), words.data(), stage.data(), got.data(), plain.data()),
+    const std::vector<int32_t> table =
+        f.form == PackedWeights::kInt8Raw ? raw_form_stage(stage, filter, p.output_depth, window) : stage;
+    if (table.empty()) continue;  // outside the raw form's bounds: the layer takes the int8 words
+    EXPECT_EQ(f.window(&used, input.data(), words.data(), table.data(), got.data(), plain.data()),
               MICROAOT_STATUS_OK);
-    EXPECT_EQ(f.window_overlap(&used, input.data(), words.data(), stage.data(), got_overlap.data(), with_row.data()),
+    EXPECT_EQ(f.window_overlap(&used, input.data(), words.data(), table.data(), got_overlap.data(), with_row.data()),
               MICROAOT_STATUS_OK);
     EXPECT_EQ(got, expected) << "case " << i << ", " << f.name;
     EXPECT_EQ(got_overlap, expected) << "case " << i << ", " << f.name;
@@ -589,6 +601,67 @@ TEST(PackedKernels, FirstLayerWindowsMatchPortable) {
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
   EXPECT_GT(packed, 12);  // of 16
+}
+
+// The raw form over the whole int8 domain: every weight pair's word has the SXTB16 lanes and the raw int16 lanes
+// the kernels take (w0 and 256 w1 + w0) unless its odd weight is -128 after a negative one, which raw_form_stage
+// refuses; and every input pair (x0, x1), in both lanes of a group, through the raw FULLY_CONNECTED against the
+// portable kernel, with weights at the ends of the int8 range (the widened lanes 256 x0 - x1 + 127 in int16).
+TEST(PackedWeights, RawFormIsExactOverTheWholeInt8Domain) {
+  for (int w0 = -128; w0 <= 127; ++w0) {
+    for (int w1 = -128; w1 <= 127; ++w1) {
+      const std::vector<int8_t> pair = {static_cast<int8_t>(w0), static_cast<int8_t>(w1)};
+      const std::vector<int32_t> stage(MICROAOT_PACKED_STEP_WORDS, 0);  // multiplier 0: the bound is not the point
+      const bool refused = w1 == -128 && w0 < 0;
+      ASSERT_EQ(raw_form_stage(stage, pair, 1, 2).empty(), refused) << w0 << " " << w1;
+      if (refused) continue;
+      const auto word = static_cast<uint32_t>(pack_weight_words(pair, 1, 2, PackedWeights::kInt8Raw)[0]);
+      ASSERT_EQ(static_cast<int8_t>(word & 0xFFu), w0);
+      ASSERT_EQ(static_cast<int16_t>(word & 0xFFFFu), 256 * w1 + w0) << w0 << " " << w1;
+    }
+  }
+  microaot_fully_connected_params_q p{};
+  p.batches = 256 * 256, p.input_depth = 4, p.output_depth = 8;
+  const Quant q{std::vector<int32_t>(8, 1 << 30), std::vector<int32_t>(8, -8), {-5, 7, 300, -300, 0, 1, -1, 9},
+                0, 3, -128, 127};
+  set_quant(p, q);
+  const std::vector<int8_t> weights = {127, 127, 127, 127, -127, -127, -127, -127, -128, 127, -128, 127,
+                                       127, -128, 1, -128, -1, 127, -127, 1, 0, -128, 0, -128,
+                                       5, -7, 100, -3, -128, 126, 127, -128};
+  std::vector<int8_t> input;
+  for (int x0 = -128; x0 <= 127; ++x0) {
+    for (int x1 = -128; x1 <= 127; ++x1) {
+      for (int x : {x0, x1, x1, x0}) input.push_back(static_cast<int8_t>(x));
+    }
+  }
+  std::vector<int8_t> expected(static_cast<size_t>(p.batches * p.output_depth)), got(expected.size());
+  microaot_fully_connected_s8(&p, input.data(), weights.data(), q.bias.data(), expected.data());
+  microaot_fully_connected_params_q packed_params = p;
+  const Packed k = pack_for_kernel(weights, q.bias, packed_params, PackedWeights::kInt8Raw);
+  ASSERT_FALSE(k.requant.empty());
+  Scratch rows(MICROAOT_PACKED_ROWS_BYTES(size_t{4}, size_t{8}));
+  const microaot_fully_connected_params_q bare = without_channel_arrays(packed_params);
+  ASSERT_EQ(microaot_fully_connected_s8_packed_raw(&bare, input.data(), k.words.data(), k.requant.data(), got.data(),
+                                                   rows.data()),
+            MICROAOT_STATUS_OK);
+  EXPECT_EQ(got, expected);
+  Counts counts;
+  counts.add(expected);
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+// The raw form's bound: a unit whose sum may reach 2^23 is refused unless its multiplier is 0.
+TEST(PackedWeights, RawFormRefusesSumsThatMayReach2To23) {
+  const int32_t depth = 512;
+  const std::vector<int8_t> over(517, 127), under(depth, 127);
+  std::vector<int32_t> stage(MICROAOT_PACKED_STEP_WORDS, 0);
+  stage[2] = 1 << 30;  // unit 0's multiplier
+  EXPECT_TRUE(raw_form_stage(stage, over, 1, 517).empty());  // 517 * 127 * 128 >= 2^23
+  EXPECT_FALSE(raw_form_stage(stage, under, 1, depth).empty());  // 512 * 127 * 128 < 2^23
+  stage[0] = 1 << 16;  // with the bias: 8,323,072 + 65,536 >= 2^23
+  EXPECT_TRUE(raw_form_stage(stage, under, 1, depth).empty());
+  stage[2] = 0;  // a constant channel: any sum
+  EXPECT_FALSE(raw_form_stage(stage, under, 1, depth).empty());
 }
 
 }  // namespace

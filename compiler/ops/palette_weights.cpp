@@ -199,8 +199,9 @@ bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& 
   const std::vector<int8_t> rows = constant_values<int8_t>(weights);
   const Palette palette = allowed_palette(target, weights, rows, units, depth);
   if (palette.bits == 0 || !packed_palette_pays(palette.bits, pixels, units, depth)) return false;
-  KernelCall packed = call;  // for its output step's table, params and bias folding
-  if (!use_packed_weights(graph, target, packed, "conv_2d_s8_packed", units, depth)) return false;
+  KernelCall packed = call;  // for its output step's table, params and bias folding (the kernel's sums are not
+                             // the raw form's)
+  if (!use_packed_weights(graph, target, packed, "conv_2d_s8_packed", units, depth, false)) return false;
   const Tensor step = packed.derived[1];
   call = packed;
   call.derived.clear();

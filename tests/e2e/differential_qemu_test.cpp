@@ -40,16 +40,17 @@ TEST(DifferentialHarnessM4, FaithfulPassesAndWrongIsCaught) {
 }
 
 // The two cpus of the cases, each under its own setting: the M4 with --optimize speed (the packed kernels over
-// int16 weights, their _w16 stems), the M7 with balanced (the same DSP kernels, the packed ones over int8
-// weights), so that both weight forms run on the instructions without more cases.
+// int16 weights, their _w16 stems), the M7 with balanced (the same DSP kernels, the packed ones over the raw
+// form of int8 weights, their _raw stems; docs/packed-raw-form.md), so that both weight forms run on the
+// instructions without more cases (the int8 words' loops run in the LSTM and SVDF cases, on the M7 too).
 struct Cpu {
   const char *target, *optimize, *packed_suffix;
 };
-const Cpu kCpus[] = {{"cortex-m4", "speed", "_w16"}, {"cortex-m7", "balanced", ""}};
+const Cpu kCpus[] = {{"cortex-m4", "speed", "_w16"}, {"cortex-m7", "balanced", "_raw"}};
 
 bool is_specialisation(const std::string& stem);
 
-// A packed stem as the cpu's setting picks it (its _w16 twin where the list has one).
+// A packed stem as the cpu's setting picks it (its _w16 or _raw twin where the list has one).
 std::string flavoured(const std::string& stem, const Cpu& cpu) {
   const std::string twin = stem + cpu.packed_suffix;
   return stem.find("_packed") != std::string::npos && is_specialisation(twin) ? twin : stem;
@@ -101,7 +102,8 @@ std::vector<std::string> specialisations_of(const std::string& stem, const Cpu& 
   for (const Specialisation& s : kSpecialisations) {
     const bool own_case = std::find(std::begin(kSpecialisedStems), std::end(kSpecialisedStems),
                                     std::string(s.stem)) != std::end(kSpecialisedStems);
-    const bool weight_form = std::string(s.stem) == stem + "_w16";  // the stem itself on the M4: flavoured()
+    // the stem itself in another weight form: flavoured()
+    const bool weight_form = std::string(s.stem) == stem + "_w16" || std::string(s.stem) == stem + "_raw";
     const bool portable = std::string(s.isa) == "portable";  // picked for the weights' values, not the cpu
     if (stem == s.parent && !own_case && !weight_form && !portable) stems.push_back(flavoured(s.stem, cpu));
   }

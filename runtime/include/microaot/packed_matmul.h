@@ -12,10 +12,12 @@
 
 /* The row machinery (the output steps, the loops over unit pairs) is out of line, one copy per weight
  * form for every packed kernel of a model: microaot/internal/templates/packed_rows.h, instantiated by
- * kernels/dsp/packed_rows.c (int8 weight words) and packed_rows_w16.c (int16). A kernel source names the
+ * kernels/dsp/packed_rows.c (int8 weight words), packed_rows_w16.c (int16) and packed_rows_raw.c (int8, raw form). A kernel source names the
  * one it calls in a links comment (docs/adding-an-operator.md), which brings it into the generated folder. */
 #if MICROAOT_PACKED_WIDE_WEIGHTS
 #define MICROAOT_PACKED_FORM(name) name##_w16
+#elif MICROAOT_PACKED_RAW_WEIGHTS
+#define MICROAOT_PACKED_FORM(name) name##_raw
 #else
 #define MICROAOT_PACKED_FORM(name) name
 #endif

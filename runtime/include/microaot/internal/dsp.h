@@ -107,6 +107,13 @@ static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
   return r;
 }
 
+/* SSUB16: the two 16-bit lanes of y subtracted from x's lane by lane (wrapping). */
+static inline uint32_t microaot_dsp_ssub16(uint32_t x, uint32_t y) {
+  uint32_t r;
+  __asm__("ssub16 %0, %1, %2" : "=r"(r) : "r"(x), "r"(y));
+  return r;
+}
+
 /* SMMLAR: acc + the high word of x * y, rounded: (acc * 2^32 + x * y + 2^31) >> 32. */
 static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
   int32_t r;
@@ -159,6 +166,11 @@ static inline int32_t microaot_dsp_ssat31(int32_t x) {
 static inline uint32_t microaot_dsp_sadd16(uint32_t x, uint32_t y) {
   return microaot_dsp_pack16(microaot_dsp_bottom(x) + microaot_dsp_bottom(y),
                              microaot_dsp_top(x) + microaot_dsp_top(y));
+}
+
+static inline uint32_t microaot_dsp_ssub16(uint32_t x, uint32_t y) {
+  return microaot_dsp_pack16(microaot_dsp_bottom(x) - microaot_dsp_bottom(y),
+                             microaot_dsp_top(x) - microaot_dsp_top(y));
 }
 
 /* In 64-bit unsigned arithmetic, which wraps as the hardware does; the high word is taken back as signed. */

@@ -8,7 +8,15 @@
  * odd word), so that the loop loads words only. With MICROAOT_PACKED_WIDE_WEIGHTS 1 (the _w16 kernels, defined
  * before the include) the weights are widened at compile time too: each unit's group is two words, elements
  * (0, 2) then (1, 3) as int16 lanes, the first unit's two then the second's; the loops then load and multiply,
- * 12 instructions per 16 MACs (2x2) and 13 (1x4) instead of 15 and 20, for twice the weights' flash. */
+ * 12 instructions per 16 MACs (2x2) and 13 (1x4) instead of 15 and 20, for twice the weights' flash.
+ * With MICROAOT_PACKED_RAW_WEIGHTS 1 (the _raw kernels, --optimize balanced where the compiler proves them) the
+ * int8 words are laid out so that one SXTB16 per word is enough: bytes (w0, w1 - [w0 < 0], w2, w3 - [w2 < 0]),
+ * whose SXTB16 is (w0, w2) and whose raw int16 lanes are (256 w1 + w0, 256 w3 + w2). The rows are widened to the
+ * lanes c = 256 x0 - a against the SXTB16 word and a = x1 - 127 against the raw word (and the same for x2, x3):
+ * a (256 w1 + w0) + c w0 = 256 (x0 w0 + x1 w1) - 256 * 127 w1, the last term per unit folded into the bias
+ * (compiler/ops/packed_weights.cpp, which also proves |sum| < 2^23 so that 256 times it fits int32; c is in
+ * int16 range for every int8 x0, x1, which the offset 127 gives). The sums are then 256 times the others, which
+ * the output step takes with ASR #7 instead of LSL #1: 13 instructions per 16 MACs (2x2) and 15 (1x4). */
 #ifndef MICROAOT_PACKED_DOT_H
 #define MICROAOT_PACKED_DOT_H
 
@@ -19,6 +27,9 @@
 
 #ifndef MICROAOT_PACKED_WIDE_WEIGHTS
 #define MICROAOT_PACKED_WIDE_WEIGHTS 0
+#endif
+#ifndef MICROAOT_PACKED_RAW_WEIGHTS
+#define MICROAOT_PACKED_RAW_WEIGHTS 0
 #endif
 
 /* Weight words of one group of a unit pair. */
@@ -35,6 +46,13 @@
 #define MICROAOT_PACKED_OUT_OF_LINE static inline
 #endif
 
+/* The dot products inline into their loops whatever their size (a call would keep the sums in memory). */
+#if defined(__GNUC__)
+#define MICROAOT_PACKED_DOT_INLINE static inline __attribute__((always_inline))
+#else
+#define MICROAOT_PACKED_DOT_INLINE static inline
+#endif
+
 /* Groups per row (at least one: the loops below test their end after a step). */
 static inline int32_t microaot_packed_groups(int32_t n) { return (n + 3) / 4; }
 
@@ -49,19 +67,25 @@ static inline uint32_t microaot_packed_tail_word(const int8_t* src, int32_t n) {
 /* Row `src` (n int8) widened into words dst[0], dst[1] (group 0), dst[stride], dst[stride + 1], ...; the
  * elements past n, up to microaot_packed_groups(n) groups, are zeros. Whole words in the loop, the tail once.
  * One copy per source: a call costs a few instructions per row, each inlined copy 70 bytes. */
+#if MICROAOT_PACKED_RAW_WEIGHTS
+/* A group's word of four int8 as the raw form's two words: dst[0] = (256 x0 - a0, 256 x2 - a1) against the
+ * weights' SXTB16, dst[1] = (a0, a1) = (x1 - 127, x3 - 127) against their raw word. */
+static inline void microaot_packed_widen_word(uint32_t word, uint32_t* dst) {
+  const uint32_t odd = microaot_dsp_sadd16(microaot_dsp_sxtb16_ror8(word), 0xFF81FF81u); /* lanes - 127 */
+  dst[0] = microaot_dsp_ssub16((word << 8) & 0xFF00FF00u, odd);
+  dst[1] = odd;
+}
+#else
+static inline void microaot_packed_widen_word(uint32_t word, uint32_t* dst) {
+  dst[0] = microaot_dsp_sxtb16(word);
+  dst[1] = microaot_dsp_sxtb16_ror8(word);
+}
+#endif
+
 MICROAOT_PACKED_OUT_OF_LINE void microaot_packed_widen(const int8_t* src, int32_t n, uint32_t* dst, int32_t stride) {
   const int8_t* const whole_end = src + 4 * (n / 4);
-  uint32_t word = 0;
-  for (; src != whole_end; src += 4, dst += stride) {
-    word = microaot_dsp_load4(src);
-    dst[0] = microaot_dsp_sxtb16(word);
-    dst[1] = microaot_dsp_sxtb16_ror8(word);
-  }
-  if (n % 4 != 0 || n == 0) {
-    word = n % 4 != 0 ? microaot_packed_tail_word(src, n % 4) : 0u;
-    dst[0] = microaot_dsp_sxtb16(word);
-    dst[1] = microaot_dsp_sxtb16_ror8(word);
-  }
+  for (; src != whole_end; src += 4, dst += stride) microaot_packed_widen_word(microaot_dsp_load4(src), dst);
+  if (n % 4 != 0 || n == 0) microaot_packed_widen_word(n % 4 != 0 ? microaot_packed_tail_word(src, n % 4) : 0u, dst);
 }
 
 /* The four sums of a block back into acc[] (the loops keep them in named registers). */
@@ -77,6 +101,8 @@ static inline void microaot_packed_set4(int32_t acc[4], int32_t a, int32_t b, in
 static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const int32_t* group, int unit) {
 #if MICROAOT_PACKED_WIDE_WEIGHTS
   const uint32_t even = (uint32_t)group[2 * unit], odd = (uint32_t)group[2 * unit + 1];
+#elif MICROAOT_PACKED_RAW_WEIGHTS
+  const uint32_t odd = (uint32_t)group[unit], even = microaot_dsp_sxtb16(odd);
 #else
   const uint32_t word = (uint32_t)group[unit];
   const uint32_t even = microaot_dsp_sxtb16(word), odd = microaot_dsp_sxtb16_ror8(word);
@@ -89,9 +115,10 @@ static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const 
  * row, SXTB16 twice per int8 weight word, one SMLAD per two MACs. Elsewhere the same sums in C (microaot/internal/dsp.h's definitions). */
 #define MICROAOT_PACKED_ASM MICROAOT_DSP_ASM
 
-/* The loops below run two groups per iteration: an odd count of groups enters at the second (label 2), read
- * from bit 3 (int16 weights: bit 4) of the 8 * groups (16 * groups) bytes of weights left, shifted into the sign
- * (three instructions per call). */
+/* The loops below run four groups per iteration (one compare and branch per four): a count of groups that is not
+ * a multiple of four enters at the group that leaves a multiple (labels 2, 3, 4 for 3, 2, 1 left over), read from
+ * bits 3 and 4 (int16 weights: 4 and 5) of the 8 * groups (16 * groups) bytes of weights left, shifted into the
+ * sign and the carry (five or six instructions per call). */
 #if MICROAOT_PACKED_WIDE_WEIGHTS
 #define MICROAOT_PACKED_ODD_SHIFT "#27"
 #else
@@ -100,7 +127,12 @@ static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const 
 #define MICROAOT_PACKED_ODD_ENTRY                         \
   "sub %[w0], %[end], %[pair]\n\t"                        \
   "lsls %[w0], %[w0], " MICROAOT_PACKED_ODD_SHIFT "\n\t"  \
-  "bmi 2f\n\t"
+  "bcs 5f\n\t"                                            \
+  "bmi 4f\n\t"                                            \
+  "b 1f\n\t"                                              \
+  "5:\n\t"                                                \
+  "bmi 2f\n\t"                                            \
+  "b 3f\n\t"
 
 /* The assembly of one group of microaot_packed_dot_2x2: 15 instructions for 16 MACs; 12 over int16 weights
  * (unit 0's words in w0, w1, unit 1's in we, wf). */
@@ -118,6 +150,21 @@ static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const 
   "smlad %[s10], %[a1], %[w1], %[s10]\n\t"                \
   "smlad %[s11], %[a0], %[we], %[s11]\n\t"                \
   "smlad %[s11], %[a1], %[wf], %[s11]\n\t"
+#elif MICROAOT_PACKED_RAW_WEIGHTS
+#define MICROAOT_PACKED_GROUP_2X2                          \
+  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"                  \
+  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
+  "sxtb16 %[we], %[w0]\n\t"                               \
+  "sxtb16 %[wf], %[w1]\n\t"                               \
+  "smlad %[s00], %[a0], %[we], %[s00]\n\t"                \
+  "smlad %[s00], %[a1], %[w0], %[s00]\n\t"                \
+  "smlad %[s01], %[a0], %[wf], %[s01]\n\t"                \
+  "smlad %[s01], %[a1], %[w1], %[s01]\n\t"                \
+  "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
+  "smlad %[s10], %[a0], %[we], %[s10]\n\t"                \
+  "smlad %[s10], %[a1], %[w0], %[s10]\n\t"                \
+  "smlad %[s11], %[a0], %[wf], %[s11]\n\t"                \
+  "smlad %[s11], %[a1], %[w1], %[s11]\n\t"
 #else
 #define MICROAOT_PACKED_GROUP_2X2                          \
   "ldrd %[w0], %[w1], [%[pair]], #8\n\t"                  \
@@ -138,9 +185,9 @@ static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const 
 #endif
 
 /* Two widened rows, interleaved (per group: row 0's two words, row 1's two words), against one unit pair:
- * acc[2 * i + j] += row i . unit j. Two groups per iteration, 32 instructions per 32 MACs (26 over int16
- * weights). Returns the next pair's weights. */
-static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
+ * acc[2 * i + j] += row i . unit j. Four groups per iteration, 62 instructions per 64 MACs (50 over int16
+ * weights, 54 in the raw form). Returns the next pair's weights. */
+MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
                                            int32_t acc[4]) {
   int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
   const int32_t* const end = pair + MICROAOT_PACKED_PAIR_WORDS * groups;
@@ -151,6 +198,10 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
       "1:\n\t"
       MICROAOT_PACKED_GROUP_2X2
       "2:\n\t"
+      MICROAOT_PACKED_GROUP_2X2
+      "3:\n\t"
+      MICROAOT_PACKED_GROUP_2X2
+      "4:\n\t"
       MICROAOT_PACKED_GROUP_2X2
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
@@ -172,12 +223,20 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
 }
 
 /* The assembly of one unit's weight word `w` (widened through `we`, then in place) against the row's words a0
- * (elements 0, 2) and a1 (elements 1, 3), into sum `s`. */
+ * (elements 0, 2) and a1 (elements 1, 3), into sum `s`; in the raw form, its SXTB16 against a0 and the word
+ * itself against a1. */
+#if MICROAOT_PACKED_RAW_WEIGHTS
+#define MICROAOT_PACKED_UNIT(w, s)                   \
+  "sxtb16 %[we], %[" w "]\n\t"                       \
+  "smlad %[" s "], %[a0], %[we], %[" s "]\n\t"       \
+  "smlad %[" s "], %[a1], %[" w "], %[" s "]\n\t"
+#else
 #define MICROAOT_PACKED_UNIT(w, s)                   \
   "sxtb16 %[we], %[" w "]\n\t"                       \
   "sxtb16 %[" w "], %[" w "], ror #8\n\t"            \
   "smlad %[" s "], %[a0], %[we], %[" s "]\n\t"       \
   "smlad %[" s "], %[a1], %[" w "], %[" s "]\n\t"
+#endif
 
 /* Over int16 weights: the unit's words loaded from `p` into w0, w1 against a0, a1, into sum `s`. */
 #define MICROAOT_PACKED_WIDE_UNIT(p, s)              \
@@ -205,9 +264,10 @@ static inline const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const 
 #endif
 
 /* One widened row against two consecutive unit pairs (the second's words 2 * groups after the first's):
- * acc[j] += row . unit j for j in 0..3. 20 instructions per 16 MACs (14 over int16 weights) (the row's words loaded once for four
- * units; two groups per iteration). Returns the weights after the second pair. */
-static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const uint32_t* row, int32_t groups,
+ * acc[j] += row . unit j for j in 0..3. 19.5 instructions per 16 MACs (13.5 over int16 weights, 15.5 in the raw
+ * form) (the row's words loaded once for four units; four groups per iteration). Returns the weights after the
+ * second pair. */
+MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const uint32_t* row, int32_t groups,
                                                      int32_t acc[4]) {
   int32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
   const int32_t* next = pair + MICROAOT_PACKED_PAIR_WORDS * groups;
@@ -219,6 +279,10 @@ static inline const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const 
       "1:\n\t"
       MICROAOT_PACKED_GROUP_1X4
       "2:\n\t"
+      MICROAOT_PACKED_GROUP_1X4
+      "3:\n\t"
+      MICROAOT_PACKED_GROUP_1X4
+      "4:\n\t"
       MICROAOT_PACKED_GROUP_1X4
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"

@@ -17,7 +17,12 @@
  * shift plus the output offset. The one less comes after the SMMLAR: one SUB of d's sign bit (LSR #31 as the operand's
  * shift) instead of an extraction and an add before it. */
 static inline int32_t microaot_packed_requantized(int32_t acc, int32_t multiplier, int32_t rounding, int32_t shift) {
+#if defined(MICROAOT_PACKED_RAW_WEIGHTS) && MICROAOT_PACKED_RAW_WEIGHTS
+  /* the raw form's sums are 256 times the others (microaot/internal/packed_dot.h) */
+  const uint32_t doubled = (uint32_t)(acc >> 7);
+#else
   const uint32_t doubled = (uint32_t)acc << 1;
+#endif
   return (microaot_dsp_smmlar((int32_t)doubled, multiplier, rounding) - (int32_t)(doubled >> 31)) >> shift;
 }
 

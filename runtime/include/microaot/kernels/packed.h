@@ -107,6 +107,24 @@ microaot_status microaot_fully_connected_s8_packed_w16(const microaot_fully_conn
                                                        const int8_t* input, const int32_t* weights,
                                                        const int32_t* requant, int8_t* output, void* scratch);
 
+/* The same over raw-form int8 weight words (microaot/internal/packed_dot.h; --optimize balanced, where the
+ * compiler proves the layer's sums below 2^23). */
+microaot_status microaot_conv_2d_s8_packed_raw(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                               const int32_t* filter, const int32_t* requant, int8_t* output,
+                                               void* scratch);
+microaot_status microaot_conv_2d_s8_packed_raw_overlap(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                       const int32_t* filter, const int32_t* requant, int8_t* output,
+                                                       void* scratch);
+microaot_status microaot_conv_2d_s8_packed_kxk_raw(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                   const int32_t* filter, const int32_t* requant, int8_t* output,
+                                                   void* scratch);
+microaot_status microaot_conv_2d_s8_packed_kxk_raw_overlap(const microaot_conv_2d_params_q* params,
+                                                           const int8_t* input, const int32_t* filter,
+                                                           const int32_t* requant, int8_t* output, void* scratch);
+microaot_status microaot_fully_connected_s8_packed_raw(const microaot_fully_connected_params_q* params,
+                                                       const int8_t* input, const int32_t* weights,
+                                                       const int32_t* requant, int8_t* output, void* scratch);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* The packed kernels' row machinery (declared in microaot/packed_matmul.h): the output step and the loops over
  * unit pairs, one out-of-line copy per weight form that every packed kernel of the form calls. The including
- * source (kernels/dsp/packed_rows.c, packed_rows_w16.c) defines MICROAOT_PACKED_WIDE_WEIGHTS. */
+ * source (kernels/dsp/packed_rows.c, packed_rows_w16.c, packed_rows_raw.c) defines MICROAOT_PACKED_WIDE_WEIGHTS or
+ * MICROAOT_PACKED_RAW_WEIGHTS. */
 #include <stddef.h>
 
 #include "microaot/internal/packed_dot.h"
