@@ -284,7 +284,7 @@ TEST(ConvHandler, PointwiseTakesTheDspPaletteKernelWhereItsDecodePays) {
   balanced.compress_bits = default_compress_bits(balanced);
   balanced.compress_fast_only = default_compress_fast_only(balanced);
   Graph sole_reader = build(s);  // the plan could write the output over the input: the default keeps int8 weights
-  EXPECT_EQ(lower_in_place_for_test(sole_reader, balanced).info().function(), "microaot_conv_2d_s8_packed");
+  EXPECT_EQ(lower_in_place_for_test(sole_reader, balanced).info().function(), "microaot_conv_2d_s8_packed_raw");
   Graph g = build(s);
   g.outputs.push_back(g.ops[0].inputs[0]);  // the input outlives the layer: nothing to lose
   const KernelCall call = lower_in_place_for_test(g, balanced);
@@ -304,12 +304,12 @@ TEST(ConvHandler, PointwiseTakesTheDspPaletteKernelWhereItsDecodePays) {
   small.input = {1, 4, 4, 64}, small.output = {1, 4, 4, 8};
   Graph g_small = build(small);
   g_small.outputs.push_back(g_small.ops[0].inputs[0]);
-  EXPECT_EQ(lower_in_place_for_test(g_small, balanced).info().function(), "microaot_conv_2d_s8_packed");
+  EXPECT_EQ(lower_in_place_for_test(g_small, balanced).info().function(), "microaot_conv_2d_s8_packed_raw");
   Spec odd = s;
   odd.input[3] = odd.filter[3] = 62;
   Graph g_odd = build(odd);
   g_odd.outputs.push_back(g_odd.ops[0].inputs[0]);
-  EXPECT_EQ(lower_in_place_for_test(g_odd, balanced).info().function(), "microaot_conv_2d_s8_packed");
+  EXPECT_EQ(lower_in_place_for_test(g_odd, balanced).info().function(), "microaot_conv_2d_s8_packed_raw");
 }
 
 // --optimize size: the same layer on the same DSP cpu keeps the portable kernel and the model's weights.
