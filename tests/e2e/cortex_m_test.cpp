@@ -6,7 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
 
 #include "e2e_util.h"
 #include "support/process.h"
@@ -190,44 +193,48 @@ TEST(CortexMBench, FiguresAreConsistent) {
   expect_stack_within_bound(r);
 }
 
-// Fused bands on the M4's DSP kernels (docs/tiling.md): VWW within 0.6x of its classic bound with at most
-// 10% more instructions, bit-exact with the host build; the RAM bench counts is the plan's, the image holding
-// no more beside it than the untiled build's.
+// The model's vector 0 whole (--tiling off) and within `budget` (a function of the whole run): bit-exact with the
+// host build, the budget met, at most 10% more instructions, the stack within its bound. Returns {whole, tiled}.
+std::pair<json, json> expect_bands_meet_budget(const std::string& name, const std::function<int64_t(const json&)>& budget_of) {
+  const std::string input = shared_dir() + "/models/" + name + "/vectors/0.input0.bin";
+  const json whole = bench_json({"--input", input, "--tiling", "off"}, name);
+  if (!whole.is_object()) {
+    ADD_FAILURE() << "bench --tiling off failed on " << name;
+    return {};
+  }
+  const int64_t budget = budget_of(whole);
+  const json tiled = bench_json({"--input", input, "--ram-budget", std::to_string(budget)}, name);
+  if (!tiled.is_object()) {
+    ADD_FAILURE() << "bench --ram-budget " << budget << " failed on " << name;
+    return {};
+  }
+  EXPECT_TRUE(tiled["outputs_bit_exact"].get<bool>());
+  EXPECT_TRUE(tiled["outputs_match"].get<bool>());
+  EXPECT_LE(tiled["ram_bytes"].get<int64_t>(), budget);
+  EXPECT_LE(tiled["instructions"].get<int64_t>() * 10, whole["instructions"].get<int64_t>() * 11);
+  expect_stack_within_bound(tiled);
+  return {whole, tiled};
+}
+
+// Fused bands on the M4's DSP kernels (docs/tiling.md): VWW within 0.6x of its classic bound, the RAM bench counts
+// the plan's, the image holding no more beside it than the untiled build's.
 TEST(CortexMBench, FusedBandsMeetTheBudgetExactly) {
   MICROAOT_REQUIRE_QEMU();
   const std::string name = "vww_mobilenet_int8";
-  const std::string input = shared_dir() + "/models/" + name + "/vectors/0.input0.bin";
-  const json whole = bench_json({"--input", input, "--tiling", "off"}, name);
-  ASSERT_TRUE(whole.is_object());
   const int64_t bound = compile_report(name)["untiled_bound_bytes"];
-  const int64_t budget = bound * 6 / 10;
-  const json tiled = bench_json({"--input", input, "--ram-budget", std::to_string(budget)}, name);
+  const auto [whole, tiled] = expect_bands_meet_budget(name, [&](const json&) { return bound * 6 / 10; });
   ASSERT_TRUE(tiled.is_object());
-  EXPECT_TRUE(tiled["outputs_bit_exact"].get<bool>());
-  EXPECT_TRUE(tiled["outputs_match"].get<bool>());
-  EXPECT_LE(tiled["ram_bytes"].get<int64_t>(), budget);
-  EXPECT_LE(tiled["instructions"].get<int64_t>() * 10, whole["instructions"].get<int64_t>() * 11);
   EXPECT_EQ(tiled["image_ram_bytes"].get<int64_t>() - tiled["ram_bytes"].get<int64_t>(),
             whole["image_ram_bytes"].get<int64_t>() - whole["ram_bytes"].get<int64_t>());
-  expect_stack_within_bound(tiled);
 }
 
-// A residual ADD inside a chain on the M4 (IC's first ResNet block, the DSP kernels on row ranges): the budget
-// met, bit-exact with the host build and the golden, at most 10% more instructions than whole layers.
+// A residual ADD inside a chain on the M4 (IC's first ResNet block, the DSP kernels on row ranges).
 TEST(CortexMBench, ResidualBlocksInBandsMeetTheBudgetExactly) {
   MICROAOT_REQUIRE_QEMU();
-  const std::string name = "ic_resnet8_int8";
-  const std::string input = shared_dir() + "/models/" + name + "/vectors/0.input0.bin";
-  const json whole = bench_json({"--input", input, "--tiling", "off"}, name);
-  ASSERT_TRUE(whole.is_object());
-  const int64_t budget = whole["ram_bytes"].get<int64_t>() * 85 / 100;  // M4 floor: 28,800 of 34,528
-  const json tiled = bench_json({"--input", input, "--ram-budget", std::to_string(budget)}, name);
-  ASSERT_TRUE(tiled.is_object());
-  EXPECT_TRUE(tiled["outputs_bit_exact"].get<bool>());
-  EXPECT_TRUE(tiled["outputs_match"].get<bool>());
-  EXPECT_LE(tiled["ram_bytes"].get<int64_t>(), budget);
-  EXPECT_LE(tiled["instructions"].get<int64_t>() * 10, whole["instructions"].get<int64_t>() * 11);
-  expect_stack_within_bound(tiled);
+  // M4 floor: 28,800 of 34,528
+  const auto [whole, tiled] = expect_bands_meet_budget(
+      "ic_resnet8_int8", [](const json& w) { return w["ram_bytes"].get<int64_t>() * 85 / 100; });
+  EXPECT_TRUE(tiled.is_object());
 }
 
 // IC's deepest path runs through the C library's memset: painting saw its frame above a bound that counted
