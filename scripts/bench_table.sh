@@ -121,8 +121,9 @@ machine \`$machine\`) by \`microaot bench\`.
 
 Built with \`--optimize speed\` (the default): the packed CONV_2D and FULLY_CONNECTED layers take their weights
 widened to int16 at compile time, so those layers' bytes in \`weights.c\` double (the MLPerf models' weights bytes
-grow by 60 to 95%) for inner loops that no longer widen them. \`--optimize balanced\` keeps them int8: the same
-kernels otherwise, the model's own weight bytes, more instructions. \`--optimize size\` keeps the portable
+grow by 60 to 95%) for inner loops that no longer widen them. \`--optimize balanced\` keeps them int8, in a raw
+form one SXTB16 unpacks (docs/packed-raw-form.md): the model's own weight bytes, a few % more instructions and,
+as int16 weights load twice the words, fewer estimated cycles. \`--optimize size\` keeps the portable
 kernels, built with \`-Os\`. The MLPerf models at both DSP levels:
 
 | model | speed: instructions | est. cycles | weights bytes | code bytes | balanced: instructions | est. cycles | weights bytes | code bytes |
@@ -131,7 +132,8 @@ $levels
 
 **QEMU counts instructions, not cycles.** With \`-icount shift=0\` QEMU advances virtual time by exactly one
 nanosecond per executed instruction; the board's timer runs on that time, so the harness counts the
-instructions of one \`run()\` (minus an empty call of the same shape) to within a few instructions, and two
+instructions of one \`run()\` (minus an empty call of the same shape) exactly (each run checks itself on calls of
+known length: docs/helium.md), and two
 runs give identical numbers. Memory wait states, pipeline stalls and caches are not modelled by QEMU.
 
 *est. cycles* (\`bench --cycles\`, docs/cycles.md) prices the very instructions executed (read from QEMU's
