@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "compile/compile_model.h"
 #include "driver/cortex_m.h"
@@ -18,20 +21,27 @@ namespace {
 
 std::string shared_model(const std::string& name) { return shared_dir() + "/models/" + name + "/model.tflite"; }
 
+// hello_world_int8 built for `cpu`'s board in a new temporary folder and run once on a zero input (QEMU's
+// execution log in exec_log when given). Returns the folder (the caller removes it) and the image.
+std::pair<std::string, CortexMImage> run_hello_world(const std::string& cpu, const std::string& exec_log) {
+  CompileOptions options;
+  options.target = parse_target(cpu);
+  const CompiledModel model = compile_model(read_file(shared_model("hello_world_int8")), options);
+  const std::string dir = make_temp_dir();
+  const CortexMBoard& board = cortex_m_board(cpu);
+  const CortexMImage image = build_cortex_m_image(model, board, BuildTools{"arm-none-eabi-gcc", "", {}, {}}, dir);
+  const std::vector<uint8_t> inputs(static_cast<size_t>(model.graph.tensor(model.graph.inputs[0]).byte_size()), 0);
+  run_cortex_m_image(board, image, inputs, exec_log.empty() ? exec_log : dir + "/" + exec_log);
+  return {dir, image};
+}
+
 // harness.c's clock check: SPIN_ITERATIONS (10000) rounds of subs (1 cycle) and bne (1, and the pipeline
 // refill, 2, when taken: all rounds but the last), after one instruction setting the count; call_nothing is
 // the same call without them.
 TEST(CycleEstimateQemu, TheHarnessSpinLoopCostsWhatTheM4TableSays) {
   MICROAOT_REQUIRE_QEMU();
   MICROAOT_REQUIRE_SHARED_MODEL(std::string("hello_world_int8"));
-  CompileOptions options;
-  options.target = parse_target("cortex-m4");
-  const CompiledModel model = compile_model(read_file(shared_model("hello_world_int8")), options);
-  const std::string dir = make_temp_dir();
-  const CortexMBoard& board = cortex_m_board("cortex-m4");
-  const CortexMImage image = build_cortex_m_image(model, board, BuildTools{"arm-none-eabi-gcc", "", {}, {}}, dir);
-  const std::vector<uint8_t> inputs(static_cast<size_t>(model.graph.tensor(model.graph.inputs[0]).byte_size()), 0);
-  run_cortex_m_image(board, image, inputs, dir + "/exec.log");
+  const std::string dir = run_hello_world("cortex-m4", "exec.log").first;
   std::ifstream log(dir + "/exec.log");
   const auto windows = measure_log_windows(log, CycleCore::m4, {"call_spin", "call_nothing"}, "bench_measure");
   ASSERT_EQ(windows.size(), 2u);
@@ -50,14 +60,7 @@ TEST(CycleEstimateQemu, TheHarnessSpinLoopCostsWhatTheM4TableSays) {
 TEST(CycleEstimateQemu, TheM55CountsKnownCallsExactly) {
   MICROAOT_REQUIRE_QEMU();
   MICROAOT_REQUIRE_SHARED_MODEL(std::string("hello_world_int8"));
-  CompileOptions options;
-  options.target = parse_target("cortex-m55");
-  const CompiledModel model = compile_model(read_file(shared_model("hello_world_int8")), options);
-  const std::string dir = make_temp_dir();
-  const CortexMBoard& board = cortex_m_board("cortex-m55");
-  const CortexMImage image = build_cortex_m_image(model, board, BuildTools{"arm-none-eabi-gcc", "", {}, {}}, dir);
-  const std::vector<uint8_t> inputs(static_cast<size_t>(model.graph.tensor(model.graph.inputs[0]).byte_size()), 0);
-  run_cortex_m_image(board, image, inputs);
+  const auto [dir, image] = run_hello_world("cortex-m55", "");
   const std::string results = read_text(image.dir + "/results.txt");
   EXPECT_NE(results.find("clock_check 20001\n"), std::string::npos) << results;
   EXPECT_NE(results.find("clock_sweep_errors 0\n"), std::string::npos) << results;
