@@ -109,6 +109,46 @@ for pair in "KWS:kws_dscnn_int8:7.70 M:8.22 M" "VWW:vww_mobilenet_int8:24.10 M:2
   levels+=" $(grouped "$(field weights_bytes "$balanced")") | $(grouped "$(field code_bytes "$balanced")") |"$'\n'
 done
 
+# The Helium table: every model m55-anchors.md has (TFLM + CMSIS-NN's Helium kernels on the same emulated
+# Cortex-M55), benched on that target at speed and at balanced.
+m55_anchors=../shared/docs/m55-anchors.md
+m55=""
+m55_anchor_rows() {  # name<TAB>instructions<TAB>MACs per row of the anchors' summary table
+  [ "$target" = cortex-m4 ] && [ -f "$m55_anchors" ] || return 0
+  awk -F' *\\| *' '/^## /{exit} /^\| `/ { gsub(/`/, "", $2); sub(/ .*/, "", $2); gsub(/,/, "", $3);
+    gsub(/,/, "", $4); print $2 "\t" $3 "\t" $4 }' "$m55_anchors"
+}
+while IFS=$'\t' read -r name tflm macs; do
+  dir=$models/$name
+  [ -f "$dir/model.tflite" ] || dir=../shared/models-recurrent/$name
+  [ -f "$dir/model.tflite" ] || continue
+  echo "bench_table.sh: $name (cortex-m55)" >&2
+  speed=$("$bin" bench "$dir/model.tflite" --target cortex-m55 --json --input "$dir/vectors/0.input0.bin")
+  balanced=$("$bin" bench "$dir/model.tflite" --target cortex-m55 --optimize balanced --json \
+               --input "$dir/vectors/0.input0.bin")
+  n=$(field instructions "$speed")
+  per_mac="—"
+  [ -n "$macs" ] && per_mac=$(awk -v n="$n" -v m="$macs" 'BEGIN { printf "%.2f", n / m }')
+  match=$(field outputs_match "$speed")
+  [ "$(field outputs_bit_exact "$speed")" = "true" ] && match="bit-exact"
+  m55+="| \`$name\` | $(grouped "$n") | $per_mac | $(grouped "$tflm") |"
+  m55+=" $(awk -v a="$n" -v b="$tflm" 'BEGIN { printf "%.2fx", a / b }') |"
+  m55+=" $(grouped "$(field code_bytes "$speed")") | $(grouped "$(field weights_bytes "$speed")") |"
+  m55+=" $(grouped "$(field instructions "$balanced")") | $(grouped "$(field code_bytes "$balanced")") |"
+  m55+=" $(grouped "$(field weights_bytes "$balanced")") | $match |"$'\n'
+done < <(m55_anchor_rows)
+m55_section=""
+[ -z "$m55" ] || m55_section="## Cortex-M55 (Helium)
+
+The same harness on the emulated Cortex-M55 (\`microaot bench --target cortex-m55\`, QEMU \`mps3-an547\`, exact
+instruction counts: docs/helium.md), with the Helium kernels of \`runtime/kernels/mve/\` where they exist,
+against TFLM + CMSIS-NN's Helium kernels on the same bench (quoted from \`../shared/docs/m55-anchors.md\`; its
+MACs). Vector 0; the recurrent models one step. \`--optimize size\` stays portable on the M55 as on the M4.
+
+| model | speed: instructions | instructions/MAC | TFLM + CMSIS-NN | ratio | code bytes | weights bytes | balanced: instructions | code bytes | weights bytes | outputs vs host |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
+$m55"
+
 cat > "$out" <<DOC
 # Benchmarks
 
@@ -178,6 +218,7 @@ Code size without weights, quoted for KWS: TFLite Micro + CMSIS-NN ≈ 100 KB, m
 
 Reproduce: \`scripts/bench_table.sh\` (or one model: \`build/microaot bench MODEL.tflite --target cortex-m4 --json\`).
 
+$m55_section
 ## Per operator
 
 \`microaot bench\`'s \`per_op\` and \`per_op_types\`: each step measured in a second run of the image built

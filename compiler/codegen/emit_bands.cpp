@@ -3,7 +3,6 @@
 // calls and line-buffer moves in order.
 #include <algorithm>
 #include <sstream>
-#include <tuple>
 #include <vector>
 
 #include "codegen/c_text.h"
@@ -12,21 +11,6 @@
 namespace microaot {
 
 namespace {
-
-using BandShape = std::tuple<int64_t, int64_t, int64_t>;  // input rows, output rows, top padding
-
-BandShape shape_of(const BandCall& c) { return {c.input_end - c.input_first, c.end_row - c.first_row, c.pad}; }
-
-// The distinct shapes of a layer's band calls, in order of first use: the index names the struct.
-std::vector<BandShape> shapes_of(const FusedChain& chain, int layer) {
-  std::vector<BandShape> shapes;
-  for (const BandAction& a : chain.schedule.actions) {
-    if (!a.is_call || a.call.layer != layer) continue;
-    const BandShape s = shape_of(a.call);
-    if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
-  }
-  return shapes;
-}
 
 std::string band_symbol(const CompiledModel& model, size_t step, size_t shape) {
   return op_symbol(module_names(model), step) + "_band" + std::to_string(shape);
@@ -77,7 +61,7 @@ std::string emit_band_params(const CompiledModel& model) {
     for (int layer = 0; layer < static_cast<int>(chain.layers.size()); ++layer) {
       const size_t step = static_cast<size_t>(chain.first_step + layer);
       const KernelCall& call = model.calls[step];
-      const std::vector<BandShape> shapes = shapes_of(chain, layer);
+      const std::vector<BandShape> shapes = band_shapes(chain.schedule, layer);
       for (size_t i = 0; i < shapes.size(); ++i) {
         const ParamValues values = band_values(call, chain.layers[layer], shapes[i]);
         out << c_params_definition(band_symbol(model, step, i), *call.info().params, values,
@@ -102,8 +86,8 @@ std::string emit_band_case(const CompiledModel& model, const FusedChain& chain) 
     }
     const BandCall& c = a.call;
     const size_t step = static_cast<size_t>(chain.first_step + c.layer);
-    const std::vector<BandShape> shapes = shapes_of(chain, c.layer);
-    const size_t shape = static_cast<size_t>(std::find(shapes.begin(), shapes.end(), shape_of(c)) - shapes.begin());
+    const std::vector<BandShape> shapes = band_shapes(chain.schedule, c.layer);
+    const size_t shape = static_cast<size_t>(std::find(shapes.begin(), shapes.end(), band_shape(c)) - shapes.begin());
     std::string prelude;
     const std::string text =
         kernel_call_text(model, step, band_symbol(model, step, shape) + "_params", input_offsets(model, chain, c),

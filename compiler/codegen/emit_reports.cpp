@@ -222,7 +222,8 @@ void write_flash_fit(std::ostream& out, const CompiledModel& model) {
   const FlashFit& fit = model.flash_fit;
   if (fit.budget <= 0) return;
   out << "\nflash budget: " << fit.budget << " bytes; estimate " << fit.weights_bytes + fit.code_bytes << " (weights "
-      << fit.weights_bytes << " + code estimate " << fit.code_bytes << ")\n";
+      << fit.weights_bytes << " + code estimate " << fit.code_bytes
+      << (fit.band_code_bytes > 0 ? ", of which the fused bands' " + std::to_string(fit.band_code_bytes) : "") << ")\n";
   if (!fit.per_layer) return;
   const auto list = [&](const char* title, const std::vector<WidenCandidate>& layers) {
     out << title << (layers.empty() ? " none" : "") << "\n";
@@ -391,6 +392,7 @@ nlohmann::json flash_fit_json(const FlashFit& fit) {
   return {{"budget_bytes", fit.budget},
           {"estimated_weights_bytes", fit.weights_bytes},
           {"estimated_code_bytes", fit.code_bytes},
+          {"estimated_band_code_bytes", fit.band_code_bytes},
           {"per_layer", fit.per_layer},
           {"widened", widen_json(fit.widened)},
           {"widened_bytes", bytes},

@@ -12,6 +12,7 @@
 
 #include "ir/graph.h"
 #include "kernels/kernel_call.h"
+#include "memory/bands.h"
 
 namespace microaot {
 
@@ -30,7 +31,8 @@ std::set<size_t> choose_widened(const std::vector<WidenCandidate>& candidates, i
 struct FlashFit {
   int64_t budget = 0;          // 0: none given
   int64_t weights_bytes = 0;   // estimate of the chosen calls' constants
-  int64_t code_bytes = 0;      // estimate of the library's code
+  int64_t code_bytes = 0;      // estimate of the library's code, the fused bands' included
+  int64_t band_code_bytes = 0; // of which the fused bands' unrolled calls and their params
   bool per_layer = false;      // the widening was decided layer by layer (speed, DSP, a budget)
   std::vector<WidenCandidate> widened, kept_int8;
 };
@@ -39,6 +41,9 @@ struct FlashFit {
 // their params' arrays (at 4 bytes an element, the widest); the code: a base, each distinct kernel and call.
 int64_t estimated_weights_bytes(const Graph& graph, const std::vector<KernelCall>& calls);
 int64_t estimated_code_bytes(const std::vector<KernelCall>& calls);
+// The code the fused bands add to NAME.c: each call and line-buffer move of their schedules (unrolled in the
+// step function) and each distinct band shape's params struct.
+int64_t estimated_band_code_bytes(const std::vector<FusedChain>& chains);
 
 // Whether a chosen call runs a packed kernel with weights widened to int16.
 bool has_int16_weights(const KernelCall& call);
@@ -47,9 +52,10 @@ bool has_int16_weights(const KernelCall& call);
 // `budget` bytes (0: no budget, every layer as the target's setting says). Throws CompileError, naming the
 // sizes and what could help, when even every layer with int8 weights does not fit.
 // `widening`: the setting widens packed weights (speed on a DSP cpu); `calls` holds choose({}) on entry and
-// the chosen calls on return.
+// the chosen calls on return. `band_code_bytes`: code reserved for the fused bands of a plan made before
+// (compile_model plans once, and fits again with that reserve when the bands' code breaks the budget).
 using ChooseCalls = std::function<std::vector<KernelCall>(const std::set<size_t>& int8_steps)>;
 FlashFit fit_flash_budget(const Graph& graph, const std::vector<int64_t>& macs, int64_t budget, bool widening,
-                          const ChooseCalls& choose, std::vector<KernelCall>& calls);
+                          const ChooseCalls& choose, std::vector<KernelCall>& calls, int64_t band_code_bytes = 0);
 
 }  // namespace microaot

@@ -50,5 +50,26 @@ TEST(FitFlash, CodeEstimateCountsKernelsOnceAndCallsEach) {
   EXPECT_GT(estimated_code_bytes({a, b}) - estimated_code_bytes({a, a}), per_call) << "a second kernel costs more";
 }
 
+// Two layers of 8 rows, one output row a band: more bands (calls unrolled in NAME.c) estimate more code, and
+// each distinct band shape (the first band's padding, the last one's clipped input) one params struct.
+TEST(FitFlash, BandCodeCountsEachUnrolledActionAndEachShape) {
+  FusedChain chain;
+  BandLayer conv;
+  conv.input_rows = conv.output_rows = 8;
+  conv.extent = 3;
+  conv.pad = 1;
+  conv.input_row_bytes = conv.output_row_bytes = 16;
+  chain.layers = {conv, conv};
+  chain.schedule = schedule_bands(chain.layers, 1);
+  FusedChain coarse = chain;
+  coarse.schedule = schedule_bands(coarse.layers, 4);
+  EXPECT_EQ(estimated_band_code_bytes({}), 0);
+  EXPECT_GT(estimated_band_code_bytes({chain}), estimated_band_code_bytes({coarse}));
+  EXPECT_EQ(estimated_band_code_bytes({chain, chain}), 2 * estimated_band_code_bytes({chain}));
+  size_t shapes = 0;
+  for (int layer = 0; layer < 2; ++layer) shapes += band_shapes(chain.schedule, layer).size();
+  EXPECT_GE(shapes, 4u) << "the first band (top padding), the middle ones and the last (clipped) differ";
+}
+
 }  // namespace
 }  // namespace microaot

@@ -184,4 +184,18 @@ int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& sch
   return cost;
 }
 
+BandShape band_shape(const BandCall& call) {
+  return {call.input_end - call.input_first, call.end_row - call.first_row, call.pad};
+}
+
+std::vector<BandShape> band_shapes(const BandSchedule& schedule, int layer) {
+  std::vector<BandShape> shapes;
+  for (const BandAction& a : schedule.actions) {
+    if (!a.is_call || a.call.layer != layer) continue;
+    const BandShape s = band_shape(a.call);
+    if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
+  }
+  return shapes;
+}
+
 }  // namespace microaot

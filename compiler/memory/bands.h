@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 namespace microaot {
@@ -102,5 +103,12 @@ struct FusedChain {
 constexpr int64_t kCallInstructions = 400;
 constexpr int64_t kHaloInstructionsPerByte = 3;
 int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
+
+// A band call's shape: its input rows, output rows and top padding. Calls of one layer with the same shape
+// share one params struct in NAME.c (codegen/emit_bands.cpp); the flash estimate counts them too.
+using BandShape = std::tuple<int64_t, int64_t, int64_t>;
+BandShape band_shape(const BandCall& call);
+// The distinct shapes of `layer`'s calls in `schedule`, in order of first use: the index names the struct.
+std::vector<BandShape> band_shapes(const BandSchedule& schedule, int layer);
 
 }  // namespace microaot
