@@ -46,6 +46,21 @@ static inline int microaot_mve_shifts_fit(const int32_t* shift, int32_t channels
   return 1;
 }
 
+/* Both checks in one pass (a small layer feels a pass per call): -1 when a shift is outside the vector step's
+ * range (microaot_mve_shifts_fit), else whether every shift is a right shift (microaot_mve_right_only). */
+static inline int32_t microaot_mve_shift_form(const int32_t* shift, int32_t channels) {
+  int32_t c, right_only = 1;
+  for (c = 0; c < channels; ++c) {
+    if (shift[c] > 30 || shift[c] < -31) return -1;
+    right_only &= shift[c] < 0;
+  }
+  return right_only;
+}
+
+/* The stage of a layer whose shifts' form (microaot_mve_shift_form) is known. */
+#define MICROAOT_MVE_OUTPUT_STAGE_FORM(p, form) \
+  {(p)->output_multiplier, (p)->output_shift, (p)->output_offset, (p)->activation_min, (p)->activation_max, form}
+
 /* Sum of n int8 weights (the folded input offset's factor). */
 static inline int32_t microaot_mve_sum_s8(const int8_t* w, int32_t n) {
   int32_t sum = 0;
@@ -182,6 +197,7 @@ static inline void microaot_mve_row_times_units(const int8_t* row, const int8_t*
                                                 int32_t units, const int32_t* bias, int32_t input_offset,
                                                 const microaot_mve_output_stage* stage, int8_t* out) {
   int32_t sums[MICROAOT_MVE_UNITS_CHUNK], acc[4];
+  microaot_mve_output_stage chunk = *stage;
   int32_t first, u;
   for (first = 0; first < units; first += MICROAOT_MVE_UNITS_CHUNK) {
     const int32_t end = units - first < MICROAOT_MVE_UNITS_CHUNK ? units : first + MICROAOT_MVE_UNITS_CHUNK;
@@ -195,7 +211,9 @@ static inline void microaot_mve_row_times_units(const int8_t* row, const int8_t*
       sums[second - first] = (int32_t)((uint32_t)(bias != NULL ? bias[second] : 0) + (uint32_t)acc[1] +
                                        (uint32_t)input_offset * (uint32_t)acc[3]);
     }
-    microaot_mve_output_row(stage, sums, end - first, out + first);
+    chunk.multiplier = stage->multiplier + first; /* the chunk's own units' requantization */
+    chunk.shift = stage->shift + first;
+    microaot_mve_output_row(&chunk, sums, end - first, out + first);
   }
 }
 
