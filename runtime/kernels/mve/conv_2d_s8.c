@@ -190,7 +190,8 @@ static __attribute__((naked, noipa)) void conv_pairs_2x2(pair_job* job __attribu
 
 /* Every output channel of two pixels' rows (out1 NULL: the second row is the first, not stored): the channel
  * pairs in conv_pairs_2x2, an odd last channel paired with itself; then each pixel's output step. */
-static void pixel_pair(const conv_params* p, const int8_t* x0, const int8_t* x1, const int8_t* filter,
+static inline __attribute__((always_inline)) void pixel_pair(const conv_params* p, const int8_t* x0,
+                                                             const int8_t* x1, const int8_t* filter,
                        const int32_t* folded, const microaot_mve_output_stage* stage,
                        int32_t sums[2][MVE_CONV_CHANNELS_MAX], int8_t* out0, int8_t* out1) {
   const int32_t n = microaot_conv_window_size(p), last = p->output_depth - 1;
@@ -210,14 +211,16 @@ static void pixel_pair(const conv_params* p, const int8_t* x0, const int8_t* x1,
   if (out1 != NULL) microaot_mve_output_row(stage, sums[1], p->output_depth, out1);
 }
 
-/* The scratch of the vector code, on the stack: the folded biases, two pixels' sums and windows. */
+/* The scratch of the vector code, on the stack: the folded biases, two pixels' sums and windows, and the output
+ * pixel that waits for its row's place in the row scratch (conv_image). */
 typedef struct {
   int32_t folded[MVE_CONV_CHANNELS_MAX];
   int32_t sums[2][MVE_CONV_CHANNELS_MAX];
   int8_t windows[2][MVE_CONV_WINDOW_MAX];
+  int8_t carry[MVE_CONV_CHANNELS_MAX];
 } conv_work;
 
-/* Output row oy of one image into `dst`, two pixels at a time. */
+/* Output row oy of one image into `dst`, two pixels at a time (an even width: conv_image for an odd one). */
 static void conv_row(const conv_params* p, const int8_t* image, int32_t oy, const int8_t* filter,
                      const microaot_mve_output_stage* stage, conv_work* work, int8_t* dst) {
   const size_t depth = (size_t)p->output_depth;
@@ -228,6 +231,48 @@ static void conv_row(const conv_params* p, const int8_t* image, int32_t oy, cons
     const int8_t* x1 = pair ? pixel_row(p, image, oy, ox + 1, work->windows[1]) : x0;
     pixel_pair(p, x0, x1, filter, work->folded, stage, work->sums, dst + (size_t)ox * depth,
                pair ? dst + (size_t)(ox + 1) * depth : NULL);
+  }
+}
+
+/* pixel_pair out of line, for conv_image (inlined there too, it costs conv_row's inlining: its 2x2 loop's
+ * registers). */
+static __attribute__((noinline)) void pixel_pair_call(const conv_params* p, const int8_t* x0, const int8_t* x1,
+                                                      const int8_t* filter, const int32_t* folded,
+                                                      const microaot_mve_output_stage* stage,
+                                                      int32_t sums[2][MVE_CONV_CHANNELS_MAX], int8_t* out0,
+                                                      int8_t* out1) {
+  pixel_pair(p, x0, x1, filter, folded, stage, sums, out0, out1);
+}
+
+/* One image's output pixels two at a time in row order, a pair spanning two rows, for an odd width (no
+ * half-empty pair at each row's end: KWS's rows of 5 pixels wasted a sixth of the products; the row loop
+ * costs fewer instructions per pair where the width is even). Straight into
+ * `output`, or (row_scratch: the overlap variant) each row built in the scratch and copied to its place after
+ * its last input read, as the portable kernel does: the next row's first pixel, computed with a row's last,
+ * waits in `carry` until the row is copied. */
+static __attribute__((noinline)) void conv_image(const conv_params* p, const int8_t* image, const int8_t* filter,
+                       const microaot_mve_output_stage* stage, conv_work* work, int8_t* output, int8_t* row_scratch) {
+  const int32_t width = p->output_width, count = p->output_height * width;
+  const size_t depth = (size_t)p->output_depth, row_size = (size_t)width * depth;
+  int32_t i;
+  for (i = 0; i < count; i += 2) {
+    const int pair = i + 1 < count;
+    const int32_t oy = i / width, ox = i - oy * width;
+    const int32_t oy1 = pair ? (i + 1) / width : oy, ox1 = pair ? i + 1 - oy1 * width : ox;
+    const int8_t* x0 = pixel_row(p, image, oy, ox, work->windows[0]);
+    const int8_t* x1 = pair ? pixel_row(p, image, oy1, ox1, work->windows[1]) : x0;
+    if (row_scratch == NULL) {
+      pixel_pair_call(p, x0, x1, filter, work->folded, stage, work->sums, output + (size_t)i * depth,
+                 pair ? output + (size_t)(i + 1) * depth : NULL);
+      continue;
+    }
+    pixel_pair_call(p, x0, x1, filter, work->folded, stage, work->sums, row_scratch + (size_t)ox * depth,
+               !pair ? NULL : oy1 == oy ? row_scratch + (size_t)ox1 * depth : work->carry);
+    if (ox1 == width - 1 || oy1 != oy) memcpy(output + (size_t)oy * row_size, row_scratch, row_size);
+    if (oy1 != oy) {
+      memcpy(row_scratch, work->carry, depth);
+      if (width == 1) memcpy(output + (size_t)oy1 * row_size, row_scratch, row_size);
+    }
   }
 }
 
@@ -243,12 +288,13 @@ static __attribute__((noinline)) void conv_one_pixel(const conv_params* p, const
   if (row_scratch != NULL) memcpy(output, row_scratch, (size_t)p->output_depth);
 }
 
-/* Every output row in order, straight into the output or (row_scratch) built there and copied to its place
- * after its last input read. */
+/* Every image of the batch, after the biases' fold: row by row (conv_row), or for an odd width in pairs across
+ * the rows (conv_image); straight into the output or (row_scratch) each row built there and copied to its
+ * place after its last input read. */
 static void conv_rows_mve(const conv_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
                           int8_t* output, int8_t* row_scratch) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
+  const size_t image_out = (size_t)p->output_height * (size_t)p->output_width * (size_t)p->output_depth;
   const microaot_mve_output_stage stage = MICROAOT_MVE_OUTPUT_STAGE(p, p->output_depth);
   conv_work work;
   int32_t b, oy;
@@ -257,10 +303,16 @@ static void conv_rows_mve(const conv_params* p, const int8_t* input, const int8_
     return;
   }
   fold_biases(p, filter, bias, work.folded);
-  for (b = 0; b < p->batches; ++b, input += image_size) {
-    for (oy = 0; oy < p->output_height; ++oy, output += row_size) {
-      conv_row(p, input, oy, filter, &stage, &work, row_scratch != NULL ? row_scratch : output);
-      if (row_scratch != NULL) memcpy(output, row_scratch, row_size);
+  const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
+  for (b = 0; b < p->batches; ++b, input += image_size, output += image_out) {
+    if ((p->output_width & 1) != 0 && p->output_height > 1) {
+      conv_image(p, input, filter, &stage, &work, output, row_scratch);
+      continue;
+    }
+    for (oy = 0; oy < p->output_height; ++oy) {
+      int8_t* row = output + (size_t)oy * row_size;
+      conv_row(p, input, oy, filter, &stage, &work, row_scratch != NULL ? row_scratch : row);
+      if (row_scratch != NULL) memcpy(row, row_scratch, row_size);
     }
   }
 }
