@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "microaot/internal/conv_window.h"
 #include "microaot/internal/mve_dot.h"
+#include "microaot/internal/conv_window.h" /* microaot_conv_window_size */
 #include "microaot/kernels/conv.h"
 
 #if MICROAOT_MVE
@@ -52,6 +52,68 @@ static void fold_biases(const conv_params* p, const int8_t* filter, const int32_
   }
 }
 
+/* Vector copies of the gather (a window row is a few bytes to a few hundred: no library call), tail-predicated
+ * low-overhead loops in assembly: 3 instructions per 16 bytes (GCC's intrinsics form took 12, the predicate
+ * through VPR each time). */
+static inline void copy_s8(int8_t* dst, const int8_t* src, int32_t n) {
+  __asm__ volatile(
+      "wlstp.8 lr, %[n], 2f\n"
+      "1:\n\t"
+      "vldrb.8 q0, [%[src]], #16\n\t"
+      "vstrb.8 q0, [%[dst]], #16\n\t"
+      "letp lr, 1b\n"
+      "2:\n"
+      : [dst] "+r"(dst), [src] "+r"(src)
+      : [n] "r"(n)
+      : "q0", "lr", "memory");
+}
+static inline void fill_s8(int8_t* dst, int8x16_t value, int32_t n) {
+  __asm__ volatile(
+      "wlstp.8 lr, %[n], 2f\n"
+      "1:\n\t"
+      "vstrb.8 %q[v], [%[dst]], #16\n\t"
+      "letp lr, 1b\n"
+      "2:\n"
+      : [dst] "+r"(dst)
+      : [n] "r"(n), [v] "w"(value)
+      : "lr", "memory");
+}
+
+/* Output pixel (oy, ox)'s window in filter order into `window` (microaot_conv_window's result): taps outside
+ * the image as the input zero point. Without column dilation each filter row is at most a fill, a copy and a
+ * fill (the taps left of the image, inside, right of it), found once per pixel; with it, tap by tap. */
+static void gather_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
+  const int32_t depth = p->input_depth, row = p->filter_width * depth;
+  const int32_t first_x = ox * p->stride_width - p->pad_width;
+  const int8x16_t zero_point = vdupq_n_s8((int8_t)-p->input_offset);
+  const int32_t lo = first_x < 0 ? (-first_x < p->filter_width ? -first_x : p->filter_width) : 0;
+  int32_t hi = p->input_width - first_x < p->filter_width ? p->input_width - first_x : p->filter_width;
+  int32_t fy;
+  if (hi < lo) hi = lo;
+  for (fy = 0; fy < p->filter_height; ++fy, window += row) {
+    const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
+    /* the row's first tap: only read at the taps inside the image */
+    const ptrdiff_t row_start = ((ptrdiff_t)in_y * p->input_width + first_x) * depth;
+    int32_t fx;
+    if (in_y < 0 || in_y >= p->input_height) {
+      fill_s8(window, zero_point, row);
+    } else if (p->dilation_width == 1) {
+      fill_s8(window, zero_point, lo * depth);
+      copy_s8(window + lo * depth, image + row_start + lo * depth, (hi - lo) * depth);
+      fill_s8(window + hi * depth, zero_point, (p->filter_width - hi) * depth);
+    } else {
+      for (fx = 0; fx < p->filter_width; ++fx) {
+        const int32_t in_x = first_x + fx * p->dilation_width;
+        if (in_x >= 0 && in_x < p->input_width) {
+          copy_s8(window + fx * depth, image + row_start + in_x * depth - first_x * depth, depth);
+        } else {
+          fill_s8(window + fx * depth, zero_point, depth);
+        }
+      }
+    }
+  }
+}
+
 /* Output pixel (oy, ox)'s window: the input pixel itself (1x1), or gathered into `window`. */
 static inline __attribute__((always_inline)) const int8_t* pixel_row(const conv_params* p, const int8_t* image,
                                                                      int32_t oy, int32_t ox, int8_t* window) {
@@ -59,39 +121,106 @@ static inline __attribute__((always_inline)) const int8_t* pixel_row(const conv_
     const size_t in_y = (size_t)(oy * p->stride_height), in_x = (size_t)(ox * p->stride_width);
     return image + (in_y * (size_t)p->input_width + in_x) * (size_t)p->input_depth;
   }
-  microaot_conv_window(p, image, oy, ox, window);
+  gather_window(p, image, oy, ox, window);
   return window;
 }
 
-/* Every output channel of two pixels' rows (out1 NULL: the second row is the first, not stored), channel pairs
- * (an odd last channel pairs with itself) into `sums`, then each pixel's output step. */
-static void pixel_pair(const conv_params* p, const int8_t* x0, const int8_t* x1, const int8_t* filter,
-                       const int32_t* folded, const microaot_mve_output_stage* stage, int32_t sums[2][MVE_CONV_CHANNELS_MAX],
-                       int8_t* out0, int8_t* out1) {
-  const int32_t n = microaot_conv_window_size(p);
-  int32_t oc, acc[4];
-  for (oc = 0; oc < p->output_depth; oc += 2) {
-    const int32_t second = oc + 1 < p->output_depth ? oc + 1 : oc;
-    const int8_t* w0 = filter + (size_t)oc * (size_t)n;
-    microaot_mve_set4(acc, folded[oc], folded[second], folded[oc], folded[second]);
-    microaot_mve_dot_2x2(x0, x1, w0, w0 + (size_t)(second - oc) * (size_t)n, n, acc);
-    sums[0][oc] = acc[0];
-    sums[0][second] = acc[1];
-    sums[1][oc] = acc[2];
-    sums[1][second] = acc[3];
+/* The channel pairs' loop of two pixels (conv_pairs_2x2): the operands at fixed offsets, which its assembly
+ * reads (static_asserts below). */
+typedef struct {
+  const int8_t* x0; /* the pixels' rows, read again for every pair */
+  const int8_t* x1;
+  const int8_t* w;       /* the next pair's weights: two rows of n (the loop advances it) */
+  const int32_t* folded; /* the channels' folded biases, two per pair */
+  int32_t* sums;         /* sums[0] of the sums' buffer: pixel 0's; pixel 1's MVE_CONV_SUMS_STRIDE bytes on */
+  int32_t n;
+  int32_t pairs; /* at least one */
+} pair_job;
+
+#define MVE_CONV_SUMS_STRIDE 1024 /* sizeof sums[0]: MVE_CONV_CHANNELS_MAX int32 */
+/* What conv_pairs_2x2's assembly assumes (C99 has no static_assert: an array of negative size fails). */
+typedef char conv_pairs_layout[(MVE_CONV_SUMS_STRIDE == MVE_CONV_CHANNELS_MAX * 4 && offsetof(pair_job, x1) == 4 &&
+                                offsetof(pair_job, w) == 8 && offsetof(pair_job, folded) == 12 &&
+                                offsetof(pair_job, sums) == 16 && offsetof(pair_job, n) == 20 &&
+                                offsetof(pair_job, pairs) == 24)
+                                   ? 1
+                                   : -1];
+
+/* Two pixels' rows times `pairs` channel pairs, every pair's four sums from its folded biases: the whole loop in
+ * assembly, so that a 2x2 block costs 13 instructions besides its products (the C loop around
+ * microaot_mve_dot_2x2 took about 28: the accumulators through memory). Per block: the rows' pointers again
+ * (LDRD), the pair's folded biases (LDRD, post-incremented) as both pixels' sums, the tail-predicated products'
+ * loop of microaot_mve_dot_2x2, the four sums stored, the weights' pointer 2n on. r12 holds the job, r0, r2,
+ * r4, r6 (even: VMLADAVA's accumulators) the sums, r1, r3 the rows, r5, r7 the weight rows, r8 the sums'
+ * pointer, r9 the folded biases', r10 n, r11 the pairs left. */
+static __attribute__((naked, noipa)) void conv_pairs_2x2(pair_job* job __attribute__((unused))) {
+  __asm__ volatile(
+      "push {r4-r11, lr}\n\t"
+      "mov r12, r0\n\t"
+      "ldrd r9, r8, [r12, #12]\n\t"
+      "ldrd r10, r11, [r12, #20]\n\t"
+      "1:\n\t"
+      "ldrd r1, r3, [r12]\n\t"
+      "ldr r5, [r12, #8]\n\t"
+      "add r7, r5, r10\n\t"
+      "add lr, r7, r10\n\t"
+      "str lr, [r12, #8]\n\t"
+      "ldrd r0, r2, [r9], #8\n\t"
+      "mov r4, r0\n\t"
+      "mov r6, r2\n\t"
+      "wlstp.8 lr, r10, 3f\n"
+      "2:\n\t"
+      "vldrb.8 q0, [r1], #16\n\t"
+      "vldrb.8 q1, [r5], #16\n\t"
+      "vmladava.s8 r0, q0, q1\n\t"
+      "vldrb.8 q2, [r3], #16\n\t"
+      "vmladava.s8 r4, q2, q1\n\t"
+      "vldrb.8 q1, [r7], #16\n\t"
+      "vmladava.s8 r2, q0, q1\n\t"
+      "vmladava.s8 r6, q2, q1\n\t"
+      "letp lr, 2b\n"
+      "3:\n\t"
+      "str r4, [r8, #1024]\n\t"
+      "str r6, [r8, #1028]\n\t"
+      "strd r0, r2, [r8], #8\n\t"
+      "subs r11, r11, #1\n\t"
+      "bne 1b\n\t"
+      "pop {r4-r11, pc}\n");
+}
+
+/* Every output channel of two pixels' rows (out1 NULL: the second row is the first, not stored): the channel
+ * pairs in conv_pairs_2x2, an odd last channel paired with itself; then each pixel's output step. */
+static inline __attribute__((always_inline)) void pixel_pair(const conv_params* p, const int8_t* x0,
+                                                             const int8_t* x1, const int8_t* filter,
+                       const int32_t* folded, const microaot_mve_output_stage* stage,
+                       int32_t sums[2][MVE_CONV_CHANNELS_MAX], int8_t* out0, int8_t* out1) {
+  const int32_t n = microaot_conv_window_size(p), last = p->output_depth - 1;
+  if (p->output_depth >= 2) {
+    pair_job job = {x0, x1, filter, folded, sums[0], n, p->output_depth / 2};
+    conv_pairs_2x2(&job);
+  }
+  if ((p->output_depth & 1) != 0) {
+    const int8_t* w = filter + (size_t)last * (size_t)n;
+    int32_t acc[4];
+    microaot_mve_set4(acc, folded[last], folded[last], folded[last], folded[last]);
+    microaot_mve_dot_2x2(x0, x1, w, w, n, acc);
+    sums[0][last] = acc[0];
+    sums[1][last] = acc[2];
   }
   microaot_mve_output_row(stage, sums[0], p->output_depth, out0);
   if (out1 != NULL) microaot_mve_output_row(stage, sums[1], p->output_depth, out1);
 }
 
-/* The scratch of the vector code, on the stack: the folded biases, two pixels' sums and windows. */
+/* The scratch of the vector code, on the stack: the folded biases, two pixels' sums and windows, and the output
+ * pixel that waits for its row's place in the row scratch (conv_image). */
 typedef struct {
   int32_t folded[MVE_CONV_CHANNELS_MAX];
   int32_t sums[2][MVE_CONV_CHANNELS_MAX];
   int8_t windows[2][MVE_CONV_WINDOW_MAX];
+  int8_t carry[MVE_CONV_CHANNELS_MAX];
 } conv_work;
 
-/* Output row oy of one image into `dst`, two pixels at a time. */
+/* Output row oy of one image into `dst`, two pixels at a time (an even width: conv_image for an odd one). */
 static void conv_row(const conv_params* p, const int8_t* image, int32_t oy, const int8_t* filter,
                      const microaot_mve_output_stage* stage, conv_work* work, int8_t* dst) {
   const size_t depth = (size_t)p->output_depth;
@@ -102,6 +231,48 @@ static void conv_row(const conv_params* p, const int8_t* image, int32_t oy, cons
     const int8_t* x1 = pair ? pixel_row(p, image, oy, ox + 1, work->windows[1]) : x0;
     pixel_pair(p, x0, x1, filter, work->folded, stage, work->sums, dst + (size_t)ox * depth,
                pair ? dst + (size_t)(ox + 1) * depth : NULL);
+  }
+}
+
+/* pixel_pair out of line, for conv_image (inlined there too, it costs conv_row's inlining: its 2x2 loop's
+ * registers). */
+static __attribute__((noinline)) void pixel_pair_call(const conv_params* p, const int8_t* x0, const int8_t* x1,
+                                                      const int8_t* filter, const int32_t* folded,
+                                                      const microaot_mve_output_stage* stage,
+                                                      int32_t sums[2][MVE_CONV_CHANNELS_MAX], int8_t* out0,
+                                                      int8_t* out1) {
+  pixel_pair(p, x0, x1, filter, folded, stage, sums, out0, out1);
+}
+
+/* One image's output pixels two at a time in row order, a pair spanning two rows, for an odd width (no
+ * half-empty pair at each row's end: KWS's rows of 5 pixels wasted a sixth of the products; the row loop
+ * costs fewer instructions per pair where the width is even). Straight into
+ * `output`, or (row_scratch: the overlap variant) each row built in the scratch and copied to its place after
+ * its last input read, as the portable kernel does: the next row's first pixel, computed with a row's last,
+ * waits in `carry` until the row is copied. */
+static __attribute__((noinline)) void conv_image(const conv_params* p, const int8_t* image, const int8_t* filter,
+                       const microaot_mve_output_stage* stage, conv_work* work, int8_t* output, int8_t* row_scratch) {
+  const int32_t width = p->output_width, count = p->output_height * width;
+  const size_t depth = (size_t)p->output_depth, row_size = (size_t)width * depth;
+  int32_t i;
+  for (i = 0; i < count; i += 2) {
+    const int pair = i + 1 < count;
+    const int32_t oy = i / width, ox = i - oy * width;
+    const int32_t oy1 = pair ? (i + 1) / width : oy, ox1 = pair ? i + 1 - oy1 * width : ox;
+    const int8_t* x0 = pixel_row(p, image, oy, ox, work->windows[0]);
+    const int8_t* x1 = pair ? pixel_row(p, image, oy1, ox1, work->windows[1]) : x0;
+    if (row_scratch == NULL) {
+      pixel_pair_call(p, x0, x1, filter, work->folded, stage, work->sums, output + (size_t)i * depth,
+                 pair ? output + (size_t)(i + 1) * depth : NULL);
+      continue;
+    }
+    pixel_pair_call(p, x0, x1, filter, work->folded, stage, work->sums, row_scratch + (size_t)ox * depth,
+               !pair ? NULL : oy1 == oy ? row_scratch + (size_t)ox1 * depth : work->carry);
+    if (ox1 == width - 1 || oy1 != oy) memcpy(output + (size_t)oy * row_size, row_scratch, row_size);
+    if (oy1 != oy) {
+      memcpy(row_scratch, work->carry, depth);
+      if (width == 1) memcpy(output + (size_t)oy1 * row_size, row_scratch, row_size);
+    }
   }
 }
 
@@ -117,12 +288,13 @@ static __attribute__((noinline)) void conv_one_pixel(const conv_params* p, const
   if (row_scratch != NULL) memcpy(output, row_scratch, (size_t)p->output_depth);
 }
 
-/* Every output row in order, straight into the output or (row_scratch) built there and copied to its place
- * after its last input read. */
+/* Every image of the batch, after the biases' fold: row by row (conv_row), or for an odd width in pairs across
+ * the rows (conv_image); straight into the output or (row_scratch) each row built there and copied to its
+ * place after its last input read. */
 static void conv_rows_mve(const conv_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
                           int8_t* output, int8_t* row_scratch) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
+  const size_t image_out = (size_t)p->output_height * (size_t)p->output_width * (size_t)p->output_depth;
   const microaot_mve_output_stage stage = MICROAOT_MVE_OUTPUT_STAGE(p, p->output_depth);
   conv_work work;
   int32_t b, oy;
@@ -131,10 +303,16 @@ static void conv_rows_mve(const conv_params* p, const int8_t* input, const int8_
     return;
   }
   fold_biases(p, filter, bias, work.folded);
-  for (b = 0; b < p->batches; ++b, input += image_size) {
-    for (oy = 0; oy < p->output_height; ++oy, output += row_size) {
-      conv_row(p, input, oy, filter, &stage, &work, row_scratch != NULL ? row_scratch : output);
-      if (row_scratch != NULL) memcpy(output, row_scratch, row_size);
+  const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
+  for (b = 0; b < p->batches; ++b, input += image_size, output += image_out) {
+    if ((p->output_width & 1) != 0 && p->output_height > 1) {
+      conv_image(p, input, filter, &stage, &work, output, row_scratch);
+      continue;
+    }
+    for (oy = 0; oy < p->output_height; ++oy) {
+      int8_t* row = output + (size_t)oy * row_size;
+      conv_row(p, input, oy, filter, &stage, &work, row_scratch != NULL ? row_scratch : row);
+      if (row_scratch != NULL) memcpy(row, row_scratch, row_size);
     }
   }
 }

@@ -21,10 +21,11 @@ void microaot_fully_connected_s8_portable(const microaot_fully_connected_params_
 #if MICROAOT_MVE
 void microaot_fully_connected_s8(const microaot_fully_connected_params_q* params, const int8_t* input,
                                  const int8_t* weights, const int32_t* bias, int8_t* output) {
-  const microaot_mve_output_stage stage = MICROAOT_MVE_OUTPUT_STAGE(params, params->output_depth);
   const int32_t depth = params->input_depth, units = params->output_depth;
+  const int32_t form = microaot_mve_shift_form(params->output_shift, units);
+  const microaot_mve_output_stage stage = MICROAOT_MVE_OUTPUT_STAGE_FORM(params, form);
   int32_t b;
-  if (params->filter_offset != 0 || !microaot_mve_shifts_fit(params->output_shift, units)) {
+  if (params->filter_offset != 0 || form < 0) {
     microaot_fully_connected_s8_portable(params, input, weights, bias, output);
     return;
   }

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #define MICROAOT_MVE 1
@@ -46,13 +47,35 @@ static inline int microaot_mve_shifts_fit(const int32_t* shift, int32_t channels
   return 1;
 }
 
-/* Sum of n int8 weights (the folded input offset's factor). */
+/* Both checks in one pass (a small layer feels a pass per call): -1 when a shift is outside the vector step's
+ * range (microaot_mve_shifts_fit), else whether every shift is a right shift (microaot_mve_right_only). */
+static inline int32_t microaot_mve_shift_form(const int32_t* shift, int32_t channels) {
+  int32_t c, right_only = 1;
+  for (c = 0; c < channels; ++c) {
+    if (shift[c] > 30 || shift[c] < -31) return -1;
+    right_only &= shift[c] < 0;
+  }
+  return right_only;
+}
+
+/* The stage of a layer whose shifts' form (microaot_mve_shift_form) is known. */
+#define MICROAOT_MVE_OUTPUT_STAGE_FORM(p, form) \
+  {(p)->output_multiplier, (p)->output_shift, (p)->output_offset, (p)->activation_min, (p)->activation_max, form}
+
+/* Sum of n int8 weights (the folded input offset's factor): a tail-predicated loop in assembly, 3 instructions
+ * per 16 weights (GCC's form of the intrinsics took 10, the predicate through VPR each time). */
 static inline int32_t microaot_mve_sum_s8(const int8_t* w, int32_t n) {
   int32_t sum = 0;
-  for (; n > 0; n -= 16, w += 16) {
-    const mve_pred16_t p = vctp8q((uint32_t)n);
-    sum = vaddvaq_s8(sum, vldrbq_z_s8(w, p));
-  }
+  __asm__ volatile(
+      "wlstp.8 lr, %[n], 2f\n"
+      "1:\n\t"
+      "vldrb.8 q0, [%[w]], #16\n\t"
+      "vaddva.s8 %[sum], q0\n\t"
+      "letp lr, 1b\n"
+      "2:\n"
+      : [sum] "+Te"(sum), [w] "+r"(w)
+      : [n] "r"(n)
+      : "q0", "lr", "memory");
   return sum;
 }
 
@@ -173,29 +196,105 @@ static inline __attribute__((always_inline)) void microaot_mve_output_row(const 
 /* The units whose sums microaot_mve_row_times_units holds on the stack: the output step runs per chunk. */
 #define MICROAOT_MVE_UNITS_CHUNK 64
 
+/* The unit pairs' loop of one row (microaot_mve_unit_pairs): the operands at fixed offsets, which its assembly
+ * reads. */
+typedef struct {
+  const int8_t* x;     /* the row, read again for every pair */
+  const int8_t* w;     /* the next pair's weights: two rows of n (the loop advances it) */
+  const int32_t* bias; /* two per pair; may be `sums` itself (zeros there: no bias) */
+  int32_t* sums;
+  int32_t n;
+  int32_t pairs; /* at least one */
+  int32_t input_offset;
+} microaot_mve_unit_job;
+
+/* What microaot_mve_unit_pairs' assembly assumes (C99 has no static_assert: an array of negative size fails). */
+typedef char microaot_mve_unit_job_layout[(offsetof(microaot_mve_unit_job, w) == 4 &&
+                                           offsetof(microaot_mve_unit_job, bias) == 8 &&
+                                           offsetof(microaot_mve_unit_job, sums) == 12 &&
+                                           offsetof(microaot_mve_unit_job, n) == 16 &&
+                                           offsetof(microaot_mve_unit_job, pairs) == 20 &&
+                                           offsetof(microaot_mve_unit_job, input_offset) == 24)
+                                              ? 1
+                                              : -1];
+
+/* One row times `pairs` unit pairs: sums[u] = bias[u] + x . w_u + input_offset * the sum of w_u (mod 2^32), the
+ * products and weight sums in microaot_mve_dot_1x2_sums' loop. The whole loop in assembly (a naked function:
+ * every register its own), so that a pair costs 16 instructions besides its products (the C loop took about
+ * 44, which the small layers feel). r12 holds the job, r0, r2 the products, r4, r6 the weight sums (even:
+ * VMLADAVA's and VADDVA's accumulators), r1 the row, r5, r7 the weight rows, r8 the sums' pointer, r9 the
+ * biases', r10 n, r11 the input offset, r3 the pairs left. */
+static __attribute__((naked, noipa, unused)) void microaot_mve_unit_pairs(
+    microaot_mve_unit_job* job __attribute__((unused))) {
+  __asm__ volatile(
+      "push {r4-r11, lr}\n\t"
+      "mov r12, r0\n\t"
+      "ldrd r9, r8, [r12, #8]\n\t"
+      "ldrd r10, r3, [r12, #16]\n\t"
+      "ldr r11, [r12, #24]\n"
+      "1:\n\t"
+      "ldrd r1, r5, [r12]\n\t"
+      "add r7, r5, r10\n\t"
+      "add lr, r7, r10\n\t"
+      "str lr, [r12, #4]\n\t"
+      "movs r0, #0\n\t"
+      "movs r2, #0\n\t"
+      "movs r4, #0\n\t"
+      "movs r6, #0\n\t"
+      "wlstp.8 lr, r10, 3f\n"
+      "2:\n\t"
+      "vldrb.8 q0, [r1], #16\n\t"
+      "vldrb.8 q1, [r5], #16\n\t"
+      "vmladava.s8 r0, q0, q1\n\t"
+      "vaddva.s8 r4, q1\n\t"
+      "vldrb.8 q2, [r7], #16\n\t"
+      "vmladava.s8 r2, q0, q2\n\t"
+      "vaddva.s8 r6, q2\n\t"
+      "letp lr, 2b\n"
+      "3:\n\t"
+      "mla r0, r4, r11, r0\n\t"
+      "mla r2, r6, r11, r2\n\t"
+      "ldrd r4, r6, [r9], #8\n\t"
+      "add r0, r0, r4\n\t"
+      "add r2, r2, r6\n\t"
+      "strd r0, r2, [r8], #8\n\t"
+      "subs r3, r3, #1\n\t"
+      "bne 1b\n\t"
+      "pop {r4-r11, pc}\n");
+}
+
+/* The units whose sums microaot_mve_row_times_units holds on the stack: the output step runs per chunk. */
+#define MICROAOT_MVE_UNITS_CHUNK 64
+
 /* One row of `depth` int8 times `units` weight rows (weights [units, depth]) into out[units]: unit u's sum is
  * bias[u] + row . w_u + input_offset * the sum of w_u (mod 2^32, as the reference's int32 sums), the weight
- * sums taken in the products' loop (microaot_mve_dot_1x2_sums), so that no pass over the weights comes first;
- * then the output step per chunk of units. The FULLY_CONNECTED kernel's rows, and a convolution's single
- * output pixel. */
+ * sums taken in the products' loop, so that no pass over the weights comes first: the unit pairs in
+ * microaot_mve_unit_pairs, an odd last unit in microaot_mve_dot_1x2_sums; then the output step per chunk of
+ * units. The FULLY_CONNECTED kernel's rows, and a convolution's single output pixel. */
 static inline void microaot_mve_row_times_units(const int8_t* row, const int8_t* weights, int32_t depth,
                                                 int32_t units, const int32_t* bias, int32_t input_offset,
                                                 const microaot_mve_output_stage* stage, int8_t* out) {
   int32_t sums[MICROAOT_MVE_UNITS_CHUNK], acc[4];
-  int32_t first, u;
+  microaot_mve_output_stage chunk = *stage;
+  int32_t first;
   for (first = 0; first < units; first += MICROAOT_MVE_UNITS_CHUNK) {
-    const int32_t end = units - first < MICROAOT_MVE_UNITS_CHUNK ? units : first + MICROAOT_MVE_UNITS_CHUNK;
-    for (u = first; u < end; u += 2) {
-      const int32_t second = u + 1 < end ? u + 1 : u; /* an odd last unit pairs with itself */
-      const int8_t* w0 = weights + (size_t)u * (size_t)depth;
-      microaot_mve_set4(acc, 0, 0, 0, 0);
-      microaot_mve_dot_1x2_sums(row, w0, w0 + (size_t)(second - u) * (size_t)depth, depth, acc);
-      sums[u - first] = (int32_t)((uint32_t)(bias != NULL ? bias[u] : 0) + (uint32_t)acc[0] +
-                                  (uint32_t)input_offset * (uint32_t)acc[2]);
-      sums[second - first] = (int32_t)((uint32_t)(bias != NULL ? bias[second] : 0) + (uint32_t)acc[1] +
-                                       (uint32_t)input_offset * (uint32_t)acc[3]);
+    const int32_t count = units - first < MICROAOT_MVE_UNITS_CHUNK ? units - first : MICROAOT_MVE_UNITS_CHUNK;
+    const int8_t* w = weights + (size_t)first * (size_t)depth;
+    if (count >= 2) {
+      microaot_mve_unit_job job = {row, w, bias != NULL ? bias + first : sums, sums, depth, count / 2, input_offset};
+      if (bias == NULL) memset(sums, 0, sizeof sums); /* the loop reads each pair's "bias" before it stores */
+      microaot_mve_unit_pairs(&job);
     }
-    microaot_mve_output_row(stage, sums, end - first, out + first);
+    if ((count & 1) != 0) {
+      const int8_t* last = w + (size_t)(count - 1) * (size_t)depth;
+      microaot_mve_set4(acc, 0, 0, 0, 0);
+      microaot_mve_dot_1x2_sums(row, last, last, depth, acc);
+      sums[count - 1] = (int32_t)((uint32_t)(bias != NULL ? bias[first + count - 1] : 0) + (uint32_t)acc[0] +
+                                  (uint32_t)input_offset * (uint32_t)acc[2]);
+    }
+    chunk.multiplier = stage->multiplier + first; /* the chunk's own units' requantization */
+    chunk.shift = stage->shift + first;
+    microaot_mve_output_row(&chunk, sums, count, out + first);
   }
 }
 
