@@ -103,18 +103,29 @@ INSTANTIATE_TEST_SUITE_P(SharedModels, CortexM4Models, ::testing::ValuesIn(share
                          [](const auto& info) { return info.param; });
 
 // The stateful models whose operators are supported: vector 0 from the initial state.
+#define MICROAOT_RECURRENT_VECTOR0(target)                                                              \
+  do {                                                                                                  \
+    MICROAOT_REQUIRE_QEMU();                                                                            \
+    MICROAOT_REQUIRE_SHARED_MODEL(GetParam());                                                          \
+    const std::string model = "models-recurrent/" + GetParam();                                         \
+    const std::string refusal = unsupported_operators(model_dir(model) + "/model.tflite");              \
+    if (!refusal.empty()) GTEST_SKIP() << GetParam() << " is not supported: " << refusal;               \
+    expect_vectors_match(model, target, {0});                                                           \
+  } while (0)
+
 class CortexM4RecurrentModels : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(CortexM4RecurrentModels, Vector0MatchesGolden) {
-  MICROAOT_REQUIRE_QEMU();
-  MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
-  const std::string model = "models-recurrent/" + GetParam();
-  const std::string refusal = unsupported_operators(model_dir(model) + "/model.tflite");
-  if (!refusal.empty()) GTEST_SKIP() << GetParam() << " is not supported: " << refusal;
-  expect_vectors_match(model, "cortex-m4", {0});
-}
+TEST_P(CortexM4RecurrentModels, Vector0MatchesGolden) { MICROAOT_RECURRENT_VECTOR0("cortex-m4"); }
 
 INSTANTIATE_TEST_SUITE_P(RecurrentModels, CortexM4RecurrentModels, ::testing::ValuesIn(recurrent_model_names()),
+                         [](const auto& info) { return info.param; });
+
+// The same on the Cortex-M55, where the LSTM and the SVDF ring take their Helium kernels (docs/helium.md).
+class CortexM55RecurrentModels : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CortexM55RecurrentModels, Vector0MatchesGolden) { MICROAOT_RECURRENT_VECTOR0("cortex-m55"); }
+
+INSTANTIATE_TEST_SUITE_P(RecurrentModels, CortexM55RecurrentModels, ::testing::ValuesIn(recurrent_model_names()),
                          [](const auto& info) { return info.param; });
 
 // One small model per other board: soft float on the M3, double-precision FPU on the M7, the
