@@ -23,16 +23,16 @@ microaot_status microaot_svdf_ring_s8_s16_portable(const microaot_svdf_params_q*
 #include "microaot/internal/templates/svdf.h"
 
 #if MICROAOT_MVE
-static inline int32_t svdf_time_run(const int16_t* w, const int16_t* s, int32_t n, int32_t* weight_sum) {
-  int32_t acc = 0, sum = *weight_sum;
-  for (; n > 0; n -= 8, w += 8, s += 8) {
+#define MICROAOT_SVDF_SLOT uint16_t
+static inline int32_t svdf_ring_dot(const int16_t* w, const int16_t* s, const uint16_t* ring, int32_t n, int32_t zp) {
+  int32_t acc = 0, sum = 0;
+  for (; n > 0; n -= 8, w += 8, ring += 8) {
     const mve_pred16_t pred = vctp16q((uint32_t)n);
     const int16x8_t wv = vldrhq_z_s16(w, pred);
-    acc = vmladavaq_s16(acc, wv, vldrhq_z_s16(s, pred));
-    sum = vaddvaq_s16(sum, wv);
+    acc = vmladavaq_s16(acc, wv, vldrhq_gather_shifted_offset_z_s16(s, vldrhq_z_u16(ring, pred), pred));
+    if (zp != 0) sum = vaddvaq_s16(sum, wv);
   }
-  *weight_sum = sum;
-  return acc;
+  return (int32_t)((uint32_t)acc - (uint32_t)zp * (uint32_t)sum);
 }
 
 static inline void svdf_scatter(int16_t* base, uint32x4_t offsets, int32x4_t v, mve_pred16_t pred) {

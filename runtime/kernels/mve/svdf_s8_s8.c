@@ -23,16 +23,16 @@ microaot_status microaot_svdf_ring_s8_s8_portable(const microaot_svdf_params_q* 
 #include "microaot/internal/templates/svdf.h"
 
 #if MICROAOT_MVE
-static inline int32_t svdf_time_run(const int8_t* w, const int8_t* s, int32_t n, int32_t* weight_sum) {
-  int32_t acc = 0, sum = *weight_sum;
-  for (; n > 0; n -= 16, w += 16, s += 16) {
+#define MICROAOT_SVDF_SLOT uint8_t
+static inline int32_t svdf_ring_dot(const int8_t* w, const int8_t* s, const uint8_t* ring, int32_t n, int32_t zp) {
+  int32_t acc = 0, sum = 0;
+  for (; n > 0; n -= 16, w += 16, ring += 16) {
     const mve_pred16_t pred = vctp8q((uint32_t)n);
     const int8x16_t wv = vldrbq_z_s8(w, pred);
-    acc = vmladavaq_s8(acc, wv, vldrbq_z_s8(s, pred));
-    sum = vaddvaq_s8(sum, wv);
+    acc = vmladavaq_s8(acc, wv, vldrbq_gather_offset_z_s8(s, vldrbq_z_u8(ring, pred), pred));
+    if (zp != 0) sum = vaddvaq_s8(sum, wv);
   }
-  *weight_sum = sum;
-  return acc;
+  return (int32_t)((uint32_t)acc - (uint32_t)zp * (uint32_t)sum);
 }
 
 static inline void svdf_scatter(int8_t* base, uint32x4_t offsets, int32x4_t v, mve_pred16_t pred) {

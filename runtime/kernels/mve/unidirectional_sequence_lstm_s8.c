@@ -93,7 +93,9 @@ static void update_row(const microaot_lstm_params_q* p, const lstm_constants* k,
 
 static void constants_of(const microaot_lstm_params_q* p, lstm_constants* k) {
   int32_t g;
-  for (g = 0; g < 2 * MICROAOT_LSTM_GATES; ++g) k->gate[g] = microaot_mve_requant_of(p->gate_multiplier[g], p->gate_shift[g]);
+  for (g = 0; g < 2 * MICROAOT_LSTM_GATES; ++g) {
+    k->gate[g] = microaot_mve_requant_of(p->gate_multiplier[g], p->gate_shift[g]);
+  }
   k->forget = microaot_mve_requant_of(p->forget_multiplier, p->forget_shift);
   k->input = microaot_mve_requant_of(p->input_multiplier, p->input_shift);
   k->hidden = microaot_mve_requant_of(p->hidden_multiplier, p->hidden_shift);
@@ -114,9 +116,10 @@ static void step_row(const microaot_lstm_params_q* p, const lstm_constants* k, c
               gates + (size_t)g * (size_t)state);
   }
   for (g = 0; g < MICROAOT_LSTM_GATES; ++g) {
+    const int32_t side = MICROAOT_LSTM_GATES + g;
     int16_t* out = gates + (size_t)g * (size_t)state;
-    gate_side(hidden, recurrent_weights + (size_t)g * rec_gate, bias + (size_t)(MICROAOT_LSTM_GATES + g) * (size_t)state,
-              state, state, k->gate[MICROAOT_LSTM_GATES + g], out, out);
+    gate_side(hidden, recurrent_weights + (size_t)g * rec_gate, bias + (size_t)side * (size_t)state, state, state,
+              k->gate[side], out, out);
   }
   update_row(p, k, gates, hidden, cell);
 }

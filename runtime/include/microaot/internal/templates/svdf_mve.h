@@ -2,15 +2,17 @@
  * svdf.h). The including file (runtime/kernels/mve/svdf_s8_*.c) defines MICROAOT_RING_FN, MICROAOT_RING_PORTABLE
  * (the portable ring kernel, for a layer outside microaot_fit_svdf_packed), MICROAOT_SVDF_STATE and its range
  * MICROAOT_SVDF_STATE_MIN / _MAX, and for the state type:
- *   svdf_time_run(w, s, n, &weight_sum)        the sum of n weights_time x slot products, weight_sum += the
- *                                              weights' sum, tail-predicated
- *   svdf_scatter(base, offsets, v, pred)       lanes v stored at base[offsets] in the state type
+ *   MICROAOT_SVDF_SLOT                          the gather loads' offset type (uint8_t, uint16_t)
+ *   svdf_ring_dot(w, s, ring, memory, zp)       a filter's memory s against its weights_time row w, oldest
+ *                                               first: the sum of w[j] * (s[ring[j]] - zp), mod 2^32
+ *   svdf_scatter(base, offsets, v, pred)        lanes v stored at base[offsets] in the state type
  * Per batch: the input row against two filters' feature rows per step, 16 products per VMLADAVA and the rows'
  * weight sums beside them (the input offset's factor, microaot_mve_dot_1x2_sums); four feature values
  * requantized per vector and scattered into their filters' newest slots; each filter's ring against its
- * weights_time row in two runs (the slots after the newest, then those up to it: oldest first), the zero point's
- * products as its times the weights' sum; the units' sums over their rank, then the output step four units per
- * vector. */
+ * weights_time row by gather loads through the ring's slots in age order (found once per call; a memory over
+ * MICROAOT_SVDF_MVE_MEMORY takes the portable code), the zero point's products as it times the weights' sum;
+ * the units' sums over their rank, then the output step four units per vector. */
+#define MICROAOT_SVDF_MVE_MEMORY 256
 #include <stddef.h>
 
 #include "microaot/fit/svdf.h"
@@ -45,19 +47,15 @@ static void svdf_features(const microaot_svdf_params_q* p, const int8_t* x, cons
   }
 }
 
-/* Each filter's memory against its weights_time row, oldest first (the slots after `newest`, then those up to
- * it), less the zero point times the weights' sum, into sums[filters]. */
+/* Each filter's memory against its weights_time row, oldest first (weight j meets slot ring[j]), less the zero
+ * point times the weights' sum, into sums[filters]. */
 static void svdf_time_dots(const microaot_svdf_params_q* p, const MICROAOT_SVDF_STATE* weights,
-                           const MICROAOT_SVDF_STATE* state, int32_t newest, int32_t* sums) {
-  const int32_t memory = p->memory, older = memory - 1 - newest;
+                           const MICROAOT_SVDF_STATE* state, const MICROAOT_SVDF_SLOT* ring, int32_t* sums) {
+  const int32_t memory = p->memory;
   int32_t f;
   for (f = 0; f < p->filters; ++f) {
-    const MICROAOT_SVDF_STATE* w = weights + (size_t)f * (size_t)memory;
-    const MICROAOT_SVDF_STATE* s = state + (size_t)f * (size_t)memory;
-    int32_t weight_sum = 0;
-    const int32_t acc = svdf_time_run(w, s + newest + 1, older, &weight_sum) +
-                        svdf_time_run(w + older, s, newest + 1, &weight_sum);
-    sums[f] = (int32_t)((uint32_t)acc - (uint32_t)p->state_zero_point * (uint32_t)weight_sum);
+    sums[f] = svdf_ring_dot(weights + (size_t)f * (size_t)memory, state + (size_t)f * (size_t)memory, ring, memory,
+                            p->state_zero_point);
   }
 }
 
@@ -86,15 +84,20 @@ microaot_status MICROAOT_RING_FN(const microaot_svdf_params_q* params, const int
   int32_t* filter_sums = (int32_t*)scratch;
   int32_t* unit_sums = filter_sums + params->filters;
   const size_t batch_state = (size_t)params->filters * (size_t)params->memory;
-  int32_t b;
+  MICROAOT_SVDF_SLOT ring[MICROAOT_SVDF_MVE_MEMORY];
+  int32_t b, j;
   if (newest < 0 || newest >= params->memory) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
-  if (!microaot_fit_svdf_packed(params)) {
+  if (!microaot_fit_svdf_packed(params) || params->memory > MICROAOT_SVDF_MVE_MEMORY) {
     return MICROAOT_RING_PORTABLE(params, input, weights_feature, weights_time, bias, state, position, output, scratch);
+  }
+  for (j = 0; j < params->memory; ++j) { /* the slot of age j (0: the oldest; the newest value's slot last) */
+    const int32_t slot = newest + 1 + j;
+    ring[j] = (MICROAOT_SVDF_SLOT)(slot >= params->memory ? slot - params->memory : slot);
   }
   for (b = 0; b < params->batches; ++b) {
     MICROAOT_SVDF_STATE* s = state + (size_t)b * batch_state;
     svdf_features(params, input + (size_t)b * (size_t)params->input_size, weights_feature, s, newest);
-    svdf_time_dots(params, weights_time, s, newest, filter_sums);
+    svdf_time_dots(params, weights_time, s, ring, filter_sums);
     svdf_outputs(params, filter_sums, bias, unit_sums, output + (size_t)b * (size_t)params->units);
   }
   *position = newest + 1 == params->memory ? 0 : newest + 1;
