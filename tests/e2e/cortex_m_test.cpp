@@ -103,18 +103,61 @@ INSTANTIATE_TEST_SUITE_P(SharedModels, CortexM4Models, ::testing::ValuesIn(share
                          [](const auto& info) { return info.param; });
 
 // The stateful models whose operators are supported: vector 0 from the initial state.
+#define MICROAOT_RECURRENT_VECTOR0(target)                                                              \
+  do {                                                                                                  \
+    MICROAOT_REQUIRE_QEMU();                                                                            \
+    MICROAOT_REQUIRE_SHARED_MODEL(GetParam());                                                          \
+    const std::string model = "models-recurrent/" + GetParam();                                         \
+    const std::string refusal = unsupported_operators(model_dir(model) + "/model.tflite");              \
+    if (!refusal.empty()) GTEST_SKIP() << GetParam() << " is not supported: " << refusal;               \
+    expect_vectors_match(model, target, {0});                                                           \
+  } while (0)
+
 class CortexM4RecurrentModels : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(CortexM4RecurrentModels, Vector0MatchesGolden) {
+TEST_P(CortexM4RecurrentModels, Vector0MatchesGolden) { MICROAOT_RECURRENT_VECTOR0("cortex-m4"); }
+
+INSTANTIATE_TEST_SUITE_P(RecurrentModels, CortexM4RecurrentModels, ::testing::ValuesIn(recurrent_model_names()),
+                         [](const auto& info) { return info.param; });
+
+// The same on the Cortex-M55, where the LSTM and the SVDF ring take their Helium kernels (docs/helium.md).
+class CortexM55RecurrentModels : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CortexM55RecurrentModels, Vector0MatchesGolden) { MICROAOT_RECURRENT_VECTOR0("cortex-m55"); }
+
+INSTANTIATE_TEST_SUITE_P(RecurrentModels, CortexM55RecurrentModels, ::testing::ValuesIn(recurrent_model_names()),
+                         [](const auto& info) { return info.param; });
+
+// The LSTM and SVDF models on a stream of 16 steps (vectors 0-7 twice, the state carried: `run --batch`): the
+// host's outputs at every step, so the Helium kernels carry the LSTM's state and turn the SVDF rings from every
+// position as the host does (which matches TFLM, recurrent_models_test.cpp).
+class CortexM55RecurrentStreams : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CortexM55RecurrentStreams, SixteenStepsMatchTheHost) {
   MICROAOT_REQUIRE_QEMU();
   MICROAOT_REQUIRE_SHARED_MODEL(GetParam());
   const std::string model = "models-recurrent/" + GetParam();
-  const std::string refusal = unsupported_operators(model_dir(model) + "/model.tflite");
-  if (!refusal.empty()) GTEST_SKIP() << GetParam() << " is not supported: " << refusal;
-  expect_vectors_match(model, "cortex-m4", {0});
+  if (!unsupported_operators(model_dir(model) + "/model.tflite").empty()) GTEST_SKIP() << "not supported";
+  const std::string tmp = make_temp_dir();
+  std::string outputs[2], errors;
+  for (int t = 0; t < 2; ++t) {
+    const std::string dir = tmp + "/" + std::to_string(t);
+    const std::string target = t == 0 ? "host" : "cortex-m55";
+    std::vector<std::string> run = {"run",   model_dir(model) + "/model.tflite", "--target", target, "--batch",
+                                    "--output-dir", dir};
+    for (int k = 0; k < 16; ++k) {
+      run.insert(run.end(), {"--input", model_dir(model) + "/vectors/" + std::to_string(k % 8) + ".input0.bin"});
+    }
+    ASSERT_EQ(run_microaot_capture(run, errors), 0) << errors;
+    for (int k = 0; k < 16; ++k) outputs[t] += read_text(dir + "/" + std::to_string(k) + "/output0.bin");
+  }
+  remove_dir(tmp);
+  EXPECT_FALSE(outputs[0].empty());
+  EXPECT_EQ(outputs[1], outputs[0]);
 }
 
-INSTANTIATE_TEST_SUITE_P(RecurrentModels, CortexM4RecurrentModels, ::testing::ValuesIn(recurrent_model_names()),
+INSTANTIATE_TEST_SUITE_P(RecurrentModels, CortexM55RecurrentStreams,
+                         ::testing::Values("keyword_scrambled_int8", "micro_speech_lstm_int8"),
                          [](const auto& info) { return info.param; });
 
 // One small model per other board: soft float on the M3, double-precision FPU on the M7, the
