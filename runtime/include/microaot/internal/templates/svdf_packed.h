@@ -2,7 +2,8 @@
  * MICROAOT_SVDF_STATE (int16_t or int8_t), its range MICROAOT_SVDF_STATE_MIN / _MAX and MICROAOT_SVDF_WIDE_STATE
  * (1 for int16). The arithmetic is the ring kernel's (microaot/internal/templates/svdf.h) with the offsets
  * folded into the compiler's constants: every sum is the same int32, the requantizations are
- * microaot/internal/dsp_requant.h's (TFLM's for the multipliers and shifts the fit rule admits). */
+ * microaot/internal/dsp_requant.h's clamped and narrow steps (TFLM's for the multipliers and shifts the fit rule
+ * admits). */
 #include <stddef.h>
 #include <string.h>
 
@@ -93,10 +94,14 @@ static inline int32_t svdf_packed_time_words(const svdf_packed_state_t** slots, 
 #endif
 }
 
+/* The feature value's requantization and clamp to the state type: an int16 state's range is too wide for the
+ * narrow step (microaot/internal/dsp_requant.h). */
 #if MICROAOT_SVDF_WIDE_STATE
 #define svdf_packed_state_sat microaot_dsp_ssat16
+#define svdf_packed_feature_requant microaot_dsp_requant_clamped
 #else
 #define svdf_packed_state_sat microaot_dsp_ssat8
+#define svdf_packed_feature_requant microaot_dsp_requant_narrow
 #endif
 
 /* Filters per chunk of the feature pass: their sums wait on the stack, then one tight loop (the requantization's
@@ -123,7 +128,7 @@ MICROAOT_PACKED_OUT_OF_LINE void svdf_packed_features(const microaot_svdf_params
     }
     /* as the portable kernel: zero point + value in the state type as it is */
     for (k = 0; k < n; ++k, slot += memory) {
-      *slot = (svdf_packed_state_t)(zero_point + svdf_packed_state_sat(microaot_dsp_requant_clamped(&q, sums[k])));
+      *slot = (svdf_packed_state_t)(zero_point + svdf_packed_state_sat(svdf_packed_feature_requant(&q, sums[k])));
     }
   }
 }
@@ -160,7 +165,7 @@ MICROAOT_PACKED_OUT_OF_LINE void svdf_packed_outputs(const microaot_svdf_params_
       }
     }
     for (k = 0; k < n; ++k) {
-      output[u + k] = (int8_t)microaot_dsp_ssat8(microaot_dsp_requant_clamped(&q, sums[k]) + output_offset);
+      output[u + k] = (int8_t)microaot_dsp_ssat8(microaot_dsp_requant_narrow(&q, sums[k]) + output_offset);
     }
   }
 }
