@@ -1,8 +1,9 @@
 // The focused models of the recurrent operators (graph_recipe.h): one int8 UNIDIRECTIONAL_SEQUENCE_LSTM or SVDF
 // with its state as variable tensors, sizes from the recipe's bytes (odd input and state sizes, time-major or
-// batch-major, several batches and steps, ranks and memories), weights and biases its bytes, scales that keep
-// the gates and sums mostly within their ranges. The quantization follows TFLite's converter: the LSTM's gates
-// Q3.12 through its weight and bias scales, its cell a power of two; the SVDF's bias at state x weights_time.
+// batch-major, several batches and steps, ranks and memories, SVDF units past the DSP kernels' chunks of 16),
+// weights and biases its bytes, scales that keep the gates and sums mostly within their ranges. The quantization
+// follows TFLite's converter: the LSTM's gates Q3.12 through its weight and bias scales, its cell a power of two;
+// the SVDF's bias at state x weights_time.
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -84,8 +85,9 @@ std::vector<uint8_t> lstm_model(Recipe& b, const ListedOp& listed) {
 }
 
 std::vector<uint8_t> svdf_model(Recipe& b, const ListedOp& listed) {
-  const int32_t batches = b.in(1, 2), input = b.in(1, 40), units = b.in(1, 12), rank = b.in(1, 3);
-  const int32_t memory = b.in(1, 12), filters = units * rank;
+  // a third of the layers past the DSP kernels' chunks of 16 units, half the memories whole words of int8
+  const int32_t batches = b.in(1, 2), input = b.in(1, 40), units = b.byte() % 3 == 0 ? b.in(17, 20) : b.in(1, 12);
+  const int32_t rank = b.in(1, 3), memory = b.byte() % 2 == 0 ? 4 * b.in(1, 3) : b.in(1, 12), filters = units * rank;
   const bool wide = b.byte() % 2 == 0;
   const TensorType state_type = wide ? TensorType::INT16 : TensorType::INT8;
   ModelSpec m;

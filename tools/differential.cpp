@@ -6,7 +6,8 @@
 // The reference run compiles each model for --target with the portable kernels (the cpu with "+nodsp": no
 // ISA implementation is chosen, the same board runs it); the candidate run for --candidate-target (default:
 // --target, so an ISA target picks its implementation) with each --kernel-source file in place of the
-// folder's. Models come from the graph fuzzer's recipe builder (random ops, shapes, quantization and
+// folder's; a model with state runs three input sets in a row through one context, every set's outputs compared.
+// Models come from the graph fuzzer's recipe builder (random ops, shapes, quantization and
 // constants); only those the compiler accepts and that call one of the --kernel stems count; with --focus,
 // models of that one operator whose windows and depths lean towards the specialised stems random models
 // seldom reach (fuzz::focused_model_from_recipe); with --wide as well, case k of a fixed list of layer shapes well
@@ -78,17 +79,11 @@ bool exercises(const std::vector<uint8_t>& model, const Options& o) {
   return false;
 }
 
-// Random inputs: floats drawn in [-4, 4] (random bit patterns would be mostly NaN and huge), other types
-// random bytes. Returns the input files.
-std::vector<std::string> write_inputs(std::mt19937& rng, const std::vector<uint8_t>& model, const Options& o,
-                                      const std::string& dir) {
-  CompileCommandOptions c;
-  c.target = o.target;
-  resolve_compile_options(c);
-  const CompiledModel compiled = compile_model(model, c.compile);
-  std::vector<std::string> files;
-  for (int id : compiled.graph.inputs) {
-    const Tensor& t = compiled.graph.tensor(id);
+// One input set's files appended to `files`: floats drawn in [-4, 4] (random bit patterns would be mostly NaN
+// and huge), other types random bytes.
+void write_input_set(std::mt19937& rng, const Graph& graph, const std::string& dir, std::vector<std::string>& files) {
+  for (int id : graph.inputs) {
+    const Tensor& t = graph.tensor(id);
     std::vector<uint8_t> bytes = random_bytes(rng, static_cast<size_t>(t.byte_size()));
     if (t.dtype == DType::kFloat32) {
       std::uniform_real_distribution<float> value(-4.0f, 4.0f);
@@ -100,10 +95,27 @@ std::vector<std::string> write_inputs(std::mt19937& rng, const std::vector<uint8
     files.push_back(dir + "/input" + std::to_string(files.size()) + ".bin");
     write_file(files.back(), bytes);
   }
+}
+
+// Random inputs, their files returned. A model with state (persistent tensors: LSTM, SVDF, variables) takes
+// kStatefulRuns input sets through one context (run --batch, *sets of them), so that the state and ring positions
+// the kernels leave are compared through the later runs' outputs too.
+constexpr int kStatefulRuns = 3;
+std::vector<std::string> write_inputs(std::mt19937& rng, const std::vector<uint8_t>& model, const Options& o,
+                                      const std::string& dir, int* sets) {
+  CompileCommandOptions c;
+  c.target = o.target;
+  resolve_compile_options(c);
+  const CompiledModel compiled = compile_model(model, c.compile);
+  const bool stateful = std::any_of(compiled.graph.tensors.begin(), compiled.graph.tensors.end(),
+                                    [](const Tensor& t) { return t.is_persistent; });
+  std::vector<std::string> files;
+  *sets = stateful ? kStatefulRuns : 1;
+  for (int set = 0; set < *sets; ++set) write_input_set(rng, compiled.graph, dir, files);
   return files;
 }
 
-void run(const std::string& model, const std::vector<std::string>& inputs, const std::string& target,
+void run(const std::string& model, const std::vector<std::string>& inputs, bool batch, const std::string& target,
          const Options& o, const std::vector<std::string>& sources, const std::string& out) {
   RunCommandOptions r;
   r.base.model_path = model;
@@ -112,12 +124,13 @@ void run(const std::string& model, const std::vector<std::string>& inputs, const
   r.inputs = inputs;
   r.output_dir = out;
   r.kernel_sources = sources;
+  r.batch = batch;
   r.quiet = true;
   if (run_command(r) != 0) throw CompileError("the run of " + model + " failed");
 }
 
 // Empty when every output file of the two runs is identical, else which one differs and where.
-std::string difference(const std::string& reference, const std::string& candidate) {
+std::string set_difference(const std::string& reference, const std::string& candidate) {
   for (int i = 0; fs::exists(reference + "/output" + std::to_string(i) + ".bin"); ++i) {
     const std::string name = "/output" + std::to_string(i) + ".bin";
     const std::vector<uint8_t> a = read_file(reference + name), b = read_file(candidate + name);
@@ -128,6 +141,16 @@ std::string difference(const std::string& reference, const std::string& candidat
                ", candidate " + std::to_string(b[k]);
       }
     }
+  }
+  return "";
+}
+
+// set_difference of each input set's outputs (`sets` > 1: the --batch runs' numbered folders).
+std::string difference(const std::string& reference, const std::string& candidate, int sets) {
+  if (sets == 1) return set_difference(reference, candidate);
+  for (int k = 0; k < sets; ++k) {
+    const std::string diff = set_difference(reference + "/" + std::to_string(k), candidate + "/" + std::to_string(k));
+    if (!diff.empty()) return "run " + std::to_string(k) + " of " + std::to_string(sets) + ": " + diff;
   }
   return "";
 }
@@ -146,11 +169,12 @@ std::string compare_case(std::mt19937& rng, const std::vector<uint8_t>& model, c
   const std::string dir = o.work + "/case" + std::to_string(index);
   fs::create_directories(dir);
   write_file(dir + "/model.tflite", model);
-  const std::vector<std::string> inputs = write_inputs(rng, model, o, dir);
-  run(dir + "/model.tflite", inputs, portable_target(o.target), o, {}, dir + "/portable");
-  run(dir + "/model.tflite", inputs, o.candidate_target.empty() ? o.target : o.candidate_target, o, o.kernel_sources,
-      dir + "/candidate");
-  return difference(dir + "/portable", dir + "/candidate");
+  int sets = 1;
+  const std::vector<std::string> inputs = write_inputs(rng, model, o, dir, &sets);
+  run(dir + "/model.tflite", inputs, sets > 1, portable_target(o.target), o, {}, dir + "/portable");
+  run(dir + "/model.tflite", inputs, sets > 1, o.candidate_target.empty() ? o.target : o.candidate_target, o,
+      o.kernel_sources, dir + "/candidate");
+  return difference(dir + "/portable", dir + "/candidate", sets);
 }
 
 // A random model: from a short recipe, or (`focus`) one operator's from a long one, whose bytes then fill its

@@ -125,7 +125,8 @@ TEST(SvdfPacked, Int16StateMatchesThePortableRing) {
 }
 
 // Without the DSP extension the ring keeps the portable kernel; a position outside the ring or a params struct
-// outside the fit rule is refused with nothing written.
+// outside the fit rule (a shift, a multiplier that QuantizeMultiplier does not give) is refused with nothing
+// written.
 TEST(SvdfPacked, PortableWithoutDspAndRefusesWhatItCannotCompute) {
   std::mt19937 rng(3);
   Graph g = random_svdf(rng, {1, 5, 3, 2, 4, true}, DType::kInt8, 127);
@@ -137,9 +138,12 @@ TEST(SvdfPacked, PortableWithoutDspAndRefusesWhatItCannotCompute) {
   const std::vector<int8_t> input(5, 1);
   std::vector<int8_t> state(24, 7), out(3, 5);
   std::vector<int32_t> scratch(2);
-  for (int broken = 0; broken < 2; ++broken) {
+  const microaot_svdf_params_q fitting = params;
+  for (int broken = 0; broken < 3; ++broken) {
     int32_t position = broken == 0 ? 4 : 0;
+    params = fitting;
     if (broken == 1) params.output_shift = 32;
+    if (broken == 2) params.feature_multiplier = 1 << 20;  // below 2^30: outside the narrow step's argument
     EXPECT_EQ(microaot_svdf_ring_s8_s8_packed(&params, input.data(),
                                               reinterpret_cast<const int32_t*>(data(1)), reinterpret_cast<const int8_t*>(data(2)),
                                               reinterpret_cast<const int32_t*>(data(3)), state.data(), &position,

@@ -8,13 +8,11 @@
 
 /* (a * b * 2) >> 32 with rounding to nearest; saturates the single overflow case INT32_MIN * INT32_MIN. */
 static inline int32_t microaot_sat_rounding_doubling_high_mul(int32_t a, int32_t b) {
-  int64_t product;
-  int32_t nudge;
   if (a == b && a == INT32_MIN) return INT32_MAX;
-  product = (int64_t)a * (int64_t)b;
-  nudge = product >= 0 ? (1 << 30) : (1 - (1 << 30));
-  /* Division (not a shift) truncates toward zero, which the nudge above relies on. */
-  return (int32_t)((product + nudge) / ((int64_t)1 << 31));
+  /* TFLM's (product + nudge) / 2^31, the division truncating towards zero with nudge 2^30 for a product >= 0 and
+   * 1 - 2^30 below, is floor((product + 2^30) / 2^31) for both signs (a negative numerator's quotient rounds up):
+   * one arithmetic shift, no 64-bit division. */
+  return (int32_t)(((int64_t)a * (int64_t)b + ((int64_t)1 << 30)) >> 31);
 }
 
 /* x / 2^exponent rounded to nearest, ties away from zero; exponent in [0, 31]. */

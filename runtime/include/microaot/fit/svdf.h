@@ -9,13 +9,18 @@
 #include "microaot/kernels/svdf.h"
 
 /* Sizes of at least one, filters = units * rank, and both requantizations within microaot/internal/dsp_requant.h's
- * clamped step: a multiplier other than INT32_MIN (the compiler's are 0 or in [2^30, 2^31)), a right shift of at
- * most 15 for the feature value (clamped to the state type, at most int16) and of at most 21 for the output
- * (clamped to int8 after the zero point, at most 128 in magnitude). */
+ * clamped and narrow steps: a multiplier of 0 or in [2^30, 2^31) (the compiler's, from QuantizeMultiplier), a
+ * right shift of at most 15 for the feature value (clamped to the state type, at most int16) and of at most 21
+ * for the output (clamped to int8 after the zero point, at most 128 in magnitude). */
+static inline int microaot_fit_svdf_multiplier(int32_t multiplier) {
+  return multiplier == 0 || multiplier >= ((int32_t)1 << 30);
+}
+
 static inline int microaot_fit_svdf_packed(const microaot_svdf_params_q* p) {
   return p->batches >= 1 && p->input_size >= 1 && p->units >= 1 && p->rank >= 1 && p->memory >= 1 &&
-         (int64_t)p->units * p->rank == p->filters && p->feature_multiplier >= 0 && p->feature_shift >= -15 &&
-         p->feature_shift <= 31 && p->output_multiplier >= 0 && p->output_shift >= -21 && p->output_shift <= 31 &&
+         (int64_t)p->units * p->rank == p->filters && microaot_fit_svdf_multiplier(p->feature_multiplier) &&
+         p->feature_shift >= -15 && p->feature_shift <= 31 && microaot_fit_svdf_multiplier(p->output_multiplier) &&
+         p->output_shift >= -21 && p->output_shift <= 31 &&
          p->output_offset >= -128 && p->output_offset <= 128;
 }
 

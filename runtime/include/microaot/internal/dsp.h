@@ -121,6 +121,13 @@ static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
   return r;
 }
 
+/* QADD: x + y saturated to int32. */
+static inline int32_t microaot_dsp_qadd(int32_t x, int32_t y) {
+  int32_t r;
+  __asm__("qadd %0, %1, %2" : "=r"(r) : "r"(x), "r"(y));
+  return r;
+}
+
 #else /* the same results in C */
 
 static inline int32_t microaot_dsp_bottom(uint32_t x) { return (int32_t)(int16_t)(uint16_t)(x & 0xFFFFu); }
@@ -177,6 +184,11 @@ static inline uint32_t microaot_dsp_ssub16(uint32_t x, uint32_t y) {
 static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
   const uint64_t sum = ((uint64_t)(uint32_t)acc << 32) + (uint64_t)((int64_t)x * y) + 0x80000000u;
   return (int32_t)(uint32_t)(sum >> 32);
+}
+
+static inline int32_t microaot_dsp_qadd(int32_t x, int32_t y) {
+  const int64_t sum = (int64_t)x + y;
+  return sum > INT32_MAX ? INT32_MAX : (sum < INT32_MIN ? INT32_MIN : (int32_t)sum);
 }
 
 #endif

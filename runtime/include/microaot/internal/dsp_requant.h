@@ -39,4 +39,14 @@ static inline int32_t microaot_dsp_requant_clamped(const microaot_dsp_requant* q
   return microaot_dsp_requant_round(q, microaot_dsp_ssat31(microaot_dsp_requant_high(q, acc)));
 }
 
+/* microaot_dsp_requant_clamped for a multiplier of 0 or at least 2^30 and a value clamped right after to a range
+ * within +-(2^(29 - right) - |offset added|) (an int8 one for right shifts up to 21), in two instructions: the
+ * high multiply as SMMULR of the doubled value, floor((2x m + 2^31) / 2^32) = floor((x m + 2^30) / 2^31), exact
+ * for |x| < 2^30; beyond, the doubling saturates (QADD) and both forms give a high part of at least 2^29 in
+ * magnitude and of x's sign, which the clamp takes to the same end. */
+static inline int32_t microaot_dsp_requant_narrow(const microaot_dsp_requant* q, int32_t acc) {
+  const int32_t x = (int32_t)((uint32_t)acc << q->left);
+  return microaot_dsp_requant_round(q, microaot_dsp_smmlar(microaot_dsp_qadd(x, x), q->multiplier, 0));
+}
+
 #endif /* MICROAOT_DSP_REQUANT_H */

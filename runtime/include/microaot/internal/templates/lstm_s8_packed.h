@@ -32,52 +32,60 @@ typedef struct {
   int32_t depth, state;
 } lstm_side;
 
-/* Unit u's sum (bias included) as its gate's Q3.12 value, plus add[u] (the input side's) saturated when there
- * is one. The loops below walk the units gate by gate with the gate's requantization `q` in registers: a unit
- * at or past `end` (a pair or quad across a gate's end, for a state size not a multiple of four) takes its own
- * gate's. */
-static inline void lstm_store(const lstm_side* s, microaot_dsp_requant q, int32_t end, int32_t acc, int32_t u,
-                              const int16_t* add, int16_t* out) {
-  int32_t v = u < end ? lstm_gate_requantize(&q, acc) : lstm_gate_requantize(&s->gate[u / s->state], acc);
-  if (add != NULL) v = microaot_dsp_ssat16(v + add[u]);
-  out[u] = (int16_t)v;
+/* Units per chunk of a product: their sums wait on the stack, then one tight loop per gate (its requantization in
+ * registers) stores them. A multiple of four: the loops below take whole pairs and quads (4 * state units). */
+#define LSTM_PACKED_CHUNK 16
+
+/* Units [u, u + n) of one row, their sums (bias included) in `sums`, as their gates' Q3.12 values, plus add[]
+ * (the input side's) saturated when there is one; a run may cross a gate's end (a state size not a multiple of
+ * four). */
+MICROAOT_PACKED_OUT_OF_LINE void lstm_store(const lstm_side* s, const int32_t* sums, int32_t u, int32_t n,
+                                            const int16_t* add, int16_t* out) {
+  const int32_t stop = u + n;
+  while (u < stop) {
+    const int32_t g = u / s->state, gate_end = (g + 1) * s->state, end = gate_end < stop ? gate_end : stop;
+    const microaot_dsp_requant q = s->gate[g];
+    if (add != NULL) {
+      for (; u < end; ++u) out[u] = (int16_t)microaot_dsp_ssat16(lstm_gate_requantize(&q, *sums++) + add[u]);
+    } else {
+      for (; u < end; ++u) out[u] = (int16_t)lstm_gate_requantize(&q, *sums++);
+    }
+  }
 }
 
 /* Two widened rows (interleaved in `rows`) against every unit, a pair at a time: out0, out1 (add0, add1). */
 static void lstm_two_rows(const lstm_side* s, const uint32_t* rows, const int16_t* add0, const int16_t* add1,
                           int16_t* out0, int16_t* out1) {
-  const int32_t groups = microaot_packed_groups(s->depth);
+  const int32_t groups = microaot_packed_groups(s->depth), units = MICROAOT_LSTM_GATES * s->state;
   const int32_t* pair = s->weights;
-  int32_t g, u = 0;
-  for (g = 0; g < MICROAOT_LSTM_GATES; ++g) {
-    const microaot_dsp_requant q = s->gate[g];
-    const int32_t end = (g + 1) * s->state;
-    for (; u < end; u += 2) {
+  int32_t sums0[LSTM_PACKED_CHUNK], sums1[LSTM_PACKED_CHUNK];
+  int32_t u, k;
+  for (u = 0; u < units; u += LSTM_PACKED_CHUNK) {
+    const int32_t n = units - u < LSTM_PACKED_CHUNK ? units - u : LSTM_PACKED_CHUNK;
+    for (k = 0; k < n; k += 2) {
       int32_t acc[4];
-      microaot_packed_set4(acc, s->bias[u], s->bias[u + 1], s->bias[u], s->bias[u + 1]);
+      microaot_packed_set4(acc, s->bias[u + k], s->bias[u + k + 1], s->bias[u + k], s->bias[u + k + 1]);
       pair = microaot_packed_dot_2x2(pair, rows, groups, acc);
-      lstm_store(s, q, end, acc[0], u, add0, out0);
-      lstm_store(s, q, end, acc[1], u + 1, add0, out0);
-      lstm_store(s, q, end, acc[2], u, add1, out1);
-      lstm_store(s, q, end, acc[3], u + 1, add1, out1);
+      sums0[k] = acc[0], sums0[k + 1] = acc[1], sums1[k] = acc[2], sums1[k + 1] = acc[3];
     }
+    lstm_store(s, sums0, u, n, add0, out0);
+    lstm_store(s, sums1, u, n, add1, out1);
   }
 }
 
 /* One widened row against every unit, four at a time (4 * state units: whole quads). */
 static void lstm_one_row(const lstm_side* s, const uint32_t* row, const int16_t* add, int16_t* out) {
-  const int32_t groups = microaot_packed_groups(s->depth);
+  const int32_t groups = microaot_packed_groups(s->depth), units = MICROAOT_LSTM_GATES * s->state;
   const int32_t* pair = s->weights;
-  int32_t g, u = 0, k;
-  for (g = 0; g < MICROAOT_LSTM_GATES; ++g) {
-    const microaot_dsp_requant q = s->gate[g];
-    const int32_t end = (g + 1) * s->state;
-    for (; u < end; u += 4) {
-      int32_t acc[4];
-      microaot_packed_set4(acc, s->bias[u], s->bias[u + 1], s->bias[u + 2], s->bias[u + 3]);
-      pair = microaot_packed_dot_1x4(pair, row, groups, acc);
-      for (k = 0; k < 4; ++k) lstm_store(s, q, end, acc[k], u + k, add, out);
+  int32_t sums[LSTM_PACKED_CHUNK];
+  int32_t u, k;
+  for (u = 0; u < units; u += LSTM_PACKED_CHUNK) {
+    const int32_t n = units - u < LSTM_PACKED_CHUNK ? units - u : LSTM_PACKED_CHUNK;
+    for (k = 0; k < n; k += 4) {
+      microaot_packed_set4(sums + k, s->bias[u + k], s->bias[u + k + 1], s->bias[u + k + 2], s->bias[u + k + 3]);
+      pair = microaot_packed_dot_1x4(pair, row, groups, sums + k);
     }
+    lstm_store(s, sums, u, n, add, out);
   }
 }
 
