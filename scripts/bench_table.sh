@@ -90,6 +90,7 @@ done
 
 mlperf=""
 levels=""
+declare -A balanced_json
 for pair in "KWS:kws_dscnn_int8:7.70 M:8.22 M" "VWW:vww_mobilenet_int8:24.10 M:23.91 M" \
             "IC:ic_resnet8_int8:29.86 M:31.83 M" "AD:ad_autoencoder_int8:0.583 M:0.604 M"; do
   IFS=: read -r task name tflm tvm <<< "$pair"
@@ -101,6 +102,7 @@ for pair in "KWS:kws_dscnn_int8:7.70 M:8.22 M" "VWW:vww_mobilenet_int8:24.10 M:2
   echo "bench_table.sh: $name (balanced)" >&2
   balanced=$("$bin" bench "$models/$name/model.tflite" --target "$target" --optimize balanced --json "${cycles[@]}" \
                --input "$models/$name/vectors/0.input0.bin")
+  balanced_json[$name]=$balanced
   speed=$(cat "$jsons/$name.json")
   levels+="| $task | $(millions "$(field instructions "$speed")") | $(est_cycles "$speed") |"
   levels+=" $(grouped "$(field weights_bytes "$speed")") |"
@@ -149,6 +151,58 @@ MACs). Vector 0; the recurrent models one step. \`--optimize size\` stays portab
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
 $m55"
 
+# Compressed weights (docs/compressed-weights.md): each MLPerf model clustered to 16 values per channel, at balanced
+# (its default palettises where a DSP palette kernel pays) against balanced unclustered; the palettised tensors'
+# bytes from report.json; the outputs' agreement with the unclustered model's goldens over the model's vectors
+# (host runs): top-1 for the classifiers, the largest difference in int8 steps for AD's reconstruction.
+argmax() { od -An -v -t d1 "$1" | tr -s ' ' '\n' | sed '/^$/d' | awk 'NR == 1 || $1 > m { m = $1; i = NR } END { print i }'; }
+max_step() {
+  paste <(od -An -v -t d1 "$1" | tr -s ' ' '\n' | sed '/^$/d') <(od -An -v -t d1 "$2" | tr -s ' ' '\n' | sed '/^$/d') |
+    awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > m) m = d } END { print m + 0 }'
+}
+agreement() {  # task name: "agree/vectors top-1" or "max N steps"
+  local task=$1 name=$2 agree=0 count=0 worst=0 vec got step
+  for vec in "$models/$name"/vectors/*.input0.bin; do
+    got="$jsons/$name-run"
+    "$bin" run "$models/$name/model.tflite" --optimize balanced --cluster-weights 16 --input "$vec" \
+      --output-dir "$got" > /dev/null
+    count=$((count + 1))
+    if [ "$task" = AD ]; then
+      step=$(max_step "$got/output0.bin" "${vec%input0.bin}output0.bin")
+      if [ "$step" -gt "$worst" ]; then worst=$step; fi
+    elif [ "$(argmax "$got/output0.bin")" = "$(argmax "${vec%input0.bin}output0.bin")" ]; then
+      agree=$((agree + 1))
+    fi
+  done
+  if [ "$task" = AD ]; then printf 'max %s steps (%s vectors)' "$worst" "$count"; else printf '%s/%s top-1' "$agree" "$count"; fi
+}
+compressed=""
+for pair in KWS:kws_dscnn_int8 VWW:vww_mobilenet_int8 IC:ic_resnet8_int8 AD:ad_autoencoder_int8; do
+  IFS=: read -r task name <<< "$pair"
+  [ -n "${balanced_json[$name]:-}" ] || continue
+  b=${balanced_json[$name]}
+  agreed=$(agreement "$task" "$name")  # the same outputs whether palettised or not (bit-exact)
+  for compress in default lossless; do
+    echo "bench_table.sh: $name (balanced, --cluster-weights 16, $compress)" >&2
+    flags=(--target "$target" --optimize balanced --cluster-weights 16)
+    [ "$compress" = default ] || flags+=(--compress-weights "$compress")
+    k16=$("$bin" bench "$models/$name/model.tflite" "${flags[@]}" --json --input "$models/$name/vectors/0.input0.bin")
+    rm -rf "$jsons/$name-k16"
+    "$bin" compile "$models/$name/model.tflite" "${flags[@]}" -o "$jsons/$name-k16" > /dev/null
+    IFS=$'\t' read -r layers int8 palette < <(jq -r '[.ops[] | .weights? | select(. != null and (.format // "" |
+      startswith("palette")))] | [length, (map(.int8_bytes) | add // 0), (map(.bytes) | add // 0)] | @tsv' \
+      "$jsons/$name-k16/report.json")
+    ratio=$(awk -v a="$(field instructions "$k16")" -v b="$(field instructions "$b")" 'BEGIN { printf "%.2f", a / b }')
+    match=$(field outputs_match "$k16")
+    [ "$(field outputs_bit_exact "$k16")" = "true" ] && match="bit-exact"
+    compressed+="| $task | $compress | $layers | $(grouped "$int8") → $(grouped "$palette") |"
+    compressed+=" $(grouped "$(field weights_bytes "$b")") → $(grouped "$(field weights_bytes "$k16")") |"
+    compressed+=" $(grouped "$(field code_bytes "$b")") → $(grouped "$(field code_bytes "$k16")") |"
+    compressed+=" $(grouped "$(field ram_bytes "$b")") → $(grouped "$(field ram_bytes "$k16")") |"
+    compressed+=" $(millions "$(field instructions "$k16")") (${ratio}x) | $match | $agreed |"$'\n'
+  done
+done
+
 cat > "$out" <<DOC
 # Benchmarks
 
@@ -170,6 +224,20 @@ kernels, built with \`-Os\`. The MLPerf models at both DSP levels:
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 $levels
 
+**Compressed weights** (docs/compressed-weights.md): each MLPerf model clustered to 16 values per output channel
+(\`--cluster-weights 16\`, lossy) and compiled at \`--optimize balanced\`: with its default, which stores as palettes
+(indices and tables, decoded inside the DSP palette kernels) only the layers whose palette kernel stays within
+about 15% of the packed kernel's instructions and loses no in-place plan, and with \`--compress-weights lossless\`
+(every layer whose palette is smaller; the DSP palette kernels where one takes the layer, else the portable
+ones); beside \`balanced\` unclustered. *palettised*: the layers
+and their weights' bytes, int8 → indices + tables (report.json); *weights.c*, *code*, *RAM*: as below;
+*outputs*: the emulated run against a host build of the clustered model; *agreement*: the clustered model's
+outputs against the unclustered model's goldens over its vectors (host), top-1 or AD's largest difference in
+int8 steps.
+
+| model | --compress-weights | palettised layers | palettised B | weights.c B | code B | RAM B | instructions (vs balanced) | outputs vs host | agreement |
+|---|---|---:|---:|---:|---:|---:|---:|---|---|
+$compressed
 **QEMU counts instructions, not cycles.** With \`-icount shift=0\` QEMU advances virtual time by exactly one
 nanosecond per executed instruction; the board's timer runs on that time, so the harness counts the
 instructions of one \`run()\` (minus an empty call of the same shape) exactly (each run checks itself on calls of

@@ -2,7 +2,7 @@
 // exercise it, on the host or an emulated Cortex-M, and compares every output byte for byte.
 //   microaot_differential --kernel STEM... [--cases N] [--seed S] [--target T] [--candidate-target T]
 //                         [--kernel-source PATH=FILE]... [--optimize speed|balanced|size] [--work DIR]
-//                         [--focus OPERATOR [--wide]] [--keep]
+//                         [--focus OPERATOR [--wide]] [--cluster-weights K] [--keep]
 // The reference run compiles each model for --target with the portable kernels (the cpu with "+nodsp": no
 // ISA implementation is chosen, the same board runs it); the candidate run for --candidate-target (default:
 // --target, so an ISA target picks its implementation) with each --kernel-source file in place of the
@@ -12,7 +12,8 @@
 // models of that one operator whose windows and depths lean towards the specialised stems random models
 // seldom reach (fuzz::focused_model_from_recipe); with --wide as well, case k of a fixed list of layer shapes well
 // outside the shared models' (fuzz::wide_model_from_recipe: windows and depths the packed kernels reduce in
-// chunks), one case per shape unless --cases says otherwise. --keep keeps every case's folder (the model,
+// chunks), one case per shape unless --cases says otherwise. --cluster-weights K clusters each model's weights to K
+// values per channel in both runs, kept as palettes (--compress-weights lossless): the palette kernels. --keep keeps every case's folder (the model,
 // inputs, both runs' outputs). Exit 0: N cases, all identical; 1: a difference (the model
 // and inputs are kept); 2: usage, or fewer than N cases found (a harness that compared nothing must not pass).
 #include <CLI/CLI.hpp>
@@ -41,6 +42,7 @@ namespace {
 struct Options {
   std::vector<std::string> kernels, kernel_sources;
   int cases = 20, max_tries = 20000;  // cases 0: with --wide, one per wide shape
+  int cluster = 0;                    // --cluster-weights K: palettised weights in both runs
   unsigned seed = 1;
   std::string target, candidate_target, optimize = "speed", work = "differential-work", focus;
   bool wide = false, keep = false;
@@ -63,11 +65,19 @@ std::vector<uint8_t> read_file(const std::string& path) {
   return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// --cluster-weights: the weights clustered to K values per channel, kept as palettes in both runs.
+void with_palettes(CompileCommandOptions& c, const Options& o) {
+  if (o.cluster == 0) return;
+  c.compile.cluster_values = o.cluster;
+  c.compress_weights = "lossless";
+}
+
 // The model compiles for the reference target and calls one of the kernels under test.
 bool exercises(const std::vector<uint8_t>& model, const Options& o) {
   CompileCommandOptions c;
   c.target = o.target;
   c.optimize = o.optimize;
+  with_palettes(c, o);
   resolve_compile_options(c);
   try {
     const CompiledModel compiled = compile_model(model, c.compile);
@@ -121,6 +131,7 @@ void run(const std::string& model, const std::vector<std::string>& inputs, bool 
   r.base.model_path = model;
   r.base.target = target;
   r.base.optimize = o.optimize;
+  with_palettes(r.base, o);
   r.inputs = inputs;
   r.output_dir = out;
   r.kernel_sources = sources;
@@ -227,6 +238,8 @@ int main(int argc, char** argv) {
   app.add_option("--kernel-source", o.kernel_sources, "PATH=FILE: the candidate's kernel file (microaot run)");
   app.add_option("--optimize", o.optimize, "speed (default), balanced or size, as microaot's, for both runs");
   app.add_option("--focus", o.focus, "one operator per model (a TFLite builtin name, e.g. DEPTHWISE_CONV_2D)");
+  app.add_option("--cluster-weights", o.cluster,
+                 "K: both runs' weights clustered to K values per channel and kept as palettes (the palette kernels)");
   app.add_flag("--wide", o.wide, "with --focus CONV_2D or FULLY_CONNECTED: case k takes wide layer shape k of a list");
   app.add_flag("--keep", o.keep, "keep every case's folder (model, inputs, outputs), not only a differing one's");
   app.add_option("--work", o.work, "folder for the models, inputs and outputs (default differential-work)");

@@ -90,6 +90,14 @@ bool is_matrix_product(const ConvGeometry& g) {
   return g.filter_h == 1 && g.filter_w == 1 && g.pad_h == 0 && g.pad_w == 0;
 }
 
+// Palettised filters through a DSP palette kernel: the 1x1 one for a matrix product, else the k x k one.
+bool use_dsp_palette(const Graph& graph, const Op& op, const Target& target, KernelCall& call, const ConvGeometry& g,
+                     int64_t pixels) {
+  const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
+  if (is_matrix_product(g)) return use_packed_palette_weights(graph, op, target, call, filter, g.output_c, g.input_c, pixels);
+  return use_packed_kxk_palette_weights(graph, target, call, filter, g.output_c, g.filter_h * g.filter_w * g.input_c);
+}
+
 KernelCall lower(const Graph& graph, const Op& op) {
   const Conv2DOptions& options = options_of(graph, op);
   const int channels = filter_dim(graph, op, 0);
@@ -106,10 +114,7 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), channels);
   const int64_t pixels = int64_t{g.batches} * g.output_h * g.output_w;
-  if (is_matrix_product(g) && filter_dim(graph, op, 3) == g.input_c &&
-      use_packed_palette_weights(graph, op, target, call, filter, channels, g.input_c, pixels)) {
-    return;
-  }
+  if (filter_dim(graph, op, 3) == g.input_c && use_dsp_palette(graph, op, target, call, g, pixels)) return;
   if (use_palette_weights(target, call, filter, constant_values<int8_t>(filter), channels,
                           static_cast<int32_t>(filter.num_elements() / channels), "conv_2d_s8_palette")) {
     return;

@@ -312,6 +312,32 @@ TEST(ConvHandler, PointwiseTakesTheDspPaletteKernelWhereItsDecodePays) {
   EXPECT_EQ(lower_in_place_for_test(g_odd, balanced).info().function(), "microaot_conv_2d_s8_packed_raw");
 }
 
+// A 3x3 layer on a DSP cpu: balanced's default keeps the packed k x k kernel over int8 weights (the k x k palette
+// kernel would cost 1.12-1.47x the layer: docs/compressed-weights.md); --compress-weights lossless takes the k x k
+// DSP palette kernel, with the packed k x k kernel's table (padding's products folded in) and params (input_offset
+// the padding's value), and a scratch of the block and one gathered window.
+TEST(ConvHandler, KxkTakesTheDspPaletteKernelWhenAPaletteIsAskedFor) {
+  Spec s;
+  s.input = {1, 8, 8, 4}, s.filter = {4, 3, 3, 4}, s.output = {1, 8, 8, 4};
+  Target balanced = parse_target("cortex-m4");
+  balanced.optimize_balanced = true;
+  balanced.compress_bits = default_compress_bits(balanced);
+  balanced.compress_fast_only = default_compress_fast_only(balanced);
+  Graph by_default = build(s);
+  by_default.outputs.push_back(by_default.ops[0].inputs[0]);  // nothing to lose in place: only the cost decides
+  EXPECT_EQ(lower_in_place_for_test(by_default, balanced).info().function(), "microaot_conv_2d_s8_packed_kxk");
+  Target asked = balanced;
+  asked.compress_fast_only = false;
+  Graph g = build(s);
+  const KernelCall call = lower_in_place_for_test(g, asked);
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk_palette");
+  ASSERT_EQ(call.args.size(), 5u);
+  EXPECT_EQ(g.tensor(call.args[1]).data[0] & ~MICROAOT_PALETTE_SHARED, 2);  // the filter's values: 1 + i % 3
+  EXPECT_EQ(call.scratch_bytes, MICROAOT_PACKED_KXK_PALETTE_BYTES(36));
+  EXPECT_EQ(call.params.find("input_offset")->integer, 10);
+  EXPECT_EQ(palette_facts(g, call).int8_bytes, 4 * 36);
+}
+
 // --optimize size: the same layer on the same DSP cpu keeps the portable kernel and the model's weights.
 TEST(ConvHandler, PointwiseKeepsThePortableKernelWhenOptimizingForSize) {
   Spec s;

@@ -301,9 +301,9 @@ int64_t packed_windows_bytes(int32_t window, int32_t units) {
 }
 
 bool use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
-                               const std::string& packed_stem, int32_t units, int32_t window) {
+                               const std::string& packed_stem, int32_t units, int32_t window, bool raw_allowed) {
   const int64_t input_offset = call.params.find("input_offset")->integer;
-  if (!use_packed_weights(graph, target, call, packed_stem, units, window)) return false;
+  if (!use_packed_weights(graph, target, call, packed_stem, units, window, raw_allowed)) return false;
   call.params.replace_int("input_offset", input_offset);
   call.scratch_bytes = packed_windows_bytes(window, units);
   call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +

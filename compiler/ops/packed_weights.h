@@ -95,6 +95,6 @@ int64_t packed_windows_bytes(int32_t window, int32_t units);
 // elements, the filter's OHWI rows) are the rows of the product: input_offset stays, the padding taps' value
 // (-input_offset) the kernel fills in, whose products the folded bias cancels. False as use_packed_weights.
 bool use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
-                               const std::string& packed_stem, int32_t units, int32_t window);
+                               const std::string& packed_stem, int32_t units, int32_t window, bool raw_allowed = true);
 
 }  // namespace microaot

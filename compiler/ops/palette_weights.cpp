@@ -164,7 +164,8 @@ bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& w
 int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth) {
   const int64_t decode = bits == 2 || bits == 4 ? kPaletteDecodeCostWhole : bits == 3 ? kPaletteDecodeCost3
                                                                                      : kPaletteDecodeCostOther;
-  return decode * units * depth + kPalettePixelQuadCost * pixels * ((units + 3) / 4);
+  return decode * units * depth + kPalettePixelQuadCost * pixels * ((units + 3) / 4) +
+         pixels * units * depth * kPaletteMacCostPercent / 100;
 }
 
 bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth) {
@@ -185,6 +186,34 @@ bool input_dies_at(const Graph& graph, const Op& op) {
                       [&](const Op& other) { return other.outputs != op.outputs && reads(other.inputs); });
 }
 
+// Whether the default (compress_fast_only) leaves `op`'s weights int8 to keep an in-place plan.
+bool keeps_in_place(const Graph& graph, const Op& op, const Target& target, const Tensor& weights) {
+  return target.compress_fast_only && weights.lut_bits == 0 && input_dies_at(graph, op);
+}
+
+// Whether the DSP palette kernel must pay against the packed kernel: at the default, where the alternative is the
+// packed int8 weights. A palette asked for (--compress-weights, or TFLM's) takes it wherever it fits: any palette
+// kernel of the layer is slower, the portable ones about 9x the packed kernels.
+bool must_pay(const Target& target, const Tensor& weights) {
+  return target.compress_fast_only && weights.lut_bits == 0;
+}
+
+// `call` over `palette` through a DSP palette kernel `stem`: the output step's table of `packed` (the packed
+// kernel's call of the layer, its sums not the raw form's), the params as packed's.
+void take_packed_palette(KernelCall& call, const KernelCall& packed, const Tensor& weights, const Palette& palette,
+                         const char* stem, int64_t scratch, int64_t int8_bytes, const std::string& how) {
+  const Tensor step = packed.derived[1];
+  call = packed;
+  call.derived.clear();
+  call.args[1] = call.args[2] = kNoTensor;
+  add_palette(call, weights, palette);
+  call.derived.push_back(step);
+  call.args[3] = derived_arg(2);
+  call.stem = stem;
+  call.scratch_bytes = scratch;
+  call.specialisation = palette_text(palette, int8_bytes) + how + "; output step one SMMLAR per value";
+}
+
 }  // namespace
 
 bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& target, KernelCall& call,
@@ -195,25 +224,37 @@ bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& 
   }
   // The default never trades RAM for flash: where the layer could update its input in place, palettes only
   // when --compress-weights asks (clustered KWS: +7,232 B of RAM for -4,032 B of weights otherwise).
-  if (target.compress_fast_only && weights.lut_bits == 0 && input_dies_at(graph, op)) return false;
+  if (keeps_in_place(graph, op, target, weights)) return false;
   const std::vector<int8_t> rows = constant_values<int8_t>(weights);
   const Palette palette = allowed_palette(target, weights, rows, units, depth);
-  if (palette.bits == 0 || !packed_palette_pays(palette.bits, pixels, units, depth)) return false;
-  KernelCall packed = call;  // for its output step's table, params and bias folding (the kernel's sums are not
-                             // the raw form's)
+  if (palette.bits == 0 || (must_pay(target, weights) && !packed_palette_pays(palette.bits, pixels, units, depth))) {
+    return false;
+  }
+  KernelCall packed = call;
   if (!use_packed_weights(graph, target, packed, "conv_2d_s8_packed", units, depth, false)) return false;
-  const Tensor step = packed.derived[1];
-  call = packed;
-  call.derived.clear();
-  call.args[1] = call.args[2] = kNoTensor;
-  add_palette(call, weights, palette);
-  call.derived.push_back(step);
-  call.args[3] = derived_arg(2);
-  call.stem = kPackedPaletteStem;
-  call.scratch_bytes = MICROAOT_PACKED_PALETTE_BLOCK_BYTES(int64_t{depth});
-  call.specialisation = palette_text(palette, static_cast<int64_t>(rows.size())) +
-                        ", 4 channels at a time decoded to int16 for SMLAD, every pixel read in place; output "
-                        "step one SMMLAR per value";
+  take_packed_palette(call, packed, weights, palette, kPackedPaletteStem,
+                      MICROAOT_PACKED_PALETTE_BLOCK_BYTES(int64_t{depth}), static_cast<int64_t>(rows.size()),
+                      ", 4 channels at a time decoded to int16 for SMLAD, every pixel read in place");
+  return true;
+}
+
+bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, KernelCall& call, const Tensor& weights,
+                                    int32_t units, int32_t window) {
+  // Never at the default: within 1.15x of the packed kernel only at about 16 channels, where its code (about 4 KB)
+  // outweighs the layer's savings (IC's 16-channel 3x3 layer: 1.1 KB); nor in fused bands (a decode per band).
+  if (must_pay(target, weights) || !target.kernels_use_dsp() || !MICROAOT_PACKED_KXK_PALETTE_FITS(window) ||
+      !packed_refusal(target, units, 0).empty()) {
+    return false;
+  }
+  const std::vector<int8_t> rows = constant_values<int8_t>(weights);
+  const Palette palette = allowed_palette(target, weights, rows, units, window);
+  if (palette.bits == 0) return false;
+  KernelCall packed = call;
+  if (!use_packed_window_weights(graph, target, packed, "conv_2d_s8_packed_kxk", units, window, false)) return false;
+  take_packed_palette(call, packed, weights, palette, kPackedKxkPaletteStem,
+                      MICROAOT_PACKED_KXK_PALETTE_BYTES(int64_t{window}), static_cast<int64_t>(rows.size()),
+                      ", 4 channels' windows at a time decoded to int16 for SMLAD, inner pixels' filter rows read in "
+                      "place (padding = input zero point)");
   return true;
 }
 
@@ -228,8 +269,9 @@ PaletteFacts palette_facts(const Graph& graph, const KernelCall& call) {
   const int bits = microaot_palette_bits(indices.data.data());
   if (bits == 0 || call.scratch_bytes <= 0) return {};
   const bool shared = (indices.data[0] & MICROAOT_PALETTE_SHARED) != 0;
-  const int64_t n = call.stem == kPackedPaletteStem ? call.scratch_bytes / MICROAOT_PACKED_PALETTE_BLOCK_BYTES(1)
-                                                     : call.scratch_bytes;
+  const int64_t n = call.stem == kPackedPaletteStem      ? call.scratch_bytes / MICROAOT_PACKED_PALETTE_BLOCK_BYTES(1)
+                    : call.stem == kPackedKxkPaletteStem ? call.scratch_bytes / MICROAOT_PACKED_KXK_PALETTE_BYTES(1)
+                                                         : call.scratch_bytes;
   const int64_t rows = (indices.byte_size() - 1) / static_cast<int64_t>(row_bytes(static_cast<int32_t>(n), bits));
   return {bits, shared, rows * n, indices.byte_size() + table.byte_size()};
 }

@@ -55,17 +55,24 @@ bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& w
 
 // The DSP palette kernel (runtime microaot/kernels/packed.h, microaot_conv_2d_s8_packed_palette): a 1x1 CONV_2D
 // of `units` rows of `depth` weights over `pixels` output pixels, on a DSP target, where the packed kernel takes
-// the layer. The instructions it adds to the packed kernel's (Cortex-M4, bench per_op, clustered VWW and KWS):
-// its decode, once per call (about 4 per weight at 2 and 4 bits, 9 at 3, 12 at others), and its output step, one
-// pixel against four channels (about 8 per pixel and quad more than the packed kernel's, which takes two pixels
-// against two). It pays when that is at most kPaletteMaxExtraPercent of the layer's MACs (the packed kernel runs
-// 1.1-1.3 instructions per MAC, so at most about 1.15x the layer's instructions): KWS's pointwise layers and
-// VWW's 12x12 and 6x6 4-bit ones take it, VWW's 3-bit and 3x3 ones do not.
+// the layer. The instructions it adds to the packed raw-form kernel's (balanced; Cortex-M4, bench per_op,
+// clustered KWS and IC: fitted on 64->64 over 125 pixels, 1.137x, and 32->64 over 64 pixels, 1.198x): its
+// decode, once per call (about 4 per weight at 2 and 4 bits, 9 at 3, 12 at others), its output step and call,
+// one pixel against four channels (about 19 per pixel and quad), and about 5% of the MACs (the raw form's
+// loop is the tighter). At the default it pays when that is at most kPaletteMaxExtraPercent of the layer's
+// MACs (the raw form runs 1.14-1.32 instructions per MAC, so at most about 1.15x the layer's instructions).
 inline const char* const kPackedPaletteStem = "conv_2d_s8_packed_palette";
 constexpr int64_t kPaletteDecodeCostWhole = 4, kPaletteDecodeCost3 = 9, kPaletteDecodeCostOther = 12;
-constexpr int64_t kPalettePixelQuadCost = 8, kPaletteMaxExtraPercent = 13;
+constexpr int64_t kPalettePixelQuadCost = 19, kPaletteMacCostPercent = 5, kPaletteMaxExtraPercent = 17;
 int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth);
 bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth);
+
+// The k x k DSP palette kernel (microaot_conv_2d_s8_packed_kxk_palette): the same over each output pixel's window
+// of `window` elements. It runs about 1.3-1.4 instructions per MAC (Cortex-M4, bench per_op, clustered IC), where
+// the packed k x k raw-form kernel runs 0.93-1.25 (its gather and widening of each window are shared by all
+// channels): 1.12x the packed kernel at 16 channels, 1.24-1.47x at 32 and 64. So only a palette asked for
+// (--compress-weights, or TFLM's) takes it, instead of the portable palette kernel (about 9-11x).
+inline const char* const kPackedKxkPaletteStem = "conv_2d_s8_packed_kxk_palette";
 
 // Turns `call` (lowered for conv_2d_s8, a 1x1 filter without padding) into a call of the DSP palette kernel over
 // the palette of `weights` and the packed kernels' output step's table, when --compress-weights allows the
@@ -74,6 +81,10 @@ bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth)
 // unchanged.
 bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& target, KernelCall& call,
                                 const Tensor& weights, int32_t units, int32_t depth, int64_t pixels);
+// The same for a k x k CONV_2D (any window the packed k x k kernel takes) through the k x k DSP palette kernel,
+// only where the palette is asked for (not the fast-only default).
+bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, KernelCall& call, const Tensor& weights,
+                                    int32_t units, int32_t window);
 
 // What a bound call (its derived constants in the graph) over palettised weights holds, for the reports: bits 0
 // for any other call.

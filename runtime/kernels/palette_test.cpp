@@ -174,37 +174,115 @@ std::vector<int32_t> step_table(const std::vector<int8_t>& rows, const std::vect
   return words;
 }
 
+// A random layer of geometry g (rows of `window` weights) for the DSP palette kernels: 1 to 8 bits, a third with
+// one shared table, a quarter without bias, a third with a ReLU-like clamp; conv_2d_s8's output on it, and the
+// params as the compiler passes them (the table holds bias, zero point's products and steps; input_offset 0, or
+// kept as the k x k kernel's padding value).
+struct PackedCase {
+  int bits = 0;
+  Layer l;
+  std::vector<int8_t> input, expected;
+  std::vector<int32_t> step, multiplier, shift;
+  microaot_conv_2d_params_q p{}, packed{};
+};
+
+PackedCase packed_case(std::mt19937& rng, const Geometry& g, int window, int trial, bool keep_offset) {
+  PackedCase c;
+  c.bits = 1 + trial % 8;
+  c.l = random_palette(rng, g.out_c, window, c.bits, trial % 3 == 1);
+  c.input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
+  const auto bias = trial % 4 == 0 ? std::vector<int32_t>{} : random_ints<int32_t>(rng, size_t(g.out_c), -3000, 3000);
+  set_conv_window(c.p, g);
+  c.p.filter_depth = g.in_c;
+  random_quant(rng, c.p, c.multiplier, c.shift, g.out_c);
+  if (trial % 3 == 0) c.p.activation_min = c.p.output_offset, c.p.activation_max = 100;
+  c.expected.resize(static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c));
+  microaot_conv_2d_s8(&c.p, c.input.data(), c.l.rows.data(), bias.empty() ? nullptr : bias.data(), c.expected.data());
+  c.step = step_table(c.l.rows, bias, g.out_c, window, c.p);
+  c.packed = c.p;
+  c.packed.output_multiplier = nullptr, c.packed.output_shift = nullptr;
+  if (!keep_offset) c.packed.input_offset = 0;
+  return c;
+}
+
 // The DSP palette kernel (1x1, no padding; its C definitions here) against conv_2d_s8: depths of whole words,
 // 1 to 11 channels (partial quads), strides, batches, 1 to 8 bits, ReLU-like clamps.
 TEST(PaletteKernels, PackedPaletteMatchesTheUnpalettisedKernel) {
   std::mt19937 rng(35);
   for (int trial = 0; trial < 80; ++trial) {
-    const int bits = 1 + trial % 8;
     Geometry g = random_geometry(rng, false, 1);
     g.filter_h = g.filter_w = 1, g.pad_h = g.pad_w = 0, g.dilation_h = g.dilation_w = 1;
     g.in_c = 4 * (1 + (trial * 5) % 16), g.out_c = 1 + trial % 11;
     g.out_h = (g.in_h - 1) / g.stride_h + 1, g.out_w = (g.in_w - 1) / g.stride_w + 1;
-    const Layer l = random_palette(rng, g.out_c, g.in_c, bits, trial % 3 == 1);  // a third with one shared table
-    const auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
-    const auto bias = trial % 4 == 0 ? std::vector<int32_t>{} : random_ints<int32_t>(rng, size_t(g.out_c), -3000, 3000);
-    microaot_conv_2d_params_q p{};
-    set_conv_window(p, g);
-    p.filter_depth = g.in_c;
-    std::vector<int32_t> multiplier, shift;
-    random_quant(rng, p, multiplier, shift, g.out_c);
-    if (trial % 3 == 0) p.activation_min = p.output_offset, p.activation_max = 100;
-    const size_t out_size = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
-    std::vector<int8_t> expected(out_size), got(out_size, 0x55);
-    microaot_conv_2d_s8(&p, input.data(), l.rows.data(), bias.empty() ? nullptr : bias.data(), expected.data());
-    const std::vector<int32_t> step = step_table(l.rows, bias, g.out_c, g.in_c, p);
-    microaot_conv_2d_params_q packed = p;  // as the compiler passes it: the table holds bias, zero point, steps
-    packed.input_offset = 0, packed.output_multiplier = nullptr, packed.output_shift = nullptr;
+    const PackedCase c = packed_case(rng, g, g.in_c, trial, false);
+    std::vector<int8_t> got(c.expected.size(), 0x55);
     std::vector<int32_t> block(static_cast<size_t>(MICROAOT_PACKED_PALETTE_BLOCK_BYTES(g.in_c) / 4));
-    ASSERT_EQ(microaot_conv_2d_s8_packed_palette(&packed, input.data(), l.packed.indices.data(), l.packed.table.data(),
-                                                 step.data(), got.data(), block.data()),
+    ASSERT_EQ(microaot_conv_2d_s8_packed_palette(&c.packed, c.input.data(), c.l.packed.indices.data(),
+                                                 c.l.packed.table.data(), c.step.data(), got.data(), block.data()),
               MICROAOT_STATUS_OK);
-    ASSERT_EQ(got, expected) << "trial " << trial << " bits " << bits << " depth " << g.in_c << " units " << g.out_c;
+    ASSERT_EQ(got, c.expected) << "trial " << trial << " bits " << c.bits << " depth " << g.in_c << " units " << g.out_c;
   }
+}
+
+// The k x k DSP palette kernel (its C definitions here) against conv_2d_s8: windows of whole words (depth 1 under a
+// filter 4 wide: rows too short to read in place, every window gathered; depths of whole words: inner pixels' rows
+// read in place), padding (the zero point in the gathered taps), strides, column dilation, 1 to 11 channels, 1 to 8
+// bits, batches, clamps; the output step's table holds the bias and the zero point's products, input_offset stays.
+TEST(PaletteKernels, PackedKxkPaletteMatchesTheUnpalettisedKernel) {
+  std::mt19937 rng(37);
+  for (int trial = 0; trial < 80; ++trial) {
+    Geometry g = random_geometry(rng, false, 1);
+    g.in_h += 2, g.in_w += 3;  // inner pixels too
+    if (trial % 4 == 0) {
+      g.in_c = 1, g.filter_w = 4, g.dilation_w = 1;
+    } else {
+      g.in_c = 4 * (1 + trial % 5), g.filter_h = 1 + trial % 3, g.filter_w = 1 + (trial / 3) % 3;
+    }
+    g.out_c = 1 + trial % 11;
+    g.pad_h = std::min(g.pad_h, g.filter_h - 1), g.pad_w = std::min(trial % 2, g.filter_w - 1);
+    g.out_h = (g.in_h + 2 * g.pad_h - ((g.filter_h - 1) * g.dilation_h + 1)) / g.stride_h + 1;
+    g.out_w = (g.in_w + 2 * g.pad_w - ((g.filter_w - 1) * g.dilation_w + 1)) / g.stride_w + 1;
+    const int window = g.filter_h * g.filter_w * g.in_c;
+    const PackedCase c = packed_case(rng, g, window, trial, true);
+    std::vector<int8_t> got(c.expected.size(), 0x55);
+    std::vector<int32_t> scratch(static_cast<size_t>(MICROAOT_PACKED_KXK_PALETTE_BYTES(window) / 4));
+    ASSERT_EQ(microaot_conv_2d_s8_packed_kxk_palette(&c.packed, c.input.data(), c.l.packed.indices.data(),
+                                                     c.l.packed.table.data(), c.step.data(), got.data(),
+                                                     scratch.data()),
+              MICROAOT_STATUS_OK);
+    ASSERT_EQ(got, c.expected) << "trial " << trial << " bits " << c.bits << " window " << g.filter_h << "x"
+                               << g.filter_w << "x" << g.in_c << " units " << g.out_c;
+  }
+}
+
+// The k x k DSP palette kernel refuses a corrupt header, a window not of whole words or a grouped filter, and a
+// missing table, its output unwritten.
+TEST(PaletteKernels, PackedKxkPaletteRefusesWhatItDoesNotTake) {
+  std::mt19937 rng(38);
+  Layer l = random_palette(rng, 4, 12, 4);
+  microaot_conv_2d_params_q p{};
+  p.batches = p.input_height = p.input_width = p.output_height = p.output_width = 1;
+  p.stride_height = p.stride_width = p.dilation_height = p.dilation_width = 1;
+  p.input_depth = p.filter_depth = 4, p.output_depth = 4, p.filter_height = 1, p.filter_width = 3, p.pad_width = 1;
+  p.activation_min = -128, p.activation_max = 127;
+  const std::vector<int8_t> input(4, 1);
+  const std::vector<int32_t> step(16, 1);
+  std::vector<int8_t> out(4, 0x55);
+  std::vector<int32_t> scratch(64);
+  const auto call = [&](const int32_t* table) {
+    return microaot_conv_2d_s8_packed_kxk_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
+                                                  table, out.data(), scratch.data());
+  };
+  l.packed.indices[0] = 0;
+  EXPECT_EQ(call(step.data()), MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  l.packed.indices[0] = 4;
+  p.input_depth = p.filter_depth = 3;  // a window of 9
+  EXPECT_EQ(call(step.data()), MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  p.input_depth = 8;  // grouped
+  EXPECT_EQ(call(step.data()), MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  p.input_depth = p.filter_depth = 4;
+  EXPECT_EQ(call(nullptr), MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(out, std::vector<int8_t>(4, 0x55));
 }
 
 // The DSP palette kernel refuses a corrupt header, a depth it does not take and a missing argument, unwritten.

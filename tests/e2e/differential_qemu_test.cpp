@@ -219,6 +219,42 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+// The DSP palette kernels (docs/compressed-weights.md) against the portable palette kernel over the same weights:
+// focused CONV_2D models (odd channel counts, strides, padding) clustered to K values per channel and kept as
+// palettes in both runs (--cluster-weights K, --compress-weights lossless), K = 2, 4, 8, 16 (1- to 4-bit
+// indices) for the k x k kernel and 16 for the 1x1 one, on the Cortex-M4 at balanced; a case counts only when the
+// model calls the stem.
+struct PaletteCase {
+  const char* stem;
+  int values;
+};
+
+void PrintTo(const PaletteCase& c, std::ostream* os) { *os << c.stem << " at " << c.values << " values"; }
+
+class DspPaletteKernels : public ::testing::TestWithParam<PaletteCase> {};
+
+TEST_P(DspPaletteKernels, MatchThePortablePaletteKernel) {
+  MICROAOT_REQUIRE_QEMU();
+  const PaletteCase& c = GetParam();
+  std::string output;
+  EXPECT_EQ(run_differential({"--kernel", c.stem, "--cases", "1", "--max-tries", "40000", "--target", "cortex-m4",
+                              "--optimize", "balanced", "--focus", "CONV_2D", "--cluster-weights",
+                              std::to_string(c.values)},
+                             &output),
+            0)
+      << output;
+}
+
+INSTANTIATE_TEST_SUITE_P(Palette, DspPaletteKernels,
+                         ::testing::Values(PaletteCase{"conv_2d_s8_packed_kxk_palette", 2},
+                                           PaletteCase{"conv_2d_s8_packed_kxk_palette", 4},
+                                           PaletteCase{"conv_2d_s8_packed_kxk_palette", 8},
+                                           PaletteCase{"conv_2d_s8_packed_kxk_palette", 16},
+                                           PaletteCase{"conv_2d_s8_packed_palette", 16}),
+                         [](const ::testing::TestParamInfo<PaletteCase>& info) {
+                           return std::string(info.param.stem) + "_" + std::to_string(info.param.values) + "_values";
+                         });
+
 // Every Helium implementation (MICROAOT_KERNEL_ISA(stem, mve, ...)) against the portable kernel on the emulated
 // Cortex-M55 (QEMU mps3-an547): three models focused on the stem's operator (padding, odd depths and channel
 // counts, row tails: the predicated loops' ends; seed 2's third depthwise model has a depth multiplier other

@@ -5,6 +5,7 @@
 
 #include "microaot/internal/packed_step.h"
 #include "microaot/internal/palette_dot.h"
+#include "microaot/internal/palette_step.h"
 #include "microaot/kernels/packed.h"
 #include "microaot/packed_matmul.h"
 
@@ -14,26 +15,19 @@ typedef microaot_conv_2d_params_q conv_params;
  * the table (`step`: the quad's first pair), the sums in registers. */
 static inline void palette_quad_pixel(const uint32_t* block, const int8_t* in, int32_t groups, const int32_t* step,
                                       int8_t* out) {
-  const int32_t* const next = step + MICROAOT_PACKED_STEP_WORDS;
   int32_t acc[4];
-  acc[0] = step[0], acc[1] = step[1], acc[2] = next[0], acc[3] = next[1];
+  microaot_palette_quad_start4(step, acc);
   microaot_palette_dot_1x4(block, in, groups, acc);
-  out[0] = microaot_packed_saturated(microaot_packed_requantized(acc[0], step[2], step[4], step[6]));
-  out[1] = microaot_packed_saturated(microaot_packed_requantized(acc[1], step[3], step[5], step[7]));
-  out[2] = microaot_packed_saturated(microaot_packed_requantized(acc[2], next[2], next[4], next[6]));
-  out[3] = microaot_packed_saturated(microaot_packed_requantized(acc[3], next[3], next[5], next[7]));
+  microaot_palette_quad_store4(acc, step, out);
 }
 
 /* The `count` (1..3) channels of a last partial quad: absent channels' words are not read. */
 static void palette_part_pixel(const uint32_t* block, const int8_t* in, int32_t groups, const int32_t* step,
                                int32_t count, int8_t* out) {
-  int32_t acc[4] = {0, 0, 0, 0}, j;
-  for (j = 0; j < count; ++j) acc[j] = step[(j / 2) * MICROAOT_PACKED_STEP_WORDS + j % 2];
+  int32_t acc[4];
+  microaot_palette_quad_start(step, count, acc);
   microaot_palette_dot_1x4(block, in, groups, acc);
-  for (j = 0; j < count; ++j) {
-    const int32_t* const w = step + (j / 2) * MICROAOT_PACKED_STEP_WORDS + j % 2;
-    out[j] = microaot_packed_saturated(microaot_packed_requantized(acc[j], w[2], w[4], w[6]));
-  }
+  microaot_palette_quad_store(acc, step, count, out);
 }
 
 /* Output channels u .. u + count - 1 of every output pixel, from the decoded block. */

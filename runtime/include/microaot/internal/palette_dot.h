@@ -113,15 +113,22 @@ static inline void microaot_palette_decode_quad(const uint8_t* indices, int bits
   MICROAOT_PALETTE_UNIT("next", "s2")       \
   MICROAOT_PALETTE_UNIT("next", "s3")
 
-/* acc[j] += row . unit j (j = 0..3) over `groups` groups of the int8 row (whole words: the kernel takes depths
- * that are multiples of four) and the decoded block. Two groups per iteration, an odd count entering at the
- * second (bit 4 of the pair's 16 * groups bytes). */
+/* acc[j] += row . unit j (j = 0..3) over `groups` (>= 1) groups of the int8 row (whole words: the kernels take
+ * depths and runs that are multiples of four) and the decoded block. Two groups per iteration, an odd count
+ * entering at the second (bit 4 of the pair's 16 * groups bytes). */
+static inline void microaot_palette_dot_span(const uint32_t* pair, const uint32_t* next, const int8_t* row,
+                                             int32_t groups, int32_t acc[4]);
 static inline void microaot_palette_dot_1x4(const uint32_t* block, const int8_t* row, int32_t groups,
                                             int32_t acc[4]) {
+  microaot_palette_dot_span(block, block + 4 * (size_t)groups, row, groups, acc);
+}
+
+/* The same over `groups` groups of a block's span: `pair` and `next` point at the span's first group in the
+ * quad's two pairs (the k x k kernel's filter rows, each against its run of the image). */
+static inline void microaot_palette_dot_span(const uint32_t* pair, const uint32_t* next, const int8_t* row,
+                                             int32_t groups, int32_t acc[4]) {
   int32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
-  const uint32_t* pair = block;
-  const uint32_t* next = block + 4 * (size_t)groups;
-  const uint32_t* const end = next;
+  const uint32_t* const end = pair + 4 * (size_t)groups;
 #if MICROAOT_DSP_ASM
   uint32_t w0, w1, a0, a1;
   __asm__(
@@ -134,7 +141,7 @@ static inline void microaot_palette_dot_1x4(const uint32_t* block, const int8_t*
       MICROAOT_PALETTE_GROUP
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
-      /* early clobbers: `end` starts equal to `next`, and must not share its register */
+      /* early clobbers: `end` may equal `next`, and must not share its register */
       : [pair] "+&r"(pair), [next] "+&r"(next), [row] "+&r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2),
         [s3] "+r"(s3), [w0] "=&r"(w0), [w1] "=&r"(w1), [a0] "=&r"(a0), [a1] "=&r"(a1)
       : [end] "r"(end)

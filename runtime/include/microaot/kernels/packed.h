@@ -90,6 +90,20 @@ microaot_status microaot_conv_2d_s8_packed_palette(const microaot_conv_2d_params
                                                    const uint8_t* indices, const int8_t* table,
                                                    const int32_t* requant, int8_t* output, void* scratch);
 
+/* A k x k CONV_2D (any window, stride, dilation and padding; filter_depth = input_depth) over palettised weights,
+ * as microaot_conv_2d_s8_packed_palette over each output pixel's window (the k x k packed kernel's params and
+ * table: input_offset the padding's value): four output channels' windows decoded into the scratch, then every
+ * output pixel's window against them, an inner pixel's filter rows read in place, an edge pixel's window gathered
+ * after the block. Takes windows MICROAOT_PACKED_KXK_PALETTE_FITS (whole words, a bounded block), else returns
+ * MICROAOT_STATUS_VALUE_OUT_OF_RANGE; scratch: MICROAOT_PACKED_KXK_PALETTE_BYTES(window). */
+#define MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW 576
+#define MICROAOT_PACKED_KXK_PALETTE_FITS(window) \
+  ((window) > 0 && (window) % 4 == 0 && (window) <= MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW)
+#define MICROAOT_PACKED_KXK_PALETTE_BYTES(window) (MICROAOT_PACKED_PALETTE_BLOCK_BYTES(window) + (window))
+microaot_status microaot_conv_2d_s8_packed_kxk_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                       const uint8_t* indices, const int8_t* table,
+                                                       const int32_t* requant, int8_t* output, void* scratch);
+
 /* The same over int16 weight words (--optimize speed). */
 microaot_status microaot_conv_2d_s8_packed_w16(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                const int32_t* filter, const int32_t* requant, int8_t* output,
