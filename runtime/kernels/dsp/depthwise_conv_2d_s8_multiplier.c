@@ -45,13 +45,26 @@ static dwm_walk dwm_walk_of(const dw_params* p, int32_t c) {
   return k;
 }
 
-/* The group's left shifts (microaot_fit_depthwise_dsp_requantization_left), from channel c on. */
-static void dwm_left_of(const dw_channels* ch, int32_t c, dwm_walk* k) {
-  int32_t j;
+/* The constants of the group of channels [c, c + 4) (microaot_dsp_depthwise_group_of) and its left shifts
+ * (microaot_fit_depthwise_dsp_requantization_left): a channel that shifts left or not at all goes to the shared
+ * set-up as a right shift of 1, then rounds no right shift, its output offset the whole rounding term, so that
+ * the set-up stays the ring's. */
+static void dwm_group_of(const dw_params* p, const int8_t* filter, const dw_channels* ch, int32_t c, dwm_walk* k,
+                         dw_group* g) {
+  int32_t shifts[4], j;
+  dw_channels group;
+  for (j = 0; j < 4; ++j) shifts[j] = ch->shift[c + j] < 0 ? ch->shift[c + j] : -1;
+  group.bias = ch->bias != NULL ? ch->bias + c : NULL;
+  group.multiplier = ch->multiplier + c;
+  group.shift = shifts;
+  microaot_dsp_depthwise_group_of(p, filter + c, &group, 0, g);
   k->shifted = 0;
   for (j = 0; j < 4; ++j) {
     k->left[j] = ch->shift[c + j] > 0 ? ch->shift[c + j] : 0;
-    if (ch->shift[c + j] >= 0) k->shifted = 1;
+    if (ch->shift[c + j] < 0) continue;
+    k->shifted = 1;
+    g->output_step[j][1] = p->output_offset;
+    g->output_step[j][2] = 0;
   }
 }
 
@@ -251,9 +264,8 @@ static void dwm_rows(const dw_params* p, const int8_t* input, const int8_t* filt
   for (c = 0; c < p->output_depth; c += 4) {
     const int32_t first = c + 4 <= p->output_depth ? c : p->output_depth - 4; /* the last group ends at the end */
     dwm_walk k = dwm_walk_of(p, first);
-    dwm_left_of(ch, first, &k);
+    dwm_group_of(p, filter, ch, first, &k, &g);
     dwm_pairs_of(p, &k, filter + first, &q);
-    microaot_dsp_depthwise_group_of(p, filter, ch, first, &g);
     for (row = row_begin; row < row_end; ++row) {
       const int32_t oy = row % p->output_height;
       const microaot_window y = microaot_window_of(oy, p->stride_height, p->pad_height, p->filter_height,

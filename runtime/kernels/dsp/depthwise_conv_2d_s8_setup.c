@@ -20,13 +20,12 @@ __attribute__((noinline)) void microaot_dsp_depthwise_group_of(const dw_params* 
                                                               const dw_channels* ch, int32_t c, dw_group* g) {
   int32_t k;
   for (k = 0; k < 4; ++k) {
-    /* a left shift (the multiplier kernel's, which shifts the sum itself) rounds no right shift: e 0 */
-    const int32_t e = ch->shift[c + k] < 0 ? -ch->shift[c + k] : 0;
+    const int32_t e = -ch->shift[c + k];
     g->bias_weights[k] = ch->bias != NULL ? 2 * ch->bias[c + k] : 0;
     g->output_step[k][0] = ch->multiplier[c + k];
     g->output_step[k][2] = e;
-    /* (2 offset + 1) * 2^(e-1), |.| < 2^30 (microaot_dsp_depthwise_fits); for e 0 the offset alone */
-    g->output_step[k][1] = (int32_t)((uint32_t)(2 * p->output_offset + 1) << e) >> 1;
+    /* |.| < 2^30: microaot_dsp_depthwise_fits */
+    g->output_step[k][1] = (2 * p->output_offset + 1) * ((int32_t)1 << (e - 1));
   }
   g->activation_min4 = 0x01010101u * (uint8_t)p->activation_min;
   g->activation_max4 = 0x01010101u * (uint8_t)p->activation_max;
