@@ -699,9 +699,9 @@ TEST(DepthwiseHandler, DspRingOnlyForARequantizationWithinItsBounds) {
   EXPECT_EQ(shifted.stem, "depthwise_conv_2d_s8");
 }
 
-// On a DSP target a layer of depth multiplier 3 (neither 1 nor 4k: the full kernel's portable code) calls
-// depthwise_conv_2d_s8_multiplier, which takes the params as they are; fewer than 4 output channels, a multiplier
-// of 4 (the full kernel's own path) and --optimize size keep the full kernel.
+// On a DSP target a layer of depth multiplier 3 (neither 1 nor 4k: the full kernel's portable code) or 4 (the full
+// kernel's tap-by-tap path; micro_speech's 8 too) calls depthwise_conv_2d_s8_multiplier, which takes the params as
+// they are; fewer than 4 output channels and --optimize size keep the full kernel.
 TEST(DepthwiseHandler, DspMultiplierLayersCallTheMultiplierKernel) {
   const Target m4 = parse_target("cortex-m4");
   Graph three = build(depthwise_spec());
@@ -725,7 +725,18 @@ TEST(DepthwiseHandler, DspMultiplierLayersCallTheMultiplierKernel) {
   four.filter_scales = std::vector<float>(8, 0.01f);
   four.options = DepthwiseConv2DOptions{Padding::kSame, 1, 1, 2, 2, 4, Activation::kNone};
   Graph four_graph = build(four);
-  EXPECT_EQ(lower_in_place_for_test(four_graph, m4).info().function(), "microaot_depthwise_conv_2d_s8");
+  const KernelCall four_call = lower_in_place_for_test(four_graph, m4);
+  EXPECT_EQ(four_call.info().function(), "microaot_depthwise_conv_2d_s8_multiplier");
+  EXPECT_NE(four_call.specialisation.find("in pairs, one SMLAD each"), std::string::npos) << four_call.specialisation;
+  // A multiplier of 4k whose requantization shifts left (which the full kernel leaves to the portable code): the
+  // multiplier kernel, which shifts the sums itself; the specialisation line says so.
+  Spec four_left = four;
+  four_left.filter_scales[5] = 10.0f;
+  Graph four_left_graph = build(four_left);
+  const KernelCall left = lower_in_place_for_test(four_left_graph, m4);
+  EXPECT_GT(array(left, "output_shift")[5], 0);
+  EXPECT_EQ(left.info().function(), "microaot_depthwise_conv_2d_s8_multiplier");
+  EXPECT_NE(left.specialisation.find("left shift"), std::string::npos) << left.specialisation;
   Target size = m4;
   size.optimize_size = true;
   Graph sized = build(depthwise_spec());

@@ -139,14 +139,19 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   if (use_palette_filter(graph, op, target, call) || !target_runs_isa(target, "dsp")) return;
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), output_channels(graph, op));
-  const bool fits = depthwise_dsp_requantization_fits(requantization_of(graph, call, t.bias));
+  const DepthwiseRequantization requantization = requantization_of(graph, call, t.bias);
+  const bool fits = depthwise_dsp_requantization_fits(requantization);
   const microaot_depthwise_conv_2d_params_q params = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, call.params);
-  // A multiplier of 4k keeps the full kernel's path, which reads one input byte per 4 channels.
-  if (fits && options.depth_multiplier % 4 != 0 && microaot_fit_depthwise_multiplier(&params)) {
+  // Every multiplier >= 2, 4k too (micro_speech's 8: its pair path is faster than the full kernel's tap by tap),
+  // and requantizations that shift left, which only the multiplier kernel takes.
+  const bool left = !fits && depthwise_dsp_left_shifts_fit(requantization);
+  if ((fits || left) && microaot_fit_depthwise_multiplier(&params)) {
     call.stem = "depthwise_conv_2d_s8_multiplier";
     call.specialisation = "depthwise multiplier " + std::to_string(options.depth_multiplier) +
-                          ": 4 channels per step from at most 2 input bytes, each window's in-image taps, output "
-                          "step one SMMLAR per value";
+                          ": 4 channels per step from at most 2 input bytes, each window's in-image taps" +
+                          (options.depth_multiplier % 4 == 0 ? " (whole rows of taps in pairs, one SMLAD each)" : "") +
+                          ", output step one SMMLAR per value" +
+                          (left ? " after a left shift of the sum (a channel's shift is >= 0)" : "");
     return;
   }
   call.specialisation = depthwise_dsp_path(g, options.depth_multiplier, fits);

@@ -35,9 +35,9 @@ std::vector<int32_t> saturated(const std::vector<int64_t>& values) {
   return narrowed;
 }
 
-}  // namespace
-
-bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r) {
+// The requantization `r` under the fit rule `fit`, as the kernel receives it.
+template <typename Fit>
+bool requantization_fits(const DepthwiseRequantization& r, Fit fit) {
   microaot_depthwise_conv_2d_params_q p{};
   p.input_offset = saturated(r.input_offset);
   p.output_offset = saturated(r.output_offset);
@@ -49,7 +49,17 @@ bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r) {
                              bias = saturated(r.bias);
   const microaot_depthwise_channels channels = {bias.empty() ? nullptr : bias.data(), multipliers.data(),
                                                 shifts.data()};
-  return microaot_fit_depthwise_dsp_requantization(&p, &channels) != 0;
+  return fit(&p, &channels) != 0;
+}
+
+}  // namespace
+
+bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r) {
+  return requantization_fits(r, microaot_fit_depthwise_dsp_requantization);
+}
+
+bool depthwise_dsp_left_shifts_fit(const DepthwiseRequantization& r) {
+  return requantization_fits(r, microaot_fit_depthwise_dsp_requantization_left);
 }
 
 bool depthwise_dsp_ring_only(const ConvGeometry& g, int depth_multiplier) {
@@ -65,7 +75,8 @@ std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier, bool
   }
   if (!requantization_fits) {
     return "depthwise: the portable kernel (requantization outside the ring's and the DSP paths' bounds: a left "
-           "shift, |bias| > 2^29 or a rounding term >= 2^30)";
+           "shift, which only depthwise_conv_2d_s8_multiplier takes (depth multiplier >= 2, output depth >= 4, "
+           "shifted sums within int32), |bias| > 2^29 or a rounding term >= 2^30)";
   }
   if (depth_multiplier % 4 == 0) return "depthwise: 4 output channels per step from one input byte" + step;
   if (g.filter_h != 3 || g.filter_w != 3 || g.dilation_h != 1 || g.dilation_w != 1) {

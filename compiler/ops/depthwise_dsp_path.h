@@ -32,6 +32,10 @@ struct DepthwiseRequantization {
 // full kernel takes the portable code and the specialised kernels refuse the layer.
 bool depthwise_dsp_requantization_fits(const DepthwiseRequantization& r);
 
+// Whether depthwise_conv_2d_s8_multiplier takes the requantization: the bounds above or, per channel, a left shift
+// whose shifted sums stay in int32 (microaot_fit_depthwise_dsp_requantization_left).
+bool depthwise_dsp_left_shifts_fit(const DepthwiseRequantization& r);
+
 // The path for geometry `g` and `depth_multiplier`, in words; a requantization that does not fit
 // (depthwise_dsp_requantization_fits) takes the portable code whatever the geometry.
 std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier, bool requantization_fits);

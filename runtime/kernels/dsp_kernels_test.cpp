@@ -382,10 +382,55 @@ TEST(DspDepthwiseConv2dS8Multiplier, RefusesLayersOutsideItsRuleWithoutWriting) 
       {"depth multiplier 1", [](Layer& l) { l.p.depth_multiplier = 1, l.p.input_depth = 6; }},
       {"3 output channels", [](Layer& l) { l.p.input_depth = 1, l.p.output_depth = 3, l.p.depth_multiplier = 3; }},
       {"output depth not input depth * multiplier", [](Layer& l) { l.p.depth_multiplier = 3; }},
-      {"left shift", [](Layer& l) { l.shift[4] = 1; }},
+      {"left shift beyond int32", [](Layer& l) { l.shift[4] = 14; }},  // 9 taps * 2^15 * 2^15 >= 2^31
       {"input offset 129", [](Layer& l) { l.p.input_offset = 129; }},
   };
   expect_refused_without_writing(changes);
+}
+
+// Left shifts and shift 0, which the multiplier kernel alone takes, shifting the sums itself, and its pair path
+// (taps in pairs, four to a word over one input channel): random shapes (filters up to 6x6, half of them over
+// one input channel) and micro_speech's layer (depth multiplier 8, a 10x8 filter), shifts -3 to 3 per channel,
+// sums small enough (inputs near the zero point, small weights) that the outputs seldom clamp.
+TEST(DspDepthwiseConv2dS8Multiplier, MatchesPortableWithLeftShifts) {
+  std::mt19937 rng(43);
+  int compared = 0, inside = 0;
+  for (int i = 0; i < 80; ++i) {
+    Geometry g = i == 0 ? Geometry{1, 49, 40, 1, 10, 8, 25, 20, 8, 2, 2, 1, 1, 4, 3} : random_geometry(rng, 6);
+    if (i % 2 == 1) {  // one input channel, no dilation along x: taps four to a word (widths 1 to 6: every remainder)
+      g.in_c = 1, g.dilation_w = 1, g.pad_w = std::min(g.pad_w, g.filter_w - 1);
+      g.out_w = out_size(g.in_w, g.pad_w, g.filter_w, 1, g.stride_w);
+    }
+    microaot_depthwise_conv_2d_params_q p{};
+    p.depth_multiplier = i == 0 ? 8 : draw(rng, 2, 8);
+    if (g.in_c * p.depth_multiplier < 4) g.in_c = (4 + p.depth_multiplier - 1) / p.depth_multiplier;
+    g.out_c = g.in_c * p.depth_multiplier;
+    set_conv_window(p, g);
+    std::vector<int32_t> multiplier, shift;
+    for (int c = 0; c < g.out_c; ++c) {
+      multiplier.push_back((1 << 30) + static_cast<int32_t>(rng() % (1u << 30)));
+      shift.push_back(draw(rng, -3, 3));
+    }
+    const int32_t zero_point = draw(rng, -120, 120);
+    p.input_offset = -zero_point, p.output_offset = draw(rng, -20, 20);
+    p.activation_min = i % 3 == 0 ? p.output_offset : -128, p.activation_max = 127;
+    p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+    const auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c),
+                                           zero_point - 4, zero_point + 4);
+    const auto filter = random_ints<int8_t>(rng, static_cast<size_t>(g.filter_h * g.filter_w * g.out_c), -3, 3);
+    const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -20, 20);
+    const size_t out_size = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
+    std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
+    std::vector<int8_t> scratch(static_cast<size_t>(g.out_w * g.out_c));
+    const int32_t* b = i % 4 == 1 ? nullptr : bias.data();
+    microaot_depthwise_conv_2d_s8(&p, input.data(), filter.data(), b, expected.data());
+    multiplier_taking(&p, input.data(), filter.data(), b, got.data());
+    multiplier_overlap_taking(&p, input.data(), filter.data(), b, got_overlap.data(), scratch.data());
+    ASSERT_EQ(got, expected) << "case " << i;
+    ASSERT_EQ(got_overlap, expected) << "case " << i;
+    compared += static_cast<int>(out_size), inside += unclamped(expected);
+  }
+  EXPECT_GT(inside, compared / 2);
 }
 
 // A ring layer (5x5, 8 channels, "same") whose requantization lies within the ring's bounds, and the status

@@ -20,13 +20,16 @@ typedef struct {
 /* The DSP code's requantization bounds: |input + offset| <= 256 and |weight| <= 128, so fewer than 2^14 taps and
  * a bias below 2^29 in magnitude keep every sum below 2^30, and twice it fits in int32 for SMMLAR; per channel a
  * right shift e in [1, 31], a multiplier >= 0 and the rounding term of the output step below 2^30. */
+/* The offsets within [-128, 128] and fewer than 2^14 taps (both requantization rules below). */
+static inline int microaot_fit_depthwise_dsp_offsets(const microaot_depthwise_conv_2d_params_q* p) {
+  return p->input_offset >= -128 && p->input_offset <= 128 && p->filter_height * p->filter_width < (1 << 14) &&
+         p->output_offset >= -128 && p->output_offset <= 128;
+}
+
 static inline int microaot_fit_depthwise_dsp_requantization(const microaot_depthwise_conv_2d_params_q* p,
                                                             const microaot_depthwise_channels* ch) {
   int32_t c, rounding_factor;
-  if (p->input_offset < -128 || p->input_offset > 128 || p->filter_height * p->filter_width >= (1 << 14) ||
-      p->output_offset < -128 || p->output_offset > 128) {
-    return 0;
-  }
+  if (!microaot_fit_depthwise_dsp_offsets(p)) return 0;
   /* the rounding term 2^(e-1) + |offset| * 2^e = (2 |offset| + 1) * 2^(e-1) < 2^30: 2 |offset| + 1 < 2^(31-e) */
   rounding_factor = 2 * (p->output_offset < 0 ? -p->output_offset : p->output_offset) + 1;
   for (c = 0; c < p->output_depth; ++c) {
@@ -34,6 +37,41 @@ static inline int microaot_fit_depthwise_dsp_requantization(const microaot_depth
     if (shift > -1 || shift < -31 || ch->multiplier[c] < 0) return 0;
     if (ch->bias != NULL && (ch->bias[c] > (1 << 29) || ch->bias[c] < -(1 << 29))) return 0;
     if (rounding_factor >= (int32_t)1 << (31 + shift)) return 0;
+  }
+  return 1;
+}
+
+/* The multiplier kernel's requantization (depthwise_conv_2d_s8_multiplier): the bounds above, or per channel a left
+ * shift L >= 0 (TFLM shifts the sum left, rounds its doubling high multiply and shifts nothing right): SMMLAR of the
+ * doubled sum times 2^L is that multiply exactly while it stays in int32, (|bias| + taps * 2^15) * 2^(L+1) < 2^31,
+ * and the output offset is then the whole rounding term. Channels of right shifts only: the rule above. */
+static inline int microaot_fit_depthwise_dsp_requantization_left(const microaot_depthwise_conv_2d_params_q* p,
+                                                                 const microaot_depthwise_channels* ch) {
+  const int64_t taps_bound = (int64_t)p->filter_height * p->filter_width * 32768;
+  int32_t c, right_only = 1;
+  if (!microaot_fit_depthwise_dsp_offsets(p)) return 0;
+  for (c = 0; c < p->output_depth; ++c) {
+    const int64_t bias = ch->bias != NULL ? ch->bias[c] : 0, magnitude = bias < 0 ? -bias : bias;
+    if (ch->shift[c] < 0) continue; /* the rule above, below */
+    right_only = 0;
+    if (ch->shift[c] > 29 || ch->multiplier[c] < 0 || magnitude > (1 << 29) ||
+        ((magnitude + taps_bound) << (ch->shift[c] + 1)) >= ((int64_t)1 << 31)) {
+      return 0;
+    }
+  }
+  if (right_only) return microaot_fit_depthwise_dsp_requantization(p, ch);
+  {
+    /* the right-shifted channels under the rule above: each alone (its own view of one channel) */
+    microaot_depthwise_conv_2d_params_q one = *p;
+    microaot_depthwise_channels single;
+    one.output_depth = 1;
+    for (c = 0; c < p->output_depth; ++c) {
+      if (ch->shift[c] >= 0) continue;
+      single.bias = ch->bias != NULL ? ch->bias + c : NULL;
+      single.multiplier = ch->multiplier + c;
+      single.shift = ch->shift + c;
+      if (!microaot_fit_depthwise_dsp_requantization(&one, &single)) return 0;
+    }
   }
   return 1;
 }
