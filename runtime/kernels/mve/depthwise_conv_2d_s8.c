@@ -2,11 +2,12 @@
  * Eight channels per vector, the operands widened to int16 as they load (a depth multiplier other than 1: each
  * output channel's input channel by a gather load), the even and odd channels' products (VMULLB / VMULLT)
  * summed in int32, the last channels predicated.
- * Interior pixels (every tap inside the image) two at a time: each weight vector loaded once for both, no
- * bounds work per tap, and no input offset per tap: it is folded once per call into each channel's bias
- * (bias + input_offset * sum of the channel's taps, mod 2^32 as the reference's int32 sums). Edge pixels take
- * their in-image taps one pixel at a time with the offset added per tap (the reference's skipped taps skipped).
- * The sums never leave the registers: the output step runs on the even / odd vectors and stores by scatter
+ * Two pixels with the same taps at a time, each weight load shared: the pixels of two output rows whose
+ * windows have the same rows of taps, or two interior pixels of a row left alone; the taps' loop in assembly.
+ * Interior pixels (every tap inside the image) take no input offset per tap: it is folded once per call into
+ * each channel's bias (bias + input_offset * sum of the channel's taps, mod 2^32 as the reference's int32
+ * sums); the others add it to each of their in-image taps (the reference's skipped taps skipped).
+ * The sums never leave the registers for the output step, which stores by byte scatter
  * (microaot/internal/mve_lanes.h). More channels than the stack's folded biases and shifts outside VRSHL's
  * range take the portable code; so does a build without MVE. */
 #include <stddef.h>
@@ -261,17 +262,30 @@ static inline __attribute__((always_inline)) void dw_single_block(const dw_call*
 }
 
 /* Every channel of a pair of pixels with the same taps: whole blocks, then the last channels predicated. */
+/* The last one to seven channels of a pair, predicated: one copy out of line (code size), in the form with the
+ * bias and the offset per tap, which computes interior pixels too. */
+static void __attribute__((noinline)) dw_pair_tail(const dw_call* k, const microaot_mve_lanes_stage* s,
+                                                   const dw_taps* t, size_t step, const int32_t* bias, int32_t c,
+                                                   int8_t* out0, int8_t* out1) {
+  if (k->chan != NULL) {
+    dw_pair_block(k, s, t, step, bias, c, 1, 0, 0, out0, out1);
+  } else {
+    dw_pair_block(k, s, t, step, bias, c, 0, 0, 0, out0, out1);
+  }
+}
+
 #define DW_PAIR_BLOCKS(gather, folded)                                                                            \
   do {                                                                                                            \
     for (c = 0; c < whole; c += 8) dw_pair_block(k, s, t, step, bias, c, gather, 1, folded, out0, out1);         \
-    if (c < depth) dw_pair_block(k, s, t, step, bias, c, gather, 0, folded, out0, out1);                         \
+    if (c < depth) dw_pair_tail(k, s, t, step, bias, c, out0, out1);                                             \
   } while (0)
 
 /* Every channel of two pixels whose taps are both `t`'s, the second's input `step` bytes on (`folded`: both
- * interior, so the folded biases). Inlined into the rows' loops: a call per pixel costs more. */
-static inline __attribute__((always_inline)) void dw_pair_pixels(const dw_call* k, const microaot_mve_lanes_stage* s,
-                                                                 const dw_taps* t, size_t step, int folded,
-                                                                 const int32_t* bias, int8_t* out0, int8_t* out1) {
+ * interior, so the folded biases). One copy for both rows' loops: inlined into both, KWS's depthwise layers
+ * took 3% fewer instructions for 4.3 KB more code. */
+static void __attribute__((noinline)) dw_pair_pixels(const dw_call* k, const microaot_mve_lanes_stage* s,
+                                                      const dw_taps* t, size_t step, int folded, const int32_t* bias,
+                                                      int8_t* out0, int8_t* out1) {
   const int32_t depth = k->p->output_depth, whole = depth & ~7;
   int32_t c;
   if (k->chan != NULL) {
@@ -357,7 +371,7 @@ static void dw_row(const dw_call* k, const int8_t* image, const int8_t* filter, 
     const microaot_window x = dw_window_x(p, ox);
     const dw_taps t = taps_of(p, image, filter, &y, &x);
     if (full_rows && ox >= k->x_begin && ox + 1 < k->x_end) {
-      dw_pair_pixels(k, &s, &t, pixel_step, 1, NULL, dst + (size_t)ox * depth, dst + (size_t)(ox + 1) * depth);
+      dw_pair_pixels(k, &s, &t, pixel_step, 1, bias, dst + (size_t)ox * depth, dst + (size_t)(ox + 1) * depth);
       ox += 2;
     } else {
       dw_single_pixel(k, &s, &t, bias, dst + (size_t)ox * depth);
