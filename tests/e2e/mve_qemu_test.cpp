@@ -53,5 +53,47 @@ TEST(MveConvFullyConnected, MatchThePortableKernelsOnTheM55) {
       << "a Helium CONV_2D or FULLY_CONNECTED differs from the portable kernel";
 }
 
+// The Helium DEPTHWISE_CONV_2D, pools, linear ADD and MUL (e2e/mve/kernels_check.c) against the portable kernels
+// compiled from their own sources under ref_* names, on 600 rounds of random shapes (depth multipliers,
+// strides, dilations, padding, channel tails, broadcasting), about a second under QEMU.
+TEST(MveKernels, MatchThePortableKernelsOnRandomShapes) {
+  MICROAOT_REQUIRE_QEMU();
+  const std::string dir = make_temp_dir();
+  const std::string runtime = std::string(MICROAOT_RUNTIME_DIR);
+  const std::string target = runtime + "/../targets/cortex-m";
+  const std::vector<std::string> flags = {"-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard", "-O2", "-std=c99",
+                                          "-Wall", "-Wextra", "-Werror", "-I" + runtime + "/include", "-I" + target};
+  struct Kernel {
+    const char *source, *name, *ref;
+  };
+  const Kernel kernels[] = {{"depthwise_conv_2d_s8", "microaot_depthwise_conv_2d_s8", "ref_dw"},
+                            {"average_pool_2d_s8", "microaot_average_pool_2d_s8", "ref_average"},
+                            {"max_pool_2d_s8", "microaot_max_pool_2d_s8", "ref_max"},
+                            {"add_s8_linear", "microaot_add_s8_linear", "ref_add_linear"},
+                            {"mul_s8", "microaot_mul_s8", "ref_mul"}};
+  std::vector<std::string> link = {"arm-none-eabi-gcc"};
+  link.insert(link.end(), flags.begin(), flags.end());
+  for (const Kernel& k : kernels) {
+    const std::string ref = dir + "/" + k.ref + ".o";
+    std::vector<std::string> build = {"arm-none-eabi-gcc"};
+    build.insert(build.end(), flags.begin(), flags.end());
+    build.insert(build.end(), {"-D" + std::string(k.name) + "=" + k.ref,
+                               "-D" + std::string(k.name) + "_overlap=" + k.ref + "_overlap", "-c",
+                               runtime + "/kernels/portable/" + k.source + ".c", "-o", ref});
+    ASSERT_EQ(run_process(build), 0) << "building the portable " << k.source;
+    link.insert(link.end(), {ref, runtime + "/kernels/mve/" + k.source + ".c"});
+  }
+  link.insert(link.end(), {std::string(MICROAOT_E2E_DIR) + "/mve/kernels_check.c", target + "/startup.c",
+                           target + "/semihost.c", "-nostartfiles", "--specs=nano.specs", "-T",
+                           target + "/mps3_an547.ld", "-L" + target, "-Wl,--no-warn-rwx-segments", "-o",
+                           dir + "/check.elf"});
+  ASSERT_EQ(run_process(link), 0) << "building the check";
+  const std::vector<std::string> run = {"timeout", "120", "qemu-system-arm", "-M", "mps3-an547", "-nographic",
+                                        "-monitor", "none", "-serial", "none", "-semihosting-config",
+                                        "enable=on,target=native", "-kernel", dir + "/check.elf"};
+  EXPECT_EQ(run_process(run), 0) << "a Helium kernel differs from the portable one";
+  remove_dir(dir);
+}
+
 }  // namespace
 }  // namespace microaot::e2e
