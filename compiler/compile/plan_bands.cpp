@@ -66,9 +66,12 @@ bool layout_head(const CompiledModel& model, size_t step, BandLayer& layer) {
   const std::vector<int64_t>& dims = call.params.find("out_dims")->integers;
   const std::vector<int64_t>& offsets = call.params.find("offsets")->integers;
   if (in.is_constant || out.shape.size() != 4 || dims.size() != 4 || dims[0] != 1 || dims[1] < 2) return false;
+  int64_t entries = 0;  // one table entry per coordinate of each dimension
   for (size_t d = 0; d < 4; ++d) {
     if (dims[d] != out.shape[d]) return false;
+    entries += dims[d];
   }
+  if (static_cast<int64_t>(offsets.size()) != entries) return false;
   const int64_t* rows = offsets.data() + dims[0];  // the table of output dimension 1
   const int64_t step_bytes = rows[1] - rows[0];
   if (step_bytes <= 0 || std::any_of(offsets.begin(), offsets.end(), [](int64_t o) { return o < 0; })) return false;
