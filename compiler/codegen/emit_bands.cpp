@@ -18,9 +18,20 @@ std::string band_symbol(const CompiledModel& model, size_t step, size_t shape) {
 
 bool is_pool_params(const KernelCall& call) { return call.info().params->name.rfind("pool_2d", 0) == 0; }
 
-// A band's params: the layer's with the band's rows (a residual ADD: its element count).
+// A band's params: the layer's with the band's rows (a residual ADD: its element count; a layout head: its
+// output rows and the first of its row offsets, the input pointer moved to the band's first row).
 ParamValues band_values(const KernelCall& call, const BandLayer& layer, const BandShape& shape) {
   ParamValues values = call.params;
+  if (layer.layout_head) {
+    std::vector<int64_t> dims = values.find("out_dims")->integers;
+    const std::vector<int64_t>& offsets = values.find("offsets")->integers;
+    std::vector<int64_t> band(offsets.begin(), offsets.begin() + dims[0] + std::get<1>(shape));
+    band.insert(band.end(), offsets.begin() + dims[0] + dims[1], offsets.end());
+    dims[1] = std::get<1>(shape);
+    values.replace_ints("out_dims", dims);
+    values.replace_ints("offsets", band);
+    return values;
+  }
   if (layer.skip != kNoSkip) {
     const ParamValue* flat = values.find("flat_size");
     MICROAOT_CHECK(flat != nullptr, "a residual band layer without flat_size");
@@ -64,7 +75,13 @@ std::string emit_band_params(const CompiledModel& model) {
       const std::vector<BandShape> shapes = band_shapes(chain.schedule, layer);
       for (size_t i = 0; i < shapes.size(); ++i) {
         const ParamValues values = band_values(call, chain.layers[layer], shapes[i]);
-        out << c_params_definition(band_symbol(model, step, i), *call.info().params, values,
+        const std::string symbol = band_symbol(model, step, i);
+        if (chain.layers[layer].layout_head) {  // its own tables
+          out << c_params_arrays(symbol, *call.info().params, values)
+              << c_params_definition(symbol, *call.info().params, values, "");
+          continue;
+        }
+        out << c_params_definition(symbol, *call.info().params, values,
                                    op_symbol(module_names(model), params_owner(model, step)));
       }
     }

@@ -1,9 +1,12 @@
 #include "compile/plan_bands.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "ops/palette_weights.h"
+#include "ops/remap_common.h"
 
 namespace microaot {
 
@@ -49,12 +52,46 @@ bool residual_add(const CompiledModel& model, size_t step, BandLayer& layer) {
   return int_field(call, "flat_size") == out.num_elements() && layer.output_row_bytes > 0;
 }
 
+// A layout op lowered to the remap kernel (TRANSPOSE, ...) over one image whose output row y reads its input
+// from byte table[y] = table[0] + y * s on: a band of rows [a, b) is the remap of b - a rows from the input
+// shifted by a * s (emit_bands.cpp), so it may head a chain (BandLayer::layout_head). No table entry is
+// negative (no fill), so no band reads below a * s: the input bytes below are free for the chain's output
+// (bands_output_shift, as for rows of a row-major input).
+bool layout_head(const CompiledModel& model, size_t step, BandLayer& layer) {
+  const KernelCall& call = model.calls[step];
+  const Op& op = model.graph.ops[step];
+  if (call.stem != kRemapStem || op.inputs.empty() || op.outputs.size() != 1 || int_field(call, "rank") != 4) return false;
+  const Tensor& in = model.graph.tensor(op.inputs[0]);
+  const Tensor& out = model.graph.tensor(op.outputs[0]);
+  const std::vector<int64_t>& dims = call.params.find("out_dims")->integers;
+  const std::vector<int64_t>& offsets = call.params.find("offsets")->integers;
+  if (in.is_constant || out.shape.size() != 4 || dims.size() != 4 || dims[0] != 1 || dims[1] < 2) return false;
+  int64_t entries = 0;  // one table entry per coordinate of each dimension
+  for (size_t d = 0; d < 4; ++d) {
+    if (dims[d] != out.shape[d]) return false;
+    entries += dims[d];
+  }
+  if (static_cast<int64_t>(offsets.size()) != entries) return false;
+  const int64_t* rows = offsets.data() + dims[0];  // the table of output dimension 1
+  const int64_t step_bytes = rows[1] - rows[0];
+  if (step_bytes <= 0 || std::any_of(offsets.begin(), offsets.end(), [](int64_t o) { return o < 0; })) return false;
+  for (int64_t y = 1; y < dims[1]; ++y) {
+    if (rows[y] != rows[0] + y * step_bytes) return false;
+  }
+  layer.input_rows = layer.output_rows = dims[1];
+  layer.input_row_bytes = step_bytes;
+  layer.output_row_bytes = row_bytes(out);
+  layer.layout_head = true;
+  return layer.output_row_bytes > 0;
+}
+
 // The rows geometry of a step whose kernel can run on row ranges; false for any other. A residual ADD's
 // skip operand is set by chain_of.
 bool band_layer(const CompiledModel& model, size_t step, BandLayer& layer) {
   const KernelCall& call = model.calls[step];
   const Op& op = model.graph.ops[step];
   if (call.custom || call.kernel < 0) return false;
+  if (call.stem == kRemapStem) return layout_head(model, step, layer);
   if (streamable_params().count(call.info().params->name) == 0) return residual_add(model, step, layer);
   if (call.stem.find("_global") != std::string::npos || op.inputs.empty() || op.outputs.size() != 1) return false;
   // The DSP palette kernels decode their weights once per call: on row ranges, once per band (IC's first block,
@@ -112,7 +149,7 @@ bool chains_on(const CompiledModel& model, size_t first, size_t s, BandLayer& la
   const int skip = a == previous ? b : a;
   if (skip == g.storage_of(g.ops[first].inputs[0])) {
     layer.skip = kChainInput;
-    return true;
+    return model.calls[first].stem != kRemapStem;  // a layout head's input has other rows
   }
   for (size_t k = first; k + 1 < s; ++k) {
     if (output_storage(g, k) == skip) {
@@ -185,6 +222,47 @@ BoundScore score_of(const CompiledModel& model, const std::vector<BufferRecord>&
   return s;
 }
 
+// The candidates by steps, band height and pace: where a chosen chain's remainder is found.
+class CandidateIndex {
+ public:
+  explicit CandidateIndex(const std::vector<FusedChain>& candidates) {
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      const FusedChain& c = candidates[i];
+      index_[{c.first_step, c.last_step, c.band_rows, static_cast<int>(c.pace)}] = static_cast<int>(i);
+    }
+  }
+  // The candidate of steps [first, last] run as `like` runs, or -1.
+  int find(int first, int last, const FusedChain& like) const {
+    const auto it = index_.find({first, last, like.band_rows, static_cast<int>(like.pace)});
+    return it == index_.end() ? -1 : it->second;
+  }
+
+ private:
+  std::map<std::tuple<int, int, int64_t, int>, int> index_;
+};
+
+// The choice with candidate i added: a chosen chain that shares a step with it is dropped or, with `trim`,
+// cut to its steps before and after i where those are candidates (so a long chain can give way to a
+// shorter one and keep covering the rest of its steps).
+std::vector<int> with_candidate(const std::vector<FusedChain>& candidates, const CandidateIndex& index,
+                                const std::vector<int>& choice, int i, bool trim) {
+  const FusedChain& added = candidates[i];
+  std::vector<int> next = {i};
+  for (int c : choice) {
+    const FusedChain& chosen = candidates[c];
+    if (chosen.first_step > added.last_step || added.first_step > chosen.last_step) {
+      next.push_back(c);
+      continue;
+    }
+    if (!trim) continue;
+    for (const int part : {index.find(chosen.first_step, added.first_step - 1, chosen),
+                           index.find(added.last_step + 1, chosen.last_step, chosen)}) {
+      if (part >= 0) next.push_back(part);
+    }
+  }
+  return next;
+}
+
 }  // namespace
 
 std::vector<FusedChain> band_candidates(const CompiledModel& model) {
@@ -201,7 +279,8 @@ std::vector<FusedChain> band_candidates(const CompiledModel& model) {
     if (!ok[first] || model.graph.ops[first].kind == OpKind::Add) continue;
     std::vector<BandLayer> chain = {layers[first]};
     int reads_until = -1;  // the last step that reads an intermediate map of the chain
-    for (size_t last = first + 1; last < n && last - first < kMaxChainSteps && ok[last]; ++last) {
+    for (size_t last = first + 1; last < n && last - first < kMaxChainSteps && ok[last] && !layers[last].layout_head;
+         ++last) {
       if (readers_end[last - 1] < 0) break;
       BandLayer layer = layers[last];
       if (!chains_on(model, first, last, layer)) break;
@@ -287,55 +366,71 @@ int64_t base_instructions(const CompiledModel& model) {
   return std::max<int64_t>(total, 1);
 }
 
-std::vector<FusedChain> choose_bands(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
-                                     const std::vector<FusedChain>& candidates, int64_t max_extra,
-                                     int64_t target_bytes) {
-  std::vector<int> choice;  // chosen candidates, their steps disjoint
+namespace {
+
+struct Choice {
+  std::vector<int> chains;  // chosen candidates, their steps disjoint
+  BoundScore score;
+  int64_t cost = 0;
+};
+
+// The greedy walk of choose_bands; with `cuts`, an added chain may also cut the chosen ones it overlaps.
+Choice greedy_choice(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
+                     const std::vector<FusedChain>& candidates, const CandidateIndex& index, int64_t max_extra,
+                     int64_t target_bytes, bool cuts) {
+  std::vector<int> choice;
   BoundScore current = score_of(model, tensors, {});
   int64_t cost = 0;
   while (target_bytes <= 0 || current.peak > target_bytes) {
-    int best = -1;
+    std::vector<int> best;
     double best_value = 0;
     BoundScore best_score;
     int64_t best_cost = 0;
     for (size_t i = 0; i < candidates.size(); ++i) {
-      // Adding a candidate drops the chosen chains that share a step with it.
-      std::vector<int> next = {static_cast<int>(i)};
-      int64_t extra = candidates[i].extra_instructions;
-      bool already = false;
-      for (int c : choice) {
-        already = already || c == static_cast<int>(i);
-        const bool shares = candidates[c].first_step <= candidates[i].last_step &&
-                            candidates[i].first_step <= candidates[c].last_step;
-        if (shares) continue;
-        next.push_back(c);
-        extra += candidates[c].extra_instructions;
-      }
-      if (already || extra > max_extra) continue;
-      const BoundScore s = score_of(model, tensors, picked(candidates, next));
-      const double saved = s.peak < current.peak ? static_cast<double>(current.peak - s.peak)
-                                                 : (s.peak == current.peak ? (current.squares - s.squares) * 1e-12 : 0);
-      if (saved <= 0) continue;
-      const double value = saved / static_cast<double>(std::max<int64_t>(1, extra - cost + 1000));
-      if (best < 0 || value > best_value) {
-        best = static_cast<int>(i);
-        best_value = value;
-        best_score = s;
-        best_cost = extra;
+      if (std::find(choice.begin(), choice.end(), static_cast<int>(i)) != choice.end()) continue;
+      for (const bool trim : {false, true}) {
+        if (trim && !cuts) break;
+        const std::vector<int> next = with_candidate(candidates, index, choice, static_cast<int>(i), trim);
+        if (trim && next.size() <= with_candidate(candidates, index, choice, static_cast<int>(i), false).size()) break;
+        int64_t extra = 0;
+        for (int c : next) extra += candidates[c].extra_instructions;
+        if (extra > max_extra) continue;
+        const BoundScore s = score_of(model, tensors, picked(candidates, next));
+        const double saved = s.peak < current.peak
+                                 ? static_cast<double>(current.peak - s.peak)
+                                 : (s.peak == current.peak ? (current.squares - s.squares) * 1e-12 : 0);
+        if (saved <= 0) continue;
+        const double value = saved / static_cast<double>(std::max<int64_t>(1, extra - cost + 1000));
+        if (best.empty() || value > best_value) {
+          best = next;
+          best_value = value;
+          best_score = s;
+          best_cost = extra;
+        }
       }
     }
-    if (best < 0) break;
-    std::vector<int> next = {best};
-    for (int c : choice) {
-      if (candidates[c].first_step > candidates[best].last_step || candidates[best].first_step > candidates[c].last_step) {
-        next.push_back(c);
-      }
-    }
-    choice = next;
+    if (best.empty()) break;
+    choice = best;
     cost = best_cost;
     current = best_score;
   }
-  std::vector<FusedChain> chains = picked(candidates, choice);
+  return {choice, current, cost};
+}
+
+}  // namespace
+
+std::vector<FusedChain> choose_bands(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
+                                     const std::vector<FusedChain>& candidates, int64_t max_extra,
+                                     int64_t target_bytes) {
+  // The walk with cuts escapes a long chain holding the peak; the one without is kept where it does better
+  // (the greedy is not monotone in its moves): the lower bound, then the fewer instructions.
+  const CandidateIndex index(candidates);
+  const Choice plain = greedy_choice(model, tensors, candidates, index, max_extra, target_bytes, false);
+  const Choice cut = greedy_choice(model, tensors, candidates, index, max_extra, target_bytes, true);
+  const bool fits = target_bytes > 0 && plain.score.peak <= target_bytes && cut.score.peak <= target_bytes;
+  const bool take_cut = fits ? cut.cost < plain.cost
+                             : std::make_pair(cut.score.peak, cut.cost) < std::make_pair(plain.score.peak, plain.cost);
+  std::vector<FusedChain> chains = picked(candidates, take_cut ? cut.chains : plain.chains);
   for (FusedChain& c : chains) c.schedule = schedule_bands(c.layers, c.band_rows, c.pace);  // with its actions
   return chains;
 }

@@ -39,7 +39,8 @@ int band_step(const std::vector<FusedChain>& chains, int step);
 int64_t base_instructions(const CompiledModel& model);
 
 // The chains that bring banded_bound lowest within `max_extra` estimated instructions, added greedily by bytes
-// saved per extra instruction (an added chain replaces the chosen ones it shares a step with); stops as soon as
+// saved per extra instruction (an added chain replaces the chosen ones it shares a step with, or cuts them to
+// their steps before and after it); stops as soon as
 // the bound is at most `target_bytes` (0: as low as the cost allows).
 std::vector<FusedChain> choose_bands(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
                                      const std::vector<FusedChain>& candidates, int64_t max_extra,

@@ -146,6 +146,14 @@ BandSchedule schedule_bands(const std::vector<BandLayer>& layers, int64_t band_r
                    "a residual band layer reads rows of a different shape");
   }
   MICROAOT_CHECK(layers[0].skip == kNoSkip, "the first band layer has no skip operand");
+  const BandLayer& head = layers[0];
+  MICROAOT_CHECK(!head.layout_head || (head.extent == 1 && head.stride == 1 && head.pad == 0 &&
+                                       head.input_rows == head.output_rows),
+                 "a layout head maps output row y to input row y");
+  for (size_t j = 1; j < layers.size(); ++j) {
+    MICROAOT_CHECK(!layers[j].layout_head && (!head.layout_head || layers[j].skip != kChainInput),
+                   "a layout op only heads a chain, and no residual ADD reads its input");
+  }
   BandWalk sizing(layers, std::vector<int64_t>(layers.size() - 1, 0));
   sizing.run(band_rows, pace);
   BandWalk walk(layers, sizing.out.line_rows);

@@ -27,6 +27,10 @@ struct BandLayer {
   int64_t input_row_bytes = 0;  // one row of the input (width * depth * element size)
   int64_t output_row_bytes = 0;
   int skip = kNoSkip;
+  // A layout op at the chain's head (a TRANSPOSE from NCHW): output row y reads input bytes from
+  // y * input_row_bytes on, spread over the rest of the input rather than one row of it (input_rows =
+  // output_rows, extent 1, stride 1); the bytes below stay free for the chain's output as for any first layer.
+  bool layout_head = false;
 };
 
 // Layer `layer` computes its output rows [first_row, end_row) from its input rows [input_first, input_end),

@@ -203,5 +203,23 @@ TEST(Bands, ResidualAddOfTheChainInputLimitsTheOutputShift) {
   }
 }
 
+// A TRANSPOSE from NCHW at the chain's head: each band's output rows [a, b) read its input from row a on (the
+// emitter moves the input pointer by a rows), so the input stays whole and the chain is exact.
+TEST(Bands, LayoutHeadStreamsItsOutputRows) {
+  BandLayer head = layer(32, 1, 1, 0);
+  head.layout_head = true;
+  const std::vector<BandLayer> layers = {head, layer(32, 3, 2, 1), layer(16, 3, 1, 1), layer(16, 1, 1, 0)};
+  for (int64_t rows : {1, 2, 4, 16}) expect_exact(layers, rows);
+  const BandSchedule s = schedule_bands(layers, 2, BandPace::kEveryLayer);
+  for (const BandAction& a : s.actions) {
+    if (!a.is_call || a.call.layer != 0) continue;
+    EXPECT_EQ(a.call.input_first, a.call.first_row);
+    EXPECT_EQ(a.call.input_end, a.call.end_row);
+    EXPECT_EQ(a.call.input_row, a.call.first_row);
+  }
+  // The transposed map lives in a line buffer of one window: two output rows of the 3x3 stride 2 read 5 rows.
+  EXPECT_EQ(s.line_rows[0], 5);
+}
+
 }  // namespace
 }  // namespace microaot

@@ -53,7 +53,7 @@ KernelCall remap_call(const Graph& graph, const Op& op, const RemapTables& table
   for (const auto& dim : walk.offsets) all_offsets.insert(all_offsets.end(), dim.begin(), dim.end());
   for (uint8_t byte : fill) fill_values.push_back(static_cast<int8_t>(byte));
   KernelCall call;
-  call.stem = "remap";
+  call.stem = kRemapStem;
   call.params.set_int("rank", static_cast<int64_t>(walk.dims.size()));
   call.params.set_int("element_bytes", element_bytes);
   call.params.set_ints("out_dims", std::vector<int64_t>(walk.dims.begin(), walk.dims.end()));

@@ -12,7 +12,8 @@
 
 namespace microaot {
 
-constexpr int64_t kFillOffset = -1;  // a table entry for a coordinate that takes the fill value
+constexpr int64_t kFillOffset = -1;           // a table entry for a coordinate that takes the fill value
+inline constexpr char kRemapStem[] = "remap";  // the kernel every remap_call calls
 
 struct RemapTables {
   std::vector<int32_t> dims;                  // the output's dimensions as the kernel walks them
