@@ -136,6 +136,30 @@ TEST(CortexMBoards, CortexM55) {
   expect_vectors_match("micro_speech_int8", "cortex-m55", {0, 1});
 }
 
+// mww_hey_jarvis_int8 on a stream of 16 steps (vectors 0-7 twice, the state carried: `run --batch`) on the M55
+// against the host at every step: its last convolution (70 channels, one output pixel) takes the Helium rows
+// over two chunks of units, whose second chunk once took the first chunk's multipliers (58 for 53 at step 15).
+TEST(CortexMBoards, CortexM55MwwStreamMatchesTheHost) {
+  MICROAOT_REQUIRE_QEMU();
+  MICROAOT_REQUIRE_SHARED();
+  const std::string model = model_dir("models-recurrent/mww_hey_jarvis_int8");
+  const std::string tmp = make_temp_dir();
+  std::string outputs[2], errors;
+  for (int t = 0; t < 2; ++t) {
+    const std::string dir = tmp + "/" + std::to_string(t);
+    std::vector<std::string> run = {"run",     model + "/model.tflite", "--target", t == 0 ? "host" : "cortex-m55",
+                                    "--batch", "--output-dir",          dir};
+    for (int k = 0; k < 16; ++k) {
+      run.insert(run.end(), {"--input", model + "/vectors/" + std::to_string(k % 8) + ".input0.bin"});
+    }
+    ASSERT_EQ(run_microaot_capture(run, errors), 0) << errors;
+    for (int k = 0; k < 16; ++k) outputs[t] += read_text(dir + "/" + std::to_string(k) + "/output0.bin");
+  }
+  remove_dir(tmp);
+  EXPECT_EQ(outputs[0].size(), 16u);
+  EXPECT_EQ(outputs[1], outputs[0]);
+}
+
 // The report of the model as bench compiles it: for the Cortex-M4 (its DSP kernels and packed layers).
 json compile_report(const std::string& model) {
   const std::string out = make_temp_dir();

@@ -185,6 +185,10 @@ static inline void microaot_mve_row_times_units(const int8_t* row, const int8_t*
   int32_t first, u;
   for (first = 0; first < units; first += MICROAOT_MVE_UNITS_CHUNK) {
     const int32_t end = units - first < MICROAOT_MVE_UNITS_CHUNK ? units : first + MICROAOT_MVE_UNITS_CHUNK;
+    /* The output step indexes its per-unit multipliers and shifts from the chunk's first unit, as `sums`. */
+    microaot_mve_output_stage chunk = *stage;
+    chunk.multiplier += first;
+    chunk.shift += first;
     for (u = first; u < end; u += 2) {
       const int32_t second = u + 1 < end ? u + 1 : u; /* an odd last unit pairs with itself */
       const int8_t* w0 = weights + (size_t)u * (size_t)depth;
@@ -195,7 +199,7 @@ static inline void microaot_mve_row_times_units(const int8_t* row, const int8_t*
       sums[second - first] = (int32_t)((uint32_t)(bias != NULL ? bias[second] : 0) + (uint32_t)acc[1] +
                                        (uint32_t)input_offset * (uint32_t)acc[3]);
     }
-    microaot_mve_output_row(stage, sums, end - first, out + first);
+    microaot_mve_output_row(&chunk, sums, end - first, out + first);
   }
 }
 
