@@ -441,13 +441,15 @@ struct WideShape {
 
 // Windows (filter taps x input depth) beyond the packed kernels' one chunk (640 elements) and beyond 2,048:
 // odd depths and channel counts, strides and dilations of 2, 1x1 and k x k; the first is the layer
-// (3x3 over 128 channels). Each layer's weights below 65,536 bytes (the recipe's length; past it they are 0).
+// (3x3 over 128 channels), the last a single output pixel over more channels than the Helium rows' chunk (64).
+// Each layer's weights below 65,536 bytes (the recipe's length; past it they are 0).
 constexpr WideShape kWideConvolutions[] = {
     {6, 6, 128, 3, 3, 1, 1, true, 16},    // window 1,152
     {7, 7, 255, 3, 3, 2, 1, true, 9},     // 2,295, stride 2, odd depth and channels
     {7, 7, 96, 5, 5, 1, 2, true, 13},     // 2,400, dilation 2
     {5, 5, 1001, 1, 1, 2, 1, false, 6},   // 1x1 over 1,001 channels, stride 2 (FULLY_CONNECTED's go beyond 2,048)
     {6, 5, 231, 3, 1, 2, 1, false, 4},    // 693, a 3x1 filter, VALID
+    {3, 3, 80, 3, 3, 1, 1, false, 70},    // 720, one output pixel over 70 channels (the M55's units in two chunks)
 };
 // FULLY_CONNECTED depths up to 4,000 (micro_speech's), odd units and rows (batches).
 constexpr WideShape kWideFullyConnected[] = {

@@ -259,7 +259,7 @@ INSTANTIATE_TEST_SUITE_P(Palette, DspPaletteKernels,
 // Cortex-M55 (QEMU mps3-an547): three models focused on the stem's operator (padding, odd depths and channel
 // counts, row tails: the predicated loops' ends; seed 2's third depthwise model has a depth multiplier other
 // than 1, the gather path) and one random model, which the M55's other stems (DSP specialisations of the
-// families without a Helium kernel) may join.
+// families without a Helium kernel) may join; CONV_2D also the wide shapes.
 class MveImplementations : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MveImplementations, MatchThePortableKernel) {
@@ -283,6 +283,15 @@ TEST_P(MveImplementations, MatchThePortableKernel) {
                              &output),
             0)
       << output;
+  // The wide shapes (one case each, about 14 s), for the last one: a single output pixel over 70 channels, the
+  // Helium rows' units in two chunks of sums, each chunk requantized with its own channels' constants.
+  if (focus != nullptr && std::string(focus) == "CONV_2D") {
+    EXPECT_EQ(run_differential({"--kernel", stem, "--focus", focus, "--wide", "--max-tries", "200", "--target",
+                                "cortex-m55"},
+                               &output),
+              0)
+        << output;
+  }
 }
 
 std::vector<std::string> mve_cases() {

@@ -193,9 +193,6 @@ static inline __attribute__((always_inline)) void microaot_mve_output_row(const 
   if (c < channels) microaot_mve_output4(o, acc, c, 0, vctp32q((uint32_t)(channels - c)), out);
 }
 
-/* The units whose sums microaot_mve_row_times_units holds on the stack: the output step runs per chunk. */
-#define MICROAOT_MVE_UNITS_CHUNK 64
-
 /* The unit pairs' loop of one row (microaot_mve_unit_pairs): the operands at fixed offsets, which its assembly
  * reads. */
 typedef struct {
