@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "microaot/internal/mve_dot.h"
+#include "microaot/internal/mve_lanes.h"
 #include "microaot/internal/conv_window.h" /* microaot_conv_window_size */
 #include "microaot/kernels/conv.h"
 
@@ -52,36 +53,10 @@ static void fold_biases(const conv_params* p, const int8_t* filter, const int32_
   }
 }
 
-/* Vector copies of the gather (a window row is a few bytes to a few hundred: no library call), tail-predicated
- * low-overhead loops in assembly: 3 instructions per 16 bytes (GCC's intrinsics form took 12, the predicate
- * through VPR each time). */
-static inline void copy_s8(int8_t* dst, const int8_t* src, int32_t n) {
-  __asm__ volatile(
-      "wlstp.8 lr, %[n], 2f\n"
-      "1:\n\t"
-      "vldrb.8 q0, [%[src]], #16\n\t"
-      "vstrb.8 q0, [%[dst]], #16\n\t"
-      "letp lr, 1b\n"
-      "2:\n"
-      : [dst] "+r"(dst), [src] "+r"(src)
-      : [n] "r"(n)
-      : "q0", "lr", "memory");
-}
-static inline void fill_s8(int8_t* dst, int8x16_t value, int32_t n) {
-  __asm__ volatile(
-      "wlstp.8 lr, %[n], 2f\n"
-      "1:\n\t"
-      "vstrb.8 %q[v], [%[dst]], #16\n\t"
-      "letp lr, 1b\n"
-      "2:\n"
-      : [dst] "+r"(dst)
-      : [n] "r"(n), [v] "w"(value)
-      : "lr", "memory");
-}
-
 /* Output pixel (oy, ox)'s window in filter order into `window` (microaot_conv_window's result): taps outside
  * the image as the input zero point. Without column dilation each filter row is at most a fill, a copy and a
- * fill (the taps left of the image, inside, right of it), found once per pixel; with it, tap by tap. */
+ * fill (the taps left of the image, inside, right of it), found once per pixel; with it, tap by tap. The fills
+ * and copies are mve_lanes.h's vector loops (3 instructions per 16 bytes; no library call for a few bytes). */
 static void gather_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
   const int32_t depth = p->input_depth, row = p->filter_width * depth;
   const int32_t first_x = ox * p->stride_width - p->pad_width;
@@ -96,18 +71,18 @@ static void gather_window(const conv_params* p, const int8_t* image, int32_t oy,
     const ptrdiff_t row_start = ((ptrdiff_t)in_y * p->input_width + first_x) * depth;
     int32_t fx;
     if (in_y < 0 || in_y >= p->input_height) {
-      fill_s8(window, zero_point, row);
+      microaot_mve_fill(window, zero_point, row);
     } else if (p->dilation_width == 1) {
-      fill_s8(window, zero_point, lo * depth);
-      copy_s8(window + lo * depth, image + row_start + lo * depth, (hi - lo) * depth);
-      fill_s8(window + hi * depth, zero_point, (p->filter_width - hi) * depth);
+      microaot_mve_fill(window, zero_point, lo * depth);
+      microaot_mve_copy(window + lo * depth, image + row_start + lo * depth, (hi - lo) * depth);
+      microaot_mve_fill(window + hi * depth, zero_point, (p->filter_width - hi) * depth);
     } else {
       for (fx = 0; fx < p->filter_width; ++fx) {
         const int32_t in_x = first_x + fx * p->dilation_width;
         if (in_x >= 0 && in_x < p->input_width) {
-          copy_s8(window + fx * depth, image + row_start + in_x * depth - first_x * depth, depth);
+          microaot_mve_copy(window + fx * depth, image + row_start + in_x * depth - first_x * depth, depth);
         } else {
-          fill_s8(window + fx * depth, zero_point, depth);
+          microaot_mve_fill(window + fx * depth, zero_point, depth);
         }
       }
     }

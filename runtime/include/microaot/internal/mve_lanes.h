@@ -108,6 +108,19 @@ static inline __attribute__((always_inline)) void microaot_mve_lanes_out8x2(cons
   microaot_mve_lanes_requantize(s, odd1, mult, shift, full, po, out1 + 1);
 }
 
+/* n bytes of dst set to value's lanes: 16 a step, tail-predicated as microaot_mve_copy. */
+static inline void microaot_mve_fill(int8_t* dst, int8x16_t value, int32_t n) {
+  __asm__ volatile(
+      "wlstp.8 lr, %[n], 2f\n"
+      "1:\n\t"
+      "vstrb.8 %q[v], [%[dst]], #16\n\t"
+      "letp lr, 1b\n"
+      "2:\n"
+      : [dst] "+r"(dst)
+      : [n] "r"(n), [v] "w"(value)
+      : "lr", "memory");
+}
+
 /* n bytes from src to dst (not overlapping): 16 a step in a tail-predicated low-overhead loop, three
  * instructions per 16 bytes; the overlap variants' row copies, where the C library's memcpy takes several
  * instructions per byte. */
