@@ -63,7 +63,7 @@ FileSet emit_library(const CompiledModel& model) {
   files["memory_plan.txt"] =
       format_memory_plan(model.graph, request, model.plan, pool_layout(model)) + runtime_memory_text(model) +
       bands_plan_text(model);
-  files["memory_map.svg"] = render_memory_svg(model.graph, request, model.plan, pool_layout(model));
+  files["memory_map.svg"] = render_memory_svg(model.graph, request, model.plan, pool_layout(model), model.chains);
   files["network_info.txt"] = emit_network_info(model);
   files["report.json"] = emit_report_json(model);
   for (const CustomOpBinding& binding : model.options.custom_ops) {

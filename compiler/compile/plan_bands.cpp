@@ -318,17 +318,20 @@ int band_step(const std::vector<FusedChain>& chains, int step) {
 std::vector<BufferRecord> banded_records(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
                                          const std::vector<FusedChain>& chains) {
   std::vector<BufferRecord> records = tensors;
+  std::vector<int> outputs;  // a chain's line buffers' storage ids, found once per chain (not per record)
   for (const FusedChain& c : chains) {
+    outputs.clear();
+    for (int step = c.first_step; step < c.last_step; ++step) {
+      outputs.push_back(model.graph.storage_of(model.graph.ops[step].outputs[0]));
+    }
     // The chain runs in its first step's case: every step of it maps to that one.
     const auto at = [&](int step) { return c.contains(step) ? c.first_step : step; };
     for (BufferRecord& r : records) {
       r.first_op = at(r.first_op);
       r.last_op = at(r.last_op);
       if (r.kind != BufferKind::kTensor) continue;
-      for (int step = c.first_step; step < c.last_step; ++step) {
-        const size_t i = static_cast<size_t>(step - c.first_step);
-        if (model.graph.storage_of(model.graph.ops[step].outputs[0]) != r.tensor_id) continue;
-        r.size = align_up(c.schedule.line_rows[i] * c.layers[i].output_row_bytes, r.alignment);
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        if (outputs[i] == r.tensor_id) r.size = align_up(c.schedule.line_rows[i] * c.layers[i].output_row_bytes, r.alignment);
       }
     }
   }

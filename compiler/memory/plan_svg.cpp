@@ -112,7 +112,8 @@ void write_legend(std::ostringstream& out, const MemoryPlan& plan, const PoolLay
     x += 16 + kCharWidth * static_cast<double>(std::string(s->legend).size()) + 18;
   }
   out << "<text x=\"" << num(kLeft) << "\" y=\"62\">y: byte offset" << (pools.empty() ? "" : " in each pool")
-      << ", 0 at the bottom; x: op step; dashed outline: written in place over its input</text>\n";
+      << ", 0 at the bottom; x: op step; dashed outline: written in place over its input; green strip: fused"
+      << " bands</text>\n";
 }
 
 void write_panel_axes(std::ostringstream& out, const SvgLayout& l, const SvgPanel& panel) {
@@ -172,8 +173,38 @@ void write_peak_band(std::ostringstream& out, const SvgLayout& l, const PeakInfo
       << "\" font-size=\"9\" text-anchor=\"middle\" fill=\"#c62828\">peak " << peak.bytes << "</text>\n";
 }
 
+// A line buffer's rows for its tooltip ("" for any other buffer): the output of a chain's layer but the last.
+std::string line_buffer_note(const Graph& graph, const std::vector<FusedChain>& chains, const BufferRecord& r) {
+  if (r.kind != BufferKind::kTensor) return "";
+  for (const FusedChain& c : chains) {
+    for (size_t i = 0; i < c.schedule.line_rows.size() && i < c.layers.size(); ++i) {
+      const Op& op = graph.ops.at(static_cast<size_t>(c.first_step) + i);
+      if (graph.storage_of(op.outputs[0]) != r.tensor_id) continue;
+      return "\nline buffer: " + std::to_string(c.schedule.line_rows[i]) + " of " +
+             std::to_string(c.layers[i].output_rows) + " rows (fused bands, steps " + std::to_string(c.first_step) +
+             "-" + std::to_string(c.last_step) + ")";
+    }
+  }
+  return "";
+}
+
+// Drawn over the boxes like the peak, transparent to the mouse: each chain's steps, its band height above.
+void write_chains(std::ostringstream& out, const SvgLayout& l, const std::vector<FusedChain>& chains) {
+  for (const FusedChain& c : chains) {
+    const double x = l.x(c.first_step), w = l.x(c.last_step + 1) - x;
+    for (const SvgPanel& panel : l.panels) {
+      out << "<rect class=\"chain\" x=\"" << num(x) << "\" y=\"" << num(panel.top) << "\" width=\"" << num(w)
+          << "\" height=\"" << num(panel.plot_height) << "\" fill=\"#43a047\" fill-opacity=\"0.1\" stroke=\"#2e7d32\""
+          << " stroke-dasharray=\"2,2\" pointer-events=\"none\"/>\n";
+    }
+    out << "<text class=\"chain\" x=\"" << num(x + 2) << "\" y=\"" << num(l.panels.front().top - 14)
+        << "\" font-size=\"9\" fill=\"#2e7d32\">bands of " << c.band_rows << " rows, steps " << c.first_step << "-"
+        << c.last_step << "</text>\n";
+  }
+}
+
 void write_buffers(std::ostringstream& out, const Graph& graph, const PlanRequest& request, const MemoryPlan& plan,
-                   const PoolLayout& pools, const SvgLayout& l) {
+                   const PoolLayout& pools, const SvgLayout& l, const std::vector<FusedChain>& chains) {
   const std::vector<BufferRecord>& records = request.records;
   std::vector<std::string> in_place(records.size());
   for (const InPlaceUse& use : used_in_place(request, plan, pools)) {
@@ -197,7 +228,7 @@ void write_buffers(std::ostringstream& out, const Graph& graph, const PlanReques
         << r.size << " bytes at [" << offset << ", " << offset + r.size << ")"
         << (pools.empty() ? "" : " in pool " + xml(panel.pool)) << ", align " << r.alignment << "\nsteps "
         << xml(step_label(graph, r.first_op)) << " .. " << xml(step_label(graph, r.last_op)) << in_place[i]
-        << "</title></rect>\n";
+        << line_buffer_note(graph, chains, r) << "</title></rect>\n";
     const std::string tag = buffer_tag(r);
     if (w >= kCharWidth * static_cast<double>(tag.size()) + 4 && h >= 11) {
       out << "<text x=\"" << num(x + 2) << "\" y=\"" << num(y + h / 2 + 3) << "\">" << tag << "</text>\n";
@@ -280,7 +311,7 @@ SvgLayout memory_svg_layout(const Graph& graph, const PlanRequest& request, cons
 }
 
 std::string render_memory_svg(const Graph& graph, const PlanRequest& request, const MemoryPlan& plan,
-                              const PoolLayout& pools) {
+                              const PoolLayout& pools, const std::vector<FusedChain>& chains) {
   MICROAOT_CHECK(plan.offsets.size() == request.records.size(), "memory plan does not match its records");
   MICROAOT_CHECK(pools.empty() || pools.pool_of.size() == request.records.size(), "pools do not match the records");
   const SvgLayout l = memory_svg_layout(graph, request, plan, pools);
@@ -296,7 +327,8 @@ std::string render_memory_svg(const Graph& graph, const PlanRequest& request, co
   write_legend(out, plan, pools, peak.bytes);
   write_axes(out, graph, l);
   write_panel_titles(out, l, pools);
-  write_buffers(out, graph, request, plan, pools, l);
+  write_buffers(out, graph, request, plan, pools, l, chains);
+  write_chains(out, l, chains);
   write_peak_band(out, l, peak);
   write_levels(out, l, plan, pools, peak.bytes);
   if (request.records.empty()) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "memory/bands.h"
 #include "memory/buffer.h"
 #include "memory/plan_report.h"
 
@@ -41,8 +42,10 @@ SvgLayout memory_svg_layout(const Graph& graph, const PlanRequest& request, cons
 
 // The SVG text. Deterministic: fixed-point numbers with at most two decimals, no locale. Each buffer box is
 // <rect id="buf<record index>" class="tensor|scratch|input|output" ...> in its pool's panel with a <title>
-// tooltip; in-place outputs get a dashed outline. Zero-size buffers get no box.
+// tooltip; in-place outputs get a dashed outline. Zero-size buffers get no box. Each fused-band chain is a
+// translucent <rect class="chain"> over its steps, labelled with its band height, and a line buffer's tooltip
+// says how many of its map's rows it keeps.
 std::string render_memory_svg(const Graph& graph, const PlanRequest& request, const MemoryPlan& plan,
-                              const PoolLayout& pools = {});
+                              const PoolLayout& pools = {}, const std::vector<FusedChain>& chains = {});
 
 }  // namespace microaot

@@ -186,6 +186,35 @@ TEST(PlanSvg, TooltipsAndLinesCarryTheNumbers) {
   EXPECT_NE(svg.find("0 at the bottom"), std::string::npos);
 }
 
+// A fused-band chain over steps 0-1 (a in a line buffer of 2 of its 4 rows): a strip over its steps in the
+// panel, labelled with its band height, and the line buffer's rows in a's tooltip; the boxes unchanged.
+TEST(PlanSvg, ChainsAreStripsAndLineBuffersSayTheirRows) {
+  report_test::Example e = example();
+  FusedChain chain;
+  chain.first_step = 0;
+  chain.last_step = 1;
+  chain.band_rows = 1;
+  chain.layers.resize(2);
+  chain.layers[0].output_rows = chain.layers[1].output_rows = 4;
+  chain.schedule.line_rows = {2};
+  const std::string svg = render_memory_svg(e.graph, e.request, e.plan, {}, {chain});
+  const SvgLayout l = memory_svg_layout(e.graph, e.request, e.plan);
+  const std::vector<Element> elements = parse_xml(svg);
+  expect_boxes_match(e.request, e.plan, l, svg);
+  int strips = 0;
+  for (const Element& el : elements) {
+    if (el.name != "rect" || el.attributes.count("class") == 0 || el.attributes.at("class") != "chain") continue;
+    ++strips;
+    EXPECT_NEAR(number(el.attributes, "x"), l.left, 0.006);
+    EXPECT_NEAR(number(el.attributes, "width"), 2 * l.step_width, 0.011);
+  }
+  EXPECT_EQ(strips, 1);
+  EXPECT_NE(svg.find("bands of 1 rows, steps 0-1</text>"), std::string::npos);
+  EXPECT_NE(svg.find("line buffer: 2 of 4 rows (fused bands, steps 0-1)</title>"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("line buffer", svg.find("id=\"buf2\"")), std::string::npos) << "only a is a line buffer";
+  EXPECT_EQ(render_memory_svg(e.graph, e.request, e.plan).find("class=\"chain\""), std::string::npos);
+}
+
 // Each pool is a panel with its own scale; b no longer counts as written over a.
 TEST(PlanSvg, EachPoolIsAPanelOfItsOwn) {
   report_test::Example e = example();
