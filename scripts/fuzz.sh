@@ -59,9 +59,10 @@ done
 run() {
   local log="$build/$1.log" status=0
   echo "fuzz.sh: $1 for $3 s or $runs runs (seed $seed, $(ls "$2" | wc -l) corpus files, max_len $4)"
-  # -timeout: one input may take this long (the largest seeds need ~1 s under ASan);
+  # -timeout: one input may take this long (the fused-band choice makes the largest seeds, the VWW models,
+  # take up to 40 s under ASan with the fuzzer's coverage hooks: its greedy scores every candidate chain set);
   # -rss_limit_mb / -malloc_limit_mb: the compiler must not allocate without bound.
-  "$build/$1" "$2" -seed="$seed" -max_total_time="$3" -runs="$runs" -max_len="$4" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+  "$build/$1" "$2" -seed="$seed" -max_total_time="$3" -runs="$runs" -max_len="$4" -timeout=90 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
     -print_final_stats=1 -artifact_prefix="$build/findings/$1-" > "$log" 2>&1 || status=$?
   grep -v -E '^#[0-9]+|NEW_FUNC|^"|^###' "$log" | tail -n 40
   return "$status"
