@@ -336,13 +336,7 @@ std::string emit_network_info(const CompiledModel& model) {
 namespace {
 // --cluster-weights: the weights changed, per tensor.
 nlohmann::json clustered_json(const CompiledModel& model) {
-  nlohmann::json layers = nlohmann::json::array();
-  for (const ClusteredWeights& l : model.clustered.layers) {
-    layers.push_back({{"tensor", l.tensor}, {"op", l.op}, {"channels", l.channels},
-                      {"per_tensor", l.per_tensor}, {"values_before", l.most_values_before}, {"values_after", l.most_values_after},
-                      {"sqnr_db", std::isinf(l.sqnr_db) ? nlohmann::json(nullptr) : nlohmann::json(l.sqnr_db)}});
-  }
-  return {{"values", model.options.cluster_values}, {"weights_changed", true}, {"layers", layers}};
+  return {{"values", model.options.cluster_values}, {"weights_changed", true}, {"layers", clustered_weights_json(model.clustered)}};
 }
 
 // --executor graph: what this folder's firmware accepts of a blob (compile --blob-only --for, inspect BLOB

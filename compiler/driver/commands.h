@@ -38,6 +38,7 @@ struct CompileCommandOptions {
   std::vector<std::string> custom_ops;        // --custom-op values, parsed into compile
   std::vector<std::string> custom_sources;    // --custom-source FILE.c: run and bench build them (custom_op_options.h)
   TvmcOptions tvmc;                           // tvmc's spellings, folded into the fields above
+  std::vector<std::string> calibration;       // compile --calibration: for --quantize, or --cluster-weights' report
   CompileOptions compile;
 };
 void add_compile_options(CLI::App& app, CompileCommandOptions& options, const std::string& target_help);
@@ -136,7 +137,9 @@ struct QuantizedModel {
 };
 QuantizedModel quantize_model(const QuantizeCommandOptions& options);
 // `compile --quantize --calibration ...` (the quantize options without -o, --cc, --force).
-void add_compile_quantize_options(CLI::App& app, QuantizeCommandOptions& options, bool& enabled);
+// --calibration goes to `calibration`: --quantize reads it, and --cluster-weights measures its report with it.
+void add_compile_quantize_options(CLI::App& app, QuantizeCommandOptions& options, bool& enabled,
+                                  std::vector<std::string>& calibration);
 int compile_quantized_command(CompileCommandOptions& options, const CompileOutputOptions& output,
                               QuantizeCommandOptions quantize);
 // A .tflite model, or a graph blob (checked against the firmware folder `firmware_dir` when not empty).

@@ -13,6 +13,7 @@
 #include "codegen/emit.h"
 #include "codegen/graph_blob.h"
 #include "driver/blob_firmware.h"
+#include "driver/cluster_measure.h"
 #include "driver/commands.h"
 #include "driver/mlf_archive.h"
 #include "driver/output_dir.h"
@@ -185,10 +186,31 @@ int compile_many(CompileCommandOptions& options, const CompileOutputOptions& out
   std::printf("microaot: shared arena %lld bytes (headers included)\n", static_cast<long long>(arena));
   return 0;
 }
+
+// --cluster-weights, lossy: the rewritten model beside the code, and said so; with --calibration its error
+// report, measured on the host.
+void add_clustered_files(const CompileCommandOptions& options, const std::vector<uint8_t>& original,
+                         const CompiledModel& model, FileSet& library) {
+  const std::string name = module_names(model).prefix + "_clustered";
+  library.emplace(name + ".tflite", std::string(model.clustered.tflite.begin(), model.clustered.tflite.end()));
+  std::printf("microaot: %s", clustered_weights_text(model.clustered, model.options.cluster_values).c_str());
+  if (options.calibration.empty()) {
+    std::printf("microaot: --calibration SAMPLES measures each layer's output error against the unclustered model\n");
+    return;
+  }
+  const ClusterReport report = measure_clustering(options, original, model, name + ".tflite");
+  library.emplace(name + ".report.txt", cluster_report_text(report));
+  library.emplace(name + ".report.json", cluster_report_json(report));
+  for (const OutputError& e : report.outputs) std::printf("microaot: clustered %s\n", output_summary(e).c_str());
+}
 }  // namespace
 
 int compile_command(CompileCommandOptions& options, const CompileOutputOptions& output) {
   check_output_options(options, output);
+  if (!options.calibration.empty() && options.compile.cluster_values == 0) {
+    throw UsageError("--calibration goes with --quantize (the samples to quantize with) or --cluster-weights (the "
+                     "samples its error report is measured on)");
+  }
   if (!options.more_model_paths.empty()) return compile_many(options, output);
   return compile_model_bytes(options, output, read_binary_file(options.model_path), {});
 }
@@ -207,11 +229,7 @@ int compile_model_bytes(CompileCommandOptions& options, const CompileOutputOptio
   if (firmware) check_model_fits_firmware(model, *firmware);
   if (output.blob_only) return write_blob(output, model, options.model_path);
   FileSet library = emit_library(model);
-  if (model.options.cluster_values > 0) {  // lossy: the rewritten model beside the code, and said so
-    library.emplace(module_names(model).prefix + "_clustered.tflite",
-                    std::string(model.clustered.tflite.begin(), model.clustered.tflite.end()));
-    std::printf("microaot: %s", clustered_weights_text(model.clustered, model.options.cluster_values).c_str());
-  }
+  if (model.options.cluster_values > 0) add_clustered_files(options, bytes, model, library);
   for (const auto& [path, contents] : extra) {
     if (!library.emplace(path, contents).second) throw CompileError("'" + path + "' is a file of the library itself");
   }

@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
                     "replace an output microaot did not write, after moving it aside to NAME.microaot-backup-N");
   QuantizeCommandOptions compile_quantize;
   bool quantize_first = false;
-  add_compile_quantize_options(*compile, compile_quantize, quantize_first);
+  add_compile_quantize_options(*compile, compile_quantize, quantize_first, compile_options.calibration);
 
   RunCommandOptions run_options;
   CLI::App* run = app.add_subcommand("run", "compile, build for the host (or a Cortex-M board under QEMU), run on raw input files");

@@ -15,6 +15,7 @@
 
 #include "codegen/emit.h"
 #include "driver/commands.h"
+#include "driver/model_runs.h"
 #include "driver/output_dir.h"
 #include "frontend/tflite_reader.h"
 #include "ir/tensor_compare.h"
@@ -34,110 +35,6 @@ namespace microaot {
 
 namespace {
 constexpr const char* kDescription = "microaot quantize";
-
-using TensorValues = std::map<int, std::vector<float>>;  // tensor id -> float values of one sample
-
-AffineParams params_of(const Tensor& t) { return {t.quant.scale.at(0), static_cast<int32_t>(t.quant.zero_point.at(0))}; }
-
-// One element of an int8, uint8 or int16 tensor's bytes.
-int32_t integer_at(DType type, const std::vector<uint8_t>& bytes, size_t i) {
-  if (type == DType::kInt8) return static_cast<int8_t>(bytes[i]);
-  if (type == DType::kUInt8) return bytes[i];
-  int16_t v;
-  std::memcpy(&v, bytes.data() + 2 * i, sizeof v);
-  return v;
-}
-
-std::vector<float> as_floats(const Tensor& t, const std::vector<uint8_t>& bytes) {
-  std::vector<float> out;
-  if (t.dtype == DType::kFloat32) {
-    out.resize(bytes.size() / sizeof(float));
-    std::memcpy(out.data(), bytes.data(), out.size() * sizeof(float));
-  } else if ((t.dtype == DType::kInt8 || t.dtype == DType::kUInt8 || t.dtype == DType::kInt16) && !t.quant.empty()) {
-    const AffineParams p = params_of(t);
-    for (size_t i = 0; i < bytes.size() / dtype_size(t.dtype); ++i) {
-      out.push_back(dequantize_value(integer_at(t.dtype, bytes, i), p));
-    }
-  }
-  return out;
-}
-
-void write_bytes(const std::string& path, const void* data, size_t size) {
-  std::ofstream f(path, std::ios::binary);
-  f.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-  if (!f) throw CompileError("cannot write temporary file '" + path + "'");
-}
-
-// The model input files of each sample, in the model's input types (integer inputs quantized).
-std::vector<std::string> write_inputs(const Graph& g, const std::vector<CalibrationSample>& samples,
-                                      const std::string& dir) {
-  std::vector<std::string> files;
-  fs::create_directories(dir);
-  for (size_t k = 0; k < samples.size(); ++k) {
-    for (size_t i = 0; i < g.inputs.size(); ++i) {
-      const Tensor& t = g.tensor(g.inputs[i]);
-      const std::vector<float>& v = samples[k].inputs[i];
-      const std::string path = dir + "/" + std::to_string(k) + ".input" + std::to_string(i) + ".bin";
-      if (t.dtype == DType::kFloat32) {
-        write_bytes(path, v.data(), v.size() * sizeof(float));
-      } else {
-        std::vector<uint8_t> q(v.size() * dtype_size(t.dtype));
-        for (size_t e = 0; e < v.size(); ++e) {
-          const int32_t x = quantize_value(v[e], params_of(t), t.dtype);
-          if (t.dtype == DType::kInt16) {
-            const int16_t narrow = static_cast<int16_t>(x);
-            std::memcpy(q.data() + 2 * e, &narrow, sizeof narrow);
-          } else {
-            q[e] = static_cast<uint8_t>(x);  // int8's two's complement or uint8
-          }
-        }
-        write_bytes(path, q.data(), q.size());
-      }
-      files.push_back(path);
-    }
-  }
-  return files;
-}
-
-// Runs graph `g` on every sample with every intermediate kept; per sample, every tensor's values as floats
-// (integer ones dequantized). One host build serves all samples (`run --batch --fresh-state`; a model with
-// state runs them in order as one stream, the state carried from sample to sample).
-std::vector<TensorValues> run_and_dump(const Graph& g, const std::vector<CalibrationSample>& samples,
-                                       const QuantizeCommandOptions& o, const std::string& dir) {
-  fs::create_directories(dir);
-  const std::vector<uint8_t> bytes = write_tflite(g);
-  RunCommandOptions run;
-  run.base.model_path = dir + "/model.tflite";
-  write_bytes(run.base.model_path, bytes.data(), bytes.size());
-  run.inputs = write_inputs(g, samples, dir + "/inputs");
-  run.output_dir = dir + "/outputs";
-  run.dump_tensors_dir = dir + "/tensors";
-  run.batch = run.quiet = true;
-  run.fresh_state = !has_state(g);
-  run.cc = o.cc;
-  run.cflags = o.cflags;
-  run_command(run);
-  std::vector<TensorValues> values(samples.size());
-  for (size_t k = 0; k < samples.size(); ++k) {
-    const std::string sub = "/" + std::to_string(k);
-    for (const auto& entry : fs::directory_iterator(run.dump_tensors_dir + sub)) {
-      const std::string name = entry.path().stem().string();  // tN
-      if (name.size() < 2 || name[0] != 't') continue;
-      const int id = std::stoi(name.substr(1));
-      if (id >= 0 && id < static_cast<int>(g.tensors.size())) {
-        values[k][id] = as_floats(g.tensor(id), read_binary_file(entry.path().string()));
-      }
-    }
-    for (size_t i = 0; i < g.inputs.size(); ++i) {
-      values[k][g.inputs[i]] = as_floats(g.tensor(g.inputs[i]), read_binary_file(run.inputs[k * g.inputs.size() + i]));
-    }
-    for (size_t j = 0; j < g.outputs.size(); ++j) {
-      const std::string path = run.output_dir + sub + "/output" + std::to_string(j) + ".bin";
-      values[k][g.outputs[j]] = as_floats(g.tensor(g.outputs[j]), read_binary_file(path));
-    }
-  }
-  return values;
-}
 
 std::map<int, Range> measure_ranges(const Graph& g, const std::vector<TensorValues>& runs, RangeMethod method,
                                     DType type) {
@@ -159,46 +56,6 @@ std::map<int, Range> measure_ranges(const Graph& g, const std::vector<TensorValu
     if (!v.empty()) ranges[id] = estimate_range(std::move(v), method, DType::kInt16);
   }
   return ranges;
-}
-
-// Per sample values of tensor `id`; empty when a run kept no copy of it.
-std::vector<std::vector<float>> per_sample(const std::vector<TensorValues>& runs, int id) {
-  std::vector<std::vector<float>> out;
-  for (const TensorValues& run : runs) {
-    const auto it = run.find(id);
-    if (it == run.end()) return {};
-    out.push_back(it->second);
-  }
-  return out;
-}
-
-std::vector<float> flat(const std::vector<std::vector<float>>& v) {
-  std::vector<float> out;
-  for (const auto& s : v) out.insert(out.end(), s.begin(), s.end());
-  return out;
-}
-
-void fill_errors(QuantReport& report, const Graph& fg, const Graph& qg, const std::vector<TensorValues>& f,
-                 const std::vector<TensorValues>& q) {
-  for (const Op& op : fg.ops) {
-    const int id = op.outputs[0];
-    const auto ref = per_sample(f, id), got = per_sample(q, id);
-    if (ref.empty() || got.empty()) continue;
-    const Tensor& t = qg.tensor(id);
-    const bool kept_float = t.quant.empty();
-    report.layers.push_back({id, fg.tensor(id).name, describe_op(fg, op), dtype_name(t.dtype),
-                             kept_float ? 0.0f : t.quant.scale.at(0),
-                             kept_float ? 0 : static_cast<int>(t.quant.zero_point.at(0)), sqnr_db(flat(ref), flat(got))});
-  }
-  for (size_t j = 0; j < fg.outputs.size(); ++j) {
-    const Tensor& t = fg.tensor(fg.outputs[j]);
-    const auto ref = per_sample(f, fg.outputs[j]), got = per_sample(q, qg.outputs[j]);
-    if (ref.empty() || got.empty()) throw CompileError("the run kept no copy of output " + std::to_string(j));
-    OutputError e = compare_output(ref, got, t.shape.empty() ? 1 : t.shape.back());
-    e.tensor = fg.outputs[j];
-    e.name = t.name;
-    report.outputs.push_back(e);
-  }
 }
 
 DType interface_type(const std::string& value, DType activations, const char* option) {
@@ -294,12 +151,6 @@ void write_outputs(const std::vector<OutputFile>& files, const QuantizeCommandOp
   }
 }
 
-std::vector<CalibrationInputSpec> input_specs(const Graph& g) {
-  std::vector<CalibrationInputSpec> specs;
-  for (int id : g.inputs) specs.push_back({g.tensor(id).name, g.tensor(id).shape});
-  return specs;
-}
-
 // The options `quantize` and `compile --quantize` share (on compile, each needs --quantize).
 void add_quantize_settings(CLI::App& app, QuantizeCommandOptions& o, bool on_compile) {
   const std::vector<CLI::Option*> added = {
@@ -338,11 +189,14 @@ void add_quantize_options(CLI::App& app, QuantizeCommandOptions& o) {
   app.add_flag("--force", o.force, "replace output files microaot did not write, moving them aside first");
 }
 
-void add_compile_quantize_options(CLI::App& app, QuantizeCommandOptions& o, bool& enabled) {
+void add_compile_quantize_options(CLI::App& app, QuantizeCommandOptions& o, bool& enabled,
+                                  std::vector<std::string>& calibration) {
   app.add_flag("--quantize", enabled, "quantize the float model first (as `microaot quantize`), then compile the "
                                       "result; the quantized .tflite and its report are written into the folder");
-  app.add_option("--calibration", o.calibration, std::string(kCalibrationHelp) + "; with --quantize")
-      ->needs("--quantize");
+  app.add_option("--calibration", calibration,
+                 std::string(kCalibrationHelp) + " (for an integer model also in its input type); with --quantize, or "
+                 "with --cluster-weights: each layer's output error against the unclustered model, in "
+                 "NAME_clustered.report.txt and .json");
   add_quantize_settings(app, o, true);
 }
 
@@ -406,7 +260,9 @@ QuantizedModel quantize_model(const QuantizeCommandOptions& o) {
   const bool bias_correction = on_off(o.bias_correction, "--bias-correction");
   const std::vector<CalibrationSample> samples = read_calibration(o.calibration, input_specs(float_graph));
   TempDir work;
-  const std::vector<TensorValues> float_runs = run_and_dump(float_graph, samples, o, work.path() + "/float");
+  const HostRunSettings host{o.cc, o.cflags, {}, {}};
+  const std::vector<TensorValues> float_runs =
+      run_and_dump(write_tflite(float_graph), float_graph, samples, host, work.path() + "/float");
   const std::map<int, Range> ranges = measure_ranges(float_graph, float_runs, method, settings.activations);
   if (bias_correction) settings.input_means = input_channel_means(float_graph, float_runs);
   std::map<int, Range> int16_ranges;
@@ -432,10 +288,11 @@ QuantizedModel quantize_model(const QuantizeCommandOptions& o) {
                         fs::path(o.model_path).filename().string();
     bytes = write_tflite(quant);
     read_tflite(bytes);  // the schema verifier and microaot's own checks accept it
-    const std::vector<TensorValues> quant_runs = run_and_dump(quant, samples, o, work.path() + "/q" + std::to_string(pass));
-    report.layers.clear();
-    report.outputs.clear();
-    fill_errors(report, float_graph, quant, float_runs, quant_runs);
+    const std::vector<TensorValues> quant_runs =
+        run_and_dump(bytes, quant, samples, host, work.path() + "/q" + std::to_string(pass));
+    RunComparison errors = compare_runs(float_graph, quant, float_runs, quant_runs);
+    report.layers = std::move(errors.layers);
+    report.outputs = std::move(errors.outputs);
     if (o.activations != "mixed") break;
     if (pass == 0) {
       report.arena_int8 = report.arena_mixed = arena_of(bytes);
@@ -452,14 +309,7 @@ QuantizedModel quantize_model(const QuantizeCommandOptions& o) {
     out.summary += "microaot: " + std::to_string(report.kept_int16.size()) + " layer(s) kept int16; arena " +
                    std::to_string(report.arena_int8) + " -> " + std::to_string(report.arena_mixed) + " bytes\n";
   }
-  for (const OutputError& e : report.outputs) {
-    char line[512];
-    std::snprintf(line, sizeof line, "microaot: output '%s': SQNR %.2f dB, largest error %.6g%s\n", e.name.c_str(),
-                  e.sqnr_db, e.max_abs_error,
-                  e.rows > 0 ? (", top-1 agreement " + std::to_string(e.top1_agree) + "/" + std::to_string(e.rows)).c_str()
-                             : "");
-    out.summary += line;
-  }
+  for (const OutputError& e : report.outputs) out.summary += "microaot: " + output_summary(e) + "\n";
   return out;
 }
 
@@ -486,6 +336,7 @@ int compile_quantized_command(CompileCommandOptions& options, const CompileOutpu
     throw UsageError("--quantize compiles one model into a folder (no further models, --output-format or --blob-only)");
   }
   q.model_path = options.model_path;
+  q.calibration = options.calibration;
   const std::string name = fs::path(q.model_path).stem().string() + "_" + q.activations;
   q.output = name + ".tflite";
   const QuantizedModel model = quantize_model(q);

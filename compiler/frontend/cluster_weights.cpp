@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "frontend/model_reader.h"
@@ -196,6 +197,16 @@ std::string clustered_weights_text(const ClusteredModel& model, int k) {
             ", weights SQNR " + sqnr + "\n";
   }
   return text;
+}
+
+nlohmann::json clustered_weights_json(const ClusteredModel& model) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const ClusteredWeights& l : model.layers) {
+    layers.push_back({{"tensor", l.tensor}, {"op", l.op}, {"channels", l.channels}, {"per_tensor", l.per_tensor},
+                      {"values_before", l.most_values_before}, {"values_after", l.most_values_after},
+                      {"sqnr_db", std::isinf(l.sqnr_db) ? nlohmann::json(nullptr) : nlohmann::json(l.sqnr_db)}});
+  }
+  return layers;
 }
 
 }  // namespace microaot

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -51,5 +52,7 @@ ClusteredModel cluster_model_weights(const std::vector<uint8_t>& tflite, int k, 
 
 // The report's lines: one per tensor ("  CONV_2D 'name': 8 channels, 97 -> 16 values, weights SQNR 38.1 dB").
 std::string clustered_weights_text(const ClusteredModel& model, int k);
+// The same as a JSON array, one object per tensor (report.json, the cluster report).
+nlohmann::json clustered_weights_json(const ClusteredModel& model);
 
 }  // namespace microaot

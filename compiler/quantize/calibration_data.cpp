@@ -34,17 +34,34 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
 std::string describe_input(const CalibrationInputSpec& spec, size_t index) {
   std::string shape;
   for (int32_t d : spec.shape) shape += (shape.empty() ? "" : ",") + std::to_string(d);
-  return "input " + std::to_string(index) + " '" + spec.name + "' [" + shape + "] float32";
+  return "input " + std::to_string(index) + " '" + spec.name + "' [" + shape + "] " + dtype_name(spec.type);
+}
+
+bool reads_own_encoding(const CalibrationInputSpec& spec) { return spec.type != DType::kFloat32 && spec.scale > 0.0f; }
+
+// An integer input's own bytes (int8, uint8 or little-endian int16), dequantized.
+std::vector<float> dequantized(const std::vector<uint8_t>& bytes, const CalibrationInputSpec& spec) {
+  std::vector<float> values(static_cast<size_t>(spec.elements()));
+  for (size_t i = 0; i < values.size(); ++i) {
+    int32_t q = bytes[i];
+    if (spec.type == DType::kInt8) q = static_cast<int8_t>(bytes[i]);
+    if (spec.type == DType::kInt16) q = static_cast<int16_t>(bytes[2 * i] | bytes[2 * i + 1] << 8);
+    values[i] = static_cast<float>(q - spec.zero_point) * spec.scale;
+  }
+  return values;
 }
 
 std::vector<float> read_values(const std::string& path, const CalibrationInputSpec& spec, size_t index) {
   const std::vector<uint8_t> bytes = read_bytes(path);
   if (fs::path(path).extension() == ".npy") return parse_npy_float32(bytes, path, spec.elements());
   const uint64_t expected = static_cast<uint64_t>(spec.elements()) * sizeof(float);
+  const uint64_t own = static_cast<uint64_t>(spec.elements()) * dtype_size(spec.type);
+  if (reads_own_encoding(spec) && bytes.size() == own) return dequantized(bytes, spec);
   if (bytes.size() != expected) {
     throw CompileError("calibration file '" + path + "' has " + std::to_string(bytes.size()) + " bytes; " +
                        describe_input(spec, index) + " needs " + std::to_string(expected) +
-                       " (raw little-endian float32, no header)");
+                       " (raw little-endian float32, no header)" +
+                       (reads_own_encoding(spec) ? " or " + std::to_string(own) + " (its own type)" : ""));
   }
   std::vector<float> values(static_cast<size_t>(spec.elements()));
   std::memcpy(values.data(), bytes.data(), bytes.size());

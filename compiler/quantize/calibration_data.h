@@ -1,6 +1,7 @@
-// Calibration samples for `microaot quantize`: raw .bin files in the input's float32 layout (little-endian,
-// row-major, no header, as ../shared/models/*/vectors/ hold them) or .npy files (float32, C order), given
-// as files or folders of them. A file named KEY.inputI.bin (or .npy) is input I of sample KEY; a model with
+// Calibration samples for `microaot quantize` (and `compile --cluster-weights`): raw .bin files in the input's
+// float32 layout (little-endian, row-major, no header) or .npy files (float32, C order), given as files or
+// folders of them; for a quantized integer input also raw .bin files in the input's own type (as `run --input`
+// and ../shared/models/*_int8/vectors/ hold them), dequantized. A file named KEY.inputI.bin (or .npy) is input I of sample KEY; a model with
 // one input takes any other file as one sample. In a folder that has KEY.inputI files, the others (outputs,
 // notes) are left out. Anything that does not fit is refused, naming the file.
 #pragma once
@@ -9,11 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "ir/dtype.h"
+
 namespace microaot {
 
 struct CalibrationInputSpec {
   std::string name;
   std::vector<int32_t> shape;
+  DType type = DType::kFloat32;  // an integer type with a scale: its own encoding is read too
+  float scale = 0.0f;
+  int32_t zero_point = 0;
   int64_t elements() const;
 };
 

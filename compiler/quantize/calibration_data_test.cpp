@@ -84,6 +84,18 @@ TEST_F(CalibrationData, SeveralInputsPerSample) {
   expect_error({dir_.string()}, two, {"t", "no file for input 1"});
 }
 
+TEST_F(CalibrationData, AnIntegerInputReadsItsOwnTypeToo) {
+  const std::vector<CalibrationInputSpec> int8_input = {{"x", {1, 2}, DType::kInt8, 0.5f, -1}};
+  const std::string own = write("own.bin", std::string("\x01\xfd", 2));  // 1 and -3
+  EXPECT_EQ(read_calibration({own}, int8_input)[0].inputs[0], (std::vector<float>{1.0f, -1.0f}));
+  const std::string f = write("f.bin", floats({7.0f, 8.0f}));
+  EXPECT_EQ(read_calibration({f}, int8_input)[0].inputs[0], (std::vector<float>{7.0f, 8.0f}));
+  expect_error({write("odd.bin", "abc")}, int8_input, {"odd.bin", "needs 8", "or 2 (its own type)"});
+  const std::vector<CalibrationInputSpec> int16_input = {{"x", {1, 2}, DType::kInt16, 2.0f, 0}};
+  const std::string wide = write("wide.bin", std::string("\x02\x00\xff\xff", 4));  // 2 and -1
+  EXPECT_EQ(read_calibration({wide}, int16_input)[0].inputs[0], (std::vector<float>{4.0f, -2.0f}));
+}
+
 TEST_F(CalibrationData, WrongSizeIsRefusedNamingTheFile) {
   const std::string bad = write("bad.bin", floats({1.0f, 2.0f, 3.0f}));
   expect_error({bad}, one_input_, {bad, "12 bytes", "needs 8"});

@@ -69,24 +69,8 @@ std::string report_text(const QuantReport& r) {
     for (const std::string& layer : r.kept_int16) out += "  int16: " + layer + "\n";
     out += "\n";
   }
-  out += "SQNR of each quantized activation (dequantized) against the float model's, over the calibration samples\n";
-  char line[512];
-  std::snprintf(line, sizeof line, "%-6s %-28s %-5s %12s %5s %9s  %s\n", "tensor", "operator", "type", "scale", "zp",
-                "SQNR dB", "name");
-  out += line;
-  for (const LayerError& l : r.layers) {
-    std::snprintf(line, sizeof line, "%-6d %-28s %-5s %12.6g %5d %9s  %s\n", l.tensor, l.op.c_str(), l.type.c_str(),
-                  static_cast<double>(l.scale), l.zero_point, db(l.sqnr_db).c_str(), l.name.c_str());
-    out += line;
-  }
-  out += "\nOutputs\n";
-  for (const OutputError& o : r.outputs) {
-    std::snprintf(line, sizeof line, "  %s (tensor %d): SQNR %s dB, largest error %.6g", o.name.c_str(), o.tensor,
-                  db(o.sqnr_db).c_str(), o.max_abs_error);
-    out += line;
-    if (o.rows > 0) out += ", top-1 agreement " + std::to_string(o.top1_agree) + "/" + std::to_string(o.rows);
-    out += "\n";
-  }
+  out += errors_text("SQNR of each quantized activation (dequantized) against the float model's, over the "
+                     "calibration samples", r.layers, r.outputs);
   return out;
 }
 
@@ -108,19 +92,55 @@ std::string report_json(const QuantReport& r) {
     j["mixed"] = {{"target_sqnr_db", r.target_sqnr_db}, {"kept_int16", r.kept_int16},
                   {"arena_bytes_int8", r.arena_int8}, {"arena_bytes_mixed", r.arena_mixed}};
   }
+  add_errors_json(j, r.layers, r.outputs);
+  return j.dump(2) + "\n";
+}
+
+std::string errors_text(const std::string& heading, const std::vector<LayerError>& layers,
+                        const std::vector<OutputError>& outputs) {
+  std::string out = heading + "\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-6s %-28s %-5s %12s %5s %9s  %s\n", "tensor", "operator", "type", "scale", "zp",
+                "SQNR dB", "name");
+  out += line;
+  for (const LayerError& l : layers) {
+    std::snprintf(line, sizeof line, "%-6d %-28s %-5s %12.6g %5d %9s  %s\n", l.tensor, l.op.c_str(), l.type.c_str(),
+                  static_cast<double>(l.scale), l.zero_point, db(l.sqnr_db).c_str(), l.name.c_str());
+    out += line;
+  }
+  out += "\nOutputs\n";
+  for (const OutputError& o : outputs) {
+    std::snprintf(line, sizeof line, "  %s (tensor %d): SQNR %s dB, largest error %.6g", o.name.c_str(), o.tensor,
+                  db(o.sqnr_db).c_str(), o.max_abs_error);
+    out += line;
+    if (o.rows > 0) out += ", top-1 agreement " + std::to_string(o.top1_agree) + "/" + std::to_string(o.rows);
+    out += "\n";
+  }
+  return out;
+}
+
+void add_errors_json(nlohmann::json& j, const std::vector<LayerError>& layers, const std::vector<OutputError>& outputs) {
   j["layers"] = nlohmann::json::array();
-  for (const LayerError& l : r.layers) {
+  for (const LayerError& l : layers) {
     j["layers"].push_back({{"tensor", l.tensor}, {"name", l.name}, {"operator", l.op}, {"type", l.type}, {"scale", l.scale},
                            {"zero_point", l.zero_point}, {"sqnr_db", db_json(l.sqnr_db)}});
   }
   j["outputs"] = nlohmann::json::array();
-  for (const OutputError& o : r.outputs) {
+  for (const OutputError& o : outputs) {
     nlohmann::json e = {{"tensor", o.tensor}, {"name", o.name}, {"sqnr_db", db_json(o.sqnr_db)},
                         {"max_abs_error", o.max_abs_error}};
     if (o.rows > 0) e["top1_agreement"] = {{"agree", o.top1_agree}, {"rows", o.rows}};
     j["outputs"].push_back(e);
   }
-  return j.dump(2) + "\n";
+}
+
+std::string output_summary(const OutputError& e) {
+  char line[512];
+  std::snprintf(line, sizeof line, "output '%s': SQNR %s dB, largest error %.6g", e.name.c_str(), db(e.sqnr_db).c_str(),
+                e.max_abs_error);
+  std::string text = line;
+  if (e.rows > 0) text += ", top-1 agreement " + std::to_string(e.top1_agree) + "/" + std::to_string(e.rows);
+  return text;
 }
 
 }  // namespace microaot

@@ -4,6 +4,7 @@
 // along the last dimension, for outputs that are class scores).
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -59,5 +60,14 @@ constexpr const char* kReportJsonKey = "microaot_quantize_report";
 
 std::string report_text(const QuantReport& report);
 std::string report_json(const QuantReport& report);
+
+// The per-layer table (under `heading`) and the outputs' lines, as every error report prints them
+// (quantize's, and compile --cluster-weights --calibration's); and the same as JSON "layers" and "outputs".
+std::string errors_text(const std::string& heading, const std::vector<LayerError>& layers,
+                        const std::vector<OutputError>& outputs);
+void add_errors_json(nlohmann::json& report, const std::vector<LayerError>& layers,
+                     const std::vector<OutputError>& outputs);
+// An output's line as the commands print it: "output 'NAME': SQNR 41.20 dB, largest error 0.01, top-1 ...".
+std::string output_summary(const OutputError& e);
 
 }  // namespace microaot
