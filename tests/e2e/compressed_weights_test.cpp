@@ -14,7 +14,9 @@
 namespace microaot::e2e {
 namespace {
 
-class CompressedWeights : public ::testing::TestWithParam<int> {
+// A fresh temporary folder per test, and a skip without ../shared.
+template <class Base>
+class WithSharedAndTemp : public Base {
  protected:
   void SetUp() override {
     if (!shared_available()) GTEST_SKIP() << "../shared is missing";
@@ -23,6 +25,11 @@ class CompressedWeights : public ::testing::TestWithParam<int> {
   void TearDown() override {
     if (!tmp_.empty()) remove_dir(tmp_);
   }
+  std::string tmp_;
+};
+
+class CompressedWeights : public WithSharedAndTemp<::testing::TestWithParam<int>> {
+ protected:
   // Runs KWS clustered to GetParam() values with --compress-weights `compress` on vector 0; the output's bytes.
   std::vector<uint8_t> run_kws(const std::string& compress, const std::string& executor) {
     const std::string model = shared_dir() + "/models/kws_dscnn_int8";
@@ -37,7 +44,6 @@ class CompressedWeights : public ::testing::TestWithParam<int> {
         << errors;
     return read_file(dir + "/output0.bin");
   }
-  std::string tmp_;
 };
 
 TEST_P(CompressedWeights, ClusteredKwsRunsBitExactWithItsUncompressedSelf) {
@@ -69,15 +75,8 @@ INSTANTIATE_TEST_SUITE_P(Kws, CompressedWeights, ::testing::Values(2, 8, 16));
 // The error report of --cluster-weights K --calibration (issue 32, item 3), as the quantizer's: the output's
 // SQNR it states is the one of the two models' own outputs, and clustering the clustered model again changes
 // nothing.
-class ClusterReport : public ::testing::Test {
+class ClusterReport : public WithSharedAndTemp<::testing::Test> {
  protected:
-  void SetUp() override {
-    if (!shared_available()) GTEST_SKIP() << "../shared is missing";
-    tmp_ = make_temp_dir();
-  }
-  void TearDown() override {
-    if (!tmp_.empty()) remove_dir(tmp_);
-  }
   const std::string model_ = shared_dir() + "/models/kws_dscnn_int8/model.tflite";
   const std::string input_ = shared_dir() + "/models/kws_dscnn_int8/vectors/0.input0.bin";
   nlohmann::json compile_with_report(const std::string& model, const std::string& k, const std::string& out) {
@@ -97,7 +96,6 @@ class ClusterReport : public ::testing::Test {
         << errors;
     return read_file(dir + "/output0.bin");
   }
-  std::string tmp_;
 };
 
 TEST_F(ClusterReport, StatesTheOutputErrorOfTheTwoModelsAndExactWhereNothingChanged) {
