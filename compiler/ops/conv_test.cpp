@@ -315,7 +315,7 @@ TEST(ConvHandler, PointwiseTakesTheDspPaletteKernelWhereItsDecodePays) {
 // A 3x3 layer on a DSP cpu: balanced's default keeps the packed k x k kernel over int8 weights (the k x k palette
 // kernel would cost 1.12-1.47x the layer: docs/compressed-weights.md); --compress-weights lossless takes the k x k
 // DSP palette kernel, with the packed k x k kernel's table (padding's products folded in) and params (input_offset
-// the padding's value), and a scratch of the block and one gathered window.
+// the padding's value), and a scratch of the block, two widened windows, one gathered and two pixels' outputs.
 TEST(ConvHandler, KxkTakesTheDspPaletteKernelWhenAPaletteIsAskedFor) {
   Spec s;
   s.input = {1, 8, 8, 4}, s.filter = {4, 3, 3, 4}, s.output = {1, 8, 8, 4};
@@ -333,7 +333,7 @@ TEST(ConvHandler, KxkTakesTheDspPaletteKernelWhenAPaletteIsAskedFor) {
   EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk_palette");
   ASSERT_EQ(call.args.size(), 5u);
   EXPECT_EQ(g.tensor(call.args[1]).data[0] & ~MICROAOT_PALETTE_SHARED, 2);  // the filter's values: 1 + i % 3
-  EXPECT_EQ(call.scratch_bytes, MICROAOT_PACKED_KXK_PALETTE_BYTES(36));
+  EXPECT_EQ(call.scratch_bytes, MICROAOT_PACKED_KXK_PALETTE_BYTES(36, 4));
   EXPECT_EQ(call.params.find("input_offset")->integer, 10);
   EXPECT_EQ(palette_facts(g, call).int8_bytes, 4 * 36);
 }
