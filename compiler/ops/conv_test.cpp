@@ -338,6 +338,26 @@ TEST(ConvHandler, KxkTakesTheDspPaletteKernelWhenAPaletteIsAskedFor) {
   EXPECT_EQ(palette_facts(g, call).int8_bytes, 4 * 36);
 }
 
+// A 3x3 window of 720 elements (past the one chunk the k x k DSP palette kernel gathers) keeps the portable palette
+// kernel on a DSP cpu, and its specialisation (network_info.txt) says why; a 3x3x3 window (not whole words) takes
+// the DSP one.
+TEST(ConvHandler, KxkSaysWhyItKeepsThePortablePaletteKernel) {
+  Target asked = parse_target("cortex-m4");
+  asked.optimize_balanced = true;
+  asked.compress_bits = default_compress_bits(asked);
+  asked.compress_fast_only = false;
+  Spec wide;
+  wide.input = {1, 4, 4, 80}, wide.filter = {4, 3, 3, 80}, wide.output = {1, 4, 4, 4};
+  Graph g = build(wide);
+  const KernelCall call = lower_in_place_for_test(g, asked);
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_palette");
+  EXPECT_NE(call.specialisation.find("not the k x k DSP palette kernel: a window of 720 elements, past the 640"),
+            std::string::npos)
+      << call.specialisation;
+  Graph stem = build(Spec{});
+  EXPECT_EQ(lower_in_place_for_test(stem, asked).info().function(), "microaot_conv_2d_s8_packed_kxk_palette");
+}
+
 // --optimize size: the same layer on the same DSP cpu keeps the portable kernel and the model's weights.
 TEST(ConvHandler, PointwiseKeepsThePortableKernelWhenOptimizingForSize) {
   Spec s;
