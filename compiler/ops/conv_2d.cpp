@@ -117,6 +117,12 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   if (filter_dim(graph, op, 3) == g.input_c && use_dsp_palette(graph, op, target, call, g, pixels)) return;
   if (use_palette_weights(target, call, filter, constant_values<int8_t>(filter), channels,
                           static_cast<int32_t>(filter.num_elements() / channels), "conv_2d_s8_palette")) {
+    if (target.kernels_use_dsp() && !is_matrix_product(g)) {
+      const std::string why = packed_kxk_palette_refusal(target, channels, filter.num_elements() / channels,
+                                                         filter_dim(graph, op, 3) != g.input_c);
+      call.specialisation += "; not the k x k DSP palette kernel: " +
+                             (why.empty() ? std::string("the packed k x k kernel does not take the layer") : why);
+    }
     return;
   }
   call.specialisation = packed_conv_refusal(target, g, filter_dim(graph, op, 3));

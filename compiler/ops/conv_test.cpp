@@ -315,7 +315,7 @@ TEST(ConvHandler, PointwiseTakesTheDspPaletteKernelWhereItsDecodePays) {
 // A 3x3 layer on a DSP cpu: balanced's default keeps the packed k x k kernel over int8 weights (the k x k palette
 // kernel would cost 1.12-1.47x the layer: docs/compressed-weights.md); --compress-weights lossless takes the k x k
 // DSP palette kernel, with the packed k x k kernel's table (padding's products folded in) and params (input_offset
-// the padding's value), and a scratch of the block and one gathered window.
+// the padding's value), and a scratch of the block, two widened windows, one gathered and two pixels' outputs.
 TEST(ConvHandler, KxkTakesTheDspPaletteKernelWhenAPaletteIsAskedFor) {
   Spec s;
   s.input = {1, 8, 8, 4}, s.filter = {4, 3, 3, 4}, s.output = {1, 8, 8, 4};
@@ -333,9 +333,29 @@ TEST(ConvHandler, KxkTakesTheDspPaletteKernelWhenAPaletteIsAskedFor) {
   EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk_palette");
   ASSERT_EQ(call.args.size(), 5u);
   EXPECT_EQ(g.tensor(call.args[1]).data[0] & ~MICROAOT_PALETTE_SHARED, 2);  // the filter's values: 1 + i % 3
-  EXPECT_EQ(call.scratch_bytes, MICROAOT_PACKED_KXK_PALETTE_BYTES(36));
+  EXPECT_EQ(call.scratch_bytes, MICROAOT_PACKED_KXK_PALETTE_BYTES(36, 4));
   EXPECT_EQ(call.params.find("input_offset")->integer, 10);
   EXPECT_EQ(palette_facts(g, call).int8_bytes, 4 * 36);
+}
+
+// A 3x3 window of 720 elements (past the one chunk the k x k DSP palette kernel gathers) keeps the portable palette
+// kernel on a DSP cpu, and its specialisation (network_info.txt) says why; a 3x3x3 window (not whole words) takes
+// the DSP one.
+TEST(ConvHandler, KxkSaysWhyItKeepsThePortablePaletteKernel) {
+  Target asked = parse_target("cortex-m4");
+  asked.optimize_balanced = true;
+  asked.compress_bits = default_compress_bits(asked);
+  asked.compress_fast_only = false;
+  Spec wide;
+  wide.input = {1, 4, 4, 80}, wide.filter = {4, 3, 3, 80}, wide.output = {1, 4, 4, 4};
+  Graph g = build(wide);
+  const KernelCall call = lower_in_place_for_test(g, asked);
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_palette");
+  EXPECT_NE(call.specialisation.find("not the k x k DSP palette kernel: a window of 720 elements, past the 640"),
+            std::string::npos)
+      << call.specialisation;
+  Graph stem = build(Spec{});
+  EXPECT_EQ(lower_in_place_for_test(stem, asked).info().function(), "microaot_conv_2d_s8_packed_kxk_palette");
 }
 
 // --optimize size: the same layer on the same DSP cpu keeps the portable kernel and the model's weights.

@@ -240,8 +240,8 @@ bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& 
 
 bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, KernelCall& call, const Tensor& weights,
                                     int32_t units, int32_t window) {
-  // Never at the default: within 1.15x of the packed kernel only at about 16 channels, where its code (about 4 KB)
-  // outweighs the layer's savings (IC's 16-channel 3x3 layer: 1.1 KB); nor in fused bands (a decode per band).
+  // Never at the default: it has no in-place variant and is not cut in fused bands (a decode per band), and its
+  // scratch (a block of up to 10 KB) and code would cost the RAM and flash the default keeps.
   if (must_pay(target, weights) || !target.kernels_use_dsp() || !MICROAOT_PACKED_KXK_PALETTE_FITS(window) ||
       !packed_refusal(target, units, 0).empty()) {
     return false;
@@ -252,11 +252,36 @@ bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, Ke
   KernelCall packed = call;
   if (!use_packed_window_weights(graph, target, packed, "conv_2d_s8_packed_kxk", units, window, false)) return false;
   take_packed_palette(call, packed, weights, palette, kPackedKxkPaletteStem,
-                      MICROAOT_PACKED_KXK_PALETTE_BYTES(int64_t{window}), static_cast<int64_t>(rows.size()),
-                      ", 4 channels' windows at a time decoded to int16 for SMLAD, inner pixels' filter rows read in "
-                      "place (padding = input zero point)");
+                      MICROAOT_PACKED_KXK_PALETTE_BYTES(window, units), static_cast<int64_t>(rows.size()),
+                      ", " + std::to_string(microaot_packed_kxk_palette_units(window, units)) +
+                          " channels' windows at a time decoded to int16, two pixels' windows gathered and widened "
+                          "against them (padding = input zero point)");
   return true;
 }
+
+std::string packed_kxk_palette_refusal(const Target& target, int32_t units, int64_t window, bool grouped) {
+  if (grouped) return "a grouped filter";
+  if (!MICROAOT_PACKED_KXK_PALETTE_FITS(window)) {
+    return "a window of " + std::to_string(window) + " elements, past the " +
+           std::to_string(MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW) + " it gathers in one chunk";
+  }
+  const std::string packed = packed_refusal(target, units, 0);
+  return packed.empty() ? "" : packed.substr(packed.find(": ") + 2);
+}
+
+namespace {
+
+// A CONV_2D call's window (filter height x width x depth), from its params.
+int64_t conv_window_of(const KernelCall& call) {
+  int64_t window = 1;
+  for (const char* field : {"filter_height", "filter_width", "filter_depth"}) {
+    const ParamValue* value = call.params.find(field);
+    window *= value != nullptr ? value->integer : 0;
+  }
+  return window;
+}
+
+}  // namespace
 
 PaletteFacts palette_facts(const Graph& graph, const KernelCall& call) {
   const std::string suffix = "_palette";
@@ -270,7 +295,7 @@ PaletteFacts palette_facts(const Graph& graph, const KernelCall& call) {
   if (bits == 0 || call.scratch_bytes <= 0) return {};
   const bool shared = (indices.data[0] & MICROAOT_PALETTE_SHARED) != 0;
   const int64_t n = call.stem == kPackedPaletteStem      ? call.scratch_bytes / MICROAOT_PACKED_PALETTE_BLOCK_BYTES(1)
-                    : call.stem == kPackedKxkPaletteStem ? call.scratch_bytes / MICROAOT_PACKED_KXK_PALETTE_BYTES(1)
+                    : call.stem == kPackedKxkPaletteStem ? conv_window_of(call)
                                                          : call.scratch_bytes;
   const int64_t rows = (indices.byte_size() - 1) / static_cast<int64_t>(row_bytes(static_cast<int32_t>(n), bits));
   return {bits, shared, rows * n, indices.byte_size() + table.byte_size()};

@@ -67,10 +67,10 @@ constexpr int64_t kPalettePixelQuadCost = 19, kPaletteMacCostPercent = 5, kPalet
 int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth);
 bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth);
 
-// The k x k DSP palette kernel (microaot_conv_2d_s8_packed_kxk_palette): the same over each output pixel's window
-// of `window` elements. It runs about 1.3-1.4 instructions per MAC (Cortex-M4, bench per_op, clustered IC), where
-// the packed k x k raw-form kernel runs 0.93-1.25 (its gather and widening of each window are shared by all
-// channels): 1.12x the packed kernel at 16 channels, 1.24-1.47x at 32 and 64. So only a palette asked for
+// The k x k DSP palette kernel (microaot_conv_2d_s8_packed_kxk_palette): a block of channels decoded, then the
+// packed k x k kernel's gathered and widened windows against it in the _w16 row loops. Against the packed k x k
+// raw-form kernel (Cortex-M4, bench per_op, clustered IC): 0.91-1.04x at 3 to 32 input channels, 1.18-1.36x at 64
+// (each window is gathered and widened once per block of 8 channels there). Only a palette asked for
 // (--compress-weights, or TFLM's) takes it, instead of the portable palette kernel (about 9-11x).
 inline const char* const kPackedKxkPaletteStem = "conv_2d_s8_packed_kxk_palette";
 
@@ -85,6 +85,11 @@ bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& 
 // only where the palette is asked for (not the fast-only default).
 bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, KernelCall& call, const Tensor& weights,
                                     int32_t units, int32_t window);
+
+// Why a k x k CONV_2D of `units` channels over windows of `window` elements (`grouped`: filter depth other than
+// the input's) on a DSP target keeps the portable palette kernel (network_info.txt); empty where the k x k DSP
+// palette kernel's own limits take it.
+std::string packed_kxk_palette_refusal(const Target& target, int32_t units, int64_t window, bool grouped);
 
 // What a bound call (its derived constants in the graph) over palettised weights holds, for the reports: bits 0
 // for any other call.

@@ -224,28 +224,33 @@ TEST(PaletteKernels, PackedPaletteMatchesTheUnpalettisedKernel) {
   }
 }
 
-// The k x k DSP palette kernel (its C definitions here) against conv_2d_s8: windows of whole words (depth 1 under a
-// filter 4 wide: rows too short to read in place, every window gathered; depths of whole words: inner pixels' rows
-// read in place), padding (the zero point in the gathered taps), strides, column dilation, 1 to 11 channels, 1 to 8
-// bits, batches, clamps; the output step's table holds the bias and the zero point's products, input_offset stays.
+// The k x k DSP palette kernel (its C definitions here) against conv_2d_s8: windows of whole words and not (depth 1
+// under a filter 4 wide, odd depths: the zero-padded last group), padding (the zero point in the gathered taps),
+// strides, column dilation, 1 to 11 channels, and 64-deep 3x3 windows of up to 30 channels (blocks of 8, the last
+// partial), 1 to 8 bits, batches, clamps, odd output widths (a last single pixel); the output step's table holds
+// the bias and the zero point's products, input_offset stays.
 TEST(PaletteKernels, PackedKxkPaletteMatchesTheUnpalettisedKernel) {
   std::mt19937 rng(37);
-  for (int trial = 0; trial < 80; ++trial) {
+  for (int trial = 0; trial < 100; ++trial) {
     Geometry g = random_geometry(rng, false, 1);
     g.in_h += 2, g.in_w += 3;  // inner pixels too
-    if (trial % 4 == 0) {
+    g.out_c = 1 + trial % 11;
+    if (trial % 5 == 0) {
       g.in_c = 1, g.filter_w = 4, g.dilation_w = 1;
+    } else if (trial % 5 == 1) {
+      g.in_c = 1 + 2 * (trial % 4), g.filter_h = 1 + trial % 3, g.filter_w = 3;
+    } else if (trial % 5 == 2) {
+      g.in_c = 64, g.filter_h = g.filter_w = 3, g.out_c = 9 + trial % 22;
     } else {
       g.in_c = 4 * (1 + trial % 5), g.filter_h = 1 + trial % 3, g.filter_w = 1 + (trial / 3) % 3;
     }
-    g.out_c = 1 + trial % 11;
     g.pad_h = std::min(g.pad_h, g.filter_h - 1), g.pad_w = std::min(trial % 2, g.filter_w - 1);
     g.out_h = (g.in_h + 2 * g.pad_h - ((g.filter_h - 1) * g.dilation_h + 1)) / g.stride_h + 1;
     g.out_w = (g.in_w + 2 * g.pad_w - ((g.filter_w - 1) * g.dilation_w + 1)) / g.stride_w + 1;
     const int window = g.filter_h * g.filter_w * g.in_c;
     const PackedCase c = packed_case(rng, g, window, trial, true);
     std::vector<int8_t> got(c.expected.size(), 0x55);
-    std::vector<int32_t> scratch(static_cast<size_t>(MICROAOT_PACKED_KXK_PALETTE_BYTES(window) / 4));
+    std::vector<int32_t> scratch(static_cast<size_t>(MICROAOT_PACKED_KXK_PALETTE_BYTES(window, g.out_c) / 4));
     ASSERT_EQ(microaot_conv_2d_s8_packed_kxk_palette(&c.packed, c.input.data(), c.l.packed.indices.data(),
                                                      c.l.packed.table.data(), c.step.data(), got.data(),
                                                      scratch.data()),
@@ -255,8 +260,8 @@ TEST(PaletteKernels, PackedKxkPaletteMatchesTheUnpalettisedKernel) {
   }
 }
 
-// The k x k DSP palette kernel refuses a corrupt header, a window not of whole words or a grouped filter, and a
-// missing table, its output unwritten.
+// The k x k DSP palette kernel refuses a corrupt header, a window longer than a block takes or a grouped filter,
+// and a missing table, its output unwritten.
 TEST(PaletteKernels, PackedKxkPaletteRefusesWhatItDoesNotTake) {
   std::mt19937 rng(38);
   Layer l = random_palette(rng, 4, 12, 4);
@@ -276,7 +281,7 @@ TEST(PaletteKernels, PackedKxkPaletteRefusesWhatItDoesNotTake) {
   l.packed.indices[0] = 0;
   EXPECT_EQ(call(step.data()), MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
   l.packed.indices[0] = 4;
-  p.input_depth = p.filter_depth = 3;  // a window of 9
+  p.input_depth = p.filter_depth = 4 + MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW / 3;  // a window past the most
   EXPECT_EQ(call(step.data()), MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
   p.input_depth = 8;  // grouped
   EXPECT_EQ(call(step.data()), MICROAOT_STATUS_VALUE_OUT_OF_RANGE);

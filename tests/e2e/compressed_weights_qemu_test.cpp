@@ -75,10 +75,11 @@ TEST(CompressedWeightsM4, PointwisePalettesCostAtMostFifteenPercentPerLayer) {
   EXPECT_EQ(by_default["weights_bytes"], packed["weights_bytes"]);
 }
 
-// IC clustered to 16 with --compress-weights lossless: its k x k layers take the k x k DSP palette kernel (not the
-// portable palette kernel, 9-11x the packed kernel's instructions), bit-exact on the M4 with the same clustered model
-// uncompressed (the packed kernels over int8 weights): at 16 channels within 1.15x of the packed kernel, at 32 and
-// 64 within 1.5x (measured 1.24-1.47x: docs/compressed-weights.md).
+// IC clustered to 16 with --compress-weights lossless: every k x k layer, the stem's window of 27 too, takes the k x
+// k DSP palette kernel (not the portable palette kernel, 9-11x the packed kernel's instructions), bit-exact on the
+// M4 with the same clustered model uncompressed (the packed kernels over int8 weights): the stem and the 16- and
+// 32-channel layers within 1.15x of the packed kernel, the 64-channel ones within 1.45x (measured 0.91-1.04x and
+// 1.18-1.36x: docs/compressed-weights.md).
 TEST(CompressedWeightsM4, ClusteredIcTakesTheKxkPaletteKernelBitExact) {
   MICROAOT_REQUIRE_QEMU();
   if (!shared_available()) GTEST_SKIP() << "../shared is missing";
@@ -96,10 +97,10 @@ TEST(CompressedWeightsM4, ClusteredIcTakesTheKxkPaletteKernelBitExact) {
     if (a[i]["kernel"] != "microaot_conv_2d_s8_packed_kxk_palette") continue;
     ++kxk;
     const double ratio = a[i]["instructions"].get<double>() / b[i]["instructions"].get<double>();
-    const bool sixteen = i <= 2;  // the first residual block's 3x3 layers, 16 -> 16 (the stem is step 0)
-    EXPECT_LE(ratio, sixteen ? 1.15 : 1.5) << "step " << i;
+    const bool narrow = i <= 5;  // the stem, 16 -> 16 (x2), 16 -> 32 and 32 -> 32; then 32 -> 64 and 64 -> 64
+    EXPECT_LE(ratio, narrow ? 1.15 : 1.45) << "step " << i;
   }
-  EXPECT_EQ(kxk, 6);  // every 3x3 layer but the stem (a window of 27: not whole words)
+  EXPECT_EQ(kxk, 7);  // every 3x3 layer
   EXPECT_LT(palette["weights_bytes"].get<int64_t>(), packed["weights_bytes"].get<int64_t>());
 }
 

@@ -1,91 +1,31 @@
-/* int8 k x k CONV_2D over palettised weights on the DSP (microaot/kernels/packed.h): four output channels at a
- * time decoded into a block of the whole window in the int16 layout of the packed loops
- * (microaot/internal/palette_dot.h), then every output pixel's window against it: an inner pixel's filter rows read
- * in place (each a run of the image row), an edge pixel's window gathered first (padding taps as the input zero
- * point, which the folded bias of the output step's table cancels). Each weight is decoded once per call. */
-#include <stddef.h>
-
-#include "microaot/internal/conv_window.h"
+/* int8 k x k CONV_2D over palettised weights on the DSP (microaot/kernels/packed.h): a block of output channels
+ * decoded into the scratch as the _w16 kernels' weights (microaot/internal/palette_dot.h), then the packed k x k
+ * kernel's own work against it: each pair of output pixels' windows gathered and widened
+ * (microaot/internal/templates/packed_kxk_windows.h, padding taps as the input zero point, which the folded bias
+ * of the output step's table cancels) and multiplied by the block's channel pairs in the _w16 row loops
+ * (microaot_packed_rows_w16: 12 instructions per 16 MACs). Each weight is decoded once per call, each window
+ * gathered and widened once per block. */
+/* microaot-links: kernels/dsp/packed_rows_w16.c */
+#define MICROAOT_PACKED_WIDE_WEIGHTS 1
 #include "microaot/internal/palette_dot.h"
-#include "microaot/internal/palette_step.h"
-#include "microaot/kernels/packed.h"
+#include "microaot/internal/templates/packed_kxk_windows.h"
 
-typedef microaot_conv_2d_params_q conv_params;
-
-/* Filter rows shorter than this many groups are not read in place: a call per row costs more than the gather. */
-#define MIN_RUN_GROUPS 2
-
-#if defined(__GNUC__)
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE static inline
-#endif
-
-/* The output columns [first, last] whose windows' columns are all inside the image (empty: first > last). */
-static void inner_columns(const conv_params* p, int32_t* first, int32_t* last) {
-  const int32_t room = p->input_width - p->filter_width + p->pad_width; /* the last column's x0 + pad */
-  *first = (p->pad_width + p->stride_width - 1) / p->stride_width;
-  *last = room < 0 ? -1 : room / p->stride_width;
-  if (*last > p->output_width - 1) *last = p->output_width - 1;
-}
-
-/* One pixel's window against the block: its filter rows read in place from `tap` (its first tap), or, NULL, the
- * window gathered first. */
-ALWAYS_INLINE void pixel_dot(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, const int8_t* tap,
-                             const uint32_t* block, int8_t* gathered, int32_t acc[4]) {
-  const int32_t run_groups = p->filter_width * p->input_depth / 4, groups = microaot_conv_window_size(p) / 4;
-  const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const uint32_t* pair = block;
-  const uint32_t* next = block + 4 * (size_t)groups;
-  int32_t fy;
-  if (tap == NULL) {
-    microaot_conv_window(p, image, oy, ox, gathered);
-    microaot_palette_dot_span(pair, next, gathered, groups, acc);
-    return;
-  }
-  for (fy = 0; fy < p->filter_height; ++fy, tap += row_step, pair += 4 * run_groups, next += 4 * run_groups) {
-    microaot_palette_dot_span(pair, next, tap, run_groups, acc);
-  }
-}
-
-/* One quad's `count` channels of every output pixel (output: the quad's first channel of pixel 0) from the block;
- * inlined twice, for whole quads (count 4, unrolled steps) and a last partial one. An inner pixel (rows inside the
- * image, columns within [first, last]) reads its filter rows in place when they are runs of whole groups. */
-ALWAYS_INLINE void quad_pixels(const conv_params* p, const int8_t* input, const uint32_t* block, int8_t* gathered,
-                               const int32_t* step, int32_t count, int8_t* output) {
-  const int32_t run = p->filter_width * p->input_depth;
-  const int runs = p->dilation_width == 1 && run % 4 == 0 && run / 4 >= MIN_RUN_GROUPS;
-  const size_t depth = (size_t)p->input_depth, image_size = (size_t)p->input_height * (size_t)p->input_width * depth;
-  const size_t pixel_step = (size_t)p->stride_width * depth;
-  int32_t b, oy, ox, first, last;
-  inner_columns(p, &first, &last);
-  for (b = 0; b < p->batches; ++b) {
-    const int8_t* const image = input + (size_t)b * image_size;
-    for (oy = 0; oy < p->output_height; ++oy) {
-      const int32_t y = oy * p->stride_height - p->pad_height;
-      const int inner_row = runs && y >= 0 && y + (p->filter_height - 1) * p->dilation_height < p->input_height;
-      /* the first tap of column ox's window, for the inner columns */
-      const int8_t* tap = inner_row && first <= last
-                              ? image + ((size_t)y * (size_t)p->input_width +
-                                         (size_t)(first * p->stride_width - p->pad_width)) * depth
-                              : NULL;
-      for (ox = 0; ox < p->output_width; ++ox, output += p->output_depth) {
-        const int inner = tap != NULL && ox >= first && ox <= last;
-        int32_t acc[4];
-        if (count == 4) {
-          microaot_palette_quad_start4(step, acc);
-        } else {
-          microaot_palette_quad_start(step, count, acc);
-        }
-        pixel_dot(p, image, oy, ox, inner ? tap : NULL, block, gathered, acc);
-        if (inner) tap += pixel_step;
-        if (count == 4) {
-          microaot_palette_quad_store4(acc, step, output);
-        } else {
-          microaot_palette_quad_store(acc, step, count, output);
-        }
-      }
-    }
+/* The block's `units` channels of output row `oy` (of one image): pixel pairs through `outputs` (two pixels'
+ * units bytes), then copied to their places (output: the row's first pixel, at the block's first channel). */
+static void block_row(const conv_params* p, const int8_t* image, int32_t oy, const uint32_t* block, int32_t units,
+                      const microaot_dsp_output_stage* stage, const int32_t* step, const window_scratch* s,
+                      int8_t* outputs, int8_t* output) {
+  const int32_t groups = s->gathered_bytes / 4;
+  const size_t pixel_bytes = (size_t)p->output_depth;
+  int32_t ox;
+  for (ox = 0; ox < p->output_width; ox += 2, output += 2 * pixel_bytes) {
+    const int pair = ox + 1 < p->output_width;
+    widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
+    if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
+    microaot_packed_rows_w16(s->rows, (const int32_t*)block, groups, units, stage, step, outputs,
+                             pair ? outputs + units : NULL);
+    memcpy(output, outputs, (size_t)units);
+    if (pair) memcpy(output + pixel_bytes, outputs + units, (size_t)units);
   }
 }
 
@@ -93,27 +33,41 @@ microaot_status microaot_conv_2d_s8_packed_kxk_palette(const microaot_conv_2d_pa
                                                        const uint8_t* indices, const int8_t* table,
                                                        const int32_t* requant, int8_t* output, void* scratch) {
   const int32_t units = params->output_depth, window = microaot_conv_window_size(params);
+  const int32_t most = microaot_packed_kxk_palette_units(window, units);
+  const size_t image_bytes = (size_t)params->input_height * (size_t)params->input_width * (size_t)params->input_depth;
+  const size_t row_bytes = (size_t)params->output_width * (size_t)units;
+  const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(params, NULL);
   uint32_t* const block = (uint32_t*)scratch;
-  int8_t* const gathered = (int8_t*)scratch + MICROAOT_PACKED_PALETTE_BLOCK_BYTES(window);
+  window_scratch s;
+  size_t unit_words;
+  int8_t* outputs;
   int bits;
-  int32_t u;
+  int32_t u, row;
   if (indices == NULL || table == NULL || requant == NULL || block == NULL) return MICROAOT_STATUS_NULL_POINTER;
   bits = microaot_palette_bits(indices);
   if (bits == 0 || !MICROAOT_PACKED_KXK_PALETTE_FITS(window) || params->filter_depth != params->input_depth) {
     return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
   }
-  for (u = 0; u < units; u += 4) {
+  unit_words = (size_t)MICROAOT_PACKED_KXK_PALETTE_UNIT_BYTES(window) / 4;
+  s.rows = block + (size_t)most * unit_words;
+  s.gathered = (int8_t*)s.rows + MICROAOT_PACKED_CHUNK_ROWS_BYTES(window);
+  s.gathered_bytes = 4 * microaot_packed_groups(window);
+  outputs = s.gathered + s.gathered_bytes;
+  /* The gathered window's bytes past its end, up to a whole group, are never gathered into (their weights are
+   * zeros too). */
+  memset(s.gathered + window, 0, (size_t)(s.gathered_bytes - window));
+  for (u = 0; u < units; u += most) {
+    const int32_t count = units - u < most ? units - u : most;
     const int32_t* const step = requant + (u / 2) * MICROAOT_PACKED_STEP_WORDS;
-    microaot_palette_decode_quad(indices, bits, table, (size_t)u, units - u < 4 ? units - u : 4, window, block);
-    if (units - u >= 4) {
-      quad_pixels(params, input, block, gathered, step, 4, output + u);
-    } else {
-      quad_pixels(params, input, block, gathered, step, units - u, output + u);
+    int32_t q;
+    for (q = 0; q < count; q += 4) {
+      microaot_palette_decode_quad(indices, bits, table, (size_t)(u + q), count - q < 4 ? count - q : 4, window,
+                                   block + (size_t)q * unit_words);
     }
-  }
-  if (params->activation_min != -128 || params->activation_max != 127) {
-    microaot_packed_clamp_row(output, params->batches * params->output_height * params->output_width * units,
-                              params->activation_min, params->activation_max);
+    for (row = 0; row < params->batches * params->output_height; ++row) {
+      block_row(params, input + (size_t)(row / params->output_height) * image_bytes, row % params->output_height,
+                block, count, &stage, step, &s, outputs, output + (size_t)row * row_bytes + u);
+    }
   }
   return MICROAOT_STATUS_OK;
 }

@@ -55,37 +55,45 @@ MICROAOT_PALETTE_INLINE void microaot_palette_stream_w16(const uint8_t* row, con
   }
 }
 
-/* Channel `channel`'s n weights (n a multiple of 4) into dst[0], dst[1] (group 0), dst[4], dst[5], ...: the
- * unit's two words per group in the layout above. The widths clustering gives most (2, 3, 4 bits) inlined with
- * their constant; 7 and 8 bits index by index. */
+/* Elements i .. i + 3 of the row, those at or past n as zeros: a group index by index (the widths the stream
+ * does not take, and the last partial group of a row of n not a multiple of 4, never read past the row). */
+static inline void microaot_palette_group_w16(const uint8_t* row, const int8_t* values, int bits, size_t i, size_t n,
+                                              uint32_t* dst) {
+  int8_t e[4];
+  size_t k;
+  for (k = 0; k < 4; ++k) e[k] = i + k < n ? values[microaot_palette_index(row, i + k, bits)] : 0;
+  dst[0] = microaot_palette_lanes(e[0], e[2]);
+  dst[1] = microaot_palette_lanes(e[1], e[3]);
+}
+
+/* Channel `channel`'s n weights into dst[0], dst[1] (group 0), dst[4], dst[5], ...: the unit's two words per
+ * group in the layout above, the last group's elements past n as zeros. The widths clustering gives most (2, 3,
+ * 4 bits) inlined with their constant; 7 and 8 bits index by index. */
 static inline void microaot_palette_decode_w16(const uint8_t* indices, int bits, const int8_t* table,
                                                size_t channel, int32_t n, uint32_t* dst) {
   const uint8_t* row = indices + 1 + channel * microaot_palette_row_bytes((size_t)n, bits);
   const int8_t* const values = microaot_palette_values(indices, bits, table, channel);
-  const uint32_t* const end = dst + (size_t)n;
+  const int32_t whole = n & ~3;
+  uint32_t* const end = dst + (size_t)whole;
   size_t i = 0;
   switch (bits) {
-    case 2: microaot_palette_stream_w16(row, values, 2, dst, end); return;
-    case 3: microaot_palette_stream_w16(row, values, 3, dst, end); return;
-    case 4: microaot_palette_stream_w16(row, values, 4, dst, end); return;
-    case 1: case 5: case 6: microaot_palette_stream_w16(row, values, bits, dst, end); return;
-    default: break;
+    case 2: microaot_palette_stream_w16(row, values, 2, dst, end); break;
+    case 3: microaot_palette_stream_w16(row, values, 3, dst, end); break;
+    case 4: microaot_palette_stream_w16(row, values, 4, dst, end); break;
+    case 1: case 5: case 6: microaot_palette_stream_w16(row, values, bits, dst, end); break;
+    default:
+      for (; dst != end; dst += 4, i += 4) microaot_palette_group_w16(row, values, bits, i, (size_t)n, dst);
+      break;
   }
-  for (; dst != end; dst += 4, i += 4) {
-    const int8_t e0 = values[microaot_palette_index(row, i, bits)];
-    const int8_t e1 = values[microaot_palette_index(row, i + 1, bits)];
-    const int8_t e2 = values[microaot_palette_index(row, i + 2, bits)];
-    const int8_t e3 = values[microaot_palette_index(row, i + 3, bits)];
-    dst[0] = microaot_palette_lanes(e0, e2);
-    dst[1] = microaot_palette_lanes(e1, e3);
-  }
+  if (whole != n) microaot_palette_group_w16(row, values, bits, (size_t)whole, (size_t)n, end);
 }
 
-/* Channels first .. first + count - 1 (count 1..4) into the block (MICROAOT_PALETTE_QUAD_WORDS * n / 4 words);
- * the absent channels of a last partial quad as zeros. */
+/* Channels first .. first + count - 1 (count 1..4) of rows of n weights into the block
+ * (MICROAOT_PALETTE_QUAD_WORDS words per group of 4, the last group zero-padded); the absent channels of a last
+ * partial quad as zeros. */
 static inline void microaot_palette_decode_quad(const uint8_t* indices, int bits, const int8_t* table, size_t first,
                                                 int32_t count, int32_t n, uint32_t* block) {
-  const size_t pair_words = (size_t)n; /* 4 words per group of 4 elements */
+  const size_t pair_words = 4 * (((size_t)n + 3) / 4); /* 4 words per group of 4 elements */
   int32_t j;
   for (j = 0; j < 4; ++j) {
     uint32_t* const dst = block + (size_t)(j / 2) * pair_words + (size_t)(2 * (j % 2));

@@ -90,16 +90,35 @@ microaot_status microaot_conv_2d_s8_packed_palette(const microaot_conv_2d_params
                                                    const uint8_t* indices, const int8_t* table,
                                                    const int32_t* requant, int8_t* output, void* scratch);
 
-/* A k x k CONV_2D (any window, stride, dilation and padding; filter_depth = input_depth) over palettised weights,
- * as microaot_conv_2d_s8_packed_palette over each output pixel's window (the k x k packed kernel's params and
- * table: input_offset the padding's value): four output channels' windows decoded into the scratch, then every
- * output pixel's window against them, an inner pixel's filter rows read in place, an edge pixel's window gathered
- * after the block. Takes windows MICROAOT_PACKED_KXK_PALETTE_FITS (whole words, a bounded block), else returns
- * MICROAOT_STATUS_VALUE_OUT_OF_RANGE; scratch: MICROAOT_PACKED_KXK_PALETTE_BYTES(window). */
-#define MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW 576
-#define MICROAOT_PACKED_KXK_PALETTE_FITS(window) \
-  ((window) > 0 && (window) % 4 == 0 && (window) <= MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW)
-#define MICROAOT_PACKED_KXK_PALETTE_BYTES(window) (MICROAOT_PACKED_PALETTE_BLOCK_BYTES(window) + (window))
+/* A k x k CONV_2D (any window, stride, dilation and padding; filter_depth = input_depth) over palettised weights
+ * with the k x k packed kernel's params and table (input_offset the padding's value; the _w16 form's table): a
+ * block of MICROAOT_PACKED_KXK_PALETTE_UNITS(window, units) output channels decoded into the scratch as the _w16
+ * kernel's weights, then every pair of output pixels' windows gathered and widened (as the k x k packed kernel's)
+ * against the block through the _w16 row loops (two pixels against two channels). Takes windows
+ * MICROAOT_PACKED_KXK_PALETTE_FITS (one chunk), else returns MICROAOT_STATUS_VALUE_OUT_OF_RANGE; scratch:
+ * MICROAOT_PACKED_KXK_PALETTE_BYTES(window, units). */
+#define MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW MICROAOT_PACKED_CHUNK
+#define MICROAOT_PACKED_KXK_PALETTE_FITS(window) ((window) > 0 && (window) <= MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW)
+/* The decoded block's bytes at most (its channels then as many as fit, in whole quads, at least one): the more
+ * channels, the fewer times each window is gathered and widened. */
+#define MICROAOT_PACKED_KXK_PALETTE_BLOCK_MAX 10240
+/* One channel's decoded window: two int16 words per group of four elements. */
+#define MICROAOT_PACKED_KXK_PALETTE_UNIT_BYTES(window) (8 * (((window) + 3) / 4))
+/* The block's channels: as many as fit, balanced over the blocks (32 channels at 14 a block: 2 of 16, not
+ * 12 + 12 + 8). */
+static inline int32_t microaot_packed_kxk_palette_units(int32_t window, int32_t units) {
+  const int32_t unit_bytes = window > 0 ? MICROAOT_PACKED_KXK_PALETTE_UNIT_BYTES(window) : 8;
+  int32_t most = MICROAOT_PACKED_KXK_PALETTE_BLOCK_MAX / unit_bytes / 4 * 4, blocks;
+  if (most < 4) most = 4;
+  if (units < 1) units = 1;
+  blocks = (units + most - 1) / most;
+  return ((units + blocks - 1) / blocks + 3) / 4 * 4;
+}
+/* The block, the two widened windows and the gathered one (MICROAOT_PACKED_CHUNK_WINDOWS_BYTES), then the block's
+ * outputs of two pixels. */
+#define MICROAOT_PACKED_KXK_PALETTE_BYTES(window, units)                                                   \
+  ((MICROAOT_PACKED_KXK_PALETTE_UNIT_BYTES(window) + 2) * microaot_packed_kxk_palette_units(window, units) + \
+   MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(window))
 microaot_status microaot_conv_2d_s8_packed_kxk_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                        const uint8_t* indices, const int8_t* table,
                                                        const int32_t* requant, int8_t* output, void* scratch);

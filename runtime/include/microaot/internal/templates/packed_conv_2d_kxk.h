@@ -10,24 +10,12 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "microaot/internal/conv_window.h"
-#include "microaot/packed_matmul.h"
-
-typedef microaot_conv_2d_params_q conv_params;
+#include "microaot/internal/templates/packed_kxk_windows.h"
 
 /* A 1x1 filter without padding: each window is one input pixel (input_offset unread: no padding taps). */
 static int is_pixel_window(const conv_params* p) {
   return p->filter_height == 1 && p->filter_width == 1 && p->pad_height == 0 && p->pad_width == 0;
 }
-
-/* Where the scratch's parts start for a window of one chunk (convolve): the widened rows, then the gathered window
- * (or filter row), and the gathered window's length in whole groups (computed once: after a gather the compiler
- * cannot know p unchanged). */
-typedef struct {
-  uint32_t* rows;
-  int8_t* gathered;
-  int32_t gathered_bytes;
-} window_scratch;
 
 static window_scratch split_scratch(const conv_params* p, void* scratch) {
   window_scratch s;
@@ -35,73 +23,6 @@ static window_scratch split_scratch(const conv_params* p, void* scratch) {
   s.gathered = (int8_t*)scratch + MICROAOT_PACKED_CHUNK_ROWS_BYTES(microaot_conv_window_size(p));
   s.gathered_bytes = 4 * microaot_packed_groups(microaot_conv_window_size(p));
   return s;
-}
-
-/* n bytes from src to dst a word at a time (the windows' runs are short: no library call). */
-static void copy_run(int8_t* dst, const int8_t* src, int32_t n) {
-  for (; n >= 4; n -= 4, dst += 4, src += 4) {
-    const uint32_t word = microaot_dsp_load4(src);
-    memcpy(dst, &word, 4);
-  }
-  for (; n > 0; --n) *dst++ = *src++;
-}
-
-/* Filter row fy of the window of output pixel (oy, ox) as int8 into dst (filter_width * input_depth bytes): the
- * input zero point for a row outside the image, else tap by tap (an edge window's row: its runs are few). */
-static void gather_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy, int8_t* dst) {
-  const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
-  if (in_y < 0 || in_y >= p->input_height) {
-    memset(dst, (int8_t)-p->input_offset, (size_t)(p->filter_width * p->input_depth));
-    return;
-  }
-  microaot_conv_window_row(p, image + (size_t)in_y * (size_t)p->input_width * (size_t)p->input_depth, 1, ox, dst);
-}
-
-/* Filter row fy's taps straight from the image when they are all inside it (a run of whole groups), NULL when
- * the row must be gathered. */
-static const int8_t* direct_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy) {
-  const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
-  const int32_t first_x = ox * p->stride_width - p->pad_width;
-  const int32_t last_x = first_x + (p->filter_width - 1) * p->dilation_width;
-  if (in_y < 0 || in_y >= p->input_height || p->dilation_width != 1 || first_x < 0 || last_x >= p->input_width) {
-    return NULL;
-  }
-  return image + ((size_t)in_y * (size_t)p->input_width + (size_t)first_x) * (size_t)p->input_depth;
-}
-
-/* The window of output pixel (oy, ox), one with taps outside the image, as int8 into `window`, row by row.
- * Out of line: one call per edge window, and gather_window's fast loop keeps its registers. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static void gather_edge_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
-  const int32_t run = p->filter_width * p->input_depth;
-  int32_t fy;
-  for (fy = 0; fy < p->filter_height; ++fy, window += run) gather_row(p, image, oy, ox, fy, window);
-}
-
-/* The window of output pixel (oy, ox) as int8 into `window`: the rows' runs copied straight when every row is
- * inside the image (one bounds test per window), else through gather_edge_window. */
-static void gather_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
-  const int32_t run = p->filter_width * p->input_depth;
-  const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
-  const int8_t* tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
-  const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
-  int32_t fy;
-  if (tap == NULL) {
-    gather_edge_window(p, image, oy, ox, window);
-    return;
-  }
-  for (fy = 0; fy < p->filter_height; ++fy, window += run, tap += row_step) copy_run(window, tap, run);
-}
-
-/* The window of output pixel (oy, ox) widened into dst (every `stride` words, as microaot_packed_widen):
- * gathered whole, then widened as whole groups (the gathered window's pad bytes are zeros, see
- * convolve; their weights are zeros too): no byte-wise tail, and one widening call per window. */
-static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, const window_scratch* s,
-                         uint32_t* dst, int32_t stride) {
-  gather_window(p, image, oy, ox, s->gathered);
-  microaot_packed_widen(s->gathered, s->gathered_bytes, dst, stride);
 }
 
 /* A window longer than MICROAOT_PACKED_CHUNK, reduced in chunks (microaot_packed_sums_chunk): the two output
