@@ -96,9 +96,8 @@ TEST(ChooseVariants, PicksThePackedProductAfterLowering) {
   } cases[] = {{target_named("cortex-m4"), "fully_connected_s8_packed_w16", "packed: 2 rows x 2 units per step"},
                {target_named("cortex-m4", /*size=*/true), "fully_connected_s8", "not packed: --optimize size"},
                {target_named("cortex-m0plus"), "fully_connected_s8", "not packed: the target has no DSP extension"},
-               // Helium: the generic stem's MVE source outruns the DSP specialisations; +nomve keeps the DSP's.
-               {target_named("cortex-m55"), "fully_connected_s8",
-                "the mve implementation of fully_connected_s8, faster than its specialisations"},
+               // Helium: the folded-bias Helium kernel (its bias a derived constant); +nomve keeps the DSP's.
+               {target_named("cortex-m55"), "fully_connected_s8_mve", "helium: 1 row x 4 units per step"},
                {target_named("cortex-m55+nomve"), "fully_connected_s8_packed_w16", "packed: 2 rows x 2 units per step"}};
   for (const auto& c : cases) {
     CompileOptions options;
@@ -116,14 +115,13 @@ TEST(ChooseVariants, PicksThePackedProductAfterLowering) {
   }
 }
 
-// On a Helium target the FULLY_CONNECTED takes the MVE source (select_kernels: mve before dsp), which
-// --optimize size and +nomve take away.
+// On a Helium target the FULLY_CONNECTED takes the folded-bias Helium kernel, which --optimize size takes away.
 TEST(ChooseVariants, HeliumTargetsBuildTheMveSource) {
   const struct {
     Target target;
     const char* source;
-  } cases[] = {{target_named("cortex-m55"), "kernels/mve/fully_connected_s8.c"},
-               {target_named("cortex-m85"), "kernels/mve/fully_connected_s8.c"},
+  } cases[] = {{target_named("cortex-m55"), "kernels/mve/fully_connected_s8_mve.c"},
+               {target_named("cortex-m85"), "kernels/mve/fully_connected_s8_mve.c"},
                {target_named("cortex-m55", /*size=*/true), "kernels/portable/fully_connected_s8.c"}};
   for (const auto& c : cases) {
     CompileOptions options;
@@ -131,6 +129,38 @@ TEST(ChooseVariants, HeliumTargetsBuildTheMveSource) {
     const CompiledModel model = compile_model(build_model(small_packed_fc_model()), options);
     ASSERT_EQ(model.calls.size(), 1u);
     EXPECT_EQ(model.calls[0].source, c.source) << c.target.cpu;
+  }
+}
+
+// The Helium FULLY_CONNECTED's bias is a derived constant: bias + input_offset * each unit's weight sum (mod 2^32),
+// the model's weights stay its second argument, and its input offset stays in the params (unread).
+TEST(ChooseVariants, HeliumFoldsTheInputZeroPointIntoTheBiasAtCompileTime) {
+  CompileOptions options;
+  options.target = target_named("cortex-m55");
+  const CompiledModel model = compile_model(build_model(small_packed_fc_model()), options);
+  const Op& op = model.graph.ops[0];
+  std::vector<KernelCall> calls = {op_handler(op.kind).lower(model.graph, op)};
+  const int64_t input_offset = calls[0].params.find("input_offset")->integer;
+  const int32_t units = static_cast<int32_t>(calls[0].params.find("output_depth")->integer);
+  const int32_t depth = static_cast<int32_t>(calls[0].params.find("input_depth")->integer);
+  choose_variants(model.graph, model.graph.ops, options.target, calls);
+  ASSERT_EQ(calls[0].stem, "fully_connected_s8_mve");
+  ASSERT_EQ(calls[0].derived.size(), 1u);
+  EXPECT_EQ(calls[0].args[1], op.inputs[1]);
+  EXPECT_EQ(calls[0].args[2], derived_arg(0));
+  const std::vector<int8_t> w = constant_values<int8_t>(model.graph.tensor(op.inputs[1]));
+  const std::vector<int32_t> bias = op.inputs.size() > 2 && op.inputs[2] != kNoTensor
+                                        ? constant_values<int32_t>(model.graph.tensor(op.inputs[2]))
+                                        : std::vector<int32_t>(static_cast<size_t>(units), 0);
+  const std::vector<int32_t> folded = constant_values<int32_t>(calls[0].derived[0]);
+  ASSERT_EQ(folded.size(), static_cast<size_t>(units));
+  ASSERT_NE(input_offset, 0);  // else the test could not tell a fold from none
+  for (int32_t u = 0; u < units; ++u) {
+    int64_t sum = 0;
+    for (int32_t k = 0; k < depth; ++k) sum += w[static_cast<size_t>(u * depth + k)];
+    EXPECT_EQ(folded[static_cast<size_t>(u)], static_cast<int32_t>(static_cast<uint32_t>(bias[static_cast<size_t>(u)]) +
+                                                                    static_cast<uint32_t>(sum * input_offset)))
+        << u;
   }
 }
 

@@ -6,8 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "kernels/params_struct.h"
+#include "microaot/fit/mve_matmul.h"
 #include "ops/conv_common.h"
 #include "ops/hybrid_weights.h"
+#include "ops/mve_weights.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/packed_weights.h"
@@ -106,7 +109,8 @@ KernelCall lower(const Graph& graph, const Op& op) {
                         channels, accumulator(graph, op, conv_tensors(graph, op)));
 }
 
-// The int8 family's chooser (compile/choose_variants.h): palettised filters where --compress-weights takes them
+// The int8 family's chooser (compile/choose_variants.h): on an MVE target the Helium rows over a folded bias;
+// else palettised filters where --compress-weights takes them
 // (through the DSP palette kernel for a packed 1x1 product where its decode pays), else a packed matrix product,
 // over the input pixels (1x1) or the gathered windows (k x k), or why not.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
@@ -114,6 +118,12 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), channels);
   const int64_t pixels = int64_t{g.batches} * g.output_h * g.output_w;
+  if (target.kernels_use_mve()) {
+    const microaot_conv_2d_params_q params = MICROAOT_PARAMS_STRUCT(conv_2d_params_q, call.params);
+    use_mve_folded_bias(graph, call, "conv_2d_s8_mve", channels, g.filter_h * g.filter_w * g.input_c,
+                        microaot_fit_mve_conv(&params) != 0, mve_blocking(pixels, true));
+    return;
+  }
   if (filter_dim(graph, op, 3) == g.input_c && use_dsp_palette(graph, op, target, call, g, pixels)) return;
   if (use_palette_weights(target, call, filter, constant_values<int8_t>(filter), channels,
                           static_cast<int32_t>(filter.num_elements() / channels), "conv_2d_s8_palette")) {

@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "kernels/params_struct.h"
+#include "microaot/fit/mve_matmul.h"
 #include "ops/hybrid_weights.h"
+#include "ops/mve_weights.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/packed_weights.h"
@@ -213,11 +216,18 @@ KernelCall lower(const Graph& graph, const Op& op) {
   return call;
 }
 
-// The int8 family's chooser (compile/choose_variants.h): palettised weights where --compress-weights takes them,
+// The int8 family's chooser (compile/choose_variants.h): on an MVE target the Helium rows over a folded bias;
+// else palettised weights where --compress-weights takes them,
 // else the packed matrix product, or why not.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
   const FcShape s = fc_shape(graph, op);
   const Tensor& weights = graph.tensor(op.inputs[1]);
+  if (target.kernels_use_mve()) {
+    const microaot_fully_connected_params_q params = MICROAOT_PARAMS_STRUCT(fully_connected_params_q, call.params);
+    use_mve_folded_bias(graph, call, "fully_connected_s8_mve", s.units, s.depth,
+                        microaot_fit_mve_fully_connected(&params) != 0, mve_blocking(s.batches, false));
+    return;
+  }
   if (use_palette_weights(target, call, weights, constant_values<int8_t>(weights), s.units, s.depth,
                           "fully_connected_s8_palette")) {
     return;

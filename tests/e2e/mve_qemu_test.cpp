@@ -65,7 +65,8 @@ TEST(MveRowTimesUnits, MatchesThePortableArithmeticOnTheM55) {
 // reach every blocking and tail of their loops (e2e/mve/conv_fc_check.c); about a second.
 TEST(MveConvFullyConnected, MatchThePortableKernelsOnTheM55) {
   MICROAOT_REQUIRE_QEMU();
-  EXPECT_EQ(run_check("conv_fc_check.c", {"kernels/mve/fully_connected_s8.c"}), 0)
+  EXPECT_EQ(run_check("conv_fc_check.c", {"kernels/mve/fully_connected_s8.c", "kernels/mve/conv_2d_s8_mve.c",
+                                              "kernels/mve/fully_connected_s8_mve.c"}), 0)
       << "a Helium CONV_2D or FULLY_CONNECTED differs from the portable kernel";
 }
 

@@ -4,13 +4,16 @@
  * pairs' loop and the odd last channel), one to three pixels per row (the second pixel of a pair absent), a
  * single output pixel (the FULLY_CONNECTED loop), k x k windows with padding, strides and dilation (the
  * gather), the overlap variant in place, shifts of both signs (both forms of the output step), with and without bias; FULLY_CONNECTED of
- * one to many units and batches. The kernel's own file is included for its static portable fallback. Exits 0
+ * one to many units and batches. The folded-bias kernels (conv_2d_s8_mve, both variants, and
+ * fully_connected_s8_mve) over the folded biases the compiler would give them, on the same layers, and grouped
+ * convolutions (their plain C path). The kernel's own file is included for its static portable fallback. Exits 0
  * when every output byte matches, else prints the first difference and exits 1. */
 #include <stdint.h>
 #include <string.h>
 
 #include "../../../runtime/kernels/mve/conv_2d_s8.c"
 #include "microaot/kernels/fully_connected.h"
+#include "microaot/kernels/mve_folded.h"
 #include "semihost.h"
 
 #if !MICROAOT_MVE
@@ -27,7 +30,7 @@ void microaot_fully_connected_s8_portable(const microaot_fully_connected_params_
 
 static int8_t input[MAX_INPUT], filter[MAX_FILTER], expected[MAX_OUTPUT + 1], actual[MAX_OUTPUT + 1];
 static int8_t scratch[MAX_OUTPUT];
-static int32_t bias[MAX_CHANNELS], multiplier[MAX_CHANNELS], shift[MAX_CHANNELS];
+static int32_t bias[MAX_CHANNELS], multiplier[MAX_CHANNELS], shift[MAX_CHANNELS], folded[MAX_CHANNELS];
 
 static uint32_t state = 2024u;
 static uint32_t next(void) {
@@ -48,6 +51,16 @@ static void requant(int32_t channels, int left) {
     multiplier[c] = (int32_t)((1u << 30) + (next() << 5)); /* in [2^30, 2^31) */
     shift[c] = left && next() % 3 == 0 ? pick(0, 2) : pick(-12, -6);
     bias[c] = pick(-20000, 20000);
+  }
+}
+
+/* The compiler's folded bias (compiler/ops/mve_weights.cpp): bias + input_offset * each channel's weight sum. */
+static void fold(const int32_t* b, int32_t channels, int32_t n, int32_t input_offset) {
+  int32_t c, k;
+  for (c = 0; c < channels; ++c) {
+    uint32_t sum = 0;
+    for (k = 0; k < n; ++k) sum += (uint32_t)(int32_t)filter[c * n + k];
+    folded[c] = (int32_t)((uint32_t)(b != NULL ? b[c] : 0) + sum * (uint32_t)input_offset);
   }
 }
 
@@ -85,13 +98,17 @@ static int conv_round(int32_t round) {
     p.output_width = (p.input_width + 2 * p.pad_width - span_w) / p.stride_width + 1;
   }
   p.output_depth = round % 5 == 0 ? pick(1, 5) : pick(1, MAX_CHANNELS);
+  if (round % 6 == 5) { /* two groups: the input twice the filter's depth, the channels even */
+    p.input_depth = 2 * depth;
+    p.output_depth += p.output_depth & 1;
+  }
   p.input_offset = pick(-127, 128);
   p.output_offset = pick(-128, 127);
   p.activation_min = next() % 4 == 0 ? 0 : -128;
   p.activation_max = 127;
   p.output_multiplier = multiplier;
   p.output_shift = shift;
-  size = p.batches * p.input_height * p.input_width * depth;
+  size = p.batches * p.input_height * p.input_width * p.input_depth;
   out_size = p.batches * p.output_height * p.output_width * p.output_depth;
   if (size > MAX_INPUT || out_size > MAX_OUTPUT ||
       p.output_depth * p.filter_height * p.filter_width * depth > MAX_FILTER) {
@@ -107,13 +124,24 @@ static int conv_round(int32_t round) {
   memset(actual, 0, (size_t)out_size);
   microaot_conv_2d_s8_overlap(&p, input, filter, round % 7 == 3 ? NULL : bias, actual, scratch);
   if (differs(out_size, "CONV_2D (overlap)")) return 1;
+  fold(round % 7 == 3 ? NULL : bias, p.output_depth, p.filter_height * p.filter_width * depth, p.input_offset);
+  memset(actual, 0, (size_t)out_size);
+  microaot_conv_2d_s8_mve(&p, input, filter, folded, actual);
+  if (differs(out_size, "CONV_2D (folded bias)")) return 1;
+  memset(actual, 0, (size_t)out_size);
+  microaot_conv_2d_s8_mve_overlap(&p, input, filter, folded, actual, scratch);
+  if (differs(out_size, "CONV_2D (folded bias, overlap)")) return 1;
   if (pointwise && p.stride_height == 1 && p.stride_width == 1 && p.output_depth <= depth) {
     /* in place, as the compiler calls the overlap variant: the output over the input it reads */
     static int8_t image[MAX_INPUT + 1];
     memcpy(image, input, (size_t)size);
     microaot_conv_2d_s8_overlap(&p, image, filter, round % 7 == 3 ? NULL : bias, image, scratch);
     memcpy(actual, image, (size_t)out_size);
-    return differs(out_size, "CONV_2D (overlap, in place)");
+    if (differs(out_size, "CONV_2D (overlap, in place)")) return 1;
+    memcpy(image, input, (size_t)size);
+    microaot_conv_2d_s8_mve_overlap(&p, image, filter, folded, image, scratch);
+    memcpy(actual, image, (size_t)out_size);
+    return differs(out_size, "CONV_2D (folded bias, overlap, in place)");
   }
   return 0;
 }
@@ -138,7 +166,11 @@ static int fc_round(int32_t round) {
   expected[out_size] = actual[out_size] = 0x5a;
   microaot_fully_connected_s8_portable(&p, input, filter, round % 7 == 3 ? NULL : bias, expected);
   microaot_fully_connected_s8(&p, input, filter, round % 7 == 3 ? NULL : bias, actual);
-  return differs(out_size, "FULLY_CONNECTED");
+  if (differs(out_size, "FULLY_CONNECTED")) return 1;
+  fold(round % 7 == 3 ? NULL : bias, p.output_depth, p.input_depth, p.input_offset);
+  memset(actual, 0, (size_t)out_size);
+  microaot_fully_connected_s8_mve(&p, input, filter, folded, actual);
+  return differs(out_size, "FULLY_CONNECTED (folded bias)");
 }
 
 int main(void) {
