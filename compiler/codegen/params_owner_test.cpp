@@ -63,20 +63,20 @@ TEST(ParamsOwner, EqualParamsAreDefinedOnceAndSharedByTheCalls) {
   EXPECT_EQ(weights_bytes(other) - weights_bytes(model), arrays);
 }
 
-// 'in' [1, 5, 5, 8] -> DEPTHWISE_CONV_2D -> 'mid' -> DEPTHWISE_CONV_2D -> 'out', 3x3 "same" at stride 1 (the
+// 'in' [1, 9, 5, 8] -> DEPTHWISE_CONV_2D -> 'mid' -> DEPTHWISE_CONV_2D -> 'out', 3x3 "same" at stride 1 (the
 // ring's layers on a DSP target), equal but for the filters' per-channel scales: different requantizations.
 ModelSpec two_ring_depthwise() {
   ModelSpec m;
   const std::vector<float> scales0(8, 0.01f), scales1 = {0.01f, 0.02f, 0.03f, 0.04f, 0.05f, 0.06f, 0.07f, 0.08f};
   std::vector<float> bias0, bias1;
   for (size_t c = 0; c < 8; ++c) bias0.push_back(0.05f * scales0[c]), bias1.push_back(0.05f * scales1[c]);
-  m.tensors = {activation("in", {1, 5, 5, 8}, 0.05f, 3),
+  m.tensors = {activation("in", {1, 9, 5, 8}, 0.05f, 3),
                constant("w0", tflite::TensorType::INT8, {1, 3, 3, 8}, scales0, std::vector<uint8_t>(72, 1)),
                constant("b0", tflite::TensorType::INT32, {8}, bias0, bytes_of<int32_t>(std::vector<int32_t>(8, 5))),
-               activation("mid", {1, 5, 5, 8}, 0.05f, 3),
+               activation("mid", {1, 9, 5, 8}, 0.05f, 3),
                constant("w1", tflite::TensorType::INT8, {1, 3, 3, 8}, scales1, std::vector<uint8_t>(72, 1)),
                constant("b1", tflite::TensorType::INT32, {8}, bias1, bytes_of<int32_t>(std::vector<int32_t>(8, 5))),
-               activation("out", {1, 5, 5, 8}, 0.05f, 3)};
+               activation("out", {1, 9, 5, 8}, 0.05f, 3)};
   m.tensors[1].axis = m.tensors[4].axis = 3;
   m.ops = {op(4, 3, {0, 1, 2}, {3}), op(4, 3, {3, 4, 5}, {6})};
   for (OpSpec& o : m.ops) {

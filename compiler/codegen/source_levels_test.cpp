@@ -100,13 +100,13 @@ TEST(SourceLevels, AFileThatABusyKernelLinksKeepsItsSpeed) {
   EXPECT_EQ(levels.size.count("kernels/packed_rows_w16.c"), 0u);
 }
 
-// 'in' [1, 6, 6, 8] -> DEPTHWISE_CONV_2D 3x3 "same", stride 1 -> 'out': on a DSP target, the ring's layer.
+// 'in' [1, 9, 6, 8] -> DEPTHWISE_CONV_2D 3x3 "same", stride 1 -> 'out': on a DSP target, the ring's layer.
 ModelSpec ring_depthwise() {
   ModelSpec m;
-  m.tensors = {activation("in", {1, 6, 6, 8}, 0.05f, 3),
+  m.tensors = {activation("in", {1, 9, 6, 8}, 0.05f, 3),
                constant("w", tflite::TensorType::INT8, {1, 3, 3, 8}, {0.01f}, std::vector<uint8_t>(72, 1)),
                constant("b", tflite::TensorType::INT32, {8}, {0.0005f}, bytes_of<int32_t>(std::vector<int32_t>(8, 5))),
-               activation("out", {1, 6, 6, 8}, 0.05f, 3)};
+               activation("out", {1, 9, 6, 8}, 0.05f, 3)};
   m.ops = {op(4, 3, {0, 1, 2}, {3})};
   m.ops[0].options_type = tflite::BuiltinOptions::DepthwiseConv2DOptions;
   m.ops[0].options = [](flatbuffers::FlatBufferBuilder& fbb) {

@@ -646,9 +646,9 @@ TEST(DepthwiseHandler, MultiplierDilationAndCall) {
 // remainder and --optimize size keep the general kernel.
 Spec ring_spec() {
   Spec s = depthwise_spec();
-  s.input = {1, 6, 5, 8};
+  s.input = {1, 9, 5, 8};  // 9 rows: above the small-map patch's 8 padded rows, which the full kernel takes
   s.filter = {1, 3, 3, 8};
-  s.output = {1, 6, 5, 8};
+  s.output = {1, 9, 5, 8};
   s.filter_scales = std::vector<float>(8, 0.01f);
   s.options = DepthwiseConv2DOptions{Padding::kSame, 1, 1, 1, 1, 1, Activation::kRelu};
   return s;
@@ -678,15 +678,15 @@ TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
   EXPECT_EQ(std::vector<int64_t>(words.begin(), words.end()), requant);
   EXPECT_TRUE(param_arrays(ringed).empty());
   Spec stride2 = s;
-  stride2.output = {1, 3, 3, 8};
+  stride2.output = {1, 5, 3, 8};
   stride2.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};
   Graph strided = build(stride2);
   EXPECT_EQ(lower_in_place_for_test(strided, parse_target("cortex-m4")).info().function(),
             "microaot_depthwise_conv_2d_s8");
   Spec remainder = s;
-  remainder.input = {1, 6, 5, 6};
+  remainder.input = {1, 9, 5, 6};
   remainder.filter = {1, 3, 3, 6};
-  remainder.output = {1, 6, 5, 6};
+  remainder.output = {1, 9, 5, 6};
   remainder.filter_scales = std::vector<float>(6, 0.01f);
   Graph six = build(remainder);
   EXPECT_EQ(lower_in_place_for_test(six, parse_target("cortex-m4")).info().function(),

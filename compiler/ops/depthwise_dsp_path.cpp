@@ -14,7 +14,7 @@ microaot_depthwise_conv_2d_params_q params_of(const ConvGeometry& g, int depth_m
   p.filter_height = g.filter_h, p.filter_width = g.filter_w;
   p.dilation_height = g.dilation_h, p.dilation_width = g.dilation_w;
   p.stride_height = g.stride_h, p.stride_width = g.stride_w;
-  p.output_width = g.output_w, p.output_depth = g.output_c;
+  p.output_height = g.output_h, p.output_width = g.output_w, p.output_depth = g.output_c;
   p.depth_multiplier = depth_multiplier;
   return p;
 }
@@ -22,6 +22,12 @@ microaot_depthwise_conv_2d_params_q params_of(const ConvGeometry& g, int depth_m
 bool ringed(const ConvGeometry& g, int depth_multiplier) {
   const microaot_depthwise_conv_2d_params_q p = params_of(g, depth_multiplier);
   return microaot_fit_depthwise_ringed(&p) != 0;
+}
+
+// The small-map patch, which the full kernel alone links (dsp/depthwise_conv_2d_s8_patch.c).
+bool patched(const ConvGeometry& g, int depth_multiplier) {
+  const microaot_depthwise_conv_2d_params_q p = params_of(g, depth_multiplier);
+  return microaot_fit_depthwise_patched(&p) != 0;
 }
 
 // An int64 value as the int32 the kernel receives, saturated: beyond int32 it is outside every bound anyway.
@@ -64,7 +70,7 @@ bool depthwise_dsp_left_shifts_fit(const DepthwiseRequantization& r) {
 
 bool depthwise_dsp_ring_only(const ConvGeometry& g, int depth_multiplier) {
   const microaot_depthwise_conv_2d_params_q p = params_of(g, depth_multiplier);
-  return microaot_fit_depthwise_ring(&p) && g.output_w <= kDepthwiseRingTileColumns;
+  return microaot_fit_depthwise_ring(&p) && g.output_w <= kDepthwiseRingTileColumns && !patched(g, depth_multiplier);
 }
 
 std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier, bool requantization_fits) {
@@ -81,6 +87,10 @@ std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier, bool
   if (depth_multiplier % 4 == 0) return "depthwise: 4 output channels per step from one input byte" + step;
   if (g.filter_h != 3 || g.filter_w != 3 || g.dilation_h != 1 || g.dilation_w != 1) {
     return "depthwise: 4 channels per step, each window's in-image taps" + step;
+  }
+  if (patched(g, depth_multiplier)) {
+    return "depthwise 3x3 small-map patch: 4 channels per step, the padded map widened to 16 bits once (padding "
+           "as 0), every window's nine taps unrolled, at stride 1 output rows in pairs" + step;
   }
   const std::string clipped = "3x3 taps unrolled, edge windows by their in-image taps";
   if (!ringed(g, depth_multiplier)) {

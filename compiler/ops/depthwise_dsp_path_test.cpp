@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace microaot {
@@ -55,6 +56,23 @@ TEST(DepthwiseDspPath, RingOnlyForWholeGroupsAndRowsWithinATile) {
   ConvGeometry dilated = geometry(3, 1, 5);
   dilated.dilation_h = 2;
   EXPECT_FALSE(depthwise_dsp_ring_only(dilated, 1));
+}
+
+// A map whose padded input fits one ring (8 rows, MICROAOT_DEPTHWISE_RING_COLUMNS columns: VWW's 6x6 and 3x3
+// maps) takes the full kernel's small-map patch at either stride, never the ring's own kernel (which does not
+// link the patch); one row more, the ring again.
+TEST(DepthwiseDspPath, SmallMapsTakeThePatchInTheFullKernel) {
+  for (const auto& [stride, rows, columns] : {std::tuple{1, 6, 6}, std::tuple{1, 3, 3}, std::tuple{2, 3, 3},
+                                             std::tuple{1, 6, kDepthwiseRingTileColumns}}) {
+    ConvGeometry g = geometry(3, stride, columns);
+    g.output_h = rows, g.input_h = rows * stride;
+    EXPECT_TRUE(contains(path(g, 1), "small-map patch")) << stride << " " << rows << "x" << columns;
+    EXPECT_FALSE(depthwise_dsp_ring_only(g, 1)) << stride << " " << rows << "x" << columns;
+  }
+  ConvGeometry taller = geometry(3, 1, 6);
+  taller.output_h = taller.input_h = 7;
+  EXPECT_TRUE(contains(path(taller, 1), "widened ring"));
+  EXPECT_TRUE(depthwise_dsp_ring_only(taller, 1));
 }
 
 // Outside the requantization bounds every geometry takes the portable code, and the line says why.

@@ -16,6 +16,7 @@
 #include "binary_kernel_test_util.h"
 #include "conv_geometry_test_util.h"
 #include "dw_ring_args_test_util.h"
+#include "microaot/fit/depthwise_conv_2d.h"
 #include "microaot/internal/dsp_dot.h"
 #include "microaot/kernels/add.h"
 #include "microaot/kernels/conv.h"
@@ -289,6 +290,52 @@ void ring_overlap_taking(const microaot_depthwise_conv_2d_params_q* p, const int
   EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_overlap(&ring.params, input, filter, bias, ring.requant.data(),
                                                            output, scratch),
             MICROAOT_STATUS_OK);
+}
+
+// A 3x3 depth-multiplier-1 layer of geometry g with its output size as given (TF's "same" at stride 2 pads
+// the bottom and right only), through `depthwise`; whether the small-map patch takes it.
+bool expect_same_depthwise_sized(const Geometry& g, std::mt19937& rng, int i, Counts& counts,
+                                 const ConvKernels<microaot_depthwise_conv_2d_params_q>& depthwise) {
+  microaot_depthwise_conv_2d_params_q p{};
+  p.depth_multiplier = 1;
+  set_conv_window(p, g);
+  expect_same_conv(depthwise, p, g, 9, static_cast<size_t>(9 * g.out_c), rng, i, counts);
+  return microaot_fit_depthwise_patched(&p) != 0;
+}
+
+// The small-map patch (microaot_fit_depthwise_patched): VWW's last maps (6x6 to 3x3 at stride 2 with "same"
+// padding below and right only, 3x3 and 6x6 at stride 1), the patch's bounds (padded inputs of 8 rows and 14
+// columns) and one past each, two batches, clamps, a channel remainder; through the full kernel and, where the
+// compiler gives the layer to it (stride 1, depth 4k, rows of 3 or more), the ring's own kernel.
+TEST(DspDepthwiseConv2dS8, MatchesPortableOnSmallMapsThroughThePatch) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> full{
+      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> ring{microaot_depthwise_conv_2d_s8, ring_taking,
+                                                              ring_overlap_taking};
+  struct Shape {
+    Geometry g;
+    bool patched, ringed;
+  };
+  const Shape shapes[] = {
+      {{1, 6, 6, 16, 3, 3, 3, 3, 16, 2, 2, 1, 1, 0, 0}, true, false},   // VWW step 23
+      {{1, 3, 3, 16, 3, 3, 3, 3, 16, 1, 1, 1, 1, 1, 1}, true, true},    // VWW step 25
+      {{2, 6, 6, 12, 3, 3, 6, 6, 12, 1, 1, 1, 1, 1, 1}, true, true},    // VWW's 6x6 maps, two images
+      {{1, 6, 12, 8, 3, 3, 6, 12, 8, 1, 1, 1, 1, 1, 1}, true, true},    // 8 rows, 14 columns
+      {{1, 7, 4, 8, 3, 3, 7, 4, 8, 1, 1, 1, 1, 1, 1}, false, true},     // 9 rows
+      {{1, 4, 13, 8, 3, 3, 4, 13, 8, 1, 1, 1, 1, 1, 1}, false, true},   // 15 columns: the ring's tiles
+      {{1, 7, 13, 10, 3, 3, 3, 6, 10, 2, 2, 1, 1, 0, 0}, true, false},  // stride 2, 7 rows, 13 columns, a remainder
+      {{2, 5, 5, 6, 3, 3, 3, 3, 6, 2, 2, 1, 1, 1, 1}, true, false},     // stride 2 padded all round
+      {{1, 1, 3, 5, 3, 3, 1, 3, 5, 1, 1, 1, 1, 1, 1}, true, false},     // one input row: a group and a remainder
+  };
+  std::mt19937 rng(41);
+  Counts counts;
+  int i = 0;
+  for (const Shape& s : shapes) {
+    EXPECT_EQ(expect_same_depthwise_sized(s.g, rng, ++i, counts, full), s.patched) << "shape " << i;
+    if (s.ringed) expect_same_depthwise_sized(s.g, rng, i, counts, ring);
+    ASSERT_FALSE(HasFailure()) << "shape " << i;
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
 // The ring's own kernel (depthwise_conv_2d_s8_ring) on the layers it takes: depth a multiple of 4, stride 1,

@@ -5,7 +5,8 @@
  * SXTAB16/SXTB16 (the input offset added on the way) and accumulated per channel with SMLABB/SMLATT from the
  * bias on. 3x3 windows without dilation (depth multiplier 1): at stride 1 through the widened ring (each input
  * row widened once, output rows in pairs: see dw_ring in microaot/internal/dsp_depthwise.h, which KWS's layers
- * also reach through a kernel of their own), else a group's rows counted on in one function, a window wholly
+ * also reach through a kernel of their own), a map whose padded input fits one ring (any stride) through the
+ * patch (dsp/depthwise_conv_2d_s8_patch.c), else a group's rows counted on in one function, a window wholly
  * inside the image unrolled, one at an edge by its in-image taps only, as the reference does, in a function of
  * its own so that its sums stay in registers. The output step is one SMMLAR per value with the
  * group's constants computed once (see dw_group), four values (eight in the ring's pairs) in one asm statement.
@@ -13,6 +14,7 @@
  * take the portable code. */
 /* microaot-links: kernels/dsp/depthwise_conv_2d_s8_setup.c */
 /* microaot-links: kernels/dsp/depthwise_conv_2d_s8_portable.c */
+/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_patch.c */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -27,15 +29,6 @@ static const int32_t* dw_bias(const dw_group* g) { return g->bias_weights; }
 
 static const uint32_t (*dw_weights(const dw_group* g))[2] {
   return (const uint32_t(*)[2])(const void*)(g->bias_weights + 4);
-}
-
-/* The same in the hot loops: the clamp [-128, 127] is the steps' SSAT alone (byte stores). */
-static inline void dw_store4_tested(const dw_group* g, const int32_t s[4], int8_t* out) {
-  if (g->full_range) {
-    microaot_dsp_output_step_store8x4(g->output_step, s, out);
-  } else {
-    dw_store4(g, s, out);
-  }
 }
 
 static inline void dw_tap4(const int8_t* in, const int8_t* w, uint32_t offset, int32_t s[4]) {
@@ -311,8 +304,11 @@ static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filte
   /* The ring reads a row's inputs before the row's outputs are written, as the scratch row ensures
    * elsewhere: the ring needs no scratch row, but with one (overlap) the whole row in one tile, else a
    * later tile would read inputs that an earlier tile's later rows overwrote. */
-  if (microaot_fit_depthwise_ringed(p) &&
-      (row_scratch == NULL || MICROAOT_DEPTHWISE_RING_TILE_WIDTH >= p->output_width)) {
+  if (microaot_fit_depthwise_patched(p)) { /* as the ring: every group's inputs widened before its outputs */
+    c = p->output_depth / 4 * 4;
+    microaot_dsp_depthwise_rows_patched(p, input, filter, ch, output, row_stride, row_begin, row_end, c);
+  } else if (microaot_fit_depthwise_ringed(p) &&
+             (row_scratch == NULL || MICROAOT_DEPTHWISE_RING_TILE_WIDTH >= p->output_width)) {
     c = p->output_depth / 4 * 4; /* the whole groups; the last depth % 4 channels by dw_rows_from */
     microaot_dsp_depthwise_rows_ringed(p, input, filter, ch, output, row_stride, row_begin, row_end, c);
   }

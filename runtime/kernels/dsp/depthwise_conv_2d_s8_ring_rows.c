@@ -92,27 +92,6 @@ static inline void dw_ring_fill2(const dw_params* p, const int8_t* image, int32_
 }
 
 
-/* `n` output columns of a pair of rows from the windows at `in` on (16 words apart in the ring), `depth`
- * bytes apart from `out`, the lower row `lower` bytes further. The clamp [-128, 127] is the steps' SSAT, a
- * narrower one a SIMD clamp: a test per pair instead of a second copy of the loop. The lower row goes first:
- * with `lower` 0 (an odd last row) the upper row's store overwrites it, so one loop serves both. */
-static inline void dw_pixels_ringed(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int8_t* out,
-                                    size_t lower) {
-  const uint32_t* const end = in + 16 * n;
-  int32_t a[4], b[4];
-  for (; in != end; in += 16, out += depth) {
-    microaot_dsp_mac4_widened_3x3_x2(in, g->bias_weights, a, b);
-    microaot_dsp_output_steps4x2(g->output_step, a, b);
-    if (g->full_range) {
-      microaot_dsp_store4(b, out + lower);
-      microaot_dsp_store4(a, out);
-    } else {
-      microaot_dsp_clamp_store4(b, out + lower, g->activation_min4, g->activation_max4);
-      microaot_dsp_clamp_store4(a, out, g->activation_min4, g->activation_max4);
-    }
-  }
-}
-
 /* Output rows [oy, oy + rows) of one image through the ring, two at a time (an odd last row with a lower one
  * whose results are overwritten): `output` at row oy and the tile's first column. */
 static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const int8_t* image, dw_ring* ring,
@@ -129,7 +108,7 @@ static void dw_image_rows_ringed(const dw_params* p, const dw_group* g, const in
     if (k < 0) continue;
     /* an odd last row's lower window reads rows top + 1 to top + 3, widened by the dw_ring_fill2 calls so far
      * (zeros past the image): its results are stored over, never an unset slot read */
-    dw_pixels_ringed(g, ring->lanes[0][dw_slot(ring, top)], n, depth, out, k + 1 < rows ? row_stride : 0);
+    dw_pixel_pairs(g, ring->lanes[0][dw_slot(ring, top)], n, 16, depth, out, k + 1 < rows ? row_stride : 0);
   }
 }
 

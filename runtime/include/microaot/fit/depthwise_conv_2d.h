@@ -102,6 +102,17 @@ static inline int microaot_fit_depthwise_ringed(const microaot_depthwise_conv_2d
          p->output_width >= MICROAOT_DEPTHWISE_RING_MIN_WIDTH;
 }
 
+/* The small-map patch's rows (microaot_dsp_depthwise_rows_patched): widened, at any stride, an image's padded
+ * input as its windows read it within one ring's lanes: at most 8 rows (a column's slots) and
+ * MICROAOT_DEPTHWISE_RING_COLUMNS columns. VWW's last maps (6x6 and 3x3), where the clipped windows and the
+ * ring's set-up cost more than the taps. */
+static inline int microaot_fit_depthwise_patched(const microaot_depthwise_conv_2d_params_q* p) {
+  return microaot_fit_depthwise_widened(p) && p->stride_height >= 1 && p->stride_width >= 1 &&
+         p->output_height >= 1 && p->output_width >= 1 &&
+         (int64_t)(p->output_height - 1) * p->stride_height + 3 <= 8 &&
+         (int64_t)(p->output_width - 1) * p->stride_width + 3 <= MICROAOT_DEPTHWISE_RING_COLUMNS;
+}
+
 /* The ring's own kernel (depthwise_conv_2d_s8_ring): every channel group through the ring. It also needs the
  * bounds above (microaot_fit_depthwise_dsp). */
 static inline int microaot_fit_depthwise_ring(const microaot_depthwise_conv_2d_params_q* p) {

@@ -66,6 +66,37 @@ static inline void dw_store4(const dw_group* g, const int32_t s[4], int8_t* out)
   microaot_dsp_output_step_store8x4_clamped(g->output_step, s, out, g->activation_min4, g->activation_max4);
 }
 
+/* The same in the hot loops: the clamp [-128, 127] is the steps' SSAT alone (byte stores). */
+static inline void dw_store4_tested(const dw_group* g, const int32_t s[4], int8_t* out) {
+  if (g->full_range) {
+    microaot_dsp_output_step_store8x4(g->output_step, s, out);
+  } else {
+    dw_store4(g, s, out);
+  }
+}
+
+/* `n` output columns of a pair of rows from the windows at `in` on (`step` words apart: 16 in the ring, 16 times
+ * the stride in the patch), `depth` bytes apart from `out`, the lower row `lower` bytes further. The clamp
+ * [-128, 127] is the steps' SSAT, a narrower one a SIMD clamp: a test per pair instead of a second copy of the
+ * loop. The lower row goes first: with `lower` 0 (an odd last row) the upper row's store overwrites it, so one
+ * loop serves both. */
+static inline void dw_pixel_pairs(const dw_group* g, const uint32_t* in, int32_t n, size_t step, size_t depth,
+                                  int8_t* out, size_t lower) {
+  const uint32_t* const end = in + step * (size_t)n;
+  int32_t a[4], b[4];
+  for (; in != end; in += step, out += depth) {
+    microaot_dsp_mac4_widened_3x3_x2(in, g->bias_weights, a, b);
+    microaot_dsp_output_steps4x2(g->output_step, a, b);
+    if (g->full_range) {
+      microaot_dsp_store4(b, out + lower);
+      microaot_dsp_store4(a, out);
+    } else {
+      microaot_dsp_clamp_store4(b, out + lower, g->activation_min4, g->activation_max4);
+      microaot_dsp_clamp_store4(a, out, g->activation_min4, g->activation_max4);
+    }
+  }
+}
+
 /* Whether an overlapping output lies a whole number of pixels from the input: then every output byte
  * overwrites an input byte of its own channel (depth multiplier 1) and channel groups may go outermost. */
 static inline int dw_whole_pixels_apart(const int8_t* input, const int8_t* output, int32_t depth) {
@@ -103,5 +134,15 @@ void microaot_dsp_depthwise_tile_ringed(const dw_params* p, const dw_group* g, c
 void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input, const int8_t* filter,
                                         const dw_channels* ch, int8_t* output, size_t row_stride, int32_t row_begin,
                                         int32_t row_end, int32_t groups_end);
+
+/* The small-map patch (microaot_fit_depthwise_patched): per image and channel group, the whole padded input
+ * its windows read widened once into one ring's lanes (column-major, 8 rows a column, padding zero as in the
+ * ring), then every window unrolled over it, at any stride, in vertical pairs at stride 1: no window clipped,
+ * no slot rotation, no widened row stored twice. For rows [row_begin, row_end) of the channel groups [0,
+ * groups_end), as microaot_dsp_depthwise_rows_ringed: dsp/depthwise_conv_2d_s8_patch.c, which the full kernel
+ * alone links (the compiler gives these layers to it, not to the ring's own kernel). */
+void microaot_dsp_depthwise_rows_patched(const dw_params* p, const int8_t* input, const int8_t* filter,
+                                         const dw_channels* ch, int8_t* output, size_t row_stride, int32_t row_begin,
+                                         int32_t row_end, int32_t groups_end);
 
 #endif  /* MICROAOT_DSP_DEPTHWISE_H */

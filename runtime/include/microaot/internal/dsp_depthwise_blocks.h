@@ -108,6 +108,30 @@ static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const in
       : [in] "r"(in), [bw] "r"(bw), "m"(*(const uint32_t(*)[40])in), "m"(*(const int32_t(*)[22])bw));
 }
 
+/* One 3x3 window of four channels over widened input, from the bias on (layouts as for the C definition
+ * below): nine LDRD of inputs and nine of weights for 36 products, in one statement (see above). */
+static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const int32_t* bw, int32_t s[4]) {
+  uint32_t x02, x13, w02, w13;
+  __asm__(
+      "ldrd %[s0], %[s1], [%[bw]]\n\t"
+      "ldrd %[s2], %[s3], [%[bw], #8]\n\t"
+/* input (row r, column c) at 64c + 8r, its weights at 16 + 24r + 8c */
+#define MICROAOT_DSP_WIDE_TAP(in_at, w_at)                         \
+  "ldrd %[w02], %[w13], [%[bw], #" w_at "]\n\t"                  \
+  "ldrd %[x02], %[x13], [%[in], #" in_at "]\n\t"                 \
+  "smlabb %[s0], %[x02], %[w02], %[s0]\n\t"                      \
+  "smlatt %[s2], %[x02], %[w02], %[s2]\n\t"                      \
+  "smlabb %[s1], %[x13], %[w13], %[s1]\n\t"                      \
+  "smlatt %[s3], %[x13], %[w13], %[s3]\n\t"
+      MICROAOT_DSP_WIDE_TAP("0", "16") MICROAOT_DSP_WIDE_TAP("8", "40") MICROAOT_DSP_WIDE_TAP("16", "64")
+      MICROAOT_DSP_WIDE_TAP("64", "24") MICROAOT_DSP_WIDE_TAP("72", "48") MICROAOT_DSP_WIDE_TAP("80", "72")
+      MICROAOT_DSP_WIDE_TAP("128", "32") MICROAOT_DSP_WIDE_TAP("136", "56") MICROAOT_DSP_WIDE_TAP("144", "80")
+#undef MICROAOT_DSP_WIDE_TAP
+      : [x02] "=&r"(x02), [x13] "=&r"(x13), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "=&r"(s[0]),
+        [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3])
+      : [in] "r"(in), [bw] "r"(bw), "m"(*(const uint32_t(*)[38])in), "m"(*(const int32_t(*)[22])bw));
+}
+
 /* The output step of four depthwise channels (see kernels/dsp/depthwise_conv_2d_s8.c): v[k] = SSAT #8 of
  * (SMMLAR(s[k], output_step[k][0], output_step[k][1] + (s[k] >> 31)) >> output_step[k][2]), each channel's three
  * constants one LDRD and one LDR at fixed offsets (left to the compiler: three loads and an add). */
