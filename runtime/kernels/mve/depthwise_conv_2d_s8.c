@@ -446,12 +446,12 @@ static void dw_planar_channel(const dw_planar_plan* plan, const dw_params* p, co
   dw_planar_out o;
   if (plan->by == 2) {
     if (plan->bx == 2) {
-      dw_planar_sums(plan, p, plane, w, blocked, sums, 2, 2);
+      dw_planar_sums_2x2(plan, p, plane, w, blocked, sums);
     } else {
       dw_planar_sums(plan, p, plane, w, blocked, sums, 2, 1);
     }
   } else if (plan->bx == 2) {
-    dw_planar_sums(plan, p, plane, w, blocked, sums, 1, 2);
+    dw_planar_sums_1x2(plan, p, plane, w, blocked, sums);
   } else {
     dw_planar_sums(plan, p, plane, w, blocked, sums, 1, 1);
   }
