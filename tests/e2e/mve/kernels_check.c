@@ -2,8 +2,9 @@
  * MAX_POOL_2D, linear ADD and MUL kernels (runtime/kernels/mve/) against the portable kernels, built from the
  * same sources under ref_* names, on random shapes the shared models do not have: depth multipliers 1 to 3 and
  * 8, strides 1 to 3, dilations 1 and 2, padding on either side, a single column or row, channel tails of every
- * length, both variants (plain and overlap, and overlap in place at the memory planner's shifts), left shifts; pools up to a 16x16 window; broadcasting along either
- * input and either dimension. Exits 0 when every output byte matches, else names the first case that differs. */
+ * length, both variants (plain and overlap, and overlap in place at the memory planner's shifts), left shifts;
+ * pools up to a 16x16 window; broadcasting along either input and either dimension. Exits 0 when every output
+ * byte matches, else names the first case that differs. */
 #include <stdint.h>
 #include <string.h>
 
