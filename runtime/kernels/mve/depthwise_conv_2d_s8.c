@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "microaot/internal/mve_depthwise_planar.h"
 #include "microaot/internal/mve_dot.h"
 #include "microaot/internal/mve_lanes.h"
 #include "microaot/internal/window.h"
@@ -435,12 +436,79 @@ static void dw_rows(const dw_params* p, const int8_t* input, const int8_t* filte
   }
 }
 
+/* One channel of a band of `rows` output rows from oy0 on: its weights, its sums from the plane, the output step. */
+static void dw_planar_channel(const dw_planar_plan* plan, const dw_params* p, const int8_t* plane,
+                              const int8_t* filter, const int32_t* bias, int32_t c, int32_t rows, int32_t* sums,
+                              int8_t* out) {
+  int8x16_t w[4];
+  const int32_t sum_w = dw_planar_weights(plan, filter + c, p->output_depth, w);
+  const int32_t blocked = dw_planar_ceil(rows, plan->by) * plan->by;
+  dw_planar_out o;
+  if (plan->by == 2) {
+    if (plan->bx == 2) {
+      dw_planar_sums_2x2(plan, p, plane, w, blocked, sums);
+    } else {
+      dw_planar_sums(plan, p, plane, w, blocked, sums, 2, 1);
+    }
+  } else if (plan->bx == 2) {
+    dw_planar_sums_1x2(plan, p, plane, w, blocked, sums);
+  } else {
+    dw_planar_sums(plan, p, plane, w, blocked, sums, 1, 1);
+  }
+  o.bias = (int32_t)((uint32_t)(bias != NULL ? bias[c] : 0) + (uint32_t)p->input_offset * (uint32_t)sum_w);
+  o.multiplier = p->output_multiplier[c];
+  o.shift = p->output_shift[c];
+  o.offset = p->output_offset;
+  o.lo = vdupq_n_s32(p->activation_min);
+  o.hi = vdupq_n_s32(p->activation_max);
+  o.lanes = vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)p->output_depth);
+  o.step = 4 * p->output_depth;
+  dw_planar_output(&o, sums, out + c, rows * p->output_width);
+}
+
+/* The planar path (microaot/internal/mve_depthwise_planar.h) where it takes the layer: 0 when it does not. */
+static int dw_planar(const dw_params* p, const int8_t* input, const int8_t* filter, const int32_t* bias,
+                     int8_t* output, int overlap) {
+  int8_t plane[MVE_DW_PLANE_BYTES];
+  int32_t sums[MVE_DW_SUMS];
+  const size_t in_row = (size_t)p->input_width * (size_t)p->input_depth;
+  const size_t out_row = (size_t)p->output_width * (size_t)p->output_depth;
+  const uint16x8_t pixels = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)p->input_depth);
+  dw_planar_plan plan;
+  int32_t b, oy0, ci, m;
+  if (!dw_planar_plan_of(p, &plan) || !dw_planar_order_safe(p, input, output, overlap) ||
+      8 * p->input_depth > 65535)
+    return 0;
+  for (b = 0; b < p->batches; ++b) {
+    const int8_t* image = input + (size_t)b * (size_t)p->input_height * in_row;
+    for (oy0 = 0; oy0 < p->output_height; oy0 += plan.band) {
+      const int32_t rows = p->output_height - oy0 < plan.band ? p->output_height - oy0 : plan.band;
+      const int32_t plane_rows = dw_planar_span(dw_planar_ceil(rows, plan.by) * plan.by, p->stride_height,
+                                                p->filter_height, p->dilation_height);
+      const int32_t iy0 = oy0 * p->stride_height - p->pad_height;
+      /* the plane's rows inside the image: [first, last) */
+      const int32_t first = iy0 > 0 ? iy0 : 0;
+      const int32_t last = iy0 + plane_rows < p->input_height ? iy0 + plane_rows : p->input_height;
+      int8_t* out = output + ((size_t)b * (size_t)p->output_height + (size_t)oy0) * out_row;
+      microaot_mve_fill(plane, vdupq_n_s8((int8_t)-p->input_offset), plane_rows * plan.wp);
+      for (ci = 0; ci < p->input_depth; ++ci) {
+        dw_planar_rows(plane + (first - iy0) * plan.wp + p->pad_width, image + (size_t)first * in_row + ci, pixels,
+                       p->input_width, last - first, (int32_t)in_row, plan.wp);
+        for (m = 0; m < p->depth_multiplier; ++m)
+          dw_planar_channel(&plan, p, plane, filter, bias, ci * p->depth_multiplier + m, rows, sums, out);
+      }
+    }
+  }
+  return 1;
+}
+
 void microaot_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q* params, const int8_t* input,
                                    const int8_t* filter, const int32_t* bias, int8_t* output) {
   if (!mve_handles(params)) {
     dw_portable(params, input, filter, bias, output);
     return;
   }
+  if (dw_planar(params, input, filter, bias, output, 0)) return;
   dw_rows(params, input, filter, bias, output, NULL);
 }
 
@@ -450,6 +518,7 @@ void microaot_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_para
     dw_overlap_portable(params, input, filter, bias, output, scratch);
     return;
   }
+  if (dw_planar(params, input, filter, bias, output, 1)) return;
   dw_rows(params, input, filter, bias, output, (int8_t*)scratch);
 }
 #endif /* MICROAOT_MVE */

@@ -2,8 +2,9 @@
  * MAX_POOL_2D, linear ADD and MUL kernels (runtime/kernels/mve/) against the portable kernels, built from the
  * same sources under ref_* names, on random shapes the shared models do not have: depth multipliers 1 to 3 and
  * 8, strides 1 to 3, dilations 1 and 2, padding on either side, a single column or row, channel tails of every
- * length, both variants (plain and overlap), left shifts; pools up to a 16x16 window; broadcasting along either
- * input and either dimension. Exits 0 when every output byte matches, else names the first case that differs. */
+ * length, both variants (plain and overlap, and overlap in place at the memory planner's shifts), left shifts;
+ * pools up to a 16x16 window; broadcasting along either input and either dimension. Exits 0 when every output
+ * byte matches, else names the first case that differs. */
 #include <stdint.h>
 #include <string.h>
 
@@ -52,6 +53,42 @@ static int32_t out_size(int32_t in, int32_t f, int32_t stride, int32_t dilation,
   return span < 1 ? 0 : (span - 1) / stride + 1;
 }
 
+/* The largest shift of the output over the input a row-wise overlap kernel allows (row_wise_max_shift in
+ * compiler/ops/in_place_bounds.h, which the memory planner applies). */
+static int32_t row_wise_max_shift(const microaot_depthwise_conv_2d_params_q* p) {
+  const int32_t in_row = p->input_width * p->input_depth, out_row = p->output_width * p->output_depth;
+  const int32_t rows = p->batches * p->output_height;
+  int32_t bound = p->batches * p->input_height * in_row, r;
+  for (r = 0; r + 1 < rows; ++r) {
+    const int32_t b = r / p->output_height, y = r % p->output_height;
+    int32_t next = p->input_height;
+    if (y + 1 < p->output_height) {
+      next = (y + 1) * p->stride_height - p->pad_height;
+      next = next < 0 ? 0 : next > p->input_height ? p->input_height : next;
+    }
+    if ((b * p->input_height + next) * in_row - (r + 1) * out_row < bound)
+      bound = (b * p->input_height + next) * in_row - (r + 1) * out_row;
+  }
+  return bound;
+}
+
+/* The overlap variant with its output over its input as the planner places it: at the largest shift, a whole
+ * number of pixels below it (the channel-by-channel order's case) or a few bytes below it. */
+static int check_depthwise_in_place(const microaot_depthwise_conv_2d_params_q* p, const int32_t* bias_or_null,
+                                    int32_t n) {
+  static int8_t arena[3 * MAX_OUT];
+  const int32_t in_size = p->batches * p->input_height * p->input_width * p->input_depth;
+  int32_t shift = row_wise_max_shift(p);
+  const int32_t kind = pick(0, 2);
+  if (kind == 1) shift -= ((shift % p->input_depth) + p->input_depth) % p->input_depth;
+  if (kind == 2) shift -= pick(0, 3);
+  if (shift < -MAX_OUT || shift > in_size) return 0;
+  memcpy(arena + MAX_OUT, input, (size_t)in_size);
+  microaot_depthwise_conv_2d_s8_overlap(p, arena + MAX_OUT, filter, bias_or_null, arena + MAX_OUT + shift, scratch);
+  memcpy(got, arena + MAX_OUT + shift, (size_t)n); /* got[n] keeps its guard: the bytes past are input */
+  return differs("DEPTHWISE_CONV_2D in place", n);
+}
+
 static int check_depthwise(int32_t round) {
   microaot_depthwise_conv_2d_params_q p;
   int32_t c, n;
@@ -94,6 +131,7 @@ static int check_depthwise(int32_t round) {
   fill(filter, p.filter_height * p.filter_width * p.output_depth);
   ref_dw(&p, input, filter, round % 6 == 5 ? NULL : bias, expected);
   got[n] = 0x5a;
+  if (round % 4 == 3) return check_depthwise_in_place(&p, round % 6 == 5 ? NULL : bias, n);
   if (round % 2 == 0) {
     microaot_depthwise_conv_2d_s8(&p, input, filter, round % 6 == 5 ? NULL : bias, got);
   } else {
