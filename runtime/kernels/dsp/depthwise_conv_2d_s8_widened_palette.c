@@ -20,7 +20,6 @@
 #include "microaot/status.h"
 
 #define DWP_TAPS 9
-#define DWP_BLOCK (4 * DWP_TAPS)
 
 /* What every group of a call reads: the palette, the rows, and where they go. */
 typedef struct {
@@ -28,7 +27,7 @@ typedef struct {
   const int8_t* table;
   int bits;
   dw_channels ch;
-  int8_t* block;      /* 2 * DWP_BLOCK bytes: the channels' rows decoded, then the block by taps */
+  int8_t* block;      /* MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES: the group's taps decoded */
   int8_t* row;        /* the overlap variant's scratch row, or NULL */
   int ringed;         /* the group's rows through the widened ring */
 } dwp_call;
@@ -36,13 +35,9 @@ typedef struct {
 /* Channels [c, c + 4)'s taps decoded into the block, tap k's four weights at block + 4 k, as the filter holds
  * them. */
 static void dwp_decode_group(const dwp_call* k, int32_t c) {
-  int8_t* const rows = k->block + DWP_BLOCK;
-  int32_t j, t;
+  int32_t j;
   for (j = 0; j < 4; ++j) {
-    microaot_palette_decode(k->indices, k->bits, k->table, (size_t)(c + j), DWP_TAPS, rows + j * DWP_TAPS);
-  }
-  for (t = 0; t < DWP_TAPS; ++t) {
-    for (j = 0; j < 4; ++j) k->block[4 * t + j] = rows[j * DWP_TAPS + t];
+    microaot_palette_decode_strided(k->indices, k->bits, k->table, (size_t)(c + j), DWP_TAPS, k->block + j, 4);
   }
 }
 

@@ -126,7 +126,7 @@ microaot_status microaot_depthwise_conv_2d_s8_palette_overlap(const microaot_dep
  * ring at stride 1, else the unrolled windows), bit-exact with microaot_depthwise_conv_2d_s8. Any other layer:
  * MICROAOT_STATUS_VALUE_OUT_OF_RANGE, the output unwritten. scratch: MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES (the
  * overlap variant's output row follows it). */
-#define MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES (2 * 4 * 9)
+#define MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES (4 * 9)
 microaot_status microaot_depthwise_conv_2d_s8_widened_palette(const microaot_depthwise_conv_2d_params_q* params,
                                                               const int8_t* input, const uint8_t* indices,
                                                               const int8_t* table, const int32_t* bias,
