@@ -96,7 +96,7 @@ bool band_layer(const CompiledModel& model, size_t step, BandLayer& layer) {
   if (call.stem.find("_global") != std::string::npos || op.inputs.empty() || op.outputs.size() != 1) return false;
   // The DSP palette kernels decode their weights once per call: on row ranges, once per band (IC's first block,
   // banded: +8% of its instructions more).
-  if (call.stem == kPackedPaletteStem || call.stem == kPackedKxkPaletteStem) return false;
+  if (decodes_once_per_call(call.stem)) return false;
   if (int_field(call, "batches") != 1) return false;
   const Tensor& in = model.graph.tensor(op.inputs[0]);
   const Tensor& out = model.graph.tensor(op.outputs[0]);

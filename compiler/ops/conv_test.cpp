@@ -18,6 +18,7 @@
 #include "ops/packed_weights.h"
 #include "ops/palette_weights.h"
 #include "microaot/internal/palette.h"
+#include "microaot/kernels/conv.h"
 #include "microaot/kernels/packed.h"
 #include "support/diagnostics.h"
 #include "target/target.h"
@@ -691,6 +692,40 @@ TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
   Graph six = build(remainder);
   EXPECT_EQ(lower_in_place_for_test(six, parse_target("cortex-m4")).info().function(),
             "microaot_depthwise_conv_2d_s8");
+}
+
+// A palette asked for on a DSP cpu (--compress-weights): a 3x3 layer of whole groups of 4 channels takes the DSP
+// depthwise palette kernel, stride 1 or 2 (the ring's rows or the unrolled ones), with a scratch of its block; a depth
+// remainder keeps the portable palette kernel and says why; balanced's default keeps the int8 weights (the ring).
+TEST(DepthwiseHandler, DspPaletteKernelWhereAPaletteIsAskedFor) {
+  Target balanced = parse_target("cortex-m4");
+  balanced.optimize_balanced = true;
+  balanced.compress_bits = default_compress_bits(balanced);
+  balanced.compress_fast_only = default_compress_fast_only(balanced);
+  Graph by_default = build(ring_spec());
+  EXPECT_EQ(lower_in_place_for_test(by_default, balanced).stem, "depthwise_conv_2d_s8_ring");
+  Target asked = balanced;
+  asked.compress_fast_only = false;
+  Graph g = build(ring_spec());
+  const KernelCall call = lower_in_place_for_test(g, asked);
+  EXPECT_EQ(call.info().function(), "microaot_depthwise_conv_2d_s8_widened_palette");
+  EXPECT_EQ(call.source, "kernels/dsp/depthwise_conv_2d_s8_widened_palette.c");
+  EXPECT_EQ(call.scratch_bytes, MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES);
+  EXPECT_EQ(g.tensor(call.args[1]).data[0] & ~MICROAOT_PALETTE_SHARED, 2);  // the filter's values: 1 + i % 3
+  EXPECT_EQ(palette_facts(g, call).int8_bytes, 8 * 9);
+  EXPECT_EQ(array(call, "output_shift").size(), 8u);  // the params keep their per-channel arrays
+  Spec stride2 = ring_spec();
+  stride2.output = {1, 3, 3, 8};
+  stride2.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};
+  Graph strided = build(stride2);
+  EXPECT_EQ(lower_in_place_for_test(strided, asked).stem, "depthwise_conv_2d_s8_widened_palette");
+  Spec remainder = ring_spec();
+  remainder.input = {1, 6, 5, 6}, remainder.filter = {1, 3, 3, 6}, remainder.output = {1, 6, 5, 6};
+  remainder.filter_scales = std::vector<float>(6, 0.01f);
+  Graph six = build(remainder);
+  const KernelCall portable = lower_in_place_for_test(six, asked);
+  EXPECT_EQ(portable.stem, "depthwise_conv_2d_s8_palette");
+  EXPECT_NE(portable.specialisation.find("whole groups of 4 channels"), std::string::npos) << portable.specialisation;
 }
 
 // The ring's kernel refuses a requantization outside its bounds (the runtime's microaot_dsp_depthwise_fits), so a

@@ -119,14 +119,20 @@ KernelCall lower(const Graph& graph, const Op& op) {
                         options.activation, channels, accumulator(graph, t));
 }
 
-// Palettised filters where --compress-weights takes them: each channel's taps a row of the palette.
-bool use_palette_filter(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
+// Palettised filters where --compress-weights takes them: each channel's taps a row of the palette. On a DSP
+// target through the DSP palette kernel where it takes the layer (`dsp_fits`), else the portable one, saying why.
+bool use_palette_filter(const Graph& graph, const Op& op, const Target& target, KernelCall& call, bool dsp_fits) {
   const Tensor& filter = graph.tensor(conv_tensors(graph, op).filter);
   const int32_t channels = output_channels(graph, op);
   const auto taps = static_cast<int32_t>(filter.num_elements() / channels);
-  return use_palette_weights(target, call, filter,
-                             depthwise_channel_rows(constant_values<int8_t>(filter), taps, channels), channels, taps,
-                             "depthwise_conv_2d_s8_palette");
+  const std::vector<int8_t> rows = depthwise_channel_rows(constant_values<int8_t>(filter), taps, channels);
+  if (dsp_fits && use_widened_palette_weights(target, call, filter, rows, channels, taps)) return true;
+  if (!use_palette_weights(target, call, filter, rows, channels, taps, "depthwise_conv_2d_s8_palette")) return false;
+  if (target.kernels_use_dsp() && !dsp_fits) {
+    call.specialisation += "; the portable palette kernel: the DSP one takes 3x3 filters without dilation, depth "
+                           "multiplier 1, whole groups of 4 channels, requantization within the DSP bounds";
+  }
+  return true;
 }
 
 // The int8 family's chooser (compile/choose_variants.h): palettised filters, else the DSP kernels. The ring's and
@@ -136,12 +142,13 @@ bool use_palette_filter(const Graph& graph, const Op& op, const Target& target, 
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
   const ConvTensors t = conv_tensors(graph, op);
   if (graph.tensor(t.filter).dtype != DType::kInt8) return;
-  if (use_palette_filter(graph, op, target, call) || !target_runs_isa(target, "dsp")) return;
-  const DepthwiseConv2DOptions& options = options_of(graph, op);
-  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), output_channels(graph, op));
   const DepthwiseRequantization requantization = requantization_of(graph, call, t.bias);
   const bool fits = depthwise_dsp_requantization_fits(requantization);
   const microaot_depthwise_conv_2d_params_q params = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, call.params);
+  const bool palette_fits = fits && microaot_fit_depthwise_widened_palette(&params);
+  if (use_palette_filter(graph, op, target, call, palette_fits) || !target_runs_isa(target, "dsp")) return;
+  const DepthwiseConv2DOptions& options = options_of(graph, op);
+  const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), output_channels(graph, op));
   // Every multiplier >= 2, 4k too (micro_speech's 8: its pair path is faster than the full kernel's tap by tap),
   // and requantizations that shift left, which only the multiplier kernel takes.
   const bool left = !fits && depthwise_dsp_left_shifts_fit(requantization);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "microaot/internal/palette.h"
+#include "microaot/kernels/conv.h"
 #include "microaot/kernels/packed.h"
 #include "ops/packed_weights.h"
 #include "support/diagnostics.h"
@@ -269,6 +270,20 @@ std::string packed_kxk_palette_refusal(const Target& target, int32_t units, int6
   return packed.empty() ? "" : packed.substr(packed.find(": ") + 2);
 }
 
+bool use_widened_palette_weights(const Target& target, KernelCall& call, const Tensor& weights,
+                                 const std::vector<int8_t>& rows, int32_t channels, int32_t taps) {
+  if (must_pay(target, weights) || !target.kernels_use_dsp()) return false;
+  const Palette palette = allowed_palette(target, weights, rows, channels, taps);
+  if (palette.bits == 0) return false;
+  add_palette(call, weights, palette);
+  call.stem = kWidenedPaletteStem;
+  call.scratch_bytes = MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES;
+  call.specialisation = palette_text(palette, static_cast<int64_t>(rows.size())) +
+                        ", 4 channels' taps decoded once per call, then the DSP depthwise kernel's rows (the widened "
+                        "ring at stride 1, else unrolled 3x3 windows); output step one SMMLAR per value";
+  return true;
+}
+
 namespace {
 
 // A CONV_2D call's window (filter height x width x depth), from its params.
@@ -281,7 +296,19 @@ int64_t conv_window_of(const KernelCall& call) {
   return window;
 }
 
+// The elements of one row of a palette kernel's indices.
+int64_t palette_row_elements(const KernelCall& call) {
+  if (call.stem == kPackedPaletteStem) return call.scratch_bytes / MICROAOT_PACKED_PALETTE_BLOCK_BYTES(1);
+  if (call.stem == kPackedKxkPaletteStem) return conv_window_of(call);
+  if (call.stem == kWidenedPaletteStem) return 9;  // a 3x3 filter's taps
+  return call.scratch_bytes;
+}
+
 }  // namespace
+
+bool decodes_once_per_call(const std::string& stem) {
+  return stem == kPackedPaletteStem || stem == kPackedKxkPaletteStem || stem == kWidenedPaletteStem;
+}
 
 PaletteFacts palette_facts(const Graph& graph, const KernelCall& call) {
   const std::string suffix = "_palette";
@@ -294,9 +321,7 @@ PaletteFacts palette_facts(const Graph& graph, const KernelCall& call) {
   const int bits = microaot_palette_bits(indices.data.data());
   if (bits == 0 || call.scratch_bytes <= 0) return {};
   const bool shared = (indices.data[0] & MICROAOT_PALETTE_SHARED) != 0;
-  const int64_t n = call.stem == kPackedPaletteStem      ? call.scratch_bytes / MICROAOT_PACKED_PALETTE_BLOCK_BYTES(1)
-                    : call.stem == kPackedKxkPaletteStem ? conv_window_of(call)
-                                                         : call.scratch_bytes;
+  const int64_t n = palette_row_elements(call);
   const int64_t rows = (indices.byte_size() - 1) / static_cast<int64_t>(row_bytes(static_cast<int32_t>(n), bits));
   return {bits, shared, rows * n, indices.byte_size() + table.byte_size()};
 }

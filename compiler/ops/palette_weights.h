@@ -91,6 +91,18 @@ bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, Ke
 // palette kernel's own limits take it.
 std::string packed_kxk_palette_refusal(const Target& target, int32_t units, int64_t window, bool grouped);
 
+// The DSP depthwise palette kernel (runtime microaot/kernels/conv.h, microaot_depthwise_conv_2d_s8_widened_palette):
+// a 3x3 DEPTHWISE_CONV_2D the DSP kernel computes through its widened weights (the caller checks
+// microaot_fit_depthwise_widened_palette and the DSP bounds), each group of 4 channels decoded once per call and
+// run by the DSP kernel's own rows. Taken only where a palette is asked for (--compress-weights, or TFLM's).
+inline const char* const kWidenedPaletteStem = "depthwise_conv_2d_s8_widened_palette";
+bool use_widened_palette_weights(const Target& target, KernelCall& call, const Tensor& weights,
+                                 const std::vector<int8_t>& rows, int32_t channels, int32_t taps);
+
+// Whether the palette kernel `stem` decodes its weights once per call (the DSP ones): on row ranges (fused bands) it
+// would decode them once per band, so such calls run whole.
+bool decodes_once_per_call(const std::string& stem);
+
 // What a bound call (its derived constants in the graph) over palettised weights holds, for the reports: bits 0
 // for any other call.
 struct PaletteFacts {

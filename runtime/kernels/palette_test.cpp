@@ -9,7 +9,9 @@
 #include <random>
 #include <vector>
 
+#include "../../compiler/ops/in_place_bounds.h"
 #include "conv_geometry_test_util.h"
+#include "overlap_harness.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
 #include "microaot/kernels/packed.h"
@@ -315,6 +317,126 @@ TEST(PaletteKernels, PackedPaletteRefusesWhatItDoesNotTake) {
                                                nullptr, out.data(), block.data()),
             MICROAOT_STATUS_NULL_POINTER);
   EXPECT_EQ(out, std::vector<int8_t>(4, 0x55));
+}
+
+// A random 3x3 depthwise layer the DSP depthwise palette kernel takes (depth multiplier 1, whole groups of 4
+// channels, no dilation): rows of 1 to 30 pixels (the ring's tiles of 12, rows too short for the ring), strides 1
+// and 2, padding 0 or 1, batches, 1 to 8 bits, shared tables, no bias, clamps; depthwise_conv_2d_s8's output on it.
+struct WidenedCase {
+  int bits = 0;
+  Geometry g{};
+  Layer l;
+  std::vector<int8_t> input, expected;
+  std::vector<int32_t> bias, multiplier, shift;
+  microaot_depthwise_conv_2d_params_q p{};
+};
+
+WidenedCase widened_case(std::mt19937& rng, int trial) {
+  WidenedCase c;
+  Geometry& g = c.g;
+  const int stride = trial % 3 == 2 ? 2 : 1, pad = trial % 4 == 3 ? 0 : 1;
+  g.batches = trial % 5 == 4 ? 2 : 1;
+  g.in_h = random_ints<int>(rng, 1, 3, 9)[0], g.in_w = random_ints<int>(rng, 1, 3, 30)[0];
+  g.in_c = g.out_c = 4 * (1 + trial % 5);
+  g.filter_h = g.filter_w = 3, g.dilation_h = g.dilation_w = 1;
+  g.stride_h = g.stride_w = stride, g.pad_h = g.pad_w = pad;
+  g.out_h = (g.in_h + 2 * pad - 3) / stride + 1, g.out_w = (g.in_w + 2 * pad - 3) / stride + 1;
+  c.bits = 1 + trial % 8;
+  c.l = random_palette(rng, g.out_c, 9, c.bits, trial % 3 == 1);
+  c.input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
+  if (trial % 4 != 0) c.bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -3000, 3000);
+  set_conv_window(c.p, g);
+  c.p.depth_multiplier = 1;
+  random_quant(rng, c.p, c.multiplier, c.shift, g.out_c);
+  if (trial % 3 == 0) c.p.activation_min = c.p.output_offset, c.p.activation_max = 100;
+  c.expected.resize(static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c));
+  microaot_depthwise_conv_2d_s8(&c.p, c.input.data(), depthwise_filter(c.l.rows, 9, g.out_c).data(),
+                                c.bias.empty() ? nullptr : c.bias.data(), c.expected.data());
+  return c;
+}
+
+// The DSP depthwise palette kernel (its C definitions here) against depthwise_conv_2d_s8, plain and overlap on
+// separate buffers, then the overlap variant over its own input at the compiler's bound (in_place_bounds.h), at a
+// whole number of pixels below it (channel groups outermost) and one byte below that (row by row).
+TEST(PaletteKernels, WidenedDepthwisePaletteMatchesTheUnpalettisedKernel) {
+  std::mt19937 rng(39);
+  for (int trial = 0; trial < 120; ++trial) {
+    const WidenedCase c = widened_case(rng, trial);
+    const int32_t* bias = c.bias.empty() ? nullptr : c.bias.data();
+    const size_t row_bytes = static_cast<size_t>(c.g.out_w * c.g.out_c);
+    std::vector<int8_t> got(c.expected.size(), 0x55), got_overlap(c.expected.size(), 0x55);
+    std::vector<int8_t> scratch(MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES + row_bytes, 0x55);
+    const std::string what = "trial " + std::to_string(trial) + " bits " + std::to_string(c.bits) + " " +
+                             std::to_string(c.g.in_h) + "x" + std::to_string(c.g.in_w) + "x" +
+                             std::to_string(c.g.in_c) + " stride " + std::to_string(c.g.stride_w);
+    ASSERT_EQ(microaot_depthwise_conv_2d_s8_widened_palette(&c.p, c.input.data(), c.l.packed.indices.data(),
+                                                            c.l.packed.table.data(), bias, got.data(), scratch.data()),
+              MICROAOT_STATUS_OK);
+    ASSERT_EQ(got, c.expected) << what;
+    ASSERT_EQ(microaot_depthwise_conv_2d_s8_widened_palette_overlap(&c.p, c.input.data(), c.l.packed.indices.data(),
+                                                                    c.l.packed.table.data(), bias, got_overlap.data(),
+                                                                    scratch.data()),
+              MICROAOT_STATUS_OK);
+    ASSERT_EQ(got_overlap, c.expected) << what;
+    microaot::RowWiseAccess a;
+    a.batches = c.g.batches, a.input_height = c.g.in_h, a.output_height = c.g.out_h;
+    a.input_row_bytes = c.g.in_w * c.g.in_c, a.output_row_bytes = static_cast<int64_t>(row_bytes);
+    a.stride = c.g.stride_h, a.pad = c.g.pad_h;
+    const int64_t bound = microaot::row_wise_max_shift(a);
+    const int64_t whole = bound >= 0 ? bound / c.g.out_c * c.g.out_c : -((-bound + c.g.out_c - 1) / c.g.out_c * c.g.out_c);
+    for (int64_t shift : {bound, whole, whole - 1}) {
+      const auto out = overlap_test::run_overlapped(
+          overlap_test::bytes_of(c.input), c.expected.size(), shift, scratch.size(), 1, 1,
+          [&](uint8_t* in, uint8_t* o, void* s) {
+            EXPECT_EQ(microaot_depthwise_conv_2d_s8_widened_palette_overlap(
+                          &c.p, reinterpret_cast<const int8_t*>(in), c.l.packed.indices.data(),
+                          c.l.packed.table.data(), bias, reinterpret_cast<int8_t*>(o), s),
+                      MICROAOT_STATUS_OK);
+          });
+      ASSERT_EQ(out, overlap_test::bytes_of(c.expected)) << what << " shift " << shift;
+    }
+  }
+}
+
+// The DSP depthwise palette kernel refuses what the DSP kernel's widened rows do not take, a corrupt header and a
+// missing argument, its output unwritten.
+TEST(PaletteKernels, WidenedDepthwisePaletteRefusesWhatItDoesNotTake) {
+  std::mt19937 rng(40);
+  const WidenedCase base = widened_case(rng, 1);
+  const std::vector<std::pair<const char*, void (*)(WidenedCase&)>> breaks = {
+      {"a 2x3 filter", [](WidenedCase& c) { c.p.filter_height = 2; }},
+      {"dilation", [](WidenedCase& c) { c.p.dilation_width = 2; }},
+      {"depth multiplier 2", [](WidenedCase& c) { c.p.depth_multiplier = 2; }},
+      {"a partial group", [](WidenedCase& c) { c.p.output_depth -= 1; }},
+      {"a left shift", [](WidenedCase& c) { c.shift[1] = 1; }},
+      {"a header of 0 bits", [](WidenedCase& c) { c.l.packed.indices[0] = 0; }},
+      {"a header of 9 bits", [](WidenedCase& c) { c.l.packed.indices[0] = 9; }},
+      {"no table", [](WidenedCase& c) { c.l.packed.table.clear(); }},
+  };
+  for (const auto& [name, brk] : breaks) {
+    WidenedCase c = base;
+    c.p.output_multiplier = c.multiplier.data(), c.p.output_shift = c.shift.data();
+    brk(c);
+    std::vector<int8_t> out(c.expected.size(), 0x55), scratch(MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES + 4096);
+    const int8_t* table = c.l.packed.table.empty() ? nullptr : c.l.packed.table.data();
+    const microaot_status want =
+        table == nullptr ? MICROAOT_STATUS_NULL_POINTER : MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
+    EXPECT_EQ(microaot_depthwise_conv_2d_s8_widened_palette(&c.p, c.input.data(), c.l.packed.indices.data(), table,
+                                                            c.bias.data(), out.data(), scratch.data()),
+              want)
+        << name;
+    EXPECT_EQ(microaot_depthwise_conv_2d_s8_widened_palette_overlap(&c.p, c.input.data(), c.l.packed.indices.data(),
+                                                                    table, c.bias.data(), out.data(), scratch.data()),
+              want)
+        << name;
+    EXPECT_EQ(out, std::vector<int8_t>(c.expected.size(), 0x55)) << name;
+  }
+  WidenedCase c = base;
+  c.p.output_multiplier = c.multiplier.data(), c.p.output_shift = c.shift.data();
+  std::vector<int8_t> out(c.expected.size(), 0x55);
+  EXPECT_EQ(microaot_depthwise_conv_2d_s8_widened_palette(&c.p, c.input.data(), c.l.packed.indices.data(),
+                                                          c.l.packed.table.data(), c.bias.data(), out.data(), nullptr),
+            MICROAOT_STATUS_NULL_POINTER);
 }
 
 // A graph blob is untrusted: a header outside 1..8 bits or a missing argument leaves the output unwritten.

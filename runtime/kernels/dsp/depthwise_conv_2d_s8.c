@@ -15,6 +15,7 @@
 /* microaot-links: kernels/dsp/depthwise_conv_2d_s8_setup.c */
 /* microaot-links: kernels/dsp/depthwise_conv_2d_s8_portable.c */
 /* microaot-links: kernels/dsp/depthwise_conv_2d_s8_patch.c */
+/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_rows_3x3.c */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -26,10 +27,6 @@
 #include "microaot/internal/dsp_depthwise.h"
 
 static const int32_t* dw_bias(const dw_group* g) { return g->bias_weights; }
-
-static const uint32_t (*dw_weights(const dw_group* g))[2] {
-  return (const uint32_t(*)[2])(const void*)(g->bias_weights + 4);
-}
 
 static inline void dw_tap4(const int8_t* in, const int8_t* w, uint32_t offset, int32_t s[4]) {
   const uint32_t weights = microaot_dsp_load4(w);
@@ -97,131 +94,6 @@ static void dw_taps(const dw_params* p, const int8_t* image, const int8_t* filte
   }
 }
 
-/* Four channels of a 3x3 window wholly inside the image without dilation, unrolled: `in` is its top-left
- * tap at the group's channel, `row` the input row's length in bytes; the group's widened weights. */
-static inline void dw_taps_3x3(const int8_t* in, const dw_group* g, size_t depth, size_t row, uint32_t offset,
-                               int32_t s[4]) {
-  microaot_dsp_mac4_lanes_x3(in, depth, dw_weights(g), offset, s);
-  microaot_dsp_mac4_lanes_x3(in + row, depth, dw_weights(g) + 3, offset, s);
-  microaot_dsp_mac4_lanes_x3(in + 2 * row, depth, dw_weights(g) + 6, offset, s);
-}
-
-/* What the pixels of one output row of a channel group need, for a 3x3 filter without dilation. */
-typedef struct {
-  const dw_group* g;
-  const int8_t* in;        /* the window's first in-image input row, at the group's channel */
-  const uint32_t (*w)[2];  /* the widened weights of that row's taps */
-  size_t depth, row;       /* bytes from one input pixel (row) to the next */
-  int32_t rows;            /* input rows inside the window (0 to 3) */
-  int32_t input_width;
-  uint32_t offset;         /* the input offset in both 16-bit lanes */
-} dw_row_3x3;
-
-/* One output pixel whose window starts at input column `origin` and is clipped by the image's edges: its
- * in-image taps only (the reference skips the others); no tap inside leaves the bias. Not inlined, with the
- * row's constants in one struct: the sums stay in registers and the call is cheap. */
-static __attribute__((noinline)) void dw_pixel_clipped(const dw_row_3x3* r, int32_t origin, int8_t* out) {
-  const int32_t begin = origin < 0 ? -origin : 0;
-  const int32_t n = (r->input_width - origin < 3 ? r->input_width - origin : 3) - begin;
-  const size_t depth = r->depth, row = r->row;
-  int32_t k, s[4];
-  memcpy(s, dw_bias(r->g), sizeof s);
-  if (n > 0) {
-    const int8_t* in = r->in + (size_t)(origin + begin) * depth;
-    const uint32_t(*w)[2] = r->w + begin;
-    for (k = 0; k < r->rows; ++k, in += row, w += 3) {
-      if (n == 3) {
-        microaot_dsp_mac4_lanes_x3(in, depth, w, r->offset, s);
-      } else if (n == 2) {
-        microaot_dsp_mac4_lanes_x2(in, depth, w, r->offset, s);
-      } else {
-        microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], r->offset, s);
-      }
-    }
-  }
-  dw_store4(r->g, s, out);
-}
-
-/* The window of one output position of a 3x3 filter without dilation along one axis: comparisons instead
- * of microaot_window_of's divisions. */
-static inline microaot_window dw_window_3(int32_t origin, int32_t in_size) {
-  microaot_window w;
-  w.origin = origin;
-  w.begin = origin < 0 ? -origin : 0;
-  w.end = in_size - origin < 3 ? in_size - origin : 3;
-  return w;
-}
-
-/* The output columns whose window lies wholly inside the image: [*first, *end). */
-static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end) {
-  const int32_t last_origin = p->input_width - 1 - (p->filter_width - 1) * p->dilation_width;
-  *first = (p->pad_width + p->stride_width - 1) / p->stride_width;
-  *end = last_origin + p->pad_width < 0 ? 0 : (last_origin + p->pad_width) / p->stride_width + 1;
-  if (*end > p->output_width) *end = p->output_width;
-  if (*first > *end) *first = *end;
-}
-
-/* One output row of a 3x3 filter without dilation for the group, its window's rows `y`: the columns
- * [first, end) whose window lies inside the image unrolled, the others clipped. `image` and `out` start at the
- * group's channel. Not inlined: its loops keep their own registers (inlined, the interior loop spilled). */
-static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const dw_group* g, const int8_t* image,
-                                                       const microaot_window* y, int32_t first, int32_t end,
-                                                       int8_t* out) {
-  const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
-  const int32_t rows = y->end > y->begin ? y->end - y->begin : 0, stride = p->stride_width;
-  const dw_row_3x3 r = {g,   image + (size_t)(rows > 0 ? y->origin + y->begin : 0) * row,
-                        dw_weights(g) + (rows > 0 ? 3 * y->begin : 0),
-                        depth, row, rows, p->input_width, microaot_dsp_pack16(p->input_offset, p->input_offset)};
-  int32_t ox, s[4];
-  if (rows != 3) first = end = 0; /* a top or bottom row (or none inside): every column clipped */
-  for (ox = 0; ox < first; ++ox) dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
-  {
-    const int8_t* in = first < end ? r.in + (size_t)(first * stride - p->pad_width) * depth : r.in;
-    const size_t pixel_stride = (size_t)stride * depth;
-    int8_t* o = out + (size_t)first * depth;
-    for (ox = first; ox < end; ++ox, in += pixel_stride, o += depth) {
-      memcpy(s, dw_bias(g), sizeof s);
-      dw_taps_3x3(in, g, depth, row, r.offset, s);
-      dw_store4_tested(g, s, o);
-    }
-  }
-  for (ox = end; ox < p->output_width; ++ox) {
-    dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth); /* none inside: the bias */
-  }
-}
-
-/* Channels [c, c + n) of every pixel of a row, from the scratch row to the output row. */
-static void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to, size_t n) {
-  const size_t depth = (size_t)p->output_depth;
-  const int8_t* const end = from + (size_t)p->output_width * depth;
-  if (n == 4) { /* a word per pixel, no call */
-    for (; from != end; from += depth, to += depth) memcpy(to, from, 4);
-    return;
-  }
-  for (; from != end; from += depth, to += depth) memcpy(to, from, n);
-}
-
-/* Output rows [row_begin, row_end) of the group (3x3 filter, no dilation) as dw_rows lays them out, `input`,
- * `output` and `scratch` at the group's channel: the batch and row counted on instead of divided out, and
- * a row's overhead small (KWS's rows are 5 pixels). */
-static __attribute__((noinline)) void dw_group_rows_3x3(const dw_params* p, const dw_group* g, const int8_t* input,
-                                                        int8_t* output, size_t row_stride, int32_t row_begin,
-                                                        int32_t row_end, int8_t* scratch) {
-  const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
-  int32_t row, oy = row_begin % p->output_height, first, end;
-  dw_interior_columns(p, &first, &end);
-  for (row = row_begin; row < row_end; ++row, output += row_stride) {
-    const microaot_window y = dw_window_3(oy * p->stride_height - p->pad_height, p->input_height);
-    dw_group_row_3x3(p, g, image, &y, first, end, scratch != NULL ? scratch : output);
-    if (scratch != NULL) dw_copy_channels(p, scratch, output, 4);
-    if (++oy == p->output_height) {
-      oy = 0;
-      image += image_size;
-    }
-  }
-}
-
 /* Output columns [0, output width) of one row for the group at channel c, each window on its own, by the
  * filter's own weights (filters other than 3x3 or dilated): the sums doubled afterwards. */
 static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t* image, const int8_t* filter,
@@ -273,8 +145,8 @@ static __attribute__((noinline)) void dw_rows_from(const dw_params* p, const int
     const int whole = c + 4 <= p->output_depth; /* else the last depth % 4 channels */
     if (whole) microaot_dsp_depthwise_group_of(p, filter, ch, c, &g);
     if (whole && microaot_fit_depthwise_widened(p)) {
-      dw_group_rows_3x3(p, &g, input + c, output + c, row_stride, row_begin, row_end,
-                        row_scratch != NULL ? row_scratch + c : NULL);
+      microaot_dsp_depthwise_group_rows_3x3(p, &g, input + c, output + c, row_stride, row_begin, row_end,
+                                            row_scratch != NULL ? row_scratch + c : NULL);
       continue;
     }
     for (row = row_begin; row < row_end; ++row) {

@@ -16,8 +16,9 @@ int microaot_dsp_depthwise_fits(const dw_params* p, const dw_channels* ch) {
 /* Both 16-bit lanes times 2 (no lane overflows). */
 static inline uint32_t dw_double_lanes(uint32_t lanes) { return microaot_dsp_sadd16(lanes, lanes); }
 
-__attribute__((noinline)) void microaot_dsp_depthwise_group_of(const dw_params* p, const int8_t* filter,
-                                                              const dw_channels* ch, int32_t c, dw_group* g) {
+__attribute__((noinline)) void microaot_dsp_depthwise_group_at(const dw_params* p, const int8_t* taps,
+                                                              size_t tap_stride, const dw_channels* ch, int32_t c,
+                                                              dw_group* g) {
   int32_t k;
   for (k = 0; k < 4; ++k) {
     const int32_t e = -ch->shift[c + k];
@@ -32,10 +33,20 @@ __attribute__((noinline)) void microaot_dsp_depthwise_group_of(const dw_params* 
   g->full_range = p->activation_min == -128 && p->activation_max == 127;
   if (p->filter_height == 3 && p->filter_width == 3) {
     for (k = 0; k < 9; ++k) {
-      const uint32_t w = microaot_dsp_load4(filter + (size_t)k * (size_t)p->output_depth + (size_t)c);
+      const uint32_t w = microaot_dsp_load4(taps + (size_t)k * tap_stride);
       g->bias_weights[4 + 2 * k] = (int32_t)dw_double_lanes(microaot_dsp_sxtb16(w));
       g->bias_weights[5 + 2 * k] = (int32_t)dw_double_lanes(microaot_dsp_sxtb16_ror8(w));
     }
+  }
+}
+
+void microaot_dsp_depthwise_group_ringed(const dw_params* p, const dw_group* g, const int8_t* input, int8_t* output,
+                                         size_t row_stride, int32_t row_begin, int32_t row_end, dw_ring* ring) {
+  const int32_t width = MICROAOT_DEPTHWISE_RING_TILE_WIDTH;
+  int32_t ox;
+  for (ox = 0; ox < p->output_width; ox += width) {
+    const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
+    microaot_dsp_depthwise_tile_ringed(p, g, input, output, row_stride, row_begin, row_end, ox, end, ring);
   }
 }
 
@@ -45,17 +56,12 @@ __attribute__((noinline)) void microaot_dsp_depthwise_rows_ringed(const dw_param
                                                                   int8_t* output, size_t row_stride,
                                                                   int32_t row_begin, int32_t row_end,
                                                                   int32_t groups_end) {
-  const int32_t width = MICROAOT_DEPTHWISE_RING_TILE_WIDTH;
-  int32_t c, ox;
+  int32_t c;
   dw_group g;
   dw_ring ring;
   ring.cols = 0; /* no tile yet */
   for (c = 0; c < groups_end; c += 4) {
     microaot_dsp_depthwise_group_of(p, filter, ch, c, &g);
-    for (ox = 0; ox < p->output_width; ox += width) {
-      const int32_t end = ox + width < p->output_width ? ox + width : p->output_width;
-      microaot_dsp_depthwise_tile_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end, ox, end,
-                                         &ring);
-    }
+    microaot_dsp_depthwise_group_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end, &ring);
   }
 }

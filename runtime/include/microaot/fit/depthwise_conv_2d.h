@@ -119,6 +119,12 @@ static inline int microaot_fit_depthwise_ring(const microaot_depthwise_conv_2d_p
   return p->output_depth % 4 == 0 && microaot_fit_depthwise_ringed(p);
 }
 
+/* The DSP palette kernel (depthwise_conv_2d_s8_widened_palette): the widened layers in whole groups of 4 channels
+ * (each group's taps decoded into a block, then the ring's or the unrolled rows). It also needs the bounds above. */
+static inline int microaot_fit_depthwise_widened_palette(const microaot_depthwise_conv_2d_params_q* p) {
+  return p->output_depth > 0 && p->output_depth % 4 == 0 && microaot_fit_depthwise_widened(p);
+}
+
 /* depthwise_conv_2d_s8_multiplier's geometry: a depth multiplier of 2 or more over at least 4 output channels,
  * each input channel's outputs side by side (output depth = input depth * multiplier), so that any 4 channels from
  * an even one on read at most 2 neighbouring input channels. The kernel also needs the bounds above. */

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "microaot/internal/dsp_depthwise_blocks.h"
 #include "microaot/internal/dsp_dot.h"
@@ -55,9 +56,17 @@ typedef struct {
   int32_t full_range;                         /* the clamp is [-128, 127]: the SSAT alone */
 } dw_group;
 
-/* Group c's constants (channels c to c + 3): bias, widened weights of a 3x3 filter, output steps, clamp. */
-void microaot_dsp_depthwise_group_of(const dw_params* p, const int8_t* filter, const dw_channels* ch, int32_t c,
-                                     dw_group* g);
+/* Group c's constants (channels c to c + 3): bias, widened weights of a 3x3 filter, output steps, clamp; `taps`
+ * at the group's first weight, tap k's four weights at taps + k * tap_stride (the layer's filter, or a block of
+ * decoded weights: dsp/depthwise_conv_2d_s8_widened_palette.c). */
+void microaot_dsp_depthwise_group_at(const dw_params* p, const int8_t* taps, size_t tap_stride,
+                                     const dw_channels* ch, int32_t c, dw_group* g);
+
+/* The same from the layer's filter (its OHWI order: a tap's channels side by side). */
+static inline void microaot_dsp_depthwise_group_of(const dw_params* p, const int8_t* filter, const dw_channels* ch,
+                                                   int32_t c, dw_group* g) {
+  microaot_dsp_depthwise_group_at(p, filter + c, (size_t)p->output_depth, ch, c, g);
+}
 
 
 /* Four channels from their doubled sums (bias included), clamped by SIMD (for [-128, 127] as well: one copy
@@ -97,6 +106,25 @@ static inline void dw_pixel_pairs(const dw_group* g, const uint32_t* in, int32_t
   }
 }
 
+/* Channels [c, c + n) of every pixel of a row, from the scratch row to the output row (both at channel c). */
+static inline void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to, size_t n) {
+  const size_t depth = (size_t)p->output_depth;
+  const int8_t* const end = from + (size_t)p->output_width * depth;
+  if (n == 4) { /* a word per pixel, no call */
+    for (; from != end; from += depth, to += depth) memcpy(to, from, 4);
+    return;
+  }
+  for (; from != end; from += depth, to += depth) memcpy(to, from, n);
+}
+
+/* Output rows [row_begin, row_end) (counted over all batches) of group `g` of a 3x3 filter without dilation
+ * (microaot_fit_depthwise_widened), windows inside the image unrolled, edge windows by their in-image taps:
+ * `input`, `output` and `scratch` at the group's channel; with `scratch` (a row) each row built there first, then
+ * copied to its place (the overlap variants). dsp/depthwise_conv_2d_s8_rows_3x3.c. */
+void microaot_dsp_depthwise_group_rows_3x3(const dw_params* p, const dw_group* g, const int8_t* input,
+                                           int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end,
+                                           int8_t* scratch);
+
 /* Whether an overlapping output lies a whole number of pixels from the input: then every output byte
  * overwrites an input byte of its own channel (depth multiplier 1) and channel groups may go outermost. */
 static inline int dw_whole_pixels_apart(const int8_t* input, const int8_t* output, int32_t depth) {
@@ -127,6 +155,11 @@ typedef struct {
 void microaot_dsp_depthwise_tile_ringed(const dw_params* p, const dw_group* g, const int8_t* input, int8_t* output,
                                         size_t row_stride, int32_t row_begin, int32_t row_end, int32_t ox_begin,
                                         int32_t ox_end, dw_ring* ring);
+
+/* Every output column of rows [row_begin, row_end) of group `g` through `ring`, tile by tile: `input` and
+ * `output` at the group's channel (dsp/depthwise_conv_2d_s8_setup.c). Set ring->cols to 0 before the first. */
+void microaot_dsp_depthwise_group_ringed(const dw_params* p, const dw_group* g, const int8_t* input, int8_t* output,
+                                         size_t row_stride, int32_t row_begin, int32_t row_end, dw_ring* ring);
 
 /* Rows [row_begin, row_end) (counted over all batches) of the channel groups [0, groups_end) through the
  * ring, into `output` (row i at output + i * row_stride), group by group and tile by tile:

@@ -33,20 +33,20 @@ static inline const int8_t* microaot_palette_values(const uint8_t* indices, int 
 /* The bytes of one channel's row of n indices. */
 static inline size_t microaot_palette_row_bytes(size_t n, int bits) { return (n * (size_t)bits + 7u) / 8u; }
 
-/* Channel `channel`'s n weights, decoded into out. An index never crosses into the next row, and a row's last
- * byte is read only for the bits it holds. */
-static inline void microaot_palette_decode(const uint8_t* indices, int bits, const int8_t* table, size_t channel,
-                                           size_t n, int8_t* out) {
+/* Channel `channel`'s n weights, decoded into out[0], out[stride], out[2 * stride], ... An index never crosses
+ * into the next row, and a row's last byte is read only for the bits it holds. */
+static inline void microaot_palette_decode_strided(const uint8_t* indices, int bits, const int8_t* table,
+                                                   size_t channel, size_t n, int8_t* out, size_t stride) {
   const uint8_t* row = indices + 1 + channel * microaot_palette_row_bytes(n, bits);
   const int8_t* values = microaot_palette_values(indices, bits, table, channel);
   const unsigned mask = (1u << bits) - 1u;
   size_t i, bit = 0;
   if (bits == 4) { /* the common palette of 16: two per byte */
     for (i = 0; i + 1 < n; i += 2, ++row) {
-      out[i] = values[*row & 15u];
-      out[i + 1] = values[*row >> 4];
+      out[i * stride] = values[*row & 15u];
+      out[(i + 1) * stride] = values[*row >> 4];
     }
-    if (i < n) out[i] = values[*row & 15u];
+    if (i < n) out[i * stride] = values[*row & 15u];
     return;
   }
   for (i = 0; i < n; ++i, bit += (size_t)bits) {
@@ -54,8 +54,14 @@ static inline void microaot_palette_decode(const uint8_t* indices, int bits, con
     const unsigned shift = (unsigned)(bit & 7u);
     unsigned v = (unsigned)row[at] >> shift;
     if (shift + (unsigned)bits > 8u) v |= (unsigned)row[at + 1] << (8u - shift);
-    out[i] = values[v & mask];
+    out[i * stride] = values[v & mask];
   }
+}
+
+/* The same side by side (one channel's filter). */
+static inline void microaot_palette_decode(const uint8_t* indices, int bits, const int8_t* table, size_t channel,
+                                           size_t n, int8_t* out) {
+  microaot_palette_decode_strided(indices, bits, table, channel, n, out, 1);
 }
 
 #endif /* MICROAOT_INTERNAL_PALETTE_H */

@@ -120,6 +120,20 @@ microaot_status microaot_depthwise_conv_2d_s8_palette_overlap(const microaot_dep
                                                               const int8_t* input, const uint8_t* indices,
                                                               const int8_t* table, const int32_t* bias,
                                                               int8_t* output, void* scratch);
+/* The same on the DSP for a 3x3 filter without dilation, depth multiplier 1, whole groups of 4 channels and the DSP
+ * bounds (microaot_fit_depthwise_widened_palette and microaot_fit_depthwise_dsp, microaot/fit/depthwise_conv_2d.h):
+ * each group's 9 taps decoded into a block of the scratch, then the DSP kernel's own rows of the group (the widened
+ * ring at stride 1, else the unrolled windows), bit-exact with microaot_depthwise_conv_2d_s8. Any other layer:
+ * MICROAOT_STATUS_VALUE_OUT_OF_RANGE, the output unwritten. scratch: MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES (the
+ * overlap variant's output row follows it). */
+#define MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES (4 * 9)
+microaot_status microaot_depthwise_conv_2d_s8_widened_palette(const microaot_depthwise_conv_2d_params_q* params,
+                                                              const int8_t* input, const uint8_t* indices,
+                                                              const int8_t* table, const int32_t* bias,
+                                                              int8_t* output, void* scratch);
+microaot_status microaot_depthwise_conv_2d_s8_widened_palette_overlap(
+    const microaot_depthwise_conv_2d_params_q* params, const int8_t* input, const uint8_t* indices,
+    const int8_t* table, const int32_t* bias, int8_t* output, void* scratch);
 /* The same for the layers the DSP kernel takes through its widened ring (its own source, see kernel_list.def):
  * the DSP build refuses any other layer, and a requantization outside the ring's bounds
  * (microaot_dsp_depthwise_fits), with MICROAOT_STATUS_VALUE_OUT_OF_RANGE and the output unwritten; the compiler
