@@ -258,6 +258,27 @@ bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, Ke
   return true;
 }
 
+bool use_fc_palette_pairs(const Target& target, KernelCall& call, int32_t depth) {
+  if (!target.kernels_use_dsp() || call.derived.empty() || call.derived[0].data.empty()) return false;
+  const uint8_t header = call.derived[0].data[0];
+  const bool shared = (header & MICROAOT_PALETTE_SHARED) != 0;
+  if (microaot_palette_bits(&header) != 4 || (!shared && depth < kFcPalettePairsMinDepth)) return false;
+  const std::string& text = call.specialisation;
+  call.stem = kFcPalettePairsStem;
+  call.scratch_bytes = MICROAOT_FC_PALETTE_PAIRS_BYTES(int64_t{depth});
+  call.specialisation = text.substr(0, text.find(", each channel's")) +
+                        ", index bytes read through a table of their weight pairs for SMLAD (" +
+                        (shared ? "built once" : "built per channel") + ")";
+  return true;
+}
+
+namespace {
+int64_t fc_depth(const KernelCall& call) {
+  const ParamValue* depth = call.params.find("input_depth");
+  return depth != nullptr ? depth->integer : 0;
+}
+}  // namespace
+
 PaletteFacts palette_facts(const Graph& graph, const KernelCall& call) {
   const std::string suffix = "_palette";
   const bool palette = call.stem.size() > suffix.size() &&
@@ -271,6 +292,7 @@ PaletteFacts palette_facts(const Graph& graph, const KernelCall& call) {
   const bool shared = (indices.data[0] & MICROAOT_PALETTE_SHARED) != 0;
   const int64_t n = call.stem == kPackedPaletteStem      ? call.scratch_bytes / MICROAOT_PACKED_PALETTE_BLOCK_BYTES(1)
                     : call.stem == kPackedKxkPaletteStem ? call.scratch_bytes / MICROAOT_PACKED_KXK_PALETTE_BYTES(1)
+                    : call.stem == kFcPalettePairsStem   ? fc_depth(call)
                                                          : call.scratch_bytes;
   const int64_t rows = (indices.byte_size() - 1) / static_cast<int64_t>(row_bytes(static_cast<int32_t>(n), bits));
   return {bits, shared, rows * n, indices.byte_size() + table.byte_size()};

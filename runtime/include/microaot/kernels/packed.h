@@ -19,6 +19,7 @@
 
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
+#include "microaot/internal/palette.h"
 #include "microaot/status.h"
 
 #ifdef __cplusplus
@@ -89,6 +90,18 @@ microaot_status microaot_fully_connected_s8_packed(const microaot_fully_connecte
 microaot_status microaot_conv_2d_s8_packed_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                    const uint8_t* indices, const int8_t* table,
                                                    const int32_t* requant, int8_t* output, void* scratch);
+
+/* A FULLY_CONNECTED over 4-bit palettised weights (microaot/internal/palette.h: indices, per-channel or shared
+ * tables) with the params and optional bias of microaot_fully_connected_s8_palette, bit-exact with
+ * microaot_fully_connected_s8 on the decoded weights: each index byte's two weights read as int16 lanes from a
+ * table of the 256 bytes' pairs (built once per call for a shared table, once per channel otherwise) against
+ * the batch row widened once; other widths return MICROAOT_STATUS_VALUE_OUT_OF_RANGE. scratch:
+ * MICROAOT_FC_PALETTE_PAIRS_BYTES(input_depth): the pair table, then the widened row. */
+#define MICROAOT_FC_PALETTE_PAIRS_BYTES(depth) (MICROAOT_PALETTE_PAIR_TABLE_BYTES + 4 * (((depth) + 1) / 2))
+microaot_status microaot_fully_connected_s8_packed_palette(const microaot_fully_connected_params_q* params,
+                                                           const int8_t* input, const uint8_t* indices,
+                                                           const int8_t* table, const int32_t* bias, int8_t* output,
+                                                           void* scratch);
 
 /* A k x k CONV_2D (any window, stride, dilation and padding; filter_depth = input_depth) over palettised weights,
  * as microaot_conv_2d_s8_packed_palette over each output pixel's window (the k x k packed kernel's params and
