@@ -222,11 +222,12 @@ INSTANTIATE_TEST_SUITE_P(
 // The DSP palette kernels (docs/compressed-weights.md) against the portable palette kernel over the same weights:
 // focused CONV_2D models (odd channel counts, strides, padding) clustered to K values per channel and kept as
 // palettes in both runs (--cluster-weights K, --compress-weights lossless), K = 2, 4, 8, 16 (1- to 4-bit
-// indices) for the k x k kernel and 16 for the 1x1 one, on the Cortex-M4 at balanced; a case counts only when the
-// model calls the stem.
+// indices) for the k x k kernel and 16 for the 1x1 one, and focused FULLY_CONNECTED models at 16 (4-bit indices)
+// for the FULLY_CONNECTED one, on the Cortex-M4 at balanced; a case counts only when the model calls the stem.
 struct PaletteCase {
   const char* stem;
   int values;
+  const char* focus = "CONV_2D";
 };
 
 void PrintTo(const PaletteCase& c, std::ostream* os) { *os << c.stem << " at " << c.values << " values"; }
@@ -238,7 +239,7 @@ TEST_P(DspPaletteKernels, MatchThePortablePaletteKernel) {
   const PaletteCase& c = GetParam();
   std::string output;
   EXPECT_EQ(run_differential({"--kernel", c.stem, "--cases", "1", "--max-tries", "40000", "--target", "cortex-m4",
-                              "--optimize", "balanced", "--focus", "CONV_2D", "--cluster-weights",
+                              "--optimize", "balanced", "--focus", c.focus, "--cluster-weights",
                               std::to_string(c.values)},
                              &output),
             0)
@@ -250,7 +251,8 @@ INSTANTIATE_TEST_SUITE_P(Palette, DspPaletteKernels,
                                            PaletteCase{"conv_2d_s8_packed_kxk_palette", 4},
                                            PaletteCase{"conv_2d_s8_packed_kxk_palette", 8},
                                            PaletteCase{"conv_2d_s8_packed_kxk_palette", 16},
-                                           PaletteCase{"conv_2d_s8_packed_palette", 16}),
+                                           PaletteCase{"conv_2d_s8_packed_palette", 16},
+                                           PaletteCase{"fully_connected_s8_packed_palette", 16, "FULLY_CONNECTED"}),
                          [](const ::testing::TestParamInfo<PaletteCase>& info) {
                            return std::string(info.param.stem) + "_" + std::to_string(info.param.values) + "_values";
                          });
