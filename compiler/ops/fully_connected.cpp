@@ -217,8 +217,8 @@ KernelCall lower(const Graph& graph, const Op& op) {
 }
 
 // The int8 family's chooser (compile/choose_variants.h): on an MVE target the Helium rows over a folded bias;
-// else palettised weights where --compress-weights takes them,
-// else the packed matrix product, or why not.
+// else palettised weights where --compress-weights takes them (4-bit ones through the DSP's pair-table kernel
+// where it takes them), else the packed matrix product, or why not.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
   const FcShape s = fc_shape(graph, op);
   const Tensor& weights = graph.tensor(op.inputs[1]);
@@ -230,6 +230,7 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   }
   if (use_palette_weights(target, call, weights, constant_values<int8_t>(weights), s.units, s.depth,
                           "fully_connected_s8_palette")) {
+    use_fc_palette_pairs(target, call, s.depth);
     return;
   }
   call.specialisation = packed_refusal(target, s.units, call.params.find("filter_offset")->integer);

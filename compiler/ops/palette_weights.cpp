@@ -284,6 +284,20 @@ bool use_widened_palette_weights(const Target& target, KernelCall& call, const T
   return true;
 }
 
+bool use_fc_palette_pairs(const Target& target, KernelCall& call, int32_t depth) {
+  if (!target.kernels_use_dsp() || call.derived.empty() || call.derived[0].data.empty()) return false;
+  const uint8_t header = call.derived[0].data[0];
+  const bool shared = (header & MICROAOT_PALETTE_SHARED) != 0;
+  if (microaot_palette_bits(&header) != 4 || (!shared && depth < kFcPalettePairsMinDepth)) return false;
+  const std::string& text = call.specialisation;
+  call.stem = kFcPalettePairsStem;
+  call.scratch_bytes = MICROAOT_FC_PALETTE_PAIRS_BYTES(int64_t{depth});
+  call.specialisation = text.substr(0, text.find(", each channel's")) +
+                        ", index bytes read through a table of their weight pairs for SMLAD (" +
+                        (shared ? "built once" : "built per channel") + ")";
+  return true;
+}
+
 namespace {
 
 // A CONV_2D call's window (filter height x width x depth), from its params.
@@ -296,11 +310,17 @@ int64_t conv_window_of(const KernelCall& call) {
   return window;
 }
 
+int64_t fc_depth(const KernelCall& call) {
+  const ParamValue* depth = call.params.find("input_depth");
+  return depth != nullptr ? depth->integer : 0;
+}
+
 // The elements of one row of a palette kernel's indices.
 int64_t palette_row_elements(const KernelCall& call) {
   if (call.stem == kPackedPaletteStem) return call.scratch_bytes / MICROAOT_PACKED_PALETTE_BLOCK_BYTES(1);
   if (call.stem == kPackedKxkPaletteStem) return conv_window_of(call);
   if (call.stem == kWidenedPaletteStem) return 9;  // a 3x3 filter's taps
+  if (call.stem == kFcPalettePairsStem) return fc_depth(call);
   return call.scratch_bytes;
 }
 

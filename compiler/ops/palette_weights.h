@@ -102,6 +102,18 @@ bool use_widened_palette_weights(const Target& target, KernelCall& call, const T
 // Whether the palette kernel `stem` decodes its weights once per call (the DSP ones): on row ranges (fused bands) it
 // would decode them once per band, so such calls run whole.
 bool decodes_once_per_call(const std::string& stem);
+// The DSP FULLY_CONNECTED palette kernel (microaot_fully_connected_s8_packed_palette): 4-bit indices read a byte
+// at a time through a table of the 256 bytes' weight pairs, about 2.3 instructions per MAC on the Cortex-M4
+// against the packed raw form's 1.0-1.1 and the portable palette kernel's 12 (docs/palette-1x1-and-fc-m4.md:
+// at one batch no palette kernel comes within 1.15x, so only a palette asked for takes it). A shared table's
+// pairs are built once per call, a channel's own (256 words) once per channel: that pays from rows of
+// kFcPalettePairsMinDepth weights.
+inline const char* const kFcPalettePairsStem = "fully_connected_s8_packed_palette";
+constexpr int32_t kFcPalettePairsMinDepth = 64;
+// Turns `call`, which use_palette_weights made a call of fully_connected_s8_palette over rows of `depth`, into a
+// call of the DSP kernel where the target has the DSP, the indices are 4-bit and the table is shared or the rows
+// long enough; else false, `call` unchanged.
+bool use_fc_palette_pairs(const Target& target, KernelCall& call, int32_t depth);
 
 // What a bound call (its derived constants in the graph) over palettised weights holds, for the reports: bits 0
 // for any other call.

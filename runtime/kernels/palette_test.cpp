@@ -136,27 +136,80 @@ TEST(PaletteKernels, ConvAndDepthwiseMatchTheUnpalettisedKernels) {
   }
 }
 
+// A random FULLY_CONNECTED over a palette of `bits` bits and fully_connected_s8's output on it (a fifth with a
+// weights offset; without bias where `with_bias` is false).
+struct FcCase {
+  Layer l;
+  microaot_fully_connected_params_q p{};
+  std::vector<int32_t> multiplier, shift, bias;
+  std::vector<int8_t> input, expected;
+};
+
+FcCase fc_case(std::mt19937& rng, int trial, int units, int depth, int batches, int bits, bool shared, bool with_bias) {
+  FcCase c;
+  c.l = random_palette(rng, units, depth, bits, shared);
+  c.p.batches = batches, c.p.input_depth = depth, c.p.output_depth = units;
+  random_quant(rng, c.p, c.multiplier, c.shift, units);
+  c.p.filter_offset = trial % 5 == 0 ? 3 : 0;
+  c.input = random_ints<int8_t>(rng, static_cast<size_t>(batches * depth), -128, 127);
+  if (with_bias) c.bias = random_ints<int32_t>(rng, static_cast<size_t>(units), -3000, 3000);
+  c.expected.resize(static_cast<size_t>(batches * units));
+  microaot_fully_connected_s8(&c.p, c.input.data(), c.l.rows.data(), with_bias ? c.bias.data() : nullptr,
+                              c.expected.data());
+  return c;
+}
+
 TEST(PaletteKernels, FullyConnectedMatchesTheUnpalettisedKernel) {
   std::mt19937 rng(33);
   for (int trial = 0; trial < 60; ++trial) {
-    const int bits = 1 + trial % 8;
-    const int units = 1 + trial % 9, depth = 1 + (trial * 7) % 41, batches = 1 + trial % 3;
-    const Layer l = random_palette(rng, units, depth, bits, trial % 3 == 2);
-    microaot_fully_connected_params_q p{};
-    p.batches = batches, p.input_depth = depth, p.output_depth = units;
-    std::vector<int32_t> multiplier, shift;
-    random_quant(rng, p, multiplier, shift, units);
-    p.filter_offset = trial % 5 == 0 ? 3 : 0;
-    const auto input = random_ints<int8_t>(rng, static_cast<size_t>(batches * depth), -128, 127);
-    const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(units), -3000, 3000);
-    std::vector<int8_t> expected(static_cast<size_t>(batches * units)), got(expected.size(), 0x55);
-    std::vector<int8_t> scratch(static_cast<size_t>(depth));
-    microaot_fully_connected_s8(&p, input.data(), l.rows.data(), bias.data(), expected.data());
-    ASSERT_EQ(microaot_fully_connected_s8_palette(&p, input.data(), l.packed.indices.data(), l.packed.table.data(),
-                                                  bias.data(), got.data(), scratch.data()),
+    const int bits = 1 + trial % 8, depth = 1 + (trial * 7) % 41;
+    const FcCase c = fc_case(rng, trial, 1 + trial % 9, depth, 1 + trial % 3, bits, trial % 3 == 2, true);
+    std::vector<int8_t> got(c.expected.size(), 0x55), scratch(static_cast<size_t>(depth));
+    ASSERT_EQ(microaot_fully_connected_s8_palette(&c.p, c.input.data(), c.l.packed.indices.data(),
+                                                  c.l.packed.table.data(), c.bias.data(), got.data(), scratch.data()),
               MICROAOT_STATUS_OK);
-    ASSERT_EQ(got, expected) << "trial " << trial << " bits " << bits;
+    ASSERT_EQ(got, c.expected) << "trial " << trial << " bits " << bits;
   }
+}
+
+// The DSP FULLY_CONNECTED palette kernel (4-bit indices through a table of index bytes' weight pairs; its C
+// definitions here) against fully_connected_s8: shared and per-channel tables, odd and even depths (an odd row's
+// last byte has a padding nibble), batches, a weights offset, no bias; the scratch starts as garbage.
+TEST(PaletteKernels, FullyConnectedPairTableMatchesTheUnpalettisedKernel) {
+  std::mt19937 rng(40);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int depth = 1 + (trial * 37) % 300;
+    const FcCase c = fc_case(rng, trial, 1 + trial % 9, depth, 1 + trial % 3, 4, trial % 2 == 0, trial % 4 != 3);
+    std::vector<int8_t> got(c.expected.size(), 0x55);
+    std::vector<uint32_t> scratch(static_cast<size_t>(MICROAOT_FC_PALETTE_PAIRS_BYTES(depth) / 4), 0xA5A5A5A5u);
+    ASSERT_EQ(microaot_fully_connected_s8_packed_palette(&c.p, c.input.data(), c.l.packed.indices.data(),
+                                                         c.l.packed.table.data(), c.bias.empty() ? nullptr : c.bias.data(),
+                                                         got.data(), scratch.data()),
+              MICROAOT_STATUS_OK);
+    ASSERT_EQ(got, c.expected) << "trial " << trial << " depth " << depth << " shared " << (trial % 2 == 0);
+  }
+}
+
+// It takes 4-bit indices only; a corrupt header, another width or a missing table is refused, unwritten.
+TEST(PaletteKernels, FullyConnectedPairTableRefusesWhatItDoesNotTake) {
+  std::mt19937 rng(41);
+  Layer l = random_palette(rng, 2, 6, 4);
+  microaot_fully_connected_params_q p{};
+  p.batches = 1, p.input_depth = 6, p.output_depth = 2;
+  const std::vector<int8_t> input(6, 1);
+  std::vector<int8_t> out(2, 0x55);
+  std::vector<uint32_t> scratch(static_cast<size_t>(MICROAOT_FC_PALETTE_PAIRS_BYTES(6) / 4));
+  const auto call = [&](const int8_t* table) {
+    return microaot_fully_connected_s8_packed_palette(&p, input.data(), l.packed.indices.data(), table, nullptr,
+                                                      out.data(), scratch.data());
+  };
+  l.packed.indices[0] = 0;
+  EXPECT_EQ(call(l.packed.table.data()), MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  l.packed.indices[0] = 3;
+  EXPECT_EQ(call(l.packed.table.data()), MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  l.packed.indices[0] = 4;
+  EXPECT_EQ(call(nullptr), MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(out, std::vector<int8_t>(2, 0x55));
 }
 
 // The packed kernels' output step table (microaot/kernels/packed.h) for shifts below 0 and small sums, from its

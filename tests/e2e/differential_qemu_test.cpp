@@ -223,8 +223,8 @@ INSTANTIATE_TEST_SUITE_P(
 // The DSP palette kernels (docs/compressed-weights.md) against the portable palette kernel over the same weights:
 // models focused on the stem's operator (odd channel counts, strides, padding) clustered to K values per channel and
 // kept as palettes in both runs (--cluster-weights K, --compress-weights lossless), K = 2, 4, 8, 16 (1- to 4-bit
-// indices) for the k x k kernel, 16 for the 1x1 one, 4 and 16 for the 3x3 depthwise one, on the Cortex-M4 at
-// balanced; a case counts only when the model calls the stem.
+// indices) for the k x k kernel, 16 for the 1x1 and the FULLY_CONNECTED ones, 4 and 16 for the 3x3 depthwise one,
+// on the Cortex-M4 at balanced; a case counts only when the model calls the stem.
 struct PaletteCase {
   const char* stem;
   int values;
@@ -253,7 +253,8 @@ INSTANTIATE_TEST_SUITE_P(Palette, DspPaletteKernels,
                                            PaletteCase{"conv_2d_s8_packed_kxk_palette", 16},
                                            PaletteCase{"conv_2d_s8_packed_palette", 16},
                                            PaletteCase{"depthwise_conv_2d_s8_widened_palette", 4},
-                                           PaletteCase{"depthwise_conv_2d_s8_widened_palette", 16}),
+                                           PaletteCase{"depthwise_conv_2d_s8_widened_palette", 16},
+                                           PaletteCase{"fully_connected_s8_packed_palette", 16}),
                          [](const ::testing::TestParamInfo<PaletteCase>& info) {
                            return std::string(info.param.stem) + "_" + std::to_string(info.param.values) + "_values";
                          });

@@ -16,6 +16,9 @@
 /* Flag of byte 0: one table of 2^bits values for all channels (where per-channel tables would cost more than
  * they save, e.g. a 3x3 depthwise filter's 9 taps). */
 #define MICROAOT_PALETTE_SHARED 0x80u
+/* The bytes of a table of the 256 index bytes' weight pairs of a 4-bit palette, one word each (the DSP
+ * FULLY_CONNECTED palette kernel's, microaot/kernels/packed.h). */
+#define MICROAOT_PALETTE_PAIR_TABLE_BYTES 1024
 
 /* The bits per index of a layer's indices, or 0 when byte 0 (less the shared flag) is outside 1..8 (a corrupt
  * graph blob). */
