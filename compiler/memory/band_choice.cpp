@@ -1,8 +1,6 @@
 #include "memory/band_choice.h"
 
 #include <algorithm>
-#include <map>
-#include <tuple>
 
 #include "support/diagnostics.h"
 
@@ -75,23 +73,36 @@ LiveScore live_score(const std::vector<int64_t>& live) {
 
 namespace {
 
-// The options by steps, band height and pace: where a chosen chain's remainder is found.
+// The options by steps, band height and pace: where a chosen chain's remainder is found (by first step,
+// then length: a few options each).
 class OptionIndex {
  public:
-  explicit OptionIndex(const std::vector<ChainOption>& options) {
+  explicit OptionIndex(const std::vector<ChainOption>& options) : options_(options) {
     for (size_t i = 0; i < options.size(); ++i) {
       const ChainOption& o = options[i];
-      index_[{o.first_step, o.last_step, o.band_rows, o.pace}] = static_cast<int>(i);
+      MICROAOT_CHECK(o.first_step >= 0 && o.last_step >= o.first_step, "a band option without steps");
+      if (by_first_.size() <= static_cast<size_t>(o.first_step)) by_first_.resize(static_cast<size_t>(o.first_step) + 1);
+      std::vector<std::vector<int>>& by_length = by_first_[static_cast<size_t>(o.first_step)];
+      const size_t length = static_cast<size_t>(o.last_step - o.first_step);
+      if (by_length.size() <= length) by_length.resize(length + 1);
+      by_length[length].push_back(static_cast<int>(i));
     }
   }
   // The option of steps [first, last] run as `like` runs, or -1.
   int find(int first, int last, const ChainOption& like) const {
-    const auto it = index_.find({first, last, like.band_rows, like.pace});
-    return it == index_.end() ? -1 : it->second;
+    if (first < 0 || last < first || static_cast<size_t>(first) >= by_first_.size()) return -1;
+    const std::vector<std::vector<int>>& by_length = by_first_[static_cast<size_t>(first)];
+    const size_t length = static_cast<size_t>(last - first);
+    if (length >= by_length.size()) return -1;
+    for (const int i : by_length[length]) {
+      if (options_[i].band_rows == like.band_rows && options_[i].pace == like.pace) return i;
+    }
+    return -1;
   }
 
  private:
-  std::map<std::tuple<int, int, int64_t, int>, int> index_;
+  const std::vector<ChainOption>& options_;
+  std::vector<std::vector<std::vector<int>>> by_first_;
 };
 
 // A step of the walk: the choice with option i added, the chosen options it drops and those it adds (i and
