@@ -66,7 +66,7 @@ LiveScore live_score(const std::vector<int64_t>& live) {
   LiveScore s;
   for (int64_t bytes : live) {
     s.peak = std::max(s.peak, bytes);
-    s.squares += bytes * bytes;
+    s.squares += static_cast<double>(bytes) * static_cast<double>(bytes);
   }
   return s;
 }
@@ -138,7 +138,7 @@ class Walk {
           const LiveScore s = score_of(move);
           const double saved = s.peak < score_.peak
                                    ? static_cast<double>(score_.peak - s.peak)
-                                   : (s.peak == score_.peak ? static_cast<double>(score_.squares - s.squares) * 1e-12 : 0);
+                                   : (s.peak == score_.peak ? (score_.squares - s.squares) * 1e-12 : 0);
           if (saved <= 0) continue;
           const double value = saved / static_cast<double>(std::max<int64_t>(1, extra - cost_ + 1000));
           if (best.next.empty() || value > best_value) {
@@ -152,7 +152,7 @@ class Walk {
       if (best.next.empty()) break;
       apply(best);
       cost_ = best_cost;
-      MICROAOT_CHECK(score_.peak == best_score.peak && score_.squares == best_score.squares, "band score drifted");
+      MICROAOT_CHECK(score_.peak == best_score.peak, "band score drifted");
     }
     BandChoice c{choice_, score_, cost_};
     std::sort(c.options.begin(), c.options.end(),
@@ -208,7 +208,8 @@ class Walk {
     for (int step = lo; step <= hi; ++step) {
       const int64_t now = window_[step - lo];
       s.peak = std::max(s.peak, now);
-      s.squares += now * now - live_[step] * live_[step];
+      const double before = static_cast<double>(live_[step]);
+      s.squares += static_cast<double>(now) * static_cast<double>(now) - before * before;
     }
     return s;
   }

@@ -35,10 +35,10 @@ std::vector<int64_t> live_bytes(const std::vector<BufferRecord>& records, const 
 std::vector<int64_t> span_delta(const std::vector<BufferRecord>& records, const ChainSpan& span);
 
 // What the choice minimizes: the peak of the live bytes, then the sum of their squares (which falls when one
-// of several equal peaks does). Exact integers.
+// of several equal peaks does): a double, exact below 2^53 and without overflow for maps of gigabytes.
 struct LiveScore {
   int64_t peak = 0;
-  int64_t squares = 0;
+  double squares = 0;
 };
 LiveScore live_score(const std::vector<int64_t>& live);
 

@@ -142,6 +142,18 @@ TEST(BandChoice, PicksTheMostBytesPerInstructionWithinTheCostAndStopsAtTheTarget
   EXPECT_TRUE(choose_chains(request).options.empty());
 }
 
+// Maps of gigabytes (a fuzzed model): the squares do not overflow, the choice still lowers the peak.
+TEST(BandChoice, MapsOfGigabytesScoreWithoutOverflow) {
+  const int64_t gb = int64_t{5} << 30;
+  BandChoiceRequest request;
+  request.live = {gb, 3 * gb, 2 * gb, gb};
+  request.options = {ChainOption{1, 2, 1, 0, 100, {-2 * gb, -gb}}};
+  request.max_extra = 1000;
+  const BandChoice c = choose_chains(request);
+  EXPECT_EQ(c.options, std::vector<int>{0});
+  EXPECT_EQ(c.score.peak, gb);
+}
+
 TEST(BandChoiceDeathTest, ALineBufferOutlivingItsChainIsABug) {
   BufferRecord r;
   r.tensor_id = 3;
