@@ -42,11 +42,7 @@ for f in "$shared"/models/*/model.tflite "$shared"/ops/*/*/model.tflite fuzz/reg
     */README.md) continue ;;
     */recipe-*) cp "$f" "$work/recipes/" ;;
     */blob-*) cp "$f" "$work/blobs/" ;;
-    *) # Seeds over 256 KiB (the VWW and AD models) take up to a minute an input under ASan with the coverage
-       # hooks, mostly in the fused-band choice: the sanitized e2e tests compile them; here they would starve
-       # the mutations.
-       [ "$(stat -c %s "$f")" -le 262144 ] || continue
-       cp "$f" "$work/bytes/seed$n" ;;
+    *) cp "$f" "$work/bytes/seed$n" ;;
   esac
   n=$((n + 1))
 done
@@ -63,8 +59,8 @@ done
 run() {
   local log="$build/$1.log" status=0
   echo "fuzz.sh: $1 for $3 s or $runs runs (seed $seed, $(ls "$2" | wc -l) corpus files, max_len $4)"
-  # -timeout: one input may take this long (seeds stay under 256 KiB, whose compiles take a few seconds under
-  # ASan with the coverage hooks; a mutation that makes the band choice slow must still not read as a hang);
+  # -timeout: one input may take this long (the largest seeds, the VWW models, take a few seconds under ASan
+  # with the coverage hooks; a mutation that makes the band choice slow must still not read as a hang);
   # -rss_limit_mb / -malloc_limit_mb: the compiler must not allocate without bound.
   "$build/$1" "$2" -seed="$seed" -max_total_time="$3" -runs="$runs" -max_len="$4" -timeout=90 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
     -print_final_stats=1 -artifact_prefix="$build/findings/$1-" > "$log" 2>&1 || status=$?

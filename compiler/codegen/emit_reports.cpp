@@ -361,6 +361,14 @@ nlohmann::json bands_json(const CompiledModel& model) {
                        {"of_rows", c.layers[i].output_rows},
                        {"bytes", c.schedule.line_rows[i] * c.layers[i].output_row_bytes}});
     }
+    nlohmann::json layers = nlohmann::json::array();  // what the cost model counts, per layer
+    const std::vector<BandLayerWork> work = band_layer_work(c.layers, c.schedule);
+    for (size_t i = 0; i < c.layers.size(); ++i) {
+      layers.push_back({{"step", c.first_step + static_cast<int>(i)}, {"calls", work[i].calls},
+                        {"halo_bytes", work[i].halo_bytes}, {"weights", c.layers[i].weights},
+                        {"channels", c.layers[i].channels}, {"output_rows", c.layers[i].output_rows},
+                        {"macs", model.macs[static_cast<size_t>(c.first_step) + i]}});
+    }
     nlohmann::json adds = nlohmann::json::array();
     for (size_t i = 0; i < c.layers.size(); ++i) {
       if (c.layers[i].skip == kNoSkip) continue;
@@ -371,7 +379,7 @@ nlohmann::json bands_json(const CompiledModel& model) {
                       {"every_layer", c.pace == BandPace::kEveryLayer},
                       {"calls", c.schedule.calls}, {"moved_bytes", c.schedule.moved_bytes},
                       {"estimated_extra_instructions", c.extra_instructions}, {"line_buffers", lines},
-                      {"residual_adds", adds}});
+                      {"residual_adds", adds}, {"layers", layers}});
   }
   return chains;
 }

@@ -1,10 +1,9 @@
 #include "compile/plan_bands.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
-#include <tuple>
 
+#include "memory/band_choice.h"
 #include "ops/palette_weights.h"
 #include "ops/remap_common.h"
 
@@ -49,6 +48,7 @@ bool residual_add(const CompiledModel& model, size_t step, BandLayer& layer) {
   if (out.shape.size() != 4 || out.shape[0] != 1 || out.shape[1] < 2) return false;
   layer.input_rows = layer.output_rows = out.shape[1];
   layer.input_row_bytes = layer.output_row_bytes = row_bytes(out);
+  layer.channels = out.shape[3];
   return int_field(call, "flat_size") == out.num_elements() && layer.output_row_bytes > 0;
 }
 
@@ -81,6 +81,7 @@ bool layout_head(const CompiledModel& model, size_t step, BandLayer& layer) {
   layer.input_rows = layer.output_rows = dims[1];
   layer.input_row_bytes = step_bytes;
   layer.output_row_bytes = row_bytes(out);
+  layer.channels = out.shape[3];
   layer.layout_head = true;
   return layer.output_row_bytes > 0;
 }
@@ -109,6 +110,8 @@ bool band_layer(const CompiledModel& model, size_t step, BandLayer& layer) {
   layer.extent = (int_field(call, "filter_height") - 1) * (pool ? 1 : int_field(call, "dilation_height")) + 1;
   layer.input_row_bytes = row_bytes(in);
   layer.output_row_bytes = row_bytes(out);
+  layer.weights = !pool && op.inputs.size() > 1 ? model.graph.tensor(op.inputs[1]).num_elements() : 0;
+  layer.channels = out.shape[3];
   return layer.output_rows >= 2 && layer.input_rows == in.shape[1] && layer.output_rows == out.shape[1] &&
          layer.input_row_bytes > 0 && layer.output_row_bytes > 0;
 }
@@ -178,89 +181,36 @@ FusedChain candidate(size_t first, size_t last, const std::vector<BandLayer>& ch
 // The longest chain the candidates list (its compile time grows with the square of the length).
 constexpr size_t kMaxChainSteps = 40;
 
-// The chain state the choice walks: one chosen candidate (or none) per streamable run.
-std::vector<FusedChain> picked(const std::vector<FusedChain>& candidates, const std::vector<int>& choice) {  // sorted
-  std::vector<FusedChain> chains;
-  for (int c : choice) chains.push_back(candidates[c]);
-  std::sort(chains.begin(), chains.end(),
-            [](const FusedChain& a, const FusedChain& b) { return a.first_step < b.first_step; });
-  return chains;
-}
-
-// What the choice minimizes: the classic bound, then the sum of squares of the live bytes per step (which
-// falls when one of several equal peaks does).
-struct BoundScore {
-  int64_t peak = 0;
-  double squares = 0;
-};
-
-// Bytes live at each step of the banded records, less what each chain's permit lets its output and input share.
-std::vector<int64_t> live_per_step(const CompiledModel& model, const std::vector<BufferRecord>& records,
-                                   const std::vector<FusedChain>& chains) {
-  std::vector<int64_t> live(model.graph.ops.size() + 1, 0);
-  for (const BufferRecord& r : records) {
-    if (r.kind != BufferKind::kTensor) continue;
-    for (int step = r.first_op; step <= r.last_op && step < static_cast<int>(live.size()); ++step) live[step] += r.size;
-  }
-  for (const FusedChain& c : chains) {
-    OverlapPermit p;
-    if (!chain_permit(model, records, c, p)) continue;
-    const int64_t in = records[p.input].size, out = records[p.output].size;
-    const int64_t span = p.max_shift >= 0 ? std::max(in, out + p.max_shift) : std::max(in - p.max_shift, out);
-    live[c.first_step] -= std::max<int64_t>(0, in + out - span);
-  }
-  return live;
-}
-
-BoundScore score_of(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
-                    const std::vector<FusedChain>& chains) {
-  BoundScore s;
-  for (int64_t bytes : live_per_step(model, banded_records(model, tensors, chains), chains)) {
-    s.peak = std::max(s.peak, bytes);
-    s.squares += static_cast<double>(bytes) * static_cast<double>(bytes);
+// Chain c's span (memory/band_choice.h): its steps and each intermediate map's line buffer, without overlap.
+ChainSpan span_of(const CompiledModel& model, const FusedChain& c) {
+  ChainSpan s;
+  s.first_step = c.first_step;
+  s.last_step = c.last_step;
+  for (int step = c.first_step; step < c.last_step; ++step) {
+    const size_t i = static_cast<size_t>(step - c.first_step);
+    s.line_buffers.push_back({output_storage(model.graph, static_cast<size_t>(step)),
+                              c.schedule.line_rows[i] * c.layers[i].output_row_bytes});
   }
   return s;
 }
 
-// The candidates by steps, band height and pace: where a chosen chain's remainder is found.
-class CandidateIndex {
- public:
-  explicit CandidateIndex(const std::vector<FusedChain>& candidates) {
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      const FusedChain& c = candidates[i];
-      index_[{c.first_step, c.last_step, c.band_rows, static_cast<int>(c.pace)}] = static_cast<int>(i);
-    }
-  }
-  // The candidate of steps [first, last] run as `like` runs, or -1.
-  int find(int first, int last, const FusedChain& like) const {
-    const auto it = index_.find({first, last, like.band_rows, static_cast<int>(like.pace)});
-    return it == index_.end() ? -1 : it->second;
-  }
+// The bytes chain c's output and input share at its permitted shift (`records` banded), or 0.
+int64_t overlap_of(const CompiledModel& model, const std::vector<BufferRecord>& records, const FusedChain& c) {
+  OverlapPermit p;
+  if (!chain_permit(model, records, c, p)) return 0;
+  const int64_t in = records[p.input].size, out = records[p.output].size;
+  const int64_t span = p.max_shift >= 0 ? std::max(in, out + p.max_shift) : std::max(in - p.max_shift, out);
+  return std::max<int64_t>(0, in + out - span);
+}
 
- private:
-  std::map<std::tuple<int, int, int64_t, int>, int> index_;
-};
-
-// The choice with candidate i added: a chosen chain that shares a step with it is dropped or, with `trim`,
-// cut to its steps before and after i where those are candidates (so a long chain can give way to a
-// shorter one and keep covering the rest of its steps).
-std::vector<int> with_candidate(const std::vector<FusedChain>& candidates, const CandidateIndex& index,
-                                const std::vector<int>& choice, int i, bool trim) {
-  const FusedChain& added = candidates[i];
-  std::vector<int> next = {i};
-  for (int c : choice) {
-    const FusedChain& chosen = candidates[c];
-    if (chosen.first_step > added.last_step || added.first_step > chosen.last_step) {
-      next.push_back(c);
-      continue;
-    }
-    if (!trim) continue;
-    for (const int part : {index.find(chosen.first_step, added.first_step - 1, chosen),
-                           index.find(added.last_step + 1, chosen.last_step, chosen)}) {
-      if (part >= 0) next.push_back(part);
-    }
+// Bytes live at each step of the banded records, less what each chain's permit lets its output and input share.
+std::vector<int64_t> live_per_step(const CompiledModel& model, const std::vector<BufferRecord>& records,
+                                   const std::vector<FusedChain>& chains) {
+  std::vector<ChainSpan> spans;
+  for (const FusedChain& c : chains) {
+    spans.push_back(ChainSpan{c.first_step, c.last_step, {}, overlap_of(model, records, c)});
   }
-  return next;
+  return live_bytes(records, spans, model.graph.ops.size());
 }
 
 }  // namespace
@@ -317,25 +267,9 @@ int band_step(const std::vector<FusedChain>& chains, int step) {
 
 std::vector<BufferRecord> banded_records(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
                                          const std::vector<FusedChain>& chains) {
-  std::vector<BufferRecord> records = tensors;
-  std::vector<int> outputs;  // a chain's line buffers' storage ids, found once per chain (not per record)
-  for (const FusedChain& c : chains) {
-    outputs.clear();
-    for (int step = c.first_step; step < c.last_step; ++step) {
-      outputs.push_back(model.graph.storage_of(model.graph.ops[step].outputs[0]));
-    }
-    // The chain runs in its first step's case: every step of it maps to that one.
-    const auto at = [&](int step) { return c.contains(step) ? c.first_step : step; };
-    for (BufferRecord& r : records) {
-      r.first_op = at(r.first_op);
-      r.last_op = at(r.last_op);
-      if (r.kind != BufferKind::kTensor) continue;
-      for (size_t i = 0; i < outputs.size(); ++i) {
-        if (outputs[i] == r.tensor_id) r.size = align_up(c.schedule.line_rows[i] * c.layers[i].output_row_bytes, r.alignment);
-      }
-    }
-  }
-  return records;
+  std::vector<ChainSpan> spans;
+  for (const FusedChain& c : chains) spans.push_back(span_of(model, c));
+  return band_records(tensors, spans);
 }
 
 bool chain_permit(const CompiledModel& model, const std::vector<BufferRecord>& records, const FusedChain& c,
@@ -369,72 +303,25 @@ int64_t base_instructions(const CompiledModel& model) {
   return std::max<int64_t>(total, 1);
 }
 
-namespace {
-
-struct Choice {
-  std::vector<int> chains;  // chosen candidates, their steps disjoint
-  BoundScore score;
-  int64_t cost = 0;
-};
-
-// The greedy walk of choose_bands; with `cuts`, an added chain may also cut the chosen ones it overlaps.
-Choice greedy_choice(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
-                     const std::vector<FusedChain>& candidates, const CandidateIndex& index, int64_t max_extra,
-                     int64_t target_bytes, bool cuts) {
-  std::vector<int> choice;
-  BoundScore current = score_of(model, tensors, {});
-  int64_t cost = 0;
-  while (target_bytes <= 0 || current.peak > target_bytes) {
-    std::vector<int> best;
-    double best_value = 0;
-    BoundScore best_score;
-    int64_t best_cost = 0;
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      if (std::find(choice.begin(), choice.end(), static_cast<int>(i)) != choice.end()) continue;
-      for (const bool trim : {false, true}) {
-        if (trim && !cuts) break;
-        const std::vector<int> next = with_candidate(candidates, index, choice, static_cast<int>(i), trim);
-        if (trim && next.size() <= with_candidate(candidates, index, choice, static_cast<int>(i), false).size()) break;
-        int64_t extra = 0;
-        for (int c : next) extra += candidates[c].extra_instructions;
-        if (extra > max_extra) continue;
-        const BoundScore s = score_of(model, tensors, picked(candidates, next));
-        const double saved = s.peak < current.peak
-                                 ? static_cast<double>(current.peak - s.peak)
-                                 : (s.peak == current.peak ? (current.squares - s.squares) * 1e-12 : 0);
-        if (saved <= 0) continue;
-        const double value = saved / static_cast<double>(std::max<int64_t>(1, extra - cost + 1000));
-        if (best.empty() || value > best_value) {
-          best = next;
-          best_value = value;
-          best_score = s;
-          best_cost = extra;
-        }
-      }
-    }
-    if (best.empty()) break;
-    choice = best;
-    cost = best_cost;
-    current = best_score;
-  }
-  return {choice, current, cost};
-}
-
-}  // namespace
-
 std::vector<FusedChain> choose_bands(const CompiledModel& model, const std::vector<BufferRecord>& tensors,
                                      const std::vector<FusedChain>& candidates, int64_t max_extra,
                                      int64_t target_bytes) {
-  // The walk with cuts escapes a long chain holding the peak; the one without is kept where it does better
-  // (the greedy is not monotone in its moves): the lower bound, then the fewer instructions.
-  const CandidateIndex index(candidates);
-  const Choice plain = greedy_choice(model, tensors, candidates, index, max_extra, target_bytes, false);
-  const Choice cut = greedy_choice(model, tensors, candidates, index, max_extra, target_bytes, true);
-  const bool fits = target_bytes > 0 && plain.score.peak <= target_bytes && cut.score.peak <= target_bytes;
-  const bool take_cut = fits ? cut.cost < plain.cost
-                             : std::make_pair(cut.score.peak, cut.cost) < std::make_pair(plain.score.peak, plain.cost);
-  std::vector<FusedChain> chains = picked(candidates, take_cut ? cut.chains : plain.chains);
-  for (FusedChain& c : chains) c.schedule = schedule_bands(c.layers, c.band_rows, c.pace);  // with its actions
+  BandChoiceRequest request;
+  request.live = live_per_step(model, tensors, {});
+  request.max_extra = max_extra;
+  request.target_bytes = target_bytes;
+  for (const FusedChain& c : candidates) {
+    ChainSpan span = span_of(model, c);
+    span.overlap_bytes = overlap_of(model, band_records(tensors, {span}), c);
+    request.options.push_back({c.first_step, c.last_step, c.band_rows, static_cast<int>(c.pace),
+                               c.extra_instructions, span_delta(tensors, span)});
+  }
+  std::vector<FusedChain> chains;
+  for (int i : choose_chains(request).options) {
+    chains.push_back(candidates[static_cast<size_t>(i)]);
+    FusedChain& c = chains.back();
+    c.schedule = schedule_bands(c.layers, c.band_rows, c.pace);  // with its actions
+  }
   return chains;
 }
 

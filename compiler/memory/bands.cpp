@@ -179,15 +179,31 @@ int64_t bands_output_shift(const std::vector<BandLayer>& layers, const BandSched
   return shift;
 }
 
-int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& schedule) {
-  int64_t cost = (schedule.calls - static_cast<int64_t>(layers.size())) * kCallInstructions + schedule.moved_bytes;
+std::vector<BandLayerWork> band_layer_work(const std::vector<BandLayer>& layers, const BandSchedule& schedule) {
+  std::vector<BandLayerWork> work(layers.size());
   std::vector<int64_t> read_end(layers.size(), 0);
   for (const BandAction& a : schedule.actions) {
     if (!a.is_call) continue;
     const BandCall& c = a.call;
-    const int64_t halo = std::max<int64_t>(0, read_end[c.layer] - c.input_first);
-    cost += halo * layers[c.layer].input_row_bytes * kHaloInstructionsPerByte;
-    read_end[c.layer] = c.input_end;
+    const size_t l = static_cast<size_t>(c.layer);
+    ++work[l].calls;
+    work[l].halo_bytes += std::max<int64_t>(0, read_end[l] - c.input_first) * layers[l].input_row_bytes;
+    read_end[l] = c.input_end;
+  }
+  return work;
+}
+
+namespace {
+constexpr int64_t kCallInstructions = 400;
+constexpr int64_t kHaloInstructionsPerByte = 3;
+constexpr int64_t kMovedInstructionsPerByte = 1;
+}  // namespace
+
+int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& schedule) {
+  int64_t cost = schedule.moved_bytes * kMovedInstructionsPerByte;
+  const std::vector<BandLayerWork> work = band_layer_work(layers, schedule);
+  for (size_t l = 0; l < layers.size(); ++l) {
+    cost += (work[l].calls - 1) * kCallInstructions + work[l].halo_bytes * kHaloInstructionsPerByte;
   }
   return cost;
 }

@@ -31,6 +31,10 @@ struct BandLayer {
   // y * input_row_bytes on, spread over the rest of the input rather than one row of it (input_rows =
   // output_rows, extent 1, stride 1); the bytes below stay free for the chain's output as for any first layer.
   bool layout_head = false;
+  // What each call of the layer sets up again (bands_cost): its filter's elements (0 for a pool, an ADD, a
+  // layout op) and its output channels.
+  int64_t weights = 0;
+  int64_t channels = 0;
 };
 
 // Layer `layer` computes its output rows [first_row, end_row) from its input rows [input_first, input_end),
@@ -101,11 +105,17 @@ struct FusedChain {
   bool contains(int step) const { return step >= first_step && step <= last_step; }
 };
 
-// The cost model's extra instructions of running `layers` band by band: per extra call of a layer its set-up
-// (kCallInstructions), the input rows read twice by consecutive calls (halo rows set up again, such as the
-// depthwise ring's widening: kHaloInstructionsPerByte), and the rows moved in the line buffers.
-constexpr int64_t kCallInstructions = 400;
-constexpr int64_t kHaloInstructionsPerByte = 3;
+// Per layer of a schedule: its calls, and the bytes of input rows its calls read that the previous call
+// read already (halo rows set up again, such as the depthwise ring's widening).
+struct BandLayerWork {
+  int64_t calls = 0;
+  int64_t halo_bytes = 0;
+};
+std::vector<BandLayerWork> band_layer_work(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
+
+// The cost model's extra instructions of running `layers` band by band (docs/tiling.md, "The cost model": the
+// constants in bands.cpp, fitted to measured chains): per extra call of a layer its set-up, per byte of halo
+// rows read again, per byte moved in the line buffers.
 int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
 
 // A band call's shape: its input rows, output rows and top padding. Calls of one layer with the same shape
