@@ -120,6 +120,10 @@ static inline int32_t microaot_packed_kxk_palette_units(int32_t window, int32_t 
 #define MICROAOT_PACKED_KXK_PALETTE_BYTES(window, units)                                                   \
   ((MICROAOT_PACKED_KXK_PALETTE_UNIT_BYTES(window) + 2) * microaot_packed_kxk_palette_units(window, units) + \
    MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(window))
+microaot_status microaot_conv_2d_s8_packed_kxk_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
+                                                       const uint8_t* indices, const int8_t* table,
+                                                       const int32_t* requant, int8_t* output, void* scratch);
+
 /* A FULLY_CONNECTED over 4-bit palettised weights (microaot/internal/palette.h: indices, per-channel or shared
  * tables) with the params and optional bias of microaot_fully_connected_s8_palette, bit-exact with
  * microaot_fully_connected_s8 on the decoded weights: each index byte's two weights read as int16 lanes from a
@@ -131,20 +135,6 @@ microaot_status microaot_fully_connected_s8_packed_palette(const microaot_fully_
                                                            const int8_t* input, const uint8_t* indices,
                                                            const int8_t* table, const int32_t* bias, int8_t* output,
                                                            void* scratch);
-
-/* A k x k CONV_2D (any window, stride, dilation and padding; filter_depth = input_depth) over palettised weights,
- * as microaot_conv_2d_s8_packed_palette over each output pixel's window (the k x k packed kernel's params and
- * table: input_offset the padding's value): four output channels' windows decoded into the scratch, then every
- * output pixel's window against them, an inner pixel's filter rows read in place, an edge pixel's window gathered
- * after the block. Takes windows MICROAOT_PACKED_KXK_PALETTE_FITS (whole words, a bounded block), else returns
- * MICROAOT_STATUS_VALUE_OUT_OF_RANGE; scratch: MICROAOT_PACKED_KXK_PALETTE_BYTES(window). */
-#define MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW 576
-#define MICROAOT_PACKED_KXK_PALETTE_FITS(window) \
-  ((window) > 0 && (window) % 4 == 0 && (window) <= MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW)
-#define MICROAOT_PACKED_KXK_PALETTE_BYTES(window) (MICROAOT_PACKED_PALETTE_BLOCK_BYTES(window) + (window))
-microaot_status microaot_conv_2d_s8_packed_kxk_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
-                                                       const uint8_t* indices, const int8_t* table,
-                                                       const int32_t* requant, int8_t* output, void* scratch);
 
 /* The same over int16 weight words (--optimize speed). */
 microaot_status microaot_conv_2d_s8_packed_w16(const microaot_conv_2d_params_q* params, const int8_t* input,
