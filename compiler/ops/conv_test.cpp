@@ -715,7 +715,7 @@ TEST(DepthwiseHandler, DspPaletteKernelWhereAPaletteIsAskedFor) {
   EXPECT_EQ(palette_facts(g, call).int8_bytes, 8 * 9);
   EXPECT_EQ(array(call, "output_shift").size(), 8u);  // the params keep their per-channel arrays
   Spec stride2 = ring_spec();
-  stride2.output = {1, 3, 3, 8};
+  stride2.output = {1, 5, 3, 8};  // ring_spec is 9 rows tall
   stride2.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};
   Graph strided = build(stride2);
   EXPECT_EQ(lower_in_place_for_test(strided, asked).stem, "depthwise_conv_2d_s8_widened_palette");
