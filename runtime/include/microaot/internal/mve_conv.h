@@ -123,68 +123,7 @@ static inline __attribute__((always_inline)) const int8_t* pixel_row(const conv_
   return window;
 }
 
-/* The channel pairs' loop of two pixels (conv_pairs_2x2): the operands at fixed offsets, which its assembly
- * reads (static_asserts below). */
-typedef struct {
-  const int8_t* x0; /* the pixels' rows, read again for every pair */
-  const int8_t* x1;
-  const int8_t* w;       /* the next pair's weights: two rows of n (the loop advances it) */
-  const int32_t* folded; /* the channels' folded biases, two per pair */
-  int32_t* sums;         /* sums[0] of the sums' buffer: pixel 0's; pixel 1's MVE_CONV_SUMS_STRIDE bytes on */
-  int32_t n;
-  int32_t pairs; /* at least one */
-} pair_job;
-
 #define MVE_CONV_SUMS_STRIDE 1024 /* sizeof sums[0]: MVE_CONV_CHANNELS_MAX int32 */
-/* What conv_pairs_2x2's assembly assumes (C99 has no static_assert: an array of negative size fails). */
-typedef char conv_pairs_layout[(MVE_CONV_SUMS_STRIDE == MVE_CONV_CHANNELS_MAX * 4 && offsetof(pair_job, x1) == 4 &&
-                                offsetof(pair_job, w) == 8 && offsetof(pair_job, folded) == 12 &&
-                                offsetof(pair_job, sums) == 16 && offsetof(pair_job, n) == 20 &&
-                                offsetof(pair_job, pairs) == 24)
-                                   ? 1
-                                   : -1];
-
-/* Two pixels' rows times `pairs` channel pairs, every pair's four sums from its folded biases: the whole loop in
- * assembly, so that a 2x2 block costs 13 instructions besides its products (the C loop around
- * microaot_mve_dot_2x2 took about 28: the accumulators through memory). Per block: the rows' pointers again
- * (LDRD), the pair's folded biases (LDRD, post-incremented) as both pixels' sums, the tail-predicated products'
- * loop of microaot_mve_dot_2x2, the four sums stored, the weights' pointer 2n on. r12 holds the job, r0, r2,
- * r4, r6 (even: VMLADAVA's accumulators) the sums, r1, r3 the rows, r5, r7 the weight rows, r8 the sums'
- * pointer, r9 the folded biases', r10 n, r11 the pairs left. */
-static __attribute__((naked, noipa)) void conv_pairs_2x2(pair_job* job __attribute__((unused))) {
-  __asm__ volatile(
-      "push {r4-r11, lr}\n\t"
-      "mov r12, r0\n\t"
-      "ldrd r9, r8, [r12, #12]\n\t"
-      "ldrd r10, r11, [r12, #20]\n\t"
-      "1:\n\t"
-      "ldrd r1, r3, [r12]\n\t"
-      "ldr r5, [r12, #8]\n\t"
-      "add r7, r5, r10\n\t"
-      "add lr, r7, r10\n\t"
-      "str lr, [r12, #8]\n\t"
-      "ldrd r0, r2, [r9], #8\n\t"
-      "mov r4, r0\n\t"
-      "mov r6, r2\n\t"
-      "wlstp.8 lr, r10, 3f\n"
-      "2:\n\t"
-      "vldrb.8 q0, [r1], #16\n\t"
-      "vldrb.8 q1, [r5], #16\n\t"
-      "vmladava.s8 r0, q0, q1\n\t"
-      "vldrb.8 q2, [r3], #16\n\t"
-      "vmladava.s8 r4, q2, q1\n\t"
-      "vldrb.8 q1, [r7], #16\n\t"
-      "vmladava.s8 r2, q0, q1\n\t"
-      "vmladava.s8 r6, q2, q1\n\t"
-      "letp lr, 2b\n"
-      "3:\n\t"
-      "str r4, [r8, #1024]\n\t"
-      "str r6, [r8, #1028]\n\t"
-      "strd r0, r2, [r8], #8\n\t"
-      "subs r11, r11, #1\n\t"
-      "bne 1b\n\t"
-      "pop {r4-r11, pc}\n");
-}
 
 typedef struct {
   int32_t folded[MVE_CONV_CHANNELS_MAX]; /* the folded biases (the compiler's copied here), the sums 1 KiB on */
@@ -192,37 +131,42 @@ typedef struct {
   int8_t windows[2][MVE_CONV_WINDOW_MAX];
   int8_t carry[MVE_CONV_CHANNELS_MAX];
 } conv_work;
-/* conv_triples_3x2 stores each channel's sums at its folded bias + MVE_CONV_SUMS_STRIDE (pixel 0) and twice
- * that (pixel 1). */
-typedef char conv_work_layout[(offsetof(conv_work, sums) == MVE_CONV_SUMS_STRIDE) ? 1 : -1];
 
-/* The channel triples' loop of two pixels (conv_triples_3x2), its operands at fixed offsets (below). */
+/* The channel blocks' loops of two pixels (conv_blocks_3x2), the operands at fixed offsets (below). */
 typedef struct {
-  const int8_t* x0; /* the pixels' rows, read again for every triple */
+  const int8_t* x0; /* the pixels' rows, read again for every block */
   const int8_t* x1;
-  const int8_t* w;      /* the first triple's weights: three rows of n */
-  const int32_t* first; /* the first triple's folded biases: in conv_work's `folded` */
-  const int32_t* end;   /* past the last triple's */
+  const int8_t* w;         /* the first block's weights: rows of n, one per channel */
+  const int32_t* first;    /* the first channel's folded bias: in conv_work's `folded` */
+  const int32_t* triples;  /* past the triples' folded biases */
   int32_t n;
-} triple_job;
-typedef char conv_triples_layout[(offsetof(triple_job, x1) == 4 && offsetof(triple_job, w) == 8 &&
-                                  offsetof(triple_job, first) == 12 && offsetof(triple_job, end) == 16 &&
-                                  offsetof(triple_job, n) == 20)
-                                     ? 1
-                                     : -1];
+  const int32_t* pairs;    /* past the pairs' */
+} block_job;
+/* What conv_blocks_3x2's assembly assumes (C99 has no static_assert: an array of negative size fails): each
+ * channel's sums at its folded bias + MVE_CONV_SUMS_STRIDE (pixel 0) and twice that (pixel 1). */
+typedef char conv_blocks_layout[(MVE_CONV_SUMS_STRIDE == MVE_CONV_CHANNELS_MAX * 4 &&
+                                 offsetof(conv_work, sums) == MVE_CONV_SUMS_STRIDE && offsetof(block_job, x1) == 4 &&
+                                 offsetof(block_job, w) == 8 && offsetof(block_job, first) == 12 &&
+                                 offsetof(block_job, triples) == 16 && offsetof(block_job, n) == 20 &&
+                                 offsetof(block_job, pairs) == 24)
+                                    ? 1
+                                    : -1];
 
-/* Two pixels' rows times channel triples (at least one): six accumulators, per 16 elements two row loads, three
- * weight loads, six VMLADAVA and the LETP (0.125 instructions per product, the 2x2 loop's 0.14); 19 a block
- * besides. The job is copied onto the stack (x0, x1, w at sp, the end at sp + 16); r12 walks the folded biases,
- * whose sums lie 1 KiB and 2 KiB on (conv_work). r0, r2, r4 pixel 0's sums, r6, r8, r10 pixel 1's, r1, r3 the
- * rows, r5, r7, r9 the weight rows, r11 n. */
-static __attribute__((naked, noipa)) void conv_triples_3x2(const triple_job* job __attribute__((unused))) {
+/* Two pixels' rows times channel triples, then channel pairs, every block's sums from its folded biases: the
+ * whole loop in assembly. A triple: six accumulators, per 16 elements two row loads, three weight loads, six
+ * VMLADAVA and the LETP (0.125 instructions per product; a pair's 9 per 64 products, 0.14), 19 instructions a
+ * block besides (a pair 16). The job is copied onto the stack (x0, x1, w at sp; the ends at sp + 16, sp + 24);
+ * r12 walks the folded biases, the sums 1 KiB and 2 KiB on (conv_work). r0, r2, r4 pixel 0's sums, r6, r8, r10
+ * pixel 1's, r1, r3 the rows, r5, r7, r9 the weight rows, r11 n. */
+static __attribute__((naked, noipa)) void conv_blocks_3x2(const block_job* job __attribute__((unused))) {
   __asm__ volatile(
       "push {r4-r11, lr}\n\t"
-      "ldm r0, {r1-r6}\n\t"
-      "push {r1-r6}\n\t"
+      "ldm r0, {r1-r7}\n\t"
+      "push {r1-r7}\n\t"
       "mov r12, r4\n\t"
-      "mov r11, r6\n"
+      "mov r11, r6\n\t"
+      "cmp r12, r5\n\t"
+      "beq 4f\n"
       "1:\n\t"
       "ldrd r1, r3, [sp]\n\t"
       "ldr r5, [sp, #8]\n\t"
@@ -256,8 +200,40 @@ static __attribute__((naked, noipa)) void conv_triples_3x2(const triple_job* job
       "str r10, [r12, #2044]\n\t"
       "ldr lr, [sp, #16]\n\t"
       "cmp r12, lr\n\t"
-      "bne 1b\n\t"
-      "add sp, sp, #24\n\t"
+      "bne 1b\n"
+      "4:\n\t"
+      "ldr lr, [sp, #24]\n\t"
+      "cmp r12, lr\n\t"
+      "beq 9f\n"
+      "5:\n\t"
+      "ldrd r1, r3, [sp]\n\t"
+      "ldr r5, [sp, #8]\n\t"
+      "add r7, r5, r11\n\t"
+      "add lr, r7, r11\n\t"
+      "str lr, [sp, #8]\n\t"
+      "ldrd r0, r2, [r12], #8\n\t"
+      "mov r6, r0\n\t"
+      "mov r8, r2\n\t"
+      "wlstp.8 lr, r11, 7f\n"
+      "6:\n\t"
+      "vldrb.8 q0, [r1], #16\n\t"
+      "vldrb.8 q1, [r3], #16\n\t"
+      "vldrb.8 q2, [r5], #16\n\t"
+      "vmladava.s8 r0, q0, q2\n\t"
+      "vmladava.s8 r6, q1, q2\n\t"
+      "vldrb.8 q2, [r7], #16\n\t"
+      "vmladava.s8 r2, q0, q2\n\t"
+      "vmladava.s8 r8, q1, q2\n\t"
+      "letp lr, 6b\n"
+      "7:\n\t"
+      "strd r0, r2, [r12, #1016]\n\t"
+      "str r6, [r12, #2040]\n\t"
+      "str r8, [r12, #2044]\n\t"
+      "ldr lr, [sp, #24]\n\t"
+      "cmp r12, lr\n\t"
+      "bne 5b\n"
+      "9:\n\t"
+      "add sp, sp, #28\n\t"
       "pop {r4-r11, pc}\n");
 }
 
@@ -269,24 +245,19 @@ static inline int32_t conv_triples(int32_t channels) {
 }
 
 /* Every output channel of two pixels' rows (out1 NULL: the second row is the first, not stored): channel triples
- * in conv_triples_3x2, the rest in pairs (conv_pairs_2x2), an odd last channel paired with itself; then each
- * pixel's output step. `folded` is conv_work's (conv_triples_3x2 stores the sums relative to it). */
+ * and pairs in conv_blocks_3x2, an odd last channel paired with itself; then each pixel's output step. `folded`
+ * is conv_work's (conv_blocks_3x2 stores the sums relative to it). */
 static inline __attribute__((always_inline)) void pixel_pair(const conv_params* p, const int8_t* x0,
                                                              const int8_t* x1, const int8_t* filter,
                        const int32_t* folded, const microaot_mve_output_stage* stage,
                        int32_t sums[2][MVE_CONV_CHANNELS_MAX], int8_t* out0, int8_t* out1) {
   const int32_t n = microaot_conv_window_size(p), last = p->output_depth - 1;
-  const int32_t triples = conv_triples(p->output_depth), done = 3 * triples;
-  if (triples > 0) {
-    const triple_job job = {x0, x1, filter, folded, folded + done, n};
-    conv_triples_3x2(&job);
+  const int32_t triples = conv_triples(p->output_depth), pairs = (p->output_depth - 3 * triples) / 2;
+  if (p->output_depth >= 2) {
+    const block_job job = {x0, x1, filter, folded, folded + 3 * triples, n, folded + 3 * triples + 2 * pairs};
+    conv_blocks_3x2(&job);
   }
-  if (p->output_depth - done >= 2) {
-    pair_job job = {x0, x1, filter + (size_t)done * (size_t)n, folded + done, sums[0] + done, n,
-                    (p->output_depth - done) / 2};
-    conv_pairs_2x2(&job);
-  }
-  if ((p->output_depth & 1) != 0) {
+  if (3 * triples + 2 * pairs == last) { /* a layer of one channel */
     const int8_t* w = filter + (size_t)last * (size_t)n;
     int32_t acc[4];
     microaot_mve_set4(acc, folded[last], folded[last], folded[last], folded[last]);
