@@ -272,15 +272,42 @@ static inline __attribute__((always_inline)) void pixel_pair(const conv_params* 
 /* The scratch of the vector code, on the stack: the folded biases, two pixels' sums and windows, and the output
  * pixel that waits for its row's place in the row scratch (conv_image). */
 
+/* Output pixel (oy, ox)'s row as pixel_row, where `rows` (row_window's) is the window's first tap when every
+ * filter row of output row oy lies inside the image: an interior pixel's rows copied straight from it, without
+ * gather_window's call and bounds. */
+static inline __attribute__((always_inline)) const int8_t* row_pixel(const conv_params* p, const int8_t* image,
+                                                                     const int8_t* rows, int32_t oy, int32_t ox,
+                                                                     int8_t* window) {
+  const int32_t first_x = ox * p->stride_width - p->pad_width;
+  if (rows != NULL && first_x >= 0 && first_x + p->filter_width <= p->input_width) {
+    copy_rows(window, rows + (ptrdiff_t)first_x * p->input_depth, p->filter_height, p->filter_width * p->input_depth,
+              p->input_width * p->input_depth * p->dilation_height);
+    return window;
+  }
+  return pixel_row(p, image, oy, ox, window);
+}
+
+/* Output row oy's input row at column 0 when its windows' filter rows all lie inside the image (a k x k filter
+ * without column dilation), else NULL. */
+static inline const int8_t* row_window(const conv_params* p, const int8_t* image, int32_t oy) {
+  const int32_t first_y = oy * p->stride_height - p->pad_height;
+  if (is_pointwise(p) || p->dilation_width != 1 || first_y < 0 ||
+      first_y + (p->filter_height - 1) * p->dilation_height >= p->input_height) {
+    return NULL;
+  }
+  return image + (ptrdiff_t)first_y * p->input_width * p->input_depth;
+}
+
 /* Output row oy of one image into `dst`, two pixels at a time (an even width: conv_image for an odd one). */
 static void conv_row(const conv_params* p, const int8_t* image, int32_t oy, const int8_t* filter,
                      const microaot_mve_output_stage* stage, conv_work* work, int8_t* dst) {
   const size_t depth = (size_t)p->output_depth;
+  const int8_t* rows = row_window(p, image, oy);
   int32_t ox;
   for (ox = 0; ox < p->output_width; ox += 2) {
     const int pair = ox + 1 < p->output_width;
-    const int8_t* x0 = pixel_row(p, image, oy, ox, work->windows[0]);
-    const int8_t* x1 = pair ? pixel_row(p, image, oy, ox + 1, work->windows[1]) : x0;
+    const int8_t* x0 = row_pixel(p, image, rows, oy, ox, work->windows[0]);
+    const int8_t* x1 = pair ? row_pixel(p, image, rows, oy, ox + 1, work->windows[1]) : x0;
     pixel_pair(p, x0, x1, filter, work->folded, stage, work->sums, dst + (size_t)ox * depth,
                pair ? dst + (size_t)(ox + 1) * depth : NULL);
   }
