@@ -97,7 +97,7 @@ std::string emit_band_case(const CompiledModel& model, const FusedChain& chain) 
   for (const BandAction& a : chain.schedule.actions) {
     if (!a.is_call) {
       const int64_t bytes = a.move.count * chain.layers[a.move.buffer].output_row_bytes;
-      out << "      memmove(" << line_address(model, chain, a.move.buffer, a.move.to) << ", "
+      out << "      microaot_band_move(" << line_address(model, chain, a.move.buffer, a.move.to) << ", "
           << line_address(model, chain, a.move.buffer, a.move.from) << ", " << bytes << "u);\n";
       continue;
     }

@@ -18,7 +18,7 @@ void emit_includes(std::ostringstream& out, const CompiledModel& model) {
   out << "#include \"" << n.prefix << ".h\"\n#include \"memory_map.h\"\n";
   std::set<std::string> headers;
   for (const KernelCall& call : model.calls) headers.insert(call.custom ? "microaot/custom_op.h" : call.info().header);
-  if (!model.chains.empty()) headers.insert("string.h");  // the line buffers' memmove
+  if (!model.chains.empty()) headers.insert("microaot/band_move.h");  // the line buffers' moves
   for (const std::string& h : headers) out << "#include \"" << h << "\"\n";
   out << custom_includes(model);
   out << "\n";

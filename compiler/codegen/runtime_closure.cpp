@@ -40,6 +40,7 @@ std::set<std::string> needed_runtime_files(const CompiledModel& model) {
   needed.insert(uses_arena_executor(model) ? "executor/executor_arena.c" : "executor/executor.c");
   if (!model.options.io_in_arena) needed.insert("executor/executor_bind.c");
   if (model.options.interface_api_c && model.options.io_in_arena) needed.insert("executor/executor_once.c");
+  if (!model.chains.empty()) needed.insert("include/microaot/band_move.h");  // the line buffers' moves
   if (is_graph(model)) {
     needed.insert({"executor/graph_load.c", "executor/graph_run.c", "executor/graph_blob.h"});
     for (const KernelInfo* kernel : linked_kernels(model)) {

@@ -123,81 +123,141 @@ static inline __attribute__((always_inline)) const int8_t* pixel_row(const conv_
   return window;
 }
 
-/* The channel pairs' loop of two pixels (conv_pairs_2x2): the operands at fixed offsets, which its assembly
- * reads (static_asserts below). */
-typedef struct {
-  const int8_t* x0; /* the pixels' rows, read again for every pair */
-  const int8_t* x1;
-  const int8_t* w;       /* the next pair's weights: two rows of n (the loop advances it) */
-  const int32_t* folded; /* the channels' folded biases, two per pair */
-  int32_t* sums;         /* sums[0] of the sums' buffer: pixel 0's; pixel 1's MVE_CONV_SUMS_STRIDE bytes on */
-  int32_t n;
-  int32_t pairs; /* at least one */
-} pair_job;
-
 #define MVE_CONV_SUMS_STRIDE 1024 /* sizeof sums[0]: MVE_CONV_CHANNELS_MAX int32 */
-/* What conv_pairs_2x2's assembly assumes (C99 has no static_assert: an array of negative size fails). */
-typedef char conv_pairs_layout[(MVE_CONV_SUMS_STRIDE == MVE_CONV_CHANNELS_MAX * 4 && offsetof(pair_job, x1) == 4 &&
-                                offsetof(pair_job, w) == 8 && offsetof(pair_job, folded) == 12 &&
-                                offsetof(pair_job, sums) == 16 && offsetof(pair_job, n) == 20 &&
-                                offsetof(pair_job, pairs) == 24)
-                                   ? 1
-                                   : -1];
 
-/* Two pixels' rows times `pairs` channel pairs, every pair's four sums from its folded biases: the whole loop in
- * assembly, so that a 2x2 block costs 13 instructions besides its products (the C loop around
- * microaot_mve_dot_2x2 took about 28: the accumulators through memory). Per block: the rows' pointers again
- * (LDRD), the pair's folded biases (LDRD, post-incremented) as both pixels' sums, the tail-predicated products'
- * loop of microaot_mve_dot_2x2, the four sums stored, the weights' pointer 2n on. r12 holds the job, r0, r2,
- * r4, r6 (even: VMLADAVA's accumulators) the sums, r1, r3 the rows, r5, r7 the weight rows, r8 the sums'
- * pointer, r9 the folded biases', r10 n, r11 the pairs left. */
-static __attribute__((naked, noipa)) void conv_pairs_2x2(pair_job* job __attribute__((unused))) {
+typedef struct {
+  int32_t folded[MVE_CONV_CHANNELS_MAX]; /* the folded biases (the compiler's copied here), the sums 1 KiB on */
+  int32_t sums[2][MVE_CONV_CHANNELS_MAX];
+  int8_t windows[2][MVE_CONV_WINDOW_MAX];
+  int8_t carry[MVE_CONV_CHANNELS_MAX];
+} conv_work;
+
+/* The channel blocks' loops of two pixels (conv_blocks_3x2), the operands at fixed offsets (below). */
+typedef struct {
+  const int8_t* x0; /* the pixels' rows, read again for every block */
+  const int8_t* x1;
+  const int8_t* w;         /* the first block's weights: rows of n, one per channel */
+  const int32_t* first;    /* the first channel's folded bias: in conv_work's `folded` */
+  const int32_t* triples;  /* past the triples' folded biases */
+  int32_t n;
+  const int32_t* pairs;    /* past the pairs' */
+} block_job;
+/* What conv_blocks_3x2's assembly assumes (C99 has no static_assert: an array of negative size fails): each
+ * channel's sums at its folded bias + MVE_CONV_SUMS_STRIDE (pixel 0) and twice that (pixel 1). */
+typedef char conv_blocks_layout[(MVE_CONV_SUMS_STRIDE == MVE_CONV_CHANNELS_MAX * 4 &&
+                                 offsetof(conv_work, sums) == MVE_CONV_SUMS_STRIDE && offsetof(block_job, x1) == 4 &&
+                                 offsetof(block_job, w) == 8 && offsetof(block_job, first) == 12 &&
+                                 offsetof(block_job, triples) == 16 && offsetof(block_job, n) == 20 &&
+                                 offsetof(block_job, pairs) == 24)
+                                    ? 1
+                                    : -1];
+
+/* Two pixels' rows times channel triples, then channel pairs, every block's sums from its folded biases: the
+ * whole loop in assembly. A triple: six accumulators, per 16 elements two row loads, three weight loads, six
+ * VMLADAVA and the LETP (0.125 instructions per product; a pair's 9 per 64 products, 0.14), 19 instructions a
+ * block besides (a pair 16). The job is copied onto the stack (x0, x1, w at sp; the ends at sp + 16, sp + 24);
+ * r12 walks the folded biases, the sums 1 KiB and 2 KiB on (conv_work). r0, r2, r4 pixel 0's sums, r6, r8, r10
+ * pixel 1's, r1, r3 the rows, r5, r7, r9 the weight rows, r11 n. */
+static __attribute__((naked, noipa)) void conv_blocks_3x2(const block_job* job __attribute__((unused))) {
   __asm__ volatile(
       "push {r4-r11, lr}\n\t"
-      "mov r12, r0\n\t"
-      "ldrd r9, r8, [r12, #12]\n\t"
-      "ldrd r10, r11, [r12, #20]\n\t"
+      "ldm r0, {r1-r7}\n\t"
+      "push {r1-r7}\n\t"
+      "mov r12, r4\n\t"
+      "mov r11, r6\n\t"
+      "cmp r12, r5\n\t"
+      "beq 4f\n"
       "1:\n\t"
-      "ldrd r1, r3, [r12]\n\t"
-      "ldr r5, [r12, #8]\n\t"
-      "add r7, r5, r10\n\t"
-      "add lr, r7, r10\n\t"
-      "str lr, [r12, #8]\n\t"
-      "ldrd r0, r2, [r9], #8\n\t"
-      "mov r4, r0\n\t"
-      "mov r6, r2\n\t"
-      "wlstp.8 lr, r10, 3f\n"
+      "ldrd r1, r3, [sp]\n\t"
+      "ldr r5, [sp, #8]\n\t"
+      "add r7, r5, r11\n\t"
+      "add r9, r7, r11\n\t"
+      "add lr, r9, r11\n\t"
+      "str lr, [sp, #8]\n\t"
+      "ldm r12!, {r0, r2, r4}\n\t"
+      "mov r6, r0\n\t"
+      "mov r8, r2\n\t"
+      "mov r10, r4\n\t"
+      "wlstp.8 lr, r11, 3f\n"
       "2:\n\t"
       "vldrb.8 q0, [r1], #16\n\t"
-      "vldrb.8 q1, [r5], #16\n\t"
-      "vmladava.s8 r0, q0, q1\n\t"
-      "vldrb.8 q2, [r3], #16\n\t"
-      "vmladava.s8 r4, q2, q1\n\t"
-      "vldrb.8 q1, [r7], #16\n\t"
-      "vmladava.s8 r2, q0, q1\n\t"
-      "vmladava.s8 r6, q2, q1\n\t"
+      "vldrb.8 q1, [r3], #16\n\t"
+      "vldrb.8 q2, [r5], #16\n\t"
+      "vmladava.s8 r0, q0, q2\n\t"
+      "vmladava.s8 r6, q1, q2\n\t"
+      "vldrb.8 q2, [r7], #16\n\t"
+      "vmladava.s8 r2, q0, q2\n\t"
+      "vmladava.s8 r8, q1, q2\n\t"
+      "vldrb.8 q2, [r9], #16\n\t"
+      "vmladava.s8 r4, q0, q2\n\t"
+      "vmladava.s8 r10, q1, q2\n\t"
       "letp lr, 2b\n"
       "3:\n\t"
-      "str r4, [r8, #1024]\n\t"
-      "str r6, [r8, #1028]\n\t"
-      "strd r0, r2, [r8], #8\n\t"
-      "subs r11, r11, #1\n\t"
-      "bne 1b\n\t"
+      "strd r0, r2, [r12, #1012]\n\t"
+      "str r4, [r12, #1020]\n\t"
+      "str r6, [r12, #2036]\n\t"
+      "str r8, [r12, #2040]\n\t"
+      "str r10, [r12, #2044]\n\t"
+      "ldr lr, [sp, #16]\n\t"
+      "cmp r12, lr\n\t"
+      "bne 1b\n"
+      "4:\n\t"
+      "ldr lr, [sp, #24]\n\t"
+      "cmp r12, lr\n\t"
+      "beq 9f\n"
+      "5:\n\t"
+      "ldrd r1, r3, [sp]\n\t"
+      "ldr r5, [sp, #8]\n\t"
+      "add r7, r5, r11\n\t"
+      "add lr, r7, r11\n\t"
+      "str lr, [sp, #8]\n\t"
+      "ldrd r0, r2, [r12], #8\n\t"
+      "mov r6, r0\n\t"
+      "mov r8, r2\n\t"
+      "wlstp.8 lr, r11, 7f\n"
+      "6:\n\t"
+      "vldrb.8 q0, [r1], #16\n\t"
+      "vldrb.8 q1, [r3], #16\n\t"
+      "vldrb.8 q2, [r5], #16\n\t"
+      "vmladava.s8 r0, q0, q2\n\t"
+      "vmladava.s8 r6, q1, q2\n\t"
+      "vldrb.8 q2, [r7], #16\n\t"
+      "vmladava.s8 r2, q0, q2\n\t"
+      "vmladava.s8 r8, q1, q2\n\t"
+      "letp lr, 6b\n"
+      "7:\n\t"
+      "strd r0, r2, [r12, #1016]\n\t"
+      "str r6, [r12, #2040]\n\t"
+      "str r8, [r12, #2044]\n\t"
+      "ldr lr, [sp, #24]\n\t"
+      "cmp r12, lr\n\t"
+      "bne 5b\n"
+      "9:\n\t"
+      "add sp, sp, #28\n\t"
       "pop {r4-r11, pc}\n");
 }
 
-/* Every output channel of two pixels' rows (out1 NULL: the second row is the first, not stored): the channel
- * pairs in conv_pairs_2x2, an odd last channel paired with itself; then each pixel's output step. */
+/* The channels in triples, but for the last one or two pairs (16 = 4 triples + 2 pairs: a triple and a channel
+ * paired with itself would waste half a block). */
+static inline int32_t conv_triples(int32_t channels) {
+  const int32_t rest = channels % 3 == 1 ? 4 : channels % 3;
+  return channels < 3 ? 0 : (channels - rest) / 3;
+}
+
+/* Every output channel of two pixels' rows (out1 NULL: the second row is the first, not stored): channel triples
+ * and pairs in conv_blocks_3x2, an odd last channel paired with itself; then each pixel's output step. `folded`
+ * is conv_work's (conv_blocks_3x2 stores the sums relative to it). */
 static inline __attribute__((always_inline)) void pixel_pair(const conv_params* p, const int8_t* x0,
                                                              const int8_t* x1, const int8_t* filter,
                        const int32_t* folded, const microaot_mve_output_stage* stage,
                        int32_t sums[2][MVE_CONV_CHANNELS_MAX], int8_t* out0, int8_t* out1) {
   const int32_t n = microaot_conv_window_size(p), last = p->output_depth - 1;
+  const int32_t triples = conv_triples(p->output_depth), pairs = (p->output_depth - 3 * triples) / 2;
   if (p->output_depth >= 2) {
-    pair_job job = {x0, x1, filter, folded, sums[0], n, p->output_depth / 2};
-    conv_pairs_2x2(&job);
+    const block_job job = {x0, x1, filter, folded, folded + 3 * triples, n, folded + 3 * triples + 2 * pairs};
+    conv_blocks_3x2(&job);
   }
-  if ((p->output_depth & 1) != 0) {
+  if (3 * triples + 2 * pairs == last) { /* a layer of one channel */
     const int8_t* w = filter + (size_t)last * (size_t)n;
     int32_t acc[4];
     microaot_mve_set4(acc, folded[last], folded[last], folded[last], folded[last]);
@@ -211,24 +271,44 @@ static inline __attribute__((always_inline)) void pixel_pair(const conv_params* 
 
 /* The scratch of the vector code, on the stack: the folded biases, two pixels' sums and windows, and the output
  * pixel that waits for its row's place in the row scratch (conv_image). */
-typedef struct {
-  int32_t folded[MVE_CONV_CHANNELS_MAX];
-  const int32_t* biases; /* the folded biases in use: `folded`, or the compiler's */
-  int32_t sums[2][MVE_CONV_CHANNELS_MAX];
-  int8_t windows[2][MVE_CONV_WINDOW_MAX];
-  int8_t carry[MVE_CONV_CHANNELS_MAX];
-} conv_work;
+
+/* Output pixel (oy, ox)'s row as pixel_row, where `rows` (row_window's) is the window's first tap when every
+ * filter row of output row oy lies inside the image: an interior pixel's rows copied straight from it, without
+ * gather_window's call and bounds. */
+static inline __attribute__((always_inline)) const int8_t* row_pixel(const conv_params* p, const int8_t* image,
+                                                                     const int8_t* rows, int32_t oy, int32_t ox,
+                                                                     int8_t* window) {
+  const int32_t first_x = ox * p->stride_width - p->pad_width;
+  if (rows != NULL && first_x >= 0 && first_x + p->filter_width <= p->input_width) {
+    copy_rows(window, rows + (ptrdiff_t)first_x * p->input_depth, p->filter_height, p->filter_width * p->input_depth,
+              p->input_width * p->input_depth * p->dilation_height);
+    return window;
+  }
+  return pixel_row(p, image, oy, ox, window);
+}
+
+/* Output row oy's input row at column 0 when its windows' filter rows all lie inside the image (a k x k filter
+ * without column dilation), else NULL. */
+static inline const int8_t* row_window(const conv_params* p, const int8_t* image, int32_t oy) {
+  const int32_t first_y = oy * p->stride_height - p->pad_height;
+  if (is_pointwise(p) || p->dilation_width != 1 || first_y < 0 ||
+      first_y + (p->filter_height - 1) * p->dilation_height >= p->input_height) {
+    return NULL;
+  }
+  return image + (ptrdiff_t)first_y * p->input_width * p->input_depth;
+}
 
 /* Output row oy of one image into `dst`, two pixels at a time (an even width: conv_image for an odd one). */
 static void conv_row(const conv_params* p, const int8_t* image, int32_t oy, const int8_t* filter,
                      const microaot_mve_output_stage* stage, conv_work* work, int8_t* dst) {
   const size_t depth = (size_t)p->output_depth;
+  const int8_t* rows = row_window(p, image, oy);
   int32_t ox;
   for (ox = 0; ox < p->output_width; ox += 2) {
     const int pair = ox + 1 < p->output_width;
-    const int8_t* x0 = pixel_row(p, image, oy, ox, work->windows[0]);
-    const int8_t* x1 = pair ? pixel_row(p, image, oy, ox + 1, work->windows[1]) : x0;
-    pixel_pair(p, x0, x1, filter, work->biases, stage, work->sums, dst + (size_t)ox * depth,
+    const int8_t* x0 = row_pixel(p, image, rows, oy, ox, work->windows[0]);
+    const int8_t* x1 = pair ? row_pixel(p, image, rows, oy, ox + 1, work->windows[1]) : x0;
+    pixel_pair(p, x0, x1, filter, work->folded, stage, work->sums, dst + (size_t)ox * depth,
                pair ? dst + (size_t)(ox + 1) * depth : NULL);
   }
 }
@@ -261,11 +341,11 @@ static __attribute__((noinline)) void conv_image(const conv_params* p, const int
     const int8_t* x0 = pixel_row(p, image, oy, ox, work->windows[0]);
     const int8_t* x1 = pair ? pixel_row(p, image, oy1, ox1, work->windows[1]) : x0;
     if (row_scratch == NULL) {
-      pixel_pair_call(p, x0, x1, filter, work->biases, stage, work->sums, output + (size_t)i * depth,
+      pixel_pair_call(p, x0, x1, filter, work->folded, stage, work->sums, output + (size_t)i * depth,
                  pair ? output + (size_t)(i + 1) * depth : NULL);
       continue;
     }
-    pixel_pair_call(p, x0, x1, filter, work->biases, stage, work->sums, row_scratch + (size_t)ox * depth,
+    pixel_pair_call(p, x0, x1, filter, work->folded, stage, work->sums, row_scratch + (size_t)ox * depth,
                !pair ? NULL : oy1 == oy ? row_scratch + (size_t)ox1 * depth : work->carry);
     if (ox1 == width - 1 || oy1 != oy) {
       microaot_mve_copy(output + (size_t)oy * row_size, row_scratch, (int32_t)row_size);
@@ -312,9 +392,9 @@ static __attribute__((unused)) void conv_rows_mve(const conv_params* p, const in
   }
   if (folded == NULL) {
     fold_biases(p, filter, bias, work.folded);
-    folded = work.folded;
+  } else {
+    microaot_mve_copy((int8_t*)work.folded, (const int8_t*)folded, p->output_depth * 4);
   }
-  work.biases = folded;
   const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
   for (b = 0; b < p->batches; ++b, input += image_size, output += image_out) {
     if ((p->output_width & 1) != 0 && p->output_height > 1) {
