@@ -93,11 +93,15 @@ bool is_matrix_product(const ConvGeometry& g) {
   return g.filter_h == 1 && g.filter_w == 1 && g.pad_h == 0 && g.pad_w == 0;
 }
 
-// Palettised filters through a DSP palette kernel: the 1x1 one for a matrix product, else the k x k one.
+// Palettised filters through a DSP palette kernel: for a matrix product the k x k one where its block fits the
+// plan's room, else the 1x1 one; the k x k one for any other window.
 bool use_dsp_palette(const Graph& graph, const Op& op, const Target& target, KernelCall& call, const ConvGeometry& g,
                      int64_t pixels) {
   const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
-  if (is_matrix_product(g)) return use_packed_palette_weights(graph, op, target, call, filter, g.output_c, g.input_c, pixels);
+  if (is_matrix_product(g)) {
+    return use_pointwise_kxk_palette_weights(graph, op, target, call, filter, g.output_c, g.input_c) ||
+           use_packed_palette_weights(graph, op, target, call, filter, g.output_c, g.input_c, pixels);
+  }
   return use_packed_kxk_palette_weights(graph, target, call, filter, g.output_c, g.filter_h * g.filter_w * g.input_c);
 }
 

@@ -313,6 +313,51 @@ TEST(ConvHandler, PointwiseTakesTheDspPaletteKernelWhereItsDecodePays) {
   EXPECT_EQ(lower_in_place_for_test(g_odd, balanced).info().function(), "microaot_conv_2d_s8_packed_raw");
 }
 
+// The Cortex-M4 at balanced: its default compression, or (`asked`) a palette asked for by --compress-weights.
+Target balanced_m4(bool asked) {
+  Target t = parse_target("cortex-m4");
+  t.optimize_balanced = true;
+  t.compress_bits = default_compress_bits(t);
+  t.compress_fast_only = !asked && default_compress_fast_only(t);
+  return t;
+}
+
+// A 1x1 layer where a palette is asked for (--compress-weights): alone in its model (its activations the busiest
+// op's) it keeps the 1x1 DSP palette kernel (8 bytes of scratch per input channel); beside an op of more
+// activation bytes than its own plus the k x k kernel's block, it takes the k x k DSP palette kernel, whose scratch
+// then raises no peak; below 16 input channels the 1x1 kernel, the faster there; balanced's default never.
+TEST(ConvHandler, PointwiseTakesTheKxkPaletteKernelWhereItsBlockFitsUnderTheBusiestOp) {
+  Spec s;
+  s.input = {1, 4, 4, 64}, s.filter = {8, 1, 1, 64}, s.output = {1, 4, 4, 8};
+  s.filter_scales.assign(8, 0.01f);
+  const Target asked = balanced_m4(true);
+  const auto beside_a_busier_op = [](Spec spec) {
+    Graph g = build(spec);
+    Op busier = g.ops[0];
+    busier.inputs = {add_tensor(g, "big_in", DType::kInt8, {1, 16, 16, 64})};
+    busier.outputs = {add_tensor(g, "big_out", DType::kInt8, {1, 16, 16, 8})};
+    g.ops.push_back(busier);
+    return g;
+  };
+  Graph alone = build(s);
+  const KernelCall one = lower_in_place_for_test(alone, asked);
+  EXPECT_EQ(one.info().function(), "microaot_conv_2d_s8_packed_palette");
+  EXPECT_FALSE(fits_under_busiest_op(alone, alone.ops[0], 1));
+  EXPECT_TRUE(fits_under_busiest_op(alone, alone.ops[0], 0));
+  Graph roomy = beside_a_busier_op(s);
+  const KernelCall call = lower_in_place_for_test(roomy, asked);
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk_palette");
+  EXPECT_EQ(call.scratch_bytes, MICROAOT_PACKED_KXK_PALETTE_BYTES(64, 8));
+  EXPECT_EQ(palette_facts(roomy, call).int8_bytes, 8 * 64);
+  const Target balanced = balanced_m4(false);
+  Graph by_default = beside_a_busier_op(s);
+  EXPECT_NE(lower_in_place_for_test(by_default, balanced).info().function(), "microaot_conv_2d_s8_packed_kxk_palette");
+  Spec shallow = s;
+  shallow.input[3] = shallow.filter[3] = 8;
+  Graph shallow_roomy = beside_a_busier_op(shallow);
+  EXPECT_EQ(lower_in_place_for_test(shallow_roomy, asked).info().function(), "microaot_conv_2d_s8_packed_palette");
+}
+
 // A 3x3 layer on a DSP cpu: balanced's default keeps the packed k x k kernel over int8 weights (the k x k palette
 // kernel would cost 1.12-1.47x the layer: docs/compressed-weights.md); --compress-weights lossless takes the k x k
 // DSP palette kernel, with the packed k x k kernel's table (padding's products folded in) and params (input_offset

@@ -260,6 +260,35 @@ bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, Ke
   return true;
 }
 
+namespace {
+
+int64_t activation_bytes(const Graph& graph, const Op& op) {
+  int64_t bytes = 0;
+  for (const std::vector<int>* ids : {&op.inputs, &op.outputs}) {
+    for (int id : *ids) {
+      if (id != kNoTensor && !graph.tensor(id).is_constant) bytes += graph.tensor(id).byte_size();
+    }
+  }
+  return bytes;
+}
+
+}  // namespace
+
+bool fits_under_busiest_op(const Graph& graph, const Op& op, int64_t scratch) {
+  int64_t busiest = 0;
+  for (const Op& other : graph.ops) busiest = std::max(busiest, activation_bytes(graph, other));
+  return activation_bytes(graph, op) + scratch <= busiest;
+}
+
+bool use_pointwise_kxk_palette_weights(const Graph& graph, const Op& op, const Target& target, KernelCall& call,
+                                       const Tensor& weights, int32_t units, int32_t depth) {
+  if (depth < kPointwiseKxkPaletteMinDepth || !MICROAOT_PACKED_KXK_PALETTE_FITS(depth) ||
+      !fits_under_busiest_op(graph, op, MICROAOT_PACKED_KXK_PALETTE_BYTES(int64_t{depth}, units))) {
+    return false;
+  }
+  return use_packed_kxk_palette_weights(graph, target, call, weights, units, depth);
+}
+
 std::string packed_kxk_palette_refusal(const Target& target, int32_t units, int64_t window, bool grouped) {
   if (grouped) return "a grouped filter";
   if (!MICROAOT_PACKED_KXK_PALETTE_FITS(window)) {

@@ -69,8 +69,8 @@ bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth)
 
 // The k x k DSP palette kernel (microaot_conv_2d_s8_packed_kxk_palette): a block of channels decoded, then the
 // packed k x k kernel's gathered and widened windows against it in the _w16 row loops. Against the packed k x k
-// raw-form kernel (Cortex-M4, bench per_op, clustered IC): 0.91-1.04x at 3 to 32 input channels, 1.18-1.36x at 64
-// (each window is gathered and widened once per block of 8 channels there). Only a palette asked for
+// raw-form kernel (Cortex-M4, bench per_op, clustered IC): 0.88-1.005x at 3 to 32 input channels, 1.14-1.32x at 64
+// (each window is widened once per block of 8 channels there). Only a palette asked for
 // (--compress-weights, or TFLM's) takes it, instead of the portable palette kernel (about 9-11x).
 inline const char* const kPackedKxkPaletteStem = "conv_2d_s8_packed_kxk_palette";
 
@@ -85,6 +85,21 @@ bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& 
 // only where the palette is asked for (not the fast-only default).
 bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, KernelCall& call, const Tensor& weights,
                                     int32_t units, int32_t window);
+
+// A 1x1 CONV_2D where a palette is asked for, through the k x k DSP palette kernel instead of the 1x1 one: its
+// _w16 rows run two pixels against two channels of a block of many channels (each pixel widened once per block),
+// the 1x1 kernel one pixel against four (M4, clustered VWW, K = 16: 0.95-1.10x the packed kernel at 16-64 input
+// channels over 36-576 pixels against 1.06-1.32x; 1.57-1.62x against 1.73x at 9 pixels; at 8 input channels
+// the 1x1 kernel is the faster, 0.92x against 1.00x). Its block takes up to 10 KB of scratch, so only where that
+// stays under the activation bytes of the model's busiest op (fits_under_busiest_op): the plan's peak is not
+// raised there (VWW's and IC's small maps), where it would be (KWS: every 1x1 layer is its busiest) the 1x1
+// kernel keeps its 8 bytes per input channel. False, `call` unchanged, where it does not take the layer.
+constexpr int32_t kPointwiseKxkPaletteMinDepth = 16;
+bool use_pointwise_kxk_palette_weights(const Graph& graph, const Op& op, const Target& target, KernelCall& call,
+                                       const Tensor& weights, int32_t units, int32_t depth);
+// Whether `scratch` bytes at `op` keep its activations (non-constant inputs and outputs) plus the scratch within
+// those of the graph's busiest op.
+bool fits_under_busiest_op(const Graph& graph, const Op& op, int64_t scratch);
 
 // Why a k x k CONV_2D of `units` channels over windows of `window` elements (`grouped`: filter depth other than
 // the input's) on a DSP target keeps the portable palette kernel (network_info.txt); empty where the k x k DSP

@@ -279,6 +279,15 @@ TEST(PaletteKernels, PackedPaletteMatchesTheUnpalettisedKernel) {
   }
 }
 
+// The k x k DSP palette kernel's output on case c (status OK expected), the scratch as given.
+std::vector<int8_t> run_kxk_palette(const PackedCase& c, std::vector<int32_t>& scratch) {
+  std::vector<int8_t> got(c.expected.size(), 0x55);
+  EXPECT_EQ(microaot_conv_2d_s8_packed_kxk_palette(&c.packed, c.input.data(), c.l.packed.indices.data(),
+                                                   c.l.packed.table.data(), c.step.data(), got.data(), scratch.data()),
+            MICROAOT_STATUS_OK);
+  return got;
+}
+
 // The k x k DSP palette kernel (its C definitions here) against conv_2d_s8: windows of whole words and not (depth 1
 // under a filter 4 wide, odd depths: the zero-padded last group), padding (the zero point in the gathered taps),
 // strides, column dilation, 1 to 11 channels, and 64-deep 3x3 windows of up to 30 channels (blocks of 8, the last
@@ -304,14 +313,31 @@ TEST(PaletteKernels, PackedKxkPaletteMatchesTheUnpalettisedKernel) {
     g.out_w = (g.in_w + 2 * g.pad_w - ((g.filter_w - 1) * g.dilation_w + 1)) / g.stride_w + 1;
     const int window = g.filter_h * g.filter_w * g.in_c;
     const PackedCase c = packed_case(rng, g, window, trial, true);
-    std::vector<int8_t> got(c.expected.size(), 0x55);
     std::vector<int32_t> scratch(static_cast<size_t>(MICROAOT_PACKED_KXK_PALETTE_BYTES(window, g.out_c) / 4));
-    ASSERT_EQ(microaot_conv_2d_s8_packed_kxk_palette(&c.packed, c.input.data(), c.l.packed.indices.data(),
-                                                     c.l.packed.table.data(), c.step.data(), got.data(),
-                                                     scratch.data()),
-              MICROAOT_STATUS_OK);
-    ASSERT_EQ(got, c.expected) << "trial " << trial << " bits " << c.bits << " window " << g.filter_h << "x"
+    ASSERT_EQ(run_kxk_palette(c, scratch), c.expected) << "trial " << trial << " bits " << c.bits << " window " << g.filter_h << "x"
                                << g.filter_w << "x" << g.in_c << " units " << g.out_c;
+  }
+}
+
+// The k x k DSP palette kernel on 1x1 windows without padding (the compiler's choice for pointwise layers where
+// its block fits, compiler/ops/palette_weights.h; each pixel widened straight from the image): depths of whole
+// words (16 to 256: blocks of 20 to 80 channels, several per layer, the last partial) and not (1 to 7: the widened
+// tail's zeros), strides, batches, odd output widths, 1 to 48 channels, 1 to 8 bits, clamps, shared tables; the
+// scratch filled with garbage first.
+TEST(PaletteKernels, PackedKxkPaletteTakesPixelWindowsStraightFromTheImage) {
+  std::mt19937 rng(41);
+  for (int trial = 0; trial < 60; ++trial) {
+    Geometry g = random_geometry(rng, false, 1);
+    g.filter_h = g.filter_w = 1, g.pad_h = g.pad_w = 0, g.dilation_h = g.dilation_w = 1;
+    g.in_w += trial % 2;  // odd and even widths
+    g.in_c = trial % 4 == 0 ? 1 + trial % 7 : 16 << (trial % 5);
+    g.out_c = trial % 3 == 0 ? 1 + trial % 11 : 21 + trial % 28;
+    g.out_h = (g.in_h - 1) / g.stride_h + 1, g.out_w = (g.in_w - 1) / g.stride_w + 1;
+    const PackedCase c = packed_case(rng, g, g.in_c, trial, true);
+    std::vector<int32_t> scratch(static_cast<size_t>(MICROAOT_PACKED_KXK_PALETTE_BYTES(g.in_c, g.out_c) / 4));
+    for (int32_t& word : scratch) word = static_cast<int32_t>(rng());
+    ASSERT_EQ(run_kxk_palette(c, scratch), c.expected) << "trial " << trial << " bits " << c.bits << " depth " << g.in_c << " units "
+                               << g.out_c << " stride " << g.stride_h << "x" << g.stride_w;
   }
 }
 

@@ -4,24 +4,62 @@
  * (microaot/internal/templates/packed_kxk_windows.h, padding taps as the input zero point, which the folded bias
  * of the output step's table cancels) and multiplied by the block's channel pairs in the _w16 row loops
  * (microaot_packed_rows_w16: 12 instructions per 16 MACs). Each weight is decoded once per call, each window
- * gathered and widened once per block. */
+ * gathered (or, inside the image, read straight) and widened once per block. */
 /* microaot-links: kernels/dsp/packed_rows_w16.c */
 #define MICROAOT_PACKED_WIDE_WEIGHTS 1
 #include "microaot/internal/palette_dot.h"
 #include "microaot/internal/templates/packed_kxk_windows.h"
 
+/* The windows of output pixels (oy, ox) and, with `pair`, (oy, ox + 1), their row runs whole groups, widened
+ * straight from the image when both lie inside it: 1; else 0, nothing written (they are then gathered first).
+ * Each window is widened once per block, so the copy a gather costs counts once per block too. */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* out of block_row's loop: inlined, its registers cost the gathered windows' path */
+#endif
+static int widen_direct(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int pair, uint32_t* rows) {
+  const int32_t run = p->filter_width * p->input_depth;
+  const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
+  const int8_t* tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
+  const int8_t* next = tap != NULL && pair ? direct_row(p, image, oy, ox + 1, 0) : NULL;
+  const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const int32_t stride = pair ? 4 : 2;
+  const size_t dst_step = (size_t)(run / 4) * (size_t)stride;
+  int32_t fy;
+  if (tap == NULL || (pair && next == NULL)) return 0;
+  for (fy = 0; fy < p->filter_height; ++fy, tap += row_step, next += pair ? row_step : 0, rows += dst_step) {
+    microaot_packed_widen(tap, run, rows, stride);
+    if (pair) microaot_packed_widen(next, run, rows + 2, 4);
+  }
+  return 1;
+}
+
 /* The block's `units` channels of output row `oy` (of one image): pixel pairs through `outputs` (two pixels'
- * units bytes), then copied to their places (output: the row's first pixel, at the block's first channel). */
+ * units bytes), then copied to their places (output: the row's first pixel, at the block's first channel). A
+ * 1x1 window without padding is its input pixel, widened straight; windows of row runs of 8 or more whole
+ * groups straight where they lie inside the image; any other gathered first. */
 static void block_row(const conv_params* p, const int8_t* image, int32_t oy, const uint32_t* block, int32_t units,
                       const microaot_dsp_output_stage* stage, const int32_t* step, const window_scratch* s,
                       int8_t* outputs, int8_t* output) {
   const int32_t groups = s->gathered_bytes / 4;
   const size_t pixel_bytes = (size_t)p->output_depth;
+  const int pixels = p->filter_height == 1 && p->filter_width == 1 && p->pad_height == 0 && p->pad_width == 0;
+  /* Runs of at least 8 groups: a widening call per shorter run costs more than the gather's copy (KWS's 10x4 stem
+   * over one channel: runs of 4 bytes, 2% slower straight). */
+  const int runs = (p->filter_width * p->input_depth) % 4 == 0 && p->filter_width * p->input_depth >= 32;
+  const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
+  const int8_t* pixel =
+      pixels ? image + (size_t)(oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth : NULL;
   int32_t ox;
   for (ox = 0; ox < p->output_width; ox += 2, output += 2 * pixel_bytes) {
     const int pair = ox + 1 < p->output_width;
-    widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
-    if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
+    if (pixel != NULL) {
+      microaot_packed_widen(pixel, p->input_depth, s->rows, pair ? 4 : 2);
+      if (pair) microaot_packed_widen(pixel + pixel_step, p->input_depth, s->rows + 2, 4);
+      pixel += 2 * pixel_step;
+    } else if (!runs || !widen_direct(p, image, oy, ox, pair, s->rows)) {
+      widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
+      if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
+    }
     microaot_packed_rows_w16(s->rows, (const int32_t*)block, groups, units, stage, step, outputs,
                              pair ? outputs + units : NULL);
     memcpy(output, outputs, (size_t)units);
