@@ -122,6 +122,32 @@ microaot_add_params_q rescale_params(const KernelCall& call) {
   return p;
 }
 
+std::vector<int32_t> integers_of(const KernelCall& call, const char* field) {
+  const ParamValue* bound = call.params.find(field);
+  MICROAOT_CHECK(bound != nullptr, std::string("ADD's lowering did not set ") + field);
+  return std::vector<int32_t>(bound->integers.begin(), bound->integers.end());
+}
+
+// How the DSP kernel walks the layer (microaot_add_linear_walk_kind, the kernel's own rule), in words.
+std::string walk_of(const KernelCall& call) {
+  int32_t num_dims = 0;
+  read_field(call, "num_dims", &num_dims);
+  if (num_dims == 0) return "2 SMLAW per element";
+  const std::vector<int32_t> shape = integers_of(call, "output_shape"), strides1 = integers_of(call, "input1_strides"),
+                             strides2 = integers_of(call, "input2_strides");
+  int vector = 0;
+  switch (microaot_broadcast_fold_kind(num_dims, shape.data(), strides1.data(), strides2.data(), &vector)) {
+    case MICROAOT_FOLD_NONE:
+      return "2 SMLAW per element";
+    case MICROAOT_FOLD_ROWS:
+      return "the broadcast operand folded into each row's bias, 1 SMLAW per element";
+    case MICROAOT_FOLD_CHANNELS:
+      return "input " + std::to_string(vector + 1) + "'s channels folded into a table of biases, 1 SMLAW per element";
+    default:
+      return "element by element: no folded form for this broadcast (the operands step by other than 0 and 1)";
+  }
+}
+
 }  // namespace
 
 void use_add_linear_form(KernelCall& call, const Target& target, bool subtract) {
@@ -134,7 +160,7 @@ void use_add_linear_form(KernelCall& call, const Target& target, bool subtract) 
   call.derived.push_back(int32_constant(call.stem + "_linear_form", form));
   call.args.insert(call.args.begin() + 2, derived_arg(0));
   call.stem = "add_s8_linear";
-  call.specialisation = "one linear form (2 SMLAW per element), exact on all 65536 input pairs";
+  call.specialisation = "one linear form, exact on all 65536 input pairs; " + walk_of(call);
 }
 
 }  // namespace microaot

@@ -3,6 +3,7 @@
 // double(input1 scale) * double(input2 scale) / double(output scale); int16 tensors are symmetric.
 // Broadcast planning and the checks MUL shares with ADD are in ops/broadcast.h.
 #include "ops/broadcast.h"
+#include "ops/mul_folded.h"
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/quant_math.h"
@@ -37,9 +38,20 @@ KernelCall lower(const Graph& graph, const Op& op) {
   return call;
 }
 
+// The int8 family's chooser (compile/choose_variants.h): one operand broadcast folds into slopes and biases.
+// A constant operand needs forms for its own values only.
+void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
+  std::vector<std::vector<uint8_t>> constants;
+  for (size_t k = 0; k < 2; ++k) {
+    const Tensor& input = graph.tensor(op.inputs[k]);
+    constants.push_back(input.is_constant ? input.data : std::vector<uint8_t>{});
+  }
+  use_mul_folded_form(call, target, constants);
+}
+
 }  // namespace
 
 extern const OpHandler mul_handler = {check, lower, binary_macs, /*is_view=*/false, binary_in_place,
-                                     read_fused_activation<tflite::MulOptions>};
+                                     read_fused_activation<tflite::MulOptions>, /*state_copy_bytes=*/nullptr, choose};
 
 }  // namespace microaot

@@ -1,6 +1,7 @@
 // The DSP add_s8_linear (host: the C definitions of its instructions) against the portable one on random forms:
 // flat rows of every length mod 4, the int8 clamp and narrower ones, broadcast rows and a broadcast scalar, and
-// the output in place of either input. compiler/ops/add_linear_test.cpp checks the fitted forms themselves.
+// the output in place of either input; the folded forms (a scalar, a row constant, a per-channel vector on either
+// side, every length mod 8, short and long vectors, biases at the int32 edge that take the one-by-one code). compiler/ops/add_linear_test.cpp checks the fitted forms themselves.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -76,6 +77,68 @@ TEST(DspAddS8Linear, MatchesPortableWhenBroadcasting) {
     microaot_add_s8_linear(&p, a.data(), b.data(), form.data(), expected.data());
     microaot_dsp_add_s8_linear(&p, a.data(), b.data(), form.data(), got.data());
     ASSERT_EQ(got, expected) << "case " << i;
+  }
+}
+
+// A form whose sums reach near the int32 bounds (small slopes, the bias at an edge) one time in four: the folded
+// forms' offset bias would leave int32 there and the kernel takes the form's own code.
+std::vector<int32_t> random_or_edge_form(std::mt19937& rng, int i) {
+  if (i % 4 != 3) return random_form(rng);
+  const int32_t edge = (i / 4) % 2 == 0 ? INT32_MAX - (1 << 21) : INT32_MIN + (1 << 21);
+  return {draw(rng, -(1 << 20), 1 << 20), draw(rng, -(1 << 20), 1 << 20), edge};
+}
+
+void expect_same(const microaot_add_params_q& p, const std::vector<int8_t>& a, const std::vector<int8_t>& b,
+                 const std::vector<int32_t>& form, int i) {
+  std::vector<int8_t> expected(static_cast<size_t>(p.flat_size)), got(expected.size());
+  microaot_add_s8_linear(&p, a.data(), b.data(), form.data(), expected.data());
+  microaot_dsp_add_s8_linear(&p, a.data(), b.data(), form.data(), got.data());
+  ASSERT_EQ(got, expected) << "case " << i << ", form " << form[0] << " " << form[1] << " " << form[2];
+}
+
+TEST(DspAddS8Linear, FoldsAScalarOrRowConstant) {
+  std::mt19937 rng(47);
+  for (int i = 0; i < 160; ++i) {
+    microaot_add_params_q p{};
+    const bool row_constant = i % 2 == 1, first = (i / 2) % 2 == 0;  // the broadcast operand: input 1 or 2
+    const int32_t n = i < 80 ? i % 40 + 1 : draw(rng, 41, 700), rows = row_constant ? draw(rng, 1, 5) : 1;
+    const int32_t shape[2] = {rows, n}, full[2] = {n, 1}, one[2] = {1, 0};
+    if (row_constant) {
+      binary_test::set_walk(p, rows * n, 2, shape, first ? one : full, first ? full : one);
+    } else {
+      binary_test::set_walk(p, n, 1, shape + 1, first ? one + 1 : full + 1, first ? full + 1 : one + 1);
+    }
+    set_clamp(p, i / 4);
+    const std::vector<int32_t> form = random_or_edge_form(rng, i);
+    const std::vector<int8_t> values = random_bytes(rng, static_cast<size_t>(rows * n)), vector = random_bytes(rng, rows);
+    expect_same(p, first ? vector : values, first ? values : vector, form, i);
+  }
+}
+
+TEST(DspAddS8Linear, FoldsAPerChannelVector) {
+  std::mt19937 rng(53);
+  const int32_t channel_counts[] = {1, 3, 4, 6, 8, 13, 32, 100, 127, 128, 129, 200, 300};
+  int i = 0;
+  for (const int32_t channels : channel_counts) {
+    for (int k = 0; k < 8; ++k, ++i) {
+      microaot_add_params_q p{};
+      const bool first = k % 2 == 0;
+      const int32_t rows = draw(rng, 1, 12) * (channels < 16 ? 6 : 1);  // short vectors: tables that start again
+      const int32_t shape[2] = {rows, channels}, full[2] = {channels, 1}, vector_strides[2] = {0, 1};
+      binary_test::set_walk(p, rows * channels, 2, shape, first ? vector_strides : full, first ? full : vector_strides);
+      set_clamp(p, k / 2);
+      const std::vector<int32_t> form = random_or_edge_form(rng, k);
+      const std::vector<int8_t> values = random_bytes(rng, static_cast<size_t>(rows * channels));
+      const std::vector<int8_t> vector = random_bytes(rng, static_cast<size_t>(channels));
+      expect_same(p, first ? vector : values, first ? values : vector, form, i);
+      // In place of the full operand.
+      std::vector<int8_t> expected(values.size()), in_place = values;
+      microaot_add_s8_linear(&p, first ? vector.data() : values.data(), first ? values.data() : vector.data(),
+                             form.data(), expected.data());
+      microaot_dsp_add_s8_linear(&p, first ? vector.data() : in_place.data(), first ? in_place.data() : vector.data(),
+                                 form.data(), in_place.data());
+      ASSERT_EQ(in_place, expected) << "case " << i;
+    }
   }
 }
 

@@ -96,6 +96,31 @@ static inline void microaot_broadcast_walk(const microaot_broadcast* w, const vo
   }
 }
 
+/* How the DSP kernels of a binary operator with a folded form (add_s8_linear, mul_s8_folded) run a walk, which
+ * the compiler's network_info.txt reports: both operands per element (flat, or both stepping by 1), one operand
+ * broadcast along the innermost rows (a scalar, a row constant: folded into each row's constants), a per-channel
+ * vector (walk [rows, channels], strides {0, 1} against {channels, 1}: folded into a table per channel), or
+ * element by element (other steps). *broadcast_input: which input is broadcast (rows, channels). */
+enum { MICROAOT_FOLD_NONE, MICROAOT_FOLD_ROWS, MICROAOT_FOLD_CHANNELS, MICROAOT_FOLD_STRIDED };
+static inline int microaot_broadcast_fold_kind(int32_t num_dims, const int32_t* shape, const int32_t* strides1,
+                                               const int32_t* strides2, int* broadcast_input) {
+  const int32_t* const strides[2] = {strides1, strides2};
+  int k;
+  if (num_dims == 0) return MICROAOT_FOLD_NONE;
+  for (k = 0; k < 2 && num_dims == 2; ++k) {
+    if (strides[k][0] == 0 && strides[k][1] == 1 && strides[1 - k][0] == shape[1] && strides[1 - k][1] == 1) {
+      *broadcast_input = k;
+      return MICROAOT_FOLD_CHANNELS;
+    }
+  }
+  if (strides1[num_dims - 1] == 1 && strides2[num_dims - 1] == 1) return MICROAOT_FOLD_NONE;
+  if (strides1[num_dims - 1] + strides2[num_dims - 1] == 1) {
+    *broadcast_input = strides1[num_dims - 1] == 0 ? 0 : 1;
+    return MICROAOT_FOLD_ROWS;
+  }
+  return MICROAOT_FOLD_STRIDED;
+}
+
 /* Defines `void microaot_<name>(const P* params, const T1* input1, const T2* input2, OUT* output)`: every
  * output element is (OUT)ELEMENT(params, a, b) of its two (broadcast) input elements. */
 #define MICROAOT_DEFINE_MIXED_BINARY_KERNEL(name, P, T1, T2, OUT, ELEMENT)                                           \

@@ -4,9 +4,21 @@
 #ifndef MICROAOT_DSP_WORD_MULTIPLY_H
 #define MICROAOT_DSP_WORD_MULTIPLY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "microaot/internal/dsp.h"
+
+/* The folded forms' element (the asm's arithmetic, one lane at a time; the kernels'
+ * odd elements): sum, high half, USAT #8, then the byte. */
+static inline int8_t microaot_dsp_fold_element(int32_t m, int32_t q, int32_t bias, uint32_t floor4, uint32_t lo4,
+                                               int clamped) {
+  const int32_t v = (int32_t)((uint32_t)bias + (uint32_t)(int32_t)(((int64_t)m * q) >> 8)) >> 16;
+  int32_t u = v < 0 ? 0 : (v > 255 ? 255 : v);
+  if (!clamped) return (int8_t)(uint8_t)(u ^ 0x80);
+  u -= (int32_t)(floor4 & 0xFFu);
+  return (int8_t)(uint8_t)((u < 0 ? 0 : u) + (int32_t)(lo4 & 0xFFu));
+}
 
 #if MICROAOT_DSP_ASM
 
@@ -61,6 +73,144 @@ static inline void microaot_dsp_add_linear4(const int8_t** a, const int8_t** b, 
         "m"(*(const int8_t(*)[4])*b));
 }
 
+
+/* The folded forms (one operand broadcast, its term in the bias; kernels/dsp/add_s8_linear.c): eight elements of
+ * one input, one SMLAW each for the sum s = bias + floor(m * q / 2^8), the bias offset by c * 2^16 (c chosen by
+ * the kernel) so that USAT16 #8 of two sums' high halves (PKHTB) is floor(s / 2^16) + c clamped to [0, 255], their
+ * bytes packed by one ORR. Unclamped (c = 128): EOR 0x80 per byte takes them back to int8. Clamped to [lo, hi]
+ * (c = 255 - hi): UQSUB8 of lo - hi + 255 (floor4) and UADD8 of lo (lo4) give clamp(v, lo, hi). Each word is
+ * loaded before its store, so the output may be the input or below it. Each runs whole eights up to `end` (at
+ * least one: out != end), its loop in the asm; the pointers advance to it. */
+#define MICROAOT_DSP_FOLD_LOAD                       \
+  "ldr %[w], [%[a]], #4\n\t"                          \
+  "and %[x], %[mask], %[w], lsl #8\n\t"               \
+  "and %[w], %[w], %[mask]\n\t"
+#define MICROAOT_DSP_FOLD_PACK(p, q, finish)         \
+  "usat16 %[" p "], #8, %[" p "]\n\t"                 \
+  "usat16 %[" q "], #8, %[" q "]\n\t"                 \
+  "orr %[" p "], %[" p "], %[" q "], lsl #8\n\t" finish \
+  "str %[" p "], [%[out]], #4\n\t"
+#define MICROAOT_DSP_FOLD_UNCLAMPED(p) "eor %[" p "], %[" p "], #0x80808080\n\t"
+#define MICROAOT_DSP_FOLD_CLAMPED(p) "uqsub8 %[" p "], %[" p "], %[floor4]\n\t" "uadd8 %[" p "], %[" p "], %[lo4]\n\t"
+/* One bias for all eight. */
+#define MICROAOT_DSP_FOLD_SCALAR_WORD(finish)        \
+  MICROAOT_DSP_FOLD_LOAD                             \
+  "smlawt %[t], %[m], %[x], %[bias]\n\t"             \
+  "smlawb %[x], %[m], %[x], %[bias]\n\t"             \
+  "pkhtb %[x], %[t], %[x], asr #16\n\t"              \
+  "smlawt %[t], %[m], %[w], %[bias]\n\t"             \
+  "smlawb %[w], %[m], %[w], %[bias]\n\t"             \
+  "pkhtb %[w], %[t], %[w], asr #16\n\t"              \
+  MICROAOT_DSP_FOLD_PACK("x", "w", finish("x"))
+
+static inline void microaot_dsp_add_folded_run(const int8_t** a, int8_t** out, int8_t* end, int32_t m, int32_t bias, uint32_t mask) {
+  uint32_t w, x, t;
+  __asm__("1:\n\t" MICROAOT_DSP_FOLD_SCALAR_WORD(MICROAOT_DSP_FOLD_UNCLAMPED) MICROAOT_DSP_FOLD_SCALAR_WORD(MICROAOT_DSP_FOLD_UNCLAMPED) "cmp %[out], %[end]\n\t" "bne 1b"
+          : [w] "=&r"(w), [x] "=&r"(x), [t] "=&r"(t), [a] "+r"(*a), [out] "+r"(*out)
+          : [m] "r"(m), [bias] "r"(bias), [mask] "r"(mask), [end] "r"(end)
+          : "memory", "cc");
+}
+
+static inline void microaot_dsp_add_folded_run_clamped(const int8_t** a, int8_t** out, int8_t* end, int32_t m, int32_t bias,
+                                                    uint32_t mask, uint32_t floor4, uint32_t lo4) {
+  uint32_t w, x, t;
+  __asm__("1:\n\t" MICROAOT_DSP_FOLD_SCALAR_WORD(MICROAOT_DSP_FOLD_CLAMPED) MICROAOT_DSP_FOLD_SCALAR_WORD(MICROAOT_DSP_FOLD_CLAMPED) "cmp %[out], %[end]\n\t" "bne 1b"
+          : [w] "=&r"(w), [x] "=&r"(x), [t] "=&r"(t), [a] "+r"(*a), [out] "+r"(*out)
+          : [m] "r"(m), [bias] "r"(bias), [mask] "r"(mask), [floor4] "r"(floor4), [lo4] "r"(lo4), [end] "r"(end)
+          : "memory", "cc");
+}
+
+/* A bias per element from a table in the order c0, c2, c1, c3 of each four (the lanes' order): unclamped, one LDM
+ * of four into registers of ascending numbers (as LDM needs); clamped, two LDRD (two registers more for the
+ * clamp leave none for LDM's four). The table pointer advances by 8 entries per eight elements. */
+#define MICROAOT_DSP_FOLD_TABLE_WORD                 \
+  "ldm %[tab]!, {%[b0], %[b2], %[b1], %[b3]}\n\t"     \
+  MICROAOT_DSP_FOLD_LOAD                             \
+  "smlawb %[b0], %[m], %[x], %[b0]\n\t"              \
+  "smlawt %[b2], %[m], %[x], %[b2]\n\t"              \
+  "pkhtb %[b0], %[b2], %[b0], asr #16\n\t"           \
+  "smlawb %[b1], %[m], %[w], %[b1]\n\t"              \
+  "smlawt %[b3], %[m], %[w], %[b3]\n\t"              \
+  "pkhtb %[b1], %[b3], %[b1], asr #16\n\t"           \
+  MICROAOT_DSP_FOLD_PACK("b0", "b1", MICROAOT_DSP_FOLD_UNCLAMPED("b0"))
+
+static inline void microaot_dsp_add_table_run(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table, int32_t m,
+                                           uint32_t mask) {
+  register uint32_t b0 __asm__("r4");
+  register uint32_t b2 __asm__("r5");
+  register uint32_t b1 __asm__("r6");
+  register uint32_t b3 __asm__("r8");
+  uint32_t w, x;
+  __asm__("1:\n\t" MICROAOT_DSP_FOLD_TABLE_WORD MICROAOT_DSP_FOLD_TABLE_WORD "cmp %[out], %[end]\n\t" "bne 1b"
+          : [w] "=&r"(w), [x] "=&r"(x), [b0] "=&r"(b0), [b1] "=&r"(b1), [b2] "=&r"(b2), [b3] "=&r"(b3),
+            [a] "+r"(*a), [out] "+r"(*out), [tab] "+r"(*table)
+          : [m] "r"(m), [mask] "r"(mask), [end] "r"(end)
+          : "memory", "cc");
+}
+
+#define MICROAOT_DSP_FOLD_TABLE_WORD_CLAMPED         \
+  MICROAOT_DSP_FOLD_LOAD                             \
+  "ldrd %[p], %[q], [%[tab]], #8\n\t"                \
+  "smlawb %[p], %[m], %[x], %[p]\n\t"                \
+  "smlawt %[q], %[m], %[x], %[q]\n\t"                \
+  "pkhtb %[x], %[q], %[p], asr #16\n\t"              \
+  "ldrd %[p], %[q], [%[tab]], #8\n\t"                \
+  "smlawb %[p], %[m], %[w], %[p]\n\t"                \
+  "smlawt %[q], %[m], %[w], %[q]\n\t"                \
+  "pkhtb %[w], %[q], %[p], asr #16\n\t"              \
+  MICROAOT_DSP_FOLD_PACK("x", "w", MICROAOT_DSP_FOLD_CLAMPED("x"))
+
+static inline void microaot_dsp_add_table_run_clamped(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table, int32_t m,
+                                                   uint32_t mask, uint32_t floor4, uint32_t lo4) {
+  uint32_t w, x, p, q;
+  __asm__("1:\n\t" MICROAOT_DSP_FOLD_TABLE_WORD_CLAMPED MICROAOT_DSP_FOLD_TABLE_WORD_CLAMPED "cmp %[out], %[end]\n\t" "bne 1b"
+          : [w] "=&r"(w), [x] "=&r"(x), [p] "=&r"(p), [q] "=&r"(q), [a] "+r"(*a), [out] "+r"(*out),
+            [tab] "+r"(*table)
+          : [m] "r"(m), [mask] "r"(mask), [floor4] "r"(floor4), [lo4] "r"(lo4), [end] "r"(end)
+          : "memory", "cc");
+}
+
+/* A slope and a bias per element (MUL by a per-channel operand, kernels/dsp/mul_s8_folded.c): a table of pairs
+ * {m, bias} in the lanes' order (c0, c2, c1, c3 of each four), two pairs by one LDM into registers of ascending
+ * numbers. The table pointer advances by 16 words per eight elements. */
+#define MICROAOT_DSP_FOLD_PAIRS_WORD(finish)         \
+  MICROAOT_DSP_FOLD_LOAD                             \
+  "ldm %[tab]!, {%[m0], %[b0], %[m2], %[b2]}\n\t"     \
+  "smlawb %[b0], %[m0], %[x], %[b0]\n\t"             \
+  "smlawt %[b2], %[m2], %[x], %[b2]\n\t"             \
+  "pkhtb %[x], %[b2], %[b0], asr #16\n\t"            \
+  "ldm %[tab]!, {%[m0], %[b0], %[m2], %[b2]}\n\t"     \
+  "smlawb %[b0], %[m0], %[w], %[b0]\n\t"             \
+  "smlawt %[b2], %[m2], %[w], %[b2]\n\t"             \
+  "pkhtb %[w], %[b2], %[b0], asr #16\n\t"            \
+  MICROAOT_DSP_FOLD_PACK("x", "w", finish("x"))
+#define MICROAOT_DSP_FOLD_PAIRS_REGISTERS  \
+  register int32_t m0 __asm__("r4");        \
+  register int32_t b0 __asm__("r5");        \
+  register int32_t m2 __asm__("r6");        \
+  register int32_t b2 __asm__("r8");        \
+  uint32_t w, x
+#define MICROAOT_DSP_FOLD_PAIRS_OUTPUTS                                                                     \
+  [w] "=&r"(w), [x] "=&r"(x), [m0] "=&r"(m0), [b0] "=&r"(b0), [m2] "=&r"(m2), [b2] "=&r"(b2), [a] "+r"(*a), \
+      [out] "+r"(*out), [tab] "+r"(*table)
+
+static inline void microaot_dsp_mul_table_run(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table, uint32_t mask) {
+  MICROAOT_DSP_FOLD_PAIRS_REGISTERS;
+  __asm__("1:\n\t" MICROAOT_DSP_FOLD_PAIRS_WORD(MICROAOT_DSP_FOLD_UNCLAMPED) MICROAOT_DSP_FOLD_PAIRS_WORD(MICROAOT_DSP_FOLD_UNCLAMPED) "cmp %[out], %[end]\n\t" "bne 1b"
+          : MICROAOT_DSP_FOLD_PAIRS_OUTPUTS
+          : [mask] "r"(mask), [end] "r"(end)
+          : "memory", "cc");
+}
+
+static inline void microaot_dsp_mul_table_run_clamped(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table,
+                                                   uint32_t mask, uint32_t floor4, uint32_t lo4) {
+  MICROAOT_DSP_FOLD_PAIRS_REGISTERS;
+  __asm__("1:\n\t" MICROAOT_DSP_FOLD_PAIRS_WORD(MICROAOT_DSP_FOLD_CLAMPED) MICROAOT_DSP_FOLD_PAIRS_WORD(MICROAOT_DSP_FOLD_CLAMPED) "cmp %[out], %[end]\n\t" "bne 1b"
+          : MICROAOT_DSP_FOLD_PAIRS_OUTPUTS
+          : [mask] "r"(mask), [floor4] "r"(floor4), [lo4] "r"(lo4), [end] "r"(end)
+          : "memory", "cc");
+}
+
 #else /* the same results in C */
 
 /* The product fits in 48 bits; >> of a negative int64 is arithmetic on every compiler microaot supports. */
@@ -91,6 +241,53 @@ static inline void microaot_dsp_add_linear4(const int8_t** a, const int8_t** b, 
     (*out)[k] = (int8_t)microaot_dsp_ssat8_asr16(sum);
   }
   *a += 4, *b += 4, *out += 4;
+}
+
+static inline void microaot_dsp_fold8(const int8_t** a, int8_t** out, const int32_t** table, int32_t m,
+                                      int32_t bias, uint32_t floor4, uint32_t lo4, int clamped) {
+  static const int lane_order[4] = {0, 2, 1, 3}; /* the table's entry of element k of four */
+  int k;
+  for (k = 0; k < 8; ++k) {
+    const int32_t b = table ? (*table)[(k & 4) + lane_order[k & 3]] : bias;
+    (*out)[k] = microaot_dsp_fold_element(m, (*a)[k], b, floor4, lo4, clamped);
+  }
+  *a += 8, *out += 8;
+  if (table) *table += 8;
+}
+static inline void microaot_dsp_add_folded_run(const int8_t** a, int8_t** out, int8_t* end, int32_t m, int32_t bias, uint32_t mask) {
+  (void)mask;
+  while (*out != end) microaot_dsp_fold8(a, out, NULL, m, bias, 0, 0, 0);
+}
+static inline void microaot_dsp_add_folded_run_clamped(const int8_t** a, int8_t** out, int8_t* end, int32_t m, int32_t bias,
+                                                    uint32_t mask, uint32_t floor4, uint32_t lo4) {
+  (void)mask;
+  while (*out != end) microaot_dsp_fold8(a, out, NULL, m, bias, floor4, lo4, 1);
+}
+static inline void microaot_dsp_add_table_run(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table, int32_t m,
+                                           uint32_t mask) {
+  (void)mask;
+  while (*out != end) microaot_dsp_fold8(a, out, table, m, 0, 0, 0, 0);
+}
+static inline void microaot_dsp_add_table_run_clamped(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table, int32_t m,
+                                                   uint32_t mask, uint32_t floor4, uint32_t lo4) {
+  (void)mask;
+  while (*out != end) microaot_dsp_fold8(a, out, table, m, 0, floor4, lo4, 1);
+}
+
+static inline void microaot_dsp_mul_table_run_clamped(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table,
+                                                   uint32_t mask, uint32_t floor4, uint32_t lo4) {
+  static const int lane_order[4] = {0, 2, 1, 3};
+  int k;
+  (void)mask;
+  for (; *out != end; *a += 8, *out += 8, *table += 16) {
+    for (k = 0; k < 8; ++k) {
+      const int32_t* pair = *table + 2 * ((k & 4) + lane_order[k & 3]);
+      (*out)[k] = microaot_dsp_fold_element(pair[0], (*a)[k], pair[1], floor4, lo4, 1); /* the int8 clamp too */
+    }
+  }
+}
+static inline void microaot_dsp_mul_table_run(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table, uint32_t mask) {
+  microaot_dsp_mul_table_run_clamped(a, out, end, table, mask, 0, 0x80808080u);
 }
 
 #endif

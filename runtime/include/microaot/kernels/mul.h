@@ -28,6 +28,12 @@ MICROAOT_DEFINE_PARAMS(mul_params_q)
 
 void microaot_mul_s8(const microaot_mul_params_q* params, const int8_t* input1, const int8_t* input2,
                      int8_t* output);
+/* int8 MUL with one operand broadcast, for a cpu with the DSP extension (kernels/dsp/mul_s8_folded.c), over
+ * forms the compiler fitted and proved on all 65,536 pairs of input values (compiler/ops/mul_folded.h): forms[v +
+ * 128] and forms[256 + v + 128] the slope and the offset bias for the value v of input forms[512] (0 or 1), every
+ * output microaot_dsp_fold_element of them and the other input's value; bit-exact with microaot_mul_s8. */
+void microaot_mul_s8_folded(const microaot_mul_params_q* params, const int8_t* input1, const int8_t* input2,
+                            const int32_t* forms, int8_t* output);
 void microaot_mul_s16(const microaot_mul_params_q* params, const int16_t* input1, const int16_t* input2,
                       int16_t* output);
 void microaot_mul_f32(const microaot_binary_params_f32* params, const float* input1, const float* input2,

@@ -1,0 +1,162 @@
+// int8 ADD, SUB and MUL with one operand broadcast on the emulated Cortex-M4 (label qemu): a generated model of
+// every folded form (a per-channel vector short and long, a scalar, a row constant; with and without a clamp;
+// the vector as either input) runs bit-exact with the host build, each layer on its DSP kernel within the
+// instructions per element docs/dsp-add-depthwise.md states; and the broadcasting cases of ../shared/ops match
+// their TFLM goldens on the M4.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "e2e_util.h"
+#include "frontend/tflite_test_builder.h"
+
+using nlohmann::json;
+
+namespace microaot::e2e {
+namespace {
+
+using tflite_test::activation;
+using tflite_test::ModelSpec;
+using tflite_test::OpSpec;
+using AF = tflite::ActivationFunctionType;
+
+enum class Kind { kAdd, kSub, kMul };
+
+OpSpec binary(Kind kind, int32_t a, int32_t b, int32_t out, AF act) {
+  OpSpec o = tflite_test::op(kind == Kind::kAdd ? 0 : kind == Kind::kSub ? 41 : 18, 2, {a, b}, {out});
+  if (kind == Kind::kAdd) {
+    o.options_type = tflite::BuiltinOptions::AddOptions;
+    o.options = [act](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateAddOptions(fbb, act).Union(); };
+  } else if (kind == Kind::kSub) {
+    o.options_type = tflite::BuiltinOptions::SubOptions;
+    o.options = [act](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateSubOptions(fbb, act).Union(); };
+  } else {
+    o.options_type = tflite::BuiltinOptions::MulOptions;
+    o.options = [act](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateMulOptions(fbb, act).Union(); };
+  }
+  return o;
+}
+
+// One layer of the model: what network_info.txt says of it and the instructions per element it may take.
+struct Layer {
+  const char* form;  // the words of its specialisation
+  const char* kernel;
+  double per_element;
+};
+
+// Inputs x [1,16,16,32], v [32], s [1], r [1,16,1,1], y [1,4,4,200], u [200], w [1,1,1,32]; one layer per
+// folded form.
+ModelSpec broadcast_model(std::map<int, Layer>* layers) {
+  ModelSpec m;
+  m.tensors = {activation("x", {1, 16, 16, 32}, 0.05f, -3), activation("v", {32}, 0.04f, 5),
+               activation("s", {1}, 0.03f, -7),               activation("r", {1, 16, 1, 1}, 0.06f, 2),
+               activation("y", {1, 4, 4, 200}, 0.05f, 9),      activation("u", {200}, 0.04f, -11),
+               activation("t6", {1, 16, 16, 32}, 0.07f, 1),   activation("t7", {1, 16, 16, 32}, 0.05f, -20),
+               activation("t8", {1, 16, 16, 32}, 0.05f, -100), activation("t9", {1, 16, 16, 32}, 0.07f, -60),
+               activation("t10", {1, 4, 4, 200}, 0.07f, 4),    activation("w", {1, 1, 1, 32}, 1.0f / 256, -128),
+               activation("t12", {1, 16, 16, 32}, 0.05f, -128),
+               tflite_test::constant("c", tflite::TensorType::INT8, {1}, {0.02f}, {40}),
+               activation("t14", {1, 16, 16, 32}, 0.04f, -128)};
+  const char* channels = "channels folded into a table of biases";
+  const char* rows = "folded into each row's bias";
+  m.ops = {binary(Kind::kAdd, 0, 1, 6, AF::NONE),   // per channel, the int8 clamp
+           binary(Kind::kSub, 6, 2, 7, AF::NONE),   // a scalar, the int8 clamp
+           binary(Kind::kAdd, 3, 7, 8, AF::RELU6),  // a row constant as input 1, clamped both sides
+           binary(Kind::kSub, 1, 8, 9, AF::RELU),   // per channel as input 1, clamped
+           binary(Kind::kAdd, 4, 5, 10, AF::NONE),  // 200 channels: blocks of the table
+           binary(Kind::kMul, 0, 11, 12, AF::NONE),  // squeeze-and-excite: a sigmoid's [1,1,1,C] per channel
+           binary(Kind::kMul, 12, 13, 14, AF::RELU6)}; // a constant scalar (its one value's form)
+  // The bounds: docs/dsp-add-depthwise.md's measured figures (the tables' and rows' set-up included) and a margin.
+  *layers = {{0, {channels, "microaot_add_s8_linear", 4.35}},
+             {1, {rows, "microaot_add_s8_linear", 3.85}},
+             {2, {rows, "microaot_add_s8_linear", 4.25}},
+             {3, {channels, "microaot_add_s8_linear", 4.85}},
+             {4, {channels, "microaot_add_s8_linear", 5.9}},  // 3,200 elements: the 200-entry table weighs
+             {5, {"channels folded into a table of slopes", "microaot_mul_s8_folded", 4.65}},
+             {6, {"value folded into each row's slope", "microaot_mul_s8_folded", 4.1}}};
+  m.inputs = {0, 1, 2, 3, 4, 5, 11};
+  m.outputs = {9, 10, 14};
+  return m;
+}
+
+int64_t elements(const ModelSpec& m, int op) {
+  int64_t n = 1;
+  for (int32_t d : m.tensors[static_cast<size_t>(m.ops[static_cast<size_t>(op)].outputs[0])].shape) n *= d;
+  return n;
+}
+
+void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                               static_cast<std::streamsize>(bytes.size()));
+}
+
+TEST(BroadcastArithmeticM4, FoldedFormsRunBitExactOnTheirKernels) {
+  MICROAOT_REQUIRE_QEMU();
+  std::map<int, Layer> layers;
+  const ModelSpec spec = broadcast_model(&layers);
+  const std::string dir = make_temp_dir(), model = dir + "/broadcast.tflite";
+  write_bytes(model, tflite_test::build_model(spec));
+  std::vector<std::string> args = {"bench", model, "--target", "cortex-m4", "--json"};
+  std::mt19937 rng(61);
+  for (size_t k = 0; k < spec.inputs.size(); ++k) {
+    int64_t n = 1;
+    for (int32_t d : spec.tensors[static_cast<size_t>(spec.inputs[k])].shape) n *= d;
+    std::vector<uint8_t> bytes(static_cast<size_t>(n));
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+    const std::string path = dir + "/in" + std::to_string(k) + ".bin";
+    write_bytes(path, bytes);
+    args.insert(args.end(), {"--input", path});
+  }
+  std::string errors, output;
+  ASSERT_EQ(run_microaot_capture(args, errors, &output), 0) << errors;
+  const json r = json::parse(output);
+  EXPECT_TRUE(r["outputs_bit_exact"].get<bool>());
+  ASSERT_EQ(r["per_op"].size(), layers.size());
+  for (const json& row : r["per_op"]) {
+    const int op = row["op_index"].get<int>();
+    const Layer& layer = layers.at(op);
+    const double per_element = row["instructions"].get<double>() / static_cast<double>(elements(spec, op));
+    EXPECT_EQ(row["kernel"], layer.kernel) << "op " << op;
+    EXPECT_LE(per_element, layer.per_element) << "op " << op;
+    std::cout << "op " << op << " " << row["op"].get<std::string>() << ": " << per_element
+              << " instructions per element\n";
+  }
+  ASSERT_EQ(run_microaot({"compile", model, "--target", "cortex-m4", "-o", dir + "/lib"}), 0);
+  const std::string info = read_text(dir + "/lib/network_info.txt");
+  for (const auto& [op, layer] : layers) EXPECT_NE(info.find(layer.form), std::string::npos) << layer.form << "\n" << info;
+  remove_dir(dir);
+}
+
+// The broadcasting int8 cases of ../shared/ops on the M4, all four vectors against the TFLM goldens.
+TEST(BroadcastArithmeticM4, SharedBroadcastCasesMatchTheirGoldens) {
+  MICROAOT_REQUIRE_QEMU();
+  for (const char* op : {"ADD", "SUB", "MUL"}) {
+    for (const char* name : {"int8_1x4x4x6_bcast_c_relu", "int8_1x5x5x4_const_operand", "int8_2x3x5_bcast_mid_relu6"}) {
+      const std::string dir = shared_dir() + "/ops/" + op + "/" + name;
+      std::ifstream in(dir + "/golden.json");
+      ASSERT_TRUE(in) << dir;
+      const json golden = json::parse(in);
+      const std::string out = make_temp_dir();
+      std::vector<std::string> args = {"run", dir + "/model.tflite", "--target", "cortex-m4", "--batch", "--output-dir", out};
+      for (const json& vector : golden["vectors"]) {
+        for (const json& input : vector["inputs"]) args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
+      }
+      ASSERT_EQ(run_microaot(args), 0) << dir;
+      for (size_t k = 0; k < golden["vectors"].size(); ++k) {
+        const std::vector<uint8_t> got = read_file(out + "/" + std::to_string(k) + "/output0.bin");
+        const std::vector<uint8_t> want = read_file(dir + "/" + golden["vectors"][k]["outputs"][0].get<std::string>());
+        EXPECT_EQ(compare_tensor("int8", got, want), "") << op << "/" << name << " vector " << k;
+      }
+      remove_dir(out);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace microaot::e2e
