@@ -123,6 +123,7 @@ TEST(SourceLevels, ASourceWhoseWorkIsPerCallIsBuiltForSizeInABusyLayer) {
   for (const char* executor : {"aot", "graph"}) {
     CompileOptions options;
     options.target = parse_target("cortex-m4");
+    options.target.optimize_balanced = true;  // at speed the group words' kernel (depthwise_conv_2d_s8_w16)
     options.executor = executor;
     const CompiledModel model = compile_spec(ring_depthwise(), options);
     ASSERT_EQ(model.calls.at(0).stem, "depthwise_conv_2d_s8_ring") << executor;
