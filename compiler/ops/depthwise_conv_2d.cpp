@@ -115,9 +115,10 @@ void use_ring_kernel(const Graph& graph, KernelCall& call) {
 // microaot/internal/depthwise_group_words.h) computed here into one derived constant, in the place of the filter,
 // bias and per-channel requantization, which the DSP kernel would compute per group and call (per group and row
 // where an in-place output goes row by row): depthwise_conv_2d_s8_w16. 148 bytes a group against the int8
-// form's 84 (filter, bias, multipliers, shifts), so balanced keeps the int8 form.
+// form's 84 (filter, bias, multipliers, shifts), so balanced keeps the int8 form. A layer the ring alone computes
+// (`ring_only`) calls depthwise_conv_2d_s8_ring_w16 over the same words.
 void use_group_words(const Graph& graph, KernelCall& call, const microaot_depthwise_conv_2d_params_q& params,
-                     const DepthwiseRequantization& r) {
+                     const DepthwiseRequantization& r, bool ring_only) {
   const Tensor& filter = graph.tensor(call.args[kConvFilter]);
   const std::vector<int8_t> weights = constant_values<int8_t>(filter);
   const std::vector<int32_t> bias(r.bias.begin(), r.bias.end()), multipliers(r.multipliers.begin(), r.multipliers.end()),
@@ -131,7 +132,8 @@ void use_group_words(const Graph& graph, KernelCall& call, const microaot_depthw
   call.derived.push_back(int32_constant(filter.name + "_groups", words));
   call.args.erase(call.args.begin() + kConvFilter, call.args.begin() + kConvBias + 1);
   call.args.insert(call.args.begin() + kConvFilter, derived_arg(static_cast<int>(call.derived.size()) - 1));
-  call.stem = "depthwise_conv_2d_s8_w16";
+  // A ring-only layer's own source, as depthwise_conv_2d_s8_ring's: no patch or unrolled windows linked.
+  call.stem = ring_only ? "depthwise_conv_2d_s8_ring_w16" : "depthwise_conv_2d_s8_w16";
   call.specialisation += "; each channel group's constants (weights widened and doubled, output steps) computed at "
                          "compile time: " + std::to_string(MICROAOT_DW_GROUP_WORDS * 4) + " bytes a group of 4 "
                          "channels (--optimize speed)";
@@ -189,9 +191,10 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
     return;
   }
   call.specialisation = depthwise_dsp_path(g, options.depth_multiplier, fits);
+  const bool ring_only = fits && depthwise_dsp_ring_only(g, options.depth_multiplier);
   if (fits && target.packed_int16_weights() && microaot_fit_depthwise_widened_palette(&params)) {
-    use_group_words(graph, call, params, requantization);
-  } else if (fits && depthwise_dsp_ring_only(g, options.depth_multiplier)) {
+    use_group_words(graph, call, params, requantization, ring_only);
+  } else if (ring_only) {
     use_ring_kernel(graph, call);
   }
 }

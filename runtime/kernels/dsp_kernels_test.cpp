@@ -52,6 +52,11 @@ microaot_status microaot_dsp_depthwise_conv_2d_s8_w16(const microaot_depthwise_c
 microaot_status microaot_dsp_depthwise_conv_2d_s8_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                               const int8_t* input, const int32_t* groups,
                                                               int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_w16(const microaot_depthwise_conv_2d_params_q* params,
+                                                           const int8_t* input, const int32_t* groups, int8_t* output);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                                   const int8_t* input, const int32_t* groups,
+                                                                   int8_t* output, void* scratch);
 void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
                          int8_t* output);
 void microaot_dsp_mul_s8(const microaot_mul_params_q* params, const int8_t* input1, const int8_t* input2,
@@ -344,32 +349,22 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnSmallMapsThroughThePatch) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
-// The ring's own kernel (depthwise_conv_2d_s8_ring) on the layers it takes: depth a multiple of 4, stride 1,
-// rows of 3 to 12 pixels (KWS's, the ones the compiler gives it) and wider (several tiles; the overlap variant
-// then goes row by row through the scratch row).
-// depthwise_conv_2d_s8_w16 (the groups' constants from the compiler's words), DSP and portable builds: the
-// status must be OK (checked here), the bytes the caller's.
-void w16_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
-                const int32_t* bias, int8_t* output) {
-  const DwGroupWords w(*p, filter, bias);
-  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w16(&w.params, input, w.words.data(), output), MICROAOT_STATUS_OK);
-}
-void w16_overlap_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
-                        const int32_t* bias, int8_t* output, void* scratch) {
-  const DwGroupWords w(*p, filter, bias);
-  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w16_overlap(&w.params, input, w.words.data(), output, scratch),
-            MICROAOT_STATUS_OK);
-}
-void w16_portable(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
+// depthwise_conv_2d_s8_w16 and _ring_w16 (the groups' constants from the compiler's words), DSP and portable
+// builds: the status must be OK (checked here), the bytes the caller's.
+using DwWords = microaot_status (*)(const microaot_depthwise_conv_2d_params_q*, const int8_t*, const int32_t*, int8_t*);
+using DwWordsOverlap = microaot_status (*)(const microaot_depthwise_conv_2d_params_q*, const int8_t*, const int32_t*,
+                                           int8_t*, void*);
+template <DwWords kernel>
+void words_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
                   const int32_t* bias, int8_t* output) {
   const DwGroupWords w(*p, filter, bias);
-  EXPECT_EQ(microaot_depthwise_conv_2d_s8_w16(&w.params, input, w.words.data(), output), MICROAOT_STATUS_OK);
+  EXPECT_EQ(kernel(&w.params, input, w.words.data(), output), MICROAOT_STATUS_OK);
 }
-void w16_portable_overlap(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
+template <DwWordsOverlap kernel>
+void words_overlap_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
                           const int32_t* bias, int8_t* output, void* scratch) {
   const DwGroupWords w(*p, filter, bias);
-  EXPECT_EQ(microaot_depthwise_conv_2d_s8_w16_overlap(&w.params, input, w.words.data(), output, scratch),
-            MICROAOT_STATUS_OK);
+  EXPECT_EQ(kernel(&w.params, input, w.words.data(), output, scratch), MICROAOT_STATUS_OK);
 }
 
 // The layers depthwise_conv_2d_s8_w16 takes (3x3, depth multiplier 1, whole groups of 4) on each of the DSP
@@ -377,10 +372,12 @@ void w16_portable_overlap(const microaot_depthwise_conv_2d_params_q* p, const in
 // layer, rows over one tile), the unrolled windows at stride 2 (VWW's 24x24 to 12x12, "same" below and right),
 // two batches, and random 3x3 layers; DSP and portable builds against the portable kernel.
 TEST(DspDepthwiseConv2dS8W16, MatchesPortableOnEveryPath) {
-  const ConvKernels<microaot_depthwise_conv_2d_params_q> dsp{microaot_depthwise_conv_2d_s8, w16_taking,
-                                                             w16_overlap_taking};
-  const ConvKernels<microaot_depthwise_conv_2d_params_q> portable{microaot_depthwise_conv_2d_s8, w16_portable,
-                                                                  w16_portable_overlap};
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> dsp{
+      microaot_depthwise_conv_2d_s8, words_taking<microaot_dsp_depthwise_conv_2d_s8_w16>,
+      words_overlap_taking<microaot_dsp_depthwise_conv_2d_s8_w16_overlap>};
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> portable{
+      microaot_depthwise_conv_2d_s8, words_taking<microaot_depthwise_conv_2d_s8_w16>,
+      words_overlap_taking<microaot_depthwise_conv_2d_s8_w16_overlap>};
   const Geometry shapes[] = {
       {1, 6, 6, 16, 3, 3, 3, 3, 16, 2, 2, 1, 1, 0, 0},       // VWW step 23: the patch at stride 2
       {1, 3, 3, 16, 3, 3, 3, 3, 16, 1, 1, 1, 1, 1, 1},       // VWW step 25
@@ -408,7 +405,8 @@ TEST(DspDepthwiseConv2dS8W16, MatchesPortableOnEveryPath) {
 }
 
 // Outside its layers (a depth not a multiple of 4, a 5x5 or dilated filter, depth multiplier 2) both builds
-// refuse, and a NULL words array, with the output unwritten.
+// refuse, and a NULL words array, with the output unwritten; so does depthwise_conv_2d_s8_ring_w16's DSP build,
+// and outside the ring (stride 2) too.
 TEST(DspDepthwiseConv2dS8W16, RefusesOtherLayersWithoutWriting) {
   microaot_depthwise_conv_2d_params_q p{};
   set_conv_window(p, Geometry{1, 5, 5, 8, 3, 3, 5, 5, 8, 1, 1, 1, 1, 1, 1});
@@ -431,30 +429,51 @@ TEST(DspDepthwiseConv2dS8W16, RefusesOtherLayersWithoutWriting) {
               MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
     EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w16_overlap(&q, input.data(), words.data(), out.data(), scratch.data()),
               MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16(&q, input.data(), words.data(), out.data()),
+              MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
   }
+  Dw strided = p;
+  strided.stride_width = strided.stride_height = 2;
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16(&strided, input.data(), words.data(), out.data()),
+            MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16_overlap(&strided, input.data(), words.data(), out.data(),
+                                                               scratch.data()),
+            MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16(&p, input.data(), nullptr, out.data()),
+            MICROAOT_STATUS_NULL_POINTER);
   EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w16(&p, input.data(), nullptr, out.data()), MICROAOT_STATUS_NULL_POINTER);
   EXPECT_EQ(microaot_depthwise_conv_2d_s8_w16(&p, input.data(), nullptr, out.data()), MICROAOT_STATUS_NULL_POINTER);
   EXPECT_EQ(out, std::vector<int8_t>(200, 7));
 }
 
+// The ring's own kernel (depthwise_conv_2d_s8_ring) on the layers it takes: depth a multiple of 4, stride 1,
+// rows of 3 to 12 pixels (KWS's, the ones the compiler gives it) and wider (several tiles; the overlap variant
+// then goes row by row through the scratch row).
+// The same layers through depthwise_conv_2d_s8_ring_w16 (the ring over the groups' words), DSP and portable builds.
 TEST(DspDepthwiseConv2dS8Ring, MatchesPortableOnRingLayers) {
-  const ConvKernels<microaot_depthwise_conv_2d_params_q> ring{microaot_depthwise_conv_2d_s8, ring_taking,
-                                                              ring_overlap_taking};
-  std::mt19937 rng(37);
-  Counts counts;
-  int i = 0;
-  expect_same_depthwise_3x3({1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1}, rng, ++i, counts, ring);  // KWS
-  // padding wider than a tile: a tile's ring columns all padding, none widened
-  expect_same_depthwise_3x3({1, 3, 2, 4, 3, 3, 0, 0, 4, 1, 1, 1, 1, 1, 15}, rng, ++i, counts, ring);
-  for (const int in_w : {3, 5, 12, 13, 14, 27}) {
-    for (int pad = 0; pad <= 1; ++pad) {
-      if (in_w + 2 * pad - 2 < 3) continue;  // rows of 3 pixels at least (dw_ringed)
-      expect_same_depthwise_3x3({2, 3 + in_w % 3, in_w, 8, 3, 3, 0, 0, 8, 1, 1, 1, 1, pad, pad}, rng, ++i, counts,
-                                ring);
-      ASSERT_FALSE(HasFailure()) << in_w << " pad " << pad;
+  using Kernels = ConvKernels<microaot_depthwise_conv_2d_params_q>;
+  const Kernels ring{microaot_depthwise_conv_2d_s8, ring_taking, ring_overlap_taking};
+  const Kernels ring_w16{microaot_depthwise_conv_2d_s8, words_taking<microaot_dsp_depthwise_conv_2d_s8_ring_w16>,
+                         words_overlap_taking<microaot_dsp_depthwise_conv_2d_s8_ring_w16_overlap>};
+  const Kernels ring_w16_portable{microaot_depthwise_conv_2d_s8, words_taking<microaot_depthwise_conv_2d_s8_ring_w16>,
+                                  words_overlap_taking<microaot_depthwise_conv_2d_s8_ring_w16_overlap>};
+  for (const Kernels* kernels : {&ring, &ring_w16, &ring_w16_portable}) {
+    std::mt19937 rng(37);
+    Counts counts;
+    int i = 0;
+    expect_same_depthwise_3x3({1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1}, rng, ++i, counts, *kernels);  // KWS
+    // padding wider than a tile: a tile's ring columns all padding, none widened
+    expect_same_depthwise_3x3({1, 3, 2, 4, 3, 3, 0, 0, 4, 1, 1, 1, 1, 1, 15}, rng, ++i, counts, *kernels);
+    for (const int in_w : {3, 5, 12, 13, 14, 27}) {
+      for (int pad = 0; pad <= 1; ++pad) {
+        if (in_w + 2 * pad - 2 < 3) continue;  // rows of 3 pixels at least (dw_ringed)
+        expect_same_depthwise_3x3({2, 3 + in_w % 3, in_w, 8, 3, 3, 0, 0, 8, 1, 1, 1, 1, pad, pad}, rng, ++i, counts,
+                                  *kernels);
+        ASSERT_FALSE(HasFailure()) << in_w << " pad " << pad;
+      }
     }
+    EXPECT_GT(counts.inside, counts.compared / 2);
   }
-  EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
 // A layer its two kernels (plain, overlap) take as it is (`Layer::run`: both statuses, and whether either wrote a

@@ -14,11 +14,19 @@
 /* microaot-links: kernels/dsp/depthwise_conv_2d_s8_rows_3x3.c */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "microaot/internal/dsp_depthwise.h"
-#include "microaot/kernels/conv.h"
-#include "microaot/status.h"
+
+/* Every layer of microaot_fit_depthwise_widened_palette, in place whenever output and input are a whole number of
+ * pixels apart (dww_rows below). */
+static int dww_takes(const dw_params* p) {
+  (void)p;
+  return 1;
+}
+static int dww_in_place(const dw_params* p) {
+  (void)p;
+  return 1;
+}
 
 /* Rows [row_begin, row_end) (counted over all batches) of every group into `output` (row i at output + i *
  * row_stride), as the DSP kernel's dw_rows: the patch, the ring or the unrolled windows, group by group. With
@@ -40,34 +48,6 @@ static void dww_rows(const dw_params* p, const dw_group* groups, const int8_t* i
   }
 }
 
-static microaot_status dww_run(const dw_params* p, const int8_t* input, const int32_t* words, int8_t* output,
-                               int8_t* scratch, int overlap) {
-  const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
-  const int32_t rows = p->batches * p->output_height;
-  const dw_group* groups = (const dw_group*)(const void*)words;
-  int32_t r;
-  if (words == NULL || (overlap && scratch == NULL)) return MICROAOT_STATUS_NULL_POINTER;
-  if (!microaot_fit_depthwise_widened_palette(p)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
-  if (!overlap) {
-    dww_rows(p, groups, input, output, row_size, 0, rows, NULL);
-  } else if (dw_whole_pixels_apart(input, output, p->output_depth)) {
-    dww_rows(p, groups, input, output, row_size, 0, rows, scratch);
-  } else { /* row by row through the scratch row: no constants recomputed */
-    for (r = 0; r < rows; ++r) {
-      dww_rows(p, groups, input, scratch, row_size, r, r + 1, NULL);
-      memcpy(output + (size_t)r * row_size, scratch, row_size);
-    }
-  }
-  return MICROAOT_STATUS_OK;
-}
-
-microaot_status microaot_depthwise_conv_2d_s8_w16(const microaot_depthwise_conv_2d_params_q* params,
-                                                  const int8_t* input, const int32_t* groups, int8_t* output) {
-  return dww_run(params, input, groups, output, NULL, 0);
-}
-
-microaot_status microaot_depthwise_conv_2d_s8_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
-                                                          const int8_t* input, const int32_t* groups,
-                                                          int8_t* output, void* scratch) {
-  return dww_run(params, input, groups, output, (int8_t*)scratch, 1);
-}
+#define MICROAOT_FN microaot_depthwise_conv_2d_s8_w16
+#define MICROAOT_FN_OVERLAP microaot_depthwise_conv_2d_s8_w16_overlap
+#include "microaot/internal/templates/dsp_depthwise_words.h"

@@ -157,6 +157,13 @@ microaot_status microaot_depthwise_conv_2d_s8_w16(const microaot_depthwise_conv_
 microaot_status microaot_depthwise_conv_2d_s8_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                           const int8_t* input, const int32_t* groups,
                                                           int8_t* output, void* scratch);
+/* The same through the widened ring alone (its own source, as microaot_depthwise_conv_2d_s8_ring): the DSP build
+ * also refuses, with MICROAOT_STATUS_VALUE_OUT_OF_RANGE, a layer outside microaot_fit_depthwise_ring. */
+microaot_status microaot_depthwise_conv_2d_s8_ring_w16(const microaot_depthwise_conv_2d_params_q* params,
+                                                       const int8_t* input, const int32_t* groups, int8_t* output);
+microaot_status microaot_depthwise_conv_2d_s8_ring_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                               const int8_t* input, const int32_t* groups,
+                                                               int8_t* output, void* scratch);
 /* The same for layers of depth multiplier 2 or more over at least 4 output channels (its own source, see
  * kernel_list.def): the DSP build refuses any other layer, and a requantization outside its bounds
  * (microaot/fit/depthwise_conv_2d.h), with MICROAOT_STATUS_VALUE_OUT_OF_RANGE and the output unwritten; the
