@@ -100,13 +100,14 @@ TEST(SourceLevels, AFileThatABusyKernelLinksKeepsItsSpeed) {
   EXPECT_EQ(levels.size.count("kernels/packed_rows_w16.c"), 0u);
 }
 
-// 'in' [1, 9, 6, 8] -> DEPTHWISE_CONV_2D 3x3 "same", stride 1 -> 'out': on a DSP target, the ring's layer.
-ModelSpec ring_depthwise() {
+// 'in' [1, 9, width, 8] -> DEPTHWISE_CONV_2D 3x3 "same", stride 1 -> 'out': on a DSP target, the ring's layer (a
+// row in one tile: width 12 or less).
+ModelSpec ring_depthwise(int32_t width = 6) {
   ModelSpec m;
-  m.tensors = {activation("in", {1, 9, 6, 8}, 0.05f, 3),
+  m.tensors = {activation("in", {1, 9, width, 8}, 0.05f, 3),
                constant("w", tflite::TensorType::INT8, {1, 3, 3, 8}, {0.01f}, std::vector<uint8_t>(72, 1)),
                constant("b", tflite::TensorType::INT32, {8}, {0.0005f}, bytes_of<int32_t>(std::vector<int32_t>(8, 5))),
-               activation("out", {1, 9, 6, 8}, 0.05f, 3)};
+               activation("out", {1, 9, width, 8}, 0.05f, 3)};
   m.ops = {op(4, 3, {0, 1, 2}, {3})};
   m.ops[0].options_type = tflite::BuiltinOptions::DepthwiseConv2DOptions;
   m.ops[0].options = [](flatbuffers::FlatBufferBuilder& fbb) {
@@ -123,6 +124,7 @@ TEST(SourceLevels, ASourceWhoseWorkIsPerCallIsBuiltForSizeInABusyLayer) {
   for (const char* executor : {"aot", "graph"}) {
     CompileOptions options;
     options.target = parse_target("cortex-m4");
+    options.target.optimize_balanced = true;  // at speed the group words' kernel (depthwise_conv_2d_s8_w16)
     options.executor = executor;
     const CompiledModel model = compile_spec(ring_depthwise(), options);
     ASSERT_EQ(model.calls.at(0).stem, "depthwise_conv_2d_s8_ring") << executor;
@@ -130,6 +132,28 @@ TEST(SourceLevels, ASourceWhoseWorkIsPerCallIsBuiltForSizeInABusyLayer) {
     EXPECT_EQ(levels.size.count("kernels/depthwise_conv_2d_s8_ring.c"), 1u) << executor;
     EXPECT_EQ(levels.size.count("kernels/depthwise_conv_2d_s8_setup.c"), 1u) << executor;
     EXPECT_EQ(levels.speed.count("kernels/depthwise_conv_2d_s8_ring_rows.c"), 1u) << executor;
+  }
+}
+
+// A model whose depthwise layers the ring alone computes links none of the DSP kernel's other paths (the small-map
+// patch, the unrolled windows): at balanced through depthwise_conv_2d_s8_ring, at speed through
+// depthwise_conv_2d_s8_ring_w16 (the groups' words); rows over one tile (13 pixels) take the full kernels, which do.
+TEST(SourceLevels, ARingOnlyModelLinksNoPatchOrUnrolledRows) {
+  for (const bool balanced : {true, false}) {
+    for (const int32_t width : {6, 13}) {
+      CompileOptions options;
+      options.target = parse_target("cortex-m4");
+      options.target.optimize_balanced = balanced;
+      const CompiledModel model = compile_spec(ring_depthwise(width), options);
+      const bool ring = width <= 12;
+      const std::string stem = std::string("depthwise_conv_2d_s8") + (ring ? "_ring" : "") + (balanced ? "" : "_w16");
+      ASSERT_EQ(model.calls.at(0).stem, stem) << balanced << " " << width;
+      const FileSet files = emit_library(model);
+      EXPECT_EQ(files.count("kernels/depthwise_conv_2d_s8_ring_rows.c"), 1u) << stem;
+      for (const char* path : {"kernels/depthwise_conv_2d_s8_patch.c", "kernels/depthwise_conv_2d_s8_rows_3x3.c"}) {
+        EXPECT_EQ(files.count(path), ring ? 0u : 1u) << stem << " " << path;
+      }
+    }
   }
 }
 

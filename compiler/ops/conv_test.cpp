@@ -15,6 +15,8 @@
 #include "ops/op_options.h"
 #include "ops/lowering_test_util.h"
 #include "ops/op_handler.h"
+#include "kernels/params_struct.h"
+#include "microaot/internal/depthwise_group_words.h"
 #include "ops/packed_weights.h"
 #include "ops/palette_weights.h"
 #include "microaot/internal/palette.h"
@@ -687,9 +689,9 @@ TEST(DepthwiseHandler, MultiplierDilationAndCall) {
   EXPECT_EQ(handler(g).macs(g, g.ops[0]), int64_t{10} * 10 * 6 * 9);
 }
 
-// On a DSP target (speed or balanced) a layer the kernel computes through its widened ring alone (KWS's: 3x3,
-// stride 1, depth a multiple of 4, rows within one tile) calls the ring's own kernel; a stride-2 layer, a depth
-// remainder and --optimize size keep the general kernel.
+// On a DSP target at balanced a layer the kernel computes through its widened ring alone (KWS's: 3x3, stride 1,
+// depth a multiple of 4, rows within one tile) calls the ring's own kernel (at speed the groups' words:
+// DspSpeedTakesTheGroupWords); a stride-2 layer, a depth remainder and --optimize size keep the general kernel.
 Spec ring_spec() {
   Spec s = depthwise_spec();
   s.input = {1, 9, 5, 8};  // 9 rows: above the small-map patch's 8 padded rows, which the full kernel takes
@@ -700,15 +702,20 @@ Spec ring_spec() {
   return s;
 }
 
+Target balanced_target(const std::string& cpu) {
+  Target t = parse_target(cpu);
+  t.optimize_balanced = true;
+  return t;
+}
+
 TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
   const Spec s = ring_spec();
+  const Target m4 = balanced_target("cortex-m4");
   Graph ring = build(s);
-  EXPECT_EQ(lower_in_place_for_test(ring, parse_target("cortex-m4")).info().function(),
+  EXPECT_EQ(lower_in_place_for_test(ring, m4).info().function(), "microaot_depthwise_conv_2d_s8_ring");
+  Graph ring_m7 = build(s);
+  EXPECT_EQ(lower_in_place_for_test(ring_m7, balanced_target("cortex-m7")).info().function(),
             "microaot_depthwise_conv_2d_s8_ring");
-  Target balanced = parse_target("cortex-m7");
-  balanced.optimize_balanced = true;
-  Graph ring_balanced = build(s);
-  EXPECT_EQ(lower_in_place_for_test(ring_balanced, balanced).info().function(), "microaot_depthwise_conv_2d_s8_ring");
   Target size = parse_target("cortex-m4");
   size.optimize_size = true;
   Graph ring_size = build(s);
@@ -716,7 +723,7 @@ TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
   EXPECT_EQ(full.info().function(), "microaot_depthwise_conv_2d_s8");
   // The ring's call: the full kernel's multipliers, then its shifts, as a constant after the bias, and no
   // params arrays (NULL, so that layers differing only in requantization share one params struct).
-  const KernelCall ringed = lower_in_place_for_test(ring, parse_target("cortex-m4"));
+  const KernelCall ringed = lower_in_place_for_test(ring, m4);
   ASSERT_EQ(ringed.args.size(), 5u);
   std::vector<int64_t> requant = array(full, "output_multiplier");
   for (int64_t shift : array(full, "output_shift")) requant.push_back(shift);
@@ -727,16 +734,58 @@ TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
   stride2.output = {1, 5, 3, 8};
   stride2.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};
   Graph strided = build(stride2);
-  EXPECT_EQ(lower_in_place_for_test(strided, parse_target("cortex-m4")).info().function(),
-            "microaot_depthwise_conv_2d_s8");
+  EXPECT_EQ(lower_in_place_for_test(strided, m4).info().function(), "microaot_depthwise_conv_2d_s8");
   Spec remainder = s;
   remainder.input = {1, 9, 5, 6};
   remainder.filter = {1, 3, 3, 6};
   remainder.output = {1, 9, 5, 6};
   remainder.filter_scales = std::vector<float>(6, 0.01f);
   Graph six = build(remainder);
-  EXPECT_EQ(lower_in_place_for_test(six, parse_target("cortex-m4")).info().function(),
-            "microaot_depthwise_conv_2d_s8");
+  EXPECT_EQ(lower_in_place_for_test(six, m4).info().function(), "microaot_depthwise_conv_2d_s8");
+}
+
+// At speed every 3x3 layer of whole groups of 4 channels within the DSP bounds (ring, patch or unrolled windows;
+// stride 1 or 2) calls depthwise_conv_2d_s8_w16 (the ring's layers depthwise_conv_2d_s8_ring_w16) over one constant of the groups' words, the words
+// microaot_dw_group_words gives from the filter, bias and requantization, in the place of the filter and bias, the
+// params without per-channel arrays; a depth remainder keeps the full kernel.
+TEST(DepthwiseHandler, DspSpeedTakesTheGroupWords) {
+  const Target m4 = parse_target("cortex-m4");
+  Target size = m4;
+  size.optimize_size = true;
+  for (const int stride : {1, 2}) {
+    Spec s = ring_spec();
+    if (stride == 2) {
+      s.output = {1, 5, 3, 8};
+      s.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};
+    }
+    Graph g = build(s);
+    const KernelCall call = lower_in_place_for_test(g, m4);
+    // The ring's layer (stride 1, a row in one tile) its own source, as at balanced (DspRingLayersCallTheRingKernel).
+    const std::string stem = stride == 1 ? "depthwise_conv_2d_s8_ring_w16" : "depthwise_conv_2d_s8_w16";
+    EXPECT_EQ(call.info().function(), "microaot_" + stem);
+    EXPECT_NE(call.source.find("/" + stem + ".c"), std::string::npos) << call.source;
+    ASSERT_EQ(call.args.size(), 3u);
+    EXPECT_TRUE(param_arrays(call).empty());
+    EXPECT_NE(call.specialisation.find("computed at compile time: 148 bytes a group"), std::string::npos)
+        << call.specialisation;
+    Graph plain = build(s);
+    const KernelCall full = lower_in_place_for_test(plain, size);  // the params' arrays, the filter and the bias
+    const std::vector<int64_t> m64 = array(full, "output_multiplier"), s64 = array(full, "output_shift");
+    const std::vector<int32_t> multipliers(m64.begin(), m64.end()), shifts(s64.begin(), s64.end());
+    const std::vector<int32_t> bias = constant_values<int32_t>(plain.tensor(full.args[2]));
+    const std::vector<int8_t> filter = constant_values<int8_t>(plain.tensor(full.args[1]));
+    microaot_depthwise_conv_2d_params_q p = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, full.params);
+    const microaot_depthwise_channels ch = {bias.data(), multipliers.data(), shifts.data()};
+    std::vector<int32_t> expected(2 * MICROAOT_DW_GROUP_WORDS);
+    for (int32_t c = 0; c < 8; c += 4) microaot_dw_group_words(&p, filter.data(), &ch, c, &expected[c / 4 * 37]);
+    EXPECT_EQ(constant_values<int32_t>(g.tensor(call.args[1])), expected);
+    EXPECT_EQ(expected[MICROAOT_DW_GROUP_WEIGHTS] & 0xffff, 2 * filter[0] & 0xffff);  // the lanes doubled
+  }
+  Spec remainder = ring_spec();
+  remainder.input = {1, 9, 5, 6}, remainder.filter = {1, 3, 3, 6}, remainder.output = {1, 9, 5, 6};
+  remainder.filter_scales = std::vector<float>(6, 0.01f);
+  Graph six = build(remainder);
+  EXPECT_EQ(lower_in_place_for_test(six, m4).info().function(), "microaot_depthwise_conv_2d_s8");
 }
 
 // A palette asked for on a DSP cpu (--compress-weights): a 3x3 layer of whole groups of 4 channels takes the DSP
@@ -776,7 +825,7 @@ TEST(DepthwiseHandler, DspPaletteKernelWhereAPaletteIsAskedFor) {
 // The ring's kernel refuses a requantization outside its bounds (the runtime's microaot_dsp_depthwise_fits), so a
 // ring layer whose constants cross one keeps the full kernel, and its specialisation line says why.
 TEST(DepthwiseHandler, DspRingOnlyForARequantizationWithinItsBounds) {
-  const Target m4 = parse_target("cortex-m4");
+  const Target m4 = balanced_target("cortex-m4");
   Graph fits = build(ring_spec());
   EXPECT_EQ(lower_in_place_for_test(fits, m4).stem, "depthwise_conv_2d_s8_ring");
   Graph edge_bias = build(ring_spec());

@@ -10,6 +10,7 @@
 #include "kernels/params_struct.h"
 #include "kernels/select_kernels.h"
 #include "microaot/fit/depthwise_conv_2d.h"
+#include "microaot/internal/depthwise_group_words.h"
 #include "ops/conv_common.h"
 #include "ops/depthwise_dsp_path.h"
 #include "ops/hybrid_weights.h"
@@ -110,6 +111,34 @@ void use_ring_kernel(const Graph& graph, KernelCall& call) {
   call.stem = "depthwise_conv_2d_s8_ring";
 }
 
+// --optimize speed: the channel groups' constants (bias and 3x3 weights widened and doubled, output steps, clamp;
+// microaot/internal/depthwise_group_words.h) computed here into one derived constant, in the place of the filter,
+// bias and per-channel requantization, which the DSP kernel would compute per group and call (per group and row
+// where an in-place output goes row by row): depthwise_conv_2d_s8_w16. 148 bytes a group against the int8
+// form's 84 (filter, bias, multipliers, shifts), so balanced keeps the int8 form. A layer the ring alone computes
+// (`ring_only`) calls depthwise_conv_2d_s8_ring_w16 over the same words.
+void use_group_words(const Graph& graph, KernelCall& call, const microaot_depthwise_conv_2d_params_q& params,
+                     const DepthwiseRequantization& r, bool ring_only) {
+  const Tensor& filter = graph.tensor(call.args[kConvFilter]);
+  const std::vector<int8_t> weights = constant_values<int8_t>(filter);
+  const std::vector<int32_t> bias(r.bias.begin(), r.bias.end()), multipliers(r.multipliers.begin(), r.multipliers.end()),
+      shifts(r.shifts.begin(), r.shifts.end());
+  const microaot_depthwise_channels ch = {bias.empty() ? nullptr : bias.data(), multipliers.data(), shifts.data()};
+  std::vector<int32_t> words(static_cast<size_t>(params.output_depth / 4) * MICROAOT_DW_GROUP_WORDS);
+  for (int32_t c = 0; c < params.output_depth; c += 4) {
+    microaot_dw_group_words(&params, weights.data(), &ch, c, words.data() + (c / 4) * MICROAOT_DW_GROUP_WORDS);
+  }
+  for (const char* field : {"output_multiplier", "output_shift"}) call.params.replace_ints(field, {});
+  call.derived.push_back(int32_constant(filter.name + "_groups", words));
+  call.args.erase(call.args.begin() + kConvFilter, call.args.begin() + kConvBias + 1);
+  call.args.insert(call.args.begin() + kConvFilter, derived_arg(static_cast<int>(call.derived.size()) - 1));
+  // A ring-only layer's own source, as depthwise_conv_2d_s8_ring's: no patch or unrolled windows linked.
+  call.stem = ring_only ? "depthwise_conv_2d_s8_ring_w16" : "depthwise_conv_2d_s8_w16";
+  call.specialisation += "; each channel group's constants (weights widened and doubled, output steps) computed at "
+                         "compile time: " + std::to_string(MICROAOT_DW_GROUP_WORDS * 4) + " bytes a group of 4 "
+                         "channels (--optimize speed)";
+}
+
 KernelCall lower(const Graph& graph, const Op& op) {
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const int channels = output_channels(graph, op);
@@ -162,7 +191,12 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
     return;
   }
   call.specialisation = depthwise_dsp_path(g, options.depth_multiplier, fits);
-  if (fits && depthwise_dsp_ring_only(g, options.depth_multiplier)) use_ring_kernel(graph, call);
+  const bool ring_only = fits && depthwise_dsp_ring_only(g, options.depth_multiplier);
+  if (fits && target.packed_int16_weights() && microaot_fit_depthwise_widened_palette(&params)) {
+    use_group_words(graph, call, params, requantization, ring_only);
+  } else if (ring_only) {
+    use_ring_kernel(graph, call);
+  }
 }
 
 // Each output row is built in a row of scratch and stored behind the read head.

@@ -15,6 +15,7 @@
 
 #include "binary_kernel_test_util.h"
 #include "conv_geometry_test_util.h"
+#include "dw_group_words_test_util.h"
 #include "dw_ring_args_test_util.h"
 #include "microaot/fit/depthwise_conv_2d.h"
 #include "microaot/internal/dsp_dot.h"
@@ -46,6 +47,16 @@ microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier(const microaot_dept
 microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(
     const microaot_depthwise_conv_2d_params_q* params, const int8_t* input, const int8_t* filter, const int32_t* bias,
     int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_w16(const microaot_depthwise_conv_2d_params_q* params,
+                                                      const int8_t* input, const int32_t* groups, int8_t* output);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                              const int8_t* input, const int32_t* groups,
+                                                              int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_w16(const microaot_depthwise_conv_2d_params_q* params,
+                                                           const int8_t* input, const int32_t* groups, int8_t* output);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                                   const int8_t* input, const int32_t* groups,
+                                                                   int8_t* output, void* scratch);
 void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
                          int8_t* output);
 void microaot_dsp_mul_s8(const microaot_mul_params_q* params, const int8_t* input1, const int8_t* input2,
@@ -338,27 +349,131 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnSmallMapsThroughThePatch) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
+// depthwise_conv_2d_s8_w16 and _ring_w16 (the groups' constants from the compiler's words), DSP and portable
+// builds: the status must be OK (checked here), the bytes the caller's.
+using DwWords = microaot_status (*)(const microaot_depthwise_conv_2d_params_q*, const int8_t*, const int32_t*, int8_t*);
+using DwWordsOverlap = microaot_status (*)(const microaot_depthwise_conv_2d_params_q*, const int8_t*, const int32_t*,
+                                           int8_t*, void*);
+template <DwWords kernel>
+void words_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
+                  const int32_t* bias, int8_t* output) {
+  const DwGroupWords w(*p, filter, bias);
+  EXPECT_EQ(kernel(&w.params, input, w.words.data(), output), MICROAOT_STATUS_OK);
+}
+template <DwWordsOverlap kernel>
+void words_overlap_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
+                          const int32_t* bias, int8_t* output, void* scratch) {
+  const DwGroupWords w(*p, filter, bias);
+  EXPECT_EQ(kernel(&w.params, input, w.words.data(), output, scratch), MICROAOT_STATUS_OK);
+}
+
+// The layers depthwise_conv_2d_s8_w16 takes (3x3, depth multiplier 1, whole groups of 4) on each of the DSP
+// kernel's paths: the small-map patch (VWW's 6x6 to 3x3 at stride 2, its 3x3 and 6x6 maps), the ring (KWS's
+// layer, rows over one tile), the unrolled windows at stride 2 (VWW's 24x24 to 12x12, "same" below and right),
+// two batches, and random 3x3 layers; DSP and portable builds against the portable kernel.
+TEST(DspDepthwiseConv2dS8W16, MatchesPortableOnEveryPath) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> dsp{
+      microaot_depthwise_conv_2d_s8, words_taking<microaot_dsp_depthwise_conv_2d_s8_w16>,
+      words_overlap_taking<microaot_dsp_depthwise_conv_2d_s8_w16_overlap>};
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> portable{
+      microaot_depthwise_conv_2d_s8, words_taking<microaot_depthwise_conv_2d_s8_w16>,
+      words_overlap_taking<microaot_depthwise_conv_2d_s8_w16_overlap>};
+  const Geometry shapes[] = {
+      {1, 6, 6, 16, 3, 3, 3, 3, 16, 2, 2, 1, 1, 0, 0},       // VWW step 23: the patch at stride 2
+      {1, 3, 3, 16, 3, 3, 3, 3, 16, 1, 1, 1, 1, 1, 1},       // VWW step 25
+      {2, 6, 6, 12, 3, 3, 6, 6, 12, 1, 1, 1, 1, 1, 1},       // VWW's 6x6 maps, two images
+      {1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1},     // KWS: the ring
+      {2, 4, 15, 8, 3, 3, 4, 15, 8, 1, 1, 1, 1, 1, 1},       // the ring's tiles (overlap: unrolled windows)
+      {1, 24, 24, 8, 3, 3, 12, 12, 8, 2, 2, 1, 1, 0, 0},     // VWW step 7: unrolled windows at stride 2
+      {2, 11, 9, 4, 3, 3, 6, 5, 4, 2, 2, 1, 1, 1, 1},        // stride 2 padded all round
+  };
+  std::mt19937 rng(43);
+  Counts counts;
+  int i = 0;
+  for (const Geometry& g : shapes) {
+    expect_same_depthwise_sized(g, rng, ++i, counts, dsp);
+    expect_same_depthwise_sized(g, rng, i, counts, portable);
+    ASSERT_FALSE(HasFailure()) << "shape " << i;
+  }
+  for (int k = 0; k < 60; ++k) {
+    Geometry g = random_geometry(rng, 3, true);
+    g.in_c = g.out_c = 4 * draw(rng, 1, 4);
+    expect_same_depthwise_3x3(g, rng, ++i, counts, k % 2 == 0 ? dsp : portable);
+    ASSERT_FALSE(HasFailure()) << "case " << i;
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+// Outside its layers (a depth not a multiple of 4, a 5x5 or dilated filter, depth multiplier 2) both builds
+// refuse, and a NULL words array, with the output unwritten; so does depthwise_conv_2d_s8_ring_w16's DSP build,
+// and outside the ring (stride 2) too.
+TEST(DspDepthwiseConv2dS8W16, RefusesOtherLayersWithoutWriting) {
+  microaot_depthwise_conv_2d_params_q p{};
+  set_conv_window(p, Geometry{1, 5, 5, 8, 3, 3, 5, 5, 8, 1, 1, 1, 1, 1, 1});
+  p.depth_multiplier = 1;
+  p.activation_min = -128, p.activation_max = 127;
+  const std::vector<int32_t> words(2 * MICROAOT_DW_GROUP_WORDS, 0);
+  const std::vector<int8_t> input(200, 1);
+  std::vector<int8_t> out(200, 7), scratch(40);
+  using Dw = microaot_depthwise_conv_2d_params_q;
+  const std::vector<void (*)(Dw&)> changes = {[](Dw& q) { q.output_depth = q.input_depth = 6; },
+                                              [](Dw& q) { q.filter_height = q.filter_width = 5; },
+                                              [](Dw& q) { q.dilation_width = 2; },
+                                              [](Dw& q) { q.depth_multiplier = 2; }};
+  for (auto change : changes) {
+    Dw q = p;
+    change(q);
+    EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w16(&q, input.data(), words.data(), out.data()),
+              MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(microaot_depthwise_conv_2d_s8_w16(&q, input.data(), words.data(), out.data()),
+              MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w16_overlap(&q, input.data(), words.data(), out.data(), scratch.data()),
+              MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16(&q, input.data(), words.data(), out.data()),
+              MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  }
+  Dw strided = p;
+  strided.stride_width = strided.stride_height = 2;
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16(&strided, input.data(), words.data(), out.data()),
+            MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16_overlap(&strided, input.data(), words.data(), out.data(),
+                                                               scratch.data()),
+            MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16(&p, input.data(), nullptr, out.data()),
+            MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w16(&p, input.data(), nullptr, out.data()), MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(microaot_depthwise_conv_2d_s8_w16(&p, input.data(), nullptr, out.data()), MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(out, std::vector<int8_t>(200, 7));
+}
+
 // The ring's own kernel (depthwise_conv_2d_s8_ring) on the layers it takes: depth a multiple of 4, stride 1,
 // rows of 3 to 12 pixels (KWS's, the ones the compiler gives it) and wider (several tiles; the overlap variant
 // then goes row by row through the scratch row).
+// The same layers through depthwise_conv_2d_s8_ring_w16 (the ring over the groups' words), DSP and portable builds.
 TEST(DspDepthwiseConv2dS8Ring, MatchesPortableOnRingLayers) {
-  const ConvKernels<microaot_depthwise_conv_2d_params_q> ring{microaot_depthwise_conv_2d_s8, ring_taking,
-                                                              ring_overlap_taking};
-  std::mt19937 rng(37);
-  Counts counts;
-  int i = 0;
-  expect_same_depthwise_3x3({1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1}, rng, ++i, counts, ring);  // KWS
-  // padding wider than a tile: a tile's ring columns all padding, none widened
-  expect_same_depthwise_3x3({1, 3, 2, 4, 3, 3, 0, 0, 4, 1, 1, 1, 1, 1, 15}, rng, ++i, counts, ring);
-  for (const int in_w : {3, 5, 12, 13, 14, 27}) {
-    for (int pad = 0; pad <= 1; ++pad) {
-      if (in_w + 2 * pad - 2 < 3) continue;  // rows of 3 pixels at least (dw_ringed)
-      expect_same_depthwise_3x3({2, 3 + in_w % 3, in_w, 8, 3, 3, 0, 0, 8, 1, 1, 1, 1, pad, pad}, rng, ++i, counts,
-                                ring);
-      ASSERT_FALSE(HasFailure()) << in_w << " pad " << pad;
+  using Kernels = ConvKernels<microaot_depthwise_conv_2d_params_q>;
+  const Kernels ring{microaot_depthwise_conv_2d_s8, ring_taking, ring_overlap_taking};
+  const Kernels ring_w16{microaot_depthwise_conv_2d_s8, words_taking<microaot_dsp_depthwise_conv_2d_s8_ring_w16>,
+                         words_overlap_taking<microaot_dsp_depthwise_conv_2d_s8_ring_w16_overlap>};
+  const Kernels ring_w16_portable{microaot_depthwise_conv_2d_s8, words_taking<microaot_depthwise_conv_2d_s8_ring_w16>,
+                                  words_overlap_taking<microaot_depthwise_conv_2d_s8_ring_w16_overlap>};
+  for (const Kernels* kernels : {&ring, &ring_w16, &ring_w16_portable}) {
+    std::mt19937 rng(37);
+    Counts counts;
+    int i = 0;
+    expect_same_depthwise_3x3({1, 25, 5, 64, 3, 3, 25, 5, 64, 1, 1, 1, 1, 1, 1}, rng, ++i, counts, *kernels);  // KWS
+    // padding wider than a tile: a tile's ring columns all padding, none widened
+    expect_same_depthwise_3x3({1, 3, 2, 4, 3, 3, 0, 0, 4, 1, 1, 1, 1, 1, 15}, rng, ++i, counts, *kernels);
+    for (const int in_w : {3, 5, 12, 13, 14, 27}) {
+      for (int pad = 0; pad <= 1; ++pad) {
+        if (in_w + 2 * pad - 2 < 3) continue;  // rows of 3 pixels at least (dw_ringed)
+        expect_same_depthwise_3x3({2, 3 + in_w % 3, in_w, 8, 3, 3, 0, 0, 8, 1, 1, 1, 1, pad, pad}, rng, ++i, counts,
+                                  *kernels);
+        ASSERT_FALSE(HasFailure()) << in_w << " pad " << pad;
+      }
     }
+    EXPECT_GT(counts.inside, counts.compared / 2);
   }
-  EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
 // A layer its two kernels (plain, overlap) take as it is (`Layer::run`: both statuses, and whether either wrote a

@@ -17,6 +17,7 @@
 #include "dw_ring_args_test_util.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/pooling.h"
+#include "dw_group_words_test_util.h"
 #include "overlap_harness.h"
 
 extern "C" {
@@ -29,6 +30,9 @@ microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_de
                                                                const int8_t* input, const int8_t* filter,
                                                                const int32_t* bias, const int32_t* requant,
                                                                int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                              const int8_t* input, const int32_t* groups,
+                                                              int8_t* output, void* scratch);
 }
 
 namespace {
@@ -250,6 +254,41 @@ TEST(OverlapRows, DspDepthwiseConvS8RingOnOddHeights) {
       check_overlap<int8_t>(g, input, portable, ring, &unsafe_above);
     }
   }
+}
+// depthwise_conv_2d_s8_w16's overlap kernel (DSP and portable builds) in place on each DSP path: the patch
+// (VWW's 6x6 to 3x3 at stride 2, its 3x3 map), the ring, the unrolled windows at stride 2 and over rows wider
+// than a tile; the shifts include outputs a whole number of pixels from the input and others (row by row).
+TEST(OverlapRows, DspDepthwiseConvS8W16) {
+  std::mt19937 rng(15);
+  int unsafe_above = 0;
+  const Geometry shapes[] = {{1, 6, 6, 16, 16, 3, 3, 2, 2, 1, 1, 1, true}, {1, 3, 3, 8, 8, 3, 3, 1, 1, 1, 1, 1, true},
+                             {2, 5, 5, 8, 8, 3, 3, 1, 1, 1, 1, 1, true},   {1, 12, 12, 8, 8, 3, 3, 2, 2, 1, 1, 1, true},
+                             {1, 4, 16, 4, 4, 3, 3, 1, 1, 1, 1, 1, false}};
+  for (Geometry g : shapes) {
+    axis(g.same, g.in_h, 3, g.stride_h, 1, g.out_h, g.pad_h);
+    axis(g.same, g.in_w, 3, g.stride_w, 1, g.out_w, g.pad_w);
+    const std::vector<int8_t> input = random_values<int8_t>(g.in_size(), rng);
+    const auto filter = random_values<int8_t>(9 * static_cast<size_t>(g.out_c), rng);
+    std::vector<int32_t> bias(static_cast<size_t>(g.out_c));
+    for (int32_t& b : bias) b = std::uniform_int_distribution<int32_t>(-500, 500)(rng);
+    const Requant q = random_requant(g.out_c, rng);
+    const auto p = conv_params<int8_t, microaot_depthwise_conv_2d_params_q>(g, q, rng);
+    const auto portable = [&](const int8_t* in, int8_t* out) {
+      microaot_depthwise_conv_2d_s8(&p, in, filter.data(), bias.data(), out);
+    };
+    const DwGroupWords args(p, filter.data(), bias.data());
+    const auto dsp = [&](const int8_t* in, int8_t* out, void* s) {
+      EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w16_overlap(&args.params, in, args.words.data(), out, s),
+                MICROAOT_STATUS_OK);
+    };
+    const auto own = [&](const int8_t* in, int8_t* out, void* s) {
+      EXPECT_EQ(microaot_depthwise_conv_2d_s8_w16_overlap(&args.params, in, args.words.data(), out, s),
+                MICROAOT_STATUS_OK);
+    };
+    check_overlap<int8_t>(g, input, portable, dsp, &unsafe_above);
+    check_overlap<int8_t>(g, input, portable, own, &unsafe_above);
+  }
+  EXPECT_GT(unsafe_above, 0);
 }
 TEST(OverlapRows, DepthwiseConvS16) {
   run_conv_cases(Kind::kDepthwise, microaot_depthwise_conv_2d_s16, microaot_depthwise_conv_2d_s16_overlap);

@@ -106,13 +106,15 @@ static __attribute__((noinline)) void dw_patch_rows(const dw_params* p, const dw
   for (; k < s->rows; ++k, out += row_stride) dw_patch_row(p, g, lanes, k * p->stride_height, out);
 }
 
-void microaot_dsp_depthwise_rows_patched(const dw_params* p, const int8_t* input, const int8_t* filter,
-                                         const dw_channels* ch, int8_t* output, size_t row_stride, int32_t row_begin,
-                                         int32_t row_end, int32_t groups_end) {
+static inline __attribute__((always_inline)) void dw_rows_patched_from(const dw_params* p, const int8_t* input,
+                                                                       const int8_t* filter, const dw_channels* ch,
+                                                                       const dw_group* pre, int8_t* output,
+                                                                       size_t row_stride, int32_t row_begin,
+                                                                       int32_t row_end, int32_t groups_end) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   uint32_t lanes[MICROAOT_DEPTHWISE_RING_COLUMNS][8][2];
   int32_t row = row_begin, c;
-  dw_group g;
+  dw_group own;
   while (row < row_end) {
     const int32_t oy = row % p->output_height;
     const int32_t rows = row_end - row < p->output_height - oy ? row_end - row : p->output_height - oy;
@@ -120,11 +122,23 @@ void microaot_dsp_depthwise_rows_patched(const dw_params* p, const int8_t* input
     const int8_t* image = input + (size_t)(row / p->output_height) * image_size;
     memset(lanes, 0, (size_t)s.cols * sizeof lanes[0]);
     for (c = 0; c < groups_end; c += 4) {
-      microaot_dsp_depthwise_group_of(p, filter, ch, c, &g);
+      const dw_group* g = dw_group_get(pre, p, filter, ch, c, &own);
       dw_patch_widen(p, &s, image + c, lanes);
-      dw_patch_rows(p, &g, &s, (const uint32_t(*)[8][2])lanes, output + c, row_stride);
+      dw_patch_rows(p, g, &s, (const uint32_t(*)[8][2])lanes, output + c, row_stride);
     }
     row += rows;
     output += (size_t)rows * row_stride;
   }
+}
+
+void microaot_dsp_depthwise_rows_patched(const dw_params* p, const int8_t* input, const int8_t* filter,
+                                         const dw_channels* ch, int8_t* output, size_t row_stride, int32_t row_begin,
+                                         int32_t row_end, int32_t groups_end) {
+  dw_rows_patched_from(p, input, filter, ch, NULL, output, row_stride, row_begin, row_end, groups_end);
+}
+
+void microaot_dsp_depthwise_rows_patched_pre(const dw_params* p, const int8_t* input, const dw_group* groups,
+                                             int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end,
+                                             int32_t groups_end) {
+  dw_rows_patched_from(p, input, NULL, NULL, groups, output, row_stride, row_begin, row_end, groups_end);
 }

@@ -51,17 +51,32 @@ void microaot_dsp_depthwise_group_ringed(const dw_params* p, const dw_group* g, 
 }
 
 /* Group by group, each tile by tile: one ring for all (the padding columns zeroed once). */
+static inline __attribute__((always_inline)) void dw_rows_ringed_from(const dw_params* p, const int8_t* input,
+                                                                      const int8_t* filter, const dw_channels* ch,
+                                                                      const dw_group* pre, int8_t* output,
+                                                                      size_t row_stride, int32_t row_begin,
+                                                                      int32_t row_end, int32_t groups_end) {
+  int32_t c;
+  dw_group own;
+  dw_ring ring;
+  ring.cols = 0; /* no tile yet */
+  for (c = 0; c < groups_end; c += 4) {
+    microaot_dsp_depthwise_group_ringed(p, dw_group_get(pre, p, filter, ch, c, &own), input + c, output + c,
+                                        row_stride, row_begin, row_end, &ring);
+  }
+}
+
 __attribute__((noinline)) void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input,
                                                                   const int8_t* filter, const dw_channels* ch,
                                                                   int8_t* output, size_t row_stride,
                                                                   int32_t row_begin, int32_t row_end,
                                                                   int32_t groups_end) {
-  int32_t c;
-  dw_group g;
-  dw_ring ring;
-  ring.cols = 0; /* no tile yet */
-  for (c = 0; c < groups_end; c += 4) {
-    microaot_dsp_depthwise_group_of(p, filter, ch, c, &g);
-    microaot_dsp_depthwise_group_ringed(p, &g, input + c, output + c, row_stride, row_begin, row_end, &ring);
-  }
+  dw_rows_ringed_from(p, input, filter, ch, NULL, output, row_stride, row_begin, row_end, groups_end);
+}
+
+__attribute__((noinline)) void microaot_dsp_depthwise_rows_ringed_pre(const dw_params* p, const int8_t* input,
+                                                                      const dw_group* groups, int8_t* output,
+                                                                      size_t row_stride, int32_t row_begin,
+                                                                      int32_t row_end, int32_t groups_end) {
+  dw_rows_ringed_from(p, input, NULL, NULL, groups, output, row_stride, row_begin, row_end, groups_end);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "microaot/internal/depthwise_group_words.h"
 #include "microaot/internal/dsp_depthwise_blocks.h"
 #include "microaot/internal/dsp_dot.h"
 #include "microaot/fit/depthwise_conv_2d.h"
@@ -68,6 +69,24 @@ static inline void microaot_dsp_depthwise_group_of(const dw_params* p, const int
   microaot_dsp_depthwise_group_at(p, filter + c, (size_t)p->output_depth, ch, c, g);
 }
 
+/* The words the compiler writes for depthwise_conv_2d_s8_w16 (microaot/internal/depthwise_group_words.h) are a
+ * dw_group's, field for field. */
+typedef char dw_group_is_its_words[sizeof(dw_group) == 4 * MICROAOT_DW_GROUP_WORDS &&
+                                           offsetof(dw_group, output_step) == 4 * MICROAOT_DW_GROUP_STEP &&
+                                           offsetof(dw_group, activation_min4) == 4 * MICROAOT_DW_GROUP_CLAMP &&
+                                           offsetof(dw_group, full_range) == 4 * MICROAOT_DW_GROUP_FULL_RANGE
+                                       ? 1
+                                       : -1];
+
+/* Group c's constants: the precomputed ones (`pre` not NULL: depthwise_conv_2d_s8_w16's), or computed into `own`.
+ * The loops over groups inline it twice, `pre` NULL in one copy and not in the other, so that neither tests it. */
+static inline __attribute__((always_inline)) const dw_group* dw_group_get(const dw_group* pre, const dw_params* p,
+                                                                          const int8_t* filter, const dw_channels* ch,
+                                                                          int32_t c, dw_group* own) {
+  if (pre != NULL) return pre + (uint32_t)c / 4u;
+  microaot_dsp_depthwise_group_of(p, filter, ch, c, own);
+  return own;
+}
 
 /* Four channels from their doubled sums (bias included), clamped by SIMD (for [-128, 127] as well: one copy
  * of the code where dw_store4_tested inlines two). */
@@ -167,6 +186,10 @@ void microaot_dsp_depthwise_group_ringed(const dw_params* p, const dw_group* g, 
 void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input, const int8_t* filter,
                                         const dw_channels* ch, int8_t* output, size_t row_stride, int32_t row_begin,
                                         int32_t row_end, int32_t groups_end);
+/* The same with the groups' constants precomputed (`groups`: one dw_group per group, depthwise_conv_2d_s8_w16). */
+void microaot_dsp_depthwise_rows_ringed_pre(const dw_params* p, const int8_t* input, const dw_group* groups,
+                                            int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end,
+                                            int32_t groups_end);
 
 /* The small-map patch (microaot_fit_depthwise_patched): per image and channel group, the whole padded input
  * its windows read widened once into one ring's lanes (column-major, 8 rows a column, padding zero as in the
@@ -177,5 +200,9 @@ void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input,
 void microaot_dsp_depthwise_rows_patched(const dw_params* p, const int8_t* input, const int8_t* filter,
                                          const dw_channels* ch, int8_t* output, size_t row_stride, int32_t row_begin,
                                          int32_t row_end, int32_t groups_end);
+/* The same with the groups' constants precomputed (as microaot_dsp_depthwise_rows_ringed_pre). */
+void microaot_dsp_depthwise_rows_patched_pre(const dw_params* p, const int8_t* input, const dw_group* groups,
+                                             int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end,
+                                             int32_t groups_end);
 
 #endif  /* MICROAOT_DSP_DEPTHWISE_H */

@@ -145,6 +145,25 @@ microaot_status microaot_depthwise_conv_2d_s8_widened_palette_overlap(
 microaot_status microaot_depthwise_conv_2d_s8_ring(const microaot_depthwise_conv_2d_params_q* params,
                                                    const int8_t* input, const int8_t* filter, const int32_t* bias,
                                                    const int32_t* requant, int8_t* output);
+/* The same over the layer's channel groups set up at compile time (--optimize speed; its own source, see
+ * kernel_list.def): `groups` holds MICROAOT_DW_GROUP_WORDS words per group of 4 channels
+ * (microaot/internal/depthwise_group_words.h: bias, widened weights, output steps, clamp) in the place of the
+ * filter, the bias and the params' output_multiplier and output_shift (not read). Layers of
+ * microaot_fit_depthwise_widened_palette only (3x3, no dilation, depth multiplier 1, whole groups of 4): any other
+ * is refused with MICROAOT_STATUS_VALUE_OUT_OF_RANGE, a NULL `groups` (or scratch) with
+ * MICROAOT_STATUS_NULL_POINTER, the output unwritten. */
+microaot_status microaot_depthwise_conv_2d_s8_w16(const microaot_depthwise_conv_2d_params_q* params,
+                                                  const int8_t* input, const int32_t* groups, int8_t* output);
+microaot_status microaot_depthwise_conv_2d_s8_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                          const int8_t* input, const int32_t* groups,
+                                                          int8_t* output, void* scratch);
+/* The same through the widened ring alone (its own source, as microaot_depthwise_conv_2d_s8_ring): the DSP build
+ * also refuses, with MICROAOT_STATUS_VALUE_OUT_OF_RANGE, a layer outside microaot_fit_depthwise_ring. */
+microaot_status microaot_depthwise_conv_2d_s8_ring_w16(const microaot_depthwise_conv_2d_params_q* params,
+                                                       const int8_t* input, const int32_t* groups, int8_t* output);
+microaot_status microaot_depthwise_conv_2d_s8_ring_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                               const int8_t* input, const int32_t* groups,
+                                                               int8_t* output, void* scratch);
 /* The same for layers of depth multiplier 2 or more over at least 4 output channels (its own source, see
  * kernel_list.def): the DSP build refuses any other layer, and a requantization outside its bounds
  * (microaot/fit/depthwise_conv_2d.h), with MICROAOT_STATUS_VALUE_OUT_OF_RANGE and the output unwritten; the
