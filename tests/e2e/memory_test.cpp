@@ -167,10 +167,11 @@ TEST_F(MemoryTest, RamBudgetTooSmallFailsWithTheFigures) {
 // Fused bands (docs/tiling.md) with --ram-budget swept downwards on an image model, from its untiled plan to
 // the smallest arena the planner accepts: one byte below the untiled arena, then one byte below the arena each
 // build reached, until the compiler refuses, naming the floor tiling could reach. Each build runs chains in
-// bands, stays bit-exact with the golden on vector 0, and the RAM it reports is what the code is given: the
-// budget counts MODEL_ARENA_SIZE (arena_buffer_bytes, header included; memory_map.h's arena), ram_bytes adds
-// the context. The sanitizer pass (scripts/test.sh) runs these builds under ASan, whose redzones around the
-// static arena fail a run that touches a byte outside it; the stack is measured per budget on the Cortex-M4
+// bands, its outputs on vector 0 match the golden (integers exactly, floats within its tolerance) and the
+// untiled build's bit for bit, and the RAM it reports is what the code is given: the budget counts
+// MODEL_ARENA_SIZE (arena_buffer_bytes, header included; memory_map.h's arena), ram_bytes adds the context.
+// The sanitizer pass (scripts/test.sh) runs these builds under ASan, whose redzones around the static arena
+// fail a run that touches a byte outside it; the stack is measured per budget on the Cortex-M4
 // (cortex_m_test.cpp, CortexMBench.RamBudgetSweepStaysWithinTheReportedRam). `check` looks further at each
 // build (its report and its folder's text files); returns the budgets met.
 std::vector<int64_t> MemoryTest::sweep_budgets_downwards(const std::string& name, const BuildCheck& check) {
@@ -183,6 +184,17 @@ std::vector<int64_t> MemoryTest::sweep_budgets_downwards(const std::string& name
     const std::vector<uint8_t> bytes = read_file(tmp_ + "/" + name + "/" + file);
     return std::string(bytes.begin(), bytes.end());
   };
+  // Bit-exact with the untiled build too (float outputs are compared with the golden within its tolerance).
+  const auto outputs = [&] {
+    std::vector<std::vector<uint8_t>> files;
+    for (size_t j = 0; fs::exists(tmp_ + "/run_" + name + "/output" + std::to_string(j) + ".bin"); ++j) {
+      files.push_back(read_file(tmp_ + "/run_" + name + "/output" + std::to_string(j) + ".bin"));
+    }
+    return files;
+  };
+  expect_vector0_matches(name, {"--tiling", "off"});
+  const std::vector<std::vector<uint8_t>> untiled = outputs();
+  EXPECT_FALSE(untiled.empty());
   std::vector<int64_t> met;
   int64_t budget = whole["arena_buffer_bytes"].get<int64_t>() - 1;
   for (;;) {
@@ -206,6 +218,7 @@ std::vector<int64_t> MemoryTest::sweep_budgets_downwards(const std::string& name
     EXPECT_NE(text("memory_plan.txt").find("line buffer of"), std::string::npos) << budget;
     if (check) check(r, text);
     expect_vector0_matches(name, flags);
+    EXPECT_TRUE(outputs() == untiled) << budget << ": outputs differ from the untiled build's";
     met.push_back(budget);
     if (HasFailure()) break;
     budget = buffer - 1;
@@ -219,6 +232,12 @@ TEST_F(MemoryTest, RamBudgetSweepDownwardsRunsFusedBandsExactly) {
   ASSERT_GE(met.size(), 2u);
   const int64_t bound = compile_report("vww_mobilenet_int8", {"--tiling", "off"})["untiled_bound_bytes"];
   EXPECT_LT(met.back() * 10, bound * 6) << "the issue's target: VWW within 0.6x of its classic bound";
+}
+
+// The float model's chains: each budget's outputs bit for bit those of the untiled build.
+TEST_F(MemoryTest, RamBudgetSweepDownwardsRunsFloatBandsExactly) {
+  MICROAOT_REQUIRE_SHARED();
+  EXPECT_GE(sweep_budgets_downwards("vww_mobilenet_f32").size(), 2u);
 }
 
 // Residual ADDs inside chains (docs/tiling.md): IC's first ResNet block (conv, conv, conv, ADD of the first
