@@ -41,13 +41,24 @@ class MemoryTest : public ::testing::Test {
   }
   // Runs golden vector 0 with the extra compile flags (linking the prebuilt runtime) and compares every output.
   void expect_vector0_matches(const std::string& name, const std::vector<std::string>& extra) {
+    ASSERT_EQ(run_microaot(vector0_run(name, extra)), 0) << name;
+    expect_outputs_match_golden(name);
+  }
+  // `microaot run` of golden vector 0 with the extra flags, into tmp_/run_NAME.
+  std::vector<std::string> vector0_run(const std::string& name, const std::vector<std::string>& extra) {
     const std::string dir = shared_dir() + "/models/" + name;
     const json golden = read_json(dir + "/golden.json");
     std::vector<std::string> args = {"run", dir + "/model.tflite", "--output-dir", tmp_ + "/run_" + name,
                                      "--runtime-lib", runtime_lib()};
-    for (const auto& input : golden["vectors"][0]["inputs"]) args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
+    for (const auto& input : golden["vectors"][0]["inputs"]) {
+      args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
+    }
     args.insert(args.end(), extra.begin(), extra.end());
-    ASSERT_EQ(run_microaot(args), 0) << name;
+    return args;
+  }
+  void expect_outputs_match_golden(const std::string& name) {
+    const std::string dir = shared_dir() + "/models/" + name;
+    const json golden = read_json(dir + "/golden.json");
     const json& outputs = golden["vectors"][0]["outputs"];
     for (size_t j = 0; j < outputs.size(); ++j) {
       EXPECT_EQ(compare_tensor(golden["outputs"][j]["dtype"],
@@ -175,15 +186,18 @@ TEST_F(MemoryTest, RamBudgetTooSmallFailsWithTheFigures) {
 // (cortex_m_test.cpp, CortexMBench.RamBudgetSweepStaysWithinTheReportedRam). `check` looks further at each
 // build (its report and its folder's text files); returns the budgets met.
 std::vector<int64_t> MemoryTest::sweep_budgets_downwards(const std::string& name, const BuildCheck& check) {
-  const json whole = compile_report(name, {"--tiling", "off"});
-  EXPECT_TRUE(whole["bands"].empty());
-  EXPECT_EQ(whole["untiled_bound_bytes"], whole["lower_bound_bytes"]);
-  const int64_t floor = whole["tiling_floor_bytes"];
-  EXPECT_GT(floor, 0);
-  const auto text = [&](const std::string& file) {
-    const std::vector<uint8_t> bytes = read_file(tmp_ + "/" + name + "/" + file);
-    return std::string(bytes.begin(), bytes.end());
+  // One `run --keep-build` a budget: the report checked is that of the build that ran.
+  std::string kept;
+  const auto run_kept = [&](const std::vector<std::string>& flags, std::string& errors) {
+    std::vector<std::string> extra = flags;
+    extra.push_back("--keep-build");
+    const int status = run_microaot_capture(vector0_run(name, extra), errors);
+    const std::string mark = "microaot: build kept in ";
+    const size_t at = errors.find(mark);
+    kept = at == std::string::npos ? "" : errors.substr(at + mark.size(), errors.find('\n', at) - at - mark.size());
+    return status;
   };
+  const auto text = [&](const std::string& file) { return read_text(kept + "/lib/" + file); };
   // Bit-exact with the untiled build too (float outputs are compared with the golden within its tolerance).
   const auto outputs = [&] {
     std::vector<std::vector<uint8_t>> files;
@@ -192,22 +206,27 @@ std::vector<int64_t> MemoryTest::sweep_budgets_downwards(const std::string& name
     }
     return files;
   };
-  expect_vector0_matches(name, {"--tiling", "off"});
+  std::string errors;
+  EXPECT_EQ(run_kept({"--tiling", "off"}, errors), 0) << errors;
+  const json whole = json::parse(text("report.json"));
+  remove_dir(kept);
+  EXPECT_TRUE(whole["bands"].empty());
+  EXPECT_EQ(whole["untiled_bound_bytes"], whole["lower_bound_bytes"]);
+  const int64_t floor = whole["tiling_floor_bytes"];
+  EXPECT_GT(floor, 0);
+  expect_outputs_match_golden(name);
   const std::vector<std::vector<uint8_t>> untiled = outputs();
   EXPECT_FALSE(untiled.empty());
   std::vector<int64_t> met;
-  int64_t budget = whole["arena_buffer_bytes"].get<int64_t>() - 1;
-  for (;;) {
-    const std::vector<std::string> flags = {"--ram-budget", std::to_string(budget)};
-    std::string errors;
-    if (run_microaot_capture({"compile", model(name), "-o", tmp_ + "/" + name, "--ram-budget", std::to_string(budget)},
-                             errors) != 0) {
+  for (int64_t budget = whole["arena_buffer_bytes"].get<int64_t>() - 1;;) {
+    if (run_kept({"--ram-budget", std::to_string(budget)}, errors) != 0) {
       EXPECT_NE(errors.find("the most tiling could reach is a classic bound of " + std::to_string(floor) + " bytes"),
                 std::string::npos)
           << budget << ": " << errors;
+      EXPECT_EQ(kept, "") << "no build for a refused budget";
       break;
     }
-    const json r = read_json(tmp_ + "/" + name + "/report.json");
+    const json r = json::parse(text("report.json"));
     const int64_t arena = r["arena_bytes"], buffer = r["arena_buffer_bytes"];
     EXPECT_LE(buffer, budget);
     EXPECT_EQ(buffer, arena + r["arena_header_bytes"].get<int64_t>()) << budget;
@@ -217,7 +236,8 @@ std::vector<int64_t> MemoryTest::sweep_budgets_downwards(const std::string& name
     EXPECT_FALSE(r["bands"].empty()) << budget;
     EXPECT_NE(text("memory_plan.txt").find("line buffer of"), std::string::npos) << budget;
     if (check) check(r, text);
-    expect_vector0_matches(name, flags);
+    remove_dir(kept);
+    expect_outputs_match_golden(name);
     EXPECT_TRUE(outputs() == untiled) << budget << ": outputs differ from the untiled build's";
     met.push_back(budget);
     if (HasFailure()) break;
