@@ -161,6 +161,13 @@ int run_command(RunCommandOptions& o) {
     if (!o.runtime_lib.empty()) throw UsageError("--runtime-lib works on the host target only");
     if (o.fresh_state) throw UsageError("--fresh-state works on the host target only");
   }
+  if (!o.dump_tensors_dir.empty() && o.base.compile.ram_budget > 0) {
+    // The dump build keeps every intermediate whole (no reuse, no bands): no budget below the sum of the
+    // tensors holds, and its plan is not the one the budget chooses.
+    throw UsageError("--dump-tensors builds with every intermediate kept (no buffer reuse, whole layers), not the "
+                     "plan --ram-budget chooses: run the budgeted build without --dump-tensors to check its outputs, "
+                     "and --dump-tensors without --ram-budget for the intermediates (the same values)");
+  }
   if (!o.dump_tensors_dir.empty()) {
     o.base.compile.planner = "linear";  // no reuse: every intermediate survives to be dumped
     o.base.compile.io_in_arena = true;  // the dump table reads every tensor from the arena

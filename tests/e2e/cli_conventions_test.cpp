@@ -51,6 +51,7 @@ TEST_F(CliConventionsTest, UsageErrorsExitWithTwo) {
       {"compile", demo_, demo_, "-o", out, "--output-format", "mlf"},
       {"run", demo_, "--input", demo_, "--output-dir", out, "--target", "cortex-m4", "--dump-tensors", out},
       {"run", demo_, "--input", demo_, "--output-dir", out, "--fresh-state"},
+      {"run", demo_, "--input", demo_, "--output-dir", out, "--dump-tensors", out + "/d", "--ram-budget", "64K"},
       {"run", demo_, "--input", demo_, "--output-dir", out, "--batch", "--fresh-state", "--target", "cortex-m4"},
       {"bench", demo_, "--target", "host"},
       {"validate", demo_, "--input", demo_},

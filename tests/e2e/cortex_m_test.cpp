@@ -3,6 +3,7 @@
 // report the same numbers on every run, and its figures (the per-operator profile too) must hang together.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -308,6 +309,58 @@ TEST(CortexMBench, ResidualBlocksInBandsMeetTheBudgetExactly) {
   const auto [whole, tiled] = expect_bands_meet_budget(
       "ic_resnet8_int8", [](const json& w) { return w["ram_bytes"].get<int64_t>() * 85 / 100; });
   EXPECT_TRUE(tiled.is_object());
+}
+
+// --ram-budget swept downwards on the M4 as on the host (memory_test.cpp): from one byte below the untiled plan's
+// arena, then one byte below the RAM each build reached, until the compiler refuses. At each budget the RAM reported
+// covers the RAM used, stack included: the library's static RAM in the linked image (bench's ram_bytes) is the
+// arena the report states (arena_buffer_bytes, what the budget counts, within it), the image holds the same beside
+// it at every budget, and the stack painted during run() is within the static bound bench reports (reported
+// arena + stack bound >= static RAM + measured stack). Outputs bit-exact with the host build, which the host sweep
+// checks against the golden.
+TEST(CortexMBench, RamBudgetSweepStaysWithinTheReportedRam) {
+  MICROAOT_REQUIRE_QEMU();
+  const std::string name = "vww_mobilenet_int8";
+  const std::string input = model_dir(name) + "/vectors/0.input0.bin";
+  const auto compile = [&](const std::vector<std::string>& flags, std::string& errors) {
+    const std::string out = make_temp_dir();
+    std::vector<std::string> args = {"compile", model_dir(name) + "/model.tflite", "--target", "cortex-m4", "-o",
+                                     out + "/lib"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const int status = run_microaot_capture(args, errors);
+    const json report = status == 0 ? json::parse(read_text(out + "/lib/report.json")) : json();
+    remove_dir(out);
+    return report;
+  };
+  std::string errors;
+  const json whole = compile({"--tiling", "off"}, errors);
+  ASSERT_TRUE(whole.is_object()) << errors;
+  int64_t beside = -1;
+  size_t met = 0;
+  for (int64_t budget = whole["arena_buffer_bytes"].get<int64_t>() - 1;; ++met) {
+    const std::vector<std::string> flags = {"--ram-budget", std::to_string(budget)};
+    const json report = compile(flags, errors);
+    if (!report.is_object()) {
+      EXPECT_NE(errors.find("the most tiling could reach is a classic bound of"), std::string::npos) << errors;
+      break;
+    }
+    const json r = bench_json({"--input", input, "--ram-budget", std::to_string(budget)}, name);
+    ASSERT_TRUE(r.is_object()) << budget;
+    EXPECT_TRUE(r["outputs_bit_exact"].get<bool>()) << budget;
+    const int64_t ram = r["ram_bytes"];
+    EXPECT_EQ(ram, report["arena_buffer_bytes"].get<int64_t>()) << budget;
+    EXPECT_LE(ram, budget);
+    if (beside < 0) beside = r["image_ram_bytes"].get<int64_t>() - ram;
+    EXPECT_EQ(r["image_ram_bytes"].get<int64_t>() - ram, beside) << budget;
+    expect_stack_within_bound(r);
+    std::printf("budget %lld: RAM %lld B + stack %lld B (bound %s B), %lld instructions, chains %zu\n",
+                static_cast<long long>(budget), static_cast<long long>(ram),
+                static_cast<long long>(r["stack_bytes"].get<int64_t>()), r["stack_bound_bytes"].dump().c_str(),
+                static_cast<long long>(r["instructions"].get<int64_t>()), report["bands"].size());
+    if (HasFailure()) break;
+    budget = ram - 1;
+  }
+  EXPECT_GE(met, 2u);
 }
 
 // IC's deepest path runs through the C library's memset: painting saw its frame above a bound that counted

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "e2e_util.h"
@@ -40,13 +41,24 @@ class MemoryTest : public ::testing::Test {
   }
   // Runs golden vector 0 with the extra compile flags (linking the prebuilt runtime) and compares every output.
   void expect_vector0_matches(const std::string& name, const std::vector<std::string>& extra) {
+    ASSERT_EQ(run_microaot(vector0_run(name, extra)), 0) << name;
+    expect_outputs_match_golden(name);
+  }
+  // `microaot run` of golden vector 0 with the extra flags, into tmp_/run_NAME.
+  std::vector<std::string> vector0_run(const std::string& name, const std::vector<std::string>& extra) {
     const std::string dir = shared_dir() + "/models/" + name;
     const json golden = read_json(dir + "/golden.json");
     std::vector<std::string> args = {"run", dir + "/model.tflite", "--output-dir", tmp_ + "/run_" + name,
                                      "--runtime-lib", runtime_lib()};
-    for (const auto& input : golden["vectors"][0]["inputs"]) args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
+    for (const auto& input : golden["vectors"][0]["inputs"]) {
+      args.insert(args.end(), {"--input", dir + "/" + input.get<std::string>()});
+    }
     args.insert(args.end(), extra.begin(), extra.end());
-    ASSERT_EQ(run_microaot(args), 0) << name;
+    return args;
+  }
+  void expect_outputs_match_golden(const std::string& name) {
+    const std::string dir = shared_dir() + "/models/" + name;
+    const json golden = read_json(dir + "/golden.json");
     const json& outputs = golden["vectors"][0]["outputs"];
     for (size_t j = 0; j < outputs.size(); ++j) {
       EXPECT_EQ(compare_tensor(golden["outputs"][j]["dtype"],
@@ -56,11 +68,13 @@ class MemoryTest : public ::testing::Test {
           << name << " output " << j;
     }
   }
-  // shared_arena_test.c, built against the kws + ad folder: its interleavings give the documented statuses
-  // (exit 0) and each model's output matches its golden on vector 0.
-  void expect_shared_arena_program_passes(const std::string& exe) {
-    const std::string kws_dir = shared_dir() + "/models/kws_dscnn_int8/";
-    const std::string ad_dir = shared_dir() + "/models/ad_autoencoder_int8/";
+  // shared_arena_test.c, built against a folder of two models named kws and ad (--module-name kws,ad; by default
+  // kws_dscnn_int8 and ad_autoencoder_int8): its interleavings give the documented statuses (exit 0) and each
+  // model's output matches its golden on vector 0.
+  void expect_shared_arena_program_passes(const std::string& exe, const std::string& kws = "kws_dscnn_int8",
+                                          const std::string& ad = "ad_autoencoder_int8") {
+    const std::string kws_dir = shared_dir() + "/models/" + kws + "/";
+    const std::string ad_dir = shared_dir() + "/models/" + ad + "/";
     const json kws_golden = read_json(kws_dir + "golden.json");
     const json ad_golden = read_json(ad_dir + "golden.json");
     ASSERT_EQ(run_process({exe, kws_dir + kws_golden["vectors"][0]["inputs"][0].get<std::string>(), tmp_ + "/kws.bin",
@@ -70,12 +84,15 @@ class MemoryTest : public ::testing::Test {
     EXPECT_EQ(compare_tensor("int8", read_file(tmp_ + "/kws.bin"),
                              read_file(kws_dir + kws_golden["vectors"][0]["outputs"][0].get<std::string>())),
               "")
-        << exe;
+        << exe << " " << kws;
     EXPECT_EQ(compare_tensor("int8", read_file(tmp_ + "/ad.bin"),
                              read_file(ad_dir + ad_golden["vectors"][0]["outputs"][0].get<std::string>())),
               "")
-        << exe;
+        << exe << " " << ad;
   }
+  using FileText = std::function<std::string(const std::string& file)>;
+  using BuildCheck = std::function<void(const json& report, const FileText& text)>;
+  std::vector<int64_t> sweep_budgets_downwards(const std::string& name, const BuildCheck& check = {});
   std::string tmp_;
 };
 
@@ -158,65 +175,101 @@ TEST_F(MemoryTest, RamBudgetTooSmallFailsWithTheFigures) {
             0);
 }
 
-// Fused bands (docs/tiling.md) with --ram-budget swept downwards on an image model: each build meets its
-// budget by running chains in bands, its output stays bit-exact with the golden on vector 0, and the RAM the
-// report states is the arena memory_map.h gives the code; below what tiling can reach, a refusal naming it.
+// Fused bands (docs/tiling.md) with --ram-budget swept downwards on an image model, from its untiled plan to
+// the smallest arena the planner accepts: one byte below the untiled arena, then one byte below the arena each
+// build reached, until the compiler refuses, naming the floor tiling could reach. Each build runs chains in
+// bands, its outputs on vector 0 match the golden (integers exactly, floats within its tolerance) and the
+// untiled build's bit for bit, and the RAM it reports is what the code is given: the budget counts
+// MODEL_ARENA_SIZE (arena_buffer_bytes, header included; memory_map.h's arena), ram_bytes adds the context.
+// The sanitizer pass (scripts/test.sh) runs these builds under ASan, whose redzones around the static arena
+// fail a run that touches a byte outside it; the stack is measured per budget on the Cortex-M4
+// (cortex_m_test.cpp, CortexMBench.RamBudgetSweepStaysWithinTheReportedRam). `check` looks further at each
+// build (its report and its folder's text files); returns the budgets met.
+std::vector<int64_t> MemoryTest::sweep_budgets_downwards(const std::string& name, const BuildCheck& check) {
+  // One `run --keep-build` a budget: the report checked is that of the build that ran.
+  std::string kept;
+  const auto run_kept = [&](const std::vector<std::string>& flags, std::string& errors) {
+    std::vector<std::string> extra = flags;
+    extra.push_back("--keep-build");
+    const int status = run_microaot_capture(vector0_run(name, extra), errors);
+    const std::string mark = "microaot: build kept in ";
+    const size_t at = errors.find(mark);
+    kept = at == std::string::npos ? "" : errors.substr(at + mark.size(), errors.find('\n', at) - at - mark.size());
+    return status;
+  };
+  const auto text = [&](const std::string& file) { return read_text(kept + "/lib/" + file); };
+  // Bit-exact with the untiled build too (float outputs are compared with the golden within its tolerance).
+  const auto outputs = [&] {
+    std::vector<std::vector<uint8_t>> files;
+    for (size_t j = 0; fs::exists(tmp_ + "/run_" + name + "/output" + std::to_string(j) + ".bin"); ++j) {
+      files.push_back(read_file(tmp_ + "/run_" + name + "/output" + std::to_string(j) + ".bin"));
+    }
+    return files;
+  };
+  std::string errors;
+  EXPECT_EQ(run_kept({"--tiling", "off"}, errors), 0) << errors;
+  const json whole = json::parse(text("report.json"));
+  remove_dir(kept);
+  EXPECT_TRUE(whole["bands"].empty());
+  EXPECT_EQ(whole["untiled_bound_bytes"], whole["lower_bound_bytes"]);
+  const int64_t floor = whole["tiling_floor_bytes"];
+  EXPECT_GT(floor, 0);
+  expect_outputs_match_golden(name);
+  const std::vector<std::vector<uint8_t>> untiled = outputs();
+  EXPECT_FALSE(untiled.empty());
+  std::vector<int64_t> met;
+  for (int64_t budget = whole["arena_buffer_bytes"].get<int64_t>() - 1;;) {
+    if (run_kept({"--ram-budget", std::to_string(budget)}, errors) != 0) {
+      EXPECT_NE(errors.find("the most tiling could reach is a classic bound of " + std::to_string(floor) + " bytes"),
+                std::string::npos)
+          << budget << ": " << errors;
+      EXPECT_EQ(kept, "") << "no build for a refused budget";
+      break;
+    }
+    const json r = json::parse(text("report.json"));
+    const int64_t arena = r["arena_bytes"], buffer = r["arena_buffer_bytes"];
+    EXPECT_LE(buffer, budget);
+    EXPECT_EQ(buffer, arena + r["arena_header_bytes"].get<int64_t>()) << budget;
+    EXPECT_EQ(r["ram_bytes"].get<int64_t>(), buffer + r["context_bytes"].get<int64_t>()) << budget;
+    EXPECT_NE(text("memory_map.h").find("MODEL_MEMORY_ARENA_SIZE " + std::to_string(arena) + "u"), std::string::npos)
+        << budget;
+    EXPECT_FALSE(r["bands"].empty()) << budget;
+    EXPECT_NE(text("memory_plan.txt").find("line buffer of"), std::string::npos) << budget;
+    if (check) check(r, text);
+    remove_dir(kept);
+    expect_outputs_match_golden(name);
+    EXPECT_TRUE(outputs() == untiled) << budget << ": outputs differ from the untiled build's";
+    met.push_back(budget);
+    if (HasFailure()) break;
+    budget = buffer - 1;
+  }
+  return met;
+}
+
 TEST_F(MemoryTest, RamBudgetSweepDownwardsRunsFusedBandsExactly) {
   MICROAOT_REQUIRE_SHARED();
-  const std::string name = "vww_mobilenet_int8";
-  const json whole = compile_report(name, {"--tiling", "off"});
-  EXPECT_TRUE(whole["bands"].empty());
-  const int64_t untiled = whole["arena_buffer_bytes"];
-  const int64_t bound = whole["untiled_bound_bytes"];
-  EXPECT_EQ(bound, whole["lower_bound_bytes"].get<int64_t>());
-  const int64_t floor = whole["tiling_floor_bytes"];
-  ASSERT_GT(floor, 0);
-  ASSERT_LT(floor, bound * 6 / 10);
-  int64_t previous = untiled;
-  for (const int64_t budget : {untiled - 1, untiled * 8 / 10, bound * 6 / 10}) {
-    const std::vector<std::string> flags = {"--ram-budget", std::to_string(budget)};
-    const json r = compile_report(name, flags);
-    EXPECT_LE(r["arena_buffer_bytes"].get<int64_t>(), budget);
-    EXPECT_LE(r["arena_buffer_bytes"].get<int64_t>(), previous);
-    previous = r["arena_buffer_bytes"];
-    EXPECT_EQ(r["arena_buffer_bytes"].get<int64_t>(), r["arena_bytes"].get<int64_t>() + r["arena_header_bytes"].get<int64_t>());
-    EXPECT_FALSE(r["bands"].empty()) << budget;
-    const auto text = [&](const std::string& file) {
-      const std::vector<uint8_t> bytes = read_file(tmp_ + "/" + name + "/" + file);
-      return std::string(bytes.begin(), bytes.end());
-    };
-    const std::string map = text("memory_map.h");
-    EXPECT_NE(map.find("MODEL_MEMORY_ARENA_SIZE " + std::to_string(r["arena_bytes"].get<int64_t>()) + "u"),
-              std::string::npos);
-    EXPECT_NE(text("memory_plan.txt").find("line buffer of"), std::string::npos);
-    expect_vector0_matches(name, flags);
-  }
-  std::string errors;
-  EXPECT_EQ(run_microaot_capture({"compile", model(name), "-o", tmp_ + "/floor", "--ram-budget",
-                                  std::to_string(floor / 2)},
-                                 errors),
-            1);
-  EXPECT_NE(errors.find("the most tiling could reach is a classic bound of " + std::to_string(floor) + " bytes"),
-            std::string::npos)
-      << errors;
+  const std::vector<int64_t> met = sweep_budgets_downwards("vww_mobilenet_int8");
+  ASSERT_GE(met.size(), 2u);
+  const int64_t bound = compile_report("vww_mobilenet_int8", {"--tiling", "off"})["untiled_bound_bytes"];
+  EXPECT_LT(met.back() * 10, bound * 6) << "the issue's target: VWW within 0.6x of its classic bound";
+}
+
+// The float model's chains: each budget's outputs bit for bit those of the untiled build.
+TEST_F(MemoryTest, RamBudgetSweepDownwardsRunsFloatBandsExactly) {
+  MICROAOT_REQUIRE_SHARED();
+  EXPECT_GE(sweep_budgets_downwards("vww_mobilenet_f32").size(), 2u);
 }
 
 // Residual ADDs inside chains (docs/tiling.md): IC's first ResNet block (conv, conv, conv, ADD of the first
-// conv's output) runs in bands, its skip rows kept in a line buffer; each budget met, the output exact.
+// conv's output) runs in bands at every budget of the sweep, its skip rows kept in a line buffer.
 TEST_F(MemoryTest, RamBudgetSweepRunsResidualBlocksInBandsExactly) {
   MICROAOT_REQUIRE_SHARED();
-  const std::string name = "ic_resnet8_int8";
-  const int64_t untiled = compile_report(name, {"--tiling", "off"})["arena_buffer_bytes"];
-  for (const int64_t budget : {untiled - 1, untiled * 8 / 10}) {
-    const std::vector<std::string> flags = {"--ram-budget", std::to_string(budget)};
-    const json r = compile_report(name, flags);
-    EXPECT_LE(r["arena_buffer_bytes"].get<int64_t>(), budget);
+  const auto residual_in_bands = [](const json& r, const FileText& text) {
     const auto residual = [](const json& chain) { return !chain["residual_adds"].empty(); };
     EXPECT_TRUE(std::any_of(r["bands"].begin(), r["bands"].end(), residual)) << r["bands"].dump();
-    const std::vector<uint8_t> plan = read_file(tmp_ + "/" + name + "/memory_plan.txt");
-    EXPECT_NE(std::string(plan.begin(), plan.end()).find("residual ADD, its skip rows read from"), std::string::npos);
-    expect_vector0_matches(name, flags);
-  }
+    EXPECT_NE(text("memory_plan.txt").find("residual ADD, its skip rows read from"), std::string::npos);
+  };
+  EXPECT_GE(sweep_budgets_downwards("ic_resnet8_int8", residual_in_bands).size(), 2u);
 }
 
 TEST_F(MemoryTest, IoOutsideTheArenaKeepsResultsAndShrinksTheArena) {
@@ -228,6 +281,10 @@ TEST_F(MemoryTest, IoOutsideTheArenaKeepsResultsAndShrinksTheArena) {
     EXPECT_GT(out["io_buffer_bytes"].get<int64_t>(), 0);
     EXPECT_TRUE(out["inputs"][0]["offset"].is_null());
     EXPECT_LE(out["arena_bytes"].get<int64_t>(), in["arena_bytes"].get<int64_t>()) << name;
+    if (name == "vww_mobilenet_f32") {  // fused bands with I/O in the arena and outside it
+      EXPECT_FALSE(in["bands"].empty());
+      EXPECT_FALSE(out["bands"].empty());
+    }
     ASSERT_NO_FATAL_FAILURE(expect_vector0_matches(name, {"--io-in-arena", "off"}));
   }
 }
@@ -251,6 +308,7 @@ TEST_F(MemoryTest, PoolsSpillWhatDoesNotFitTheFirstMemory) {
   EXPECT_LE(r["pools"][0]["used_bytes"].get<int64_t>(), 16 * 1024);
   EXPECT_GT(r["pools"][1]["used_bytes"].get<int64_t>(), 0);
   EXPECT_EQ(r["arena_bytes"], r["pools"][0]["used_bytes"]);
+  EXPECT_FALSE(r["bands"].empty()) << "fused bands beside static pools";
   ASSERT_NO_FATAL_FAILURE(expect_vector0_matches("vww_mobilenet_int8", pools));
   std::vector<std::string> pools_io_outside = pools;
   pools_io_outside.insert(pools_io_outside.end(), {"--io-in-arena", "off"});
@@ -330,6 +388,26 @@ TEST_F(MemoryTest, TwoModelsShareOneArena) {
   for (const std::string& exe : {tmp_ + "/build/shared", tmp_ + "/shared_make"}) {
     ASSERT_NO_FATAL_FAILURE(expect_shared_arena_program_passes(exe));
   }
+}
+
+// Fused bands in a shared arena (docs/tiling.md): VWW and IC, each running chains, compiled into one folder as
+// the program's kws and ad; the arena bookkeeping of shared_arena_test.c holds and both outputs stay exact.
+TEST_F(MemoryTest, ModelsWithFusedBandsShareOneArena) {
+  MICROAOT_REQUIRE_SHARED();
+  const std::string out = tmp_ + "/both";
+  ASSERT_EQ(run_microaot({"compile", model("vww_mobilenet_int8"), model("ic_resnet8_int8"), "--module-name", "kws,ad",
+                          "-o", out}),
+            0);
+  for (const char* module : {"kws", "ad"}) {
+    EXPECT_FALSE(read_json(out + "/" + module + "/report.json")["bands"].empty()) << module;
+  }
+  fs::copy_file(std::string(MICROAOT_E2E_DIR) + "/shared_arena_test.c", tmp_ + "/main.c");
+  ASSERT_EQ(make_program(tmp_, "include both/microaot_models.mk\n"
+                               "CFLAGS = -std=c99 -Wall -Wextra -Werror -O2 $(MICROAOT_MODELS_CFLAGS)\n",
+                         "shared_make", "main.c $(MICROAOT_MODELS_SRCS)"),
+            "");
+  ASSERT_NO_FATAL_FAILURE(
+      expect_shared_arena_program_passes(tmp_ + "/shared_make", "vww_mobilenet_int8", "ic_resnet8_int8"));
 }
 
 }  // namespace
