@@ -14,7 +14,8 @@ to the model, which only VWW would) and prints estimate against measurement per 
 
 MobileNetV2-224 runs at --optimize balanced on 150,528 pseudo-random bytes (random.Random(34)); the shared
 models on their vector 0. Results are kept in --work: a build already there is not run again (--again: run
-all). --no-mnv2 leaves MobileNetV2 out (its M4 runs take minutes each). Only Debian's python3 is needed.
+all). Without --mnv2 MobileNetV2 is left out (its M4 runs take a minute or more each); --only picks models.
+Only Debian's python3 is needed.
 """
 import argparse
 import json
