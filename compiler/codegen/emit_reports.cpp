@@ -364,9 +364,13 @@ nlohmann::json bands_json(const CompiledModel& model) {
     nlohmann::json layers = nlohmann::json::array();  // what the cost model counts, per layer
     const std::vector<BandLayerWork> work = band_layer_work(c.layers, c.schedule);
     for (size_t i = 0; i < c.layers.size(); ++i) {
+      const BandLayer& l = c.layers[i];
       layers.push_back({{"step", c.first_step + static_cast<int>(i)}, {"calls", work[i].calls},
-                        {"halo_bytes", work[i].halo_bytes}, {"weights", c.layers[i].weights},
-                        {"channels", c.layers[i].channels}, {"output_rows", c.layers[i].output_rows},
+                        {"halo_bytes", work[i].halo_bytes}, {"moved_bytes", work[i].moved_bytes},
+                        {"weights", l.weights}, {"channels", l.channels}, {"output_rows", l.output_rows},
+                        {"input_bytes", l.input_rows * l.input_row_bytes},
+                        {"family", band_cost_constants(l.family).name}, {"in_place_untiled", l.in_place_untiled},
+                        {"estimated_extra_instructions", band_layer_cost(l, work[i])},
                         {"macs", model.macs[static_cast<size_t>(c.first_step) + i]}});
     }
     nlohmann::json adds = nlohmann::json::array();

@@ -29,6 +29,14 @@ int64_t int_field(const KernelCall& call, const std::string& field) {
 
 bool is_pool(const KernelCall& call) { return call.info().params->name.rfind("pool_2d", 0) == 0; }
 
+// The cost model's family of a convolution, depthwise convolution or pool (memory/band_cost.def).
+BandFamily family_of(const KernelCall& call) {
+  if (is_pool(call)) return BandFamily::kPool;
+  if (call.info().params->name.rfind("depthwise", 0) == 0) return BandFamily::kDepthwise;
+  const bool pointwise = int_field(call, "filter_height") == 1 && int_field(call, "filter_width") == 1;
+  return pointwise ? BandFamily::kPointwise : BandFamily::kConv;
+}
+
 int64_t row_bytes(const Tensor& t) {
   return t.shape.size() == 4 && t.shape[1] > 0 ? t.byte_size() / t.shape[1] : 0;
 }
@@ -49,6 +57,7 @@ bool residual_add(const CompiledModel& model, size_t step, BandLayer& layer) {
   layer.input_rows = layer.output_rows = out.shape[1];
   layer.input_row_bytes = layer.output_row_bytes = row_bytes(out);
   layer.channels = out.shape[3];
+  layer.family = BandFamily::kAdd;
   return int_field(call, "flat_size") == out.num_elements() && layer.output_row_bytes > 0;
 }
 
@@ -83,6 +92,7 @@ bool layout_head(const CompiledModel& model, size_t step, BandLayer& layer) {
   layer.output_row_bytes = row_bytes(out);
   layer.channels = out.shape[3];
   layer.layout_head = true;
+  layer.family = BandFamily::kLayout;
   return layer.output_row_bytes > 0;
 }
 
@@ -112,6 +122,7 @@ bool band_layer(const CompiledModel& model, size_t step, BandLayer& layer) {
   layer.output_row_bytes = row_bytes(out);
   layer.weights = !pool && op.inputs.size() > 1 ? model.graph.tensor(op.inputs[1]).num_elements() : 0;
   layer.channels = out.shape[3];
+  layer.family = family_of(call);
   return layer.output_rows >= 2 && layer.input_rows == in.shape[1] && layer.output_rows == out.shape[1] &&
          layer.input_row_bytes > 0 && layer.output_row_bytes > 0;
 }
@@ -223,6 +234,7 @@ std::vector<FusedChain> band_candidates(const CompiledModel& model) {
   std::vector<int> readers_end(n, -1);
   for (size_t s = 0; s < n; ++s) {
     ok[s] = band_layer(model, s, layers[s]);
+    layers[s].in_place_untiled = s < model.planned_variants.size() && model.planned_variants[s] != KernelVariant::kPlain;
     if (ok[s]) readers_end[s] = last_reader(model, s);
   }
   for (size_t first = 0; first < n; ++first) {

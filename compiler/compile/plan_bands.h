@@ -10,7 +10,8 @@ namespace microaot {
 
 // Every chain the AOT executor could run band by band: each sub-chain of two or more consecutive
 // row-streamable calls (a convolution, depthwise convolution or windowed pool over one image, each taking the
-// previous one's output, which nothing else reads), at each band height.
+// previous one's output, which nothing else reads), at each band height. The cost model credits the layers
+// whose in-place variant the untiled plan runs (model.planned_variants, set by planning without chains).
 std::vector<FusedChain> band_candidates(const CompiledModel& model);
 
 // The tensor records with `chains` applied: a chain runs in its first step (the later ones do nothing), so

@@ -477,16 +477,13 @@ constexpr int64_t kFreeTilingPercent = 2;
 void plan_with_bands(CompiledModel& model, const std::vector<BufferRecord>& tensors) {
   model.chains.clear();
   model.base_instructions = base_instructions(model);
+  place_buffers(model, tensors);  // untiled: the in-place variants the candidates' costs credit
   const std::vector<FusedChain> candidates = band_candidates(model);
   const int64_t unlimited = INT64_MAX / 4;
   model.tiling_floor_bytes =
       banded_bound(model, tensors, choose_bands(model, tensors, candidates, unlimited, 0));
-  if (is_graph(model) || !model.options.tiling) {  // the interpreter runs whole steps: no bands
-    place_buffers(model, tensors);
-    return;
-  }
+  if (is_graph(model) || !model.options.tiling) return;  // the interpreter runs whole steps: no bands
   const int64_t budget = model.options.ram_budget;
-  place_buffers(model, tensors);
   if (budget <= 0) {  // the cheap chains, kept only when the plan they give is smaller
     std::vector<FusedChain> chains =
         choose_bands(model, tensors, candidates, model.base_instructions * kFreeTilingPercent / 100, 0);

@@ -183,7 +183,11 @@ std::vector<BandLayerWork> band_layer_work(const std::vector<BandLayer>& layers,
   std::vector<BandLayerWork> work(layers.size());
   std::vector<int64_t> read_end(layers.size(), 0);
   for (const BandAction& a : schedule.actions) {
-    if (!a.is_call) continue;
+    if (!a.is_call) {
+      const size_t b = static_cast<size_t>(a.move.buffer);
+      work[b].moved_bytes += a.move.count * layers[b].output_row_bytes;
+      continue;
+    }
     const BandCall& c = a.call;
     const size_t l = static_cast<size_t>(c.layer);
     ++work[l].calls;
@@ -193,18 +197,34 @@ std::vector<BandLayerWork> band_layer_work(const std::vector<BandLayer>& layers,
   return work;
 }
 
-namespace {
-constexpr int64_t kCallInstructions = 400;
-constexpr int64_t kHaloInstructionsPerByte = 3;
-constexpr int64_t kMovedInstructionsPerByte = 1;
-}  // namespace
+const BandCostConstants& band_cost_constants(BandFamily family) {
+  static const BandCostConstants table[] = {
+#define MICROAOT_BAND_FAMILY(id, name, call, call_per_channel, halo_milli, moved_milli, in_place_milli) \
+  {name, call, call_per_channel, halo_milli, moved_milli, in_place_milli},
+#include "memory/band_cost.def"
+#undef MICROAOT_BAND_FAMILY
+  };
+  const auto i = static_cast<size_t>(family);
+  MICROAOT_CHECK(i < sizeof(table) / sizeof(table[0]), "band family without cost constants");
+  return table[i];
+}
+
+int64_t band_layer_cost(const BandLayer& layer, const BandLayerWork& work, const BandCostConstants& k) {
+  const int64_t extra_calls = std::max<int64_t>(0, work.calls - 1);
+  int64_t milli = work.halo_bytes * k.halo_milli + work.moved_bytes * k.moved_milli;
+  if (layer.in_place_untiled) milli -= layer.input_rows * layer.input_row_bytes * k.in_place_milli;
+  const int64_t whole = extra_calls * (k.call + k.call_per_channel * layer.channels);
+  return whole + (milli >= 0 ? milli / 1000 : -((-milli) / 1000));
+}
+
+int64_t band_layer_cost(const BandLayer& layer, const BandLayerWork& work) {
+  return band_layer_cost(layer, work, band_cost_constants(layer.family));
+}
 
 int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& schedule) {
-  int64_t cost = schedule.moved_bytes * kMovedInstructionsPerByte;
   const std::vector<BandLayerWork> work = band_layer_work(layers, schedule);
-  for (size_t l = 0; l < layers.size(); ++l) {
-    cost += (work[l].calls - 1) * kCallInstructions + work[l].halo_bytes * kHaloInstructionsPerByte;
-  }
+  int64_t cost = 0;
+  for (size_t l = 0; l < layers.size(); ++l) cost += band_layer_cost(layers[l], work[l]);
   return cost;
 }
 

@@ -15,6 +15,21 @@ namespace microaot {
 constexpr int kNoSkip = -2;
 constexpr int kChainInput = -1;
 
+// The kernel family of a band layer, which sets its costs per call and per byte (memory/band_cost.def).
+enum class BandFamily {
+#define MICROAOT_BAND_FAMILY(id, name, call, call_per_channel, halo_milli, moved_milli, in_place_milli) id,
+#include "memory/band_cost.def"
+#undef MICROAOT_BAND_FAMILY
+};
+
+// One family's constants (band_cost.def): per extra call, per extra call and channel, and thousandths of an
+// instruction per halo byte, per byte moved, per input byte an untiled in-place variant copies.
+struct BandCostConstants {
+  const char* name;
+  int64_t call, call_per_channel, halo_milli, moved_milli, in_place_milli;
+};
+const BandCostConstants& band_cost_constants(BandFamily family);
+
 // One layer's rows: output row y reads input rows y * stride - pad + [0, extent) clipped to the input. A
 // residual ADD (extent 1, stride 1, no padding) also reads row y of its skip operand: the chain's input or an
 // earlier layer's output, whose line buffer then keeps the rows the ADD has yet to read.
@@ -35,6 +50,9 @@ struct BandLayer {
   // layout op) and its output channels.
   int64_t weights = 0;
   int64_t channels = 0;
+  BandFamily family = BandFamily::kConv;
+  // Whether the untiled plan runs the layer's in-place variant (_overlap), whose row copies a chain saves.
+  bool in_place_untiled = false;
 };
 
 // Layer `layer` computes its output rows [first_row, end_row) from its input rows [input_first, input_end),
@@ -105,17 +123,24 @@ struct FusedChain {
   bool contains(int step) const { return step >= first_step && step <= last_step; }
 };
 
-// Per layer of a schedule: its calls, and the bytes of input rows its calls read that the previous call
-// read already (halo rows set up again, such as the depthwise ring's widening).
+// Per layer of a schedule: its calls, the bytes of input rows its calls read that the previous call read
+// already (halo rows set up again, such as the depthwise ring's widening), and the bytes moved to the front of
+// its line buffer.
 struct BandLayerWork {
   int64_t calls = 0;
   int64_t halo_bytes = 0;
+  int64_t moved_bytes = 0;
 };
 std::vector<BandLayerWork> band_layer_work(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
 
-// The cost model's extra instructions of running `layers` band by band (docs/tiling.md, "The cost model": the
-// constants in bands.cpp, fitted to measured chains): per extra call of a layer its set-up, per byte of halo
-// rows read again, per byte moved in the line buffers.
+// The cost model's extra instructions of one layer run band by band (docs/tiling.md, "The cost model"; its
+// family's constants in band_cost.def, fitted to measured chains): per extra call its set-up (fixed and per
+// output channel), per byte of halo rows read again, per byte moved in its line buffer, less the row copies of
+// the in-place variant the untiled plan runs (negative when that saving is larger).
+int64_t band_layer_cost(const BandLayer& layer, const BandLayerWork& work, const BandCostConstants& k);
+int64_t band_layer_cost(const BandLayer& layer, const BandLayerWork& work);  // the family's constants
+
+// The sum of band_layer_cost over the layers of a schedule: may be negative (a chain cheaper than whole layers).
 int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
 
 // A band call's shape: its input rows, output rows and top padding. Calls of one layer with the same shape
