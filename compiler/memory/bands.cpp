@@ -203,7 +203,8 @@ int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& sch
   int64_t cost = schedule.moved_bytes * kMovedInstructionsPerByte;
   const std::vector<BandLayerWork> work = band_layer_work(layers, schedule);
   for (size_t l = 0; l < layers.size(); ++l) {
-    cost += (work[l].calls - 1) * kCallInstructions + work[l].halo_bytes * kHaloInstructionsPerByte;
+    cost += (work[l].calls - 1) * (kCallInstructions + layers[l].call_setup) +
+            work[l].halo_bytes * kHaloInstructionsPerByte;
   }
   return cost;
 }

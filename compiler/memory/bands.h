@@ -35,6 +35,9 @@ struct BandLayer {
   // layout op) and its output channels.
   int64_t weights = 0;
   int64_t channels = 0;
+  // The instructions each call of the layer spends again beyond that set-up: a DSP palette kernel's decode of
+  // its weights, once per call (compile/plan_bands.cpp); 0 for the others.
+  int64_t call_setup = 0;
 };
 
 // Layer `layer` computes its output rows [first_row, end_row) from its input rows [input_first, input_end),
@@ -114,8 +117,8 @@ struct BandLayerWork {
 std::vector<BandLayerWork> band_layer_work(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
 
 // The cost model's extra instructions of running `layers` band by band (docs/tiling.md, "The cost model": the
-// constants in bands.cpp, fitted to measured chains): per extra call of a layer its set-up, per byte of halo
-// rows read again, per byte moved in the line buffers.
+// constants in bands.cpp, fitted to measured chains): per extra call of a layer its set-up (and the layer's own
+// call_setup), per byte of halo rows read again, per byte moved in the line buffers.
 int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
 
 // A band call's shape: its input rows, output rows and top padding. Calls of one layer with the same shape

@@ -97,7 +97,9 @@ bool is_matrix_product(const ConvGeometry& g) {
 bool use_dsp_palette(const Graph& graph, const Op& op, const Target& target, KernelCall& call, const ConvGeometry& g,
                      int64_t pixels) {
   const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
-  if (is_matrix_product(g)) return use_packed_palette_weights(graph, op, target, call, filter, g.output_c, g.input_c, pixels);
+  if (is_matrix_product(g)) {
+    return use_packed_palette_weights(graph, op, target, call, filter, g.output_c, g.input_c, pixels);
+  }
   return use_packed_kxk_palette_weights(graph, target, call, filter, g.output_c, g.filter_h * g.filter_w * g.input_c);
 }
 
