@@ -227,7 +227,7 @@ $levels
 **Compressed weights** (docs/compressed-weights.md): each MLPerf model clustered to 16 values per output channel
 (\`--cluster-weights 16\`, lossy) and compiled at \`--optimize balanced\`: with its default, which stores as palettes
 (indices and tables, decoded inside the DSP palette kernels) only the layers whose palette kernel stays within
-about 15% of the packed kernel's instructions and loses no in-place plan, and with \`--compress-weights lossless\`
+about 15% of the packed kernel's instructions, its in-place decodes counted, and with \`--compress-weights lossless\`
 (every layer whose palette is smaller; the DSP palette kernels where one takes the layer, else the portable
 ones); beside \`balanced\` unclustered. *palettised*: the layers
 and their weights' bytes, int8 → indices + tables (report.json); *weights.c*, *code*, *RAM*: as below;

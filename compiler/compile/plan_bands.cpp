@@ -105,9 +105,6 @@ bool band_layer(const CompiledModel& model, size_t step, BandLayer& layer) {
   if (call.stem == kRemapStem) return layout_head(model, step, layer);
   if (streamable_params().count(call.info().params->name) == 0) return residual_add(model, step, layer);
   if (call.stem.find("_global") != std::string::npos || op.inputs.empty() || op.outputs.size() != 1) return false;
-  // The DSP palette kernels decode their weights once per call: on row ranges, once per band (IC's first block,
-  // banded: +8% of its instructions more).
-  if (decodes_once_per_call(call.stem)) return false;
   if (int_field(call, "batches") != 1) return false;
   const Tensor& in = model.graph.tensor(op.inputs[0]);
   const Tensor& out = model.graph.tensor(op.outputs[0]);
@@ -123,6 +120,8 @@ bool band_layer(const CompiledModel& model, size_t step, BandLayer& layer) {
   layer.weights = !pool && op.inputs.size() > 1 ? model.graph.tensor(op.inputs[1]).num_elements() : 0;
   layer.channels = out.shape[3];
   layer.family = family_of(call);
+  // A DSP palette kernel decodes its weights once per call: once per band here, which the cost model counts.
+  layer.call_setup = palette_decode_per_call(model.graph, call);
   return layer.output_rows >= 2 && layer.input_rows == in.shape[1] && layer.output_rows == out.shape[1] &&
          layer.input_row_bytes > 0 && layer.output_row_bytes > 0;
 }

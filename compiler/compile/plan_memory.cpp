@@ -12,6 +12,7 @@
 #include "memory/plan_check.h"
 #include "memory/planners.h"
 #include "memory/pools.h"
+#include "ops/palette_weights.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
@@ -64,7 +65,7 @@ std::vector<Candidate> in_place_candidates(const CompiledModel& model) {
       continue;
     }
     for (const InPlaceOption& option : handler.in_place(model.graph, op)) {
-      // Only a variant the chosen kernel has (the DSP palette kernel computes whole channels: no overlap).
+      // Only a variant the chosen kernel has.
       if (kernel_registry().find(model.calls[step].stem, option.variant) == nullptr) continue;
       MICROAOT_CHECK(option.input >= 0 && option.input < static_cast<int>(op.inputs.size()) && option.output >= 0 &&
                          option.output < static_cast<int>(op.outputs.size()),
@@ -88,6 +89,10 @@ std::vector<Candidate> in_place_candidates(const CompiledModel& model) {
       });  // x + x offers the same input twice
       if (duplicate) continue;
       candidates.push_back({step, OverlapPermit{out_record->second, in_record->second, option.max_shift}, option});
+      // The DSP palette kernels' overlap flavors hold a chunk of output rows (a decode per chunk).
+      if (option.variant == KernelVariant::kOverlap) {
+        candidates.back().option.scratch_bytes *= overlap_chunk_rows(model.calls[step]);
+      }
     }
   }
   return candidates;

@@ -53,6 +53,9 @@ struct BandLayer {
   BandFamily family = BandFamily::kConv;
   // Whether the untiled plan runs the layer's in-place variant (_overlap), whose row copies a chain saves.
   bool in_place_untiled = false;
+  // The instructions each call of the layer spends again beyond that set-up: a DSP palette kernel's decode of
+  // its weights, once per call (compile/plan_bands.cpp); 0 for the others.
+  int64_t call_setup = 0;
 };
 
 // Layer `layer` computes its output rows [first_row, end_row) from its input rows [input_first, input_end),
@@ -134,8 +137,8 @@ struct BandLayerWork {
 std::vector<BandLayerWork> band_layer_work(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
 
 // The cost model's extra instructions of one layer run band by band (docs/tiling.md, "The cost model"; its
-// family's constants in band_cost.def, fitted to measured chains): per extra call its set-up (fixed and per
-// output channel), per byte of halo rows read again, per byte moved in its line buffer, less the row copies of
+// family's constants in band_cost.def): per extra call its set-up (fixed, per output channel and the layer's own
+// call_setup), per byte of halo rows read again, per byte moved in its line buffer, less the row copies of
 // the in-place variant the untiled plan runs (negative when that saving is larger).
 int64_t band_layer_cost(const BandLayer& layer, const BandLayerWork& work, const BandCostConstants& k);
 int64_t band_layer_cost(const BandLayer& layer, const BandLayerWork& work);  // the family's constants

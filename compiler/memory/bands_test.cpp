@@ -121,6 +121,18 @@ TEST(Bands, ConvDepthwisePointwiseChainsAreExactForEveryBandHeight) {
   for (int64_t rows : {1, 2, 3, 5, 8, 24}) expect_exact(layers, rows);
 }
 
+// A layer's call_setup (a DSP palette kernel's decode, once per call) is counted once per extra call of the
+// layer: the same schedule costs exactly calls - 1 set-ups more.
+TEST(Bands, CostCountsEachLayersSetUpPerExtraCall) {
+  std::vector<BandLayer> layers = {layer(40, 3, 1, 1), layer(40, 1, 1, 0)};
+  const BandSchedule s = schedule_bands(layers, 4);
+  const int64_t plain = bands_cost(layers, s);
+  layers[1].call_setup = 1000;
+  const std::vector<BandLayerWork> work = band_layer_work(layers, s);
+  ASSERT_GT(work[1].calls, 1);
+  EXPECT_EQ(bands_cost(layers, s), plain + (work[1].calls - 1) * 1000);
+}
+
 TEST(Bands, LineBuffersHoldOnlyTheWindow) {
   const std::vector<BandLayer> layers = {layer(40, 3, 1, 1), layer(40, 3, 1, 1)};
   const BandSchedule s = schedule_bands(layers, 1);

@@ -276,8 +276,10 @@ TEST(ConvHandler, PointwiseTakesThePackedKernelWithTheDspExtension) {
 }
 
 // Balanced's default on a DSP cpu (palettes only where the DSP palette kernel pays): a 1x1 layer of 3 values per
-// channel over 16x16 pixels takes it (2-bit indices, the packed kernels' output step table after them); over 4x4
-// pixels its decode does not pay, and a depth that is not whole words does not fit: both keep the packed kernel.
+// channel over 16x16 pixels takes it (2-bit indices, the packed kernels' output step table after them); where the
+// plan could write its output over its input, the overlap flavor's decode per chunk of 4 rows is counted and does
+// not pay; over 4x4 pixels its decode does not pay, and a depth that is not whole words does not fit: all keep the
+// packed kernel.
 TEST(ConvHandler, PointwiseTakesTheDspPaletteKernelWhereItsDecodePays) {
   Spec s;
   s.input = {1, 16, 16, 64}, s.filter = {8, 1, 1, 64}, s.output = {1, 16, 16, 8};
@@ -286,8 +288,9 @@ TEST(ConvHandler, PointwiseTakesTheDspPaletteKernelWhereItsDecodePays) {
   balanced.optimize_balanced = true;
   balanced.compress_bits = default_compress_bits(balanced);
   balanced.compress_fast_only = default_compress_fast_only(balanced);
-  Graph sole_reader = build(s);  // the plan could write the output over the input: the default keeps int8 weights
+  Graph sole_reader = build(s);  // in place: 4 decodes (chunks of 64 pixels) of 512 weights for 256 pixels
   EXPECT_EQ(lower_in_place_for_test(sole_reader, balanced).info().function(), "microaot_conv_2d_s8_packed_raw");
+  EXPECT_FALSE(packed_palette_pays(2, 256, 8, 64, 4));
   Graph g = build(s);
   g.outputs.push_back(g.ops[0].inputs[0]);  // the input outlives the layer: nothing to lose
   const KernelCall call = lower_in_place_for_test(g, balanced);

@@ -162,21 +162,21 @@ bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& w
   return true;
 }
 
-int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth) {
+int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth, int64_t decodes) {
   const int64_t decode = bits == 2 || bits == 4 ? kPaletteDecodeCostWhole : bits == 3 ? kPaletteDecodeCost3
                                                                                      : kPaletteDecodeCostOther;
-  return decode * units * depth + kPalettePixelQuadCost * pixels * ((units + 3) / 4) +
+  return decode * units * depth * decodes + kPalettePixelQuadCost * pixels * ((units + 3) / 4) +
          pixels * units * depth * kPaletteMacCostPercent / 100;
 }
 
-bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth) {
-  return packed_palette_extra(bits, pixels, units, depth) * 100 <= kPaletteMaxExtraPercent * pixels * units * depth;
+bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth, int64_t decodes) {
+  return packed_palette_extra(bits, pixels, units, depth, decodes) * 100 <= kPaletteMaxExtraPercent * pixels * units * depth;
 }
 
 namespace {
 
 // Whether no op but `op` reads its input and it is not a graph output: the memory plan may then write the
-// output over it, which the DSP palette kernel cannot do (it reads every pixel again for each four channels).
+// output over it, through the kernel's overlap flavor.
 bool input_dies_at(const Graph& graph, const Op& op) {
   const int storage = graph.storage_of(op.inputs[0]);
   const auto reads = [&](const std::vector<int>& ids) {
@@ -187,9 +187,15 @@ bool input_dies_at(const Graph& graph, const Op& op) {
                       [&](const Op& other) { return other.outputs != op.outputs && reads(other.inputs); });
 }
 
-// Whether the default (compress_fast_only) leaves `op`'s weights int8 to keep an in-place plan.
-bool keeps_in_place(const Graph& graph, const Op& op, const Target& target, const Tensor& weights) {
-  return target.compress_fast_only && weights.lut_bits == 0 && input_dies_at(graph, op);
+// The times the 1x1 DSP palette kernel decodes the weights of `call` (lowered for conv_2d_s8): once, or where the
+// plan may run the layer in place, once per chunk of its overlap flavor (microaot_packed_palette_overlap_rows).
+int64_t packed_palette_decodes(const Graph& graph, const Op& op, const KernelCall& call) {
+  if (!input_dies_at(graph, op)) return 1;
+  KernelCall palette = call;
+  palette.stem = kPackedPaletteStem;
+  const ParamValue* height = call.params.find("output_height");
+  const int64_t rows = height != nullptr ? height->integer : 1, chunk = overlap_chunk_rows(palette);
+  return (rows + chunk - 1) / chunk;
 }
 
 // Whether the DSP palette kernel must pay against the packed kernel: at the default, where the alternative is the
@@ -223,12 +229,11 @@ bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& 
       !packed_refusal(target, units, 0).empty()) {
     return false;
   }
-  // The default never trades RAM for flash: where the layer could update its input in place, palettes only
-  // when --compress-weights asks (clustered KWS: +7,232 B of RAM for -4,032 B of weights otherwise).
-  if (keeps_in_place(graph, op, target, weights)) return false;
   const std::vector<int8_t> rows = constant_values<int8_t>(weights);
   const Palette palette = allowed_palette(target, weights, rows, units, depth);
-  if (palette.bits == 0 || (must_pay(target, weights) && !packed_palette_pays(palette.bits, pixels, units, depth))) {
+  if (palette.bits == 0 || (must_pay(target, weights) &&
+                            !packed_palette_pays(palette.bits, pixels, units, depth,
+                                                 packed_palette_decodes(graph, op, call)))) {
     return false;
   }
   KernelCall packed = call;
@@ -241,8 +246,8 @@ bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& 
 
 bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, KernelCall& call, const Tensor& weights,
                                     int32_t units, int32_t window) {
-  // Never at the default: it has no in-place variant and is not cut in fused bands (a decode per band), and its
-  // scratch (a block of up to 10 KB) and code would cost the RAM and flash the default keeps.
+  // Never at the default: its scratch (a block of up to 10 KB) and code would cost the RAM and flash the default
+  // keeps, and in fused bands it decodes once per band.
   if (must_pay(target, weights) || !target.kernels_use_dsp() || !MICROAOT_PACKED_KXK_PALETTE_FITS(window) ||
       !packed_refusal(target, units, 0).empty()) {
     return false;
@@ -355,8 +360,35 @@ int64_t palette_row_elements(const KernelCall& call) {
 
 }  // namespace
 
-bool decodes_once_per_call(const std::string& stem) {
-  return stem == kPackedPaletteStem || stem == kPackedKxkPaletteStem || stem == kWidenedPaletteStem;
+int64_t palette_decode_per_call(const Graph& graph, const KernelCall& call) {
+  if (call.stem != kPackedPaletteStem && call.stem != kPackedKxkPaletteStem && call.stem != kWidenedPaletteStem) {
+    return 0;
+  }
+  const PaletteFacts facts = palette_facts(graph, call);
+  const int64_t per_weight = facts.bits == 2 || facts.bits == 4 ? kPaletteDecodeCostWhole
+                             : facts.bits == 3                  ? kPaletteDecodeCost3
+                                                                : kPaletteDecodeCostOther;
+  return per_weight * facts.int8_bytes;
+}
+
+int64_t overlap_chunk_rows(const KernelCall& call) {
+  const auto field = [&](const char* name) {
+    const ParamValue* v = call.params.find(name);
+    return static_cast<int32_t>(v != nullptr ? v->integer : 0);
+  };
+  if (call.stem == kWidenedPaletteStem) {
+    return microaot_palette_chunk_rows(field("output_width"), field("output_height"), 0);
+  }
+  if (call.stem != kPackedPaletteStem && call.stem != kPackedKxkPaletteStem) return 1;
+  microaot_conv_2d_params_q p{};
+  p.output_width = field("output_width");
+  p.output_height = field("output_height");
+  p.output_depth = field("output_depth");
+  p.filter_height = field("filter_height");
+  p.filter_width = field("filter_width");
+  p.input_depth = field("input_depth");
+  return call.stem == kPackedPaletteStem ? microaot_packed_palette_overlap_rows(&p)
+                                         : microaot_packed_kxk_palette_overlap_rows(&p);
 }
 
 PaletteFacts palette_facts(const Graph& graph, const KernelCall& call) {

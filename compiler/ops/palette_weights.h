@@ -64,8 +64,9 @@ bool use_palette_weights(const Target& target, KernelCall& call, const Tensor& w
 inline const char* const kPackedPaletteStem = "conv_2d_s8_packed_palette";
 constexpr int64_t kPaletteDecodeCostWhole = 4, kPaletteDecodeCost3 = 9, kPaletteDecodeCostOther = 12;
 constexpr int64_t kPalettePixelQuadCost = 19, kPaletteMacCostPercent = 5, kPaletteMaxExtraPercent = 17;
-int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth);
-bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth);
+// `decodes`: the times a call decodes the weights (its overlap flavor once per chunk of rows).
+int64_t packed_palette_extra(int bits, int64_t pixels, int32_t units, int32_t depth, int64_t decodes = 1);
+bool packed_palette_pays(int bits, int64_t pixels, int32_t units, int32_t depth, int64_t decodes = 1);
 
 // The k x k DSP palette kernel (microaot_conv_2d_s8_packed_kxk_palette): a block of channels decoded, then the
 // packed k x k kernel's gathered and widened windows against it in the _w16 row loops. Against the packed k x k
@@ -76,9 +77,9 @@ inline const char* const kPackedKxkPaletteStem = "conv_2d_s8_packed_kxk_palette"
 
 // Turns `call` (lowered for conv_2d_s8, a 1x1 filter without padding) into a call of the DSP palette kernel over
 // the palette of `weights` and the packed kernels' output step's table, when --compress-weights allows the
-// palette, it is smaller than the weights, the packed kernel takes the layer and the decode pays, and (at the
-// fast-only default) the memory plan could not write the output over the input instead; else false, `call`
-// unchanged.
+// palette, it is smaller than the weights, the packed kernel takes the layer and (at the fast-only default) the
+// decode pays, counted once per chunk of rows where the plan may write the output over the input (the overlap
+// flavor); else false, `call` unchanged.
 bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& target, KernelCall& call,
                                 const Tensor& weights, int32_t units, int32_t depth, int64_t pixels);
 // The same for a k x k CONV_2D (any window the packed k x k kernel takes) through the k x k DSP palette kernel,
@@ -114,9 +115,14 @@ inline const char* const kWidenedPaletteStem = "depthwise_conv_2d_s8_widened_pal
 bool use_widened_palette_weights(const Target& target, KernelCall& call, const Tensor& weights,
                                  const std::vector<int8_t>& rows, int32_t channels, int32_t taps);
 
-// Whether the palette kernel `stem` decodes its weights once per call (the DSP ones): on row ranges (fused bands) it
-// would decode them once per band, so such calls run whole.
-bool decodes_once_per_call(const std::string& stem);
+// The instructions a DSP palette kernel's call spends decoding its weights (they decode once per call; the
+// portable ones once per output row): on row ranges (fused bands) each band's call decodes them again, which the
+// band cost model counts (BandLayer::call_setup). 0 for any other call.
+int64_t palette_decode_per_call(const Graph& graph, const KernelCall& call);
+// The output rows a chunk of the DSP palette kernels' overlap flavors holds in the scratch (runtime
+// microaot/kernels/packed.h, microaot_palette_overlap_rows: one where a single block holds every channel, else
+// enough rows to repay a decode per chunk); 1 for any other call (one row, the row-wise overlap flavors').
+int64_t overlap_chunk_rows(const KernelCall& call);
 // The DSP FULLY_CONNECTED palette kernel (microaot_fully_connected_s8_packed_palette): 4-bit indices read a byte
 // at a time through a table of the 256 bytes' weight pairs, about 2.3 instructions per MAC on the Cortex-M4
 // against the packed raw form's 1.0-1.1 and the portable palette kernel's 12 (docs/palette-1x1-and-fc-m4.md:

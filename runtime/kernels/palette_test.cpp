@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "../../compiler/ops/in_place_bounds.h"
@@ -260,6 +261,67 @@ PackedCase packed_case(std::mt19937& rng, const Geometry& g, int window, int tri
   return c;
 }
 
+using PackedPaletteFn = microaot_status (*)(const microaot_conv_2d_params_q*, const int8_t*, const uint8_t*,
+                                           const int8_t*, const int32_t*, int8_t*, void*);
+
+// The params and input/output rows of output rows [a, b) of one image, as a fused band's call has them
+// (codegen/emit_bands.cpp: the band's input rows, output rows and top padding).
+struct BandRows {
+  microaot_conv_2d_params_q p{};
+  int64_t input_first = 0;
+};
+BandRows band_rows(const microaot_conv_2d_params_q& p, int32_t a, int32_t b) {
+  const int32_t extent = (p.filter_height - 1) * p.dilation_height + 1, start = a * p.stride_height - p.pad_height;
+  const int32_t first = std::clamp(start, 0, p.input_height);
+  const int32_t end = std::clamp((b - 1) * p.stride_height - p.pad_height + extent, first, p.input_height);
+  BandRows r{p, first};
+  r.p.input_height = end - first, r.p.output_height = b - a, r.p.pad_height = first - start;
+  return r;
+}
+
+// A DSP palette kernel's row ranges and overlap flavor against its plain output c.expected: the plain flavor band
+// by band (one image, bands of 1 to 3 rows), the overlap flavor on separate buffers over garbage scratch, and over
+// its own input at the compiler's in-place bound (in_place_bounds.h) and one output row below it; its scratch the
+// plain flavor's `plain_scratch` bytes and then `chunk` output rows.
+void check_rows_and_overlap(const PackedCase& c, const Geometry& g, size_t plain_scratch, int32_t chunk, int trial,
+                            PackedPaletteFn plain, PackedPaletteFn overlap, const std::string& what) {
+  const size_t row_bytes = static_cast<size_t>(g.out_w * g.out_c), in_row = static_cast<size_t>(g.in_w * g.in_c);
+  const uint8_t* indices = c.l.packed.indices.data();
+  const int8_t* table = c.l.packed.table.data();
+  std::vector<uint8_t> scratch(plain_scratch + static_cast<size_t>(chunk) * row_bytes + 4, 0x55);
+  if (g.batches == 1) {
+    std::vector<int8_t> banded(c.expected.size(), 0x33);
+    const int32_t rows = 1 + trial % 3;
+    for (int32_t a = 0; a < g.out_h; a += rows) {
+      const BandRows band = band_rows(c.packed, a, std::min(a + rows, g.out_h));
+      ASSERT_EQ(plain(&band.p, c.input.data() + band.input_first * static_cast<int64_t>(in_row), indices, table,
+                      c.step.data(), banded.data() + static_cast<size_t>(a) * row_bytes, scratch.data()),
+                MICROAOT_STATUS_OK);
+    }
+    ASSERT_EQ(banded, c.expected) << what << " bands of " << rows << " rows";
+  }
+  std::vector<int8_t> got(c.expected.size(), 0x55);
+  std::fill(scratch.begin(), scratch.end(), uint8_t{0x55});
+  ASSERT_EQ(overlap(&c.packed, c.input.data(), indices, table, c.step.data(), got.data(), scratch.data()),
+            MICROAOT_STATUS_OK);
+  ASSERT_EQ(got, c.expected) << what << " overlap on separate buffers";
+  microaot::RowWiseAccess a;
+  a.batches = g.batches, a.input_height = g.in_h, a.output_height = g.out_h;
+  a.input_row_bytes = static_cast<int64_t>(in_row), a.output_row_bytes = static_cast<int64_t>(row_bytes);
+  a.stride = g.stride_h, a.pad = g.pad_h;
+  const int64_t bound = microaot::row_wise_max_shift(a);
+  for (int64_t shift : {bound, bound - static_cast<int64_t>(row_bytes)}) {
+    const auto out = overlap_test::run_overlapped(
+        overlap_test::bytes_of(c.input), c.expected.size(), shift, scratch.size(), 1, 1,
+        [&](uint8_t* in, uint8_t* o, void* s) {
+          EXPECT_EQ(overlap(&c.packed, reinterpret_cast<const int8_t*>(in), indices, table, c.step.data(),
+                            reinterpret_cast<int8_t*>(o), s),
+                    MICROAOT_STATUS_OK);
+        });
+    ASSERT_EQ(out, overlap_test::bytes_of(c.expected)) << what << " in place, shift " << shift;
+  }
+}
+
 // The DSP palette kernel (1x1, no padding; its C definitions here) against conv_2d_s8: depths of whole words,
 // 1 to 11 channels (partial quads), strides, batches, 1 to 8 bits, ReLU-like clamps.
 TEST(PaletteKernels, PackedPaletteMatchesTheUnpalettisedKernel) {
@@ -268,6 +330,7 @@ TEST(PaletteKernels, PackedPaletteMatchesTheUnpalettisedKernel) {
     Geometry g = random_geometry(rng, false, 1);
     g.filter_h = g.filter_w = 1, g.pad_h = g.pad_w = 0, g.dilation_h = g.dilation_w = 1;
     g.in_c = 4 * (1 + (trial * 5) % 16), g.out_c = 1 + trial % 11;
+    if (trial % 4 == 3) g.in_h = 10 + trial % 9, g.in_w = 1 + trial % 3;  // tall and narrow: overlap chunks
     g.out_h = (g.in_h - 1) / g.stride_h + 1, g.out_w = (g.in_w - 1) / g.stride_w + 1;
     const PackedCase c = packed_case(rng, g, g.in_c, trial, false);
     std::vector<int8_t> got(c.expected.size(), 0x55);
@@ -275,7 +338,11 @@ TEST(PaletteKernels, PackedPaletteMatchesTheUnpalettisedKernel) {
     ASSERT_EQ(microaot_conv_2d_s8_packed_palette(&c.packed, c.input.data(), c.l.packed.indices.data(),
                                                  c.l.packed.table.data(), c.step.data(), got.data(), block.data()),
               MICROAOT_STATUS_OK);
-    ASSERT_EQ(got, c.expected) << "trial " << trial << " bits " << c.bits << " depth " << g.in_c << " units " << g.out_c;
+    const std::string what = "trial " + std::to_string(trial) + " bits " + std::to_string(c.bits) + " depth " +
+                             std::to_string(g.in_c) + " units " + std::to_string(g.out_c);
+    ASSERT_EQ(got, c.expected) << what;
+    check_rows_and_overlap(c, g, block.size() * 4, microaot_packed_palette_overlap_rows(&c.packed), trial,
+                           microaot_conv_2d_s8_packed_palette, microaot_conv_2d_s8_packed_palette_overlap, what);
   }
 }
 
@@ -304,7 +371,7 @@ TEST(PaletteKernels, PackedKxkPaletteMatchesTheUnpalettisedKernel) {
     } else if (trial % 5 == 1) {
       g.in_c = 1 + 2 * (trial % 4), g.filter_h = 1 + trial % 3, g.filter_w = 3;
     } else if (trial % 5 == 2) {
-      g.in_c = 64, g.filter_h = g.filter_w = 3, g.out_c = 9 + trial % 22;
+      g.in_c = 64, g.filter_h = g.filter_w = 3, g.out_c = 9 + trial % 22, g.in_h += 8;  // overlap chunks
     } else {
       g.in_c = 4 * (1 + trial % 5), g.filter_h = 1 + trial % 3, g.filter_w = 1 + (trial / 3) % 3;
     }
@@ -314,8 +381,13 @@ TEST(PaletteKernels, PackedKxkPaletteMatchesTheUnpalettisedKernel) {
     const int window = g.filter_h * g.filter_w * g.in_c;
     const PackedCase c = packed_case(rng, g, window, trial, true);
     std::vector<int32_t> scratch(static_cast<size_t>(MICROAOT_PACKED_KXK_PALETTE_BYTES(window, g.out_c) / 4));
-    ASSERT_EQ(run_kxk_palette(c, scratch), c.expected) << "trial " << trial << " bits " << c.bits << " window " << g.filter_h << "x"
-                               << g.filter_w << "x" << g.in_c << " units " << g.out_c;
+    const std::string what = "trial " + std::to_string(trial) + " bits " + std::to_string(c.bits) + " window " +
+                             std::to_string(g.filter_h) + "x" + std::to_string(g.filter_w) + "x" +
+                             std::to_string(g.in_c) + " units " + std::to_string(g.out_c);
+    ASSERT_EQ(run_kxk_palette(c, scratch), c.expected) << what;
+    check_rows_and_overlap(c, g, scratch.size() * 4, microaot_packed_kxk_palette_overlap_rows(&c.packed), trial,
+                           microaot_conv_2d_s8_packed_kxk_palette, microaot_conv_2d_s8_packed_kxk_palette_overlap,
+                           what);
   }
 }
 
@@ -436,7 +508,7 @@ WidenedCase widened_case(std::mt19937& rng, int trial) {
 
 // The DSP depthwise palette kernel (its C definitions here) against depthwise_conv_2d_s8, plain and overlap on
 // separate buffers, then the overlap variant over its own input at the compiler's bound (in_place_bounds.h), at a
-// whole number of pixels below it (channel groups outermost) and one byte below that (row by row).
+// whole number of pixels below it (channel groups outermost) and one byte below that (chunks of rows).
 TEST(PaletteKernels, WidenedDepthwisePaletteMatchesTheUnpalettisedKernel) {
   std::mt19937 rng(39);
   for (int trial = 0; trial < 120; ++trial) {
@@ -444,7 +516,8 @@ TEST(PaletteKernels, WidenedDepthwisePaletteMatchesTheUnpalettisedKernel) {
     const int32_t* bias = c.bias.empty() ? nullptr : c.bias.data();
     const size_t row_bytes = static_cast<size_t>(c.g.out_w * c.g.out_c);
     std::vector<int8_t> got(c.expected.size(), 0x55), got_overlap(c.expected.size(), 0x55);
-    std::vector<int8_t> scratch(MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES + row_bytes, 0x55);
+    const size_t chunk = static_cast<size_t>(microaot_depthwise_palette_overlap_rows(&c.p));
+    std::vector<int8_t> scratch(MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES + chunk * row_bytes, 0x55);
     const std::string what = "trial " + std::to_string(trial) + " bits " + std::to_string(c.bits) + " " +
                              std::to_string(c.g.in_h) + "x" + std::to_string(c.g.in_w) + "x" +
                              std::to_string(c.g.in_c) + " stride " + std::to_string(c.g.stride_w);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "e2e_util.h"
+#include "microaot/kernels/packed.h"
 
 namespace microaot::e2e {
 namespace {
@@ -31,9 +32,12 @@ std::vector<uint8_t> run_on_m4(const std::string& dir, const std::string& compre
   return read_file(out + "/output0.bin");
 }
 
-json bench_clustered(const std::vector<std::string>& extra, const std::string& name = "kws_dscnn_int8") {
+// tiling "": the default (fused bands where they pay).
+json bench_clustered(const std::vector<std::string>& extra, const std::string& name = "kws_dscnn_int8",
+                     const std::string& tiling = "off") {
   std::vector<std::string> args = {"bench", shared_dir() + "/models/" + name + "/model.tflite", "--optimize",
-                                   "balanced", "--cluster-weights", "16", "--tiling", "off", "--json"};
+                                   "balanced", "--cluster-weights", "16", "--json"};
+  if (!tiling.empty()) args.insert(args.end(), {"--tiling", tiling});
   args.insert(args.end(), extra.begin(), extra.end());
   std::string errors, output;
   EXPECT_EQ(run_microaot_capture(args, errors, &output), 0) << errors;
@@ -51,15 +55,16 @@ std::pair<json, json> lossless_against_off(const std::string& name) {
   return {bench_clustered({"--compress-weights", "lossless"}, name), bench_clustered({"--compress-weights", "off"}, name)};
 }
 
-// The steps of `a` on `kernel` (either variant), each at most 1.15x the instructions of the same step of `b`; their
-// count.
-int steps_within_fifteen_percent(const json& a, const json& b, const std::string& kernel) {
+// The steps of `a` on `kernel` (either variant), each at most 1.15x the instructions of the same step of `b` (the
+// overlap flavor, which decodes once per chunk of rows, at most `overlap_limit`); their count.
+int steps_within_fifteen_percent(const json& a, const json& b, const std::string& kernel, double overlap_limit = 1.15) {
   EXPECT_EQ(a.size(), b.size());
   int count = 0;
   for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
     if (a[i]["kernel"] != kernel && a[i]["kernel"] != kernel + "_overlap") continue;
     ++count;
-    EXPECT_LE(a[i]["instructions"].get<double>() / b[i]["instructions"].get<double>(), 1.15)
+    EXPECT_LE(a[i]["instructions"].get<double>() / b[i]["instructions"].get<double>(),
+              a[i]["kernel"] == kernel ? 1.15 : overlap_limit)
         << "step " << i << " " << b[i]["kernel"];
   }
   return count;
@@ -78,21 +83,50 @@ TEST(CompressedWeightsM4, ClusteredKwsRunsBitExactWithItsUncompressedSelf) {
 
 // Per layer (bench per_op): with --compress-weights lossless each of KWS's four pointwise layers takes the DSP
 // palette kernel, at most 1.15x the packed kernel's instructions on the same layer, and each of its four 3x3
-// depthwise layers the DSP depthwise palette kernel, at most 1.15x the DSP depthwise kernel's. Balanced's default
-// leaves the pointwise layers their int8 weights: each could update its input in place, which the palette kernel
-// cannot (RAM first).
+// depthwise layers the DSP depthwise palette kernel, at most 1.15x the DSP depthwise kernel's; in place (the overlap
+// flavors, as the int8 kernels run) the pointwise ones decode twice (two chunks of 13 rows): at most 1.25x (1.19x
+// measured). Balanced's default leaves the pointwise layers their int8 weights: in place their decode per chunk does
+// not pay.
 TEST(CompressedWeightsM4, PointwisePalettesCostAtMostFifteenPercentPerLayer) {
   MICROAOT_REQUIRE_QEMU();
   if (!shared_available()) GTEST_SKIP() << "../shared is missing";
   const json palette = bench_clustered({"--compress-weights", "lossless"});
   const json packed = bench_clustered({"--compress-weights", "off"});
-  EXPECT_EQ(steps_within_fifteen_percent(palette["per_op"], packed["per_op"], "microaot_conv_2d_s8_packed_palette"), 4);
+  EXPECT_EQ(steps_within_fifteen_percent(palette["per_op"], packed["per_op"], "microaot_conv_2d_s8_packed_palette",
+                                         1.25),
+            4);
   EXPECT_EQ(steps_within_fifteen_percent(palette["per_op"], packed["per_op"],
                                          "microaot_depthwise_conv_2d_s8_widened_palette"),
             4);
   const json by_default = bench_clustered({});
   EXPECT_EQ(by_default["ram_bytes"], packed["ram_bytes"]);
   EXPECT_EQ(by_default["weights_bytes"], packed["weights_bytes"]);
+}
+
+// Compressed layers cost no RAM but their decode scratch (issue 32): with --compress-weights lossless KWS clustered to
+// 16 plans its palettised pointwise and depthwise layers in place (--tiling off: all eight through the palette
+// kernels' overlap flavors) and in fused bands (default tiling), as the int8 kernels are, bit-exact on the M4 (bench's
+// outputs against the host's); its RAM is its uncompressed self's plus at most the decode scratch: the k x k palette
+// kernel's block of its first layer (10x4x1 window, 64 channels), under which the pointwise overlap's chunk of 13
+// rows (64 pixels) stays.
+TEST(CompressedWeightsM4, PalettisedLayersRunInPlaceAtTheRamOfTheirInt8Twins) {
+  MICROAOT_REQUIRE_QEMU();
+  if (!shared_available()) GTEST_SKIP() << "../shared is missing";
+  const json untiled = bench_clustered({"--compress-weights", "lossless"});
+  const json palette = bench_clustered({"--compress-weights", "lossless"}, "kws_dscnn_int8", "");
+  const json packed = bench_clustered({"--compress-weights", "off"}, "kws_dscnn_int8", "");
+  EXPECT_TRUE(untiled["outputs_bit_exact"].get<bool>());
+  EXPECT_TRUE(palette["outputs_bit_exact"].get<bool>());
+  int in_place = 0;
+  for (const json& op : untiled["per_op"]) {
+    const std::string kernel = op["kernel"];
+    in_place += kernel == "microaot_conv_2d_s8_packed_palette_overlap" ||
+                kernel == "microaot_depthwise_conv_2d_s8_widened_palette_overlap";
+  }
+  EXPECT_EQ(in_place, 8);
+  const int64_t kxk_block = MICROAOT_PACKED_KXK_PALETTE_BYTES(40, 64);
+  EXPECT_LE(palette["ram_bytes"].get<int64_t>(), packed["ram_bytes"].get<int64_t>() + kxk_block);
+  EXPECT_LT(palette["ram_bytes"].get<int64_t>(), 2 * 8000);  // below two whole 25x5x64 maps, what it took before
 }
 
 // IC clustered to 16 with --compress-weights lossless: every k x k layer, the stem's window of 27 too, takes the k x
@@ -108,7 +142,8 @@ TEST(CompressedWeightsM4, ClusteredIcTakesTheKxkPaletteKernelBitExact) {
   ASSERT_EQ(a.size(), b.size());
   int kxk = 0;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i]["kernel"] != "microaot_conv_2d_s8_packed_kxk_palette") continue;
+    const std::string kernel = a[i]["kernel"];
+    if (kernel.rfind("microaot_conv_2d_s8_packed_kxk_palette", 0) != 0) continue;  // either flavor
     ++kxk;
     const double ratio = a[i]["instructions"].get<double>() / b[i]["instructions"].get<double>();
     const bool narrow = i <= 6 || i == 10;  // the stem, 16 -> 16 (x2), 16 -> 32, 32 -> 32, the 1x1 shortcuts

@@ -63,11 +63,12 @@ static void dwp_rows(const dw_params* p, const dwp_call* k, const int8_t* input,
 
 /* As microaot_depthwise_conv_2d_s8_overlap: with output and input a whole number of pixels apart (every output
  * byte over an input byte of its own channel) the groups go outermost, the ring without the scratch row when a
- * row is one tile; otherwise row by row through the scratch row (each row decodes the groups again). */
+ * row is one tile; otherwise a chunk of microaot_depthwise_palette_overlap_rows rows at a time through the scratch
+ * (each chunk decodes the groups again), stored after all of the chunk's reads. */
 static microaot_status dwp_run(const dw_params* p, const int8_t* input, const uint8_t* indices, const int8_t* table,
                                const int32_t* bias, int8_t* output, int8_t* scratch, int overlap) {
   const size_t row_size = (size_t)p->output_width * (size_t)p->output_depth;
-  const int32_t rows = p->batches * p->output_height;
+  const int32_t rows = p->batches * p->output_height, chunk = microaot_depthwise_palette_overlap_rows(p);
   int32_t row;
   dwp_call k;
   if (indices == NULL || table == NULL || scratch == NULL) return MICROAOT_STATUS_NULL_POINTER;
@@ -91,9 +92,11 @@ static microaot_status dwp_run(const dw_params* p, const int8_t* input, const ui
     dwp_rows(p, &k, input, output, row_size, 0, rows);
     return MICROAOT_STATUS_OK;
   }
-  for (row = 0; row < rows; ++row) {
-    dwp_rows(p, &k, input, scratch + MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES, row_size, row, row + 1);
-    memcpy(output + (size_t)row * row_size, scratch + MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES, row_size);
+  for (row = 0; row < rows; row += chunk) {
+    const int32_t end = rows - row < chunk ? rows : row + chunk;
+    dwp_rows(p, &k, input, scratch + MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES, row_size, row, end);
+    memcpy(output + (size_t)row * row_size, scratch + MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES,
+           (size_t)(end - row) * row_size);
   }
   return MICROAOT_STATUS_OK;
 }

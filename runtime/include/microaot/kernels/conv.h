@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "microaot/internal/palette.h"
 #include "microaot/params.h"
 #include "microaot/status.h"
 
@@ -125,8 +126,11 @@ microaot_status microaot_depthwise_conv_2d_s8_palette_overlap(const microaot_dep
  * each group's 9 taps decoded into a block of the scratch, then the DSP kernel's own rows of the group (the widened
  * ring at stride 1, else the unrolled windows), bit-exact with microaot_depthwise_conv_2d_s8. Any other layer:
  * MICROAOT_STATUS_VALUE_OUT_OF_RANGE, the output unwritten. scratch: MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES (the
- * overlap variant's output row follows it). */
+ * overlap variant's microaot_depthwise_palette_overlap_rows output rows follow it). */
 #define MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES (4 * 9)
+static inline int32_t microaot_depthwise_palette_overlap_rows(const microaot_depthwise_conv_2d_params_q* p) {
+  return microaot_palette_chunk_rows(p->output_width, p->output_height, 0);
+}
 microaot_status microaot_depthwise_conv_2d_s8_widened_palette(const microaot_depthwise_conv_2d_params_q* params,
                                                               const int8_t* input, const uint8_t* indices,
                                                               const int8_t* table, const int32_t* bias,

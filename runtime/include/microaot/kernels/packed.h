@@ -90,6 +90,20 @@ microaot_status microaot_fully_connected_s8_packed(const microaot_fully_connecte
 microaot_status microaot_conv_2d_s8_packed_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                    const uint8_t* indices, const int8_t* table,
                                                    const int32_t* requant, int8_t* output, void* scratch);
+/* The overlap flavors of the DSP palette kernels store their output a chunk of microaot_palette_chunk_rows rows at a
+ * time from the scratch, after the plain flavor's own. */
+static inline int32_t microaot_palette_overlap_rows(const microaot_conv_2d_params_q* p, int one_block) {
+  return microaot_palette_chunk_rows(p->output_width, p->output_height, one_block);
+}
+static inline int32_t microaot_packed_palette_overlap_rows(const microaot_conv_2d_params_q* p) {
+  return microaot_palette_overlap_rows(p, p->output_depth <= 4);
+}
+/* scratch: MICROAOT_PACKED_PALETTE_BLOCK_BYTES(input_depth), then microaot_packed_palette_overlap_rows output
+ * rows. */
+microaot_status microaot_conv_2d_s8_packed_palette_overlap(const microaot_conv_2d_params_q* params,
+                                                           const int8_t* input, const uint8_t* indices,
+                                                           const int8_t* table, const int32_t* requant,
+                                                           int8_t* output, void* scratch);
 
 /* A k x k CONV_2D (any window, stride, dilation and padding; filter_depth = input_depth) over palettised weights
  * with the k x k packed kernel's params and table (input_offset the padding's value; the _w16 form's table): a
@@ -123,6 +137,16 @@ static inline int32_t microaot_packed_kxk_palette_units(int32_t window, int32_t 
 microaot_status microaot_conv_2d_s8_packed_kxk_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                        const uint8_t* indices, const int8_t* table,
                                                        const int32_t* requant, int8_t* output, void* scratch);
+static inline int32_t microaot_packed_kxk_palette_overlap_rows(const microaot_conv_2d_params_q* p) {
+  const int32_t window = p->filter_height * p->filter_width * p->input_depth;
+  return microaot_palette_overlap_rows(p, microaot_packed_kxk_palette_units(window, p->output_depth) >= p->output_depth);
+}
+/* scratch: MICROAOT_PACKED_KXK_PALETTE_BYTES(window, units), then microaot_packed_kxk_palette_overlap_rows output
+ * rows. */
+microaot_status microaot_conv_2d_s8_packed_kxk_palette_overlap(const microaot_conv_2d_params_q* params,
+                                                               const int8_t* input, const uint8_t* indices,
+                                                               const int8_t* table, const int32_t* requant,
+                                                               int8_t* output, void* scratch);
 
 /* A FULLY_CONNECTED over 4-bit palettised weights (microaot/internal/palette.h: indices, per-channel or shared
  * tables) with the params and optional bias of microaot_fully_connected_s8_palette, bit-exact with
