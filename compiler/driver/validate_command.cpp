@@ -56,9 +56,11 @@ std::string run_shipped(const ValidateCommandOptions& o, const std::string& dir)
   std::string plan;
   run.on_compiled = [&plan](const CompiledModel& model) { plan = plan_text(model); };
   run_command(run);
-  std::string flags;
+  std::string flags;  // the flags that choose the plan and the kernels, when not their defaults
   if (!o.base.ram_budget.empty()) flags += " --ram-budget " + o.base.ram_budget;
   if (o.base.tiling != "auto") flags += " --tiling " + o.base.tiling;
+  if (o.base.optimize != "speed") flags += " --optimize " + o.base.optimize;
+  if (o.base.compile.executor != "aot") flags += " --executor " + o.base.compile.executor;
   return "the" + (flags.empty() ? std::string(" default") : flags) + " build (" + plan + ")";
 }
 
