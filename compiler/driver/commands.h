@@ -2,6 +2,7 @@
 // errors (CompileError) on stderr as "microaot: error: ...".
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,7 @@ struct RunCommandOptions {
   bool fresh_state = false;  // --batch: each set from the initial state (reset) instead of the previous set's
   bool quiet = false;  // no summary line (runs made by bench and validate)
   bool force = false;  // as compile's --force: a folder microaot did not write is moved aside, not refused
+  std::function<void(const CompiledModel&)> on_compiled;  // validate: told which plan the build ran
 };
 
 struct BenchCommandOptions {
@@ -97,17 +99,18 @@ FileSet run_on_cortex_m(const RunCommandOptions& options, const CompiledModel& m
 int bench_command(BenchCommandOptions& options);
 
 struct ValidateCommandOptions {
-  std::string model_path;
+  CompileCommandOptions base;       // as run's: the outputs come from the build these flags give
   std::vector<std::string> inputs;  // one set: one file per model input
   std::string reference_dir;        // tN.bin per tensor, N = the tensor's index in the .tflite
-  std::vector<std::string> custom_ops, custom_sources;  // as run's
   std::string cc;
   std::string cflags;
   bool keep_build = false;
 };
 // Exit status 0 when every tensor with a reference matches (integers exactly, float32 within the golden
-// tolerance), 1 otherwise; prints one row per tensor and names the first differing layer.
-int validate_command(const ValidateCommandOptions& options);
+// tolerance), 1 otherwise; prints one row per tensor and names the first differing layer. The model's outputs
+// are compared from the build the compile flags give (as it ships: --ram-budget, --tiling, ...), the
+// intermediates from the whole-layer build that keeps them all (run --dump-tensors).
+int validate_command(ValidateCommandOptions& options);
 
 // `microaot quantize` (driver/quantize_command.cpp, quantize/).
 struct QuantizeCommandOptions {

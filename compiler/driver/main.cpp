@@ -28,6 +28,9 @@ constexpr const char* kBenchTargetHelp =
     "the emulated board (QEMU): cortex-m3, cortex-m4 (the default), cortex-m7, cortex-m33, cortex-m55 "
     "(also \"c -mcpu=cortex-m4\")";
 
+constexpr const char* kValidateTargetHelp =
+    "host (the default): validate builds and runs on the host; check a board's outputs with run --target";
+
 int report(const std::exception& e, int status) {
   std::fprintf(stderr, "microaot: error: %s\n", e.what());
   return status;
@@ -127,13 +130,14 @@ int main(int argc, char** argv) {
 
   ValidateCommandOptions validate_options;
   CLI::App* validate = app.add_subcommand(
-      "validate", "run on the host keeping every intermediate and compare each with per-layer goldens DIR/tN.bin");
-  validate->add_option("model", validate_options.model_path, "the .tflite model")->required();
+      "validate", "run on the host and compare with per-layer goldens DIR/tN.bin: the outputs of the build the "
+                  "flags give (as it ships), every intermediate of a whole-layer build that keeps them");
+  add_compile_options(*validate, validate_options.base, kValidateTargetHelp);
   validate->add_option("--input", validate_options.inputs, "raw input file, one per model input, in order")->required();
   validate->add_option("--reference", validate_options.reference_dir,
                        "folder of tN.bin files, N = the tensor's index in the .tflite")
       ->required();
-  add_custom_op_options(*validate, validate_options.custom_ops, validate_options.custom_sources);
+  add_custom_op_options(*validate, validate_options.base.custom_ops, validate_options.base.custom_sources);
   validate->add_option("--cc", validate_options.cc, "C compiler (default $CC or cc)");
   validate->add_option("--cflags", validate_options.cflags, "extra C flags (default: $MICROAOT_CFLAGS)");
   validate->add_flag("--keep-build", validate_options.keep_build, "keep the temporary build folder");

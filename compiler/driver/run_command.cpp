@@ -175,6 +175,7 @@ int run_command(RunCommandOptions& o) {
     o.base.compile.tiling = false;  // whole layers: no intermediate lives only in a line buffer
   }
   const CompiledModel model = compile_model(read_binary_file(o.base.model_path), o.base.compile);
+  if (o.on_compiled) o.on_compiled(model);
   const size_t sets = check_inputs(o, model);
   const FileSet produced =
       model.options.target.is_generic() ? run_on_host(o, model, sets) : run_on_cortex_m(o, model, sets);

@@ -1,14 +1,14 @@
-// `microaot validate`: runs a model on the host with every intermediate kept (`run --dump-tensors`) and
-// compares each tensor an operator writes with a per-layer golden DIR/tN.bin (the layout of
-// ../shared/models/NAME/vectors/K.tensors/), in the model's operator order, so the first differing row is
-// the first layer that departs.
+// `microaot validate`: compares a model's run on the host with per-layer goldens DIR/tN.bin (the layout of
+// ../shared/models/NAME/vectors/K.tensors/). Two builds: the one the compile flags give (as it ships, fused
+// bands under --ram-budget included) for the model's outputs, and the whole-layer build that keeps every
+// intermediate (`run --dump-tensors`: linear planner, no bands, the same arithmetic) for every tensor an
+// operator writes, in the model's operator order, so the first differing row is the first layer that departs.
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "driver/commands.h"
-#include "driver/custom_op_options.h"
 #include "driver/output_dir.h"
 #include "frontend/model_reader.h"
 #include "ir/tensor_compare.h"
@@ -27,19 +27,50 @@ struct Row {
   DType dtype = DType::kUnsupported;
 };
 
-// Runs the model once with --dump-tensors into `dir`/dump.
-void run_with_dumps(const ValidateCommandOptions& o, const std::string& dir) {
+RunCommandOptions run_options(const ValidateCommandOptions& o, const std::string& output_dir) {
   RunCommandOptions run;
-  run.base.model_path = o.model_path;
-  run.base.custom_ops = o.custom_ops;
-  run.base.custom_sources = o.custom_sources;
+  run.base = o.base;
   run.inputs = o.inputs;
-  run.output_dir = dir + "/out";
-  run.dump_tensors_dir = dir + "/dump";
+  run.output_dir = output_dir;
   run.cc = o.cc;
   run.cflags = o.cflags;
   run.keep_build = o.keep_build;
   run.quiet = true;
+  return run;
+}
+
+// "fused bands 1-12/2, 13-15/4e; arena 35904 bytes" (first-last step/band rows, e: every layer paced).
+std::string plan_text(const CompiledModel& model) {
+  std::string text;
+  for (const FusedChain& c : model.chains) {
+    text += (text.empty() ? "fused bands " : ", ") + std::to_string(c.first_step) + "-" +
+            std::to_string(c.last_step) + "/" + std::to_string(c.band_rows) +
+            (c.pace == BandPace::kEveryLayer ? "e" : "");
+  }
+  return (text.empty() ? "whole layers" : text) + "; arena " + std::to_string(model.plan.arena_size) + " bytes";
+}
+
+// The build as it ships, into `dir`/shipped; returns what it ran ("the --ram-budget 40000 build (...)").
+std::string run_shipped(const ValidateCommandOptions& o, const std::string& dir) {
+  RunCommandOptions run = run_options(o, dir + "/shipped");
+  std::string plan;
+  run.on_compiled = [&plan](const CompiledModel& model) { plan = plan_text(model); };
+  run_command(run);
+  std::string flags;  // the flags that choose the plan and the kernels, when not their defaults
+  if (!o.base.ram_budget.empty()) flags += " --ram-budget " + o.base.ram_budget;
+  if (o.base.tiling != "auto") flags += " --tiling " + o.base.tiling;
+  if (o.base.optimize != "speed") flags += " --optimize " + o.base.optimize;
+  if (o.base.compile.executor != "aot") flags += " --executor " + o.base.compile.executor;
+  return "the" + (flags.empty() ? std::string(" default") : flags) + " build (" + plan + ")";
+}
+
+// The whole-layer build with every intermediate kept, into `dir`/dump. It cannot honour a budget (run refuses
+// --dump-tensors with --ram-budget); its arithmetic is the shipped build's, so the intermediates are the same.
+void run_with_dumps(const ValidateCommandOptions& o, const std::string& dir) {
+  RunCommandOptions run = run_options(o, dir + "/out");
+  run.base.ram_budget.clear();
+  run.base.compile.ram_budget = 0;
+  run.dump_tensors_dir = dir + "/dump";
   run_command(run);
 }
 
@@ -57,6 +88,21 @@ std::vector<Row> compare_all(const Graph& graph, const std::string& reference, c
       }
       rows.push_back(row);
     }
+  }
+  return rows;
+}
+
+// One row per model output that has a reference file, from the shipped build's outputK.bin.
+std::vector<Row> compare_outputs(const Graph& graph, const std::string& reference, const std::string& shipped) {
+  std::vector<Row> rows;
+  for (size_t k = 0; k < graph.outputs.size(); ++k) {
+    const int id = graph.outputs[k];
+    const std::string want = reference + "/t" + std::to_string(id) + ".bin";
+    const std::string got = shipped + "/output" + std::to_string(k) + ".bin";
+    if (!fs::is_regular_file(want)) continue;
+    Row row{id, "output " + std::to_string(k), true, {}, graph.tensor(id).dtype};
+    row.diff = compare_tensor_data(row.dtype, read_binary_file(got), read_binary_file(want));
+    rows.push_back(row);
   }
   return rows;
 }
@@ -108,6 +154,27 @@ int print_verdict(const Graph& graph, const std::vector<Row>& rows) {
   return 1;
 }
 
+// The outputs' verdict line; returns 0 unless an output with a reference differs.
+int print_outputs_verdict(const std::vector<Row>& rows) {
+  size_t differing = 0;
+  for (const Row& row : rows) differing += row.diff.matches() ? 0 : 1;
+  if (rows.empty()) {
+    std::printf("microaot: no model output has a reference tN.bin: the outputs of the build as it ships were not "
+                "compared\n");
+  } else if (differing == 0) {
+    std::printf("microaot: the outputs of the build as it ships match the reference\n");
+  } else {
+    std::printf("microaot: %zu of %zu outputs of the build as it ships differ from the reference\n", differing,
+                rows.size());
+  }
+  return differing == 0 ? 0 : 1;
+}
+
+void print_table(const Graph& graph, const std::vector<Row>& rows) {
+  std::printf("  %6s  %-32s %12s  %-22s %s\n", "tensor", "op", "max |diff|", "differing", "name");
+  for (const Row& row : rows) print_row(graph, row);
+}
+
 // True when `dir` holds a tN.bin at all (checked before the build, which takes a while).
 bool has_tensor_files(const std::string& dir) {
   std::error_code ec;
@@ -119,24 +186,35 @@ bool has_tensor_files(const std::string& dir) {
 }
 
 [[noreturn]] void refuse_reference(const ValidateCommandOptions& o) {
-  throw CompileError("no tN.bin in '" + o.reference_dir + "' belongs to a tensor an operator of '" + o.model_path +
+  throw CompileError("no tN.bin in '" + o.reference_dir + "' belongs to a tensor an operator of '" + o.base.model_path +
                      "' writes (N is the tensor's index in the .tflite)");
 }
 }  // namespace
 
-int validate_command(const ValidateCommandOptions& o) {
+int validate_command(ValidateCommandOptions& o) {
+  resolve_compile_options(o.base);  // usage errors before any work
+  if (!o.base.compile.target.is_generic()) {
+    throw UsageError("validate builds and runs on the host, not --target " + o.base.target +
+                     ": check a board's outputs with run --target or bench");
+  }
   if (!fs::is_directory(o.reference_dir)) throw CompileError("--reference '" + o.reference_dir + "' is not a folder");
   if (!has_tensor_files(o.reference_dir)) refuse_reference(o);
   TempDir work;
   if (o.keep_build) work.keep();
+  const std::string shipped = run_shipped(o, work.path());  // first: a budget it cannot meet stops here
   run_with_dumps(o, work.path());
-  const Graph graph = read_model(read_binary_file(o.model_path), resolve_custom_ops(o.custom_ops));
+  const Graph graph = read_model(read_binary_file(o.base.model_path), o.base.compile.custom_ops);
+  const std::vector<Row> outputs = compare_outputs(graph, o.reference_dir, work.path() + "/shipped");
   const std::vector<Row> rows = compare_all(graph, o.reference_dir, work.path() + "/dump");
   if (rows.empty()) refuse_reference(o);
-  std::printf("microaot validate: %s against %s\n  %6s  %-32s %12s  %-22s %s\n", o.model_path.c_str(),
-              o.reference_dir.c_str(), "tensor", "op", "max |diff|", "differing", "name");
-  for (const Row& row : rows) print_row(graph, row);
-  return print_verdict(graph, rows);
+  std::printf("microaot validate: %s against %s\noutputs: %s\n", o.base.model_path.c_str(), o.reference_dir.c_str(),
+              shipped.c_str());
+  print_table(graph, outputs);
+  std::printf("intermediates: the whole-layer build (every intermediate kept: linear planner, no fused bands; the "
+              "same arithmetic)\n");
+  print_table(graph, rows);
+  const int outputs_status = print_outputs_verdict(outputs);
+  return print_verdict(graph, rows) != 0 || outputs_status != 0 ? 1 : 0;
 }
 
 }  // namespace microaot
