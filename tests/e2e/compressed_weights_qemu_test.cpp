@@ -157,7 +157,8 @@ TEST(CompressedWeightsM4, ClusteredIcTakesTheKxkPaletteKernelBitExact) {
 // checked against the host's, and the host's palette kernels against the packed ones by the runtime tests): its
 // pointwise layers of 16 or more input channels take the k x k DSP palette kernel (a block of many channels, two
 // pixels against two of them), those over 36 or more pixels within 1.15x of the packed kernel on int8 weights
-// (measured 0.95-1.15x; the 1x1 kernel 1.06-1.32x), and the whole model within 1.15x (measured 1.13x, tiling off).
+// (measured 0.95-1.15x; the 1x1 kernel 1.06-1.32x; in place, the overlap flavor, at most 1.25x: 1.152x measured),
+// and the whole model within 1.15x (measured 1.12x, tiling off).
 TEST(CompressedWeightsM4, ClusteredVwwPointwiseLayersTakeTheKxkPaletteKernel) {
   MICROAOT_REQUIRE_QEMU();
   if (!shared_available()) GTEST_SKIP() << "../shared is missing";
@@ -169,10 +170,13 @@ TEST(CompressedWeightsM4, ClusteredVwwPointwiseLayersTakeTheKxkPaletteKernel) {
   int pointwise = 0;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i]["op"] != "CONV_2D" || i == 0 || i == 2) continue;  // the stem (3x3) and the 8-channel 1x1 layer
-    EXPECT_EQ(a[i]["kernel"], "microaot_conv_2d_s8_packed_kxk_palette") << "step " << i;
+    const bool in_place = a[i]["kernel"] == "microaot_conv_2d_s8_packed_kxk_palette_overlap";
+    EXPECT_TRUE(in_place || a[i]["kernel"] == "microaot_conv_2d_s8_packed_kxk_palette") << "step " << i;
     ++pointwise;
     if (i >= 24) continue;  // over 3x3 pixels: the decode of 32,768-65,536 weights is not repaid (1.6x)
-    EXPECT_LE(a[i]["instructions"].get<double>() / b[i]["instructions"].get<double>(), 1.15) << "step " << i;
+    // in place (the overlap flavor, as the int8 kernel runs) a block decoded once per chunk of rows: 1.25x at most
+    EXPECT_LE(a[i]["instructions"].get<double>() / b[i]["instructions"].get<double>(), in_place ? 1.25 : 1.15)
+        << "step " << i;
   }
   EXPECT_EQ(pointwise, 12);
   EXPECT_LE(palette["instructions"].get<double>() / packed["instructions"].get<double>(), 1.15);

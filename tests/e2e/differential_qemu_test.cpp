@@ -50,10 +50,22 @@ const Cpu kCpus[] = {{"cortex-m4", "speed", "_w16"}, {"cortex-m7", "balanced", "
 
 bool is_specialisation(const std::string& stem);
 
-// A packed stem as the cpu's setting picks it (its _w16 or _raw twin where the list has one).
+// A packed stem, or a specialisation with a weight-form twin (the depthwise ring's _w16), as the cpu's setting
+// picks it (its _w16 or _raw twin where the list has one).
 std::string flavoured(const std::string& stem, const Cpu& cpu) {
   const std::string twin = stem + cpu.packed_suffix;
-  return stem.find("_packed") != std::string::npos && is_specialisation(twin) ? twin : stem;
+  const bool has_forms = stem.find("_packed") != std::string::npos || is_specialisation(stem);
+  return has_forms && is_specialisation(twin) ? twin : stem;
+}
+
+// Whether `stem` is a weight form that only another cpu's setting picks (a _w16 stem at balanced).
+bool other_setting_only(const std::string& stem, const Cpu& cpu) {
+  for (const Cpu& other : kCpus) {
+    const std::string suffix = other.packed_suffix;
+    const bool ends = stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (&other != &cpu && ends) return true;
+  }
+  return false;
 }
 
 struct DspCase {
@@ -172,7 +184,12 @@ std::vector<DspCase> dsp_cases() {
   stems.insert(stems.end(), std::begin(kSpecialisedStems), std::end(kSpecialisedStems));
   std::vector<DspCase> cases;
   for (const char* stem : stems) {
-    for (const Cpu& cpu : kCpus) cases.push_back({flavoured(stem, cpu), stem, &cpu, focus_of(stem)});
+    for (const Cpu& cpu : kCpus) {
+      const std::string picked = flavoured(stem, cpu);
+      // a stem whose twin has a case of its own there (the ring's _w16 on the M4) is that case
+      const bool twin_case = picked != stem && std::find(stems.begin(), stems.end(), picked) != stems.end();
+      if (!other_setting_only(stem, cpu) && !twin_case) cases.push_back({picked, stem, &cpu, focus_of(stem)});
+    }
   }
   return cases;
 }
