@@ -26,9 +26,12 @@ static int widen_direct(const conv_params* p, const int8_t* image, int32_t oy, i
   const size_t dst_step = (size_t)(run / 4) * (size_t)stride;
   int32_t fy;
   if (tap == NULL || (pair && next == NULL)) return 0;
-  for (fy = 0; fy < p->filter_height; ++fy, tap += row_step, next += pair ? row_step : 0, rows += dst_step) {
+  for (fy = 0; fy < p->filter_height; ++fy, tap += row_step, rows += dst_step) {
     microaot_packed_widen(tap, run, rows, stride);
-    if (pair) microaot_packed_widen(next, run, rows + 2, 4);
+    if (pair) { /* next is NULL without a pair: not even a zero offset is applied to it */
+      microaot_packed_widen(next, run, rows + 2, 4);
+      next += row_step;
+    }
   }
   return 1;
 }
