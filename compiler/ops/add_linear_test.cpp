@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "microaot/kernels/add.h"
+#include "ops/binary_test_util.h"
 #include "ops/quant_math.h"
 
 namespace microaot {
@@ -40,11 +41,7 @@ Layer draw_layer(std::mt19937& rng, bool subtract) {
   p.input2_multiplier = m2.multiplier;
   p.input2_shift = m2.shift;
   p.left_shift = 20;
-  p.output_multiplier = mo.multiplier;
-  p.output_shift = mo.shift;
-  p.output_offset = zero_point(rng);
-  p.activation_min = rng() % 3 == 0 ? std::max(p.output_offset, -128) : -128;  // ReLU on every third
-  p.activation_max = rng() % 5 == 0 ? std::min(p.output_offset + 60, 127) : 127;
+  draw_output_rescale(p, mo, zero_point, rng);
   return l;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "microaot/kernels/mul.h"
+#include "ops/binary_test_util.h"
 #include "ops/quant_math.h"
 
 namespace microaot {
@@ -26,11 +27,7 @@ microaot_mul_params_q draw_layer(std::mt19937& rng) {
   microaot_mul_params_q p{};
   p.input1_offset = -zero_point(rng);
   p.input2_offset = -zero_point(rng);
-  p.output_multiplier = m.multiplier;
-  p.output_shift = m.shift;
-  p.output_offset = zero_point(rng);
-  p.activation_min = rng() % 3 == 0 ? std::max(p.output_offset, -128) : -128;  // ReLU on every third
-  p.activation_max = rng() % 5 == 0 ? std::min(p.output_offset + 60, 127) : 127;
+  draw_output_rescale(p, m, zero_point, rng);
   return p;
 }
 

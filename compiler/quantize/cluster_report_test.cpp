@@ -17,14 +17,7 @@ ClusterReport sample_report() {
   r.weights.layers.push_back({"w", "CONV_2D", 8, false, 97, 4, 18.5});
   r.layers.push_back({3, "conv_out", "CONV_2D (op 0)", "int8", 0.5f, -128, 21.25});
   r.layers.push_back({4, "pool_out", "MAX_POOL_2D (op 1)", "int8", 0.5f, -128, std::numeric_limits<double>::infinity()});
-  OutputError out;
-  out.tensor = 4;
-  out.name = "pool_out";
-  out.sqnr_db = 19.5;
-  out.max_abs_error = 1.5;
-  out.rows = 4;
-  out.top1_agree = 3;
-  r.outputs.push_back(out);
+  r.outputs.push_back({4, "pool_out", 19.5, 1.5, 4, 3});  // tensor, name, SQNR, largest error, rows, top-1 agree
   return r;
 }
 

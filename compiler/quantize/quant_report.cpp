@@ -50,49 +50,61 @@ OutputError compare_output(const std::vector<std::vector<float>>& ref, const std
 }
 
 std::string report_text(const QuantReport& r) {
-  std::string out = std::string(kReportTextHeader) + ": " + r.model + " -> " + r.output + "\n";
-  out += "activations " + r.activations + ", method " + r.method + ", weights " + r.weights + ", input " + r.input_type + ", output " + r.output_type +
-         ", " + std::to_string(r.samples) + " calibration sample(s)\n";
-  out += "bias correction " + r.bias_correction + ", cross-layer equalisation: " + std::to_string(r.equalized_pairs) +
-         " depthwise -> conv pair(s)\n\n";
+  std::string body = "activations " + r.activations + ", method " + r.method + ", weights " + r.weights + ", input " +
+                     r.input_type + ", output " + r.output_type + ", " + std::to_string(r.samples) +
+                     " calibration sample(s)\n";
+  body += "bias correction " + r.bias_correction + ", cross-layer equalisation: " + std::to_string(r.equalized_pairs) +
+          " depthwise -> conv pair(s)\n\n";
   if (!r.kept_float.empty()) {
-    out += "kept float32 (no int8 form in microaot quantize):";
-    for (const std::string& op : r.kept_float) out += " " + op + ";";
-    out += "\n\n";
+    body += "kept float32 (no int8 form in microaot quantize):";
+    for (const std::string& op : r.kept_float) body += " " + op + ";";
+    body += "\n\n";
   }
   if (r.activations == "mixed") {
     char line[256];
     std::snprintf(line, sizeof line, "mixed: target %.2f dB; %zu layer(s) below it in the all-int8 model kept int16; "
                   "arena %lld bytes all-int8, %lld bytes mixed (%+lld)\n", r.target_sqnr_db, r.kept_int16.size(),
                   r.arena_int8, r.arena_mixed, r.arena_mixed - r.arena_int8);
-    out += line;
-    for (const std::string& layer : r.kept_int16) out += "  int16: " + layer + "\n";
-    out += "\n";
+    body += line;
+    for (const std::string& layer : r.kept_int16) body += "  int16: " + layer + "\n";
+    body += "\n";
   }
-  out += errors_text("SQNR of each quantized activation (dequantized) against the float model's, over the "
-                     "calibration samples", r.layers, r.outputs);
-  return out;
+  return errors_report_text(kReportTextHeader, r.model, r.output, body,
+                            "SQNR of each quantized activation (dequantized) against the float model's, over the "
+                            "calibration samples",
+                            r.layers, r.outputs);
 }
 
 std::string report_json(const QuantReport& r) {
-  nlohmann::json j;
-  j[kReportJsonKey] = 1;
-  j["model"] = r.model;
-  j["output"] = r.output;
-  j["method"] = r.method;
-  j["weights"] = r.weights;
-  j["activations"] = r.activations;
-  j["input_type"] = r.input_type;
-  j["output_type"] = r.output_type;
-  j["calibration_samples"] = r.samples;
-  j["kept_float"] = r.kept_float;
-  j["bias_correction"] = r.bias_correction;
-  j["equalized_pairs"] = r.equalized_pairs;
+  nlohmann::json fields = {{"model", r.model},
+                           {"output", r.output},
+                           {"method", r.method},
+                           {"weights", r.weights},
+                           {"activations", r.activations},
+                           {"input_type", r.input_type},
+                           {"output_type", r.output_type},
+                           {"calibration_samples", r.samples},
+                           {"kept_float", r.kept_float},
+                           {"bias_correction", r.bias_correction},
+                           {"equalized_pairs", r.equalized_pairs}};
   if (r.activations == "mixed") {
-    j["mixed"] = {{"target_sqnr_db", r.target_sqnr_db}, {"kept_int16", r.kept_int16},
-                  {"arena_bytes_int8", r.arena_int8}, {"arena_bytes_mixed", r.arena_mixed}};
+    fields["mixed"] = {{"target_sqnr_db", r.target_sqnr_db}, {"kept_int16", r.kept_int16},
+                       {"arena_bytes_int8", r.arena_int8}, {"arena_bytes_mixed", r.arena_mixed}};
   }
-  add_errors_json(j, r.layers, r.outputs);
+  return errors_report_json(kReportJsonKey, fields, r.layers, r.outputs);
+}
+
+std::string errors_report_text(const char* header, const std::string& model, const std::string& output,
+                               const std::string& body, const std::string& heading,
+                               const std::vector<LayerError>& layers, const std::vector<OutputError>& outputs) {
+  return std::string(header) + ": " + model + " -> " + output + "\n" + body + errors_text(heading, layers, outputs);
+}
+
+std::string errors_report_json(const char* key, const nlohmann::json& fields, const std::vector<LayerError>& layers,
+                               const std::vector<OutputError>& outputs) {
+  nlohmann::json j = fields;
+  j[key] = 1;
+  add_errors_json(j, layers, outputs);
   return j.dump(2) + "\n";
 }
 

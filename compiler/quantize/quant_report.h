@@ -67,6 +67,13 @@ std::string errors_text(const std::string& heading, const std::vector<LayerError
                         const std::vector<OutputError>& outputs);
 void add_errors_json(nlohmann::json& report, const std::vector<LayerError>& layers,
                      const std::vector<OutputError>& outputs);
+// A whole error report around the report's own lines: as text, "HEADER: MODEL -> OUTPUT", `body`, then
+// errors_text under `heading`; as JSON, `fields` with the report's key (1) and add_errors_json's.
+std::string errors_report_text(const char* header, const std::string& model, const std::string& output,
+                               const std::string& body, const std::string& heading,
+                               const std::vector<LayerError>& layers, const std::vector<OutputError>& outputs);
+std::string errors_report_json(const char* key, const nlohmann::json& fields, const std::vector<LayerError>& layers,
+                               const std::vector<OutputError>& outputs);
 // An output's line as the commands print it: "output 'NAME': SQNR 41.20 dB, largest error 0.01, top-1 ...".
 std::string output_summary(const OutputError& e);
 

@@ -15,13 +15,8 @@ extern "C" void microaot_dsp_add_s8_linear(const microaot_add_params_q* params, 
 
 namespace {
 
-int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
-
-std::vector<int8_t> random_bytes(std::mt19937& rng, size_t n) {
-  std::vector<int8_t> v(n);
-  for (int8_t& x : v) x = static_cast<int8_t>(draw(rng, -128, 127));
-  return v;
-}
+using binary_test::draw;
+using binary_test::random_bytes;
 
 // Slopes up to 2^27 (|term| < 2^26) and a bias within 2^29: every partial sum within int32, as the compiler
 // guarantees; a form need not fit any layer for both implementations to agree on it.

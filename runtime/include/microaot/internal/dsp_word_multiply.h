@@ -92,6 +92,15 @@ static inline void microaot_dsp_add_linear4(const int8_t** a, const int8_t** b, 
   "str %[" p "], [%[out]], #4\n\t"
 #define MICROAOT_DSP_FOLD_UNCLAMPED(p) "eor %[" p "], %[" p "], #0x80808080\n\t"
 #define MICROAOT_DSP_FOLD_CLAMPED(p) "uqsub8 %[" p "], %[" p "], %[floor4]\n\t" "uadd8 %[" p "], %[" p "], %[lo4]\n\t"
+/* SMLAWB of `lo` and the bottom lane of `src` by `mb`, SMLAWT of `hi` and its top lane by `mt` (each register
+ * its own bias), PKHTB of the two sums' high halves into `dst`. */
+#define MICROAOT_DSP_FOLD_HALVES(mb, mt, lo, hi, src, dst)                                                             \
+  "smlawb %[" lo "], %[" mb "], %[" src "], %[" lo "]\n\t"                                                             \
+  "smlawt %[" hi "], %[" mt "], %[" src "], %[" hi "]\n\t"                                                             \
+  "pkhtb %[" dst "], %[" hi "], %[" lo "], asr #16\n\t"
+/* Both words' halves in place (x's, then w's), each after `load` sets its registers. */
+#define MICROAOT_DSP_FOLD_BOTH(load, mb, mt, lo, hi)                                                                   \
+  load MICROAOT_DSP_FOLD_HALVES(mb, mt, lo, hi, "x", "x") load MICROAOT_DSP_FOLD_HALVES(mb, mt, lo, hi, "w", "w")
 /* One bias for all eight. */
 #define MICROAOT_DSP_FOLD_SCALAR_WORD(finish)        \
   MICROAOT_DSP_FOLD_LOAD                             \
@@ -126,12 +135,8 @@ static inline void microaot_dsp_add_folded_run_clamped(const int8_t** a, int8_t*
 #define MICROAOT_DSP_FOLD_TABLE_WORD                 \
   "ldm %[tab]!, {%[b0], %[b2], %[b1], %[b3]}\n\t"     \
   MICROAOT_DSP_FOLD_LOAD                             \
-  "smlawb %[b0], %[m], %[x], %[b0]\n\t"              \
-  "smlawt %[b2], %[m], %[x], %[b2]\n\t"              \
-  "pkhtb %[b0], %[b2], %[b0], asr #16\n\t"           \
-  "smlawb %[b1], %[m], %[w], %[b1]\n\t"              \
-  "smlawt %[b3], %[m], %[w], %[b3]\n\t"              \
-  "pkhtb %[b1], %[b3], %[b1], asr #16\n\t"           \
+  MICROAOT_DSP_FOLD_HALVES("m", "m", "b0", "b2", "x", "b0") \
+  MICROAOT_DSP_FOLD_HALVES("m", "m", "b1", "b3", "w", "b1") \
   MICROAOT_DSP_FOLD_PACK("b0", "b1", MICROAOT_DSP_FOLD_UNCLAMPED("b0"))
 
 static inline void microaot_dsp_add_table_run(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table, int32_t m,
@@ -150,14 +155,7 @@ static inline void microaot_dsp_add_table_run(const int8_t** a, int8_t** out, in
 
 #define MICROAOT_DSP_FOLD_TABLE_WORD_CLAMPED         \
   MICROAOT_DSP_FOLD_LOAD                             \
-  "ldrd %[p], %[q], [%[tab]], #8\n\t"                \
-  "smlawb %[p], %[m], %[x], %[p]\n\t"                \
-  "smlawt %[q], %[m], %[x], %[q]\n\t"                \
-  "pkhtb %[x], %[q], %[p], asr #16\n\t"              \
-  "ldrd %[p], %[q], [%[tab]], #8\n\t"                \
-  "smlawb %[p], %[m], %[w], %[p]\n\t"                \
-  "smlawt %[q], %[m], %[w], %[q]\n\t"                \
-  "pkhtb %[w], %[q], %[p], asr #16\n\t"              \
+  MICROAOT_DSP_FOLD_BOTH("ldrd %[p], %[q], [%[tab]], #8\n\t", "m", "m", "p", "q") \
   MICROAOT_DSP_FOLD_PACK("x", "w", MICROAOT_DSP_FOLD_CLAMPED("x"))
 
 static inline void microaot_dsp_add_table_run_clamped(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table, int32_t m,
@@ -175,14 +173,7 @@ static inline void microaot_dsp_add_table_run_clamped(const int8_t** a, int8_t**
  * numbers. The table pointer advances by 16 words per eight elements. */
 #define MICROAOT_DSP_FOLD_PAIRS_WORD(finish)         \
   MICROAOT_DSP_FOLD_LOAD                             \
-  "ldm %[tab]!, {%[m0], %[b0], %[m2], %[b2]}\n\t"     \
-  "smlawb %[b0], %[m0], %[x], %[b0]\n\t"             \
-  "smlawt %[b2], %[m2], %[x], %[b2]\n\t"             \
-  "pkhtb %[x], %[b2], %[b0], asr #16\n\t"            \
-  "ldm %[tab]!, {%[m0], %[b0], %[m2], %[b2]}\n\t"     \
-  "smlawb %[b0], %[m0], %[w], %[b0]\n\t"             \
-  "smlawt %[b2], %[m2], %[w], %[b2]\n\t"             \
-  "pkhtb %[w], %[b2], %[b0], asr #16\n\t"            \
+  MICROAOT_DSP_FOLD_BOTH("ldm %[tab]!, {%[m0], %[b0], %[m2], %[b2]}\n\t", "m0", "m2", "b0", "b2") \
   MICROAOT_DSP_FOLD_PACK("x", "w", finish("x"))
 #define MICROAOT_DSP_FOLD_PAIRS_REGISTERS  \
   register int32_t m0 __asm__("r4");        \

@@ -152,6 +152,22 @@ typedef char conv_blocks_layout[(MVE_CONV_SUMS_STRIDE == MVE_CONV_CHANNELS_MAX *
                                     ? 1
                                     : -1];
 
+/* conv_blocks_3x2's steps that its triples and pairs share: a block's start (the pixels' rows r1, r3 and its
+ * first two weight rows r5, r7 from the stack's job), and the first two channels' products of 16 elements. */
+#define CONV_BLOCKS_ROWS                                                                                               \
+  "ldrd r1, r3, [sp]\n\t"                                                                                              \
+  "ldr r5, [sp, #8]\n\t"                                                                                               \
+  "add r7, r5, r11\n\t"
+#define CONV_BLOCKS_FIRST_TWO                                                                                          \
+  "vldrb.8 q0, [r1], #16\n\t"                                                                                          \
+  "vldrb.8 q1, [r3], #16\n\t"                                                                                          \
+  "vldrb.8 q2, [r5], #16\n\t"                                                                                          \
+  "vmladava.s8 r0, q0, q2\n\t"                                                                                         \
+  "vmladava.s8 r6, q1, q2\n\t"                                                                                         \
+  "vldrb.8 q2, [r7], #16\n\t"                                                                                          \
+  "vmladava.s8 r2, q0, q2\n\t"                                                                                         \
+  "vmladava.s8 r8, q1, q2\n\t"
+
 /* Two pixels' rows times channel triples, then channel pairs, every block's sums from its folded biases: the
  * whole loop in assembly. A triple: six accumulators, per 16 elements two row loads, three weight loads, six
  * VMLADAVA and the LETP (0.125 instructions per product; a pair's 9 per 64 products, 0.14), 19 instructions a
@@ -168,9 +184,7 @@ static __attribute__((naked, noipa)) void conv_blocks_3x2(const block_job* job _
       "cmp r12, r5\n\t"
       "beq 4f\n"
       "1:\n\t"
-      "ldrd r1, r3, [sp]\n\t"
-      "ldr r5, [sp, #8]\n\t"
-      "add r7, r5, r11\n\t"
+      CONV_BLOCKS_ROWS
       "add r9, r7, r11\n\t"
       "add lr, r9, r11\n\t"
       "str lr, [sp, #8]\n\t"
@@ -180,14 +194,7 @@ static __attribute__((naked, noipa)) void conv_blocks_3x2(const block_job* job _
       "mov r10, r4\n\t"
       "wlstp.8 lr, r11, 3f\n"
       "2:\n\t"
-      "vldrb.8 q0, [r1], #16\n\t"
-      "vldrb.8 q1, [r3], #16\n\t"
-      "vldrb.8 q2, [r5], #16\n\t"
-      "vmladava.s8 r0, q0, q2\n\t"
-      "vmladava.s8 r6, q1, q2\n\t"
-      "vldrb.8 q2, [r7], #16\n\t"
-      "vmladava.s8 r2, q0, q2\n\t"
-      "vmladava.s8 r8, q1, q2\n\t"
+      CONV_BLOCKS_FIRST_TWO
       "vldrb.8 q2, [r9], #16\n\t"
       "vmladava.s8 r4, q0, q2\n\t"
       "vmladava.s8 r10, q1, q2\n\t"
@@ -206,9 +213,7 @@ static __attribute__((naked, noipa)) void conv_blocks_3x2(const block_job* job _
       "cmp r12, lr\n\t"
       "beq 9f\n"
       "5:\n\t"
-      "ldrd r1, r3, [sp]\n\t"
-      "ldr r5, [sp, #8]\n\t"
-      "add r7, r5, r11\n\t"
+      CONV_BLOCKS_ROWS
       "add lr, r7, r11\n\t"
       "str lr, [sp, #8]\n\t"
       "ldrd r0, r2, [r12], #8\n\t"
@@ -216,14 +221,7 @@ static __attribute__((naked, noipa)) void conv_blocks_3x2(const block_job* job _
       "mov r8, r2\n\t"
       "wlstp.8 lr, r11, 7f\n"
       "6:\n\t"
-      "vldrb.8 q0, [r1], #16\n\t"
-      "vldrb.8 q1, [r3], #16\n\t"
-      "vldrb.8 q2, [r5], #16\n\t"
-      "vmladava.s8 r0, q0, q2\n\t"
-      "vmladava.s8 r6, q1, q2\n\t"
-      "vldrb.8 q2, [r7], #16\n\t"
-      "vmladava.s8 r2, q0, q2\n\t"
-      "vmladava.s8 r8, q1, q2\n\t"
+      CONV_BLOCKS_FIRST_TWO
       "letp lr, 6b\n"
       "7:\n\t"
       "strd r0, r2, [r12, #1016]\n\t"
@@ -236,6 +234,8 @@ static __attribute__((naked, noipa)) void conv_blocks_3x2(const block_job* job _
       "add sp, sp, #28\n\t"
       "pop {r4-r11, pc}\n");
 }
+#undef CONV_BLOCKS_ROWS
+#undef CONV_BLOCKS_FIRST_TWO
 
 /* The channels in triples, but for the last one or two pairs (16 = 4 triples + 2 pairs: a triple and a channel
  * paired with itself would waste half a block). */

@@ -174,47 +174,39 @@ typedef struct {
   int32_t step;     /* 4 * depth */
 } dw_planar_out;
 
+/* The output loop with `scale` between the bias and the output offset: the asm that takes q0's biased sums to
+ * the scaled ones, clobbering the vector registers listed after it. */
+#define DW_PLANAR_OUTPUT_LOOP(scale, ...)                                                                              \
+  __asm__ volatile(                                                                                                    \
+      "dlstp.32 lr, %[n]\n"                                                                                            \
+      "1:\n\t"                                                                                                         \
+      "vldrw.u32 q0, [%[s]], #16\n\t"                                                                                  \
+      "vadd.i32 q0, q0, %[bias]\n\t" scale                                                                             \
+      "vadd.i32 q0, q0, %[off]\n\t"                                                                                    \
+      "vmax.s32 q0, q0, %q[lo]\n\t"                                                                                    \
+      "vmin.s32 q0, q0, %q[hi]\n\t"                                                                                    \
+      "vstrb.32 q0, [%[out], %q[lanes]]\n\t"                                                                           \
+      "add %[out], %[out], %[step]\n\t"                                                                                \
+      "letp lr, 1b\n"                                                                                                  \
+      : [s] "+r"(sums), [out] "+r"(out)                                                                                \
+      : [n] "r"(n), [bias] "r"(o->bias), [m] "r"(o->multiplier), [sh] "r"(o->shift), [off] "r"(o->offset),             \
+        [lo] "w"(o->lo), [hi] "w"(o->hi), [lanes] "w"(o->lanes), [step] "r"(o->step)                                   \
+      : __VA_ARGS__, "lr", "memory")
+
 static inline void dw_planar_output(const dw_planar_out* o, const int32_t* sums, int8_t* out, int32_t n) {
-  if (o->shift < 0) {
-    __asm__ volatile(
-        "dlstp.32 lr, %[n]\n"
-        "1:\n\t"
-        "vldrw.u32 q0, [%[s]], #16\n\t"
-        "vadd.i32 q0, q0, %[bias]\n\t"
-        "vqrdmulh.s32 q0, q0, %[m]\n\t"
-        "vshr.s32 q1, q0, #31\n\t"
-        "vadd.i32 q0, q0, q1\n\t"
-        "vrshl.s32 q0, %[sh]\n\t"
-        "vadd.i32 q0, q0, %[off]\n\t"
-        "vmax.s32 q0, q0, %q[lo]\n\t"
-        "vmin.s32 q0, q0, %q[hi]\n\t"
-        "vstrb.32 q0, [%[out], %q[lanes]]\n\t"
-        "add %[out], %[out], %[step]\n\t"
-        "letp lr, 1b\n"
-        : [s] "+r"(sums), [out] "+r"(out)
-        : [n] "r"(n), [bias] "r"(o->bias), [m] "r"(o->multiplier), [sh] "r"(o->shift), [off] "r"(o->offset),
-          [lo] "w"(o->lo), [hi] "w"(o->hi), [lanes] "w"(o->lanes), [step] "r"(o->step)
-        : "q0", "q1", "lr", "memory");
-  } else {
-    __asm__ volatile(
-        "dlstp.32 lr, %[n]\n"
-        "1:\n\t"
-        "vldrw.u32 q0, [%[s]], #16\n\t"
-        "vadd.i32 q0, q0, %[bias]\n\t"
-        "vshl.u32 q0, %[sh]\n\t"
-        "vqrdmulh.s32 q0, q0, %[m]\n\t"
-        "vadd.i32 q0, q0, %[off]\n\t"
-        "vmax.s32 q0, q0, %q[lo]\n\t"
-        "vmin.s32 q0, q0, %q[hi]\n\t"
-        "vstrb.32 q0, [%[out], %q[lanes]]\n\t"
-        "add %[out], %[out], %[step]\n\t"
-        "letp lr, 1b\n"
-        : [s] "+r"(sums), [out] "+r"(out)
-        : [n] "r"(n), [bias] "r"(o->bias), [m] "r"(o->multiplier), [sh] "r"(o->shift), [off] "r"(o->offset),
-          [lo] "w"(o->lo), [hi] "w"(o->hi), [lanes] "w"(o->lanes), [step] "r"(o->step)
-        : "q0", "lr", "memory");
+  if (o->shift < 0) { /* VQRDMULH, the ties' fix-up (minus one on a negative value), the rounding right shift */
+    DW_PLANAR_OUTPUT_LOOP("vqrdmulh.s32 q0, q0, %[m]\n\t"
+                          "vshr.s32 q1, q0, #31\n\t"
+                          "vadd.i32 q0, q0, q1\n\t"
+                          "vrshl.s32 q0, %[sh]\n\t",
+                          "q0", "q1");
+  } else { /* the wrapping left shift, then VQRDMULH */
+    DW_PLANAR_OUTPUT_LOOP("vshl.u32 q0, %[sh]\n\t"
+                          "vqrdmulh.s32 q0, q0, %[m]\n\t",
+                          "q0");
   }
 }
+#undef DW_PLANAR_OUTPUT_LOOP
 
 /* The sums of `rows` output rows (a multiple of by) of one channel from its plane: blocks right to left in
  * each row of blocks (a last block past the row's end writes its extra columns over the next row's first
@@ -244,6 +236,32 @@ static inline __attribute__((always_inline)) void dw_planar_sums(const dw_planar
   }
 }
 
+/* The assembly loop of dw_planar_sums_2x2 and _1x2 over block_rows rows of blocks, right to left: per block
+ * the gather, two VMLADAV and one STRD for the first row's pair of outputs, then `row1` (the second row's);
+ * `step1` steps the second row's sums, `outputs` and `inputs` (parenthesised, each with a leading comma) add
+ * its operands. */
+#define DW_PLANAR_LIST(...) __VA_ARGS__
+#define DW_PLANAR_SUMS_LOOP(row1, step1, outputs, inputs)                                                              \
+  __asm__ volatile(                                                                                                    \
+      "1:\n\t"                                                                                                         \
+      "dls lr, %[nbx]\n"                                                                                               \
+      "2:\n\t"                                                                                                         \
+      "vldrb.u8 %q[x], [%[in], %q[offs]]\n\t"                                                                          \
+      "vmladav.s8 %[a0], %q[x], %q[w0]\n\t"                                                                            \
+      "vmladav.s8 %[a1], %q[x], %q[w1]\n\t"                                                                            \
+      "strd %[a0], %[a1], [%[s0]], #-8\n\t" row1                                                                       \
+      "sub %[in], %[in], %[col]\n\t"                                                                                   \
+      "le lr, 2b\n\t"                                                                                                  \
+      "add %[in], %[in], %[in_adv]\n\t"                                                                                \
+      "add %[s0], %[s0], %[s_adv]\n\t" step1                                                                           \
+      "subs %[rows], %[rows], #1\n\t"                                                                                  \
+      "bne 1b\n"                                                                                                       \
+      : [in] "+r"(in), [s0] "+r"(s0) DW_PLANAR_LIST outputs, [rows] "+r"(block_rows), [a0] "=&Te"(a0),                 \
+        [a1] "=&Te"(a1), [x] "=&w"(x)                                                                                  \
+      : [nbx] "r"(nbx), [col] "r"(col_step), [in_adv] "r"(in_adv), [s_adv] "r"(s_adv), [offs] "w"(plan->offs),         \
+        [w0] "w"(w[0]), [w1] "w"(w[1]) DW_PLANAR_LIST inputs                                                           \
+      : "lr", "memory", "cc")
+
 /* dw_planar_sums for 2 x 2 blocks in assembly (the C loop spent about 20 instructions a row of blocks and 12 a
  * block; here 6 and 9): per block the gather, four VMLADAV, two STRD (both rows' pairs, right to left). */
 static inline void dw_planar_sums_2x2(const dw_planar_plan* plan, const microaot_depthwise_conv_2d_params_q* p,
@@ -258,29 +276,10 @@ static inline void dw_planar_sums_2x2(const dw_planar_plan* plan, const microaot
   int32_t block_rows = rows / 2, a0, a1;
   int8x16_t x;
   if (block_rows <= 0) return;
-  __asm__ volatile(
-      "1:\n\t"
-      "dls lr, %[nbx]\n"
-      "2:\n\t"
-      "vldrb.u8 %q[x], [%[in], %q[offs]]\n\t"
-      "vmladav.s8 %[a0], %q[x], %q[w0]\n\t"
-      "vmladav.s8 %[a1], %q[x], %q[w1]\n\t"
-      "strd %[a0], %[a1], [%[s0]], #-8\n\t"
-      "vmladav.s8 %[a0], %q[x], %q[w2]\n\t"
-      "vmladav.s8 %[a1], %q[x], %q[w3]\n\t"
-      "strd %[a0], %[a1], [%[s1]], #-8\n\t"
-      "sub %[in], %[in], %[col]\n\t"
-      "le lr, 2b\n\t"
-      "add %[in], %[in], %[in_adv]\n\t"
-      "add %[s0], %[s0], %[s_adv]\n\t"
-      "add %[s1], %[s1], %[s_adv]\n\t"
-      "subs %[rows], %[rows], #1\n\t"
-      "bne 1b\n"
-      : [in] "+r"(in), [s0] "+r"(s0), [s1] "+r"(s1), [rows] "+r"(block_rows), [a0] "=&Te"(a0), [a1] "=&Te"(a1),
-        [x] "=&w"(x)
-      : [nbx] "r"(nbx), [col] "r"(col_step), [in_adv] "r"(in_adv), [s_adv] "r"(s_adv), [offs] "w"(plan->offs),
-        [w0] "w"(w[0]), [w1] "w"(w[1]), [w2] "w"(w[2]), [w3] "w"(w[3])
-      : "lr", "memory", "cc");
+  DW_PLANAR_SUMS_LOOP("vmladav.s8 %[a0], %q[x], %q[w2]\n\t"
+                      "vmladav.s8 %[a1], %q[x], %q[w3]\n\t"
+                      "strd %[a0], %[a1], [%[s1]], #-8\n\t",
+                      "add %[s1], %[s1], %[s_adv]\n\t", (, [s1] "+r"(s1)), (, [w2] "w"(w[2]), [w3] "w"(w[3])));
 }
 
 /* The same for 1 x 2 blocks (the stride-2 layers'): the gather, two VMLADAV, one STRD a block. */
@@ -292,28 +291,13 @@ static inline void dw_planar_sums_1x2(const dw_planar_plan* plan, const microaot
   const int32_t s_adv = 8 * nbx + 4 * ow;
   const int8_t* in = plane + (nbx - 1) * col_step;
   int32_t* s0 = sums + (nbx - 1) * 2;
-  int32_t a0, a1;
+  int32_t block_rows = rows, a0, a1;
   int8x16_t x;
-  if (rows <= 0) return;
-  __asm__ volatile(
-      "1:\n\t"
-      "dls lr, %[nbx]\n"
-      "2:\n\t"
-      "vldrb.u8 %q[x], [%[in], %q[offs]]\n\t"
-      "vmladav.s8 %[a0], %q[x], %q[w0]\n\t"
-      "vmladav.s8 %[a1], %q[x], %q[w1]\n\t"
-      "strd %[a0], %[a1], [%[s0]], #-8\n\t"
-      "sub %[in], %[in], %[col]\n\t"
-      "le lr, 2b\n\t"
-      "add %[in], %[in], %[in_adv]\n\t"
-      "add %[s0], %[s0], %[s_adv]\n\t"
-      "subs %[rows], %[rows], #1\n\t"
-      "bne 1b\n"
-      : [in] "+r"(in), [s0] "+r"(s0), [rows] "+r"(rows), [a0] "=&Te"(a0), [a1] "=&Te"(a1), [x] "=&w"(x)
-      : [nbx] "r"(nbx), [col] "r"(col_step), [in_adv] "r"(in_adv), [s_adv] "r"(s_adv), [offs] "w"(plan->offs),
-        [w0] "w"(w[0]), [w1] "w"(w[1])
-      : "lr", "memory", "cc");
+  if (block_rows <= 0) return;
+  DW_PLANAR_SUMS_LOOP("", "", (), ());
 }
+#undef DW_PLANAR_SUMS_LOOP
+#undef DW_PLANAR_LIST
 
 /* One channel's taps, laid for each block output; returns their sum (the input offset's factor). */
 static inline int32_t dw_planar_weights(const dw_planar_plan* plan, const int8_t* filter, int32_t depth,
