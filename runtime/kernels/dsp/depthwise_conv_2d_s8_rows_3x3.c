@@ -25,10 +25,10 @@ static inline __attribute__((always_inline)) void dw_interior_3x3(const dw_group
                                                                   const int8_t* end, int full) {
   int32_t s[4];
   for (; out != end; in += pixel_stride, out += depth) {
-    microaot_dsp_mac4_lanes_3x3(in, depth, row, g->bias_weights, offset, s);
     if (full) {
-      microaot_dsp_output_step_store8x4(g->output_step, s, out);
+      microaot_dsp_window_3x3_store8x4(in, depth, row, g->bias_weights, offset, out);
     } else {
+      microaot_dsp_mac4_lanes_3x3(in, depth, row, g->bias_weights, offset, s);
       dw_store4(g, s, out);
     }
   }
