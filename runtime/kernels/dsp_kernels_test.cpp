@@ -349,6 +349,28 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnSmallMapsThroughThePatch) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
+// The unrolled windows at stride 2 on maps beyond the patch, TF's "same" padding: on an even side nothing above
+// or left and one below or right (the last column's windows 3 rows of 2 taps, the last row's 2 of 3, the corner
+// 2 of 2: the clipped windows' unrolled forms), on an odd side one all round (the tap-by-tap clipped path); a
+// whole channel group and a remainder, the plain and the overlap variants, two images.
+TEST(DspDepthwiseConv2dS8, MatchesPortableOnStride2SameEdgesBeyondThePatch) {
+  const ConvKernels<microaot_depthwise_conv_2d_params_q> full{
+      microaot_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap};
+  std::mt19937 rng(47);
+  Counts counts;
+  int i = 0;
+  for (const int in_h : {10, 12, 15}) {
+    for (const int in_w : {12, 14, 17}) {
+      const int out_h = (in_h + 1) / 2, out_w = (in_w + 1) / 2;
+      const int pad_h = ((out_h - 1) * 2 + 3 - in_h) / 2, pad_w = ((out_w - 1) * 2 + 3 - in_w) / 2;
+      const Geometry g{2, in_h, in_w, 6, 3, 3, out_h, out_w, 6, 2, 2, 1, 1, pad_h, pad_w};
+      EXPECT_FALSE(expect_same_depthwise_sized(g, rng, ++i, counts, full)) << "shape " << i;
+      ASSERT_FALSE(HasFailure()) << in_h << "x" << in_w;
+    }
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
 // depthwise_conv_2d_s8_w16 and _ring_w16 (the groups' constants from the compiler's words), DSP and portable
 // builds: the status must be OK (checked here), the bytes the caller's.
 using DwWords = microaot_status (*)(const microaot_depthwise_conv_2d_params_q*, const int8_t*, const int32_t*, int8_t*);

@@ -66,14 +66,19 @@ static __attribute__((noinline)) void dw_patch_widen(const dw_params* p, const d
   const size_t depth = (size_t)p->input_depth, row_bytes = (size_t)p->input_width * depth;
   const uint32_t offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   const int32_t n = s->col_end - s->col_begin;
+  const int8_t* in_row;
+  uint32_t(*at_row)[2];
   int32_t r;
-  if (n <= 0) return; /* no in-image column: no address left of the image */
-  for (r = s->row_begin; r < s->row_end; ++r) {
-    const int8_t* in = image + (size_t)(s->top + r) * row_bytes + (size_t)(s->left + s->col_begin) * depth;
-    uint32_t(*at)[2] = &lanes[s->col_begin][r];
-    uint32_t(*const end)[2] = at + 8 * n, (*const end2)[2] = at + 8 * (n & ~1);
+  if (n <= 0 || s->row_end <= s->row_begin) return; /* nothing in the image: no address left of or above it */
+  /* each row's pointers stepped on, not recomputed (6 pixels a row on VWW's 6x6 maps) */
+  in_row = image + (size_t)(s->top + s->row_begin) * row_bytes + (size_t)(s->left + s->col_begin) * depth;
+  at_row = &lanes[s->col_begin][s->row_begin];
+  for (r = s->row_begin; r < s->row_end; ++r, in_row += row_bytes, ++at_row) {
+    const int8_t* in = in_row;
+    uint32_t(*at)[2] = at_row;
+    uint32_t(*const end2)[2] = at + 8 * (n & ~1);
     for (; at != end2; in += 2 * depth, at += 16) dw_patch_widen2(in, depth, offset, at);
-    if (at != end) {
+    if (n & 1) {
       const uint32_t x = microaot_dsp_load4(in);
       at[0][0] = microaot_dsp_sxtab16(offset, x);
       at[0][1] = microaot_dsp_sxtab16_ror8(offset, x);

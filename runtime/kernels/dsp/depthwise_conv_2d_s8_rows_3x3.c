@@ -16,13 +16,22 @@ static const uint32_t (*dw_weights(const dw_group* g))[2] {
   return (const uint32_t(*)[2])(const void*)(g->bias_weights + 4);
 }
 
-/* Four channels of a 3x3 window wholly inside the image without dilation, unrolled: `in` is its top-left
- * tap at the group's channel, `row` the input row's length in bytes; the group's widened weights. */
-static inline void dw_taps_3x3(const int8_t* in, const dw_group* g, size_t depth, size_t row, uint32_t offset,
-                               int32_t s[4]) {
-  microaot_dsp_mac4_lanes_x3(in, depth, dw_weights(g), offset, s);
-  microaot_dsp_mac4_lanes_x3(in + row, depth, dw_weights(g) + 3, offset, s);
-  microaot_dsp_mac4_lanes_x3(in + 2 * row, depth, dw_weights(g) + 6, offset, s);
+/* The windows wholly inside the image of one output row, unrolled: `in` at the first one's top-left tap (the
+ * group's channel), `pixel_stride` bytes to the next; outputs [out, end) `depth` bytes apart. `full` (a constant
+ * at each call) whether the clamp is [-128, 127]: the test once per row, not per pixel. */
+static inline __attribute__((always_inline)) void dw_interior_3x3(const dw_group* g, const int8_t* in,
+                                                                  size_t pixel_stride, size_t depth, size_t row,
+                                                                  uint32_t offset, int8_t* out,
+                                                                  const int8_t* end, int full) {
+  int32_t s[4];
+  for (; out != end; in += pixel_stride, out += depth) {
+    if (full) {
+      microaot_dsp_window_3x3_store8x4(in, depth, row, g->bias_weights, offset, out);
+    } else {
+      microaot_dsp_mac4_lanes_3x3(in, depth, row, g->bias_weights, offset, s);
+      dw_store4(g, s, out);
+    }
+  }
 }
 
 /* What the pixels of one output row of a channel group need, for a 3x3 filter without dilation. */
@@ -37,28 +46,38 @@ typedef struct {
 } dw_row_3x3;
 
 /* One output pixel whose window starts at input column `origin` and is clipped by the image's edges: its
- * in-image taps only (the reference skips the others); no tap inside leaves the bias. Not inlined, with the
- * row's constants in one struct: the sums stay in registers and the call is cheap. */
+ * in-image taps only (the reference skips the others); no tap inside leaves the bias. The shapes of the edges
+ * of a map without padding above and left (stride 2 over an even map: SAME pads below and right only) unrolled,
+ * any other tap row by tap row. Not inlined, with the row's constants in one struct: the sums stay in registers
+ * and the call is cheap. */
 static __attribute__((noinline)) void dw_pixel_clipped(const dw_row_3x3* r, int32_t origin, int8_t* out) {
   const int32_t begin = origin < 0 ? -origin : 0;
   const int32_t n = (r->input_width - origin < 3 ? r->input_width - origin : 3) - begin;
   const size_t depth = r->depth, row = r->row;
-  int32_t k, s[4];
-  memcpy(s, dw_bias(r->g), sizeof s);
+  const int32_t* bias = dw_bias(r->g);
+  int32_t k, s[4] = {bias[0], bias[1], bias[2], bias[3]};
   if (n > 0) {
     const int8_t* in = r->in + (size_t)(origin + begin) * depth;
     const uint32_t(*w)[2] = r->w + begin;
-    for (k = 0; k < r->rows; ++k, in += row, w += 3) {
-      if (n == 3) {
-        microaot_dsp_mac4_lanes_x3(in, depth, w, r->offset, s);
-      } else if (n == 2) {
-        microaot_dsp_mac4_lanes_x2(in, depth, w, r->offset, s);
-      } else {
-        microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], r->offset, s);
+    if (r->rows == 3 && n == 2) {
+      microaot_dsp_mac4_lanes_3x2(in, depth, row, w, r->offset, s);
+    } else if (r->rows == 2 && n == 3) {
+      microaot_dsp_mac4_lanes_2x3(in, depth, row, w, r->offset, s);
+    } else if (r->rows == 2 && n == 2) {
+      microaot_dsp_mac4_lanes_2x2(in, depth, row, w, r->offset, s);
+    } else {
+      for (k = 0; k < r->rows; ++k, in += row, w += 3) {
+        if (n == 3) {
+          microaot_dsp_mac4_lanes_x3(in, depth, w, r->offset, s);
+        } else if (n == 2) {
+          microaot_dsp_mac4_lanes_x2(in, depth, w, r->offset, s);
+        } else {
+          microaot_dsp_mac4_lanes(microaot_dsp_load4(in), w[0][0], w[0][1], r->offset, s);
+        }
       }
     }
   }
-  dw_store4(r->g, s, out);
+  dw_store4_tested(r->g, s, out);
 }
 
 /* The window of one output position of a 3x3 filter without dilation along one axis: comparisons instead
@@ -91,17 +110,17 @@ static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const
   const dw_row_3x3 r = {g,   image + (size_t)(rows > 0 ? y->origin + y->begin : 0) * row,
                         dw_weights(g) + (rows > 0 ? 3 * y->begin : 0),
                         depth, row, rows, p->input_width, microaot_dsp_pack16(p->input_offset, p->input_offset)};
-  int32_t ox, s[4];
+  int32_t ox;
   if (rows != 3) first = end = 0; /* a top or bottom row (or none inside): every column clipped */
   for (ox = 0; ox < first; ++ox) dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
-  {
-    const int8_t* in = first < end ? r.in + (size_t)(first * stride - p->pad_width) * depth : r.in;
-    const size_t pixel_stride = (size_t)stride * depth;
-    int8_t* o = out + (size_t)first * depth;
-    for (ox = first; ox < end; ++ox, in += pixel_stride, o += depth) {
-      memcpy(s, dw_bias(g), sizeof s);
-      dw_taps_3x3(in, g, depth, row, r.offset, s);
-      dw_store4_tested(g, s, o);
+  if (first < end) {
+    const int8_t* in = r.in + (size_t)(first * stride - p->pad_width) * depth;
+    if (g->full_range) {
+      dw_interior_3x3(g, in, (size_t)stride * depth, depth, row, r.offset, out + (size_t)first * depth,
+                      out + (size_t)end * depth, 1);
+    } else {
+      dw_interior_3x3(g, in, (size_t)stride * depth, depth, row, r.offset, out + (size_t)first * depth,
+                      out + (size_t)end * depth, 0);
     }
   }
   for (ox = end; ox < p->output_width; ++ox) {

@@ -129,8 +129,15 @@ static inline void dw_pixel_pairs(const dw_group* g, const uint32_t* in, int32_t
 static inline void dw_copy_channels(const dw_params* p, const int8_t* from, int8_t* to, size_t n) {
   const size_t depth = (size_t)p->output_depth;
   const int8_t* const end = from + (size_t)p->output_width * depth;
-  if (n == 4) { /* a word per pixel, no call */
-    for (; from != end; from += depth, to += depth) memcpy(to, from, 4);
+  if (n == 4) { /* a word per pixel, no call; two pixels a pass (a pass's step and test for both) */
+    if ((size_t)(end - from) / depth % 2 != 0) {
+      memcpy(to, from, 4);
+      from += depth, to += depth;
+    }
+    for (; from != end; from += 2 * depth, to += 2 * depth) {
+      memcpy(to, from, 4);
+      memcpy(to + depth, from + depth, 4);
+    }
     return;
   }
   for (; from != end; from += depth, to += depth) memcpy(to, from, n);

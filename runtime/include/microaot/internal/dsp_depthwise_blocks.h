@@ -67,6 +67,100 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t stride, c
       : [in] "r"(in), [stride] "r"(stride), [w] "r"(w), [off] "r"(offset),
         "m"(*(const int8_t(*)[stride + 4])in), "m"(*(const uint32_t(*)[2][2])w));
 }
+/* A 3x3 window's nine taps over int8 input from the bias on (microaot_dsp_mac4_lanes_3x3 and
+ * microaot_dsp_window_3x3_store8x4): operands s0-s3, x, x02, w02, w13, in (stepped a row on twice), stride, row,
+ * w (the bias, then the weight pairs from byte 16), off. */
+#define MICROAOT_DSP_TAP_ROW(w0, w1, w2)                      \
+  MICROAOT_DSP_TAP("ldr %[x], [%[in]]", w0)                   \
+  MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride]]", w1)        \
+  MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride], lsl #1]", w2)
+#define MICROAOT_DSP_WINDOW_3X3                                                      \
+  "ldrd %[s0], %[s1], [%[w]]\n\t"                                                  \
+  "ldrd %[s2], %[s3], [%[w], #8]\n\t"                                              \
+  MICROAOT_DSP_TAP_ROW("16", "24", "32") "add %[in], %[in], %[row]\n\t"           \
+  MICROAOT_DSP_TAP_ROW("40", "48", "56") "add %[in], %[in], %[row]\n\t"           \
+  MICROAOT_DSP_TAP_ROW("64", "72", "80")
+
+/* One 3x3 window of four channels wholly inside the image over int8 input, from the bias on: `in` at its
+ * top-left tap, taps `depth` bytes apart along a row and rows `row` bytes apart; `bw` a group's bias, then its
+ * nine weight pairs widened as for microaot_dsp_mac4_lanes, row-major (a dw_group's bias_weights). One
+ * statement for the whole window: left to the compiler, three statements of three taps kept the sums and the
+ * row pointers on the stack (about 40 instructions a window more). */
+static inline __attribute__((always_inline)) void microaot_dsp_mac4_lanes_3x3(const int8_t* in, size_t depth,
+                                                                             size_t row, const int32_t* bw,
+                                                                             uint32_t offset, int32_t s[4]) {
+  uint32_t x, x02, w02, w13;
+  const int8_t* at = in;
+  __asm__(
+      MICROAOT_DSP_WINDOW_3X3
+      : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "=&r"(s[0]), [s1] "=&r"(s[1]),
+        [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [in] "+&r"(at)
+      : [stride] "r"(depth), [row] "r"(row), [w] "r"(bw), [off] "r"(offset),
+        "m"(*(const int8_t(*)[2 * row + 2 * depth + 4])in), "m"(*(const int32_t(*)[22])bw));
+}
+
+/* microaot_dsp_mac4_lanes_3x3 and the output step of the clamp [-128, 127] (SSAT, byte stores) in one statement:
+ * `g` a dw_group's words (the bias and weights, then the output steps at word 22). Apart, the compiler spilled
+ * the loop's pointers around both (about 10 instructions a window). */
+static inline __attribute__((always_inline)) void microaot_dsp_window_3x3_store8x4(const int8_t* in, size_t depth,
+                                                                                  size_t row, const int32_t* g,
+                                                                                  uint32_t offset, int8_t* out) {
+  uint32_t x, x02, w02, w13;
+  int32_t s0, s1, s2, s3;
+  const int8_t* at = in;
+  __asm__ volatile( /* its outputs are scratch: the stores are its effect */
+      MICROAOT_DSP_WINDOW_3X3
+#define MICROAOT_DSP_WINDOW_STEP(y, offset, next)                \
+  "ldrd %[w02], %[w13], [%[w], #" offset "]\n\t"                  \
+  "ldr %[x02], [%[w], #" next "]\n\t"                             \
+  "add %[w13], %[w13], %[" y "], asr #31\n\t"                     \
+  "smmlar %[" y "], %[" y "], %[w02], %[w13]\n\t"                 \
+  "asr %[" y "], %[" y "], %[x02]\n\t"                            \
+  "ssat %[" y "], #8, %[" y "]\n\t"
+      MICROAOT_DSP_WINDOW_STEP("s0", "88", "96") MICROAOT_DSP_WINDOW_STEP("s1", "100", "108")
+      MICROAOT_DSP_WINDOW_STEP("s2", "112", "120") MICROAOT_DSP_WINDOW_STEP("s3", "124", "132")
+#undef MICROAOT_DSP_WINDOW_STEP
+      "strb %[s0], [%[out]]\n\t"
+      "strb %[s1], [%[out], #1]\n\t"
+      "strb %[s2], [%[out], #2]\n\t"
+      "strb %[s3], [%[out], #3]"
+      : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "=&r"(s0), [s1] "=&r"(s1),
+        [s2] "=&r"(s2), [s3] "=&r"(s3), [in] "+&r"(at)
+      : [stride] "r"(depth), [row] "r"(row), [w] "r"(g), [off] "r"(offset), [out] "r"(out)
+      : "memory"); /* fourteen registers: no memory operand's address left, so a clobber instead */
+}
+#undef MICROAOT_DSP_WINDOW_3X3
+#undef MICROAOT_DSP_TAP_ROW
+
+/* A window clipped by the image's right or bottom edge (or both) over int8 input, added to the sums: its
+ * in-image taps, 3 rows of 2, 2 rows of 3 or 2 of 2, unrolled as in microaot_dsp_mac4_lanes_3x3; `w` at the
+ * first tap's weight pair, a filter row 3 pairs on (the group's pairs from the window's first in-image tap). */
+#define MICROAOT_DSP_LANES_WINDOW(name, rows, ...)                                                                 \
+  static inline __attribute__((always_inline)) void name(const int8_t* in, size_t depth, size_t row,               \
+                                                         const uint32_t (*w)[2], uint32_t offset, int32_t s[4]) {  \
+    uint32_t x, x02, w02, w13;                                                                                    \
+    const int8_t* at = in;                                                                                        \
+    __asm__(__VA_ARGS__                                                                                           \
+            : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "+r"(s[0]),                \
+              [s1] "+r"(s[1]), [s2] "+r"(s[2]), [s3] "+r"(s[3]), [in] "+&r"(at)                                   \
+            : [stride] "r"(depth), [row] "r"(row), [w] "r"(w), [off] "r"(offset),                                 \
+              "m"(*(const int8_t(*)[(rows - 1) * row + 2 * depth + 4])in), "m"(*(const uint32_t(*)[9][2])w));    \
+  }
+#define MICROAOT_DSP_TAPS_2(w0, w1) \
+  MICROAOT_DSP_TAP("ldr %[x], [%[in]]", w0) MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride]]", w1)
+#define MICROAOT_DSP_TAPS_3(w0, w1, w2) \
+  MICROAOT_DSP_TAPS_2(w0, w1) MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride], lsl #1]", w2)
+#define MICROAOT_DSP_NEXT_ROW "add %[in], %[in], %[row]\n\t"
+MICROAOT_DSP_LANES_WINDOW(microaot_dsp_mac4_lanes_3x2, 3, MICROAOT_DSP_TAPS_2("0", "8") MICROAOT_DSP_NEXT_ROW
+                          MICROAOT_DSP_TAPS_2("24", "32") MICROAOT_DSP_NEXT_ROW MICROAOT_DSP_TAPS_2("48", "56"))
+MICROAOT_DSP_LANES_WINDOW(microaot_dsp_mac4_lanes_2x3, 2, MICROAOT_DSP_TAPS_3("0", "8", "16") MICROAOT_DSP_NEXT_ROW
+                          MICROAOT_DSP_TAPS_3("24", "32", "40"))
+MICROAOT_DSP_LANES_WINDOW(microaot_dsp_mac4_lanes_2x2, 2, MICROAOT_DSP_TAPS_2("0", "8") MICROAOT_DSP_NEXT_ROW
+                          MICROAOT_DSP_TAPS_2("24", "32"))
+#undef MICROAOT_DSP_NEXT_ROW
+#undef MICROAOT_DSP_TAPS_3
+#undef MICROAOT_DSP_TAPS_2
+#undef MICROAOT_DSP_LANES_WINDOW
 #undef MICROAOT_DSP_TAP
 
 /* Two vertically adjacent 3x3 windows of four channels over widened input, from the bias on (see the C
@@ -264,6 +358,39 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t stride, c
   microaot_dsp_mac4_lanes(microaot_dsp_load4(in + stride), w[1][0], w[1][1], offset, s);
 }
 
+/* The clipped windows' forms (see the asm definitions): `rows` rows of `cols` taps from `w` on. */
+static inline void microaot_dsp_mac4_lanes_window(const int8_t* in, size_t depth, size_t row, const uint32_t (*w)[2],
+                                                  uint32_t offset, int32_t s[4], int rows, int cols) {
+  int r, c;
+  for (r = 0; r < rows; ++r) {
+    for (c = 0; c < cols; ++c) {
+      microaot_dsp_mac4_lanes(microaot_dsp_load4(in + (size_t)r * row + (size_t)c * depth), w[3 * r + c][0],
+                              w[3 * r + c][1], offset, s);
+    }
+  }
+}
+static inline void microaot_dsp_mac4_lanes_3x2(const int8_t* in, size_t depth, size_t row, const uint32_t (*w)[2],
+                                               uint32_t offset, int32_t s[4]) {
+  microaot_dsp_mac4_lanes_window(in, depth, row, w, offset, s, 3, 2);
+}
+static inline void microaot_dsp_mac4_lanes_2x3(const int8_t* in, size_t depth, size_t row, const uint32_t (*w)[2],
+                                               uint32_t offset, int32_t s[4]) {
+  microaot_dsp_mac4_lanes_window(in, depth, row, w, offset, s, 2, 3);
+}
+static inline void microaot_dsp_mac4_lanes_2x2(const int8_t* in, size_t depth, size_t row, const uint32_t (*w)[2],
+                                               uint32_t offset, int32_t s[4]) {
+  microaot_dsp_mac4_lanes_window(in, depth, row, w, offset, s, 2, 2);
+}
+
+static inline __attribute__((always_inline)) void microaot_dsp_mac4_lanes_3x3(const int8_t* in, size_t depth,
+                                                                             size_t row, const int32_t* bw,
+                                                                             uint32_t offset, int32_t s[4]) {
+  const uint32_t(*w)[2] = (const uint32_t(*)[2])(const void*)(bw + 4);
+  int r;
+  for (r = 0; r < 4; ++r) s[r] = bw[r];
+  for (r = 0; r < 3; ++r) microaot_dsp_mac4_lanes_x3(in + (size_t)r * row, depth, w + 3 * r, offset, s);
+}
+
 /* `in`: input columns 16 words apart, each rows of two words (lanes of channels 0, 2 and 1, 3): the window
  * reads rows 0 to 2 of columns 0 to 2. `bw`: the four channels' bias, then the nine weight pairs of the same
  * lanes, row-major (pair 3 * row + column). */
@@ -327,6 +454,14 @@ static inline void microaot_dsp_output_step_store8x4_clamped(const int32_t (*out
   int32_t v[4];
   microaot_dsp_output_step_values4(output_step, s, v);
   microaot_dsp_clamp_store4(v, out, lo4, hi4);
+}
+
+static inline void microaot_dsp_window_3x3_store8x4(const int8_t* in, size_t depth, size_t row, const int32_t* g,
+                                                    uint32_t offset, int8_t* out) {
+  int32_t s[4];
+  int k;
+  microaot_dsp_mac4_lanes_3x3(in, depth, row, g, offset, s);
+  for (k = 0; k < 4; ++k) out[k] = (int8_t)microaot_dsp_output_step_value(g + 22 + 3 * k, s[k]);
 }
 
 #endif
