@@ -110,7 +110,7 @@ TEST(KernelRegistry, IsaSourcesAreEmbeddedAndDefineEveryVariantOfTheirStem) {
   }
 }
 
-// A plain kernel with scratch of its own shares the one scratch argument with the overlap row (plan_memory.cpp);
+// A plain kernel with scratch of its own shares the one scratch argument with the overlap row (memory/plan_attempts.cpp);
 // the overlap variant returns a status when the plain one does (the final signature word, after its scratch).
 TEST(KernelRegistry, OverlapVariantsTakeThePlainArgumentsAndScratch) {
   for (const KernelInfo& k : registry().kernels) {

@@ -93,4 +93,12 @@ PeakInfo classic_bound(const std::vector<BufferRecord>& records) {
   return peak_live_bytes(tensors);
 }
 
+std::vector<size_t> live_records_at(const std::vector<BufferRecord>& records, int op) {
+  std::vector<size_t> live;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (records[i].first_op <= op && records[i].last_op >= op && records[i].size != 0) live.push_back(i);
+  }
+  return live;
+}
+
 }  // namespace microaot

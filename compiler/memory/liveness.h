@@ -31,5 +31,7 @@ PeakInfo peak_live_bytes(const std::vector<BufferRecord>& records);
 // The classic bound of the reports: peak_live_bytes of the tensor records only (kernel scratch exists
 // only for in-place reuse, which the bound leaves out).
 PeakInfo classic_bound(const std::vector<BufferRecord>& records);
+// The records live at `op` that hold bytes, by index in record order (what the budget error lists at the peak).
+std::vector<size_t> live_records_at(const std::vector<BufferRecord>& records, int op);
 
 }  // namespace microaot

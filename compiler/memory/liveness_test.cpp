@@ -197,5 +197,12 @@ TEST(PeakLiveBytes, MatchesBruteForceOnRandomLifetimes) {
   }
 }
 
+TEST(LiveRecordsAt, ListsTheNonEmptyRecordsLiveAtTheOpInRecordOrder) {
+  const std::vector<BufferRecord> records = {rec(0, 10, 0, 2), rec(1, 0, 1, 1), rec(2, 5, 1, 3), rec(3, 7, 3, 4)};
+  EXPECT_EQ(live_records_at(records, 1), (std::vector<size_t>{0, 2}));  // record 1 is empty
+  EXPECT_EQ(live_records_at(records, 3), (std::vector<size_t>{2, 3}));
+  EXPECT_TRUE(live_records_at(records, 5).empty());
+}
+
 }  // namespace
 }  // namespace microaot

@@ -1,5 +1,5 @@
 // The texts of the memory stage's failures (RAM budget, tiling, pools, state, arena limit), as functions of
-// the numbers and names the orchestrator (compile/plan_memory.cpp) gathers: one place for their wording.
+// the numbers and names compile/plan_checks.cpp gathers from the model: one place for their wording.
 #pragma once
 
 #include <cstdint>
