@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <random>
+#include <vector>
 
 #include "multiplier_test_util.h"
 
@@ -11,6 +13,16 @@ namespace binary_test {
 
 using multiplier_test::Multiplier;
 using multiplier_test::quantize;
+
+// A random int in [lo, hi].
+inline int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+
+// n random int8 values.
+inline std::vector<int8_t> random_bytes(std::mt19937& rng, size_t n) {
+  std::vector<int8_t> v(n);
+  for (int8_t& x : v) x = static_cast<int8_t>(draw(rng, -128, 127));
+  return v;
+}
 
 // Sets the MICROAOT_BROADCAST_FIELDS of p: a flat walk of n elements, or with a shape and strides of num_dims.
 template <typename P>

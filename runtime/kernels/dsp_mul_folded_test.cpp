@@ -13,13 +13,8 @@
 
 namespace {
 
-int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
-
-std::vector<int8_t> random_bytes(std::mt19937& rng, size_t n) {
-  std::vector<int8_t> v(n);
-  for (int8_t& x : v) x = static_cast<int8_t>(draw(rng, -128, 127));
-  return v;
-}
+using binary_test::draw;
+using binary_test::random_bytes;
 
 struct Forms {
   std::vector<int32_t> data;  // slopes[256], offset biases[256], broadcast input
