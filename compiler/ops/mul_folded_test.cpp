@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "microaot/kernels/mul.h"
+#include "ops/fitted_form_test_util.h"
 #include "ops/quant_math.h"
 
 namespace microaot {
@@ -28,9 +29,7 @@ microaot_mul_params_q draw_layer(std::mt19937& rng) {
   p.input2_offset = -zero_point(rng);
   p.output_multiplier = m.multiplier;
   p.output_shift = m.shift;
-  p.output_offset = zero_point(rng);
-  p.activation_min = rng() % 3 == 0 ? std::max(p.output_offset, -128) : -128;  // ReLU on every third
-  p.activation_max = rng() % 5 == 0 ? std::min(p.output_offset + 60, 127) : 127;
+  draw_output_and_clamp(rng, p);
   return p;
 }
 
