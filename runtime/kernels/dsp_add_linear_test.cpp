@@ -30,6 +30,15 @@ void set_clamp(microaot_add_params_q& p, int i) {
   p.activation_max = i % 3 == 2 ? 50 : 127;
 }
 
+// A form whose sums reach near the int32 bounds (small slopes, the bias at an edge) one time in four: the folded
+// forms' and the packed two-operand run's offset bias would leave int32 there and the kernels take the form's
+// own code.
+std::vector<int32_t> random_or_edge_form(std::mt19937& rng, int i) {
+  if (i % 4 != 3) return random_form(rng);
+  const int32_t edge = (i / 4) % 2 == 0 ? INT32_MAX - (1 << 21) : INT32_MIN + (1 << 21);
+  return {draw(rng, -(1 << 20), 1 << 20), draw(rng, -(1 << 20), 1 << 20), edge};
+}
+
 // The portable kernel's output against both DSP kernels' (the lean one walks a folding layer without folding).
 void expect_same(const microaot_add_params_q& p, const std::vector<int8_t>& a, const std::vector<int8_t>& b,
                  const std::vector<int32_t>& form, int i) {
@@ -48,7 +57,7 @@ TEST(DspAddS8Linear, MatchesPortableOnFlatRowsAndClamps) {
     microaot_add_params_q p{};
     binary_test::set_walk(p, n);
     set_clamp(p, i);
-    const std::vector<int32_t> form = random_form(rng);
+    const std::vector<int32_t> form = random_or_edge_form(rng, i);  // at the edge: the offset sums do not pack
     const std::vector<int8_t> a = random_bytes(rng, static_cast<size_t>(n)), b = random_bytes(rng, static_cast<size_t>(n));
     std::vector<int8_t> expected(a.size()), got(a.size());
     microaot_add_s8_linear(&p, a.data(), b.data(), form.data(), expected.data());
@@ -82,14 +91,6 @@ TEST(DspAddS8Linear, MatchesPortableWhenBroadcasting) {
     const std::vector<int8_t> a = random_bytes(rng, rows ? 231 : 1), b = random_bytes(rng, rows ? 7 : 231);
     expect_same(p, a, b, form, i);
   }
-}
-
-// A form whose sums reach near the int32 bounds (small slopes, the bias at an edge) one time in four: the folded
-// forms' offset bias would leave int32 there and the kernel takes the form's own code.
-std::vector<int32_t> random_or_edge_form(std::mt19937& rng, int i) {
-  if (i % 4 != 3) return random_form(rng);
-  const int32_t edge = (i / 4) % 2 == 0 ? INT32_MAX - (1 << 21) : INT32_MIN + (1 << 21);
-  return {draw(rng, -(1 << 20), 1 << 20), draw(rng, -(1 << 20), 1 << 20), edge};
 }
 
 TEST(DspAddS8Linear, FoldsAScalarOrRowConstant) {
