@@ -128,15 +128,20 @@ std::vector<int32_t> integers_of(const KernelCall& call, const char* field) {
   return std::vector<int32_t>(bound->integers.begin(), bound->integers.end());
 }
 
-// How the DSP kernel walks the layer (microaot_add_linear_walk_kind, the kernel's own rule), in words.
-std::string walk_of(const KernelCall& call) {
+// How the DSP kernels walk the layer (microaot_broadcast_fold_kind, the kernels' own rule); *vector: the input
+// broadcast.
+int fold_kind_of(const KernelCall& call, int* vector) {
   int32_t num_dims = 0;
   read_field(call, "num_dims", &num_dims);
-  if (num_dims == 0) return "2 SMLAW per element";
+  if (num_dims == 0) return MICROAOT_FOLD_NONE;
   const std::vector<int32_t> shape = integers_of(call, "output_shape"), strides1 = integers_of(call, "input1_strides"),
                              strides2 = integers_of(call, "input2_strides");
-  int vector = 0;
-  switch (microaot_broadcast_fold_kind(num_dims, shape.data(), strides1.data(), strides2.data(), &vector)) {
+  return microaot_broadcast_fold_kind(num_dims, shape.data(), strides1.data(), strides2.data(), vector);
+}
+
+// The walk of `kind`, in words.
+std::string walk_of(int kind, int vector) {
+  switch (kind) {
     case MICROAOT_FOLD_NONE:
       return "2 SMLAW per element";
     case MICROAOT_FOLD_ROWS:
@@ -159,8 +164,13 @@ void use_add_linear_form(KernelCall& call, const Target& target, bool subtract) 
   }
   call.derived.push_back(int32_constant(call.stem + "_linear_form", form));
   call.args.insert(call.args.begin() + 2, derived_arg(0));
-  call.stem = "add_s8_linear";
-  call.specialisation = "one linear form, exact on all 65536 input pairs; " + walk_of(call);
+  int vector = 0;
+  const int kind = fold_kind_of(call, &vector);
+  // The folded forms are a kernel of their own (DSP source only: Helium's add_s8_linear folds nothing), so that
+  // a model whose ADDs take two full operands links neither their code nor their table's stack.
+  const bool folds = (kind == MICROAOT_FOLD_ROWS || kind == MICROAOT_FOLD_CHANNELS) && !target_runs_isa(target, "mve");
+  call.stem = folds ? "add_s8_folded" : "add_s8_linear";
+  call.specialisation = "one linear form, exact on all 65536 input pairs; " + walk_of(kind, vector);
 }
 
 }  // namespace microaot

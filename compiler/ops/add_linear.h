@@ -19,7 +19,8 @@ namespace microaot {
 std::vector<int32_t> fit_add_linear_form(const microaot_add_params_q& params, bool subtract);
 
 // Turns `call` (lowered for add_s8 or sub_s8, args input 1, input 2, output) into a call of add_s8_linear over
-// the fitted form on a target with the DSP extension, and states the choice in call.specialisation.
+// the fitted form on a target with the DSP extension (add_s8_folded where one operand is broadcast along the rows
+// or channels, off Helium), and states the choice in call.specialisation.
 void use_add_linear_form(KernelCall& call, const Target& target, bool subtract);
 
 }  // namespace microaot

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "microaot/kernels/add.h"
-#include "ops/binary_test_util.h"
+#include "ops/fitted_form_test_util.h"
 #include "ops/quant_math.h"
 
 namespace microaot {
@@ -41,7 +41,9 @@ Layer draw_layer(std::mt19937& rng, bool subtract) {
   p.input2_multiplier = m2.multiplier;
   p.input2_shift = m2.shift;
   p.left_shift = 20;
-  draw_output_rescale(p, mo, zero_point, rng);
+  p.output_multiplier = mo.multiplier;
+  p.output_shift = mo.shift;
+  draw_output_and_clamp(rng, p);
   return l;
 }
 
@@ -110,15 +112,13 @@ TEST(AddLinear, RefusesLayersOutsideTheForm) {
   EXPECT_TRUE(fit_add_linear_form(shifted.params, false).empty());
 }
 
-TEST(AddLinear, TakesTheLinearStemOnlyWithTheDspExtension) {
-  std::mt19937 rng(3);
-  const Layer l = draw_layer(rng, false);
+// ADD's lowered call of the layer `p`, over a walk of `num_dims` (0: flat) and 64 elements.
+KernelCall add_call(const microaot_add_params_q& p, int32_t num_dims = 0) {
   KernelCall call;
   call.stem = "add_s8";
   call.args = {0, 1, 2};
-  const microaot_add_params_q& p = l.params;
   const std::pair<const char*, int32_t> fields[] = {
-      {"flat_size", 64},                        {"num_dims", 0},
+      {"flat_size", 64},                        {"num_dims", num_dims},
       {"input1_offset", p.input1_offset},       {"input1_multiplier", p.input1_multiplier},
       {"input1_shift", p.input1_shift},         {"input2_offset", p.input2_offset},
       {"input2_multiplier", p.input2_multiplier}, {"input2_shift", p.input2_shift},
@@ -126,6 +126,12 @@ TEST(AddLinear, TakesTheLinearStemOnlyWithTheDspExtension) {
       {"output_shift", p.output_shift},         {"output_offset", p.output_offset},
       {"activation_min", p.activation_min},     {"activation_max", p.activation_max}};
   for (const auto& [field, value] : fields) call.params.set_int(field, value);
+  return call;
+}
+
+TEST(AddLinear, TakesTheLinearStemOnlyWithTheDspExtension) {
+  std::mt19937 rng(3);
+  KernelCall call = add_call(draw_layer(rng, false).params);
   KernelCall portable = call;
   use_add_linear_form(portable, Target{}, false);
   EXPECT_EQ(portable.stem, "add_s8");
@@ -140,6 +146,39 @@ TEST(AddLinear, TakesTheLinearStemOnlyWithTheDspExtension) {
   EXPECT_EQ(call.args, (std::vector<int>{0, 1, derived_arg(0), 2}));
   ASSERT_EQ(call.derived.size(), 1u);
   EXPECT_EQ(call.derived[0].byte_size(), 12);
+}
+
+// A layer whose walk folds one operand (a scalar here, or a per-channel vector) takes the folded forms' kernel
+// on the DSP, one of two full operands or a strided walk the lean add_s8_linear; Helium keeps add_s8_linear.
+TEST(AddLinear, TakesTheFoldedStemOnlyWhereAnOperandFolds) {
+  std::mt19937 rng(5);
+  const microaot_add_params_q p = draw_layer(rng, false).params;
+  const auto call_of = [&](std::vector<int64_t> shape, std::vector<int64_t> strides1, std::vector<int64_t> strides2) {
+    KernelCall call = add_call(p, static_cast<int32_t>(shape.size()));
+    call.params.set_ints("output_shape", shape);
+    call.params.set_ints("input1_strides", strides1);
+    call.params.set_ints("input2_strides", strides2);
+    return call;
+  };
+  Target dsp;
+  dsp.dsp = true;
+  Target helium = dsp;
+  helium.mve = true;
+  const struct {
+    KernelCall call;
+    const char* on_dsp;
+  } cases[] = {{call_of({64}, {1}, {1}), "add_s8_linear"},
+               {call_of({64}, {0}, {1}), "add_s8_folded"},
+               {call_of({8, 16}, {16, 1}, {0, 1}), "add_s8_folded"},
+               {call_of({8, 16}, {16, 1}, {1, 0}), "add_s8_folded"},
+               {call_of({64}, {2}, {1}), "add_s8_linear"}};
+  for (const auto& c : cases) {
+    KernelCall on_dsp = c.call, on_helium = c.call;
+    use_add_linear_form(on_dsp, dsp, false);
+    EXPECT_EQ(on_dsp.stem, c.on_dsp) << on_dsp.specialisation;
+    use_add_linear_form(on_helium, helium, false);
+    EXPECT_EQ(on_helium.stem, "add_s8_linear") << on_helium.specialisation;
+  }
 }
 
 }  // namespace

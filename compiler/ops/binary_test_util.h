@@ -2,14 +2,11 @@
 // and writing tensor 2 ('out'), each with its shape and optional per-tensor quantization.
 #pragma once
 
-#include <algorithm>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "ops/op_handler.h"
 #include "ops/op_options.h"
-#include "ops/quant_math.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
@@ -38,18 +35,6 @@ inline Graph binary_graph(OpKind kind, DType type, const TensorSpec& a, const Te
   }
   g.ops.push_back(Op{kind, 2, 1, {0, 1}, {2}, FusedActivationOptions{activation}});
   return g;
-}
-
-// A drawn int8 layer's output side as TFLM's Prepare sets it: the rescale `m`, a zero point drawn from
-// `zero_point`, the clamp of a fused ReLU on every third layer and a narrower top on every fifth.
-template <typename Params>
-void draw_output_rescale(Params& p, const QuantizedMultiplier& m, std::uniform_int_distribution<int32_t>& zero_point,
-                         std::mt19937& rng) {
-  p.output_multiplier = m.multiplier;
-  p.output_shift = m.shift;
-  p.output_offset = zero_point(rng);
-  p.activation_min = rng() % 3 == 0 ? std::max(p.output_offset, -128) : -128;
-  p.activation_max = rng() % 5 == 0 ? std::min(p.output_offset + 60, 127) : 127;
 }
 
 // The CompileError text of check() on op 0, or "" when it passes.

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "microaot/kernels/mul.h"
-#include "ops/binary_test_util.h"
+#include "ops/fitted_form_test_util.h"
 #include "ops/quant_math.h"
 
 namespace microaot {
@@ -27,7 +27,9 @@ microaot_mul_params_q draw_layer(std::mt19937& rng) {
   microaot_mul_params_q p{};
   p.input1_offset = -zero_point(rng);
   p.input2_offset = -zero_point(rng);
-  draw_output_rescale(p, m, zero_point, rng);
+  p.output_multiplier = m.multiplier;
+  p.output_shift = m.shift;
+  draw_output_and_clamp(rng, p);
   return p;
 }
 

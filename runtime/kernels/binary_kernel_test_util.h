@@ -14,9 +14,10 @@ namespace binary_test {
 using multiplier_test::Multiplier;
 using multiplier_test::quantize;
 
-// A uniform draw from [lo, hi]; n random int8 values.
+// A random int in [lo, hi].
 inline int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 
+// n random int8 values.
 inline std::vector<int8_t> random_bytes(std::mt19937& rng, size_t n) {
   std::vector<int8_t> v(n);
   for (int8_t& x : v) x = static_cast<int8_t>(draw(rng, -128, 127));

@@ -43,6 +43,10 @@ void microaot_add_s8(const microaot_add_params_q* params, const int8_t* input1, 
 #define MICROAOT_ADD_LINEAR_SHIFT 16
 void microaot_add_s8_linear(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
                             const int32_t* form, int8_t* output);
+/* The same with one operand broadcast along the rows (a scalar, a row constant) or the channels (a per-channel
+ * vector), for a cpu with the DSP extension (kernels/dsp/add_s8_folded.c): its term folded into the bias. */
+void microaot_add_s8_folded(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
+                            const int32_t* form, int8_t* output);
 
 /* One term of the form: floor(m * q / 2^8), what SMLAWB gives for q * 2^8 in a 16-bit lane. */
 static inline int32_t microaot_add_linear_term(int32_t m, int32_t q) { return (int32_t)(((int64_t)m * q) >> 8); }
