@@ -4,10 +4,14 @@
 For each build (a model at the default plan or a --ram-budget) it runs `microaot compile` (report.json: the
 chains and, per layer, what the cost model counts) and `microaot bench --target cortex-m4 --json`, and the
 same model with --tiling off. A chain's measured extra is the per-op instructions of its steps (the chain runs
-in its first step) minus those of the untiled build's same steps. It then fits the family constants (one
-least-squares fit over every chain of every build, constants >= 0, each residual divided by the square root
-of its model's instructions: between absolute errors, which only MobileNetV2 would steer, and errors relative
-to the model, which only VWW would) and prints estimate against measurement per chain and per build, and the fitted .def lines.
+in its first step) minus those of the untiled build's same steps; what the build spends beyond that is the
+variant switches outside its chains (report.json's band_variant_switches: steps the plan with chains runs in
+place and the untiled plan does not, or the reverse), one more row per build, priced by the same in-place
+constant as a chain's credit. It then fits the family constants (one least-squares fit over every row of every
+build, constants >= 0, each residual divided by the square root of its model's instructions: between absolute
+errors, which only MobileNetV2 would steer, and errors relative to the model, which only VWW would) and prints
+estimate against measurement per row and per build (the total: chains and switches), the error in sample and
+held out (each model left out of the fit in turn), and the fitted .def lines.
 
   scripts/calibrate_bands.py --microaot build/microaot --models ../shared/models \\
       --mnv2 /tmp/mnv2_224.tflite --work /tmp/cal
@@ -26,10 +30,10 @@ import sys
 
 # The builds: (name, model key, extra flags). None for the budget: the default plan.
 BUDGETS = {
-    "vww": [None, 44000, 40000, 36000, 33177],
-    "ic": [None, 30000, 29000],
+    "vww": [None, 44000, 40000, 36000, 33177, 31000],
+    "ic": [None, 30000],
     "kws": [None],
-    "mnv2": [None, 320000, 280000, 240000],
+    "mnv2": [None, 320000],
 }
 FAMILIES = ["conv", "pointwise", "depthwise", "pool", "add", "layout"]
 # The constants per family, in band_cost.def's order and units (thousandths where named _milli).
@@ -159,6 +163,53 @@ def r_squared(pairs):
     return 1 - residual / total if total else float("nan")
 
 
+def outside_row(tag, key, report, measured, weight):
+    """The build's variant switches outside its chains (report.json's band_variant_switches) as one row: their
+    in-place feature (+ input bytes for a switch to the in-place variant, - back to plain), measured as the
+    build's extra instructions outside its chains."""
+    x = {}
+    for v in report.get("band_variant_switches", []):
+        k = (v["family"], "in_place_milli")
+        x[k] = x.get(k, 0) + (1 if v["to_in_place"] else -1) * v["input_bytes"] / 1000.0
+    return {"build": tag, "model": key, "chain": "outside", "x": {k: v for k, v in x.items() if v},
+            "measured": measured, "w": weight,
+            "compiler": sum(v["estimated_extra_instructions"] for v in report.get("band_variant_switches", []))}
+
+
+def build_estimate(b, constants):
+    """A build's total extra as the constants predict it: its chains and the switches outside them."""
+    return sum(estimate(r["x"], constants) for r in b["chains"] + [b["outside"]])
+
+
+def total_error(builds, predict):
+    """Mean absolute error of the builds' total extra, in instructions and relative to the untiled model."""
+    errs = [(predict(b) - (b["bench"]["instructions"] - b["off"]["instructions"]), b["off"]["instructions"])
+            for b in builds]
+    return (sum(abs(e) for e, _ in errs) / len(errs), 100.0 * sum(abs(e) / n for e, n in errs) / len(errs))
+
+
+def report_errors(rows, builds, constants, keys):
+    """In-sample and held-out (each model left out of the fit in turn) error of the fitted model, per row and
+    per build total, against the compiler's own estimate."""
+    held, held_builds = [], {}
+    for key in keys:
+        others = [r for r in rows if r["model"] != key]
+        k = fit(others, sorted({c for r in others for c in r["x"]})) if others else {}
+        held += [(estimate(r["x"], k), r["measured"]) for r in rows if r["model"] == key]
+        for b in builds:
+            if b["model"] == key:
+                held_builds[b["tag"]] = build_estimate(b, k)
+    print("\nerror: R^2 per row (chains and outside switches); per build total extra, mean |estimated - measured|"
+          " (instructions; % of the untiled model's)")
+    for name, pairs, predict in (
+            ("compiler", [(r["compiler"], r["measured"]) for r in rows], lambda b: b["compiler"]),
+            ("fitted, in sample", [(estimate(r["x"], constants), r["measured"]) for r in rows],
+             lambda b: build_estimate(b, constants)),
+            ("fitted, held out", held, lambda b: held_builds[b["tag"]])):
+        abs_err, rel = total_error(builds, predict)
+        print(f"  {name:<18} R^2 {r_squared(pairs):.3f}   per build {abs_err:>12,.0f}  {rel:.2f}%")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--microaot", default="build/microaot")
@@ -179,43 +230,46 @@ def main():
         for budget in BUDGETS[key]:
             tag, report, bench = build(args, key, budget, paths)
             tiled = per_step(bench)
+            weight = off["instructions"] ** -0.5
             chains = []
             for c in report.get("bands", []):
                 steps = range(c["first_step"], c["last_step"] + 1)
                 measured = sum(tiled.get(s, 0) for s in steps) - sum(untiled.get(s, 0) for s in steps)
-                row = {"build": tag, "chain": f"{c['first_step']}-{c['last_step']}/{c['band_rows']}"
-                       + ("e" if c["every_layer"] else ""), "x": features(c), "measured": measured,
-                       "compiler": c["estimated_extra_instructions"], "w": off["instructions"] ** -0.5}
-                chains.append(row)
-                rows.append(row)
-            builds.append({"tag": tag, "off": off, "bench": bench, "chains": chains})
+                chains.append({"build": tag, "model": key, "chain": f"{c['first_step']}-{c['last_step']}/{c['band_rows']}"
+                               + ("e" if c["every_layer"] else ""), "x": features(c), "measured": measured,
+                               "compiler": c["estimated_extra_instructions"], "w": weight})
+            extra = bench["instructions"] - off["instructions"]
+            outside = outside_row(tag, key, report, extra - sum(r["measured"] for r in chains), weight)
+            rows += chains + ([outside] if outside["x"] else [])
+            builds.append({"tag": tag, "model": key, "off": off, "bench": bench, "chains": chains,
+                           "outside": outside, "compiler": report.get("bands_estimated_extra_instructions", 0)})
 
     columns = sorted({k for r in rows for k in r["x"]})
     constants = fit(rows, columns) if rows else {}
 
-    print("per chain: measured extra, the compiler's estimate, the fitted model's estimate (instructions)")
+    print("per chain (and per build the variant switches outside its chains): measured extra, the compiler's"
+          " estimate, the fitted model's estimate (instructions)")
     print(f"{'build':<16} {'chain':<10} {'measured':>12} {'compiler':>12} {'fitted':>12}")
     for r in rows:
         print(f"{r['build']:<16} {r['chain']:<10} {r['measured']:>12,} {r['compiler']:>12,} "
               f"{round(estimate(r['x'], constants)):>12,}")
-    print(f"R^2 per chain: compiler {r_squared([(r['compiler'], r['measured']) for r in rows]):.3f}, "
-          f"fitted {r_squared([(estimate(r['x'], constants), r['measured']) for r in rows]):.3f} ({len(rows)} chains)")
 
-    print("\nper build: RAM (ram_bytes), stack, instructions, extra measured (total; in chains), estimated")
+    print("\nper build: RAM (ram_bytes), stack, instructions, extra measured (total; in chains; outside: the"
+          " variant switches), the total extra estimated (compiler; fitted)")
     print(f"{'build':<16} {'RAM B':>9} {'stack':>6} {'instructions':>13} {'measured':>11} {'in chains':>11} "
-          f"{'compiler':>11} {'fitted':>11}  chains")
+          f"{'outside':>10} {'compiler':>11} {'fitted':>11}  chains")
     for b in builds:
         bench, off = b["bench"], b["off"]
         measured = bench["instructions"] - off["instructions"]
         in_chains = sum(r["measured"] for r in b["chains"])
-        comp = sum(r["compiler"] for r in b["chains"])
-        fitted = round(sum(estimate(r["x"], constants) for r in b["chains"]))
         print(f"{b['tag']:<16} {bench['ram_bytes']:>9,} {bench['stack_bytes']:>6} {bench['instructions']:>13,} "
-              f"{measured:>+11,} {in_chains:>+11,} {comp:>+11,} {fitted:>+11,}  "
+              f"{measured:>+11,} {in_chains:>+11,} {measured - in_chains:>+10,} {b['compiler']:>+11,} "
+              f"{round(build_estimate(b, constants)):>+11,}  "
               + " ".join(r["chain"] for r in b["chains"]) + ("" if bench.get("outputs_bit_exact") else "  NOT EXACT"))
     for key in keys:
-        off = next(b["off"] for b in builds if b["tag"].startswith(key + "_"))
+        off = next(b["off"] for b in builds if b["model"] == key)
         print(f"{key}_off: RAM {off['ram_bytes']:,} B, stack {off['stack_bytes']}, {off['instructions']:,} instructions")
+    report_errors(rows, builds, constants, keys)
 
     print("\nfitted constants, band_cost.def's lines (0 where the fit finds a term below 0 or the data does not"
           " reach it; a family no chain has keeps the uncalibrated figures):")

@@ -12,6 +12,7 @@
 #include "codegen/source_levels.h"
 #include "ir/custom_op.h"
 #include "ir/ir_dump.h"
+#include "compile/plan_bands.h"
 #include "compile/plan_memory.h"
 #include "kernels/select_kernels.h"
 #include "memory/liveness.h"
@@ -388,6 +389,17 @@ nlohmann::json bands_json(const CompiledModel& model) {
   return chains;
 }
 
+// The variant switches outside the chains the cost model prices, and its estimate of the whole plan.
+nlohmann::json variant_switches_json(const CompiledModel& model) {
+  nlohmann::json switches = nlohmann::json::array();
+  for (const VariantSwitch& v : variant_switches(model)) {
+    switches.push_back({{"step", v.step}, {"family", band_cost_constants(v.family).name},
+                        {"input_bytes", v.input_bytes}, {"to_in_place", v.to_in_place},
+                        {"estimated_extra_instructions", v.estimated}});
+  }
+  return switches;
+}
+
 }  // namespace
 
 namespace {
@@ -462,6 +474,8 @@ std::string emit_report_json(const CompiledModel& model) {
       {"outputs", io_json(model, model.graph.outputs)},
   };
   report["bands"] = bands_json(model);
+  report["band_variant_switches"] = variant_switches_json(model);
+  report["bands_estimated_extra_instructions"] = estimated_extra_instructions(model);
   report["tiling_floor_bytes"] = model.tiling_floor_bytes;
   report["untiled_bound_bytes"] = model.untiled_bound_bytes;
   report["executor"] = model.options.executor;

@@ -65,6 +65,7 @@ struct CompiledModel {
   Graph graph;                     // after the passes; ops are the schedule
   std::vector<KernelCall> calls;   // parallel to graph.ops; final kernels after choose_kernels
   std::vector<KernelVariant> planned_variants;  // parallel to calls: plain, or overlap where the plan needs it
+  std::vector<KernelVariant> untiled_variants;  // planned_variants of the plan without chains (plan_bands.h)
   std::vector<int64_t> macs;       // parallel to graph.ops
   FlashFit flash_fit;              // the flash estimate and, at speed under a budget, which layers were widened
   std::vector<BufferRecord> buffers;      // tensors and kernel scratch, as planned

@@ -37,6 +37,14 @@ BandFamily family_of(const KernelCall& call) {
   return pointwise ? BandFamily::kPointwise : BandFamily::kConv;
 }
 
+// The cost model's family of a step whose kernel has an in-place variant the model prices; false for others.
+bool priced_family(const CompiledModel& model, size_t step, BandFamily& family) {
+  const KernelCall& call = model.calls[step];
+  if (call.custom || call.kernel < 0 || streamable_params().count(call.info().params->name) == 0) return false;
+  family = family_of(call);
+  return !model.graph.ops[step].inputs.empty();
+}
+
 int64_t row_bytes(const Tensor& t) {
   return t.shape.size() == 4 && t.shape[1] > 0 ? t.byte_size() / t.shape[1] : 0;
 }
@@ -312,6 +320,35 @@ int64_t base_instructions(const CompiledModel& model) {
   int64_t total = 0;
   for (int64_t macs : model.macs) total += macs;
   return std::max<int64_t>(total, 1);
+}
+
+std::vector<VariantSwitch> variant_switches(const CompiledModel& model) {
+  std::vector<VariantSwitch> switches;
+  const std::vector<KernelVariant>& now = model.planned_variants;
+  const std::vector<KernelVariant>& untiled = model.untiled_variants;
+  for (size_t step = 0; step < now.size() && step < untiled.size(); ++step) {
+    const auto in_chain = [&](const FusedChain& c) { return c.contains(static_cast<int>(step)); };
+    // Inside a chain no step runs an in-place variant: the chain's estimate credits the untiled one's.
+    VariantSwitch v;
+    if (now[step] == untiled[step] || std::any_of(model.chains.begin(), model.chains.end(), in_chain) ||
+        !priced_family(model, step, v.family)) {
+      continue;
+    }
+    v.step = static_cast<int>(step);
+    v.input_bytes = model.graph.tensor(model.graph.ops[step].inputs[0]).byte_size();
+    v.to_in_place = now[step] != KernelVariant::kPlain;
+    const int64_t cost = in_place_variant_cost(v.input_bytes, band_cost_constants(v.family));
+    v.estimated = v.to_in_place ? cost : -cost;
+    switches.push_back(v);
+  }
+  return switches;
+}
+
+int64_t estimated_extra_instructions(const CompiledModel& model) {
+  int64_t total = 0;
+  for (const FusedChain& c : model.chains) total += c.extra_instructions;
+  for (const VariantSwitch& v : variant_switches(model)) total += v.estimated;
+  return total;
 }
 
 std::vector<FusedChain> choose_bands(const CompiledModel& model, const std::vector<BufferRecord>& tensors,

@@ -39,6 +39,23 @@ int band_step(const std::vector<FusedChain>& chains, int step);
 // The instructions the model takes untiled, as the cost model counts them (its multiply-accumulates).
 int64_t base_instructions(const CompiledModel& model);
 
+// A step outside the chains whose kernel variant differs from the untiled plan's (model.untiled_variants): the
+// plan with chains packs tighter and the step runs its in-place variant where the untiled plan did not (or
+// the reverse). The cost model prices the variant (in_place_variant_cost of the step's family, over its input
+// map): `estimated` is positive for a switch to the in-place variant, negative for a switch back to plain.
+struct VariantSwitch {
+  int step = 0;
+  BandFamily family = BandFamily::kConv;
+  int64_t input_bytes = 0;
+  bool to_in_place = false;
+  int64_t estimated = 0;
+};
+std::vector<VariantSwitch> variant_switches(const CompiledModel& model);
+
+// What the cost model predicts the placed plan costs beyond the untiled one: its chains' estimates and the
+// variant switches outside them. Candidate plans compare on it.
+int64_t estimated_extra_instructions(const CompiledModel& model);
+
 // The chains that bring banded_bound lowest within `max_extra` estimated instructions, added greedily by bytes
 // saved per extra instruction (an added chain replaces the chosen ones it shares a step with, or cuts them to
 // their steps before and after it); stops as soon as

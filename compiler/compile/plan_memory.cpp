@@ -8,6 +8,7 @@
 #include "compile/plan_checks.h"
 #include "compile/plan_in_place.h"
 #include "memory/arena_bounds.h"
+#include "memory/band_choice.h"
 #include "memory/in_place.h"
 #include "memory/liveness.h"
 #include "memory/plan_attempts.h"
@@ -101,34 +102,50 @@ void plan_persistent(CompiledModel& model) {
   }
 }
 
-// Fused bands (compile/plan_bands.h), AOT only: without a budget the chains whose estimated cost stays within
-// kFreeTilingPercent of the model's instructions; with one, none while the untiled plan fits, else the
-// cheapest that bring the plan within it (the target bound lowered by what the last plan still exceeded).
+// Fused bands (compile/plan_bands.h), AOT only: without a budget the chains whose estimated cost (theirs and
+// the variant switches outside them: estimated_extra_instructions) stays within kFreeTilingPercent of the
+// model's instructions; with one, none while the untiled plan fits, else the cheapest of the first
+// kFittingPlans plans that fit as the target bound is lowered (by what the last plan still exceeded).
 constexpr int64_t kFreeTilingPercent = 2;
 constexpr int64_t kUnlimitedCost = INT64_MAX / 4;
+constexpr int kFreeAttempts = 4;
+constexpr int kFittingPlans = 4;
 
-// No budget: the cheap chains, kept only when the plan they give is smaller.
+// No budget: the cheap chains, kept only when the plan they give is smaller. Where the switches outside the
+// chains take the plan over the limit, the chains get that much less.
 void plan_free_bands(CompiledModel& model, const std::vector<BufferRecord>& tensors,
                      const std::vector<FusedChain>& candidates) {
-  std::vector<FusedChain> chains =
-      choose_bands(model, tensors, candidates, model.base_instructions * kFreeTilingPercent / 100, 0);
-  if (chains.empty()) return;
+  const int64_t limit = model.base_instructions * kFreeTilingPercent / 100;
   const int64_t untiled = planned_ram_bytes(model);
-  model.chains = std::move(chains);
-  place_buffers(model, banded_records(model, tensors, model.chains));
-  if (planned_ram_bytes(model) < untiled) return;
+  int64_t max_extra = limit;
+  for (int attempt = 0; attempt < kFreeAttempts && max_extra >= 0; ++attempt) {
+    std::vector<FusedChain> chains = choose_bands(model, tensors, candidates, max_extra, 0);
+    if (chains.empty()) break;
+    model.chains = std::move(chains);
+    place_buffers(model, banded_records(model, tensors, model.chains));
+    const int64_t extra = estimated_extra_instructions(model);
+    if (extra <= limit) {
+      if (planned_ram_bytes(model) < untiled) return;
+      break;
+    }
+    max_extra -= extra - limit;
+  }
+  if (model.chains.empty()) return;
   model.chains.clear();
   place_buffers(model, tensors);
 }
 
-// A budget the plan exceeds: ever lower target bounds until the plan fits or tiling cannot lower the bound.
+// A budget the plan exceeds: ever lower target bounds until kFittingPlans plans fit or tiling cannot lower the
+// bound; the best placed plan (better_placed: the cheapest that fits, else the smallest) is kept.
 void plan_bands_to_budget(CompiledModel& model, const std::vector<BufferRecord>& tensors,
                           const std::vector<FusedChain>& candidates, int64_t budget) {
   int64_t bound = model.lower_bound.bytes;
-  std::vector<FusedChain> best_chains;  // the smallest plan so far, kept when none fits
-  int64_t best_ram = planned_ram_bytes(model);
-  while (planned_ram_bytes(model) > budget) {
-    const int64_t target = bound - (planned_ram_bytes(model) - budget);
+  std::vector<FusedChain> best_chains;
+  PlacedBands best{planned_ram_bytes(model), 0};
+  bool best_is_placed = true;
+  if (best.ram_bytes <= budget) return;
+  for (int fitting = 0; fitting < kFittingPlans;) {
+    const int64_t target = bound - std::max<int64_t>(planned_ram_bytes(model) - budget, 1);
     std::vector<FusedChain> chains =
         choose_bands(model, tensors, candidates, kUnlimitedCost, std::max<int64_t>(target, 1));
     const std::vector<BufferRecord> banded = banded_records(model, tensors, chains);
@@ -137,21 +154,24 @@ void plan_bands_to_budget(CompiledModel& model, const std::vector<BufferRecord>&
     bound = next_bound;
     model.chains = std::move(chains);
     place_buffers(model, banded);
-    if (planned_ram_bytes(model) < best_ram) {
-      best_ram = planned_ram_bytes(model);
+    const PlacedBands placed{planned_ram_bytes(model), estimated_extra_instructions(model)};
+    fitting += placed.ram_bytes <= budget ? 1 : 0;
+    best_is_placed = better_placed(placed, best, budget);
+    if (best_is_placed) {
+      best = placed;
       best_chains = model.chains;
     }
   }
-  if (planned_ram_bytes(model) > best_ram) {  // check_budget reports the smallest plan
-    model.chains = best_chains;
-    place_buffers(model, banded_records(model, tensors, model.chains));
-  }
+  if (best_is_placed) return;
+  model.chains = best_chains;  // check_budget reports the smallest plan when none fits
+  place_buffers(model, banded_records(model, tensors, model.chains));
 }
 
 void plan_with_bands(CompiledModel& model, const std::vector<BufferRecord>& tensors) {
   model.chains.clear();
   model.base_instructions = base_instructions(model);
   place_buffers(model, tensors);  // untiled: the in-place variants the candidates' costs credit
+  model.untiled_variants = model.planned_variants;
   const std::vector<FusedChain> candidates = band_candidates(model);
   model.tiling_floor_bytes =
       banded_bound(model, tensors, choose_bands(model, tensors, candidates, kUnlimitedCost, 0));

@@ -254,4 +254,11 @@ BandChoice choose_chains(const BandChoiceRequest& request) {
   return take_cut ? cut : plain;
 }
 
+bool better_placed(const PlacedBands& a, const PlacedBands& b, int64_t budget) {
+  const bool a_fits = a.ram_bytes <= budget, b_fits = b.ram_bytes <= budget;
+  if (a_fits != b_fits) return a_fits;
+  if (a_fits) return std::make_pair(a.extra_instructions, a.ram_bytes) < std::make_pair(b.extra_instructions, b.ram_bytes);
+  return std::make_pair(a.ram_bytes, a.extra_instructions) < std::make_pair(b.ram_bytes, b.extra_instructions);
+}
+
 }  // namespace microaot

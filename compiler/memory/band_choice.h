@@ -71,4 +71,15 @@ struct BandChoice {
 // where both fit the target the cheaper wins, else the lower peak, then the cheaper.
 BandChoice choose_chains(const BandChoiceRequest& request);
 
+// A plan with chains as placed: its RAM and the cost model's extra instructions, the chains' and those of the
+// variants the steps outside them switched (compile/plan_bands.h, estimated_extra_instructions).
+struct PlacedBands {
+  int64_t ram_bytes = 0;
+  int64_t extra_instructions = 0;
+};
+
+// Under a budget: whether plan a is better than b. One that fits beats one that does not; of two that fit the
+// fewer extra instructions win (then the smaller); of two that do not, the smaller (then the cheaper).
+bool better_placed(const PlacedBands& a, const PlacedBands& b, int64_t budget);
+
 }  // namespace microaot

@@ -154,6 +154,23 @@ TEST(BandChoice, MapsOfGigabytesScoreWithoutOverflow) {
   EXPECT_EQ(c.score.peak, gb);
 }
 
+// Under a budget the plans compare as placed, their estimate including the variant switches outside the chains:
+// one that fits beats any that does not, the cheaper of two that fit wins even when larger, and of two that do
+// not fit the smaller (the one check_budget reports).
+TEST(BandChoice, PlacedPlansCompareByFitThenCost) {
+  const int64_t budget = 1000;
+  const PlacedBands fits_cheap{990, 50}, fits_small_dear{800, 60}, fits_cheap_smaller{900, 50};
+  const PlacedBands over_small{1100, 10}, over_large{1200, 0};
+  EXPECT_TRUE(better_placed(fits_cheap, fits_small_dear, budget));
+  EXPECT_FALSE(better_placed(fits_small_dear, fits_cheap, budget));
+  EXPECT_TRUE(better_placed(fits_cheap_smaller, fits_cheap, budget));  // equal cost: the smaller
+  EXPECT_TRUE(better_placed(fits_small_dear, over_small, budget));
+  EXPECT_FALSE(better_placed(over_small, fits_small_dear, budget));
+  EXPECT_TRUE(better_placed(over_small, over_large, budget));
+  EXPECT_FALSE(better_placed(fits_cheap, fits_cheap, budget));  // a tie keeps the first
+  EXPECT_TRUE(better_placed(PlacedBands{1000, -5}, fits_cheap, budget));  // at the budget is within it
+}
+
 TEST(BandChoiceDeathTest, ALineBufferOutlivingItsChainIsABug) {
   BufferRecord r;
   r.tensor_id = 3;

@@ -89,6 +89,20 @@ TEST(BandCost, InPlaceStepsGetTheVariantChangeCredit) {
   EXPECT_EQ(bands_cost(chain, s), bands_cost(untouched, s) - credit);
 }
 
+// The in-place variant's price is one rule: what a chain saves of it (the credit above) is what a step outside
+// the chains costs when the plan with chains switches it to that variant (compile/plan_bands.h).
+TEST(BandCost, InPlaceVariantPriceIsTheChainCredit) {
+  const BandCostConstants k{"test", 500, 20, 2000, 1000, 4500};
+  BandLayer l = layer(BandFamily::kDepthwise, 32);
+  const BandLayerWork work{3, 100, 50};
+  const int64_t plain = band_layer_cost(l, work, k);
+  l.in_place_untiled = true;
+  EXPECT_EQ(plain - band_layer_cost(l, work, k), in_place_variant_cost(l.input_rows * l.input_row_bytes, k));
+  EXPECT_EQ(in_place_variant_cost(3072, k), 13824);
+  EXPECT_EQ(in_place_variant_cost(0, k), 0);
+  EXPECT_EQ(in_place_variant_cost(3072, BandCostConstants{"free", 0, 0, 0, 0, 0}), 0);
+}
+
 TEST(BandCost, ChainCostIsTheSumOfItsLayers) {
   const std::vector<BandLayer> chain = {layer(BandFamily::kLayout, 32, 1), layer(BandFamily::kConv, 32),
                                         layer(BandFamily::kDepthwise, 32), layer(BandFamily::kPointwise, 32, 1)};

@@ -211,10 +211,14 @@ const BandCostConstants& band_cost_constants(BandFamily family) {
 
 int64_t band_layer_cost(const BandLayer& layer, const BandLayerWork& work, const BandCostConstants& k) {
   const int64_t extra_calls = std::max<int64_t>(0, work.calls - 1);
-  int64_t milli = work.halo_bytes * k.halo_milli + work.moved_bytes * k.moved_milli;
-  if (layer.in_place_untiled) milli -= layer.input_rows * layer.input_row_bytes * k.in_place_milli;
+  const int64_t milli = work.halo_bytes * k.halo_milli + work.moved_bytes * k.moved_milli;
   const int64_t whole = extra_calls * (k.call + k.call_per_channel * layer.channels + layer.call_setup);
-  return whole + (milli >= 0 ? milli / 1000 : -((-milli) / 1000));
+  const int64_t credit = layer.in_place_untiled ? in_place_variant_cost(layer.input_rows * layer.input_row_bytes, k) : 0;
+  return whole + milli / 1000 - credit;
+}
+
+int64_t in_place_variant_cost(int64_t input_bytes, const BandCostConstants& k) {
+  return input_bytes * k.in_place_milli / 1000;
 }
 
 int64_t band_layer_cost(const BandLayer& layer, const BandLayerWork& work) {

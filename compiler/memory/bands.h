@@ -143,6 +143,12 @@ std::vector<BandLayerWork> band_layer_work(const std::vector<BandLayer>& layers,
 int64_t band_layer_cost(const BandLayer& layer, const BandLayerWork& work, const BandCostConstants& k);
 int64_t band_layer_cost(const BandLayer& layer, const BandLayerWork& work);  // the family's constants
 
+// The cost model's instructions of a layer's in-place variant (_overlap: its rows copied through scratch) over
+// an input map of `input_bytes`: what a chain saves where the untiled plan runs it, and what a step outside
+// the chains costs more (or less) where the plan with chains runs it and the untiled plan does not (or the
+// reverse: compile/plan_bands.h, variant_switches).
+int64_t in_place_variant_cost(int64_t input_bytes, const BandCostConstants& k);
+
 // The sum of band_layer_cost over the layers of a schedule: may be negative (a chain cheaper than whole layers).
 int64_t bands_cost(const std::vector<BandLayer>& layers, const BandSchedule& schedule);
 

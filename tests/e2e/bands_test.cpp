@@ -118,6 +118,14 @@ TEST(BandsEndToEnd, TransposeHeadStreamsBelowItsInputAndOutputExactly) {
   EXPECT_NE(text_of(dir + "/c/memory_map.h").find("MODEL_MEMORY_ARENA_SIZE " + std::to_string(arena) + "u"),
             std::string::npos);
   EXPECT_NE(text_of(dir + "/c/memory_plan.txt").find("line buffer of"), std::string::npos);
+  // The plan's estimate is its chains' and the variant switches' outside them (none inside a chain).
+  int64_t estimated = 0;
+  for (const json& c : r["bands"]) estimated += c["estimated_extra_instructions"].get<int64_t>();
+  for (const json& v : r["band_variant_switches"]) {
+    estimated += v["estimated_extra_instructions"].get<int64_t>();
+    for (const json& c : r["bands"]) EXPECT_FALSE(v["step"] >= c["first_step"] && v["step"] <= c["last_step"]);
+  }
+  EXPECT_EQ(r["bands_estimated_extra_instructions"].get<int64_t>(), estimated);
 
   // The interpreter runs whole steps: the same budget is refused, naming what the AOT executor reaches.
   EXPECT_EQ(run_microaot_capture({"compile", model, "-o", dir + "/g", "--executor", "graph", "--ram-budget", budget},
