@@ -70,11 +70,10 @@ TEST(MveConvFullyConnected, MatchThePortableKernelsOnTheM55) {
       << "a Helium CONV_2D or FULLY_CONNECTED differs from the portable kernel";
 }
 
-// The Helium DEPTHWISE_CONV_2D, pools, linear ADD and MUL (e2e/mve/kernels_check.c) against the portable kernels
-// compiled from their own sources under ref_* names, on 600 rounds of random shapes (depth multipliers,
-// strides, dilations, padding, channel tails, broadcasting), about a second under QEMU.
-TEST(MveKernels, MatchThePortableKernelsOnRandomShapes) {
-  MICROAOT_REQUIRE_QEMU();
+// The Helium DEPTHWISE_CONV_2D, pools, linear ADD and MUL (e2e/mve/kernels_check.c), compiled at `level`, against
+// the portable kernels compiled from their own sources under ref_* names, on 600 rounds of random shapes (depth
+// multipliers, strides, dilations, padding, channel tails, broadcasting), about a second under QEMU.
+void expect_kernels_match_portable(const std::string& level) {
   const std::string dir = make_temp_dir();
   struct Kernel {
     const char *source, *name, *ref;
@@ -86,17 +85,33 @@ TEST(MveKernels, MatchThePortableKernelsOnRandomShapes) {
                             {"mul_s8", "microaot_mul_s8", "ref_mul"}};
   std::vector<std::string> inputs;
   for (const Kernel& k : kernels) {
-    const std::string ref = dir + "/" + k.ref + ".o";
+    const std::string ref = dir + "/" + k.ref + ".o", mve = dir + "/" + k.source + ".o";
     std::vector<std::string> build = {"arm-none-eabi-gcc"};
     build.insert(build.end(), kFlags.begin(), kFlags.end());
     build.insert(build.end(), {"-D" + std::string(k.name) + "=" + k.ref,
                                "-D" + std::string(k.name) + "_overlap=" + k.ref + "_overlap", "-c",
                                kRuntime + "/kernels/portable/" + k.source + ".c", "-o", ref});
     ASSERT_EQ(run_process(build), 0) << "building the portable " << k.source;
-    inputs.insert(inputs.end(), {ref, kRuntime + "/kernels/mve/" + k.source + ".c"});
+    build = {"arm-none-eabi-gcc", "-pedantic"};
+    build.insert(build.end(), kFlags.begin(), kFlags.end());
+    build.insert(build.end(), {level, "-c", kRuntime + "/kernels/mve/" + k.source + ".c", "-o", mve});
+    ASSERT_EQ(run_process(build), 0) << "building the Helium " << k.source << " at " << level;
+    inputs.insert(inputs.end(), {ref, mve});
   }
-  EXPECT_EQ(run_check(dir, "kernels_check.c", inputs), 0) << "a Helium kernel differs from the portable one";
+  EXPECT_EQ(run_check(dir, "kernels_check.c", inputs), 0) << "a Helium kernel at " << level << " differs from the portable one";
   remove_dir(dir);
+}
+
+TEST(MveKernels, MatchThePortableKernelsOnRandomShapes) {
+  MICROAOT_REQUIRE_QEMU();
+  expect_kernels_match_portable("-O2");
+}
+
+// At -O0 the widest assembly blocks give way to C definitions (MICROAOT_MVE_WIDE_ASM, microaot/internal/mve_dot.h):
+// the same results.
+TEST(MveKernels, MatchThePortableKernelsUnoptimised) {
+  MICROAOT_REQUIRE_QEMU();
+  expect_kernels_match_portable("-O0");
 }
 
 }  // namespace

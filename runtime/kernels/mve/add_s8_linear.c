@@ -12,7 +12,7 @@ typedef struct {
 } linear_form;
 
 #if MICROAOT_MVE
-/* Four int8 from q (every step-th element: `offsets`, or contiguous when step is 1) as q * 2^24 lanes. */
+#if MICROAOT_MVE_WIDE_ASM
 /* Contiguous inputs: a tail-predicated low-overhead loop (DLSTP.32 / LETP), four elements an iteration, the last
  * one's lanes past n inactive. Assembly: GCC 12 reloads the form and rebuilds the predicate every iteration. */
 static void linear_flat(const linear_form* f, const int8_t* a, const int8_t* b, int8_t* out, int32_t n) {
@@ -36,10 +36,11 @@ static void linear_flat(const linear_form* f, const int8_t* a, const int8_t* b, 
       "vmin.s32 q4, q4, q3\n\t"
       "vstrb.32 q4, [%[out]], #4\n\t"
       "letp lr, 1b\n"
-      : [a] "+l"(a), [b] "+l"(b), [out] "+l"(out)
+      : [a] "+l"(a), [b] "+l"(b), [out] "+l"(out) /* widening loads, narrowing store: r0-r7 */
       : [n] "r"(n), [m1] "r"(f->m1), [m2] "r"(f->m2), [lo] "r"(f->lo), [hi] "r"(f->hi), [bias] "r"(f->bias)
       : "q0", "q1", "q2", "q3", "q4", "q5", "lr", "memory");
 }
+#endif
 
 /* Strided or broadcast inputs (step 0): gather loads of every step-th element, the last lanes predicated. */
 static void linear_strided(const linear_form* f, const int8_t* a, int32_t step_a, const int8_t* b, int32_t step_b,
@@ -57,6 +58,13 @@ static void linear_strided(const linear_form* f, const int8_t* a, int32_t step_a
     vstrbq_p_s32(out, v, p);
   }
 }
+
+#if !MICROAOT_MVE_WIDE_ASM
+/* -O0: contiguous inputs by the gathers, step 1. */
+static void linear_flat(const linear_form* f, const int8_t* a, const int8_t* b, int8_t* out, int32_t n) {
+  linear_strided(f, a, 1, b, 1, out, n);
+}
+#endif
 
 static void linear_row(const void* form, const void* const* inputs, const ptrdiff_t* at, const int32_t* step,
                        void* output, ptrdiff_t done, int32_t n) {

@@ -141,7 +141,7 @@ static inline void dw_planar_rows(int8_t* dst, const int8_t* src, uint16x8_t off
         "add %[dst], %[dst], %[wp]\n\t"
         "le lr, 1b\n\t"
         "vmsr p0, %[saved]\n"
-        : [dst] "+r"(dst), [src] "+r"(src), [saved] "=&r"(saved)
+        : [dst] "+l"(dst), [src] "+r"(src), [saved] "=&r"(saved) /* the narrowing store's base: r0-r7 */
         : [n] "r"(n), [rows] "r"(rows), [offs] "w"(offsets), [in_row] "r"(in_row), [wp] "r"(wp)
         : "q0", "lr", "memory");
   } else {
@@ -157,7 +157,7 @@ static inline void dw_planar_rows(int8_t* dst, const int8_t* src, uint16x8_t off
           "add %[s], %[s], %[step]\n\t"
           "vstrb.16 q0, [%[d]], #8\n\t"
           "letp lr, 1b\n"
-          : [d] "+r"(d), [s] "+r"(s)
+          : [d] "+l"(d), [s] "+r"(s) /* the narrowing store's base: r0-r7 */
           : [n] "r"(n), [offs] "w"(offsets), [step] "r"(step8)
           : "q0", "lr", "memory");
     }
@@ -174,6 +174,7 @@ typedef struct {
   int32_t step;     /* 4 * depth */
 } dw_planar_out;
 
+#if MICROAOT_MVE_WIDE_ASM
 /* The output loop with `scale` between the bias and the output offset: the asm that takes q0's biased sums to
  * the scaled ones, clobbering the vector registers listed after it. */
 #define DW_PLANAR_OUTPUT_LOOP(scale, ...)                                                                              \
@@ -207,6 +208,23 @@ static inline void dw_planar_output(const dw_planar_out* o, const int32_t* sums,
   }
 }
 #undef DW_PLANAR_OUTPUT_LOOP
+#else
+/* -O0: the same step in C. */
+static inline void dw_planar_output(const dw_planar_out* o, const int32_t* sums, int8_t* out, int32_t n) {
+  for (; n > 0; n -= 4, sums += 4, out += o->step) {
+    const mve_pred16_t lanes = vctp32q((uint32_t)n);
+    int32x4_t v = vaddq_n_s32(vldrwq_z_s32(sums, lanes), o->bias);
+    if (o->shift < 0) {
+      v = vqrdmulhq_n_s32(v, o->multiplier);
+      v = vrshlq_n_s32(vaddq_s32(v, vshrq_n_s32(v, 31)), o->shift);
+    } else {
+      v = vqrdmulhq_n_s32(vreinterpretq_s32_u32(vshlq_r_u32(vreinterpretq_u32_s32(v), o->shift)), o->multiplier);
+    }
+    v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, o->offset), o->lo), o->hi);
+    vstrbq_scatter_offset_p_s32(out, o->lanes, v, lanes);
+  }
+}
+#endif
 
 /* The sums of `rows` output rows (a multiple of by) of one channel from its plane: blocks right to left in
  * each row of blocks (a last block past the row's end writes its extra columns over the next row's first
@@ -236,6 +254,7 @@ static inline __attribute__((always_inline)) void dw_planar_sums(const dw_planar
   }
 }
 
+#if MICROAOT_MVE_WIDE_ASM
 /* The assembly loop of dw_planar_sums_2x2 and _1x2 over block_rows rows of blocks, right to left: per block
  * the gather, two VMLADAV and one STRD for the first row's pair of outputs, then `row1` (the second row's);
  * `step1` steps the second row's sums, `outputs` and `inputs` (parenthesised, each with a leading comma) add
@@ -298,6 +317,18 @@ static inline void dw_planar_sums_1x2(const dw_planar_plan* plan, const microaot
 }
 #undef DW_PLANAR_SUMS_LOOP
 #undef DW_PLANAR_LIST
+#else
+/* -O0: the C loop. */
+static inline void dw_planar_sums_2x2(const dw_planar_plan* plan, const microaot_depthwise_conv_2d_params_q* p,
+                                      const int8_t* plane, const int8x16_t* w, int32_t rows, int32_t* sums) {
+  dw_planar_sums(plan, p, plane, w, rows, sums, 2, 2);
+}
+
+static inline void dw_planar_sums_1x2(const dw_planar_plan* plan, const microaot_depthwise_conv_2d_params_q* p,
+                                      const int8_t* plane, const int8x16_t* w, int32_t rows, int32_t* sums) {
+  dw_planar_sums(plan, p, plane, w, rows, sums, 1, 2);
+}
+#endif
 
 /* One channel's taps, laid for each block output; returns their sum (the input offset's factor). */
 static inline int32_t dw_planar_weights(const dw_planar_plan* plan, const int8_t* filter, int32_t depth,

@@ -16,6 +16,15 @@
 #define MICROAOT_MVE 1
 #include <arm_mve.h>
 
+/* The assembly blocks that take more than seven general registers, where the compiler optimises. At -O0 GCC
+ * gives inline assembly r0-r6 only (r7 the frame pointer: "impossible constraints"): a debug build takes their
+ * C definitions, which give the same results. */
+#if defined(__OPTIMIZE__)
+#define MICROAOT_MVE_WIDE_ASM 1
+#else
+#define MICROAOT_MVE_WIDE_ASM 0
+#endif
+
 /* The output step's operands of an int8 layer (convolutions, FULLY_CONNECTED): per-channel requantization. */
 typedef struct {
   const int32_t* multiplier;
