@@ -278,29 +278,45 @@ static inline void microaot_dsp_output_step_store8x4_clamped(const int32_t (*out
             "m"(*(const int32_t(*)[4][3])output_step)
           : "cc");
 }
-/* The output steps of two pixels' four channels, in place (a[k], b[k] become v[k]): each channel's constants
- * loaded once for both. */
-static inline void microaot_dsp_output_steps4x2(const int32_t (*output_step)[3], int32_t a[4], int32_t b[4]) {
-  int32_t m, r, e, t;
-  __asm__(
-#define MICROAOT_DSP_OUTPUT_STEP2(x, y, offset, next)             \
-  "ldrd %[m], %[r], [%[output_step], #" offset "]\n\t"             \
-  "ldr %[e], [%[output_step], #" next "]\n\t"                      \
-  "add %[t], %[r], %[" x "], asr #31\n\t"                  \
-  "smmlar %[" x "], %[" x "], %[m], %[t]\n\t"              \
-  "add %[t], %[r], %[" y "], asr #31\n\t"                  \
-  "smmlar %[" y "], %[" y "], %[m], %[t]\n\t"              \
-  "asr %[" x "], %[" x "], %[e]\n\t"                       \
-  "asr %[" y "], %[" y "], %[e]\n\t"                       \
-  "ssat %[" x "], #8, %[" x "]\n\t"                        \
+/* Channel x's output step for two pixels' values x and y, its constants `offset` bytes into output_step. */
+#define MICROAOT_DSP_OUTPUT_STEP2(x, y, offset, next)    \
+  "ldrd %[m], %[r], [%[output_step], #" offset "]\n\t" \
+  "ldr %[e], [%[output_step], #" next "]\n\t"          \
+  "add %[t], %[r], %[" x "], asr #31\n\t"              \
+  "smmlar %[" x "], %[" x "], %[m], %[t]\n\t"          \
+  "add %[t], %[r], %[" y "], asr #31\n\t"              \
+  "smmlar %[" y "], %[" y "], %[m], %[t]\n\t"          \
+  "asr %[" x "], %[" x "], %[e]\n\t"                   \
+  "asr %[" y "], %[" y "], %[e]\n\t"                   \
+  "ssat %[" x "], #8, %[" x "]\n\t"                    \
   "ssat %[" y "], #8, %[" y "]\n\t"
-      MICROAOT_DSP_OUTPUT_STEP2("a0", "b0", "0", "8") MICROAOT_DSP_OUTPUT_STEP2("a1", "b1", "12", "20")
-      MICROAOT_DSP_OUTPUT_STEP2("a2", "b2", "24", "32") MICROAOT_DSP_OUTPUT_STEP2("a3", "b3", "36", "44")
-#undef MICROAOT_DSP_OUTPUT_STEP2
-      : [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [t] "=&r"(t), [a0] "+r"(a[0]), [a1] "+r"(a[1]), [a2] "+r"(a[2]),
-        [a3] "+r"(a[3]), [b0] "+r"(b[0]), [b1] "+r"(b[1]), [b2] "+r"(b[2]), [b3] "+r"(b[3])
-      : [output_step] "r"(output_step), "m"(*(const int32_t(*)[4][3])output_step));
+
+/* The output steps of two pixels' two channels, in place (a[k], b[k] become v[k]). */
+static inline void microaot_dsp_output_steps2x2(const int32_t (*output_step)[3], int32_t a[2], int32_t b[2]) {
+  int32_t m, r, e, t;
+  __asm__(MICROAOT_DSP_OUTPUT_STEP2("a0", "b0", "0", "8") MICROAOT_DSP_OUTPUT_STEP2("a1", "b1", "12", "20")
+          : [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [t] "=&r"(t), [a0] "+r"(a[0]), [a1] "+r"(a[1]),
+            [b0] "+r"(b[0]), [b1] "+r"(b[1])
+          : [output_step] "r"(output_step), "m"(*(const int32_t(*)[2][3])output_step));
 }
+
+/* The output steps of two pixels' four channels, in place (a[k], b[k] become v[k]): each channel's constants
+ * loaded once for both. One statement of 13 registers where the compiler optimises for speed; at -Os (the
+ * folder's build for small layers' kernels, and many firmware builds) GCC cannot give it 13, so two of 9. */
+static inline void microaot_dsp_output_steps4x2(const int32_t (*output_step)[3], int32_t a[4], int32_t b[4]) {
+#if defined(__OPTIMIZE_SIZE__)
+  microaot_dsp_output_steps2x2(output_step, a, b);
+  microaot_dsp_output_steps2x2(output_step + 2, a + 2, b + 2);
+#else
+  int32_t m, r, e, t;
+  __asm__(MICROAOT_DSP_OUTPUT_STEP2("a0", "b0", "0", "8") MICROAOT_DSP_OUTPUT_STEP2("a1", "b1", "12", "20")
+              MICROAOT_DSP_OUTPUT_STEP2("a2", "b2", "24", "32") MICROAOT_DSP_OUTPUT_STEP2("a3", "b3", "36", "44")
+          : [m] "=&r"(m), [r] "=&r"(r), [e] "=&r"(e), [t] "=&r"(t), [a0] "+r"(a[0]), [a1] "+r"(a[1]),
+            [a2] "+r"(a[2]), [a3] "+r"(a[3]), [b0] "+r"(b[0]), [b1] "+r"(b[1]), [b2] "+r"(b[2]), [b3] "+r"(b[3])
+          : [output_step] "r"(output_step), "m"(*(const int32_t(*)[4][3])output_step));
+#endif
+}
+#undef MICROAOT_DSP_OUTPUT_STEP2
 
 /* Four values in [-128, 127] stored as bytes, unchanged (store4) or clamped to [lo, hi] as in
  * microaot_dsp_output_step_store8x4_clamped (clamp_store4). */
