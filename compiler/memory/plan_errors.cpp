@@ -50,8 +50,8 @@ std::string tiling_help_text(const TilingFacts& t) {
     out << "\n  fused bands could bring the classic bound from " << t.untiled_bound_bytes << " down to "
         << t.floor_bytes << " bytes, but no choice of them gave a smaller plan than this one";
   } else {
-    out << "\n  fused bands already run " << t.chains << " chain(s); the most tiling could reach is a "
-        << "classic bound of " << t.floor_bytes << " bytes (now " << t.untiled_bound_bytes << " untiled)";
+    out << "\n  fused bands already run " << t.chains << " chain(s); the most they can do is bring the classic "
+        << "bound from " << t.untiled_bound_bytes << " down to " << t.floor_bytes << " bytes";
   }
   return out.str();
 }

@@ -25,8 +25,8 @@ TEST(PlanErrors, TilingHelpNamesWhatBandsCouldDo) {
             "\n  fused bands could bring the classic bound from 500 down to 300 bytes, but no choice of them gave a "
             "smaller plan than this one");
   EXPECT_EQ(tiling_help_text(tiling(300, 500, false, true, 2)),
-            "\n  fused bands already run 2 chain(s); the most tiling could reach is a classic bound of 300 bytes "
-            "(now 500 untiled)");
+            "\n  fused bands already run 2 chain(s); the most they can do is bring the classic bound from 500 down "
+            "to 300 bytes");
 }
 
 BudgetFacts budget() {
