@@ -106,7 +106,7 @@ static inline int microaot_dsp_fold_channels(const void* context, microaot_dsp_f
 
 /* The whole eights of a span of n elements whose table starts again every `period` elements (a multiple of 8, or
  * >= n): RUN(end, t) runs the elements from `out` to `end` against the table from `t` (advancing `out`), a whole
- * period at a time (about 11 instructions a period); then *left holds the odd elements at the end and *at their
+ * period at a time (about 17 instructions a period, one call site); then *left holds the odd elements at the end and *at their
  * table position (in elements). */
 #define MICROAOT_DSP_FOLD_PERIODS(n, period, out, table, RUN, left, at)               \
   do {                                                                                \

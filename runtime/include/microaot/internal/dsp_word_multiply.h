@@ -144,8 +144,8 @@ static inline void microaot_dsp_add_folded_run_clamped(const int8_t** a, int8_t*
  * each for s = bias + floor(m1 * q1 / 2^8) + floor(m2 * q2 / 2^8), the bias offset by 128 * 2^16 (the caller
  * checks every sum stays within int32) and the outputs packed as the folded forms' (PKHTB, USAT16 #8, ORR, EOR):
  * 86 instructions per sixteen with the loop (MICROAOT_DSP_FOLD_LOOP), against 96 for SSAT and a byte store per
- * element. Each word of the inputs
- * is loaded before its output word is stored, so the output may be an input or below it. */
+ * element. Each word of the inputs is loaded before its output word is stored, so the output may be an input or
+ * below it. */
 #define MICROAOT_DSP_LINEAR_WORD                     \
   "ldr %[w1], [%[a]], #4\n\t"                        \
   "ldr %[w2], [%[b]], #4\n\t"                        \
