@@ -1,6 +1,6 @@
 /* ADD (or SUB) int8 over the compiler's linear form (microaot/kernels/add.h) for a cpu with the DSP extension,
  * one operand broadcast (a scalar, a row constant, a per-channel vector): its term folds into the bias
- * (dsp_word_multiply.h's microaot_dsp_add_folded8), one SMLAW per element, 3.75 to 4.5 per element. The same
+ * (dsp_word_multiply.h's microaot_dsp_add_folded8), one SMLAW per element, 3.6 to 4.6 per element. The same
  * form and proof as two full operands (add_s8_linear, whose code it falls back to where an offset bias would
  * leave int32); the compiler picks it only for a walk that folds (microaot_broadcast_fold_kind). */
 #include "microaot/internal/dsp_add_linear.h"
@@ -45,6 +45,12 @@ static int32_t folded_bias(const linear_fold* k, int32_t q) {
   return k->f->form[2] + microaot_add_linear_term(k->m_vector, q) + k->fold.offset;
 }
 
+static void linear_row_form(const void* context, int32_t v, int32_t* m, int32_t* bias) {
+  const linear_fold* k = (const linear_fold*)context;
+  *m = k->m;
+  *bias = folded_bias(k, v);
+}
+
 /* The walk's context: the form, and the folded form of a walk whose rows fold (computed once per call). */
 typedef struct {
   microaot_dsp_linear_form f;
@@ -74,8 +80,13 @@ static void linear_row(const void* context, const void* const* inputs, const ptr
 static void linear_table(const void* context, int32_t first, int32_t n, int32_t* table) {
   const linear_fold* k = (const linear_fold*)context;
   const int32_t own = k->channels % 4 == 0 && n > k->channels ? k->channels : n;
-  int32_t i, c = first;
-  for (i = 0; i < own; ++i, c = c + 1 == k->channels ? 0 : c + 1) table[microaot_dsp_fold_lane(i)] = folded_bias(k, k->vector[c]);
+  const int32_t base = k->f->form[2] + k->fold.offset, m = k->m_vector;
+  int32_t i = 0, c = first;
+  if (first + own <= k->channels) { /* no wrap: four channels a word */
+    for (; i + 4 <= own; i += 4) microaot_dsp_fold_terms4(table + i, microaot_dsp_load4(k->vector + first + i), m, base);
+    c += i;
+  }
+  for (; i < own; ++i, c = c + 1 == k->channels ? 0 : c + 1) table[microaot_dsp_fold_lane(i)] = folded_bias(k, k->vector[c]);
   microaot_dsp_fold_repeat(table, (size_t)own, (size_t)n);
 }
 
@@ -122,8 +133,15 @@ void microaot_add_s8_folded(const microaot_add_params_q* params, const int8_t* i
     return;
   }
   if (kind == MICROAOT_FOLD_ROWS) {
+    const int32_t* const strides[2] = {params->input1_strides, params->input2_strides};
+    const int8_t* const values[2] = {input1, input2};
     w.fold = fold_of(&w.f, broadcast);
     w.broadcast = fold_fits(&w.fold) ? broadcast : -1;
+    if (w.broadcast >= 0 && microaot_dsp_fold_rows(&w.fold, linear_row_form, &w.fold.fold, params->num_dims,
+                                                   params->output_shape, strides[broadcast], strides[1 - broadcast],
+                                                   values[broadcast], values[1 - broadcast], output)) {
+      return;
+    }
   }
   inputs[0] = input1;
   inputs[1] = input2;

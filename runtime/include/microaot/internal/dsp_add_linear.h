@@ -63,7 +63,7 @@ static inline int microaot_dsp_linear_packs(const microaot_dsp_linear_form* f) {
 }
 
 /* n elements of contiguous inputs: with the int8 clamp eight at a time where the offset bias fits (the outputs
- * packed by word: 5.5 instructions per element against 6), then four at a time, then one by one. */
+ * packed by word, sixteen a pass: 5.4 instructions per element against 6), then four at a time, then one by one. */
 static inline void microaot_dsp_linear_flat(const microaot_dsp_linear_form* f, const int8_t* a, const int8_t* b,
                                             int8_t* out, int32_t n) {
   int8_t* const end4 = out + (n & ~3);

@@ -44,6 +44,26 @@ static inline void microaot_dsp_fold_row(const microaot_dsp_fold* k, int32_t m, 
   for (c = 0; c < (n & 7); ++c) out[c] = microaot_dsp_fold_element(m, a[c], bias, floor4, lo4, k->clamped);
 }
 
+/* The slope and offset bias of a row whose broadcast operand has value v. */
+typedef void (*microaot_dsp_fold_row_form_fn)(const void* context, int32_t v, int32_t* m, int32_t* bias);
+
+/* A walk whose rows fold (microaot_broadcast_fold_kind's rows) in at most two dimensions, the other operand's
+ * rows contiguous: row by row in the walk's order, without its odometer. 0 (nothing written) for other walks. */
+static inline int microaot_dsp_fold_rows(const void* context, microaot_dsp_fold_row_form_fn form_of,
+                                         const microaot_dsp_fold* k, int32_t num_dims, const int32_t* shape,
+                                         const int32_t* v_strides, const int32_t* q_strides, const int8_t* v,
+                                         const int8_t* q, int8_t* out) {
+  const int32_t rows = num_dims == 2 ? shape[0] : 1, n = shape[num_dims - 1];
+  const int32_t v_step = num_dims == 2 ? v_strides[0] : 0;
+  int32_t r, m, bias;
+  if (num_dims > 2 || (num_dims == 2 && q_strides[0] != n)) return 0;
+  for (r = 0; r < rows; ++r, v += v_step, q += n, out += n) {
+    form_of(context, *v, &m, &bias);
+    microaot_dsp_fold_row(k, m, bias, q, out, n);
+  }
+  return 1;
+}
+
 /* A per-channel operand: `channels` values against `rows` rows of the other (`full`), contiguous. A table on the
  * stack holds each channel's entries for up to `limit` channels; a short vector's table repeats it over as many
  * rows as fit (a whole number of eights of elements where it can), and `span` runs all rows in one call, the
@@ -85,19 +105,17 @@ static inline int microaot_dsp_fold_channels(const void* context, microaot_dsp_f
 }
 
 /* The whole eights of a span of n elements whose table starts again every `period` elements (a multiple of 8, or
- * >= n): RUN(end, t) runs the elements from `out` to `end` against the table from `t` (advancing `out`); then
- * *left holds the odd elements at the end and *at their table position (in elements). */
-#define MICROAOT_DSP_FOLD_PERIODS(n, period, out, table, RUN, left, at)    \
-  do {                                                                     \
-    *(left) = (n), *(at) = 0;                                              \
-    while (*(left) >= 8) {                                                 \
-      const int32_t run_ = (*(left) < (period) ? *(left) : (period)) & ~7; \
-      int8_t* const end_ = (out) + run_;                                   \
-      const int32_t* t_ = (table);                                         \
-      RUN(end_, t_);                                                       \
-      *(left) -= run_;                                                     \
-      *(at) = run_ == (period) ? 0 : run_;                                 \
-    }                                                                      \
+ * >= n): RUN(end, t) runs the elements from `out` to `end` against the table from `t` (advancing `out`), a whole
+ * period at a time (about 17 instructions a period, one call site); then *left holds the odd elements at the end and *at their
+ * table position (in elements). */
+#define MICROAOT_DSP_FOLD_PERIODS(n, period, out, table, RUN, left, at)               \
+  do {                                                                                \
+    int8_t* const stop_ = (out) + ((n) & ~7);                                         \
+    while ((out) != stop_) {                                                          \
+      const int32_t* t_ = (table);                                                    \
+      RUN((out) + (stop_ - (out) < (period) ? stop_ - (out) : (period)), t_);         \
+    }                                                                                 \
+    *(left) = (n) & 7, *(at) = ((n) & ~7) % (period);                                 \
   } while (0)
 
 /* Fills table[filled .. n) with copies of table[0 .. filled) (a whole period), doubling what is copied. */
@@ -111,5 +129,20 @@ static inline void microaot_dsp_fold_repeat(int32_t* table, size_t filled, size_
 
 /* The table position of element i of a span: c0, c2, c1, c3 of each four (the lanes' order). */
 static inline int32_t microaot_dsp_fold_lane(int32_t i) { return (i & ~3) + ((i & 1) << 1) + ((i & 2) >> 1); }
+
+/* floor(m * q / 2^8) for an int8 q held in the top byte of x (x = q * 2^24, the rest 0): the high word of
+ * m * x, the same floor of the same product (one SMULL where int64's shift by 8 takes three). */
+static inline int32_t microaot_dsp_fold_top_term(int32_t m, uint32_t x) {
+  return (int32_t)(((int64_t)m * (int32_t)x) >> 32);
+}
+
+/* Four table entries, in the lanes' order, of the four int8 values of word w (channels c .. c + 3, byte 0 first):
+ * base + floor(m * q / 2^8) each. */
+static inline void microaot_dsp_fold_terms4(int32_t* entry, uint32_t w, int32_t m, int32_t base) {
+  entry[0] = base + microaot_dsp_fold_top_term(m, w << 24);
+  entry[1] = base + microaot_dsp_fold_top_term(m, (w << 8) & 0xFF000000u);
+  entry[2] = base + microaot_dsp_fold_top_term(m, (w << 16) & 0xFF000000u);
+  entry[3] = base + microaot_dsp_fold_top_term(m, w & 0xFF000000u);
+}
 
 #endif /* MICROAOT_DSP_FOLD_H */
