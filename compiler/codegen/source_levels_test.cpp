@@ -137,22 +137,36 @@ TEST(SourceLevels, ASourceWhoseWorkIsPerCallIsBuiltForSizeInABusyLayer) {
 
 // A model whose depthwise layers the ring alone computes links none of the DSP kernel's other paths (the small-map
 // patch, the unrolled windows): at balanced through depthwise_conv_2d_s8_ring, at speed through
-// depthwise_conv_2d_s8_ring_w16 (the groups' words); rows over one tile (13 pixels) take the full kernels, which do.
+// depthwise_conv_2d_s8_ring_w16 (the groups' words), with a palette asked for (--compress-weights) through
+// depthwise_conv_2d_s8_ring_palette; rows over one tile (13 pixels) take the full kernels, which link the unrolled
+// windows (the full palette kernel no patch).
 TEST(SourceLevels, ARingOnlyModelLinksNoPatchOrUnrolledRows) {
-  for (const bool balanced : {true, false}) {
+  struct Setting {
+    bool balanced, palette;
+    const char* ring_stem;
+    const char* full_stem;
+  };
+  for (const Setting& s : {Setting{true, false, "depthwise_conv_2d_s8_ring", "depthwise_conv_2d_s8"},
+                           Setting{false, false, "depthwise_conv_2d_s8_ring_w16", "depthwise_conv_2d_s8_w16"},
+                           Setting{true, true, "depthwise_conv_2d_s8_ring_palette",
+                                   "depthwise_conv_2d_s8_widened_palette"}}) {
     for (const int32_t width : {6, 13}) {
       CompileOptions options;
       options.target = parse_target("cortex-m4");
-      options.target.optimize_balanced = balanced;
+      options.target.optimize_balanced = s.balanced;
+      if (s.palette) {
+        options.target.compress_bits = default_compress_bits(options.target);
+        options.target.compress_fast_only = false;
+      }
       const CompiledModel model = compile_spec(ring_depthwise(width), options);
       const bool ring = width <= 12;
-      const std::string stem = std::string("depthwise_conv_2d_s8") + (ring ? "_ring" : "") + (balanced ? "" : "_w16");
-      ASSERT_EQ(model.calls.at(0).stem, stem) << balanced << " " << width;
+      const std::string stem = ring ? s.ring_stem : s.full_stem;
+      ASSERT_EQ(model.calls.at(0).stem, stem) << s.balanced << " " << width;
       const FileSet files = emit_library(model);
       EXPECT_EQ(files.count("kernels/depthwise_conv_2d_s8_ring_rows.c"), 1u) << stem;
-      for (const char* path : {"kernels/depthwise_conv_2d_s8_patch.c", "kernels/depthwise_conv_2d_s8_rows_3x3.c"}) {
-        EXPECT_EQ(files.count(path), ring ? 0u : 1u) << stem << " " << path;
-      }
+      EXPECT_EQ(files.count("kernels/depthwise_conv_2d_s8_rows_3x3.c"), ring ? 0u : 1u) << stem;
+      // The palette kernels never take the patch (a block per group, not the padded map).
+      EXPECT_EQ(files.count("kernels/depthwise_conv_2d_s8_patch.c"), ring || s.palette ? 0u : 1u) << stem;
     }
   }
 }

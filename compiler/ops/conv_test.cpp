@@ -792,8 +792,10 @@ TEST(DepthwiseHandler, DspSpeedTakesTheGroupWords) {
 }
 
 // A palette asked for on a DSP cpu (--compress-weights): a 3x3 layer of whole groups of 4 channels takes the DSP
-// depthwise palette kernel, stride 1 or 2 (the ring's rows or the unrolled ones), with a scratch of its block; a depth
-// remainder keeps the portable palette kernel and says why; balanced's default keeps the int8 weights (the ring).
+// depthwise palette kernel, stride 1 or 2 (the ring's rows or the unrolled ones), with a scratch of its block: a
+// ring layer (rows in one tile) its ring-only build, which links no unrolled windows, rows of 13 or stride 2 the
+// full one; a depth remainder keeps the portable palette kernel and says why; balanced's default keeps the int8
+// weights (the ring).
 TEST(DepthwiseHandler, DspPaletteKernelWhereAPaletteIsAskedFor) {
   Target balanced = parse_target("cortex-m4");
   balanced.optimize_balanced = true;
@@ -805,8 +807,8 @@ TEST(DepthwiseHandler, DspPaletteKernelWhereAPaletteIsAskedFor) {
   asked.compress_fast_only = false;
   Graph g = build(ring_spec());
   const KernelCall call = lower_in_place_for_test(g, asked);
-  EXPECT_EQ(call.info().function(), "microaot_depthwise_conv_2d_s8_widened_palette");
-  EXPECT_EQ(call.source, "kernels/dsp/depthwise_conv_2d_s8_widened_palette.c");
+  EXPECT_EQ(call.info().function(), "microaot_depthwise_conv_2d_s8_ring_palette");
+  EXPECT_EQ(call.source, "kernels/dsp/depthwise_conv_2d_s8_ring_palette.c");
   EXPECT_EQ(call.scratch_bytes, MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES);
   EXPECT_EQ(g.tensor(call.args[1]).data[0] & ~MICROAOT_PALETTE_SHARED, 2);  // the filter's values: 1 + i % 3
   EXPECT_EQ(palette_facts(g, call).int8_bytes, 8 * 9);
@@ -816,6 +818,10 @@ TEST(DepthwiseHandler, DspPaletteKernelWhereAPaletteIsAskedFor) {
   stride2.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};
   Graph strided = build(stride2);
   EXPECT_EQ(lower_in_place_for_test(strided, asked).stem, "depthwise_conv_2d_s8_widened_palette");
+  Spec wide = ring_spec();
+  wide.input = {1, 9, 13, 8}, wide.output = {1, 9, 13, 8};  // rows of 13: past one tile of the ring
+  Graph thirteen = build(wide);
+  EXPECT_EQ(lower_in_place_for_test(thirteen, asked).stem, "depthwise_conv_2d_s8_widened_palette");
   Spec remainder = ring_spec();
   remainder.input = {1, 6, 5, 6}, remainder.filter = {1, 3, 3, 6}, remainder.output = {1, 6, 5, 6};
   remainder.filter_scales = std::vector<float>(6, 0.01f);

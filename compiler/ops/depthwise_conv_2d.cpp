@@ -149,13 +149,15 @@ KernelCall lower(const Graph& graph, const Op& op) {
 }
 
 // Palettised filters where --compress-weights takes them: each channel's taps a row of the palette. On a DSP
-// target through the DSP palette kernel where it takes the layer (`dsp_fits`), else the portable one, saying why.
-bool use_palette_filter(const Graph& graph, const Op& op, const Target& target, KernelCall& call, bool dsp_fits) {
+// target through the DSP palette kernel where it takes the layer (`dsp_fits`; its ring-only build where `ring_only`),
+// else the portable one, saying why.
+bool use_palette_filter(const Graph& graph, const Op& op, const Target& target, KernelCall& call, bool dsp_fits,
+                        bool ring_only) {
   const Tensor& filter = graph.tensor(conv_tensors(graph, op).filter);
   const int32_t channels = output_channels(graph, op);
   const auto taps = static_cast<int32_t>(filter.num_elements() / channels);
   const std::vector<int8_t> rows = depthwise_channel_rows(constant_values<int8_t>(filter), taps, channels);
-  if (dsp_fits && use_widened_palette_weights(target, call, filter, rows, channels, taps)) return true;
+  if (dsp_fits && use_widened_palette_weights(target, call, filter, rows, channels, taps, ring_only)) return true;
   if (!use_palette_weights(target, call, filter, rows, channels, taps, "depthwise_conv_2d_s8_palette")) return false;
   if (target.kernels_use_dsp() && !dsp_fits) {
     call.specialisation += "; the portable palette kernel: the DSP one takes 3x3 filters without dilation, depth "
@@ -175,7 +177,10 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   const bool fits = depthwise_dsp_requantization_fits(requantization);
   const microaot_depthwise_conv_2d_params_q params = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, call.params);
   const bool palette_fits = fits && microaot_fit_depthwise_widened_palette(&params);
-  if (use_palette_filter(graph, op, target, call, palette_fits) || !target_runs_isa(target, "dsp")) return;
+  if (use_palette_filter(graph, op, target, call, palette_fits, microaot_fit_depthwise_ring_palette(&params)) ||
+      !target_runs_isa(target, "dsp")) {
+    return;
+  }
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), output_channels(graph, op));
   // Every multiplier >= 2, 4k too (micro_speech's 8: its pair path is faster than the full kernel's tap by tap),

@@ -305,12 +305,12 @@ std::string packed_kxk_palette_refusal(const Target& target, int32_t units, int6
 }
 
 bool use_widened_palette_weights(const Target& target, KernelCall& call, const Tensor& weights,
-                                 const std::vector<int8_t>& rows, int32_t channels, int32_t taps) {
+                                 const std::vector<int8_t>& rows, int32_t channels, int32_t taps, bool ring_only) {
   if (must_pay(target, weights) || !target.kernels_use_dsp()) return false;
   const Palette palette = allowed_palette(target, weights, rows, channels, taps);
   if (palette.bits == 0) return false;
   add_palette(call, weights, palette);
-  call.stem = kWidenedPaletteStem;
+  call.stem = ring_only ? kRingPaletteStem : kWidenedPaletteStem;
   call.scratch_bytes = MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES;
   call.specialisation = palette_text(palette, static_cast<int64_t>(rows.size())) +
                         ", 4 channels' taps decoded once per call, then the DSP depthwise kernel's rows (the widened "
@@ -349,11 +349,14 @@ int64_t fc_depth(const KernelCall& call) {
   return depth != nullptr ? depth->integer : 0;
 }
 
+// Both builds of the DSP depthwise palette kernel.
+bool depthwise_palette_stem(const std::string& stem) { return stem == kWidenedPaletteStem || stem == kRingPaletteStem; }
+
 // The elements of one row of a palette kernel's indices.
 int64_t palette_row_elements(const KernelCall& call) {
   if (call.stem == kPackedPaletteStem) return call.scratch_bytes / MICROAOT_PACKED_PALETTE_BLOCK_BYTES(1);
   if (call.stem == kPackedKxkPaletteStem) return conv_window_of(call);
-  if (call.stem == kWidenedPaletteStem) return 9;  // a 3x3 filter's taps
+  if (depthwise_palette_stem(call.stem)) return 9;  // a 3x3 filter's taps
   if (call.stem == kFcPalettePairsStem) return fc_depth(call);
   return call.scratch_bytes;
 }
@@ -361,7 +364,7 @@ int64_t palette_row_elements(const KernelCall& call) {
 }  // namespace
 
 int64_t palette_decode_per_call(const Graph& graph, const KernelCall& call) {
-  if (call.stem != kPackedPaletteStem && call.stem != kPackedKxkPaletteStem && call.stem != kWidenedPaletteStem) {
+  if (call.stem != kPackedPaletteStem && call.stem != kPackedKxkPaletteStem && !depthwise_palette_stem(call.stem)) {
     return 0;
   }
   const PaletteFacts facts = palette_facts(graph, call);
@@ -376,7 +379,7 @@ int64_t overlap_chunk_rows(const KernelCall& call) {
     const ParamValue* v = call.params.find(name);
     return static_cast<int32_t>(v != nullptr ? v->integer : 0);
   };
-  if (call.stem == kWidenedPaletteStem) {
+  if (depthwise_palette_stem(call.stem)) {
     return microaot_palette_chunk_rows(field("output_width"), field("output_height"), 0);
   }
   if (call.stem != kPackedPaletteStem && call.stem != kPackedKxkPaletteStem) return 1;

@@ -110,10 +110,13 @@ std::string packed_kxk_palette_refusal(const Target& target, int32_t units, int6
 // The DSP depthwise palette kernel (runtime microaot/kernels/conv.h, microaot_depthwise_conv_2d_s8_widened_palette):
 // a 3x3 DEPTHWISE_CONV_2D the DSP kernel computes through its widened weights (the caller checks
 // microaot_fit_depthwise_widened_palette and the DSP bounds), each group of 4 channels decoded once per call and
-// run by the DSP kernel's own rows. Taken only where a palette is asked for (--compress-weights, or TFLM's).
+// run by the DSP kernel's own rows. Taken only where a palette is asked for (--compress-weights, or TFLM's). A
+// layer of microaot_fit_depthwise_ring_palette (`ring_only`) takes its ring-only build, which links no unrolled
+// windows (depthwise_conv_2d_s8_ring_palette; folded into the full one where the model links that too).
 inline const char* const kWidenedPaletteStem = "depthwise_conv_2d_s8_widened_palette";
+inline const char* const kRingPaletteStem = "depthwise_conv_2d_s8_ring_palette";
 bool use_widened_palette_weights(const Target& target, KernelCall& call, const Tensor& weights,
-                                 const std::vector<int8_t>& rows, int32_t channels, int32_t taps);
+                                 const std::vector<int8_t>& rows, int32_t channels, int32_t taps, bool ring_only);
 
 // The instructions a DSP palette kernel's call spends decoding its weights (they decode once per call; the
 // portable ones once per output row): on row ranges (fused bands) each band's call decodes them again, which the

@@ -13,6 +13,7 @@
 #include "../../compiler/ops/in_place_bounds.h"
 #include "conv_geometry_test_util.h"
 #include "overlap_harness.h"
+#include "microaot/fit/depthwise_conv_2d.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
 #include "microaot/kernels/packed.h"
@@ -506,48 +507,81 @@ WidenedCase widened_case(std::mt19937& rng, int trial) {
   return c;
 }
 
-// The DSP depthwise palette kernel (its C definitions here) against depthwise_conv_2d_s8, plain and overlap on
+// The DSP depthwise palette kernels: the full build and the ring-only one.
+struct WidenedKernel {
+  const char* name;
+  decltype(&microaot_depthwise_conv_2d_s8_widened_palette) plain, overlap;
+  int (*takes)(const microaot_depthwise_conv_2d_params_q*);
+};
+int takes_every_layer(const microaot_depthwise_conv_2d_params_q*) { return 1; }
+const WidenedKernel kWidenedKernels[] = {
+    {"widened", microaot_depthwise_conv_2d_s8_widened_palette, microaot_depthwise_conv_2d_s8_widened_palette_overlap,
+     takes_every_layer},
+    {"ring", microaot_depthwise_conv_2d_s8_ring_palette, microaot_depthwise_conv_2d_s8_ring_palette_overlap,
+     microaot_fit_depthwise_ring_palette},
+};
+
+// The DSP depthwise palette kernels (their C definitions here) against depthwise_conv_2d_s8, plain and overlap on
 // separate buffers, then the overlap variant over its own input at the compiler's bound (in_place_bounds.h), at a
-// whole number of pixels below it (channel groups outermost) and one byte below that (chunks of rows).
+// whole number of pixels below it (channel groups outermost) and one byte below that (chunks of rows). The
+// ring-only build on the layers of microaot_fit_depthwise_ring_palette; any other it refuses, unwritten.
 TEST(PaletteKernels, WidenedDepthwisePaletteMatchesTheUnpalettisedKernel) {
   std::mt19937 rng(39);
+  int ring_layers = 0;
   for (int trial = 0; trial < 120; ++trial) {
     const WidenedCase c = widened_case(rng, trial);
     const int32_t* bias = c.bias.empty() ? nullptr : c.bias.data();
     const size_t row_bytes = static_cast<size_t>(c.g.out_w * c.g.out_c);
-    std::vector<int8_t> got(c.expected.size(), 0x55), got_overlap(c.expected.size(), 0x55);
     const size_t chunk = static_cast<size_t>(microaot_depthwise_palette_overlap_rows(&c.p));
     std::vector<int8_t> scratch(MICROAOT_DEPTHWISE_PALETTE_BLOCK_BYTES + chunk * row_bytes, 0x55);
-    const std::string what = "trial " + std::to_string(trial) + " bits " + std::to_string(c.bits) + " " +
-                             std::to_string(c.g.in_h) + "x" + std::to_string(c.g.in_w) + "x" +
-                             std::to_string(c.g.in_c) + " stride " + std::to_string(c.g.stride_w);
-    ASSERT_EQ(microaot_depthwise_conv_2d_s8_widened_palette(&c.p, c.input.data(), c.l.packed.indices.data(),
-                                                            c.l.packed.table.data(), bias, got.data(), scratch.data()),
-              MICROAOT_STATUS_OK);
-    ASSERT_EQ(got, c.expected) << what;
-    ASSERT_EQ(microaot_depthwise_conv_2d_s8_widened_palette_overlap(&c.p, c.input.data(), c.l.packed.indices.data(),
-                                                                    c.l.packed.table.data(), bias, got_overlap.data(),
-                                                                    scratch.data()),
-              MICROAOT_STATUS_OK);
-    ASSERT_EQ(got_overlap, c.expected) << what;
-    microaot::RowWiseAccess a;
-    a.batches = c.g.batches, a.input_height = c.g.in_h, a.output_height = c.g.out_h;
-    a.input_row_bytes = c.g.in_w * c.g.in_c, a.output_row_bytes = static_cast<int64_t>(row_bytes);
-    a.stride = c.g.stride_h, a.pad = c.g.pad_h;
-    const int64_t bound = microaot::row_wise_max_shift(a);
-    const int64_t whole = bound >= 0 ? bound / c.g.out_c * c.g.out_c : -((-bound + c.g.out_c - 1) / c.g.out_c * c.g.out_c);
-    for (int64_t shift : {bound, whole, whole - 1}) {
-      const auto out = overlap_test::run_overlapped(
-          overlap_test::bytes_of(c.input), c.expected.size(), shift, scratch.size(), 1, 1,
-          [&](uint8_t* in, uint8_t* o, void* s) {
-            EXPECT_EQ(microaot_depthwise_conv_2d_s8_widened_palette_overlap(
-                          &c.p, reinterpret_cast<const int8_t*>(in), c.l.packed.indices.data(),
-                          c.l.packed.table.data(), bias, reinterpret_cast<int8_t*>(o), s),
-                      MICROAOT_STATUS_OK);
-          });
-      ASSERT_EQ(out, overlap_test::bytes_of(c.expected)) << what << " shift " << shift;
+    ring_layers += microaot_fit_depthwise_ring_palette(&c.p);
+    for (const WidenedKernel& k : kWidenedKernels) {
+      const std::string what = std::string(k.name) + " trial " + std::to_string(trial) + " bits " +
+                               std::to_string(c.bits) + " " + std::to_string(c.g.in_h) + "x" +
+                               std::to_string(c.g.in_w) + "x" + std::to_string(c.g.in_c) + " stride " +
+                               std::to_string(c.g.stride_w);
+      std::vector<int8_t> got(c.expected.size(), 0x55), got_overlap(c.expected.size(), 0x55);
+      if (!k.takes(&c.p)) {
+        EXPECT_EQ(k.plain(&c.p, c.input.data(), c.l.packed.indices.data(), c.l.packed.table.data(), bias, got.data(),
+                          scratch.data()),
+                  MICROAOT_STATUS_VALUE_OUT_OF_RANGE)
+            << what;
+        EXPECT_EQ(k.overlap(&c.p, c.input.data(), c.l.packed.indices.data(), c.l.packed.table.data(), bias,
+                            got_overlap.data(), scratch.data()),
+                  MICROAOT_STATUS_VALUE_OUT_OF_RANGE)
+            << what;
+        ASSERT_EQ(got, std::vector<int8_t>(c.expected.size(), 0x55)) << what;
+        ASSERT_EQ(got_overlap, got) << what;
+        continue;
+      }
+      ASSERT_EQ(k.plain(&c.p, c.input.data(), c.l.packed.indices.data(), c.l.packed.table.data(), bias, got.data(),
+                        scratch.data()),
+                MICROAOT_STATUS_OK);
+      ASSERT_EQ(got, c.expected) << what;
+      ASSERT_EQ(k.overlap(&c.p, c.input.data(), c.l.packed.indices.data(), c.l.packed.table.data(), bias,
+                          got_overlap.data(), scratch.data()),
+                MICROAOT_STATUS_OK);
+      ASSERT_EQ(got_overlap, c.expected) << what;
+      microaot::RowWiseAccess a;
+      a.batches = c.g.batches, a.input_height = c.g.in_h, a.output_height = c.g.out_h;
+      a.input_row_bytes = c.g.in_w * c.g.in_c, a.output_row_bytes = static_cast<int64_t>(row_bytes);
+      a.stride = c.g.stride_h, a.pad = c.g.pad_h;
+      const int64_t bound = microaot::row_wise_max_shift(a);
+      const int64_t whole =
+          bound >= 0 ? bound / c.g.out_c * c.g.out_c : -((-bound + c.g.out_c - 1) / c.g.out_c * c.g.out_c);
+      for (int64_t shift : {bound, whole, whole - 1}) {
+        const auto out = overlap_test::run_overlapped(
+            overlap_test::bytes_of(c.input), c.expected.size(), shift, scratch.size(), 1, 1,
+            [&](uint8_t* in, uint8_t* o, void* s) {
+              EXPECT_EQ(k.overlap(&c.p, reinterpret_cast<const int8_t*>(in), c.l.packed.indices.data(),
+                                  c.l.packed.table.data(), bias, reinterpret_cast<int8_t*>(o), s),
+                        MICROAOT_STATUS_OK);
+            });
+        ASSERT_EQ(out, overlap_test::bytes_of(c.expected)) << what << " shift " << shift;
+      }
     }
   }
+  EXPECT_GE(ring_layers, 10);  // the ring-only build met enough layers of its own
 }
 
 // The DSP depthwise palette kernel refuses what the DSP kernel's widened rows do not take, a corrupt header and a
@@ -573,22 +607,27 @@ TEST(PaletteKernels, WidenedDepthwisePaletteRefusesWhatItDoesNotTake) {
     const int8_t* table = c.l.packed.table.empty() ? nullptr : c.l.packed.table.data();
     const microaot_status want =
         table == nullptr ? MICROAOT_STATUS_NULL_POINTER : MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
-    EXPECT_EQ(microaot_depthwise_conv_2d_s8_widened_palette(&c.p, c.input.data(), c.l.packed.indices.data(), table,
-                                                            c.bias.data(), out.data(), scratch.data()),
-              want)
-        << name;
-    EXPECT_EQ(microaot_depthwise_conv_2d_s8_widened_palette_overlap(&c.p, c.input.data(), c.l.packed.indices.data(),
-                                                                    table, c.bias.data(), out.data(), scratch.data()),
-              want)
-        << name;
+    for (const WidenedKernel& k : kWidenedKernels) {
+      EXPECT_EQ(k.plain(&c.p, c.input.data(), c.l.packed.indices.data(), table, c.bias.data(), out.data(),
+                        scratch.data()),
+                want)
+          << k.name << " " << name;
+      EXPECT_EQ(k.overlap(&c.p, c.input.data(), c.l.packed.indices.data(), table, c.bias.data(), out.data(),
+                          scratch.data()),
+                want)
+          << k.name << " " << name;
+    }
     EXPECT_EQ(out, std::vector<int8_t>(c.expected.size(), 0x55)) << name;
   }
   WidenedCase c = base;
   c.p.output_multiplier = c.multiplier.data(), c.p.output_shift = c.shift.data();
   std::vector<int8_t> out(c.expected.size(), 0x55);
-  EXPECT_EQ(microaot_depthwise_conv_2d_s8_widened_palette(&c.p, c.input.data(), c.l.packed.indices.data(),
-                                                          c.l.packed.table.data(), c.bias.data(), out.data(), nullptr),
-            MICROAOT_STATUS_NULL_POINTER);
+  for (const WidenedKernel& k : kWidenedKernels) {
+    EXPECT_EQ(k.plain(&c.p, c.input.data(), c.l.packed.indices.data(), c.l.packed.table.data(), c.bias.data(),
+                      out.data(), nullptr),
+              MICROAOT_STATUS_NULL_POINTER)
+        << k.name;
+  }
 }
 
 // A graph blob is untrusted: a header outside 1..8 bits or a missing argument leaves the output unwritten.

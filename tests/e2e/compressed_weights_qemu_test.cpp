@@ -96,7 +96,7 @@ TEST(CompressedWeightsM4, PointwisePalettesCostAtMostFifteenPercentPerLayer) {
                                          1.25),
             4);
   EXPECT_EQ(steps_within_fifteen_percent(palette["per_op"], packed["per_op"],
-                                         "microaot_depthwise_conv_2d_s8_widened_palette"),
+                                         "microaot_depthwise_conv_2d_s8_ring_palette"),
             4);
   const json by_default = bench_clustered({});
   EXPECT_EQ(by_default["ram_bytes"], packed["ram_bytes"]);
@@ -121,7 +121,7 @@ TEST(CompressedWeightsM4, PalettisedLayersRunInPlaceAtTheRamOfTheirInt8Twins) {
   for (const json& op : untiled["per_op"]) {
     const std::string kernel = op["kernel"];
     in_place += kernel == "microaot_conv_2d_s8_packed_palette_overlap" ||
-                kernel == "microaot_depthwise_conv_2d_s8_widened_palette_overlap";
+                kernel == "microaot_depthwise_conv_2d_s8_ring_palette_overlap";
   }
   EXPECT_EQ(in_place, 8);
   const int64_t kxk_block = MICROAOT_PACKED_KXK_PALETTE_BYTES(40, 64);

@@ -22,6 +22,14 @@ static inline void palette_quad_pixel(const uint32_t* block, const int8_t* in, i
   microaot_palette_quad_store4(acc, step, out);
 }
 
+/* A row of pixels' four channels: out to out_end, `units` bytes apart. Not inlined: the row's few values stay in
+ * registers around the dot's asm block (inlined, the pixel loop reloaded them from the stack). */
+static __attribute__((noinline)) void palette_quad_row(const uint32_t* block, const int8_t* in, int32_t groups,
+                                                       const int32_t* step, int8_t* out, const int8_t* out_end,
+                                                       size_t units, size_t pixel_step) {
+  for (; out != out_end; in += pixel_step, out += units) palette_quad_pixel(block, in, groups, step, out);
+}
+
 /* The `count` (1..3) channels of a last partial quad: absent channels' words are not read. */
 static void palette_part_pixel(const uint32_t* block, const int8_t* in, int32_t groups, const int32_t* step,
                                int32_t count, int8_t* out) {
@@ -46,9 +54,8 @@ static void palette_quad_pixels(const conv_params* p, const int8_t* input, const
     for (oy = 0; oy < p->output_height; ++oy) {
       const int8_t* in = input + (size_t)b * image_size + (size_t)oy * row_step;
       if (count == 4) {
-        for (ox = 0; ox < p->output_width; ++ox, in += pixel_step, out += units) {
-          palette_quad_pixel(block, in, groups, step, out);
-        }
+        palette_quad_row(block, in, groups, step, out, out + (size_t)p->output_width * units, units, pixel_step);
+        out += (size_t)p->output_width * units;
       } else {
         for (ox = 0; ox < p->output_width; ++ox, in += pixel_step, out += units) {
           palette_part_pixel(block, in, groups, step, count, out);

@@ -125,6 +125,13 @@ static inline int microaot_fit_depthwise_widened_palette(const microaot_depthwis
   return p->output_depth > 0 && p->output_depth % 4 == 0 && microaot_fit_depthwise_widened(p);
 }
 
+/* Its ring-only build (depthwise_conv_2d_s8_ring_palette): the layers whose every row, in both variants, the ring
+ * computes (stride 1, a row of 3 or more pixels in one tile), so that it links no unrolled windows. */
+static inline int microaot_fit_depthwise_ring_palette(const microaot_depthwise_conv_2d_params_q* p) {
+  return microaot_fit_depthwise_widened_palette(p) && microaot_fit_depthwise_ring(p) &&
+         p->output_width <= MICROAOT_DEPTHWISE_RING_TILE_WIDTH;
+}
+
 /* depthwise_conv_2d_s8_multiplier's geometry: a depth multiplier of 2 or more over at least 4 output channels,
  * each input channel's outputs side by side (output depth = input depth * multiplier), so that any 4 channels from
  * an even one on read at most 2 neighbouring input channels. The kernel also needs the bounds above. */

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "microaot/internal/dsp.h"
 #include "microaot/internal/palette.h"
@@ -18,7 +19,13 @@
 
 /* Two int8 values as the int16 lanes of a word (lo in bits 0..15). */
 static inline uint32_t microaot_palette_lanes(int8_t lo, int8_t hi) {
+#if MICROAOT_DSP_ASM
+  uint32_t word; /* one PKHBT: GCC writes UXTH and ORR */
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(word) : "r"((int32_t)lo), "r"((int32_t)hi));
+  return word;
+#else
   return (uint32_t)(uint16_t)(int16_t)lo | ((uint32_t)(uint16_t)(int16_t)hi << 16);
+#endif
 }
 
 /* Index i of a row of `bits`-bit indices (palette.h's packing; the row's last byte read only for its bits). */
@@ -55,6 +62,19 @@ MICROAOT_PALETTE_INLINE void microaot_palette_stream_w16(const uint8_t* row, con
   }
 }
 
+/* The same at 4 bits: a group's four indices are one halfword (a row starts on a byte, so each group does). */
+MICROAOT_PALETTE_INLINE void microaot_palette_stream4_w16(const uint8_t* row, const int8_t* values, uint32_t* dst,
+                                                          const uint32_t* end) {
+  for (; dst != end; dst += 4, row += 2) {
+    uint16_t half;
+    unsigned h;
+    memcpy(&half, row, 2);
+    h = half;
+    dst[0] = microaot_palette_lanes(values[h & 15u], values[(h >> 8) & 15u]);
+    dst[1] = microaot_palette_lanes(values[(h >> 4) & 15u], values[h >> 12]);
+  }
+}
+
 /* Elements i .. i + 3 of the row, those at or past n as zeros: a group index by index (the widths the stream
  * does not take, and the last partial group of a row of n not a multiple of 4, never read past the row). */
 static inline void microaot_palette_group_w16(const uint8_t* row, const int8_t* values, int bits, size_t i, size_t n,
@@ -79,7 +99,7 @@ static inline void microaot_palette_decode_w16(const uint8_t* indices, int bits,
   switch (bits) {
     case 2: microaot_palette_stream_w16(row, values, 2, dst, end); break;
     case 3: microaot_palette_stream_w16(row, values, 3, dst, end); break;
-    case 4: microaot_palette_stream_w16(row, values, 4, dst, end); break;
+    case 4: microaot_palette_stream4_w16(row, values, dst, end); break;
     case 1: case 5: case 6: microaot_palette_stream_w16(row, values, bits, dst, end); break;
     default:
       for (; dst != end; dst += 4, i += 4) microaot_palette_group_w16(row, values, bits, i, (size_t)n, dst);

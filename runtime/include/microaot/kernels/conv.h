@@ -138,6 +138,16 @@ microaot_status microaot_depthwise_conv_2d_s8_widened_palette(const microaot_dep
 microaot_status microaot_depthwise_conv_2d_s8_widened_palette_overlap(
     const microaot_depthwise_conv_2d_params_q* params, const int8_t* input, const uint8_t* indices,
     const int8_t* table, const int32_t* bias, int8_t* output, void* scratch);
+/* The same through the widened ring alone (its own source, see kernel_list.def): any layer outside
+ * microaot_fit_depthwise_ring_palette is refused with MICROAOT_STATUS_VALUE_OUT_OF_RANGE, the output unwritten. */
+microaot_status microaot_depthwise_conv_2d_s8_ring_palette(const microaot_depthwise_conv_2d_params_q* params,
+                                                           const int8_t* input, const uint8_t* indices,
+                                                           const int8_t* table, const int32_t* bias, int8_t* output,
+                                                           void* scratch);
+microaot_status microaot_depthwise_conv_2d_s8_ring_palette_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                                   const int8_t* input, const uint8_t* indices,
+                                                                   const int8_t* table, const int32_t* bias,
+                                                                   int8_t* output, void* scratch);
 /* The same for the layers the DSP kernel takes through its widened ring (its own source, see kernel_list.def):
  * the DSP build refuses any other layer, and a requantization outside the ring's bounds
  * (microaot_dsp_depthwise_fits), with MICROAOT_STATUS_VALUE_OUT_OF_RANGE and the output unwritten; the compiler
