@@ -16,21 +16,60 @@ static const uint32_t (*dw_weights(const dw_group* g))[2] {
   return (const uint32_t(*)[2])(const void*)(g->bias_weights + 4);
 }
 
-/* The windows wholly inside the image of one output row, unrolled: `in` at the first one's top-left tap (the
- * group's channel), `pixel_stride` bytes to the next; outputs [out, end) `depth` bytes apart. `full` (a constant
- * at each call) whether the clamp is [-128, 127]: the test once per row, not per pixel. */
-static inline __attribute__((always_inline)) void dw_interior_3x3(const dw_group* g, const int8_t* in,
-                                                                  size_t pixel_stride, size_t depth, size_t row,
-                                                                  uint32_t offset, int8_t* out,
-                                                                  const int8_t* end, int full) {
+/* The windows wholly inside the image of one output row, unrolled, for a clamp narrower than [-128, 127]: `in` at
+ * the first one's top-left tap (the group's channel), `pixel_stride` bytes to the next; outputs [out, end)
+ * `depth` bytes apart. */
+static void dw_interior_3x3(const dw_group* g, const int8_t* in, size_t pixel_stride, size_t depth, size_t row,
+                            uint32_t offset, int8_t* out, const int8_t* end) {
   int32_t s[4];
   for (; out != end; in += pixel_stride, out += depth) {
-    if (full) {
-      microaot_dsp_window_3x3_store8x4(in, depth, row, g->bias_weights, offset, out);
+    microaot_dsp_mac4_lanes_3x3(in, depth, row, g->bias_weights, offset, s);
+    dw_store4(g, s, out);
+  }
+}
+
+/* The windows [out, end) of one output row with 3 columns in the image and `rows` (3 or 2, a constant at each
+ * call) from the top one (none clipped above or left), for the clamp [-128, 127]: each one statement from the
+ * bias to the stores. `in` at the first one's top-left tap, `pixel_stride` bytes to the next. Returns `in` at the
+ * window after the last. */
+static inline __attribute__((always_inline)) const int8_t* dw_windows_full(const dw_group* g, const int8_t* in,
+                                                                           size_t pixel_stride, size_t depth,
+                                                                           size_t row, uint32_t offset, int8_t* out,
+                                                                           const int8_t* end, int rows) {
+  /* each statement leaves `in` rows - 1 rows on */
+  const ptrdiff_t next = (ptrdiff_t)pixel_stride - (ptrdiff_t)((size_t)(rows - 1) * row);
+  for (; out != end; out += depth, in += next) {
+    if (rows == 3) {
+      in = microaot_dsp_window_3x3_store8x4(in, depth, row, g->bias_weights, offset, out);
     } else {
-      microaot_dsp_mac4_lanes_3x3(in, depth, row, g->bias_weights, offset, s);
-      dw_store4(g, s, out);
+      in = microaot_dsp_window_2x3_store8x4(in, depth, row, g->bias_weights, offset, out);
     }
+  }
+  return in;
+}
+
+/* A layer's row constants, once per call: the output columns [first, first + inside) whose windows have 3
+ * columns in the image, then `edge` (0 or 1) whose window has the first 2 (TF's "same" at stride 2 over an even
+ * map pads below and right only: every clipped window is one of these or in the last row). */
+typedef struct {
+  const dw_group* g;
+  size_t depth, row, step; /* bytes from one input pixel (row, window) to the next */
+  int32_t first, inside, edge;
+  uint32_t offset; /* the input offset in both 16-bit lanes */
+} dw_row_full_at;
+
+/* Columns [first, first + inside + edge) of an output row of the clamp [-128, 127] whose windows have `rows` (3
+ * or 2) rows in the image from their top one, `in` at the first one's top-left tap (the group's channel): no
+ * call, no struct per window. Not inlined: its loop keeps its own registers. */
+static __attribute__((noinline)) void dw_row_full(const dw_row_full_at* f, const int8_t* in, int8_t* out,
+                                                  int32_t rows) {
+  int8_t* const end = out + (size_t)f->inside * f->depth;
+  if (rows == 3) {
+    in = dw_windows_full(f->g, in, f->step, f->depth, f->row, f->offset, out, end, 3);
+    if (f->edge) (void)microaot_dsp_window_3x2_store8x4(in, f->depth, f->row, f->g->bias_weights, f->offset, end);
+  } else {
+    in = dw_windows_full(f->g, in, f->step, f->depth, f->row, f->offset, out, end, 2);
+    if (f->edge) (void)microaot_dsp_window_2x2_store8x4(in, f->depth, f->row, f->g->bias_weights, f->offset, end);
   }
 }
 
@@ -99,50 +138,68 @@ static void dw_interior_columns(const dw_params* p, int32_t* first, int32_t* end
   if (*first > *end) *first = *end;
 }
 
-/* One output row of a 3x3 filter without dilation for the group, its window's rows `y`: the columns
- * [first, end) whose window lies inside the image unrolled, the others clipped. `image` and `out` start at the
- * group's channel. Not inlined: its loops keep their own registers (inlined, the interior loop spilled). */
-static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const dw_group* g, const int8_t* image,
-                                                       const microaot_window* y, int32_t first, int32_t end,
-                                                       int8_t* out) {
-  const size_t depth = (size_t)p->output_depth, row = (size_t)p->input_width * depth;
+/* One output row of a 3x3 filter without dilation for the group, its window's rows `y`: the windows inside the
+ * image unrolled, and with the clamp [-128, 127] those clipped by the right edge to 2 columns or by the bottom to
+ * 2 rows (dw_row_full); the others clipped tap row by tap row. `image` and `out` start at the group's channel.
+ * Not inlined: its loops keep their own registers (inlined, the interior loop spilled). */
+static __attribute__((noinline)) void dw_group_row_3x3(const dw_params* p, const dw_row_full_at* f,
+                                                       const int8_t* image, const microaot_window* y, int8_t* out) {
+  const dw_group* g = f->g;
+  const size_t depth = f->depth, row = f->row;
   const int32_t rows = y->end > y->begin ? y->end - y->begin : 0, stride = p->stride_width;
   const dw_row_3x3 r = {g,   image + (size_t)(rows > 0 ? y->origin + y->begin : 0) * row,
                         dw_weights(g) + (rows > 0 ? 3 * y->begin : 0),
-                        depth, row, rows, p->input_width, microaot_dsp_pack16(p->input_offset, p->input_offset)};
-  int32_t ox;
-  if (rows != 3) first = end = 0; /* a top or bottom row (or none inside): every column clipped */
-  for (ox = 0; ox < first; ++ox) dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
-  if (first < end) {
-    const int8_t* in = r.in + (size_t)(first * stride - p->pad_width) * depth;
-    if (g->full_range) {
-      dw_interior_3x3(g, in, (size_t)stride * depth, depth, row, r.offset, out + (size_t)first * depth,
-                      out + (size_t)end * depth, 1);
-    } else {
-      dw_interior_3x3(g, in, (size_t)stride * depth, depth, row, r.offset, out + (size_t)first * depth,
-                      out + (size_t)end * depth, 0);
+                        depth, row, rows, p->input_width, f->offset};
+  const int32_t shaped = g->full_range && y->begin == 0 && rows >= 2;
+  int32_t ox, done = 0; /* columns [0, done) written */
+  if (rows == 3 || shaped) { /* else a top or bottom row (or none inside): every column clipped */
+    const int32_t first = f->first;
+    for (ox = 0; ox < first; ++ox) dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth);
+    done = first + f->inside + (shaped ? f->edge : 0);
+    if (done > first) {
+      const int8_t* in = r.in + (size_t)(first * stride - p->pad_width) * depth;
+      if (shaped) {
+        dw_row_full(f, in, out + (size_t)first * depth, rows);
+      } else {
+        dw_interior_3x3(g, in, f->step, depth, row, r.offset, out + (size_t)first * depth, out + (size_t)done * depth);
+      }
     }
   }
-  for (ox = end; ox < p->output_width; ++ox) {
+  for (ox = done; ox < p->output_width; ++ox) {
     dw_pixel_clipped(&r, ox * stride - p->pad_width, out + (size_t)ox * depth); /* none inside: the bias */
   }
 }
 
-/* The batch and row counted on instead of divided out, and a row's overhead small (KWS's rows are 5 pixels). */
+/* The batch and row counted on instead of divided out, and a row's overhead small (KWS's rows are 5 pixels):
+ * the rows' constants once, and a row without clipped windows but dw_row_full's straight there. */
 void microaot_dsp_depthwise_group_rows_3x3(const dw_params* p, const dw_group* g, const int8_t* input,
                                            int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end,
                                            int8_t* scratch) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const size_t depth = (size_t)p->output_depth, row_bytes = (size_t)p->input_width * depth;
   const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
-  int32_t row, oy = row_begin % p->output_height, first, end;
+  int32_t row, oy = row_begin % p->output_height, first, end, edge, whole;
   dw_interior_columns(p, &first, &end);
-  for (row = row_begin; row < row_end; ++row, output += row_stride) {
-    const microaot_window y = dw_window_3(oy * p->stride_height - p->pad_height, p->input_height);
-    dw_group_row_3x3(p, g, image, &y, first, end, scratch != NULL ? scratch : output);
-    if (scratch != NULL) dw_copy_channels(p, scratch, output, 4);
-    if (++oy == p->output_height) {
-      oy = 0;
-      image += image_size;
+  /* a window from column end with 2 columns in the image (none to its left outside) */
+  edge = end < p->output_width && end * p->stride_width - p->pad_width == p->input_width - 2 &&
+         end * p->stride_width >= p->pad_width;
+  whole = g->full_range && first == 0 && end + edge == p->output_width; /* first 0: no padding left */
+  {
+    const dw_row_full_at f = {g,     depth, row_bytes, (size_t)p->stride_width * depth, first, end - first, edge,
+                              microaot_dsp_pack16(p->input_offset, p->input_offset)};
+    for (row = row_begin; row < row_end; ++row, output += row_stride) {
+      const microaot_window y = dw_window_3(oy * p->stride_height - p->pad_height, p->input_height);
+      int8_t* const out = scratch != NULL ? scratch : output;
+      if (whole && y.begin == 0 && y.end >= 2) { /* none clipped above (a row of 3 or 2 in the image) */
+        dw_row_full(&f, image + (size_t)y.origin * row_bytes, out, y.end);
+      } else {
+        dw_group_row_3x3(p, &f, image, &y, out);
+      }
+      if (scratch != NULL) dw_copy_channels(p, scratch, output, 4);
+      if (++oy == p->output_height) {
+        oy = 0;
+        image += image_size;
+      }
     }
   }
 }

@@ -74,11 +74,14 @@ static inline void microaot_dsp_mac4_lanes_x2(const int8_t* in, size_t stride, c
   MICROAOT_DSP_TAP("ldr %[x], [%[in]]", w0)                   \
   MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride]]", w1)        \
   MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride], lsl #1]", w2)
+#define MICROAOT_DSP_TAP_PAIR(w0, w1) \
+  MICROAOT_DSP_TAP("ldr %[x], [%[in]]", w0) MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride]]", w1)
+#define MICROAOT_DSP_NEXT_ROW "add %[in], %[in], %[row]\n\t"
 #define MICROAOT_DSP_WINDOW_3X3                                                      \
   "ldrd %[s0], %[s1], [%[w]]\n\t"                                                  \
   "ldrd %[s2], %[s3], [%[w], #8]\n\t"                                              \
-  MICROAOT_DSP_TAP_ROW("16", "24", "32") "add %[in], %[in], %[row]\n\t"           \
-  MICROAOT_DSP_TAP_ROW("40", "48", "56") "add %[in], %[in], %[row]\n\t"           \
+  MICROAOT_DSP_TAP_ROW("16", "24", "32") MICROAOT_DSP_NEXT_ROW                    \
+  MICROAOT_DSP_TAP_ROW("40", "48", "56") MICROAOT_DSP_NEXT_ROW                    \
   MICROAOT_DSP_TAP_ROW("64", "72", "80")
 
 /* One 3x3 window of four channels wholly inside the image over int8 input, from the bias on: `in` at its
@@ -99,17 +102,12 @@ static inline __attribute__((always_inline)) void microaot_dsp_mac4_lanes_3x3(co
         "m"(*(const int8_t(*)[2 * row + 2 * depth + 4])in), "m"(*(const int32_t(*)[22])bw));
 }
 
-/* microaot_dsp_mac4_lanes_3x3 and the output step of the clamp [-128, 127] (SSAT, byte stores) in one statement:
- * `g` a dw_group's words (the bias and weights, then the output steps at word 22). Apart, the compiler spilled
- * the loop's pointers around both (about 10 instructions a window). */
-static inline __attribute__((always_inline)) void microaot_dsp_window_3x3_store8x4(const int8_t* in, size_t depth,
-                                                                                  size_t row, const int32_t* g,
-                                                                                  uint32_t offset, int8_t* out) {
-  uint32_t x, x02, w02, w13;
-  int32_t s0, s1, s2, s3;
-  const int8_t* at = in;
-  __asm__ volatile( /* its outputs are scratch: the stores are its effect */
-      MICROAOT_DSP_WINDOW_3X3
+/* A window's taps from the bias on, then the output step of the clamp [-128, 127] (SSAT, byte stores), in one
+ * statement: `g` a dw_group's words (the bias, the weights from byte 16 (tap (r, c) at 16 + 24r + 8c), the
+ * output steps at word 22), `in` at the window's top-left tap; returns `in` stepped `rows - 1` rows on, so that a
+ * row's loop steps it to the next window with one add. Apart, the compiler spilled the loop's pointers around
+ * both (about 10 instructions a window). 3x3 (a window inside the image), and the windows clipped by the right
+ * edge, the bottom one or both (3x2, 2x3, 2x2: those of a map without padding above and left). */
 #define MICROAOT_DSP_WINDOW_STEP(y, offset, next)                \
   "ldrd %[w02], %[w13], [%[w], #" offset "]\n\t"                  \
   "ldr %[x02], [%[w], #" next "]\n\t"                             \
@@ -117,25 +115,45 @@ static inline __attribute__((always_inline)) void microaot_dsp_window_3x3_store8
   "smmlar %[" y "], %[" y "], %[w02], %[w13]\n\t"                 \
   "asr %[" y "], %[" y "], %[x02]\n\t"                            \
   "ssat %[" y "], #8, %[" y "]\n\t"
-      MICROAOT_DSP_WINDOW_STEP("s0", "88", "96") MICROAOT_DSP_WINDOW_STEP("s1", "100", "108")
-      MICROAOT_DSP_WINDOW_STEP("s2", "112", "120") MICROAOT_DSP_WINDOW_STEP("s3", "124", "132")
+#define MICROAOT_DSP_WINDOW_STORE8X4(name, taps)                                                                   \
+  static inline __attribute__((always_inline)) const int8_t* name(const int8_t* in, size_t depth, size_t row,      \
+                                                                  const int32_t* g, uint32_t offset, int8_t* out) { \
+    uint32_t x, x02, w02, w13;                                                                                    \
+    int32_t s0, s1, s2, s3;                                                                                       \
+    __asm__ volatile( /* its outputs are scratch: the stores are its effect */                                    \
+        "ldrd %[s0], %[s1], [%[w]]\n\t"                                                                           \
+        "ldrd %[s2], %[s3], [%[w], #8]\n\t" taps                                                                  \
+        MICROAOT_DSP_WINDOW_STEP("s0", "88", "96") MICROAOT_DSP_WINDOW_STEP("s1", "100", "108")                     \
+        MICROAOT_DSP_WINDOW_STEP("s2", "112", "120") MICROAOT_DSP_WINDOW_STEP("s3", "124", "132")                   \
+        "strb %[s0], [%[out]]\n\t"                                                                                \
+        "strb %[s1], [%[out], #1]\n\t"                                                                            \
+        "strb %[s2], [%[out], #2]\n\t"                                                                            \
+        "strb %[s3], [%[out], #3]"                                                                                 \
+        : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "=&r"(s0), [s1] "=&r"(s1),    \
+          [s2] "=&r"(s2), [s3] "=&r"(s3), [in] "+&r"(in)                                                          \
+        : [stride] "r"(depth), [row] "r"(row), [w] "r"(g), [off] "r"(offset), [out] "r"(out)                      \
+        : "memory"); /* fourteen registers: no memory operand's address left, so a clobber instead */            \
+    return in;                                                                                                    \
+  }
+MICROAOT_DSP_WINDOW_STORE8X4(microaot_dsp_window_3x3_store8x4, MICROAOT_DSP_TAP_ROW("16", "24", "32")
+                             MICROAOT_DSP_NEXT_ROW MICROAOT_DSP_TAP_ROW("40", "48", "56") MICROAOT_DSP_NEXT_ROW
+                             MICROAOT_DSP_TAP_ROW("64", "72", "80"))
+MICROAOT_DSP_WINDOW_STORE8X4(microaot_dsp_window_3x2_store8x4, MICROAOT_DSP_TAP_PAIR("16", "24") MICROAOT_DSP_NEXT_ROW
+                             MICROAOT_DSP_TAP_PAIR("40", "48") MICROAOT_DSP_NEXT_ROW MICROAOT_DSP_TAP_PAIR("64", "72"))
+MICROAOT_DSP_WINDOW_STORE8X4(microaot_dsp_window_2x3_store8x4, MICROAOT_DSP_TAP_ROW("16", "24", "32")
+                             MICROAOT_DSP_NEXT_ROW MICROAOT_DSP_TAP_ROW("40", "48", "56"))
+MICROAOT_DSP_WINDOW_STORE8X4(microaot_dsp_window_2x2_store8x4, MICROAOT_DSP_TAP_PAIR("16", "24") MICROAOT_DSP_NEXT_ROW
+                             MICROAOT_DSP_TAP_PAIR("40", "48"))
+#undef MICROAOT_DSP_WINDOW_STORE8X4
 #undef MICROAOT_DSP_WINDOW_STEP
-      "strb %[s0], [%[out]]\n\t"
-      "strb %[s1], [%[out], #1]\n\t"
-      "strb %[s2], [%[out], #2]\n\t"
-      "strb %[s3], [%[out], #3]"
-      : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "=&r"(s0), [s1] "=&r"(s1),
-        [s2] "=&r"(s2), [s3] "=&r"(s3), [in] "+&r"(at)
-      : [stride] "r"(depth), [row] "r"(row), [w] "r"(g), [off] "r"(offset), [out] "r"(out)
-      : "memory"); /* fourteen registers: no memory operand's address left, so a clobber instead */
-}
 #undef MICROAOT_DSP_WINDOW_3X3
-#undef MICROAOT_DSP_TAP_ROW
 
 /* A window clipped by the image's right or bottom edge (or both) over int8 input, added to the sums: its
  * in-image taps, 3 rows of 2, 2 rows of 3 or 2 of 2, unrolled as in microaot_dsp_mac4_lanes_3x3; `w` at the
- * first tap's weight pair, a filter row 3 pairs on (the group's pairs from the window's first in-image tap). */
-#define MICROAOT_DSP_LANES_WINDOW(name, rows, ...)                                                                 \
+ * first tap's weight pair, a filter row 3 pairs on (the group's pairs from the window's first in-image tap).
+ * Thirteen registers: a `memory` clobber in the place of memory operands (with them GCC found no registers for
+ * the Cortex-M55 at -Og). */
+#define MICROAOT_DSP_LANES_WINDOW(name, ...)                                                                       \
   static inline __attribute__((always_inline)) void name(const int8_t* in, size_t depth, size_t row,               \
                                                          const uint32_t (*w)[2], uint32_t offset, int32_t s[4]) {  \
     uint32_t x, x02, w02, w13;                                                                                    \
@@ -143,24 +161,19 @@ static inline __attribute__((always_inline)) void microaot_dsp_window_3x3_store8
     __asm__(__VA_ARGS__                                                                                           \
             : [x] "=&r"(x), [x02] "=&r"(x02), [w02] "=&r"(w02), [w13] "=&r"(w13), [s0] "+r"(s[0]),                \
               [s1] "+r"(s[1]), [s2] "+r"(s[2]), [s3] "+r"(s[3]), [in] "+&r"(at)                                   \
-            : [stride] "r"(depth), [row] "r"(row), [w] "r"(w), [off] "r"(offset),                                 \
-              "m"(*(const int8_t(*)[(rows - 1) * row + 2 * depth + 4])in), "m"(*(const uint32_t(*)[9][2])w));    \
+            : [stride] "r"(depth), [row] "r"(row), [w] "r"(w), [off] "r"(offset)                                  \
+            : "memory");                                                                                          \
   }
-#define MICROAOT_DSP_TAPS_2(w0, w1) \
-  MICROAOT_DSP_TAP("ldr %[x], [%[in]]", w0) MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride]]", w1)
-#define MICROAOT_DSP_TAPS_3(w0, w1, w2) \
-  MICROAOT_DSP_TAPS_2(w0, w1) MICROAOT_DSP_TAP("ldr %[x], [%[in], %[stride], lsl #1]", w2)
-#define MICROAOT_DSP_NEXT_ROW "add %[in], %[in], %[row]\n\t"
-MICROAOT_DSP_LANES_WINDOW(microaot_dsp_mac4_lanes_3x2, 3, MICROAOT_DSP_TAPS_2("0", "8") MICROAOT_DSP_NEXT_ROW
-                          MICROAOT_DSP_TAPS_2("24", "32") MICROAOT_DSP_NEXT_ROW MICROAOT_DSP_TAPS_2("48", "56"))
-MICROAOT_DSP_LANES_WINDOW(microaot_dsp_mac4_lanes_2x3, 2, MICROAOT_DSP_TAPS_3("0", "8", "16") MICROAOT_DSP_NEXT_ROW
-                          MICROAOT_DSP_TAPS_3("24", "32", "40"))
-MICROAOT_DSP_LANES_WINDOW(microaot_dsp_mac4_lanes_2x2, 2, MICROAOT_DSP_TAPS_2("0", "8") MICROAOT_DSP_NEXT_ROW
-                          MICROAOT_DSP_TAPS_2("24", "32"))
-#undef MICROAOT_DSP_NEXT_ROW
-#undef MICROAOT_DSP_TAPS_3
-#undef MICROAOT_DSP_TAPS_2
+MICROAOT_DSP_LANES_WINDOW(microaot_dsp_mac4_lanes_3x2, MICROAOT_DSP_TAP_PAIR("0", "8") MICROAOT_DSP_NEXT_ROW
+                          MICROAOT_DSP_TAP_PAIR("24", "32") MICROAOT_DSP_NEXT_ROW MICROAOT_DSP_TAP_PAIR("48", "56"))
+MICROAOT_DSP_LANES_WINDOW(microaot_dsp_mac4_lanes_2x3, MICROAOT_DSP_TAP_ROW("0", "8", "16") MICROAOT_DSP_NEXT_ROW
+                          MICROAOT_DSP_TAP_ROW("24", "32", "40"))
+MICROAOT_DSP_LANES_WINDOW(microaot_dsp_mac4_lanes_2x2, MICROAOT_DSP_TAP_PAIR("0", "8") MICROAOT_DSP_NEXT_ROW
+                          MICROAOT_DSP_TAP_PAIR("24", "32"))
 #undef MICROAOT_DSP_LANES_WINDOW
+#undef MICROAOT_DSP_NEXT_ROW
+#undef MICROAOT_DSP_TAP_PAIR
+#undef MICROAOT_DSP_TAP_ROW
 #undef MICROAOT_DSP_TAP
 
 /* Two vertically adjacent 3x3 windows of four channels over widened input, from the bias on (see the C
@@ -472,13 +485,27 @@ static inline void microaot_dsp_output_step_store8x4_clamped(const int32_t (*out
   microaot_dsp_clamp_store4(v, out, lo4, hi4);
 }
 
-static inline void microaot_dsp_window_3x3_store8x4(const int8_t* in, size_t depth, size_t row, const int32_t* g,
-                                                    uint32_t offset, int8_t* out) {
+/* A window of `rows` x `cols` taps from the bias on and its output step, as the asm forms (returns `in` stepped
+ * `rows - 1` rows on). */
+static inline const int8_t* microaot_dsp_window_store8x4(const int8_t* in, size_t depth, size_t row, const int32_t* g,
+                                                         uint32_t offset, int8_t* out, int rows, int cols) {
   int32_t s[4];
   int k;
-  microaot_dsp_mac4_lanes_3x3(in, depth, row, g, offset, s);
+  for (k = 0; k < 4; ++k) s[k] = g[k];
+  microaot_dsp_mac4_lanes_window(in, depth, row, (const uint32_t(*)[2])(const void*)(g + 4), offset, s, rows, cols);
   for (k = 0; k < 4; ++k) out[k] = (int8_t)microaot_dsp_output_step_value(g + 22 + 3 * k, s[k]);
+  return in + (size_t)(rows - 1) * row;
 }
+#define MICROAOT_DSP_WINDOW_STORE8X4(name, rows, cols)                                                         \
+  static inline const int8_t* name(const int8_t* in, size_t depth, size_t row, const int32_t* g, uint32_t offset, \
+                                   int8_t* out) {                                                              \
+    return microaot_dsp_window_store8x4(in, depth, row, g, offset, out, rows, cols);                          \
+  }
+MICROAOT_DSP_WINDOW_STORE8X4(microaot_dsp_window_3x3_store8x4, 3, 3)
+MICROAOT_DSP_WINDOW_STORE8X4(microaot_dsp_window_3x2_store8x4, 3, 2)
+MICROAOT_DSP_WINDOW_STORE8X4(microaot_dsp_window_2x3_store8x4, 2, 3)
+MICROAOT_DSP_WINDOW_STORE8X4(microaot_dsp_window_2x2_store8x4, 2, 2)
+#undef MICROAOT_DSP_WINDOW_STORE8X4
 
 #endif
 
