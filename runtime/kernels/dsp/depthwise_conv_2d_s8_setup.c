@@ -53,7 +53,8 @@ static inline void dw_widen_weights_3x3(const int8_t* taps, size_t tap_stride, i
 }
 
 /* Channel c + k's output step and doubled bias. */
-static inline __attribute__((always_inline)) void dw_channel_at(const dw_channels* ch, int32_t factor, int32_t c, int32_t k, dw_group* g) {
+static inline __attribute__((always_inline)) void dw_channel_at(const dw_channels* ch, int32_t factor, int32_t c,
+                                                                int32_t k, dw_group* g) {
   const int32_t e = -ch->shift[c + k];
   g->output_step[k][0] = ch->multiplier[c + k];
   g->output_step[k][1] = factor * ((int32_t)1 << (e - 1)); /* |.| < 2^30: microaot_dsp_depthwise_fits */
