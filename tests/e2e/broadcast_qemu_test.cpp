@@ -9,10 +9,10 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <string>
 #include <vector>
 
+#include "bench_random.h"
 #include "e2e_util.h"
 #include "frontend/tflite_test_builder.h"
 
@@ -89,31 +89,6 @@ int64_t elements(const ModelSpec& m, int op) {
   int64_t n = 1;
   for (int32_t d : m.tensors[static_cast<size_t>(m.ops[static_cast<size_t>(op)].outputs[0])].shape) n *= d;
   return n;
-}
-
-void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                               static_cast<std::streamsize>(bytes.size()));
-}
-
-// Runs `spec` on the M4 on random inputs (bench: bit-exact with the host build) and returns bench's report.
-json bench_random(const ModelSpec& spec, const std::string& dir, uint32_t seed) {
-  const std::string model = dir + "/model.tflite";
-  write_bytes(model, tflite_test::build_model(spec));
-  std::vector<std::string> args = {"bench", model, "--target", "cortex-m4", "--json"};
-  std::mt19937 rng(seed);
-  for (size_t k = 0; k < spec.inputs.size(); ++k) {
-    int64_t n = 1;
-    for (int32_t d : spec.tensors[static_cast<size_t>(spec.inputs[k])].shape) n *= d;
-    std::vector<uint8_t> bytes(static_cast<size_t>(n));
-    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
-    const std::string path = dir + "/in" + std::to_string(k) + ".bin";
-    write_bytes(path, bytes);
-    args.insert(args.end(), {"--input", path});
-  }
-  std::string errors, output;
-  EXPECT_EQ(run_microaot_capture(args, errors, &output), 0) << errors;
-  return output.empty() ? json::object() : json::parse(output);
 }
 
 TEST(BroadcastArithmeticM4, FoldedFormsRunBitExactOnTheirKernels) {
