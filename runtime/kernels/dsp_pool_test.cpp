@@ -3,7 +3,7 @@
 // of four, windows beyond the int16 lanes (the per-element row), clamps, the overlap variant, KWS's 25x5
 // layer, and windows of 256 elements all -128 or all 127 (the lanes' extremes); the lanes' own kernel
 // (average_pool_2d_s8_lanes) and the global pool's (average_pool_2d_s8_global) on the same layers: the same
-// bytes where each takes the layer, else a refusal.
+// bytes where each takes the layer, else a refusal. The DSP max_pool_2d_s8 the same way.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,6 +24,9 @@ microaot_status microaot_dsp_average_pool_2d_s8_global(const microaot_pool_2d_pa
                                                        int8_t* output);
 microaot_status microaot_dsp_average_pool_2d_s8_global_overlap(const microaot_pool_2d_params_q* params,
                                                                const int8_t* input, int8_t* output, void* scratch);
+void microaot_dsp_max_pool_2d_s8(const microaot_pool_2d_params_q* params, const int8_t* input, int8_t* output);
+void microaot_dsp_max_pool_2d_s8_overlap(const microaot_pool_2d_params_q* params, const int8_t* input,
+                                         int8_t* output, void* scratch);
 }
 
 namespace {
@@ -205,6 +208,41 @@ TEST(DspAveragePool2dS8Global, MatchesPortableOnGlobalLayersAndRefusesOthers) {
   const microaot_pool_2d_params_q smaller = geometry(5, 5, 8, 3, 3, 1);
   for (const microaot_pool_2d_params_q& refused : {beyond, smaller}) {
     expect_refused(run_lanes(refused, random_input(rng, refused), kGlobal), refused, 0);
+  }
+}
+
+// Max pooling, four channels a word (SSUB8 + SEL) and the template's row for other channel counts: random windows
+// clipped at the edges, strides 1 to 3, clamps (one with lo > hi, which the word path leaves to the row), the
+// overlap variant, and inputs all -128 or all 127 against clamps at the ends and inside the range.
+TEST(DspMaxPool2dS8, MatchesPortableOnRandomWindowsAndClamps) {
+  std::mt19937 rng(59);
+  auto expect_max_same = [](const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input, int id) {
+    const size_t out_size = output_size(p);
+    std::vector<int8_t> expected(out_size), got(out_size, kSentinel), overlap(out_size, kSentinel);
+    std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.channels));
+    microaot_max_pool_2d_s8(&p, input.data(), expected.data());
+    microaot_dsp_max_pool_2d_s8(&p, input.data(), got.data());
+    microaot_dsp_max_pool_2d_s8_overlap(&p, input.data(), overlap.data(), scratch.data());
+    EXPECT_EQ(got, expected) << "case " << id;
+    EXPECT_EQ(overlap, expected) << "case " << id;
+  };
+  for (int i = 0; i < 120; ++i) {
+    const int32_t channels = i % 5 == 4 ? draw(rng, 1, 11) : 4 * draw(rng, 1, 6);
+    microaot_pool_2d_params_q p = geometry(draw(rng, 1, 13), draw(rng, 1, 13), channels, draw(rng, 1, 5),
+                                           draw(rng, 1, 5), draw(rng, 1, 3));
+    p.batches = 1 + i % 2;
+    if (i % 3 == 1) p.activation_min = draw(rng, -100, 0), p.activation_max = draw(rng, 1, 100);
+    if (i % 17 == 5) p.activation_min = 20, p.activation_max = -20;
+    expect_max_same(p, random_input(rng, p), i);
+  }
+  microaot_pool_2d_params_q p = geometry(5, 7, 8, 3, 3, 2);
+  for (const int8_t value : {int8_t{-128}, int8_t{127}}) {
+    for (const int32_t lo : {-128, -5}) {
+      for (const int32_t hi : {127, 6}) {
+        p.activation_min = lo, p.activation_max = hi;
+        expect_max_same(p, std::vector<int8_t>(5 * 7 * 8, value), lo * 1000 + hi);
+      }
+    }
   }
 }
 

@@ -114,6 +114,21 @@ static inline uint32_t microaot_dsp_ssub16(uint32_t x, uint32_t y) {
   return r;
 }
 
+/* Byte by byte the larger of two signed bytes: SSUB8 sets a byte's GE flag where its x - y >= 0 (exact, not
+ * wrapped), SEL takes x's byte there and y's elsewhere. The two in one statement: the flags live between them. */
+static inline uint32_t microaot_dsp_smax8(uint32_t x, uint32_t y) {
+  uint32_t d, r;
+  __asm__("ssub8 %[d], %[x], %[y]\n\tsel %[r], %[x], %[y]" : [d] "=&r"(d), [r] "=r"(r) : [x] "r"(x), [y] "r"(y) : "cc");
+  return r;
+}
+
+/* Byte by byte the smaller: x's byte where y - x >= 0. */
+static inline uint32_t microaot_dsp_smin8(uint32_t x, uint32_t y) {
+  uint32_t d, r;
+  __asm__("ssub8 %[d], %[y], %[x]\n\tsel %[r], %[x], %[y]" : [d] "=&r"(d), [r] "=r"(r) : [x] "r"(x), [y] "r"(y) : "cc");
+  return r;
+}
+
 /* SMMLAR: acc + the high word of x * y, rounded: (acc * 2^32 + x * y + 2^31) >> 32. */
 static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
   int32_t r;
@@ -179,6 +194,20 @@ static inline uint32_t microaot_dsp_ssub16(uint32_t x, uint32_t y) {
   return microaot_dsp_pack16(microaot_dsp_bottom(x) - microaot_dsp_bottom(y),
                              microaot_dsp_top(x) - microaot_dsp_top(y));
 }
+
+/* Byte k of the result from byte k of x or of y: the larger (smax8) or the smaller (smin8) as signed bytes. */
+static inline uint32_t microaot_dsp_pick8(uint32_t x, uint32_t y, int larger) {
+  uint32_t r = 0;
+  int k;
+  for (k = 0; k < 4; ++k) {
+    const int x_wins = larger ? microaot_dsp_byte(x, k) >= microaot_dsp_byte(y, k)
+                              : microaot_dsp_byte(x, k) <= microaot_dsp_byte(y, k);
+    r |= ((x_wins ? x : y) >> (8 * k) & 0xFFu) << (8 * k);
+  }
+  return r;
+}
+static inline uint32_t microaot_dsp_smax8(uint32_t x, uint32_t y) { return microaot_dsp_pick8(x, y, 1); }
+static inline uint32_t microaot_dsp_smin8(uint32_t x, uint32_t y) { return microaot_dsp_pick8(x, y, 0); }
 
 /* In 64-bit unsigned arithmetic, which wraps as the hardware does; the high word is taken back as signed. */
 static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
