@@ -19,9 +19,6 @@ static void dsp_max_row(const microaot_pool_2d_params_q* p, const int8_t* in_ima
 #define MICROAOT_FN_OVERLAP microaot_max_pool_2d_s8_overlap
 #include "microaot/internal/templates/pool_2d.h"
 
-/* A byte in all four lanes. */
-static uint32_t dsp_replicate8(int32_t value) { return 0x01010101u * (uint32_t)(uint8_t)(int8_t)value; }
-
 /* Four channels of one output pixel: the window's rows from `in` (its first in-bounds tap). */
 static uint32_t dsp_max_window4(const int8_t* in, int32_t rows, int32_t taps, size_t row_stride, size_t channels,
                                 uint32_t acc) {
@@ -50,7 +47,7 @@ static void dsp_max_row(const microaot_pool_2d_params_q* p, const int8_t* in_ima
   const size_t channels = (size_t)p->channels, row_stride = (size_t)p->input_width * channels;
   const microaot_window y =
       microaot_window_of(oy, p->stride_height, p->padding_height, p->filter_height, 1, p->input_height);
-  const uint32_t lo4 = dsp_replicate8(p->activation_min), hi4 = dsp_replicate8(p->activation_max);
+  const uint32_t lo4 = 0x01010101u * (uint8_t)p->activation_min, hi4 = 0x01010101u * (uint8_t)p->activation_max;
   const size_t words = channels & ~(size_t)3;
   int32_t ox;
   size_t c;
