@@ -136,6 +136,10 @@ bool set_dedicated_options(OpSpec& o, OpKind kind, const OpChoices& c) {
     case OpKind::Softmax:
       o.options = [=](B& b) { return tflite::CreateSoftmaxOptions(b, c.beta).Union(); };
       return true;
+    case OpKind::Mean:
+    case OpKind::Sum:
+      o.options = [=](B& b) { return tflite::CreateReducerOptions(b, c.keep_dims).Union(); };
+      return true;
     default: return false;
   }
 }
@@ -288,6 +292,29 @@ std::vector<int32_t> fc_operands(Recipe& r, ModelSpec& m, const TensorSpec& inpu
   return {static_cast<int32_t>(rows), units};
 }
 
+// MEAN / SUM: a constant axes tensor (each dimension drawn in or out, now and then counted from the end) and the
+// reduced shape, its reduced dimensions 1 (keep_dims) or gone.
+std::vector<int32_t> reduce_operands(Recipe& r, ModelSpec& m, const TensorSpec& input, const OpChoices& c,
+                                     std::vector<int32_t>& inputs) {
+  const int32_t rank = static_cast<int32_t>(input.shape.size());
+  std::vector<int32_t> axes, out;
+  for (int32_t d = 0; d < rank; ++d) {
+    if (r.flag()) {
+      axes.push_back(r.byte() % 4 == 0 ? d - rank : d);
+      if (c.keep_dims) out.push_back(1);
+    } else {
+      out.push_back(input.shape[static_cast<size_t>(d)]);
+    }
+  }
+  TensorSpec t = new_tensor(r, m.tensors.size(), TensorType::INT32, {static_cast<int32_t>(axes.size())});
+  for (int32_t axis : axes) {
+    for (int k = 0; k < 4; ++k) t.data.push_back(static_cast<uint8_t>(static_cast<uint32_t>(axis) >> (8 * k)));
+  }
+  m.tensors.push_back(std::move(t));
+  inputs.push_back(static_cast<int32_t>(m.tensors.size() - 1));
+  return out;
+}
+
 // The same elements in another shape (RESHAPE, SQUEEZE).
 std::vector<int32_t> flattened(Recipe& r, const std::vector<int32_t>& s) {
   int64_t count = 1;
@@ -318,6 +345,8 @@ std::vector<int32_t> operands(Recipe& r, ModelSpec& m, const ListedOp& listed, c
     case OpKind::Reshape:
     case OpKind::Squeeze: return flattened(r, s);
     case OpKind::Softmax: return s;
+    case OpKind::Mean:
+    case OpKind::Sum: return reduce_operands(r, m, input, c, inputs);
     default: {
       const bool elementwise = std::strcmp(listed.family, "elementwise") == 0;
       if (r.byte() % (elementwise ? 2 : 8) == 0) inputs.push_back(second_operand(r, m, input));

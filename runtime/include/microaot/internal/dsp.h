@@ -22,6 +22,11 @@ static inline uint32_t microaot_dsp_pack16(int32_t bottom, int32_t top) {
   return ((uint32_t)top << 16) | ((uint32_t)bottom & 0xFFFFu);
 }
 
+/* A word's lanes as signed values: bottom and top halves, byte k. */
+static inline int32_t microaot_dsp_bottom(uint32_t x) { return (int32_t)(int16_t)(uint16_t)(x & 0xFFFFu); }
+static inline int32_t microaot_dsp_top(uint32_t x) { return (int32_t)(int16_t)(uint16_t)(x >> 16); }
+static inline int32_t microaot_dsp_byte(uint32_t x, int k) { return (int32_t)(int8_t)(uint8_t)(x >> (8 * k)); }
+
 /* Inline assembly where the compiler targets the DSP extension and optimises. At -O0 GCC keeps r7 as the frame
  * pointer and the blocks that hold a window's sums in registers have none left ("impossible constraints"): a
  * debug build takes the C definitions, which give the same results. */
@@ -144,10 +149,6 @@ static inline int32_t microaot_dsp_qadd(int32_t x, int32_t y) {
 }
 
 #else /* the same results in C */
-
-static inline int32_t microaot_dsp_bottom(uint32_t x) { return (int32_t)(int16_t)(uint16_t)(x & 0xFFFFu); }
-static inline int32_t microaot_dsp_top(uint32_t x) { return (int32_t)(int16_t)(uint16_t)(x >> 16); }
-static inline int32_t microaot_dsp_byte(uint32_t x, int k) { return (int32_t)(int8_t)(uint8_t)(x >> (8 * k)); }
 
 static inline uint32_t microaot_dsp_sxtab16(uint32_t a, uint32_t x) {
   return microaot_dsp_pack16(microaot_dsp_bottom(a) + microaot_dsp_byte(x, 0),

@@ -82,10 +82,11 @@ static MICROAOT_REDUCE_OUT reduce_group(const MICROAOT_REDUCE_PARAMS* p, const M
   const int32_t outer_dims = p->reduced_dims - 1;
   const int32_t row_size = p->reduced_shape[outer_dims];
   const ptrdiff_t step = p->reduced_strides[outer_dims];
-  int32_t index[MICROAOT_WALK_MAX_DIMS] = {0};
+  int32_t index[MICROAOT_WALK_MAX_DIMS];
   int32_t r = 0, c;
   MICROAOT_REDUCE_TRAIT(ACC) acc;
   MICROAOT_REDUCE_TRAIT(INIT)(acc, group[0]);
+  for (c = 0; c < outer_dims; ++c) index[c] = 0; /* not "= {0}": a memset call for every group */
   do {
     const MICROAOT_T* row = group + microaot_walk_offset(outer_dims, index, p->reduced_strides);
     for (c = 0; c < row_size; ++c, ++r) {
@@ -95,10 +96,17 @@ static MICROAOT_REDUCE_OUT reduce_group(const MICROAOT_REDUCE_PARAMS* p, const M
   return MICROAOT_REDUCE_TRAIT(FINISH)(p, acc);
 }
 
-/* The output elements in order: the kept walk gives each one's first input element. */
+/* The output elements in order: the kept walk gives each one's first input element. An including file may define
+ * MICROAOT_REDUCE_FAST(params, input, output), a form for some layouts that returns 1 when it wrote the output
+ * and 0 to leave the layer to this walk. */
 void MICROAOT_FN(const MICROAOT_REDUCE_PARAMS* params, const MICROAOT_T* input, MICROAOT_REDUCE_OUT* output) {
-  int32_t index[MICROAOT_WALK_MAX_DIMS] = {0};
+  int32_t index[MICROAOT_WALK_MAX_DIMS];
   MICROAOT_REDUCE_OUT* out = output;
+  int32_t d;
+#ifdef MICROAOT_REDUCE_FAST
+  if (MICROAOT_REDUCE_FAST(params, input, output)) return;
+#endif
+  for (d = 0; d < params->kept_dims; ++d) index[d] = 0;
   do {
     *out++ = reduce_group(params, input + microaot_walk_offset(params->kept_dims, index, params->kept_strides));
   } while (microaot_walk_next(params->kept_dims, params->kept_shape, index));
