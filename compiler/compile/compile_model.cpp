@@ -9,6 +9,7 @@
 #include "frontend/model_reader.h"
 #include "compile/plan_memory.h"
 #include "kernels/bind_call.h"
+#include "kernels/tabulate.h"
 #include "memory/planners.h"
 #include "passes/pass.h"
 #include "support/diagnostics.h"
@@ -20,7 +21,7 @@ KernelCall lower_op(const CompiledModel& model, const Op& op) {
   const OpHandler& handler = op_handler(op.kind);
   MICROAOT_CHECK(handler.lower != nullptr, "view ops must be removed by the passes before lowering");
   try {
-    return handler.lower(model.graph, op);
+    return tabulated(handler.lower(model.graph, op), model.options.target);
   } catch (const CompileError& e) {  // limits met while computing constants (quant_math): name the op
     const std::string name = describe_op(model.graph, op);
     if (std::string(e.what()).rfind(name, 0) == 0) throw;

@@ -110,6 +110,24 @@ TEST(LutS8, IndexesByTheInputByte) {
   EXPECT_EQ(out, (std::vector<int8_t>{127, 0, -1, -128}));
 }
 
+// Four elements a pass and the last ones alone, into another buffer and in place: every length to 9.
+TEST(LutS8, EveryLengthAndInPlace) {
+  std::vector<int8_t> table(256);
+  for (int i = 0; i < 256; ++i) table[i] = static_cast<int8_t>((i * 37 + 11) % 256 - 128);
+  for (int32_t size = 0; size <= 9; ++size) {
+    std::vector<int8_t> in(static_cast<size_t>(size)), want(in.size()), out(in.size(), 0x55);
+    for (size_t k = 0; k < in.size(); ++k) {
+      in[k] = static_cast<int8_t>(k * 29 - 100);
+      want[k] = table[static_cast<size_t>(in[k] + 128)];
+    }
+    const microaot_lut_params_s8 p = {size, table.data()};
+    microaot_lut_s8(&p, in.data(), out.data());
+    EXPECT_EQ(out, want) << size;
+    microaot_lut_s8(&p, in.data(), in.data());
+    EXPECT_EQ(in, want) << size << " in place";
+  }
+}
+
 TEST(ActivationsF32, Values) {
   const std::vector<float> in = {-4.0f, -1.0f, 0.5f, 7.0f};
   const microaot_unary_params p = {4};

@@ -1,0 +1,64 @@
+#include "kernels/tabulate.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/params_struct.h"
+#include "microaot/kernels/activations.h"
+#include "microaot/kernels/quantize.h"
+#include "microaot/kernels/sigmoid.h"
+
+namespace microaot {
+namespace {
+
+// A kernel of the list run over `size` = 256 elements: in -> out.
+using TableRun = void (*)(const ParamValues& values, const int8_t* in, int8_t* out);
+
+struct Tabulated {
+  const char* stem;
+  TableRun run;
+};
+
+#define MICROAOT_TABULATED(stem, params)                                          \
+  Tabulated {                                                                     \
+    #stem, [](const ParamValues& values, const int8_t* in, int8_t* out) {         \
+      microaot_##params p = MICROAOT_PARAMS_STRUCT(params, values);               \
+      p.size = 256;                                                               \
+      microaot_##stem(&p, in, out);                                               \
+    }                                                                             \
+  }
+
+// Scalar params and integer arithmetic only: a kernel whose element reads an array or a float (the host's libm
+// may round otherwise than the target's) stays off this list.
+const Tabulated kTabulated[] = {
+    MICROAOT_TABULATED(logistic_s8, sigmoid_params_s8),    MICROAOT_TABULATED(tanh_s8, sigmoid_params_s8),
+    MICROAOT_TABULATED(hard_swish_s8, hard_swish_params_s8), MICROAOT_TABULATED(leaky_relu_s8, leaky_relu_params_q),
+    MICROAOT_TABULATED(requantize_s8_s8, requantize_params),
+};
+
+const Tabulated* find_tabulated(const std::string& stem) {
+  for (const Tabulated& entry : kTabulated) {
+    if (stem == entry.stem) return &entry;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+KernelCall tabulated(const KernelCall& call, const Target& target) {
+  const Tabulated* entry = find_tabulated(call.stem);
+  if (entry == nullptr || target.optimize_size || call.custom) return call;
+  std::vector<int8_t> in(256), out(256);
+  for (int v = 0; v < 256; ++v) in[static_cast<size_t>(v)] = static_cast<int8_t>(v - 128);
+  entry->run(call.params, in.data(), out.data());
+  KernelCall table;
+  table.stem = "lut_s8";
+  table.args = call.args;
+  table.params.set_int("size", call.params.find("size")->integer);
+  table.params.set_ints("table", std::vector<int64_t>(out.begin(), out.end()));
+  table.specialisation = call.stem + " as a 256-entry table, which that kernel computed at compile time";
+  return table;
+}
+
+}  // namespace microaot

@@ -1,0 +1,16 @@
+// int8 -> int8 element-wise kernels as one 256-entry table (the lut kernel) at --optimize speed and balanced.
+// Their output depends on the input value alone (scalar params, integer arithmetic, which the host computes as
+// the target does), so the compiler runs the kernel itself over the 256 values: the table is its output, bit
+// for bit, and a LOGISTIC that costs about 250 instructions an element on a Cortex-M4 costs a load and a store.
+#pragma once
+
+#include "kernels/kernel_call.h"
+#include "target/target.h"
+
+namespace microaot {
+
+// `call` as a lut_s8 call with the table its own kernel computes, where its stem is one of the tabulated ones
+// and the target does not optimise for size; else `call` unchanged.
+KernelCall tabulated(const KernelCall& call, const Target& target);
+
+}  // namespace microaot
