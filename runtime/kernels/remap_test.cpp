@@ -1,8 +1,12 @@
-// REMAP kernel: hand-computed tables (a transpose, padding with a fill value, a reversal) and a rank-3
-// walk checked against an independent index computation, for 1- and 4-byte elements.
+// REMAP kernel: hand-computed tables (a transpose, padding with a fill value, a reversal), a rank-3 walk
+// checked against an independent index computation, for 1- and 4-byte elements, and random tables of rank 1 to
+// 5 against a direct definition (element sizes 1, 2, 3 and 4; fills in any dimension; rows that are contiguous
+// runs, long enough for one copy or not).
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
+#include <random>
 #include <vector>
 
 #include "microaot/kernels/remap.h"
@@ -76,6 +80,62 @@ TEST(Remap, EmptyOutputWritesNothing) {
   int8_t out[1] = {42};
   microaot_remap(&p, in, out);
   EXPECT_EQ(out[0], 42);
+}
+
+// output[o] = the element at the sum of the coordinates' offsets, or the fill where one is -1.
+std::vector<uint8_t> remap_directly(const std::vector<int32_t>& dims, const std::vector<int32_t>& offsets,
+                                    const std::vector<uint8_t>& in, const std::vector<uint8_t>& fill) {
+  std::vector<uint8_t> out;
+  std::vector<int32_t> index(dims.size(), 0);
+  size_t total = 1;
+  for (int32_t d : dims) total *= static_cast<size_t>(d);
+  for (size_t n = 0; n < total; ++n) {
+    int32_t offset = 0;
+    size_t base = 0;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      const int32_t entry = offsets[base + static_cast<size_t>(index[d])];
+      offset = offset < 0 || entry < 0 ? -1 : offset + entry;
+      base += static_cast<size_t>(dims[d]);
+    }
+    const uint8_t* from = offset < 0 ? fill.data() : in.data() + offset;
+    out.insert(out.end(), from, from + fill.size());
+    for (size_t d = dims.size(); d-- > 0;) {
+      if (++index[d] < dims[d]) break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+TEST(Remap, MatchesTheDefinitionOnRandomTables) {
+  std::mt19937 rng(73);
+  auto draw = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int trial = 0; trial < 400; ++trial) {
+    const int32_t bytes = trial % 4 + 1;
+    const size_t rank = static_cast<size_t>(draw(1, 5));
+    std::vector<int32_t> dims, offsets;
+    int32_t span = 0;  // the input bytes the offsets may reach
+    for (size_t d = 0; d < rank; ++d) {
+      const int32_t n = d + 1 == rank ? draw(1, 24) : draw(1, 4);
+      const bool run = d + 1 == rank && draw(0, 1) == 1;  // a contiguous row
+      const int32_t start = draw(0, 3) * bytes;
+      for (int32_t i = 0; i < n; ++i) {
+        offsets.push_back(run ? start + i * bytes : draw(0, 9) == 0 ? -1 : draw(0, 7) * bytes);
+      }
+      span += start + 24 * bytes * 2;
+      dims.push_back(n);
+    }
+    std::vector<uint8_t> in(static_cast<size_t>(span)), fill(static_cast<size_t>(bytes));
+    for (uint8_t& b : in) b = static_cast<uint8_t>(draw(0, 255));
+    for (uint8_t& b : fill) b = static_cast<uint8_t>(draw(0, 255));
+    const std::vector<uint8_t> want = remap_directly(dims, offsets, in, fill);
+    std::vector<uint8_t> got(want.size(), 0xA5);
+    std::vector<int8_t> fill_bytes(fill.size());
+    std::memcpy(fill_bytes.data(), fill.data(), fill.size());
+    const microaot_remap_params p = {static_cast<int32_t>(rank), bytes, dims.data(), offsets.data(), fill_bytes.data()};
+    microaot_remap(&p, in.data(), got.data());
+    EXPECT_EQ(got, want) << "trial " << trial;
+  }
 }
 
 }  // namespace

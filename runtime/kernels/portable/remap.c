@@ -1,5 +1,7 @@
-/* REMAP for every element type: an odometer over the output's coordinates, the input offset kept as
- * running sums per dimension so each element costs one table read and one copy. */
+/* REMAP for every element type: an odometer over the output's outer coordinates, the input offset kept as
+ * running sums per dimension, and the innermost two dimensions as a plane of rows. A row is one memcpy where
+ * its offsets are one contiguous run of at least 16 bytes (a PAD's or SLICE's rows), else one table read and one
+ * copy an element, typed for elements of 1, 2 and 4 bytes (a memcpy of a run-time size is a call per element). */
 #include <stddef.h>
 #include <string.h>
 
@@ -8,33 +10,89 @@
 /* The offset of the outer coordinates plus one more dimension's entry; -1 (fill) absorbs. */
 static int32_t add_offset(int32_t outer, int32_t entry) { return (outer < 0 || entry < 0) ? -1 : outer + entry; }
 
+/* Whether a row's offsets are first, first + bytes, ... with no fill: the row is one block of the input. */
+static int remap_is_run(const int32_t* entries, int32_t count, size_t bytes) {
+  int32_t i;
+  if (entries[0] < 0) return 0;
+  for (i = 1; i < count; ++i) {
+    if (entries[i] != entries[0] + (int32_t)((size_t)i * bytes)) return 0;
+  }
+  return 1;
+}
+
+/* The geometry of the plane: its rows' offsets (one entry per row) and each row's (one per element). */
+typedef struct {
+  const int32_t* row_entries;
+  int32_t rows;
+  const int32_t* entries;
+  int32_t count;
+  int run; /* the rows are contiguous runs (remap_is_run) worth a memcpy */
+} remap_plane;
+
+/* The plane at `base` (-1: all fill), for a constant `bytes` once inlined; returns the output's next byte. */
+static inline uint8_t* remap_plane_copy(const remap_plane* g, const uint8_t* in, int32_t base, const uint8_t* fill,
+                                        size_t bytes, uint8_t* out) {
+  int32_t j, i;
+  for (j = 0; j < g->rows; ++j) {
+    const int32_t row = add_offset(base, g->row_entries[j]);
+    if (row < 0) {
+      for (i = 0; i < g->count; ++i, out += bytes) memcpy(out, fill, bytes);
+    } else if (g->run) {
+      memcpy(out, in + row + g->entries[0], (size_t)g->count * bytes);
+      out += (size_t)g->count * bytes;
+    } else {
+      const uint8_t* const at = in + row;
+      for (i = 0; i < g->count; ++i, out += bytes) memcpy(out, g->entries[i] < 0 ? fill : at + g->entries[i], bytes);
+    }
+  }
+  return out;
+}
+
+static uint8_t* remap_plane_at(const microaot_remap_params* p, const remap_plane* g, const uint8_t* in,
+                               int32_t base, uint8_t* out) {
+  const uint8_t* const fill = (const uint8_t*)p->fill;
+  switch (p->element_bytes) {
+    case 1: return remap_plane_copy(g, in, base, fill, 1, out);
+    case 2: return remap_plane_copy(g, in, base, fill, 2, out);
+    case 4: return remap_plane_copy(g, in, base, fill, 4, out);
+    default: return remap_plane_copy(g, in, base, fill, (size_t)p->element_bytes, out);
+  }
+}
+
 void microaot_remap(const microaot_remap_params* params, const void* input, void* output) {
+  static const int32_t one_row = 0; /* a rank-1 remap is a plane of one row */
   const int32_t rank = params->rank;
-  const int32_t last = rank - 1;
-  const size_t element_bytes = (size_t)params->element_bytes;
+  const int32_t outer = rank >= 2 ? rank - 2 : 0; /* the dimensions the odometer walks */
+  const size_t bytes = (size_t)params->element_bytes;
   const uint8_t* in = (const uint8_t*)input;
   uint8_t* out = (uint8_t*)output;
   const int32_t* table[MICROAOT_REMAP_MAX_RANK];
   int32_t index[MICROAOT_REMAP_MAX_RANK];
   int32_t partial[MICROAOT_REMAP_MAX_RANK + 1]; /* partial[d]: offset of coordinates 0..d-1 */
   const int32_t* next = params->offsets;
-  partial[0] = 0;
-  for (int32_t d = 0; d < rank; ++d) {
+  remap_plane g;
+  int32_t d;
+  for (d = 0; d < rank; ++d) {
     if (params->out_dims[d] == 0) return; /* an empty output */
     table[d] = next;
     next += params->out_dims[d];
+  }
+  g.row_entries = rank >= 2 ? table[rank - 2] : &one_row;
+  g.rows = rank >= 2 ? params->out_dims[rank - 2] : 1;
+  g.entries = table[rank - 1];
+  g.count = params->out_dims[rank - 1];
+  /* a call of memcpy costs about as much as a dozen bytes copied one by one */
+  g.run = (size_t)g.count * bytes >= 16 && remap_is_run(g.entries, g.count, bytes);
+  partial[0] = 0;
+  for (d = 0; d < outer; ++d) {
     index[d] = 0;
     partial[d + 1] = add_offset(partial[d], table[d][0]);
   }
   for (;;) {
-    for (int32_t i = 0; i < params->out_dims[last]; ++i) {
-      const int32_t offset = add_offset(partial[last], table[last][i]);
-      memcpy(out, offset < 0 ? (const uint8_t*)params->fill : in + offset, element_bytes);
-      out += element_bytes;
-    }
-    int32_t d = last - 1;
+    out = remap_plane_at(params, &g, in, partial[outer], out);
+    d = outer - 1;
     while (d >= 0 && ++index[d] == params->out_dims[d]) index[d--] = 0;
     if (d < 0) return;
-    for (; d < last; ++d) partial[d + 1] = add_offset(partial[d], table[d][index[d]]);
+    for (; d < outer; ++d) partial[d + 1] = add_offset(partial[d], table[d][index[d]]);
   }
 }
