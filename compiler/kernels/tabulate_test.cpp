@@ -1,5 +1,6 @@
 // The tabulated kernels: each lowered layer becomes a lut_s8 call at speed and balanced (and stays itself at
-// size), and that call maps every input value, in any order, to what the layer's own kernel gives it.
+// size), and that call maps every input value, in any order, to what the layer's own kernel gives it; an int8
+// SOFTMAX of 64 elements or more takes softmax_s8_table, whose rows equal softmax_s8's, and a smaller one stays.
 #include "kernels/tabulate.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include "microaot/kernels/activations.h"
 #include "microaot/kernels/quantize.h"
 #include "microaot/kernels/sigmoid.h"
+#include "microaot/kernels/softmax.h"
 #include "ops/op_handler.h"
 #include "ops/op_options.h"
 #include "ops/unary_test_util.h"
@@ -76,6 +78,50 @@ TEST(Tabulate, LayersTakeTheTableTheirKernelComputes) {
     microaot_lut_s8(&p, in.data(), got.data());
     EXPECT_EQ(got, want) << call.stem;
   }
+}
+
+// Softmax layers of 4 x 16 and 1 x 300 elements (betas that put the exps' cut, diff_min, inside and beyond the
+// int8 differences), on rows of random values, of one value repeated, and of the extremes.
+TEST(Tabulate, SoftmaxTakesItsExpsFromATable) {
+  std::mt19937 rng(79);
+  Target speed, size;
+  size.optimize_size = true;
+  for (const float beta : {0.05f, 1.0f, 8.0f}) {
+    for (const std::vector<int32_t>& shape : {std::vector<int32_t>{4, 16}, std::vector<int32_t>{1, 300}}) {
+      SoftmaxOptions options;
+      options.beta = beta;
+      Graph g = unary_graph(OpKind::Softmax, DType::kInt8, {shape, 0.1f, 3}, DType::kInt8, {shape, 1.0f / 256, -128},
+                            options);
+      op_handler(OpKind::Softmax).check(g, g.ops[0]);
+      const KernelCall call = op_handler(OpKind::Softmax).lower(g, g.ops[0]);
+      EXPECT_EQ(tabulated(call, size).stem, "softmax_s8");
+      const KernelCall table = tabulated(call, speed);
+      ASSERT_EQ(table.stem, "softmax_s8_table");
+      const microaot_softmax_params_s8 plain = MICROAOT_PARAMS_STRUCT(softmax_params_s8, call.params);
+      microaot_softmax_table_params_s8 fast = MICROAOT_PARAMS_STRUCT(softmax_table_params_s8, table.params);
+      const std::vector<int64_t>& entries = table.params.find("exps")->integers;
+      ASSERT_EQ(entries.size(), 256u);
+      const std::vector<int32_t> exps(entries.begin(), entries.end());
+      fast.exps = exps.data();
+      const size_t n = static_cast<size_t>(shape[0] * shape[1]);
+      for (int fill = 0; fill < 4; ++fill) {
+        std::vector<int8_t> in(n), want(n), got(n);
+        for (size_t k = 0; k < n; ++k) {
+          in[k] = fill == 0 ? static_cast<int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng))
+                  : fill == 1 ? int8_t{7}
+                  : fill == 2 ? static_cast<int8_t>(k % 2 == 0 ? -128 : 127)
+                              : static_cast<int8_t>(std::uniform_int_distribution<int>(100, 127)(rng));
+        }
+        microaot_softmax_s8(&plain, in.data(), want.data());
+        microaot_softmax_s8_table(&fast, in.data(), got.data());
+        EXPECT_EQ(got, want) << "beta " << beta << ", " << n << " elements, rows " << fill;
+      }
+    }
+  }
+  Graph small = unary_graph(OpKind::Softmax, DType::kInt8, {{2, 31}, 0.1f, 3}, DType::kInt8,
+                            {{2, 31}, 1.0f / 256, -128}, SoftmaxOptions{});
+  op_handler(OpKind::Softmax).check(small, small.ops[0]);
+  EXPECT_EQ(tabulated(op_handler(OpKind::Softmax).lower(small, small.ops[0]), speed).stem, "softmax_s8");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "microaot/fixedpoint_exp.h"
 #include "microaot/params.h"
 
 #ifdef __cplusplus
@@ -28,6 +29,19 @@ extern "C" {
   X(I32, diff_min)         /* differences below this (<= 0) contribute nothing and output the minimum */
 MICROAOT_DEFINE_PARAMS(softmax_params_s8)
 
+/* int8 -> int8 with the exps of the 256 possible differences computed at compile time (--optimize speed and
+ * balanced; compiler/kernels/tabulate.h): the same arithmetic, a table read where the exp was. */
+#define MICROAOT_FIELDS_softmax_table_params_s8(X) \
+  MICROAOT_FIELDS_softmax_params_s8(X)             \
+  X(I32_ARRAY, exps) /* [256]: entry k is microaot_softmax_s8_exp of the difference -k */
+MICROAOT_DEFINE_PARAMS(softmax_table_params_s8)
+
+/* exp(beta * input_scale * diff) in Q0.31 for a difference to the row maximum of at least diff_min, else 0. */
+static inline int32_t microaot_softmax_s8_exp(int32_t diff, int32_t diff_min, int32_t input_multiplier,
+                                              int32_t input_left_shift) {
+  return diff < diff_min ? 0 : microaot_softmax_exp_of_diff(diff, input_multiplier, (int)input_left_shift);
+}
+
 /* int16 -> int16 (output 1/32768, zero point 0), TFLM's table-based path: differences scaled so that
  * [-65535, 0] covers [-10, 0], exp from a 513-entry table with linear interpolation, the sum normalized
  * and inverted through a second table of 1/(1 + x). The output buffer holds the exps in between. */
@@ -44,6 +58,7 @@ MICROAOT_DEFINE_PARAMS(softmax_params_s16)
 MICROAOT_DEFINE_PARAMS(softmax_params_f32)
 
 void microaot_softmax_s8(const microaot_softmax_params_s8* params, const int8_t* input, int8_t* output);
+void microaot_softmax_s8_table(const microaot_softmax_table_params_s8* params, const int8_t* input, int8_t* output);
 /* Same parameters as the int8 kernel; the output has 16 bits of resolution. */
 void microaot_softmax_s8_s16(const microaot_softmax_params_s8* params, const int8_t* input, int16_t* output);
 void microaot_softmax_s16(const microaot_softmax_params_s16* params, const int16_t* input, int16_t* output);

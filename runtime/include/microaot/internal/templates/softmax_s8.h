@@ -7,15 +7,16 @@
 #include <stdint.h>
 
 #include "microaot/fixedpoint.h"
-#include "microaot/fixedpoint_exp.h"
 #include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/softmax.h"
 
-/* exp(beta * input_scale * diff) in Q0.31 for a difference to the row maximum of at least diff_min, else 0. */
-static int32_t softmax_exp(const microaot_softmax_params_s8* params, int32_t diff) {
-  if (diff < params->diff_min) return 0;
-  return microaot_softmax_exp_of_diff(diff, params->input_multiplier, (int)params->input_left_shift);
-}
+/* The params and the exp of a difference: the kernel's own (microaot_softmax_s8_exp), or an including file's
+ * MICROAOT_SOFTMAX_PARAMS and MICROAOT_SOFTMAX_EXP(params, diff) (the table variant's read). */
+#ifndef MICROAOT_SOFTMAX_PARAMS
+#define MICROAOT_SOFTMAX_PARAMS microaot_softmax_params_s8
+#define MICROAOT_SOFTMAX_EXP(params, diff) \
+  microaot_softmax_s8_exp(diff, (params)->diff_min, (params)->input_multiplier, (params)->input_left_shift)
+#endif
 
 /* 1 / sum for the Q12.19 sum of a row's exps, as a Q0.31 mantissa and the right shift (*exponent) that puts
  * the high product of an exp and that mantissa into output units. */
@@ -30,7 +31,7 @@ static int32_t softmax_reciprocal(uint32_t sum, int* exponent) {
 
 /* Pass 0 sums the row's exps, pass 1 scales them into the outputs: one call site of the exp, whose code is
  * most of the kernel's. */
-static void softmax_row(const microaot_softmax_params_s8* params, const int8_t* in, MICROAOT_T* out) {
+static void softmax_row(const MICROAOT_SOFTMAX_PARAMS* params, const int8_t* in, MICROAOT_T* out) {
   uint32_t sum = 0; /* Q12.19; unsigned so that an (invalid) overflow wraps instead of being UB */
   int32_t max = INT8_MIN, reciprocal = 0, c;
   int exponent = 0, pass;
@@ -38,7 +39,7 @@ static void softmax_row(const microaot_softmax_params_s8* params, const int8_t* 
   for (pass = 0; pass < 2; ++pass) {
     for (c = 0; c < params->depth; ++c) {
       const int32_t diff = (int32_t)in[c] - max;
-      const int32_t e = softmax_exp(params, diff);
+      const int32_t e = MICROAOT_SOFTMAX_EXP(params, diff);
       int32_t value;
       if (pass == 0) {
         sum += (uint32_t)microaot_rounding_divide_by_pot(e, 12);
@@ -52,7 +53,7 @@ static void softmax_row(const microaot_softmax_params_s8* params, const int8_t* 
   }
 }
 
-void MICROAOT_FN(const microaot_softmax_params_s8* params, const int8_t* input, MICROAOT_T* output) {
+void MICROAOT_FN(const MICROAOT_SOFTMAX_PARAMS* params, const int8_t* input, MICROAOT_T* output) {
   int32_t row;
   for (row = 0; row < params->outer_size; ++row) {
     const size_t start = (size_t)row * (size_t)params->depth;
