@@ -55,7 +55,8 @@ KernelCall softmax_table(const KernelCall& call) {
   if (int64_t{field("outer_size")} * field("depth") < kSoftmaxTableElements) return call;
   std::vector<int64_t> exps;
   for (int32_t k = 0; k < 256; ++k) {
-    exps.push_back(microaot_softmax_s8_exp(-k, field("diff_min"), field("input_multiplier"), field("input_left_shift")));
+    exps.push_back(
+        microaot_softmax_s8_exp(-k, field("diff_min"), field("input_multiplier"), field("input_left_shift")));
   }
   KernelCall table = call;
   table.stem = "softmax_s8_table";

@@ -1,6 +1,7 @@
 // RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR kernels: hand-computed gathers and blends (rounding halves
-// away from zero, a negative half-pixel weight), and the int8 blend against the real-valued bilinear
-// formula over many inputs and weights.
+// away from zero, a negative half-pixel weight), nearest-neighbour gathers of random geometry (repeated source
+// rows, pixels below and above 16 bytes) against the definition, and the int8 blend against the real-valued
+// bilinear formula over many inputs and weights.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,6 +25,37 @@ TEST(ResizeNearestNeighbor, CopiesWholePixelsPerBatch) {
   for (size_t i = 0; i < batch0.size(); ++i) {
     EXPECT_EQ(out[i], batch0[i]) << i;
     EXPECT_EQ(out[12 + i], batch0[i] + 800) << i;
+  }
+}
+
+TEST(ResizeNearestNeighbor, MatchesTheDefinitionOnRandomGeometry) {
+  std::mt19937 rng(83);
+  auto draw = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int trial = 0; trial < 200; ++trial) {
+    const int32_t batches = draw(1, 2), in_h = draw(1, 5), in_w = draw(1, 5), out_h = draw(1, 11),
+                  out_w = draw(1, 11), pixel = draw(1, 40);
+    std::vector<int32_t> rows(static_cast<size_t>(out_h)), cols(static_cast<size_t>(out_w));
+    for (int32_t y = 0; y < out_h; ++y) {
+      rows[static_cast<size_t>(y)] = trial % 2 == 0 ? y * in_h / out_h : draw(0, in_h - 1);  // upscales repeat rows
+    }
+    for (int32_t& c : cols) c = draw(0, in_w - 1);
+    std::vector<uint8_t> in(static_cast<size_t>(batches * in_h * in_w * pixel));
+    for (uint8_t& b : in) b = static_cast<uint8_t>(draw(0, 255));
+    std::vector<uint8_t> want, got(static_cast<size_t>(batches * out_h * out_w * pixel), 0xA5);
+    for (int32_t b = 0; b < batches; ++b) {
+      for (int32_t y = 0; y < out_h; ++y) {
+        for (int32_t x = 0; x < out_w; ++x) {
+          const size_t at = static_cast<size_t>(((b * in_h + rows[static_cast<size_t>(y)]) * in_w +
+                                                 cols[static_cast<size_t>(x)]) * pixel);
+          want.insert(want.end(), in.begin() + static_cast<std::ptrdiff_t>(at),
+                      in.begin() + static_cast<std::ptrdiff_t>(at) + pixel);
+        }
+      }
+    }
+    const microaot_resize_nearest_neighbor_params p = {batches, in_h, in_w, out_h, out_w, pixel, rows.data(),
+                                                       cols.data()};
+    microaot_resize_nearest_neighbor(&p, in.data(), got.data());
+    EXPECT_EQ(got, want) << "trial " << trial;
   }
 }
 
