@@ -2,8 +2,8 @@
 // definitions) against the portable kernel on random layers: every adj_x / adj_y pair (strided and contiguous
 // reads of either operand), 1 to 4 batch dimensions with either operand broadcast, odd and even rows, columns and
 // depths from 1 (a lone row or column of a pair, tails of 1 to 3 after the groups of four), zero points anywhere in
-// int8, and rescales that saturate part of the outputs; the scratch, filled with garbage, is exactly what
-// microaot/fit/batch_matmul.h sizes.
+// int8, and rescales that saturate part of the outputs, shift left, or shift right by 21; the scratch, filled
+// with garbage, is exactly what microaot/fit/batch_matmul.h sizes.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -59,8 +59,11 @@ Layer random_layer(std::mt19937& rng, int i) {
   p.lhs_offset = -draw(rng, -128, 127);
   p.rhs_offset = -draw(rng, -128, 127);
   p.output_offset = draw(rng, -128, 127);
-  // About 1 / (depth x 128) puts most outputs inside int8; a wider draw saturates some.
-  const double scale = std::uniform_real_distribution<double>(0.1, 3.0)(rng) / (128.0 * depth);
+  // About 1 / (depth x 128) puts most outputs inside int8; a wider draw saturates some. Now and then a left shift
+  // (sums that wrap or saturate when shifted) or the right shift of 21 the DSP output step takes at the most.
+  double scale = std::uniform_real_distribution<double>(0.1, 3.0)(rng) / (128.0 * depth);
+  if (i % 9 == 4) scale = std::uniform_real_distribution<double>(1.0, 300.0)(rng);
+  if (i % 11 == 5) scale = std::uniform_real_distribution<double>(0.5, 0.99)(rng) / (1 << 21);
   const multiplier_test::Multiplier m = multiplier_test::quantize(scale);
   p.output_multiplier = m.mantissa;
   p.output_shift = m.shift;
