@@ -21,10 +21,9 @@ static inline uint32_t gather4(const int8_t* x, ptrdiff_t stride) {
 
 /* The last rem (1 to 3) elements x[k * stride] plus `offset` as a group's two words, zero lanes past them. */
 static void tail_lanes(const int8_t* x, ptrdiff_t stride, int32_t rem, int32_t offset, uint32_t* dst) {
-  int32_t lane[4] = {0, 0, 0, 0}, k;
-  for (k = 0; k < rem; ++k) lane[k] = x[(ptrdiff_t)k * stride] + offset;
-  dst[0] = microaot_dsp_pack16(lane[0], lane[2]);
-  dst[1] = microaot_dsp_pack16(lane[1], lane[3]);
+  const int32_t x1 = rem > 1 ? x[stride] + offset : 0, x2 = rem > 2 ? x[2 * stride] + offset : 0;
+  dst[0] = microaot_dsp_pack16(x[0] + offset, x2);
+  dst[1] = microaot_dsp_pack16(x1, 0);
 }
 
 /* n elements x[k * stride] plus `offset` as int16 lanes into words dst[0], dst[1] of every four (group g at
