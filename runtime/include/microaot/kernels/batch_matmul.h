@@ -43,7 +43,7 @@ MICROAOT_DEFINE_PARAMS(batch_matmul_params_f32)
 
 void microaot_batch_matmul_s8(const microaot_batch_matmul_params_q* params, const int8_t* lhs, const int8_t* rhs,
                               int8_t* output);
-/* The DSP kernel (dsp/batch_matmul_s8_dot.c): the same results, a strided depth gathered into scratch sized by
+/* The DSP kernel (dsp/batch_matmul_s8_dot.c): the same results, both operands widened into scratch sized by
  * microaot/fit/batch_matmul.h. */
 void microaot_batch_matmul_s8_dot(const microaot_batch_matmul_params_q* params, const int8_t* lhs,
                                   const int8_t* rhs, int8_t* output, void* scratch);
