@@ -85,6 +85,7 @@ struct OpChoices {
   float beta;
   bool keep_dims;
   int32_t out_channels = 0;  // a CONV_2D's output channels, FULLY_CONNECTED's units; 0: the recipe's small count
+  bool adj_x = false, adj_y = false;  // BATCH_MATMUL's, drawn with its operands
 };
 
 OpChoices choose(Recipe& r) {
@@ -139,6 +140,9 @@ bool set_dedicated_options(OpSpec& o, OpKind kind, const OpChoices& c) {
     case OpKind::Mean:
     case OpKind::Sum:
       o.options = [=](B& b) { return tflite::CreateReducerOptions(b, c.keep_dims).Union(); };
+      return true;
+    case OpKind::BatchMatmul:
+      o.options = [=](B& b) { return tflite::CreateBatchMatMulOptions(b, c.adj_x, c.adj_y).Union(); };
       return true;
     default: return false;
   }
@@ -315,6 +319,31 @@ std::vector<int32_t> reduce_operands(Recipe& r, ModelSpec& m, const TensorSpec& 
   return out;
 }
 
+// BATCH_MATMUL: the input the LHS (read transposed with adj_x), an RHS of its batch dimensions (each now and
+// then broadcast) over its depth and `units` columns (transposed with adj_y), a constant or a graph input.
+std::vector<int32_t> bmm_operands(Recipe& r, ModelSpec& m, const TensorSpec& input, OpChoices& c,
+                                  std::vector<int32_t>& inputs) {
+  const std::vector<int32_t>& s = input.shape;
+  if (s.size() < 2) return s;
+  c.adj_x = r.flag(), c.adj_y = r.flag();
+  const int32_t rows = c.adj_x ? s.back() : s[s.size() - 2], depth = c.adj_x ? s[s.size() - 2] : s.back();
+  const int32_t units = c.out_channels > 0 ? c.out_channels : 1 + r.byte() % 12;
+  std::vector<int32_t> rhs(s.begin(), s.end() - 2), out = rhs;
+  for (int32_t& d : rhs) d = r.byte() % 4 == 0 ? 1 : d;
+  rhs.insert(rhs.end(), {c.adj_y ? units : depth, c.adj_y ? depth : units});
+  out.insert(out.end(), {rows, units});
+  if (r.flag()) {
+    inputs.push_back(add_constant(r, m, input.type, rhs, false));
+  } else {
+    TensorSpec t = new_tensor(r, m.tensors.size(), input.type, rhs);
+    quantize(r, t, true);
+    m.tensors.push_back(t);
+    m.inputs.push_back(static_cast<int32_t>(m.tensors.size() - 1));
+    inputs.push_back(m.inputs.back());
+  }
+  return out;
+}
+
 // The same elements in another shape (RESHAPE, SQUEEZE).
 std::vector<int32_t> flattened(Recipe& r, const std::vector<int32_t>& s) {
   int64_t count = 1;
@@ -326,7 +355,7 @@ std::vector<int32_t> flattened(Recipe& r, const std::vector<int32_t>& s) {
 // Operands and output shape of the op; operators without a dedicated recipe get one or two operands of
 // the input's shape (the second more often for element-wise operators) and an output of that shape.
 std::vector<int32_t> operands(Recipe& r, ModelSpec& m, const ListedOp& listed, const TensorSpec& input,
-                              const OpChoices& c, std::vector<int32_t>& inputs) {
+                              OpChoices& c, std::vector<int32_t>& inputs) {
   const std::vector<int32_t>& s = input.shape;
   const bool image = s.size() == 4;
   switch (listed.kind) {
@@ -347,6 +376,7 @@ std::vector<int32_t> operands(Recipe& r, ModelSpec& m, const ListedOp& listed, c
     case OpKind::Softmax: return s;
     case OpKind::Mean:
     case OpKind::Sum: return reduce_operands(r, m, input, c, inputs);
+    case OpKind::BatchMatmul: return bmm_operands(r, m, input, c, inputs);
     default: {
       const bool elementwise = std::strcmp(listed.family, "elementwise") == 0;
       if (r.byte() % (elementwise ? 2 : 8) == 0) inputs.push_back(second_operand(r, m, input));
@@ -372,7 +402,7 @@ TensorSpec output_tensor(Recipe& r, const ModelSpec& m, OpKind kind, const Tenso
 }
 
 // Operator `listed` with choices `c` reading `in`; returns the tensor it writes.
-int32_t add_listed_op(Recipe& r, ModelSpec& m, int32_t in, const ListedOp& listed, const OpChoices& c) {
+int32_t add_listed_op(Recipe& r, ModelSpec& m, int32_t in, const ListedOp& listed, OpChoices c) {
   const TensorSpec input = m.tensors[in];
   std::vector<int32_t> inputs = {in};
   std::vector<int32_t> out_shape = operands(r, m, listed, input, c, inputs);
@@ -457,6 +487,24 @@ void calibrate_weighted(Recipe& r, ModelSpec& m, OpKind kind) {
   const float taps = static_cast<float>(weights->data.size()) / static_cast<float>(channels);
   const float scale = input.scale[0] * *std::max_element(weights->scale.begin(), weights->scale.end()) *
                       std::sqrt(taps) * 136.0f;
+  if (std::isfinite(scale) && scale > 0) output.scale = {scale};
+}
+
+// The focused BATCH_MATMUL's output scale: a typical sum of random int8 operands (a standard deviation of
+// sqrt(depth) * 128^2 / 3) near 40 steps of the output, as calibrate_weighted's, so that a wrong sum shows.
+void calibrate_product(ModelSpec& m) {
+  const OpSpec& o = m.ops.back();
+  if (o.inputs.size() < 2 || o.inputs[1] < 0 || o.inputs[1] >= static_cast<int32_t>(m.tensors.size())) return;
+  const TensorSpec& lhs = m.tensors[static_cast<size_t>(o.inputs[0])];
+  const TensorSpec& rhs = m.tensors[static_cast<size_t>(o.inputs[1])];
+  TensorSpec& output = m.tensors[static_cast<size_t>(o.outputs[0])];
+  if (lhs.shape.size() < 2 || output.shape.size() < 2 || output.shape[output.shape.size() - 2] <= 0 ||
+      lhs.scale.size() != 1 || rhs.scale.size() != 1 || output.type != TensorType::INT8) {
+    return;
+  }
+  const float depth = static_cast<float>(lhs.shape.back()) * static_cast<float>(lhs.shape[lhs.shape.size() - 2]) /
+                      static_cast<float>(output.shape[output.shape.size() - 2]);
+  const float scale = lhs.scale[0] * rhs.scale[0] * std::sqrt(depth) * 136.0f;
   if (std::isfinite(scale) && scale > 0) output.scale = {scale};
 }
 
@@ -577,7 +625,11 @@ std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focu
   OpChoices c = choose(r);
   focus_choices(r, c, in.shape);
   m.outputs = {add_listed_op(r, m, 0, focus, c)};
-  calibrate_weighted(r, m, focus.kind);
+  if (focus.kind == OpKind::BatchMatmul) {
+    calibrate_product(m);
+  } else {
+    calibrate_weighted(r, m, focus.kind);
+  }
   return build_model(m);
 }
 

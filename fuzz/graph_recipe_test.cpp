@@ -55,6 +55,12 @@ TEST(FocusedRecipes, AveragePoolModelsReachTheLanesAndTheGlobalKernel) {
   EXPECT_EQ(stems.count("average_pool_2d_s8_global"), 1u);
 }
 
+// BATCH_MATMUL's recipe (an RHS of the input's batch over its depth, adj_x and adj_y drawn) compiles to the DSP
+// kernel, which random models' second operands of the input's own shape seldom reach.
+TEST(FocusedRecipes, BatchMatmulModelsReachTheDotKernel) {
+  EXPECT_EQ(stems_reached("BATCH_MATMUL", 100).count("batch_matmul_s8_dot"), 1u);
+}
+
 // Every wide shape (the no-cliff cases of the differential harness) compiles on the Cortex-M4 to its packed
 // kernel, reduced in chunks: a window or depth beyond MICROAOT_PACKED_CHUNK (640), some beyond 2,048.
 TEST(WideRecipes, EveryShapeTakesThePackedKernelBeyondOneChunk) {

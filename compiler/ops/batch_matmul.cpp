@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <string>
 
+#include "kernels/params_struct.h"
+#include "kernels/select_kernels.h"
+#include "microaot/fit/batch_matmul.h"
 #include "microaot/walk.h"
 #include "ops/broadcast.h"
 #include "ops/op_checks.h"
@@ -135,8 +138,36 @@ int64_t macs(const Graph& graph, const Op& op) {
   return graph.tensor(op.outputs[0]).num_elements() * geometry(graph, op).depth;
 }
 
+// Below this many MACs per output matrix the portable kernel is as fast as the DSP kernel, whose widening into
+// scratch costs per call, per matrix and per row pair (Cortex-M4: 30 MACs, 902 instructions against 944; 60 MACs,
+// ../shared/ops/BATCH_MATMUL/int8_2x3x4_by_2x5x4_adjy, 3,125 -> 2,416).
+constexpr int64_t kDotMinMacs = 32;
+
+// The int8 family's chooser (compile/choose_variants.h): on a DSP target the dot-product kernel, its scratch sized
+// by the rule it lays the scratch out by (runtime/include/microaot/fit/batch_matmul.h).
+void choose(const Graph&, const Op&, const Target& target, KernelCall& call) {
+  if (call.stem != "batch_matmul_s8" || !has_specialisation_for(call.stem, target)) return;
+  const microaot_batch_matmul_params_q params = MICROAOT_PARAMS_STRUCT(batch_matmul_params_q, call.params);
+  const int64_t matrix_macs = int64_t{params.rows} * params.cols * params.depth;
+  if (matrix_macs < kDotMinMacs) {
+    call.specialisation = "one element at a time: " + std::to_string(matrix_macs) + " MACs per matrix, below the " +
+                          std::to_string(kDotMinMacs) + " that pay for the DSP kernel's widening";
+    return;
+  }
+  if (!microaot_fit_bmm_dot(&params)) {
+    call.specialisation = "one element at a time: the output scale is more than 2^21 times the product of the input "
+                          "scales (beyond the DSP output step's right shifts)";
+    return;
+  }
+  call.stem = "batch_matmul_s8_dot";
+  call.scratch_bytes = microaot_bmm_dot_scratch_bytes(&params);
+  call.specialisation = "two rows by two columns, 16 MACs per 12 instructions (SMLAD) over int16 words widened into "
+                        "scratch with the offsets: the RHS once per matrix, the LHS a row pair at a time";
+}
+
 }  // namespace
 
-extern const OpHandler batch_matmul_handler = {check, lower, macs, /*is_view=*/false, nullptr, read_options};
+extern const OpHandler batch_matmul_handler = {check,   lower, macs, /*is_view=*/false, nullptr, read_options,
+                                               /*state_copy_bytes=*/nullptr, choose};
 
 }  // namespace microaot

@@ -65,6 +65,44 @@ TEST(BatchMatmulHandler, FloatAdjXAndBroadcastBatches) {
   EXPECT_EQ(a.at("rhs_batch_strides"), (std::vector<int64_t>{0, 24}));
 }
 
+// On a DSP target an int8 layer takes the DSP kernel with the scratch microaot/fit/batch_matmul.h sizes; without the
+// extension, below 32 MACs per matrix, or with a right shift beyond the DSP output step's 21, the portable kernel,
+// and network_info.txt's line says why.
+TEST(BatchMatmulHandler, DspTargetsTakeTheDotKernel) {
+  const Target m4 = parse_target("cortex-m4");
+  // rows 3, cols 5, depth 7 (two groups of four): 3 column pairs of 2 x 16 bytes, then one row pair's 32.
+  const auto int8_layer = [] {
+    return bmm_graph(DType::kInt8, {{2, 7, 3}, 0.02f, 7}, {{2, 5, 7}, 0.03f, -3}, {{2, 3, 5}, 0.05f, 2}, true, true);
+  };
+  Graph g = int8_layer();
+  KernelCall call = lower_in_place_for_test(g, m4);
+  EXPECT_EQ(call.info().function(), "microaot_batch_matmul_s8_dot");
+  EXPECT_EQ(call.scratch_bytes, 3 * 32 + 32);
+  EXPECT_NE(call.specialisation.find("two rows by two columns"), std::string::npos) << call.specialisation;
+  EXPECT_EQ(param_text(call).at("lhs_depth_stride"), "3");
+
+  Graph plain = int8_layer();
+  call = lower_in_place_for_test(plain, parse_target("cortex-m4+nodsp"));
+  EXPECT_EQ(call.info().function(), "microaot_batch_matmul_s8");
+  EXPECT_EQ(call.scratch_bytes, 0);
+
+  Graph small = bmm_graph(DType::kInt8, {{1, 3, 5}, 0.02f, 7}, {{1, 5, 2}, 0.03f, -3}, {{1, 3, 2}, 0.05f, 2}, false,
+                          false);  // 30 MACs
+  call = lower_in_place_for_test(small, m4);
+  EXPECT_EQ(call.info().function(), "microaot_batch_matmul_s8");
+  EXPECT_NE(call.specialisation.find("30 MACs per matrix, below the 32"), std::string::npos) << call.specialisation;
+
+  // 0.02 x 0.03 / 4000: a multiplier of 2^-22.7, a right shift of 22.
+  Graph coarse = bmm_graph(DType::kInt8, {{2, 7, 3}, 0.02f, 7}, {{2, 5, 7}, 0.03f, -3}, {{2, 3, 5}, 4000.0f, 2}, true,
+                           true);
+  call = lower_in_place_for_test(coarse, m4);
+  EXPECT_EQ(call.info().function(), "microaot_batch_matmul_s8");
+  EXPECT_NE(call.specialisation.find("more than 2^21 times"), std::string::npos) << call.specialisation;
+
+  Graph f32 = bmm_graph(DType::kFloat32, {{2, 7, 3}}, {{2, 5, 7}}, {{2, 3, 5}}, true, true);
+  EXPECT_EQ(lower_in_place_for_test(f32, m4).info().function(), "microaot_batch_matmul_f32");
+}
+
 TEST(BatchMatmulHandler, Refusals) {
   EXPECT_TRUE(refuses(bmm_graph(DType::kFloat32, {{3, 4}}, {{5, 6}}, {{3, 6}}, false, false),
                       "the inputs' depths differ (4 and 5)"));

@@ -119,6 +119,19 @@ static inline uint32_t microaot_dsp_ssub16(uint32_t x, uint32_t y) {
   return r;
 }
 
+/* PKHBT: the bottom lanes of lo and hi as (bottom, top); PKHTB: the top lanes of lo and hi. */
+static inline uint32_t microaot_dsp_pkhbt(uint32_t lo, uint32_t hi) {
+  uint32_t r;
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(lo), "r"(hi));
+  return r;
+}
+
+static inline uint32_t microaot_dsp_pkhtb(uint32_t lo, uint32_t hi) {
+  uint32_t r;
+  __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(r) : "r"(hi), "r"(lo));
+  return r;
+}
+
 /* Byte by byte the larger of two signed bytes: SSUB8 sets a byte's GE flag where its x - y >= 0 (exact, not
  * wrapped), SEL takes x's byte there and y's elsewhere. The two in one statement: the flags live between them. */
 static inline uint32_t microaot_dsp_smax8(uint32_t x, uint32_t y) {
@@ -195,6 +208,9 @@ static inline uint32_t microaot_dsp_ssub16(uint32_t x, uint32_t y) {
   return microaot_dsp_pack16(microaot_dsp_bottom(x) - microaot_dsp_bottom(y),
                              microaot_dsp_top(x) - microaot_dsp_top(y));
 }
+
+static inline uint32_t microaot_dsp_pkhbt(uint32_t lo, uint32_t hi) { return (lo & 0xFFFFu) | hi << 16; }
+static inline uint32_t microaot_dsp_pkhtb(uint32_t lo, uint32_t hi) { return (hi & 0xFFFF0000u) | lo >> 16; }
 
 /* Byte k of the result from byte k of x or of y: the larger (smax8) or the smaller (smin8) as signed bytes. */
 static inline uint32_t microaot_dsp_pick8(uint32_t x, uint32_t y, int larger) {

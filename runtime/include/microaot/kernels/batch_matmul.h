@@ -43,6 +43,10 @@ MICROAOT_DEFINE_PARAMS(batch_matmul_params_f32)
 
 void microaot_batch_matmul_s8(const microaot_batch_matmul_params_q* params, const int8_t* lhs, const int8_t* rhs,
                               int8_t* output);
+/* The DSP kernel (dsp/batch_matmul_s8_dot.c): the same results, both operands widened into scratch sized by
+ * microaot/fit/batch_matmul.h. */
+void microaot_batch_matmul_s8_dot(const microaot_batch_matmul_params_q* params, const int8_t* lhs,
+                                  const int8_t* rhs, int8_t* output, void* scratch);
 void microaot_batch_matmul_s16(const microaot_batch_matmul_params_q* params, const int16_t* lhs,
                                const int16_t* rhs, int16_t* output);
 void microaot_batch_matmul_f32(const microaot_batch_matmul_params_f32* params, const float* lhs, const float* rhs,
