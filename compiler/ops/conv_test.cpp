@@ -755,10 +755,39 @@ TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
 // over microaot_dw_group_words's words, at balanced _w8 (_ring_w8) over microaot_dw_compact_words's, 84 bytes a
 // group as the int8 filter, bias, multipliers and shifts they replace. A depth remainder keeps the full kernel; so
 // does a layer without a bias at balanced (the compact words would be larger than its int8 form).
+// A layer's int8 form as --optimize size lowers it: the params with their per-channel arrays, the filter and the
+// bias, from which the groups' words are computed.
+struct Int8Depthwise {
+  microaot_depthwise_conv_2d_params_q params;
+  std::vector<int8_t> filter;
+  std::vector<int32_t> bias, multipliers, shifts;
+
+  explicit Int8Depthwise(const Spec& s) {
+    Target size = parse_target("cortex-m4");
+    size.optimize_size = true;
+    Graph plain = build(s);
+    const KernelCall full = lower_in_place_for_test(plain, size);
+    const std::vector<int64_t> m64 = array(full, "output_multiplier"), s64 = array(full, "output_shift");
+    multipliers.assign(m64.begin(), m64.end());
+    shifts.assign(s64.begin(), s64.end());
+    bias = constant_values<int32_t>(plain.tensor(full.args[2]));
+    filter = constant_values<int8_t>(plain.tensor(full.args[1]));
+    params = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, full.params);
+  }
+
+  // Each group's `n` words by `write`.
+  std::vector<int32_t> words(void (*write)(const microaot_depthwise_conv_2d_params_q*, const int8_t*,
+                                           const microaot_depthwise_channels*, int32_t, int32_t*),
+                             int32_t n) const {
+    const microaot_depthwise_channels ch = {bias.data(), multipliers.data(), shifts.data()};
+    std::vector<int32_t> out(static_cast<size_t>(params.output_depth / 4 * n));
+    for (int32_t c = 0; c < params.output_depth; c += 4) write(&params, filter.data(), &ch, c, &out[c / 4 * n]);
+    return out;
+  }
+};
+
 TEST(DepthwiseHandler, DspTakesTheGroupWords) {
   const Target m4 = parse_target("cortex-m4");
-  Target size = m4;
-  size.optimize_size = true;
   struct Level {
     Target target;
     const char* suffix;
@@ -787,36 +816,16 @@ TEST(DepthwiseHandler, DspTakesTheGroupWords) {
       EXPECT_NE(call.specialisation.find("compile time: " + std::to_string(4 * level.words) + " bytes a group"),
                 std::string::npos)
           << call.specialisation;
-      Graph plain = build(s);
-      const KernelCall full = lower_in_place_for_test(plain, size);  // the params' arrays, the filter and the bias
-      const std::vector<int64_t> m64 = array(full, "output_multiplier"), s64 = array(full, "output_shift");
-      const std::vector<int32_t> multipliers(m64.begin(), m64.end()), shifts(s64.begin(), s64.end());
-      const std::vector<int32_t> bias = constant_values<int32_t>(plain.tensor(full.args[2]));
-      const std::vector<int8_t> filter = constant_values<int8_t>(plain.tensor(full.args[1]));
-      microaot_depthwise_conv_2d_params_q p = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, full.params);
-      const microaot_depthwise_channels ch = {bias.data(), multipliers.data(), shifts.data()};
-      std::vector<int32_t> expected(2 * static_cast<size_t>(level.words));
-      for (int32_t c = 0; c < 8; c += 4) level.write(&p, filter.data(), &ch, c, &expected[c / 4 * level.words]);
-      EXPECT_EQ(constant_values<int32_t>(g.tensor(call.args[1])), expected);
+      EXPECT_EQ(constant_values<int32_t>(g.tensor(call.args[1])), Int8Depthwise(s).words(level.write, level.words));
     }
   }
-  std::vector<int32_t> words(MICROAOT_DW_GROUP_WORDS), compact(MICROAOT_DW_COMPACT_WORDS);
-  {
-    Graph plain = build(ring_spec());
-    const KernelCall full = lower_in_place_for_test(plain, size);
-    const std::vector<int64_t> m64 = array(full, "output_multiplier"), s64 = array(full, "output_shift");
-    const std::vector<int32_t> multipliers(m64.begin(), m64.end()), shifts(s64.begin(), s64.end());
-    const std::vector<int32_t> bias = constant_values<int32_t>(plain.tensor(full.args[2]));
-    const std::vector<int8_t> filter = constant_values<int8_t>(plain.tensor(full.args[1]));
-    microaot_depthwise_conv_2d_params_q p = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, full.params);
-    const microaot_depthwise_channels ch = {bias.data(), multipliers.data(), shifts.data()};
-    microaot_dw_group_words(&p, filter.data(), &ch, 0, words.data());
-    microaot_dw_compact_words(&p, filter.data(), &ch, 0, compact.data());
-    EXPECT_EQ(words[MICROAOT_DW_GROUP_WEIGHTS] & 0xffff, 2 * filter[0] & 0xffff);  // the lanes doubled
-    EXPECT_EQ(static_cast<int8_t>(compact[MICROAOT_DW_COMPACT_TAPS] >> 8), filter[1]);  // the taps as they are
-    EXPECT_EQ(compact[MICROAOT_DW_COMPACT_STEP + 1], -shifts[0]);
-    EXPECT_EQ(compact[MICROAOT_DW_COMPACT_BIAS + 3], 2 * bias[3]);
-  }
+  const Int8Depthwise int8(ring_spec());
+  const std::vector<int32_t> words = int8.words(microaot_dw_group_words, MICROAOT_DW_GROUP_WORDS);
+  const std::vector<int32_t> compact = int8.words(microaot_dw_compact_words, MICROAOT_DW_COMPACT_WORDS);
+  EXPECT_EQ(words[MICROAOT_DW_GROUP_WEIGHTS] & 0xffff, 2 * int8.filter[0] & 0xffff);     // the lanes doubled
+  EXPECT_EQ(static_cast<int8_t>(compact[MICROAOT_DW_COMPACT_TAPS] >> 8), int8.filter[1]);  // the taps as they are
+  EXPECT_EQ(compact[MICROAOT_DW_COMPACT_STEP + 1], -int8.shifts[0]);
+  EXPECT_EQ(compact[MICROAOT_DW_COMPACT_BIAS + 3], 2 * int8.bias[3]);
   Spec remainder = ring_spec();
   remainder.input = {1, 9, 5, 6}, remainder.filter = {1, 3, 3, 6}, remainder.output = {1, 9, 5, 6};
   remainder.filter_scales = std::vector<float>(6, 0.01f);

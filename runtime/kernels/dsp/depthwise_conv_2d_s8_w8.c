@@ -39,6 +39,7 @@ static void dww_rows(const dw_params* p, const int32_t* words, const int8_t* inp
     microaot_dsp_depthwise_rows_ringed_compact(p, input, words, output, row_stride, row_begin, row_end,
                                                p->output_depth);
   } else {
+    microaot_dsp_depthwise_group_clamp(p, &g);
     for (c = 0; c < p->output_depth; c += 4) {
       microaot_dsp_depthwise_group_compact(p, words, c, &g);
       microaot_dsp_depthwise_group_rows_3x3(p, &g, input + c, output + c, row_stride, row_begin, row_end,

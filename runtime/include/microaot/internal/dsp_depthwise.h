@@ -78,9 +78,12 @@ typedef char dw_group_is_its_words[sizeof(dw_group) == 4 * MICROAOT_DW_GROUP_WOR
                                        ? 1
                                        : -1];
 
-/* Group c's constants from its compact words (microaot/internal/depthwise_group_words.h: `words` at the layer's
- * first group), which the compiler checked within the bounds (no run-time test): depthwise_conv_2d_s8_w8's. */
+/* Group c's constants but the clamp from its compact words (microaot/internal/depthwise_group_words.h: `words` at
+ * the layer's first group), which the compiler checked within the bounds (no run-time test):
+ * depthwise_conv_2d_s8_w8's. The clamp is the same for every group: microaot_dsp_depthwise_group_clamp sets it
+ * once a call in the group the loop reuses. Both in dsp/depthwise_conv_2d_s8_compact.c. */
 void microaot_dsp_depthwise_group_compact(const dw_params* p, const int32_t* words, int32_t c, dw_group* g);
+void microaot_dsp_depthwise_group_clamp(const dw_params* p, dw_group* g);
 
 /* Group c's constants: the precomputed ones (`pre` not NULL: depthwise_conv_2d_s8_w16's), or computed into `own`.
  * The loops over groups inline it twice, `pre` NULL in one copy and not in the other, so that neither tests it. */
@@ -93,7 +96,8 @@ static inline __attribute__((always_inline)) const dw_group* dw_group_get(const 
 }
 
 /* The same with a third source, the compact words (`compact` true: `words`, depthwise_conv_2d_s8_w8's), built
- * into `own`. `compact` is a constant where a loop inlines it, so that the loop tests no source. */
+ * into `own`, whose clamp the loop set before its first group (microaot_dsp_depthwise_group_clamp). `compact` is a
+ * constant where a loop inlines it, so that the loop tests no source. */
 static inline __attribute__((always_inline)) const dw_group* dw_group_get_any(int compact, const int32_t* words,
                                                                               const dw_group* pre, const dw_params* p,
                                                                               const int8_t* filter,

@@ -277,6 +277,7 @@ static inline __attribute__((always_inline)) void dw_rows_patched_from(const dw_
   uint32_t lanes[MICROAOT_DEPTHWISE_RING_COLUMNS][8][2];
   int32_t row = row_begin, c;
   dw_group own;
+  if (compact) microaot_dsp_depthwise_group_clamp(p, &own); /* once: every group's */
   while (row < row_end) {
     const int32_t oy = row % p->output_height;
     const int32_t rows = row_end - row < p->output_height - oy ? row_end - row : p->output_height - oy;
