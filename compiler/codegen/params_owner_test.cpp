@@ -3,6 +3,7 @@
 
 #include "codegen/emit.h"
 #include "frontend/tflite_test_builder.h"
+#include "microaot/internal/depthwise_group_words.h"
 #include "target/target.h"
 
 namespace microaot {
@@ -64,8 +65,9 @@ TEST(ParamsOwner, EqualParamsAreDefinedOnceAndSharedByTheCalls) {
 }
 
 // 'in' [1, 9, 5, 8] -> DEPTHWISE_CONV_2D -> 'mid' -> DEPTHWISE_CONV_2D -> 'out', 3x3 "same" at stride 1 (the
-// ring's layers on a DSP target), equal but for the filters' per-channel scales: different requantizations.
-ModelSpec two_ring_depthwise() {
+// ring's layers on a DSP target), equal but for the filters' per-channel scales: different requantizations; with
+// or without biases.
+ModelSpec two_ring_depthwise(bool biased) {
   ModelSpec m;
   const std::vector<float> scales0(8, 0.01f), scales1 = {0.01f, 0.02f, 0.03f, 0.04f, 0.05f, 0.06f, 0.07f, 0.08f};
   std::vector<float> bias0, bias1;
@@ -78,7 +80,7 @@ ModelSpec two_ring_depthwise() {
                constant("b1", tflite::TensorType::INT32, {8}, bias1, bytes_of<int32_t>(std::vector<int32_t>(8, 5))),
                activation("out", {1, 9, 5, 8}, 0.05f, 3)};
   m.tensors[1].axis = m.tensors[4].axis = 3;
-  m.ops = {op(4, 3, {0, 1, 2}, {3}), op(4, 3, {3, 4, 5}, {6})};
+  m.ops = {op(4, 3, {0, 1, biased ? 2 : -1}, {3}), op(4, 3, {3, 4, biased ? 5 : -1}, {6})};
   for (OpSpec& o : m.ops) {
     o.options_type = tflite::BuiltinOptions::DepthwiseConv2DOptions;
     o.options = [](flatbuffers::FlatBufferBuilder& fbb) {
@@ -90,23 +92,34 @@ ModelSpec two_ring_depthwise() {
   return m;
 }
 
-// The ring's kernels take the requantization as an argument, so two ring layers that differ only in it share
-// one params struct, each with its own requantization array.
+// The ring's kernels take the requantization as an argument (the int8 ring's, layers without a bias at balanced) or
+// in the groups' words (with a bias at balanced the compact words, at speed the widened ones), so two ring layers
+// that differ only in it share one params struct, each with its own requantization.
 TEST(ParamsOwner, RingDepthwiseLayersShareOneParamsStructWhateverTheirRequantization) {
-  CompileOptions options;
-  options.target = parse_target("cortex-m4");
-  options.target.optimize_balanced = true;  // at speed the group words' kernel, whose params share too
-  const CompiledModel model = compile_model(build_model(two_ring_depthwise()), options);
-  ASSERT_EQ(model.calls.size(), 2u);
-  for (const KernelCall& call : model.calls) ASSERT_EQ(call.stem, "depthwise_conv_2d_s8_ring");
-  const Tensor& requant0 = model.graph.tensor(model.calls[0].args[3]);
-  const Tensor& requant1 = model.graph.tensor(model.calls[1].args[3]);
-  EXPECT_EQ(requant0.num_elements(), 16);
-  EXPECT_NE(requant0.data, requant1.data);
-  EXPECT_EQ(params_owner(model, 1), 0u);
-  const FileSet files = emit_library(model);
-  expect_one_params_struct_for_both_calls(files.at("model.c"));
-  EXPECT_EQ(count(files.at("weights.c"), "output_multiplier["), 0);  // the params' arrays NULL
+  struct Case {
+    bool balanced, biased;
+    const char* stem;
+    size_t requant_arg;  // the argument that holds the requantization
+    int64_t requant_elements;
+  };
+  for (const Case& c : {Case{true, false, "depthwise_conv_2d_s8_ring", 3, 16},
+                        Case{true, true, "depthwise_conv_2d_s8_ring_w8", 1, 2 * MICROAOT_DW_COMPACT_WORDS},
+                        Case{false, true, "depthwise_conv_2d_s8_ring_w16", 1, 2 * MICROAOT_DW_GROUP_WORDS}}) {
+    CompileOptions options;
+    options.target = parse_target("cortex-m4");
+    options.target.optimize_balanced = c.balanced;
+    const CompiledModel model = compile_model(build_model(two_ring_depthwise(c.biased)), options);
+    ASSERT_EQ(model.calls.size(), 2u);
+    for (const KernelCall& call : model.calls) ASSERT_EQ(call.stem, c.stem);
+    const Tensor& requant0 = model.graph.tensor(model.calls[0].args[c.requant_arg]);
+    const Tensor& requant1 = model.graph.tensor(model.calls[1].args[c.requant_arg]);
+    EXPECT_EQ(requant0.num_elements(), c.requant_elements) << c.stem;
+    EXPECT_NE(requant0.data, requant1.data) << c.stem;
+    EXPECT_EQ(params_owner(model, 1), 0u) << c.stem;
+    const FileSet files = emit_library(model);
+    expect_one_params_struct_for_both_calls(files.at("model.c"));
+    EXPECT_EQ(count(files.at("weights.c"), "output_multiplier["), 0) << c.stem;  // the params' arrays NULL
+  }
 }
 
 }  // namespace

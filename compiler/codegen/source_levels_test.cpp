@@ -124,32 +124,35 @@ TEST(SourceLevels, ASourceWhoseWorkIsPerCallIsBuiltForSizeInABusyLayer) {
   for (const char* executor : {"aot", "graph"}) {
     CompileOptions options;
     options.target = parse_target("cortex-m4");
-    options.target.optimize_balanced = true;  // at speed the group words' kernel (depthwise_conv_2d_s8_w16)
+    options.target.optimize_balanced = true;  // at speed the widened group words' (depthwise_conv_2d_s8_ring_w16)
     options.executor = executor;
     const CompiledModel model = compile_spec(ring_depthwise(), options);
-    ASSERT_EQ(model.calls.at(0).stem, "depthwise_conv_2d_s8_ring") << executor;
+    ASSERT_EQ(model.calls.at(0).stem, "depthwise_conv_2d_s8_ring_w8") << executor;
     const SourceLevels levels = source_levels(model);
-    EXPECT_EQ(levels.size.count("kernels/depthwise_conv_2d_s8_ring.c"), 1u) << executor;
-    EXPECT_EQ(levels.size.count("kernels/depthwise_conv_2d_s8_setup.c"), 1u) << executor;
+    EXPECT_EQ(levels.size.count("kernels/depthwise_conv_2d_s8_ring_w8.c"), 1u) << executor;
+    EXPECT_EQ(levels.size.count("kernels/depthwise_conv_2d_s8_compact.c"), 1u) << executor;
     EXPECT_EQ(levels.speed.count("kernels/depthwise_conv_2d_s8_ring_rows.c"), 1u) << executor;
   }
 }
 
 // A model whose depthwise layers the ring alone computes links none of the DSP kernel's other paths (the small-map
-// patch, the unrolled windows): at balanced through depthwise_conv_2d_s8_ring, at speed through
-// depthwise_conv_2d_s8_ring_w16 (the groups' words), with a palette asked for (--compress-weights) through
+// patch, the unrolled windows): at balanced through depthwise_conv_2d_s8_ring_w8 (the compact groups' words), at
+// speed through depthwise_conv_2d_s8_ring_w16 (the widened ones), with a palette asked for (--compress-weights) through
 // depthwise_conv_2d_s8_ring_palette; rows over one tile (13 pixels) take the full kernels, which link the unrolled
-// windows (the full palette kernel no patch).
+// windows and their own build of the patch (the full palette kernel none).
 TEST(SourceLevels, ARingOnlyModelLinksNoPatchOrUnrolledRows) {
   struct Setting {
     bool balanced, palette;
     const char* ring_stem;
     const char* full_stem;
+    const char* patch;
   };
-  for (const Setting& s : {Setting{true, false, "depthwise_conv_2d_s8_ring", "depthwise_conv_2d_s8"},
-                           Setting{false, false, "depthwise_conv_2d_s8_ring_w16", "depthwise_conv_2d_s8_w16"},
+  const char* const patch = "kernels/depthwise_conv_2d_s8_patch.c";
+  for (const Setting& s : {Setting{true, false, "depthwise_conv_2d_s8_ring_w8", "depthwise_conv_2d_s8_w8",
+                                   "kernels/depthwise_conv_2d_s8_patch_w8.c"},
+                           Setting{false, false, "depthwise_conv_2d_s8_ring_w16", "depthwise_conv_2d_s8_w16", patch},
                            Setting{true, true, "depthwise_conv_2d_s8_ring_palette",
-                                   "depthwise_conv_2d_s8_widened_palette"}}) {
+                                   "depthwise_conv_2d_s8_widened_palette", patch}}) {
     for (const int32_t width : {6, 13}) {
       CompileOptions options;
       options.target = parse_target("cortex-m4");
@@ -166,7 +169,9 @@ TEST(SourceLevels, ARingOnlyModelLinksNoPatchOrUnrolledRows) {
       EXPECT_EQ(files.count("kernels/depthwise_conv_2d_s8_ring_rows.c"), 1u) << stem;
       EXPECT_EQ(files.count("kernels/depthwise_conv_2d_s8_rows_3x3.c"), ring ? 0u : 1u) << stem;
       // The palette kernels never take the patch (a block per group, not the padded map).
-      EXPECT_EQ(files.count("kernels/depthwise_conv_2d_s8_patch.c"), ring || s.palette ? 0u : 1u) << stem;
+      EXPECT_EQ(files.count(s.patch), ring || s.palette ? 0u : 1u) << stem;
+      EXPECT_EQ(files.count(patch) + files.count("kernels/depthwise_conv_2d_s8_patch_w8.c"), ring || s.palette ? 0u : 1u)
+          << stem;  // one build of the patch, not both
     }
   }
 }

@@ -692,9 +692,10 @@ TEST(DepthwiseHandler, MultiplierDilationAndCall) {
   EXPECT_EQ(handler(g).macs(g, g.ops[0]), int64_t{10} * 10 * 6 * 9);
 }
 
-// On a DSP target at balanced a layer the kernel computes through its widened ring alone (KWS's: 3x3, stride 1,
-// depth a multiple of 4, rows within one tile) calls the ring's own kernel (at speed the groups' words:
-// DspSpeedTakesTheGroupWords); a stride-2 layer, a depth remainder and --optimize size keep the general kernel.
+// On a DSP target at balanced a layer without a bias the kernel computes through its widened ring alone (KWS's
+// geometry: 3x3, stride 1, depth a multiple of 4, rows within one tile) calls the ring's own kernel (with a bias, and
+// at speed, the groups' words: DspTakesTheGroupWords); a stride-2 layer, a depth remainder and --optimize size keep
+// the general kernel.
 Spec ring_spec() {
   Spec s = depthwise_spec();
   s.input = {1, 9, 5, 8};  // 9 rows: above the small-map patch's 8 padded rows, which the full kernel takes
@@ -712,7 +713,8 @@ Target balanced_target(const std::string& cpu) {
 }
 
 TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
-  const Spec s = ring_spec();
+  Spec s = ring_spec();
+  s.bias = false;
   const Target m4 = balanced_target("cortex-m4");
   Graph ring = build(s);
   EXPECT_EQ(lower_in_place_for_test(ring, m4).info().function(), "microaot_depthwise_conv_2d_s8_ring");
@@ -747,62 +749,108 @@ TEST(DepthwiseHandler, DspRingLayersCallTheRingKernel) {
   EXPECT_EQ(lower_in_place_for_test(six, m4).info().function(), "microaot_depthwise_conv_2d_s8");
 }
 
-// At speed every 3x3 layer of whole groups of 4 channels within the DSP bounds (ring, patch or unrolled windows;
-// stride 1 or 2) calls depthwise_conv_2d_s8_w16 (the ring's layers depthwise_conv_2d_s8_ring_w16) over one constant of the groups' words, the words
-// microaot_dw_group_words gives from the filter, bias and requantization, in the place of the filter and bias, the
-// params without per-channel arrays; a depth remainder keeps the full kernel.
-TEST(DepthwiseHandler, DspSpeedTakesTheGroupWords) {
-  const Target m4 = parse_target("cortex-m4");
-  Target size = m4;
-  size.optimize_size = true;
-  for (const int stride : {1, 2}) {
-    Spec s = ring_spec();
-    if (stride == 2) {
-      s.output = {1, 5, 3, 8};
-      s.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};
-    }
-    Graph g = build(s);
-    const KernelCall call = lower_in_place_for_test(g, m4);
-    // The ring's layer (stride 1, a row in one tile) its own source, as at balanced (DspRingLayersCallTheRingKernel).
-    const std::string stem = stride == 1 ? "depthwise_conv_2d_s8_ring_w16" : "depthwise_conv_2d_s8_w16";
-    EXPECT_EQ(call.info().function(), "microaot_" + stem);
-    EXPECT_NE(call.source.find("/" + stem + ".c"), std::string::npos) << call.source;
-    ASSERT_EQ(call.args.size(), 3u);
-    EXPECT_TRUE(param_arrays(call).empty());
-    EXPECT_NE(call.specialisation.find("computed at compile time: 148 bytes a group"), std::string::npos)
-        << call.specialisation;
+// On a DSP cpu every 3x3 layer of whole groups of 4 channels within the DSP bounds (ring, patch or unrolled windows;
+// stride 1 or 2) calls the groups' words' kernel over one constant of the words in the place of the filter and
+// bias, the params without per-channel arrays: at speed depthwise_conv_2d_s8_w16 (the ring's layers _ring_w16)
+// over microaot_dw_group_words's words, at balanced _w8 (_ring_w8) over microaot_dw_compact_words's, 84 bytes a
+// group as the int8 filter, bias, multipliers and shifts they replace. A depth remainder keeps the full kernel; so
+// does a layer without a bias at balanced (the compact words would be larger than its int8 form).
+// A layer's int8 form as --optimize size lowers it: the params with their per-channel arrays, the filter and the
+// bias, from which the groups' words are computed.
+struct Int8Depthwise {
+  microaot_depthwise_conv_2d_params_q params;
+  std::vector<int8_t> filter;
+  std::vector<int32_t> bias, multipliers, shifts;
+
+  explicit Int8Depthwise(const Spec& s) {
+    Target size = parse_target("cortex-m4");
+    size.optimize_size = true;
     Graph plain = build(s);
-    const KernelCall full = lower_in_place_for_test(plain, size);  // the params' arrays, the filter and the bias
+    const KernelCall full = lower_in_place_for_test(plain, size);
     const std::vector<int64_t> m64 = array(full, "output_multiplier"), s64 = array(full, "output_shift");
-    const std::vector<int32_t> multipliers(m64.begin(), m64.end()), shifts(s64.begin(), s64.end());
-    const std::vector<int32_t> bias = constant_values<int32_t>(plain.tensor(full.args[2]));
-    const std::vector<int8_t> filter = constant_values<int8_t>(plain.tensor(full.args[1]));
-    microaot_depthwise_conv_2d_params_q p = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, full.params);
-    const microaot_depthwise_channels ch = {bias.data(), multipliers.data(), shifts.data()};
-    std::vector<int32_t> expected(2 * MICROAOT_DW_GROUP_WORDS);
-    for (int32_t c = 0; c < 8; c += 4) microaot_dw_group_words(&p, filter.data(), &ch, c, &expected[c / 4 * 37]);
-    EXPECT_EQ(constant_values<int32_t>(g.tensor(call.args[1])), expected);
-    EXPECT_EQ(expected[MICROAOT_DW_GROUP_WEIGHTS] & 0xffff, 2 * filter[0] & 0xffff);  // the lanes doubled
+    multipliers.assign(m64.begin(), m64.end());
+    shifts.assign(s64.begin(), s64.end());
+    bias = constant_values<int32_t>(plain.tensor(full.args[2]));
+    filter = constant_values<int8_t>(plain.tensor(full.args[1]));
+    params = MICROAOT_PARAMS_STRUCT(depthwise_conv_2d_params_q, full.params);
   }
+
+  // Each group's `n` words by `write`.
+  std::vector<int32_t> words(void (*write)(const microaot_depthwise_conv_2d_params_q*, const int8_t*,
+                                           const microaot_depthwise_channels*, int32_t, int32_t*),
+                             int32_t n) const {
+    const microaot_depthwise_channels ch = {bias.data(), multipliers.data(), shifts.data()};
+    std::vector<int32_t> out(static_cast<size_t>(params.output_depth / 4 * n));
+    for (int32_t c = 0; c < params.output_depth; c += 4) write(&params, filter.data(), &ch, c, &out[c / 4 * n]);
+    return out;
+  }
+};
+
+TEST(DepthwiseHandler, DspTakesTheGroupWords) {
+  const Target m4 = parse_target("cortex-m4");
+  struct Level {
+    Target target;
+    const char* suffix;
+    int32_t words;
+    void (*write)(const microaot_depthwise_conv_2d_params_q*, const int8_t*, const microaot_depthwise_channels*,
+                  int32_t, int32_t*);
+  };
+  const Level levels[] = {{m4, "w16", MICROAOT_DW_GROUP_WORDS, microaot_dw_group_words},
+                          {balanced_target("cortex-m4"), "w8", MICROAOT_DW_COMPACT_WORDS, microaot_dw_compact_words}};
+  for (const Level& level : levels) {
+    for (const int stride : {1, 2}) {
+      Spec s = ring_spec();
+      if (stride == 2) {
+        s.output = {1, 5, 3, 8};
+        s.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};
+      }
+      Graph g = build(s);
+      const KernelCall call = lower_in_place_for_test(g, level.target);
+      // The ring's layer (stride 1, a row in one tile) its own source (as DspRingLayersCallTheRingKernel).
+      const std::string stem = std::string(stride == 1 ? "depthwise_conv_2d_s8_ring_" : "depthwise_conv_2d_s8_") +
+                               level.suffix;
+      EXPECT_EQ(call.info().function(), "microaot_" + stem);
+      EXPECT_NE(call.source.find("/" + stem + ".c"), std::string::npos) << call.source;
+      ASSERT_EQ(call.args.size(), 3u);
+      EXPECT_TRUE(param_arrays(call).empty());
+      EXPECT_NE(call.specialisation.find("compile time: " + std::to_string(4 * level.words) + " bytes a group"),
+                std::string::npos)
+          << call.specialisation;
+      EXPECT_EQ(constant_values<int32_t>(g.tensor(call.args[1])), Int8Depthwise(s).words(level.write, level.words));
+    }
+  }
+  const Int8Depthwise int8(ring_spec());
+  const std::vector<int32_t> words = int8.words(microaot_dw_group_words, MICROAOT_DW_GROUP_WORDS);
+  const std::vector<int32_t> compact = int8.words(microaot_dw_compact_words, MICROAOT_DW_COMPACT_WORDS);
+  EXPECT_EQ(words[MICROAOT_DW_GROUP_WEIGHTS] & 0xffff, 2 * int8.filter[0] & 0xffff);     // the lanes doubled
+  EXPECT_EQ(static_cast<int8_t>(compact[MICROAOT_DW_COMPACT_TAPS] >> 8), int8.filter[1]);  // the taps as they are
+  EXPECT_EQ(compact[MICROAOT_DW_COMPACT_STEP + 1], -int8.shifts[0]);
+  EXPECT_EQ(compact[MICROAOT_DW_COMPACT_BIAS + 3], 2 * int8.bias[3]);
   Spec remainder = ring_spec();
   remainder.input = {1, 9, 5, 6}, remainder.filter = {1, 3, 3, 6}, remainder.output = {1, 9, 5, 6};
   remainder.filter_scales = std::vector<float>(6, 0.01f);
   Graph six = build(remainder);
   EXPECT_EQ(lower_in_place_for_test(six, m4).info().function(), "microaot_depthwise_conv_2d_s8");
+  Spec unbiased = ring_spec();
+  unbiased.bias = false;
+  unbiased.output = {1, 5, 3, 8};  // stride 2: not the ring's own kernel
+  unbiased.options = DepthwiseConv2DOptions{Padding::kSame, 2, 2, 1, 1, 1, Activation::kRelu};
+  Graph no_bias = build(unbiased);
+  EXPECT_EQ(lower_in_place_for_test(no_bias, balanced_target("cortex-m4")).stem, "depthwise_conv_2d_s8");
 }
 
 // A palette asked for on a DSP cpu (--compress-weights): a 3x3 layer of whole groups of 4 channels takes the DSP
 // depthwise palette kernel, stride 1 or 2 (the ring's rows or the unrolled ones), with a scratch of its block: a
 // ring layer (rows in one tile) its ring-only build, which links no unrolled windows, rows of 13 or stride 2 the
 // full one; a depth remainder keeps the portable palette kernel and says why; balanced's default keeps the int8
-// weights (the ring).
+// weights (the ring over the compact group words).
 TEST(DepthwiseHandler, DspPaletteKernelWhereAPaletteIsAskedFor) {
   Target balanced = parse_target("cortex-m4");
   balanced.optimize_balanced = true;
   balanced.compress_bits = default_compress_bits(balanced);
   balanced.compress_fast_only = default_compress_fast_only(balanced);
   Graph by_default = build(ring_spec());
-  EXPECT_EQ(lower_in_place_for_test(by_default, balanced).stem, "depthwise_conv_2d_s8_ring");
+  EXPECT_EQ(lower_in_place_for_test(by_default, balanced).stem, "depthwise_conv_2d_s8_ring_w8");
   Target asked = balanced;
   asked.compress_fast_only = false;
   Graph g = build(ring_spec());
@@ -831,17 +879,18 @@ TEST(DepthwiseHandler, DspPaletteKernelWhereAPaletteIsAskedFor) {
   EXPECT_NE(portable.specialisation.find("whole groups of 4 channels"), std::string::npos) << portable.specialisation;
 }
 
-// The ring's kernel refuses a requantization outside its bounds (the runtime's microaot_dsp_depthwise_fits), so a
-// ring layer whose constants cross one keeps the full kernel, and its specialisation line says why.
+// The ring's kernels (over the compact words, which the compiler checks, as the int8 one, which the runtime checks:
+// microaot_dsp_depthwise_fits) take a requantization within its bounds only, so a ring layer whose constants
+// cross one keeps the full kernel, and its specialisation line says why.
 TEST(DepthwiseHandler, DspRingOnlyForARequantizationWithinItsBounds) {
   const Target m4 = balanced_target("cortex-m4");
   Graph fits = build(ring_spec());
-  EXPECT_EQ(lower_in_place_for_test(fits, m4).stem, "depthwise_conv_2d_s8_ring");
+  EXPECT_EQ(lower_in_place_for_test(fits, m4).stem, "depthwise_conv_2d_s8_ring_w8");
   Graph edge_bias = build(ring_spec());
   std::vector<uint8_t>& bias = edge_bias.tensor(edge_bias.ops[0].inputs[2]).data;
   const int32_t largest = 1 << 29, beyond = largest + 1;
   std::memcpy(bias.data() + 4, &largest, sizeof largest);
-  EXPECT_EQ(lower_in_place_for_test(edge_bias, m4).stem, "depthwise_conv_2d_s8_ring");
+  EXPECT_EQ(lower_in_place_for_test(edge_bias, m4).stem, "depthwise_conv_2d_s8_ring_w8");
   Graph large_bias = build(ring_spec());
   std::memcpy(large_bias.tensor(large_bias.ops[0].inputs[2]).data.data() + 4, &beyond, sizeof beyond);
   const KernelCall refused = lower_in_place_for_test(large_bias, m4);

@@ -111,32 +111,50 @@ void use_ring_kernel(const Graph& graph, KernelCall& call) {
   call.stem = "depthwise_conv_2d_s8_ring";
 }
 
-// --optimize speed: the channel groups' constants (bias and 3x3 weights widened and doubled, output steps, clamp;
-// microaot/internal/depthwise_group_words.h) computed here into one derived constant, in the place of the filter,
-// bias and per-channel requantization, which the DSP kernel would compute per group and call (per group and row
-// where an in-place output goes row by row): depthwise_conv_2d_s8_w16. 148 bytes a group against the int8
-// form's 84 (filter, bias, multipliers, shifts), so balanced keeps the int8 form. A layer the ring alone computes
-// (`ring_only`) calls depthwise_conv_2d_s8_ring_w16 over the same words.
+// The channel groups' constants computed here into one derived constant (microaot/internal/depthwise_group_words.h),
+// in the place of the filter, bias and per-channel requantization, which the DSP kernel would compute per group and
+// call (per group and row where an in-place output goes row by row), after a run-time test of the bounds the compiler
+// proves here. Two forms:
+// - widened (--optimize speed, depthwise_conv_2d_s8_w16): bias and 3x3 weights widened and doubled, output steps,
+//   clamp: 148 bytes a group of 4 channels, nothing left to compute;
+// - compact (the other levels, depthwise_conv_2d_s8_w8): bias doubled, multipliers and exponents, int8 taps: 84
+//   bytes a group, the int8 form's filter, bias, multipliers and shifts, the weights widened per call.
+// A layer the ring alone computes (`ring_only`) calls the form's ring-only kernel over the same words.
+struct GroupWordsForm {
+  int32_t words;  // a group's
+  void (*write)(const microaot_depthwise_conv_2d_params_q*, const int8_t*, const microaot_depthwise_channels*,
+                int32_t, int32_t*);
+  const char* stem;
+  const char* ring_stem;
+  const char* why;
+};
+
+const GroupWordsForm kWidenedGroupWords = {MICROAOT_DW_GROUP_WORDS, microaot_dw_group_words, "depthwise_conv_2d_s8_w16",
+                                           "depthwise_conv_2d_s8_ring_w16",
+                                           "weights widened and doubled, output steps) computed at compile time: "};
+const GroupWordsForm kCompactGroupWords = {MICROAOT_DW_COMPACT_WORDS, microaot_dw_compact_words,
+                                           "depthwise_conv_2d_s8_w8", "depthwise_conv_2d_s8_ring_w8",
+                                           "int8 taps, multipliers and exponents) checked at compile time: "};
+
 void use_group_words(const Graph& graph, KernelCall& call, const microaot_depthwise_conv_2d_params_q& params,
-                     const DepthwiseRequantization& r, bool ring_only) {
+                     const DepthwiseRequantization& r, bool ring_only, const GroupWordsForm& form) {
   const Tensor& filter = graph.tensor(call.args[kConvFilter]);
   const std::vector<int8_t> weights = constant_values<int8_t>(filter);
   const std::vector<int32_t> bias(r.bias.begin(), r.bias.end()), multipliers(r.multipliers.begin(), r.multipliers.end()),
       shifts(r.shifts.begin(), r.shifts.end());
   const microaot_depthwise_channels ch = {bias.empty() ? nullptr : bias.data(), multipliers.data(), shifts.data()};
-  std::vector<int32_t> words(static_cast<size_t>(params.output_depth / 4) * MICROAOT_DW_GROUP_WORDS);
+  std::vector<int32_t> words(static_cast<size_t>(params.output_depth / 4) * form.words);
   for (int32_t c = 0; c < params.output_depth; c += 4) {
-    microaot_dw_group_words(&params, weights.data(), &ch, c, words.data() + (c / 4) * MICROAOT_DW_GROUP_WORDS);
+    form.write(&params, weights.data(), &ch, c, words.data() + (c / 4) * form.words);
   }
   for (const char* field : {"output_multiplier", "output_shift"}) call.params.replace_ints(field, {});
   call.derived.push_back(int32_constant(filter.name + "_groups", words));
   call.args.erase(call.args.begin() + kConvFilter, call.args.begin() + kConvBias + 1);
   call.args.insert(call.args.begin() + kConvFilter, derived_arg(static_cast<int>(call.derived.size()) - 1));
   // A ring-only layer's own source, as depthwise_conv_2d_s8_ring's: no patch or unrolled windows linked.
-  call.stem = ring_only ? "depthwise_conv_2d_s8_ring_w16" : "depthwise_conv_2d_s8_w16";
-  call.specialisation += "; each channel group's constants (weights widened and doubled, output steps) computed at "
-                         "compile time: " + std::to_string(MICROAOT_DW_GROUP_WORDS * 4) + " bytes a group of 4 "
-                         "channels (--optimize speed)";
+  call.stem = ring_only ? form.ring_stem : form.stem;
+  call.specialisation += std::string("; each channel group's constants (") + form.why + std::to_string(form.words * 4) +
+                         " bytes a group of 4 channels";
 }
 
 KernelCall lower(const Graph& graph, const Op& op) {
@@ -197,8 +215,11 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   }
   call.specialisation = depthwise_dsp_path(g, options.depth_multiplier, fits);
   const bool ring_only = fits && depthwise_dsp_ring_only(g, options.depth_multiplier);
-  if (fits && target.packed_int16_weights() && microaot_fit_depthwise_widened_palette(&params)) {
-    use_group_words(graph, call, params, requantization, ring_only);
+  // The compact words replace a bias too: without one they would take 16 bytes a group more than the int8 form.
+  if (fits && microaot_fit_depthwise_widened_palette(&params) && target.packed_int16_weights()) {
+    use_group_words(graph, call, params, requantization, ring_only, kWidenedGroupWords);
+  } else if (fits && microaot_fit_depthwise_widened_palette(&params) && t.bias != kNoTensor) {
+    use_group_words(graph, call, params, requantization, ring_only, kCompactGroupWords);
   } else if (ring_only) {
     use_ring_kernel(graph, call);
   }

@@ -57,6 +57,16 @@ microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_w16(const microaot_depthw
 microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                                    const int8_t* input, const int32_t* groups,
                                                                    int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_w8(const microaot_depthwise_conv_2d_params_q* params,
+                                                     const int8_t* input, const int32_t* groups, int8_t* output);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_w8_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                             const int8_t* input, const int32_t* groups,
+                                                             int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_w8(const microaot_depthwise_conv_2d_params_q* params,
+                                                          const int8_t* input, const int32_t* groups, int8_t* output);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_w8_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                                  const int8_t* input, const int32_t* groups,
+                                                                  int8_t* output, void* scratch);
 void microaot_dsp_add_s8(const microaot_add_params_q* params, const int8_t* input1, const int8_t* input2,
                          int8_t* output);
 void microaot_dsp_mul_s8(const microaot_mul_params_q* params, const int8_t* input1, const int8_t* input2,
@@ -371,35 +381,40 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnStride2SameEdgesBeyondThePatch) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
-// depthwise_conv_2d_s8_w16 and _ring_w16 (the groups' constants from the compiler's words), DSP and portable
-// builds: the status must be OK (checked here), the bytes the caller's.
+// depthwise_conv_2d_s8_w16 and _ring_w16 (the groups' constants from the compiler's words; `compact`: _w8 and
+// _ring_w8 over the compact words), DSP and portable builds: the status must be OK (checked here), the bytes the
+// caller's.
 using DwWords = microaot_status (*)(const microaot_depthwise_conv_2d_params_q*, const int8_t*, const int32_t*, int8_t*);
 using DwWordsOverlap = microaot_status (*)(const microaot_depthwise_conv_2d_params_q*, const int8_t*, const int32_t*,
                                            int8_t*, void*);
-template <DwWords kernel>
+template <DwWords kernel, bool compact = false>
 void words_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
                   const int32_t* bias, int8_t* output) {
-  const DwGroupWords w(*p, filter, bias);
+  const DwGroupWords w(*p, filter, bias, compact);
   EXPECT_EQ(kernel(&w.params, input, w.words.data(), output), MICROAOT_STATUS_OK);
 }
-template <DwWordsOverlap kernel>
+template <DwWordsOverlap kernel, bool compact = false>
 void words_overlap_taking(const microaot_depthwise_conv_2d_params_q* p, const int8_t* input, const int8_t* filter,
                           const int32_t* bias, int8_t* output, void* scratch) {
-  const DwGroupWords w(*p, filter, bias);
+  const DwGroupWords w(*p, filter, bias, compact);
   EXPECT_EQ(kernel(&w.params, input, w.words.data(), output, scratch), MICROAOT_STATUS_OK);
 }
 
-// The layers depthwise_conv_2d_s8_w16 takes (3x3, depth multiplier 1, whole groups of 4) on each of the DSP
+// The layers depthwise_conv_2d_s8_w16 and _w8 take (3x3, depth multiplier 1, whole groups of 4) on each of the DSP
 // kernel's paths: the small-map patch (VWW's 6x6 to 3x3 at stride 2, its 3x3 and 6x6 maps), the ring (KWS's
 // layer, rows over one tile), the unrolled windows at stride 2 (VWW's 24x24 to 12x12, "same" below and right),
-// two batches, and random 3x3 layers; DSP and portable builds against the portable kernel.
+// two batches, and random 3x3 layers; DSP and portable builds of both forms against the portable kernel.
 TEST(DspDepthwiseConv2dS8W16, MatchesPortableOnEveryPath) {
-  const ConvKernels<microaot_depthwise_conv_2d_params_q> dsp{
-      microaot_depthwise_conv_2d_s8, words_taking<microaot_dsp_depthwise_conv_2d_s8_w16>,
-      words_overlap_taking<microaot_dsp_depthwise_conv_2d_s8_w16_overlap>};
-  const ConvKernels<microaot_depthwise_conv_2d_params_q> portable{
-      microaot_depthwise_conv_2d_s8, words_taking<microaot_depthwise_conv_2d_s8_w16>,
-      words_overlap_taking<microaot_depthwise_conv_2d_s8_w16_overlap>};
+  using Kernels = ConvKernels<microaot_depthwise_conv_2d_params_q>;
+  const Kernels dsp{microaot_depthwise_conv_2d_s8, words_taking<microaot_dsp_depthwise_conv_2d_s8_w16>,
+                    words_overlap_taking<microaot_dsp_depthwise_conv_2d_s8_w16_overlap>};
+  const Kernels portable{microaot_depthwise_conv_2d_s8, words_taking<microaot_depthwise_conv_2d_s8_w16>,
+                         words_overlap_taking<microaot_depthwise_conv_2d_s8_w16_overlap>};
+  const Kernels dsp_w8{microaot_depthwise_conv_2d_s8, words_taking<microaot_dsp_depthwise_conv_2d_s8_w8, true>,
+                       words_overlap_taking<microaot_dsp_depthwise_conv_2d_s8_w8_overlap, true>};
+  const Kernels portable_w8{microaot_depthwise_conv_2d_s8, words_taking<microaot_depthwise_conv_2d_s8_w8, true>,
+                            words_overlap_taking<microaot_depthwise_conv_2d_s8_w8_overlap, true>};
+  const Kernels* const forms[] = {&dsp, &portable, &dsp_w8, &portable_w8};
   const Geometry shapes[] = {
       {1, 6, 6, 16, 3, 3, 3, 3, 16, 2, 2, 1, 1, 0, 0},       // VWW step 23: the patch at stride 2
       {1, 3, 3, 16, 3, 3, 3, 3, 16, 1, 1, 1, 1, 1, 1},       // VWW step 25
@@ -413,22 +428,22 @@ TEST(DspDepthwiseConv2dS8W16, MatchesPortableOnEveryPath) {
   Counts counts;
   int i = 0;
   for (const Geometry& g : shapes) {
-    expect_same_depthwise_sized(g, rng, ++i, counts, dsp);
-    expect_same_depthwise_sized(g, rng, i, counts, portable);
+    ++i;
+    for (const Kernels* kernels : forms) expect_same_depthwise_sized(g, rng, i, counts, *kernels);
     ASSERT_FALSE(HasFailure()) << "shape " << i;
   }
-  for (int k = 0; k < 60; ++k) {
+  for (int k = 0; k < 80; ++k) {
     Geometry g = random_geometry(rng, 3, true);
     g.in_c = g.out_c = 4 * draw(rng, 1, 4);
-    expect_same_depthwise_3x3(g, rng, ++i, counts, k % 2 == 0 ? dsp : portable);
+    expect_same_depthwise_3x3(g, rng, ++i, counts, *forms[k % 4]);
     ASSERT_FALSE(HasFailure()) << "case " << i;
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
 // Outside its layers (a depth not a multiple of 4, a 5x5 or dilated filter, depth multiplier 2) both builds
-// refuse, and a NULL words array, with the output unwritten; so does depthwise_conv_2d_s8_ring_w16's DSP build,
-// and outside the ring (stride 2) too.
+// refuse, and a NULL words array, with the output unwritten; so do the compact form's (_w8) and the ring-alone
+// builds' (_ring_w16, _ring_w8) DSP builds, and outside the ring (stride 2) too.
 TEST(DspDepthwiseConv2dS8W16, RefusesOtherLayersWithoutWriting) {
   microaot_depthwise_conv_2d_params_q p{};
   set_conv_window(p, Geometry{1, 5, 5, 8, 3, 3, 5, 5, 8, 1, 1, 1, 1, 1, 1});
@@ -453,6 +468,14 @@ TEST(DspDepthwiseConv2dS8W16, RefusesOtherLayersWithoutWriting) {
               MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
     EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16(&q, input.data(), words.data(), out.data()),
               MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w8(&q, input.data(), words.data(), out.data()),
+              MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(microaot_depthwise_conv_2d_s8_w8(&q, input.data(), words.data(), out.data()),
+              MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w8_overlap(&q, input.data(), words.data(), out.data(), scratch.data()),
+              MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+    EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w8(&q, input.data(), words.data(), out.data()),
+              MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
   }
   Dw strided = p;
   strided.stride_width = strided.stride_height = 2;
@@ -461,8 +484,12 @@ TEST(DspDepthwiseConv2dS8W16, RefusesOtherLayersWithoutWriting) {
   EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16_overlap(&strided, input.data(), words.data(), out.data(),
                                                                scratch.data()),
             MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w8(&strided, input.data(), words.data(), out.data()),
+            MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
   EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_ring_w16(&p, input.data(), nullptr, out.data()),
             MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w8(&p, input.data(), nullptr, out.data()), MICROAOT_STATUS_NULL_POINTER);
+  EXPECT_EQ(microaot_depthwise_conv_2d_s8_w8(&p, input.data(), nullptr, out.data()), MICROAOT_STATUS_NULL_POINTER);
   EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w16(&p, input.data(), nullptr, out.data()), MICROAOT_STATUS_NULL_POINTER);
   EXPECT_EQ(microaot_depthwise_conv_2d_s8_w16(&p, input.data(), nullptr, out.data()), MICROAOT_STATUS_NULL_POINTER);
   EXPECT_EQ(out, std::vector<int8_t>(200, 7));
@@ -471,7 +498,8 @@ TEST(DspDepthwiseConv2dS8W16, RefusesOtherLayersWithoutWriting) {
 // The ring's own kernel (depthwise_conv_2d_s8_ring) on the layers it takes: depth a multiple of 4, stride 1,
 // rows of 3 to 12 pixels (KWS's, the ones the compiler gives it) and wider (several tiles; the overlap variant
 // then goes row by row through the scratch row).
-// The same layers through depthwise_conv_2d_s8_ring_w16 (the ring over the groups' words), DSP and portable builds.
+// The same layers through depthwise_conv_2d_s8_ring_w16 and _ring_w8 (the ring over the groups' words, widened or
+// compact), DSP and portable builds.
 TEST(DspDepthwiseConv2dS8Ring, MatchesPortableOnRingLayers) {
   using Kernels = ConvKernels<microaot_depthwise_conv_2d_params_q>;
   const Kernels ring{microaot_depthwise_conv_2d_s8, ring_taking, ring_overlap_taking};
@@ -479,7 +507,12 @@ TEST(DspDepthwiseConv2dS8Ring, MatchesPortableOnRingLayers) {
                          words_overlap_taking<microaot_dsp_depthwise_conv_2d_s8_ring_w16_overlap>};
   const Kernels ring_w16_portable{microaot_depthwise_conv_2d_s8, words_taking<microaot_depthwise_conv_2d_s8_ring_w16>,
                                   words_overlap_taking<microaot_depthwise_conv_2d_s8_ring_w16_overlap>};
-  for (const Kernels* kernels : {&ring, &ring_w16, &ring_w16_portable}) {
+  const Kernels ring_w8{microaot_depthwise_conv_2d_s8, words_taking<microaot_dsp_depthwise_conv_2d_s8_ring_w8, true>,
+                        words_overlap_taking<microaot_dsp_depthwise_conv_2d_s8_ring_w8_overlap, true>};
+  const Kernels ring_w8_portable{microaot_depthwise_conv_2d_s8,
+                                 words_taking<microaot_depthwise_conv_2d_s8_ring_w8, true>,
+                                 words_overlap_taking<microaot_depthwise_conv_2d_s8_ring_w8_overlap, true>};
+  for (const Kernels* kernels : {&ring, &ring_w16, &ring_w16_portable, &ring_w8, &ring_w8_portable}) {
     std::mt19937 rng(37);
     Counts counts;
     int i = 0;

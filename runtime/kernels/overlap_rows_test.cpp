@@ -33,6 +33,9 @@ microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_de
 microaot_status microaot_dsp_depthwise_conv_2d_s8_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                               const int8_t* input, const int32_t* groups,
                                                               int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_w8_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                             const int8_t* input, const int32_t* groups,
+                                                             int8_t* output, void* scratch);
 }
 
 namespace {
@@ -255,7 +258,7 @@ TEST(OverlapRows, DspDepthwiseConvS8RingOnOddHeights) {
     }
   }
 }
-// depthwise_conv_2d_s8_w16's overlap kernel (DSP and portable builds) in place on each DSP path: the patch
+// depthwise_conv_2d_s8_w16's and _w8's overlap kernels (DSP and portable builds) in place on each DSP path: the patch
 // (VWW's 6x6 to 3x3 at stride 2, its 3x3 map), the ring, the unrolled windows at stride 2 and over rows wider
 // than a tile; the shifts include outputs a whole number of pixels from the input and others (row by row).
 TEST(OverlapRows, DspDepthwiseConvS8W16) {
@@ -287,6 +290,17 @@ TEST(OverlapRows, DspDepthwiseConvS8W16) {
     };
     check_overlap<int8_t>(g, input, portable, dsp, &unsafe_above);
     check_overlap<int8_t>(g, input, portable, own, &unsafe_above);
+    const DwGroupWords compact(p, filter.data(), bias.data(), true);
+    const auto dsp_w8 = [&](const int8_t* in, int8_t* out, void* s) {
+      EXPECT_EQ(microaot_dsp_depthwise_conv_2d_s8_w8_overlap(&compact.params, in, compact.words.data(), out, s),
+                MICROAOT_STATUS_OK);
+    };
+    const auto own_w8 = [&](const int8_t* in, int8_t* out, void* s) {
+      EXPECT_EQ(microaot_depthwise_conv_2d_s8_w8_overlap(&compact.params, in, compact.words.data(), out, s),
+                MICROAOT_STATUS_OK);
+    };
+    check_overlap<int8_t>(g, input, portable, dsp_w8, &unsafe_above);
+    check_overlap<int8_t>(g, input, portable, own_w8, &unsafe_above);
   }
   EXPECT_GT(unsafe_above, 0);
 }

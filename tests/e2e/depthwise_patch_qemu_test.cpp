@@ -128,10 +128,11 @@ void expect_patch_bit_exact(const std::string& optimize) {
   ASSERT_EQ(r["per_op"].size(), kLayers.size());
   for (const json& row : r["per_op"]) {
     const size_t op = row["op_index"].get<size_t>();
-    // At speed whole groups of 4 channels take the groups' words (the patch's _pre rows), else the full kernel.
-    const std::string kernel = optimize == "speed" && kLayers.at(op).c % 4 == 0
-                                   ? "microaot_depthwise_conv_2d_s8_w16"
-                                   : "microaot_depthwise_conv_2d_s8";
+    // Whole groups of 4 channels take the groups' words (at speed the widened ones, the patch's _pre rows; at
+    // balanced the compact ones), else the full kernel.
+    const std::string kernel = kLayers.at(op).c % 4 != 0 ? "microaot_depthwise_conv_2d_s8"
+                               : optimize == "speed"     ? "microaot_depthwise_conv_2d_s8_w16"
+                                                         : "microaot_depthwise_conv_2d_s8_w8";
     EXPECT_EQ(row["kernel"], kernel) << optimize << " op " << op;
     std::cout << optimize << " op " << op << ": " << row["kernel"].get<std::string>() << ", "
               << row["instructions"] << " instructions\n";

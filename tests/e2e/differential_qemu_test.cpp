@@ -42,11 +42,14 @@ TEST(DifferentialHarnessM4, FaithfulPassesAndWrongIsCaught) {
 // The two cpus of the cases, each under its own setting: the M4 with --optimize speed (the packed kernels over
 // int16 weights, their _w16 stems), the M7 with balanced (the same DSP kernels, the packed ones over the raw
 // form of int8 weights, their _raw stems; docs/packed-raw-form.md), so that both weight forms run on the
-// instructions without more cases (the int8 words' loops run in the LSTM and SVDF cases, on the M7 too).
+// instructions without more cases (the int8 words' loops run in the LSTM and SVDF cases, on the M7 too). Besides
+// its packed twin each setting alone picks the stems of `only_forms` (the depthwise groups' compact words, _w8, at
+// balanced: cases of their own there, never on the other cpu).
 struct Cpu {
   const char *target, *optimize, *packed_suffix;
+  std::vector<std::string> only_forms;
 };
-const Cpu kCpus[] = {{"cortex-m4", "speed", "_w16"}, {"cortex-m7", "balanced", "_raw"}};
+const Cpu kCpus[] = {{"cortex-m4", "speed", "_w16", {"_w16"}}, {"cortex-m7", "balanced", "_raw", {"_raw", "_w8"}}};
 
 bool is_specialisation(const std::string& stem);
 
@@ -61,9 +64,11 @@ std::string flavoured(const std::string& stem, const Cpu& cpu) {
 // Whether `stem` is a weight form that only another cpu's setting picks (a _w16 stem at balanced).
 bool other_setting_only(const std::string& stem, const Cpu& cpu) {
   for (const Cpu& other : kCpus) {
-    const std::string suffix = other.packed_suffix;
-    const bool ends = stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
-    if (&other != &cpu && ends) return true;
+    for (const std::string& suffix : other.only_forms) {
+      const bool ends =
+          stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
+      if (&other != &cpu && ends) return true;
+    }
   }
   return false;
 }

@@ -18,8 +18,9 @@ static int dww_takes(const dw_params* p) { return microaot_fit_depthwise_ring(p)
  * depthwise_conv_2d_s8_ring); otherwise row by row through the scratch row. */
 static int dww_in_place(const dw_params* p) { return MICROAOT_DEPTHWISE_RING_TILE_WIDTH >= p->output_width; }
 
-static void dww_rows(const dw_params* p, const dw_group* groups, const int8_t* input, int8_t* output,
+static void dww_rows(const dw_params* p, const int32_t* words, const int8_t* input, int8_t* output,
                      size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* row) {
+  const dw_group* groups = (const dw_group*)(const void*)words;
   (void)row; /* the ring widens a group's inputs itself */
   microaot_dsp_depthwise_rows_ringed_pre(p, input, groups, output, row_stride, row_begin, row_end, p->output_depth);
 }

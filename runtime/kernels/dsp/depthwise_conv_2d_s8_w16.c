@@ -33,8 +33,9 @@ static int dww_in_place(const dw_params* p) {
  * `row` (the overlap variant, output and input a whole number of pixels apart, so that the groups may go
  * outermost) the unrolled windows build each group's part of a row there first, and the ring takes the layer
  * only when a row is one tile (both widen a group's inputs before they write its outputs). */
-static void dww_rows(const dw_params* p, const dw_group* groups, const int8_t* input, int8_t* output,
+static void dww_rows(const dw_params* p, const int32_t* words, const int8_t* input, int8_t* output,
                      size_t row_stride, int32_t row_begin, int32_t row_end, int8_t* row) {
+  const dw_group* groups = (const dw_group*)(const void*)words;
   int32_t c;
   if (microaot_fit_depthwise_patched(p)) {
     microaot_dsp_depthwise_rows_patched_pre(p, input, groups, output, row_stride, row_begin, row_end, p->output_depth);

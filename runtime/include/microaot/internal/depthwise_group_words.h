@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "microaot/fit/depthwise_conv_2d.h"
+#include "microaot/status.h"
 
 #define MICROAOT_DW_GROUP_BIAS 0
 #define MICROAOT_DW_GROUP_WEIGHTS 4
@@ -56,5 +57,45 @@ static inline void microaot_dw_group_words(const microaot_depthwise_conv_2d_para
   words[MICROAOT_DW_GROUP_CLAMP + 1] = microaot_dw_bytes4(p->activation_max);
   words[MICROAOT_DW_GROUP_FULL_RANGE] = p->activation_min == -128 && p->activation_max == 127;
 }
+
+/* The compact form of a group's words (depthwise_conv_2d_s8_w8, levels other than --optimize speed): the same
+ * constants in no more flash than the int8 filter, bias and requantization they replace (84 bytes a group of 4
+ * channels), which the DSP kernel widens into a dw_group per group and call (the weights, the rounding terms)
+ * with no run-time bounds test. Layout of a group's MICROAOT_DW_COMPACT_WORDS words, channels c to c + 3:
+ *   [0, 4)    each channel's bias doubled
+ *   [4, 12)   per channel its multiplier and exponent e = -shift (the rounding term follows from e and the
+ *             output offset: (2 * output offset + 1) * 2^(e - 1))
+ *   [12, 21)  for tap k = 0..8 one word: the four channels' int8 weights, channel c in the low byte
+ * Valid under the same bounds as microaot_dw_group_words. */
+#define MICROAOT_DW_COMPACT_BIAS 0
+#define MICROAOT_DW_COMPACT_STEP 4
+#define MICROAOT_DW_COMPACT_TAPS 12
+#define MICROAOT_DW_COMPACT_WORDS 21
+
+/* Group c's compact words, from the same arguments as microaot_dw_group_words. */
+static inline void microaot_dw_compact_words(const microaot_depthwise_conv_2d_params_q* p, const int8_t* filter,
+                                             const microaot_depthwise_channels* ch, int32_t c,
+                                             int32_t words[MICROAOT_DW_COMPACT_WORDS]) {
+  const size_t depth = (size_t)p->output_depth;
+  int32_t k;
+  for (k = 0; k < 4; ++k) {
+    words[MICROAOT_DW_COMPACT_BIAS + k] = ch->bias != NULL ? 2 * ch->bias[c + k] : 0;
+    words[MICROAOT_DW_COMPACT_STEP + 2 * k] = ch->multiplier[c + k];
+    words[MICROAOT_DW_COMPACT_STEP + 2 * k + 1] = -ch->shift[c + k];
+  }
+  for (k = 0; k < 9; ++k) {
+    const int8_t* w = filter + (size_t)k * depth + (size_t)c;
+    words[MICROAOT_DW_COMPACT_TAPS + k] =
+        (int32_t)((uint32_t)(uint8_t)w[0] | (uint32_t)(uint8_t)w[1] << 8 | (uint32_t)(uint8_t)w[2] << 16 |
+                  (uint32_t)(uint8_t)w[3] << 24);
+  }
+}
+
+/* The portable read-back of both forms (portable/depthwise_conv_2d_s8_w16.c): every layer of
+ * microaot_fit_depthwise_widened_palette from `words` (`compact`: microaot_dw_compact_words's, else
+ * microaot_dw_group_words's), through `scratch` row by row when not NULL (the overlap variants). */
+microaot_status microaot_depthwise_conv_2d_s8_words_portable(const microaot_depthwise_conv_2d_params_q* p,
+                                                             const int8_t* input, const int32_t* words,
+                                                             int8_t* output, int8_t* scratch, int compact);
 
 #endif /* MICROAOT_DEPTHWISE_GROUP_WORDS_H */

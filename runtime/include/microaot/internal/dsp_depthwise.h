@@ -78,6 +78,13 @@ typedef char dw_group_is_its_words[sizeof(dw_group) == 4 * MICROAOT_DW_GROUP_WOR
                                        ? 1
                                        : -1];
 
+/* Group c's constants but the clamp from its compact words (microaot/internal/depthwise_group_words.h: `words` at
+ * the layer's first group), which the compiler checked within the bounds (no run-time test):
+ * depthwise_conv_2d_s8_w8's. The clamp is the same for every group: microaot_dsp_depthwise_group_clamp sets it
+ * once a call in the group the loop reuses. Both in dsp/depthwise_conv_2d_s8_compact.c. */
+void microaot_dsp_depthwise_group_compact(const dw_params* p, const int32_t* words, int32_t c, dw_group* g);
+void microaot_dsp_depthwise_group_clamp(const dw_params* p, dw_group* g);
+
 /* Group c's constants: the precomputed ones (`pre` not NULL: depthwise_conv_2d_s8_w16's), or computed into `own`.
  * The loops over groups inline it twice, `pre` NULL in one copy and not in the other, so that neither tests it. */
 static inline __attribute__((always_inline)) const dw_group* dw_group_get(const dw_group* pre, const dw_params* p,
@@ -85,6 +92,19 @@ static inline __attribute__((always_inline)) const dw_group* dw_group_get(const 
                                                                           int32_t c, dw_group* own) {
   if (pre != NULL) return pre + (uint32_t)c / 4u;
   microaot_dsp_depthwise_group_of(p, filter, ch, c, own);
+  return own;
+}
+
+/* The same with a third source, the compact words (`compact` true: `words`, depthwise_conv_2d_s8_w8's), built
+ * into `own`, whose clamp the loop set before its first group (microaot_dsp_depthwise_group_clamp). `compact` is a
+ * constant where a loop inlines it, so that the loop tests no source. */
+static inline __attribute__((always_inline)) const dw_group* dw_group_get_any(int compact, const int32_t* words,
+                                                                              const dw_group* pre, const dw_params* p,
+                                                                              const int8_t* filter,
+                                                                              const dw_channels* ch, int32_t c,
+                                                                              dw_group* own) {
+  if (!compact) return dw_group_get(pre, p, filter, ch, c, own);
+  microaot_dsp_depthwise_group_compact(p, words, c, own);
   return own;
 }
 
@@ -197,6 +217,11 @@ void microaot_dsp_depthwise_rows_ringed(const dw_params* p, const int8_t* input,
 void microaot_dsp_depthwise_rows_ringed_pre(const dw_params* p, const int8_t* input, const dw_group* groups,
                                             int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end,
                                             int32_t groups_end);
+/* The same from the groups' compact words (depthwise_conv_2d_s8_w8's: dsp/depthwise_conv_2d_s8_compact.c, which the
+ * compact kernels alone link, so that the other kernels' code is as it was). */
+void microaot_dsp_depthwise_rows_ringed_compact(const dw_params* p, const int8_t* input, const int32_t* words,
+                                                int8_t* output, size_t row_stride, int32_t row_begin,
+                                                int32_t row_end, int32_t groups_end);
 
 /* The small-map patch (microaot_fit_depthwise_patched): per image and channel group, the whole padded input
  * its windows read widened once into one ring's lanes (column-major, 8 rows a column, padding zero as in the
@@ -211,5 +236,10 @@ void microaot_dsp_depthwise_rows_patched(const dw_params* p, const int8_t* input
 void microaot_dsp_depthwise_rows_patched_pre(const dw_params* p, const int8_t* input, const dw_group* groups,
                                              int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end,
                                              int32_t groups_end);
+/* The same from the groups' compact words: dsp/depthwise_conv_2d_s8_patch_w8.c, the same rows
+ * (microaot/internal/templates/dsp_depthwise_patch.h) in a file of their own, as for the ring. */
+void microaot_dsp_depthwise_rows_patched_compact(const dw_params* p, const int8_t* input, const int32_t* words,
+                                                 int8_t* output, size_t row_stride, int32_t row_begin,
+                                                 int32_t row_end, int32_t groups_end);
 
 #endif  /* MICROAOT_DSP_DEPTHWISE_H */

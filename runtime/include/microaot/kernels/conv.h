@@ -178,6 +178,20 @@ microaot_status microaot_depthwise_conv_2d_s8_ring_w16(const microaot_depthwise_
 microaot_status microaot_depthwise_conv_2d_s8_ring_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                                const int8_t* input, const int32_t* groups,
                                                                int8_t* output, void* scratch);
+/* The same over the compact form of the groups' words (levels other than --optimize speed; its own source, see
+ * kernel_list.def): `groups` holds MICROAOT_DW_COMPACT_WORDS words per group of 4 channels
+ * (microaot/internal/depthwise_group_words.h: bias, multipliers and exponents, int8 taps), no more bytes than the
+ * filter, bias and requantization they replace; the same layers, statuses and ring-alone build. */
+microaot_status microaot_depthwise_conv_2d_s8_w8(const microaot_depthwise_conv_2d_params_q* params,
+                                                 const int8_t* input, const int32_t* groups, int8_t* output);
+microaot_status microaot_depthwise_conv_2d_s8_w8_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                         const int8_t* input, const int32_t* groups, int8_t* output,
+                                                         void* scratch);
+microaot_status microaot_depthwise_conv_2d_s8_ring_w8(const microaot_depthwise_conv_2d_params_q* params,
+                                                      const int8_t* input, const int32_t* groups, int8_t* output);
+microaot_status microaot_depthwise_conv_2d_s8_ring_w8_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                              const int8_t* input, const int32_t* groups,
+                                                              int8_t* output, void* scratch);
 /* The same for layers of depth multiplier 2 or more over at least 4 output channels (its own source, see
  * kernel_list.def): the DSP build refuses any other layer, and a requantization outside its bounds
  * (microaot/fit/depthwise_conv_2d.h), with MICROAOT_STATUS_VALUE_OUT_OF_RANGE and the output unwritten; the
