@@ -32,10 +32,12 @@ std::vector<int8_t> random_bytes(std::mt19937& rng, int count) {
 }
 
 // One axis of a TFLite transposed convolution: SAME (out = in * stride) or VALID (out = (in - 1) * stride +
-// filter), and the leading padding TFLM derives from the forward convolution of the output (transposed_padding).
+// filter), one time in three an output shape one larger or smaller (a model's output shape may be any), and the
+// leading padding TFLM derives from the forward convolution of the output (transposed_padding).
 void transposed_axis(std::mt19937& rng, int32_t in, int32_t filter, int32_t stride, int32_t& out, int32_t& pad) {
   const bool same = draw(rng, 0, 1) == 1;
   out = same ? in * stride : (in - 1) * stride + filter;
+  if (draw(rng, 0, 2) == 0) out = std::max(1, out + (draw(rng, 0, 1) == 0 ? -1 : 1));
   const int32_t forward = same ? (out + stride - 1) / stride : (out - filter) / stride + 1;
   const int32_t total = (forward - 1) * stride + filter - out;
   pad = forward < 0 || total <= 0 ? 0 : total / 2;
