@@ -92,10 +92,12 @@ namespace {
 std::string refusal(const Target& target, const microaot_transpose_conv_params_q& p) {
   if (target.optimize_size) return "not packed: --optimize size";
   if (!target.dsp) return "not packed: the target has no DSP extension";
-  if (!microaot_fit_transpose_conv_packed(&p)) {
+  if (microaot_fit_transpose_conv_packed(&p)) return "";
+  if (microaot_tconv_max_window(&p) > MICROAOT_PACKED_CHUNK) {
     return "not packed: a stride phase's window of " + std::to_string(microaot_tconv_max_window(&p)) +
            " elements is longer than one chunk of the packed rows (" + std::to_string(MICROAOT_PACKED_CHUNK) + ")";
   }
+  return "not packed: filters and strides up to 64 (microaot_fit_transpose_conv_packed)";
   return "";
 }
 

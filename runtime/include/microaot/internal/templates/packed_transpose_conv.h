@@ -4,9 +4,10 @@
  * output pixels' windows gathered, padding taps as the input zero point, widened, then multiplied by every output
  * channel pair through microaot_packed_rows). A phase's two pixels lie stride apart in the output: stored from
  * the scratch unless the stride is 1. No product outside the phases' taps, so the MACs are the reference's but
- * for the edge windows' padding taps. A filter that is a multiple of the stride runs all phases as one convolution
- * (microaot_tconv_unified): each window gathered once for every phase's channels, its outputs an s x s block. The including file defines MICROAOT_PACKED_WIDE_WEIGHTS or
- * MICROAOT_PACKED_RAW_WEIGHTS (the weight form) and MICROAOT_FN. */
+ * for the edge windows' padding taps. A filter that is a multiple of the stride runs all phases as one
+ * convolution (microaot_tconv_unified): each window gathered once for every phase's channels, its outputs an s x s
+ * block. The including file defines MICROAOT_PACKED_WIDE_WEIGHTS or MICROAOT_PACKED_RAW_WEIGHTS (the weight form)
+ * and MICROAOT_FN. */
 #include <stddef.h>
 #include <string.h>
 
@@ -150,7 +151,7 @@ microaot_status MICROAOT_FN(const microaot_transpose_conv_params_q* params, cons
       s.gathered_bytes = 4 * microaot_packed_groups(window);
       /* The gathered window's bytes past its end, up to a whole group, are never gathered into. */
       memset(s.gathered + window, 0, (size_t)(s.gathered_bytes - window));
-      for (b = 0; b < p->batches; ++b) {
+      for (b = 0; b < p->batches && c.output_height > 0 && c.output_width > 0; ++b) { /* a phase may have none */
         o.first = output + (size_t)b * out_image_bytes +
                   (size_t)microaot_tconv_phase_first(p->pad_height, p->stride_height, ry) * out_row_bytes +
                   (size_t)microaot_tconv_phase_first(p->pad_width, p->stride_width, rx) * pixel_bytes;
