@@ -31,13 +31,14 @@ using AF = tflite::ActivationFunctionType;
 
 constexpr int kTransposeConv = 67;  // builtin code
 
-// One layer: input h x w x c, output channels, filter, strides (height, width), padding, clamp, bias.
+// One layer: input h x w x c, output channels, filter, strides (height, width), padding, clamp, bias, batches.
 struct Layer {
   int h, w, c, oc, kh, kw, sh, sw;
   bool same;
   AF act;
   bool bias;
   int32_t output_zero_point;
+  int batches = 1;
 };
 
 int output_size(int in, int filter, int stride, bool same) { return same ? in * stride : (in - 1) * stride + filter; }
@@ -59,12 +60,12 @@ ModelSpec transpose_conv_model(const std::vector<Layer>& layers, uint32_t seed) 
     for (int k = 0; k < l.oc; ++k) w_scales.push_back(weight_scale(rng)), b_scales.push_back(in_scale * w_scales.back());
     for (int8_t& v : w) v = static_cast<int8_t>(weight(rng));
     for (int32_t& v : b) v = bias(rng);
-    const std::vector<int32_t> out = {1, output_size(l.h, l.kh, l.sh, l.same), output_size(l.w, l.kw, l.sw, l.same),
-                                      l.oc};
+    const std::vector<int32_t> out = {l.batches, output_size(l.h, l.kh, l.sh, l.same),
+                                      output_size(l.w, l.kw, l.sw, l.same), l.oc};
     const float taps = static_cast<float>(l.kh * l.kw * l.c) / static_cast<float>(l.sh * l.sw);
     m.tensors.push_back(constant("s" + id, tflite::TensorType::INT32, {4}, {}, bytes_of(out)));
     m.tensors.push_back(constant("w" + id, tflite::TensorType::INT8, {l.oc, l.kh, l.kw, l.c}, w_scales, bytes_of(w)));
-    m.tensors.push_back(activation("x" + id, {1, l.h, l.w, l.c}, in_scale, -3));
+    m.tensors.push_back(activation("x" + id, {l.batches, l.h, l.w, l.c}, in_scale, -3));
     std::vector<int32_t> inputs = {base, base + 1, base + 2};
     if (l.bias) {
       m.tensors.push_back(constant("b" + id, tflite::TensorType::INT32, {l.oc}, b_scales, bytes_of(b)));
@@ -88,7 +89,7 @@ ModelSpec transpose_conv_model(const std::vector<Layer>& layers, uint32_t seed) 
 
 // The phases' paths: stride 1 (pixels stored in place), 2 and 3 and unequal (stored stride apart), phases without
 // taps (filter below the stride), odd pixel counts per phase row (a pixel alone), 1 to 3 channels and odd counts
-// (the row loops' units left in C), unequal filters, no bias, the int8 clamp and narrower ones.
+// (the row loops' units left in C), unequal filters, no bias, the int8 clamp and narrower ones, batches.
 const std::vector<Layer> kLayers = {
     {3, 3, 2, 2, 3, 3, 2, 2, true, AF::NONE, false, 8},   // the ops cases' shapes
     {4, 4, 3, 5, 3, 3, 2, 2, true, AF::NONE, true, -4},
@@ -100,6 +101,8 @@ const std::vector<Layer> kLayers = {
     {7, 7, 16, 12, 5, 5, 2, 2, true, AF::NONE, true, -1},
     {2, 6, 12, 16, 4, 3, 2, 3, false, AF::RELU, true, -30},
     {1, 1, 7, 1, 2, 3, 1, 2, false, AF::NONE, true, 3},    // one output channel
+    {3, 4, 5, 6, 3, 3, 2, 2, true, AF::NONE, true, -2, 2},  // two batches, phase by phase
+    {3, 3, 4, 5, 2, 2, 2, 2, false, AF::NONE, true, 1, 3},  // three batches, the phases as one convolution
 };
 
 // Benches `layers` at `optimize`, checks they run bit-exact with the host build through `kernel`; returns per_op.
