@@ -134,6 +134,11 @@ bool set_dedicated_options(OpSpec& o, OpKind kind, const OpChoices& c) {
     case OpKind::Add:
       o.options = [=](B& b) { return tflite::CreateAddOptions(b, c.activation).Union(); };
       return true;
+    case OpKind::TransposeConv:
+      o.options = [=](B& b) {
+        return tflite::CreateTransposeConvOptions(b, c.padding, c.stride_w, c.stride_h, c.activation).Union();
+      };
+      return true;
     case OpKind::Softmax:
       o.options = [=](B& b) { return tflite::CreateSoftmaxOptions(b, c.beta).Union(); };
       return true;
@@ -278,6 +283,28 @@ std::vector<int32_t> conv_operands(Recipe& r, ModelSpec& m, const TensorSpec& in
           window_out(s[2], c.filter_w, c.stride_w, c.dilation_w, same), out_c};
 }
 
+// TRANSPOSE_CONV on an image, in TFLite's input order: the output shape (a constant equal to the output's: SAME
+// in * stride, VALID (in - 1) * stride + filter), OHWI weights, the image, usually a bias.
+std::vector<int32_t> transpose_conv_operands(Recipe& r, ModelSpec& m, const TensorSpec& input, const OpChoices& c,
+                                             std::vector<int32_t>& inputs) {
+  const std::vector<int32_t>& s = input.shape;
+  const TensorType bias_type = input.type == TensorType::INT8 ? TensorType::INT32 : input.type;
+  const int32_t out_c = c.out_channels > 0 ? c.out_channels : small_dim(r) * 2;
+  const bool same = c.padding == tflite::Padding::SAME;
+  const std::vector<int32_t> out = {s[0], same ? s[1] * c.stride_h : (s[1] - 1) * c.stride_h + c.filter_h,
+                                    same ? s[2] * c.stride_w : (s[2] - 1) * c.stride_w + c.filter_w, out_c};
+  TensorSpec shape = new_tensor(r, m.tensors.size(), TensorType::INT32, {4});
+  shape.type = TensorType::INT32, shape.shape = {4};
+  shape.data.resize(16);
+  std::memcpy(shape.data.data(), out.data(), 16);
+  m.tensors.push_back(std::move(shape));
+  const int32_t image = inputs.front();
+  inputs = {static_cast<int32_t>(m.tensors.size() - 1),
+            add_constant(r, m, input.type, {out_c, c.filter_h, c.filter_w, s[3]}, true), image};
+  if (r.byte() % 4 != 0) inputs.push_back(add_constant(r, m, bias_type, {out_c}, false));
+  return out;
+}
+
 // FULLY_CONNECTED: weights [units, depth], usually a bias; rows flattened unless keep_num_dims.
 std::vector<int32_t> fc_operands(Recipe& r, ModelSpec& m, const TensorSpec& input, const OpChoices& c,
                                  std::vector<int32_t>& inputs) {
@@ -370,6 +397,7 @@ std::vector<int32_t> operands(Recipe& r, ModelSpec& m, const ListedOp& listed, c
               window_out(s[2], c.filter_w, c.stride_w, 1, same), s[3]};
     }
     case OpKind::FullyConnected: return s.empty() ? s : fc_operands(r, m, input, c, inputs);
+    case OpKind::TransposeConv: return image ? transpose_conv_operands(r, m, input, c, inputs) : s;
     case OpKind::Add: inputs.push_back(second_operand(r, m, input)); return s;
     case OpKind::Reshape:
     case OpKind::Squeeze: return flattened(r, s);
@@ -470,8 +498,10 @@ void calibrate_weighted(Recipe& r, ModelSpec& m, OpKind kind) {
                         o.inputs[k] < static_cast<int32_t>(m.tensors.size());
     return listed ? &m.tensors[static_cast<size_t>(o.inputs[k])] : nullptr;
   };
+  const bool transposed = kind == OpKind::TransposeConv;  // inputs: output shape, weights, image, bias
   TensorSpec* const weights = constant(1);
-  const TensorSpec& input = m.tensors[static_cast<size_t>(o.inputs[0])];
+  if (transposed && constant(2) == nullptr) return;
+  const TensorSpec& input = m.tensors[static_cast<size_t>(o.inputs[transposed ? 2 : 0])];
   TensorSpec& output = m.tensors[static_cast<size_t>(o.outputs[0])];
   if (weights == nullptr || weights->type != TensorType::INT8 || weights->shape.empty() || weights->scale.empty() ||
       input.scale.empty()) {
@@ -480,7 +510,7 @@ void calibrate_weighted(Recipe& r, ModelSpec& m, OpKind kind) {
   quantize_per_channel(r, *weights, kind);
   if (weights->scale.empty()) return;
   for (uint8_t& b : weights->data) b = r.byte();
-  TensorSpec* const bias = constant(2);
+  TensorSpec* const bias = constant(transposed ? 3 : 2);
   if (bias != nullptr && bias->type == TensorType::INT32) fill_bias(r, bias->data);
   const int64_t channels = kind == OpKind::DepthwiseConv2D ? weights->shape.back() : weights->shape.front();
   if (channels <= 0 || output.type != TensorType::INT8) return;
@@ -624,6 +654,12 @@ std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focu
   m.inputs = {0};
   OpChoices c = choose(r);
   focus_choices(r, c, in.shape);
+  // A transposed convolution's strides are its upsampling: 1, 2 or 3 on each axis; one time in two a filter of
+  // one or two strides (the packed kernel's phases as one convolution: microaot/fit/transpose_conv.h).
+  if (focus.kind == OpKind::TransposeConv) {
+    c.stride_h = 1 + r.byte() % 3, c.stride_w = 1 + r.byte() % 3;
+    if (r.flag()) c.filter_h = c.stride_h * (1 + r.byte() % 2), c.filter_w = c.stride_w * (1 + r.byte() % 2);
+  }
   m.outputs = {add_listed_op(r, m, 0, focus, c)};
   if (focus.kind == OpKind::BatchMatmul) {
     calibrate_product(m);

@@ -17,16 +17,16 @@
 namespace microaot::fuzz {
 namespace {
 
-// The stems the compiled models of `tries` random recipes focused on `op` call on the Cortex-M4; every model
-// that compiles has that one operator.
-std::set<std::string> stems_reached(const std::string& op, int tries) {
+// The calls of the compiled models of `tries` random recipes focused on `op` on the Cortex-M4; every model that
+// compiles has that one operator.
+std::vector<KernelCall> calls_reached(const std::string& op, int tries) {
   const tflite_test::ListedOp* focus = listed_op_named(op);
   EXPECT_NE(focus, nullptr) << op;
   if (focus == nullptr) return {};
   CompileOptions options;
   options.target = parse_target("cortex-m4");
   std::mt19937 rng(7);
-  std::set<std::string> stems;
+  std::vector<KernelCall> calls;
   for (int i = 0; i < tries; ++i) {
     std::vector<uint8_t> recipe(4096);
     for (uint8_t& b : recipe) b = static_cast<uint8_t>(rng());
@@ -34,10 +34,17 @@ std::set<std::string> stems_reached(const std::string& op, int tries) {
       const CompiledModel model = compile_model(focused_model_from_recipe(*focus, recipe.data(), recipe.size()),
                                                 options);
       EXPECT_EQ(model.graph.ops.size(), 1u);
-      for (const KernelCall& call : model.calls) stems.insert(call.stem);
+      calls.insert(calls.end(), model.calls.begin(), model.calls.end());
     } catch (const CompileError&) {
     }
   }
+  return calls;
+}
+
+// Their stems.
+std::set<std::string> stems_reached(const std::string& op, int tries) {
+  std::set<std::string> stems;
+  for (const KernelCall& call : calls_reached(op, tries)) stems.insert(call.stem);
   return stems;
 }
 
@@ -59,6 +66,18 @@ TEST(FocusedRecipes, AveragePoolModelsReachTheLanesAndTheGlobalKernel) {
 // kernel, which random models' second operands of the input's own shape seldom reach.
 TEST(FocusedRecipes, BatchMatmulModelsReachTheDotKernel) {
   EXPECT_EQ(stems_reached("BATCH_MATMUL", 100).count("batch_matmul_s8_dot"), 1u);
+}
+
+// The packed TRANSPOSE_CONV both ways: phase by phase, and the phases as one convolution (a filter of whole strides).
+TEST(FocusedRecipes, TransposeConvModelsReachThePackedPhasesBothWays) {
+  int separate = 0, unified = 0;
+  for (const KernelCall& call : calls_reached("TRANSPOSE_CONV", 300)) {
+    if (call.stem != "transpose_conv_s8_packed_w16") continue;
+    separate += call.specialisation.find("phases, each a convolution") != std::string::npos;
+    unified += call.specialisation.find("phases as one convolution") != std::string::npos;
+  }
+  EXPECT_GT(separate, 0);
+  EXPECT_GT(unified, 0);
 }
 
 // Every wide shape (the no-cliff cases of the differential harness) compiles on the Cortex-M4 to its packed

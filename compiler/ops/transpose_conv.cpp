@@ -10,6 +10,7 @@
 #include "ops/op_checks.h"
 #include "ops/op_handler.h"
 #include "ops/read_options.h"
+#include "ops/transpose_conv_packed.h"
 #include "ops/weighted_accumulator.h"
 
 namespace microaot {
@@ -113,9 +114,14 @@ int64_t macs(const Graph& graph, const Op& op) {
          axis_pairs(g.input_w, g.filter_w, g.stride_w, g.pad_w, g.output_w) * g.input_c * g.output_c;
 }
 
+// The int8 family's chooser (compile/choose_variants.h): the packed stride phases on a DSP target, or why not.
+void choose(const Graph& graph, const Op&, const Target& target, KernelCall& call) {
+  choose_packed_transpose_conv(graph, target, call);
+}
+
 }  // namespace
 
-extern const OpHandler transpose_conv_handler = {check, lower, macs, /*is_view=*/false, /*in_place=*/nullptr,
-                                                 read_options};
+extern const OpHandler transpose_conv_handler = {check,        lower, macs, /*is_view=*/false, /*in_place=*/nullptr,
+                                                 read_options, /*state_copy_bytes=*/nullptr, choose};
 
 }  // namespace microaot

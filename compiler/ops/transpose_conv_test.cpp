@@ -8,7 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "microaot/fit/transpose_conv.h"
+#include "microaot/packed_matmul.h"
+#include "ops/packed_weights.h"
 #include "ops/reduce_test_util.h"
+#include "target/target.h"
 
 namespace microaot {
 namespace {
@@ -225,6 +229,68 @@ TEST(TransposeConvHandler, RefusesA16x8RescaleBeyondItsRequantization) {
   Spec s = int16_spec();
   s.input_scale = 0.5f, s.output_scale = 0.001f, s.filter_scales = {1.0f, 1.0f};  // real 500: shift 9
   EXPECT_NE(lower_error(build(s)).find("beyond TFLite's 16x8 requantization"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace microaot
+
+namespace microaot {
+namespace {
+
+// The int8 family's chooser on a DSP target: the packed phases in the setting's weight form, their constants in
+// the filter's and bias's places; the layers it leaves on the portable kernel say why.
+KernelCall chosen(const Spec& s, const Target& target) {
+  const Graph g = build(s);
+  KernelCall call = lower_for_test(g);
+  op_handler(g.ops[0].kind).choose(g, g.ops[0], target, call);
+  return call;
+}
+
+// Spec{}'s layer with requantizations the packed output step takes (right shifts).
+Spec packable() {
+  Spec s;
+  s.filter_scales = {0.01f, 0.02f};
+  return s;
+}
+
+Target dsp_target() {
+  Target t;
+  t.cpu = "cortex-m4", t.arch = "armv7e-m", t.dsp = true;
+  return t;
+}
+
+TEST(TransposeConvChooser, TakesThePackedPhasesInTheSettingsForm) {
+  Target speed = dsp_target(), balanced = dsp_target();
+  balanced.optimize_balanced = true;
+  const KernelCall fast = chosen(packable(), speed);
+  EXPECT_EQ(fast.stem, "transpose_conv_s8_packed_w16");
+  EXPECT_EQ(fast.args, (std::vector<int>{2, derived_arg(0), derived_arg(1), 4}));
+  ASSERT_EQ(fast.derived.size(), 2u);
+  // 3x3 at stride 2: phases of 2x2, 2x1, 1x2 and 1x1 taps of 3 channels, one unit pair, a group per 4 elements
+  // (12, 6, 6, 3 elements: 3, 2, 2, 1 groups), 4 int16 words per pair and group; a table of 8 words per phase.
+  EXPECT_EQ(fast.derived[0].num_elements(), 4 * (3 + 2 + 2 + 1));
+  EXPECT_EQ(fast.derived[1].num_elements(), 4 * MICROAOT_PACKED_STEP_WORDS);
+  EXPECT_EQ(fast.scratch_bytes, MICROAOT_TRANSPOSE_CONV_PACKED_BYTES(12, 2));
+  EXPECT_NE(fast.specialisation.find("4 stride phases"), std::string::npos) << fast.specialisation;
+  EXPECT_EQ(chosen(packable(), balanced).stem, "transpose_conv_s8_packed");  // 2 channels: not the raw form
+  Spec wide = packable();
+  wide.filter = {8, 3, 3, 3}, wide.output = {1, 8, 8, 8}, wide.filter_scales.assign(8, 0.01f);
+  EXPECT_EQ(chosen(wide, balanced).stem, "transpose_conv_s8_packed_raw");
+}
+
+TEST(TransposeConvChooser, SaysWhyALayerKeepsThePortableKernel) {
+  Target size = dsp_target(), plain;
+  size.optimize_size = true;
+  EXPECT_EQ(chosen(packable(), size).stem, "transpose_conv_s8");
+  EXPECT_EQ(chosen(packable(), size).specialisation, "not packed: --optimize size");
+  EXPECT_EQ(chosen(packable(), plain).specialisation, "not packed: the target has no DSP extension");
+  EXPECT_EQ(chosen(Spec{}, dsp_target()).specialisation, kOutsideStepRange);  // a multiplier of 3: a left shift
+  Spec deep = packable();  // 2x2 phase taps of 161 channels: a window of 644 elements, beyond one chunk (640)
+  deep.input = {1, 4, 4, 161}, deep.filter = {2, 3, 3, 161};
+  const KernelCall call = chosen(deep, dsp_target());
+  EXPECT_EQ(call.stem, "transpose_conv_s8");
+  EXPECT_NE(call.specialisation.find("window of 644 elements is longer than one chunk"), std::string::npos)
+      << call.specialisation;
 }
 
 }  // namespace

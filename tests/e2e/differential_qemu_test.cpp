@@ -109,7 +109,8 @@ std::string parent_of(const std::string& stem) {
 
 // Stems lowering picks on a DSP target that random models rarely reach within another stem's case: a case each.
 const char* const kSpecialisedStems[] = {"conv_2d_s8_packed_kxk", "unidirectional_sequence_lstm_s8_packed",
-                                         "svdf_ring_s8_s8_packed", "svdf_ring_s8_s16_packed", "batch_matmul_s8_dot"};
+                                         "svdf_ring_s8_s8_packed", "svdf_ring_s8_s16_packed", "batch_matmul_s8_dot",
+                                          "transpose_conv_s8_packed"};
 
 // The stems lowering picks instead of `stem` for some layers on a DSP target (its specialisations in the list,
 // each in the cpu's form; not those with a case of their own in kSpecialisedStems): a model calling any of them
@@ -138,7 +139,8 @@ std::vector<std::string> specialisations_of(const std::string& stem, const Cpu& 
 // models' second operands, of the input's own shape, seldom multiply.
 const char* const kFocusedOperators[] = {"CONV_2D",         "FULLY_CONNECTED", "DEPTHWISE_CONV_2D",
                                          "AVERAGE_POOL_2D", "MAX_POOL_2D",     "SVDF",
-                                         "UNIDIRECTIONAL_SEQUENCE_LSTM",       "BATCH_MATMUL"};
+                                         "UNIDIRECTIONAL_SEQUENCE_LSTM",       "BATCH_MATMUL",
+                                         "TRANSPOSE_CONV"};
 
 // The focused operator of `stem`'s family (its generic stem's operator: conv_2d_s8 -> CONV_2D, svdf_ring_s8_s8 ->
 // SVDF), or nullptr.

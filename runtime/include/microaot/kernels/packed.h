@@ -19,6 +19,7 @@
 
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
+#include "microaot/kernels/transpose_conv.h"
 #include "microaot/internal/palette.h"
 #include "microaot/status.h"
 
@@ -194,6 +195,22 @@ microaot_status microaot_conv_2d_s8_packed_kxk_raw_overlap(const microaot_conv_2
 microaot_status microaot_fully_connected_s8_packed_raw(const microaot_fully_connected_params_q* params,
                                                        const int8_t* input, const int32_t* weights,
                                                        const int32_t* requant, int8_t* output, void* scratch);
+
+/* An int8 TRANSPOSE_CONV as one convolution of unit stride per stride phase (microaot/fit/transpose_conv.h: the
+ * phases, the fit, the scratch), each over the phase's taps like the k x k kernel's windows: params as the model's
+ * (input_offset the padding's value), but for the per-channel arrays (NULL); filter: each phase's packed words,
+ * requant: each phase's output step table (its folded bias: the bias plus the input offset times the phase's
+ * weights), phases ry then rx ascending; scratch: MICROAOT_TRANSPOSE_CONV_PACKED_BYTES(the longest window,
+ * output_depth). A layer outside microaot_fit_transpose_conv_packed returns MICROAOT_STATUS_VALUE_OUT_OF_RANGE. */
+microaot_status microaot_transpose_conv_s8_packed(const microaot_transpose_conv_params_q* params, const int8_t* input,
+                                                  const int32_t* filter, const int32_t* requant, int8_t* output,
+                                                  void* scratch);
+microaot_status microaot_transpose_conv_s8_packed_w16(const microaot_transpose_conv_params_q* params,
+                                                      const int8_t* input, const int32_t* filter,
+                                                      const int32_t* requant, int8_t* output, void* scratch);
+microaot_status microaot_transpose_conv_s8_packed_raw(const microaot_transpose_conv_params_q* params,
+                                                      const int8_t* input, const int32_t* filter,
+                                                      const int32_t* requant, int8_t* output, void* scratch);
 
 #ifdef __cplusplus
 }
