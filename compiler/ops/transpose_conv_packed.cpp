@@ -111,8 +111,8 @@ void choose_packed_transpose_conv(const Graph& graph, const Target& target, Kern
   const std::vector<int8_t> filter = constant_values<int8_t>(weights);
   const std::vector<int32_t> bias =
       call.args[2] == kNoTensor ? std::vector<int32_t>{} : constant_values<int32_t>(graph.tensor(call.args[2]));
-  const PackedRequant requant{call.params.find("output_multiplier")->integers, call.params.find("output_shift")->integers,
-                              call.params.find("output_offset")->integer, call.params.find("activation_min")->integer,
+  const PackedRequant requant{call.params.find("output_multiplier")->integers,
+                              call.params.find("output_shift")->integers, call.params.find("output_offset")->integer, call.params.find("activation_min")->integer,
                               call.params.find("activation_max")->integer};
   PackedWeights form = packed_weights_form(target);
   PackedPhases packed;
@@ -144,7 +144,10 @@ void choose_packed_transpose_conv(const Graph& graph, const Target& target, Kern
                              : phases + ", each a convolution of unit stride over the input (windows of up to " +
                                    std::to_string(microaot_tconv_max_window(&p)) + " taps)") +
                         ", 2 pixels x 2 channels per step, " +
-                        "weights " + (form == PackedWeights::kInt16 ? "int16" : form == PackedWeights::kInt8Raw ? "int8 (raw form)" : "int8") +
+                        "weights " +
+                        (form == PackedWeights::kInt16     ? "int16"
+                         : form == PackedWeights::kInt8Raw ? "int8 (raw form)"
+                                                           : "int8") +
                         " re-laid for SMLAD (" + std::to_string(call.derived[0].byte_size()) +
                         " B), input zero point in the bias, output step one SMMLAR per value";
 }

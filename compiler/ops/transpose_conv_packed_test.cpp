@@ -104,7 +104,8 @@ void expect_matches(std::mt19937& rng, microaot_transpose_conv_params_q p, int i
     const PackedPhases packed = pack_transpose_conv(p, filter, bias, requant, f.form);
     if (packed.table.empty()) continue;  // the layer keeps the portable kernel (or, raw, the int8 words)
     counts.packed += f.form == PackedWeights::kInt8;
-    counts.unified += f.form == PackedWeights::kInt8 && p.stride_height * p.stride_width > 1 && microaot_tconv_unified(&p);
+    counts.unified +=
+        f.form == PackedWeights::kInt8 && p.stride_height * p.stride_width > 1 && microaot_tconv_unified(&p);
     counts.raw += f.form == PackedWeights::kInt8Raw;
     std::vector<uint32_t> scratch((scratch_bytes + 3) / 4, 0xa5a5a5a5u);  // exact size, garbage
     std::vector<int8_t> got(out_size, int8_t{-99});

@@ -57,7 +57,10 @@ ModelSpec transpose_conv_model(const std::vector<Layer>& layers, uint32_t seed) 
     std::vector<float> w_scales, b_scales;
     std::vector<int8_t> w(static_cast<size_t>(l.oc * l.kh * l.kw * l.c));
     std::vector<int32_t> b(static_cast<size_t>(l.oc));
-    for (int k = 0; k < l.oc; ++k) w_scales.push_back(weight_scale(rng)), b_scales.push_back(in_scale * w_scales.back());
+    for (int k = 0; k < l.oc; ++k) {
+      w_scales.push_back(weight_scale(rng));
+      b_scales.push_back(in_scale * w_scales.back());
+    }
     for (int8_t& v : w) v = static_cast<int8_t>(weight(rng));
     for (int32_t& v : b) v = bias(rng);
     const std::vector<int32_t> out = {l.batches, output_size(l.h, l.kh, l.sh, l.same),

@@ -35,7 +35,8 @@ static void dww_rows(const dw_params* p, const int32_t* words, const int8_t* inp
   if (microaot_fit_depthwise_patched(p)) {
     microaot_dsp_depthwise_rows_patched_compact(p, input, words, output, row_stride, row_begin, row_end,
                                                 p->output_depth);
-  } else if (microaot_fit_depthwise_ringed(p) && (row == NULL || MICROAOT_DEPTHWISE_RING_TILE_WIDTH >= p->output_width)) {
+  } else if (microaot_fit_depthwise_ringed(p) &&
+             (row == NULL || MICROAOT_DEPTHWISE_RING_TILE_WIDTH >= p->output_width)) {
     microaot_dsp_depthwise_rows_ringed_compact(p, input, words, output, row_stride, row_begin, row_end,
                                                p->output_depth);
   } else {

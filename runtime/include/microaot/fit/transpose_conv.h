@@ -38,7 +38,8 @@ static inline int32_t microaot_tconv_phase_outputs(int32_t out, int32_t pad, int
 /* The padding of phase r's convolution: its output m's window starts at input (first + pad - r) / stride + m -
  * (taps - 1), inputs outside the image reading the zero point (whose products the folded bias cancels). */
 static inline int32_t microaot_tconv_phase_pad(int32_t filter, int32_t pad, int32_t stride, int32_t r) {
-  return microaot_tconv_phase_taps(filter, stride, r) - 1 - (microaot_tconv_phase_first(pad, stride, r) + pad - r) / stride;
+  return microaot_tconv_phase_taps(filter, stride, r) - 1 -
+         (microaot_tconv_phase_first(pad, stride, r) + pad - r) / stride;
 }
 
 /* The window of phase (ry, rx): its taps times the input depth. */
