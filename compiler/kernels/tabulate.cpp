@@ -51,13 +51,10 @@ constexpr int64_t kSoftmaxTableElements = 64;
 
 // softmax_s8 with its exps as softmax_s8_table's table, or `call` unchanged for a small layer.
 KernelCall softmax_table(const KernelCall& call) {
-  const auto field = [&call](const char* name) { return static_cast<int32_t>(call.params.find(name)->integer); };
-  if (int64_t{field("outer_size")} * field("depth") < kSoftmaxTableElements) return call;
+  const microaot_softmax_params_s8 p = MICROAOT_PARAMS_STRUCT(softmax_params_s8, call.params);
+  if (int64_t{p.outer_size} * p.depth < kSoftmaxTableElements) return call;
   std::vector<int64_t> exps;
-  for (int32_t k = 0; k < 256; ++k) {
-    exps.push_back(
-        microaot_softmax_s8_exp(-k, field("diff_min"), field("input_multiplier"), field("input_left_shift")));
-  }
+  for (int32_t k = 0; k < 256; ++k) exps.push_back(microaot_softmax_s8_exp(&p, -k));
   KernelCall table = call;
   table.stem = "softmax_s8_table";
   table.params.set_ints("exps", exps);

@@ -37,9 +37,9 @@ MICROAOT_DEFINE_PARAMS(softmax_params_s8)
 MICROAOT_DEFINE_PARAMS(softmax_table_params_s8)
 
 /* exp(beta * input_scale * diff) in Q0.31 for a difference to the row maximum of at least diff_min, else 0. */
-static inline int32_t microaot_softmax_s8_exp(int32_t diff, int32_t diff_min, int32_t input_multiplier,
-                                              int32_t input_left_shift) {
-  return diff < diff_min ? 0 : microaot_softmax_exp_of_diff(diff, input_multiplier, (int)input_left_shift);
+static inline int32_t microaot_softmax_s8_exp(const microaot_softmax_params_s8* params, int32_t diff) {
+  if (diff < params->diff_min) return 0;
+  return microaot_softmax_exp_of_diff(diff, params->input_multiplier, (int)params->input_left_shift);
 }
 
 /* int16 -> int16 (output 1/32768, zero point 0), TFLM's table-based path: differences scaled so that

@@ -14,8 +14,7 @@
  * MICROAOT_SOFTMAX_PARAMS and MICROAOT_SOFTMAX_EXP(params, diff) (the table variant's read). */
 #ifndef MICROAOT_SOFTMAX_PARAMS
 #define MICROAOT_SOFTMAX_PARAMS microaot_softmax_params_s8
-#define MICROAOT_SOFTMAX_EXP(params, diff) \
-  microaot_softmax_s8_exp(diff, (params)->diff_min, (params)->input_multiplier, (params)->input_left_shift)
+#define MICROAOT_SOFTMAX_EXP microaot_softmax_s8_exp
 #endif
 
 /* 1 / sum for the Q12.19 sum of a row's exps, as a Q0.31 mantissa and the right shift (*exponent) that puts
