@@ -39,52 +39,49 @@ static void dsp_lanes_flush(dsp_lanes* l, int32_t* sum) {
   l->room = DSP_LANE_ROOM;
 }
 
-/* Feeds n words, `step` bytes apart from `at`, flushing whenever the lanes are full; returns the next word. */
-static const int8_t* dsp_lanes_feed(dsp_lanes* l, int32_t* sum, const int8_t* at, ptrdiff_t step, int32_t n) {
+/* Feeds n words, `step` bytes apart from `at`, flushing whenever the lanes are full. The pointer only moves to
+ * a word still to be read: a channel's column ends up to `step` bytes before the tensor's end, and a pointer
+ * past one beyond an array is undefined even unread. */
+static void dsp_lanes_feed(dsp_lanes* l, int32_t* sum, const int8_t* at, ptrdiff_t step, int32_t n) {
   while (n > 0) {
     const int32_t run = n < l->room ? n : l->room;
     uint32_t even = l->even, odd = l->odd;
     int32_t k;
-    for (k = 0; k + 4 <= run; k += 4, at += 4 * step) {
-      const uint32_t w0 = microaot_dsp_load4(at), w1 = microaot_dsp_load4(at + step);
-      const uint32_t w2 = microaot_dsp_load4(at + 2 * step), w3 = microaot_dsp_load4(at + 3 * step);
+    for (k = 0; k + 4 <= run; k += 4) {
+      const int8_t* const q = at + k * step;
+      const uint32_t w0 = microaot_dsp_load4(q), w1 = microaot_dsp_load4(q + step);
+      const uint32_t w2 = microaot_dsp_load4(q + 2 * step), w3 = microaot_dsp_load4(q + 3 * step);
       even = microaot_dsp_sxtab16(even, w0), odd = microaot_dsp_sxtab16_ror8(odd, w0);
       even = microaot_dsp_sxtab16(even, w1), odd = microaot_dsp_sxtab16_ror8(odd, w1);
       even = microaot_dsp_sxtab16(even, w2), odd = microaot_dsp_sxtab16_ror8(odd, w2);
       even = microaot_dsp_sxtab16(even, w3), odd = microaot_dsp_sxtab16_ror8(odd, w3);
     }
-    for (; k < run; ++k, at += step) {
-      const uint32_t w = microaot_dsp_load4(at);
+    for (; k < run; ++k) {
+      const uint32_t w = microaot_dsp_load4(at + k * step);
       even = microaot_dsp_sxtab16(even, w), odd = microaot_dsp_sxtab16_ror8(odd, w);
     }
     l->even = even, l->odd = odd;
     l->room -= run;
     n -= run;
     if (l->room == 0) dsp_lanes_flush(l, sum);
+    if (n > 0) at += run * step;
   }
-  return at;
 }
 
 /* Feeds the reduced walk's rows from `group`, each row's elements `step` bytes apart (its stride for the
- * channels, 4 for the words of a contiguous row), `words` of them; returns the end of the last row. A walk of
- * one dimension (the compiler merges what it can) goes without the odometer. */
-static const int8_t* dsp_lanes_walk(const microaot_reduce_sum_params_q* p, dsp_lanes* l, int32_t* sum,
-                                    const int8_t* group, ptrdiff_t step, int32_t words, int32_t tail) {
+ * channels, 4 for the words of a contiguous row), `words` of them, then the row's last `tail` bytes one by one.
+ * A walk of one dimension (the compiler merges what it can) goes without the odometer. */
+static void dsp_lanes_walk(const microaot_reduce_sum_params_q* p, dsp_lanes* l, int32_t* sum, const int8_t* group,
+                           ptrdiff_t step, int32_t words, int32_t tail) {
   const int32_t outer = p->reduced_dims - 1;
   int32_t index[MICROAOT_WALK_MAX_DIMS];
-  const int8_t* at;
   int32_t c;
-  if (outer == 0) {
-    at = dsp_lanes_feed(l, sum, group, step, words);
-    for (c = 0; c < tail; ++c) sum[0] = microaot_wrapping_add_s32(sum[0], *at++);
-    return at;
-  }
   for (c = 0; c < outer; ++c) index[c] = 0;
   do {
-    at = dsp_lanes_feed(l, sum, group + microaot_walk_offset(outer, index, p->reduced_strides), step, words);
-    for (c = 0; c < tail; ++c) sum[0] = microaot_wrapping_add_s32(sum[0], *at++);
-  } while (microaot_walk_next(outer, p->reduced_shape, index));
-  return at;
+    const int8_t* const row = outer == 0 ? group : group + microaot_walk_offset(outer, index, p->reduced_strides);
+    dsp_lanes_feed(l, sum, row, step, words);
+    for (c = 0; c < tail; ++c) sum[0] = microaot_wrapping_add_s32(sum[0], row[4 * words + c]);
+  } while (outer > 0 && microaot_walk_next(outer, p->reduced_shape, index));
 }
 
 /* Channels: the sums of the four groups that start at first .. first + 3, into out[0..3]. */
