@@ -48,16 +48,17 @@ static microaot_dsp_s16_channel channel_of(const conv_params* p, const int64_t* 
                                      p->activation_min, p->activation_max, c);
 }
 
-/* Every output channel of two pixels' columns (out1 NULL: the second is a copy of the first, not stored). */
-static void pixel_pair(const conv_params* p, const uint32_t* a0, const uint32_t* a1, const int8_t* filter,
-                       const int64_t* bias, int16_t* out0, int16_t* out1) {
+/* Every output channel of the two pixels' columns, columns[0] and columns[1] (out1 NULL: the second is a copy
+ * of the first, not stored; the columns a constant distance apart, which the dot's loads take as an offset). */
+static void pixel_pair(const conv_params* p, const uint32_t (*columns)[MICROAOT_CONV_S16_DSP_WINDOW_MAX / 2],
+                       const int8_t* filter, const int64_t* bias, int16_t* out0, int16_t* out1) {
   const int32_t n = microaot_conv_window_size(p);
   int32_t oc;
   for (oc = 0; oc < p->output_depth; oc += 2) {
     const int32_t second = oc + 1 < p->output_depth ? oc + 1 : oc; /* an odd last channel pairs with itself */
     const microaot_dsp_s16_channel first_step = channel_of(p, bias, oc), second_step = channel_of(p, bias, second);
     int64_t acc[4] = {0, 0, 0, 0};
-    microaot_dsp_dot_2x2_s16_long(a0, a1, filter + (size_t)oc * (size_t)n, filter + (size_t)second * (size_t)n, n,
+    microaot_dsp_dot_2x2_s16_long(columns[0], columns[1], filter + (size_t)oc * (size_t)n, filter + (size_t)second * (size_t)n, n,
                                   acc);
     out0[oc] = microaot_dsp_s16_output(&first_step, acc[0]);
     out0[second] = microaot_dsp_s16_output(&second_step, acc[1]);
@@ -84,9 +85,13 @@ static void conv_rows_dsp(const conv_params* p, const int16_t* input, const int8
     for (ox = 0; ox < p->output_width; ox += 2) {
       const int pair = ox + 1 < p->output_width;
       pixel_column(p, image, oy, ox, columns[0]);
-      if (pair) pixel_column(p, image, oy, ox + 1, columns[1]);
-      pixel_pair(p, columns[0], columns[pair], filter, bias, dst + (size_t)ox * depth,
-                 pair ? dst + (size_t)(ox + 1) * depth : NULL);
+      if (pair) {
+        pixel_column(p, image, oy, ox + 1, columns[1]);
+      } else { /* a lone last pixel: a copy */
+        memcpy(columns[1], columns[0], (size_t)(microaot_conv_window_size(p) + 1) / 2 * sizeof(uint32_t));
+      }
+      pixel_pair(p, (const uint32_t(*)[MICROAOT_CONV_S16_DSP_WINDOW_MAX / 2])columns, filter, bias,
+                 dst + (size_t)ox * depth, pair ? dst + (size_t)(ox + 1) * depth : NULL);
     }
     if (row_scratch != NULL) memcpy(out, row_scratch, row_size * sizeof(int16_t));
   }

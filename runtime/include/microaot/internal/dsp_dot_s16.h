@@ -42,15 +42,16 @@ static inline int32_t microaot_dsp_lane_s16(const uint32_t* row, int32_t k) {
 }
 
 /* Two lane-ordered rows a0, a1 (words of two elements) against two int8 rows b0, b1, n <= MICROAOT_DSP_S16_CHUNK
- * elements: acc[2 * i + j] = sum over k of a_i[k] * b_j[k] (int32, exact); per four elements two LDRDs, two
- * weight loads (b1 at a fixed distance from b0: one pointer), four SXTB16, eight SMLADs. */
+ * elements: acc[2 * i + j] = sum over k of a_i[k] * b_j[k] (int32, exact); per four elements four row words,
+ * two weight words, four SXTB16, eight SMLADs. a1 and b1 are read at their distance from a0 and b0: one
+ * pointer each, an immediate offset where the caller's distance is a constant (the convolution's columns). */
 static inline void microaot_dsp_dot_2x2_s16x8(const uint32_t* a0, const uint32_t* a1, const int8_t* b0,
                                               const int8_t* b1, int32_t n, int32_t acc[4]) {
-  const ptrdiff_t b_step = b1 - b0;
+  const ptrdiff_t a_step = a1 - a0, b_step = b1 - b0;
   const int8_t* const end = b0 + (n & ~3);
   int32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0, k;
-  for (; b0 != end; b0 += 4, a0 += 2, a1 += 2) {
-    const uint32_t x0 = a0[0], x1 = a0[1], y0 = a1[0], y1 = a1[1];
+  for (; b0 != end; b0 += 4, a0 += 2) {
+    const uint32_t x0 = a0[0], x1 = a0[1], y0 = a0[a_step], y1 = a0[a_step + 1];
     const uint32_t w = microaot_dsp_load4(b0), v = microaot_dsp_load4(b0 + b_step);
     const uint32_t w_even = microaot_dsp_sxtb16(w), v_even = microaot_dsp_sxtb16(v);
     s00 = microaot_dsp_smlad(x0, w_even, s00);
@@ -66,7 +67,7 @@ static inline void microaot_dsp_dot_2x2_s16x8(const uint32_t* a0, const uint32_t
     }
   }
   for (k = 0; k < (n & 3); ++k) { /* the last n % 4, in order */
-    const int32_t x = microaot_dsp_lane_s16(a0, k), y = microaot_dsp_lane_s16(a1, k);
+    const int32_t x = microaot_dsp_lane_s16(a0, k), y = microaot_dsp_lane_s16(a0 + a_step, k);
     s00 += x * b0[k];
     s01 += x * b0[k + b_step];
     s10 += y * b0[k];
