@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "conv_geometry_test_util.h"
+#include "random_conv_geometry_test_util.h"
 #include "microaot/fit/dsp_s16.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/kernels/fully_connected.h"
@@ -76,28 +77,8 @@ struct Counts {
   int compared = 0, inside = 0, fast = 0;
 };
 
-struct Geometry {
-  int batches, in_h, in_w, in_c, filter_h, filter_w, out_h, out_w, out_c;
-  int stride_h, stride_w, dilation_h, dilation_w, pad_h, pad_w;
-};
-
-int out_size(int in, int pad, int filter, int dilation, int stride) {
-  return (in + 2 * pad - (filter - 1) * dilation - 1) / stride + 1;
-}
-
-Geometry random_geometry(std::mt19937& rng, int max_filter) {
-  Geometry g{};
-  g.batches = draw(rng, 1, 2);
-  g.filter_h = draw(rng, 1, max_filter), g.filter_w = draw(rng, 1, max_filter);
-  g.dilation_h = draw(rng, 1, 2), g.dilation_w = draw(rng, 1, 2);
-  g.stride_h = draw(rng, 1, 2), g.stride_w = draw(rng, 1, 2);
-  g.pad_h = draw(rng, 0, (g.filter_h - 1) * g.dilation_h), g.pad_w = draw(rng, 0, (g.filter_w - 1) * g.dilation_w);
-  g.in_h = (g.filter_h - 1) * g.dilation_h + draw(rng, 1, 6), g.in_w = (g.filter_w - 1) * g.dilation_w + draw(rng, 1, 6);
-  g.in_c = draw(rng, 1, 19);
-  g.out_h = out_size(g.in_h, g.pad_h, g.filter_h, g.dilation_h, g.stride_h);
-  g.out_w = out_size(g.in_w, g.pad_w, g.filter_w, g.dilation_w, g.stride_w);
-  return g;
-}
+using conv_test::Geometry;
+using conv_test::random_geometry;
 
 // One conv layer: plain and overlap DSP variants must give the portable elements.
 void expect_same_conv(microaot_conv_2d_params_q p, const Geometry& g, std::mt19937& rng, int i, bool extreme,
