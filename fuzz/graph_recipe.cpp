@@ -521,7 +521,8 @@ void make_16x8(ModelSpec& m) {
   TensorSpec* const weights = o.inputs.size() > 1 ? tensor(o.inputs[1]) : nullptr;
   TensorSpec* const bias = o.inputs.size() > 2 ? tensor(o.inputs[2]) : nullptr;
   TensorSpec* const output = tensor(o.outputs[0]);
-  if (input == nullptr || output == nullptr || weights == nullptr || weights->scale.empty() || input->scale.empty()) {
+  if (input == nullptr || output == nullptr || weights == nullptr || weights->scale.empty() ||
+      weights->shape.empty() || input->scale.empty()) {
     return;
   }
   input->type = output->type = TensorType::INT16;

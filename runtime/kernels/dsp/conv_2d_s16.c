@@ -4,7 +4,7 @@
  * symmetric int16 input's padding is), put in SMLAD's lane order into a small stack buffer and multiplied
  * against the int8 filters widened word by word (microaot/internal/dsp_dot_s16.h: int32 chunk sums into int64,
  * then the bias and TFLite's 16x8 requantization as the reference). Grouped convolutions and windows larger
- * than the buffer take the portable code (network_info.txt says so: ops/conv_2d.cpp). */
+ * than the buffer take the portable code (network_info.txt says so: compiler/kernels/isa_fallbacks.cpp). */
 #include <stddef.h>
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * two at a time where both fit the stack buffer, each put in SMLAD's lane order there, against weight rows (units) two at a time
  * widened word by word (microaot/internal/dsp_dot_s16.h: int32 chunk sums into int64, then the bias and
  * TFLite's 16x8 requantization as the reference). Rows longer than the buffer and layers with zero-point
- * offsets take the portable code (network_info.txt says so: ops/fully_connected.cpp). */
+ * offsets take the portable code (network_info.txt says so: compiler/kernels/isa_fallbacks.cpp). */
 #include <stddef.h>
 
 #include "microaot/fit/dsp_s16.h"

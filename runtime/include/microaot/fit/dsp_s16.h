@@ -1,7 +1,7 @@
 /* Which 16x8 layers (int16 activations, int8 weights) the DSP CONV_2D and FULLY_CONNECTED kernels compute on
  * their fast path, written once: the kernels (runtime/kernels/dsp/conv_2d_s16.c, fully_connected_s16.c) take
- * the portable code for any other layer, and the compiler (ops/conv_2d.cpp, ops/fully_connected.cpp) says
- * why in network_info.txt. The rows live in stack buffers of these many int16 elements. */
+ * the portable code for any other layer, and the compiler says why in network_info.txt
+ * (compiler/kernels/isa_fallbacks.cpp). The rows live in stack buffers of these many int16 elements. */
 #ifndef MICROAOT_FIT_DSP_S16_H
 #define MICROAOT_FIT_DSP_S16_H
 
