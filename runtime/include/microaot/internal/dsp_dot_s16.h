@@ -11,8 +11,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "microaot/fit/dsp_s16.h"
 #include "microaot/fixedpoint.h"
 #include "microaot/internal/dsp.h"
+
+/* The distance of the convolution's two columns (conv_2d_s16.c's buffer), in words. */
+#define MICROAOT_DSP_S16_COLUMN_WORDS (MICROAOT_CONV_S16_DSP_WINDOW_MAX / 2)
 
 /* Elements summed in int32 before an int64 addition: a multiple of 4 (whole lane groups), below 2^31 / 2^22. */
 #define MICROAOT_DSP_S16_CHUNK 508
@@ -45,11 +49,60 @@ static inline int32_t microaot_dsp_lane_s16(const uint32_t* row, int32_t k) {
  * elements: acc[2 * i + j] = sum over k of a_i[k] * b_j[k] (int32, exact); per four elements four row words,
  * two weight words, four SXTB16, eight SMLADs. a1 and b1 are read at their distance from a0 and b0: one
  * pointer each, an immediate offset where the caller's distance is a constant (the convolution's columns). */
+#if MICROAOT_DSP_ASM
+/* The loop of microaot_dsp_dot_2x2_s16x8 for rows MICROAOT_DSP_S16_COLUMN_WORDS words apart (the convolution's
+ * two columns: the second row at an immediate offset, so that thirteen registers hold the loop): per four
+ * elements four row loads, two weight loads, four SXTB16, eight SMLADs, the compare and the branch. At least
+ * one group of four (b0 != end). */
+static inline void microaot_dsp_dot_2x2_columns_asm(const uint32_t** a0, const int8_t** b0, ptrdiff_t b_step,
+                                                    const int8_t* end, int32_t s[4]) {
+  const uint32_t* a = *a0;
+  const int8_t* b = *b0;
+  int32_t s00 = s[0], s01 = s[1], s10 = s[2], s11 = s[3];
+  uint32_t wa, wb, x, y, t;
+  __asm__(
+      "1:\n\t"
+      "ldr %[wb], [%[b], %[bs]]\n\t"
+      "ldr %[wa], [%[b]], #4\n\t"
+      "ldr %[y], [%[a], %[off]]\n\t"
+      "ldr %[x], [%[a]], #4\n\t"
+      "sxtb16 %[t], %[wa]\n\t"
+      "smlad %[s00], %[x], %[t], %[s00]\n\t"
+      "smlad %[s10], %[y], %[t], %[s10]\n\t"
+      "sxtb16 %[t], %[wb]\n\t"
+      "smlad %[s01], %[x], %[t], %[s01]\n\t"
+      "smlad %[s11], %[y], %[t], %[s11]\n\t"
+      "ldr %[y], [%[a], %[off]]\n\t"
+      "ldr %[x], [%[a]], #4\n\t"
+      "sxtb16 %[t], %[wa], ror #8\n\t"
+      "smlad %[s00], %[x], %[t], %[s00]\n\t"
+      "smlad %[s10], %[y], %[t], %[s10]\n\t"
+      "sxtb16 %[t], %[wb], ror #8\n\t"
+      "smlad %[s01], %[x], %[t], %[s01]\n\t"
+      "smlad %[s11], %[y], %[t], %[s11]\n\t"
+      "cmp %[b], %[end]\n\t"
+      "bne 1b"
+      : [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10), [s11] "+r"(s11), [a] "+r"(a), [b] "+r"(b),
+        [wa] "=&r"(wa), [wb] "=&r"(wb), [x] "=&r"(x), [y] "=&r"(y), [t] "=&r"(t)
+      : [bs] "r"(b_step), [end] "r"(end), [off] "I"(MICROAOT_DSP_S16_COLUMN_WORDS * 4)
+      : "cc", "memory");
+  *a0 = a, *b0 = b;
+  s[0] = s00, s[1] = s01, s[2] = s10, s[3] = s11;
+}
+#endif
+
 static inline void microaot_dsp_dot_2x2_s16x8(const uint32_t* a0, const uint32_t* a1, const int8_t* b0,
                                               const int8_t* b1, int32_t n, int32_t acc[4]) {
   const ptrdiff_t a_step = a1 - a0, b_step = b1 - b0;
   const int8_t* const end = b0 + (n & ~3);
   int32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0, k;
+#if MICROAOT_DSP_ASM
+  if (a_step == MICROAOT_DSP_S16_COLUMN_WORDS && b0 != end) {
+    int32_t s[4] = {0, 0, 0, 0};
+    microaot_dsp_dot_2x2_columns_asm(&a0, &b0, b_step, end, s);
+    s00 = s[0], s01 = s[1], s10 = s[2], s11 = s[3];
+  }
+#endif
   for (; b0 != end; b0 += 4, a0 += 2) {
     const uint32_t x0 = a0[0], x1 = a0[1], y0 = a0[a_step], y1 = a0[a_step + 1];
     const uint32_t w = microaot_dsp_load4(b0), v = microaot_dsp_load4(b0 + b_step);
