@@ -538,6 +538,45 @@ void calibrate_product(ModelSpec& m) {
   if (std::isfinite(scale) && scale > 0) output.scale = {scale};
 }
 
+// The focused weighted operator in 16x8 (int16 activations, int8 weights, int64 bias; TFLite's symmetric
+// quantization): the int16 input and output at zero point 0, the bias's int16 values widened to int64, and an
+// output scale that puts a typical sum of random int16 inputs and int8 weights (a standard deviation of
+// sqrt(taps) * 32768 * 128 / 3) near 3,000 steps of the output, so that few outputs clamp and a wrong sum shows.
+void make_16x8(ModelSpec& m) {
+  const OpSpec& o = m.ops.back();
+  const auto tensor = [&](int32_t id) -> TensorSpec* {
+    return id >= 0 && id < static_cast<int32_t>(m.tensors.size()) ? &m.tensors[static_cast<size_t>(id)] : nullptr;
+  };
+  TensorSpec* const input = tensor(o.inputs[0]);
+  TensorSpec* const weights = o.inputs.size() > 1 ? tensor(o.inputs[1]) : nullptr;
+  TensorSpec* const bias = o.inputs.size() > 2 ? tensor(o.inputs[2]) : nullptr;
+  TensorSpec* const output = tensor(o.outputs[0]);
+  if (input == nullptr || output == nullptr || weights == nullptr || weights->scale.empty() ||
+      weights->shape.empty() || input->scale.empty()) {
+    return;
+  }
+  input->type = output->type = TensorType::INT16;
+  input->zero_point.assign(input->scale.size(), 0);
+  output->zero_point = {0};
+  if (bias != nullptr && bias->type == TensorType::INT32) {
+    std::vector<uint8_t> wide;
+    for (size_t i = 0; i + 4 <= bias->data.size(); i += 4) {
+      int32_t value;
+      std::memcpy(&value, &bias->data[i], 4);
+      const int64_t widened = value;
+      const auto* bytes = reinterpret_cast<const uint8_t*>(&widened);
+      wide.insert(wide.end(), bytes, bytes + 8);
+    }
+    bias->type = TensorType::INT64;
+    bias->data = std::move(wide);
+  }
+  const float channels = static_cast<float>(weights->shape.front());
+  const float taps = static_cast<float>(weights->data.size()) / std::max(channels, 1.0f);
+  const float scale = input->scale[0] * *std::max_element(weights->scale.begin(), weights->scale.end()) *
+                      std::sqrt(taps) * (32768.0f * 128.0f / 3.0f / 3000.0f);
+  if (std::isfinite(scale) && scale > 0) output->scale = {scale};
+}
+
 // A layer shape well outside the shared models' (wide_model_from_recipe): the input image, the filter (1x1 for a
 // FULLY_CONNECTED, whose rows are the image's pixels), stride, dilation, SAME padding, output channels or units.
 struct WideShape {
@@ -641,7 +680,7 @@ const tflite_test::ListedOp* listed_op_named(const std::string& name) {
 }
 
 std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
-                                               size_t size) {
+                                               size_t size, bool sixteen_by_eight) {
   if (std::vector<uint8_t> recurrent = recurrent_model_from_recipe(focus, data, size); !recurrent.empty()) {
     return recurrent;
   }
@@ -665,6 +704,7 @@ std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focu
     calibrate_product(m);
   } else {
     calibrate_weighted(r, m, focus.kind);
+    if (sixteen_by_eight) make_16x8(m);
   }
   return build_model(m);
 }

@@ -23,9 +23,10 @@ const tflite_test::ListedOp* listed_op_named(const std::string& name);
 // operator's weights per channel, its weights and bias random bytes, its output scale sized to its sums, so
 // that few outputs clamp (calibrate_weighted). The differential harness's models for the kernels' arithmetic,
 // and its way to the specialised stems that random models seldom reach: the depthwise ring (3x3, stride 1,
-// depth 4k; none in 400,000 random models), the average pool's lanes and global kernels.
+// depth 4k; none in 400,000 random models), the average pool's lanes and global kernels. `sixteen_by_eight`: a
+// weighted operator in 16x8 instead (int16 input and output at zero point 0, int64 bias; the 16x8 kernels).
 std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
-                                               size_t size);
+                                               size_t size, bool sixteen_by_eight = false);
 
 // One `focus` operator (CONV_2D or FULLY_CONNECTED) of a shape well outside the shared models', for the packed
 // kernels' reduction in chunks: shape `shape` (modulo wide_shape_count) of a fixed list, windows of 693 to 2,400

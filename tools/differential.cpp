@@ -2,7 +2,7 @@
 // exercise it, on the host or an emulated Cortex-M, and compares every output byte for byte.
 //   microaot_differential --kernel STEM... [--cases N] [--seed S] [--target T] [--candidate-target T]
 //                         [--kernel-source PATH=FILE]... [--optimize speed|balanced|size] [--work DIR]
-//                         [--focus OPERATOR [--wide]] [--cluster-weights K] [--keep]
+//                         [--focus OPERATOR [--wide | --int16]] [--cluster-weights K] [--keep]
 // The reference run compiles each model for --target with the portable kernels (the cpu with "+nodsp": no
 // ISA implementation is chosen, the same board runs it); the candidate run for --candidate-target (default:
 // --target, so an ISA target picks its implementation) with each --kernel-source file in place of the
@@ -10,7 +10,7 @@
 // Models come from the graph fuzzer's recipe builder (random ops, shapes, quantization and
 // constants); only those the compiler accepts and that call one of the --kernel stems count; with --focus,
 // models of that one operator whose windows and depths lean towards the specialised stems random models
-// seldom reach (fuzz::focused_model_from_recipe); with --wide as well, case k of a fixed list of layer shapes well
+// seldom reach (fuzz::focused_model_from_recipe; --int16: a weighted one in 16x8); with --wide as well, case k of a fixed list of layer shapes well
 // outside the shared models' (fuzz::wide_model_from_recipe: windows and depths the packed kernels reduce in
 // chunks), one case per shape unless --cases says otherwise. --cluster-weights K clusters each model's weights to K
 // values per channel in both runs, kept as palettes (--compress-weights lossless): the palette kernels. --keep keeps every case's folder (the model,
@@ -45,7 +45,7 @@ struct Options {
   int cluster = 0;                    // --cluster-weights K: palettised weights in both runs
   unsigned seed = 1;
   std::string target, candidate_target, optimize = "speed", work = "differential-work", focus;
-  bool wide = false, keep = false;
+  bool wide = false, keep = false, int16 = false;
 };
 
 std::vector<uint8_t> random_bytes(std::mt19937& rng, size_t n) {
@@ -189,15 +189,17 @@ std::string compare_case(std::mt19937& rng, const std::vector<uint8_t>& model, c
 }
 
 // A random model: from a short recipe, or (`focus`) one operator's from a long one, whose bytes then fill its
-// weights as well as its choices; `wide`: of wide shape `index`, whose weights take a longer one.
-std::vector<uint8_t> random_model(std::mt19937& rng, const tflite_test::ListedOp* focus, bool wide, int index) {
+// weights as well as its choices; `wide`: of wide shape `index`, whose weights take a longer one;
+// `sixteen_by_eight`: a focused weighted operator in 16x8 (--int16).
+std::vector<uint8_t> random_model(std::mt19937& rng, const tflite_test::ListedOp* focus, bool wide, int index,
+                                  bool sixteen_by_eight) {
   if (focus == nullptr) {
     const std::vector<uint8_t> recipe = random_bytes(rng, 64 + rng() % 192);
     return fuzz::model_from_recipe(recipe.data(), recipe.size());
   }
   const std::vector<uint8_t> recipe = random_bytes(rng, wide ? 65536 : 16384);
   return wide ? fuzz::wide_model_from_recipe(*focus, index, recipe.data(), recipe.size())
-              : fuzz::focused_model_from_recipe(*focus, recipe.data(), recipe.size());
+              : fuzz::focused_model_from_recipe(*focus, recipe.data(), recipe.size(), sixteen_by_eight);
 }
 
 int differential(const Options& o) {
@@ -210,7 +212,7 @@ int differential(const Options& o) {
   const int cases = o.wide && o.cases == 0 ? fuzz::wide_shape_count(*focus) : o.cases;
   int found = 0;
   for (int attempt = 0; attempt < o.max_tries && found < cases; ++attempt) {
-    const std::vector<uint8_t> model = random_model(rng, focus, o.wide, found);
+    const std::vector<uint8_t> model = random_model(rng, focus, o.wide, found, o.int16);
     if (!exercises(model, o)) continue;
     const std::string diff = compare_case(rng, model, o, found);
     if (!diff.empty()) {
@@ -241,6 +243,7 @@ int main(int argc, char** argv) {
   app.add_option("--cluster-weights", o.cluster,
                  "K: both runs' weights clustered to K values per channel and kept as palettes (the palette kernels)");
   app.add_flag("--wide", o.wide, "with --focus CONV_2D or FULLY_CONNECTED: case k takes wide layer shape k of a list");
+  app.add_flag("--int16", o.int16, "with --focus CONV_2D or FULLY_CONNECTED: the layer in 16x8 (int16 activations)");
   app.add_flag("--keep", o.keep, "keep every case's folder (model, inputs, outputs), not only a differing one's");
   app.add_option("--work", o.work, "folder for the models, inputs and outputs (default differential-work)");
   CLI11_PARSE(app, argc, argv);

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "kernels/isa_fallbacks.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/select_kernels.h"
 #include "kernels/share_kernels.h"
@@ -53,9 +54,12 @@ void choose_variants(const Graph& graph, const std::vector<Op>& ops, const Targe
   for (size_t i = 0; i < calls.size(); ++i) {
     KernelCall& call = calls[i];
     const OpHandler& handler = op_handler(ops[i].kind);
-    if (call.custom || handler.choose == nullptr || !is_specialised(call.stem)) continue;
-    const std::string generic = call.stem;
     const Target& layer_target = int8_weight_steps.count(i) != 0 ? narrow : target;
+    if (call.custom || handler.choose == nullptr || !is_specialised(call.stem)) {
+      if (call.specialisation.empty()) call.specialisation = isa_fallback(call, layer_target);
+      continue;
+    }
+    const std::string generic = call.stem;
     const std::string wider = wider_implementation(generic, layer_target);
     if (!wider.empty()) {
       call.specialisation = "the " + wider + " implementation of " + generic + ", faster than its specialisations";

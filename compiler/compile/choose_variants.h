@@ -20,8 +20,9 @@ namespace microaot {
 
 // calls[i] is ops[i]'s lowered call. Each call of a stem the list specialises (on any instruction set) goes
 // through its family's chooser, which picks a specialisation the target runs, or none, and states why
-// (KernelCall::specialisation, network_info.txt and report.json); then share_kernels folds the calls across the
-// model. The steps in `int8_weight_steps` choose as --optimize balanced does: packed weights stay int8
+// (KernelCall::specialisation, network_info.txt and report.json); a call of another stem states why its
+// instruction-set implementation runs its portable loop for the layer, if it does (kernels/isa_fallbacks.h); then
+// share_kernels folds the calls across the model. The steps in `int8_weight_steps` choose as --optimize balanced does: packed weights stay int8
 // (compile/fit_flash.h keeps those layers narrow to fit --flash-budget).
 void choose_variants(const Graph& graph, const std::vector<Op>& ops, const Target& target,
                      std::vector<KernelCall>& calls, const std::set<size_t>& int8_weight_steps = {});

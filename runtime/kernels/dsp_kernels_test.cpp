@@ -15,6 +15,7 @@
 
 #include "binary_kernel_test_util.h"
 #include "conv_geometry_test_util.h"
+#include "random_conv_geometry_test_util.h"
 #include "dw_group_words_test_util.h"
 #include "dw_ring_args_test_util.h"
 #include "microaot/fit/depthwise_conv_2d.h"
@@ -79,32 +80,9 @@ namespace {
 
 int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 
-// The fields of set_conv_window, drawn: sizes, strides, dilations, padding up to the filter's extent - 1.
-struct Geometry {
-  int batches, in_h, in_w, in_c, filter_h, filter_w, out_h, out_w, out_c;
-  int stride_h, stride_w, dilation_h, dilation_w, pad_h, pad_w;
-};
-
-int out_size(int in, int pad, int filter, int dilation, int stride) {
-  return (in + 2 * pad - (filter - 1) * dilation - 1) / stride + 1;
-}
-
-// Filters up to max_filter square, dilations 1 or 2; with square3 a 3x3 filter without dilation (the
-// depthwise fast path).
-Geometry random_geometry(std::mt19937& rng, int max_filter, bool square3 = false) {
-  Geometry g{};
-  g.batches = draw(rng, 1, 2);
-  g.filter_h = draw(rng, 1, max_filter), g.filter_w = draw(rng, 1, max_filter);
-  g.dilation_h = draw(rng, 1, 2), g.dilation_w = draw(rng, 1, 2);
-  if (square3) g.filter_h = g.filter_w = 3, g.dilation_h = g.dilation_w = 1;
-  g.stride_h = draw(rng, 1, 2), g.stride_w = draw(rng, 1, 2);
-  g.pad_h = draw(rng, 0, (g.filter_h - 1) * g.dilation_h), g.pad_w = draw(rng, 0, (g.filter_w - 1) * g.dilation_w);
-  g.in_h = (g.filter_h - 1) * g.dilation_h + draw(rng, 1, 6), g.in_w = (g.filter_w - 1) * g.dilation_w + draw(rng, 1, 6);
-  g.in_c = draw(rng, 1, 19);
-  g.out_h = out_size(g.in_h, g.pad_h, g.filter_h, g.dilation_h, g.stride_h);
-  g.out_w = out_size(g.in_w, g.pad_w, g.filter_w, g.dilation_w, g.stride_w);
-  return g;
-}
+using conv_test::Geometry;
+using conv_test::out_size;
+using conv_test::random_geometry;
 
 // Per-channel multipliers scaling a sum of `terms` products of magnitude ~128 * 64 to a few tens.
 struct Quantization {

@@ -154,6 +154,15 @@ const char* focus_of(std::string stem) {
   return nullptr;
 }
 
+// A 16x8 stem (int16 activations, int8 weights: conv_2d_s16, fully_connected_s16), whose focused models the
+// harness makes in 16x8 (--int16).
+bool is_16x8(const std::string& stem) {
+  const std::string suffix = "_s16";
+  const bool weighted = stem.rfind("conv_2d_", 0) == 0 || stem.rfind("fully_connected_", 0) == 0 ||
+                        stem.rfind("depthwise_conv_2d_", 0) == 0;
+  return weighted && stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 TEST_P(DspImplementations, MatchThePortableKernel) {
   MICROAOT_REQUIRE_QEMU();
   const DspCase& c = GetParam();
@@ -164,6 +173,7 @@ TEST_P(DspImplementations, MatchThePortableKernel) {
     args.insert(args.end(), {"--kernel", specialised});
   }
   if (c.focus != nullptr) args.insert(args.end(), {"--focus", c.focus});
+  if (is_16x8(c.stem)) args.emplace_back("--int16");
   std::string output;
   EXPECT_EQ(run_differential(args, &output), 0) << output;
 }

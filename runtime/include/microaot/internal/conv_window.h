@@ -1,7 +1,7 @@
-/* The window of one output pixel of an int8 CONV_2D, gathered in filter order (rows, columns, channels: the
- * im2col row of the pixel), for the kernels that turn a k x k convolution into a matrix product. Taps outside
- * the image hold the input zero point: with the input offset added it is 0, so the window's product equals
- * the reference's, which skips those taps. */
+/* The window of one output pixel of a CONV_2D, gathered in filter order (rows, columns, channels: the im2col
+ * row of the pixel), for the kernels that turn a k x k convolution into a matrix product. int8: taps outside
+ * the image hold the input zero point, which with the input offset added is 0, so the window's product equals
+ * the reference's, which skips those taps; int16 (16x8, symmetric): they hold 0. */
 #ifndef MICROAOT_CONV_WINDOW_H
 #define MICROAOT_CONV_WINDOW_H
 
@@ -16,30 +16,55 @@ static inline int32_t microaot_conv_window_size(const microaot_conv_2d_params_q*
   return p->filter_height * p->filter_width * p->input_depth;
 }
 
-/* Filter row `fy` of the window of output column ox (input row in_y) into `dst`: one copy when the row's taps
- * are adjacent and all inside the image (no column dilation), else tap by tap. */
-static inline void microaot_conv_window_row(const microaot_conv_2d_params_q* p, const int8_t* image_row,
-                                            int32_t in_y_inside, int32_t ox, int8_t* dst) {
-  const size_t depth = (size_t)p->input_depth;
-  const int8_t zero_point = (int8_t)-p->input_offset;
+/* Filter row `fy` of the window of output column ox (input row in_y) into `dst`, elements of `elem` bytes (a
+ * tap outside the image: every byte `fill`): one copy when the row's taps are adjacent and all inside the image
+ * (no column dilation), else tap by tap. */
+static inline void microaot_conv_window_row_elems(const microaot_conv_2d_params_q* p, const void* image_row,
+                                                  int32_t in_y_inside, int32_t ox, void* dst_row, size_t elem,
+                                                  int fill) {
+  const size_t tap = (size_t)p->input_depth * elem;
+  const unsigned char* src = (const unsigned char*)image_row;
+  unsigned char* dst = (unsigned char*)dst_row;
   const int32_t first_x = ox * p->stride_width - p->pad_width;
   const int32_t last_x = first_x + (p->filter_width - 1) * p->dilation_width;
   int32_t fx;
   if (in_y_inside && p->dilation_width == 1 && first_x >= 0 && last_x < p->input_width) {
-    memcpy(dst, image_row + (size_t)first_x * depth, (size_t)p->filter_width * depth);
+    memcpy(dst, src + (size_t)first_x * tap, (size_t)p->filter_width * tap);
     return;
   }
-  for (fx = 0; fx < p->filter_width; ++fx, dst += depth) {
+  for (fx = 0; fx < p->filter_width; ++fx, dst += tap) {
     const int32_t in_x = first_x + fx * p->dilation_width;
     if (in_y_inside && in_x >= 0 && in_x < p->input_width) {
-      memcpy(dst, image_row + (size_t)in_x * depth, depth);
+      memcpy(dst, src + (size_t)in_x * tap, tap);
     } else {
-      memset(dst, zero_point, depth);
+      memset(dst, fill, tap);
     }
   }
 }
 
-/* The window of output pixel (oy, ox) of `image` (one batch) into `window` (microaot_conv_window_size bytes). */
+/* The window of output pixel (oy, ox) of `image` (one batch, elements of `elem` bytes) into `window`
+ * (microaot_conv_window_size elements), taps outside the image filled with the byte `fill`. */
+static inline void microaot_conv_window_elems(const microaot_conv_2d_params_q* p, const void* image, int32_t oy,
+                                              int32_t ox, void* window, size_t elem, int fill) {
+  const size_t row_bytes = (size_t)p->filter_width * (size_t)p->input_depth * elem;
+  const size_t image_row_bytes = (size_t)p->input_width * (size_t)p->input_depth * elem;
+  unsigned char* dst = (unsigned char*)window;
+  int32_t fy;
+  for (fy = 0; fy < p->filter_height; ++fy, dst += row_bytes) {
+    const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
+    const int inside = in_y >= 0 && in_y < p->input_height;
+    const unsigned char* image_row = (const unsigned char*)image + (size_t)(inside ? in_y : 0) * image_row_bytes;
+    microaot_conv_window_row_elems(p, image_row, inside, ox, dst, elem, fill);
+  }
+}
+
+/* Filter row `fy` of an int8 window: taps outside the image hold the input zero point. */
+static inline void microaot_conv_window_row(const microaot_conv_2d_params_q* p, const int8_t* image_row,
+                                            int32_t in_y_inside, int32_t ox, int8_t* dst) {
+  microaot_conv_window_row_elems(p, image_row, in_y_inside, ox, dst, 1, (int8_t)-p->input_offset);
+}
+
+/* The int8 window of output pixel (oy, ox) of `image` (one batch) into `window` (microaot_conv_window_size bytes). */
 static inline void microaot_conv_window(const microaot_conv_2d_params_q* p, const int8_t* image, int32_t oy,
                                         int32_t ox, int8_t* window) {
   const size_t row_bytes = (size_t)p->filter_width * (size_t)p->input_depth;

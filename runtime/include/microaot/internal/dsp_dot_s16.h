@@ -1,0 +1,207 @@
+/* The inner loops of the DSP 16x8 kernels (int16 activations, int8 weights: runtime/kernels/dsp/conv_2d_s16.c,
+ * fully_connected_s16.c). The activations are int16 already: a row is put in SMLAD's lane order once
+ * (microaot_dsp_lanes_s16, the order microaot_dsp_widen gives int8 rows), then each weight word widens with
+ * SXTB16 to the matching lanes and two SMLADs take four products. A product is at
+ * most 2^15 * 2^7 = 2^22 in magnitude, so a sum of MICROAOT_DSP_S16_CHUNK of them stays inside int32 at every
+ * step (508 * 2^22 < 2^31): longer rows add chunk sums into int64, the reference's accumulator, exactly. */
+#ifndef MICROAOT_DSP_DOT_S16_H
+#define MICROAOT_DSP_DOT_S16_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "microaot/fit/dsp_s16.h"
+#include "microaot/fixedpoint.h"
+#include "microaot/internal/dsp.h"
+
+/* The distance of the convolution's two columns (conv_2d_s16.c's buffer), in words. */
+#define MICROAOT_DSP_S16_COLUMN_WORDS (MICROAOT_CONV_S16_DSP_WINDOW_MAX / 2)
+
+/* Elements summed in int32 before an int64 addition: a multiple of 4 (whole lane groups), below 2^31 / 2^22. */
+#define MICROAOT_DSP_S16_CHUNK 508
+
+/* n int16 elements in SMLAD's lane order into words (two elements each, (n + 1) / 2 words): each group of four
+ * x0..x3 becomes x0, x2, x1, x3, the last n % 4 stay in order. dst may be src. */
+static inline void microaot_dsp_lanes_s16(const int16_t* src, int32_t n, uint32_t* dst_words) {
+  unsigned char* dst = (unsigned char*)dst_words;
+  int32_t k;
+  for (k = 0; k + 4 <= n; k += 4) {
+    uint32_t low, high, even, odd;
+    memcpy(&low, src + k, 4);
+    memcpy(&high, src + k + 2, 4);
+    even = microaot_dsp_pkhbt(low, high); /* x0, x2 */
+    odd = microaot_dsp_pkhtb(low, high);  /* x1, x3 */
+    memcpy(dst + 2 * (size_t)k, &even, 4);
+    memcpy(dst + 2 * (size_t)k + 4, &odd, 4);
+  }
+  for (; k < n; ++k) memcpy(dst + 2 * (size_t)k, src + k, 2);
+}
+
+/* Element k (in lane order) of a lane-ordered row held in words. */
+static inline int32_t microaot_dsp_lane_s16(const uint32_t* row, int32_t k) {
+  int16_t x;
+  memcpy(&x, (const unsigned char*)row + 2 * (size_t)k, 2);
+  return x;
+}
+
+/* Two lane-ordered rows a0, a1 (words of two elements) against two int8 rows b0, b1, n <= MICROAOT_DSP_S16_CHUNK
+ * elements: acc[2 * i + j] = sum over k of a_i[k] * b_j[k] (int32, exact); per four elements four row words,
+ * two weight words, four SXTB16, eight SMLADs. a1 and b1 are read at their distance from a0 and b0: one
+ * pointer each, an immediate offset where the caller's distance is a constant (the convolution's columns). */
+#if MICROAOT_DSP_ASM
+/* The loop of microaot_dsp_dot_2x2_s16x8 for rows MICROAOT_DSP_S16_COLUMN_WORDS words apart (the convolution's
+ * two columns: the second row at an immediate offset, so that thirteen registers hold the loop): per four
+ * elements four row loads, two weight loads, four SXTB16, eight SMLADs, the compare and the branch. At least
+ * one group of four (b0 != end). */
+static inline void microaot_dsp_dot_2x2_columns_asm(const uint32_t** a0, const int8_t** b0, ptrdiff_t b_step,
+                                                    const int8_t* end, int32_t s[4]) {
+  const uint32_t* a = *a0;
+  const int8_t* b = *b0;
+  int32_t s00 = s[0], s01 = s[1], s10 = s[2], s11 = s[3];
+  uint32_t wa, wb, x, y, t;
+  __asm__(
+      "1:\n\t"
+      "ldr %[wb], [%[b], %[bs]]\n\t"
+      "ldr %[wa], [%[b]], #4\n\t"
+      "ldr %[y], [%[a], %[off]]\n\t"
+      "ldr %[x], [%[a]], #4\n\t"
+      "sxtb16 %[t], %[wa]\n\t"
+      "smlad %[s00], %[x], %[t], %[s00]\n\t"
+      "smlad %[s10], %[y], %[t], %[s10]\n\t"
+      "sxtb16 %[t], %[wb]\n\t"
+      "smlad %[s01], %[x], %[t], %[s01]\n\t"
+      "smlad %[s11], %[y], %[t], %[s11]\n\t"
+      "ldr %[y], [%[a], %[off]]\n\t"
+      "ldr %[x], [%[a]], #4\n\t"
+      "sxtb16 %[t], %[wa], ror #8\n\t"
+      "smlad %[s00], %[x], %[t], %[s00]\n\t"
+      "smlad %[s10], %[y], %[t], %[s10]\n\t"
+      "sxtb16 %[t], %[wb], ror #8\n\t"
+      "smlad %[s01], %[x], %[t], %[s01]\n\t"
+      "smlad %[s11], %[y], %[t], %[s11]\n\t"
+      "cmp %[b], %[end]\n\t"
+      "bne 1b"
+      : [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10), [s11] "+r"(s11), [a] "+r"(a), [b] "+r"(b),
+        [wa] "=&r"(wa), [wb] "=&r"(wb), [x] "=&r"(x), [y] "=&r"(y), [t] "=&r"(t)
+      : [bs] "r"(b_step), [end] "r"(end), [off] "I"(MICROAOT_DSP_S16_COLUMN_WORDS * 4)
+      : "cc", "memory");
+  *a0 = a, *b0 = b;
+  s[0] = s00, s[1] = s01, s[2] = s10, s[3] = s11;
+}
+#endif
+
+static inline void microaot_dsp_dot_2x2_s16x8(const uint32_t* a0, const uint32_t* a1, const int8_t* b0,
+                                              const int8_t* b1, int32_t n, int32_t acc[4]) {
+  const ptrdiff_t a_step = a1 - a0, b_step = b1 - b0;
+  const int8_t* const end = b0 + (n & ~3);
+  int32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0, k;
+#if MICROAOT_DSP_ASM
+  if (a_step == MICROAOT_DSP_S16_COLUMN_WORDS && b0 != end) {
+    int32_t s[4] = {0, 0, 0, 0};
+    microaot_dsp_dot_2x2_columns_asm(&a0, &b0, b_step, end, s);
+    s00 = s[0], s01 = s[1], s10 = s[2], s11 = s[3];
+  }
+#endif
+  for (; b0 != end; b0 += 4, a0 += 2) {
+    const uint32_t x0 = a0[0], x1 = a0[1], y0 = a0[a_step], y1 = a0[a_step + 1];
+    const uint32_t w = microaot_dsp_load4(b0), v = microaot_dsp_load4(b0 + b_step);
+    const uint32_t w_even = microaot_dsp_sxtb16(w), v_even = microaot_dsp_sxtb16(v);
+    s00 = microaot_dsp_smlad(x0, w_even, s00);
+    s10 = microaot_dsp_smlad(y0, w_even, s10);
+    s01 = microaot_dsp_smlad(x0, v_even, s01);
+    s11 = microaot_dsp_smlad(y0, v_even, s11);
+    {
+      const uint32_t w_odd = microaot_dsp_sxtb16_ror8(w), v_odd = microaot_dsp_sxtb16_ror8(v);
+      s00 = microaot_dsp_smlad(x1, w_odd, s00);
+      s10 = microaot_dsp_smlad(y1, w_odd, s10);
+      s01 = microaot_dsp_smlad(x1, v_odd, s01);
+      s11 = microaot_dsp_smlad(y1, v_odd, s11);
+    }
+  }
+  for (k = 0; k < (n & 3); ++k) { /* the last n % 4, in order */
+    const int32_t x = microaot_dsp_lane_s16(a0, k), y = microaot_dsp_lane_s16(a0 + a_step, k);
+    s00 += x * b0[k];
+    s01 += x * b0[k + b_step];
+    s10 += y * b0[k];
+    s11 += y * b0[k + b_step];
+  }
+  acc[0] = s00;
+  acc[1] = s01;
+  acc[2] = s10;
+  acc[3] = s11;
+}
+
+/* One lane-ordered row a against two int8 rows b0, b1, n <= MICROAOT_DSP_S16_CHUNK: acc[j] = sum of a[k] * b_j[k]. */
+static inline void microaot_dsp_dot_1x2_s16x8(const uint32_t* a, const int8_t* b0, const int8_t* b1, int32_t n,
+                                              int32_t acc[2]) {
+  const ptrdiff_t b_step = b1 - b0;
+  const int8_t* const end = b0 + (n & ~3);
+  int32_t s0 = 0, s1 = 0, k;
+  for (; b0 != end; b0 += 4, a += 2) {
+    const uint32_t x0 = a[0], x1 = a[1];
+    const uint32_t w = microaot_dsp_load4(b0), v = microaot_dsp_load4(b0 + b_step);
+    s0 = microaot_dsp_smlad(x1, microaot_dsp_sxtb16_ror8(w), microaot_dsp_smlad(x0, microaot_dsp_sxtb16(w), s0));
+    s1 = microaot_dsp_smlad(x1, microaot_dsp_sxtb16_ror8(v), microaot_dsp_smlad(x0, microaot_dsp_sxtb16(v), s1));
+  }
+  for (k = 0; k < (n & 3); ++k) {
+    const int32_t x = microaot_dsp_lane_s16(a, k);
+    s0 += x * b0[k];
+    s1 += x * b0[k + b_step];
+  }
+  acc[0] = s0;
+  acc[1] = s1;
+}
+
+/* The same over any n, int32 chunk sums added to acc (int64): acc[2 * i + j] += sum of a_i[k] * b_j[k]. */
+static inline void microaot_dsp_dot_2x2_s16_long(const uint32_t* a0, const uint32_t* a1, const int8_t* b0,
+                                                 const int8_t* b1, int32_t n, int64_t acc[4]) {
+  int32_t k, part[4];
+  for (k = 0; k < n; k += MICROAOT_DSP_S16_CHUNK) {
+    const int32_t len = n - k < MICROAOT_DSP_S16_CHUNK ? n - k : MICROAOT_DSP_S16_CHUNK;
+    microaot_dsp_dot_2x2_s16x8(a0 + k / 2, a1 + k / 2, b0 + k, b1 + k, len, part);
+    acc[0] += part[0];
+    acc[1] += part[1];
+    acc[2] += part[2];
+    acc[3] += part[3];
+  }
+}
+
+static inline void microaot_dsp_dot_1x2_s16_long(const uint32_t* a, const int8_t* b0, const int8_t* b1, int32_t n,
+                                                 int64_t acc[2]) {
+  int32_t k, part[2];
+  for (k = 0; k < n; k += MICROAOT_DSP_S16_CHUNK) {
+    const int32_t len = n - k < MICROAOT_DSP_S16_CHUNK ? n - k : MICROAOT_DSP_S16_CHUNK;
+    microaot_dsp_dot_1x2_s16x8(a + k / 2, b0 + k, b1 + k, len, part);
+    acc[0] += part[0];
+    acc[1] += part[1];
+  }
+}
+
+/* The output step of a 16x8 layer for one channel, its constants taken once for all the channel's outputs:
+ * TFLite's 16x8 requantization (microaot_multiply_by_quantized_multiplier_s64) with the multiplier reduced to 16
+ * bits up front (in int32: below 0x7FFF0000 the sum cannot overflow, and int32 division truncates as int64's
+ * does) and its floor division as an arithmetic shift (GCC's and Clang's >> on a negative value). */
+typedef struct {
+  int64_t bias; /* 0 without one, as the reference adds */
+  int32_t reduced, shift, offset, min, max;
+} microaot_dsp_s16_channel;
+
+static inline microaot_dsp_s16_channel microaot_dsp_s16_channel_of(const int64_t* bias, int32_t multiplier,
+                                                                   int32_t shift, int32_t output_offset,
+                                                                   int32_t activation_min, int32_t activation_max,
+                                                                   int32_t c) {
+  microaot_dsp_s16_channel ch;
+  ch.bias = bias != NULL ? bias[c] : 0;
+  ch.reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) / 65536 : 0x7FFF;
+  ch.shift = 15 - shift;
+  ch.offset = output_offset, ch.min = activation_min, ch.max = activation_max;
+  return ch;
+}
+
+static inline int16_t microaot_dsp_s16_output(const microaot_dsp_s16_channel* ch, int64_t sum) {
+  const int64_t value = (sum + ch->bias) * ch->reduced + ((int64_t)1 << (ch->shift - 1));
+  return (int16_t)microaot_clamp_s32((int32_t)(value >> ch->shift) + ch->offset, ch->min, ch->max);
+}
+
+#endif /* MICROAOT_DSP_DOT_S16_H */

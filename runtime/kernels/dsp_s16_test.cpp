@@ -1,0 +1,181 @@
+// The DSP 16x8 kernels (int16 activations, int8 weights: runtime/kernels/dsp/conv_2d_s16.c,
+// fully_connected_s16.c, linked under microaot_dsp_* names) against the portable ones: random layers (strides,
+// dilations, padding, odd channel counts, 1x1 and k x k filters, grouped ones and windows beyond the stack buffer
+// for the fallback, with and without a bias, clamps), multipliers that keep most outputs inside the int16 range
+// (a saturated output would hide a wrong sum), and extreme inputs whose sums leave int32 (the int64 chunks).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "conv_geometry_test_util.h"
+#include "random_conv_geometry_test_util.h"
+#include "microaot/fit/dsp_s16.h"
+#include "microaot/kernels/conv.h"
+#include "microaot/kernels/fully_connected.h"
+#include "multiplier_test_util.h"
+
+extern "C" {
+void microaot_dsp_conv_2d_s16(const microaot_conv_2d_params_q* params, const int16_t* input, const int8_t* filter,
+                              const int64_t* bias, int16_t* output);
+void microaot_dsp_conv_2d_s16_overlap(const microaot_conv_2d_params_q* params, const int16_t* input,
+                                      const int8_t* filter, const int64_t* bias, int16_t* output, void* scratch);
+void microaot_dsp_fully_connected_s16(const microaot_fully_connected_params_q* params, const int16_t* input,
+                                      const int8_t* weights, const int64_t* bias, int16_t* output);
+}
+
+namespace {
+
+int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+
+// The layer's data: inputs over the whole int16 range, or (extreme) every input -32768 and every weight -128 (one
+// in 64 of them 127), whose sums of more than 520 products leave int32.
+struct Data {
+  std::vector<int16_t> input;
+  std::vector<int8_t> weights;
+  std::vector<int64_t> bias;
+};
+
+Data random_data(std::mt19937& rng, size_t inputs, size_t weights, int channels, bool extreme) {
+  Data d{random_ints<int16_t>(rng, inputs, -32768, 32767), random_ints<int8_t>(rng, weights, -128, 127),
+         random_ints<int64_t>(rng, static_cast<size_t>(channels), -4000000, 4000000)};
+  if (extreme) {
+    for (int16_t& x : d.input) x = -32768;
+    for (int8_t& w : d.weights) w = draw(rng, 0, 63) == 0 ? 127 : -128;
+  }
+  return d;
+}
+
+// Per-channel multipliers scaling a typical sum of `terms` products to a few thousand (extreme: the largest
+// sum, terms * 2^22, to ~20000).
+template <typename Params>
+void set_requantization(Params& p, std::mt19937& rng, int channels, int terms, bool extreme,
+                        std::vector<int32_t>& multiplier, std::vector<int32_t>& shift) {
+  const double typical = extreme ? terms * 4194304.0 : 32768.0 * 74.0 * std::sqrt(static_cast<double>(terms));
+  multiplier.clear(), shift.clear();
+  for (int c = 0; c < channels; ++c) {
+    const multiplier_test::Multiplier m = multiplier_test::quantize(draw(rng, 1000, 20000) / typical);
+    multiplier.push_back(m.mantissa);
+    shift.push_back(m.shift);
+  }
+  p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+  p.output_offset = 0;
+  const int clamp = draw(rng, 0, 2);  // none, ReLU, ReLU6-like
+  p.activation_min = clamp == 0 ? -32768 : 0, p.activation_max = clamp == 2 ? 6000 : 32767;
+}
+
+// Outputs that are neither clamp bound: the comparison must see enough of them to mean something.
+int unclamped(const std::vector<int16_t>& out, int lo, int hi) {
+  int n = 0;
+  for (int16_t v : out) n += v != lo && v != hi;
+  return n;
+}
+
+struct Counts {
+  int compared = 0, inside = 0, fast = 0;
+};
+
+using conv_test::Geometry;
+using conv_test::random_geometry;
+
+// One conv layer: plain and overlap DSP variants must give the portable elements.
+void expect_same_conv(microaot_conv_2d_params_q p, const Geometry& g, std::mt19937& rng, int i, bool extreme,
+                      Counts& counts) {
+  const int window = g.filter_h * g.filter_w * p.filter_depth;
+  std::vector<int32_t> multiplier, shift;
+  set_requantization(p, rng, g.out_c, window, extreme, multiplier, shift);
+  const Data d = random_data(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c),
+                             static_cast<size_t>(g.out_c * window), g.out_c, extreme);
+  const size_t n = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
+  std::vector<int16_t> expected(n), got(n), got_overlap(n), scratch(static_cast<size_t>(g.out_w * g.out_c));
+  const int64_t* bias = i % 4 == 0 ? nullptr : d.bias.data();
+  microaot_conv_2d_s16(&p, d.input.data(), d.weights.data(), bias, expected.data());
+  microaot_dsp_conv_2d_s16(&p, d.input.data(), d.weights.data(), bias, got.data());
+  microaot_dsp_conv_2d_s16_overlap(&p, d.input.data(), d.weights.data(), bias, got_overlap.data(), scratch.data());
+  EXPECT_EQ(got, expected) << "case " << i;
+  EXPECT_EQ(got_overlap, expected) << "case " << i;
+  counts.compared += static_cast<int>(n);
+  counts.inside += unclamped(expected, p.activation_min, p.activation_max);
+  counts.fast += microaot_fit_conv_2d_s16_dsp(&p);
+}
+
+TEST(DspConv2dS16, MatchesPortableOnRandomLayers) {
+  std::mt19937 rng(16);
+  Counts counts;
+  const int cases = 400;
+  for (int i = 0; i < cases; ++i) {
+    Geometry g = random_geometry(rng, i % 3 == 0 ? 1 : 5);
+    const int groups = i % 9 == 0 && g.in_c % 2 == 0 ? 2 : 1;  // grouped: the portable fallback
+    g.out_c = groups * draw(rng, 1, 9);
+    if (i % 5 == 0) g.in_c = 2 * groups * draw(rng, 20, 70);  // windows past a chunk (508) and past the buffer
+    microaot_conv_2d_params_q p{};
+    set_conv_window(p, g);
+    p.filter_depth = g.in_c / groups;
+    expect_same_conv(p, g, rng, i, i % 7 == 3, counts);
+    ASSERT_FALSE(HasFailure());
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(counts.fast, cases * 3 / 4);
+  EXPECT_LT(counts.fast, cases);
+}
+
+// Windows of 561 to 576 elements (past one int32 chunk, inside the buffer) with the largest products: every
+// sum leaves int32, so only the int64 chunk sums give the portable elements.
+TEST(DspConv2dS16, SumsBeyondInt32OnTheFastPath) {
+  std::mt19937 rng(17);
+  Counts counts;
+  const Geometry layers[] = {{1, 4, 4, 64, 3, 3, 4, 4, 5, 1, 1, 1, 1, 1, 1},
+                             {2, 3, 5, 285, 1, 2, 3, 4, 3, 1, 1, 1, 1, 0, 0},
+                             {1, 2, 2, 576, 1, 1, 2, 2, 4, 1, 1, 1, 1, 0, 0}};
+  int i = 1;
+  for (const Geometry& g : layers) {
+    microaot_conv_2d_params_q p{};
+    set_conv_window(p, g);
+    p.filter_depth = g.in_c;
+    ASSERT_TRUE(microaot_fit_conv_2d_s16_dsp(&p));
+    ASSERT_GT(g.filter_h * g.filter_w * g.in_c, 560);
+    expect_same_conv(p, g, rng, i++, true, counts);
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
+// One fully-connected layer of `batches` rows of `depth` against `units` units.
+void expect_same_fc(int batches, int depth, int units, int input_offset, std::mt19937& rng, int i, bool extreme,
+                    Counts& counts) {
+  microaot_fully_connected_params_q p{};
+  p.batches = batches, p.input_depth = depth, p.output_depth = units, p.input_offset = input_offset;
+  std::vector<int32_t> multiplier, shift;
+  set_requantization(p, rng, units, depth, extreme, multiplier, shift);
+  const Data d = random_data(rng, static_cast<size_t>(batches * depth), static_cast<size_t>(units * depth), units,
+                             extreme);
+  std::vector<int16_t> expected(static_cast<size_t>(batches * units)), got(expected.size());
+  const int64_t* bias = i % 4 == 0 ? nullptr : d.bias.data();
+  microaot_fully_connected_s16(&p, d.input.data(), d.weights.data(), bias, expected.data());
+  microaot_dsp_fully_connected_s16(&p, d.input.data(), d.weights.data(), bias, got.data());
+  EXPECT_EQ(got, expected) << "case " << i << ": " << batches << "x" << depth << " -> " << units;
+  counts.compared += static_cast<int>(expected.size());
+  counts.inside += unclamped(expected, p.activation_min, p.activation_max);
+  counts.fast += microaot_fit_fully_connected_s16_dsp(&p);
+}
+
+// Depths around the lane groups, the int32 chunk (508), the paired rows' buffer (512) and the fallback (1024);
+// odd unit counts; one to three rows; an input offset (portable fallback).
+TEST(DspFullyConnectedS16, MatchesPortableOnRandomLayers) {
+  std::mt19937 rng(18);
+  Counts counts;
+  const int depths[] = {1, 3, 4, 7, 16, 33, 256, 507, 508, 509, 512, 513, 700, 1024, 1025, 1500};
+  int i = 0;
+  for (const int depth : depths) {
+    for (int rep = 0; rep < 6; ++rep, ++i) {
+      expect_same_fc(draw(rng, 1, 3), depth, draw(rng, 1, 9), i % 11 == 5 ? 3 : 0, rng, i, rep == 5, counts);
+      ASSERT_FALSE(HasFailure());
+    }
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(counts.fast, i * 3 / 4);
+  EXPECT_LT(counts.fast, i);
+}
+
+}  // namespace
