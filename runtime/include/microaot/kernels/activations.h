@@ -145,7 +145,6 @@ static inline float microaot_hard_swish_f32_element(float x) {
 #define MICROAOT_PRELU_Q(p, x, alpha) microaot_prelu_element(p, x, alpha)
 #define MICROAOT_HARD_SWISH_F32(p, x) microaot_hard_swish_f32_element(x)
 #define MICROAOT_ELU_F32(p, x) ((x) < 0.0f ? expm1f(x) : (x))
-#define MICROAOT_LUT_S8(p, x) ((p)->table[(int32_t)(x) + 128])
 
 #ifdef __cplusplus
 }
