@@ -62,11 +62,27 @@ KernelCall softmax_table(const KernelCall& call) {
   return table;
 }
 
+// prelu_s8 with its identity side (inputs at or above the zero point) read from a table the kernel's own element
+// computed; the alpha side keeps its arithmetic, since it depends on the alpha too.
+KernelCall prelu_table(const KernelCall& call) {
+  const microaot_prelu_params_q p = MICROAOT_PARAMS_STRUCT(prelu_params_q, call.params);
+  std::vector<int64_t> outputs;
+  for (int32_t x = -128; x < 128; ++x) {
+    outputs.push_back(x + p.input_offset >= 0 ? microaot_prelu_element(&p, x, 0) : 0);
+  }
+  KernelCall table = call;
+  table.stem = "prelu_s8_table";
+  table.params.set_ints("table", outputs);
+  table.specialisation = "prelu_s8 with the outputs of the inputs at or above the zero point computed at compile time";
+  return table;
+}
+
 }  // namespace
 
 KernelCall tabulated(const KernelCall& call, const Target& target) {
   if (target.optimize_size || call.custom) return call;
   if (call.stem == "softmax_s8") return softmax_table(call);
+  if (call.stem == "prelu_s8") return prelu_table(call);
   const Tabulated* entry = find_tabulated(call.stem);
   if (entry == nullptr) return call;
   std::vector<int8_t> in(256), out(256);

@@ -1,6 +1,7 @@
 // The tabulated kernels: each lowered layer becomes a lut_s8 call at speed and balanced (and stays itself at
 // size), and that call maps every input value, in any order, to what the layer's own kernel gives it; an int8
-// SOFTMAX of 64 elements or more takes softmax_s8_table, whose rows equal softmax_s8's, and a smaller one stays.
+// SOFTMAX of 64 elements or more takes softmax_s8_table, whose rows equal softmax_s8's, and a smaller one stays;
+// an int8 PRELU takes prelu_s8_table, whose outputs equal prelu_s8's.
 #include "kernels/tabulate.h"
 
 #include <gtest/gtest.h>
@@ -122,6 +123,71 @@ TEST(Tabulate, SoftmaxTakesItsExpsFromATable) {
                             {{2, 31}, 1.0f / 256, -128}, SoftmaxOptions{});
   op_handler(OpKind::Softmax).check(small, small.ops[0]);
   EXPECT_EQ(tabulated(op_handler(OpKind::Softmax).lower(small, small.ops[0]), speed).stem, "softmax_s8");
+}
+
+// The int32 copy of a call's array param, for a params struct's pointer.
+std::vector<int32_t> ints(const KernelCall& call, const char* name) {
+  const std::vector<int64_t>& values = call.params.find(name)->integers;
+  return std::vector<int32_t>(values.begin(), values.end());
+}
+
+// PRELU layers: alpha per channel, per element, one value and along a middle dimension; identity multipliers
+// above and below 1, alphas of both signs, zero points at the int8 range's ends. Every input value with random
+// alphas, the table kernel against prelu_s8.
+TEST(Tabulate, PreluTakesItsIdentitySideFromATable) {
+  struct Layer {
+    std::vector<int32_t> x, alpha;
+    float x_scale;
+    int64_t x_zero;
+    float alpha_scale;
+    int64_t alpha_zero;
+    float out_scale;
+    int64_t out_zero;
+  };
+  const Layer layers[] = {{{1, 6, 7, 5}, {5}, 0.1f, 3, 0.01f, -20, 0.08f, -5},
+                          {{2, 9}, {2, 9}, 0.05f, -128, 0.02f, 0, 0.2f, 127},
+                          {{3, 4, 6}, {1}, 0.2f, 127, 0.004f, 100, 0.05f, -128},
+                          {{1, 5, 5, 3}, {1, 1, 3}, 0.03f, -40, 0.05f, 7, 0.01f, 10},
+                          {{2, 3, 16}, {3, 1}, 0.07f, 0, 0.03f, -128, 0.07f, 0}};
+  std::mt19937 rng(83);
+  Target speed, size;
+  size.optimize_size = true;
+  for (const Layer& l : layers) {
+    Graph g;
+    g.tensors = {spec_tensor("x", DType::kInt8, {l.x, l.x_scale, l.x_zero}),
+                 spec_tensor("alpha", DType::kInt8, {l.alpha, l.alpha_scale, l.alpha_zero}),
+                 spec_tensor("y", DType::kInt8, {l.x, l.out_scale, l.out_zero})};
+    g.ops.push_back(Op{OpKind::Prelu, 4, 1, {0, 1}, {2}, {}});
+    op_handler(OpKind::Prelu).check(g, g.ops[0]);
+    const KernelCall call = op_handler(OpKind::Prelu).lower(g, g.ops[0]);
+    EXPECT_EQ(tabulated(call, size).stem, "prelu_s8");
+    const KernelCall table = tabulated(call, speed);
+    ASSERT_EQ(table.stem, "prelu_s8_table");
+    EXPECT_EQ(table.args, call.args);
+    const std::vector<int32_t> shape = ints(call, "output_shape"), strides1 = ints(call, "input1_strides"),
+                               strides2 = ints(call, "input2_strides");
+    const std::vector<int64_t>& entries = table.params.find("table")->integers;
+    ASSERT_EQ(entries.size(), 256u);
+    const std::vector<int8_t> bytes(entries.begin(), entries.end());
+    microaot_prelu_params_q plain = MICROAOT_PARAMS_STRUCT(prelu_params_q, call.params);
+    microaot_prelu_table_params_s8 fast = MICROAOT_PARAMS_STRUCT(prelu_table_params_s8, table.params);
+    plain.output_shape = fast.output_shape = shape.data();
+    plain.input1_strides = fast.input1_strides = strides1.data();
+    plain.input2_strides = fast.input2_strides = strides2.data();
+    fast.table = bytes.data();
+    size_t n = 1, alphas = 1;
+    for (const int32_t d : l.x) n *= static_cast<size_t>(d);
+    for (const int32_t d : l.alpha) alphas *= static_cast<size_t>(d);
+    for (int round = 0; round < 4; ++round) {
+      std::vector<int8_t> x(n), alpha(alphas), want(n), got(n);
+      for (size_t k = 0; k < n; ++k) x[k] = static_cast<int8_t>((k + 61 * round) % 256 - 128);
+      std::shuffle(x.begin(), x.end(), rng);
+      for (int8_t& a : alpha) a = static_cast<int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+      microaot_prelu_s8(&plain, x.data(), alpha.data(), want.data());
+      microaot_prelu_s8_table(&fast, x.data(), alpha.data(), got.data());
+      EXPECT_EQ(got, want) << l.x.size() << "-d input of " << n << ", round " << round;
+    }
+  }
 }
 
 }  // namespace

@@ -140,6 +140,37 @@ TEST(AddS8, SixDimensionWalkVisitsEveryElementOnce) {
             }
 }
 
+// Walks of one and two dimensions take their own loop: every stride pattern against the direct index.
+TEST(AddS8, OneAndTwoDimensionWalksReadEachInputAtItsStrides) {
+  struct Walk {
+    int32_t dims, shape[2], strides1[2], strides2[2];
+  };
+  const Walk walks[] = {{1, {7, 1}, {1, 0}, {0, 0}},      {1, {7, 1}, {0, 0}, {1, 0}},
+                        {2, {5, 3}, {3, 1}, {0, 1}},      {2, {5, 3}, {0, 1}, {3, 1}},
+                        {2, {5, 3}, {1, 0}, {3, 1}},      {2, {4, 6}, {6, 1}, {1, 0}},
+                        {2, {3, 4}, {0, 1}, {1, 0}},      {2, {2, 5}, {5, 1}, {5, 1}}};
+  for (const Walk& w : walks) {
+    const int32_t rows = w.dims == 2 ? w.shape[0] : 1, inner = w.shape[w.dims - 1], n = rows * inner;
+    std::vector<int8_t> a(32), b(32), out(static_cast<size_t>(n));
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>(i * 3);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int8_t>(-static_cast<int>(i));
+    microaot_add_params_q p = make_params(n, 1.0f, 0, 1.0f, 0, 1.0f, 0);
+    p.num_dims = w.dims;
+    p.output_shape = w.shape;
+    p.input1_strides = w.strides1;
+    p.input2_strides = w.strides2;
+    microaot_add_s8(&p, a.data(), b.data(), out.data());
+    const int d = w.dims - 1;
+    for (int32_t r = 0; r < rows; ++r)
+      for (int32_t c = 0; c < inner; ++c) {
+        const int32_t ia = (d ? r * w.strides1[0] : 0) + c * w.strides1[d];
+        const int32_t ib = (d ? r * w.strides2[0] : 0) + c * w.strides2[d];
+        ASSERT_EQ(out[static_cast<size_t>(r * inner + c)], a[static_cast<size_t>(ia)] + b[static_cast<size_t>(ib)])
+            << w.dims << " dims, row " << r << " element " << c;
+      }
+  }
+}
+
 TEST(AddS8, InPlaceOverTheFullSizeInput) {
   // [2, 3] + [3] -> written over input 1.
   std::vector<int8_t> a = {1, 2, 3, 4, 5, 6};

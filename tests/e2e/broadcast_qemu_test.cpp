@@ -180,6 +180,44 @@ TEST(BroadcastArithmeticM4, FullOperandsKeepTheLeanKernel) {
   EXPECT_LT(r["stack_bound_bytes"].get<int64_t>(), 1024) << "the folded forms' table is linked";
 }
 
+// int8 PRELU (TFLite code 54) with its identity side from a compile-time table: a constant per-channel alpha of
+// both signs and an alpha that is an input, bit-exact with the host build: 27.4 and 21.5 instructions an element
+// (about half the inputs below the zero point, which keep the arithmetic) where prelu_s8 (--optimize size) takes 55.
+TEST(BroadcastArithmeticM4, PreluReadsItsIdentitySideFromATable) {
+  MICROAOT_REQUIRE_QEMU();
+  ModelSpec m;
+  std::vector<uint8_t> slopes(32);
+  for (size_t c = 0; c < slopes.size(); ++c) slopes[c] = static_cast<uint8_t>(c * 37 + 5);
+  m.tensors = {activation("x", {1, 16, 16, 32}, 0.05f, -3),
+               tflite_test::constant("alpha", tflite::TensorType::INT8, {1, 1, 32}, {0.01f}, slopes),
+               activation("y", {1, 16, 16, 32}, 0.04f, -30), activation("a", {32}, 0.02f, 9),
+               activation("z", {1, 16, 16, 32}, 0.06f, 20)};
+  m.ops = {tflite_test::op(54, 1, {0, 1}, {2}), tflite_test::op(54, 1, {2, 3}, {4})};
+  m.inputs = {0, 3};
+  m.outputs = {4};
+  const std::string dir = make_temp_dir();
+  std::vector<double> generic;  // --optimize size keeps prelu_s8
+  for (const char* level : {"size", "speed"}) {
+    const json r = bench_random(m, dir, 71, {"--optimize", level});
+    ASSERT_TRUE(r.contains("per_op"));
+    EXPECT_TRUE(r["outputs_bit_exact"].get<bool>()) << level;
+    ASSERT_EQ(r["per_op"].size(), 2u);
+    for (const json& row : r["per_op"]) {
+      const double per_element = row["instructions"].get<double>() / (16 * 16 * 32);
+      std::cout << level << " PRELU: " << per_element << " instructions per element\n";
+      if (generic.size() < 2) {
+        EXPECT_EQ(row["kernel"], "microaot_prelu_s8");
+        generic.push_back(per_element);
+        continue;
+      }
+      EXPECT_EQ(row["kernel"], "microaot_prelu_s8_table");
+      EXPECT_LE(per_element, 28.0);
+      EXPECT_LT(per_element, generic[static_cast<size_t>(row["op_index"].get<int>())] / 2);
+    }
+  }
+  remove_dir(dir);
+}
+
 // The broadcasting int8 cases of ../shared/ops on the M4, all four vectors against the TFLM goldens.
 TEST(BroadcastArithmeticM4, SharedBroadcastCasesMatchTheirGoldens) {
   MICROAOT_REQUIRE_QEMU();

@@ -85,6 +85,13 @@ static inline void microaot_broadcast_walk(const microaot_broadcast* w, const vo
   int32_t done, d, k;
   if (inner <= 0) return;
   for (k = 0; k < w->num_inputs; ++k) step[k] = n == 0 ? 1 : w->strides[k][n - 1];
+  if (n <= 2) { /* rows of one matrix (the usual merged walk): no odometer */
+    for (done = 0; done < w->flat_size; done += inner) {
+      row(params, inputs, at, step, output, done, inner);
+      for (k = 0; k < w->num_inputs && n == 2; ++k) at[k] += w->strides[k][0];
+    }
+    return;
+  }
   for (done = 0; done < w->flat_size; done += inner) {
     row(params, inputs, at, step, output, done, inner);
     for (d = n - 2; d >= 0; --d) { /* odometer over the outer dimensions */

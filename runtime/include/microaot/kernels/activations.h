@@ -73,11 +73,20 @@ MICROAOT_DEFINE_PARAMS(prelu_params_f32)
   X(I32, activation_min)      /* the output type's range */                                \
   X(I32, activation_max)
 MICROAOT_DEFINE_PARAMS(prelu_params_q)
+/* int8 with the identity side computed at compile time (--optimize speed and balanced; compiler/kernels/
+ * tabulate.h): an input at or above its zero point reads its output from the table, one below takes the alpha
+ * side's arithmetic. */
+#define MICROAOT_FIELDS_prelu_table_params_s8(X) \
+  MICROAOT_FIELDS_prelu_params_q(X)              \
+  X(I8_ARRAY, table) /* [256]: the output of input -128 .. 127, for those at or above the zero point */
+MICROAOT_DEFINE_PARAMS(prelu_table_params_s8)
 
 void microaot_prelu_f32(const microaot_prelu_params_f32* params, const float* input, const float* alpha,
                         float* output);
 void microaot_prelu_s8(const microaot_prelu_params_q* params, const int8_t* input, const int8_t* alpha,
                        int8_t* output);
+void microaot_prelu_s8_table(const microaot_prelu_table_params_s8* params, const int8_t* input, const int8_t* alpha,
+                             int8_t* output);
 void microaot_prelu_s16(const microaot_prelu_params_q* params, const int16_t* input, const int8_t* alpha,
                         int16_t* output);
 
@@ -118,13 +127,20 @@ static inline int32_t microaot_leaky_relu_element(const microaot_leaky_relu_para
   return microaot_clamp_s32(p->output_offset + scaled, p->activation_min, p->activation_max);
 }
 
+/* PRELU's alpha side, for value = x + input_offset < 0 and offset_alpha = alpha + alpha_offset, before the clamp. */
+static inline int32_t microaot_prelu_alpha_side(int32_t value, int32_t offset_alpha, int32_t multiplier, int shift,
+                                                int32_t output_offset) {
+  return microaot_multiply_by_quantized_multiplier(value * offset_alpha, multiplier, shift) + output_offset;
+}
+
 static inline int32_t microaot_prelu_element(const microaot_prelu_params_q* p, int32_t x, int32_t alpha) {
   const int32_t value = x + p->input_offset;
   const int32_t scaled =
-      value >= 0 ? microaot_multiply_by_quantized_multiplier(value, p->identity_multiplier, (int)p->identity_shift)
-                 : microaot_multiply_by_quantized_multiplier(value * (alpha + p->alpha_offset), p->alpha_multiplier,
-                                                             (int)p->alpha_shift);
-  return microaot_clamp_s32(scaled + p->output_offset, p->activation_min, p->activation_max);
+      value >= 0 ? microaot_multiply_by_quantized_multiplier(value, p->identity_multiplier, (int)p->identity_shift) +
+                       p->output_offset
+                 : microaot_prelu_alpha_side(value, alpha + p->alpha_offset, p->alpha_multiplier, (int)p->alpha_shift,
+                                             p->output_offset);
+  return microaot_clamp_s32(scaled, p->activation_min, p->activation_max);
 }
 
 /* TFLM's float reference: std::max(0, x + 3) then std::min(6, that), whose comparisons pass NaN as 0. */
