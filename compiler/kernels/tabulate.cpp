@@ -6,6 +6,7 @@
 
 #include "kernels/params_struct.h"
 #include "microaot/kernels/activations.h"
+#include "microaot/kernels/math.h"
 #include "microaot/kernels/quantize.h"
 #include "microaot/kernels/sigmoid.h"
 #include "microaot/kernels/softmax.h"
@@ -35,7 +36,9 @@ struct Tabulated {
 const Tabulated kTabulated[] = {
     MICROAOT_TABULATED(logistic_s8, sigmoid_params_s8),    MICROAOT_TABULATED(tanh_s8, sigmoid_params_s8),
     MICROAOT_TABULATED(hard_swish_s8, hard_swish_params_s8), MICROAOT_TABULATED(leaky_relu_s8, leaky_relu_params_q),
-    MICROAOT_TABULATED(requantize_s8_s8, requantize_params),
+    MICROAOT_TABULATED(requantize_s8_s8, requantize_params), MICROAOT_TABULATED(relu_s8, unary_params_q),
+    MICROAOT_TABULATED(relu6_s8, clamp_params_q),           MICROAOT_TABULATED(abs_s8, unary_params_q),
+    MICROAOT_TABULATED(rsqrt_s8, unary_params_q),
 };
 
 const Tabulated* find_tabulated(const std::string& stem) {

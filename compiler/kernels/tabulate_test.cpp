@@ -12,6 +12,7 @@
 
 #include "kernels/params_struct.h"
 #include "microaot/kernels/activations.h"
+#include "microaot/kernels/math.h"
 #include "microaot/kernels/quantize.h"
 #include "microaot/kernels/sigmoid.h"
 #include "microaot/kernels/softmax.h"
@@ -50,6 +51,14 @@ std::vector<Layer> layers() {
        RUN_KERNEL(leaky_relu_s8, leaky_relu_params_q)},
       {unary_graph(OpKind::Quantize, DType::kInt8, {{300}, 0.1f, 9}, {{300}, 0.13f, -4}),
        RUN_KERNEL(requantize_s8_s8, requantize_params)},
+      {unary_graph(OpKind::Relu, DType::kInt8, {{300}, 0.1f, 9}, {{300}, 0.06f, -128}),
+       RUN_KERNEL(relu_s8, unary_params_q)},
+      {unary_graph(OpKind::Relu6, DType::kInt8, {{300}, 0.05f, -20}, {{300}, 0.05f, -20}),
+       RUN_KERNEL(relu6_s8, clamp_params_q)},
+      {unary_graph(OpKind::Abs, DType::kInt8, {{300}, 0.1f, 30}, {{300}, 0.07f, -128}),
+       RUN_KERNEL(abs_s8, unary_params_q)},
+      {unary_graph(OpKind::Rsqrt, DType::kInt8, {{300}, 0.1f, -128}, {{300}, 0.02f, -100}),
+       RUN_KERNEL(rsqrt_s8, unary_params_q)},
   };
 }
 
