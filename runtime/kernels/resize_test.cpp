@@ -1,7 +1,7 @@
 // RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR kernels: hand-computed gathers and blends (rounding halves
 // away from zero, a negative half-pixel weight), nearest-neighbour gathers of random geometry (repeated source
 // rows, pixels below and above 16 bytes) against the definition, and the int8 blend against the real-valued
-// bilinear formula over many inputs and weights.
+// bilinear formula over many inputs and weights and against TFLM's 64-bit sum at the bounds of its weights.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -100,6 +100,42 @@ TEST(ResizeBilinear, Int8AgreesWithTheRealBlend) {
         const double real = at(rlo[y], clo[x], c) * (1 - fy) * (1 - fx) + at(rhi[y], clo[x], c) * fy * (1 - fx) +
                             at(rlo[y], chi[x], c) * (1 - fy) * fx + at(rhi[y], chi[x], c) * fy * fx;
         EXPECT_EQ(out[(y * 7 + x) * 2 + c], static_cast<int8_t>(std::round(real))) << y << " " << x << " " << c;
+      }
+    }
+  }
+}
+
+// TFLM's sum in 64 bits and its division, against the kernel's int32 sum, on weights over their whole range
+// [-512, 1024) (the ends included) and values at the int8 extremes as often as random ones.
+TEST(ResizeBilinear, Int8EqualsTheSixtyFourBitSumAtTheBounds) {
+  std::mt19937 rng(13);
+  std::uniform_int_distribution<int> value(-128, 127), index(0, 3), weight(-512, 1023), pick(0, 3);
+  const int weights_at_ends[] = {-512, 1023, 0, -1};
+  std::vector<int8_t> in(4 * 4 * 3);
+  std::vector<int32_t> rlo(40), rhi(40), rw(40), clo(40), chi(40), cw(40);
+  for (int round = 0; round < 50; ++round) {
+    for (int8_t& v : in) v = static_cast<int8_t>(pick(rng) == 0 ? -128 : pick(rng) == 0 ? 127 : value(rng));
+    for (int i = 0; i < 40; ++i) {
+      rlo[i] = index(rng), rhi[i] = index(rng), clo[i] = index(rng), chi[i] = index(rng);
+      rw[i] = pick(rng) == 0 ? weights_at_ends[pick(rng)] : weight(rng);
+      cw[i] = pick(rng) == 0 ? weights_at_ends[pick(rng)] : weight(rng);
+    }
+    const microaot_resize_bilinear_params_q p = {1,          4,          4,          40,        40,       3,
+                                                 rlo.data(), rhi.data(), clo.data(), chi.data(), rw.data(), cw.data()};
+    std::vector<int8_t> out(40 * 40 * 3);
+    microaot_resize_bilinear_s8(&p, in.data(), out.data());
+    auto at = [&](int y, int x, int c) { return static_cast<int64_t>(in[static_cast<size_t>((y * 4 + x) * 3 + c)]); };
+    for (int y = 0; y < 40; ++y) {
+      for (int x = 0; x < 40; ++x) {
+        for (int c = 0; c < 3; ++c) {
+          const int64_t one = 1024, wy = rw[y], wx = cw[x];
+          const int64_t sum = at(rlo[y], clo[x], c) * (one - wy) * (one - wx) +
+                              at(rhi[y], clo[x], c) * wy * (one - wx) + at(rlo[y], chi[x], c) * (one - wy) * wx +
+                              at(rhi[y], chi[x], c) * wy * wx;
+          const int64_t half = int64_t{1} << 19;
+          const auto want = static_cast<int8_t>((sum + (sum > 0 ? half : -half)) / (int64_t{1} << 20));
+          ASSERT_EQ(out[static_cast<size_t>((y * 40 + x) * 3 + c)], want) << round << ": " << y << " " << x << " " << c;
+        }
       }
     }
   }
