@@ -83,29 +83,71 @@ static inline float l2_result(int32_t even, float sum, int32_t count) {
  * file's own row (MICROAOT_POOL_ROW, below) computes every row its layers have (MICROAOT_POOL_ROW_ALONE). */
 #ifndef MICROAOT_POOL_MEANS_ONLY
 #ifndef MICROAOT_POOL_ROW_ALONE
-static void pool_row(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* in_image, int32_t oy, MICROAOT_T* out) {
-  const int32_t channels = p->channels;
-  const size_t row_stride = (size_t)p->input_width * (size_t)channels;
-  const microaot_window y =
-      microaot_window_of(oy, p->stride_height, p->padding_height, p->filter_height, 1, p->input_height);
+/* Four channels at a time, the window's taps outer and the four reductions in locals (each channel's elements in
+ * the reference's order, rows then columns), then the channels left one at a time. The params are copied into a
+ * local: a store through `out` may alias them, and every clamp would reload its bounds. */
+#define MICROAOT_POOL_TAPS(first, rows, cols, row_stride, channels, body)     \
+  do {                                                                       \
+    const MICROAOT_T* in_row = (first);                                      \
+    int32_t fy, fx;                                                          \
+    for (fy = 0; fy < (rows); ++fy, in_row += (row_stride)) {                \
+      const MICROAOT_T* in = in_row;                                         \
+      for (fx = 0; fx < (cols); ++fx, in += (channels)) body                 \
+    }                                                                        \
+  } while (0)
+
+/* Out of line (GCC, clang): the four-channel loop's registers stay its own. */
+#if defined(__GNUC__)
+#define MICROAOT_POOL_APART __attribute__((noinline))
+#else
+#define MICROAOT_POOL_APART
+#endif
+
+/* One pixel's channels [c, channels), one at a time, into out. */
+static MICROAOT_POOL_APART void pool_channels(const MICROAOT_POOL_PARAMS* p, const MICROAOT_T* corner, int32_t rows,
+                                              int32_t cols, int32_t count, size_t c, MICROAOT_T* out) {
+  const size_t channels = (size_t)p->channels, row_stride = (size_t)p->input_width * channels;
   const int32_t even = MICROAOT_POOL_TIES(p);
-  int32_t ox, c, fy, fx;
-  for (ox = 0; ox < p->output_width; ++ox) {
-    const microaot_window x =
-        microaot_window_of(ox, p->stride_width, p->padding_width, p->filter_width, 1, p->input_width);
-    const int32_t count = (y.end - y.begin) * (x.end - x.begin);
-    for (c = 0; c < channels; ++c) {
-      MICROAOT_POOL_ACC acc = MICROAOT_POOL_OP(start)();
-      for (fy = y.begin; fy < y.end; ++fy) {
-        const MICROAOT_T* in_row = in_image + (size_t)(y.origin + fy) * row_stride + (size_t)c;
-        for (fx = x.begin; fx < x.end; ++fx) {
-          acc = MICROAOT_POOL_OP(step)(acc, in_row[(size_t)(x.origin + fx) * (size_t)channels]);
-        }
-      }
-      *out++ = MICROAOT_CLAMP(p, MICROAOT_POOL_OP(result)(even, acc, count));
-    }
+  for (; c < channels; ++c, ++out) {
+    MICROAOT_POOL_ACC acc = MICROAOT_POOL_OP(start)();
+    MICROAOT_POOL_TAPS(corner + c, rows, cols, row_stride, channels, { acc = MICROAOT_POOL_OP(step)(acc, in[0]); });
+    *out = MICROAOT_CLAMP(p, MICROAOT_POOL_OP(result)(even, acc, count));
   }
 }
+
+static void pool_row(const MICROAOT_POOL_PARAMS* params, const MICROAOT_T* in_image, int32_t oy, MICROAOT_T* out) {
+  const MICROAOT_POOL_PARAMS p = *params;
+  const size_t channels = (size_t)p.channels;
+  const size_t row_stride = (size_t)p.input_width * channels;
+  const microaot_window y =
+      microaot_window_of(oy, p.stride_height, p.padding_height, p.filter_height, 1, p.input_height);
+  const int32_t even = MICROAOT_POOL_TIES(&p), rows = y.end - y.begin;
+  int32_t ox;
+  size_t c;
+  for (ox = 0; ox < p.output_width; ++ox) {
+    const microaot_window x = microaot_window_of(ox, p.stride_width, p.padding_width, p.filter_width, 1, p.input_width);
+    const int32_t cols = x.end - x.begin, count = rows * cols;
+    const MICROAOT_T* corner =
+        in_image + (size_t)(y.origin + y.begin) * row_stride + (size_t)(x.origin + x.begin) * channels;
+    for (c = 0; c + 4 <= channels; c += 4, out += 4) {
+      MICROAOT_POOL_ACC a0 = MICROAOT_POOL_OP(start)(), a1 = a0, a2 = a0, a3 = a0;
+      MICROAOT_POOL_TAPS(corner + c, rows, cols, row_stride, channels, {
+        a0 = MICROAOT_POOL_OP(step)(a0, in[0]);
+        a1 = MICROAOT_POOL_OP(step)(a1, in[1]);
+        a2 = MICROAOT_POOL_OP(step)(a2, in[2]);
+        a3 = MICROAOT_POOL_OP(step)(a3, in[3]);
+      });
+      out[0] = MICROAOT_CLAMP(&p, MICROAOT_POOL_OP(result)(even, a0, count));
+      out[1] = MICROAOT_CLAMP(&p, MICROAOT_POOL_OP(result)(even, a1, count));
+      out[2] = MICROAOT_CLAMP(&p, MICROAOT_POOL_OP(result)(even, a2, count));
+      out[3] = MICROAOT_CLAMP(&p, MICROAOT_POOL_OP(result)(even, a3, count));
+    }
+    if (c < channels) pool_channels(&p, corner, rows, cols, count, c, out);
+    out += channels - c;
+  }
+}
+#undef MICROAOT_POOL_TAPS
+#undef MICROAOT_POOL_APART
 #endif
 
 /* The function that computes one output row: pool_row, or an including file's faster one (declared before the
