@@ -10,19 +10,7 @@ namespace {
 
 std::string conv_2d_s16_dsp(const ParamValues& values) {
   const microaot_conv_2d_params_q p = MICROAOT_PARAMS_STRUCT(conv_2d_params_q, values);
-  if (microaot_fit_conv_2d_s16_dsp(&p)) return "";
-  if (p.filter_depth != p.input_depth) return "the DSP 16x8 kernel's portable loop: grouped filter";
-  return "the DSP 16x8 kernel's portable loop: a window of " +
-         std::to_string(p.filter_height * p.filter_width * p.input_depth) + " elements, over its " +
-         std::to_string(MICROAOT_CONV_S16_DSP_WINDOW_MAX);
-}
-
-std::string fully_connected_s16_dsp(const ParamValues& values) {
-  const microaot_fully_connected_params_q p = MICROAOT_PARAMS_STRUCT(fully_connected_params_q, values);
-  if (microaot_fit_fully_connected_s16_dsp(&p)) return "";
-  if (p.input_offset != 0 || p.filter_offset != 0) return "the DSP 16x8 kernel's portable loop: zero-point offsets";
-  return "the DSP 16x8 kernel's portable loop: a depth of " + std::to_string(p.input_depth) + ", over its " +
-         std::to_string(MICROAOT_FC_S16_DSP_DEPTH_MAX);
+  return microaot_fit_conv_2d_s16_dsp(&p) ? "" : "the DSP 16x8 kernel's portable loop: grouped filter";
 }
 
 // The implementations that fall back, with the words for a layer: their stem and source.
@@ -32,7 +20,6 @@ struct Fallback {
 };
 const Fallback kFallbacks[] = {
     {"conv_2d_s16", "kernels/dsp/conv_2d_s16.c", conv_2d_s16_dsp},
-    {"fully_connected_s16", "kernels/dsp/fully_connected_s16.c", fully_connected_s16_dsp},
 };
 
 }  // namespace

@@ -1,8 +1,9 @@
 // The DSP 16x8 kernels (int16 activations, int8 weights: runtime/kernels/dsp/conv_2d_s16.c,
 // fully_connected_s16.c, linked under microaot_dsp_* names) against the portable ones: random layers (strides,
-// dilations, padding, odd channel counts, 1x1 and k x k filters, grouped ones and windows beyond the stack buffer
-// for the fallback, with and without a bias, clamps), multipliers that keep most outputs inside the int16 range
-// (a saturated output would hide a wrong sum), and extreme inputs whose sums leave int32 (the int64 chunks).
+// dilations, padding, odd channel counts, 1x1 and k x k filters, grouped ones for the fallback, with and without a
+// bias, clamps), windows and rows beyond the stack buffers (reduced in pieces), FULLY_CONNECTED zero points,
+// multipliers that keep most outputs inside the int16 range (a saturated output would hide a wrong sum), and
+// extreme inputs whose sums leave int32 (the int64 chunks).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -109,7 +110,7 @@ TEST(DspConv2dS16, MatchesPortableOnRandomLayers) {
     Geometry g = random_geometry(rng, i % 3 == 0 ? 1 : 5);
     const int groups = i % 9 == 0 && g.in_c % 2 == 0 ? 2 : 1;  // grouped: the portable fallback
     g.out_c = groups * draw(rng, 1, 9);
-    if (i % 5 == 0) g.in_c = 2 * groups * draw(rng, 20, 70);  // windows past a chunk (508) and past the buffer
+    if (i % 5 == 0) g.in_c = 2 * groups * draw(rng, 20, 70);  // windows past a chunk (508) and past the columns
     microaot_conv_2d_params_q p{};
     set_conv_window(p, g);
     p.filter_depth = g.in_c / groups;
@@ -141,11 +142,41 @@ TEST(DspConv2dS16, SumsBeyondInt32OnTheFastPath) {
   EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
-// One fully-connected layer of `batches` rows of `depth` against `units` units.
-void expect_same_fc(int batches, int depth, int units, int input_offset, std::mt19937& rng, int i, bool extreme,
-                    Counts& counts) {
+// Windows of 577 to 5,000 elements, beyond the columns (pieces of 320, the last one shorter), k x k and 1x1
+// (read in place), padded edges, strides and dilations, odd pixel counts (a lone last pixel), 1 to 70 channels
+// (blocks of 32 channels' sums, odd counts); half of them with the largest products, whose every sum leaves int32.
+TEST(DspConv2dS16, WideWindowsInPiecesMatchPortable) {
+  std::mt19937 rng(19);
+  Counts counts;
+  const int cases = 60;
+  for (int i = 0; i < cases; ++i) {
+    Geometry g = random_geometry(rng, 3);
+    if (i % 4 == 0) {  // 1x1 without padding: the pixel itself
+      g.filter_h = g.filter_w = 1, g.pad_h = g.pad_w = 0;
+      g.out_h = conv_test::out_size(g.in_h, 0, 1, g.dilation_h, g.stride_h);
+      g.out_w = conv_test::out_size(g.in_w, 0, 1, g.dilation_w, g.stride_w);
+    }
+    const int taps = g.filter_h * g.filter_w;
+    g.in_c = (draw(rng, 577, 5000) + taps - 1) / taps;
+    g.out_c = draw(rng, 1, 70);
+    microaot_conv_2d_params_q p{};
+    set_conv_window(p, g);
+    p.filter_depth = g.in_c;
+    ASSERT_GT(taps * g.in_c, 576);
+    ASSERT_LE(taps * g.in_c, 5000);
+    expect_same_conv(p, g, rng, i, i % 2 == 1, counts);
+    ASSERT_FALSE(HasFailure());
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_EQ(counts.fast, cases);
+}
+
+// One fully-connected layer of `batches` rows of `depth` against `units` units, with zero-point offsets.
+void expect_same_fc(int batches, int depth, int units, int input_offset, int filter_offset, std::mt19937& rng, int i,
+                    bool extreme, Counts& counts) {
   microaot_fully_connected_params_q p{};
-  p.batches = batches, p.input_depth = depth, p.output_depth = units, p.input_offset = input_offset;
+  p.batches = batches, p.input_depth = depth, p.output_depth = units;
+  p.input_offset = input_offset, p.filter_offset = filter_offset;
   std::vector<int32_t> multiplier, shift;
   set_requantization(p, rng, units, depth, extreme, multiplier, shift);
   const Data d = random_data(rng, static_cast<size_t>(batches * depth), static_cast<size_t>(units * depth), units,
@@ -154,14 +185,22 @@ void expect_same_fc(int batches, int depth, int units, int input_offset, std::mt
   const int64_t* bias = i % 4 == 0 ? nullptr : d.bias.data();
   microaot_fully_connected_s16(&p, d.input.data(), d.weights.data(), bias, expected.data());
   microaot_dsp_fully_connected_s16(&p, d.input.data(), d.weights.data(), bias, got.data());
-  EXPECT_EQ(got, expected) << "case " << i << ": " << batches << "x" << depth << " -> " << units;
+  EXPECT_EQ(got, expected) << "case " << i << ": " << batches << "x" << depth << " -> " << units << ", offsets "
+                           << input_offset << ", " << filter_offset;
   counts.compared += static_cast<int>(expected.size());
   counts.inside += unclamped(expected, p.activation_min, p.activation_max);
-  counts.fast += microaot_fit_fully_connected_s16_dsp(&p);
 }
 
-// Depths around the lane groups, the int32 chunk (508), the paired rows' buffer (512) and the fallback (1024);
-// odd unit counts; one to three rows; an input offset (portable fallback).
+// Zero-point offsets of a case: none mostly; else small ones and the extremes (input zero point -32768, weights'
+// -128), whose products (up to 2^24) the kernel takes apart into the plain product and the offsets' terms.
+void draw_offsets(std::mt19937& rng, int i, int& input_offset, int& filter_offset) {
+  const int kind = i % 11;
+  input_offset = kind == 5 ? 3 : kind == 7 ? -draw(rng, 1, 300) : kind == 9 ? 32768 : 0;
+  filter_offset = kind == 7 ? draw(rng, -127, 128) : kind == 9 ? 128 : kind == 10 ? -5 : 0;
+}
+
+// Depths around the lane groups, the int32 chunk (508), the paired rows' buffer (512) and the rows' buffer (1024);
+// odd unit counts; one to three rows; zero-point offsets.
 TEST(DspFullyConnectedS16, MatchesPortableOnRandomLayers) {
   std::mt19937 rng(18);
   Counts counts;
@@ -169,13 +208,31 @@ TEST(DspFullyConnectedS16, MatchesPortableOnRandomLayers) {
   int i = 0;
   for (const int depth : depths) {
     for (int rep = 0; rep < 6; ++rep, ++i) {
-      expect_same_fc(draw(rng, 1, 3), depth, draw(rng, 1, 9), i % 11 == 5 ? 3 : 0, rng, i, rep == 5, counts);
+      int input_offset, filter_offset;
+      draw_offsets(rng, i, input_offset, filter_offset);
+      expect_same_fc(draw(rng, 1, 3), depth, draw(rng, 1, 9), input_offset, filter_offset, rng, i, rep == 5, counts);
       ASSERT_FALSE(HasFailure());
     }
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
-  EXPECT_GT(counts.fast, i * 3 / 4);
-  EXPECT_LT(counts.fast, i);
+}
+
+// Depths of 1,025 to 6,000 (pieces of 320, the last one shorter or whole), one to three rows (pairs and a lone row),
+// 1 to 70 units (blocks of 32 units' sums, odd counts), zero-point offsets; half of them with the largest products,
+// whose every sum leaves int32.
+TEST(DspFullyConnectedS16, WideRowsInPiecesMatchPortable) {
+  std::mt19937 rng(20);
+  Counts counts;
+  const int cases = 60;
+  for (int i = 0; i < cases; ++i) {
+    const int fixed[] = {1025, 1280, 1281, 1919, 2048, 6000};
+    const int depth = i < 6 ? fixed[i] : draw(rng, 1025, 6000);
+    int input_offset, filter_offset;
+    draw_offsets(rng, i, input_offset, filter_offset);
+    expect_same_fc(draw(rng, 1, 3), depth, draw(rng, 1, 70), input_offset, filter_offset, rng, i, i % 2 == 1, counts);
+    ASSERT_FALSE(HasFailure());
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
 }
 
 }  // namespace

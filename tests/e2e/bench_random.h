@@ -23,7 +23,8 @@ inline void write_bytes(const std::string& path, const std::vector<uint8_t>& byt
 }
 
 // Writes `spec` to DIR/model.tflite and benches it on `target` with `options` (e.g. --optimize balanced), every
-// input random bytes from `seed`; returns bench's report (empty when bench failed, which the test is told).
+// (int8 or int16) input random bytes from `seed`; returns bench's report (empty when bench failed, which the test
+// is told).
 inline nlohmann::json bench_random(const tflite_test::ModelSpec& spec, const std::string& dir, uint32_t seed,
                                    const std::vector<std::string>& options = {},
                                    const std::string& target = "cortex-m4") {
@@ -33,8 +34,9 @@ inline nlohmann::json bench_random(const tflite_test::ModelSpec& spec, const std
   args.insert(args.end(), options.begin(), options.end());
   std::mt19937 rng(seed);
   for (size_t k = 0; k < spec.inputs.size(); ++k) {
-    int64_t n = 1;
-    for (int32_t d : spec.tensors[static_cast<size_t>(spec.inputs[k])].shape) n *= d;
+    const tflite_test::TensorSpec& input = spec.tensors[static_cast<size_t>(spec.inputs[k])];
+    int64_t n = input.type == tflite::TensorType::INT16 ? 2 : 1;  // bytes per element: int8 or int16 inputs
+    for (int32_t d : input.shape) n *= d;
     std::vector<uint8_t> bytes(static_cast<size_t>(n));
     for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
     const std::string path = dir + "/in" + std::to_string(k) + ".bin";

@@ -58,6 +58,29 @@ static inline void microaot_conv_window_elems(const microaot_conv_2d_params_q* p
   }
 }
 
+/* Elements [begin, begin + n) of output pixel (oy, ox)'s window (as microaot_conv_window_elems orders it) into
+ * `dst`, tap by tap (a long window's piece: its taps are long), taps outside the image filled with the byte
+ * `fill`. */
+static inline void microaot_conv_window_part_elems(const microaot_conv_2d_params_q* p, const void* image, int32_t oy,
+                                                   int32_t ox, int32_t begin, int32_t n, void* dst, size_t elem,
+                                                   int fill) {
+  const int32_t depth = p->input_depth;
+  unsigned char* out = (unsigned char*)dst;
+  while (n > 0) {
+    const int32_t tap = begin / depth, channel = begin % depth, take = n < depth - channel ? n : depth - channel;
+    const int32_t in_y = oy * p->stride_height - p->pad_height + tap / p->filter_width * p->dilation_height;
+    const int32_t in_x = ox * p->stride_width - p->pad_width + tap % p->filter_width * p->dilation_width;
+    const size_t bytes = (size_t)take * elem;
+    if (in_y < 0 || in_y >= p->input_height || in_x < 0 || in_x >= p->input_width) {
+      memset(out, fill, bytes);
+    } else {
+      const size_t at = ((size_t)in_y * (size_t)p->input_width + (size_t)in_x) * (size_t)depth + (size_t)channel;
+      memcpy(out, (const unsigned char*)image + at * elem, bytes);
+    }
+    begin += take, n -= take, out += bytes;
+  }
+}
+
 /* Filter row `fy` of an int8 window: taps outside the image hold the input zero point. */
 static inline void microaot_conv_window_row(const microaot_conv_2d_params_q* p, const int8_t* image_row,
                                             int32_t in_y_inside, int32_t ox, int8_t* dst) {

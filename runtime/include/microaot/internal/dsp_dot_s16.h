@@ -11,12 +11,41 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "microaot/fit/dsp_s16.h"
 #include "microaot/fixedpoint.h"
 #include "microaot/internal/dsp.h"
 
-/* The distance of the convolution's two columns (conv_2d_s16.c's buffer), in words. */
-#define MICROAOT_DSP_S16_COLUMN_WORDS (MICROAOT_CONV_S16_DSP_WINDOW_MAX / 2)
+/* The stack buffers. A convolution's two columns: windows of up to MICROAOT_DSP_S16_COLUMN elements are gathered
+ * whole (2.3 KB). FULLY_CONNECTED rows of up to MICROAOT_DSP_S16_ROWS elements (or two where they fit) are put in
+ * lane order whole (2 KB). Longer windows and rows are reduced in pieces of up to MICROAOT_DSP_S16_PIECE elements
+ * in the same buffer (microaot_dsp_s16_pieces), each piece against MICROAOT_DSP_S16_BLOCK output channels whose
+ * int64 sums lie between the two rows' pieces: any length runs the same inner loops on the same stack. */
+#define MICROAOT_DSP_S16_COLUMN 576
+#define MICROAOT_DSP_S16_ROWS 1024
+#define MICROAOT_DSP_S16_BLOCK 32
+#define MICROAOT_DSP_S16_PIECE (MICROAOT_DSP_S16_COLUMN - 8 * MICROAOT_DSP_S16_BLOCK) /* 320 */
+
+/* The distance of the convolution's two columns, in words. */
+#define MICROAOT_DSP_S16_COLUMN_WORDS (MICROAOT_DSP_S16_COLUMN / 2)
+
+/* Two rows' pieces in lane order, `second` MICROAOT_DSP_S16_COLUMN_WORDS words after `first` (the dot's assembly
+ * loop), and the sums of a block of channel pairs (sums[pair][2 * row + channel]). */
+typedef struct {
+  uint32_t first[MICROAOT_DSP_S16_PIECE / 2];
+  int64_t sums[MICROAOT_DSP_S16_BLOCK / 2][4];
+  uint32_t second[MICROAOT_DSP_S16_PIECE / 2];
+} microaot_dsp_s16_pieces;
+typedef char microaot_dsp_s16_pieces_layout[offsetof(microaot_dsp_s16_pieces, second) ==
+                                                    4 * MICROAOT_DSP_S16_COLUMN_WORDS
+                                                ? 1
+                                                : -1];
+
+/* The dot products: inline in every caller (a kernel's short and long paths both call them; their loops are the
+ * kernels' time). */
+#if defined(__GNUC__)
+#define MICROAOT_DSP_S16_LOOP static inline __attribute__((always_inline))
+#else
+#define MICROAOT_DSP_S16_LOOP static inline
+#endif
 
 /* Elements summed in int32 before an int64 addition: a multiple of 4 (whole lane groups), below 2^31 / 2^22. */
 #define MICROAOT_DSP_S16_CHUNK 508
@@ -91,8 +120,8 @@ static inline void microaot_dsp_dot_2x2_columns_asm(const uint32_t** a0, const i
 }
 #endif
 
-static inline void microaot_dsp_dot_2x2_s16x8(const uint32_t* a0, const uint32_t* a1, const int8_t* b0,
-                                              const int8_t* b1, int32_t n, int32_t acc[4]) {
+MICROAOT_DSP_S16_LOOP void microaot_dsp_dot_2x2_s16x8(const uint32_t* a0, const uint32_t* a1, const int8_t* b0,
+                                                     const int8_t* b1, int32_t n, int32_t acc[4]) {
   const ptrdiff_t a_step = a1 - a0, b_step = b1 - b0;
   const int8_t* const end = b0 + (n & ~3);
   int32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0, k;
@@ -133,8 +162,8 @@ static inline void microaot_dsp_dot_2x2_s16x8(const uint32_t* a0, const uint32_t
 }
 
 /* One lane-ordered row a against two int8 rows b0, b1, n <= MICROAOT_DSP_S16_CHUNK: acc[j] = sum of a[k] * b_j[k]. */
-static inline void microaot_dsp_dot_1x2_s16x8(const uint32_t* a, const int8_t* b0, const int8_t* b1, int32_t n,
-                                              int32_t acc[2]) {
+MICROAOT_DSP_S16_LOOP void microaot_dsp_dot_1x2_s16x8(const uint32_t* a, const int8_t* b0, const int8_t* b1,
+                                                     int32_t n, int32_t acc[2]) {
   const ptrdiff_t b_step = b1 - b0;
   const int8_t* const end = b0 + (n & ~3);
   int32_t s0 = 0, s1 = 0, k;
@@ -154,8 +183,8 @@ static inline void microaot_dsp_dot_1x2_s16x8(const uint32_t* a, const int8_t* b
 }
 
 /* The same over any n, int32 chunk sums added to acc (int64): acc[2 * i + j] += sum of a_i[k] * b_j[k]. */
-static inline void microaot_dsp_dot_2x2_s16_long(const uint32_t* a0, const uint32_t* a1, const int8_t* b0,
-                                                 const int8_t* b1, int32_t n, int64_t acc[4]) {
+MICROAOT_DSP_S16_LOOP void microaot_dsp_dot_2x2_s16_long(const uint32_t* a0, const uint32_t* a1, const int8_t* b0,
+                                                        const int8_t* b1, int32_t n, int64_t acc[4]) {
   int32_t k, part[4];
   for (k = 0; k < n; k += MICROAOT_DSP_S16_CHUNK) {
     const int32_t len = n - k < MICROAOT_DSP_S16_CHUNK ? n - k : MICROAOT_DSP_S16_CHUNK;
@@ -167,8 +196,8 @@ static inline void microaot_dsp_dot_2x2_s16_long(const uint32_t* a0, const uint3
   }
 }
 
-static inline void microaot_dsp_dot_1x2_s16_long(const uint32_t* a, const int8_t* b0, const int8_t* b1, int32_t n,
-                                                 int64_t acc[2]) {
+MICROAOT_DSP_S16_LOOP void microaot_dsp_dot_1x2_s16_long(const uint32_t* a, const int8_t* b0, const int8_t* b1,
+                                                        int32_t n, int64_t acc[2]) {
   int32_t k, part[2];
   for (k = 0; k < n; k += MICROAOT_DSP_S16_CHUNK) {
     const int32_t len = n - k < MICROAOT_DSP_S16_CHUNK ? n - k : MICROAOT_DSP_S16_CHUNK;
