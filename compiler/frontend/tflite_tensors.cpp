@@ -19,6 +19,7 @@ DType ir_dtype(TensorType type) {
   switch (type) {
     case TensorType::FLOAT32: return DType::kFloat32;
     case TensorType::INT8: return DType::kInt8;
+    case TensorType::INT4: return DType::kInt8;  // constant weights, unpacked (unpack_int4)
     case TensorType::UINT8: return DType::kUInt8;
     case TensorType::INT16: return DType::kInt16;
     case TensorType::INT32: return DType::kInt32;
@@ -172,10 +173,33 @@ void check_no_nan(const Graph& graph, int id, const std::vector<uint8_t>& data) 
   }
 }
 
+// TFLite's int4 weights, two a byte, the lower nibble first, each sign-extended: as int8 bytes. TFLM unpacks them
+// the same way into scratch before its int8 kernels run; here it happens once, at compile time.
+std::vector<uint8_t> unpack_int4(const std::vector<uint8_t>& packed, const Graph& graph, int id) {
+  const Tensor& t = graph.tensors[id];
+  const int64_t elements = t.num_elements();
+  if (static_cast<int64_t>(packed.size()) != (elements + 1) / 2) {
+    throw CompileError("constant int4 tensor " + describe_tensor(graph, id) + " holds " + std::to_string(packed.size()) +
+                       " bytes, but its shape " + shape_text(t.shape) + " packs into " +
+                       std::to_string((elements + 1) / 2));
+  }
+  std::vector<uint8_t> values(static_cast<size_t>(elements));
+  for (size_t i = 0; i < values.size(); ++i) {
+    const int nibble = (packed[i / 2] >> (i % 2 == 0 ? 0 : 4)) & 0xF;
+    values[i] = static_cast<uint8_t>(static_cast<int8_t>(nibble >= 8 ? nibble - 16 : nibble));
+  }
+  return values;
+}
+
 void convert_data(const tflite::Model& model, const tflite::Tensor& src, const std::vector<uint8_t>& file,
                   Graph& graph, int id) {
   std::vector<uint8_t> data = buffer_bytes(model, src.buffer(), file, graph, id);
+  if (src.type() == TensorType::INT4 && (data.empty() || src.is_variable())) {
+    throw CompileError("tensor " + describe_tensor(graph, id) +
+                       " is int4 without constant data; int4 is read for constant weights only, as in TFLM");
+  }
   if (data.empty()) return;
+  if (src.type() == TensorType::INT4) data = unpack_int4(data, graph, id);
   Tensor& t = graph.tensors[id];
   // TFLM ignores sparsity and the size and would read the stored values as dense ones.
   if (src.sparsity() != nullptr) {
