@@ -33,8 +33,9 @@ inline nlohmann::json bench_random(const tflite_test::ModelSpec& spec, const std
   args.insert(args.end(), options.begin(), options.end());
   std::mt19937 rng(seed);
   for (size_t k = 0; k < spec.inputs.size(); ++k) {
-    int64_t n = 1;
-    for (int32_t d : spec.tensors[static_cast<size_t>(spec.inputs[k])].shape) n *= d;
+    const tflite_test::TensorSpec& input = spec.tensors[static_cast<size_t>(spec.inputs[k])];
+    int64_t n = input.type == tflite::TensorType::INT16 ? 2 : 1;  // bytes per element (int8 or int16 inputs)
+    for (int32_t d : input.shape) n *= d;
     std::vector<uint8_t> bytes(static_cast<size_t>(n));
     for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
     const std::string path = dir + "/in" + std::to_string(k) + ".bin";
