@@ -52,14 +52,42 @@ typedef char dw_out_layout[sizeof(microaot_dsp_s16_high) == 16 && offsetof(micro
                                ? 1
                                : -1];
 
+/* A row of pixel pairs whose three window rows all lie inside, for run_pairs_3x3_asm (offsets fixed there). */
+typedef struct {
+  const int16_t* a;   /* the first pair's first tap */
+  int16_t* out;       /* the first pair's first output */
+  int32_t pairs;      /* at least one */
+  const uint32_t* w;  /* the window's widened weights */
+  const dw_out* o;
+  ptrdiff_t tap;      /* bytes between a row's taps (= between the pair's pixels) */
+  ptrdiff_t next;     /* bytes from a row's second tap to the next row's first */
+  ptrdiff_t a_next;   /* bytes from the third row's second tap to the next pair's first tap */
+  ptrdiff_t out_next; /* bytes between a pair's two output pixels */
+  ptrdiff_t out_step; /* bytes between two pairs' outputs */
+} dw_run;
+#if MICROAOT_DSP_ASM
+typedef char dw_run_layout[offsetof(dw_run, tap) == 20 && offsetof(dw_run, out_step) == 36 ? 1 : -1];
+#endif
+
+/* The rows of a 3-wide filter whose edge windows edge_pixel takes. */
+#define DW16_EDGE_ROWS 8
+
 /* Output channels c0 and c1 (c1 == c0: an odd last channel): their widened taps and output steps. */
 typedef struct {
   uint32_t w[MICROAOT_DEPTHWISE_S16_DSP_TAPS_MAX];
+  /* A 3-wide filter's rows shifted by a tap: [0] (w1, w2, 0) for a window clipped at the left, [1] (0, w0, w1) at
+   * the right, so that such a window reads three in-image taps one tap inward (edge_pixel). */
+  uint32_t edge[2][3 * DW16_EDGE_ROWS];
+  /* A 3x3 filter's rows shifted by a row: [0] (row 1, row 2, 0) for windows clipped at the top, [1] (0, row 0,
+   * row 1) at the bottom, so that such a row of windows reads three in-image rows one row inward (run_row). */
+  uint32_t rows[2][9];
   dw_out out;
   int32_t c0;
   ptrdiff_t in0;    /* c0's input channel */
   ptrdiff_t gather; /* c1's input channel minus c0's; -1: the word at in0 holds both (depth multiplier 1) */
   int pair;         /* c1 != c0 */
+  int edges;        /* edge[] holds the filter's rows (3 wide, at most DW16_EDGE_ROWS, depth multiplier 1) */
+  dw_run run;       /* a 3x3 filter's inner pairs (run_row): the fields but a, out and pairs */
 } dw_pair;
 
 static dw_layer layer_of(const dw_params* p) {
@@ -98,6 +126,15 @@ static void pair_of(const dw_params* p, const int8_t* filter, const int64_t* bia
   q->pair = c1 != c0;
   q->in0 = c0 / p->depth_multiplier;
   q->gather = p->depth_multiplier == 1 && q->pair ? -1 : c1 / p->depth_multiplier - q->in0;
+  q->edges = p->filter_width == 3 && p->filter_height <= DW16_EDGE_ROWS && q->gather < 0;
+  for (t = 0; q->edges && t < taps; t += 3) {
+    q->edge[0][t] = q->w[t + 1], q->edge[0][t + 1] = q->w[t + 2], q->edge[0][t + 2] = 0;
+    q->edge[1][t] = 0, q->edge[1][t + 1] = q->w[t], q->edge[1][t + 2] = q->w[t + 1];
+  }
+  for (t = 0; q->edges && p->filter_height == 3 && t < 3; ++t) {
+    q->rows[0][t] = q->w[3 + t], q->rows[0][3 + t] = q->w[6 + t], q->rows[0][6 + t] = 0;
+    q->rows[1][t] = 0, q->rows[1][3 + t] = q->w[t], q->rows[1][6 + t] = q->w[3 + t];
+  }
 }
 
 /* The two channels' inputs at a: one word, or gathered from two elements. */
@@ -209,20 +246,6 @@ static inline void slide3_rows_asm(const int16_t* a, const uint32_t* w, int32_t 
 #endif
 
 #if MICROAOT_DSP_ASM
-/* A row of pixel pairs whose three window rows all lie inside, for run_pairs_3x3_asm (offsets fixed there). */
-typedef struct {
-  const int16_t* a;   /* the first pair's first tap */
-  int16_t* out;       /* the first pair's first output */
-  int32_t pairs;      /* at least one */
-  const uint32_t* w;  /* the window's widened weights */
-  const dw_out* o;
-  ptrdiff_t tap;      /* bytes between a row's taps (= between the pair's pixels) */
-  ptrdiff_t next;     /* bytes from a row's second tap to the next row's first */
-  ptrdiff_t a_next;   /* bytes from the third row's second tap to the next pair's first tap */
-  ptrdiff_t out_next; /* bytes between a pair's two output pixels */
-  ptrdiff_t out_step; /* bytes between two pairs' outputs */
-} dw_run;
-typedef char dw_run_layout[offsetof(dw_run, tap) == 20 && offsetof(dw_run, out_step) == 36 ? 1 : -1];
 
 /* A 3x3 window row: the three weight words, the four input words of the two pixels (the second pixel's taps one
  * tap on), twelve products (MAC "mul": the window's first row starts the sums), the pointer on to the next row
@@ -364,6 +387,41 @@ static void single_pixel(const dw_layer* L, const dw_pair* q, const int16_t* ima
   store_pixel(&q->out, q->pair, s0, s1, out);
 }
 
+/* One pixel over a 3-wide window of three in-image taps per row (depth multiplier 1): `a` its first tap (first
+ * row), w the weights of that row (the filter's, or an edge's shifted ones). */
+static void edge_pixel(const dw_layer* L, const dw_pair* q, const int16_t* a, const uint32_t* w, int32_t rows,
+                       int16_t* out) {
+  int32_t s0 = 0, s1 = 0, r;
+  for (r = 0; r < rows; ++r, a += L->row, w += 3) {
+    const uint32_t x0 = input_word(a, -1), x1 = input_word(a + L->tap, -1), x2 = input_word(a + 2 * L->tap, -1);
+    s0 = microaot_dsp_smlabb(x0, w[0], s0), s1 = microaot_dsp_smlatt(x0, w[0], s1);
+    s0 = microaot_dsp_smlabb(x1, w[1], s0), s1 = microaot_dsp_smlatt(x1, w[1], s1);
+    s0 = microaot_dsp_smlabb(x2, w[2], s0), s1 = microaot_dsp_smlatt(x2, w[2], s1);
+  }
+  store_pixel(&q->out, 1, s0, s1, out);
+}
+
+/* Output column ox outside the inner ones: a 3-wide window clipped by one tap whose shifted window lies inside by
+ * edge_pixel, any other by its in-image taps. */
+static void outer_pixel(const dw_layer* L, const dw_pair* q, const int16_t* image, const microaot_window* y,
+                        int32_t ox, int16_t* out) {
+  const dw_params* p = L->p;
+  const microaot_window x =
+      microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width, p->input_width);
+  const int32_t dilation = p->dilation_width;
+  /* the in-image first tap of the shifted window */
+  const int32_t start = x.begin == 1 && x.end == 3 ? x.origin + dilation : x.origin - dilation;
+  const int left = x.begin == 1 && x.end == 3 && start + 2 * dilation < p->input_width;
+  const int right = x.begin == 0 && x.end == 2 && start >= 0;
+  if (q->edges && (left || right) && y->end > y->begin) {
+    const int16_t* a =
+        image + ((ptrdiff_t)(y->origin + y->begin * p->dilation_height) * p->input_width + start) * p->input_depth;
+    edge_pixel(L, q, a, q->edge[left ? 0 : 1] + 3 * y->begin, y->end - y->begin, out);
+    return;
+  }
+  single_pixel(L, q, image, y, &x, out);
+}
+
 /* The inner pixels [begin, end) of one output row in pairs (a lone last one alone), each pair's taps as pair_taps
  * with these constant arguments (one copy of the loop each). */
 static inline __attribute__((always_inline)) void inner_pairs(const dw_layer* L, const dw_pair* q,
@@ -378,19 +436,8 @@ static inline __attribute__((always_inline)) void inner_pairs(const dw_layer* L,
   const uint32_t* w = q->w + y->begin * p->filter_width;
   const int32_t rows = y->end - y->begin;
   int16_t* o = out + (ptrdiff_t)begin * depth;
-  int32_t ox = begin, s[4];
-#if MICROAOT_DSP_ASM
-  if (slide3 && rows == 3 && end - begin >= 2) {
-    dw_run r;
-    r.a = a, r.out = o, r.pairs = (end - begin) / 2, r.w = w, r.o = &q->out;
-    r.tap = L->tap * 2, r.next = (L->row - L->tap) * 2, r.a_next = (2 * L->pixel - 2 * L->row - L->tap) * 2;
-    r.out_next = depth * 2, r.out_step = pixel_out * 2;
-    run_pairs_3x3_asm(&r);
-    ox = begin + (end - begin) / 2 * 2;
-    a += (end - begin) / 2 * 2 * L->pixel, o += (end - begin) / 2 * pixel_out;
-  }
-#endif
-  for (; ox + 1 < end; ox += 2, a += 2 * L->pixel, o += pixel_out) {
+  int32_t ox, s[4];
+  for (ox = begin; ox + 1 < end; ox += 2, a += 2 * L->pixel, o += pixel_out) {
     pair_taps(L, a, w, rows, gather, slide3, s);
     if (gather < 0 || q->pair) { /* gather < 0: depth multiplier 1 and c0 + 1 inside */
       store_pair(&q->out, s, o, depth * (ptrdiff_t)sizeof(int16_t));
@@ -399,7 +446,9 @@ static inline __attribute__((always_inline)) void inner_pairs(const dw_layer* L,
       store_pixel(&q->out, 0, s[2], s[3], o + depth);
     }
   }
-  if (ox < end) {
+  if (ox < end && slide3 && q->edges) {
+    edge_pixel(L, q, a, w, rows, o);
+  } else if (ox < end) {
     const microaot_window x =
         microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width, p->input_width);
     single_pixel(L, q, image, y, &x, o);
@@ -421,17 +470,66 @@ static __attribute__((noinline)) void inner_gathered(const dw_layer* L, const dw
   inner_pairs(L, q, image, y, L->inner_begin, L->inner_end, out, q->gather, 0);
 }
 
+#if MICROAOT_DSP_ASM
+/* The inner pixels of an output row of 3x3 windows at stride = dilation along x, three input rows from in_y on
+ * against weights w (the filter's, or rows shifted for a row of windows clipped at the top or bottom): in pairs by
+ * run_pairs_3x3_asm over the pair's run, an odd last one by edge_pixel. */
+static __attribute__((noinline)) void run_row(const dw_layer* L, dw_pair* q, const int16_t* image, int32_t in_y,
+                                              const uint32_t* w, int16_t* out) {
+  const dw_params* p = L->p;
+  const int32_t n = L->inner_end - L->inner_begin;
+  const int16_t* a =
+      image + ((ptrdiff_t)in_y * p->input_width + (ptrdiff_t)L->inner_begin * p->stride_width - p->pad_width) *
+                  p->input_depth;
+  int16_t* o = out + (ptrdiff_t)L->inner_begin * p->output_depth;
+  if (n >= 2) {
+    q->run.a = a, q->run.out = o, q->run.pairs = n / 2, q->run.w = w;
+    run_pairs_3x3_asm(&q->run);
+  }
+  if (n % 2 != 0) edge_pixel(L, q, a + (n - 1) * L->pixel, w, 3, o + (ptrdiff_t)(n - 1) * p->output_depth);
+}
+
+/* run_row's weights and first input row for the windows of y (3x3 at stride = dilation along x, depth multiplier
+ * 1), or NULL: every row inside, or one clipped at the top or bottom whose three rows one row inward lie inside. */
+static const uint32_t* row_weights(const dw_layer* L, const dw_pair* q, const microaot_window* y, int32_t* in_y) {
+  const dw_params* p = L->p;
+  const int32_t dilation = p->dilation_height;
+  if (!q->edges || p->filter_height != 3 || L->tap != L->pixel) return NULL;
+  if (y->begin == 0 && y->end == 3) {
+    *in_y = y->origin;
+    return q->w;
+  }
+  if (y->begin == 1 && y->end == 3 && y->origin + 3 * dilation < p->input_height) {
+    *in_y = y->origin + dilation;
+    return q->rows[0];
+  }
+  if (y->begin == 0 && y->end == 2 && y->origin - dilation >= 0) {
+    *in_y = y->origin - dilation;
+    return q->rows[1];
+  }
+  return NULL;
+}
+#endif
+
 /* One output row of the pair: `image` at the pair's input channel, `out` at its first channel. */
-static void pair_row(const dw_layer* L, const dw_pair* q, const int16_t* image, int32_t oy, int16_t* out) {
+static void pair_row(const dw_layer* L, dw_pair* q, const int16_t* image, int32_t oy, int16_t* out) {
   const dw_params* p = L->p;
   const microaot_window y =
       microaot_window_of(oy, p->stride_height, p->pad_height, p->filter_height, p->dilation_height, p->input_height);
   const ptrdiff_t depth = p->output_depth;
   int32_t ox;
+#if MICROAOT_DSP_ASM
+  const uint32_t* rows;
+  int32_t in_y;
+#endif
   for (ox = 0; ox < p->output_width; ++ox) {
     if (ox == L->inner_begin) { /* the inner columns, then on after them */
       if (q->gather >= 0) {
         inner_gathered(L, q, image, &y, out);
+#if MICROAOT_DSP_ASM
+      } else if ((rows = row_weights(L, q, &y, &in_y)) != NULL) {
+        run_row(L, q, image, in_y, rows, out);
+#endif
       } else if (p->filter_width == 3 && L->tap == L->pixel) {
         inner_slide3(L, q, image, &y, out);
       } else {
@@ -440,11 +538,7 @@ static void pair_row(const dw_layer* L, const dw_pair* q, const int16_t* image, 
       ox = L->inner_end - 1;
       continue;
     }
-    {
-      const microaot_window x =
-          microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width, p->input_width);
-      single_pixel(L, q, image, &y, &x, out + (ptrdiff_t)ox * depth);
-    }
+    outer_pixel(L, q, image, &y, ox, out + (ptrdiff_t)ox * depth);
   }
 }
 
@@ -459,6 +553,9 @@ static void dw_rows(const dw_params* p, const int16_t* input, const int8_t* filt
   int32_t c, row, ox;
   for (c = 0; c < p->output_depth; c += 2) {
     pair_of(p, filter, bias, c, &q);
+    q.run.o = &q.out;
+    q.run.tap = L.tap * 2, q.run.next = (L.row - L.tap) * 2, q.run.a_next = (2 * L.pixel - 2 * L.row - L.tap) * 2;
+    q.run.out_next = (ptrdiff_t)depth * 2, q.run.out_step = (ptrdiff_t)depth * 4;
     for (row = row_begin; row < row_end; ++row) {
       const int16_t* image = input + (size_t)(row / p->output_height) * image_size + q.in0;
       int16_t* out = output + (size_t)(row - row_begin) * row_stride;
