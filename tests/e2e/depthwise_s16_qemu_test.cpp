@@ -93,9 +93,9 @@ ModelSpec depthwise_model(const std::vector<Layer>& layers, uint32_t seed) {
   return m;
 }
 
-// The sliding 3-wide pairs at real sizes (the first two), odd channels (an odd last channel gathered alone) and
-// widths (a lone last pixel), the general pair loop (stride 2, dilation 2, 5x5), the gathered inputs of depth
-// multipliers 3 and 8, small maps whose edges dominate.
+// The sliding 3x3 pairs at real sizes (the first two), odd channels (an odd last channel gathered alone) and
+// widths (a lone last pixel), the general pair loop (stride 2, dilation 2, 5x5), depth multipliers 8 (the sliding
+// pairs over one input channel a pair) and 3 and 2 (gathered inputs), small maps whose edges dominate.
 const std::vector<Layer> kLayers = {
     {16, 16, 64, 1, 3, 1, 1, true, AF::RELU6, 4.2},   // the generated benchmark layer
     {16, 16, 32, 1, 3, 1, 1, true, AF::NONE, 4.2},    // the ops case's shape
@@ -103,9 +103,9 @@ const std::vector<Layer> kLayers = {
     {17, 17, 16, 1, 3, 2, 1, false, AF::NONE, 7.8},   // stride 2: the general pair loop
     {14, 14, 8, 1, 3, 1, 2, true, AF::RELU6, 7.4},    // dilation 2
     {12, 12, 10, 1, 5, 1, 1, true, AF::NONE, 5.5},    // 5x5
-    {10, 10, 1, 8, 3, 1, 1, true, AF::RELU, 12.0},    // the ops case's multiplier 8
-    {10, 9, 2, 3, 3, 1, 2, true, AF::NONE, 12.9},     // multiplier 3, dilation 2
-    {9, 9, 3, 2, 3, 2, 1, false, AF::RELU6, 14.5},    // multiplier 2, stride 2, "valid"
+    {10, 10, 1, 8, 3, 1, 1, true, AF::RELU, 5.5},     // the ops case's multiplier 8: one input channel a pair
+    {10, 9, 2, 3, 3, 1, 2, true, AF::NONE, 11.8},     // multiplier 3, dilation 2
+    {9, 9, 3, 2, 3, 2, 1, false, AF::RELU6, 14.9},    // multiplier 2, stride 2, "valid"
 };
 
 TEST(DepthwiseS16M4, DspKernelRunsBitExact) {

@@ -2,13 +2,16 @@
  * at a time, each pair over all output rows (its constants once): the pair's taps widened once into words of
  * 16-bit lanes (w_c0, w_c1), so that a tap's input word of the two channels (adjacent in NHWC at depth multiplier
  * 1; gathered from c0 / m and c1 / m otherwise, or for an odd last channel, which pairs with itself) takes one
- * SMLABB and one SMLATT. Output pixels two at a time where both windows lie inside the image along x (their taps
- * one input word apart at stride = dilation, so that each row of a 3-wide window loads four words for both), one
- * at a time at the edges, by its in-image taps as the reference does (a padding tap adds 0: int16 is symmetric).
+ * SMLABB and one SMLATT. Output pixels two at a time where both windows lie inside the image along x; a 3x3 filter
+ * at stride = dilation along x runs a row of such pairs in assembly (run_pairs_3x3_asm: the second pixel's taps
+ * one tap on, four input words a window row for both; where both channels read one input channel, its element
+ * against both weight lanes, SMLABT), a row of windows clipped at the top or bottom, and a 3-wide window clipped
+ * at the left or right, one row or tap inward against shifted weights (a zero where the clipped tap was). Other
+ * windows at the edges by their in-image taps, as the reference does (a padding tap adds 0: int16 is symmetric).
  * The sums stay in int32 (at most 128 taps of 2^22: exact); the output step is one SMLAL per value
  * (microaot_dsp_s16_high_of: the bias and TFLite's 16x8 requantization as the reference, bit for bit), a pixel's
  * two values clamped as one word's lanes. Filters over 128 taps, a clamp outside int16 and shifts outside
- * [-17, -1] take the portable code (network_info.txt says so: compiler/kernels/isa_fallbacks.cpp). */
+ * [-17, -1] take the portable code (network_info.txt says so: compiler/kernels/isa_fallbacks.cpp). Stack: 1.3 KB. */
 #include <stddef.h>
 #include <string.h>
 
@@ -126,7 +129,7 @@ static void pair_of(const dw_params* p, const int8_t* filter, const int64_t* bia
   q->pair = c1 != c0;
   q->in0 = c0 / p->depth_multiplier;
   q->gather = p->depth_multiplier == 1 && q->pair ? -1 : c1 / p->depth_multiplier - q->in0;
-  q->edges = p->filter_width == 3 && p->filter_height <= DW16_EDGE_ROWS && q->gather < 0;
+  q->edges = p->filter_width == 3 && p->filter_height <= DW16_EDGE_ROWS && q->pair;
   for (t = 0; q->edges && t < taps; t += 3) {
     q->edge[0][t] = q->w[t + 1], q->edge[0][t + 1] = q->w[t + 2], q->edge[0][t + 2] = 0;
     q->edge[1][t] = 0, q->edge[1][t + 1] = q->w[t], q->edge[1][t + 2] = q->w[t + 1];
@@ -249,86 +252,94 @@ static inline void slide3_rows_asm(const int16_t* a, const uint32_t* w, int32_t 
 
 /* A 3x3 window row: the three weight words, the four input words of the two pixels (the second pixel's taps one
  * tap on), twelve products (MAC "mul": the window's first row starts the sums), the pointer on to the next row
- * (`last`: "" for the third row). */
+ * (`last`: "" for the third row). LD, HI: "ldr", "tt" where each input word holds both channels' inputs; "ldrh",
+ * "bt" where both channels read one input channel (its element in the bottom lane, against both weight lanes). */
 #define DW16_MUL(acc, x, w, lanes) "smul" lanes " %[" acc "], %[" x "], %[" w "]\n\t"
 #define DW16_MLA(acc, x, w, lanes) "smla" lanes " %[" acc "], %[" x "], %[" w "], %[" acc "]\n\t"
-#define DW16_ROW(MAC, last)                                   \
+#define DW16_ROW(MAC, LD, HI, last)                           \
   "ldrd %[w0], %[w1], [%[w]], #12\n\t"                        \
-  "ldr %[x], [%[a]]\n\t"                                      \
+  LD " %[x], [%[a]]\n\t"                                      \
   "ldr %[w2], [%[w], #-4]\n\t"                                \
-  MAC("s0", "x", "w0", "bb") MAC("s1", "x", "w0", "tt")       \
-  "ldr %[x], [%[a], %[tap]]\n\t"                              \
-  MAC("t0", "x", "w0", "bb") MAC("t1", "x", "w0", "tt")       \
+  MAC("s0", "x", "w0", "bb") MAC("s1", "x", "w0", HI)         \
+  LD " %[x], [%[a], %[tap]]\n\t"                              \
+  MAC("t0", "x", "w0", "bb") MAC("t1", "x", "w0", HI)         \
   "smlabb %[s0], %[x], %[w1], %[s0]\n\t"                      \
-  "smlatt %[s1], %[x], %[w1], %[s1]\n\t"                      \
-  "ldr %[x], [%[a], %[tap], lsl #1]\n\t"                      \
+  "smla" HI " %[s1], %[x], %[w1], %[s1]\n\t"                  \
+  LD " %[x], [%[a], %[tap], lsl #1]\n\t"                      \
   "add %[a], %[a], %[tap]\n\t"                                \
   "smlabb %[t0], %[x], %[w1], %[t0]\n\t"                      \
-  "smlatt %[t1], %[x], %[w1], %[t1]\n\t"                      \
+  "smla" HI " %[t1], %[x], %[w1], %[t1]\n\t"                 \
   "smlabb %[s0], %[x], %[w2], %[s0]\n\t"                      \
-  "smlatt %[s1], %[x], %[w2], %[s1]\n\t"                      \
-  "ldr %[x], [%[a], %[tap], lsl #1]\n\t"                      \
+  "smla" HI " %[s1], %[x], %[w2], %[s1]\n\t"                 \
+  LD " %[x], [%[a], %[tap], lsl #1]\n\t"                      \
   last                                                        \
   "smlabb %[t0], %[x], %[w2], %[t0]\n\t"                      \
-  "smlatt %[t1], %[x], %[w2], %[t1]\n\t"
+  "smla" HI " %[t1], %[x], %[w2], %[t1]\n\t"
 
 /* Every pair of run `r` (one output row of a channel pair, its windows all inside): per pair the 3x3 window of both
  * pixels (56 instructions for 36 products), the output step of the four values (store_pair's 27), the pointers
  * and the count kept in `r` (thirteen registers hold the loop). */
-static void run_pairs_3x3_asm(dw_run* r) {
+#define DW16_RUN(LD, HI)                                                                                   \
+  __asm__ volatile( /* it stores */                                                                        \
+      "1:\n\t"                                                                                             \
+      "ldr %[w], [%[r], #12]\n\t"                                                                          \
+      "ldrd %[tap], %[next], [%[r], #20]\n\t"                                                              \
+      DW16_ROW(DW16_MUL, LD, HI, "add %[a], %[a], %[next]\n\t")                                            \
+      DW16_ROW(DW16_MLA, LD, HI, "add %[a], %[a], %[next]\n\t")                                            \
+      DW16_ROW(DW16_MLA, LD, HI, "")                                                                       \
+      "ldr %[w], [%[r], #16]\n\t" /* o */                                                                  \
+      "ldr %[x], [%[w], #8]\n\t"                                                                           \
+      "ldrd %[w0], %[w1], [%[w]]\n\t"                                                                      \
+      "smlal %[w0], %[w1], %[s0], %[x]\n\t"                                                                \
+      "ssat %[s0], #16, %[w1]\n\t"                                                                         \
+      "ldrd %[w0], %[w1], [%[w]]\n\t"                                                                      \
+      "smlal %[w0], %[w1], %[t0], %[x]\n\t"                                                                \
+      "ssat %[t0], #16, %[w1]\n\t"                                                                         \
+      "ldr %[x], [%[w], #24]\n\t"                                                                          \
+      "ldrd %[w0], %[w1], [%[w], #16]\n\t"                                                                 \
+      "smlal %[w0], %[w1], %[s1], %[x]\n\t"                                                                \
+      "ssat %[s1], #16, %[w1]\n\t"                                                                         \
+      "ldrd %[w0], %[w1], [%[w], #16]\n\t"                                                                 \
+      "smlal %[w0], %[w1], %[t1], %[x]\n\t"                                                                \
+      "ssat %[t1], #16, %[w1]\n\t"                                                                         \
+      "pkhbt %[s0], %[s0], %[s1], lsl #16\n\t"                                                             \
+      "pkhbt %[t0], %[t0], %[t1], lsl #16\n\t"                                                             \
+      "ldrd %[w0], %[w1], [%[w], #32]\n\t"                                                                 \
+      "ssub16 %[x], %[s0], %[w0]\n\t"                                                                      \
+      "sel %[s0], %[s0], %[w0]\n\t"                                                                        \
+      "ssub16 %[x], %[w1], %[s0]\n\t"                                                                      \
+      "sel %[s0], %[s0], %[w1]\n\t"                                                                        \
+      "ssub16 %[x], %[t0], %[w0]\n\t"                                                                      \
+      "sel %[t0], %[t0], %[w0]\n\t"                                                                        \
+      "ssub16 %[x], %[w1], %[t0]\n\t"                                                                      \
+      "sel %[t0], %[t0], %[w1]\n\t"                                                                        \
+      "ldr %[tap], [%[r], #4]\n\t"  /* out */                                                              \
+      "ldr %[next], [%[r], #32]\n\t" /* out_next */                                                        \
+      "str %[s0], [%[tap]]\n\t"                                                                            \
+      "str %[t0], [%[tap], %[next]]\n\t"                                                                   \
+      "ldr %[next], [%[r], #36]\n\t"                                                                       \
+      "add %[tap], %[tap], %[next]\n\t"                                                                    \
+      "str %[tap], [%[r], #4]\n\t"                                                                         \
+      "ldr %[next], [%[r], #28]\n\t"                                                                       \
+      "add %[a], %[a], %[next]\n\t"                                                                        \
+      "ldr %[next], [%[r], #8]\n\t"                                                                        \
+      "subs %[next], %[next], #1\n\t"                                                                      \
+      "str %[next], [%[r], #8]\n\t"                                                                        \
+      "bne 1b"                                                                                             \
+      : [a] "+r"(a), [s0] "=&r"(s0), [s1] "=&r"(s1), [t0] "=&r"(t0), [t1] "=&r"(t1), [w] "=&r"(w),         \
+        [tap] "=&r"(tap), [next] "=&r"(next), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [x] "=&r"(x) \
+      : [r] "r"(r)                                                                                         \
+      : "cc", "memory");
+
+static void run_pairs_3x3_asm(dw_run* r, int shared) {
   const int16_t* a = r->a;
   int32_t s0, s1, t0, t1;
   uint32_t w, tap, next, w0, w1, w2, x;
-  __asm__ volatile( /* it stores */
-      "1:\n\t"
-      "ldr %[w], [%[r], #12]\n\t"
-      "ldrd %[tap], %[next], [%[r], #20]\n\t"
-      DW16_ROW(DW16_MUL, "add %[a], %[a], %[next]\n\t")
-      DW16_ROW(DW16_MLA, "add %[a], %[a], %[next]\n\t")
-      DW16_ROW(DW16_MLA, "")
-      "ldr %[w], [%[r], #16]\n\t" /* o */
-      "ldr %[x], [%[w], #8]\n\t"
-      "ldrd %[w0], %[w1], [%[w]]\n\t"
-      "smlal %[w0], %[w1], %[s0], %[x]\n\t"
-      "ssat %[s0], #16, %[w1]\n\t"
-      "ldrd %[w0], %[w1], [%[w]]\n\t"
-      "smlal %[w0], %[w1], %[t0], %[x]\n\t"
-      "ssat %[t0], #16, %[w1]\n\t"
-      "ldr %[x], [%[w], #24]\n\t"
-      "ldrd %[w0], %[w1], [%[w], #16]\n\t"
-      "smlal %[w0], %[w1], %[s1], %[x]\n\t"
-      "ssat %[s1], #16, %[w1]\n\t"
-      "ldrd %[w0], %[w1], [%[w], #16]\n\t"
-      "smlal %[w0], %[w1], %[t1], %[x]\n\t"
-      "ssat %[t1], #16, %[w1]\n\t"
-      "pkhbt %[s0], %[s0], %[s1], lsl #16\n\t"
-      "pkhbt %[t0], %[t0], %[t1], lsl #16\n\t"
-      "ldrd %[w0], %[w1], [%[w], #32]\n\t"
-      "ssub16 %[x], %[s0], %[w0]\n\t"
-      "sel %[s0], %[s0], %[w0]\n\t"
-      "ssub16 %[x], %[w1], %[s0]\n\t"
-      "sel %[s0], %[s0], %[w1]\n\t"
-      "ssub16 %[x], %[t0], %[w0]\n\t"
-      "sel %[t0], %[t0], %[w0]\n\t"
-      "ssub16 %[x], %[w1], %[t0]\n\t"
-      "sel %[t0], %[t0], %[w1]\n\t"
-      "ldr %[tap], [%[r], #4]\n\t"  /* out */
-      "ldr %[next], [%[r], #32]\n\t" /* out_next */
-      "str %[s0], [%[tap]]\n\t"
-      "str %[t0], [%[tap], %[next]]\n\t"
-      "ldr %[next], [%[r], #36]\n\t"
-      "add %[tap], %[tap], %[next]\n\t"
-      "str %[tap], [%[r], #4]\n\t"
-      "ldr %[next], [%[r], #28]\n\t"
-      "add %[a], %[a], %[next]\n\t"
-      "ldr %[next], [%[r], #8]\n\t"
-      "subs %[next], %[next], #1\n\t"
-      "str %[next], [%[r], #8]\n\t"
-      "bne 1b"
-      : [a] "+r"(a), [s0] "=&r"(s0), [s1] "=&r"(s1), [t0] "=&r"(t0), [t1] "=&r"(t1), [w] "=&r"(w),
-        [tap] "=&r"(tap), [next] "=&r"(next), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [x] "=&r"(x)
-      : [r] "r"(r)
-      : "cc", "memory");
+  if (shared) {
+    DW16_RUN("ldrh", "bt");
+  } else {
+    DW16_RUN("ldr", "tt");
+  }
 }
 #endif
 
@@ -387,18 +398,30 @@ static void single_pixel(const dw_layer* L, const dw_pair* q, const int16_t* ima
   store_pixel(&q->out, q->pair, s0, s1, out);
 }
 
-/* One pixel over a 3-wide window of three in-image taps per row (depth multiplier 1): `a` its first tap (first
- * row), w the weights of that row (the filter's, or an edge's shifted ones). */
-static void edge_pixel(const dw_layer* L, const dw_pair* q, const int16_t* a, const uint32_t* w, int32_t rows,
-                       int16_t* out) {
+/* One pixel over a 3-wide window of three in-image taps per row: `a` its first tap (first row), w the weights of
+ * that row (the filter's, or an edge's shifted ones); the inputs as input_word takes them by `gather`. */
+static inline __attribute__((always_inline)) void window3_pixel(const dw_layer* L, const dw_pair* q, const int16_t* a,
+                                                                const uint32_t* w, int32_t rows, ptrdiff_t gather,
+                                                                int16_t* out) {
   int32_t s0 = 0, s1 = 0, r;
   for (r = 0; r < rows; ++r, a += L->row, w += 3) {
-    const uint32_t x0 = input_word(a, -1), x1 = input_word(a + L->tap, -1), x2 = input_word(a + 2 * L->tap, -1);
+    const uint32_t x0 = input_word(a, gather), x1 = input_word(a + L->tap, gather);
+    const uint32_t x2 = input_word(a + 2 * L->tap, gather);
     s0 = microaot_dsp_smlabb(x0, w[0], s0), s1 = microaot_dsp_smlatt(x0, w[0], s1);
     s0 = microaot_dsp_smlabb(x1, w[1], s0), s1 = microaot_dsp_smlatt(x1, w[1], s1);
     s0 = microaot_dsp_smlabb(x2, w[2], s0), s1 = microaot_dsp_smlatt(x2, w[2], s1);
   }
   store_pixel(&q->out, 1, s0, s1, out);
+}
+
+/* window3_pixel of a channel pair (q->pair), its input words loaded whole at depth multiplier 1. */
+static void edge_pixel(const dw_layer* L, const dw_pair* q, const int16_t* a, const uint32_t* w, int32_t rows,
+                       int16_t* out) {
+  if (q->gather < 0) {
+    window3_pixel(L, q, a, w, rows, -1, out);
+  } else {
+    window3_pixel(L, q, a, w, rows, q->gather, out);
+  }
 }
 
 /* Output column ox outside the inner ones: a 3-wide window clipped by one tap whose shifted window lies inside by
@@ -484,7 +507,7 @@ static __attribute__((noinline)) void run_row(const dw_layer* L, dw_pair* q, con
   int16_t* o = out + (ptrdiff_t)L->inner_begin * p->output_depth;
   if (n >= 2) {
     q->run.a = a, q->run.out = o, q->run.pairs = n / 2, q->run.w = w;
-    run_pairs_3x3_asm(&q->run);
+    run_pairs_3x3_asm(&q->run, q->gather == 0);
   }
   if (n % 2 != 0) edge_pixel(L, q, a + (n - 1) * L->pixel, w, 3, o + (ptrdiff_t)(n - 1) * p->output_depth);
 }
@@ -524,12 +547,13 @@ static void pair_row(const dw_layer* L, dw_pair* q, const int16_t* image, int32_
 #endif
   for (ox = 0; ox < p->output_width; ++ox) {
     if (ox == L->inner_begin) { /* the inner columns, then on after them */
+#if MICROAOT_DSP_ASM
+      if ((rows = row_weights(L, q, &y, &in_y)) != NULL) {
+        run_row(L, q, image, in_y, rows, out);
+      } else
+#endif
       if (q->gather >= 0) {
         inner_gathered(L, q, image, &y, out);
-#if MICROAOT_DSP_ASM
-      } else if ((rows = row_weights(L, q, &y, &in_y)) != NULL) {
-        run_row(L, q, image, in_y, rows, out);
-#endif
       } else if (p->filter_width == 3 && L->tap == L->pixel) {
         inner_slide3(L, q, image, &y, out);
       } else {
