@@ -65,7 +65,10 @@ ModelSpec depthwise_model(const std::vector<Layer>& layers, uint32_t seed) {
     std::vector<float> w_scales, b_scales;
     std::vector<int8_t> w(static_cast<size_t>(taps * out_c));
     std::vector<int64_t> b(static_cast<size_t>(out_c));
-    for (int k = 0; k < out_c; ++k) w_scales.push_back(weight_scale(rng)), b_scales.push_back(in_scale * w_scales.back());
+    for (int k = 0; k < out_c; ++k) {
+      w_scales.push_back(weight_scale(rng));
+      b_scales.push_back(in_scale * w_scales.back());
+    }
     for (int8_t& v : w) v = static_cast<int8_t>(weight(rng));
     for (int64_t& v : b) v = bias(rng);
     const float out_scale = in_scale * 0.02f * std::sqrt(static_cast<float>(taps)) * 32768.0f * 73.0f / 3000.0f;

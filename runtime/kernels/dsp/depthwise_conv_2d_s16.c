@@ -49,7 +49,7 @@ typedef struct {
   microaot_dsp_s16_high step[2];
   uint32_t lo, hi;
 } dw_out;
-/* The offsets store_pair_asm reads. */
+/* The offsets store_pair and run_pairs_3x3_asm read. */
 typedef char dw_out_layout[sizeof(microaot_dsp_s16_high) == 16 && offsetof(microaot_dsp_s16_high, multiplier) == 8 &&
                                    offsetof(dw_out, lo) == 32
                                ? 1
@@ -85,11 +85,10 @@ typedef struct {
    * row 1) at the bottom, so that such a row of windows reads three in-image rows one row inward (run_row). */
   uint32_t rows[2][9];
   dw_out out;
-  int32_t c0;
   ptrdiff_t in0;    /* c0's input channel */
   ptrdiff_t gather; /* c1's input channel minus c0's; -1: the word at in0 holds both (depth multiplier 1) */
   int pair;         /* c1 != c0 */
-  int edges;        /* edge[] holds the filter's rows (3 wide, at most DW16_EDGE_ROWS, depth multiplier 1) */
+  int edges;        /* a pair whose filter is 3 wide and at most DW16_EDGE_ROWS high: edge[] (and rows[] at 3x3) */
   dw_run run;       /* a 3x3 filter's inner pairs (run_row): the fields but a, out and pairs */
 } dw_pair;
 
@@ -116,7 +115,9 @@ static void pair_of(const dw_params* p, const int8_t* filter, const int64_t* bia
   const int32_t c1 = c0 + 1 < p->output_depth ? c0 + 1 : c0, taps = p->filter_height * p->filter_width;
   const size_t depth = (size_t)p->output_depth;
   int32_t t, k;
-  for (t = 0; t < taps; ++t) q->w[t] = microaot_dsp_pack16(filter[(size_t)t * depth + (size_t)c0], filter[(size_t)t * depth + (size_t)c1]);
+  for (t = 0; t < taps; ++t) {
+    q->w[t] = microaot_dsp_pack16(filter[(size_t)t * depth + (size_t)c0], filter[(size_t)t * depth + (size_t)c1]);
+  }
   for (k = 0; k < 2; ++k) {
     const int32_t c = k == 0 ? c0 : c1;
     const microaot_dsp_s16_channel ch = microaot_dsp_s16_channel_of(
@@ -125,7 +126,6 @@ static void pair_of(const dw_params* p, const int8_t* filter, const int64_t* bia
   }
   q->out.lo = microaot_dsp_pack16(p->activation_min, p->activation_min);
   q->out.hi = microaot_dsp_pack16(p->activation_max, p->activation_max);
-  q->c0 = c0;
   q->pair = c1 != c0;
   q->in0 = c0 / p->depth_multiplier;
   q->gather = p->depth_multiplier == 1 && q->pair ? -1 : c1 / p->depth_multiplier - q->in0;

@@ -24,7 +24,7 @@ static inline int microaot_fit_conv_2d_s16_dsp(const microaot_conv_2d_params_q* 
  * 512, so that a channel's sum of products (each at most 2^22 in magnitude) stays exact in int32. */
 #define MICROAOT_DEPTHWISE_S16_DSP_TAPS_MAX 128
 /* The output shifts of the depthwise kernel's one-SMLAL output step (microaot_dsp_s16_high_of): a right shift of
- * 16 to 32 bits in TFLite's 16x8 requantization, 15 - shift (multipliers from 2^-18 to 1). */
+ * 16 to 32 bits in TFLite's 16x8 requantization, 15 - shift (multipliers from 2^-18 to 1/2). */
 #define MICROAOT_DEPTHWISE_S16_DSP_SHIFT_MIN (-17)
 #define MICROAOT_DEPTHWISE_S16_DSP_SHIFT_MAX (-1)
 
