@@ -42,6 +42,9 @@ typedef struct {
   ptrdiff_t pixel;        /* between two neighbouring output pixels' windows: stride_width pixels */
   int32_t inner_begin;    /* output columns [inner_begin, inner_end) have every tap inside along x */
   int32_t inner_end;
+  /* Columns inner_begin - 1 and inner_end: where a 3-wide window clipped by one tap at the left ([0]) or right ([1])
+   * reads three in-image taps one tap inward against shifted weights, the first one's input column, else -1. */
+  int32_t edge_x[2];
 } dw_layer;
 
 /* The output step of a channel pair: c0's and c1's, and the clamp in both lanes. */
@@ -92,6 +95,17 @@ typedef struct {
   dw_run run;       /* a 3x3 filter's inner pairs (run_row): the fields but a, out and pairs */
 } dw_pair;
 
+/* edge_x's rule for column ox at side 0 (left) or 1 (right). */
+static int32_t edge_x_of(const dw_params* p, int32_t ox, int side) {
+  const microaot_window x =
+      microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width, p->input_width);
+  const int32_t dilation = p->dilation_width;
+  if (p->filter_width != 3 || ox < 0 || ox >= p->output_width) return -1;
+  if (side == 0 && x.begin == 1 && x.end == 3 && x.origin + 3 * dilation < p->input_width) return x.origin + dilation;
+  if (side == 1 && x.begin == 0 && x.end == 2 && x.origin - dilation >= 0) return x.origin - dilation;
+  return -1;
+}
+
 static dw_layer layer_of(const dw_params* p) {
   const ptrdiff_t depth = p->input_depth;
   dw_layer L;
@@ -108,6 +122,8 @@ static dw_layer layer_of(const dw_params* p) {
     if (inner && L.inner_begin == p->output_width) L.inner_begin = ox;
     if (!inner && L.inner_begin != p->output_width && L.inner_end == p->output_width) L.inner_end = ox;
   }
+  L.edge_x[0] = edge_x_of(p, L.inner_begin - 1, 0);
+  L.edge_x[1] = edge_x_of(p, L.inner_end, 1);
   return L;
 }
 
@@ -425,23 +441,22 @@ static void edge_pixel(const dw_layer* L, const dw_pair* q, const int16_t* a, co
 }
 
 /* Output column ox outside the inner ones: a 3-wide window clipped by one tap whose shifted window lies inside by
- * edge_pixel, any other by its in-image taps. */
+ * edge_pixel (the columns next to the inner ones as layer_of found them), any other by its in-image taps. */
 static void outer_pixel(const dw_layer* L, const dw_pair* q, const int16_t* image, const microaot_window* y,
                         int32_t ox, int16_t* out) {
   const dw_params* p = L->p;
-  const microaot_window x =
-      microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width, p->input_width);
-  const int32_t dilation = p->dilation_width;
-  /* the in-image first tap of the shifted window */
-  const int32_t start = x.begin == 1 && x.end == 3 ? x.origin + dilation : x.origin - dilation;
-  const int left = x.begin == 1 && x.end == 3 && start + 2 * dilation < p->input_width;
-  const int right = x.begin == 0 && x.end == 2 && start >= 0;
-  if (q->edges && (left || right) && y->end > y->begin) {
+  const int side = ox >= L->inner_end;
+  const int32_t start = ox == L->inner_begin - 1 || ox == L->inner_end ? L->edge_x[side]
+                        : q->edges                                     ? edge_x_of(p, ox, side)
+                                                                       : -1;
+  microaot_window x;
+  if (q->edges && start >= 0 && y->end > y->begin) {
     const int16_t* a =
         image + ((ptrdiff_t)(y->origin + y->begin * p->dilation_height) * p->input_width + start) * p->input_depth;
-    edge_pixel(L, q, a, q->edge[left ? 0 : 1] + 3 * y->begin, y->end - y->begin, out);
+    edge_pixel(L, q, a, q->edge[side] + 3 * y->begin, y->end - y->begin, out);
     return;
   }
+  x = microaot_window_of(ox, p->stride_width, p->pad_width, p->filter_width, p->dilation_width, p->input_width);
   single_pixel(L, q, image, y, &x, out);
 }
 
