@@ -542,7 +542,7 @@ void calibrate_product(ModelSpec& m) {
 // quantization): the int16 input and output at zero point 0, the bias's int16 values widened to int64, and an
 // output scale that puts a typical sum of random int16 inputs and int8 weights (a standard deviation of
 // sqrt(taps) * 32768 * 128 / 3) near 3,000 steps of the output, so that few outputs clamp and a wrong sum shows.
-void make_16x8(ModelSpec& m) {
+void make_16x8(ModelSpec& m, OpKind kind) {
   const OpSpec& o = m.ops.back();
   const auto tensor = [&](int32_t id) -> TensorSpec* {
     return id >= 0 && id < static_cast<int32_t>(m.tensors.size()) ? &m.tensors[static_cast<size_t>(id)] : nullptr;
@@ -570,7 +570,8 @@ void make_16x8(ModelSpec& m) {
     bias->type = TensorType::INT64;
     bias->data = std::move(wide);
   }
-  const float channels = static_cast<float>(weights->shape.front());
+  const float channels =
+      static_cast<float>(kind == OpKind::DepthwiseConv2D ? weights->shape.back() : weights->shape.front());
   const float taps = static_cast<float>(weights->data.size()) / std::max(channels, 1.0f);
   const float scale = input->scale[0] * *std::max_element(weights->scale.begin(), weights->scale.end()) *
                       std::sqrt(taps) * (32768.0f * 128.0f / 3.0f / 3000.0f);
@@ -704,7 +705,7 @@ std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focu
     calibrate_product(m);
   } else {
     calibrate_weighted(r, m, focus.kind);
-    if (sixteen_by_eight) make_16x8(m);
+    if (sixteen_by_eight) make_16x8(m, focus.kind);
   }
   return build_model(m);
 }

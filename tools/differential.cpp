@@ -243,7 +243,8 @@ int main(int argc, char** argv) {
   app.add_option("--cluster-weights", o.cluster,
                  "K: both runs' weights clustered to K values per channel and kept as palettes (the palette kernels)");
   app.add_flag("--wide", o.wide, "with --focus CONV_2D or FULLY_CONNECTED: case k takes wide layer shape k of a list");
-  app.add_flag("--int16", o.int16, "with --focus CONV_2D or FULLY_CONNECTED: the layer in 16x8 (int16 activations)");
+  app.add_flag("--int16", o.int16,
+               "with --focus CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED: the layer in 16x8 (int16 activations)");
   app.add_flag("--keep", o.keep, "keep every case's folder (model, inputs, outputs), not only a differing one's");
   app.add_option("--work", o.work, "folder for the models, inputs and outputs (default differential-work)");
   CLI11_PARSE(app, argc, argv);

@@ -1,9 +1,10 @@
 // The DSP 16x8 kernels (int16 activations, int8 weights: runtime/kernels/dsp/conv_2d_s16.c,
-// fully_connected_s16.c, linked under microaot_dsp_* names) against the portable ones: random layers (strides,
-// dilations, padding, odd channel counts, 1x1 and k x k filters, grouped ones for the fallback, with and without a
-// bias, clamps), windows and rows beyond the stack buffers (reduced in pieces), FULLY_CONNECTED zero points,
-// multipliers that keep most outputs inside the int16 range (a saturated output would hide a wrong sum), and
-// extreme inputs whose sums leave int32 (the int64 chunks).
+// depthwise_conv_2d_s16.c, fully_connected_s16.c, linked under microaot_dsp_* names) against the portable ones:
+// random layers (strides, dilations, padding, odd channel counts, 1x1 and k x k filters, grouped ones for the
+// fallback, with and without a bias, clamps), windows and rows beyond the stack buffers (reduced in pieces),
+// FULLY_CONNECTED zero points, depthwise multipliers and filters past the fast path's taps, multipliers that keep
+// most outputs inside the int16 range (a saturated output would hide a wrong sum), and extreme inputs whose sums
+// leave int32 (the int64 chunks).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -23,6 +24,11 @@ void microaot_dsp_conv_2d_s16(const microaot_conv_2d_params_q* params, const int
                               const int64_t* bias, int16_t* output);
 void microaot_dsp_conv_2d_s16_overlap(const microaot_conv_2d_params_q* params, const int16_t* input,
                                       const int8_t* filter, const int64_t* bias, int16_t* output, void* scratch);
+void microaot_dsp_depthwise_conv_2d_s16(const microaot_depthwise_conv_2d_params_q* params, const int16_t* input,
+                                        const int8_t* filter, const int64_t* bias, int16_t* output);
+void microaot_dsp_depthwise_conv_2d_s16_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                const int16_t* input, const int8_t* filter, const int64_t* bias,
+                                                int16_t* output, void* scratch);
 void microaot_dsp_fully_connected_s16(const microaot_fully_connected_params_q* params, const int16_t* input,
                                       const int8_t* weights, const int64_t* bias, int16_t* output);
 }
@@ -169,6 +175,72 @@ TEST(DspConv2dS16, WideWindowsInPiecesMatchPortable) {
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
   EXPECT_EQ(counts.fast, cases);
+}
+
+// One depthwise layer: plain and overlap DSP variants must give the portable elements. Some cases draw shifts at
+// the fast path's ends (-17, -1) and past them (the fallback), an output offset, or biases near 2^40.
+void expect_same_depthwise(microaot_depthwise_conv_2d_params_q p, const Geometry& g, std::mt19937& rng, int i,
+                           bool extreme, Counts& counts) {
+  const int taps = g.filter_h * g.filter_w;
+  std::vector<int32_t> multiplier, shift;
+  set_requantization(p, rng, g.out_c, taps, extreme, multiplier, shift);
+  if (i % 11 == 7 || i % 11 == 8) {  // multipliers of 2^-18 to 2^-17 or 1/4 to 1/2 (some 2^-19 or 1/2: portable)
+    const bool small = i % 11 == 7;
+    for (int c = 0; c < g.out_c; ++c) {
+      const double real = (small ? std::ldexp(1.0, -18) : 0.25) * draw(rng, 1000, 1999) / 1000.0;
+      const multiplier_test::Multiplier m = multiplier_test::quantize(draw(rng, 0, 40) == 0 ? real / 2 : real);
+      multiplier[static_cast<size_t>(c)] = m.mantissa, shift[static_cast<size_t>(c)] = m.shift;
+    }
+  }
+  if (i % 13 == 4) p.output_offset = draw(rng, -300, 300);
+  Data d = random_data(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c),
+                       static_cast<size_t>(g.out_c * taps), g.out_c, extreme);
+  if (i % 17 == 9) {
+    for (int64_t& b : d.bias) b = (b % 2 == 0 ? 1 : -1) * ((int64_t{1} << 40) + b);
+  }
+  const size_t n = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
+  std::vector<int16_t> expected(n), got(n), got_overlap(n), scratch(static_cast<size_t>(g.out_w * g.out_c));
+  const int64_t* bias = i % 4 == 0 ? nullptr : d.bias.data();
+  microaot_depthwise_conv_2d_s16(&p, d.input.data(), d.weights.data(), bias, expected.data());
+  microaot_dsp_depthwise_conv_2d_s16(&p, d.input.data(), d.weights.data(), bias, got.data());
+  microaot_dsp_depthwise_conv_2d_s16_overlap(&p, d.input.data(), d.weights.data(), bias, got_overlap.data(),
+                                             scratch.data());
+  EXPECT_EQ(got, expected) << "case " << i;
+  EXPECT_EQ(got_overlap, expected) << "case " << i;
+  counts.compared += static_cast<int>(n);
+  counts.inside += unclamped(expected, p.activation_min, p.activation_max);
+  counts.fast += microaot_fit_depthwise_conv_2d_s16_dsp(&p);
+}
+
+// Filters up to 5x5 (3x3 without dilation in a third of the cases: the sliding pairs), strides and dilations of
+// 1 and 2, padding, maps up to 20 wide (pairs of inner pixels and edges), 1 to 19 input channels (odd counts),
+// depth multipliers 1 to 8, extreme inputs and weights; a few 12x11 filters (132 taps: the fallback).
+TEST(DspDepthwiseConv2dS16, MatchesPortableOnRandomLayers) {
+  std::mt19937 rng(19);
+  Counts counts;
+  const int cases = 600;
+  for (int i = 0; i < cases; ++i) {
+    Geometry g = random_geometry(rng, 5, i % 3 == 0);
+    if (i % 2 == 0) {  // wider maps: more inner pixels in pairs
+      g.in_w += draw(rng, 0, 14);
+      g.out_w = conv_test::out_size(g.in_w, g.pad_w, g.filter_w, g.dilation_w, g.stride_w);
+    }
+    if (i % 50 == 49) {
+      g.filter_h = 12, g.filter_w = 11, g.dilation_h = g.dilation_w = 1, g.pad_h = 6, g.pad_w = 5;
+      g.in_h = g.in_w = 12;
+      g.out_h = conv_test::out_size(g.in_h, g.pad_h, g.filter_h, 1, g.stride_h);
+      g.out_w = conv_test::out_size(g.in_w, g.pad_w, g.filter_w, 1, g.stride_w);
+    }
+    microaot_depthwise_conv_2d_params_q p{};
+    p.depth_multiplier = i % 2 == 0 ? 1 : draw(rng, 1, 8);
+    g.out_c = g.in_c * p.depth_multiplier;
+    set_conv_window(p, g);
+    expect_same_depthwise(p, g, rng, i, i % 7 == 3, counts);
+    ASSERT_FALSE(HasFailure());
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(counts.fast, cases * 3 / 4);
+  EXPECT_LT(counts.fast, cases);
 }
 
 // One fully-connected layer of `batches` rows of `depth` against `units` units, with zero-point offsets.

@@ -26,6 +26,11 @@ void microaot_dsp_depthwise_conv_2d_s8(const microaot_depthwise_conv_2d_params_q
 void microaot_dsp_depthwise_conv_2d_s8_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                const int8_t* input, const int8_t* filter, const int32_t* bias,
                                                int8_t* output, void* scratch);
+void microaot_dsp_depthwise_conv_2d_s16(const microaot_depthwise_conv_2d_params_q* params, const int16_t* input,
+                                        const int8_t* filter, const int64_t* bias, int16_t* output);
+void microaot_dsp_depthwise_conv_2d_s16_overlap(const microaot_depthwise_conv_2d_params_q* params,
+                                                const int16_t* input, const int8_t* filter, const int64_t* bias,
+                                                int16_t* output, void* scratch);
 microaot_status microaot_dsp_depthwise_conv_2d_s8_ring_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                                                const int8_t* input, const int8_t* filter,
                                                                const int32_t* bias, const int32_t* requant,
@@ -228,6 +233,11 @@ TEST(OverlapRows, DepthwiseConvS8) {
 // depth multiplier is 1, whole rows otherwise (multiplier 4: four output channels read one input channel).
 TEST(OverlapRows, DspDepthwiseConvS8) {
   run_conv_cases(Kind::kDepthwise, microaot_dsp_depthwise_conv_2d_s8, microaot_dsp_depthwise_conv_2d_s8_overlap, 13);
+}
+// The 16x8 DSP implementation: channel pair by pair at depth multiplier 1 with input and output a whole number of
+// pixels apart, whole rows otherwise.
+TEST(OverlapRows, DspDepthwiseConvS16) {
+  run_conv_cases(Kind::kDepthwise, microaot_dsp_depthwise_conv_2d_s16, microaot_dsp_depthwise_conv_2d_s16_overlap, 13);
 }
 // The ring's own overlap kernel on odd output heights 1, 3 and 5 ("same" and "valid", two batches): each
 // image's last row is a pair whose lower row's results the upper row's overwrite (in place too).

@@ -154,8 +154,8 @@ const char* focus_of(std::string stem) {
   return nullptr;
 }
 
-// A 16x8 stem (int16 activations, int8 weights: conv_2d_s16, fully_connected_s16), whose focused models the
-// harness makes in 16x8 (--int16).
+// A 16x8 stem (int16 activations, int8 weights: conv_2d_s16, depthwise_conv_2d_s16, fully_connected_s16), whose
+// focused models the harness makes in 16x8 (--int16).
 bool is_16x8(const std::string& stem) {
   const std::string suffix = "_s16";
   const bool weighted = stem.rfind("conv_2d_", 0) == 0 || stem.rfind("fully_connected_", 0) == 0 ||

@@ -233,4 +233,55 @@ static inline int16_t microaot_dsp_s16_output(const microaot_dsp_s16_channel* ch
   return (int16_t)microaot_clamp_s32((int32_t)(value >> ch->shift) + ch->offset, ch->min, ch->max);
 }
 
+/* The same step as one SMLAL whose high word is the result, for a channel whose right shift ch->shift (15 - shift)
+ * is 16 to 32 (microaot_fit_depthwise_s16_dsp_shift) and an int32 sum: where the step above costs as much as the
+ * taps of a small window (a depthwise output has 9 products). With k = 32 - ch->shift, multiplier = reduced * 2^k
+ * (at most 0x7FFF * 2^16: an int32) and base = (bias * reduced + 2^(shift - 1)) * 2^k + offset * 2^32, sum *
+ * multiplier + base is value * 2^k + offset * 2^32 modulo 2^64 (value: the reference's 64-bit (sum + bias) *
+ * reduced + 2^(shift - 1)). Its high word is then bits [shift, shift + 31] of value plus the offset, which is the
+ * reference's (int32_t)(value >> shift) + offset: bit-exact whatever the bias, since the wrap modulo 2^64 drops only
+ * bits of value above 63 - k = shift + 31. */
+typedef struct {
+  uint64_t base;
+  int32_t multiplier;
+} microaot_dsp_s16_high;
+
+static inline microaot_dsp_s16_high microaot_dsp_s16_high_of(const microaot_dsp_s16_channel* ch) {
+  const int k = 32 - ch->shift;
+  const uint64_t rounded = (uint64_t)ch->bias * (uint64_t)(int64_t)ch->reduced + ((uint64_t)1 << (ch->shift - 1));
+  microaot_dsp_s16_high h;
+  h.multiplier = (int32_t)((uint32_t)ch->reduced << k);
+  h.base = (rounded << k) + ((uint64_t)(uint32_t)ch->offset << 32);
+  return h;
+}
+
+/* SMLAL's high word: (base + sum * multiplier) >> 32, the unclamped output. */
+static inline int32_t microaot_dsp_s16_high_output(const microaot_dsp_s16_high* h, int32_t sum) {
+#if MICROAOT_DSP_ASM
+  uint32_t lo = (uint32_t)h->base, hi = (uint32_t)(h->base >> 32);
+  __asm__("smlal %0, %1, %2, %3" : "+r"(lo), "+r"(hi) : "r"(sum), "r"(h->multiplier));
+  return (int32_t)hi;
+#else
+  return (int32_t)(uint32_t)((h->base + (uint64_t)((int64_t)sum * h->multiplier)) >> 32);
+#endif
+}
+
+/* Two int16 lanes each clamped to [lo, hi]'s lanes: SSUB16 sets a lane's GE flags where its difference is >= 0
+ * (exact, not wrapped), SEL takes the first operand's lane there. The pairs in one statement: the flags live
+ * between them. */
+static inline uint32_t microaot_dsp_clamp16x2(uint32_t x, uint32_t lo, uint32_t hi) {
+#if MICROAOT_DSP_ASM
+  uint32_t d;
+  __asm__("ssub16 %[d], %[x], %[lo]\n\tsel %[x], %[x], %[lo]\n\tssub16 %[d], %[hi], %[x]\n\tsel %[x], %[x], %[hi]"
+          : [x] "+r"(x), [d] "=&r"(d)
+          : [lo] "r"(lo), [hi] "r"(hi)
+          : "cc");
+  return x;
+#else
+  const int32_t b = microaot_clamp_s32(microaot_dsp_bottom(x), microaot_dsp_bottom(lo), microaot_dsp_bottom(hi));
+  const int32_t t = microaot_clamp_s32(microaot_dsp_top(x), microaot_dsp_top(lo), microaot_dsp_top(hi));
+  return microaot_dsp_pack16(b, t);
+#endif
+}
+
 #endif /* MICROAOT_DSP_DOT_S16_H */
