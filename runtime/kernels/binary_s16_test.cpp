@@ -27,6 +27,7 @@ void microaot_dsp_mul_s16(const microaot_mul_params_q*, const int16_t*, const in
 namespace {
 
 using binary_test::draw;
+using binary_test::input_strides;
 using binary_test::quantize;
 
 struct Walk {
@@ -34,20 +35,6 @@ struct Walk {
   std::vector<int32_t> shape, strides1, strides2;
   int32_t span1 = 0, span2 = 0;
 };
-
-// An input's strides over `shape`: per dimension its row-major stride, 0 (broadcast) or twice the stride.
-std::vector<int32_t> input_strides(std::mt19937& rng, const std::vector<int32_t>& shape, int32_t* span) {
-  std::vector<int32_t> strides(shape.size());
-  int32_t stride = 1;
-  *span = 1;
-  for (size_t d = shape.size(); d-- > 0;) {
-    const int kind = draw(rng, 0, 5);
-    strides[d] = kind == 0 ? 0 : kind == 1 ? 2 * stride : stride;
-    *span += strides[d] * (shape[d] - 1);
-    stride *= 2 * shape[d];
-  }
-  return strides;
-}
 
 Walk random_walk(std::mt19937& rng) {
   Walk w;

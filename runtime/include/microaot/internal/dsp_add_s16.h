@@ -3,8 +3,9 @@
  * input holds two values; q * 2^16 (the doubled q * 2^15) is the word shifted left by 16 or its top lane masked.
  * An input of the larger scale has TFLM's multiplier 2^30 and shift 0, (q * 2^15) * 2^30 / 2^31 = q * 2^14 exactly
  * ("exact": one shift, which the sum's ADD folds); the other is one SMMLAR and a shift ("scaled", shift >= 1).
- * The outputs are saturated to int16, packed, clamped by SSUB16 and SEL, stored as one word. Other rows (an input
- * broadcast along them, strided) and the odd last element take the rule element by element. */
+ * The outputs are saturated to int16, packed, clamped by SSUB16 and SEL, stored as one word; a row's odd last
+ * element takes the rule's element, as do other rows (an input broadcast along them, strided). A flat walk and a
+ * [rows, n] walk whose inputs move on or repeat their row run without a call per row. */
 #ifndef MICROAOT_INTERNAL_DSP_ADD_S16_H
 #define MICROAOT_INTERNAL_DSP_ADD_S16_H
 
@@ -55,11 +56,12 @@ static inline int32_t dsp_add_s16_top(uint32_t w) {
 #define DSP_ADD_S16_SCALED(x, r) dsp_add_s16_scaled(x, &(r))
 #define DSP_ADD_S16_EXACT(x, r) ((x) >> 2)
 
-/* Two outputs from two sums: saturated, packed (bottom: the first), clamped. */
+/* An output from its sum (the output's shift >= 1), saturated to int16. */
 static inline int32_t dsp_add_s16_output(const microaot_rescale_s16* r, int32_t raw) {
   return microaot_dsp_ssat16(microaot_dsp_smmlar(raw * 2, r->multiplier, r->rounding + (raw >> 31)) >> r->exponent);
 }
 
+/* Two outputs from two sums: saturated, packed (bottom: the first), clamped. */
 static inline uint32_t dsp_add_s16_output2(const dsp_add_s16* k, int32_t raw0, int32_t raw1) {
   const int32_t v0 = dsp_add_s16_output(&k->rule.output, raw0), v1 = dsp_add_s16_output(&k->rule.output, raw1);
   return microaot_dsp_smin16(microaot_dsp_smax16(microaot_dsp_pkhbt((uint32_t)v0, (uint32_t)v1), k->lo2), k->hi2);

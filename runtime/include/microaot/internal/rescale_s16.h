@@ -127,9 +127,9 @@ static inline int microaot_mul_s16_constants_of(const microaot_mul_params_q* p, 
 /* Defines microaot_<name> (int16, params P): where CONSTANTS_OF(params, &constants) holds, each row of the broadcast
  * walk's first ROWS(&constants, a, b, step1, step2, out, n) elements as that returns (a DSP kernel's pairs; 0 for
  * none: MICROAOT_S16_NO_ROWS), the others by the one-rounding ELEMENT(&constants, a, b), unless
- * WHOLE(params, &constants, input1, input2, output) did the whole tensor (1; MICROAOT_S16_NO_WHOLE: 0); else the reference's
- * REFERENCE(params, a, b) (as microaot_<reference>, a name of the file's own: a DSP source builds beside the
- * portable one in the host tests). */
+ * WHOLE(params, &constants, input1, input2, output) did the whole tensor (1; MICROAOT_S16_NO_WHOLE: 0); else the
+ * reference's REFERENCE(params, a, b) (as microaot_<reference>, a name of the file's own: a DSP source builds
+ * beside the portable one in the host tests). */
 #define MICROAOT_S16_NO_ROWS(k, a, b, step1, step2, out, n) 0
 #define MICROAOT_S16_NO_WHOLE(params, k, a, b, out) 0
 #define MICROAOT_DEFINE_S16_ONE_ROUNDING_KERNEL(name, reference, P, K, CONSTANTS_OF, ELEMENT, REFERENCE, ROWS, WHOLE) \
