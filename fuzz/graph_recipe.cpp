@@ -578,6 +578,37 @@ void make_16x8(ModelSpec& m, OpKind kind) {
   if (std::isfinite(scale) && scale > 0) output->scale = {scale};
 }
 
+// The focused ADD, SUB or MUL in int16 (TFLite's symmetric quantization: zero points 0, one scale per tensor): its
+// inputs and output int16, a constant operand's int8 bytes widened to int16 values (times 257: -32896 would not
+// fit, so -128 gives -32639), and an output scale that leaves most outputs unclamped (ADD, SUB: 8 times the larger
+// input scale; MUL: the product of the input scales times 2^13). The DSP kernels' pairs and their ties run.
+void make_16x16_binary(ModelSpec& m, bool multiply) {
+  const OpSpec& o = m.ops.back();
+  if (o.inputs.size() != 2 || o.outputs.size() != 1) return;
+  TensorSpec* t[3] = {nullptr, nullptr, nullptr};
+  const int32_t ids[3] = {o.inputs[0], o.inputs[1], o.outputs[0]};
+  for (int k = 0; k < 3; ++k) {
+    if (ids[k] < 0 || ids[k] >= static_cast<int32_t>(m.tensors.size())) return;
+    t[k] = &m.tensors[static_cast<size_t>(ids[k])];
+    if (t[k]->type != TensorType::INT8 || t[k]->scale.empty()) return;
+  }
+  for (TensorSpec* tensor : t) {
+    tensor->type = TensorType::INT16;
+    tensor->scale.resize(1);
+    tensor->zero_point = {0};
+    tensor->axis = 0;
+    std::vector<uint8_t> wide;
+    for (uint8_t byte : tensor->data) {
+      const int16_t value = static_cast<int16_t>(static_cast<int8_t>(byte) * 257);
+      const auto* bytes = reinterpret_cast<const uint8_t*>(&value);
+      wide.insert(wide.end(), bytes, bytes + 2);
+    }
+    tensor->data = std::move(wide);
+  }
+  const float s1 = t[0]->scale[0], s2 = t[1]->scale[0];
+  t[2]->scale = {multiply ? s1 * s2 * 8192.0f : 8.0f * std::max(s1, s2)};
+}
+
 // A layer shape well outside the shared models' (wide_model_from_recipe): the input image, the filter (1x1 for a
 // FULLY_CONNECTED, whose rows are the image's pixels), stride, dilation, SAME padding, output channels or units.
 struct WideShape {
@@ -705,7 +736,8 @@ std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focu
     calibrate_product(m);
   } else {
     calibrate_weighted(r, m, focus.kind);
-    if (sixteen_by_eight) make_16x8(m, focus.kind);
+    const bool binary = focus.kind == OpKind::Add || focus.kind == OpKind::Sub || focus.kind == OpKind::Mul;
+    if (sixteen_by_eight) binary ? make_16x16_binary(m, focus.kind == OpKind::Mul) : make_16x8(m, focus.kind);
   }
   return build_model(m);
 }

@@ -24,7 +24,8 @@ const tflite_test::ListedOp* listed_op_named(const std::string& name);
 // that few outputs clamp (calibrate_weighted). The differential harness's models for the kernels' arithmetic,
 // and its way to the specialised stems that random models seldom reach: the depthwise ring (3x3, stride 1,
 // depth 4k; none in 400,000 random models), the average pool's lanes and global kernels. `sixteen_by_eight`: a
-// weighted operator in 16x8 instead (int16 input and output at zero point 0, int64 bias; the 16x8 kernels).
+// weighted operator in 16x8 instead (int16 input and output at zero point 0, int64 bias; the 16x8 kernels), an
+// ADD, SUB or MUL in int16 (zero points 0).
 std::vector<uint8_t> focused_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
                                                size_t size, bool sixteen_by_eight = false);
 

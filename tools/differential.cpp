@@ -10,7 +10,8 @@
 // Models come from the graph fuzzer's recipe builder (random ops, shapes, quantization and
 // constants); only those the compiler accepts and that call one of the --kernel stems count; with --focus,
 // models of that one operator whose windows and depths lean towards the specialised stems random models
-// seldom reach (fuzz::focused_model_from_recipe; --int16: a weighted one in 16x8); with --wide as well, case k of a fixed list of layer shapes well
+// seldom reach (fuzz::focused_model_from_recipe; --int16: a weighted one in 16x8, or ADD, SUB, MUL in int16); with
+// --wide as well, case k of a fixed list of layer shapes well
 // outside the shared models' (fuzz::wide_model_from_recipe: windows and depths the packed kernels reduce in
 // chunks), one case per shape unless --cases says otherwise. --cluster-weights K clusters each model's weights to K
 // values per channel in both runs, kept as palettes (--compress-weights lossless): the palette kernels. --keep keeps every case's folder (the model,
@@ -190,7 +191,7 @@ std::string compare_case(std::mt19937& rng, const std::vector<uint8_t>& model, c
 
 // A random model: from a short recipe, or (`focus`) one operator's from a long one, whose bytes then fill its
 // weights as well as its choices; `wide`: of wide shape `index`, whose weights take a longer one;
-// `sixteen_by_eight`: a focused weighted operator in 16x8 (--int16).
+// `sixteen_by_eight`: a focused weighted operator in 16x8, or an ADD, SUB or MUL in int16 (--int16).
 std::vector<uint8_t> random_model(std::mt19937& rng, const tflite_test::ListedOp* focus, bool wide, int index,
                                   bool sixteen_by_eight) {
   if (focus == nullptr) {
@@ -244,7 +245,8 @@ int main(int argc, char** argv) {
                  "K: both runs' weights clustered to K values per channel and kept as palettes (the palette kernels)");
   app.add_flag("--wide", o.wide, "with --focus CONV_2D or FULLY_CONNECTED: case k takes wide layer shape k of a list");
   app.add_flag("--int16", o.int16,
-               "with --focus CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED: the layer in 16x8 (int16 activations)");
+               "with --focus CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED: the layer in 16x8 (int16 activations); ADD, "
+               "SUB or MUL: in int16");
   app.add_flag("--keep", o.keep, "keep every case's folder (model, inputs, outputs), not only a differing one's");
   app.add_option("--work", o.work, "folder for the models, inputs and outputs (default differential-work)");
   CLI11_PARSE(app, argc, argv);

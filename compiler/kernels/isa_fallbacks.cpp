@@ -6,6 +6,7 @@
 #include "kernels/params_struct.h"
 #include "kernels/select_kernels.h"
 #include "microaot/fit/dsp_s16.h"
+#include "microaot/internal/dsp_add_s16.h"
 
 namespace microaot {
 namespace {
@@ -37,6 +38,39 @@ std::string depthwise_conv_2d_s16_dsp(const ParamValues& values) {
   return portable + "a clamp outside int16";
 }
 
+// Where the DSP int16 ADD, SUB and MUL (microaot/internal/dsp_add_s16.h, kernels/dsp/mul_s16.c) leave their pairs:
+// the reference's code for parameters other than TFLM's int16 ones, element by element for a rescaling without a
+// right shift or a row whose inputs do not both step by one (MUL: one of them may be one value).
+const char* const kS16NoRightShift = "the DSP int16 kernel element by element: a rescaling without a right shift";
+
+std::string binary_s16_rows(const ParamValues& values, bool scalar_ok) {
+  const ParamValue* strides1 = values.find("input1_strides");
+  const ParamValue* strides2 = values.find("input2_strides");
+  if (strides1 == nullptr || strides2 == nullptr || strides1->integers.empty()) return "";  // flat
+  const int64_t s1 = strides1->integers.back(), s2 = strides2->integers.back();
+  if ((s1 == 1 && s2 == 1) || (scalar_ok && s1 + s2 == 1)) return "";
+  return "the DSP int16 kernel element by element: an input broadcast along the rows or strided";
+}
+
+std::string add_sub_s16_dsp(const ParamValues& values, int subtract) {
+  const microaot_add_params_q p = MICROAOT_PARAMS_STRUCT(add_params_q, values);
+  microaot_add_s16_constants k;
+  if (!microaot_add_s16_constants_of(&p, subtract, &k)) return "the reference's code: not TFLM's int16 parameters";
+  if (dsp_add_s16_pairs_kind(&k) < 0) return kS16NoRightShift;
+  return binary_s16_rows(values, false);
+}
+
+std::string add_s16_dsp(const ParamValues& values) { return add_sub_s16_dsp(values, 0); }
+std::string sub_s16_dsp(const ParamValues& values) { return add_sub_s16_dsp(values, 1); }
+
+std::string mul_s16_dsp(const ParamValues& values) {
+  const microaot_mul_params_q p = MICROAOT_PARAMS_STRUCT(mul_params_q, values);
+  microaot_mul_s16_constants k;
+  if (!microaot_mul_s16_constants_of(&p, &k)) return "the reference's code: not TFLM's int16 parameters";
+  if (k.output.exponent < 1) return kS16NoRightShift;
+  return binary_s16_rows(values, true);
+}
+
 // The implementations that fall back, with the words for a layer: their stem and source.
 struct Fallback {
   const char *stem, *source;
@@ -45,6 +79,9 @@ struct Fallback {
 const Fallback kFallbacks[] = {
     {"conv_2d_s16", "kernels/dsp/conv_2d_s16.c", conv_2d_s16_dsp},
     {"depthwise_conv_2d_s16", "kernels/dsp/depthwise_conv_2d_s16.c", depthwise_conv_2d_s16_dsp},
+    {"add_s16", "kernels/dsp/add_s16.c", add_s16_dsp},
+    {"sub_s16", "kernels/dsp/sub_s16.c", sub_s16_dsp},
+    {"mul_s16", "kernels/dsp/mul_s16.c", mul_s16_dsp},
 };
 
 }  // namespace

@@ -17,6 +17,20 @@ using multiplier_test::quantize;
 // A random int in [lo, hi].
 inline int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 
+// An input's strides over `shape`: per dimension its row-major stride, 0 (broadcast) or twice the stride.
+inline std::vector<int32_t> input_strides(std::mt19937& rng, const std::vector<int32_t>& shape, int32_t* span) {
+  std::vector<int32_t> strides(shape.size());
+  int32_t stride = 1;
+  *span = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    const int kind = draw(rng, 0, 5);
+    strides[d] = kind == 0 ? 0 : kind == 1 ? 2 * stride : stride;
+    *span += strides[d] * (shape[d] - 1);
+    stride *= 2 * shape[d];
+  }
+  return strides;
+}
+
 // n random int8 values.
 inline std::vector<int8_t> random_bytes(std::mt19937& rng, size_t n) {
   std::vector<int8_t> v(n);

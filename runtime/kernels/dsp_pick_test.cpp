@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "binary_kernel_test_util.h"
 #include "microaot/kernels/maximum_minimum.h"
 
 extern "C" {
@@ -18,21 +19,8 @@ void microaot_dsp_minimum_s8(const microaot_binary_params* params, const int8_t*
 
 namespace {
 
-int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
-
-// An input's strides over `shape`: per dimension its row-major stride, 0 (broadcast) or twice the stride.
-std::vector<int32_t> input_strides(std::mt19937& rng, const std::vector<int32_t>& shape, int32_t* span) {
-  std::vector<int32_t> strides(shape.size());
-  int32_t stride = 1;
-  *span = 1;
-  for (size_t d = shape.size(); d-- > 0;) {
-    const int kind = draw(rng, 0, 5);
-    strides[d] = kind == 0 ? 0 : kind == 1 ? 2 * stride : stride;
-    *span += strides[d] * (shape[d] - 1);
-    stride *= 2 * shape[d];
-  }
-  return strides;
-}
+using binary_test::draw;
+using binary_test::input_strides;
 
 TEST(DspMaximumMinimumS8, MatchPortableOnRandomWalks) {
   std::mt19937 rng(89);

@@ -145,6 +145,10 @@ const char* const kFocusedOperators[] = {"CONV_2D",         "FULLY_CONNECTED", "
 // The focused operator of `stem`'s family (its generic stem's operator: conv_2d_s8 -> CONV_2D, svdf_ring_s8_s8 ->
 // SVDF), or nullptr.
 const char* focus_of(std::string stem) {
+  const char* const int16_binary[][2] = {{"add_s16", "ADD"}, {"sub_s16", "SUB"}, {"mul_s16", "MUL"}};  // is_16x8
+  for (const auto& binary : int16_binary) {
+    if (stem == binary[0]) return binary[1];
+  }
   for (std::string parent = parent_of(stem); !parent.empty(); parent = parent_of(stem)) stem = parent;
   std::transform(stem.begin(), stem.end(), stem.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
@@ -154,13 +158,14 @@ const char* focus_of(std::string stem) {
   return nullptr;
 }
 
-// A 16x8 stem (int16 activations, int8 weights: conv_2d_s16, depthwise_conv_2d_s16, fully_connected_s16), whose
-// focused models the harness makes in 16x8 (--int16).
+// A 16x8 stem (int16 activations, int8 weights: conv_2d_s16, depthwise_conv_2d_s16, fully_connected_s16) or an
+// int16 element-wise one (add_s16, sub_s16, mul_s16), whose focused models the harness makes in int16 (--int16).
 bool is_16x8(const std::string& stem) {
   const std::string suffix = "_s16";
-  const bool weighted = stem.rfind("conv_2d_", 0) == 0 || stem.rfind("fully_connected_", 0) == 0 ||
-                        stem.rfind("depthwise_conv_2d_", 0) == 0;
-  return weighted && stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
+  const bool family = stem.rfind("conv_2d_", 0) == 0 || stem.rfind("fully_connected_", 0) == 0 ||
+                      stem.rfind("depthwise_conv_2d_", 0) == 0 || stem.rfind("add_", 0) == 0 ||
+                      stem.rfind("sub_", 0) == 0 || stem.rfind("mul_", 0) == 0;
+  return family && stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 TEST_P(DspImplementations, MatchThePortableKernel) {

@@ -1,5 +1,12 @@
-/* ADD int16: TFLM's reference arithmetic (inputs shifted left by 15, scaled, summed, rescaled),
- * over the broadcast walk (microaot/broadcast.h). */
-#include "microaot/kernels/add.h"
+/* ADD int16: TFLM's reference arithmetic (inputs shifted left by 15, scaled, summed, rescaled), each rescaling in
+ * one rounding (microaot/internal/rescale_s16.h), over the broadcast walk (microaot/broadcast.h). */
+#include "microaot/internal/rescale_s16.h"
 
-MICROAOT_DEFINE_BINARY_KERNEL(add_s16, microaot_add_params_q, int16_t, MICROAOT_ADD_QUANTIZED)
+static int add_s16_constants(const microaot_add_params_q* p, microaot_add_s16_constants* k) {
+  return microaot_add_s16_constants_of(p, 0, k);
+}
+
+MICROAOT_DEFINE_S16_ONE_ROUNDING_KERNEL(add_s16, add_s16_reference, microaot_add_params_q,
+                                        microaot_add_s16_constants, add_s16_constants, MICROAOT_ADD_S16_ONE_ROUNDING,
+                                        MICROAOT_ADD_QUANTIZED, MICROAOT_S16_NO_ROWS,
+                                        MICROAOT_S16_NO_WHOLE)

@@ -147,6 +147,25 @@ static inline uint32_t microaot_dsp_smin8(uint32_t x, uint32_t y) {
   return r;
 }
 
+/* The same for the two signed 16-bit lanes (SSUB16, SEL). */
+static inline uint32_t microaot_dsp_smax16(uint32_t x, uint32_t y) {
+  uint32_t d, r;
+  __asm__("ssub16 %[d], %[x], %[y]\n\tsel %[r], %[x], %[y]"
+          : [d] "=&r"(d), [r] "=r"(r)
+          : [x] "r"(x), [y] "r"(y)
+          : "cc");
+  return r;
+}
+
+static inline uint32_t microaot_dsp_smin16(uint32_t x, uint32_t y) {
+  uint32_t d, r;
+  __asm__("ssub16 %[d], %[y], %[x]\n\tsel %[r], %[x], %[y]"
+          : [d] "=&r"(d), [r] "=r"(r)
+          : [x] "r"(x), [y] "r"(y)
+          : "cc");
+  return r;
+}
+
 /* SMMLAR: acc + the high word of x * y, rounded: (acc * 2^32 + x * y + 2^31) >> 32. */
 static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
   int32_t r;
@@ -225,6 +244,15 @@ static inline uint32_t microaot_dsp_pick8(uint32_t x, uint32_t y, int larger) {
 }
 static inline uint32_t microaot_dsp_smax8(uint32_t x, uint32_t y) { return microaot_dsp_pick8(x, y, 1); }
 static inline uint32_t microaot_dsp_smin8(uint32_t x, uint32_t y) { return microaot_dsp_pick8(x, y, 0); }
+
+static inline uint32_t microaot_dsp_pick16(uint32_t x, uint32_t y, int larger) {
+  const int32_t xb = microaot_dsp_bottom(x), yb = microaot_dsp_bottom(y);
+  const int32_t xt = microaot_dsp_top(x), yt = microaot_dsp_top(y);
+  return larger ? microaot_dsp_pack16(xb > yb ? xb : yb, xt > yt ? xt : yt)
+                : microaot_dsp_pack16(xb < yb ? xb : yb, xt < yt ? xt : yt);
+}
+static inline uint32_t microaot_dsp_smax16(uint32_t x, uint32_t y) { return microaot_dsp_pick16(x, y, 1); }
+static inline uint32_t microaot_dsp_smin16(uint32_t x, uint32_t y) { return microaot_dsp_pick16(x, y, 0); }
 
 /* In 64-bit unsigned arithmetic, which wraps as the hardware does; the high word is taken back as signed. */
 static inline int32_t microaot_dsp_smmlar(int32_t x, int32_t y, int32_t acc) {
