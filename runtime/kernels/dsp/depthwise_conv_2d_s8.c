@@ -110,6 +110,148 @@ static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t
   }
 }
 
+/* The general path's strip (depth multiplier 1, any filter other than the 3x3 undilated ones, any stride and
+ * dilation): per channel group, the input rows its windows read, each pixel's four channels as a word, held in
+ * `slots` rows (a window's height, dilation included) each stored twice (rows t to t + slots - 1 lie side by side
+ * from slot t mod slots on, as in dw_ring), their padding columns and rows the input zero point: every window
+ * reads all its taps, a padding tap adding (zero point + offset) * weight = 0 as the reference's skipped tap
+ * does, so that edge windows take the loop of the others. The offset is in the sums' starting values (bias plus
+ * offset times each channel's sum of weights), the taps' weights widened once per group: two windows a pass
+ * through microaot_dsp_mac4x2_strip. Output columns go in tiles of the strip's width. Bounds: at most
+ * DW_STRIP_TAPS taps, a tile of at least 4 columns (or the whole row) in DW_STRIP_WORDS words, and an input zero
+ * point within int8 (an offset of -128 would pad with 128); other layers keep dw_group_row_any. */
+#define DW_STRIP_TAPS 49   /* 7x7: the table on the stack is 4 + 4 * 49 words */
+#define DW_STRIP_WORDS 512 /* the strip's words (2 KB) on the stack */
+
+typedef struct {
+  int32_t slots, cols, tile; /* rows per window, strip columns (words) per row, output columns per tile */
+  uint32_t padding;          /* the input zero point in each byte */
+} dw_strip_shape;
+
+/* The strip's shape for the layer; tile 0: the strip does not take it. With a scratch row (the overlap kernel in
+ * group order) the whole row in one tile: a second tile would read inputs the first one's rows overwrote. */
+static dw_strip_shape dw_strip_shape_of(const dw_params* p, int whole_row) {
+  dw_strip_shape s = {0, 0, 0, 0};
+  const int32_t span_w = (p->filter_width - 1) * p->dilation_width + 1;
+  int32_t tile;
+  if (p->depth_multiplier != 1 || p->input_offset < -127 || p->filter_height * p->filter_width > DW_STRIP_TAPS) return s;
+  s.slots = (p->filter_height - 1) * p->dilation_height + 1;
+  /* window b of the last pair may lie one stride past the strip's last column: that many words spare */
+  tile = ((DW_STRIP_WORDS - p->stride_width) / (2 * s.slots) - span_w) / p->stride_width + 1;
+  if (tile > p->output_width) tile = p->output_width;
+  if (tile < 1 || (tile < p->output_width && (whole_row || tile < 4))) return s;
+  s.tile = tile;
+  s.cols = (tile - 1) * p->stride_width + span_w;
+  s.padding = 0x01010101u * (uint8_t)(int8_t)(-p->input_offset);
+  return s;
+}
+
+/* The group's sums' starting values and tap entries (microaot_dsp_mac4x2_strip) into `table`: `filter` at the
+ * group's channel, taps in reverse order so that the top-left one (offset 0) ends the loop. */
+static void dw_strip_table(const dw_params* p, const dw_group* g, const dw_strip_shape* s, const int8_t* filter,
+                           int32_t* table) {
+  const size_t depth = (size_t)p->output_depth;
+  const int32_t taps = p->filter_height * p->filter_width;
+  int32_t t, k, sums[4] = {0, 0, 0, 0};
+  int32_t* e = table + 4 * taps; /* tap 0's entry: the last */
+  for (t = 0; t < taps; ++t, e -= 4) {
+    const int8_t* w = filter + (size_t)t * depth;
+    const int32_t fy = t / p->filter_width, fx = t % p->filter_width;
+    e[0] = 4 * (fy * p->dilation_height * s->cols + fx * p->dilation_width);
+    e[1] = e[0] + 4 * p->stride_width;
+    e[2] = (int32_t)microaot_dsp_pack16(2 * w[0], 2 * w[2]); /* doubled, as the sums the output step takes */
+    e[3] = (int32_t)microaot_dsp_pack16(2 * w[1], 2 * w[3]);
+    for (k = 0; k < 4; ++k) sums[k] += w[k];
+  }
+  for (k = 0; k < 4; ++k) table[k] = dw_bias(g)[k] + 2 * p->input_offset * sums[k];
+}
+
+/* Input row r (any, padding outside the image) into its two slots, the columns from input column x0 on. */
+static void dw_strip_row(const dw_params* p, const dw_strip_shape* s, const int8_t* image, int32_t r, int32_t x0,
+                         uint32_t* strip) {
+  const int32_t slot = (r % s->slots + s->slots) % s->slots;
+  uint32_t* a = strip + (size_t)slot * (size_t)s->cols;
+  uint32_t* b = a + (size_t)s->slots * (size_t)s->cols;
+  const size_t depth = (size_t)p->input_depth;
+  int32_t j = 0, inside_end = 0;
+  if (r >= 0 && r < p->input_height) {
+    const int8_t* in = image + ((size_t)r * (size_t)p->input_width + (size_t)(x0 > 0 ? x0 : 0)) * depth;
+    j = x0 < 0 ? -x0 : 0;
+    inside_end = p->input_width - x0 < s->cols ? p->input_width - x0 : s->cols;
+    for (; j < inside_end; ++j, in += depth) a[j] = b[j] = microaot_dsp_load4(in);
+    j = x0 < 0 ? -x0 : 0;
+  }
+  /* the padding: columns [0, j) and [max(inside_end, j), cols) */
+  {
+    int32_t c;
+    for (c = 0; c < j && c < s->cols; ++c) a[c] = b[c] = s->padding;
+    for (c = inside_end > j ? inside_end : j; c < s->cols; ++c) a[c] = b[c] = s->padding;
+  }
+}
+
+/* Output columns [ox0, ox0 + n) of rows [row_begin, row_end) (counted over all batches) of group `g` through the
+ * strip: `input` and `output` at the group's channel; with `scratch` each row there first, then to its place. */
+static void dw_strip_tile(const dw_params* p, const dw_group* g, const dw_strip_shape* s, const int32_t* table,
+                          const int8_t* input, int8_t* output, size_t row_stride, int32_t row_begin,
+                          int32_t row_end, int8_t* scratch, int32_t ox0, int32_t n, uint32_t* strip) {
+  const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const size_t depth = (size_t)p->output_depth, pair_step = 2 * (size_t)p->stride_width;
+  const int32_t x0 = ox0 * p->stride_width - p->pad_width;
+  int32_t row, oy = row_begin % p->output_height, next = 0;
+  const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
+  int32_t a[4], b[4];
+  for (row = row_begin; row < row_end; ++row, output += row_stride) {
+    const int32_t top = oy * p->stride_height - p->pad_height;
+    int8_t* out = (scratch != NULL ? scratch : output) + (size_t)ox0 * depth;
+    int8_t* const end = out + (size_t)(n & ~1) * depth;
+    const uint32_t* in;
+    if (row == row_begin || oy == 0 || next < top) next = top; /* a new image, or rows skipped */
+    for (; next < top + s->slots; ++next) dw_strip_row(p, s, image, next, x0, strip);
+    in = strip + (size_t)((top % s->slots + s->slots) % s->slots) * (size_t)s->cols;
+    for (; out != end; out += 2 * depth, in += pair_step) {
+      microaot_dsp_mac4x2_strip(in, table, a, b);
+      microaot_dsp_output_steps4x2(g->output_step, a, b);
+      if (g->full_range) {
+        microaot_dsp_store4(a, out);
+        microaot_dsp_store4(b, out + depth);
+      } else {
+        microaot_dsp_clamp_store4(a, out, g->activation_min4, g->activation_max4);
+        microaot_dsp_clamp_store4(b, out + depth, g->activation_min4, g->activation_max4);
+      }
+    }
+    if (n & 1) { /* the last column alone: window b one stride past it, in the spare words, not stored */
+      microaot_dsp_mac4x2_strip(in, table, a, b);
+      dw_store4_tested(g, a, out);
+    }
+    if (scratch != NULL) dw_copy_channels(p, scratch, output, 4);
+    if (++oy == p->output_height) {
+      oy = 0;
+      image += image_size;
+    }
+  }
+}
+
+/* Rows [row_begin, row_end) of group `g` (channels c to c + 3) through the strip, tile by tile (see
+ * dw_strip_tile). Not inlined: the strip and the table are on its stack only. */
+static __attribute__((noinline)) void dw_group_rows_strip(const dw_params* p, const dw_group* g,
+                                                          const dw_strip_shape* s, const int8_t* input,
+                                                          const int8_t* filter, int8_t* output, size_t row_stride,
+                                                          int32_t row_begin, int32_t row_end, int8_t* scratch,
+                                                          int32_t c) {
+  int32_t table[4 + 4 * DW_STRIP_TAPS];
+  uint32_t strip[DW_STRIP_WORDS];
+  int32_t ox0;
+  /* the last pair's window b may read the spare words past the strip: defined values, its sums unused */
+  memset(strip + 2 * (size_t)s->slots * (size_t)s->cols, 0,
+         (DW_STRIP_WORDS - 2 * (size_t)s->slots * (size_t)s->cols) * sizeof strip[0]);
+  dw_strip_table(p, g, s, filter + c, table);
+  for (ox0 = 0; ox0 < p->output_width; ox0 += s->tile) {
+    const int32_t n = p->output_width - ox0 < s->tile ? p->output_width - ox0 : s->tile;
+    dw_strip_tile(p, g, s, table, input + c, output + c, row_stride, row_begin, row_end,
+                  scratch != NULL ? scratch + c : NULL, ox0, n, strip);
+  }
+}
+
 /* Channel c (one of the depth % 4 last) of every pixel of one row, by the general output step. */
 static void dw_channel_row(const dw_params* p, const int32_t* bias, const int8_t* image, const int8_t* filter,
                            const microaot_window* y, int32_t c, int8_t* out) {
@@ -148,6 +290,13 @@ static __attribute__((noinline)) void dw_rows_from(const dw_params* p, const int
       microaot_dsp_depthwise_group_rows_3x3(p, &g, input + c, output + c, row_stride, row_begin, row_end,
                                             row_scratch != NULL ? row_scratch + c : NULL);
       continue;
+    }
+    if (whole) {
+      const dw_strip_shape s = dw_strip_shape_of(p, row_scratch != NULL);
+      if (s.tile > 0) {
+        dw_group_rows_strip(p, &g, &s, input, filter, output, row_stride, row_begin, row_end, row_scratch, c);
+        continue;
+      }
     }
     for (row = row_begin; row < row_end; ++row) {
       const int8_t* image = input + (size_t)(row / p->output_height) * image_size;
