@@ -8,7 +8,9 @@
  * also reach through a kernel of their own), a map whose padded input fits one ring (any stride) through the
  * patch (dsp/depthwise_conv_2d_s8_patch.c), else a group's rows counted on in one function, a window wholly
  * inside the image unrolled, one at an edge by its in-image taps only, as the reference does, in a function of
- * its own so that its sums stay in registers. The output step is one SMMLAR per value with the
+ * its own so that its sums stay in registers. Other filters (depth multiplier 1) through the strip (dw_strip
+ * below: every window, edge or not, over a zero-point-padded copy of the group's rows, two a pass), beyond its
+ * bounds each window by its in-image taps (dw_group_row_any). The output step is one SMMLAR per value with the
  * group's constants computed once (see dw_group), four values (eight in the ring's pairs) in one asm statement.
  * Other depth multipliers and requantizations outside the fast path's bounds (microaot_dsp_depthwise_fits)
  * take the portable code. */
@@ -125,24 +127,29 @@ static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t
 
 typedef struct {
   int32_t slots, cols, tile; /* rows per window, strip columns (words) per row, output columns per tile */
+  int32_t unroll;            /* taps a pass of the loop over a window's taps: 5, 3 or 1, a divisor of theirs */
   uint32_t padding;          /* the input zero point in each byte */
 } dw_strip_shape;
 
 /* The strip's shape for the layer; tile 0: the strip does not take it. With a scratch row (the overlap kernel in
  * group order) the whole row in one tile: a second tile would read inputs the first one's rows overwrote. */
 static dw_strip_shape dw_strip_shape_of(const dw_params* p, int whole_row) {
-  dw_strip_shape s = {0, 0, 0, 0};
+  dw_strip_shape s = {0, 0, 0, 0, 0};
+  const int32_t taps = p->filter_height * p->filter_width;
   const int32_t span_w = (p->filter_width - 1) * p->dilation_width + 1;
-  int32_t tile;
-  if (p->depth_multiplier != 1 || p->input_offset < -127 || p->filter_height * p->filter_width > DW_STRIP_TAPS) return s;
+  int32_t cols, tile;
+  if (p->depth_multiplier != 1 || p->input_offset < -127 || taps > DW_STRIP_TAPS) return s;
   s.slots = (p->filter_height - 1) * p->dilation_height + 1;
   /* window b of the last pair may lie one stride past the strip's last column: that many words spare */
-  tile = ((DW_STRIP_WORDS - p->stride_width) / (2 * s.slots) - span_w) / p->stride_width + 1;
+  cols = (DW_STRIP_WORDS - p->stride_width) / (2 * s.slots);
+  if (cols < span_w) return s;
+  tile = (cols - span_w) / p->stride_width + 1;
   if (tile > p->output_width) tile = p->output_width;
   if (tile < 1 || (tile < p->output_width && (whole_row || tile < 4))) return s;
   s.tile = tile;
   s.cols = (tile - 1) * p->stride_width + span_w;
   s.padding = 0x01010101u * (uint8_t)(int8_t)(-p->input_offset);
+  s.unroll = taps % 5 == 0 ? 5 : taps % 3 == 0 ? 3 : 1;
   return s;
 }
 
@@ -189,6 +196,44 @@ static void dw_strip_row(const dw_params* p, const dw_strip_shape* s, const int8
   }
 }
 
+/* Two windows from `in` on (microaot_dsp_mac4x2_strip, `unroll` taps a pass: a constant at each call). */
+static inline __attribute__((always_inline)) void dw_strip_pair(const uint32_t* in, const int32_t* table,
+                                                                int32_t a[4], int32_t b[4], int unroll) {
+  if (unroll == 5) {
+    microaot_dsp_mac4x2_strip_x5(in, table, a, b);
+  } else if (unroll == 3) {
+    microaot_dsp_mac4x2_strip_x3(in, table, a, b);
+  } else {
+    microaot_dsp_mac4x2_strip(in, table, a, b);
+  }
+}
+
+/* `n` output columns of a row from window `in` on, `pair_step` words from a pair to the next, `depth` bytes apart
+ * from `out`, two a pass and an odd last one alone (its window b one stride past the strip's last used column,
+ * in the spare words, not stored). */
+static inline __attribute__((always_inline)) void dw_strip_outputs(const dw_group* g, const int32_t* table,
+                                                                   const uint32_t* in, size_t pair_step,
+                                                                   size_t depth, int8_t* out, int32_t n,
+                                                                   int unroll) {
+  int8_t* const end = out + (size_t)(n & ~1) * depth;
+  int32_t a[4], b[4];
+  for (; out != end; out += 2 * depth, in += pair_step) {
+    dw_strip_pair(in, table, a, b, unroll);
+    microaot_dsp_output_steps4x2(g->output_step, a, b);
+    if (g->full_range) {
+      microaot_dsp_store4(a, out);
+      microaot_dsp_store4(b, out + depth);
+    } else {
+      microaot_dsp_clamp_store4(a, out, g->activation_min4, g->activation_max4);
+      microaot_dsp_clamp_store4(b, out + depth, g->activation_min4, g->activation_max4);
+    }
+  }
+  if (n & 1) {
+    dw_strip_pair(in, table, a, b, unroll);
+    dw_store4_tested(g, a, out);
+  }
+}
+
 /* Output columns [ox0, ox0 + n) of rows [row_begin, row_end) (counted over all batches) of group `g` through the
  * strip: `input` and `output` at the group's channel; with `scratch` each row there first, then to its place. */
 static void dw_strip_tile(const dw_params* p, const dw_group* g, const dw_strip_shape* s, const int32_t* table,
@@ -199,29 +244,19 @@ static void dw_strip_tile(const dw_params* p, const dw_group* g, const dw_strip_
   const int32_t x0 = ox0 * p->stride_width - p->pad_width;
   int32_t row, oy = row_begin % p->output_height, next = 0;
   const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
-  int32_t a[4], b[4];
   for (row = row_begin; row < row_end; ++row, output += row_stride) {
     const int32_t top = oy * p->stride_height - p->pad_height;
     int8_t* out = (scratch != NULL ? scratch : output) + (size_t)ox0 * depth;
-    int8_t* const end = out + (size_t)(n & ~1) * depth;
     const uint32_t* in;
     if (row == row_begin || oy == 0 || next < top) next = top; /* a new image, or rows skipped */
     for (; next < top + s->slots; ++next) dw_strip_row(p, s, image, next, x0, strip);
     in = strip + (size_t)((top % s->slots + s->slots) % s->slots) * (size_t)s->cols;
-    for (; out != end; out += 2 * depth, in += pair_step) {
-      microaot_dsp_mac4x2_strip(in, table, a, b);
-      microaot_dsp_output_steps4x2(g->output_step, a, b);
-      if (g->full_range) {
-        microaot_dsp_store4(a, out);
-        microaot_dsp_store4(b, out + depth);
-      } else {
-        microaot_dsp_clamp_store4(a, out, g->activation_min4, g->activation_max4);
-        microaot_dsp_clamp_store4(b, out + depth, g->activation_min4, g->activation_max4);
-      }
-    }
-    if (n & 1) { /* the last column alone: window b one stride past it, in the spare words, not stored */
-      microaot_dsp_mac4x2_strip(in, table, a, b);
-      dw_store4_tested(g, a, out);
+    if (s->unroll == 5) {
+      dw_strip_outputs(g, table, in, pair_step, depth, out, n, 5);
+    } else if (s->unroll == 3) {
+      dw_strip_outputs(g, table, in, pair_step, depth, out, n, 3);
+    } else {
+      dw_strip_outputs(g, table, in, pair_step, depth, out, n, 1);
     }
     if (scratch != NULL) dw_copy_channels(p, scratch, output, 4);
     if (++oy == p->output_height) {
@@ -295,6 +330,17 @@ static __attribute__((noinline)) void dw_rows_from(const dw_params* p, const int
       const dw_strip_shape s = dw_strip_shape_of(p, row_scratch != NULL);
       if (s.tile > 0) {
         dw_group_rows_strip(p, &g, &s, input, filter, output, row_stride, row_begin, row_end, row_scratch, c);
+        continue;
+      }
+    } else if (c >= 4 && row_scratch == NULL && !microaot_fit_depthwise_widened(p)) {
+      /* The last depth % 4 channels as the group of the last four, whose first ones' bytes it writes again, the
+       * same: output apart from input (with a scratch row, in place, the group would read those channels'
+       * inputs already overwritten). The 3x3 layers keep their code. */
+      const dw_strip_shape s = dw_strip_shape_of(p, 0);
+      if (s.tile > 0) {
+        microaot_dsp_depthwise_group_of(p, filter, ch, p->output_depth - 4, &g);
+        dw_group_rows_strip(p, &g, &s, input, filter, output, row_stride, row_begin, row_end, NULL,
+                            p->output_depth - 4);
         continue;
       }
     }
