@@ -166,18 +166,18 @@ TEST(DepthwisePatchM4, SmallMapsRunBitExactAtBalanced) {
 // microaot_dsp_mac4x2_strip's inline assembly) on the emulated Cortex-M4, bit-exact with the host build: a 5x5
 // layer of MobileNetV3's kind and a 3x3 one of dilation 2 (the layers issue 31 measured at 8.27 and 11.38
 // instructions per MAC), each under its per-MAC ceiling; and, bit-exact only, a 7x7 "valid" layer at stride 2 with
-// a remainder of 2 channels and the RELU6 clamp (an odd last column), a 5x5 stride-2 layer of dilation 3 wider
-// than one tile, and a 1x1 one.
+// a remainder of 2 channels and the RELU6 clamp (an odd last column), a 5x5 layer of dilation 2 wider than one
+// tile, and a 1x1 one.
 TEST(DepthwiseStripM4, FiveByFiveAndDilatedLayersRunBitExactNearThreeInstructionsPerMac) {
   MICROAOT_REQUIRE_QEMU();
   const std::vector<Layer> layers = {
       {24, 24, 32, 1, 1, true, AF::NONE, 5, 5, 1},     // 5x5, "same"
       {32, 32, 64, 1, 1, true, AF::NONE, 5, 3, 2},     // 3x3, dilation 2
       {17, 15, 10, 2, 2, false, AF::RELU6, -128, 7, 1}, // 7x7 "valid", stride 2
-      {20, 60, 8, 2, 2, true, AF::RELU, -20, 5, 3},    // 5x5, dilation 3: tiles of the strip
+      {14, 60, 8, 1, 1, true, AF::RELU, -20, 5, 2},    // 5x5, dilation 2: tiles of 14 columns
       {6, 7, 12, 1, 1, true, AF::NONE, 3, 1, 1},       // 1x1
   };
-  const double ceiling[] = {3.0, 4.0};  // instructions per MAC of the first two (measured 2.90, 3.87)
+  const double ceiling[] = {3.0, 4.0};  // instructions per MAC of the first two (measured 2.92, 3.92)
   const std::string dir = make_temp_dir();
   const json r = bench_random(patch_model(layers, 83), dir, 89, {"--optimize", "speed"});
   ASSERT_TRUE(r.contains("per_op"));

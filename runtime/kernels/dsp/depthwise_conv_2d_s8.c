@@ -119,13 +119,13 @@ static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t
  * reads all its taps, a padding tap adding (zero point + offset) * weight = 0 as the reference's skipped tap
  * does, so that edge windows take the loop of the others. The offset is in the sums' starting values (bias plus
  * offset times each channel's sum of weights), the taps' weights widened once per group: two windows a pass
- * through microaot_dsp_mac4x2_strip. Output columns go in tiles of the strip's width. Bounds: at most
- * DW_STRIP_TAPS taps, a tile of at least 4 columns (or the whole row) in DW_STRIP_WORDS words, and an input zero
- * point within int8 (an offset of -128 would pad with 128); other layers keep dw_group_row_any. */
-#define DW_STRIP_TAPS 49   /* 7x7: the table on the stack is 4 + 4 * 49 words */
-#define DW_STRIP_WORDS 512 /* the strip's words (2 KB) on the stack */
+ * through microaot_dsp_mac4x2_strip. Output columns go in tiles of the strip's width. Bounds: the taps' table
+ * (4 + 4 * taps words) and a strip of a tile of at least 4 columns (or the whole row) in DW_STRIP_WORDS words, and
+ * an input zero point within int8 (an offset of -128 would pad with 128); other layers keep dw_group_row_any. */
+#define DW_STRIP_WORDS 512 /* 2 KB of stack: a 5x5 (or dilated 3x3) row of 36 (43) output columns is one tile */
 
 typedef struct {
+  int32_t table;             /* the table's words, the strip's first word */
   int32_t slots, cols, tile; /* rows per window, strip columns (words) per row, output columns per tile */
   int32_t unroll;            /* taps a pass of the loop over a window's taps: 5, 3 or 1, a divisor of theirs */
   uint32_t padding;          /* the input zero point in each byte */
@@ -134,17 +134,22 @@ typedef struct {
 /* The strip's shape for the layer; tile 0: the strip does not take it. With a scratch row (the overlap kernel in
  * group order) the whole row in one tile: a second tile would read inputs the first one's rows overwrote. */
 static dw_strip_shape dw_strip_shape_of(const dw_params* p, int whole_row) {
-  dw_strip_shape s = {0, 0, 0, 0, 0};
+  dw_strip_shape s = {0, 0, 0, 0, 0, 0};
   const int32_t taps = p->filter_height * p->filter_width;
   const int32_t span_w = (p->filter_width - 1) * p->dilation_width + 1;
   int32_t cols, tile;
-  if (p->depth_multiplier != 1 || p->input_offset < -127 || taps > DW_STRIP_TAPS) return s;
+  if (p->depth_multiplier != 1 || p->input_offset < -127 || taps > DW_STRIP_WORDS / 4) return s;
+  s.table = 4 + 4 * taps;
   s.slots = (p->filter_height - 1) * p->dilation_height + 1;
   /* window b of the last pair may lie one stride past the strip's last column: that many words spare */
-  cols = (DW_STRIP_WORDS - p->stride_width) / (2 * s.slots);
+  cols = (DW_STRIP_WORDS - s.table - p->stride_width) / (2 * s.slots);
   if (cols < span_w) return s;
   tile = (cols - span_w) / p->stride_width + 1;
-  if (tile > p->output_width) tile = p->output_width;
+  if (tile >= p->output_width) {
+    tile = p->output_width;
+  } else {
+    tile &= ~1; /* whole pairs: an odd tile would compute a window b it does not store per tile and row */
+  }
   if (tile < 1 || (tile < p->output_width && (whole_row || tile < 4))) return s;
   s.tile = tile;
   s.cols = (tile - 1) * p->stride_width + span_w;
@@ -209,28 +214,23 @@ static inline __attribute__((always_inline)) void dw_strip_pair(const uint32_t* 
 }
 
 /* `n` output columns of a row from window `in` on, `pair_step` words from a pair to the next, `depth` bytes apart
- * from `out`, two a pass and an odd last one alone (its window b one stride past the strip's last used column,
- * in the spare words, not stored). */
+ * from `out`, two a pass; an odd last one's window b lies one stride past the strip's last used column, in the
+ * spare words, and is not stored. */
 static inline __attribute__((always_inline)) void dw_strip_outputs(const dw_group* g, const int32_t* table,
                                                                    const uint32_t* in, size_t pair_step,
                                                                    size_t depth, int8_t* out, int32_t n,
                                                                    int unroll) {
-  int8_t* const end = out + (size_t)(n & ~1) * depth;
   int32_t a[4], b[4];
-  for (; out != end; out += 2 * depth, in += pair_step) {
+  for (; n > 0; n -= 2, out += 2 * depth, in += pair_step) {
     dw_strip_pair(in, table, a, b, unroll);
     microaot_dsp_output_steps4x2(g->output_step, a, b);
     if (g->full_range) {
       microaot_dsp_store4(a, out);
-      microaot_dsp_store4(b, out + depth);
+      if (n > 1) microaot_dsp_store4(b, out + depth);
     } else {
       microaot_dsp_clamp_store4(a, out, g->activation_min4, g->activation_max4);
-      microaot_dsp_clamp_store4(b, out + depth, g->activation_min4, g->activation_max4);
+      if (n > 1) microaot_dsp_clamp_store4(b, out + depth, g->activation_min4, g->activation_max4);
     }
-  }
-  if (n & 1) {
-    dw_strip_pair(in, table, a, b, unroll);
-    dw_store4_tested(g, a, out);
   }
 }
 
@@ -251,7 +251,7 @@ static void dw_strip_tile(const dw_params* p, const dw_group* g, const dw_strip_
     if (row == row_begin || oy == 0 || next < top) next = top; /* a new image, or rows skipped */
     for (; next < top + s->slots; ++next) dw_strip_row(p, s, image, next, x0, strip);
     in = strip + (size_t)((top % s->slots + s->slots) % s->slots) * (size_t)s->cols;
-    if (s->unroll == 5) {
+    if (s->unroll == 5) { /* a copy of the loop per form: its test out of the loop */
       dw_strip_outputs(g, table, in, pair_step, depth, out, n, 5);
     } else if (s->unroll == 3) {
       dw_strip_outputs(g, table, in, pair_step, depth, out, n, 3);
@@ -273,12 +273,13 @@ static __attribute__((noinline)) void dw_group_rows_strip(const dw_params* p, co
                                                           const int8_t* filter, int8_t* output, size_t row_stride,
                                                           int32_t row_begin, int32_t row_end, int8_t* scratch,
                                                           int32_t c) {
-  int32_t table[4 + 4 * DW_STRIP_TAPS];
-  uint32_t strip[DW_STRIP_WORDS];
+  uint32_t words[DW_STRIP_WORDS]; /* the table, then the strip */
+  int32_t* const table = (int32_t*)words;
+  uint32_t* const strip = words + s->table;
+  const size_t used = (size_t)s->table + 2 * (size_t)s->slots * (size_t)s->cols;
   int32_t ox0;
   /* the last pair's window b may read the spare words past the strip: defined values, its sums unused */
-  memset(strip + 2 * (size_t)s->slots * (size_t)s->cols, 0,
-         (DW_STRIP_WORDS - 2 * (size_t)s->slots * (size_t)s->cols) * sizeof strip[0]);
+  memset(words + used, 0, (DW_STRIP_WORDS - used) * sizeof words[0]);
   dw_strip_table(p, g, s, filter + c, table);
   for (ox0 = 0; ox0 < p->output_width; ox0 += s->tile) {
     const int32_t n = p->output_width - ox0 < s->tile ? p->output_width - ox0 : s->tile;
