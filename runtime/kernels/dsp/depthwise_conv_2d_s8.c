@@ -119,11 +119,8 @@ static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t
  * reads all its taps, a padding tap adding (zero point + offset) * weight = 0 as the reference's skipped tap
  * does, so that edge windows take the loop of the others. The offset is in the sums' starting values (bias plus
  * offset times each channel's sum of weights), the taps' weights widened once per group: two windows a pass
- * through microaot_dsp_mac4x2_strip. Output columns go in tiles of the strip's width. Bounds: the taps' table
- * (4 + 4 * taps words) and a strip of a tile of at least 4 columns (or the whole row) in DW_STRIP_WORDS words, and
- * an input zero point within int8 (an offset of -128 would pad with 128); other layers keep dw_group_row_any. */
-#define DW_STRIP_WORDS 512 /* 2 KB of stack: a 5x5 (or dilated 3x3) row of 36 (43) output columns is one tile */
-
+ * through microaot_dsp_mac4x2_strip. Output columns go in tiles of the strip's width; the bounds are
+ * microaot_fit_depthwise_strip_tile's (microaot/fit/depthwise_conv_2d.h), other layers keep dw_group_row_any. */
 typedef struct {
   int32_t table;             /* the table's words, the strip's first word */
   int32_t slots, cols, tile; /* rows per window, strip columns (words) per row, output columns per tile */
@@ -131,28 +128,16 @@ typedef struct {
   uint32_t padding;          /* the input zero point in each byte */
 } dw_strip_shape;
 
-/* The strip's shape for the layer; tile 0: the strip does not take it. With a scratch row (the overlap kernel in
- * group order) the whole row in one tile: a second tile would read inputs the first one's rows overwrote. */
+/* The strip's shape for the layer; tile 0: the strip does not take it (`whole_row`: see
+ * microaot_fit_depthwise_strip_tile). */
 static dw_strip_shape dw_strip_shape_of(const dw_params* p, int whole_row) {
   dw_strip_shape s = {0, 0, 0, 0, 0, 0};
   const int32_t taps = p->filter_height * p->filter_width;
-  const int32_t span_w = (p->filter_width - 1) * p->dilation_width + 1;
-  int32_t cols, tile;
-  if (p->depth_multiplier != 1 || p->input_offset < -127 || taps > DW_STRIP_WORDS / 4) return s;
+  s.tile = microaot_fit_depthwise_strip_tile(p, whole_row);
+  if (s.tile == 0) return s;
   s.table = 4 + 4 * taps;
   s.slots = (p->filter_height - 1) * p->dilation_height + 1;
-  /* window b of the last pair may lie one stride past the strip's last column: that many words spare */
-  cols = (DW_STRIP_WORDS - s.table - p->stride_width) / (2 * s.slots);
-  if (cols < span_w) return s;
-  tile = (cols - span_w) / p->stride_width + 1;
-  if (tile >= p->output_width) {
-    tile = p->output_width;
-  } else {
-    tile &= ~1; /* whole pairs: an odd tile would compute a window b it does not store per tile and row */
-  }
-  if (tile < 1 || (tile < p->output_width && (whole_row || tile < 4))) return s;
-  s.tile = tile;
-  s.cols = (tile - 1) * p->stride_width + span_w;
+  s.cols = (s.tile - 1) * p->stride_width + (p->filter_width - 1) * p->dilation_width + 1;
   s.padding = 0x01010101u * (uint8_t)(int8_t)(-p->input_offset);
   s.unroll = taps % 5 == 0 ? 5 : taps % 3 == 0 ? 3 : 1;
   return s;
@@ -185,20 +170,19 @@ static void dw_strip_row(const dw_params* p, const dw_strip_shape* s, const int8
   uint32_t* a = strip + (size_t)slot * (size_t)s->cols;
   uint32_t* b = a + (size_t)s->slots * (size_t)s->cols;
   const size_t depth = (size_t)p->input_depth;
-  int32_t j = 0, inside_end = 0;
+  int32_t begin = 0, end = 0, c; /* the columns inside the image: [begin, end) */
   if (r >= 0 && r < p->input_height) {
-    const int8_t* in = image + ((size_t)r * (size_t)p->input_width + (size_t)(x0 > 0 ? x0 : 0)) * depth;
-    j = x0 < 0 ? -x0 : 0;
-    inside_end = p->input_width - x0 < s->cols ? p->input_width - x0 : s->cols;
-    for (; j < inside_end; ++j, in += depth) a[j] = b[j] = microaot_dsp_load4(in);
-    j = x0 < 0 ? -x0 : 0;
+    begin = x0 < 0 ? -x0 : 0; /* below cols: the padding is under a window's span */
+    end = p->input_width - x0 < s->cols ? p->input_width - x0 : s->cols;
+    if (end > begin) {
+      const int8_t* in = image + ((size_t)r * (size_t)p->input_width + (size_t)(x0 + begin)) * depth;
+      for (c = begin; c < end; ++c, in += depth) a[c] = b[c] = microaot_dsp_load4(in);
+    } else {
+      end = begin; /* a tile wholly in the right padding */
+    }
   }
-  /* the padding: columns [0, j) and [max(inside_end, j), cols) */
-  {
-    int32_t c;
-    for (c = 0; c < j && c < s->cols; ++c) a[c] = b[c] = s->padding;
-    for (c = inside_end > j ? inside_end : j; c < s->cols; ++c) a[c] = b[c] = s->padding;
-  }
+  for (c = 0; c < begin; ++c) a[c] = b[c] = s->padding;
+  for (c = end; c < s->cols; ++c) a[c] = b[c] = s->padding;
 }
 
 /* Two windows from `in` on (microaot_dsp_mac4x2_strip, `unroll` taps a pass: a constant at each call). */
@@ -273,13 +257,13 @@ static __attribute__((noinline)) void dw_group_rows_strip(const dw_params* p, co
                                                           const int8_t* filter, int8_t* output, size_t row_stride,
                                                           int32_t row_begin, int32_t row_end, int8_t* scratch,
                                                           int32_t c) {
-  uint32_t words[DW_STRIP_WORDS]; /* the table, then the strip */
+  uint32_t words[MICROAOT_DEPTHWISE_STRIP_WORDS]; /* the table, then the strip */
   int32_t* const table = (int32_t*)words;
   uint32_t* const strip = words + s->table;
   const size_t used = (size_t)s->table + 2 * (size_t)s->slots * (size_t)s->cols;
   int32_t ox0;
   /* the last pair's window b may read the spare words past the strip: defined values, its sums unused */
-  memset(words + used, 0, (DW_STRIP_WORDS - used) * sizeof words[0]);
+  memset(words + used, 0, (MICROAOT_DEPTHWISE_STRIP_WORDS - used) * sizeof words[0]);
   dw_strip_table(p, g, s, filter + c, table);
   for (ox0 = 0; ox0 < p->output_width; ox0 += s->tile) {
     const int32_t n = p->output_width - ox0 < s->tile ? p->output_width - ox0 : s->tile;
