@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace microaot {
@@ -86,7 +87,18 @@ std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier, bool
   }
   if (depth_multiplier % 4 == 0) return "depthwise: 4 output channels per step from one input byte" + step;
   if (g.filter_h != 3 || g.filter_w != 3 || g.dilation_h != 1 || g.dilation_w != 1) {
-    return "depthwise: 4 channels per step, each window's in-image taps" + step;
+    const std::string in_image = "each window's in-image taps";
+    const microaot_depthwise_conv_2d_params_q p = params_of(g, depth_multiplier);
+    const int32_t tile = microaot_fit_depthwise_strip_tile(&p, 0);
+    if (tile == 0) return "depthwise: 4 channels per step, " + in_image + step;
+    std::string strip = "depthwise strip: 4 channels per step, the rows a window spans copied once per group with "
+                        "the input zero point as padding (every window takes all its taps), the taps' weights "
+                        "widened once per group, two windows a pass" + step;
+    if (tile < g.output_w) {
+      strip += "; rows of " + std::to_string(g.output_w) + " > " + std::to_string(tile) +
+               " pixels: in tiles, and in place " + in_image;
+    }
+    return strip;
   }
   if (patched(g, depth_multiplier)) {
     return "depthwise 3x3 small-map patch: 4 channels per step, the padded map widened to 16 bits once (padding "

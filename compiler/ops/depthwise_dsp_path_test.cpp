@@ -36,8 +36,17 @@ TEST(DepthwiseDspPath, NamesThePathTheKernelTakes) {
                        "edge windows"));  // stride 2
   ConvGeometry dilated = geometry(3, 1, 12);
   dilated.dilation_w = 2;
-  EXPECT_TRUE(contains(path(dilated, 1), "in-image taps"));
+  EXPECT_TRUE(contains(path(dilated, 1), "strip"));  // the strip: other filters
   EXPECT_FALSE(contains(path(dilated, 1), "ring"));
+  EXPECT_FALSE(contains(path(dilated, 1), "tiles"));
+  EXPECT_TRUE(contains(path(geometry(5, 1, 36), 1), "strip"));
+  EXPECT_FALSE(contains(path(geometry(5, 1, 36), 1), "tiles"));
+  EXPECT_TRUE(contains(path(geometry(5, 1, 37), 1), "tiles"));  // a 5x5 row beyond one strip
+  EXPECT_TRUE(contains(path(geometry(5, 1, 37), 1), "in-image taps"));
+  ConvGeometry wide = geometry(3, 1, 12);
+  wide.dilation_h = wide.dilation_w = 40;  // 81 rows a window: no tile of 4 columns in the strip
+  EXPECT_TRUE(contains(path(wide, 1), "each window's in-image taps"));
+  EXPECT_FALSE(contains(path(wide, 1), "strip"));
   EXPECT_TRUE(contains(path(geometry(3, 1, 12), 8), "one input byte"));
   EXPECT_TRUE(contains(path(geometry(3, 1, 12), 2), "portable"));
 }

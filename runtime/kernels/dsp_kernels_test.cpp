@@ -213,6 +213,92 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
   expect_depthwise_like_portable(depthwise, 13, 400, 2, multipliers, 0);
 }
 
+// A random layer of the DSP depthwise general path (the strip of dsp/depthwise_conv_2d_s8.c): filters 1x1 to 7x7
+// but the 3x3 undilated ones, dilations and strides 1 to 3, "valid", TF's "same" or any padding, odd channel
+// counts as often as not, some rows wider than one tile of the strip.
+Geometry random_strip_geometry(std::mt19937& rng, int i) {
+  Geometry g{};
+  g.batches = draw(rng, 1, 2);
+  do {
+    g.filter_h = draw(rng, 1, 7), g.filter_w = draw(rng, 1, 7);
+    g.dilation_h = draw(rng, 1, 3), g.dilation_w = draw(rng, 1, 3);
+  } while (g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1);
+  g.stride_h = draw(rng, 1, 3), g.stride_w = draw(rng, 1, 3);
+  const int span_h = (g.filter_h - 1) * g.dilation_h + 1, span_w = (g.filter_w - 1) * g.dilation_w + 1;
+  g.in_h = std::max(1, span_h + draw(rng, -3, 8));
+  g.in_w = std::max(1, span_w + draw(rng, -3, i % 4 == 0 ? 70 : 10));
+  g.in_c = i % 2 == 0 ? 2 * draw(rng, 0, 9) + 1 : 4 * draw(rng, 1, 5);
+  g.out_c = g.in_c;
+  const int padding = draw(rng, 0, 2);  // valid, same, any
+  const auto same = [](int in, int stride, int span) {
+    return std::max(0, ((in + stride - 1) / stride - 1) * stride + span - in) / 2;
+  };
+  g.pad_h = padding == 0 ? 0 : padding == 1 ? same(g.in_h, g.stride_h, span_h) : draw(rng, 0, span_h - 1);
+  g.pad_w = padding == 0 ? 0 : padding == 1 ? same(g.in_w, g.stride_w, span_w) : draw(rng, 0, span_w - 1);
+  if (g.in_h + 2 * g.pad_h < span_h) g.pad_h = (span_h - g.in_h + 1) / 2;  // at least one output
+  if (g.in_w + 2 * g.pad_w < span_w) g.pad_w = (span_w - g.in_w + 1) / 2;
+  g.out_h = out_size(g.in_h, g.pad_h, g.filter_h, g.dilation_h, g.stride_h);
+  g.out_w = out_size(g.in_w, g.pad_w, g.filter_w, g.dilation_w, g.stride_w);
+  return g;
+}
+
+// Layer p (geometry set) on `input` and `filter`, the DSP kernels against the portable one: plain, and overlap
+// with output and input in one buffer a whole number of pixels apart (the channel groups outermost, each row
+// through the scratch row) and not (whole rows).
+void expect_same_depthwise_strip(const microaot_depthwise_conv_2d_params_q& p, const std::vector<int8_t>& input,
+                                 const std::vector<int8_t>& filter, const int32_t* bias, int i, Counts& counts) {
+  const size_t depth = static_cast<size_t>(p.output_depth);
+  const size_t out_n = static_cast<size_t>(p.batches * p.output_height * p.output_width) * depth;
+  std::vector<int8_t> expected(out_n), got(out_n), scratch(static_cast<size_t>(p.output_width) * depth);
+  microaot_depthwise_conv_2d_s8(&p, input.data(), filter.data(), bias, expected.data());
+  microaot_dsp_depthwise_conv_2d_s8(&p, input.data(), filter.data(), bias, got.data());
+  EXPECT_EQ(got, expected) << "case " << i;
+  for (size_t gap : {size_t{0}, size_t{1}}) {  // whole pixels apart, then not (for depth above 1)
+    const size_t at = (input.size() + depth - 1) / depth * depth + gap;
+    std::vector<int8_t> both(at + out_n);
+    std::copy(input.begin(), input.end(), both.begin());
+    microaot_dsp_depthwise_conv_2d_s8_overlap(&p, both.data(), filter.data(), bias, both.data() + at, scratch.data());
+    EXPECT_EQ(std::vector<int8_t>(both.begin() + static_cast<ptrdiff_t>(at), both.end()), expected)
+        << "case " << i << " gap " << gap;
+  }
+  counts.compared += static_cast<int>(out_n);
+  counts.inside += unclamped(expected);
+}
+
+// The general path's strip on random layers (random_strip_geometry), every fifth with extreme data: inputs and
+// weights at the int8 bounds only and the input offset at the DSP bounds (128, -127; -128, whose zero point
+// would not fit a byte, takes the old path), the others mostly unclamped.
+TEST(DspDepthwiseConv2dS8, MatchesPortableOnTheGeneralPathsStrip) {
+  std::mt19937 rng(37);
+  Counts counts, extreme_counts;
+  for (int i = 0; i < 300; ++i) {
+    const Geometry g = random_strip_geometry(rng, i);
+    const bool extreme = i % 5 == 4;
+    const int taps = g.filter_h * g.filter_w;
+    microaot_depthwise_conv_2d_params_q p{};
+    p.depth_multiplier = 1;
+    set_conv_window(p, g);
+    const Quantization q = random_quantization(rng, g.out_c, extreme ? 4 * taps : taps);
+    set_quantization(p, q, rng);
+    const size_t in_n = static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c);
+    auto input = random_ints<int8_t>(rng, in_n, -128, 127);
+    auto filter = random_ints<int8_t>(rng, static_cast<size_t>(taps * g.out_c), -127, 127);
+    if (extreme) {
+      const int offsets[] = {128, -127, -128};
+      p.input_offset = offsets[i / 5 % 3];
+      for (int8_t& v : input) v = v < 0 ? -128 : 127;
+      for (int8_t& v : filter) v = v < 0 ? -128 : 127;
+    }
+    const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -5000, 5000);
+    expect_same_depthwise_strip(p, input, filter, i % 4 == 0 ? nullptr : bias.data(), i,
+                                extreme ? extreme_counts : counts);
+    ASSERT_FALSE(HasFailure()) << "case " << i << ": " << g.filter_h << "x" << g.filter_w << " dilation "
+                               << g.dilation_h << "x" << g.dilation_w << " stride " << g.stride_h << "x"
+                               << g.stride_w << " in " << g.in_h << "x" << g.in_w << "x" << g.in_c;
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+}
+
 // A 3x3 depthwise layer of depth multiplier 1 and geometry g (out_h, out_w filled in from the padding and
 // stride), DSP plain and overlap against the portable kernel.
 void expect_same_depthwise_3x3(Geometry g, std::mt19937& rng, int i, Counts& counts,

@@ -509,4 +509,96 @@ MICROAOT_DSP_WINDOW_STORE8X4(microaot_dsp_window_2x2_store8x4, 2, 2)
 
 #endif
 
+/* Two windows of four channels over the general path's strip (dsp/depthwise_conv_2d_s8.c, dw_strip), from the
+ * bias on: `in` at window a's top-left tap (a word of four int8 channels per strip pixel, padding the input zero
+ * point), `table` the group's four sums' starting values, then one entry a tap {offset of a's input from `in`
+ * in bytes, the same for b, weights of lanes 0 and 2 widened, of lanes 1 and 3}, the top-left tap (offset 0)
+ * last and no other offset 0, which ends the loop. The input offset is in the starting values (sum of the
+ * weights times it): the inputs are widened by SXTB16 alone. One statement of 14 registers where the compiler
+ * optimises for speed (each weight word loaded once for both windows), its loop `unroll` taps a pass (1, 3 or
+ * 5: the taps a multiple of it, the offset tested in a pass's last tap only); the C form at -Os and in debug
+ * builds. */
+#if MICROAOT_DSP_ASM && !defined(__OPTIMIZE_SIZE__)
+#define MICROAOT_DSP_STRIP_TAP(test)         \
+  "ldr %[o], [%[t]], #16\n\t"                \
+  "ldr %[x], [%[in], %[o]]\n\t" test         \
+  "ldr %[o], [%[t], #-12]\n\t"               \
+  "ldr %[y], [%[in], %[o]]\n\t"              \
+  "ldr %[w], [%[t], #-8]\n\t"                \
+  "sxtb16 %[o], %[x]\n\t"                    \
+  "smlabb %[a0], %[o], %[w], %[a0]\n\t"      \
+  "smlatt %[a2], %[o], %[w], %[a2]\n\t"      \
+  "sxtb16 %[o], %[y]\n\t"                    \
+  "smlabb %[b0], %[o], %[w], %[b0]\n\t"      \
+  "smlatt %[b2], %[o], %[w], %[b2]\n\t"      \
+  "ldr %[w], [%[t], #-4]\n\t"                \
+  "sxtb16 %[x], %[x], ror #8\n\t"            \
+  "smlabb %[a1], %[x], %[w], %[a1]\n\t"      \
+  "smlatt %[a3], %[x], %[w], %[a3]\n\t"      \
+  "sxtb16 %[y], %[y], ror #8\n\t"            \
+  "smlabb %[b1], %[y], %[w], %[b1]\n\t"      \
+  "smlatt %[b3], %[y], %[w], %[b3]\n\t"
+/* the flags stay from the cmp to the bne: nothing between sets them */
+#define MICROAOT_DSP_STRIP_LAST MICROAOT_DSP_STRIP_TAP("cmp %[o], #0\n\t")
+#define MICROAOT_DSP_STRIP_PASS(name, taps)                                                                        \
+  static inline __attribute__((always_inline)) void name(const uint32_t* in, const int32_t* table, int32_t a[4],   \
+                                                         int32_t b[4]) {                                           \
+    uint32_t o, x, y, w;                                                                                          \
+    const int32_t* t = table;                                                                                     \
+    __asm__("ldrd %[a0], %[a1], [%[t]]\n\t"                                                                       \
+            "ldrd %[a2], %[a3], [%[t], #8]\n\t"                                                                   \
+            "ldrd %[b0], %[b1], [%[t]], #16\n\t"                                                                  \
+            "ldrd %[b2], %[b3], [%[t], #-8]\n\t"                                                                  \
+            "1:\n\t" taps "bne 1b"                                                                                \
+            : [a0] "=&r"(a[0]), [a1] "=&r"(a[1]), [a2] "=&r"(a[2]), [a3] "=&r"(a[3]), [b0] "=&r"(b[0]),           \
+              [b1] "=&r"(b[1]), [b2] "=&r"(b[2]), [b3] "=&r"(b[3]), [o] "=&r"(o), [x] "=&r"(x), [y] "=&r"(y),     \
+              [w] "=&r"(w), [t] "+&r"(t)                                                                          \
+            : [in] "r"(in)                                                                                        \
+            : "cc", "memory"); /* fourteen registers: no memory operand's address left */                        \
+  }
+MICROAOT_DSP_STRIP_PASS(microaot_dsp_mac4x2_strip, MICROAOT_DSP_STRIP_LAST)
+MICROAOT_DSP_STRIP_PASS(microaot_dsp_mac4x2_strip_x3,
+                        MICROAOT_DSP_STRIP_TAP("") MICROAOT_DSP_STRIP_TAP("") MICROAOT_DSP_STRIP_LAST)
+MICROAOT_DSP_STRIP_PASS(microaot_dsp_mac4x2_strip_x5,
+                        MICROAOT_DSP_STRIP_TAP("") MICROAOT_DSP_STRIP_TAP("") MICROAOT_DSP_STRIP_TAP("")
+                            MICROAOT_DSP_STRIP_TAP("") MICROAOT_DSP_STRIP_LAST)
+#undef MICROAOT_DSP_STRIP_PASS
+#undef MICROAOT_DSP_STRIP_LAST
+#undef MICROAOT_DSP_STRIP_TAP
+#else
+static inline void microaot_dsp_mac4x2_strip(const uint32_t* in, const int32_t* table, int32_t a[4], int32_t b[4]) {
+  const int8_t* base = (const int8_t*)(const void*)in;
+  int32_t off;
+  int k;
+  for (k = 0; k < 4; ++k) a[k] = b[k] = table[k];
+  do {
+    table += 4;
+    off = table[0];
+    {
+      const uint32_t x = microaot_dsp_load4(base + off), y = microaot_dsp_load4(base + table[1]);
+      const uint32_t w02 = (uint32_t)table[2], w13 = (uint32_t)table[3];
+      const uint32_t x02 = microaot_dsp_sxtb16(x), x13 = microaot_dsp_sxtb16_ror8(x);
+      const uint32_t y02 = microaot_dsp_sxtb16(y), y13 = microaot_dsp_sxtb16_ror8(y);
+      a[0] = microaot_dsp_smlabb(x02, w02, a[0]);
+      a[2] = microaot_dsp_smlatt(x02, w02, a[2]);
+      a[1] = microaot_dsp_smlabb(x13, w13, a[1]);
+      a[3] = microaot_dsp_smlatt(x13, w13, a[3]);
+      b[0] = microaot_dsp_smlabb(y02, w02, b[0]);
+      b[2] = microaot_dsp_smlatt(y02, w02, b[2]);
+      b[1] = microaot_dsp_smlabb(y13, w13, b[1]);
+      b[3] = microaot_dsp_smlatt(y13, w13, b[3]);
+    }
+  } while (off != 0);
+}
+/* every tap tests the offset: the same as a pass of 3 or 5 */
+static inline void microaot_dsp_mac4x2_strip_x3(const uint32_t* in, const int32_t* table, int32_t a[4],
+                                                int32_t b[4]) {
+  microaot_dsp_mac4x2_strip(in, table, a, b);
+}
+static inline void microaot_dsp_mac4x2_strip_x5(const uint32_t* in, const int32_t* table, int32_t a[4],
+                                                int32_t b[4]) {
+  microaot_dsp_mac4x2_strip(in, table, a, b);
+}
+#endif
+
 #endif /* MICROAOT_DSP_DEPTHWISE_BLOCKS_H */
