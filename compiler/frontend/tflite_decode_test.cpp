@@ -7,6 +7,7 @@
 #include <string>
 
 #include "frontend/model_reader.h"
+#include "frontend/read_model_test_util.h"
 #include "frontend/tflm_compress_test_util.h"
 #include "support/diagnostics.h"
 
@@ -36,15 +37,6 @@ ModelSpec fc_model(int values, bool shared, int seed) {
                           bytes_of<int32_t>({100, -7, 3000, 0, -70000, 12}));
   m.tensors[3] = activation("out", {1, 6}, 1.5f, 3);
   return m;
-}
-
-std::string read_error(const ModelSpec& m) {
-  try {
-    read_model(build_model(m));
-  } catch (const CompileError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 // The FULLY_CONNECTED's weights and bias after reading: the uncompressed model's bytes, marked with the width.

@@ -8,6 +8,7 @@
 
 #include "compile/compile_model.h"
 #include "frontend/model_reader.h"
+#include "frontend/read_model_test_util.h"
 #include "frontend/tflite_test_builder.h"
 #include "support/diagnostics.h"
 
@@ -45,15 +46,6 @@ ModelSpec int4_twin(const ModelSpec& plain, const std::vector<int8_t>& weights) 
   m.tensors[1].type = tflite::TensorType::INT4;
   m.tensors[1].data = pack_int4(weights);
   return m;
-}
-
-std::string read_error(const ModelSpec& m) {
-  try {
-    read_model(build_model(m));
-  } catch (const CompileError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(TfliteInt4, PackedWeightsReadAsTheirInt8Twin) {
