@@ -123,11 +123,22 @@ static inline void dw_store4_tested(const dw_group* g, const int32_t s[4], int8_
   }
 }
 
+/* A pair of rows' outputs, a at `out` and b (the lower row) `lower` bytes further. The clamp [-128, 127] is the
+ * steps' SSAT, a narrower one a SIMD clamp: a test per pair instead of a second copy of the loop. The lower row
+ * goes first: with `lower` 0 (an odd last row) the upper row's store overwrites it, so one loop serves both. */
+static inline void dw_store4x2_tested(const dw_group* g, const int32_t a[4], const int32_t b[4], int8_t* out,
+                                      size_t lower) {
+  if (g->full_range) {
+    microaot_dsp_store4(b, out + lower);
+    microaot_dsp_store4(a, out);
+  } else {
+    microaot_dsp_clamp_store4(b, out + lower, g->activation_min4, g->activation_max4);
+    microaot_dsp_clamp_store4(a, out, g->activation_min4, g->activation_max4);
+  }
+}
+
 /* `n` output columns of a pair of rows from the windows at `in` on (`step` words apart: 16 in the ring, 16 times
- * the stride in the patch), `depth` bytes apart from `out`, the lower row `lower` bytes further. The clamp
- * [-128, 127] is the steps' SSAT, a narrower one a SIMD clamp: a test per pair instead of a second copy of the
- * loop. The lower row goes first: with `lower` 0 (an odd last row) the upper row's store overwrites it, so one
- * loop serves both. */
+ * the stride in the patch), `depth` bytes apart from `out`. */
 static inline void dw_pixel_pairs(const dw_group* g, const uint32_t* in, int32_t n, size_t step, size_t depth,
                                   int8_t* out, size_t lower) {
   const uint32_t* const end = in + step * (size_t)n;
@@ -135,13 +146,7 @@ static inline void dw_pixel_pairs(const dw_group* g, const uint32_t* in, int32_t
   for (; in != end; in += step, out += depth) {
     microaot_dsp_mac4_widened_3x3_x2(in, g->bias_weights, a, b);
     microaot_dsp_output_steps4x2(g->output_step, a, b);
-    if (g->full_range) {
-      microaot_dsp_store4(b, out + lower);
-      microaot_dsp_store4(a, out);
-    } else {
-      microaot_dsp_clamp_store4(b, out + lower, g->activation_min4, g->activation_max4);
-      microaot_dsp_clamp_store4(a, out, g->activation_min4, g->activation_max4);
-    }
+    dw_store4x2_tested(g, a, b, out, lower);
   }
 }
 

@@ -238,13 +238,7 @@ static void dw_patch_pairs_s2(const dw_group* g, const uint32_t* in, int32_t n, 
   for (; in != end; in += 32, out += depth) {
     dw_mac4_widened_3x3_x2s2(in, g->bias_weights, a, b);
     microaot_dsp_output_steps4x2(g->output_step, a, b);
-    if (g->full_range) {
-      microaot_dsp_store4(b, out + lower);
-      microaot_dsp_store4(a, out);
-    } else {
-      microaot_dsp_clamp_store4(b, out + lower, g->activation_min4, g->activation_max4);
-      microaot_dsp_clamp_store4(a, out, g->activation_min4, g->activation_max4);
-    }
+    dw_store4x2_tested(g, a, b, out, lower);
   }
 }
 
