@@ -3,6 +3,7 @@
  * and tiles) by the full kernel (dsp/depthwise_conv_2d_s8.c, for the layers it takes through the ring) and by
  * the ring's own kernel (dsp/depthwise_conv_2d_s8_ring.c), so that a model compiles it once whichever it
  * calls. */
+/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_pairs_s1.c */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

@@ -13,6 +13,7 @@
 
 #include "microaot/internal/depthwise_group_words.h"
 #include "microaot/internal/dsp_depthwise_blocks.h"
+#include "microaot/internal/dsp_depthwise_pairs.h"
 #include "microaot/internal/dsp_dot.h"
 #include "microaot/fit/depthwise_conv_2d.h"
 #include "microaot/kernels/conv.h"
@@ -73,6 +74,7 @@ static inline void microaot_dsp_depthwise_group_of(const dw_params* p, const int
  * dw_group's, field for field. */
 typedef char dw_group_is_its_words[sizeof(dw_group) == 4 * MICROAOT_DW_GROUP_WORDS &&
                                            offsetof(dw_group, output_step) == 4 * MICROAOT_DW_GROUP_STEP &&
+                                           offsetof(dw_group, output_step) == 88 /* the naked pair loops */ &&
                                            offsetof(dw_group, activation_min4) == 4 * MICROAOT_DW_GROUP_CLAMP &&
                                            offsetof(dw_group, full_range) == 4 * MICROAOT_DW_GROUP_FULL_RANGE
                                        ? 1
@@ -138,16 +140,21 @@ static inline void dw_store4x2_tested(const dw_group* g, const int32_t a[4], con
 }
 
 /* `n` output columns of a pair of rows from the windows at `in` on (`step` words apart: 16 in the ring, 16 times
- * the stride in the patch), `depth` bytes apart from `out`. */
+ * the stride in the patch), `depth` bytes apart from `out`: in assembly where MICROAOT_DSP_ASM. */
 static inline void dw_pixel_pairs(const dw_group* g, const uint32_t* in, int32_t n, size_t step, size_t depth,
                                   int8_t* out, size_t lower) {
   const uint32_t* const end = in + step * (size_t)n;
+#if MICROAOT_DSP_ASM
+  const microaot_dsp_pairs_job job = {in, g, out, lower, depth, end, 4 * step};
+  if (n > 0) microaot_dsp_pairs_full_s1(&job);
+#else
   int32_t a[4], b[4];
   for (; in != end; in += step, out += depth) {
     microaot_dsp_mac4_widened_3x3_x2(in, g->bias_weights, a, b);
     microaot_dsp_output_steps4x2(g->output_step, a, b);
     dw_store4x2_tested(g, a, b, out, lower);
   }
+#endif
 }
 
 /* Channels [c, c + n) of every pixel of a row, from the scratch row to the output row (both at channel c). */

@@ -176,45 +176,6 @@ MICROAOT_DSP_LANES_WINDOW(microaot_dsp_mac4_lanes_2x2, MICROAOT_DSP_TAP_PAIR("0"
 #undef MICROAOT_DSP_TAP_ROW
 #undef MICROAOT_DSP_TAP
 
-/* Two vertically adjacent 3x3 windows of four channels over widened input, from the bias on (see the C
- * definition below for the layouts): column by column, window b's filter row r reads the input row that
- * window a's row r + 1 reads, so each input and weight pair is loaded once for both (21 LDRD for 72
- * products, four SMLABB/SMLATT per pair), in one statement so that the loads are not hoisted and spilled. */
-static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const int32_t* bw, int32_t a[4],
-                                                    int32_t b[4]) {
-  uint32_t x02, x13, w02, w13;
-  __asm__(
-      "ldrd %[a0], %[a1], [%[bw]]\n\t"
-      "ldrd %[a2], %[a3], [%[bw], #8]\n\t"
-      "ldrd %[b0], %[b1], [%[bw]]\n\t"
-      "ldrd %[b2], %[b3], [%[bw], #8]\n\t"
-#define MICROAOT_DSP_WIDE_MAC(s)                                     \
-  "smlabb %[" s "0], %[x02], %[w02], %[" s "0]\n\t"                  \
-  "smlatt %[" s "2], %[x02], %[w02], %[" s "2]\n\t"                  \
-  "smlabb %[" s "1], %[x13], %[w13], %[" s "1]\n\t"                  \
-  "smlatt %[" s "3], %[x13], %[w13], %[" s "3]\n\t"
-#define MICROAOT_DSP_WIDE_LOAD(reg0, reg1, base, offset) \
-  "ldrd %[" reg0 "], %[" reg1 "], [%[" base "], #" offset "]\n\t"
-/* input column c: rows 0 to 3 at 64c, 64c + 8, 64c + 16, 64c + 24; weights (0..2, c) at 16 + 8c, 40 + 8c, 64 + 8c */
-#define MICROAOT_DSP_WIDE_COLUMN(in0, in1, in2, in3, w0, w1, w2)                                           \
-  MICROAOT_DSP_WIDE_LOAD("w02", "w13", "bw", w0) MICROAOT_DSP_WIDE_LOAD("x02", "x13", "in", in0)              \
-  MICROAOT_DSP_WIDE_MAC("a") MICROAOT_DSP_WIDE_LOAD("x02", "x13", "in", in1) MICROAOT_DSP_WIDE_MAC("b")       \
-  MICROAOT_DSP_WIDE_LOAD("w02", "w13", "bw", w1) MICROAOT_DSP_WIDE_MAC("a")                                  \
-  MICROAOT_DSP_WIDE_LOAD("x02", "x13", "in", in2) MICROAOT_DSP_WIDE_MAC("b")                                 \
-  MICROAOT_DSP_WIDE_LOAD("w02", "w13", "bw", w2) MICROAOT_DSP_WIDE_MAC("a")                                  \
-  MICROAOT_DSP_WIDE_LOAD("x02", "x13", "in", in3) MICROAOT_DSP_WIDE_MAC("b")
-      MICROAOT_DSP_WIDE_COLUMN("0", "8", "16", "24", "16", "40", "64")
-      MICROAOT_DSP_WIDE_COLUMN("64", "72", "80", "88", "24", "48", "72")
-      MICROAOT_DSP_WIDE_COLUMN("128", "136", "144", "152", "32", "56", "80")
-#undef MICROAOT_DSP_WIDE_COLUMN
-#undef MICROAOT_DSP_WIDE_LOAD
-#undef MICROAOT_DSP_WIDE_MAC
-      : [x02] "=&r"(x02), [x13] "=&r"(x13), [w02] "=&r"(w02), [w13] "=&r"(w13), [a0] "=&r"(a[0]),
-        [a1] "=&r"(a[1]), [a2] "=&r"(a[2]), [a3] "=&r"(a[3]), [b0] "=&r"(b[0]), [b1] "=&r"(b[1]), [b2] "=&r"(b[2]),
-        [b3] "=&r"(b[3])
-      : [in] "r"(in), [bw] "r"(bw), "m"(*(const uint32_t(*)[40])in), "m"(*(const int32_t(*)[22])bw));
-}
-
 /* One 3x3 window of four channels over widened input, from the bias on (layouts as for the C definition
  * below): nine LDRD of inputs and nine of weights for 36 products, in one statement (see above). */
 static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const int32_t* bw, int32_t s[4]) {
@@ -436,13 +397,6 @@ static inline void microaot_dsp_mac4_widened_3x3(const uint32_t* in, const int32
       s[3] = microaot_dsp_smlatt(x[1], w13, s[3]);
     }
   }
-}
-
-/* Window a at `in`, window b one row (two words) lower. */
-static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const int32_t* bw, int32_t a[4],
-                                                    int32_t b[4]) {
-  microaot_dsp_mac4_widened_3x3(in, bw, a);
-  microaot_dsp_mac4_widened_3x3(in + 2, bw, b);
 }
 
 static inline int32_t microaot_dsp_output_step_value(const int32_t output_step[3], int32_t y) {

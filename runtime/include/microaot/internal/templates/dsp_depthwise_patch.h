@@ -6,6 +6,8 @@
  * clipped. Its rows over the channel groups, dw_rows_patched_from, take each group's constants from one of
  * dw_group_get_any's sources, constant arguments in each entry point: dsp/depthwise_conv_2d_s8_patch.c (the filter's,
  * the precomputed ones) and dsp/depthwise_conv_2d_s8_patch_w8.c (the compact words') include this. */
+/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_pairs_s1.c */
+/* microaot-links: kernels/dsp/depthwise_conv_2d_s8_pairs_s2.c */
 #ifndef MICROAOT_DSP_DEPTHWISE_PATCH_H
 #define MICROAOT_DSP_DEPTHWISE_PATCH_H
 
@@ -60,6 +62,23 @@ static dw_patch_widening dw_patch_widening_of(const dw_params* p, const dw_patch
   w.at = &lanes[s->col_begin][s->row_begin];
   w.offset = microaot_dsp_pack16(p->input_offset, p->input_offset);
   return w;
+}
+
+/* `n` cells of the patch set to zero, `step` words apart from `cell` on (16: along a row; 2: down a column). */
+static void dw_zero_cells(uint32_t* cell, int32_t n, size_t step) {
+  for (; n > 0; --n, cell += step) cell[0] = cell[1] = 0;
+}
+
+/* Zeroes the span's padding cells, once a span: the widening overwrites every other cell of [0, cols) x
+ * [0, in_rows) for each group. Padding rows go along the patch's rows, padding columns down the image's rows:
+ * a memset of the whole patch took about 220 instructions a call on a 7x7 patch, this about 60. */
+static void dw_patch_zero_padding(const dw_patch_span* s, uint32_t (*lanes)[8][2]) {
+  const int32_t image_rows = s->row_end - s->row_begin;
+  int32_t k;
+  for (k = 0; k < s->row_begin; ++k) dw_zero_cells(lanes[0][k], s->cols, 16);
+  for (k = s->row_end; k < s->in_rows; ++k) dw_zero_cells(lanes[0][k], s->cols, 16);
+  for (k = 0; k < s->col_begin; ++k) dw_zero_cells(lanes[k][s->row_begin], image_rows, 2);
+  for (k = s->col_end; k < s->cols; ++k) dw_zero_cells(lanes[k][s->row_begin], image_rows, 2);
 }
 
 /* The group's inputs (`image` at its channel) plus the offset into the patch, lanes[column][row]: the same cells
@@ -190,56 +209,22 @@ static void dw_patch_row(const dw_params* p, const dw_group* g, const uint32_t (
   }
 }
 
-/* Two 3x3 windows two rows apart over the patch (stride 2: window b's top row is window a's bottom one), from
- * the bias on, as microaot_dsp_mac4_widened_3x3_x2 at stride 1: column by column each weight pair loaded once
- * for both and the shared input row twice (27 LDRD for 72 products, against 36 for two windows apart). */
-static inline void dw_mac4_widened_3x3_x2s2(const uint32_t* in, const int32_t* bw, int32_t a[4], int32_t b[4]) {
-#if MICROAOT_DSP_ASM
-  uint32_t x02, x13, w02, w13;
-  __asm__(
-      "ldrd %[a0], %[a1], [%[bw]]\n\t"
-      "ldrd %[a2], %[a3], [%[bw], #8]\n\t"
-      "ldrd %[b0], %[b1], [%[bw]]\n\t"
-      "ldrd %[b2], %[b3], [%[bw], #8]\n\t"
-#define DW_MAC(s)                                  \
-  "smlabb %[" s "0], %[x02], %[w02], %[" s "0]\n\t" \
-  "smlatt %[" s "2], %[x02], %[w02], %[" s "2]\n\t" \
-  "smlabb %[" s "1], %[x13], %[w13], %[" s "1]\n\t" \
-  "smlatt %[" s "3], %[x13], %[w13], %[" s "3]\n\t"
-#define DW_LOAD(r0, r1, base, offset) "ldrd %[" r0 "], %[" r1 "], [%[" base "], #" offset "]\n\t"
-/* input column c: rows 0 to 4 at 64c + 8r; weights (0..2, c) at 16 + 8c, 40 + 8c, 64 + 8c */
-#define DW_COLUMN(in0, in1, in2, in3, in4, w0, w1, w2)                                                        \
-  DW_LOAD("w02", "w13", "bw", w0) DW_LOAD("x02", "x13", "in", in0) DW_MAC("a") DW_LOAD("x02", "x13", "in", in2) \
-  DW_MAC("b") DW_LOAD("w02", "w13", "bw", w1) DW_LOAD("x02", "x13", "in", in1) DW_MAC("a")                     \
-  DW_LOAD("x02", "x13", "in", in3) DW_MAC("b") DW_LOAD("w02", "w13", "bw", w2) DW_LOAD("x02", "x13", "in", in4) \
-  DW_MAC("b") DW_LOAD("x02", "x13", "in", in2) DW_MAC("a")
-      DW_COLUMN("0", "8", "16", "24", "32", "16", "40", "64")
-      DW_COLUMN("64", "72", "80", "88", "96", "24", "48", "72")
-      DW_COLUMN("128", "136", "144", "152", "160", "32", "56", "80")
-#undef DW_COLUMN
-#undef DW_LOAD
-#undef DW_MAC
-      : [x02] "=&r"(x02), [x13] "=&r"(x13), [w02] "=&r"(w02), [w13] "=&r"(w13), [a0] "=&r"(a[0]),
-        [a1] "=&r"(a[1]), [a2] "=&r"(a[2]), [a3] "=&r"(a[3]), [b0] "=&r"(b[0]), [b1] "=&r"(b[1]), [b2] "=&r"(b[2]),
-        [b3] "=&r"(b[3])
-      : [in] "r"(in), [bw] "r"(bw), "m"(*(const uint32_t(*)[42])in), "m"(*(const int32_t(*)[22])bw));
-#else
-  microaot_dsp_mac4_widened_3x3(in, bw, a);
-  microaot_dsp_mac4_widened_3x3(in + 4, bw, b);
-#endif
-}
-
 /* A pair of output rows two input rows apart (stride 2), `n` columns from the windows at `in` on (32 words apart),
  * as dw_pixel_pairs at stride 1. */
 static void dw_patch_pairs_s2(const dw_group* g, const uint32_t* in, int32_t n, size_t depth, int8_t* out,
                               size_t lower) {
   const uint32_t* const end = in + 32 * (size_t)n;
+#if MICROAOT_DSP_ASM
+  const microaot_dsp_pairs_job job = {in, g, out, lower, depth, end, 128};
+  if (n > 0) microaot_dsp_pairs_full_s2(&job);
+#else
   int32_t a[4], b[4];
   for (; in != end; in += 32, out += depth) {
-    dw_mac4_widened_3x3_x2s2(in, g->bias_weights, a, b);
+    microaot_dsp_mac4_widened_3x3_x2s2(in, g->bias_weights, a, b);
     microaot_dsp_output_steps4x2(g->output_step, a, b);
     dw_store4x2_tested(g, a, b, out, lower);
   }
+#endif
 }
 
 /* The span's output rows of the group from the patch: in vertical pairs (at stride 1 the lower window one row
@@ -278,7 +263,7 @@ static inline __attribute__((always_inline)) void dw_rows_patched_from(const dw_
     const dw_patch_span s = dw_patch_span_of(p, oy, rows);
     const int8_t* image = input + (size_t)(row / p->output_height) * image_size;
     const dw_patch_widening w = dw_patch_widening_of(p, &s, lanes);
-    memset(lanes, 0, (size_t)s.cols * sizeof lanes[0]);
+    dw_patch_zero_padding(&s, lanes);
     for (c = 0; c < groups_end; c += 4) {
       const dw_group* g = dw_group_get_any(compact, words, pre, p, filter, ch, c, &own);
       dw_patch_widen(&w, image + c);
