@@ -1,6 +1,6 @@
 // The DSP depthwise small-map patch (runtime/kernels/dsp/depthwise_conv_2d_s8_patch.c) on the emulated Cortex-M4
 // (label qemu): its inline-asm forms (the widening two pixels a pass and an odd row's last pixel, the rows of
-// vertical pairs microaot_dsp_pairs_full_s1/_s2 under either clamp, the single window with its byte stores
+// vertical pairs microaot_dsp_pair_row_s1/_s2 under either clamp, the single window with its byte stores
 // dw_patch_window_store8x4, and at `balanced` the run-time group constants microaot_dsp_depthwise_group_at) run
 // only on the Arm build; the host unit tests run their C forms, and VWW reaches only even 6x6 and 3x3 maps of
 // channels 4k. Here a model of single DEPTHWISE_CONV_2D layers on odd and even maps, strides 1 and 2, "same" and
@@ -98,7 +98,7 @@ ModelSpec patch_model(const std::vector<Layer>& layers, uint32_t seed) {
 }
 
 // The patch's paths: widening rows of even and odd width (one pixel: no pair), stride 1 in vertical pairs and an
-// odd last row alone, stride 2 in vertical pairs (microaot_dsp_pairs_full_s2) and an odd last row alone, another
+// odd last row alone, stride 2 in vertical pairs (microaot_dsp_pair_row_s2) and an odd last row alone, another
 // stride (rows alone); each single row under the int8 clamp through dw_patch_window_store8x4, under a narrower
 // clamp (RELU6, RELU with the zero point inside) through the clamped stores; 4, 8, 12 channels and remainders of
 // 2 and 1 (at `speed` those layers keep the full kernel's run-time group constants, the others take _w16's words).

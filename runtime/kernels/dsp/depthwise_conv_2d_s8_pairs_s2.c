@@ -1,4 +1,4 @@
-/* The DSP int8 DEPTHWISE_CONV_2D's rows of vertical window pairs at stride 2 for the clamp [-128, 127]
+/* The DSP int8 DEPTHWISE_CONV_2D's rows of vertical window pairs at stride 2
  * (microaot/internal/dsp_depthwise_pairs.h): one copy, linked by the patch's rows. A naked function needs no registers
  * from the compiler: defined at every level where the cpu has DSP instructions (callers take it where
  * MICROAOT_DSP_ASM). */
@@ -6,7 +6,7 @@
 #include "microaot/internal/dsp_depthwise_pairs.h"
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-__attribute__((naked)) void microaot_dsp_pairs_full_s2(const microaot_dsp_pairs_job* job __attribute__((unused))) {
+__attribute__((naked)) void microaot_dsp_pair_row_s2(const microaot_dsp_pairs_job* job __attribute__((unused))) {
   DW_PAIRS_LOOP(DW_MACS_S2, "add r0, r0, #128\n\t");
 }
 #else

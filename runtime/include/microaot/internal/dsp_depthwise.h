@@ -146,7 +146,7 @@ static inline void dw_pixel_pairs(const dw_group* g, const uint32_t* in, int32_t
   const uint32_t* const end = in + step * (size_t)n;
 #if MICROAOT_DSP_ASM
   const microaot_dsp_pairs_job job = {in, g, out, lower, depth, end, 4 * step};
-  if (n > 0) microaot_dsp_pairs_full_s1(&job);
+  if (n > 0) microaot_dsp_pair_row_s1(&job);
 #else
   int32_t a[4], b[4];
   for (; in != end; in += step, out += depth) {

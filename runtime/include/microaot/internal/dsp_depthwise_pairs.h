@@ -1,10 +1,10 @@
-/* The DSP int8 DEPTHWISE_CONV_2D's vertical pairs of 3x3 windows over widened input (the ring's and the small-map
- * patch's lanes: input columns 16 words apart, each rows of two words, lanes of channels 0, 2 and 1, 3; `bw` the
- * four channels' bias, then the nine weight pairs row-major): window b one input row below window a (stride 1,
- * microaot_dsp_mac4_widened_3x3_x2) or two (stride 2, microaot_dsp_mac4_widened_3x3_x2s2). For the clamp [-128,
- * 127] a whole row of pairs also runs as one naked function, microaot_dsp_pairs_full_s1/_s2
- * (dsp/depthwise_conv_2d_s8_pairs_s1.c and _s2.c, which define MICROAOT_DSP_PAIRS_TEXT for the loop's text).
- * Included through microaot/internal/dsp_depthwise.h. */
+/* The DSP int8 DEPTHWISE_CONV_2D's rows of vertical pairs of 3x3 windows over widened input (the ring's and the
+ * small-map patch's lanes: input columns 16 words apart, each rows of two words, lanes of channels 0, 2 and 1, 3;
+ * `bw` the four channels' bias, then the nine weight pairs row-major): window b one input row below window a
+ * (stride 1) or two (stride 2). Where MICROAOT_DSP_ASM a row of pairs is one naked function,
+ * microaot_dsp_pair_row_s1/_s2 (dsp/depthwise_conv_2d_s8_pairs_s1.c and _s2.c, which define
+ * MICROAOT_DSP_PAIRS_TEXT for the loop's text), else a C loop over microaot_dsp_mac4_widened_3x3_x2/_x2s2. Included
+ * through microaot/internal/dsp_depthwise.h. */
 #ifndef MICROAOT_DSP_DEPTHWISE_PAIRS_H
 #define MICROAOT_DSP_DEPTHWISE_PAIRS_H
 
@@ -13,7 +13,7 @@
 
 #include "microaot/internal/dsp_depthwise_blocks.h"
 
-/* A row of pairs for microaot_dsp_pairs_full_s1/_s2, in the order their prologue reads it: the windows at `in`
+/* A row of pairs for microaot_dsp_pair_row_s1/_s2, in the order their prologue reads it: the windows at `in`
  * on, `step` bytes apart (s1; s2 takes 128), up to `end`, not at it (at least one); `g` a dw_group (its
  * output steps 88 bytes in: microaot/internal/dsp_depthwise.h checks the layout); outputs `depth` bytes apart
  * from `out`, the lower row `lower` bytes below (0: an odd last row, which the upper row's store overwrites). */
@@ -26,15 +26,53 @@ typedef struct {
   size_t step;
 } microaot_dsp_pairs_job;
 
-/* A row of pairs for the clamp [-128, 127]: each pair's windows, output steps (SSAT) and byte stores, the loop
- * too, in assembly. Stride 1 (microaot_dsp_mac4_widened_3x3_x2's windows) and stride 2 (_x2s2's). */
-void microaot_dsp_pairs_full_s1(const microaot_dsp_pairs_job* job);
-void microaot_dsp_pairs_full_s2(const microaot_dsp_pairs_job* job);
+/* A row of pairs: each pair's windows, output steps and stores under the group's clamp, the loop too, in
+ * assembly. Stride 1 (microaot_dsp_mac4_widened_3x3_x2's windows) and stride 2 (_x2s2's). */
+void microaot_dsp_pair_row_s1(const microaot_dsp_pairs_job* job);
+void microaot_dsp_pair_row_s2(const microaot_dsp_pairs_job* job);
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if !MICROAOT_DSP_ASM /* the C forms of the windows, for the C loops */
 
-/* Each block's registers are named by DW_R: the sums a0-a3 and b0-b3, scratch x02, x13, w02, w13, the input
- * `in` and the bias and weights `bw` (operands of an extended statement, or the naked loop's registers). */
+/* Window a at `in`, window b one row (two words) lower. */
+static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const int32_t* bw, int32_t a[4],
+                                                    int32_t b[4]) {
+  microaot_dsp_mac4_widened_3x3(in, bw, a);
+  microaot_dsp_mac4_widened_3x3(in + 2, bw, b);
+}
+
+/* Window a at `in`, window b two rows (four words) lower. */
+static inline void microaot_dsp_mac4_widened_3x3_x2s2(const uint32_t* in, const int32_t* bw, int32_t a[4],
+                                                      int32_t b[4]) {
+  microaot_dsp_mac4_widened_3x3(in, bw, a);
+  microaot_dsp_mac4_widened_3x3(in + 4, bw, b);
+}
+#endif
+
+#if defined(MICROAOT_DSP_PAIRS_TEXT) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+/* The naked loops: a statement per pair with its output steps and stores needs the 14 registers of the sums,
+ * scratch and both pointers, and in C the loop reloaded its pointers and the steps' address around the statements
+ * (about 8 instructions a pair), or GCC found no registers at some levels. out, lower, depth, end and step live at
+ * sp + 0 to 16. The steps take the scratch registers as multiplier (x02), rounding (x13), rounded sum (w02) and
+ * exponent (w13), as microaot_dsp_output_steps4x2; the lower row is stored first (the job's `lower`). The clamp
+ * [-128, 127] is the steps' SSAT and byte stores, a narrower one the SIMD clamp of dw_store4x2_tested: a loop
+ * each. */
+/* The registers: the sums a0-a3 and b0-b3, scratch x02, x13, w02, w13, the input `in`, the bias and weights `bw`. */
+#define DW_R(name) DW_REG_##name
+#define DW_REG_in "r0"
+#define DW_REG_bw "r1"
+#define DW_REG_a0 "r2"
+#define DW_REG_a1 "r3"
+#define DW_REG_a2 "r4"
+#define DW_REG_a3 "r5"
+#define DW_REG_b0 "r6"
+#define DW_REG_b1 "r7"
+#define DW_REG_b2 "r8"
+#define DW_REG_b3 "r9"
+#define DW_REG_x02 "r10"
+#define DW_REG_x13 "r11"
+#define DW_REG_w02 "r12"
+#define DW_REG_w13 "lr"
+
 #define DW_MAC(s)                                                           \
   "smlabb " DW_R(s##0) ", " DW_R(x02) ", " DW_R(w02) ", " DW_R(s##0) "\n\t" \
   "smlatt " DW_R(s##2) ", " DW_R(x02) ", " DW_R(w02) ", " DW_R(s##2) "\n\t" \
@@ -63,69 +101,6 @@ void microaot_dsp_pairs_full_s2(const microaot_dsp_pairs_job* job);
   DW_COLUMN_S2("64", "72", "80", "88", "96", "24", "48", "72")                                              \
   DW_COLUMN_S2("128", "136", "144", "152", "160", "32", "56", "80")
 
-#endif
-
-#if MICROAOT_DSP_ASM
-/* One statement each, so that the loads are not hoisted and spilled. */
-#define DW_R(name) "%[" #name "]"
-#define DW_PAIR_STATEMENT(macs, input_words)                                                                   \
-  uint32_t x02, x13, w02, w13;                                                                               \
-  __asm__(macs                                                                                               \
-          : [x02] "=&r"(x02), [x13] "=&r"(x13), [w02] "=&r"(w02), [w13] "=&r"(w13), [a0] "=&r"(a[0]),           \
-            [a1] "=&r"(a[1]), [a2] "=&r"(a[2]), [a3] "=&r"(a[3]), [b0] "=&r"(b[0]), [b1] "=&r"(b[1]),           \
-            [b2] "=&r"(b[2]), [b3] "=&r"(b[3])                                                                 \
-          : [in] "r"(in), [bw] "r"(bw), "m"(*(const uint32_t(*)[input_words])in), "m"(*(const int32_t(*)[22])bw))
-static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const int32_t* bw, int32_t a[4],
-                                                    int32_t b[4]) {
-  DW_PAIR_STATEMENT(DW_MACS_S1, 40);
-}
-static inline void microaot_dsp_mac4_widened_3x3_x2s2(const uint32_t* in, const int32_t* bw, int32_t a[4],
-                                                      int32_t b[4]) {
-  DW_PAIR_STATEMENT(DW_MACS_S2, 42);
-}
-#undef DW_PAIR_STATEMENT
-#undef DW_R
-
-#else /* the same results in C */
-
-/* Window a at `in`, window b one row (two words) lower. */
-static inline void microaot_dsp_mac4_widened_3x3_x2(const uint32_t* in, const int32_t* bw, int32_t a[4],
-                                                    int32_t b[4]) {
-  microaot_dsp_mac4_widened_3x3(in, bw, a);
-  microaot_dsp_mac4_widened_3x3(in + 2, bw, b);
-}
-
-/* Window a at `in`, window b two rows (four words) lower. */
-static inline void microaot_dsp_mac4_widened_3x3_x2s2(const uint32_t* in, const int32_t* bw, int32_t a[4],
-                                                      int32_t b[4]) {
-  microaot_dsp_mac4_widened_3x3(in, bw, a);
-  microaot_dsp_mac4_widened_3x3(in + 4, bw, b);
-}
-#endif
-
-#if defined(MICROAOT_DSP_PAIRS_TEXT) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-/* The naked loops: a statement per pair with its output steps and stores needs the 14 registers of the sums,
- * scratch and both pointers, and in C the loop reloaded its pointers and the steps' address around the statements
- * (about 8 instructions a pair), or GCC found no registers at some levels. out, lower, depth, end and step live at
- * sp + 0 to 16. The steps take the scratch registers as multiplier (x02), rounding (x13), rounded sum (w02) and
- * exponent (w13), as microaot_dsp_output_steps4x2; the lower row is stored first (the job's `lower`). The clamp
- * [-128, 127] is the steps' SSAT and byte stores, a narrower one the SIMD clamp of dw_store4x2_tested: a loop
- * each. */
-#define DW_R(name) DW_REG_##name
-#define DW_REG_in "r0"
-#define DW_REG_bw "r1"
-#define DW_REG_a0 "r2"
-#define DW_REG_a1 "r3"
-#define DW_REG_a2 "r4"
-#define DW_REG_a3 "r5"
-#define DW_REG_b0 "r6"
-#define DW_REG_b1 "r7"
-#define DW_REG_b2 "r8"
-#define DW_REG_b3 "r9"
-#define DW_REG_x02 "r10"
-#define DW_REG_x13 "r11"
-#define DW_REG_w02 "r12"
-#define DW_REG_w13 "lr"
 #define DW_STEP2(x, y, offset, next)              \
   "ldrd r10, r11, [r1, #" offset "]\n\t"          \
   "ldr lr, [r1, #" next "]\n\t"                   \
@@ -195,16 +170,6 @@ static inline void microaot_dsp_mac4_widened_3x3_x2s2(const uint32_t* in, const 
           "5:\n\t"                                                                                             \
           "add sp, sp, #20\n\t"                                                                                \
           "pop {r4-r11, pc}")
-#endif
-
-#ifndef MICROAOT_DSP_PAIRS_TEXT
-#undef DW_MACS_S2
-#undef DW_COLUMN_S2
-#undef DW_MACS_S1
-#undef DW_COLUMN_S1
-#undef DW_BIAS
-#undef DW_LOAD
-#undef DW_MAC
 #endif
 
 #endif /* MICROAOT_DSP_DEPTHWISE_PAIRS_H */

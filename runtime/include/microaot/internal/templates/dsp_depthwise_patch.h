@@ -216,7 +216,7 @@ static void dw_patch_pairs_s2(const dw_group* g, const uint32_t* in, int32_t n, 
   const uint32_t* const end = in + 32 * (size_t)n;
 #if MICROAOT_DSP_ASM
   const microaot_dsp_pairs_job job = {in, g, out, lower, depth, end, 128};
-  if (n > 0) microaot_dsp_pairs_full_s2(&job);
+  if (n > 0) microaot_dsp_pair_row_s2(&job);
 #else
   int32_t a[4], b[4];
   for (; in != end; in += 32, out += depth) {
