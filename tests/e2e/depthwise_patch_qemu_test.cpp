@@ -212,7 +212,7 @@ TEST(DepthwiseStripM4, MultiplierLayersRunBitExactNearFourInstructionsPerMac) {
       {15, 13, 3, 2, 2, false, AF::RELU6, -128, 7, 1, 5}, // 7x7 "valid", stride 2
       {6, 7, 5, 1, 1, true, AF::NONE, 2, 1, 1, 2},        // 1x1
   };
-  const double ceiling[] = {4.1, 5.1, 3.1};  // instructions per MAC of the first three (measured 3.92, 4.88, 2.95)
+  const double ceiling[] = {4.1, 4.6, 3.1};  // instructions per MAC of the first three (measured 3.93, 4.40, 2.96)
   const std::string dir = make_temp_dir();
   const json r = bench_random(patch_model(layers, 97), dir, 101, {"--optimize", "speed"});
   ASSERT_TRUE(r.contains("per_op"));

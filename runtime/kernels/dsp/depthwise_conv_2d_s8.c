@@ -114,6 +114,7 @@ static void dw_group_row_any(const dw_params* p, const dw_group* g, const int8_t
 
 /* The general path's strip (microaot/internal/templates/dsp_depthwise_strip.h) for depth multiplier 1, any filter
  * other than the 3x3 undilated ones: a pixel's four channels are one word. Other layers keep dw_group_row_any. */
+#define MICROAOT_DW_STRIP_GROUPS(s) 1
 #include "microaot/internal/templates/dsp_depthwise_strip.h"
 
 static inline void dw_strip_pixels(const dw_strip_shape* s, const int8_t* in, size_t depth, int32_t begin,

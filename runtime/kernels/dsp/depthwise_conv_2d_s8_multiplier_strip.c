@@ -35,20 +35,27 @@ static void dw_strip_pixels(const dw_strip_shape* s, const int8_t* in, size_t de
 }
 
 /* Output rows [row_begin, row_end) (counted over all batches) into `output` (row i at output + i * row_stride),
- * group by group through the strip, in tiles of `tile` output columns. */
+ * group by group through the strip, in tiles of `tile` output columns; two whole groups reading one input channel
+ * (a multiplier of 8k) over one strip where both tables fit beside it, so that its words are made once. */
 static void dwms_rows(const dw_params* p, const int8_t* input, const int8_t* filter, const dw_channels* ch,
                       int32_t tile, int8_t* output, size_t row_stride, int32_t row_begin, int32_t row_end) {
-  int32_t c;
-  dw_group g;
-  for (c = 0; c < p->output_depth; c += 4) {
+  int32_t c = 0;
+  dw_group g[2];
+  while (c < p->output_depth) {
     const int32_t first = c + 4 <= p->output_depth ? c : p->output_depth - 4; /* the last group ends at the end */
     const int32_t channel = first / p->depth_multiplier;
     const int32_t split = (channel + 1) * p->depth_multiplier - first; /* lanes reading `channel` */
     dw_strip_shape s = dw_strip_shape_of(p, tile);
     s.first_lanes = split >= 4 ? 0x01010101u : 0x01010101u >> (8 * (4 - split));
-    microaot_dsp_depthwise_group_of(p, filter, ch, first, &g);
-    dw_group_rows_strip(p, &g, &s, input + channel, filter + first, output + first, row_stride, row_begin, row_end,
+    if (split >= 8 && c + 8 <= p->output_depth &&
+        2 * s.table + 2 * s.slots * s.cols + p->stride_width <= MICROAOT_DEPTHWISE_STRIP_WORDS) {
+      s.groups = 2;
+      microaot_dsp_depthwise_group_of(p, filter, ch, first + 4, &g[1]);
+    }
+    microaot_dsp_depthwise_group_of(p, filter, ch, first, &g[0]);
+    dw_group_rows_strip(p, g, &s, input + channel, filter + first, output + first, row_stride, row_begin, row_end,
                         NULL);
+    c += 4 * s.groups;
   }
 }
 

@@ -21,6 +21,12 @@
 #include "microaot/internal/dsp_depthwise.h"
 #include "microaot/internal/dsp_depthwise_blocks.h"
 
+/* The groups over one strip (dw_strip_shape's `groups`); an includer whose strips have one group defines it as 1
+ * (dsp/depthwise_conv_2d_s8.c), so that its row loop keeps no test or call for more. */
+#ifndef MICROAOT_DW_STRIP_GROUPS
+#define MICROAOT_DW_STRIP_GROUPS(s) ((s)->groups)
+#endif
+
 typedef struct {
   int32_t table;             /* the table's words, the strip's first word */
   int32_t slots, cols, tile; /* rows per window, strip columns (words) per row, output columns per tile */
@@ -28,6 +34,7 @@ typedef struct {
   uint32_t padding;          /* the input zero point in each byte */
   uint32_t first_lanes;      /* depth multiplier above 1: 1 in the bytes of the lanes reading the group's first
                                 input channel (the others read the next) */
+  int32_t groups;            /* channel groups side by side over one strip (the same words: a multiplier of 8k) */
 } dw_strip_shape;
 
 /* The words of columns [begin, end) of a row, pixels from `in` on (`depth` bytes apart), into `a` and `b`: the
@@ -38,7 +45,7 @@ static void dw_strip_pixels(const dw_strip_shape* s, const int8_t* in, size_t de
 /* The strip's shape for the layer and its tile (microaot_fit_depthwise_strip_tile's); tile 0: the strip does not
  * take it. */
 static dw_strip_shape dw_strip_shape_of(const dw_params* p, int32_t tile) {
-  dw_strip_shape s = {0, 0, 0, 0, 0, 0, 0};
+  dw_strip_shape s = {0, 0, 0, 0, 0, 0, 0, 1};
   const int32_t taps = p->filter_height * p->filter_width;
   s.tile = tile;
   if (s.tile == 0) return s;
@@ -126,15 +133,31 @@ static inline __attribute__((always_inline)) void dw_strip_outputs(const dw_grou
   }
 }
 
-/* Output columns [ox0, ox0 + n) of rows [row_begin, row_end) (counted over all batches) of group `g` through the
- * strip: `input` and `output` at the group's channel; with `scratch` each row there first, then to its place. */
+/* A row's `n` outputs of group `g` (dw_strip_outputs) where several groups share the strip, a copy of the loop per
+ * unroll form. Not inlined: inside the groups' loop the fourteen-register statements would find no registers. */
+static __attribute__((noinline, unused)) void dw_strip_row_outputs(const dw_group* g, const dw_strip_shape* s,
+                                                                   const int32_t* table, const uint32_t* in,
+                                                                   size_t pair_step, size_t depth, int8_t* out,
+                                                                   int32_t n) {
+  if (s->unroll == 5) {
+    dw_strip_outputs(g, table, in, pair_step, depth, out, n, 5);
+  } else if (s->unroll == 3) {
+    dw_strip_outputs(g, table, in, pair_step, depth, out, n, 3);
+  } else {
+    dw_strip_outputs(g, table, in, pair_step, depth, out, n, 1);
+  }
+}
+
+/* Output columns [ox0, ox0 + n) of rows [row_begin, row_end) (counted over all batches) of the s->groups groups
+ * from `g` on (their tables s->table words apart) through the strip: `input` at the first group's input channel,
+ * `output` at its first output channel; with `scratch` each row there first, then to its place. */
 static void dw_strip_tile(const dw_params* p, const dw_group* g, const dw_strip_shape* s, const int32_t* table,
                           const int8_t* input, int8_t* output, size_t row_stride, int32_t row_begin,
                           int32_t row_end, int8_t* scratch, int32_t ox0, int32_t n, uint32_t* strip) {
   const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   const size_t depth = (size_t)p->output_depth, pair_step = 2 * (size_t)p->stride_width;
   const int32_t x0 = ox0 * p->stride_width - p->pad_width;
-  int32_t row, oy = row_begin % p->output_height, next = 0;
+  int32_t row, k, oy = row_begin % p->output_height, next = 0;
   const int8_t* image = input + (size_t)(row_begin / p->output_height) * image_size;
   for (row = row_begin; row < row_end; ++row, output += row_stride) {
     const int32_t top = oy * p->stride_height - p->pad_height;
@@ -143,14 +166,20 @@ static void dw_strip_tile(const dw_params* p, const dw_group* g, const dw_strip_
     if (row == row_begin || oy == 0 || next < top) next = top; /* a new image, or rows skipped */
     for (; next < top + s->slots; ++next) dw_strip_row(p, s, image, next, x0, strip);
     in = strip + (size_t)((top % s->slots + s->slots) % s->slots) * (size_t)s->cols;
-    if (s->unroll == 5) { /* a copy of the loop per form: its test out of the loop */
-      dw_strip_outputs(g, table, in, pair_step, depth, out, n, 5);
-    } else if (s->unroll == 3) {
-      dw_strip_outputs(g, table, in, pair_step, depth, out, n, 3);
+    if (MICROAOT_DW_STRIP_GROUPS(s) == 1) {
+      if (s->unroll == 5) { /* a copy of the loop per form: its test out of the loop */
+        dw_strip_outputs(g, table, in, pair_step, depth, out, n, 5);
+      } else if (s->unroll == 3) {
+        dw_strip_outputs(g, table, in, pair_step, depth, out, n, 3);
+      } else {
+        dw_strip_outputs(g, table, in, pair_step, depth, out, n, 1);
+      }
     } else {
-      dw_strip_outputs(g, table, in, pair_step, depth, out, n, 1);
+      for (k = 0; k < MICROAOT_DW_STRIP_GROUPS(s); ++k) {
+        dw_strip_row_outputs(g + k, s, table + (size_t)k * (size_t)s->table, in, pair_step, depth, out + 4 * k, n);
+      }
     }
-    if (scratch != NULL) dw_copy_channels(p, scratch, output, 4);
+    if (scratch != NULL) dw_copy_channels(p, scratch, output, 4 * (size_t)MICROAOT_DW_STRIP_GROUPS(s));
     if (++oy == p->output_height) {
       oy = 0;
       image += image_size;
@@ -158,21 +187,23 @@ static void dw_strip_tile(const dw_params* p, const dw_group* g, const dw_strip_
   }
 }
 
-/* Rows [row_begin, row_end) of group `g` through the strip, tile by tile (see dw_strip_tile): `input` at the
- * group's first input channel, `filter`, `output` and `scratch` (or NULL) at its first output channel. Not inlined: the strip and the table are on its stack only. */
+/* Rows [row_begin, row_end) of the s->groups groups from `g` on through the strip, tile by tile (see
+ * dw_strip_tile): `input` at the first group's input channel, `filter`, `output` and `scratch` (or NULL) at its
+ * first output channel. Not inlined: the strip and the tables are on its stack only. */
 static __attribute__((noinline)) void dw_group_rows_strip(const dw_params* p, const dw_group* g,
                                                           const dw_strip_shape* s, const int8_t* input,
                                                           const int8_t* filter, int8_t* output, size_t row_stride,
                                                           int32_t row_begin, int32_t row_end, int8_t* scratch) {
-  uint32_t words[MICROAOT_DEPTHWISE_STRIP_WORDS]; /* the table, then the strip */
+  uint32_t words[MICROAOT_DEPTHWISE_STRIP_WORDS]; /* the groups' tables, then the strip */
   int32_t* const table = (int32_t*)words;
-  uint32_t* const strip = words + s->table;
-  const size_t used = (size_t)s->table + 2 * (size_t)s->slots * (size_t)s->cols;
-  int32_t ox0;
+  const size_t tables = (size_t)MICROAOT_DW_STRIP_GROUPS(s) * (size_t)s->table;
+  uint32_t* const strip = words + tables;
+  const size_t used = tables + 2 * (size_t)s->slots * (size_t)s->cols;
+  int32_t ox0, k;
   /* the last pair's window b may read up to a stride of spare words past the strip (the fit leaves them): defined
    * values, its sums unused */
   memset(words + used, 0, (size_t)p->stride_width * sizeof words[0]);
-  dw_strip_table(p, g, s, filter, table);
+  for (k = 0; k < MICROAOT_DW_STRIP_GROUPS(s); ++k) dw_strip_table(p, g + k, s, filter + 4 * k, table + (size_t)k * (size_t)s->table);
   for (ox0 = 0; ox0 < p->output_width; ox0 += s->tile) {
     const int32_t n = p->output_width - ox0 < s->tile ? p->output_width - ox0 : s->tile;
     dw_strip_tile(p, g, s, table, input, output, row_stride, row_begin, row_end, scratch, ox0, n, strip);
