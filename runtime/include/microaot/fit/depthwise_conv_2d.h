@@ -132,7 +132,8 @@ static inline int microaot_fit_depthwise_ring_palette(const microaot_depthwise_c
          p->output_width <= MICROAOT_DEPTHWISE_RING_TILE_WIDTH;
 }
 
-/* The full DSP kernel's strip for the other depth-multiplier-1 filters (dw_strip in dsp/depthwise_conv_2d_s8.c):
+/* The full DSP kernel's strip for the other depth-multiplier-1 filters (microaot/internal/templates/
+ * dsp_depthwise_strip.h, in dsp/depthwise_conv_2d_s8.c; the multiplier's below):
  * the taps' table (4 + 4 * taps words) and two copies of the rows a window spans (dilation included), padded, in
  * MICROAOT_DEPTHWISE_STRIP_WORDS words of stack, with the words window b of a row's last pair may read past it (a
  * stride). The output columns of a tile, whole pairs when a row takes more than one; 0: the strip does not take
@@ -160,6 +161,7 @@ static inline int32_t microaot_fit_depthwise_strip_geometry(const microaot_depth
   return whole_row || tile < 4 ? 0 : (int32_t)tile;
 }
 
+/* The full kernel's strip: depth multiplier 1. */
 static inline int32_t microaot_fit_depthwise_strip_tile(const microaot_depthwise_conv_2d_params_q* p, int whole_row) {
   return p->depth_multiplier == 1 ? microaot_fit_depthwise_strip_geometry(p, whole_row) : 0;
 }
