@@ -639,30 +639,42 @@ TEST(DspDepthwiseConv2dS8Multiplier, MatchesPortableOnRandomShapes) {
   expect_depthwise_like_portable(kernels, 41, 300, 3, multipliers, 4);
 }
 
+// A depth-multiplier layer of geometry g (every channel's requantization 2^30 and a right shift of 10, constant
+// data) for the refusal tests: run() gives the statuses of a kernel's plain and overlap forms on it, and whether
+// either wrote a byte of its output (buffers of the params' sizes, which the tests' changes set).
+struct MultiplierLayer {
+  Geometry g;
+  std::vector<int32_t> multiplier, shift;
+  microaot_depthwise_conv_2d_params_q p{};
+  MultiplierLayer(const Geometry& geometry, int depth_multiplier)
+      : g(geometry), multiplier(static_cast<size_t>(g.out_c), 1 << 30), shift(static_cast<size_t>(g.out_c), -10) {
+    set_conv_window(p, g);
+    p.depth_multiplier = depth_multiplier;
+    p.activation_min = -128, p.activation_max = 127;
+  }
+  template <typename Plain, typename Overlap>
+  std::pair<microaot_status, microaot_status> run_with(Plain plain_kernel, Overlap overlap_kernel, bool* written) {
+    p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+    const std::vector<int8_t> input(static_cast<size_t>(p.input_height * p.input_width * p.input_depth), 7);
+    const std::vector<int8_t> filter(static_cast<size_t>(p.filter_height * p.filter_width * p.output_depth), -5);
+    const std::vector<int8_t> sentinel(static_cast<size_t>(p.output_height * p.output_width * p.output_depth), 0x5a);
+    std::vector<int8_t> plain = sentinel, overlap = sentinel;
+    std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.output_depth));
+    const microaot_status a = plain_kernel(&p, input.data(), filter.data(), nullptr, plain.data());
+    const microaot_status b = overlap_kernel(&p, input.data(), filter.data(), nullptr, overlap.data(), scratch.data());
+    *written = plain != sentinel || overlap != sentinel;
+    return {a, b};
+  }
+};
+
 // Outside its rule (microaot_fit_depthwise_multiplier and the DSP bounds) both kernels return
 // VALUE_OUT_OF_RANGE and leave the output as it was; the layer before the change: OK, written.
 TEST(DspDepthwiseConv2dS8Multiplier, RefusesLayersOutsideItsRuleWithoutWriting) {
-  struct Layer {
-    Geometry g{1, 4, 5, 3, 3, 3, 4, 5, 6, 1, 1, 1, 1, 1, 1};
-    std::vector<int32_t> multiplier = std::vector<int32_t>(6, 1 << 30), shift = std::vector<int32_t>(6, -10);
-    microaot_depthwise_conv_2d_params_q p{};
-    Layer() {
-      set_conv_window(p, g);
-      p.depth_multiplier = 2;
-      p.activation_min = -128, p.activation_max = 127;
-    }
+  struct Layer : MultiplierLayer {
+    Layer() : MultiplierLayer({1, 4, 5, 3, 3, 3, 4, 5, 6, 1, 1, 1, 1, 1, 1}, 2) {}
     std::pair<microaot_status, microaot_status> run(bool* written) {
-      p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
-      const std::vector<int8_t> input(static_cast<size_t>(g.in_h * g.in_w * g.in_c), 7);
-      const std::vector<int8_t> filter(static_cast<size_t>(9 * g.out_c), -5);
-      const std::vector<int8_t> sentinel(static_cast<size_t>(g.out_h * g.out_w * g.out_c), 0x5a);
-      std::vector<int8_t> plain = sentinel, overlap = sentinel, scratch(static_cast<size_t>(g.out_w * g.out_c));
-      const microaot_status a =
-          microaot_dsp_depthwise_conv_2d_s8_multiplier(&p, input.data(), filter.data(), nullptr, plain.data());
-      const microaot_status b = microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(
-          &p, input.data(), filter.data(), nullptr, overlap.data(), scratch.data());
-      *written = plain != sentinel || overlap != sentinel;
-      return {a, b};
+      return run_with(microaot_dsp_depthwise_conv_2d_s8_multiplier,
+                      microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap, written);
     }
   };
   const std::pair<const char*, void (*)(Layer&)> changes[] = {
@@ -784,28 +796,11 @@ TEST(DspDepthwiseConv2dS8MultiplierStrip, MatchesPortableOnRandomLayers) {
 // be under 4 columns, an input offset of -128, depth multiplier 1) both strip kernels return VALUE_OUT_OF_RANGE and
 // leave the output as it was; the layer before the change: OK, written.
 TEST(DspDepthwiseConv2dS8MultiplierStrip, RefusesLayersOutsideItsRuleWithoutWriting) {
-  struct Layer {
-    Geometry g{1, 12, 40, 1, 3, 3, 12, 40, 8, 1, 1, 1, 1, 1, 1};
-    std::vector<int32_t> multiplier = std::vector<int32_t>(8, 1 << 30), shift = std::vector<int32_t>(8, -10);
-    microaot_depthwise_conv_2d_params_q p{};
-    Layer() {
-      set_conv_window(p, g);
-      p.depth_multiplier = 8;
-      p.activation_min = -128, p.activation_max = 127;
-    }
+  struct Layer : MultiplierLayer {
+    Layer() : MultiplierLayer({1, 12, 40, 1, 3, 3, 12, 40, 8, 1, 1, 1, 1, 1, 1}, 8) {}
     std::pair<microaot_status, microaot_status> run(bool* written) {
-      p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
-      const std::vector<int8_t> input(static_cast<size_t>(g.in_h * g.in_w * g.in_c), 7);
-      const std::vector<int8_t> filter(static_cast<size_t>(p.filter_height * p.filter_width * g.out_c), -5);
-      const std::vector<int8_t> sentinel(static_cast<size_t>(p.output_height * p.output_width * g.out_c), 0x5a);
-      std::vector<int8_t> plain = sentinel, overlap = sentinel;
-      std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * g.out_c));
-      const microaot_status a =
-          microaot_dsp_depthwise_conv_2d_s8_multiplier_strip(&p, input.data(), filter.data(), nullptr, plain.data());
-      const microaot_status b = microaot_dsp_depthwise_conv_2d_s8_multiplier_strip_overlap(
-          &p, input.data(), filter.data(), nullptr, overlap.data(), scratch.data());
-      *written = plain != sentinel || overlap != sentinel;
-      return {a, b};
+      return run_with(microaot_dsp_depthwise_conv_2d_s8_multiplier_strip,
+                      microaot_dsp_depthwise_conv_2d_s8_multiplier_strip_overlap, written);
     }
   };
   const std::pair<const char*, void (*)(Layer&)> changes[] = {
