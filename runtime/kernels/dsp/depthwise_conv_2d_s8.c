@@ -8,8 +8,8 @@
  * also reach through a kernel of their own), a map whose padded input fits one ring (any stride) through the
  * patch (dsp/depthwise_conv_2d_s8_patch.c), else a group's rows counted on in one function, a window wholly
  * inside the image unrolled, one at an edge by its in-image taps only, as the reference does, in a function of
- * its own so that its sums stay in registers. Other filters (depth multiplier 1) through the strip (dw_strip
- * below: every window, edge or not, over a zero-point-padded copy of the group's rows, two a pass), beyond its
+ * its own so that its sums stay in registers. Other filters (depth multiplier 1) through the strip (dw_strip_* of
+ * microaot/internal/templates/dsp_depthwise_strip.h: every window, edge or not, over a zero-point-padded copy of the group's rows, two a pass), beyond its
  * bounds each window by its in-image taps (dw_group_row_any). The output step is one SMMLAR per value with the
  * group's constants computed once (see dw_group), four values (eight in the ring's pairs) in one asm statement.
  * Other depth multipliers and requantizations outside the fast path's bounds (microaot_dsp_depthwise_fits)

@@ -6,7 +6,7 @@
  * weight = 0 as the reference's skipped tap does, so that edge windows take the loop of the others. The offset is
  * in the sums' starting values (bias plus offset times each channel's sum of weights), the taps' weights widened
  * once per group: two windows a pass through microaot_dsp_mac4x2_strip. The tile's bounds are
- * microaot_fit_depthwise_strip_tile's (microaot/fit/depthwise_conv_2d.h). Included by dsp/depthwise_conv_2d_s8.c
+ * microaot_fit_depthwise_strip_geometry's (microaot/fit/depthwise_conv_2d.h). Included by dsp/depthwise_conv_2d_s8.c
  * (depth multiplier 1: a pixel's four channels are one word) and dsp/depthwise_conv_2d_s8_multiplier_strip.c (output
  * channel c reads input channel c / multiplier: a word of at most two input bytes), each of which defines
  * dw_strip_pixels, the words of a row's pixels inside the image. */
@@ -28,7 +28,7 @@
 #endif
 
 typedef struct {
-  int32_t table;             /* the table's words, the strip's first word */
+  int32_t table;             /* a group's table words (the strip follows the groups' tables) */
   int32_t slots, cols, tile; /* rows per window, strip columns (words) per row, output columns per tile */
   int32_t unroll;            /* taps a pass of the loop over a window's taps: 5, 3 or 1, a divisor of theirs */
   uint32_t padding;          /* the input zero point in each byte */
@@ -42,8 +42,8 @@ typedef struct {
 static void dw_strip_pixels(const dw_strip_shape* s, const int8_t* in, size_t depth, int32_t begin, int32_t end,
                             uint32_t* a, uint32_t* b);
 
-/* The strip's shape for the layer and its tile (microaot_fit_depthwise_strip_tile's); tile 0: the strip does not
- * take it. */
+/* The strip's shape for the layer and its tile (the fit rule's, microaot/fit/depthwise_conv_2d.h), one group; tile
+ * 0: the strip does not take the layer. */
 static dw_strip_shape dw_strip_shape_of(const dw_params* p, int32_t tile) {
   dw_strip_shape s = {0, 0, 0, 0, 0, 0, 0, 1};
   const int32_t taps = p->filter_height * p->filter_width;
@@ -98,7 +98,6 @@ static void dw_strip_row(const dw_params* p, const dw_strip_shape* s, const int8
   for (c = 0; c < begin; ++c) a[c] = b[c] = s->padding;
   for (c = end; c < s->cols; ++c) a[c] = b[c] = s->padding;
 }
-
 
 /* Two windows from `in` on (microaot_dsp_mac4x2_strip, `unroll` taps a pass: a constant at each call). */
 static inline __attribute__((always_inline)) void dw_strip_pair(const uint32_t* in, const int32_t* table,
