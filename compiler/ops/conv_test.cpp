@@ -907,13 +907,14 @@ TEST(DepthwiseHandler, DspRingOnlyForARequantizationWithinItsBounds) {
 }
 
 // On a DSP target a layer of depth multiplier 3 (neither 1 nor 4k: the full kernel's portable code) or 4 (the full
-// kernel's tap-by-tap path; micro_speech's 8 too) calls depthwise_conv_2d_s8_multiplier, which takes the params as
-// they are; fewer than 4 output channels and --optimize size keep the full kernel.
+// kernel's tap-by-tap path; micro_speech's 8 too) calls depthwise_conv_2d_s8_multiplier_strip, or with a left shift
+// depthwise_conv_2d_s8_multiplier (each window's in-image taps), which take the params as they are; fewer than 4
+// output channels and --optimize size keep the full kernel.
 TEST(DepthwiseHandler, DspMultiplierLayersCallTheMultiplierKernel) {
   const Target m4 = parse_target("cortex-m4");
   Graph three = build(depthwise_spec());
   const KernelCall call = lower_in_place_for_test(three, m4);
-  EXPECT_EQ(call.info().function(), "microaot_depthwise_conv_2d_s8_multiplier");
+  EXPECT_EQ(call.info().function(), "microaot_depthwise_conv_2d_s8_multiplier_strip");
   EXPECT_EQ(array(call, "output_shift").size(), 6u);
   EXPECT_NE(call.specialisation.find("depthwise multiplier 3: 4 channels per step"), std::string::npos)
       << call.specialisation;
@@ -933,8 +934,9 @@ TEST(DepthwiseHandler, DspMultiplierLayersCallTheMultiplierKernel) {
   four.options = DepthwiseConv2DOptions{Padding::kSame, 1, 1, 2, 2, 4, Activation::kNone};
   Graph four_graph = build(four);
   const KernelCall four_call = lower_in_place_for_test(four_graph, m4);
-  EXPECT_EQ(four_call.info().function(), "microaot_depthwise_conv_2d_s8_multiplier");
-  EXPECT_NE(four_call.specialisation.find("in pairs, one SMLAD each"), std::string::npos) << four_call.specialisation;
+  // Its rows through the strip's stem (microaot_fit_depthwise_multiplier_strip_tile), which network_info.txt names.
+  EXPECT_EQ(four_call.info().function(), "microaot_depthwise_conv_2d_s8_multiplier_strip");
+  EXPECT_NE(four_call.specialisation.find("two windows a pass"), std::string::npos) << four_call.specialisation;
   // A multiplier of 4k whose requantization shifts left (which the full kernel leaves to the portable code): the
   // multiplier kernel, which shifts the sums itself; the specialisation line says so.
   Spec four_left = four;
@@ -944,6 +946,8 @@ TEST(DepthwiseHandler, DspMultiplierLayersCallTheMultiplierKernel) {
   EXPECT_GT(array(left, "output_shift")[5], 0);
   EXPECT_EQ(left.info().function(), "microaot_depthwise_conv_2d_s8_multiplier");
   EXPECT_NE(left.specialisation.find("left shift"), std::string::npos) << left.specialisation;
+  EXPECT_NE(left.specialisation.find("not the strip: a channel's requantization shifts left"), std::string::npos)
+      << left.specialisation;
   Target size = m4;
   size.optimize_size = true;
   Graph sized = build(depthwise_spec());

@@ -202,15 +202,13 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   const DepthwiseConv2DOptions& options = options_of(graph, op);
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options), output_channels(graph, op));
   // Every multiplier >= 2, 4k too (micro_speech's 8: its pair path is faster than the full kernel's tap by tap),
-  // and requantizations that shift left, which only the multiplier kernel takes.
+  // and requantizations that shift left, which only the multiplier kernel takes; the strip's stem where it takes the
+  // layer (microaot_fit_depthwise_multiplier_strip_tile).
   const bool left = !fits && depthwise_dsp_left_shifts_fit(requantization);
   if ((fits || left) && microaot_fit_depthwise_multiplier(&params)) {
-    call.stem = "depthwise_conv_2d_s8_multiplier";
-    call.specialisation = "depthwise multiplier " + std::to_string(options.depth_multiplier) +
-                          ": 4 channels per step from at most 2 input bytes, each window's in-image taps" +
-                          (options.depth_multiplier % 4 == 0 ? " (whole rows of taps in pairs, one SMLAD each)" : "") +
-                          ", output step one SMMLAR per value" +
-                          (left ? " after a left shift of the sum (a channel's shift is >= 0)" : "");
+    call.stem = depthwise_multiplier_strip_tile(params, requantization) > 0 ? "depthwise_conv_2d_s8_multiplier_strip"
+                                                                            : "depthwise_conv_2d_s8_multiplier";
+    call.specialisation = depthwise_multiplier_path(params, requantization);
     return;
   }
   call.specialisation = depthwise_dsp_path(g, options.depth_multiplier, fits);

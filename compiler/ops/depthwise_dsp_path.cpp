@@ -69,6 +69,36 @@ bool depthwise_dsp_left_shifts_fit(const DepthwiseRequantization& r) {
   return requantization_fits(r, microaot_fit_depthwise_dsp_requantization_left);
 }
 
+int32_t depthwise_multiplier_strip_tile(microaot_depthwise_conv_2d_params_q p, const DepthwiseRequantization& r) {
+  const std::vector<int32_t> multipliers = saturated(r.multipliers), shifts = saturated(r.shifts),
+                             bias = saturated(r.bias);
+  const microaot_depthwise_channels ch = {bias.empty() ? nullptr : bias.data(), multipliers.data(), shifts.data()};
+  return microaot_fit_depthwise_multiplier_strip_tile(&p, &ch);
+}
+
+std::string depthwise_multiplier_path(const microaot_depthwise_conv_2d_params_q& p, const DepthwiseRequantization& r) {
+  const int32_t tile = depthwise_multiplier_strip_tile(p, r);
+  const bool left = std::any_of(r.shifts.begin(), r.shifts.end(), [](int64_t shift) { return shift >= 0; });
+  const std::string head = "depthwise multiplier " + std::to_string(p.depth_multiplier) + ": 4 channels per step";
+  const std::string step = ", output step one SMMLAR per value";
+  if (tile > 0) {
+    std::string strip = head + ", the rows a window spans copied once per group (a pixel's word the group's input "
+                        "bytes) with the input zero point as padding (every window takes all its taps), the taps' "
+                        "weights widened once per group, two windows a pass" + step;
+    if (tile < p.output_width) {
+      strip += "; rows of " + std::to_string(p.output_width) + " > " + std::to_string(tile) + " pixels: in tiles";
+    }
+    return strip;
+  }
+  const std::string why = left ? "a channel's requantization shifts left, which the strip's output step does not take"
+                          : p.input_offset < -127 ? "input offset -128, whose zero point would not pad as a byte"
+                                                  : "the strip's stack holds a tile of fewer than 4 output columns of "
+                                                    "this window";
+  return head + " from at most 2 input bytes, each window's in-image taps" +
+         (p.depth_multiplier % 4 == 0 ? " (whole rows of taps in pairs, one SMLAD each)" : "") + step +
+         (left ? " after a left shift of the sum (a channel's shift is >= 0)" : "") + "; not the strip: " + why;
+}
+
 bool depthwise_dsp_ring_only(const ConvGeometry& g, int depth_multiplier) {
   const microaot_depthwise_conv_2d_params_q p = params_of(g, depth_multiplier);
   return microaot_fit_depthwise_ring(&p) && g.output_w <= kDepthwiseRingTileColumns && !patched(g, depth_multiplier);

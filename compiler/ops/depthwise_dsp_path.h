@@ -40,6 +40,13 @@ bool depthwise_dsp_left_shifts_fit(const DepthwiseRequantization& r);
 // (depthwise_dsp_requantization_fits) takes the portable code whatever the geometry.
 std::string depthwise_dsp_path(const ConvGeometry& g, int depth_multiplier, bool requantization_fits);
 
+// A depth-multiplier layer's strip tile (microaot_fit_depthwise_multiplier_strip_tile: `p` its params, the
+// per-channel arrays from `r`); 0: depthwise_conv_2d_s8_multiplier's in-image taps.
+int32_t depthwise_multiplier_strip_tile(microaot_depthwise_conv_2d_params_q p, const DepthwiseRequantization& r);
+
+// Its path for network_info.txt: the strip, or each window's in-image taps and why.
+std::string depthwise_multiplier_path(const microaot_depthwise_conv_2d_params_q& p, const DepthwiseRequantization& r);
+
 // Whether the kernel's ring alone computes every channel of the layer, in both variants (whole groups of 4
 // channels, a row in one tile): then a layer whose requantization also fits may call
 // depthwise_conv_2d_s8_ring, the ring in a source of its own, and a model whose depthwise layers all do links

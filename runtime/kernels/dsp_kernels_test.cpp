@@ -48,6 +48,12 @@ microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier(const microaot_dept
 microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(
     const microaot_depthwise_conv_2d_params_q* params, const int8_t* input, const int8_t* filter, const int32_t* bias,
     int8_t* output, void* scratch);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier_strip(
+    const microaot_depthwise_conv_2d_params_q* params, const int8_t* input, const int8_t* filter, const int32_t* bias,
+    int8_t* output);
+microaot_status microaot_dsp_depthwise_conv_2d_s8_multiplier_strip_overlap(
+    const microaot_depthwise_conv_2d_params_q* params, const int8_t* input, const int8_t* filter, const int32_t* bias,
+    int8_t* output, void* scratch);
 microaot_status microaot_dsp_depthwise_conv_2d_s8_w16(const microaot_depthwise_conv_2d_params_q* params,
                                                       const int8_t* input, const int32_t* groups, int8_t* output);
 microaot_status microaot_dsp_depthwise_conv_2d_s8_w16_overlap(const microaot_depthwise_conv_2d_params_q* params,
@@ -216,13 +222,13 @@ TEST(DspDepthwiseConv2dS8, MatchesPortableOnRandomShapes) {
 // A random layer of the DSP depthwise general path (the strip of dsp/depthwise_conv_2d_s8.c): filters 1x1 to 7x7
 // but the 3x3 undilated ones, dilations and strides 1 to 3, "valid", TF's "same" or any padding, odd channel
 // counts as often as not, some rows wider than one tile of the strip.
-Geometry random_strip_geometry(std::mt19937& rng, int i) {
+Geometry random_strip_geometry(std::mt19937& rng, int i, bool with_3x3 = false) {
   Geometry g{};
   g.batches = draw(rng, 1, 2);
   do {
     g.filter_h = draw(rng, 1, 7), g.filter_w = draw(rng, 1, 7);
     g.dilation_h = draw(rng, 1, 3), g.dilation_w = draw(rng, 1, 3);
-  } while (g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1);
+  } while (!with_3x3 && g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 && g.dilation_w == 1);
   g.stride_h = draw(rng, 1, 3), g.stride_w = draw(rng, 1, 3);
   const int span_h = (g.filter_h - 1) * g.dilation_h + 1, span_w = (g.filter_w - 1) * g.dilation_w + 1;
   g.in_h = std::max(1, span_h + draw(rng, -3, 8));
@@ -633,30 +639,42 @@ TEST(DspDepthwiseConv2dS8Multiplier, MatchesPortableOnRandomShapes) {
   expect_depthwise_like_portable(kernels, 41, 300, 3, multipliers, 4);
 }
 
+// A depth-multiplier layer of geometry g (every channel's requantization 2^30 and a right shift of 10, constant
+// data) for the refusal tests: run() gives the statuses of a kernel's plain and overlap forms on it, and whether
+// either wrote a byte of its output (buffers of the params' sizes, which the tests' changes set).
+struct MultiplierLayer {
+  Geometry g;
+  std::vector<int32_t> multiplier, shift;
+  microaot_depthwise_conv_2d_params_q p{};
+  MultiplierLayer(const Geometry& geometry, int depth_multiplier)
+      : g(geometry), multiplier(static_cast<size_t>(g.out_c), 1 << 30), shift(static_cast<size_t>(g.out_c), -10) {
+    set_conv_window(p, g);
+    p.depth_multiplier = depth_multiplier;
+    p.activation_min = -128, p.activation_max = 127;
+  }
+  template <typename Plain, typename Overlap>
+  std::pair<microaot_status, microaot_status> run_with(Plain plain_kernel, Overlap overlap_kernel, bool* written) {
+    p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+    const std::vector<int8_t> input(static_cast<size_t>(p.input_height * p.input_width * p.input_depth), 7);
+    const std::vector<int8_t> filter(static_cast<size_t>(p.filter_height * p.filter_width * p.output_depth), -5);
+    const std::vector<int8_t> sentinel(static_cast<size_t>(p.output_height * p.output_width * p.output_depth), 0x5a);
+    std::vector<int8_t> plain = sentinel, overlap = sentinel;
+    std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.output_depth));
+    const microaot_status a = plain_kernel(&p, input.data(), filter.data(), nullptr, plain.data());
+    const microaot_status b = overlap_kernel(&p, input.data(), filter.data(), nullptr, overlap.data(), scratch.data());
+    *written = plain != sentinel || overlap != sentinel;
+    return {a, b};
+  }
+};
+
 // Outside its rule (microaot_fit_depthwise_multiplier and the DSP bounds) both kernels return
 // VALUE_OUT_OF_RANGE and leave the output as it was; the layer before the change: OK, written.
 TEST(DspDepthwiseConv2dS8Multiplier, RefusesLayersOutsideItsRuleWithoutWriting) {
-  struct Layer {
-    Geometry g{1, 4, 5, 3, 3, 3, 4, 5, 6, 1, 1, 1, 1, 1, 1};
-    std::vector<int32_t> multiplier = std::vector<int32_t>(6, 1 << 30), shift = std::vector<int32_t>(6, -10);
-    microaot_depthwise_conv_2d_params_q p{};
-    Layer() {
-      set_conv_window(p, g);
-      p.depth_multiplier = 2;
-      p.activation_min = -128, p.activation_max = 127;
-    }
+  struct Layer : MultiplierLayer {
+    Layer() : MultiplierLayer({1, 4, 5, 3, 3, 3, 4, 5, 6, 1, 1, 1, 1, 1, 1}, 2) {}
     std::pair<microaot_status, microaot_status> run(bool* written) {
-      p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
-      const std::vector<int8_t> input(static_cast<size_t>(g.in_h * g.in_w * g.in_c), 7);
-      const std::vector<int8_t> filter(static_cast<size_t>(9 * g.out_c), -5);
-      const std::vector<int8_t> sentinel(static_cast<size_t>(g.out_h * g.out_w * g.out_c), 0x5a);
-      std::vector<int8_t> plain = sentinel, overlap = sentinel, scratch(static_cast<size_t>(g.out_w * g.out_c));
-      const microaot_status a =
-          microaot_dsp_depthwise_conv_2d_s8_multiplier(&p, input.data(), filter.data(), nullptr, plain.data());
-      const microaot_status b = microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap(
-          &p, input.data(), filter.data(), nullptr, overlap.data(), scratch.data());
-      *written = plain != sentinel || overlap != sentinel;
-      return {a, b};
+      return run_with(microaot_dsp_depthwise_conv_2d_s8_multiplier,
+                      microaot_dsp_depthwise_conv_2d_s8_multiplier_overlap, written);
     }
   };
   const std::pair<const char*, void (*)(Layer&)> changes[] = {
@@ -712,6 +730,87 @@ TEST(DspDepthwiseConv2dS8Multiplier, MatchesPortableWithLeftShifts) {
     compared += static_cast<int>(out_size), inside += unclamped(expected);
   }
   EXPECT_GT(inside, compared / 2);
+}
+
+// depthwise_conv_2d_s8_multiplier_strip on the layers it takes (microaot_fit_depthwise_multiplier_strip_tile), the
+// others depthwise_conv_2d_s8_multiplier, as the chooser gives them: random layers of random_strip_geometry (3x3
+// undilated ones too; rows wider than a tile), depth multipliers 2 to 8 over 1 to 7 input channels (groups reading
+// one input channel or two, split anywhere, the last group overlapping the one before), every fifth with extreme
+// data: inputs and weights at the int8 bounds and the input offset at the DSP bounds (128, -127; -128, whose zero
+// point would not pad as a byte, keeps the multiplier kernel).
+TEST(DspDepthwiseConv2dS8MultiplierStrip, MatchesPortableOnRandomLayers) {
+  std::mt19937 rng(53);
+  Counts counts;
+  int strips = 0, tiled = 0;
+  for (int i = 0; i < 300; ++i) {
+    Geometry g = random_strip_geometry(rng, i, true);
+    const bool extreme = i % 5 == 4;
+    microaot_depthwise_conv_2d_params_q p{};
+    p.depth_multiplier = 2 + i % 7;
+    g.in_c = draw(rng, 1, 7);
+    if (g.in_c * p.depth_multiplier < 4) g.in_c = 2;
+    g.out_c = g.in_c * p.depth_multiplier;
+    set_conv_window(p, g);
+    const int taps = g.filter_h * g.filter_w;
+    const Quantization q = random_quantization(rng, g.out_c, extreme ? 4 * taps : taps);
+    set_quantization(p, q, rng);
+    auto input = random_ints<int8_t>(rng, static_cast<size_t>(g.batches * g.in_h * g.in_w * g.in_c), -128, 127);
+    auto filter = random_ints<int8_t>(rng, static_cast<size_t>(taps * g.out_c), -127, 127);
+    if (extreme) {
+      const int offsets[] = {128, -127, -128};
+      p.input_offset = offsets[i / 5 % 3];
+      for (int8_t& v : input) v = v < 0 ? -128 : 127;
+      for (int8_t& v : filter) v = v < 0 ? -128 : 127;
+    }
+    const auto bias = random_ints<int32_t>(rng, static_cast<size_t>(g.out_c), -5000, 5000);
+    const int32_t* b = i % 4 == 0 ? nullptr : bias.data();
+    const microaot_depthwise_channels ch{b, p.output_multiplier, p.output_shift};
+    const int32_t tile = microaot_fit_depthwise_multiplier_strip_tile(&p, &ch);
+    strips += tile > 0, tiled += tile > 0 && tile < g.out_w;
+    const size_t out_n = static_cast<size_t>(g.batches * g.out_h * g.out_w * g.out_c);
+    std::vector<int8_t> expected(out_n), got(out_n), got_overlap(out_n), scratch(static_cast<size_t>(g.out_w * g.out_c));
+    microaot_depthwise_conv_2d_s8(&p, input.data(), filter.data(), b, expected.data());
+    if (tile > 0) {
+      ASSERT_EQ(microaot_dsp_depthwise_conv_2d_s8_multiplier_strip(&p, input.data(), filter.data(), b, got.data()),
+                MICROAOT_STATUS_OK);
+      ASSERT_EQ(microaot_dsp_depthwise_conv_2d_s8_multiplier_strip_overlap(&p, input.data(), filter.data(), b,
+                                                                         got_overlap.data(), scratch.data()),
+                MICROAOT_STATUS_OK);
+    } else {
+      multiplier_taking(&p, input.data(), filter.data(), b, got.data());
+      multiplier_overlap_taking(&p, input.data(), filter.data(), b, got_overlap.data(), scratch.data());
+    }
+    ASSERT_EQ(got, expected) << "case " << i << ": " << g.filter_h << "x" << g.filter_w << " dilation "
+                             << g.dilation_h << "x" << g.dilation_w << " stride " << g.stride_h << "x" << g.stride_w
+                             << " in " << g.in_h << "x" << g.in_w << "x" << g.in_c << " multiplier "
+                             << p.depth_multiplier;
+    ASSERT_EQ(got_overlap, expected) << "case " << i;
+    if (!extreme) counts.compared += static_cast<int>(out_n), counts.inside += unclamped(expected);
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(strips, 200);  // the strip's cases, not the in-image taps'
+  EXPECT_GT(tiled, 10);
+}
+
+// Outside microaot_fit_depthwise_multiplier_strip_tile (a left shift, micro_speech's 10x8 filter, whose tile would
+// be under 4 columns, an input offset of -128, depth multiplier 1) both strip kernels return VALUE_OUT_OF_RANGE and
+// leave the output as it was; the layer before the change: OK, written.
+TEST(DspDepthwiseConv2dS8MultiplierStrip, RefusesLayersOutsideItsRuleWithoutWriting) {
+  struct Layer : MultiplierLayer {
+    Layer() : MultiplierLayer({1, 12, 40, 1, 3, 3, 12, 40, 8, 1, 1, 1, 1, 1, 1}, 8) {}
+    std::pair<microaot_status, microaot_status> run(bool* written) {
+      return run_with(microaot_dsp_depthwise_conv_2d_s8_multiplier_strip,
+                      microaot_dsp_depthwise_conv_2d_s8_multiplier_strip_overlap, written);
+    }
+  };
+  const std::pair<const char*, void (*)(Layer&)> changes[] = {
+      {"a left shift", [](Layer& l) { l.shift[3] = 1; }},
+      {"a 10x8 filter", [](Layer& l) { l.p.filter_height = 10, l.p.filter_width = 8, l.p.output_height = 3,
+                                       l.p.output_width = 33; }},
+      {"input offset -128", [](Layer& l) { l.p.input_offset = -128; }},
+      {"depth multiplier 1", [](Layer& l) { l.p.depth_multiplier = 1, l.p.input_depth = 8; }},
+  };
+  expect_refused_without_writing(changes);
 }
 
 // A ring layer (5x5, 8 channels, "same") whose requantization lies within the ring's bounds, and the status

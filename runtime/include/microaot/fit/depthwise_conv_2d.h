@@ -132,7 +132,8 @@ static inline int microaot_fit_depthwise_ring_palette(const microaot_depthwise_c
          p->output_width <= MICROAOT_DEPTHWISE_RING_TILE_WIDTH;
 }
 
-/* The full DSP kernel's strip for the other depth-multiplier-1 filters (dw_strip in dsp/depthwise_conv_2d_s8.c):
+/* The full DSP kernel's strip for the other depth-multiplier-1 filters (microaot/internal/templates/
+ * dsp_depthwise_strip.h, in dsp/depthwise_conv_2d_s8.c; the multiplier's below):
  * the taps' table (4 + 4 * taps words) and two copies of the rows a window spans (dilation included), padded, in
  * MICROAOT_DEPTHWISE_STRIP_WORDS words of stack, with the words window b of a row's last pair may read past it (a
  * stride). The output columns of a tile, whole pairs when a row takes more than one; 0: the strip does not take
@@ -141,13 +142,15 @@ static inline int microaot_fit_depthwise_ring_palette(const microaot_depthwise_c
  * whose zero point 128 would not pad as a byte). 2 KB: a 5x5 row of 36 output columns, a dilated 3x3 one of 43,
  * is one tile. */
 #define MICROAOT_DEPTHWISE_STRIP_WORDS 512
-static inline int32_t microaot_fit_depthwise_strip_tile(const microaot_depthwise_conv_2d_params_q* p, int whole_row) {
+/* The strip's tile whatever the depth multiplier (the geometry alone): the rule below and the multiplier's. */
+static inline int32_t microaot_fit_depthwise_strip_geometry(const microaot_depthwise_conv_2d_params_q* p,
+                                                            int whole_row) {
   const int64_t taps = (int64_t)p->filter_height * p->filter_width;
   const int64_t slots = (int64_t)(p->filter_height - 1) * p->dilation_height + 1;
   const int64_t span = (int64_t)(p->filter_width - 1) * p->dilation_width + 1;
   int64_t cols, tile;
-  if (p->depth_multiplier != 1 || p->input_offset < -127 || p->stride_width < 1 || p->output_width < 1 ||
-      taps < 1 || slots < 1 || span < 1 || taps > MICROAOT_DEPTHWISE_STRIP_WORDS / 4) {
+  if (p->input_offset < -127 || p->stride_width < 1 || p->output_width < 1 || taps < 1 || slots < 1 || span < 1 ||
+      taps > MICROAOT_DEPTHWISE_STRIP_WORDS / 4) {
     return 0;
   }
   cols = (MICROAOT_DEPTHWISE_STRIP_WORDS - (4 + 4 * taps) - p->stride_width) / (2 * slots);
@@ -158,12 +161,28 @@ static inline int32_t microaot_fit_depthwise_strip_tile(const microaot_depthwise
   return whole_row || tile < 4 ? 0 : (int32_t)tile;
 }
 
+/* The full kernel's strip: depth multiplier 1. */
+static inline int32_t microaot_fit_depthwise_strip_tile(const microaot_depthwise_conv_2d_params_q* p, int whole_row) {
+  return p->depth_multiplier == 1 ? microaot_fit_depthwise_strip_geometry(p, whole_row) : 0;
+}
+
 /* depthwise_conv_2d_s8_multiplier's geometry: a depth multiplier of 2 or more over at least 4 output channels,
  * each input channel's outputs side by side (output depth = input depth * multiplier), so that any 4 channels from
  * an even one on read at most 2 neighbouring input channels. The kernel also needs the bounds above. */
 static inline int microaot_fit_depthwise_multiplier(const microaot_depthwise_conv_2d_params_q* p) {
   return p->depth_multiplier >= 2 && p->output_depth >= 4 &&
          (int64_t)p->input_depth * p->depth_multiplier == p->output_depth;
+}
+
+/* depthwise_conv_2d_s8_multiplier_strip's layers (microaot/internal/templates/dsp_depthwise_strip.h, each pixel's
+ * word the group's input bytes): the multiplier kernel's geometry, the DSP requantization bounds (right shifts: a
+ * left shift stays with depthwise_conv_2d_s8_multiplier) and the strip's geometry, rows in tiles (its in-place
+ * variant goes row by row through its scratch row). The tile's output columns; 0: the strip does not take the
+ * layer. */
+static inline int32_t microaot_fit_depthwise_multiplier_strip_tile(const microaot_depthwise_conv_2d_params_q* p,
+                                                                   const microaot_depthwise_channels* ch) {
+  if (!microaot_fit_depthwise_multiplier(p) || !microaot_fit_depthwise_dsp_requantization(p, ch)) return 0;
+  return microaot_fit_depthwise_strip_geometry(p, 0);
 }
 
 #endif

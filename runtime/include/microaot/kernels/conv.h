@@ -199,6 +199,12 @@ microaot_status microaot_depthwise_conv_2d_s8_ring_w8_overlap(const microaot_dep
 microaot_status microaot_depthwise_conv_2d_s8_multiplier(const microaot_depthwise_conv_2d_params_q* params,
                                                          const int8_t* input, const int8_t* filter,
                                                          const int32_t* bias, int8_t* output);
+/* The same for the layers of microaot_fit_depthwise_multiplier_strip_tile (its own source, see kernel_list.def): the
+ * DSP build refuses any other layer with MICROAOT_STATUS_VALUE_OUT_OF_RANGE and the output unwritten; the portable
+ * build computes every layer. */
+microaot_status microaot_depthwise_conv_2d_s8_multiplier_strip(const microaot_depthwise_conv_2d_params_q* params,
+                                                               const int8_t* input, const int8_t* filter,
+                                                               const int32_t* bias, int8_t* output);
 void microaot_depthwise_conv_2d_s16(const microaot_depthwise_conv_2d_params_q* params, const int16_t* input,
                                     const int8_t* filter, const int64_t* bias, int16_t* output);
 void microaot_depthwise_conv_2d_f32(const microaot_depthwise_conv_2d_params_f32* params, const float* input,
@@ -231,6 +237,9 @@ microaot_status microaot_depthwise_conv_2d_s8_multiplier_overlap(const microaot_
                                                                  const int8_t* input, const int8_t* filter,
                                                                  const int32_t* bias, int8_t* output,
                                                                  void* scratch);
+microaot_status microaot_depthwise_conv_2d_s8_multiplier_strip_overlap(
+    const microaot_depthwise_conv_2d_params_q* params, const int8_t* input, const int8_t* filter, const int32_t* bias,
+    int8_t* output, void* scratch);
 void microaot_depthwise_conv_2d_s16_overlap(const microaot_depthwise_conv_2d_params_q* params,
                                             const int16_t* input, const int8_t* filter, const int64_t* bias,
                                             int16_t* output, void* scratch);
