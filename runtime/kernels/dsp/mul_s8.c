@@ -6,7 +6,7 @@
  * times 2^e, one less for a negative product: ties away from zero), then >> e and SSAT. About 8 instructions
  * per element against 53 for the portable kernel. Other parameters (a left shift, a right shift of 0, offsets
  * beyond +-128) take the general code. Contiguous runs pack the outputs by word as the linear forms do
- * (microaot_dsp_mul_run: the product's sum shifted so that its high half is the output, 7.9 per element). */
+ * (microaot_dsp_mul_run: the product's sum shifted so that its high half is the output, 8.2 per element). */
 #include "microaot/internal/dsp_dot.h"
 #include "microaot/internal/dsp_fold.h"
 #include "microaot/kernels/mul.h"
@@ -171,7 +171,7 @@ static void mul_elements(const mul_constants* k, const int8_t* a, const int8_t* 
   }
 }
 
-/* n elements of contiguous inputs, eight at a time packed where the sums fit (7.9 instructions per element, 8.4
+/* n elements of contiguous inputs, eight at a time packed where the sums fit (8.2 instructions per element, 8.7
  * clamped), then by mul_elements; a function of its own, so that short rows do not pay the packed loops' frame. */
 static void mul_contiguous(const mul_constants* k, const mul_packing* pk, const int8_t* a, const int8_t* b,
                            int8_t* out, int32_t n) {
@@ -220,10 +220,11 @@ static void mul_row(const void* constants, const void* const* inputs, const ptrd
  * channels: its row repeated into a buffer (a whole number of eights of elements where it can), which the packed
  * run takes as a contiguous operand over as many rows at a time, rather than row by row. 0 (nothing written) where
  * the sums do not pack or the vector is longer. The buffer is filled before any output is written, and the full
- * operand is read in order, so the output may be it (in place). */
-#define MUL_REPEAT 256
-static int mul_channels(const mul_context* context, int vector_input, const int8_t* full, const int8_t* vector,
-                        int8_t* out, int32_t rows, int32_t channels) {
+ * operand is read in order, so the output may be it (in place). Not inlined: the buffer stays out of the frame of
+ * the layers that do not take it. */
+#define MUL_REPEAT 128
+static __attribute__((noinline)) int mul_channels(const mul_context* context, int vector_input, const int8_t* full,
+                                                  const int8_t* vector, int8_t* out, int32_t rows, int32_t channels) {
   int8_t repeated[MUL_REPEAT];
   mul_constants k = context->k;
   const int32_t total = rows * channels, power = channels & -channels; /* the greatest power of 2 dividing it */

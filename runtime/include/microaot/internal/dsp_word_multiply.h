@@ -226,31 +226,40 @@ static inline void microaot_dsp_add_linear_run_clamped(const int8_t** a, const i
           : "memory", "cc");
 }
 
-/* MUL of two full operands (kernels/dsp/mul_s8.c): per word of each input, two halves of two elements (bytes 0
- * and 2, then 1 and 3 by ROR #8): SXTAB16 of the offsets (input 1's lanes doubled by SADD16), SMULBB and SMULTT,
- * each product's sum microaot_dsp_mul_sum (ADD of its sign, SMMLAR, LSL), PKHTB of the two high halves; then the
- * packing of the linear forms: 31 instructions per four with the int8 clamp, 33 clamped (the clamp's words and
- * the loop's end loaded: MICROAOT_DSP_FOLD_LOOP_LOADED), against about 38. */
-#define MICROAOT_DSP_MUL_HALF(rot, x, y)                                \
-  "sxtab16 %[" x "], %[o1], %[wa]" rot "\n\t"                          \
-  "sadd16 %[" x "], %[" x "], %[" x "]\n\t"                             \
-  "sxtab16 %[" y "], %[o2], %[wb]" rot "\n\t"                          \
-  "smultt %[t], %[" x "], %[" y "]\n\t"                                 \
-  "smulbb %[" x "], %[" x "], %[" y "]\n\t"                             \
-  "add %[" y "], %[r], %[" x "], asr #31\n\t"                           \
-  "smmlar %[" x "], %[" x "], %[m], %[" y "]\n\t"                       \
-  "add %[" y "], %[r], %[t], asr #31\n\t"                               \
-  "smmlar %[t], %[t], %[m], %[" y "]\n\t"                               \
-  "lsl %[" x "], %[" x "], %[sh]\n\t"                                   \
-  "lsl %[t], %[t], %[sh]\n\t"                                           \
-  "pkhtb %[" x "], %[t], %[" x "], asr #16\n\t"
+/* MUL of two full operands (kernels/dsp/mul_s8.c): per word of each input, its bytes 0 and 2 and its bytes 1
+ * and 3 (ROR #8) widened with the offsets by SXTAB16 (input 1's lanes doubled by SADD16); per pair of lanes,
+ * SMULBB and SMULTT, each product's sum microaot_dsp_mul_sum (ADD of its sign, SMMLAR, LSL), PKHTB of the two high
+ * halves; then the packing of the linear forms. Thirteen registers at most (clang, as GCC at -O0, keeps r7 for
+ * the frame): the offsets are loaded per word from {floor4, lo4, end, o1, o2} (MICROAOT_DSP_MUL_WORDS, the clamp's
+ * words first for MICROAOT_DSP_FOLD_CLAMPED_BY and MICROAOT_DSP_FOLD_LOOP_LOADED): 32 instructions per four with
+ * the int8 clamp, 34 clamped, against about 38. */
+#define MICROAOT_DSP_MUL_WORDS(name, floor4, lo4, end, o1, o2) \
+  const uint32_t name[5] = {floor4, lo4, (uint32_t)(uintptr_t)(end), o1, o2}
+/* The pair of lanes A (input 1's, doubled here) and B: A's register ends with the two outputs' sums' high halves;
+ * H and C are scratch. */
+#define MICROAOT_DSP_MUL_PAIR(A, B, H, C)                      \
+  "sadd16 %[" A "], %[" A "], %[" A "]\n\t"                     \
+  "smultt %[" H "], %[" A "], %[" B "]\n\t"                     \
+  "smulbb %[" A "], %[" A "], %[" B "]\n\t"                     \
+  "add %[" C "], %[r], %[" A "], asr #31\n\t"                   \
+  "smmlar %[" A "], %[" A "], %[m], %[" C "]\n\t"               \
+  "add %[" C "], %[r], %[" H "], asr #31\n\t"                   \
+  "smmlar %[" H "], %[" H "], %[m], %[" C "]\n\t"               \
+  "lsl %[" A "], %[" A "], %[sh]\n\t"                           \
+  "lsl %[" H "], %[" H "], %[sh]\n\t"                           \
+  "pkhtb %[" A "], %[" H "], %[" A "], asr #16\n\t"
 #define MICROAOT_DSP_MUL_WORD(finish)                \
   "ldr %[wa], [%[a]], #4\n\t"                        \
   "ldr %[wb], [%[b]], #4\n\t"                        \
-  MICROAOT_DSP_MUL_HALF("", "x", "y")                \
-  MICROAOT_DSP_MUL_HALF(", ror #8", "wa", "wb")      \
-  MICROAOT_DSP_FOLD_PACK("x", "wa", finish("x"))
-#define MICROAOT_DSP_MUL_CLAMPED(p) MICROAOT_DSP_FOLD_CLAMPED_BY(p, "y", "t")
+  "ldrd %[x], %[y], [%[k], #12]\n\t"                 \
+  "sxtab16 %[t], %[x], %[wa], ror #8\n\t"            \
+  "sxtab16 %[x], %[x], %[wa]\n\t"                    \
+  "sxtab16 %[wa], %[y], %[wb], ror #8\n\t"           \
+  "sxtab16 %[y], %[y], %[wb]\n\t"                    \
+  MICROAOT_DSP_MUL_PAIR("x", "y", "wb", "y")         \
+  MICROAOT_DSP_MUL_PAIR("t", "wa", "wb", "y")        \
+  MICROAOT_DSP_FOLD_PACK("x", "t", finish("x"))
+#define MICROAOT_DSP_MUL_CLAMPED(p) MICROAOT_DSP_FOLD_CLAMPED_BY(p, "y", "wb")
 #define MICROAOT_DSP_MUL_OPERANDS                                                                               \
   [wa] "=&r"(wa), [wb] "=&r"(wb), [x] "=&r"(x), [y] "=&r"(y), [t] "=&r"(t), [a] "+r"(*a), [b] "+r"(*b), \
       [out] "+r"(*out)
@@ -258,10 +267,11 @@ static inline void microaot_dsp_add_linear_run_clamped(const int8_t** a, const i
 static inline void microaot_dsp_mul_run(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end, uint32_t o1,
                                         uint32_t o2, int32_t m, int32_t r, int32_t shift) {
   uint32_t wa, wb, x, y, t;
+  MICROAOT_DSP_MUL_WORDS(k, 0, 0, end, o1, o2);
   __asm__(MICROAOT_DSP_FOLD_LOOP(MICROAOT_DSP_MUL_WORD(MICROAOT_DSP_FOLD_UNCLAMPED)
                                      MICROAOT_DSP_MUL_WORD(MICROAOT_DSP_FOLD_UNCLAMPED), "wa")
           : MICROAOT_DSP_MUL_OPERANDS
-          : [o1] "r"(o1), [o2] "r"(o2), [m] "r"(m), [r] "r"(r), [sh] "r"(shift), [end] "r"(end)
+          : [m] "r"(m), [r] "r"(r), [sh] "r"(shift), [k] "r"(k), [end] "r"(end)
           : "memory", "cc");
 }
 
@@ -269,11 +279,11 @@ static inline void microaot_dsp_mul_run_clamped(const int8_t** a, const int8_t**
                                                 uint32_t o1, uint32_t o2, int32_t m, int32_t r, int32_t shift,
                                                 uint32_t floor4, uint32_t lo4) {
   uint32_t wa, wb, x, y, t;
-  MICROAOT_DSP_CLAMP_WORDS(k, floor4, lo4, end);
+  MICROAOT_DSP_MUL_WORDS(k, floor4, lo4, end, o1, o2);
   __asm__(MICROAOT_DSP_FOLD_LOOP_LOADED(MICROAOT_DSP_MUL_WORD(MICROAOT_DSP_MUL_CLAMPED)
                                             MICROAOT_DSP_MUL_WORD(MICROAOT_DSP_MUL_CLAMPED), "wa")
           : MICROAOT_DSP_MUL_OPERANDS
-          : [o1] "r"(o1), [o2] "r"(o2), [m] "r"(m), [r] "r"(r), [sh] "r"(shift), [k] "r"(k)
+          : [m] "r"(m), [r] "r"(r), [sh] "r"(shift), [k] "r"(k)
           : "memory", "cc");
 }
 
