@@ -180,19 +180,24 @@ static inline void microaot_dsp_add_folded_run_clamped(const int8_t** a, int8_t*
   "pkhtb %[x], %[t], %[x], asr #16\n\t"              \
   MICROAOT_DSP_FOLD_PACK("x", "w1", finish("x"))
 
+#define MICROAOT_DSP_LINEAR_OPERANDS                                                                          \
+  [w1] "=&r"(w1), [w2] "=&r"(w2), [x] "=&r"(x), [y] "=&r"(y), [t] "=&r"(t), [a] "+r"(*a), [b] "+r"(*b), \
+      [out] "+r"(*out)
+#define MICROAOT_DSP_LINEAR_CONSTANTS [m1] "r"(m1), [m2] "r"(m2), [bias] "r"(bias), [mask] "r"(mask)
+
 static inline void microaot_dsp_add_linear_run(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end, int32_t m1,
                                                int32_t m2, int32_t bias, uint32_t mask) {
   uint32_t w1, w2, x, y, t;
   __asm__(MICROAOT_DSP_FOLD_LOOP(MICROAOT_DSP_LINEAR_WORD(MICROAOT_DSP_FOLD_UNCLAMPED)
                                      MICROAOT_DSP_LINEAR_WORD(MICROAOT_DSP_FOLD_UNCLAMPED), "w1")
-          : [w1] "=&r"(w1), [w2] "=&r"(w2), [x] "=&r"(x), [y] "=&r"(y), [t] "=&r"(t), [a] "+r"(*a), [b] "+r"(*b),
-            [out] "+r"(*out)
-          : [m1] "r"(m1), [m2] "r"(m2), [bias] "r"(bias), [mask] "r"(mask), [end] "r"(end)
+          : MICROAOT_DSP_LINEAR_OPERANDS
+          : MICROAOT_DSP_LINEAR_CONSTANTS, [end] "r"(end)
           : "memory", "cc");
 }
 
-/* The loop's form for statements with no register left for the loop's end or the clamp's words: %[k] points to
- * {floor4, lo4, end} (MICROAOT_DSP_CLAMP_WORDS), loaded per word (two free registers `f`, `l`) and per pass. A
+/* The loop's form for statements with no register left for the loop's end or the clamp's words (thirteen
+ * registers is the most an asm statement gets: GCC at -O0 and -Og, and clang, keep r7 for the frame): %[k] points
+ * to {floor4, lo4, end} (MICROAOT_DSP_CLAMP_WORDS), loaded per word (two free registers `f`, `l`) and per pass. A
  * memory operand would not do: at -Og GCC gives its address a register of its own. */
 #define MICROAOT_DSP_CLAMP_WORDS(name, floor4, lo4, end) const uint32_t name[3] = {floor4, lo4, (uint32_t)(uintptr_t)(end)}
 #define MICROAOT_DSP_FOLD_LOOP_LOADED(body, scratch)  \
@@ -220,9 +225,8 @@ static inline void microaot_dsp_add_linear_run_clamped(const int8_t** a, const i
   MICROAOT_DSP_CLAMP_WORDS(k, floor4, lo4, end);
   __asm__(MICROAOT_DSP_FOLD_LOOP_LOADED(MICROAOT_DSP_LINEAR_WORD(MICROAOT_DSP_LINEAR_CLAMPED)
                                             MICROAOT_DSP_LINEAR_WORD(MICROAOT_DSP_LINEAR_CLAMPED), "w1")
-          : [w1] "=&r"(w1), [w2] "=&r"(w2), [x] "=&r"(x), [y] "=&r"(y), [t] "=&r"(t), [a] "+r"(*a), [b] "+r"(*b),
-            [out] "+r"(*out)
-          : [m1] "r"(m1), [m2] "r"(m2), [bias] "r"(bias), [mask] "r"(mask), [k] "r"(k)
+          : MICROAOT_DSP_LINEAR_OPERANDS
+          : MICROAOT_DSP_LINEAR_CONSTANTS, [k] "r"(k)
           : "memory", "cc");
 }
 
