@@ -1,8 +1,9 @@
 // The DSP add_s8_linear and add_s8_folded (host: the C definitions of their instructions) against the portable
-// add_s8_linear on random forms: flat rows of every length mod 16, the int8 clamp and narrower ones (packed too), broadcast rows
-// and a broadcast scalar, and the output in place of either input; the folded forms (a scalar, a row constant, a
-// per-channel vector on either side, every length mod 8, short and long vectors, biases at the int32 edge that
-// take the one-by-one code), through both kernels. compiler/ops/add_linear_test.cpp checks the fitted forms.
+// add_s8_linear on random forms: flat rows of every length mod 16, the int8 clamp and narrower ones (both packed),
+// broadcast rows and a broadcast scalar, and the output in place of either input; the folded forms (a scalar, a
+// row constant, a per-channel vector on either side, every length mod 8, short and long vectors, biases at the
+// int32 edge that take the one-by-one code), through both kernels. compiler/ops/add_linear_test.cpp checks the
+// fitted forms.
 #include <gtest/gtest.h>
 
 #include <random>

@@ -876,9 +876,9 @@ TEST(DspAddS8, MatchesPortableOnRandomScales) {
 }
 
 // Random scales and zero points (real multipliers from 2^-20 to 4: right shifts up to the fast path's bound,
-// and left shifts, which take the general code), the clamp [-128, 127] or a ReLU's: every pair of input values
-// in a flat run of odd length (the one-by-one tail), and the broadcast walk's rows with input 1 or input 2 one
-// value (step 0), or a row repeated (per-channel broadcasting).
+// and left shifts, which take the general code), the clamp [-128, 127], a ReLU's, or an upper bound below 127
+// (alone or with a ReLU's): every pair of input values in a flat run of odd length (the one-by-one tail), and the
+// broadcast walk's rows with input 1 or input 2 one value (step 0), or a row repeated (per-channel broadcasting).
 TEST(DspMulS8, MatchesPortableOnEveryPairAndBroadcast) {
   std::mt19937 rng(23);
   const int32_t shape[2] = {256, 256}, rows[2] = {256, 1}, one_per_row[2] = {1, 0}, repeated_row[2] = {0, 1};
@@ -928,7 +928,8 @@ TEST(DspMulS8, RepeatsAShortPerChannelOperand) {
       p.input2_offset = -draw(rng, -128, 127);
       const double real = std::ldexp(1.0, draw(rng, -12, -2)) * std::uniform_real_distribution<double>(0.5, 1.0)(rng);
       const int32_t zo = draw(rng, -30, 30);
-      binary_test::set_output_rescale(p, multiplier_test::quantize(real), zo, k % 3 == 1 ? zo : -128, k % 3 == 2 ? 60 : 127);
+      binary_test::set_output_rescale(p, multiplier_test::quantize(real), zo, k % 3 == 1 ? zo : -128,
+                                      k % 3 == 2 ? 60 : 127);
       const std::vector<int8_t> values = binary_test::random_bytes(rng, static_cast<size_t>(rows * channels));
       const std::vector<int8_t> vector = binary_test::random_bytes(rng, static_cast<size_t>(channels));
       const int8_t* const a = first ? vector.data() : values.data();
@@ -945,10 +946,11 @@ TEST(DspMulS8, RepeatsAShortPerChannelOperand) {
 }
 
 // The packed run (microaot_dsp_mul_run: the sum shifted left by 16 - e so that its high half is the output) at
-// the bounds of its proof (mul_s8.c's packing_of): right shifts e of 1 and 2 (the sums leave int32: the
-// four-at-a-time code), 3, 15, 16 (no shift) and 17 (above: the four-at-a-time code), the multiplier's least and
-// greatest mantissa, the output offset at -128 and 127 (the rounding term's extremes), the offsets at their bounds
-// (|product| up to 255 * 255), every clamp form; every pair of int8 values, a flat run of odd length (the tail).
+// the bounds of its proof (mul_s8.c's packing_of): right shifts e of 1 (the sums would leave int32: the
+// four-at-a-time code), 2 (the greatest left shift), 3, 15, 16 (no shift) and 17 (above: the four-at-a-time
+// code), the multiplier's least and greatest mantissa, the output offset at -128 and 127 (the rounding term's
+// extremes), the offsets at their bounds (|product| up to 255 * 255), every clamp form; every pair of int8 values,
+// a flat run of odd length (the tail).
 TEST(DspMulS8, PackedRunMatchesPortableAtItsBounds) {
   std::vector<int8_t> a, b;
   for (int x = -128; x < 128; ++x) {

@@ -1,6 +1,6 @@
 /* ADD (or SUB) int8 over the compiler's linear form (microaot/kernels/add.h) for a cpu with the DSP extension,
  * two full operands (microaot/internal/dsp_add_linear.h): two SMLAW per element, the outputs packed by word
- * (5.4 instructions per element with the int8 clamp, 5.7 with a narrower one) against
+ * (5.4 instructions per element with the int8 clamp, 5.9 with a narrower one) against
  * twenty for the rescaling of microaot_add_s8. A layer with one operand
  * broadcast along its rows or channels takes add_s8_folded instead (kernels/dsp/add_s8_folded.c), so that a
  * model without one links none of its code or its table's stack. */

@@ -229,8 +229,9 @@ static __attribute__((noinline)) int mul_channels(const mul_context* context, in
   mul_constants k = context->k;
   const int32_t total = rows * channels, power = channels & -channels; /* the greatest power of 2 dividing it */
   const int32_t unit = power >= 8 ? 1 : 8 / power;                         /* rows of a whole number of eights */
-  int32_t span = MUL_REPEAT / channels, i;
-  if (!context->packing.packs || channels > MUL_REPEAT / 2 || rows < 2) return 0;
+  int32_t span, i;
+  if (!context->packing.packs || channels < 1 || channels > MUL_REPEAT / 2 || rows < 2) return 0;
+  span = MUL_REPEAT / channels;
   span = (span >= unit ? span - span % unit : span) * channels;
   span = span < total ? span : total;
   memcpy(repeated, vector, (size_t)channels);

@@ -64,7 +64,7 @@ static inline int microaot_dsp_linear_packs(const microaot_dsp_linear_form* f, i
 }
 
 /* n elements of contiguous inputs: eight at a time where the offset bias fits (the outputs packed by word, sixteen
- * a pass: 5.4 instructions per element with the int8 clamp, 5.7 with a narrower one, against 6 and 9.3), then four
+ * a pass: 5.4 instructions per element with the int8 clamp, 5.9 with a narrower one, against 6 and 9.3), then four
  * at a time, then one by one. */
 static inline void microaot_dsp_linear_flat(const microaot_dsp_linear_form* f, const int8_t* a, const int8_t* b,
                                             int8_t* out, int32_t n) {

@@ -199,7 +199,8 @@ static inline void microaot_dsp_add_linear_run(const int8_t** a, const int8_t** 
  * registers is the most an asm statement gets: GCC at -O0 and -Og, and clang, keep r7 for the frame): %[k] points
  * to {floor4, lo4, end} (MICROAOT_DSP_CLAMP_WORDS), loaded per word (two free registers `f`, `l`) and per pass. A
  * memory operand would not do: at -Og GCC gives its address a register of its own. */
-#define MICROAOT_DSP_CLAMP_WORDS(name, floor4, lo4, end) const uint32_t name[3] = {floor4, lo4, (uint32_t)(uintptr_t)(end)}
+#define MICROAOT_DSP_CLAMP_WORDS(name, floor4, lo4, end) \
+  const uint32_t name[3] = {floor4, lo4, (uint32_t)(uintptr_t)(end)}
 #define MICROAOT_DSP_FOLD_LOOP_LOADED(body, scratch)  \
   "ldr %[" scratch "], [%[k], #8]\n\t"               \
   "sub %[" scratch "], %[" scratch "], %[out]\n\t"   \
