@@ -1,8 +1,9 @@
 // The DSP add_s8_linear and add_s8_folded (host: the C definitions of their instructions) against the portable
-// add_s8_linear on random forms: flat rows of every length mod 4, the int8 clamp and narrower ones, broadcast rows
-// and a broadcast scalar, and the output in place of either input; the folded forms (a scalar, a row constant, a
-// per-channel vector on either side, every length mod 8, short and long vectors, biases at the int32 edge that
-// take the one-by-one code), through both kernels. compiler/ops/add_linear_test.cpp checks the fitted forms.
+// add_s8_linear on random forms: flat rows of every length mod 16, the int8 clamp and narrower ones (both packed),
+// broadcast rows and a broadcast scalar, and the output in place of either input; the folded forms (a scalar, a
+// row constant, a per-channel vector on either side, every length mod 8, short and long vectors, biases at the
+// int32 edge that take the one-by-one code), through both kernels. compiler/ops/add_linear_test.cpp checks the
+// fitted forms.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -25,9 +26,10 @@ std::vector<int32_t> random_form(std::mt19937& rng) {
   return {draw(rng, -(1 << 27), 1 << 27), draw(rng, -(1 << 27), 1 << 27), draw(rng, -(1 << 29), 1 << 29)};
 }
 
+// The int8 clamp, a lower bound, an upper bound (RELU6 at zero point -128), both.
 void set_clamp(microaot_add_params_q& p, int i) {
-  p.activation_min = i % 3 == 1 ? -20 : -128;
-  p.activation_max = i % 3 == 2 ? 50 : 127;
+  p.activation_min = i % 4 == 1 || i % 4 == 3 ? -20 : -128;
+  p.activation_max = i % 4 >= 2 ? 50 : 127;
 }
 
 // A form whose sums reach near the int32 bounds (small slopes, the bias at an edge) one time in four: the folded
@@ -52,11 +54,11 @@ void expect_same(const microaot_add_params_q& p, const std::vector<int8_t>& a, c
 
 TEST(DspAddS8Linear, MatchesPortableOnFlatRowsAndClamps) {
   std::mt19937 rng(41);
-  for (int i = 0; i < 60; ++i) {
-    const int32_t n = i < 20 ? i + 1 : draw(rng, 100, 3000);
+  for (int i = 0; i < 100; ++i) {
+    const int32_t n = i < 40 ? i + 1 : draw(rng, 100, 3000);  // every tail of the packed runs' sixteens
     microaot_add_params_q p{};
     binary_test::set_walk(p, n);
-    set_clamp(p, i);
+    set_clamp(p, i + i / 4);  // every clamp with and without an edge form
     const std::vector<int32_t> form = random_or_edge_form(rng, i);  // at the edge: the offset sums do not pack
     const std::vector<int8_t> a = random_bytes(rng, static_cast<size_t>(n)), b = random_bytes(rng, static_cast<size_t>(n));
     std::vector<int8_t> expected(a.size()), got(a.size());

@@ -975,9 +975,9 @@ TEST(DspAddS8, MatchesPortableOnRandomScales) {
 }
 
 // Random scales and zero points (real multipliers from 2^-20 to 4: right shifts up to the fast path's bound,
-// and left shifts, which take the general code), the clamp [-128, 127] or a ReLU's: every pair of input values
-// in a flat run of odd length (the one-by-one tail), and the broadcast walk's rows with input 1 or input 2 one
-// value (step 0), or a row repeated (per-channel broadcasting).
+// and left shifts, which take the general code), the clamp [-128, 127], a ReLU's, or an upper bound below 127
+// (alone or with a ReLU's): every pair of input values in a flat run of odd length (the one-by-one tail), and the
+// broadcast walk's rows with input 1 or input 2 one value (step 0), or a row repeated (per-channel broadcasting).
 TEST(DspMulS8, MatchesPortableOnEveryPairAndBroadcast) {
   std::mt19937 rng(23);
   const int32_t shape[2] = {256, 256}, rows[2] = {256, 1}, one_per_row[2] = {1, 0}, repeated_row[2] = {0, 1};
@@ -999,11 +999,81 @@ TEST(DspMulS8, MatchesPortableOnEveryPairAndBroadcast) {
     p.input2_offset = i % 5 == 2 ? -127 : -draw(rng, -128, 127);
     const double real = std::ldexp(1.0, draw(rng, -20, 1)) * std::uniform_real_distribution<double>(0.5, 1.0)(rng);
     const int32_t zo = i % 6 == 5 ? (i % 2 == 0 ? -128 : 127) : draw(rng, -30, 30);
-    binary_test::set_output_rescale(p, multiplier_test::quantize(real), zo, i % 2 == 0 ? zo : -128, 127);
+    const int32_t hi = i % 3 == 1 ? std::max(zo, -100) + 60 : 127;  // an upper clamp: the packed run's UQSUB8
+    binary_test::set_output_rescale(p, multiplier_test::quantize(real), zo, i % 2 == 0 ? std::min(zo, 100) : -128,
+                                    std::min(hi, 127));
     std::vector<int8_t> expected(256 * 256), got(256 * 256);
     microaot_mul_s8(&p, a.data(), b.data(), expected.data());
     microaot_dsp_mul_s8(&p, a.data(), b.data(), got.data());
     ASSERT_EQ(got, expected) << "case " << i;
+  }
+}
+
+// A per-channel operand of up to 64 channels (mul_s8.c's mul_channels: its row repeated into a buffer the packed
+// run reads) on either side, over channel counts that make whole eights and not, spans that wrap, a single row
+// (the row-by-row walk), 65 channels (too long: the walk), and the output in place of the full operand.
+TEST(DspMulS8, RepeatsAShortPerChannelOperand) {
+  std::mt19937 rng(29);
+  const int32_t channel_counts[] = {1, 3, 4, 6, 8, 13, 32, 48, 63, 64, 65};
+  int i = 0;
+  for (const int32_t channels : channel_counts) {
+    for (int k = 0; k < 6; ++k, ++i) {
+      microaot_mul_params_q p{};
+      const bool first = k % 2 == 0;  // the vector is input 1
+      const int32_t rows = k == 5 ? 1 : draw(rng, 2, 40);
+      const int32_t shape[2] = {rows, channels}, full[2] = {channels, 1}, vector_strides[2] = {0, 1};
+      binary_test::set_walk(p, rows * channels, 2, shape, first ? vector_strides : full, first ? full : vector_strides);
+      p.input1_offset = -draw(rng, -128, 127);
+      p.input2_offset = -draw(rng, -128, 127);
+      const double real = std::ldexp(1.0, draw(rng, -12, -2)) * std::uniform_real_distribution<double>(0.5, 1.0)(rng);
+      const int32_t zo = draw(rng, -30, 30);
+      binary_test::set_output_rescale(p, multiplier_test::quantize(real), zo, k % 3 == 1 ? zo : -128,
+                                      k % 3 == 2 ? 60 : 127);
+      const std::vector<int8_t> values = binary_test::random_bytes(rng, static_cast<size_t>(rows * channels));
+      const std::vector<int8_t> vector = binary_test::random_bytes(rng, static_cast<size_t>(channels));
+      const int8_t* const a = first ? vector.data() : values.data();
+      const int8_t* const b = first ? values.data() : vector.data();
+      std::vector<int8_t> expected(values.size()), got(values.size()), in_place = values;
+      microaot_mul_s8(&p, a, b, expected.data());
+      microaot_dsp_mul_s8(&p, a, b, got.data());
+      ASSERT_EQ(got, expected) << "case " << i << ", " << channels << " channels";
+      microaot_dsp_mul_s8(&p, first ? vector.data() : in_place.data(), first ? in_place.data() : vector.data(),
+                          in_place.data());
+      ASSERT_EQ(in_place, expected) << "case " << i << " in place";
+    }
+  }
+}
+
+// The packed run (microaot_dsp_mul_run: the sum shifted left by 16 - e so that its high half is the output) at
+// the bounds of its proof (mul_s8.c's packing_of): right shifts e of 1 (the sums would leave int32: the
+// four-at-a-time code), 2 (the greatest left shift), 3, 15, 16 (no shift) and 17 (above: the four-at-a-time
+// code), the multiplier's least and greatest mantissa, the output offset at -128 and 127 (the rounding term's
+// extremes), the offsets at their bounds (|product| up to 255 * 255), every clamp form; every pair of int8 values,
+// a flat run of odd length (the tail).
+TEST(DspMulS8, PackedRunMatchesPortableAtItsBounds) {
+  std::vector<int8_t> a, b;
+  for (int x = -128; x < 128; ++x) {
+    for (int y = -128; y < 128; ++y) a.push_back(static_cast<int8_t>(x)), b.push_back(static_cast<int8_t>(y));
+  }
+  const int32_t offsets[3][2] = {{128, 128}, {-127, -127}, {128, -127}};
+  const int32_t clamps[4][2] = {{-128, 127}, {-128, 40}, {-50, 127}, {-50, 40}};
+  int i = 0;
+  for (const int32_t e : {1, 2, 3, 15, 16, 17}) {
+    for (const int32_t mantissa : {1 << 30, INT32_MAX}) {
+      for (const int32_t zo : {-128, 127}) {
+        for (int k = 0; k < 4; ++k, ++i) {
+          microaot_mul_params_q p{};
+          binary_test::set_walk(p, 256 * 256 - 5);
+          p.input1_offset = offsets[i % 3][0];
+          p.input2_offset = offsets[i % 3][1];
+          binary_test::set_output_rescale(p, multiplier_test::Multiplier{mantissa, -e}, zo, clamps[k][0], clamps[k][1]);
+          std::vector<int8_t> expected(a.size()), got(a.size());
+          microaot_mul_s8(&p, a.data(), b.data(), expected.data());
+          microaot_dsp_mul_s8(&p, a.data(), b.data(), got.data());
+          ASSERT_EQ(got, expected) << "e " << e << ", mantissa " << mantissa << ", zo " << zo << ", clamp " << k;
+        }
+      }
+    }
   }
 }
 

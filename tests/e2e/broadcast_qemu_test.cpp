@@ -1,8 +1,9 @@
 // int8 ADD, SUB and MUL with one operand broadcast on the emulated Cortex-M4 (label qemu): a generated model of
 // every folded form (a per-channel vector short and long, a scalar, a row constant; with and without a clamp;
 // the vector as either input) runs bit-exact with the host build, each layer on its DSP kernel within the
-// instructions per element docs/dsp-add-depthwise.md states; and the broadcasting cases of ../shared/ops match
-// their TFLM goldens on the M4; a model of full-operand ADDs keeps the lean kernel and its stack.
+// instructions per element docs/dsp-add-depthwise.md states; full operands clamped inside the int8 range, and MUL,
+// pack their outputs by word; the int8 cases of ../shared/ops match their TFLM goldens on the M4; a model of
+// full-operand ADDs keeps the lean kernel and its stack.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -180,6 +181,55 @@ TEST(BroadcastArithmeticM4, FullOperandsKeepTheLeanKernel) {
   EXPECT_LT(r["stack_bound_bytes"].get<int64_t>(), 1024) << "the folded forms' table is linked";
 }
 
+// Two full operands with a clamp inside the int8 range, and MUL, pack their outputs by word (add_s8_linear's
+// clamped run, mul_s8's packed run): bit-exact with the host build on layers of 8,192 elements (an upper clamp,
+// a lower one, both; MUL with the int8 clamp and with RELU6) within the instructions per element measured for them
+// (before: 9.27 for every clamped ADD and SUB, 9.27 for MUL), and on every length from 1 to 40 (the loops' odd
+// eights and tails, each layer an output).
+TEST(BroadcastArithmeticM4, FullOperandsPackClampedSumsAndProducts) {
+  MICROAOT_REQUIRE_QEMU();
+  ModelSpec m;
+  std::vector<double> bounds;  // instructions per element of the first layers
+  // Inputs of the shared SUB case's scales (../shared/ops/SUB/int8_1x16x16x32_same_shape_relu6), or of
+  // broadcast_model's per-channel SUB: scales for which a linear form exists.
+  const auto layer = [&m](Kind kind, std::vector<int32_t> shape, AF act, bool shared_scales, float out_scale,
+                          int32_t out_zero_point) {
+    const int32_t base = static_cast<int32_t>(m.tensors.size());
+    const std::string id = std::to_string(base);
+    m.tensors.push_back(activation("a" + id, shape, shared_scales ? 0.0385f : 0.04f, shared_scales ? -8 : 5));
+    m.tensors.push_back(activation("b" + id, shape, shared_scales ? 0.0441f : 0.05f, shared_scales ? -14 : -100));
+    m.tensors.push_back(activation("o" + id, shape, out_scale, out_zero_point));
+    m.ops.push_back(binary(kind, base, base + 1, base + 2, act));
+    m.inputs.insert(m.inputs.end(), {base, base + 1});
+    m.outputs.push_back(base + 2);
+  };
+  const std::vector<int32_t> big = {1, 16, 16, 32};
+  layer(Kind::kSub, big, AF::RELU6, true, 0.0247f, -128), bounds.push_back(6.0);  // [-128, 115]: 5.96
+  layer(Kind::kAdd, big, AF::RELU, false, 0.07f, -20), bounds.push_back(6.0);     // [-20, 127]: 5.96
+  layer(Kind::kAdd, big, AF::RELU6, false, 0.07f, -60), bounds.push_back(6.0);    // [-60, 26]: 5.96
+  layer(Kind::kMul, big, AF::NONE, true, 0.25f, 5), bounds.push_back(8.2);        // 8.16
+  layer(Kind::kMul, big, AF::RELU6, true, 0.1f, -100), bounds.push_back(8.75);    // [-100, -40]: 8.72
+  for (int32_t n = 1; n <= 40; ++n) {
+    layer(n % 2 ? Kind::kSub : Kind::kAdd, {n}, AF::RELU6, false, 0.07f, -60);
+    layer(Kind::kMul, {n}, n % 2 ? AF::RELU6 : AF::NONE, true, n % 2 ? 0.1f : 0.25f, n % 2 ? -100 : 5);
+  }
+  const std::string dir = make_temp_dir();
+  const json r = bench_random(m, dir, 73);
+  ASSERT_TRUE(r.contains("per_op"));
+  EXPECT_TRUE(r["outputs_bit_exact"].get<bool>());
+  for (const json& row : r["per_op"]) {
+    const size_t op = row["op_index"].get<size_t>();
+    const bool mul = m.ops[op].code == 18;
+    EXPECT_EQ(row["kernel"], mul ? "microaot_mul_s8" : "microaot_add_s8_linear") << "op " << op;
+    if (op >= bounds.size()) continue;
+    const double per_element = row["instructions"].get<double>() / (16 * 16 * 32);
+    EXPECT_LE(per_element, bounds[op]) << "op " << op;
+    std::cout << "op " << op << " " << row["op"].get<std::string>() << ": " << per_element
+              << " instructions per element\n";
+  }
+  remove_dir(dir);
+}
+
 // int8 PRELU (TFLite code 54) with its identity side from a compile-time table: a constant per-channel alpha of
 // both signs and an alpha that is an input, bit-exact with the host build: 27.4 and 21.5 instructions an element
 // (about half the inputs below the zero point, which keep the arithmetic) where prelu_s8 (--optimize size) takes 55.
@@ -218,11 +268,13 @@ TEST(BroadcastArithmeticM4, PreluReadsItsIdentitySideFromATable) {
   remove_dir(dir);
 }
 
-// The broadcasting int8 cases of ../shared/ops on the M4, all four vectors against the TFLM goldens.
-TEST(BroadcastArithmeticM4, SharedBroadcastCasesMatchTheirGoldens) {
+// The int8 cases of ../shared/ops on the M4 (the folded forms, the packed runs of full operands), all four vectors
+// against the TFLM goldens.
+TEST(BroadcastArithmeticM4, SharedInt8CasesMatchTheirGoldens) {
   MICROAOT_REQUIRE_QEMU();
   for (const char* op : {"ADD", "SUB", "MUL"}) {
-    for (const char* name : {"int8_1x4x4x6_bcast_c_relu", "int8_1x5x5x4_const_operand", "int8_2x3x5_bcast_mid_relu6"}) {
+    for (const char* name : {"int8_1x4x4x6_bcast_c_relu", "int8_1x5x5x4_const_operand", "int8_2x3x5_bcast_mid_relu6",
+                             "int8_1x16x16x32_same_shape_relu6", "int8_1x8x8x3_same_shape"}) {
       const std::string dir = shared_dir() + "/ops/" + op + "/" + name;
       std::ifstream in(dir + "/golden.json");
       ASSERT_TRUE(in) << dir;

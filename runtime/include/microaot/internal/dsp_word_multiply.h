@@ -9,15 +9,29 @@
 
 #include "microaot/internal/dsp.h"
 
-/* The folded forms' element (the asm's arithmetic, one lane at a time; the kernels'
- * odd elements): sum, high half, USAT #8, then the byte. */
-static inline int8_t microaot_dsp_fold_element(int32_t m, int32_t q, int32_t bias, uint32_t floor4, uint32_t lo4,
-                                               int clamped) {
-  const int32_t v = (int32_t)((uint32_t)bias + (uint32_t)(int32_t)(((int64_t)m * q) >> 8)) >> 16;
+/* The packing's byte of one sum s (the asm's arithmetic, one lane at a time): high half, USAT #8, then EOR 0x80
+ * (the int8 clamp) or UQSUB8 of floor4 and UADD8 of lo4. */
+static inline int8_t microaot_dsp_packed_byte(int32_t s, uint32_t floor4, uint32_t lo4, int clamped) {
+  const int32_t v = s >> 16;
   int32_t u = v < 0 ? 0 : (v > 255 ? 255 : v);
   if (!clamped) return (int8_t)(uint8_t)(u ^ 0x80);
   u -= (int32_t)(floor4 & 0xFFu);
   return (int8_t)(uint8_t)((u < 0 ? 0 : u) + (int32_t)(lo4 & 0xFFu));
+}
+
+/* The folded forms' element (the kernels' odd elements): the sum, then its byte. */
+static inline int8_t microaot_dsp_fold_element(int32_t m, int32_t q, int32_t bias, uint32_t floor4, uint32_t lo4,
+                                               int clamped) {
+  const int32_t s = (int32_t)((uint32_t)bias + (uint32_t)(int32_t)(((int64_t)m * q) >> 8));
+  return microaot_dsp_packed_byte(s, floor4, lo4, clamped);
+}
+
+/* MUL's sum for packing (kernels/dsp/mul_s8.c): from the doubled product d = 2p, SMMLAR(d, m, r - [d < 0]) is
+ * TFLM's rounding doubling high multiply v plus r - [p < 0] (r = 2^(e-1) + (output offset + c) * 2^e: the rounding
+ * of the right shift by e with ties away from zero, and the offsets); shifted left by 16 - e, its high half is
+ * floor((v + r - [p < 0]) / 2^e), TFLM's output plus c. The caller proves the shift stays within int32. */
+static inline int32_t microaot_dsp_mul_sum(int32_t doubled, int32_t m, int32_t r, int32_t shift) {
+  return (int32_t)((uint32_t)microaot_dsp_smmlar(doubled, m, r + (doubled >> 31)) << shift);
 }
 
 #if MICROAOT_DSP_ASM
@@ -140,13 +154,14 @@ static inline void microaot_dsp_add_folded_run_clamped(const int8_t** a, int8_t*
           : "memory", "cc");
 }
 
-/* Two full operands, the int8 clamp (kernels/dsp/add_s8_linear.c): eight elements per copy of the body, two SMLAW
- * each for s = bias + floor(m1 * q1 / 2^8) + floor(m2 * q2 / 2^8), the bias offset by 128 * 2^16 (the caller
- * checks every sum stays within int32) and the outputs packed as the folded forms' (PKHTB, USAT16 #8, ORR, EOR):
- * 86 instructions per sixteen with the loop (MICROAOT_DSP_FOLD_LOOP), against 96 for SSAT and a byte store per
- * element. Each word of the inputs is loaded before its output word is stored, so the output may be an input or
- * below it. */
-#define MICROAOT_DSP_LINEAR_WORD                     \
+/* Two full operands (kernels/dsp/add_s8_linear.c): eight elements per copy of the body, two SMLAW each for
+ * s = bias + floor(m1 * q1 / 2^8) + floor(m2 * q2 / 2^8), the bias offset by c * 2^16 (the caller checks every
+ * sum stays within int32) and the outputs packed as the folded forms' (PKHTB, USAT16 #8, ORR, then `finish`:
+ * EOR for the int8 clamp, UQSUB8 and UADD8 for a narrower one): 86 instructions per sixteen with the loop
+ * (MICROAOT_DSP_FOLD_LOOP), against 96 for SSAT and a byte store per element; clamped 95 (the clamp's words
+ * loaded per word: MICROAOT_DSP_FOLD_LOOP_LOADED). Each word of the inputs is loaded before its
+ * output word is stored, so the output may be an input or below it. */
+#define MICROAOT_DSP_LINEAR_WORD(finish)             \
   "ldr %[w1], [%[a]], #4\n\t"                        \
   "ldr %[w2], [%[b]], #4\n\t"                        \
   "and %[x], %[mask], %[w1], lsl #8\n\t"             \
@@ -163,15 +178,117 @@ static inline void microaot_dsp_add_folded_run_clamped(const int8_t** a, int8_t*
   "smlawb %[x], %[m1], %[x], %[bias]\n\t"            \
   "smlawb %[x], %[m2], %[y], %[x]\n\t"               \
   "pkhtb %[x], %[t], %[x], asr #16\n\t"              \
-  MICROAOT_DSP_FOLD_PACK("x", "w1", MICROAOT_DSP_FOLD_UNCLAMPED("x"))
+  MICROAOT_DSP_FOLD_PACK("x", "w1", finish("x"))
+
+#define MICROAOT_DSP_LINEAR_OPERANDS                                                                          \
+  [w1] "=&r"(w1), [w2] "=&r"(w2), [x] "=&r"(x), [y] "=&r"(y), [t] "=&r"(t), [a] "+r"(*a), [b] "+r"(*b), \
+      [out] "+r"(*out)
+#define MICROAOT_DSP_LINEAR_CONSTANTS [m1] "r"(m1), [m2] "r"(m2), [bias] "r"(bias), [mask] "r"(mask)
 
 static inline void microaot_dsp_add_linear_run(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end, int32_t m1,
                                                int32_t m2, int32_t bias, uint32_t mask) {
   uint32_t w1, w2, x, y, t;
-  __asm__(MICROAOT_DSP_FOLD_LOOP(MICROAOT_DSP_LINEAR_WORD MICROAOT_DSP_LINEAR_WORD, "w1")
-          : [w1] "=&r"(w1), [w2] "=&r"(w2), [x] "=&r"(x), [y] "=&r"(y), [t] "=&r"(t), [a] "+r"(*a), [b] "+r"(*b),
-            [out] "+r"(*out)
-          : [m1] "r"(m1), [m2] "r"(m2), [bias] "r"(bias), [mask] "r"(mask), [end] "r"(end)
+  __asm__(MICROAOT_DSP_FOLD_LOOP(MICROAOT_DSP_LINEAR_WORD(MICROAOT_DSP_FOLD_UNCLAMPED)
+                                     MICROAOT_DSP_LINEAR_WORD(MICROAOT_DSP_FOLD_UNCLAMPED), "w1")
+          : MICROAOT_DSP_LINEAR_OPERANDS
+          : MICROAOT_DSP_LINEAR_CONSTANTS, [end] "r"(end)
+          : "memory", "cc");
+}
+
+/* The loop's form for statements with no register left for the loop's end or the clamp's words (thirteen
+ * registers is the most an asm statement gets: GCC at -O0 and -Og, and clang, keep r7 for the frame): %[k] points
+ * to {floor4, lo4, end} (MICROAOT_DSP_CLAMP_WORDS), loaded per word (two free registers `f`, `l`) and per pass. A
+ * memory operand would not do: at -Og GCC gives its address a register of its own. */
+#define MICROAOT_DSP_CLAMP_WORDS(name, floor4, lo4, end) \
+  const uint32_t name[3] = {floor4, lo4, (uint32_t)(uintptr_t)(end)}
+#define MICROAOT_DSP_FOLD_LOOP_LOADED(body, scratch)  \
+  "ldr %[" scratch "], [%[k], #8]\n\t"               \
+  "sub %[" scratch "], %[" scratch "], %[out]\n\t"   \
+  "tst %[" scratch "], #8\n\t"                       \
+  "bne 2f\n\t"                                       \
+  "1:\n\t" body "2:\n\t" body                      \
+  "ldr %[" scratch "], [%[k], #8]\n\t"               \
+  "cmp %[out], %[" scratch "]\n\t"                   \
+  "bne 1b"
+/* MICROAOT_DSP_FOLD_CLAMPED of p with floor4 and lo4 loaded into the free registers f and l. */
+#define MICROAOT_DSP_FOLD_CLAMPED_BY(p, f, l)                                                                   \
+  "ldrd %[" f "], %[" l "], [%[k]]\n\t"                                                                       \
+  "uqsub8 %[" p "], %[" p "], %[" f "]\n\t"                                                                   \
+  "uadd8 %[" p "], %[" p "], %[" l "]\n\t"
+#define MICROAOT_DSP_LINEAR_CLAMPED(p) MICROAOT_DSP_FOLD_CLAMPED_BY(p, "w2", "y")
+
+/* The same clamped to [lo, hi] (floor4, lo4 and the bias's offset c = 255 - hi from microaot_dsp_fold_of): 95
+ * instructions per sixteen. */
+static inline void microaot_dsp_add_linear_run_clamped(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end,
+                                                       int32_t m1, int32_t m2, int32_t bias, uint32_t mask,
+                                                       uint32_t floor4, uint32_t lo4) {
+  uint32_t w1, w2, x, y, t;
+  MICROAOT_DSP_CLAMP_WORDS(k, floor4, lo4, end);
+  __asm__(MICROAOT_DSP_FOLD_LOOP_LOADED(MICROAOT_DSP_LINEAR_WORD(MICROAOT_DSP_LINEAR_CLAMPED)
+                                            MICROAOT_DSP_LINEAR_WORD(MICROAOT_DSP_LINEAR_CLAMPED), "w1")
+          : MICROAOT_DSP_LINEAR_OPERANDS
+          : MICROAOT_DSP_LINEAR_CONSTANTS, [k] "r"(k)
+          : "memory", "cc");
+}
+
+/* MUL of two full operands (kernels/dsp/mul_s8.c): per word of each input, its bytes 0 and 2 and its bytes 1
+ * and 3 (ROR #8) widened with the offsets by SXTAB16 (input 1's lanes doubled by SADD16); per pair of lanes,
+ * SMULBB and SMULTT, each product's sum microaot_dsp_mul_sum (ADD of its sign, SMMLAR, LSL), PKHTB of the two high
+ * halves; then the packing of the linear forms. Thirteen registers at most (clang, as GCC at -O0, keeps r7 for
+ * the frame): the offsets are loaded per word from {floor4, lo4, end, o1, o2} (MICROAOT_DSP_MUL_WORDS, the clamp's
+ * words first for MICROAOT_DSP_FOLD_CLAMPED_BY and MICROAOT_DSP_FOLD_LOOP_LOADED): 32 instructions per four with
+ * the int8 clamp, 34 clamped, against about 38. */
+#define MICROAOT_DSP_MUL_WORDS(name, floor4, lo4, end, o1, o2) \
+  const uint32_t name[5] = {floor4, lo4, (uint32_t)(uintptr_t)(end), o1, o2}
+/* The pair of lanes A (input 1's, doubled here) and B: A's register ends with the two outputs' sums' high halves;
+ * H and C are scratch. */
+#define MICROAOT_DSP_MUL_PAIR(A, B, H, C)                      \
+  "sadd16 %[" A "], %[" A "], %[" A "]\n\t"                     \
+  "smultt %[" H "], %[" A "], %[" B "]\n\t"                     \
+  "smulbb %[" A "], %[" A "], %[" B "]\n\t"                     \
+  "add %[" C "], %[r], %[" A "], asr #31\n\t"                   \
+  "smmlar %[" A "], %[" A "], %[m], %[" C "]\n\t"               \
+  "add %[" C "], %[r], %[" H "], asr #31\n\t"                   \
+  "smmlar %[" H "], %[" H "], %[m], %[" C "]\n\t"               \
+  "lsl %[" A "], %[" A "], %[sh]\n\t"                           \
+  "lsl %[" H "], %[" H "], %[sh]\n\t"                           \
+  "pkhtb %[" A "], %[" H "], %[" A "], asr #16\n\t"
+#define MICROAOT_DSP_MUL_WORD(finish)                \
+  "ldr %[wa], [%[a]], #4\n\t"                        \
+  "ldr %[wb], [%[b]], #4\n\t"                        \
+  "ldrd %[x], %[y], [%[k], #12]\n\t"                 \
+  "sxtab16 %[t], %[x], %[wa], ror #8\n\t"            \
+  "sxtab16 %[x], %[x], %[wa]\n\t"                    \
+  "sxtab16 %[wa], %[y], %[wb], ror #8\n\t"           \
+  "sxtab16 %[y], %[y], %[wb]\n\t"                    \
+  MICROAOT_DSP_MUL_PAIR("x", "y", "wb", "y")         \
+  MICROAOT_DSP_MUL_PAIR("t", "wa", "wb", "y")        \
+  MICROAOT_DSP_FOLD_PACK("x", "t", finish("x"))
+#define MICROAOT_DSP_MUL_CLAMPED(p) MICROAOT_DSP_FOLD_CLAMPED_BY(p, "y", "wb")
+#define MICROAOT_DSP_MUL_OPERANDS                                                                               \
+  [wa] "=&r"(wa), [wb] "=&r"(wb), [x] "=&r"(x), [y] "=&r"(y), [t] "=&r"(t), [a] "+r"(*a), [b] "+r"(*b), \
+      [out] "+r"(*out)
+
+static inline void microaot_dsp_mul_run(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end, uint32_t o1,
+                                        uint32_t o2, int32_t m, int32_t r, int32_t shift) {
+  uint32_t wa, wb, x, y, t;
+  MICROAOT_DSP_MUL_WORDS(k, 0, 0, end, o1, o2);
+  __asm__(MICROAOT_DSP_FOLD_LOOP(MICROAOT_DSP_MUL_WORD(MICROAOT_DSP_FOLD_UNCLAMPED)
+                                     MICROAOT_DSP_MUL_WORD(MICROAOT_DSP_FOLD_UNCLAMPED), "wa")
+          : MICROAOT_DSP_MUL_OPERANDS
+          : [m] "r"(m), [r] "r"(r), [sh] "r"(shift), [k] "r"(k), [end] "r"(end)
+          : "memory", "cc");
+}
+
+static inline void microaot_dsp_mul_run_clamped(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end,
+                                                uint32_t o1, uint32_t o2, int32_t m, int32_t r, int32_t shift,
+                                                uint32_t floor4, uint32_t lo4) {
+  uint32_t wa, wb, x, y, t;
+  MICROAOT_DSP_MUL_WORDS(k, floor4, lo4, end, o1, o2);
+  __asm__(MICROAOT_DSP_FOLD_LOOP_LOADED(MICROAOT_DSP_MUL_WORD(MICROAOT_DSP_MUL_CLAMPED)
+                                            MICROAOT_DSP_MUL_WORD(MICROAOT_DSP_MUL_CLAMPED), "wa")
+          : MICROAOT_DSP_MUL_OPERANDS
+          : [m] "r"(m), [r] "r"(r), [sh] "r"(shift), [k] "r"(k)
           : "memory", "cc");
 }
 
@@ -311,13 +428,32 @@ static inline void microaot_dsp_add_table_run_clamped(const int8_t** a, int8_t**
   while (*out != end) microaot_dsp_fold8(a, out, table, m, 0, floor4, lo4, 1);
 }
 
-static inline void microaot_dsp_add_linear_run(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end, int32_t m1,
-                                               int32_t m2, int32_t bias, uint32_t mask) {
+static inline void microaot_dsp_add_linear_run_clamped(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end,
+                                                       int32_t m1, int32_t m2, int32_t bias, uint32_t mask,
+                                                       uint32_t floor4, uint32_t lo4) {
   (void)mask;
   for (; *out != end; ++*a, ++*b, ++*out) {
     const int32_t partial = (int32_t)((uint32_t)bias + (uint32_t)(int32_t)(((int64_t)m1 * **a) >> 8));
-    **out = microaot_dsp_fold_element(m2, **b, partial, 0, 0, 0);
+    **out = microaot_dsp_fold_element(m2, **b, partial, floor4, lo4, 1);
   }
+}
+static inline void microaot_dsp_add_linear_run(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end, int32_t m1,
+                                               int32_t m2, int32_t bias, uint32_t mask) {
+  microaot_dsp_add_linear_run_clamped(a, b, out, end, m1, m2, bias, mask, 0, 0x80808080u); /* clamp(v, -128, 127) */
+}
+
+static inline void microaot_dsp_mul_run_clamped(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end,
+                                                uint32_t o1, uint32_t o2, int32_t m, int32_t r, int32_t shift,
+                                                uint32_t floor4, uint32_t lo4) {
+  const int32_t offset1 = microaot_dsp_bottom(o1), offset2 = microaot_dsp_bottom(o2);
+  for (; *out != end; ++*a, ++*b, ++*out) {
+    const int32_t doubled = 2 * (**a + offset1) * (**b + offset2);
+    **out = microaot_dsp_packed_byte(microaot_dsp_mul_sum(doubled, m, r, shift), floor4, lo4, 1);
+  }
+}
+static inline void microaot_dsp_mul_run(const int8_t** a, const int8_t** b, int8_t** out, int8_t* end, uint32_t o1,
+                                        uint32_t o2, int32_t m, int32_t r, int32_t shift) {
+  microaot_dsp_mul_run_clamped(a, b, out, end, o1, o2, m, r, shift, 0, 0x80808080u); /* clamp(v, -128, 127) */
 }
 
 static inline void microaot_dsp_mul_table_run_clamped(const int8_t** a, int8_t** out, int8_t* end, const int32_t** table,
