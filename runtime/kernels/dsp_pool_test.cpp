@@ -55,9 +55,10 @@ bool lanes_take(const microaot_pool_2d_params_q& p) {
   return p.channels >= 4 && p.filter_height * p.filter_width <= 256;
 }
 
-// The global pool's bounds, as the compiler states them: the lanes', one window over the whole plane, 1x1 output.
+// The global pool's bounds, as the compiler states them: the lanes', whole groups of 4 channels, one window over
+// the whole plane, 1x1 output.
 bool global_takes(const microaot_pool_2d_params_q& p) {
-  return lanes_take(p) && p.filter_height == p.input_height && p.filter_width == p.input_width &&
+  return lanes_take(p) && p.channels % 4 == 0 && p.filter_height == p.input_height && p.filter_width == p.input_width &&
          p.padding_height == 0 && p.padding_width == 0 && p.output_height == 1 && p.output_width == 1;
 }
 

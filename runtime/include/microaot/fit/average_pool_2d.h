@@ -18,10 +18,12 @@ static inline int microaot_fit_pool_lanes(const microaot_pool_2d_params_q* p) {
          (int64_t)p->filter_height * p->filter_width <= 256;
 }
 
-/* The global pool (average_pool_2d_s8_global): within the lanes, and one window over the whole input plane (no
+/* The global pool (average_pool_2d_s8_global): within the lanes, whole groups of four channels (its means the
+ * smaller per-channel code, without the last word of the lanes'), and one window over the whole input plane (no
  * leading padding, a 1x1 output). */
 static inline int microaot_fit_pool_global(const microaot_pool_2d_params_q* p) {
-  return microaot_fit_pool_lanes(p) && p->filter_height == p->input_height && p->filter_width == p->input_width &&
+  return microaot_fit_pool_lanes(p) && p->channels % 4 == 0 && p->filter_height == p->input_height &&
+         p->filter_width == p->input_width &&
          p->padding_height == 0 && p->padding_width == 0 && p->output_height == 1 && p->output_width == 1;
 }
 

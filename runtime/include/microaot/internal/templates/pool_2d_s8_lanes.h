@@ -53,14 +53,18 @@ LANES_INLINE void lanes_store_means(uint32_t even, uint32_t odd, const lanes_mea
   memcpy(out, &word, 4);
 }
 
-/* The same one channel at a time through the template's means and clamp: ties to even, or a clamp with lo > hi. */
-static void lanes_store_exact(const microaot_pool_2d_params_q* p, uint32_t even, uint32_t odd, int32_t count,
-                              int8_t* out) {
+/* The same one channel at a time through the template's means and clamp: ties to even (`ties_to_even`, read once
+ * per window), or a clamp with lo > hi (and the global pool's every layer). */
+LANES_INLINE void lanes_store_exact(const microaot_pool_2d_params_q* p, int32_t ties_to_even, uint32_t even,
+                                    uint32_t odd, int32_t count, int8_t* out) {
   const int32_t sums[4] = {microaot_dsp_bottom(even), microaot_dsp_bottom(odd), microaot_dsp_top(even),
                            microaot_dsp_top(odd)};
-  const int32_t ties_to_even = p->ties_to_even;
   int k;
-  for (k = 0; k < 4; ++k) out[k] = MICROAOT_CLAMP(p, pool_mean_ties(ties_to_even, sums[k], count));
+  if (ties_to_even) { /* tested once per four channels, not per channel */
+    for (k = 0; k < 4; ++k) out[k] = MICROAOT_CLAMP(p, pool_mean_even(sums[k], count));
+  } else {
+    for (k = 0; k < 4; ++k) out[k] = MICROAOT_CLAMP(p, pool_mean_int(sums[k], count));
+  }
 }
 
 /* Whether a layer's means take lanes_store_means: TFLM's rounding and a clamp with lo <= hi. */
@@ -80,9 +84,19 @@ static LANES_APART void window_means(const microaot_pool_2d_params_q* p, const i
                                      size_t width, int8_t* out) {
   const size_t pixel_stride = (size_t)p->channels, row_stride = (size_t)p->input_width * pixel_stride;
   const int32_t count = rows * (int32_t)(width / pixel_stride);
-  const int8_t* const last = first + pixel_stride - 4; /* the last word's channels */
+  const int32_t ties_to_even = p->ties_to_even;
   lanes_means m;
+#ifdef MICROAOT_POOL_MEANS_ONLY
+  /* the global pool: whole words (microaot_fit_pool_global), and one window a batch, whose means' code counts,
+   * not their speed */
+  const int8_t* const channels_end = first + pixel_stride;
+  const size_t rewind = 0;
+  const int fast = 0;
+#else
+  const int8_t* channels_end = first + (pixel_stride - pixel_stride % 4);
+  size_t rewind = (4 - pixel_stride % 4) % 4; /* from the words' end back to the last word */
   const int fast = lanes_fast_means(p, count, &m);
+#endif
   for (;;) {
     uint32_t even = 0, odd = 0; /* lanes: channels c, c + 2 and c + 1, c + 3 */
     int32_t fy;
@@ -96,15 +110,18 @@ static LANES_APART void window_means(const microaot_pool_2d_params_q* p, const i
         odd = microaot_dsp_sxtab16_ror8(odd, word);
       }
     }
-    if (fast) { /* tested once per four channels, not per channel */
+    if (fast) {
       lanes_store_means(even, odd, &m, m.even_count, out);
     } else {
-      lanes_store_exact(p, even, odd, count, out);
+      lanes_store_exact(p, ties_to_even, even, odd, count, out);
     }
-    if (first == last) break;
-    /* the next word, or the last one where fewer than four channels are left */
-    out += (size_t)(last - first) < 4 ? (size_t)(last - first) : 4;
-    first += (size_t)(last - first) < 4 ? (size_t)(last - first) : 4;
+    first += 4, out += 4;
+    if (first == channels_end) {
+      if (rewind == 0) break;
+#ifndef MICROAOT_POOL_MEANS_ONLY
+      first -= rewind, out -= rewind, channels_end = first + 4, rewind = 0;
+#endif
+    }
   }
 }
 
