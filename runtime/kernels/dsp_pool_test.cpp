@@ -154,6 +154,34 @@ TEST(DspAveragePool2dS8, MatchesPortableOnKwsLayerAndLaneExtremes) {
   }
 }
 
+// The fixed forms' means in the lanes (a shift for count 4, SMULWB/SMULWT by ceil(2^16 / count) for 6 and 9) on
+// every sum a window of 4, 6 or 9 int8 can take, one sum a channel: a 2x2 window over a 2x2 plane, a 3x3 window
+// clipped to 2x3 (padding above), a 3x3 one over a 3x3 plane; the plain clamp and a narrow one.
+TEST(DspAveragePool2dS8, FixedFormsMatchPortableOnEverySum) {
+  struct Window {
+    int32_t h, w, k, padding_height;
+  };
+  for (const Window& win : {Window{2, 2, 2, 0}, Window{2, 3, 3, 1}, Window{3, 3, 3, 0}}) {
+    const int32_t count = win.h * win.w, lowest = -128 * count, highest = 127 * count;
+    const int32_t channels = highest - lowest + 1;  // one channel a sum
+    microaot_pool_2d_params_q p = geometry(win.h, win.w, channels, win.k, win.k, 1);
+    p.output_height = p.output_width = 1, p.padding_height = win.padding_height, p.padding_width = 0;
+    std::vector<int8_t> input(static_cast<size_t>(count * channels));
+    for (int32_t c = 0; c < channels; ++c) {
+      int32_t rest = lowest + c;  // the channel's sum, spread evenly over its elements (each within int8)
+      for (int32_t e = 0; e < count; ++e) {
+        const int32_t value = rest / (count - e);
+        input[static_cast<size_t>(e * channels + c)] = static_cast<int8_t>(value);
+        rest -= value;
+      }
+      ASSERT_EQ(rest, 0) << "count " << count << " channel " << c;
+    }
+    expect_same(p, input, count);
+    p.activation_min = -20, p.activation_max = 30;
+    expect_same(p, input, count + 100);
+  }
+}
+
 // ONNX's rounding (ties_to_even): the DSP kernel, the lanes' and the global one give the portable kernel's bytes on
 // random layers, whose 2x2 and 2x1 windows put many means on a half; the portable kernel itself is checked
 // against a reference in pooling_test.cpp.
@@ -212,21 +240,24 @@ TEST(DspAveragePool2dS8Global, MatchesPortableOnGlobalLayersAndRefusesOthers) {
   }
 }
 
-// Max pooling, four channels a word (SSUB8 + SEL) and the template's row for other channel counts: random windows
-// clipped at the edges, strides 1 to 3, clamps (one with lo > hi, which the word path leaves to the row), the
-// overlap variant, and inputs all -128 or all 127 against clamps at the ends and inside the range.
+// The DSP max_pool_2d_s8, both variants, gives the portable kernel's bytes (outputs filled with a sentinel first).
+void expect_max_same(const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input, int id) {
+  const size_t out_size = output_size(p);
+  std::vector<int8_t> expected(out_size), got(out_size, kSentinel), overlap(out_size, kSentinel);
+  std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.channels));
+  microaot_max_pool_2d_s8(&p, input.data(), expected.data());
+  microaot_dsp_max_pool_2d_s8(&p, input.data(), got.data());
+  microaot_dsp_max_pool_2d_s8_overlap(&p, input.data(), overlap.data(), scratch.data());
+  EXPECT_EQ(got, expected) << "max case " << id;
+  EXPECT_EQ(overlap, expected) << "max case " << id;
+}
+
+// Max pooling, four channels a word (SSUB8 + SEL), the last word ending at the last channel, fewer than four
+// channels byte by byte: random windows (filters up to 5x5: fixed taps and loops) clipped at the edges, strides 1
+// to 3, clamps (one with lo > hi, which the DSP paths leave to the template's row), the overlap variant, and inputs
+// all -128 or all 127 against clamps at the ends and inside the range.
 TEST(DspMaxPool2dS8, MatchesPortableOnRandomWindowsAndClamps) {
   std::mt19937 rng(59);
-  auto expect_max_same = [](const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input, int id) {
-    const size_t out_size = output_size(p);
-    std::vector<int8_t> expected(out_size), got(out_size, kSentinel), overlap(out_size, kSentinel);
-    std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.channels));
-    microaot_max_pool_2d_s8(&p, input.data(), expected.data());
-    microaot_dsp_max_pool_2d_s8(&p, input.data(), got.data());
-    microaot_dsp_max_pool_2d_s8_overlap(&p, input.data(), overlap.data(), scratch.data());
-    EXPECT_EQ(got, expected) << "case " << id;
-    EXPECT_EQ(overlap, expected) << "case " << id;
-  };
   for (int i = 0; i < 120; ++i) {
     const int32_t channels = i % 5 == 4 ? draw(rng, 1, 11) : 4 * draw(rng, 1, 6);
     microaot_pool_2d_params_q p = geometry(draw(rng, 1, 13), draw(rng, 1, 13), channels, draw(rng, 1, 5),
@@ -273,14 +304,7 @@ TEST(DspPool2dS8, CnnPoolsMatchPortable) {
         if (id % 4 == 2) p.activation_min = 0;  // RELU at zero point 0
         if (id % 19 == 7) p.activation_min = 15, p.activation_max = -15;
         const std::vector<int8_t> input = random_input(rng, p);
-        const size_t out_size = output_size(p);
-        std::vector<int8_t> expected(out_size), got(out_size, kSentinel), overlap(out_size, kSentinel);
-        std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.channels));
-        microaot_max_pool_2d_s8(&p, input.data(), expected.data());
-        microaot_dsp_max_pool_2d_s8(&p, input.data(), got.data());
-        microaot_dsp_max_pool_2d_s8_overlap(&p, input.data(), overlap.data(), scratch.data());
-        EXPECT_EQ(got, expected) << "max case " << id;
-        EXPECT_EQ(overlap, expected) << "max case " << id;
+        expect_max_same(p, input, id);
         expect_same(p, input, id);
         ++id;
       }

@@ -64,8 +64,8 @@ ModelSpec pool_model(const std::vector<Layer>& layers) {
 
 TEST(DspPoolM4, CnnPoolsRunBitExactUnderTheirCeilings) {
   MICROAOT_REQUIRE_QEMU();
-  // Ceilings a little above the measured figures (instructions per output element: 4.53, 9.83, 12.74, 9.35,
-  // 14.39, 15.69); the former kernels took 17.0 and 28.2 (max), 36.4 and 46.0 (average) on the first two's
+  // Ceilings a little above the measured figures (instructions per output element: 4.53, 9.84, 12.77, 9.36,
+  // 14.40, 15.77); the former kernels took 17.0 and 28.2 (max), 36.4 and 46.0 (average) on the first two's
   // kinds at 32x32x64 and 24x24x32.
   const std::vector<Layer> layers = {
       {false, 16, 16, 64, 2, 2, false, AF::NONE, 5.0},   // 2x2 stride 2, the words' loop unclamped

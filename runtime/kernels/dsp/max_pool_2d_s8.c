@@ -185,7 +185,7 @@ static void dsp_max_row_fixed(const microaot_pool_2d_params_q* p, const int8_t* 
     t.rows[k] = in_image + (size_t)dsp_max_tap_at(&y, k < fh ? k : fh - 1) * (size_t)p->input_width * t.channels;
   }
   /* window ox lies across the input where ox * stride >= pad and ox * stride - pad + fw <= input_width */
-  first = (pad + stride - 1) / stride;
+  first = pad > 0 ? (pad + stride - 1) / stride : 0;
   last = p->input_width + pad >= fw ? (p->input_width + pad - fw) / stride + 1 : 0;
   if (last > p->output_width) last = p->output_width;
   if (last < first || t.channels < 4) last = first;
@@ -256,7 +256,8 @@ static void dsp_max_row(const microaot_pool_2d_params_q* p, const int8_t* in_ima
       microaot_window_of(oy, p->stride_height, p->padding_height, p->filter_height, 1, p->input_height);
   if (p->activation_min > p->activation_max) {
     pool_row(p, in_image, oy, out);
-  } else if (p->filter_height <= DSP_MAX_FIXED && p->filter_width <= DSP_MAX_FIXED && y.end > y.begin) {
+  } else if (p->filter_height <= DSP_MAX_FIXED && p->filter_width <= DSP_MAX_FIXED && p->filter_width >= 1 &&
+             p->stride_width >= 1 && y.end > y.begin) { /* (a graph blob's params are untrusted) */
     dsp_max_row_fixed(p, in_image, y, out);
   } else {
     dsp_max_row_any(p, in_image, y, out);

@@ -23,8 +23,8 @@ static inline int microaot_fit_pool_lanes(const microaot_pool_2d_params_q* p) {
  * leading padding, a 1x1 output). */
 static inline int microaot_fit_pool_global(const microaot_pool_2d_params_q* p) {
   return microaot_fit_pool_lanes(p) && p->channels % 4 == 0 && p->filter_height == p->input_height &&
-         p->filter_width == p->input_width &&
-         p->padding_height == 0 && p->padding_width == 0 && p->output_height == 1 && p->output_width == 1;
+         p->filter_width == p->input_width && p->padding_height == 0 && p->padding_width == 0 &&
+         p->output_height == 1 && p->output_width == 1;
 }
 
 #endif

@@ -1,7 +1,7 @@
 /* The lane path of the DSP int8 AVERAGE_POOL_2D: four channels per pass, each window pixel one word of the four
- * and two SXTAB16 that add its bytes 0, 2 and 1, 3 into 16-bit lanes; the four means divided, packed and clamped
- * as one word. Full 2x2 and 3x3 windows (the CNN pools) sum their taps at fixed places, the others loop over
- * their in-bounds pixels. Shared by the full DSP kernel
+ * and two SXTAB16 that add its bytes 0, 2 and 1, 3 into 16-bit lanes; the four means packed and clamped as one
+ * word. Windows of 2 or 3 rows by 2 or 3 columns (2x2 and 3x3 filters, the CNN pools, clipped or not) sum their
+ * taps at fixed places, the others loop over their in-bounds pixels. Shared by the full DSP kernel
  * (dsp/average_pool_2d_s8.c), the lanes' own (dsp/average_pool_2d_s8_lanes.c) and the global pool's (window_means
  * alone: dsp/average_pool_2d_s8_global.c), which include it after
  * microaot/internal/templates/pool_2d.h (pool_mean_int, pool_mean_even, MICROAOT_CLAMP) with MICROAOT_DTYPE s8. */
@@ -34,19 +34,17 @@ typedef struct {
  * bias = 256 count + half, a non-negative numerator (the sum of count int8 is at least -128 count), floors in an
  * unsigned division to the mean plus 256, whose low byte is the mean's. `neg` is the sum's sign bit, taken from
  * the lane's word without extracting the lane. */
-static inline uint32_t lanes_mean_byte(int32_t sum, uint32_t neg, const lanes_means* m, int even_count) {
-  return (uint32_t)(m->bias + sum - (int32_t)(even_count ? neg : 0)) / (uint32_t)m->count;
+static inline uint32_t lanes_mean_byte(int32_t sum, uint32_t neg, const lanes_means* m) {
+  return (uint32_t)(m->bias + sum - (int32_t)(m->even_count ? neg : 0)) / (uint32_t)m->count;
 }
 
 /* The sums of channels 0, 2 (lanes of `even`) and 1, 3 (`odd`) as their means, packed into a word and clamped by
- * SSUB8 + SEL (the means lie in [-128, 127]; lo <= hi, where the portable clamp is max then min), into out.
- * even_count: the window's count is even (a constant where the caller knows it, else m->even_count). */
-LANES_INLINE void lanes_store_means(uint32_t even, uint32_t odd, const lanes_means* m, int even_count,
-                                    int8_t* out) {
-  const uint32_t q0 = lanes_mean_byte((int16_t)(even & 0xFFFFu), even >> 15 & 1u, m, even_count);
-  const uint32_t q1 = lanes_mean_byte((int16_t)(odd & 0xFFFFu), odd >> 15 & 1u, m, even_count);
-  const uint32_t q2 = lanes_mean_byte((int32_t)even >> 16, even >> 31, m, even_count);
-  const uint32_t q3 = lanes_mean_byte((int32_t)odd >> 16, odd >> 31, m, even_count);
+ * SSUB8 + SEL (the means lie in [-128, 127]; lo <= hi, where the portable clamp is max then min), into out. */
+LANES_INLINE void lanes_store_means(uint32_t even, uint32_t odd, const lanes_means* m, int8_t* out) {
+  const uint32_t q0 = lanes_mean_byte((int16_t)(even & 0xFFFFu), even >> 15 & 1u, m);
+  const uint32_t q1 = lanes_mean_byte((int16_t)(odd & 0xFFFFu), odd >> 15 & 1u, m);
+  const uint32_t q2 = lanes_mean_byte((int32_t)even >> 16, even >> 31, m);
+  const uint32_t q3 = lanes_mean_byte((int32_t)odd >> 16, odd >> 31, m);
   /* the means' low bytes as PKHBT's lanes (channels 0, 2 and 1, 3), masked and interleaved */
   uint32_t word = (microaot_dsp_pkhbt(q0, q2) & 0x00FF00FFu) | (microaot_dsp_pkhbt(q1, q3) & 0x00FF00FFu) << 8;
   word = microaot_dsp_smin8(microaot_dsp_smax8(word, m->lo4), m->hi4);
@@ -111,7 +109,7 @@ static LANES_APART void window_means(const microaot_pool_2d_params_q* p, const i
       }
     }
     if (fast) {
-      lanes_store_means(even, odd, &m, m.even_count, out);
+      lanes_store_means(even, odd, &m, out);
     } else {
       lanes_store_exact(p, ties_to_even, even, odd, count, out);
     }
@@ -259,8 +257,8 @@ static lanes_run_fn* lanes_form(int32_t rows, int32_t cols) {
   return rows >= 2 && rows <= 3 && cols >= 2 && cols <= 3 ? forms[rows - 2][cols - 2] : NULL;
 }
 
-/* Pixel ox of a row (its rows' window y from `top`): through its form (`fast`: TFLM's rounding, lo <= hi), else
- * window_means. */
+/* Pixel ox of a row (its rows' window y, their first taps in t): through its form (`fast`: TFLM's rounding,
+ * lo <= hi), else window_means. */
 static void lanes_pixel(const microaot_pool_2d_params_q* p, const lanes_row_taps* t, int fast, microaot_window y,
                         int32_t ox, int8_t* out) {
   const size_t channels = (size_t)p->channels;
@@ -293,9 +291,9 @@ static void dsp_pool_lanes_row(const microaot_pool_2d_params_q* p, const int8_t*
     t.rows[k] = in_image + (size_t)(y.origin + (row > y.begin ? row : y.begin)) * row_stride;
   }
   t.channels = channels, t.pixel_step = (size_t)stride * channels;
-  if (run != NULL) {
+  if (run != NULL && stride >= 1) { /* (a graph blob's params are untrusted) */
     /* window ox lies across the input where ox * stride >= pad and ox * stride - pad + fw <= input_width */
-    first = (pad + stride - 1) / stride;
+    first = pad > 0 ? (pad + stride - 1) / stride : 0;
     last = p->input_width + pad >= fw ? (p->input_width + pad - fw) / stride + 1 : 0;
     if (last > p->output_width) last = p->output_width;
     if (last < first) last = first;
