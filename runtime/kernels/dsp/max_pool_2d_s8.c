@@ -4,8 +4,8 @@
  * min with the upper end is the portable clamp of the taps' maximum (whose start, -128, is never above lo).
  * Filters of at most 3x3 (the CNN pools) take every tap at a fixed place: a tap outside the input reads an
  * in-bounds one of its window instead (the maximum is the same with an element twice), so each word is
- * straight-line loads and SEL, 2x2 through four pointers and the others as 3x3. Larger filters loop over the
- * window's in-bounds taps. The last channels of a count that is not a multiple of four go as one word ending at
+ * straight-line loads and SEL, 2x2 through four pointers and the others as 3x3. Larger filters, and every filter
+ * in a build for size, loop over the window's in-bounds taps. The last channels of a count that is not a multiple of four go as one word ending at
  * the last channel (the bytes it recomputes get the same values), or one by one below four channels; a clamp
  * with lo > hi takes the template's row. */
 #include <stdint.h>
@@ -23,6 +23,8 @@ static void dsp_max_row(const microaot_pool_2d_params_q* p, const int8_t* in_ima
 #define MICROAOT_FN_OVERLAP microaot_max_pool_2d_s8_overlap
 #include "microaot/internal/templates/pool_2d.h"
 
+/* The fixed places' forms (about 3 KB of code) are left out of a build for size (-Os): every filter loops. */
+#if !defined(__OPTIMIZE_SIZE__)
 /* The largest filter side whose taps go at fixed places. */
 #define DSP_MAX_FIXED 3
 
@@ -200,6 +202,8 @@ static void dsp_max_row_fixed(const microaot_pool_2d_params_q* p, const int8_t* 
   }
 }
 
+#endif /* !__OPTIMIZE_SIZE__ */
+
 /* Four channels of one output pixel: the window's rows from `in` (its first in-bounds tap). */
 static uint32_t dsp_max_window4(const int8_t* in, int32_t rows, int32_t taps, size_t row_stride, size_t channels,
                                 uint32_t acc) {
@@ -256,9 +260,11 @@ static void dsp_max_row(const microaot_pool_2d_params_q* p, const int8_t* in_ima
       microaot_window_of(oy, p->stride_height, p->padding_height, p->filter_height, 1, p->input_height);
   if (p->activation_min > p->activation_max) {
     pool_row(p, in_image, oy, out);
+#if !defined(__OPTIMIZE_SIZE__)
   } else if (p->filter_height <= DSP_MAX_FIXED && p->filter_width <= DSP_MAX_FIXED && p->filter_width >= 1 &&
              p->stride_width >= 1 && y.end > y.begin) { /* (a graph blob's params are untrusted) */
     dsp_max_row_fixed(p, in_image, y, out);
+#endif
   } else {
     dsp_max_row_any(p, in_image, y, out);
   }

@@ -124,6 +124,9 @@ static LANES_APART void window_means(const microaot_pool_2d_params_q* p, const i
 }
 
 #ifndef MICROAOT_POOL_MEANS_ONLY /* the global pool's source sums its whole plane in window_means alone */
+/* The fixed forms (about 3 KB of code) are left out of a build for size (-Os): every window through
+ * window_means. */
+#if !defined(__OPTIMIZE_SIZE__)
 /* A row's windows for the fixed forms: the first taps of its in-bounds rows (a missing third repeating the
  * last), the bytes from one pixel's window to the next, the clamp (m.lo4, m.hi4). */
 typedef struct {
@@ -273,15 +276,27 @@ static void lanes_pixel(const microaot_pool_2d_params_q* p, const lanes_row_taps
   }
 }
 
+#endif /* !__OPTIMIZE_SIZE__ */
+
 /* Output row oy of a layer the lanes compute (microaot_fit_pool_lanes): under TFLM's rounding, the windows of 2
  * or 3 rows by 2 or 3 columns (2x2, 3x3 filters and their clipped windows) in their forms, the pixels whose
- * columns are not clipped in one run; the others through window_means. */
+ * columns are not clipped in one run; the others (all, in a build for size) through window_means. */
 static void dsp_pool_lanes_row(const microaot_pool_2d_params_q* p, const int8_t* in_image, int32_t oy,
                                int8_t* out) {
   const size_t channels = (size_t)p->channels, row_stride = (size_t)p->input_width * channels;
-  const int32_t fw = p->filter_width, stride = p->stride_width, pad = p->padding_width;
   const microaot_window y =
       microaot_window_of(oy, p->stride_height, p->padding_height, p->filter_height, 1, p->input_height);
+#if defined(__OPTIMIZE_SIZE__)
+  const int8_t* const top = in_image + (size_t)(y.origin + y.begin) * row_stride;
+  int32_t ox;
+  for (ox = 0; ox < p->output_width; ++ox, out += channels) {
+    const microaot_window x =
+        microaot_window_of(ox, p->stride_width, p->padding_width, p->filter_width, 1, p->input_width);
+    window_means(p, top + (size_t)(x.origin + x.begin) * channels, y.end - y.begin,
+                 (size_t)(x.end - x.begin) * channels, out);
+  }
+#else
+  const int32_t fw = p->filter_width, stride = p->stride_width, pad = p->padding_width;
   lanes_row_taps t;
   const int fast = lanes_fast_means(p, 1, &t.m);
   lanes_run_fn* const run = fast ? lanes_form(y.end - y.begin, fw) : NULL;
@@ -301,5 +316,6 @@ static void dsp_pool_lanes_row(const microaot_pool_2d_params_q* p, const int8_t*
   for (ox = 0; ox < first && ox < p->output_width; ++ox) lanes_pixel(p, &t, fast, y, ox, out);
   if (last > first) run(&t, (size_t)(first * stride - pad) * channels, last - first, out + (size_t)first * channels);
   for (ox = last > first ? last : first; ox < p->output_width; ++ox) lanes_pixel(p, &t, fast, y, ox, out);
+#endif
 }
 #endif
