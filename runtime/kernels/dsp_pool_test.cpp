@@ -58,8 +58,9 @@ bool lanes_take(const microaot_pool_2d_params_q& p) {
 // The global pool's bounds, as the compiler states them: the lanes', whole groups of 4 channels, one window over
 // the whole plane, 1x1 output.
 bool global_takes(const microaot_pool_2d_params_q& p) {
-  return lanes_take(p) && p.channels % 4 == 0 && p.filter_height == p.input_height && p.filter_width == p.input_width &&
-         p.padding_height == 0 && p.padding_width == 0 && p.output_height == 1 && p.output_width == 1;
+  return lanes_take(p) && p.channels % 4 == 0 && p.filter_height == p.input_height &&
+         p.filter_width == p.input_width && p.padding_height == 0 && p.padding_width == 0 && p.output_height == 1 &&
+         p.output_width == 1;
 }
 
 // A kernel that returns a status, in both variants: the lanes' or the global pool's.

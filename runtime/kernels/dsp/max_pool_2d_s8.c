@@ -1,13 +1,13 @@
 /* MAX_POOL_2D int8 for a cpu with the DSP extension, bit-exact with the portable kernel: four channels a word,
  * each tap one load and one SSUB8 + SEL (microaot_dsp_smax8), where the portable row spends about 20
- * instructions an element and tap. The running maximum starts at the clamp's lower end: max(lo, taps) then
- * min with the upper end is the portable clamp of the taps' maximum (whose start, -128, is never above lo).
- * Filters of at most 3x3 (the CNN pools) take every tap at a fixed place: a tap outside the input reads an
- * in-bounds one of its window instead (the maximum is the same with an element twice), so each word is
- * straight-line loads and SEL, 2x2 through four pointers and the others as 3x3. Larger filters, and every filter
- * in a build for size, loop over the window's in-bounds taps. The last channels of a count that is not a multiple of four go as one word ending at
- * the last channel (the bytes it recomputes get the same values), or one by one below four channels; a clamp
- * with lo > hi takes the template's row. */
+ * instructions an element and tap. The taps' maximum, then max with the clamp's lower end and min with its upper
+ * end, is the portable clamp of the window's maximum (whose start, -128, is never above lo). Filters of at most
+ * 3x3 (the CNN pools) take every tap at a fixed place: a tap outside the input reads an in-bounds one of its
+ * window instead (the maximum is the same with an element twice), so each word is straight-line loads and SEL,
+ * 2x2 through four pointers and the others as 3x3. Larger filters, and every filter in a build for size, loop
+ * over the window's in-bounds taps. The last channels of a count that is not a multiple of four go as one word
+ * ending at the last channel (the bytes it recomputes get the same values), or one by one below four channels;
+ * a clamp with lo > hi takes the template's row. */
 #include <stdint.h>
 #include <string.h>
 
