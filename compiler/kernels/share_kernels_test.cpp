@@ -148,12 +148,12 @@ ModelSpec two_pools_model(int channels, int second_window = 2) {
   return m;
 }
 
-// An average pool the lanes compute takes the full DSP kernel when the model links it for a 6-channel pool (the
+// An average pool the lanes compute takes the full DSP kernel when the model links it for a 3-channel pool (the
 // same lanes inside), and keeps the lanes' smaller kernel beside another lanes layer.
 TEST(ShareKernels, AveragePoolLanesTakeTheFullKernelOnlyWhenTheModelLinksIt) {
   CompileOptions options;
   options.target = parse_target("cortex-m4");
-  const CompiledModel mixed = compile_model(build_model(two_pools_model(6)), options);
+  const CompiledModel mixed = compile_model(build_model(two_pools_model(3)), options);
   ASSERT_EQ(mixed.calls.size(), 2u);
   for (const KernelCall& call : mixed.calls) EXPECT_EQ(call.stem, "average_pool_2d_s8");
   EXPECT_NE(mixed.calls[1].specialisation.find("through the full kernel"), std::string::npos)
@@ -164,11 +164,11 @@ TEST(ShareKernels, AveragePoolLanesTakeTheFullKernelOnlyWhenTheModelLinksIt) {
 }
 
 // A global pool (the second, a 4x4 window over its 4x4 plane) moves to the model's other average pool kernel: the
-// full one beside a 6-channel pool, the lanes' beside a lanes layer; alone, it keeps the global kernel.
+// full one beside a 3-channel pool, the lanes' beside a lanes layer; alone, it keeps the global kernel.
 TEST(ShareKernels, GlobalAveragePoolTakesTheModelsOtherPoolKernel) {
   CompileOptions options;
   options.target = parse_target("cortex-m4");
-  const CompiledModel mixed = compile_model(build_model(two_pools_model(6, 4)), options);
+  const CompiledModel mixed = compile_model(build_model(two_pools_model(3, 4)), options);
   ASSERT_EQ(mixed.calls.size(), 2u);
   for (const KernelCall& call : mixed.calls) EXPECT_EQ(call.stem, "average_pool_2d_s8");
   const CompiledModel lanes = compile_model(build_model(two_pools_model(4, 4)), options);

@@ -31,7 +31,7 @@ void choose(const Graph&, const Op&, const Target& target, KernelCall& call) {
     call.stem = "average_pool_2d_s8_lanes";
     call.specialisation = "average pool: 4 channels per pass in 16-bit lanes (SXTAB16)";
   } else {
-    call.specialisation = "average pool: one element at a time (channels not a multiple of 4, or a window above "
+    call.specialisation = "average pool: one element at a time (fewer than 4 channels, or a window above "
                           "256 elements: beyond the 16-bit lanes)";
   }
 }

@@ -136,8 +136,9 @@ TEST(Pool2DHandler, Int16LowersToTheInt16Kernels) {
   }
 }
 
-// On a DSP cpu an int8 AVERAGE_POOL_2D the 16-bit lanes compute (channels 4k, a window of at most 256 elements)
-// calls the lanes' own kernel; 6 channels, a 17x17 window, --optimize size, int16 and MAX_POOL_2D keep theirs.
+// On a DSP cpu an int8 AVERAGE_POOL_2D the 16-bit lanes compute (at least 4 channels, a window of at most 256
+// elements; 6 channels too) calls the lanes' own kernel; 3 channels, a 17x17 window, --optimize size, int16 and
+// MAX_POOL_2D keep theirs.
 TEST(Pool2DHandler, DspAverageInt8WithinTheLanesCallsTheLanesKernel) {
   const Target m4 = parse_target("cortex-m4");
   const auto call_on = [](Pool p, const Target& target) { return lower_in_place_for_test(p.graph, target); };
@@ -154,9 +155,12 @@ TEST(Pool2DHandler, DspAverageInt8WithinTheLanesCallsTheLanesKernel) {
 
   const Pool six = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 9, 9, 6}, {1, 5, 5, 6},
                              options(Padding::kSame, 3, 3, 2, 2));
-  const KernelCall six_call = call_on(six, m4);
-  EXPECT_EQ(six_call.stem, "average_pool_2d_s8");
-  EXPECT_NE(six_call.specialisation.find("one element at a time"), std::string::npos) << six_call.specialisation;
+  EXPECT_EQ(stem_on(six, m4), "average_pool_2d_s8_lanes");
+  const Pool three = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 9, 9, 3}, {1, 5, 5, 3},
+                               options(Padding::kSame, 3, 3, 2, 2));
+  const KernelCall three_call = call_on(three, m4);
+  EXPECT_EQ(three_call.stem, "average_pool_2d_s8");
+  EXPECT_NE(three_call.specialisation.find("one element at a time"), std::string::npos) << three_call.specialisation;
   const Pool large = make_pool(OpKind::AveragePool2D, DType::kInt8, {1, 17, 17, 8}, {1, 1, 1, 8},
                                options(Padding::kValid, 17, 17, 1, 1));
   EXPECT_EQ(stem_on(large, m4), "average_pool_2d_s8");

@@ -50,15 +50,17 @@ size_t output_size(const microaot_pool_2d_params_q& p) {
   return static_cast<size_t>(p.batches * p.output_height * p.output_width * p.channels);
 }
 
-// The lanes' bounds, as the compiler states them: whole groups of 4 channels, windows of at most 256 elements.
+// The lanes' bounds, as the compiler states them: at least 4 channels, windows of at most 256 elements.
 bool lanes_take(const microaot_pool_2d_params_q& p) {
-  return p.channels % 4 == 0 && p.filter_height * p.filter_width <= 256;
+  return p.channels >= 4 && p.filter_height * p.filter_width <= 256;
 }
 
-// The global pool's bounds, as the compiler states them: the lanes', one window over the whole plane, 1x1 output.
+// The global pool's bounds, as the compiler states them: the lanes', whole groups of 4 channels, one window over
+// the whole plane, 1x1 output.
 bool global_takes(const microaot_pool_2d_params_q& p) {
-  return lanes_take(p) && p.filter_height == p.input_height && p.filter_width == p.input_width &&
-         p.padding_height == 0 && p.padding_width == 0 && p.output_height == 1 && p.output_width == 1;
+  return lanes_take(p) && p.channels % 4 == 0 && p.filter_height == p.input_height &&
+         p.filter_width == p.input_width && p.padding_height == 0 && p.padding_width == 0 && p.output_height == 1 &&
+         p.output_width == 1;
 }
 
 // A kernel that returns a status, in both variants: the lanes' or the global pool's.
@@ -153,6 +155,34 @@ TEST(DspAveragePool2dS8, MatchesPortableOnKwsLayerAndLaneExtremes) {
   }
 }
 
+// The fixed forms' means in the lanes (a shift for count 4, SMULWB/SMULWT by ceil(2^16 / count) for 6 and 9) on
+// every sum a window of 4, 6 or 9 int8 can take, one sum a channel: a 2x2 window over a 2x2 plane, a 3x3 window
+// clipped to 2x3 (padding above), a 3x3 one over a 3x3 plane; the plain clamp and a narrow one.
+TEST(DspAveragePool2dS8, FixedFormsMatchPortableOnEverySum) {
+  struct Window {
+    int32_t h, w, k, padding_height;
+  };
+  for (const Window& win : {Window{2, 2, 2, 0}, Window{2, 3, 3, 1}, Window{3, 3, 3, 0}}) {
+    const int32_t count = win.h * win.w, lowest = -128 * count, highest = 127 * count;
+    const int32_t channels = highest - lowest + 1;  // one channel a sum
+    microaot_pool_2d_params_q p = geometry(win.h, win.w, channels, win.k, win.k, 1);
+    p.output_height = p.output_width = 1, p.padding_height = win.padding_height, p.padding_width = 0;
+    std::vector<int8_t> input(static_cast<size_t>(count * channels));
+    for (int32_t c = 0; c < channels; ++c) {
+      int32_t rest = lowest + c;  // the channel's sum, spread evenly over its elements (each within int8)
+      for (int32_t e = 0; e < count; ++e) {
+        const int32_t value = rest / (count - e);
+        input[static_cast<size_t>(e * channels + c)] = static_cast<int8_t>(value);
+        rest -= value;
+      }
+      ASSERT_EQ(rest, 0) << "count " << count << " channel " << c;
+    }
+    expect_same(p, input, count);
+    p.activation_min = -20, p.activation_max = 30;
+    expect_same(p, input, count + 100);
+  }
+}
+
 // ONNX's rounding (ties_to_even): the DSP kernel, the lanes' and the global one give the portable kernel's bytes on
 // random layers, whose 2x2 and 2x1 windows put many means on a half; the portable kernel itself is checked
 // against a reference in pooling_test.cpp.
@@ -168,16 +198,16 @@ TEST(DspAveragePool2dS8, TiesToEvenMatchesPortable) {
   }
 }
 
-// The lanes' kernel refuses, output untouched, a layer of 6 channels and a 17x17 window (289 elements), each
-// beside the same layer within its bounds (8 channels, a 16x16 window), which it computes.
+// The lanes' kernel refuses, output untouched, a layer of 3 channels and a 17x17 window (289 elements), each
+// beside the same layer within its bounds (6 channels, a 16x16 window), which it computes.
 TEST(DspAveragePool2dS8Lanes, RefusesLayersOutsideItsBoundsWithoutWriting) {
   std::mt19937 rng(41);
-  const microaot_pool_2d_params_q six = geometry(6, 6, 6, 3, 3, 1), eight = geometry(6, 6, 8, 3, 3, 1);
+  const microaot_pool_2d_params_q three = geometry(6, 6, 3, 3, 3, 1), six = geometry(6, 6, 6, 3, 3, 1);
   const microaot_pool_2d_params_q large = geometry(20, 20, 8, 17, 17, 1), full = geometry(20, 20, 8, 16, 16, 1);
-  for (const microaot_pool_2d_params_q& refused : {six, large}) {
+  for (const microaot_pool_2d_params_q& refused : {three, large}) {
     expect_refused(run_lanes(refused, random_input(rng, refused)), refused, 0);
   }
-  for (const microaot_pool_2d_params_q& taken : {eight, full}) expect_same(taken, random_input(rng, taken), 1);
+  for (const microaot_pool_2d_params_q& taken : {six, full}) expect_same(taken, random_input(rng, taken), 1);
 }
 
 // Global layers (the window the whole plane): channels 4 to 64, planes of 1 to 256 pixels (KWS's 25x5, a row of
@@ -211,21 +241,24 @@ TEST(DspAveragePool2dS8Global, MatchesPortableOnGlobalLayersAndRefusesOthers) {
   }
 }
 
-// Max pooling, four channels a word (SSUB8 + SEL) and the template's row for other channel counts: random windows
-// clipped at the edges, strides 1 to 3, clamps (one with lo > hi, which the word path leaves to the row), the
-// overlap variant, and inputs all -128 or all 127 against clamps at the ends and inside the range.
+// The DSP max_pool_2d_s8, both variants, gives the portable kernel's bytes (outputs filled with a sentinel first).
+void expect_max_same(const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input, int id) {
+  const size_t out_size = output_size(p);
+  std::vector<int8_t> expected(out_size), got(out_size, kSentinel), overlap(out_size, kSentinel);
+  std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.channels));
+  microaot_max_pool_2d_s8(&p, input.data(), expected.data());
+  microaot_dsp_max_pool_2d_s8(&p, input.data(), got.data());
+  microaot_dsp_max_pool_2d_s8_overlap(&p, input.data(), overlap.data(), scratch.data());
+  EXPECT_EQ(got, expected) << "max case " << id;
+  EXPECT_EQ(overlap, expected) << "max case " << id;
+}
+
+// Max pooling, four channels a word (SSUB8 + SEL), the last word ending at the last channel, fewer than four
+// channels byte by byte: random windows (filters up to 5x5: fixed taps and loops) clipped at the edges, strides 1
+// to 3, clamps (one with lo > hi, which the DSP paths leave to the template's row), the overlap variant, and inputs
+// all -128 or all 127 against clamps at the ends and inside the range.
 TEST(DspMaxPool2dS8, MatchesPortableOnRandomWindowsAndClamps) {
   std::mt19937 rng(59);
-  auto expect_max_same = [](const microaot_pool_2d_params_q& p, const std::vector<int8_t>& input, int id) {
-    const size_t out_size = output_size(p);
-    std::vector<int8_t> expected(out_size), got(out_size, kSentinel), overlap(out_size, kSentinel);
-    std::vector<int8_t> scratch(static_cast<size_t>(p.output_width * p.channels));
-    microaot_max_pool_2d_s8(&p, input.data(), expected.data());
-    microaot_dsp_max_pool_2d_s8(&p, input.data(), got.data());
-    microaot_dsp_max_pool_2d_s8_overlap(&p, input.data(), overlap.data(), scratch.data());
-    EXPECT_EQ(got, expected) << "case " << id;
-    EXPECT_EQ(overlap, expected) << "case " << id;
-  };
   for (int i = 0; i < 120; ++i) {
     const int32_t channels = i % 5 == 4 ? draw(rng, 1, 11) : 4 * draw(rng, 1, 6);
     microaot_pool_2d_params_q p = geometry(draw(rng, 1, 13), draw(rng, 1, 13), channels, draw(rng, 1, 5),
@@ -243,6 +276,49 @@ TEST(DspMaxPool2dS8, MatchesPortableOnRandomWindowsAndClamps) {
         expect_max_same(p, std::vector<int8_t>(5 * 7 * 8, value), lo * 1000 + hi);
       }
     }
+  }
+}
+
+
+// The CNN pools' fixed-tap paths (2x2 and 3x3 filters: the max kernel's taps at fixed places, a tap outside the
+// input reading an in-bounds one; the average lanes' full windows as straight-line sums and branch-free means):
+// strides 1 to 3, "same" padding all round or below and right only, "valid", channels 1 to 70 (words, the last
+// word ending at the last channel, fewer than four one by one), clamps at the int8 ends, inside, and lo > hi, and
+// batches of two. Max against the portable kernel, average through the DSP kernel, the lanes' and the global
+// one (expect_same).
+TEST(DspPool2dS8, CnnPoolsMatchPortable) {
+  std::mt19937 rng(61);
+  const int32_t channel_counts[] = {1, 2, 3, 4, 5, 7, 8, 12, 16, 30, 32, 64, 70};
+  int id = 0;
+  for (const int32_t k : {2, 3}) {
+    for (const int32_t stride : {1, 2, 3}) {
+      for (const int32_t channels : channel_counts) {
+        microaot_pool_2d_params_q p = geometry(draw(rng, k, 11), draw(rng, k, 11), channels, k, k, stride);
+        if (id % 3 == 0) {  // "valid": no padding, the windows inside the input
+          p.padding_height = p.padding_width = 0;
+          p.output_height = (p.input_height - k) / stride + 1, p.output_width = (p.input_width - k) / stride + 1;
+        } else if (id % 3 == 1) {  // TFLite's "same" for an even overhang: padding below and right only
+          p.padding_height = p.padding_width = 0;
+        }
+        p.batches = 1 + id % 2;
+        if (id % 4 == 1) p.activation_min = draw(rng, -100, 0), p.activation_max = draw(rng, 1, 100);
+        if (id % 4 == 2) p.activation_min = 0;  // RELU at zero point 0
+        if (id % 19 == 7) p.activation_min = 15, p.activation_max = -15;
+        const std::vector<int8_t> input = random_input(rng, p);
+        expect_max_same(p, input, id);
+        expect_same(p, input, id);
+        ++id;
+      }
+    }
+  }
+  // Full windows of -128 and 127 alone (the means' extremes, a negative tie in every 2x2 window of -127 and -128).
+  for (const int32_t k : {2, 3}) {
+    microaot_pool_2d_params_q p = geometry(6, 6, 12, k, k, k);
+    p.padding_height = p.padding_width = 0;
+    for (const int8_t value : {int8_t{-128}, int8_t{127}}) expect_same(p, std::vector<int8_t>(6 * 6 * 12, value), k);
+    std::vector<int8_t> ties(6 * 6 * 12);
+    for (size_t i = 0; i < ties.size(); ++i) ties[i] = static_cast<int8_t>(i / 12 % 2 == 0 ? -127 : -128);
+    expect_same(p, ties, k + 10);
   }
 }
 

@@ -1,6 +1,6 @@
 /* AVERAGE_POOL_2D int8 for a cpu with the DSP extension, bit-exact with the portable kernel: the layers the
- * 16-bit lanes compute (microaot/internal/templates/pool_2d_s8_lanes.h: channels a multiple of four, windows of at most
- * 256 elements) through them, the others (other channel counts, larger windows) through the template's
+ * 16-bit lanes compute (microaot/internal/templates/pool_2d_s8_lanes.h: at least four channels, windows of at most
+ * 256 elements) through them, the others (fewer channels, larger windows) through the template's
  * per-element row. The compiler gives the lanes' layers their own kernel (dsp/average_pool_2d_s8_lanes.c),
  * without the per-element row; this one keeps both for the others. */
 #include <stdint.h>

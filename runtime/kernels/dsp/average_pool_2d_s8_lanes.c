@@ -1,6 +1,6 @@
 /* AVERAGE_POOL_2D int8 through the DSP kernel's 16-bit lanes alone (microaot/internal/templates/pool_2d_s8_lanes.h),
- * bit-exact with the portable kernel: the compiler picks this stem for a layer the lanes compute (channels a
- * multiple of four, windows of at most 256 elements), so that a model whose average pools all do links no
+ * bit-exact with the portable kernel: the compiler picks this stem for a layer the lanes compute (at least four
+ * channels, windows of at most 256 elements), so that a model whose average pools all do links no
  * per-element row. Any other layer (a graph blob is untrusted, a user may call it) is refused with a status
  * before a byte of the output is written. */
 #include <stddef.h>
