@@ -1,5 +1,6 @@
 #include "driver/image_report.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -137,11 +138,14 @@ StackBound static_stack_bound(const std::vector<std::string>& callgraph_texts, c
     const auto seen = memo.find(key);
     if (seen != memo.end()) return seen->second == -2 ? -1 : seen->second;  // recursion: unbounded
     const CallGraph::File& f = graph.files[file];
-    const int64_t frame = f.frames.at(fn);
+    const auto range = f.calls.equal_range(fn);
+    int64_t frame = f.frames.at(fn);
+    // GCC gives a naked function (its pushes in its assembly, e.g. the DSP depthwise's rows of pairs) no frame: a
+    // leaf of 0 bytes takes its depth from the image's code where that is known.
+    if (frame == 0 && range.first == range.second && external_depth) frame = std::max<int64_t>(0, external_depth(fn));
     if (frame < 0) return memo[key] = -1;
     memo[key] = -2;
     int64_t deepest = 0;  // every callee is visited, so that each unbounded external is listed
-    const auto range = f.calls.equal_range(fn);
     for (auto it = range.first; it != range.second; ++it) {
       const std::string& callee = it->second;
       int64_t d = -1;

@@ -52,6 +52,22 @@ TEST(ImageReport, StackBoundIsTheDeepestPathAcrossFiles) {
   EXPECT_EQ(static_stack_bound(graphs, "model_run", {}, deep).bytes, 24 + 100 + 100) << "expf's path is the deepest";
 }
 
+// GCC reports a naked function (its pushes written in its assembly) as a leaf of 0 bytes: the image's code gives its
+// depth. Leaves with a frame, and functions that call others, keep the call graph's figure.
+TEST(ImageReport, ZeroByteLeavesTakeTheirDepthFromTheCode) {
+  const std::vector<std::string> graphs = {
+      graph("model.c",
+            node("run", 8) + external("rows") + external("conv") + edge("run", "rows") + edge("run", "conv")),
+      graph("rows.c", node("rows", 0)),
+      graph("conv.c", node("conv", 40)),
+  };
+  const auto code = [](const std::string& fn) -> int64_t { return fn == "rows" ? 56 : 4; };
+  EXPECT_EQ(static_stack_bound(graphs, "run", {}, code).bytes, 8 + 56);
+  EXPECT_EQ(static_stack_bound(graphs, "run").bytes, 8 + 40) << "without the code, the call graph's figures";
+  const auto unknown = [](const std::string&) -> int64_t { return -1; };
+  EXPECT_EQ(static_stack_bound(graphs, "run", {}, unknown).bytes, 8 + 40);
+}
+
 TEST(ImageReport, EveryUnboundedExternalIsListed) {
   const std::vector<std::string> graphs = {graph(
       "model.c", node("run", 8) + external("memcpy") + external("memset") + external("expf") + edge("run", "memcpy") +
