@@ -133,7 +133,7 @@ std::vector<std::string> specialisations_of(const std::string& stem, const Cpu& 
 // layer on an image, windows and depths leaning towards the specialised stems, per-channel weights, sums that
 // seldom clamp. Random models' sums mostly clamp, so that a kernel mixing up two channels' constants passed
 // them, and none in 400,000 reaches the ring (3x3, stride 1, depth 4k, rows of 3 to 12); the pool's lanes and
-// global kernels come late (the lanes' at try 5,008 of seed 1). A stem of another operator takes random models.
+// global kernels come late (after thousands of tries). A stem of another operator takes random models.
 // The recurrent operators' focused models (fuzz/recurrent_recipe.cpp) are the only ones that reach them.
 // BATCH_MATMUL's focused models are its recipe's (an RHS over the input's depth, adj_x and adj_y drawn): random
 // models' second operands, of the input's own shape, seldom multiply.
