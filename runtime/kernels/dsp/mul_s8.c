@@ -147,7 +147,7 @@ static void mul_tail(const mul_constants* k, const int8_t* a, const int8_t* b, i
 #define MUL_LOOP(name, CLAMPED, SCALAR)                                                                        \
   static void name(const mul_constants* constants, const int8_t* a, const int8_t* b, int8_t* out, int32_t n) { \
     const mul_constants k = *constants; /* locals: a store through int8_t* could alias the struct */          \
-    const uint32_t one = 0x01010101u * (uint8_t)*b;                                                            \
+    const uint32_t one = SCALAR ? 0x01010101u * (uint8_t)*b : 0u; /* b is read past its end otherwise */        \
     int8_t* const end = out + (n & ~3);                                                                        \
     for (; out != end; a += 4, b += SCALAR ? 0 : 4, out += 4) {                                                \
       mul4(&k, microaot_dsp_load4(a), SCALAR ? one : microaot_dsp_load4(b), CLAMPED, out);                     \
