@@ -5,14 +5,23 @@
 #include <utility>
 
 #include "kernels/kernel_registry.h"
+#include "ops/packed_weights.h"
 #include "support/diagnostics.h"
 
 namespace microaot {
 
 namespace {
+// A 1x1 layer (or a FULLY_CONNECTED as one) in the k x k packed kernel: its scratch holds the three widened rows
+// that kernel runs at a time, where the 1x1 and FULLY_CONNECTED kernels run two.
+void pixel_rows(KernelCall& call) {
+  const auto integer = [&](const char* field) { return static_cast<int32_t>(call.params.find(field)->integer); };
+  call.scratch_bytes = packed_pixel_rows_bytes(integer("input_depth"), integer("output_depth"));
+}
+
 // A packed FULLY_CONNECTED's params as the 1x1 CONV_2D over one image row of `batches` pixels (its fold into
-// the k x k packed CONV_2D, kernel_list.def).
-void fully_connected_as_pixel_conv(ParamValues& params) {
+// the k x k packed CONV_2D, kernel_list.def), with that kernel's scratch.
+void fully_connected_as_pixel_conv(KernelCall& call) {
+  ParamValues& params = call.params;
   const auto integer = [&](const char* field) { return params.find(field)->integer; };
   // The packed lowering takes symmetric weights only (packed_refusal): the convolution has no filter offset.
   MICROAOT_CHECK(integer("filter_offset") == 0, "a packed FULLY_CONNECTED with a weight zero point");
@@ -43,14 +52,16 @@ void fully_connected_as_pixel_conv(ParamValues& params) {
   for (const auto& [field, value] : fields) conv.set_int(field, value);
   for (const char* array : {"output_multiplier", "output_shift"}) conv.set_ints(array, params.find(array)->integers);
   params = conv;
+  pixel_rows(call);
 }
 
-// The params rewrites the list's folds name (MICROAOT_KERNEL_FOLD's `adapt`).
-using Adapt = void (*)(ParamValues&);
+// The call rewrites the list's folds name (MICROAOT_KERNEL_FOLD's `adapt`).
+using Adapt = void (*)(KernelCall&);
 Adapt adapt_named(const std::string& name) {
   if (name == "none") return nullptr;
+  if (name == "pixel_rows") return pixel_rows;
   if (name == "fully_connected_as_pixel_conv") return fully_connected_as_pixel_conv;
-  MICROAOT_CHECK(false, "kernel_list.def: no params rewrite '" + name + "' for a fold");
+  MICROAOT_CHECK(false, "kernel_list.def: no call rewrite '" + name + "' for a fold");
 }
 
 std::vector<SharedKernel> folds_of_the_list() {
@@ -78,7 +89,7 @@ void share_kernels(std::vector<KernelCall>& calls) {
     for (KernelCall& call : calls) {
       if (call.custom || call.stem != shared.from) continue;
       call.stem = shared.to;
-      if (shared.adapt != nullptr) shared.adapt(call.params);
+      if (shared.adapt != nullptr) shared.adapt(call);
       call.specialisation += shared.why;
     }
   }

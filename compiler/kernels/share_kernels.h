@@ -11,13 +11,12 @@
 namespace microaot {
 
 // The kernels a call may move to (the MICROAOT_KERNEL_FOLD lines of kernel_list.def, in their order): the stem
-// `from` runs as `to` when some call of the model already takes `to`; both stems take the same arguments and
-// scratch for such a call, and its params as they are (adapt nullptr) or as `adapt` rewrites them for `to`'s
-// struct.
+// `from` runs as `to` when some call of the model already takes `to`; both stems take the same arguments for such
+// a call, and its params and scratch as they are (adapt nullptr) or as `adapt` rewrites them for `to`.
 struct SharedKernel {
   std::string from;
   std::string to;
-  void (*adapt)(ParamValues& params);
+  void (*adapt)(KernelCall& call);
   std::string why;  // appended to the moved call's specialisation (network_info.txt)
 };
 const std::vector<SharedKernel>& shared_kernels();

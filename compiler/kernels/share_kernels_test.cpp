@@ -64,8 +64,10 @@ TEST(ShareKernels, PointwiseTakesTheWindowKernelOnlyWhenTheModelLinksIt) {
     EXPECT_EQ(shared.calls[1].function(), "microaot_conv_2d_s8_packed_kxk" + w16);
     EXPECT_NE(shared.calls[0].specialisation.find("through the k x k kernel"), std::string::npos)
         << shared.calls[0].specialisation;
-    // The 1x1 lowering's words stay: rows scratch of 4 channels (one group), input offset in the bias.
-    EXPECT_EQ(shared.calls[0].scratch_bytes, alone.calls[0].scratch_bytes);
+    // The 1x1 lowering's words stay, input offset in the bias; the rows scratch of 4 channels (one group) holds
+    // the k x k kernel's three rows where the 1x1 kernel's held two.
+    EXPECT_EQ(alone.calls[0].scratch_bytes, 16);
+    EXPECT_EQ(shared.calls[0].scratch_bytes, 24);
     EXPECT_EQ(shared.calls[0].params.find("input_offset")->integer, 0);
   }
 }
@@ -124,7 +126,8 @@ TEST(ShareKernels, FullyConnectedTakesTheWindowKernelAsAPixelRowWhenTheModelLink
   };
   for (const auto& [field, value] : expected) EXPECT_EQ(fc.params.find(field)->integer, value) << field;
   EXPECT_EQ(fc.params.find("output_offset")->integer, -2);
-  EXPECT_EQ(fc.scratch_bytes, alone.calls[0].scratch_bytes);
+  EXPECT_EQ(alone.calls[0].scratch_bytes, 64);  // two rows of 4 groups
+  EXPECT_EQ(fc.scratch_bytes, 96);              // the k x k kernel's three
 }
 
 // Two int8 AVERAGE_POOL_2D, 2x2 stride 2, each over an input of its own: `channels` [1,4,4,channels] and 8.

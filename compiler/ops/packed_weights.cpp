@@ -296,6 +296,10 @@ bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& ca
   return true;
 }
 
+int64_t packed_pixel_rows_bytes(int32_t depth, int32_t units) {
+  return MICROAOT_PACKED_PIXEL_ROWS_BYTES(int64_t{depth}, int64_t{units});
+}
+
 int64_t packed_windows_bytes(int32_t window, int32_t units) {
   return MICROAOT_PACKED_WINDOWS_BYTES(int64_t{window}, int64_t{units});
 }
@@ -307,7 +311,7 @@ bool use_packed_window_weights(const Graph& graph, const Target& target, KernelC
   call.params.replace_int("input_offset", input_offset);
   call.scratch_bytes = packed_windows_bytes(window, units);
   call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +
-                        " taps gathered (padding = input zero point), 2 pixels x 2 channels per step, " +
+                        " taps gathered (padding = input zero point), 3 pixels x 2 channels per step, " +
                         weights_text(call) +
                         ", input zero point in the bias, output step one SMMLAR per value";
   return true;

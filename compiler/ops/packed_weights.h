@@ -87,6 +87,10 @@ extern const char* const kOutsideStepRange;
 bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& call, const std::string& packed_stem,
                         int32_t units, int32_t depth, bool raw_allowed = true);
 
+// The scratch of the k x k kernel for pixel windows of `depth` (a 1x1 layer or a FULLY_CONNECTED it takes,
+// MICROAOT_PACKED_PIXEL_ROWS_BYTES): three widened rows of a chunk, then the sums between chunks.
+int64_t packed_pixel_rows_bytes(int32_t depth, int32_t units);
+
 // The scratch of the k x k kernel for windows of `window` elements against `units` output channels
 // (MICROAOT_PACKED_WINDOWS_BYTES): the rows and one gathered window, of a chunk, then the sums between chunks.
 int64_t packed_windows_bytes(int32_t window, int32_t units);

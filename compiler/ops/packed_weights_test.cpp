@@ -112,7 +112,10 @@ TEST(PackedWeights, LongRowsAreLaidOutChunkByChunk) {
   }
   EXPECT_EQ(packed_rows_bytes(640, 100), 4 * 640);  // one chunk: no sums
   EXPECT_EQ(packed_rows_bytes(100000, 10), 4 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 2 * 10);
-  EXPECT_LE(packed_windows_bytes(100000, 9), 5 * MICROAOT_PACKED_CHUNK + 4 * 2 * 10);
+  EXPECT_LE(packed_windows_bytes(100000, 9), 5 * MICROAOT_PACKED_CHUNK + 4 * 2 * 10);  // two rows past a chunk
+  EXPECT_EQ(packed_windows_bytes(640, 9), 7 * 640);      // three rows and a window
+  EXPECT_EQ(packed_pixel_rows_bytes(640, 100), 6 * 640);  // three rows
+  EXPECT_EQ(packed_pixel_rows_bytes(100000, 10), packed_rows_bytes(100000, 10));
 }
 
 int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
@@ -250,7 +253,9 @@ void expect_fully_connected_matches(const microaot_fully_connected_params_q& mod
     ASSERT_EQ(got, expected) << what << " (" << f.name << ")";
     std::fill(got.begin(), got.end(), int8_t{-99});
     const microaot_conv_2d_params_q bare_conv = pixel_conv_of(bare);
-    ASSERT_EQ(f.window(&bare_conv, input.data(), k.words.data(), k.requant.data(), got.data(), rows.data()),
+    Scratch pixel_rows(
+        MICROAOT_PACKED_PIXEL_ROWS_BYTES(static_cast<size_t>(p.input_depth), static_cast<size_t>(p.output_depth)));
+    ASSERT_EQ(f.window(&bare_conv, input.data(), k.words.data(), k.requant.data(), got.data(), pixel_rows.data()),
               MICROAOT_STATUS_OK);
     ASSERT_EQ(got, expected) << what << " (k x k kernel, " << f.name << ")";
   }
@@ -280,8 +285,8 @@ TEST(PackedKernels, FullyConnectedMatchesPortable) {
   EXPECT_GT(raw, 150);  // the raw form where its bounds hold (no -128 after a negative weight, sums below 2^23)
 }
 
-// 1x1 layers through the 1x1 kernel and through the k x k kernel (its pixel rows), with the 1x1 lowering's
-// params, words and scratch.
+// 1x1 layers through the 1x1 kernel and through the k x k kernel (its pixel rows, three at a time), with the 1x1
+// lowering's params and words, each kernel in its scratch.
 TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
   std::mt19937 rng(29);
   Counts counts;
@@ -303,7 +308,11 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
     std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
     const size_t rows_bytes =
         MICROAOT_PACKED_ROWS_BYTES(static_cast<size_t>(p.input_depth), static_cast<size_t>(p.output_depth));
-    Scratch rows(rows_bytes), rows_and_output_row(rows_bytes + static_cast<size_t>(p.output_width * p.output_depth));
+    const size_t pixel_rows_bytes =
+        MICROAOT_PACKED_PIXEL_ROWS_BYTES(static_cast<size_t>(p.input_depth), static_cast<size_t>(p.output_depth));
+    const size_t output_row = static_cast<size_t>(p.output_width * p.output_depth);
+    Scratch rows(rows_bytes), rows_and_output_row(rows_bytes + output_row);
+    Scratch pixel_rows(pixel_rows_bytes), pixel_rows_and_output_row(pixel_rows_bytes + output_row);
     microaot_conv_2d_s8(&p, input.data(), filter.data(), q.bias.data(), expected.data());
     for (const Flavour& f : kFlavours) {
       microaot_conv_2d_params_q packed_params = p;
@@ -322,10 +331,10 @@ TEST(PackedKernels, PointwiseConvMatchesPortablePlainAndOverlap) {
       // The k x k kernel takes the same call when the model links it (compiler/kernels/share_kernels.cpp).
       std::fill(got.begin(), got.end(), int8_t{-99});
       std::fill(got_overlap.begin(), got_overlap.end(), int8_t{-99});
-      ASSERT_EQ(f.window(&used, input.data(), k.words.data(), k.requant.data(), got.data(), rows.data()),
+      ASSERT_EQ(f.window(&used, input.data(), k.words.data(), k.requant.data(), got.data(), pixel_rows.data()),
                 MICROAOT_STATUS_OK);
       ASSERT_EQ(f.window_overlap(&used, input.data(), k.words.data(), k.requant.data(), got_overlap.data(),
-                                 rows_and_output_row.data()),
+                                 pixel_rows_and_output_row.data()),
                 MICROAOT_STATUS_OK);
       ASSERT_EQ(got, expected) << "case " << i << ", " << f.name << ", k x k kernel";
       ASSERT_EQ(got_overlap, expected) << "case " << i << ", " << f.name << ", k x k kernel";

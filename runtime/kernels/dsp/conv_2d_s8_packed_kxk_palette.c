@@ -1,45 +1,49 @@
 /* int8 k x k CONV_2D over palettised weights on the DSP (microaot/kernels/packed.h): a block of output channels
  * decoded into the scratch as the _w16 kernels' weights (microaot/internal/palette_dot.h), then the packed k x k
- * kernel's own work against it: each pair of output pixels' windows gathered and widened
+ * kernel's own work against it: output pixels' windows gathered and widened three at a time
  * (microaot/internal/templates/packed_kxk_windows.h, padding taps as the input zero point, which the folded bias
  * of the output step's table cancels) and multiplied by the block's channel pairs in the _w16 row loops
- * (microaot_packed_rows_w16: 12 instructions per 16 MACs). Each weight is decoded once per call, each window
+ * (microaot_packed_rows3: 17 instructions per 24 MACs, stored in place; the last two or four pixels of a row in
+ * pairs, microaot_packed_rows_w16: 12 per 16). Each weight is decoded once per call, each window
  * gathered (or, inside the image, read straight) and widened once per block. */
 /* microaot-links: kernels/dsp/packed_rows_w16.c */
 #define MICROAOT_PACKED_WIDE_WEIGHTS 1
 #include "microaot/internal/palette_dot.h"
 #include "microaot/internal/templates/packed_kxk_windows.h"
+#include "microaot/internal/templates/packed_rows3.h"
 
-/* The windows of output pixels (oy, ox) and, with `pair`, (oy, ox + 1), their row runs whole groups, widened
- * straight from the image when both lie inside it: 1; else 0, nothing written (they are then gathered first).
- * Each window is widened once per block, so the copy a gather costs counts once per block too. */
+/* The windows of output pixels (oy, ox) to (oy, ox + count - 1), their row runs whole groups, widened straight
+ * from the image (interleaved, `count` rows) when all lie inside it: 1; else 0, nothing written (they are then
+ * gathered first). Each window is widened once per block, so the copy a gather costs counts once per block too. */
 #if defined(__GNUC__)
 __attribute__((noinline)) /* out of block_row's loop: inlined, its registers cost the gathered windows' path */
 #endif
-static int widen_direct(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int pair, uint32_t* rows) {
+static int widen_direct(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t count,
+                        uint32_t* rows) {
   const int32_t run = p->filter_width * p->input_depth;
   const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
-  const int8_t* tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
-  const int8_t* next = tap != NULL && pair ? direct_row(p, image, oy, ox + 1, 0) : NULL;
   const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const int32_t stride = pair ? 4 : 2;
-  const size_t dst_step = (size_t)(run / 4) * (size_t)stride;
-  int32_t fy;
-  if (tap == NULL || (pair && next == NULL)) return 0;
-  for (fy = 0; fy < p->filter_height; ++fy, tap += row_step, rows += dst_step) {
-    microaot_packed_widen(tap, run, rows, stride);
-    if (pair) { /* next is NULL without a pair: not even a zero offset is applied to it */
-      microaot_packed_widen(next, run, rows + 2, 4);
-      next += row_step;
+  const size_t dst_step = (size_t)(run / 4) * (size_t)(2 * count);
+  const int8_t* taps[3];
+  int32_t fy, r;
+  for (r = 0; r < count; ++r) {
+    taps[r] = last_y < p->input_height ? direct_row(p, image, oy, ox + r, 0) : NULL;
+    if (taps[r] == NULL) return 0;
+  }
+  for (fy = 0; fy < p->filter_height; ++fy, rows += dst_step) {
+    for (r = 0; r < count; ++r) {
+      microaot_packed_widen(taps[r], run, rows + 2 * r, 2 * count);
+      taps[r] += row_step;
     }
   }
   return 1;
 }
 
-/* The block's `units` channels of output row `oy` (of one image): pixel pairs through `outputs` (two pixels'
- * units bytes), then copied to their places (output: the row's first pixel, at the block's first channel). A
- * 1x1 window without padding is its input pixel, widened straight; windows of row runs of 8 or more whole
- * groups straight where they lie inside the image; any other gathered first. */
+/* The block's `units` channels of output row `oy` (of one image) into `output` (the row's first pixel, at the
+ * block's first channel): pixels three at a time, stored in place; the last two or four in pairs (as the k x k
+ * packed kernel's) through `outputs` (two pixels' units bytes), then copied to their places. A 1x1 window without padding is its input pixel,
+ * widened straight; windows of row runs of 8 or more whole groups straight where they lie inside the image; any
+ * other gathered first. */
 static void block_row(const conv_params* p, const int8_t* image, int32_t oy, const uint32_t* block, int32_t units,
                       const microaot_dsp_output_stage* stage, const int32_t* step, const window_scratch* s,
                       int8_t* outputs, int8_t* output) {
@@ -52,21 +56,24 @@ static void block_row(const conv_params* p, const int8_t* image, int32_t oy, con
   const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
   const int8_t* pixel =
       pixels ? image + (size_t)(oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth : NULL;
-  int32_t ox;
-  for (ox = 0; ox < p->output_width; ox += 2, output += 2 * pixel_bytes) {
-    const int pair = ox + 1 < p->output_width;
+  int32_t ox, count, r;
+  for (ox = 0; ox < p->output_width; ox += count, output += (size_t)count * pixel_bytes) {
+    count = p->output_width - ox < 3 ? p->output_width - ox : p->output_width - ox == 4 ? 2 : 3;
     if (pixel != NULL) {
-      microaot_packed_widen(pixel, p->input_depth, s->rows, pair ? 4 : 2);
-      if (pair) microaot_packed_widen(pixel + pixel_step, p->input_depth, s->rows + 2, 4);
-      pixel += 2 * pixel_step;
-    } else if (!runs || !widen_direct(p, image, oy, ox, pair, s->rows)) {
-      widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
-      if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
+      for (r = 0; r < count; ++r) {
+        microaot_packed_widen(pixel + (size_t)r * pixel_step, p->input_depth, s->rows + 2 * r, 2 * count);
+      }
+      pixel += (size_t)count * pixel_step;
+    } else if (!runs || !widen_direct(p, image, oy, ox, count, s->rows)) {
+      for (r = 0; r < count; ++r) widen_window(p, image, oy, ox + r, s, s->rows + 2 * r, 2 * count);
+    }
+    if (count == 3) { /* stored in place, rows pixel_bytes apart */
+      microaot_packed_rows3(s->rows, (const int32_t*)block, groups, units, stage, step, output, pixel_bytes);
+      continue;
     }
     microaot_packed_rows_w16(s->rows, (const int32_t*)block, groups, units, stage, step, outputs,
-                             pair ? outputs + units : NULL);
-    memcpy(output, outputs, (size_t)units);
-    if (pair) memcpy(output + pixel_bytes, outputs + units, (size_t)units);
+                             count == 2 ? outputs + units : NULL);
+    for (r = 0; r < count; ++r) memcpy(output + (size_t)r * pixel_bytes, outputs + r * units, (size_t)units);
   }
 }
 
@@ -98,7 +105,7 @@ static microaot_status kxk_setup(const conv_params* p, const uint8_t* indices, c
   k->unit_words = (size_t)MICROAOT_PACKED_KXK_PALETTE_UNIT_BYTES(window) / 4;
   k->block = (uint32_t*)scratch;
   k->s.rows = k->block + (size_t)k->most * k->unit_words;
-  k->s.gathered = (int8_t*)k->s.rows + MICROAOT_PACKED_CHUNK_ROWS_BYTES(window);
+  k->s.gathered = (int8_t*)k->s.rows + MICROAOT_PACKED_CHUNK_ROWS3_BYTES(window);
   k->s.gathered_bytes = 4 * microaot_packed_groups(window);
   k->outputs = k->s.gathered + k->s.gathered_bytes;
   k->stage = (microaot_dsp_output_stage)MICROAOT_DSP_OUTPUT_STAGE(p, NULL);

@@ -46,9 +46,19 @@ extern "C" {
  * compiler plans it in the arena per layer. */
 #define MICROAOT_PACKED_ROWS_BYTES(depth, units) \
   (MICROAOT_PACKED_CHUNK_ROWS_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(depth)) + MICROAOT_PACKED_SUMS_BYTES(depth, units))
-/* The k x k kernel's: a chunk's rows and gathered window, then the sums. */
-#define MICROAOT_PACKED_WINDOWS_BYTES(window, units) \
-  (MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(window)) + MICROAOT_PACKED_SUMS_BYTES(window, units))
+/* The k x k kernel runs output pixels three at a time (microaot_packed_rows3) where a window is one chunk: its
+ * chunk then holds three widened rows, and with them a gathered window; longer windows go two at a time. */
+#define MICROAOT_PACKED_CHUNK_ROWS3_BYTES(n) (24 * (((n) + 3) / 4))
+#define MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(n) (28 * (((n) + 3) / 4))
+/* The k x k kernel's: a chunk's rows and gathered window, then the sums; for pixel windows (a 1x1 layer or a
+ * FULLY_CONNECTED it takes), a chunk's rows, then the sums. */
+#define MICROAOT_PACKED_WINDOWS_BYTES(window, units)                                                  \
+  ((window) > MICROAOT_PACKED_CHUNK                                                                 \
+       ? MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(window)) +                \
+             MICROAOT_PACKED_SUMS_BYTES(window, units)                                              \
+       : MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(window))
+#define MICROAOT_PACKED_PIXEL_ROWS_BYTES(depth, units) \
+  ((depth) > MICROAOT_PACKED_CHUNK ? MICROAOT_PACKED_ROWS_BYTES(depth, units) : MICROAOT_PACKED_CHUNK_ROWS3_BYTES(depth))
 
 /* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words;
  * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth, output_depth). */
@@ -64,7 +74,8 @@ microaot_status microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params
  * model's (input_offset is the padding's value, -zero point; the table's bias already holds its products);
  * filter: the packed words of the filter_height * filter_width * input_depth elements of each output channel;
  * scratch: MICROAOT_PACKED_WINDOWS_BYTES(window, output_depth), the overlap flavor's output row after it. A 1x1 filter without
- * padding runs as microaot_conv_2d_s8_packed does, with its params (input_offset unread), scratch and output row
+ * padding runs as microaot_conv_2d_s8_packed does, with its params (input_offset unread) and output row, scratch
+ * MICROAOT_PACKED_PIXEL_ROWS_BYTES
  * (the compiler sends such layers here when the model links this kernel for its k x k layers). */
 microaot_status microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                const int32_t* filter, const int32_t* requant, int8_t* output,
@@ -109,8 +120,8 @@ microaot_status microaot_conv_2d_s8_packed_palette_overlap(const microaot_conv_2
 /* A k x k CONV_2D (any window, stride, dilation and padding; filter_depth = input_depth) over palettised weights
  * with the k x k packed kernel's params and table (input_offset the padding's value; the _w16 form's table): a
  * block of MICROAOT_PACKED_KXK_PALETTE_UNITS(window, units) output channels decoded into the scratch as the _w16
- * kernel's weights, then every pair of output pixels' windows gathered and widened (as the k x k packed kernel's)
- * against the block through the _w16 row loops (two pixels against two channels). Takes windows
+ * kernel's weights, then output pixels' windows gathered and widened three at a time (as the k x k packed kernel's)
+ * against the block through the _w16 row loops (three pixels against two channels). Takes windows
  * MICROAOT_PACKED_KXK_PALETTE_FITS (one chunk), else returns MICROAOT_STATUS_VALUE_OUT_OF_RANGE; scratch:
  * MICROAOT_PACKED_KXK_PALETTE_BYTES(window, units). */
 #define MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW MICROAOT_PACKED_CHUNK
@@ -130,11 +141,11 @@ static inline int32_t microaot_packed_kxk_palette_units(int32_t window, int32_t 
   blocks = (units + most - 1) / most;
   return ((units + blocks - 1) / blocks + 3) / 4 * 4;
 }
-/* The block, the two widened windows and the gathered one (MICROAOT_PACKED_CHUNK_WINDOWS_BYTES), then the block's
- * outputs of two pixels. */
+/* The block, the three widened windows and the gathered one (MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES), then the
+ * block's outputs of two pixels. */
 #define MICROAOT_PACKED_KXK_PALETTE_BYTES(window, units)                                                   \
   ((MICROAOT_PACKED_KXK_PALETTE_UNIT_BYTES(window) + 2) * microaot_packed_kxk_palette_units(window, units) + \
-   MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(window))
+   MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(window))
 microaot_status microaot_conv_2d_s8_packed_kxk_palette(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                        const uint8_t* indices, const int8_t* table,
                                                        const int32_t* requant, int8_t* output, void* scratch);

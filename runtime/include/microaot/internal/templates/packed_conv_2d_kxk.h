@@ -1,16 +1,18 @@
 /* The int8 k x k CONV_2D over packed weights (microaot/kernels/packed.h): a matrix product over the pixels'
- * windows. Output pixels two at a time, each one's window gathered whole (microaot/internal/conv_window.h, padding taps
- * as the input zero point, which the folded bias makes exact) and widened in one call; then multiplied by every
- * output channel pair as the 1x1 kernel's input pixels are. (Widening rows straight from the image saved a copy
- * but cost KWS and VWW instructions and 380 bytes.) A 1x1 filter without padding (the compiler sends 1x1 layers
- * here when the model links this kernel: compiler/kernels/share_kernels.cpp) reads its pixels in place, with the
- * 1x1 kernel's params and scratch (no gathered window). The including file defines MICROAOT_PACKED_WIDE_WEIGHTS
+ * windows. Output pixels three at a time (the last two or four of a row in pairs), each one's window gathered
+ * whole (microaot/internal/conv_window.h, padding taps as the input zero point, which the folded bias makes exact)
+ * and widened in one call; then multiplied by every output channel pair (microaot_packed_rows3: each weight word
+ * loaded once for three pixels). Windows past one chunk go two pixels at a time. (Widening rows straight from the
+ * image saved a copy but cost KWS and VWW instructions and 380 bytes.) A 1x1 filter without padding (the compiler
+ * sends 1x1 layers here when the model links this kernel: compiler/kernels/share_kernels.cpp) reads its pixels in
+ * place, with the 1x1 kernel's params (no gathered window) and a scratch of three rows. The including file defines MICROAOT_PACKED_WIDE_WEIGHTS
  * (0: int8 weight words, 1: int16, microaot/internal/packed_dot.h) and the two function names MICROAOT_FN and
  * MICROAOT_FN_OVERLAP. */
 #include <stddef.h>
 #include <string.h>
 
 #include "microaot/internal/templates/packed_kxk_windows.h"
+#include "microaot/internal/templates/packed_rows3.h"
 
 /* A 1x1 filter without padding: each window is one input pixel (input_offset unread: no padding taps). */
 static int is_pixel_window(const conv_params* p) {
@@ -20,7 +22,7 @@ static int is_pixel_window(const conv_params* p) {
 static window_scratch split_scratch(const conv_params* p, void* scratch) {
   window_scratch s;
   s.rows = (uint32_t*)scratch;
-  s.gathered = (int8_t*)scratch + MICROAOT_PACKED_CHUNK_ROWS_BYTES(microaot_conv_window_size(p));
+  s.gathered = (int8_t*)scratch + MICROAOT_PACKED_CHUNK_ROWS3_BYTES(microaot_conv_window_size(p));
   s.gathered_bytes = 4 * microaot_packed_groups(microaot_conv_window_size(p));
   return s;
 }
@@ -67,19 +69,24 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, in
   const int8_t* pixel =
       pixels ? image + (size_t)(oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth
                          : NULL;
-  int32_t ox;
-  for (ox = 0; ox < p->output_width; ox += 2, dst += 2 * pixel_bytes) {
-    const int pair = ox + 1 < p->output_width;
-    if (pixel != NULL) {
-      microaot_packed_widen(pixel, p->input_depth, s->rows, pair ? 4 : 2);
-      if (pair) microaot_packed_widen(pixel + pixel_step, p->input_depth, s->rows + 2, 4);
-      pixel += 2 * pixel_step;
-    } else {
-      widen_window(p, image, oy, ox, s, s->rows, pair ? 4 : 2);
-      if (pair) widen_window(p, image, oy, ox + 1, s, s->rows + 2, 4);
+  int32_t ox, count, r;
+  for (ox = 0; ox < p->output_width; ox += count, dst += (size_t)count * pixel_bytes) {
+    /* three at a time; four left go as two pairs rather than a triple and a row alone */
+    count = p->output_width - ox < 3 ? p->output_width - ox : p->output_width - ox == 4 ? 2 : 3;
+    for (r = 0; r < count; ++r) {
+      if (pixel != NULL) {
+        microaot_packed_widen(pixel + (size_t)r * pixel_step, p->input_depth, s->rows + 2 * r, 2 * count);
+      } else {
+        widen_window(p, image, oy, ox + r, s, s->rows + 2 * r, 2 * count);
+      }
     }
-    MICROAOT_PACKED_FORM(microaot_packed_rows)(s->rows, filter, groups, p->output_depth, stage, requant, dst,
-                                               pair ? dst + pixel_bytes : NULL);
+    if (pixel != NULL) pixel += (size_t)count * pixel_step;
+    if (count == 3) {
+      microaot_packed_rows3(s->rows, filter, groups, p->output_depth, stage, requant, dst, pixel_bytes);
+    } else {
+      MICROAOT_PACKED_FORM(microaot_packed_rows)(s->rows, filter, groups, p->output_depth, stage, requant, dst,
+                                                 count == 2 ? dst + pixel_bytes : NULL);
+    }
   }
 }
 
@@ -97,9 +104,9 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   const window_scratch s = split_scratch(p, scratch);
   const int32_t window = microaot_conv_window_size(p);
   const int pixels = is_pixel_window(p);
-  /* The plain flavor's scratch: a pixel window's is the 1x1 kernel's (the widened rows alone). */
-  const size_t plain_bytes = pixels ? (size_t)MICROAOT_PACKED_CHUNK_ROWS_BYTES(p->input_depth)
-                                    : (size_t)MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(window);
+  /* The plain flavor's scratch: a pixel window's the widened rows alone (MICROAOT_PACKED_PIXEL_ROWS_BYTES). */
+  const size_t plain_bytes = pixels ? (size_t)MICROAOT_PACKED_CHUNK_ROWS3_BYTES(p->input_depth)
+                                    : (size_t)MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(window);
   int8_t* const row_scratch = overlap ? (int8_t*)scratch + plain_bytes : NULL;
   int32_t row;
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
@@ -150,7 +157,7 @@ static microaot_status convolve_chunked(const conv_params* p, const int8_t* inpu
   const size_t row_bytes = (size_t)p->output_width * pixel_bytes;
   const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, NULL);
   int32_t* const sums = (int32_t*)(void*)((int8_t*)scratch + (pixels ? 4 : 5) * chunk); /* chunk: a multiple of 4 */
-  int8_t* const row_scratch = overlap ? (int8_t*)scratch + (pixels ? MICROAOT_PACKED_ROWS_BYTES(window, p->output_depth)
+  int8_t* const row_scratch = overlap ? (int8_t*)scratch + (pixels ? MICROAOT_PACKED_PIXEL_ROWS_BYTES(window, p->output_depth)
                                                                     : MICROAOT_PACKED_WINDOWS_BYTES(window, p->output_depth))
                                       : NULL;
   window_part_source parts;
