@@ -239,6 +239,61 @@ TEST(SoftmaxS8, MatchesReferenceAndFloatOnRandomRows) {
   }
 }
 
+// The kernels' arithmetic before the sum pass kept its exps: each element's exp computed in both passes by the
+// general path (no shortcut at diff 0), outputs below diff_min set to the minimum.
+std::vector<int32_t> exp_per_pass_row(const microaot_softmax_params_s8& p, const int8_t* in, int out_bits) {
+  const int32_t max = *std::max_element(in, in + p.depth);
+  const auto exp = [&](int32_t diff) {
+    return diff < p.diff_min ? 0 : microaot_softmax_exp_of_diff(diff, p.input_multiplier, p.input_left_shift);
+  };
+  int32_t sum = 0;
+  for (int c = 0; c < p.depth; ++c) sum += microaot_rounding_divide_by_pot(exp(in[c] - max), 12);
+  int bits_over_unit = 0;
+  const int32_t reciprocal = microaot_reciprocal(sum, 12, &bits_over_unit);
+  const int exponent = std::clamp(bits_over_unit + 31 - out_bits, 0, 31);
+  const int32_t lo = -(1 << (out_bits - 1)), hi = (1 << (out_bits - 1)) - 1;
+  std::vector<int32_t> out;
+  for (int c = 0; c < p.depth; ++c) {
+    const int32_t scaled = microaot_sat_rounding_doubling_high_mul(reciprocal, exp(in[c] - max));
+    const int32_t value = microaot_rounding_divide_by_pot(scaled, exponent);
+    out.push_back(in[c] - max < p.diff_min ? lo : std::clamp(value + lo, lo, hi));
+  }
+  return out;
+}
+
+// Rows of 1..80 elements (across the kernels' kept exps) in three rows per call, with the params TFLM's
+// Prepare makes from a random beta and input scale, inputs spread wide enough to cross diff_min.
+TEST(SoftmaxS8, KeptExpsMatchTheExpPerPassOnRowsOfEveryLength) {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> log_scale(std::log(1e-3f), std::log(0.5f)), log_beta(std::log(0.25f), 0.0f);
+  for (int32_t depth = 1; depth <= 80; ++depth) {
+    const microaot_softmax_params_s8 p = make_params(3, depth, std::exp(log_beta(rng)), std::exp(log_scale(rng)));
+    std::vector<int32_t> table;
+    for (int32_t k = 0; k < 256; ++k) table.push_back(microaot_softmax_s8_exp(&p, -k));
+    const microaot_softmax_table_params_s8 tp = {p.outer_size, p.depth, p.input_multiplier, p.input_left_shift,
+                                                 p.diff_min, table.data()};
+    std::uniform_int_distribution<int> value(-128, 127), spread(0, 255);
+    const int width = spread(rng);
+    std::vector<int8_t> in(3 * depth);
+    for (int8_t& v : in) v = static_cast<int8_t>(std::clamp(value(rng), -128, -128 + width));
+    std::vector<int8_t> out8(in.size()), out_table(in.size());
+    std::vector<int16_t> out16(in.size());
+    microaot_softmax_s8(&p, in.data(), out8.data());
+    microaot_softmax_s8_table(&tp, in.data(), out_table.data());
+    microaot_softmax_s8_s16(&p, in.data(), out16.data());
+    for (int32_t row = 0; row < 3; ++row) {
+      const std::vector<int32_t> want8 = exp_per_pass_row(p, &in[row * depth], 8);
+      const std::vector<int32_t> want16 = exp_per_pass_row(p, &in[row * depth], 16);
+      for (int32_t c = 0; c < depth; ++c) {
+        const int32_t i = row * depth + c;
+        ASSERT_EQ(out8[i], want8[c]) << "depth " << depth << " row " << row << " c " << c;
+        ASSERT_EQ(out_table[i], want8[c]) << "depth " << depth << " row " << row << " c " << c;
+        ASSERT_EQ(out16[i], want16[c]) << "depth " << depth << " row " << row << " c " << c;
+      }
+    }
+  }
+}
+
 TEST(SoftmaxS8S16, EqualPairIsHalf) {
   const microaot_softmax_params_s8 p = make_params(1, 2, 1.0f, 0.05f);
   const std::vector<int8_t> in = {7, 7};

@@ -2,9 +2,9 @@
  * The quantized kernels follow TFLite Micro's reference arithmetic bit for bit. int8 input: a fixed-point
  * exp of (x - row max) scaled by an input multiplier that folds in beta, summed in Q12.19, then multiplied
  * by the fixed-point reciprocal of the sum. Each row is read whole before any of it is stored, then element i
- * is read again just before it is stored, in order (later passes read only the output), so the output may
- * overlap the input when (output - input) in bytes is at most element_wise_max_shift
- * (compiler/ops/in_place_bounds.h). */
+ * is read again (or not: the int8 kernels keep the first exps) just before it is stored, in order (later
+ * passes read only the output), so the output may overlap the input when (output - input) in bytes is at most
+ * element_wise_max_shift (compiler/ops/in_place_bounds.h). */
 #ifndef MICROAOT_KERNELS_SOFTMAX_H
 #define MICROAOT_KERNELS_SOFTMAX_H
 
@@ -39,6 +39,7 @@ MICROAOT_DEFINE_PARAMS(softmax_table_params_s8)
 /* exp(beta * input_scale * diff) in Q0.31 for a difference to the row maximum of at least diff_min, else 0. */
 static inline int32_t microaot_softmax_s8_exp(const microaot_softmax_params_s8* params, int32_t diff) {
   if (diff < params->diff_min) return 0;
+  if (diff == 0) return INT32_MAX; /* exp(0), without the ~150 instructions of the general path */
   return microaot_softmax_exp_of_diff(diff, params->input_multiplier, (int)params->input_left_shift);
 }
 
