@@ -11,7 +11,9 @@ namespace {
 // The code estimate, from the M4 bench's libraries (docs/benchmarks.md: 2 to 16 KB of code for 1 to 31
 // steps): generous, so that an image the estimate fits links.
 constexpr int64_t kCodeBaseBytes = 4096;       // the executor's API, NAME.c's frame, platform.c
-constexpr int64_t kCodePerKernelBytes = 3072;  // each distinct kernel, with the sources it includes
+// Each distinct kernel, with the sources it includes: the packed k x k kernel with its three-row path and row
+// sources is about 5 KB at -O2, the pools and depthwise ones 3 KB.
+constexpr int64_t kCodePerKernelBytes = 3584;
 constexpr int64_t kCodePerCallBytes = 64;      // each step's call and its params
 // Fused bands (MobileNetV2-224 on the M4: 725 calls and moves in 18 KB of step function, 103 params structs
 // of 88 bytes): generous too.
@@ -55,14 +57,39 @@ bool has_int16_weights(const KernelCall& call) {
          call.stem.compare(call.stem.size() - kInt16Suffix.size(), kInt16Suffix.size(), kInt16Suffix) == 0;
 }
 
-std::set<size_t> choose_widened(const std::vector<WidenCandidate>& candidates, int64_t room) {
+namespace {
+// The candidates by instructions saved per byte, most first (then by step).
+std::vector<WidenCandidate> by_worth(const std::vector<WidenCandidate>& candidates) {
   std::vector<WidenCandidate> order = candidates;
   std::stable_sort(order.begin(), order.end(), [](const WidenCandidate& a, const WidenCandidate& b) {
     // a saves more per byte than b: a.instructions / a.bytes > b.instructions / b.bytes, without division
     return static_cast<__int128>(a.instructions) * b.bytes > static_cast<__int128>(b.instructions) * a.bytes;
   });
+  return order;
+}
+
+// The kept-int8 steps of `all` widened back, most worth first, while their bytes and the kernels they add (their
+// stem in `widest`, the calls with every layer widened) fit in `room`; `calls` the current ones.
+std::set<size_t> widened_back(const std::vector<WidenCandidate>& all, const std::vector<KernelCall>& widest,
+                              const std::vector<KernelCall>& calls, std::set<size_t> int8_steps, int64_t room) {
+  std::set<std::string> stems;
+  for (const KernelCall& call : calls) stems.insert(call.stem);
+  for (const WidenCandidate& c : by_worth(all)) {
+    if (int8_steps.count(c.step) == 0) continue;
+    const std::string& stem = widest[c.step].stem;
+    const int64_t extra = c.bytes + (stems.count(stem) != 0 ? 0 : kCodePerKernelBytes);
+    if (extra > room) continue;
+    room -= extra;
+    stems.insert(stem);
+    int8_steps.erase(c.step);
+  }
+  return int8_steps;
+}
+}  // namespace
+
+std::set<size_t> choose_widened(const std::vector<WidenCandidate>& candidates, int64_t room) {
   std::set<size_t> chosen;
-  for (const WidenCandidate& c : order) {
+  for (const WidenCandidate& c : by_worth(candidates)) {
     if (c.bytes > room) continue;
     room -= c.bytes;
     chosen.insert(c.step);
@@ -110,6 +137,7 @@ FlashFit fit_flash_budget(const Graph& graph, const std::vector<int64_t>& macs, 
   fit.budget = budget;
   fit.per_layer = widening && budget > 0;
   const std::vector<WidenCandidate> all = candidates_of(calls, macs);
+  const std::vector<KernelCall> widest = calls;
   std::set<size_t> int8_steps;
   const auto code = [&]() { return estimated_code_bytes(calls) + band_code_bytes; };
   const auto estimate = [&]() { return estimated_weights_bytes(graph, calls) + code(); };
@@ -139,6 +167,20 @@ FlashFit fit_flash_budget(const Graph& graph, const std::vector<int64_t>& macs, 
       int8_steps.insert(worst->step);
     }
     calls = choose(int8_steps);
+  }
+  // The rounds above can overshoot (each mix links both forms' kernels): widen back what still fits, if the whole
+  // estimate then agrees.
+  if (!int8_steps.empty()) {
+    const std::set<size_t> back = widened_back(all, widest, calls, int8_steps, budget - estimate());
+    if (back != int8_steps) {
+      std::vector<KernelCall> before = calls;
+      calls = choose(back);
+      if (estimate() <= budget) {
+        int8_steps = back;
+      } else {
+        calls.swap(before);
+      }
+    }
   }
   for (const WidenCandidate& c : all) (int8_steps.count(c.step) ? fit.kept_int8 : fit.widened).push_back(c);
   fit.weights_bytes = estimated_weights_bytes(graph, calls);

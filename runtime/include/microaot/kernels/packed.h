@@ -73,10 +73,10 @@ microaot_status microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params
  * output pixel's window, gathered in filter order with padding taps as the input zero point: params as the
  * model's (input_offset is the padding's value, -zero point; the table's bias already holds its products);
  * filter: the packed words of the filter_height * filter_width * input_depth elements of each output channel;
- * scratch: MICROAOT_PACKED_WINDOWS_BYTES(window, output_depth), the overlap flavor's output row after it. A 1x1 filter without
- * padding runs as microaot_conv_2d_s8_packed does, with its params (input_offset unread) and output row, scratch
- * MICROAOT_PACKED_PIXEL_ROWS_BYTES
- * (the compiler sends such layers here when the model links this kernel for its k x k layers). */
+ * scratch: MICROAOT_PACKED_WINDOWS_BYTES(window, output_depth), the overlap flavor's output row after it. A 1x1
+ * filter without padding runs as microaot_conv_2d_s8_packed does, with its params (input_offset unread) and output
+ * row, in MICROAOT_PACKED_PIXEL_ROWS_BYTES(input_depth, output_depth) of scratch (the compiler sends such layers
+ * here when the model links this kernel for its k x k layers). */
 microaot_status microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                const int32_t* filter, const int32_t* requant, int8_t* output,
                                                void* scratch);
