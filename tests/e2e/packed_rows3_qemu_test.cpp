@@ -18,6 +18,7 @@
 #include "bench_random.h"
 #include "e2e_util.h"
 #include "frontend/tflite_test_builder.h"
+#include "matmul_layer_op.h"
 
 using nlohmann::json;
 
@@ -28,8 +29,6 @@ using tflite_test::bytes_of;
 using tflite_test::ModelSpec;
 using tflite_test::TensorSpec;
 using AF = tflite::ActivationFunctionType;
-
-constexpr int kConv2d = 3, kFullyConnected = 9;  // builtin codes
 
 // A CONV_2D (h x w x c input, oc channels, k x k filter, stride, SAME or VALID) or, with fc, a FULLY_CONNECTED
 // (batches h, depth c, oc units; w, k and stride unused).
@@ -76,22 +75,7 @@ ModelSpec conv_model(const std::vector<Layer>& layers, uint32_t seed, bool refus
     m.tensors.push_back(weights);
     m.tensors.push_back(tflite_test::constant("b" + id, tflite::TensorType::INT32, {l.oc}, b_scales, bytes_of(b)));
     m.tensors.push_back(tflite_test::activation("y" + id, out_shape, 0.08f, l.output_zero_point));
-    tflite_test::OpSpec o = tflite_test::op(l.fc ? kFullyConnected : kConv2d, l.fc ? 7 : 4,
-                                            {base, base + 1, base + 2}, {base + 3});
-    if (l.fc) {
-      o.options_type = tflite::BuiltinOptions::FullyConnectedOptions;
-      o.options = [l](flatbuffers::FlatBufferBuilder& fbb) {
-        return tflite::CreateFullyConnectedOptions(fbb, l.act).Union();
-      };
-    } else {
-      o.options_type = tflite::BuiltinOptions::Conv2DOptions;
-      o.options = [l](flatbuffers::FlatBufferBuilder& fbb) {
-        return tflite::CreateConv2DOptions(fbb, l.same ? tflite::Padding::SAME : tflite::Padding::VALID, l.stride,
-                                           l.stride, l.act)
-            .Union();
-      };
-    }
-    m.ops.push_back(o);
+    m.ops.push_back(matmul_layer_op(l.fc, base, l.same, l.stride, l.act));
     m.inputs.push_back(base);
     m.outputs.push_back(base + 3);
   }
