@@ -85,8 +85,8 @@ TEST(CompressedWeightsM4, ClusteredKwsRunsBitExactWithItsUncompressedSelf) {
 // palette kernel, at most 1.15x the packed kernel's instructions on the same layer, and each of its four 3x3
 // depthwise layers the DSP depthwise palette kernel, at most 1.15x the DSP depthwise kernel's; in place (the overlap
 // flavors, as the int8 kernels run) the pointwise ones decode twice (two chunks of 13 rows): at most 1.3x (1.256x
-// measured against the int8 layers' three pixels at a time; 1.19x when those ran two). Balanced's default leaves the pointwise layers their int8 weights: in place their decode per chunk does
-// not pay.
+// measured against the int8 layers' three pixels at a time; 1.19x when those ran two). Balanced's default leaves
+// the pointwise layers their int8 weights: in place their decode per chunk does not pay.
 TEST(CompressedWeightsM4, PointwisePalettesCostAtMostFifteenPercentPerLayer) {
   MICROAOT_REQUIRE_QEMU();
   if (!shared_available()) GTEST_SKIP() << "../shared is missing";

@@ -56,7 +56,10 @@ ModelSpec conv_model(const std::vector<Layer>& layers, uint32_t seed, bool refus
     const int window = l.fc ? l.c : l.k * l.k * l.c;
     const float in_scale = 0.05f;
     std::vector<float> w_scales, b_scales;
-    for (int u = 0; u < l.oc; ++u) w_scales.push_back(weight_scale(rng)), b_scales.push_back(in_scale * w_scales.back());
+    for (int u = 0; u < l.oc; ++u) {
+      w_scales.push_back(weight_scale(rng));
+      b_scales.push_back(in_scale * w_scales.back());
+    }
     std::vector<int8_t> w(static_cast<size_t>(l.oc * window));
     std::vector<int32_t> b(static_cast<size_t>(l.oc));
     for (int8_t& v : w) v = static_cast<int8_t>(weight(rng));

@@ -57,8 +57,9 @@ extern "C" {
        ? MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(window)) +                \
              MICROAOT_PACKED_SUMS_BYTES(window, units)                                              \
        : MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(window))
-#define MICROAOT_PACKED_PIXEL_ROWS_BYTES(depth, units) \
-  ((depth) > MICROAOT_PACKED_CHUNK ? MICROAOT_PACKED_ROWS_BYTES(depth, units) : MICROAOT_PACKED_CHUNK_ROWS3_BYTES(depth))
+#define MICROAOT_PACKED_PIXEL_ROWS_BYTES(depth, units)                                                  \
+  ((depth) > MICROAOT_PACKED_CHUNK ? MICROAOT_PACKED_ROWS_BYTES(depth, units)                           \
+                                   : MICROAOT_PACKED_CHUNK_ROWS3_BYTES(depth))
 
 /* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words;
  * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth, output_depth). */

@@ -5,9 +5,9 @@
  * loaded once for three pixels). Windows past one chunk go two pixels at a time. (Widening rows straight from the
  * image saved a copy but cost KWS and VWW instructions and 380 bytes.) A 1x1 filter without padding (the compiler
  * sends 1x1 layers here when the model links this kernel: compiler/kernels/share_kernels.cpp) reads its pixels in
- * place, with the 1x1 kernel's params (no gathered window) and a scratch of three rows. The including file defines MICROAOT_PACKED_WIDE_WEIGHTS
- * (0: int8 weight words, 1: int16, microaot/internal/packed_dot.h) and the two function names MICROAOT_FN and
- * MICROAOT_FN_OVERLAP. */
+ * place, with the 1x1 kernel's params (no gathered window) and a scratch of three rows. The including file
+ * defines MICROAOT_PACKED_WIDE_WEIGHTS (0: int8 weight words, 1: int16, microaot/internal/packed_dot.h) and the two
+ * function names MICROAOT_FN and MICROAOT_FN_OVERLAP. */
 #include <stddef.h>
 #include <string.h>
 
@@ -157,9 +157,10 @@ static microaot_status convolve_chunked(const conv_params* p, const int8_t* inpu
   const size_t row_bytes = (size_t)p->output_width * pixel_bytes;
   const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, NULL);
   int32_t* const sums = (int32_t*)(void*)((int8_t*)scratch + (pixels ? 4 : 5) * chunk); /* chunk: a multiple of 4 */
-  int8_t* const row_scratch = overlap ? (int8_t*)scratch + (pixels ? MICROAOT_PACKED_PIXEL_ROWS_BYTES(window, p->output_depth)
-                                                                    : MICROAOT_PACKED_WINDOWS_BYTES(window, p->output_depth))
-                                      : NULL;
+  int8_t* const row_scratch =
+      overlap ? (int8_t*)scratch + (pixels ? MICROAOT_PACKED_PIXEL_ROWS_BYTES(window, p->output_depth)
+                                           : MICROAOT_PACKED_WINDOWS_BYTES(window, p->output_depth))
+              : NULL;
   window_part_source parts;
   int32_t row, ox;
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;

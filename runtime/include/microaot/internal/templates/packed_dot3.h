@@ -1,4 +1,4 @@
-/* microaot_packed_pairs3 in assembly (included by templates/packed_rows.h where MICROAOT_PACKED_ASM): three
+/* microaot_packed_pairs3 in assembly (included by templates/packed_rows3.h where MICROAOT_PACKED_ASM): three
  * interleaved rows against each unit pair, per group 17 instructions for 24 MACs over int16 weights (the 2x2
  * block's 12 for 16), 18 in the raw form (13 for 16), 20 over int8 words (15 for 16), then the pair's six output
  * steps and stores. A naked function: the six sums (r2-r7), four weight words (r8-r11) and a row's two words (r12,
@@ -57,7 +57,8 @@
 /* Per pair: the sums from the step's biases; four groups a pass, a count that is not a multiple of four entering
  * at the group that leaves one (labels 2, 3, 4 for 3, 2, 1 left over), read from bits 3 and 4 (int16 weights: 4
  * and 5) of the pair's weight bytes; the output steps; the stores. */
-__attribute__((naked, noinline)) static void microaot_packed_pairs3(microaot_packed3_job* job __attribute__((unused))) {
+__attribute__((naked, noinline)) static void microaot_packed_pairs3(
+    microaot_packed3_job* job __attribute__((unused))) {
   __asm__("push {r4-r11, lr}\n\t"
           "sub sp, sp, #12\n\t" /* 48 bytes with the pushed registers: sp stays 8-aligned */
           "str r0, [sp, #4]\n\t"

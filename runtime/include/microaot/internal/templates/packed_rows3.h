@@ -37,8 +37,9 @@ static void microaot_packed_pairs3(microaot_packed3_job* job) {
       for (r = 0; r < 6; ++r) acc[r] = microaot_packed_mac(acc[r], job->rows + 6 * g + 2 * (r / 2), pair, r % 2);
     }
     for (r = 0; r < 6; ++r) {
-      job->out[(size_t)(r / 2) * job->row_bytes + (size_t)(r % 2)] = microaot_packed_saturated(microaot_packed_requantized(
-          acc[r], job->step[2 + r % 2], job->step[4 + r % 2], job->step[6 + r % 2]));
+      const int32_t value =
+          microaot_packed_requantized(acc[r], job->step[2 + r % 2], job->step[4 + r % 2], job->step[6 + r % 2]);
+      job->out[(size_t)(r / 2) * job->row_bytes + (size_t)(r % 2)] = microaot_packed_saturated(value);
     }
   }
 }
