@@ -637,6 +637,9 @@ constexpr WideShape kWideFullyConnected[] = {
     {1, 1, 700, 1, 1, 1, 1, false, 41},
 };
 
+// Recurrent layers' inputs a step beyond one chunk: the LSTM's and SVDF's rows are reduced in one pass.
+constexpr int32_t kWideRecurrentInputs[] = {700, 1301};
+
 // The weights and bias of the model's one op as shape `w` makes them, at their full size (the fuzzer's constants
 // now and then take another type or shape, stop at 4,096 bytes or take a wrong length), for calibrate_weighted to
 // fill.
@@ -659,8 +662,10 @@ void wide_constants(ModelSpec& m, const WideShape& w, bool fully_connected) {
 }  // namespace
 
 int wide_shape_count(const tflite_test::ListedOp& focus) {
+  const bool recurrent = focus.kind == OpKind::UnidirectionalSequenceLstm || focus.kind == OpKind::Svdf;
   return focus.kind == OpKind::FullyConnected ? static_cast<int>(std::size(kWideFullyConnected))
          : focus.kind == OpKind::Conv2D       ? static_cast<int>(std::size(kWideConvolutions))
+         : recurrent                          ? static_cast<int>(std::size(kWideRecurrentInputs))
                                               : 0;
 }
 
@@ -668,6 +673,11 @@ std::vector<uint8_t> wide_model_from_recipe(const tflite_test::ListedOp& focus, 
                                             size_t size) {
   const int count = wide_shape_count(focus);
   if (count == 0) return {};
+  if (std::vector<uint8_t> recurrent =
+          recurrent_model_from_recipe(focus, data, size, kWideRecurrentInputs[shape % std::size(kWideRecurrentInputs)]);
+      !recurrent.empty()) {
+    return recurrent;
+  }
   const WideShape& w = focus.kind == OpKind::FullyConnected ? kWideFullyConnected[shape % count]
                                                             : kWideConvolutions[shape % count];
   Recipe r(data, size);

@@ -42,8 +42,8 @@ int wide_shape_count(const tflite_test::ListedOp& focus);
 
 // The focused model of a recurrent operator (UNIDIRECTIONAL_SEQUENCE_LSTM, SVDF: int8, its state in variable
 // tensors, sizes and constants from the bytes; recurrent_recipe.cpp), which focused_model_from_recipe returns for
-// them; empty for another operator.
+// them, and wide_model_from_recipe with `wide_input` inputs a step (0: drawn); empty for another operator.
 std::vector<uint8_t> recurrent_model_from_recipe(const tflite_test::ListedOp& focus, const uint8_t* data,
-                                                 size_t size);
+                                                 size_t size, int32_t wide_input = 0);
 
 }  // namespace microaot::fuzz

@@ -127,6 +127,29 @@ TEST(FocusedRecipes, RecurrentModelsReachThePackedKernels) {
   EXPECT_EQ(stems_reached("SVDF", 40), (std::set<std::string>{"svdf_ring_s8_s8_packed", "svdf_ring_s8_s16_packed"}));
 }
 
+// The recurrent layers' wide shapes: inputs a step beyond one chunk, on the packed kernels, which reduce each row
+// in one pass (their weights packed whole, not chunk by chunk).
+TEST(WideRecipes, RecurrentShapesTakeThePackedKernelsBeyondOneChunk) {
+  CompileOptions options;
+  options.target = parse_target("cortex-m4");
+  std::mt19937 rng(12);
+  for (const char* op : {"UNIDIRECTIONAL_SEQUENCE_LSTM", "SVDF"}) {
+    const tflite_test::ListedOp* focus = listed_op_named(op);
+    ASSERT_NE(focus, nullptr);
+    ASSERT_GE(wide_shape_count(*focus), 2);
+    for (int shape = 0; shape < wide_shape_count(*focus); ++shape) {
+      std::vector<uint8_t> recipe(65536);
+      for (uint8_t& b : recipe) b = static_cast<uint8_t>(rng());
+      const CompiledModel model =
+          compile_model(wide_model_from_recipe(*focus, shape, recipe.data(), recipe.size()), options);
+      ASSERT_EQ(model.calls.size(), 1u);
+      EXPECT_NE(model.calls[0].stem.find("_packed"), std::string::npos) << op << " shape " << shape;
+      const Tensor& w = model.graph.tensor(model.graph.ops[0].inputs[1]);
+      EXPECT_GT(w.shape[1], MICROAOT_PACKED_CHUNK) << op << " shape " << shape;
+    }
+  }
+}
+
 TEST(FocusedRecipes, AnUnknownOperatorHasNoLine) { EXPECT_EQ(listed_op_named("NOT_AN_OPERATOR"), nullptr); }
 
 }  // namespace

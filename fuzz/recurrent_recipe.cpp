@@ -48,8 +48,10 @@ int32_t add_variable(ModelSpec& m, TensorType type, std::vector<int32_t> shape, 
   return id;
 }
 
-std::vector<uint8_t> lstm_model(Recipe& b, const ListedOp& listed) {
-  const int32_t batches = b.in(1, 3), steps = b.in(1, 6), input = b.in(1, 40), state = b.in(1, 24);
+// `wide_input`: the input size (0: drawn from 1 to 40).
+std::vector<uint8_t> lstm_model(Recipe& b, const ListedOp& listed, int32_t wide_input) {
+  const int32_t batches = b.in(1, 3), steps = b.in(1, 6), input = wide_input > 0 ? wide_input : b.in(1, 40);
+  const int32_t state = b.in(1, 24);
   const bool time_major = b.byte() % 2 == 1;
   ModelSpec m;
   const float input_scale = 0.02f * static_cast<float>(b.in(1, 8));
@@ -84,9 +86,10 @@ std::vector<uint8_t> lstm_model(Recipe& b, const ListedOp& listed) {
   return build_model(m);
 }
 
-std::vector<uint8_t> svdf_model(Recipe& b, const ListedOp& listed) {
+std::vector<uint8_t> svdf_model(Recipe& b, const ListedOp& listed, int32_t wide_input) {
   // a third of the layers past the DSP kernels' chunks of 16 units, half the memories whole words of int8
-  const int32_t batches = b.in(1, 2), input = b.in(1, 40), units = b.byte() % 3 == 0 ? b.in(17, 20) : b.in(1, 12);
+  const int32_t batches = b.in(1, 2), input = wide_input > 0 ? wide_input : b.in(1, 40);
+  const int32_t units = b.byte() % 3 == 0 ? b.in(17, 20) : b.in(1, 12);
   const int32_t rank = b.in(1, 3), memory = b.byte() % 2 == 0 ? 4 * b.in(1, 3) : b.in(1, 12), filters = units * rank;
   const bool wide = b.byte() % 2 == 0;
   const TensorType state_type = wide ? TensorType::INT16 : TensorType::INT8;
@@ -112,10 +115,11 @@ std::vector<uint8_t> svdf_model(Recipe& b, const ListedOp& listed) {
 
 }  // namespace
 
-std::vector<uint8_t> recurrent_model_from_recipe(const ListedOp& focus, const uint8_t* data, size_t size) {
+std::vector<uint8_t> recurrent_model_from_recipe(const ListedOp& focus, const uint8_t* data, size_t size,
+                                                 int32_t wide_input) {
   Recipe b(data, size);
-  if (focus.kind == OpKind::UnidirectionalSequenceLstm) return lstm_model(b, focus);
-  if (focus.kind == OpKind::Svdf) return svdf_model(b, focus);
+  if (focus.kind == OpKind::UnidirectionalSequenceLstm) return lstm_model(b, focus, wide_input);
+  if (focus.kind == OpKind::Svdf) return svdf_model(b, focus, wide_input);
   return {};
 }
 

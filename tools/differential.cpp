@@ -208,7 +208,7 @@ int differential(const Options& o) {
   const tflite_test::ListedOp* focus = o.focus.empty() ? nullptr : fuzz::listed_op_named(o.focus);
   if (!o.focus.empty() && focus == nullptr) throw CompileError("--focus: no operator " + o.focus);
   if (o.wide && (focus == nullptr || fuzz::wide_shape_count(*focus) == 0)) {
-    throw CompileError("--wide: wide shapes exist for --focus CONV_2D and FULLY_CONNECTED");
+    throw CompileError("--wide: wide shapes exist for --focus CONV_2D, FULLY_CONNECTED, UNIDIRECTIONAL_SEQUENCE_LSTM and SVDF");
   }
   const int cases = o.wide && o.cases == 0 ? fuzz::wide_shape_count(*focus) : o.cases;
   int found = 0;
@@ -243,7 +243,7 @@ int main(int argc, char** argv) {
   app.add_option("--focus", o.focus, "one operator per model (a TFLite builtin name, e.g. DEPTHWISE_CONV_2D)");
   app.add_option("--cluster-weights", o.cluster,
                  "K: both runs' weights clustered to K values per channel and kept as palettes (the palette kernels)");
-  app.add_flag("--wide", o.wide, "with --focus CONV_2D or FULLY_CONNECTED: case k takes wide layer shape k of a list");
+  app.add_flag("--wide", o.wide, "with --focus CONV_2D, FULLY_CONNECTED, UNIDIRECTIONAL_SEQUENCE_LSTM or SVDF: case k takes wide layer shape k of a list");
   app.add_flag("--int16", o.int16,
                "with --focus CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED: the layer in 16x8 (int16 activations); ADD, "
                "SUB or MUL: in int16");

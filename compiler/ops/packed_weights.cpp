@@ -109,6 +109,13 @@ std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32
   return words;
 }
 
+std::vector<int32_t> pack_whole_rows(const std::vector<int8_t>& weights, int32_t units, int32_t depth,
+                                     PackedWeights form) {
+  std::vector<int32_t> words;
+  pack_chunk(weights, units, depth, 0, depth, form, words);
+  return words;
+}
+
 std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const std::vector<int8_t>& weights,
                                        int32_t units, int32_t depth, int32_t input_offset) {
   std::vector<int32_t> folded(static_cast<size_t>(units));

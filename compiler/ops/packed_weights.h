@@ -36,6 +36,11 @@ PackedWeights packed_weights_form(const Target& target);
 std::vector<int32_t> pack_weight_words(const std::vector<int8_t>& weights, int32_t units, int32_t depth,
                                        PackedWeights form);
 
+// The same words with every row whole, one chunk of `depth` elements however long (the recurrent kernels reduce a
+// row in one pass, their scratch sized for it); the same as pack_weight_words up to MICROAOT_PACKED_CHUNK.
+std::vector<int32_t> pack_whole_rows(const std::vector<int8_t>& weights, int32_t units, int32_t depth,
+                                     PackedWeights form);
+
 // bias[u] + input_offset * sum of row u's weights, wrapped to int32 as the kernel's sums wrap; bias empty:
 // none (0).
 std::vector<int32_t> fold_input_offset(const std::vector<int32_t>& bias, const std::vector<int8_t>& weights,

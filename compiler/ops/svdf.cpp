@@ -301,7 +301,7 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   const std::vector<int32_t> constants = packed_constants(graph, op, call, s, padded);
   call.derived.push_back(int32_constant(
       features.name + "_packed",
-      pack_weight_words(padded, MICROAOT_SVDF_PACKED_FILTERS(s.filters), s.input_size, PackedWeights::kInt8)));
+      pack_whole_rows(padded, MICROAOT_SVDF_PACKED_FILTERS(s.filters), s.input_size, PackedWeights::kInt8)));
   call.derived.push_back(doubled_time_weights(graph, op, s));
   call.derived.push_back(int32_constant(features.name + "_svdf_constants", constants));
   const int first = static_cast<int>(call.derived.size()) - 3;

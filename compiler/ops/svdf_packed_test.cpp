@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/params_struct.h"
+#include "microaot/kernels/packed.h"
 #include "microaot/kernels/svdf.h"
 #include "ops/lowering_test_util.h"
 #include "ops/reduce_test_util.h"
@@ -73,8 +74,10 @@ struct Run {
 template <typename State, typename Portable, typename Packed>
 void expect_packed_matches_portable(DType type, int time_range, Portable portable, Packed packed) {
   std::mt19937 rng(type == DType::kInt8 ? 11 : 12);
-  for (int trial = 0; trial < 60; ++trial) {
-    const Sizes s{1 + static_cast<int32_t>(rng() % 2), 1 + static_cast<int32_t>(rng() % 23),
+  for (int trial = 0; trial < 63; ++trial) {
+    // the last trials' input rows are longer than one chunk of the packed layout (MICROAOT_PACKED_CHUNK)
+    const int32_t input = trial < 60 ? 1 : MICROAOT_PACKED_CHUNK - 40 + 300 * (trial - 60);
+    const Sizes s{1 + static_cast<int32_t>(rng() % 2), input + static_cast<int32_t>(rng() % 23),
                   1 + static_cast<int32_t>(rng() % 9), 1 + static_cast<int32_t>(rng() % 3),
                   1 + static_cast<int32_t>(rng() % 9), rng() % 4 != 0};
     Graph g = random_svdf(rng, s, type, time_range);

@@ -376,7 +376,7 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   for (int side = 0; side < 2; ++side) {
     Tensor& stacked = call.derived[static_cast<size_t>(side)];
     const std::vector<int8_t> w = constant_values<int8_t>(stacked);
-    stacked = int32_constant(stacked.name + "_packed", pack_weight_words(w, units, stacked.shape[1], form));
+    stacked = int32_constant(stacked.name + "_packed", pack_whole_rows(w, units, stacked.shape[1], form));
   }
   call.stem = std::string("unidirectional_sequence_lstm_s8_packed") + (form == PackedWeights::kInt16 ? "_w16" : "");
   const int64_t rows = lstm_options(op).time_major ? s.batches : 1;

@@ -228,8 +228,9 @@ INSTANTIATE_TEST_SUITE_P(Dsp, DspImplementations, ::testing::ValuesIn(dsp_cases(
 
 // No cliff: layers well outside the shared models' shapes (the harness's --wide list, fuzz::wide_model_from_recipe:
 // windows of 693 to 2,400 elements, 1x1 and k x k, odd depths and channel counts, strides and dilations of 2;
-// FULLY_CONNECTED depths of 700 to 4,000, odd units and rows) take the packed kernels, their reductions in chunks,
-// bit-exact with the portable kernel: one case per shape, each counted only when the model calls the packed stem.
+// FULLY_CONNECTED depths of 700 to 4,000, odd units and rows; LSTM and SVDF inputs of 700 and 1,301 a step) take the
+// packed kernels, their reductions in chunks (the recurrent kernels' rows in one pass), bit-exact with the portable
+// kernel: one case per shape, each counted only when the model calls the packed stem.
 // On the Cortex-M4 (--optimize speed: the _w16 forms; the chunked reduction is the same C over either form's
 // loops, which the host tests of compiler/ops/packed_weights_test.cpp run in both forms).
 struct WideFamily {
@@ -255,7 +256,9 @@ INSTANTIATE_TEST_SUITE_P(
     Wide, WideLayers,
     ::testing::Values(
         WideFamily{"CONV_2D", "cortex-m4", "speed", {"conv_2d_s8_packed_w16", "conv_2d_s8_packed_kxk_w16"}},
-        WideFamily{"FULLY_CONNECTED", "cortex-m4", "speed", {"fully_connected_s8_packed_w16"}}),
+        WideFamily{"FULLY_CONNECTED", "cortex-m4", "speed", {"fully_connected_s8_packed_w16"}},
+        WideFamily{"UNIDIRECTIONAL_SEQUENCE_LSTM", "cortex-m4", "speed", {"unidirectional_sequence_lstm_s8_packed_w16"}},
+        WideFamily{"SVDF", "cortex-m4", "speed", {"svdf_ring_s8_s8_packed", "svdf_ring_s8_s16_packed"}}),
     [](const ::testing::TestParamInfo<WideFamily>& info) {
       std::string name = std::string(info.param.focus) + "_" + info.param.target;
       for (char& c : name) c = c == '-' ? '_' : c;
