@@ -1,4 +1,4 @@
-// The packed int8 LSTM kernels (microaot/kernels/lstm.h) over the weights the compiler packs, in both forms,
+// The packed int8 LSTM kernels (microaot/kernels/lstm.h) over the weights the compiler packs, in every form,
 // against the portable kernel over the stacked int8 weights: random layers (odd sizes, both layouts, several
 // batches and steps, with and without cell clipping, gate scales giving left and right shifts, sums that
 // saturate), outputs and both states byte for byte; and the guard's refusal. On the host the kernels run
@@ -96,31 +96,77 @@ Result run_portable(const Layer& l) {
   return r;
 }
 
-Result run_packed(const Layer& l, PackedWeights form, microaot_status* status) {
+// The biases the kernel of `form` takes: the raw form's for its own (each side's, ops/packed_weights.h), empty
+// where that form is not exact for the layer.
+std::vector<int32_t> biases_for(const Layer& l, PackedWeights form) {
+  if (form != PackedWeights::kInt8Raw) return l.bias;
+  const int32_t units = 4 * l.state;
+  std::vector<int32_t> raw;
+  for (int side = 0; side < 2; ++side) {
+    const std::vector<int32_t> part = raw_form_biases(
+        std::vector<int32_t>(l.bias.begin() + side * units, l.bias.begin() + (side + 1) * units),
+        side == 0 ? l.input_weights : l.recurrent_weights, units, side == 0 ? l.input : l.state);
+    if (part.empty()) return {};
+    raw.insert(raw.end(), part.begin(), part.end());
+  }
+  return raw;
+}
+
+Result run_packed(const Layer& l, PackedWeights form, const std::vector<int32_t>& bias, microaot_status* status) {
   Result r{std::vector<int8_t>(l.x.size() / l.input * l.state), l.hidden, l.cell};
   const int32_t units = 4 * l.state, rows = l.time_major ? l.batches : 1;
   const std::vector<int32_t> in = pack_whole_rows(l.input_weights, units, l.input, form);
   const std::vector<int32_t> rec = pack_whole_rows(l.recurrent_weights, units, l.state, form);
   std::vector<int32_t> scratch(MICROAOT_LSTM_PACKED_SCRATCH_BYTES(rows, l.input, l.state) / 4 + 1);
-  const auto kernel = form == PackedWeights::kInt16 ? microaot_unidirectional_sequence_lstm_s8_packed_w16
-                                                    : microaot_unidirectional_sequence_lstm_s8_packed;
-  *status = kernel(&l.params, l.x.data(), in.data(), rec.data(), l.bias.data(), r.hidden.data(), r.cell.data(),
+  const auto kernel = form == PackedWeights::kInt16    ? microaot_unidirectional_sequence_lstm_s8_packed_w16
+                      : form == PackedWeights::kInt8Raw ? microaot_unidirectional_sequence_lstm_s8_packed_raw
+                                                        : microaot_unidirectional_sequence_lstm_s8_packed;
+  *status = kernel(&l.params, l.x.data(), in.data(), rec.data(), bias.data(), r.hidden.data(), r.cell.data(),
                    r.output.data(), scratch.data());
   return r;
 }
 
-TEST(LstmPacked, BothFormsMatchThePortableKernel) {
+TEST(LstmPacked, EveryFormMatchesThePortableKernel) {
   std::mt19937 rng(31);
+  int raw_layers = 0;
   for (int trial = 0; trial < 156; ++trial) {
     // the last trials' input rows are longer than one chunk of the packed layout (MICROAOT_PACKED_CHUNK)
     const Layer l = random_layer(rng, trial < 150 ? 1 : MICROAOT_PACKED_CHUNK - 20 + 300 * (trial - 150));
     const Result expected = run_portable(l);
+    for (PackedWeights form : {PackedWeights::kInt8, PackedWeights::kInt16, PackedWeights::kInt8Raw}) {
+      const std::vector<int32_t> bias = biases_for(l, form);
+      if (bias.empty()) continue;  // the raw form not exact for the layer: the compiler keeps the int8 words
+      raw_layers += form == PackedWeights::kInt8Raw;
+      microaot_status status = MICROAOT_STATUS_OK;
+      const Result got = run_packed(l, form, bias, &status);
+      const std::string what = "trial " + std::to_string(trial) + " form " + std::to_string(static_cast<int>(form)) +
+                               " batches " + std::to_string(l.batches) + " steps " + std::to_string(l.steps) +
+                               " input " + std::to_string(l.input) + " state " + std::to_string(l.state) +
+                               (l.time_major ? " time-major" : "");
+      ASSERT_EQ(status, MICROAOT_STATUS_OK) << what;
+      ASSERT_EQ(got.output, expected.output) << what;
+      ASSERT_EQ(got.hidden, expected.hidden) << what;
+      ASSERT_EQ(got.cell, expected.cell) << what;
+    }
+  }
+  EXPECT_GE(raw_layers, 60);  // the others have a weight -128 after a negative one, which TFLite never writes
+}
+
+// Gates with right shifts around the narrow step's limit (14), multipliers on both sides of 2^30 and sums near the
+// int32 ends, whose high parts saturate: every form against the portable kernel (the raw form is not exact for such sums: not taken).
+TEST(LstmPacked, GateRightShiftsAroundTheNarrowStepsLimit) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 40; ++trial) {
+    Layer l = random_layer(rng);
+    // odd trials: multipliers below 2^30, as only a blob has them (the general step)
+    const int32_t multiplier = (trial % 2 == 0 ? 1 << 30 : 1 << 28) + trial * 4099;
+    for (int k = 0; k < 8; ++k) l.multipliers[k] = multiplier, l.multipliers[8 + k] = -11 - (k + trial) % 5;
+    l.bias = random_values<int32_t>(rng, l.bias.size(), INT32_MIN + (1 << 21), INT32_MAX - (1 << 21));
+    const Result expected = run_portable(l);
     for (PackedWeights form : {PackedWeights::kInt8, PackedWeights::kInt16}) {
       microaot_status status = MICROAOT_STATUS_OK;
-      const Result got = run_packed(l, form, &status);
-      const std::string what = "trial " + std::to_string(trial) + " batches " + std::to_string(l.batches) +
-                               " steps " + std::to_string(l.steps) + " input " + std::to_string(l.input) +
-                               " state " + std::to_string(l.state) + (l.time_major ? " time-major" : "");
+      const Result got = run_packed(l, form, l.bias, &status);
+      const std::string what = "trial " + std::to_string(trial) + " form " + std::to_string(static_cast<int>(form));
       ASSERT_EQ(status, MICROAOT_STATUS_OK) << what;
       ASSERT_EQ(got.output, expected.output) << what;
       ASSERT_EQ(got.hidden, expected.hidden) << what;
@@ -139,7 +185,7 @@ TEST(LstmPacked, RefusesParamsOutsideItsFitRule) {
     if (broken == 1) l.params.cell_tanh_multiplier = 1 << 15;
     if (broken == 2) l.params.hidden_shift = -32;
     microaot_status status = MICROAOT_STATUS_OK;
-    const Result got = run_packed(l, PackedWeights::kInt8, &status);
+    const Result got = run_packed(l, PackedWeights::kInt8, l.bias, &status);
     EXPECT_EQ(status, MICROAOT_STATUS_VALUE_OUT_OF_RANGE) << broken;
     EXPECT_EQ(got.hidden, l.hidden) << broken;
     EXPECT_EQ(got.cell, l.cell) << broken;

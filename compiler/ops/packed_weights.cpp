@@ -212,23 +212,46 @@ std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias
   return words;
 }
 
+namespace {
+
+// Unit u's bias in the raw form into *raw (times 256, plus 256 * 127 * its weights at odd positions of their group,
+// wrapped to int32); false where the form is not exact: a sum that may reach 2^23 (unless any_sum: the unit's
+// output does not depend on it), a weight -128 at an odd position after a negative one.
+bool raw_form_bias(int64_t bias, bool any_sum, const std::vector<int8_t>& weights, int32_t units, int32_t depth,
+                   int32_t u, int32_t* raw) {
+  constexpr int64_t kRawSumLimit = int64_t{1} << 23;
+  if (!any_sum && std::llabs(bias) + products_bound(weights, units, depth, u) >= kRawSumLimit) return false;
+  // Odd positions in their group are the odd k: chunks (MICROAOT_PACKED_CHUNK_LENGTH) are multiples of 4.
+  int64_t odd = 0;
+  for (int32_t k = 1; k < depth; k += 2) {
+    const int32_t w = weight_at(weights, units, depth, u, k);
+    if (w == -128 && weight_at(weights, units, depth, u, k - 1) < 0) return false;
+    odd += w;
+  }
+  *raw = static_cast<int32_t>(static_cast<uint32_t>(bias) * 256u + static_cast<uint32_t>(odd * 256 * 127));
+  return true;
+}
+
+}  // namespace
+
 std::vector<int32_t> raw_form_stage(const std::vector<int32_t>& stage, const std::vector<int8_t>& weights,
                                     int32_t units, int32_t depth) {
-  constexpr int64_t kRawSumLimit = int64_t{1} << 23;
   if (stage.empty()) return {};
-  // Odd positions in their group are the odd k: chunks (MICROAOT_PACKED_CHUNK_LENGTH) are multiples of 4.
   std::vector<int32_t> raw = stage;
   for (int32_t u = 0; u < units; ++u) {
     int32_t* const words = &raw[static_cast<size_t>(u / 2) * kPackedStepWords + static_cast<size_t>(u % 2)];
-    const int64_t bias = words[0];
-    if (words[2] != 0 && std::llabs(bias) + products_bound(weights, units, depth, u) >= kRawSumLimit) return {};
-    int64_t odd = 0;
-    for (int32_t k = 1; k < depth; k += 2) {
-      const int32_t w = weight_at(weights, units, depth, u, k);
-      if (w == -128 && weight_at(weights, units, depth, u, k - 1) < 0) return {};
-      odd += w;
+    if (!raw_form_bias(words[0], words[2] == 0, weights, units, depth, u, &words[0])) return {};
+  }
+  return raw;
+}
+
+std::vector<int32_t> raw_form_biases(const std::vector<int32_t>& bias, const std::vector<int8_t>& weights,
+                                     int32_t units, int32_t depth) {
+  std::vector<int32_t> raw(bias.size());
+  for (int32_t u = 0; u < units; ++u) {
+    if (!raw_form_bias(bias[static_cast<size_t>(u)], false, weights, units, depth, u, &raw[static_cast<size_t>(u)])) {
+      return {};
     }
-    words[0] = static_cast<int32_t>(static_cast<uint32_t>(bias) * 256u + static_cast<uint32_t>(odd * 256 * 127));
   }
   return raw;
 }

@@ -67,6 +67,10 @@ struct PackedRequant {
 constexpr int32_t kPackedRawMinUnits = 8;
 std::vector<int32_t> raw_form_stage(const std::vector<int32_t>& stage, const std::vector<int8_t>& weights,
                                     int32_t units, int32_t depth);
+// The same for a kernel that takes a plain bias per unit (the LSTM's gates): each bias in the raw form, or empty
+// where the form is not exact for a unit (no unit's sum is ignored).
+std::vector<int32_t> raw_form_biases(const std::vector<int32_t>& bias, const std::vector<int8_t>& weights,
+                                     int32_t units, int32_t depth);
 
 std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias, const std::vector<int8_t>& weights,
                                          int32_t units, int32_t depth, const PackedRequant& requant);

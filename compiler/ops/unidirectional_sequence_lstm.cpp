@@ -359,6 +359,22 @@ bool fits_packed_kernel(const KernelCall& call, std::vector<int32_t>& gates, std
   return microaot_fit_lstm_packed(&params) != 0;
 }
 
+// Both sides' biases ([8][state], `units` a side) in the raw form of the int8 words (ops/packed_weights.h), or
+// empty where the form is not exact for a unit of either side.
+std::vector<int32_t> raw_biases(const std::vector<int32_t>& bias, const std::vector<int8_t> (&weights)[2],
+                                int32_t units) {
+  std::vector<int32_t> raw;
+  for (int side = 0; side < 2; ++side) {
+    const auto first = bias.begin() + static_cast<std::ptrdiff_t>(side) * units;
+    const auto depth = static_cast<int32_t>(weights[side].size() / static_cast<size_t>(units));
+    const std::vector<int32_t> part =
+        raw_form_biases(std::vector<int32_t>(first, first + units), weights[side], units, depth);
+    if (part.empty()) return {};
+    raw.insert(raw.end(), part.begin(), part.end());
+  }
+  return raw;
+}
+
 // The int8 family's chooser (compile/choose_variants.h): on a DSP target the packed kernel, over each side's
 // stacked weights re-laid for SMLAD in the target's form (the biases as lowered); a layer outside its fit rule
 // keeps the portable kernel.
@@ -370,19 +386,30 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
     call.specialisation = "portable: a requantization outside the packed kernel's range (microaot/fit/lstm.h)";
     return;
   }
-  const PackedWeights form = packed_weights_form(target);
   const LstmSizes s = lstm_sizes(graph, op);
   const int32_t units = kGates * s.state_size;
+  std::vector<int8_t> weights[2];
+  for (int side = 0; side < 2; ++side) weights[side] = constant_values<int8_t>(call.derived[static_cast<size_t>(side)]);
+  PackedWeights form = packed_weights_form(target);
+  if (form == PackedWeights::kInt8 && units >= kPackedRawMinUnits) {
+    const std::vector<int32_t> raw = raw_biases(constant_values<int32_t>(call.derived[2]), weights, units);
+    if (!raw.empty()) {
+      form = PackedWeights::kInt8Raw;
+      call.derived[2] = int32_constant(call.derived[2].name + "_raw", raw);
+    }
+  }
   for (int side = 0; side < 2; ++side) {
     Tensor& stacked = call.derived[static_cast<size_t>(side)];
-    const std::vector<int8_t> w = constant_values<int8_t>(stacked);
-    stacked = int32_constant(stacked.name + "_packed", pack_whole_rows(w, units, stacked.shape[1], form));
+    stacked = int32_constant(stacked.name + "_packed", pack_whole_rows(weights[side], units, stacked.shape[1], form));
   }
-  call.stem = std::string("unidirectional_sequence_lstm_s8_packed") + (form == PackedWeights::kInt16 ? "_w16" : "");
+  const char* const suffix = form == PackedWeights::kInt16 ? "_w16" : form == PackedWeights::kInt8Raw ? "_raw" : "";
+  call.stem = std::string("unidirectional_sequence_lstm_s8_packed") + suffix;
   const int64_t rows = lstm_options(op).time_major ? s.batches : 1;
   call.scratch_bytes = MICROAOT_LSTM_PACKED_SCRATCH_BYTES(rows, int64_t{s.input_size}, int64_t{s.state_size});
   call.specialisation = std::string("packed: the four gates as one product per side, weights ") +
-                        (form == PackedWeights::kInt16 ? "int16" : "int8") +
+                        (form == PackedWeights::kInt16    ? "int16"
+                         : form == PackedWeights::kInt8Raw ? "int8 (raw form)"
+                                                           : "int8") +
                         " re-laid for SMLAD; the input side two time steps at a time (2 rows x 2 units), the "
                         "recurrent side 1 row x 4 units";
 }

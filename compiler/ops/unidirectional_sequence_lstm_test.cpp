@@ -166,7 +166,8 @@ namespace microaot {
 namespace {
 
 // The chooser: on a DSP target the packed kernel over each side's weights re-laid in the target's form (int16
-// words at speed, int8 at balanced), its scratch; without the extension the portable kernel.
+// words at speed, the raw form of the int8 ones at balanced where it is exact, else int8 words), its scratch;
+// without the extension the portable kernel.
 TEST(LstmHandler, DspTargetsTakeThePackedKernel) {
   Graph g = int8_lstm();
   KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
@@ -179,9 +180,27 @@ TEST(LstmHandler, DspTargetsTakeThePackedKernel) {
   Graph balanced_graph = int8_lstm();
   Target balanced = parse_target("cortex-m4");
   balanced.optimize_balanced = true;
+  const Graph lowered = int8_lstm();
+  const KernelCall stacked = op_handler(lowered.ops[0].kind).lower(lowered, lowered.ops[0]);
   call = lower_in_place_for_test(balanced_graph, balanced);
-  EXPECT_EQ(call.info().function(), "microaot_unidirectional_sequence_lstm_s8_packed");
+  EXPECT_EQ(call.info().function(), "microaot_unidirectional_sequence_lstm_s8_packed_raw");
+  EXPECT_NE(call.specialisation.find("weights int8 (raw form)"), std::string::npos) << call.specialisation;
   EXPECT_EQ(balanced_graph.tensor(call.args[2]).num_elements(), 4 * 1 * 2);
+  // the raw form's biases: 256 times, plus 256 * 127 times the unit's weights at odd positions (1 of depth 3 or 2)
+  const std::vector<int32_t> bias = int32_values(stacked.derived[2]);
+  const std::vector<int32_t> raw = int32_values(balanced_graph.tensor(call.args[3]));
+  ASSERT_EQ(raw.size(), 16u);
+  for (size_t u = 0; u < 16; ++u) {
+    const Tensor& weights = stacked.derived[u / 8];
+    const auto odd = static_cast<int8_t>(weights.data[(u % 8) * static_cast<size_t>(weights.shape[1]) + 1]);
+    EXPECT_EQ(raw[u], 256 * bias[u] + 256 * 127 * odd) << "unit " << u;
+  }
+  // a weight -128 after a negative one (its raw byte would be -129): the int8 words
+  Graph odd_weights = int8_lstm();
+  odd_weights.tensor(odd_weights.ops[0].inputs[1]).data[0] = static_cast<uint8_t>(-1);
+  odd_weights.tensor(odd_weights.ops[0].inputs[1]).data[1] = static_cast<uint8_t>(-128);
+  EXPECT_EQ(lower_in_place_for_test(odd_weights, balanced).info().function(),
+            "microaot_unidirectional_sequence_lstm_s8_packed");
   Graph plain = int8_lstm();
   EXPECT_EQ(lower_in_place_for_test(plain, parse_target("cortex-m4+nodsp")).info().function(),
             "microaot_unidirectional_sequence_lstm_s8");

@@ -42,7 +42,7 @@ TEST(DifferentialHarnessM4, FaithfulPassesAndWrongIsCaught) {
 // The two cpus of the cases, each under its own setting: the M4 with --optimize speed (the packed kernels over
 // int16 weights, their _w16 stems), the M7 with balanced (the same DSP kernels, the packed ones over the raw
 // form of int8 weights, their _raw stems; docs/packed-raw-form.md), so that both weight forms run on the
-// instructions without more cases (the int8 words' loops run in the LSTM and SVDF cases, on the M7 too). Besides
+// instructions without more cases (the int8 words' loops run in the SVDF cases, on the M7 too). Besides
 // its packed twin each setting alone picks the stems of `only_forms` (the depthwise groups' compact words, _w8, at
 // balanced: cases of their own there, never on the other cpu).
 struct Cpu {

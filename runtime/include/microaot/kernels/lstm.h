@@ -76,8 +76,9 @@ void microaot_unidirectional_sequence_lstm_f32(const microaot_lstm_params_f32* p
 
 /* The int8 kernel over packed gate weights, for a target with the DSP extension (compiler/ops/
  * unidirectional_sequence_lstm.cpp picks it): all four gates as one product of 4 * state units, the stacked
- * weights of each side in the packed kernels' layout (microaot/internal/packed_dot.h: int8 words, or int16 ones
- * for the _w16 form), the biases as above. The input side does not depend on the state, so it runs two time
+ * weights of each side in the packed kernels' layout (microaot/internal/packed_dot.h: int8 words, int16 ones
+ * for the _w16 form, the raw form of the int8 words for the _raw one, whose biases are those of the raw form:
+ * compiler/ops/packed_weights.h), the biases as above. The input side does not depend on the state, so it runs two time
  * steps' rows at once (two rows against two units per inner step); the recurrent side one row against four
  * units. Bit-exact with microaot_unidirectional_sequence_lstm_s8 over the stacked int8 weights. A layer outside
  * microaot_fit_lstm_packed (microaot/fit/lstm.h) gets MICROAOT_STATUS_VALUE_OUT_OF_RANGE, nothing written.
@@ -93,6 +94,10 @@ microaot_status microaot_unidirectional_sequence_lstm_s8_packed(const microaot_l
                                                                 int8_t* output_state, int16_t* cell_state,
                                                                 int8_t* output, void* scratch);
 microaot_status microaot_unidirectional_sequence_lstm_s8_packed_w16(
+    const microaot_lstm_params_q* params, const int8_t* input, const int32_t* input_weights,
+    const int32_t* recurrent_weights, const int32_t* bias, int8_t* output_state, int16_t* cell_state, int8_t* output,
+    void* scratch);
+microaot_status microaot_unidirectional_sequence_lstm_s8_packed_raw(
     const microaot_lstm_params_q* params, const int8_t* input, const int32_t* input_weights,
     const int32_t* recurrent_weights, const int32_t* bias, int8_t* output_state, int16_t* cell_state, int8_t* output,
     void* scratch);

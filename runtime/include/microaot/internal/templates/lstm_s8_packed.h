@@ -1,6 +1,6 @@
 /* The int8 UNIDIRECTIONAL_SEQUENCE_LSTM over packed gate weights (microaot/kernels/lstm.h): the including file
- * defines MICROAOT_PACKED_WIDE_WEIGHTS (0: int8 weight words, 1: int16, microaot/internal/packed_dot.h) and
- * MICROAOT_FN. The arithmetic is the portable kernel's (microaot/internal/templates/lstm_q.h), step by step:
+ * defines MICROAOT_PACKED_WIDE_WEIGHTS (1: int16 weight words) or MICROAOT_PACKED_RAW_WEIGHTS (1: the raw form of
+ * the int8 words), neither for int8 words (microaot/internal/packed_dot.h), and MICROAOT_FN. The arithmetic is the portable kernel's (microaot/internal/templates/lstm_q.h), step by step:
  * each side's sums requantized to Q3.12 and clamped, their saturating sum, sigmoid and tanh through the int16
  * table, the cell and hidden products requantized as TFLM's MulElementwise; only the order of the work differs
  * (each side's four gates in one product, the element-wise work of a unit in one pass). */
@@ -36,19 +36,36 @@ typedef struct {
  * registers) stores them. A multiple of four: the loops below take whole pairs and quads (4 * state units). */
 #define LSTM_PACKED_CHUNK 16
 
+/* A unit's sum as the portable kernel's: the raw form's are 256 times it, exactly (|sum| < 2^23, which the compiler
+ * proves: compiler/ops/packed_weights.h). */
+static inline int32_t lstm_sum(int32_t acc) { return MICROAOT_PACKED_RAW_WEIGHTS ? acc >> 8 : acc; }
+
+/* Whether a gate's sums may take the narrow step (microaot_dsp_requant_narrow, two instructions for the high part):
+ * its value is clamped to int16 right after, within +-2^(29 - right) for right shifts up to 14, and its multiplier
+ * is 0 or at least 2^30 (the compiler's; a blob's other multipliers take the general step). */
+static inline int lstm_gate_narrow(const microaot_dsp_requant* q) {
+  return q->right <= 14 && (q->multiplier == 0 || q->multiplier >= (int32_t)1 << 30);
+}
+
 /* Units [u, u + n) of one row, their sums (bias included) in `sums`, as their gates' Q3.12 values, plus add[]
  * (the input side's) saturated when there is one; a run may cross a gate's end (a state size not a multiple of
- * four). */
+ * four). One tight loop per gate and case, the requantization's constants in registers. */
 MICROAOT_PACKED_OUT_OF_LINE void lstm_store(const lstm_side* s, const int32_t* sums, int32_t u, int32_t n,
                                             const int16_t* add, int16_t* out) {
   const int32_t stop = u + n;
   while (u < stop) {
     const int32_t g = u / s->state, gate_end = (g + 1) * s->state, end = gate_end < stop ? gate_end : stop;
     const microaot_dsp_requant q = s->gate[g];
-    if (add != NULL) {
-      for (; u < end; ++u) out[u] = (int16_t)microaot_dsp_ssat16(lstm_gate_requantize(&q, *sums++) + add[u]);
+    if (lstm_gate_narrow(&q) && add != NULL) {
+      for (; u < end; ++u) {
+        out[u] = (int16_t)microaot_dsp_ssat16(microaot_dsp_ssat16(microaot_dsp_requant_narrow(&q, lstm_sum(*sums++))) + add[u]);
+      }
+    } else if (lstm_gate_narrow(&q)) {
+      for (; u < end; ++u) out[u] = (int16_t)microaot_dsp_ssat16(microaot_dsp_requant_narrow(&q, lstm_sum(*sums++)));
+    } else if (add != NULL) {
+      for (; u < end; ++u) out[u] = (int16_t)microaot_dsp_ssat16(lstm_gate_requantize(&q, lstm_sum(*sums++)) + add[u]);
     } else {
-      for (; u < end; ++u) out[u] = (int16_t)lstm_gate_requantize(&q, *sums++);
+      for (; u < end; ++u) out[u] = (int16_t)lstm_gate_requantize(&q, lstm_sum(*sums++));
     }
   }
 }
