@@ -143,10 +143,11 @@ static void lstm_product(const lstm_side* s, const int8_t* x, int32_t count, uin
   }
 }
 
-/* The element-wise work of one step, a unit at a time: the four activations (gates are Q3.12: table units are
- * three times the value), the cell (TFLM's MulElementwise products, their saturating sum, the clip), then the
- * hidden state. */
-static void lstm_update(const microaot_lstm_params_q* p, const int16_t* gates, int32_t rows, int8_t* hidden,
+/* The element-wise work of one step (gates are Q3.12: table units are three times the value), in three passes
+ * over a row's units, each with few enough values live to keep them in registers: the input gate times the
+ * candidate (into the input gate's slots), the cell (TFLM's MulElementwise products, their saturating sum, the clip)
+ * and its tanh (into the forget gate's slots), the hidden state. */
+static void lstm_update(const microaot_lstm_params_q* p, int16_t* gates, int32_t rows, int8_t* hidden,
                         int16_t* cell) {
   const int32_t state = p->state_size;
   const int16_t* table = p->sigmoid_table;
@@ -157,18 +158,26 @@ static void lstm_update(const microaot_lstm_params_q* p, const int16_t* gates, i
   const int32_t lo = p->cell_clip >= 0 ? -p->cell_clip : INT16_MIN, hi = p->cell_clip >= 0 ? p->cell_clip : INT16_MAX;
   int32_t r, j;
   for (r = 0; r < rows; ++r, gates += MICROAOT_LSTM_GATES * state, hidden += state, cell += state) {
+    int16_t* const added = gates;
+    int16_t* const tanh_c = gates + state;
+    const int16_t* const candidate = gates + 2 * state;
+    const int16_t* const output_gate = gates + 3 * state;
     for (j = 0; j < state; ++j) {
       const int32_t i = microaot_logistic_s16_of_units(table, 3 * gates[j]);
-      const int32_t f = microaot_logistic_s16_of_units(table, 3 * gates[state + j]);
-      const int32_t g = microaot_tanh_s16_of_units(table, 3 * gates[2 * state + j]);
-      const int32_t o = microaot_logistic_s16_of_units(table, 3 * gates[3 * state + j]);
+      const int32_t g = microaot_tanh_s16_of_units(table, 3 * candidate[j]);
+      added[j] = (int16_t)microaot_dsp_ssat16(lstm_product_requantize(&input, i, g));
+    }
+    for (j = 0; j < state; ++j) {
+      const int32_t f = microaot_logistic_s16_of_units(table, 3 * tanh_c[j]);
       const int32_t kept = microaot_dsp_ssat16(lstm_product_requantize(&forget, f, cell[j]));
-      const int32_t added = microaot_dsp_ssat16(lstm_product_requantize(&input, i, g));
-      const int32_t c = microaot_clamp_s32(microaot_dsp_ssat16(kept + added), lo, hi);
-      /* |c * multiplier| < 2^30 (the fit rule), so the rescale is exact in 32 bits */
-      const int32_t tanh_c = microaot_tanh_s16_of_units(table, (c * p->cell_tanh_multiplier + round) >> p->cell_tanh_shift);
+      const int32_t c = microaot_clamp_s32(microaot_dsp_ssat16(kept + added[j]), lo, hi);
       cell[j] = (int16_t)c;
-      hidden[j] = (int8_t)microaot_clamp_s32(lstm_product_requantize(&out, tanh_c, o) + p->hidden_zero_point,
+      /* |c * multiplier| < 2^30 (the fit rule), so the rescale is exact in 32 bits */
+      tanh_c[j] = (int16_t)microaot_tanh_s16_of_units(table, (c * p->cell_tanh_multiplier + round) >> p->cell_tanh_shift);
+    }
+    for (j = 0; j < state; ++j) {
+      const int32_t o = microaot_logistic_s16_of_units(table, 3 * output_gate[j]);
+      hidden[j] = (int8_t)microaot_clamp_s32(lstm_product_requantize(&out, tanh_c[j], o) + p->hidden_zero_point,
                                              p->hidden_min, p->hidden_max);
     }
   }
