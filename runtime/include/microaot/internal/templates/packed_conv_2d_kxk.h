@@ -146,8 +146,8 @@ static const int32_t* sums_chunk3(const uint32_t* rows, const int32_t* weights, 
   int32_t r, g;
   if (pairs > 0) {
     microaot_packed3_job job;
-    job.weights = weights, job.sums = sums, job.sums_end = sums + 6 * pairs, job.rows = rows;
-    job.pair_bytes = (int32_t)(4 * pair_words);
+    job.weights = weights, job.out = NULL, job.rows = rows, job.pair_bytes = (int32_t)(4 * pair_words);
+    job.from.sums = sums, job.end.sums_end = sums + 6 * pairs;
     microaot_packed_pairs3(&job);
     weights += (size_t)pairs * pair_words;
   }
