@@ -112,17 +112,19 @@ TEST(PackedWeights, LongRowsAreLaidOutChunkByChunk) {
   }
   EXPECT_EQ(packed_rows_bytes(640, 100), 4 * 640);  // one chunk: no sums
   EXPECT_EQ(packed_rows_bytes(100000, 10), 4 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 2 * 10);
-  EXPECT_LE(packed_windows_bytes(100000, 9), 5 * MICROAOT_PACKED_CHUNK + 4 * 2 * 10);  // two rows past a chunk
-  EXPECT_EQ(packed_windows_bytes(640, 9), 7 * 640);      // three rows and a window
-  EXPECT_EQ(packed_pixel_rows_bytes(640, 100), 6 * 640);  // three rows
-  EXPECT_EQ(packed_pixel_rows_bytes(100000, 10), packed_rows_bytes(100000, 10));
+  // The k x k kernel's: three rows (and a window) of a chunk, then (past one chunk) three rows' sums.
+  EXPECT_EQ(packed_windows_bytes(640, 9), 7 * 640);
+  EXPECT_EQ(packed_windows_bytes(100000, 9), 7 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
+  EXPECT_LE(packed_windows_bytes(100000, 9), 7 * MICROAOT_PACKED_CHUNK + 4 * 3 * 10);
+  EXPECT_EQ(packed_pixel_rows_bytes(640, 100), 6 * 640);
+  EXPECT_EQ(packed_pixel_rows_bytes(100000, 10), 6 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
 }
 
 int draw(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 
-std::vector<int8_t> random_bytes(std::mt19937& rng, int count) {
+std::vector<int8_t> random_bytes(std::mt19937& rng, int count, int lowest = -128) {
   std::vector<int8_t> v(static_cast<size_t>(count));
-  for (int8_t& x : v) x = static_cast<int8_t>(draw(rng, -128, 127));
+  for (int8_t& x : v) x = static_cast<int8_t>(draw(rng, lowest, 127));
   return v;
 }
 
@@ -513,15 +515,17 @@ microaot_conv_2d_params_q random_window_geometry(std::mt19937& rng) {
 
 // Case i of geometry p (random quantization; the input zero point at an end of its range two cases in three)
 // through both k x k kernels against the portable kernel on the model's weights and bias, when the compiler gives
-// the output step's table. Returns whether it gives it (the case is packed).
-bool expect_window_conv_matches(std::mt19937& rng, microaot_conv_2d_params_q p, int i, Counts& counts) {
+// the output step's table. Returns whether it gives it (the case is packed); counts the raw form's runs in *raw
+// (weights from `lowest`: -127 keeps the raw form's bound on -128).
+bool expect_window_conv_matches(std::mt19937& rng, microaot_conv_2d_params_q p, int i, Counts& counts,
+                                int* raw = nullptr, int lowest = -128) {
   const int32_t window = p.filter_height * p.filter_width * p.input_depth;
   Quant q = random_quant(rng, p.output_depth, window);
   const int32_t extreme_offsets[] = {-127, 128};  // zero points 127 and -128
   if (i % 3 != 0) q.input_offset = extreme_offsets[i % 2];
   set_quant(p, q);
   const auto input = random_bytes(rng, p.batches * p.input_height * p.input_width * p.input_depth);
-  const auto filter = random_bytes(rng, p.output_depth * window);
+  const auto filter = random_bytes(rng, p.output_depth * window, lowest);
   const std::vector<int32_t> bias = i % 4 == 0 ? std::vector<int32_t>{} : q.bias;
   const size_t out_size = static_cast<size_t>(p.batches * p.output_height * p.output_width * p.output_depth);
   std::vector<int8_t> expected(out_size), got(out_size), got_overlap(out_size);
@@ -542,6 +546,7 @@ bool expect_window_conv_matches(std::mt19937& rng, microaot_conv_2d_params_q p, 
     const std::vector<int32_t> table =
         f.form == PackedWeights::kInt8Raw ? raw_form_stage(stage, filter, p.output_depth, window) : stage;
     if (table.empty()) continue;  // outside the raw form's bounds: the layer takes the int8 words
+    if (raw != nullptr && f.form == PackedWeights::kInt8Raw) ++*raw;
     EXPECT_EQ(f.window(&used, input.data(), words.data(), table.data(), got.data(), plain.data()),
               MICROAOT_STATUS_OK);
     EXPECT_EQ(f.window_overlap(&used, input.data(), words.data(), table.data(), got_overlap.data(), with_row.data()),
@@ -582,6 +587,36 @@ TEST(PackedKernels, WideWindowsMatchPortable) {
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
   EXPECT_GT(packed, 20);
+}
+
+// Windows past one chunk three pixels at a time (the chunked path's triples through microaot_packed_pairs3's sums
+// mode), as the one-chunk path's split: output widths 1 to 7 (remainders 0, 1, 2 and 4 after the triples), odd and
+// even unit counts, gathered windows (3x3 over 81 channels: 729 elements, two chunks; padded edges) and pixel
+// windows (1x1 over 700 channels, read in place), in every weight form (weights in [-127, 127], sums below 2^23:
+// the raw form's bounds hold).
+TEST(PackedKernels, ChunkedWindowsRunThreePixelsAtATime) {
+  std::mt19937 rng(47);
+  Counts counts;
+  int packed = 0, raw = 0, i = 0;
+  for (int32_t width = 1; width <= 7; ++width) {
+    for (int32_t units : {5, 8}) {
+      for (int32_t k : {3, 1}) {
+        microaot_conv_2d_params_q p{};
+        p.batches = 1;
+        p.input_height = 2, p.input_width = width;
+        p.input_depth = p.filter_depth = k == 3 ? 81 : 700;
+        p.output_depth = units;
+        p.filter_height = p.filter_width = k;
+        p.stride_height = p.stride_width = p.dilation_height = p.dilation_width = 1;
+        p.output_height = 2, p.output_width = width;
+        p.pad_height = p.pad_width = k / 2;  // SAME
+        packed += expect_window_conv_matches(rng, p, i++, counts, &raw, -127);
+      }
+    }
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_EQ(packed, i);
+  EXPECT_GT(raw, i / 2);
 }
 
 // Short windows of a first layer (3x3 stride 2, 1 to 4 channels: rows of 3 to 12 taps, windows of 9 to 36, 27

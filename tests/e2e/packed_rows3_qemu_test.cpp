@@ -3,8 +3,8 @@
 // runs only on the Arm build, the host unit tests run its C form. One model of int8 CONV_2D layers (and
 // FULLY_CONNECTED layers, which the k x k kernel takes as 1x1 convolutions over their batches) whose output rows
 // leave every remainder of three pixels (0, 1, 2), units in pairs and an odd last one, groups of every count
-// modulo four (the loop's four entries), windows past one chunk (the pairs' path), the int8 clamp and narrower
-// ones: bit-exact with the host build at `speed` (int16 weights), at `balanced` (the raw int8 form), and at
+// modulo four (the loop's four entries), windows past one chunk (the chunked path's triples through the pairs'
+// sums mode, gathered and pixel windows), the int8 clamp and narrower ones: bit-exact with the host build at `speed` (int16 weights), at `balanced` (the raw int8 form), and at
 // `balanced` with the raw form refused (int8 words), every layer on the k x k kernel of its form.
 #include <gtest/gtest.h>
 
@@ -85,16 +85,26 @@ ModelSpec conv_model(const std::vector<Layer>& layers, uint32_t seed, bool refus
   return m;
 }
 
-// Output widths 9 (three triples), 7 (a lone last pixel), 5 (a last pair), 2 and 1 (no triple); windows of 27, 36,
-// 72, 99 and 112 elements (7, 9, 18, 25, 28 groups: remainders 3, 1, 2, 1, 0 of four), one of 720 (two chunks);
-// units 4 to 16; 1x1 layers and FULLY_CONNECTED ones of 3 to 5 batches (pixel windows, read in place).
+// Output widths 9 (three triples), 7 (a lone last pixel), 5 (a last pair), 4 (two pairs), 2 and 1 (no triple);
+// windows of 27, 36, 72, 99 and 112 elements (7, 9, 18, 25, 28 groups: remainders 3, 1, 2, 1, 0 of four); windows
+// past one chunk (two chunks of up to 368 elements, 92 groups, and 189 + 188 of 756) at every width's split, odd
+// and even units, gathered (3x3 over 81 and 84 channels, padded) and pixel ones (1x1 over 660 to 704 channels, a
+// FULLY_CONNECTED over 650), kept below 800 elements so that the raw form's sums bound holds; units 4 to 16; 1x1
+// layers and FULLY_CONNECTED ones of 3 to 5 batches (pixel windows, read in place).
 const std::vector<Layer> kLayers = {
     {false, 9, 9, 3, 16, 3, 1, true, AF::NONE, 3},        // 27: 9 triples a row
     {false, 7, 7, 4, 9, 3, 1, true, AF::RELU6, -128},     // 36, a lone pixel a row, odd units, clamped
     {false, 6, 10, 8, 6, 3, 2, true, AF::NONE, -2},       // 72, stride 2: 5 pixels, a last pair
     {false, 5, 7, 11, 11, 3, 1, false, AF::RELU, -20},    // 99 "valid": 5 pixels, odd units
     {false, 4, 4, 7, 4, 4, 1, true, AF::NONE, 0},         // 112, 4x4 filter
-    {false, 3, 5, 80, 4, 3, 1, true, AF::NONE, 4},        // 720: two chunks, the pairs' path
+    {false, 3, 9, 81, 9, 3, 1, true, AF::NONE, 4},        // 729: two chunks, three triples a row, odd units
+    {false, 2, 7, 81, 4, 3, 1, true, AF::NONE, -1},       // 729, a lone pixel a row
+    {false, 3, 5, 84, 11, 3, 1, true, AF::RELU6, -128},   // 756, a last pair, odd units, clamped
+    {false, 2, 4, 81, 8, 3, 1, true, AF::NONE, 2},        // 729, two pairs a row
+    {false, 2, 6, 700, 9, 1, 1, false, AF::NONE, 6},      // 1x1 over 700: two chunks in place, two triples a row
+    {false, 2, 7, 660, 5, 1, 1, false, AF::RELU, -30},    // 1x1 over 660, a lone pixel, odd units
+    {false, 1, 4, 704, 8, 1, 1, false, AF::NONE, 0},      // 1x1 over 704, two pairs
+    {true, 5, 0, 650, 9, 0, 0, false, AF::NONE, 7},       // FULLY_CONNECTED over 650: a triple and a pair
     {false, 5, 8, 24, 6, 1, 1, false, AF::NONE, 1},       // 1x1: 8 pixels a row
     {false, 4, 7, 17, 9, 1, 1, false, AF::RELU6, -128},   // 1x1, odd depth and units, clamped
     {false, 2, 2, 16, 4, 1, 1, false, AF::NONE, 0},       // 1x1, rows of 2: no triple

@@ -38,8 +38,10 @@ void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int3
 /* The chunked reduction of rows longer than MICROAOT_PACKED_CHUNK, driven by the caller, which finds each chunk's
  * rows (in place, or gathered from a window) and widens them into `rows` as microaot_packed_rows reads them: sums
  * start from the table's folded bias, each chunk's products are added (returns the next chunk's weights), and the
- * output step writes `row_count` rows (1 or 2) from out0. `sums`: MICROAOT_PACKED_SUMS_BYTES. Direct calls, no
- * function pointer, so that the stack bound of a model stays known. Out of line: one copy for every packed kernel. */
+ * output step writes `row_count` rows (1 or 2) from out0. `sums`: MICROAOT_PACKED_SUMS_BYTES. The k x k kernel also
+ * starts and finishes three rows (row_count 3, MICROAOT_PACKED_SUMS3_BYTES), whose chunks it adds itself
+ * (templates/packed_conv_2d_kxk.h). Direct calls, no function pointer, so that the stack bound of a model stays
+ * known. Out of line: one copy for every packed kernel. */
 void MICROAOT_PACKED_FORM(microaot_packed_sums_start)(const int32_t* requant, int32_t units, int32_t row_count,
                                                       int32_t* sums);
 const int32_t* MICROAOT_PACKED_FORM(microaot_packed_sums_chunk)(const uint32_t* rows, const int32_t* weights,

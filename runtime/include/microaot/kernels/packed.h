@@ -38,28 +38,26 @@ extern "C" {
 /* The sums between chunks: four words per unit pair (two rows' sums of both units), none for one chunk. */
 #define MICROAOT_PACKED_SUMS_BYTES(n, units) ((n) > MICROAOT_PACKED_CHUNK ? 16 * (((units) + 1) / 2) : 0)
 /* The widened rows of one chunk of n elements (word aligned): two rows of n int8 widened to int16, zero-padded
- * to groups of four elements; the k x k kernel's also hold one chunk of a window gathered before it is widened
- * (int8, whole words). */
+ * to groups of four elements; the packed TRANSPOSE_CONV's also hold a window gathered before it is widened (int8,
+ * whole words). */
 #define MICROAOT_PACKED_CHUNK_ROWS_BYTES(n) (16 * (((n) + 3) / 4))
 #define MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(n) (20 * (((n) + 3) / 4))
 /* The scratch every packed kernel takes: a chunk's rows, then the sums of `units` units between chunks. The
  * compiler plans it in the arena per layer. */
 #define MICROAOT_PACKED_ROWS_BYTES(depth, units) \
   (MICROAOT_PACKED_CHUNK_ROWS_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(depth)) + MICROAOT_PACKED_SUMS_BYTES(depth, units))
-/* The k x k kernel runs output pixels three at a time (microaot_packed_rows3) where a window is one chunk: its
- * chunk then holds three widened rows, and with them a gathered window; longer windows go two at a time. */
+/* The k x k kernel runs output pixels three at a time (microaot_packed_rows3): its chunk holds three widened rows,
+ * and with them a gathered window; past one chunk, the sums of three rows: six words per unit pair. */
 #define MICROAOT_PACKED_CHUNK_ROWS3_BYTES(n) (24 * (((n) + 3) / 4))
 #define MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(n) (28 * (((n) + 3) / 4))
+#define MICROAOT_PACKED_SUMS3_BYTES(n, units) ((n) > MICROAOT_PACKED_CHUNK ? 24 * (((units) + 1) / 2) : 0)
 /* The k x k kernel's: a chunk's rows and gathered window, then the sums; for pixel windows (a 1x1 layer or a
  * FULLY_CONNECTED it takes), a chunk's rows, then the sums. */
-#define MICROAOT_PACKED_WINDOWS_BYTES(window, units)                                                  \
-  ((window) > MICROAOT_PACKED_CHUNK                                                                 \
-       ? MICROAOT_PACKED_CHUNK_WINDOWS_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(window)) +                \
-             MICROAOT_PACKED_SUMS_BYTES(window, units)                                              \
-       : MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(window))
-#define MICROAOT_PACKED_PIXEL_ROWS_BYTES(depth, units)                                                  \
-  ((depth) > MICROAOT_PACKED_CHUNK ? MICROAOT_PACKED_ROWS_BYTES(depth, units)                           \
-                                   : MICROAOT_PACKED_CHUNK_ROWS3_BYTES(depth))
+#define MICROAOT_PACKED_WINDOWS_BYTES(window, units)                              \
+  (MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(window)) + \
+   MICROAOT_PACKED_SUMS3_BYTES(window, units))
+#define MICROAOT_PACKED_PIXEL_ROWS_BYTES(depth, units) \
+  (MICROAOT_PACKED_CHUNK_ROWS3_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(depth)) + MICROAOT_PACKED_SUMS3_BYTES(depth, units))
 
 /* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words;
  * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth, output_depth). */

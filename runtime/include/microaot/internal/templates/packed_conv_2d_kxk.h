@@ -2,10 +2,11 @@
  * windows. Output pixels three at a time (the last two or four of a row in pairs), each one's window gathered
  * whole (microaot/internal/conv_window.h, padding taps as the input zero point, which the folded bias makes exact)
  * and widened in one call; then multiplied by every output channel pair (microaot_packed_rows3: each weight word
- * loaded once for three pixels). Windows past one chunk go two pixels at a time. (Widening rows straight from the
- * image saved a copy but cost KWS and VWW instructions and 380 bytes.) A 1x1 filter without padding (the compiler
- * sends 1x1 layers here when the model links this kernel: compiler/kernels/share_kernels.cpp) reads its pixels in
- * place, with the 1x1 kernel's params (no gathered window) and a scratch of three rows. The including file
+ * loaded once for three pixels). Windows past one chunk go three pixels at a time too, their sums kept between
+ * chunks (convolve_chunked). (Widening rows straight from the image saved a copy but cost KWS and VWW
+ * instructions and 380 bytes.) A 1x1 filter without padding (the compiler sends 1x1 layers here when the model
+ * links this kernel: compiler/kernels/share_kernels.cpp) reads its pixels in place, with the 1x1 kernel's params
+ * (no gathered window) and a scratch of three rows. The including file
  * defines MICROAOT_PACKED_WIDE_WEIGHTS (0: int8 weight words, 1: int16, microaot/internal/packed_dot.h) and the two
  * function names MICROAOT_FN and MICROAOT_FN_OVERLAP. */
 #include <stddef.h>
@@ -27,13 +28,20 @@ static window_scratch split_scratch(const conv_params* p, void* scratch) {
   return s;
 }
 
-/* A window longer than MICROAOT_PACKED_CHUNK, reduced in chunks (microaot_packed_sums_chunk): the two output
- * pixels (oy, ox) and (oy, ox + 1) whose windows' parts it gathers into `gathered`. */
+/* How many output pixels of a row's `left` go next: three at a time; four left go as two pairs rather than a
+ * triple and a row alone. */
+static int32_t pixels_at_a_time(int32_t left) { return left < 3 ? left : left == 4 ? 2 : 3; }
+
+/* Windows longer than MICROAOT_PACKED_CHUNK, reduced in chunks: the output pixels (oy, ox), (oy, ox + 1), ...
+ * whose windows' parts are read in place (pixel windows: `pixel` the first one's input pixel, the next
+ * pixel_step bytes on) or gathered into `gathered` (pixel NULL). */
 typedef struct {
   const conv_params* p;
   const int8_t* image;
   int32_t oy, ox;
   int8_t* gathered;
+  const int8_t* pixel;
+  size_t pixel_step;
 } window_part_source;
 
 /* From a window_part_source: pixel ox + row's window elements [begin, begin + n), tap
@@ -71,8 +79,7 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, in
                          : NULL;
   int32_t ox, count, r;
   for (ox = 0; ox < p->output_width; ox += count, dst += (size_t)count * pixel_bytes) {
-    /* three at a time; four left go as two pairs rather than a triple and a row alone */
-    count = p->output_width - ox < 3 ? p->output_width - ox : p->output_width - ox == 4 ? 2 : 3;
+    count = pixels_at_a_time(p->output_width - ox);
     for (r = 0; r < count; ++r) {
       if (pixel != NULL) {
         microaot_packed_widen(pixel + (size_t)r * pixel_step, p->input_depth, s->rows + 2 * r, 2 * count);
@@ -123,28 +130,64 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   return MICROAOT_STATUS_OK;
 }
 
-/* The two pixels' windows of `parts`, gathered part by part, reduced in chunks. */
-static void reduce_window_in_chunks(const window_part_source* parts, int32_t row_count,
-                                    int32_t window, const int32_t* weights, int32_t units,
-                                    const microaot_dsp_output_stage* o, const int32_t* requant, uint32_t* rows,
-                                    int32_t* sums, int8_t* out0) {
+/* Elements [begin, begin + n) of the window of pixel ox + row of `parts`: in place, or gathered. */
+static const int8_t* window_part(const window_part_source* parts, int32_t row, int32_t begin, int32_t n) {
+  if (parts->pixel != NULL) return parts->pixel + (size_t)row * parts->pixel_step + (size_t)begin;
+  return gather_window_part(parts, row, begin, n);
+}
+
+/* One chunk's products of three interleaved rows added to the sums (microaot_packed_sum_index's three-row
+ * order): the unit pairs through microaot_packed_pairs3's sums mode, an odd last unit in C (as
+ * microaot_packed_sums_chunk's units left). Returns the next chunk's weights. */
+static const int32_t* sums_chunk3(const uint32_t* rows, const int32_t* weights, int32_t groups, int32_t units,
+                                  int32_t* sums) {
+  const size_t pair_words = (size_t)MICROAOT_PACKED_PAIR_WORDS * (size_t)groups;
+  const int32_t pairs = units / 2;
+  int32_t r, g;
+  if (pairs > 0) {
+    microaot_packed3_job job;
+    job.weights = weights, job.out = NULL, job.rows = rows, job.pair_bytes = (int32_t)(4 * pair_words);
+    job.from.sums = sums, job.end.sums_end = sums + 6 * pairs;
+    microaot_packed_pairs3(&job);
+    weights += (size_t)pairs * pair_words;
+  }
+  if (units & 1) {
+    for (r = 0; r < 3; ++r) {
+      int32_t* const sum = sums + 6 * pairs + 2 * r;
+      for (g = 0; g < groups; ++g) {
+        *sum = microaot_packed_mac(*sum, rows + 2 * (3 * g + r), weights + MICROAOT_PACKED_PAIR_WORDS * g, 0);
+      }
+    }
+    weights += pair_words;
+  }
+  return weights;
+}
+
+/* The windows of `row_count` (1 to 3) pixels of `parts`, part by part, reduced in chunks: three rows through
+ * sums_chunk3, fewer through microaot_packed_sums_chunk. */
+static void reduce_window_in_chunks(const window_part_source* parts, int32_t row_count, int32_t window,
+                                    const int32_t* weights, int32_t units, const microaot_dsp_output_stage* o,
+                                    const int32_t* requant, uint32_t* rows, int32_t* sums, int8_t* out0) {
   const int32_t chunk = MICROAOT_PACKED_CHUNK_LENGTH(window);
-  int32_t begin, length, r;
+  int32_t begin, length, groups, r;
   MICROAOT_PACKED_FORM(microaot_packed_sums_start)(requant, units, row_count, sums);
   for (begin = 0; begin < window; begin += length) {
     length = window - begin < chunk ? window - begin : chunk;
+    groups = microaot_packed_groups(length);
     for (r = 0; r < row_count; ++r) { /* one row at a time: a gathered part is overwritten by the next row's */
-      microaot_packed_widen(gather_window_part(parts, r, begin, length), length, rows + 2 * r, 2 * row_count);
+      microaot_packed_widen(window_part(parts, r, begin, length), length, rows + 2 * r, 2 * row_count);
     }
-    weights = MICROAOT_PACKED_FORM(microaot_packed_sums_chunk)(rows, weights, microaot_packed_groups(length), units,
-                                                               row_count, sums);
+    weights = row_count == 3 ? sums_chunk3(rows, weights, groups, units, sums)
+                             : MICROAOT_PACKED_FORM(microaot_packed_sums_chunk)(rows, weights, groups, units,
+                                                                                row_count, sums);
   }
   MICROAOT_PACKED_FORM(microaot_packed_sums_finish)(sums, units, row_count, o, requant, out0);
 }
 
-/* convolve for windows longer than MICROAOT_PACKED_CHUNK: each pixel pair's windows (in place for pixel windows,
- * else gathered part by part) reduced chunk by chunk (microaot_packed_sums_chunk), the sums after the rows and the
- * gathered part in the scratch. Apart from convolve, whose loops keep their registers. */
+/* convolve for windows longer than MICROAOT_PACKED_CHUNK: output pixels three at a time as window_row's, their
+ * windows (in place for pixel windows, else gathered part by part) reduced chunk by chunk; in the scratch a
+ * chunk's three widened rows, the gathered part (not for pixel windows), the sums. Apart from convolve, whose
+ * loops keep their registers. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
@@ -153,37 +196,33 @@ static microaot_status convolve_chunked(const conv_params* p, const int8_t* inpu
   const int32_t window = microaot_conv_window_size(p), chunk = MICROAOT_PACKED_CHUNK_LENGTH(window);
   const int pixels = is_pixel_window(p);
   const size_t image_bytes = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth, pixel_bytes = (size_t)p->output_depth;
-  const size_t row_bytes = (size_t)p->output_width * pixel_bytes;
+  const size_t pixel_bytes = (size_t)p->output_depth, row_bytes = (size_t)p->output_width * pixel_bytes;
   const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, NULL);
-  int32_t* const sums = (int32_t*)(void*)((int8_t*)scratch + (pixels ? 4 : 5) * chunk); /* chunk: a multiple of 4 */
+  int32_t* const sums = (int32_t*)(void*)((int8_t*)scratch + (pixels ? MICROAOT_PACKED_CHUNK_ROWS3_BYTES(chunk)
+                                                                     : MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(chunk)));
   int8_t* const row_scratch =
       overlap ? (int8_t*)scratch + (pixels ? MICROAOT_PACKED_PIXEL_ROWS_BYTES(window, p->output_depth)
                                            : MICROAOT_PACKED_WINDOWS_BYTES(window, p->output_depth))
               : NULL;
   window_part_source parts;
-  int32_t row, ox;
+  int32_t row, ox, count;
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
-  parts.p = p, parts.gathered = (int8_t*)scratch + 4 * chunk;
+  parts.p = p, parts.gathered = (int8_t*)scratch + MICROAOT_PACKED_CHUNK_ROWS3_BYTES(chunk);
+  parts.pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
   for (row = 0; row < p->batches * p->output_height; ++row) {
     int8_t* const out = output + (size_t)row * row_bytes;
     int8_t* dst = row_scratch != NULL ? row_scratch : out;
-    /* Pixel windows: the row's input pixels, read in place. */
-    const int8_t* pixel = NULL;
     parts.image = input + (size_t)(row / p->output_height) * image_bytes, parts.oy = row % p->output_height;
-    if (pixels) pixel = parts.image + (size_t)(parts.oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth;
-    for (ox = 0; ox < p->output_width; ox += 2, dst += 2 * pixel_bytes) {
-      const int32_t row_count = ox + 1 < p->output_width ? 2 : 1;
-      const int8_t* const in_place[2] = {pixel, pixel != NULL && row_count == 2 ? pixel + pixel_step : NULL};
-      if (pixel != NULL) pixel += 2 * pixel_step;
+    /* Pixel windows: the row's input pixels, read in place. */
+    parts.pixel = pixels ? parts.image + (size_t)(parts.oy * p->stride_height) * (size_t)p->input_width *
+                                             (size_t)p->input_depth
+                         : NULL;
+    for (ox = 0; ox < p->output_width; ox += count, dst += (size_t)count * pixel_bytes) {
+      count = pixels_at_a_time(p->output_width - ox);
       parts.ox = ox;
-      if (pixels) {
-        microaot_packed_row_pair_chunked(in_place[0], in_place[1], window, filter, p->output_depth, &stage, requant,
-                                         (uint32_t*)scratch, sums, dst);
-      } else {
-        reduce_window_in_chunks(&parts, row_count, window, filter, p->output_depth, &stage, requant,
-                                (uint32_t*)scratch, sums, dst);
-      }
+      reduce_window_in_chunks(&parts, count, window, filter, p->output_depth, &stage, requant, (uint32_t*)scratch,
+                              sums, dst);
+      if (parts.pixel != NULL) parts.pixel += (size_t)count * parts.pixel_step;
     }
     if (row_scratch != NULL) memcpy(out, row_scratch, row_bytes);
   }

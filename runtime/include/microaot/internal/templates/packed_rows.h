@@ -85,10 +85,11 @@ void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int3
 }
 
 /* The chunked reduction (microaot_packed_sums_start, _chunk, _finish): `sums` holds each row's int32 sum per unit
- * between chunks, as microaot_packed_dot_2x2's accumulators per unit pair for two rows, the units in order for one row. Where unit
- * u's sum of row r lies. */
+ * between chunks, per unit pair each row's two in turn: microaot_packed_dot_2x2's accumulators for two rows, the
+ * k x k kernel's three-row pairs' (templates/packed_rows3.h), the units in order for one row. Where unit u's sum
+ * of row r lies. */
 static inline size_t microaot_packed_sum_index(int32_t u, int32_t r, int32_t row_count) {
-  return row_count == 2 ? (size_t)(4 * (u / 2) + 2 * r + u % 2) : (size_t)u;
+  return (size_t)(2 * row_count * (u / 2) + 2 * r + u % 2);
 }
 
 /* The sums from the table's folded bias. */
@@ -128,7 +129,7 @@ const int32_t* MICROAOT_PACKED_FORM(microaot_packed_sums_chunk)(const uint32_t* 
   return weights + (size_t)((units - u + 1) / 2) * pair_words;
 }
 
-/* The output step of every sum into out0 (and out0 + units for a second row), clamped to o's activation range. */
+/* The output step of every sum into out0 (and out0 + r * units for row r), clamped to o's activation range. */
 void MICROAOT_PACKED_FORM(microaot_packed_sums_finish)(const int32_t* sums, int32_t units, int32_t row_count,
                                         const microaot_dsp_output_stage* o, const int32_t* output_step, int8_t* out0) {
   int32_t u, r;
