@@ -78,16 +78,21 @@ void microaot_unidirectional_sequence_lstm_f32(const microaot_lstm_params_f32* p
  * unidirectional_sequence_lstm.cpp picks it): all four gates as one product of 4 * state units, the stacked
  * weights of each side in the packed kernels' layout (microaot/internal/packed_dot.h: int8 words, int16 ones
  * for the _w16 form, the raw form of the int8 words for the _raw one, whose biases are those of the raw form:
- * compiler/ops/packed_weights.h), the biases as above. The input side does not depend on the state, so it runs two time
- * steps' rows at once (two rows against two units per inner step); the recurrent side one row against four
- * units. Bit-exact with microaot_unidirectional_sequence_lstm_s8 over the stacked int8 weights. A layer outside
- * microaot_fit_lstm_packed (microaot/fit/lstm.h) gets MICROAOT_STATUS_VALUE_OUT_OF_RANGE, nothing written.
+ * compiler/ops/packed_weights.h), the biases as above. The input side does not depend on the state, so it runs
+ * three time steps' rows at once (three rows against two units per inner step); the recurrent side one row
+ * against four units. Bit-exact with microaot_unidirectional_sequence_lstm_s8 over the stacked int8 weights. A
+ * layer outside microaot_fit_lstm_packed (microaot/fit/lstm.h) gets MICROAOT_STATUS_VALUE_OUT_OF_RANGE, nothing
+ * written.
  * Scratch: MICROAOT_LSTM_PACKED_SCRATCH_BYTES(rows, input_size, state_size), word aligned. */
 #define MICROAOT_LSTM_PACKED_GROUPS(depth) (((depth) + 3) / 4)
+/* The input side's steps per product (three rows against each weight word), whose gates wait in the scratch. */
+#define MICROAOT_LSTM_PACKED_STEPS 3
+/* Three widened rows of the longer side, then the steps' input-side gates and one step's gates (int16). */
 #define MICROAOT_LSTM_PACKED_SCRATCH_BYTES(rows, input_size, state_size)                                   \
-  (16 * ((input_size) > (state_size) ? MICROAOT_LSTM_PACKED_GROUPS(input_size)                           \
-                                     : MICROAOT_LSTM_PACKED_GROUPS(state_size)) +                        \
-   6 * (rows) * MICROAOT_LSTM_GATES * (state_size))
+  (8 * MICROAOT_LSTM_PACKED_STEPS *                                                                       \
+       ((input_size) > (state_size) ? MICROAOT_LSTM_PACKED_GROUPS(input_size)                             \
+                                    : MICROAOT_LSTM_PACKED_GROUPS(state_size)) +                          \
+   2 * (MICROAOT_LSTM_PACKED_STEPS + 1) * (rows) * MICROAOT_LSTM_GATES * (state_size))
 microaot_status microaot_unidirectional_sequence_lstm_s8_packed(const microaot_lstm_params_q* params,
                                                                 const int8_t* input, const int32_t* input_weights,
                                                                 const int32_t* recurrent_weights, const int32_t* bias,

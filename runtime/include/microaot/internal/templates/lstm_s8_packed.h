@@ -1,15 +1,17 @@
 /* The int8 UNIDIRECTIONAL_SEQUENCE_LSTM over packed gate weights (microaot/kernels/lstm.h): the including file
  * defines MICROAOT_PACKED_WIDE_WEIGHTS (1: int16 weight words) or MICROAOT_PACKED_RAW_WEIGHTS (1: the raw form of
- * the int8 words), neither for int8 words (microaot/internal/packed_dot.h), and MICROAOT_FN. The arithmetic is the portable kernel's (microaot/internal/templates/lstm_q.h), step by step:
- * each side's sums requantized to Q3.12 and clamped, their saturating sum, sigmoid and tanh through the int16
- * table, the cell and hidden products requantized as TFLM's MulElementwise; only the order of the work differs
- * (each side's four gates in one product, the element-wise work of a unit in one pass). */
+ * the int8 words), neither for int8 words (microaot/internal/packed_dot.h), and MICROAOT_FN. The arithmetic is the
+ * portable kernel's (microaot/internal/templates/lstm_q.h), step by step: each side's sums requantized to Q3.12 and
+ * clamped, their saturating sum, sigmoid and tanh through the int16 table, the cell and hidden products
+ * requantized as TFLM's MulElementwise; only the order of the work differs (each side's four gates in one product,
+ * the input side three steps at a time, the element-wise work of a row in three passes). */
 #include <stddef.h>
 #include <string.h>
 
 #include "microaot/fit/lstm.h"
 #include "microaot/internal/dsp_requant.h"
 #include "microaot/internal/packed_dot.h"
+#include "microaot/internal/templates/packed_pairs3.h"
 #include "microaot/kernels/lstm.h"
 #include "microaot/kernels/sigmoid.h"
 
@@ -87,8 +89,8 @@ MICROAOT_PACKED_OUT_OF_LINE void lstm_store(const lstm_side* s, const int32_t* s
 }
 
 /* Two widened rows (interleaved in `rows`) against every unit, a pair at a time: out0, out1 (add0, add1). */
-static void lstm_two_rows(const lstm_side* s, const uint32_t* rows, const int16_t* add0, const int16_t* add1,
-                          int16_t* out0, int16_t* out1) {
+MICROAOT_PACKED_OUT_OF_LINE void lstm_two_rows(const lstm_side* s, const uint32_t* rows, const int16_t* add0,
+                                               const int16_t* add1, int16_t* out0, int16_t* out1) {
   const int32_t groups = microaot_packed_groups(s->depth), units = MICROAOT_LSTM_GATES * s->state;
   const int32_t* pair = s->weights;
   int32_t sums0[LSTM_PACKED_CHUNK], sums1[LSTM_PACKED_CHUNK];
@@ -106,8 +108,41 @@ static void lstm_two_rows(const lstm_side* s, const uint32_t* rows, const int16_
   }
 }
 
+/* Units per chunk of a three-row product (its sums wait on the stack in microaot_packed_pairs3's order, then each
+ * row's are gathered for lstm_store): a multiple of four, half LSTM_PACKED_CHUNK so that the frame stays as small. */
+#define LSTM_PACKED_CHUNK3 16
+
+/* Three widened rows (interleaved in `rows` as microaot_packed_pairs3 reads them: each weight word loaded once for
+ * the three) against every unit, a chunk's pairs in one call of its sums mode: the rows' gates at out, out + units
+ * and out + 2 * units (the input side's: nothing to add). */
+MICROAOT_PACKED_OUT_OF_LINE void lstm_three_rows(const lstm_side* s, const uint32_t* rows, int16_t* out) {
+  const int32_t groups = microaot_packed_groups(s->depth), units = MICROAOT_LSTM_GATES * s->state;
+  int32_t sums[3 * LSTM_PACKED_CHUNK3], row[LSTM_PACKED_CHUNK3];
+  microaot_packed3_job job;
+  int32_t u, k, r;
+  job.out = NULL, job.rows = rows, job.pair_bytes = 4 * MICROAOT_PACKED_PAIR_WORDS * groups;
+  for (u = 0; u < units; u += LSTM_PACKED_CHUNK3) {
+    const int32_t n = units - u < LSTM_PACKED_CHUNK3 ? units - u : LSTM_PACKED_CHUNK3;
+    const int32_t* const bias = s->bias + u;
+    int32_t* const end = sums + 3 * n;
+    int32_t* p;
+    for (p = sums, k = 0; p != end; p += 6, k += 2) { /* a pair's two biases for each row */
+      p[0] = p[2] = p[4] = bias[k];
+      p[1] = p[3] = p[5] = bias[k + 1];
+    }
+    job.weights = s->weights + (size_t)(u / 2) * MICROAOT_PACKED_PAIR_WORDS * (size_t)groups;
+    job.from.sums = sums, job.end.sums_end = end;
+    microaot_packed_pairs3(&job);
+    for (r = 0; r < 3; ++r) {
+      for (p = sums + 2 * r, k = 0; k < n; p += 6, k += 2) row[k] = p[0], row[k + 1] = p[1];
+      lstm_store(s, row, u, n, NULL, out + (size_t)r * (size_t)units);
+    }
+  }
+}
+
 /* One widened row against every unit, four at a time (4 * state units: whole quads). */
-static void lstm_one_row(const lstm_side* s, const uint32_t* row, const int16_t* add, int16_t* out) {
+MICROAOT_PACKED_OUT_OF_LINE void lstm_one_row(const lstm_side* s, const uint32_t* row, const int16_t* add,
+                                              int16_t* out) {
   const int32_t groups = microaot_packed_groups(s->depth), units = MICROAOT_LSTM_GATES * s->state;
   const int32_t* pair = s->weights;
   int32_t sums[LSTM_PACKED_CHUNK];
@@ -123,21 +158,23 @@ static void lstm_one_row(const lstm_side* s, const uint32_t* row, const int16_t*
 }
 
 /* `count` rows of s->depth int8 from x, each against every unit: out row r = the gates' values (plus add row r
- * when add is not NULL). Rows two at a time, widened into `rows` once per pair. */
+ * when add is not NULL). Rows three at a time where there is no add (the input side's steps), else two; widened
+ * into `rows` once. */
 static void lstm_product(const lstm_side* s, const int8_t* x, int32_t count, uint32_t* rows, const int16_t* add,
                          int16_t* out) {
   const size_t units = (size_t)MICROAOT_LSTM_GATES * (size_t)s->state, depth = (size_t)s->depth;
-  int32_t r;
-  for (r = 0; r < count; r += 2) {
+  int32_t r, taken, k;
+  for (r = 0; r < count; r += taken) {
     const int8_t* x0 = x + (size_t)r * depth;
     const int16_t* add0 = add != NULL ? add + (size_t)r * units : NULL;
     int16_t* out0 = out + (size_t)r * units;
-    if (r + 1 < count) {
-      microaot_packed_widen(x0, s->depth, rows, 4);
-      microaot_packed_widen(x0 + depth, s->depth, rows + 2, 4);
+    taken = count - r >= 3 && add == NULL ? 3 : count - r >= 2 ? 2 : 1;
+    for (k = 0; k < taken; ++k) microaot_packed_widen(x0 + (size_t)k * depth, s->depth, rows + 2 * k, 2 * taken);
+    if (taken == 3) {
+      lstm_three_rows(s, rows, out0);
+    } else if (taken == 2) {
       lstm_two_rows(s, rows, add0, add0 != NULL ? add0 + units : NULL, out0, out0 + units);
     } else {
-      microaot_packed_widen(x0, s->depth, rows, 2);
       lstm_one_row(s, rows, add0, out0);
     }
   }
@@ -171,9 +208,10 @@ static void lstm_update(const microaot_lstm_params_q* p, int16_t* gates, int32_t
       const int32_t f = microaot_logistic_s16_of_units(table, 3 * tanh_c[j]);
       const int32_t kept = microaot_dsp_ssat16(lstm_product_requantize(&forget, f, cell[j]));
       const int32_t c = microaot_clamp_s32(microaot_dsp_ssat16(kept + added[j]), lo, hi);
-      cell[j] = (int16_t)c;
       /* |c * multiplier| < 2^30 (the fit rule), so the rescale is exact in 32 bits */
-      tanh_c[j] = (int16_t)microaot_tanh_s16_of_units(table, (c * p->cell_tanh_multiplier + round) >> p->cell_tanh_shift);
+      const int32_t rescaled = (c * p->cell_tanh_multiplier + round) >> p->cell_tanh_shift;
+      cell[j] = (int16_t)c;
+      tanh_c[j] = (int16_t)microaot_tanh_s16_of_units(table, rescaled);
     }
     for (j = 0; j < state; ++j) {
       const int32_t o = microaot_logistic_s16_of_units(table, 3 * output_gate[j]);
@@ -193,8 +231,8 @@ microaot_status MICROAOT_FN(const microaot_lstm_params_q* params, const int8_t* 
   const size_t in_step = (size_t)rows * (size_t)params->input_size, out_step = (size_t)rows * (size_t)state;
   const int32_t depth = params->input_size > state ? params->input_size : state;
   uint32_t* const widened = (uint32_t*)scratch;
-  int16_t* const pre = (int16_t*)(widened + 4 * microaot_packed_groups(depth)); /* two steps' input side */
-  int16_t* const gates = pre + 2 * (size_t)rows * units;
+  int16_t* const pre = (int16_t*)(widened + 2 * MICROAOT_LSTM_PACKED_STEPS * microaot_packed_groups(depth));
+  int16_t* const gates = pre + MICROAOT_LSTM_PACKED_STEPS * (size_t)rows * units;
   lstm_side in, rec;
   int32_t s, t;
   if (!microaot_fit_lstm_packed(params)) return MICROAOT_STATUS_VALUE_OUT_OF_RANGE;
@@ -210,9 +248,12 @@ microaot_status MICROAOT_FN(const microaot_lstm_params_q* params, const int8_t* 
     int16_t* cell = cell_state + (size_t)s * out_step;
     for (t = 0; t < steps; ++t) {
       const size_t step = (size_t)s * (size_t)steps + (size_t)t;
-      const int16_t* step_pre = pre + (size_t)(t % 2) * (size_t)rows * units;
-      /* the input rows of steps t and t + 1 follow each other in both layouts */
-      if (t % 2 == 0) lstm_product(&in, input + step * in_step, rows * (t + 1 < steps ? 2 : 1), widened, NULL, pre);
+      const int16_t* step_pre = pre + (size_t)(t % MICROAOT_LSTM_PACKED_STEPS) * (size_t)rows * units;
+      /* the input rows of steps t, t + 1 and t + 2 follow each other in both layouts */
+      if (t % MICROAOT_LSTM_PACKED_STEPS == 0) {
+        const int32_t block = steps - t < MICROAOT_LSTM_PACKED_STEPS ? steps - t : MICROAOT_LSTM_PACKED_STEPS;
+        lstm_product(&in, input + step * in_step, rows * block, widened, NULL, pre);
+      }
       lstm_product(&rec, hidden, rows, widened, step_pre, gates);
       lstm_update(params, gates, rows, hidden, cell);
       memcpy(output + step * out_step, hidden, out_step);

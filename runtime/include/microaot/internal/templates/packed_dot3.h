@@ -1,4 +1,4 @@
-/* microaot_packed_pairs3 in assembly (included by templates/packed_rows3.h where MICROAOT_PACKED_ASM): three
+/* microaot_packed_pairs3 in assembly (included by templates/packed_pairs3.h where MICROAOT_PACKED_ASM): three
  * interleaved rows against each unit pair, per group 17 instructions for 24 MACs over int16 weights (the 2x2
  * block's 12 for 16), 18 in the raw form (13 for 16), 20 over int8 words (15 for 16), then the pair's six output
  * steps and stores, or (the sums mode) the six sums loaded before and stored after. A naked function: the six sums
