@@ -82,11 +82,18 @@ TEST(FocusedRecipes, TransposeConvModelsReachThePackedPhasesBothWays) {
   EXPECT_GT(unified, 0);
 }
 
+// Wide shape `shape` of `focus` from a random recipe, compiled for the Cortex-M4.
+CompiledModel compile_wide(const tflite_test::ListedOp& focus, int shape, std::mt19937& rng) {
+  CompileOptions options;
+  options.target = parse_target("cortex-m4");
+  std::vector<uint8_t> recipe(65536);
+  for (uint8_t& b : recipe) b = static_cast<uint8_t>(rng());
+  return compile_model(wide_model_from_recipe(focus, shape, recipe.data(), recipe.size()), options);
+}
+
 // Every wide shape (the no-cliff cases of the differential harness) compiles on the Cortex-M4 to its packed
 // kernel, reduced in chunks: a window or depth beyond MICROAOT_PACKED_CHUNK (640), some beyond 2,048.
 TEST(WideRecipes, EveryShapeTakesThePackedKernelBeyondOneChunk) {
-  CompileOptions options;
-  options.target = parse_target("cortex-m4");
   std::mt19937 rng(11);
   for (const char* op : {"CONV_2D", "FULLY_CONNECTED"}) {
     const tflite_test::ListedOp* focus = listed_op_named(op);
@@ -96,11 +103,8 @@ TEST(WideRecipes, EveryShapeTakesThePackedKernelBeyondOneChunk) {
     for (int shape = 0; shape < wide_shape_count(*focus); ++shape) {
       bool compiled = false;
       for (int attempt = 0; attempt < 50 && !compiled; ++attempt) {  // a recipe now and then breaks the model
-        std::vector<uint8_t> recipe(65536);
-        for (uint8_t& b : recipe) b = static_cast<uint8_t>(rng());
         try {
-          const CompiledModel model = compile_model(wide_model_from_recipe(*focus, shape, recipe.data(), recipe.size()),
-                                                    options);
+          const CompiledModel model = compile_wide(*focus, shape, rng);
           ASSERT_EQ(model.calls.size(), 1u);
           const KernelCall& call = model.calls[0];
           if (call.specialisation.rfind("packed", 0) != 0) continue;  // outside the output step's proof
@@ -130,18 +134,13 @@ TEST(FocusedRecipes, RecurrentModelsReachThePackedKernels) {
 // The recurrent layers' wide shapes: inputs a step beyond one chunk, on the packed kernels, which reduce each row
 // in one pass (their weights packed whole, not chunk by chunk).
 TEST(WideRecipes, RecurrentShapesTakeThePackedKernelsBeyondOneChunk) {
-  CompileOptions options;
-  options.target = parse_target("cortex-m4");
   std::mt19937 rng(12);
   for (const char* op : {"UNIDIRECTIONAL_SEQUENCE_LSTM", "SVDF"}) {
     const tflite_test::ListedOp* focus = listed_op_named(op);
     ASSERT_NE(focus, nullptr);
     ASSERT_GE(wide_shape_count(*focus), 2);
     for (int shape = 0; shape < wide_shape_count(*focus); ++shape) {
-      std::vector<uint8_t> recipe(65536);
-      for (uint8_t& b : recipe) b = static_cast<uint8_t>(rng());
-      const CompiledModel model =
-          compile_model(wide_model_from_recipe(*focus, shape, recipe.data(), recipe.size()), options);
+      const CompiledModel model = compile_wide(*focus, shape, rng);
       ASSERT_EQ(model.calls.size(), 1u);
       EXPECT_NE(model.calls[0].stem.find("_packed"), std::string::npos) << op << " shape " << shape;
       const Tensor& w = model.graph.tensor(model.graph.ops[0].inputs[1]);
