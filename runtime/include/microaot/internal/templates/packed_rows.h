@@ -86,7 +86,7 @@ void MICROAOT_PACKED_FORM(microaot_packed_rows)(const uint32_t* rows, const int3
 
 /* The chunked reduction (microaot_packed_sums_start, _chunk, _finish): `sums` holds each row's int32 sum per unit
  * between chunks, per unit pair each row's two in turn: microaot_packed_dot_2x2's accumulators for two rows, the
- * k x k kernel's three-row pairs' (templates/packed_rows3.h), the units in order for one row. Where unit u's sum
+ * k x k kernel's three-row pairs' (templates/packed_pairs3.h), the units in order for one row. Where unit u's sum
  * of row r lies. */
 static inline size_t microaot_packed_sum_index(int32_t u, int32_t r, int32_t row_count) {
   return (size_t)(2 * row_count * (u / 2) + 2 * r + u % 2);
