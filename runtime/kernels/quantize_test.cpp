@@ -250,6 +250,31 @@ TEST(Requantize, Int32ExtremesStayDefined) {
   EXPECT_EQ(o32[1], INT32_MAX - 32768);
 }
 
+// The 8- and 16-bit inputs' shorter loop (requantize_narrow) against the int32 input's general one on the same
+// values, over params a blob may hold: offsets at and past the narrow loop's bounds, multipliers of INT32_MIN and
+// below 2^30, left and right shifts.
+TEST(Requantize, NarrowInputsAgreeWithTheGeneralLoopOverAnyParams) {
+  std::mt19937 rng(23);
+  const int32_t input_offsets[] = {0, 128, -32768, 65536, -65536, 65537, INT32_MAX - 5, INT32_MIN + 5};
+  const int32_t output_offsets[] = {0, -128, 1 << 30, -(1 << 30), (1 << 30) + 1, INT32_MAX, INT32_MIN};
+  const int32_t multipliers[] = {INT32_MIN, 1 << 30, INT32_MAX, 12345, 1518500250};
+  std::vector<int16_t> in16;
+  std::vector<int32_t> in32;
+  for (int v = -32768; v < 32768; v += 61) in16.push_back(static_cast<int16_t>(v));
+  in16.push_back(32767);
+  for (int16_t v : in16) in32.push_back(v);
+  const auto size = static_cast<int32_t>(in16.size());
+  for (int trial = 0; trial < 300; ++trial) {
+    const microaot_requantize_params p = {size, input_offsets[rng() % 8], multipliers[rng() % 5],
+                                          static_cast<int32_t>(rng() % 40) - 31, output_offsets[rng() % 7]};
+    std::vector<int8_t> fast(in16.size()), general(in16.size());
+    microaot_requantize_s16_s8(&p, in16.data(), fast.data());
+    microaot_requantize_s32_s8(&p, in32.data(), general.data());
+    ASSERT_EQ(fast, general) << "trial " << trial << " offset " << p.input_offset << " multiplier "
+                             << p.output_multiplier << " shift " << p.output_shift << " out " << p.output_offset;
+  }
+}
+
 TEST(Requantize, StaysWithinOneStepOfTheRealValue) {
   const microaot_requantize_params p = requant_params(256, 0.04f, 3, 0.07f, -10);
   std::vector<int8_t> in(256), out(256);

@@ -10,6 +10,35 @@
 #define MICROAOT_REQUANTIZE_LO MICROAOT_CAT(MICROAOT_MIN_, MICROAOT_DTYPE_OUT)
 #define MICROAOT_REQUANTIZE_HI MICROAOT_CAT(MICROAOT_MAX_, MICROAOT_DTYPE_OUT)
 
+/* The common case in fewer steps: an 8- or 16-bit input whose offset keeps x within 18 bits, no left shift, a
+ * right shift below 32 and an output offset within 2^30. Then the high part is floor((x m + 2^30) / 2^31) (x is
+ * never INT32_MIN, so TFLM's high multiply does not saturate) and the rounding right shift
+ * (high + round - [high < 0]) >> right, exactly, and the sum with the offset stays in int32 (|high| < 2^17).
+ * Returns 0, writing nothing, for any other params. */
+static int requantize_narrow(const microaot_requantize_params* params, const MICROAOT_REQUANTIZE_IN* input,
+                             MICROAOT_REQUANTIZE_OUT* output) {
+  const int32_t multiplier = params->output_multiplier, input_offset = params->input_offset;
+  const int32_t output_offset = params->output_offset;
+  const MICROAOT_REQUANTIZE_IN* const end = input + (params->size > 0 ? params->size : 0);
+  int right;
+  int32_t round, negative;
+  if (sizeof(MICROAOT_REQUANTIZE_IN) > 2 || params->output_shift > 0 || params->output_shift < -31 ||
+      input_offset < -65536 || input_offset > 65536 || output_offset < -(1 << 30) || output_offset > (1 << 30)) {
+    return 0;
+  }
+  right = (int)-params->output_shift;
+  round = right > 0 ? (int32_t)1 << (right - 1) : 0, negative = right > 0 ? -1 : 0;
+  for (; input != end; ++input, ++output) {
+    const int32_t x = (int32_t)*input + input_offset;
+    const int32_t high = (int32_t)(((int64_t)x * multiplier + ((int64_t)1 << 30)) >> 31);
+    const int32_t y = ((high + round + ((high >> 31) & negative)) >> right) + output_offset;
+    *output = (MICROAOT_REQUANTIZE_OUT)(y < MICROAOT_REQUANTIZE_LO   ? MICROAOT_REQUANTIZE_LO
+                                        : y > MICROAOT_REQUANTIZE_HI ? MICROAOT_REQUANTIZE_HI
+                                                                     : y);
+  }
+  return 1;
+}
+
 void MICROAOT_FN(const microaot_requantize_params* params, const MICROAOT_REQUANTIZE_IN* input,
                  MICROAOT_REQUANTIZE_OUT* output) {
   /* microaot_multiply_by_quantized_multiplier with the shift's split and the rounding's mask out of the loop */
@@ -19,6 +48,7 @@ void MICROAOT_FN(const microaot_requantize_params* params, const MICROAOT_REQUAN
   const int32_t multiplier = params->output_multiplier, input_offset = params->input_offset;
   const int64_t output_offset = params->output_offset;
   int32_t i;
+  if (requantize_narrow(params, input, output)) return;
   for (i = 0; i < params->size; ++i) {
     /* Wraps where TFLM's int32 subtraction of the zero point would overflow (int32 inputs only). */
     const int32_t x = microaot_wrapping_add_s32((int32_t)input[i], input_offset);
