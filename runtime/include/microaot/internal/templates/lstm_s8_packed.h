@@ -195,17 +195,19 @@ static void lstm_update(const microaot_lstm_params_q* p, int16_t* gates, int32_t
   const int32_t lo = p->cell_clip >= 0 ? -p->cell_clip : INT16_MIN, hi = p->cell_clip >= 0 ? p->cell_clip : INT16_MAX;
   int32_t r, j;
   for (r = 0; r < rows; ++r, gates += MICROAOT_LSTM_GATES * state, hidden += state, cell += state) {
-    int16_t* const added = gates;
-    int16_t* const tanh_c = gates + state;
+    /* the input and forget gates' slots take the first two passes' results once read */
+    const int16_t* const forget_gate = gates + state;
     const int16_t* const candidate = gates + 2 * state;
     const int16_t* const output_gate = gates + 3 * state;
+    int16_t* const added = gates;
+    int16_t* const tanh_c = gates + state;
     for (j = 0; j < state; ++j) {
       const int32_t i = microaot_logistic_s16_of_units(table, 3 * gates[j]);
       const int32_t g = microaot_tanh_s16_of_units(table, 3 * candidate[j]);
       added[j] = (int16_t)microaot_dsp_ssat16(lstm_product_requantize(&input, i, g));
     }
     for (j = 0; j < state; ++j) {
-      const int32_t f = microaot_logistic_s16_of_units(table, 3 * tanh_c[j]);
+      const int32_t f = microaot_logistic_s16_of_units(table, 3 * forget_gate[j]);
       const int32_t kept = microaot_dsp_ssat16(lstm_product_requantize(&forget, f, cell[j]));
       const int32_t c = microaot_clamp_s32(microaot_dsp_ssat16(kept + added[j]), lo, hi);
       /* |c * multiplier| < 2^30 (the fit rule), so the rescale is exact in 32 bits */
