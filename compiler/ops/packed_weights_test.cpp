@@ -647,6 +647,42 @@ TEST(PackedKernels, FirstLayerWindowsMatchPortable) {
   EXPECT_GT(packed, 12);  // of 16
 }
 
+// Windows widened straight from the image (widen_direct: row runs of whole groups, at least 16 bytes, the windows
+// of all the pixels taken together inside the image; three at a time through microaot_packed_widen3) and pixel
+// windows of whole groups (1x1, three at a time through it too): depths 4 to 16, filters of 1 to 5 taps a side,
+// strides 1 and 2, row dilations 1 and 2 (column dilation 2 takes the gather), widths 3 to 11 (interior triples,
+// pairs and lone pixels), SAME and VALID, odd and even units, in every weight form.
+TEST(PackedKernels, InteriorWindowsWidenStraightFromTheImage) {
+  std::mt19937 rng(53);
+  Counts counts;
+  int packed = 0, straight = 0, i = 0;
+  for (int32_t depth : {4, 8, 12, 16}) {
+    for (int32_t k = 1; k <= 5; ++k) {
+      for (int32_t stride = 1; stride <= 2; ++stride) {
+        microaot_conv_2d_params_q p{};
+        p.batches = draw(rng, 1, 2);
+        p.input_height = draw(rng, 3, 8), p.input_width = draw(rng, 3, 11);
+        p.input_depth = p.filter_depth = depth;
+        p.output_depth = draw(rng, 2, 9);
+        p.filter_height = k, p.filter_width = draw(rng, std::max(1, k - 1), k);
+        p.stride_height = p.stride_width = stride;
+        p.dilation_height = draw(rng, 1, 2), p.dilation_width = i % 7 == 6 ? 2 : 1;
+        if (k == 1) p.dilation_height = p.dilation_width = 1;
+        window_axis(rng, p.input_height, p.filter_height, p.stride_height, p.dilation_height, p.output_height,
+                    p.pad_height);
+        window_axis(rng, p.input_width, p.filter_width, p.stride_width, p.dilation_width, p.output_width, p.pad_width);
+        const int32_t run = p.filter_width * depth;
+        const bool pixels = k == 1 && p.filter_width == 1;  // 1x1, no padding: each window is its input pixel
+        straight += p.output_width >= 3 && (pixels || (run % 4 == 0 && run >= 16 && p.dilation_width == 1));
+        packed += expect_window_conv_matches(rng, p, i++, counts);
+      }
+    }
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(packed, i * 3 / 4);
+  EXPECT_GE(straight, i / 2);
+}
+
 // The raw form over the whole int8 domain: every weight pair's word has the SXTB16 lanes and the raw int16 lanes
 // the kernels take (w0 and 256 w1 + w0) unless its odd weight is -128 after a negative one, which raw_form_stage
 // refuses; and every input pair (x0, x1), in both lanes of a group, through the raw FULLY_CONNECTED against the

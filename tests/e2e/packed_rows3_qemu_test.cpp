@@ -2,10 +2,12 @@
 // runtime/include/microaot/internal/templates/packed_dot3.h) on the emulated Cortex-M4 (label qemu): the assembly
 // runs only on the Arm build, the host unit tests run its C form. One model of int8 CONV_2D layers (and
 // FULLY_CONNECTED layers, which the k x k kernel takes as 1x1 convolutions over their batches) whose output rows
-// leave every remainder of three pixels (0, 1, 2), units in pairs and an odd last one, groups of every count
-// modulo four (the loop's four entries), windows past one chunk (the chunked path's triples through the pairs'
-// sums mode, gathered and pixel windows), the int8 clamp and narrower ones: bit-exact with the host build at `speed` (int16 weights), at `balanced` (the raw int8 form), and at
-// `balanced` with the raw form refused (int8 words), every layer on the k x k kernel of its form.
+// leave every remainder of three pixels (0, 1, 2), units in pairs and an odd last one, windows inside the image
+// and 1x1 pixels widened in place three at a time (microaot_packed_widen3), groups of every count modulo four (the
+// loop's four entries), windows past one chunk (the chunked path's triples through the pairs' sums mode, gathered
+// and pixel windows), the int8 clamp and narrower ones: bit-exact with the host build at `speed` (int16 weights),
+// at `balanced` (the raw int8 form), and at `balanced` with the raw form refused (int8 words), every layer on the
+// k x k kernel of its form.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -86,7 +88,8 @@ ModelSpec conv_model(const std::vector<Layer>& layers, uint32_t seed, bool refus
 }
 
 // Output widths 9 (three triples), 7 (a lone last pixel), 5 (a last pair), 4 (two pairs), 2 and 1 (no triple);
-// windows of 27, 36, 72, 99 and 112 elements (7, 9, 18, 25, 28 groups: remainders 3, 1, 2, 1, 0 of four); windows
+// windows of 27, 36, 72, 99, 112 and 144 elements (7, 9, 18, 25, 28, 36 groups: remainders 3, 1, 2, 1, 0, 0 of
+// four), those of row runs of 24 and 48 bytes read in place where they lie inside the image; windows
 // past one chunk (two chunks of up to 368 elements, 92 groups, and 189 + 188 of 756) at every width's split, odd
 // and even units, gathered (3x3 over 81 and 84 channels, padded) and pixel ones (1x1 over 660 to 704 channels, a
 // FULLY_CONNECTED over 650), kept below 800 elements so that the raw form's sums bound holds; units 4 to 16; 1x1
@@ -97,6 +100,8 @@ const std::vector<Layer> kLayers = {
     {false, 6, 10, 8, 6, 3, 2, true, AF::NONE, -2},       // 72, stride 2: 5 pixels, a last pair
     {false, 5, 7, 11, 11, 3, 1, false, AF::RELU, -20},    // 99 "valid": 5 pixels, odd units
     {false, 4, 4, 7, 4, 4, 1, true, AF::NONE, 0},         // 112, 4x4 filter
+    {false, 6, 8, 16, 10, 3, 1, true, AF::NONE, 5},       // 144: interior triples widened in place, rows of 48
+    {false, 7, 12, 8, 9, 3, 2, true, AF::RELU, -7},       // 72, stride 2: a triple a row in place, rows of 24
     {false, 3, 9, 81, 9, 3, 1, true, AF::NONE, 4},        // 729: two chunks, three triples a row, odd units
     {false, 2, 7, 81, 4, 3, 1, true, AF::NONE, -1},       // 729, a lone pixel a row
     {false, 3, 5, 84, 11, 3, 1, true, AF::RELU6, -128},   // 756, a last pair, odd units, clamped

@@ -12,33 +12,6 @@
 #include "microaot/internal/templates/packed_kxk_windows.h"
 #include "microaot/internal/templates/packed_rows3.h"
 
-/* The windows of output pixels (oy, ox) to (oy, ox + count - 1), their row runs whole groups, widened straight
- * from the image (interleaved, `count` rows) when all lie inside it: 1; else 0, nothing written (they are then
- * gathered first). Each window is widened once per block, so the copy a gather costs counts once per block too. */
-#if defined(__GNUC__)
-__attribute__((noinline)) /* out of block_row's loop: inlined, its registers cost the gathered windows' path */
-#endif
-static int widen_direct(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t count,
-                        uint32_t* rows) {
-  const int32_t run = p->filter_width * p->input_depth;
-  const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
-  const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const size_t dst_step = (size_t)(run / 4) * (size_t)(2 * count);
-  const int8_t* taps[3];
-  int32_t fy, r;
-  for (r = 0; r < count; ++r) {
-    taps[r] = last_y < p->input_height ? direct_row(p, image, oy, ox + r, 0) : NULL;
-    if (taps[r] == NULL) return 0;
-  }
-  for (fy = 0; fy < p->filter_height; ++fy, rows += dst_step) {
-    for (r = 0; r < count; ++r) {
-      microaot_packed_widen(taps[r], run, rows + 2 * r, 2 * count);
-      taps[r] += row_step;
-    }
-  }
-  return 1;
-}
-
 /* The block's `units` channels of output row `oy` (of one image) into `output` (the row's first pixel, at the
  * block's first channel): pixels three at a time, stored in place; the last two or four in pairs (as the k x k
  * packed kernel's) through `outputs` (two pixels' units bytes), then copied to their places. A 1x1 window without
@@ -50,9 +23,7 @@ static void block_row(const conv_params* p, const int8_t* image, int32_t oy, con
   const int32_t groups = s->gathered_bytes / 4;
   const size_t pixel_bytes = (size_t)p->output_depth;
   const int pixels = p->filter_height == 1 && p->filter_width == 1 && p->pad_height == 0 && p->pad_width == 0;
-  /* Runs of at least 8 groups: a widening call per shorter run costs more than the gather's copy (KWS's 10x4 stem
-   * over one channel: runs of 4 bytes, 2% slower straight). */
-  const int runs = (p->filter_width * p->input_depth) % 4 == 0 && p->filter_width * p->input_depth >= 32;
+  const int runs = widens_direct(p);
   const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
   const int8_t* pixel =
       pixels ? image + (size_t)(oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth : NULL;
@@ -60,9 +31,7 @@ static void block_row(const conv_params* p, const int8_t* image, int32_t oy, con
   for (ox = 0; ox < p->output_width; ox += count, output += (size_t)count * pixel_bytes) {
     count = p->output_width - ox < 3 ? p->output_width - ox : p->output_width - ox == 4 ? 2 : 3;
     if (pixel != NULL) {
-      for (r = 0; r < count; ++r) {
-        microaot_packed_widen(pixel + (size_t)r * pixel_step, p->input_depth, s->rows + 2 * r, 2 * count);
-      }
+      widen_pixels(pixel, pixel_step, p->input_depth, count, s->rows);
       pixel += (size_t)count * pixel_step;
     } else if (!runs || !widen_direct(p, image, oy, ox, count, s->rows)) {
       for (r = 0; r < count; ++r) widen_window(p, image, oy, ox + r, s, s->rows + 2 * r, 2 * count);

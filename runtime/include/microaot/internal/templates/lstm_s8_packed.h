@@ -11,6 +11,7 @@
 #include "microaot/fit/lstm.h"
 #include "microaot/internal/dsp_requant.h"
 #include "microaot/internal/packed_dot.h"
+#include "microaot/internal/packed_widen3.h"
 #include "microaot/internal/templates/packed_pairs3.h"
 #include "microaot/kernels/lstm.h"
 #include "microaot/kernels/sigmoid.h"
@@ -159,7 +160,7 @@ MICROAOT_PACKED_OUT_OF_LINE void lstm_one_row(const lstm_side* s, const uint32_t
 
 /* `count` rows of s->depth int8 from x, each against every unit: out row r = the gates' values (plus add row r
  * when add is not NULL). Rows three at a time where there is no add (the input side's steps), else two; widened
- * into `rows` once. */
+ * into `rows` once (three rows of whole groups at once). */
 static void lstm_product(const lstm_side* s, const int8_t* x, int32_t count, uint32_t* rows, const int16_t* add,
                          int16_t* out) {
   const size_t units = (size_t)MICROAOT_LSTM_GATES * (size_t)s->state, depth = (size_t)s->depth;
@@ -169,7 +170,11 @@ static void lstm_product(const lstm_side* s, const int8_t* x, int32_t count, uin
     const int16_t* add0 = add != NULL ? add + (size_t)r * units : NULL;
     int16_t* out0 = out + (size_t)r * units;
     taken = count - r >= 3 && add == NULL ? 3 : count - r >= 2 ? 2 : 1;
-    for (k = 0; k < taken; ++k) microaot_packed_widen(x0 + (size_t)k * depth, s->depth, rows + 2 * k, 2 * taken);
+    if (taken == 3 && depth % 4 == 0) {
+      microaot_packed_widen3(x0, depth, s->depth / 4, rows);
+    } else {
+      for (k = 0; k < taken; ++k) microaot_packed_widen(x0 + (size_t)k * depth, s->depth, rows + 2 * k, 2 * taken);
+    }
     if (taken == 3) {
       lstm_three_rows(s, rows, out0);
     } else if (taken == 2) {

@@ -77,17 +77,16 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, in
   const int8_t* pixel =
       pixels ? image + (size_t)(oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth
                          : NULL;
+  const int runs = widens_direct(p);
   int32_t ox, count, r;
   for (ox = 0; ox < p->output_width; ox += count, dst += (size_t)count * pixel_bytes) {
     count = pixels_at_a_time(p->output_width - ox);
-    for (r = 0; r < count; ++r) {
-      if (pixel != NULL) {
-        microaot_packed_widen(pixel + (size_t)r * pixel_step, p->input_depth, s->rows + 2 * r, 2 * count);
-      } else {
-        widen_window(p, image, oy, ox + r, s, s->rows + 2 * r, 2 * count);
-      }
+    if (pixel != NULL) {
+      widen_pixels(pixel, pixel_step, p->input_depth, count, s->rows);
+      pixel += (size_t)count * pixel_step;
+    } else if (!runs || !widen_direct(p, image, oy, ox, count, s->rows)) {
+      for (r = 0; r < count; ++r) widen_window(p, image, oy, ox + r, s, s->rows + 2 * r, 2 * count);
     }
-    if (pixel != NULL) pixel += (size_t)count * pixel_step;
     if (count == 3) {
       microaot_packed_rows3(s->rows, filter, groups, p->output_depth, stage, requant, dst, pixel_bytes);
     } else {
@@ -130,12 +129,6 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   return MICROAOT_STATUS_OK;
 }
 
-/* Elements [begin, begin + n) of the window of pixel ox + row of `parts`: in place, or gathered. */
-static const int8_t* window_part(const window_part_source* parts, int32_t row, int32_t begin, int32_t n) {
-  if (parts->pixel != NULL) return parts->pixel + (size_t)row * parts->pixel_step + (size_t)begin;
-  return gather_window_part(parts, row, begin, n);
-}
-
 /* One chunk's products of three interleaved rows added to the sums (microaot_packed_sum_index's three-row
  * order): the unit pairs through microaot_packed_pairs3's sums mode, an odd last unit in C (as
  * microaot_packed_sums_chunk's units left). Returns the next chunk's weights. */
@@ -174,8 +167,12 @@ static void reduce_window_in_chunks(const window_part_source* parts, int32_t row
   for (begin = 0; begin < window; begin += length) {
     length = window - begin < chunk ? window - begin : chunk;
     groups = microaot_packed_groups(length);
-    for (r = 0; r < row_count; ++r) { /* one row at a time: a gathered part is overwritten by the next row's */
-      microaot_packed_widen(window_part(parts, r, begin, length), length, rows + 2 * r, 2 * row_count);
+    if (parts->pixel != NULL) {
+      widen_pixels(parts->pixel + begin, parts->pixel_step, length, row_count, rows);
+    } else {
+      for (r = 0; r < row_count; ++r) { /* one row at a time: a gathered part is overwritten by the next row's */
+        microaot_packed_widen(gather_window_part(parts, r, begin, length), length, rows + 2 * r, 2 * row_count);
+      }
     }
     weights = row_count == 3 ? sums_chunk3(rows, weights, groups, units, sums)
                              : MICROAOT_PACKED_FORM(microaot_packed_sums_chunk)(rows, weights, groups, units,

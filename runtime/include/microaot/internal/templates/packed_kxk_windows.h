@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "microaot/internal/conv_window.h"
+#include "microaot/internal/packed_widen3.h"
 #include "microaot/packed_matmul.h"
 
 typedef microaot_conv_2d_params_q conv_params;
@@ -41,8 +42,11 @@ static void gather_row(const conv_params* p, const int8_t* image, int32_t oy, in
 }
 
 /* Filter row fy's taps straight from the image when they are all inside it (a run of whole groups), NULL when
- * the row must be gathered. */
-static const int8_t* direct_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy) {
+ * the row must be gathered. Inlined into both callers: a call per window costs more than its few tests. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline const int8_t* direct_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy) {
   const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
   const int32_t first_x = ox * p->stride_width - p->pad_width;
   const int32_t last_x = first_x + (p->filter_width - 1) * p->dilation_width;
@@ -87,3 +91,52 @@ static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, 
   microaot_packed_widen(s->gathered, s->gathered_bytes, dst, stride);
 }
 
+/* Whether windows inside the image are widened straight from it (widen_direct): their row runs whole groups, at
+ * least 4 of them (a widening call per shorter run costs more than the gather's copy: KWS's 10x4 stem over one
+ * channel, runs of 4 bytes, is 2% slower straight). */
+static inline int widens_direct(const conv_params* p) {
+  const int32_t run = p->filter_width * p->input_depth;
+  return run % 4 == 0 && run >= 16;
+}
+
+/* The windows of output pixels (oy, ox) to (oy, ox + count - 1), their row runs whole groups, widened straight
+ * from the image (interleaved, `count` rows; three through microaot_packed_widen3) when all lie inside it: 1;
+ * else 0, nothing written (they are then gathered first). */
+#if defined(__GNUC__)
+/* out of the row loops: inlined, its registers cost the gathered windows' path; the transpose kernel has no use */
+__attribute__((noinline, unused))
+#endif
+static int widen_direct(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t count,
+                        uint32_t* rows) {
+  const int32_t run = p->filter_width * p->input_depth;
+  const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
+  const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const size_t dst_step = (size_t)(run / 4) * (size_t)(2 * count);
+  const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
+  const int8_t* tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
+  int32_t fy, r;
+  /* The first window's taps start inside the image and the last's end inside it: all are inside. */
+  if (tap == NULL || direct_row(p, image, oy, ox + count - 1, 0) == NULL) return 0;
+  for (fy = 0; fy < p->filter_height; ++fy, rows += dst_step, tap += row_step) {
+    if (count == 3) {
+      microaot_packed_widen3(tap, pixel_step, run / 4, rows);
+      continue;
+    }
+    for (r = 0; r < count; ++r) microaot_packed_widen(tap + (size_t)r * pixel_step, run, rows + 2 * r, 2 * count);
+  }
+  return 1;
+}
+
+/* The input pixels of `count` output pixels of a 1x1 filter without padding (each its window), `step` bytes
+ * apart from `pixel` on, widened straight from the image (interleaved, `count` rows). */
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* in the row loops: a call per three pixels costs a 1x1 layer 0.2% */
+#endif
+static inline void widen_pixels(const int8_t* pixel, size_t step, int32_t depth, int32_t count, uint32_t* rows) {
+  int32_t r;
+  if (count == 3 && depth % 4 == 0) {
+    microaot_packed_widen3(pixel, step, depth / 4, rows);
+    return;
+  }
+  for (r = 0; r < count; ++r) microaot_packed_widen(pixel + (size_t)r * step, depth, rows + 2 * r, 2 * count);
+}
