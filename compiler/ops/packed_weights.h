@@ -100,9 +100,10 @@ bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& ca
 // MICROAOT_PACKED_PIXEL_ROWS_BYTES): three widened rows of a chunk, then the sums between chunks.
 int64_t packed_pixel_rows_bytes(int32_t depth, int32_t units);
 
-// The scratch of the k x k kernel for windows of `window` elements against `units` output channels
-// (MICROAOT_PACKED_WINDOWS_BYTES): the rows and one gathered window, of a chunk, then the sums between chunks.
-int64_t packed_windows_bytes(int32_t window, int32_t units);
+// The scratch of the k x k kernel for windows of `window` elements, filter rows of `run` (filter width * input
+// depth), against `units` output channels (MICROAOT_PACKED_WINDOWS_BYTES): the rows and the gathered windows (three
+// where the layer's windows are all gathered), of a chunk, then the sums between chunks.
+int64_t packed_windows_bytes(int32_t window, int32_t run, int32_t units);
 
 // As use_packed_weights for a k x k CONV_2D whose output pixels' windows (`window` = kh * kw * input depth
 // elements, the filter's OHWI rows) are the rows of the product: input_offset stays, the padding taps' value

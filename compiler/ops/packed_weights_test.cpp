@@ -112,10 +112,15 @@ TEST(PackedWeights, LongRowsAreLaidOutChunkByChunk) {
   }
   EXPECT_EQ(packed_rows_bytes(640, 100), 4 * 640);  // one chunk: no sums
   EXPECT_EQ(packed_rows_bytes(100000, 10), 4 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 2 * 10);
-  // The k x k kernel's: three rows (and a window) of a chunk, then (past one chunk) three rows' sums.
-  EXPECT_EQ(packed_windows_bytes(640, 9), 7 * 640);
-  EXPECT_EQ(packed_windows_bytes(100000, 9), 7 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
-  EXPECT_LE(packed_windows_bytes(100000, 9), 7 * MICROAOT_PACKED_CHUNK + 4 * 3 * 10);
+  // The k x k kernel's: three rows and a window of a chunk (three windows where the layer's are all gathered:
+  // rows of 12 or not of whole groups), then (past one chunk) three rows' sums.
+  EXPECT_EQ(packed_windows_bytes(640, 64, 9), 7 * 640);
+  EXPECT_EQ(packed_windows_bytes(640, 16, 9), 7 * 640);
+  EXPECT_EQ(packed_windows_bytes(640, 12, 9), 9 * 640);
+  EXPECT_EQ(packed_windows_bytes(27, 9, 9), 9 * 28);
+  EXPECT_EQ(packed_windows_bytes(100000, 2000, 9), 7 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
+  EXPECT_EQ(packed_windows_bytes(100000, 2001, 9), 7 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
+  EXPECT_LE(packed_windows_bytes(100000, 2000, 9), 7 * MICROAOT_PACKED_CHUNK + 4 * 3 * 10);
   EXPECT_EQ(packed_pixel_rows_bytes(640, 100), 6 * 640);
   EXPECT_EQ(packed_pixel_rows_bytes(100000, 10), 6 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
 }
@@ -437,7 +442,7 @@ TEST(PackedKernels, RefuseACallWithoutTheOutputStepTable) {
     const microaot_conv_2d_params_q conv = without_channel_arrays(packed_params);
     microaot_fully_connected_params_q dense = without_channel_arrays(fc);
     dense.input_offset = 0;
-    Scratch scratch(MICROAOT_PACKED_WINDOWS_BYTES(8, 6) + 4 * 6);  // the largest of the kernels' scratches
+    Scratch scratch(MICROAOT_PACKED_WINDOWS_BYTES(8, 8, 6) + 4 * 6);  // the largest of the kernels' scratches
     const auto call = [&](int kernel, const int32_t* table, int8_t* out) {
       switch (kernel) {
         case 0: return f.pointwise(&conv, input.data(), k.words.data(), table, out, scratch.data());
@@ -533,7 +538,8 @@ bool expect_window_conv_matches(std::mt19937& rng, microaot_conv_2d_params_q p, 
   // The kernel keeps the input offset: the padding's value (-offset); its products are in the folded bias.
   const std::vector<int32_t> folded = fold_input_offset(bias, filter, p.output_depth, window, p.input_offset);
   const size_t scratch_bytes =
-      MICROAOT_PACKED_WINDOWS_BYTES(static_cast<size_t>(window), static_cast<size_t>(p.output_depth));
+      MICROAOT_PACKED_WINDOWS_BYTES(static_cast<size_t>(window), static_cast<size_t>(p.filter_width * p.input_depth),
+                                    static_cast<size_t>(p.output_depth));
   Scratch plain(scratch_bytes), with_row(scratch_bytes + static_cast<size_t>(p.output_width * p.output_depth));
   const PackedRequant requant{{p.output_multiplier, p.output_multiplier + p.output_depth},
                               {p.output_shift, p.output_shift + p.output_depth},

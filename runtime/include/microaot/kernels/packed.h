@@ -51,11 +51,20 @@ extern "C" {
 #define MICROAOT_PACKED_CHUNK_ROWS3_BYTES(n) (24 * (((n) + 3) / 4))
 #define MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(n) (28 * (((n) + 3) / 4))
 #define MICROAOT_PACKED_SUMS3_BYTES(n, units) ((n) > MICROAOT_PACKED_CHUNK ? 24 * (((units) + 1) / 2) : 0)
-/* The k x k kernel's: a chunk's rows and gathered window, then the sums; for pixel windows (a 1x1 layer or a
- * FULLY_CONNECTED it takes), a chunk's rows, then the sums. */
-#define MICROAOT_PACKED_WINDOWS_BYTES(window, units)                              \
-  (MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(window)) + \
-   MICROAOT_PACKED_SUMS3_BYTES(window, units))
+/* Whether the k x k kernel widens the windows that lie inside the image straight from it: their filter rows' runs
+ * of `run` (filter_width * input_depth) bytes are whole groups, at least four (a widening call per shorter run
+ * costs more than the gather's copy: KWS's 10x4 stem over one channel, runs of 4 bytes, is 2% slower straight).
+ * Where it does not, a window of one chunk is always gathered, three pixels' at a time into three windows. */
+#define MICROAOT_PACKED_DIRECT_RUNS(run) ((run) % 4 == 0 && (run) >= 16)
+#define MICROAOT_PACKED_WINDOWS3_BYTES(n) (36 * (((n) + 3) / 4))
+/* The k x k kernel's: a chunk's rows and gathered window (one chunk of gathered windows: three), then the sums;
+ * for pixel windows (a 1x1 layer or a FULLY_CONNECTED it takes), a chunk's rows, then the sums. */
+#define MICROAOT_PACKED_WINDOWS_BYTES(window, run, units)                                                     \
+  ((window) > MICROAOT_PACKED_CHUNK                                                                            \
+       ? MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(window)) +                          \
+             MICROAOT_PACKED_SUMS3_BYTES(window, units)                                                        \
+       : MICROAOT_PACKED_DIRECT_RUNS(run) ? MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(window)                       \
+                                          : MICROAOT_PACKED_WINDOWS3_BYTES(window))
 #define MICROAOT_PACKED_PIXEL_ROWS_BYTES(depth, units) \
   (MICROAOT_PACKED_CHUNK_ROWS3_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(depth)) + MICROAOT_PACKED_SUMS3_BYTES(depth, units))
 
@@ -72,10 +81,10 @@ microaot_status microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params
  * output pixel's window, gathered in filter order with padding taps as the input zero point: params as the
  * model's (input_offset is the padding's value, -zero point; the table's bias already holds its products);
  * filter: the packed words of the filter_height * filter_width * input_depth elements of each output channel;
- * scratch: MICROAOT_PACKED_WINDOWS_BYTES(window, output_depth), the overlap flavor's output row after it. A 1x1
- * filter without padding runs as microaot_conv_2d_s8_packed does, with its params (input_offset unread) and output
- * row, in MICROAOT_PACKED_PIXEL_ROWS_BYTES(input_depth, output_depth) of scratch (the compiler sends such layers
- * here when the model links this kernel for its k x k layers). */
+ * scratch: MICROAOT_PACKED_WINDOWS_BYTES(window, filter_width * input_depth, output_depth), the overlap flavor's
+ * output row after it. A 1x1 filter without padding runs as microaot_conv_2d_s8_packed does, with its params
+ * (input_offset unread) and output row, in MICROAOT_PACKED_PIXEL_ROWS_BYTES(input_depth, output_depth) of scratch
+ * (the compiler sends such layers here when the model links this kernel for its k x k layers). */
 microaot_status microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                const int32_t* filter, const int32_t* requant, int8_t* output,
                                                void* scratch);

@@ -66,26 +66,43 @@ static const int8_t* gather_window_part(const window_part_source* w, int32_t row
   return w->gathered;
 }
 
+/* The windows of `count` output pixels from (oy, ox) on gathered and widened. A layer whose windows are all
+ * gathered (`slots` 3: not MICROAOT_PACKED_DIRECT_RUNS) has three gathered windows, widened at once
+ * (microaot_packed_widen3) when they are three; else each is widened once gathered. One gather call site: two
+ * inlined copies cost 250 bytes. */
+static void widen_gathered(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t count,
+                           int32_t slots, const window_scratch* s) {
+  const int at_once = count == 3 && slots == 3;
+  const size_t slot_bytes = slots == 3 ? (size_t)s->gathered_bytes : 0;
+  int32_t r;
+  for (r = 0; r < count; ++r) {
+    int8_t* const window = s->gathered + (size_t)r * slot_bytes;
+    gather_window(p, image, oy, ox + r, window);
+    if (!at_once) microaot_packed_widen(window, s->gathered_bytes, s->rows + 2 * r, 2 * count);
+  }
+  if (at_once) microaot_packed_widen3(s->gathered, (size_t)s->gathered_bytes, s->gathered_bytes / 4, s->rows);
+}
+
 /* Output row `oy` of one image into `dst` (output_width pixels). */
 static void window_row(const conv_params* p, const int8_t* image, int32_t oy, int pixels, const int32_t* filter,
                        const microaot_dsp_output_stage* stage, const int32_t* requant, const window_scratch* s,
                        int8_t* dst) {
   const int32_t groups = s->gathered_bytes / 4;
   const size_t pixel_bytes = (size_t)p->output_depth;
-  /* Pixel windows: the row's input pixels, widened straight from the image (NULL: through widen_window). */
+  /* Pixel windows: the row's input pixels, widened straight from the image (NULL: the windows). */
   const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
   const int8_t* pixel =
       pixels ? image + (size_t)(oy * p->stride_height) * (size_t)p->input_width * (size_t)p->input_depth
                          : NULL;
   const int runs = widens_direct(p);
-  int32_t ox, count, r;
+  int32_t ox, count;
   for (ox = 0; ox < p->output_width; ox += count, dst += (size_t)count * pixel_bytes) {
     count = pixels_at_a_time(p->output_width - ox);
     if (pixel != NULL) {
       widen_pixels(pixel, pixel_step, p->input_depth, count, s->rows);
       pixel += (size_t)count * pixel_step;
     } else if (!runs || !widen_direct(p, image, oy, ox, count, s->rows)) {
-      for (r = 0; r < count; ++r) widen_window(p, image, oy, ox + r, s, s->rows + 2 * r, 2 * count);
+      widen_gathered(p, image, oy, ox, count, runs ? 1 : 3, s); /* straight where it can: one gathered window */
     }
     if (count == 3) {
       microaot_packed_rows3(s->rows, filter, groups, p->output_depth, stage, requant, dst, pixel_bytes);
@@ -111,14 +128,17 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   const int32_t window = microaot_conv_window_size(p);
   const int pixels = is_pixel_window(p);
   /* The plain flavor's scratch: a pixel window's the widened rows alone (MICROAOT_PACKED_PIXEL_ROWS_BYTES). */
-  const size_t plain_bytes = pixels ? (size_t)MICROAOT_PACKED_CHUNK_ROWS3_BYTES(p->input_depth)
-                                    : (size_t)MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(window);
+  const size_t plain_bytes =
+      pixels ? (size_t)MICROAOT_PACKED_CHUNK_ROWS3_BYTES(p->input_depth)
+             : (size_t)MICROAOT_PACKED_WINDOWS_BYTES(window, p->filter_width * p->input_depth, p->output_depth);
   int8_t* const row_scratch = overlap ? (int8_t*)scratch + plain_bytes : NULL;
   int32_t row;
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
-  /* The gathered window's bytes past its end, up to a whole group, are never gathered into: zeros once (a pixel
+  /* The gathered windows' bytes past their ends, up to a whole group, are never gathered into: zeros once (a pixel
    * window has no gathered window). */
-  if (!pixels) memset(s.gathered + window, 0, (size_t)(s.gathered_bytes - window));
+  for (row = 0; row < (widens_direct(p) ? 1 : 3) && !pixels; ++row) {
+    memset(s.gathered + (size_t)row * (size_t)s.gathered_bytes + window, 0, (size_t)(s.gathered_bytes - window));
+  }
   for (row = 0; row < p->batches * p->output_height; ++row) {
     const int8_t* image = input + (size_t)(row / p->output_height) * image_bytes;
     int8_t* out = output + (size_t)row * row_bytes;
@@ -198,8 +218,9 @@ static microaot_status convolve_chunked(const conv_params* p, const int8_t* inpu
   int32_t* const sums = (int32_t*)(void*)((int8_t*)scratch + (pixels ? MICROAOT_PACKED_CHUNK_ROWS3_BYTES(chunk)
                                                                      : MICROAOT_PACKED_CHUNK_WINDOWS3_BYTES(chunk)));
   int8_t* const row_scratch =
-      overlap ? (int8_t*)scratch + (pixels ? MICROAOT_PACKED_PIXEL_ROWS_BYTES(window, p->output_depth)
-                                           : MICROAOT_PACKED_WINDOWS_BYTES(window, p->output_depth))
+      overlap ? (int8_t*)scratch +
+                    (pixels ? MICROAOT_PACKED_PIXEL_ROWS_BYTES(window, p->output_depth)
+                            : MICROAOT_PACKED_WINDOWS_BYTES(window, p->filter_width * p->input_depth, p->output_depth))
               : NULL;
   window_part_source parts;
   int32_t row, ox, count;

@@ -85,18 +85,18 @@ static void gather_window(const conv_params* p, const int8_t* image, int32_t oy,
 /* The window of output pixel (oy, ox) widened into dst (every `stride` words, as microaot_packed_widen):
  * gathered whole, then widened as whole groups (the gathered window's pad bytes are zeros, see
  * convolve; their weights are zeros too): no byte-wise tail, and one widening call per window. */
+#if defined(__GNUC__)
+__attribute__((unused)) /* the k x k kernel gathers through its own widen_gathered */
+#endif
 static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, const window_scratch* s,
                          uint32_t* dst, int32_t stride) {
   gather_window(p, image, oy, ox, s->gathered);
   microaot_packed_widen(s->gathered, s->gathered_bytes, dst, stride);
 }
 
-/* Whether windows inside the image are widened straight from it (widen_direct): their row runs whole groups, at
- * least 4 of them (a widening call per shorter run costs more than the gather's copy: KWS's 10x4 stem over one
- * channel, runs of 4 bytes, is 2% slower straight). */
+/* Whether windows inside the image are widened straight from it (widen_direct): MICROAOT_PACKED_DIRECT_RUNS. */
 static inline int widens_direct(const conv_params* p) {
-  const int32_t run = p->filter_width * p->input_depth;
-  return run % 4 == 0 && run >= 16;
+  return MICROAOT_PACKED_DIRECT_RUNS(p->filter_width * p->input_depth);
 }
 
 /* The windows of output pixels (oy, ox) to (oy, ox + count - 1), their row runs whole groups, widened straight
