@@ -450,13 +450,14 @@ TEST(ConvHandler, PackedScratchFollowsTheInputDepth) {
 
 // A k x k window is a matrix product over the pixels' windows: the packed words (int16, --optimize speed) of
 // kh * kw * depth elements per channel, the input offset both kept (the padding's value) and folded into the
-// bias, scratch for the rows and the two windows.
+// bias, scratch for the rows and the three windows.
 TEST(ConvHandler, WindowTakesThePackedWindowKernelWithTheDspExtension) {
   Graph g = build(Spec{});  // 3x3 over 3 channels, SAME, 4 output channels
   const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
   EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk_w16");
   EXPECT_EQ(field(call, "input_offset"), "10");
-  EXPECT_EQ(call.scratch_bytes, 28 * 7);  // 27 elements: 7 groups of 4; 24 B of three rows + 4 B of window each
+  // 27 elements: 7 groups of 4; 24 B of three rows + 3 x 4 B of windows each (rows of 9: every window gathered)
+  EXPECT_EQ(call.scratch_bytes, 36 * 7);
   EXPECT_EQ(g.tensor(call.args[1]).byte_size(), 2 * 7 * 4 * 4);  // 2 channel pairs x 7 groups x 4 words
   EXPECT_NE(call.specialisation.find("weights int16"), std::string::npos) << call.specialisation;
   // Filter values 1 + i % 3 (build()): channel 0's 27 weights sum to 9 * (1 + 2 + 3); bias 100; zero point -10:
