@@ -15,8 +15,8 @@
 /* The block's `units` channels of output row `oy` (of one image) into `output` (the row's first pixel, at the
  * block's first channel): pixels three at a time, stored in place; the last two or four in pairs (as the k x k
  * packed kernel's) through `outputs` (two pixels' units bytes), then copied to their places. A 1x1 window without
- * padding is its input pixel, widened straight; windows whose row runs are whole groups (MICROAOT_PACKED_DIRECT_RUNS)
- * straight where they lie inside the image; any other gathered first. */
+ * padding is its input pixel, widened straight; three windows whose row runs are whole groups
+ * (MICROAOT_PACKED_DIRECT_RUNS) straight where they lie inside the image; any other gathered first. */
 static void block_row(const conv_params* p, const int8_t* image, int32_t oy, const uint32_t* block, int32_t units,
                       const microaot_dsp_output_stage* stage, const int32_t* step, const window_scratch* s,
                       int8_t* outputs, int8_t* output) {
@@ -33,7 +33,7 @@ static void block_row(const conv_params* p, const int8_t* image, int32_t oy, con
     if (pixel != NULL) {
       widen_pixels(pixel, pixel_step, p->input_depth, count, s->rows);
       pixel += (size_t)count * pixel_step;
-    } else if (!runs || !widen_direct(p, image, oy, ox, count, s->rows)) {
+    } else if (!runs || count != 3 || !widen_direct(p, image, oy, ox, s->rows)) {
       for (r = 0; r < count; ++r) widen_window(p, image, oy, ox + r, s, s->rows + 2 * r, 2 * count);
     }
     if (count == 3) { /* stored in place, rows pixel_bytes apart */

@@ -134,12 +134,11 @@ static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const 
   "bmi 2f\n\t"                                            \
   "b 3f\n\t"
 
-/* The assembly of one group of microaot_packed_dot_2x2: 15 instructions for 16 MACs; 12 over int16 weights
+/* The assembly of one group of microaot_packed_dot_2x2: 15 instructions for 16 MACs; 11 over int16 weights
  * (unit 0's words in w0, w1, unit 1's in we, wf). */
 #if MICROAOT_PACKED_WIDE_WEIGHTS
 #define MICROAOT_PACKED_GROUP_2X2                          \
-  "ldrd %[w0], %[w1], [%[pair]], #8\n\t"                  \
-  "ldrd %[we], %[wf], [%[pair]], #8\n\t"                  \
+  "ldmia %[pair]!, {%[w0], %[w1], %[we], %[wf]}\n\t"     \
   "ldrd %[a0], %[a1], [%[rows]], #8\n\t"                  \
   "smlad %[s00], %[a0], %[w0], %[s00]\n\t"                \
   "smlad %[s00], %[a1], %[w1], %[s00]\n\t"                \
@@ -185,14 +184,20 @@ static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const 
 #endif
 
 /* Two widened rows, interleaved (per group: row 0's two words, row 1's two words), against one unit pair:
- * acc[2 * i + j] += row i . unit j. Four groups per iteration, 62 instructions per 64 MACs (50 over int16
+ * acc[2 * i + j] += row i . unit j. Four groups per iteration, 62 instructions per 64 MACs (46 over int16
  * weights, 54 in the raw form). Returns the next pair's weights. */
 MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_2x2(const int32_t* pair, const uint32_t* rows, int32_t groups,
                                            int32_t acc[4]) {
   int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
   const int32_t* const end = pair + MICROAOT_PACKED_PAIR_WORDS * groups;
-#if MICROAOT_PACKED_ASM
+#if MICROAOT_PACKED_ASM && MICROAOT_PACKED_WIDE_WEIGHTS
+  /* the pair's four words by one LDM, whose registers must ascend */
+  register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), we __asm__("r10"), wf __asm__("r11");
+  uint32_t a0, a1;
+#elif MICROAOT_PACKED_ASM
   uint32_t w0, w1, we, wf, a0, a1;
+#endif
+#if MICROAOT_PACKED_ASM
   __asm__(
       MICROAOT_PACKED_ODD_ENTRY
       "1:\n\t"
@@ -238,20 +243,19 @@ MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_2x2(const int32_t*
   "smlad %[" s "], %[a1], %[" w "], %[" s "]\n\t"
 #endif
 
-/* Over int16 weights: the unit's words loaded from `p` into w0, w1 against a0, a1, into sum `s`. */
-#define MICROAOT_PACKED_WIDE_UNIT(p, s)              \
-  "ldrd %[w0], %[w1], [%[" p "]], #8\n\t"           \
-  "smlad %[" s "], %[a0], %[w0], %[" s "]\n\t"      \
-  "smlad %[" s "], %[a1], %[w1], %[" s "]\n\t"
-
-/* One group of microaot_packed_dot_1x4 (19 instructions for 16 MACs; 13 over int16 weights). */
+/* One group of microaot_packed_dot_1x4 (19 instructions for 16 MACs; 11 over int16 weights, each pair's four
+ * words by one LDM). */
 #if MICROAOT_PACKED_WIDE_WEIGHTS
+#define MICROAOT_PACKED_WIDE_PAIR(p, s, t)                    \
+  "ldmia %[" p "]!, {%[w0], %[w1], %[we], %[wf]}\n\t"      \
+  "smlad %[" s "], %[a0], %[w0], %[" s "]\n\t"             \
+  "smlad %[" s "], %[a1], %[w1], %[" s "]\n\t"             \
+  "smlad %[" t "], %[a0], %[we], %[" t "]\n\t"             \
+  "smlad %[" t "], %[a1], %[wf], %[" t "]\n\t"
 #define MICROAOT_PACKED_GROUP_1X4                 \
   "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
-  MICROAOT_PACKED_WIDE_UNIT("pair", "s0")         \
-  MICROAOT_PACKED_WIDE_UNIT("pair", "s1")         \
-  MICROAOT_PACKED_WIDE_UNIT("next", "s2")         \
-  MICROAOT_PACKED_WIDE_UNIT("next", "s3")
+  MICROAOT_PACKED_WIDE_PAIR("pair", "s0", "s1")   \
+  MICROAOT_PACKED_WIDE_PAIR("next", "s2", "s3")
 #else
 #define MICROAOT_PACKED_GROUP_1X4                 \
   "ldrd %[a0], %[a1], [%[row]], #8\n\t"           \
@@ -264,7 +268,7 @@ MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_2x2(const int32_t*
 #endif
 
 /* One widened row against two consecutive unit pairs (the second's words 2 * groups after the first's):
- * acc[j] += row . unit j for j in 0..3. 19.5 instructions per 16 MACs (13.5 over int16 weights, 15.5 in the raw
+ * acc[j] += row . unit j for j in 0..3. 19.5 instructions per 16 MACs (11.75 over int16 weights, 15.5 in the raw
  * form) (the row's words loaded once for four units; four groups per iteration). Returns the weights after the
  * second pair. */
 MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_1x4(const int32_t* pair, const uint32_t* row, int32_t groups,
@@ -272,7 +276,38 @@ MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_1x4(const int32_t*
   int32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
   const int32_t* next = pair + MICROAOT_PACKED_PAIR_WORDS * groups;
   const int32_t* const end = next;
-#if MICROAOT_PACKED_ASM
+#if MICROAOT_PACKED_ASM && MICROAOT_PACKED_WIDE_WEIGHTS
+  /* Each pair's four words by one LDM, whose registers must ascend; with the fourth word register the operands
+   * take every register but the frame pointer, so `end` waits in memory (read into a0, free between groups). */
+  register uint32_t w0 __asm__("r8"), w1 __asm__("r9"), we __asm__("r10"), wf __asm__("r11");
+  uint32_t a0, a1;
+  __asm__(
+      "ldr %[a0], %[end]\n\t"
+      "sub %[a0], %[a0], %[pair]\n\t"
+      "lsls %[a0], %[a0], " MICROAOT_PACKED_ODD_SHIFT "\n\t"
+      "bcs 5f\n\t"
+      "bmi 4f\n\t"
+      "b 1f\n\t"
+      "5:\n\t"
+      "bmi 2f\n\t"
+      "b 3f\n\t"
+      "1:\n\t"
+      MICROAOT_PACKED_GROUP_1X4
+      "2:\n\t"
+      MICROAOT_PACKED_GROUP_1X4
+      "3:\n\t"
+      MICROAOT_PACKED_GROUP_1X4
+      "4:\n\t"
+      MICROAOT_PACKED_GROUP_1X4
+      "ldr %[a0], %[end]\n\t"
+      "cmp %[pair], %[a0]\n\t"
+      "bne 1b\n\t"
+      : [pair] "+&r"(pair), [next] "+&r"(next), [row] "+&r"(row), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2),
+        [s3] "+r"(s3), [w0] "=&r"(w0), [w1] "=&r"(w1), [we] "=&r"(we), [wf] "=&r"(wf), [a0] "=&r"(a0),
+        [a1] "=&r"(a1)
+      : [end] "m"(end)
+      : "cc", "memory");
+#elif MICROAOT_PACKED_ASM
   uint32_t w0, w1, we, a0, a1;
   __asm__(
       MICROAOT_PACKED_ODD_ENTRY
@@ -304,7 +339,7 @@ MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_1x4(const int32_t*
 }
 
 #undef MICROAOT_PACKED_UNIT
-#undef MICROAOT_PACKED_WIDE_UNIT
+#undef MICROAOT_PACKED_WIDE_PAIR
 #undef MICROAOT_PACKED_ODD_SHIFT
 #undef MICROAOT_PACKED_GROUP_2X2
 #undef MICROAOT_PACKED_GROUP_1X4

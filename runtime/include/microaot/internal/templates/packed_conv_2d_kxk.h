@@ -101,7 +101,7 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, in
     if (pixel != NULL) {
       widen_pixels(pixel, pixel_step, p->input_depth, count, s->rows);
       pixel += (size_t)count * pixel_step;
-    } else if (!runs || !widen_direct(p, image, oy, ox, count, s->rows)) {
+    } else if (!runs || count != 3 || !widen_direct(p, image, oy, ox, s->rows)) {
       widen_gathered(p, image, oy, ox, count, runs ? 1 : 3, s); /* straight where it can: one gathered window */
     }
     if (count == 3) {
@@ -136,7 +136,7 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
   /* The gathered windows' bytes past their ends, up to a whole group, are never gathered into: zeros once (a pixel
    * window has no gathered window). */
-  for (row = 0; row < (widens_direct(p) ? 1 : 3) && !pixels; ++row) {
+  for (row = 0; !pixels && window % 4 != 0 && row < (widens_direct(p) ? 1 : 3); ++row) {
     memset(s.gathered + (size_t)row * (size_t)s.gathered_bytes + window, 0, (size_t)(s.gathered_bytes - window));
   }
   for (row = 0; row < p->batches * p->output_height; ++row) {

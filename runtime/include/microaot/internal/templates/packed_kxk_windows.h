@@ -99,30 +99,24 @@ static inline int widens_direct(const conv_params* p) {
   return MICROAOT_PACKED_DIRECT_RUNS(p->filter_width * p->input_depth);
 }
 
-/* The windows of output pixels (oy, ox) to (oy, ox + count - 1), their row runs whole groups, widened straight
- * from the image (interleaved, `count` rows; three through microaot_packed_widen3) when all lie inside it: 1;
- * else 0, nothing written (they are then gathered first). */
+/* The windows of output pixels (oy, ox) to (oy, ox + 2), their row runs whole groups, widened straight from the
+ * image (interleaved, microaot_packed_widen3 a filter row) when all lie inside it: 1; else 0, nothing written (they
+ * are then gathered first). Fewer pixels are gathered: a widening call per filter row and pixel costs more. */
 #if defined(__GNUC__)
 /* out of the row loops: inlined, its registers cost the gathered windows' path; the transpose kernel has no use */
 __attribute__((noinline, unused))
 #endif
-static int widen_direct(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t count,
-                        uint32_t* rows) {
-  const int32_t run = p->filter_width * p->input_depth;
+static int widen_direct(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, uint32_t* rows) {
+  const int32_t groups = p->filter_width * p->input_depth / 4;
   const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
   const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
-  const size_t dst_step = (size_t)(run / 4) * (size_t)(2 * count);
   const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
   const int8_t* tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
-  int32_t fy, r;
+  int32_t fy;
   /* The first window's taps start inside the image and the last's end inside it: all are inside. */
-  if (tap == NULL || direct_row(p, image, oy, ox + count - 1, 0) == NULL) return 0;
-  for (fy = 0; fy < p->filter_height; ++fy, rows += dst_step, tap += row_step) {
-    if (count == 3) {
-      microaot_packed_widen3(tap, pixel_step, run / 4, rows);
-      continue;
-    }
-    for (r = 0; r < count; ++r) microaot_packed_widen(tap + (size_t)r * pixel_step, run, rows + 2 * r, 2 * count);
+  if (tap == NULL || direct_row(p, image, oy, ox + 2, 0) == NULL) return 0;
+  for (fy = 0; fy < p->filter_height; ++fy, rows += 6 * groups, tap += row_step) {
+    microaot_packed_widen3(tap, pixel_step, groups, rows);
   }
   return 1;
 }
