@@ -3,7 +3,7 @@
  * (microaot/fit/batch_matmul.h): the RHS columns widened to int16 with their offset added, in pairs, once per
  * batch matrix (not again while consecutive batches share it, a broadcast RHS), and each pair of LHS rows the
  * same way; then the packed kernels' int16 loop (microaot/internal/packed_dot.h) takes two rows against two
- * columns, 12 instructions per 16 MACs. Any strides: adj_x and adj_y only change how the widening reads. Integer
+ * columns, 11 instructions per 16 MACs. Any strides: adj_x and adj_y only change how the widening reads. Integer
  * sums do not depend on the order; the output step is the portable one's. */
 #include <stddef.h>
 

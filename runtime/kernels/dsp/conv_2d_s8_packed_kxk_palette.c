@@ -3,8 +3,8 @@
  * kernel's own work against it: output pixels' windows gathered and widened three at a time
  * (microaot/internal/templates/packed_kxk_windows.h, padding taps as the input zero point, which the folded bias
  * of the output step's table cancels) and multiplied by the block's channel pairs in the _w16 row loops
- * (microaot_packed_rows3: 17 instructions per 24 MACs, stored in place; the last two or four pixels of a row in
- * pairs, microaot_packed_rows_w16: 12 per 16). Each weight is decoded once per call, each window
+ * (microaot_packed_rows3: 16 instructions per 24 MACs, stored in place; the last two or four pixels of a row in
+ * pairs, microaot_packed_rows_w16: 11 per 16). Each weight is decoded once per call, each window
  * gathered (or, inside the image, read straight) and widened once per block. */
 /* microaot-links: kernels/dsp/packed_rows_w16.c */
 #define MICROAOT_PACKED_WIDE_WEIGHTS 1

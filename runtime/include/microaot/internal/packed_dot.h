@@ -8,7 +8,8 @@
  * odd word), so that the loop loads words only. With MICROAOT_PACKED_WIDE_WEIGHTS 1 (the _w16 kernels, defined
  * before the include) the weights are widened at compile time too: each unit's group is two words, elements
  * (0, 2) then (1, 3) as int16 lanes, the first unit's two then the second's; the loops then load and multiply,
- * 12 instructions per 16 MACs (2x2) and 13 (1x4) instead of 15 and 20, for twice the weights' flash.
+ * 11 instructions per 16 MACs (2x2 and 1x4: a unit pair's four words by one LDM) instead of 15 and 20, for twice the
+ * weights' flash.
  * With MICROAOT_PACKED_RAW_WEIGHTS 1 (the _raw kernels, --optimize balanced where the compiler proves them) the
  * int8 words are laid out so that one SXTB16 per word is enough: bytes (w0, w1 - [w0 < 0], w2, w3 - [w2 < 0]),
  * whose SXTB16 is (w0, w2) and whose raw int16 lanes are (256 w1 + w0, 256 w3 + w2). The rows are widened to the

@@ -1,6 +1,6 @@
 /* microaot_packed_pairs3 in assembly (included by templates/packed_pairs3.h where MICROAOT_PACKED_ASM): three
  * interleaved rows against each unit pair, per group 16 instructions for 24 MACs over int16 weights (the 2x2
- * block's 12 for 16), 18 in the raw form (13 for 16), 20 over int8 words (15 for 16), then the pair's six output
+ * block's 11 for 16), 18 in the raw form (13 for 16), 20 over int8 words (15 for 16), then the pair's six output
  * steps and stores, or (the sums mode) the six sums loaded before and stored after. A naked function: the six sums
  * (r2-r7), four weight words (r8-r11) and a row's two words (r12, lr) take every register but the two pointers (r0
  * the pair's words, r1 the rows); the pair's end and the job (microaot_packed3_job: weights 0, out 4, row_bytes 8,
