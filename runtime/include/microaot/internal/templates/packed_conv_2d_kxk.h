@@ -187,12 +187,10 @@ static void reduce_window_in_chunks(const window_part_source* parts, int32_t row
   for (begin = 0; begin < window; begin += length) {
     length = window - begin < chunk ? window - begin : chunk;
     groups = microaot_packed_groups(length);
-    if (parts->pixel != NULL) {
-      widen_pixels(parts->pixel + begin, parts->pixel_step, length, row_count, rows);
-    } else {
-      for (r = 0; r < row_count; ++r) { /* one row at a time: a gathered part is overwritten by the next row's */
-        microaot_packed_widen(gather_window_part(parts, r, begin, length), length, rows + 2 * r, 2 * row_count);
-      }
+    for (r = 0; r < row_count; ++r) { /* one row at a time: a gathered part is overwritten by the next row's */
+      const int8_t* part = parts->pixel != NULL ? parts->pixel + (size_t)r * parts->pixel_step + (size_t)begin
+                                                : gather_window_part(parts, r, begin, length);
+      microaot_packed_widen(part, length, rows + 2 * r, 2 * row_count);
     }
     weights = row_count == 3 ? sums_chunk3(rows, weights, groups, units, sums)
                              : MICROAOT_PACKED_FORM(microaot_packed_sums_chunk)(rows, weights, groups, units,
