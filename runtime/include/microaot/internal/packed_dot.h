@@ -125,15 +125,17 @@ static inline int32_t microaot_packed_mac(int32_t s, const uint32_t* row, const 
 #else
 #define MICROAOT_PACKED_ODD_SHIFT "#28"
 #endif
-#define MICROAOT_PACKED_ODD_ENTRY                         \
-  "sub %[w0], %[end], %[pair]\n\t"                        \
-  "lsls %[w0], %[w0], " MICROAOT_PACKED_ODD_SHIFT "\n\t"  \
-  "bcs 5f\n\t"                                            \
-  "bmi 4f\n\t"                                            \
-  "b 1f\n\t"                                              \
-  "5:\n\t"                                                \
-  "bmi 2f\n\t"                                            \
+#define MICROAOT_PACKED_ODD_BRANCHES(x)                         \
+  "lsls %[" x "], %[" x "], " MICROAOT_PACKED_ODD_SHIFT "\n\t"  \
+  "bcs 5f\n\t"                                                  \
+  "bmi 4f\n\t"                                                  \
+  "b 1f\n\t"                                                    \
+  "5:\n\t"                                                      \
+  "bmi 2f\n\t"                                                  \
   "b 3f\n\t"
+#define MICROAOT_PACKED_ODD_ENTRY "sub %[w0], %[end], %[pair]\n\t" MICROAOT_PACKED_ODD_BRANCHES("w0")
+/* The four groups of an iteration, labelled as the entries above enter them. */
+#define MICROAOT_PACKED_FOUR_GROUPS(group) "1:\n\t" group "2:\n\t" group "3:\n\t" group "4:\n\t" group
 
 /* The assembly of one group of microaot_packed_dot_2x2: 15 instructions for 16 MACs; 11 over int16 weights
  * (unit 0's words in w0, w1, unit 1's in we, wf). */
@@ -201,14 +203,7 @@ MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_2x2(const int32_t*
 #if MICROAOT_PACKED_ASM
   __asm__(
       MICROAOT_PACKED_ODD_ENTRY
-      "1:\n\t"
-      MICROAOT_PACKED_GROUP_2X2
-      "2:\n\t"
-      MICROAOT_PACKED_GROUP_2X2
-      "3:\n\t"
-      MICROAOT_PACKED_GROUP_2X2
-      "4:\n\t"
-      MICROAOT_PACKED_GROUP_2X2
+      MICROAOT_PACKED_FOUR_GROUPS(MICROAOT_PACKED_GROUP_2X2)
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       : [pair] "+r"(pair), [rows] "+r"(rows), [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10),
@@ -285,21 +280,8 @@ MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_1x4(const int32_t*
   __asm__(
       "ldr %[a0], %[end]\n\t"
       "sub %[a0], %[a0], %[pair]\n\t"
-      "lsls %[a0], %[a0], " MICROAOT_PACKED_ODD_SHIFT "\n\t"
-      "bcs 5f\n\t"
-      "bmi 4f\n\t"
-      "b 1f\n\t"
-      "5:\n\t"
-      "bmi 2f\n\t"
-      "b 3f\n\t"
-      "1:\n\t"
-      MICROAOT_PACKED_GROUP_1X4
-      "2:\n\t"
-      MICROAOT_PACKED_GROUP_1X4
-      "3:\n\t"
-      MICROAOT_PACKED_GROUP_1X4
-      "4:\n\t"
-      MICROAOT_PACKED_GROUP_1X4
+      MICROAOT_PACKED_ODD_BRANCHES("a0")
+      MICROAOT_PACKED_FOUR_GROUPS(MICROAOT_PACKED_GROUP_1X4)
       "ldr %[a0], %[end]\n\t"
       "cmp %[pair], %[a0]\n\t"
       "bne 1b\n\t"
@@ -312,14 +294,7 @@ MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_1x4(const int32_t*
   uint32_t w0, w1, we, a0, a1;
   __asm__(
       MICROAOT_PACKED_ODD_ENTRY
-      "1:\n\t"
-      MICROAOT_PACKED_GROUP_1X4
-      "2:\n\t"
-      MICROAOT_PACKED_GROUP_1X4
-      "3:\n\t"
-      MICROAOT_PACKED_GROUP_1X4
-      "4:\n\t"
-      MICROAOT_PACKED_GROUP_1X4
+      MICROAOT_PACKED_FOUR_GROUPS(MICROAOT_PACKED_GROUP_1X4)
       "cmp %[pair], %[end]\n\t"
       "bne 1b\n\t"
       /* early clobbers: `end` starts equal to `next`, and must not share its register */
@@ -345,5 +320,7 @@ MICROAOT_PACKED_DOT_INLINE const int32_t* microaot_packed_dot_1x4(const int32_t*
 #undef MICROAOT_PACKED_GROUP_2X2
 #undef MICROAOT_PACKED_GROUP_1X4
 #undef MICROAOT_PACKED_ODD_ENTRY
+#undef MICROAOT_PACKED_ODD_BRANCHES
+#undef MICROAOT_PACKED_FOUR_GROUPS
 
 #endif /* MICROAOT_PACKED_DOT_H */
