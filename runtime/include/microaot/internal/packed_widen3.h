@@ -1,10 +1,10 @@
 /* Three int8 rows widened at once into the three-row layout of microaot_packed_rows3 (per group: row 0's two
- * words, row 1's, row 2's), for the k x k packed kernels' windows read in place: three output pixels' input
- * pixels (1x1) or their windows' filter rows (k x k, inside the image). The rows start `step` bytes apart. In
- * assembly where the DSP extension is there: three loads, each word's widening (microaot_packed_widen_word) and
- * one STM of the group's six words, 12 instructions per 12 elements (18 in the raw form), where three rows'
- * loops (microaot_packed_widen) take 21 (33). The including source's weight form (MICROAOT_PACKED_WIDE_WEIGHTS or
- * MICROAOT_PACKED_RAW_WEIGHTS) is defined before the include. */
+ * words, row 1's, row 2's): three output pixels' input pixels (1x1), their windows' filter rows read in place
+ * (k x k, inside the image) or their three gathered windows, and the packed LSTM's three input steps. The rows
+ * start `step` bytes apart. In assembly where the DSP extension is there: three loads, each word's widening
+ * (microaot_packed_widen_word) and one STM of the group's six words, 12 instructions per 12 elements (18 in the
+ * raw form), where three rows' loops (microaot_packed_widen) take 21 (33). The including source's weight form
+ * (MICROAOT_PACKED_WIDE_WEIGHTS or MICROAOT_PACKED_RAW_WEIGHTS) is defined before the include. */
 #ifndef MICROAOT_PACKED_WIDEN3_H
 #define MICROAOT_PACKED_WIDEN3_H
 

@@ -102,7 +102,7 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, in
       widen_pixels(pixel, pixel_step, p->input_depth, count, s->rows);
       pixel += (size_t)count * pixel_step;
     } else if (!runs || count != 3 || !widen_direct(p, image, oy, ox, s->rows)) {
-      widen_gathered(p, image, oy, ox, count, runs ? 1 : 3, s); /* straight where it can: one gathered window */
+      widen_gathered(p, image, oy, ox, count, runs ? 1 : 3, s); /* read straight where it can: one slot */
     }
     if (count == 3) {
       microaot_packed_rows3(s->rows, filter, groups, p->output_depth, stage, requant, dst, pixel_bytes);
