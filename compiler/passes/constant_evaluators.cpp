@@ -91,7 +91,8 @@ Folded evaluate_dequantize(const Graph& graph, const Op& op) {
   return std::nullopt;
 }
 
-// round(x / scale) half away from zero, clamped before the zero point is added (NaN lands on the lowest).
+// round(x / scale) half away from zero, clamped before the zero point is added (NaN: the zero point, as the
+// kernels give it).
 template <typename Out>
 Bytes quantize_values(const Bytes& in, int64_t size, float scale, int32_t offset) {
   const float lo = static_cast<float>(std::numeric_limits<Out>::min() - offset);
@@ -99,6 +100,7 @@ Bytes quantize_values(const Bytes& in, int64_t size, float scale, int32_t offset
   Bytes out;
   for (size_t i = 0; i < static_cast<size_t>(size); ++i) {
     float q = std::round(load<float>(in, i) / scale);
+    if (std::isnan(q)) q = 0.0f;
     q = q > lo ? q : lo;
     q = q < hi ? q : hi;
     append<Out>(out, static_cast<Out>(static_cast<int32_t>(q) + offset));

@@ -52,14 +52,49 @@ TEST(QuantizeF32S8, RoundsHalfAwayFromZeroAndClamps) {
   for (int i = 0; i < 9; ++i) EXPECT_EQ(out[i], expected[i]) << i;
 }
 
-TEST(QuantizeF32S8, InfinitiesClampAndNanIsLowest) {
-  const float input[] = {INFINITY, -INFINITY, NAN};
-  const microaot_quantize_params p = {3, 0.02f, 10};
-  int8_t out[3];
+TEST(QuantizeF32S8, InfinitiesClampAndNanIsTheZeroPoint) {
+  const float input[] = {INFINITY, -INFINITY, NAN, -NAN};
+  const microaot_quantize_params p = {4, 0.02f, 10};
+  int8_t out[4];
   microaot_quantize_f32_s8(&p, input, out);
   EXPECT_EQ(out[0], 127);
   EXPECT_EQ(out[1], -128);
-  EXPECT_EQ(out[2], -128);
+  EXPECT_EQ(out[2], 10);
+  EXPECT_EQ(out[3], 10);
+}
+
+// Quotients on every tie k + 1/2 and one float step either side, across and beyond both types' ranges (where
+// the kernels' trunc(2q) saturates: 2^15 for int8, 2^17 for int16), with zero points at the extremes: the
+// kernels against round half away from zero in float, NaN as the zero point. Scale 1 makes x the quotient.
+template <typename T, typename Kernel>
+void expect_ties_round_away(Kernel kernel, int32_t zero_point) {
+  std::vector<float> input;
+  for (const float tie_base : {0.0f, 126.0f, 127.0f, 255.0f, 16382.0f, 16383.0f, 16384.0f, 32766.0f, 65534.0f,
+                               65535.0f, 65536.0f, 131070.0f, 1e7f}) {
+    for (int k = -3; k <= 3; ++k) {
+      for (const float sign : {1.0f, -1.0f}) {
+        const float tie = sign * (tie_base + static_cast<float>(k) + 0.5f);
+        input.insert(input.end(), {tie, std::nextafter(tie, 0.0f), std::nextafter(tie, 2 * tie), std::round(tie)});
+      }
+    }
+  }
+  input.insert(input.end(), {0.0f, -0.0f, 1e-45f, -1e-45f, 3e38f, -3e38f, NAN});
+  const microaot_quantize_params p = {static_cast<int32_t>(input.size()), 1.0f, zero_point};
+  std::vector<T> out(input.size());
+  kernel(&p, input.data(), out.data());
+  const double lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  for (size_t i = 0; i < input.size(); ++i) {
+    const double q = std::isnan(input[i]) ? 0.0 : std::round(static_cast<double>(input[i]));
+    ASSERT_EQ(out[i], static_cast<T>(std::min(std::max(q + zero_point, lo), hi))) << "x=" << input[i];
+  }
+}
+
+TEST(QuantizeF32S8, TiesRoundAwayFromZeroUpToSaturation) {
+  for (const int32_t zp : {-128, -3, 0, 127}) expect_ties_round_away<int8_t>(microaot_quantize_f32_s8, zp);
+}
+
+TEST(QuantizeF32S16, TiesRoundAwayFromZeroUpToSaturation) {
+  for (const int32_t zp : {-32768, -5, 0, 32767}) expect_ties_round_away<int16_t>(microaot_quantize_f32_s16, zp);
 }
 
 TEST(QuantizeF32S8, DividesInFloatLikeTflm) {

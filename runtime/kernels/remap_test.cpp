@@ -1,7 +1,7 @@
 // REMAP kernel: hand-computed tables (a transpose, padding with a fill value, a reversal), a rank-3 walk
 // checked against an independent index computation, for 1- and 4-byte elements, and random tables of rank 1 to
 // 5 against a direct definition (element sizes 1, 2, 3 and 4; fills in any dimension; rows that are contiguous
-// runs, long enough for one copy or not).
+// runs, long enough for one copy or not), and planes whose rows lie a fixed step apart (copied column by column).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -71,6 +71,18 @@ TEST(Remap, AgreesWithIndexArithmeticOnARank3Permutation) {
   }
 }
 
+TEST(Remap, RowsEndingInFillAreNotAFixedStep) {
+  // Rows at 7, 6, 5 and fill (-1 would continue the step of -1): the last row is the fill, not byte 4.
+  const std::vector<int8_t> in = {0, 1, 2, 3, 4, 5, 6, 7};
+  const int32_t dims[] = {1, 4, 1};
+  const int32_t offsets[] = {5, /*rows*/ 2, 1, 0, -1, /*elements*/ 0};
+  const int8_t fill[] = {-9};
+  const microaot_remap_params p = {3, 1, dims, offsets, fill};
+  std::vector<int8_t> out(4, 0);
+  microaot_remap(&p, in.data(), out.data());
+  EXPECT_EQ(out, (std::vector<int8_t>{7, 6, 5, -9}));
+}
+
 TEST(Remap, EmptyOutputWritesNothing) {
   const int8_t in[] = {1};
   const int32_t dims[] = {2, 0};
@@ -133,6 +145,35 @@ TEST(Remap, MatchesTheDefinitionOnRandomTables) {
     std::vector<int8_t> fill_bytes(fill.size());
     std::memcpy(fill_bytes.data(), fill.data(), fill.size());
     const microaot_remap_params p = {static_cast<int32_t>(rank), bytes, dims.data(), offsets.data(), fill_bytes.data()};
+    microaot_remap(&p, in.data(), got.data());
+    EXPECT_EQ(got, want) << "trial " << trial;
+  }
+}
+
+// Planes of 4 to 13 rows a fixed step apart (up or down; the last row fill in some, which must not go by
+// columns), each row's elements anywhere, under an outer dimension that is fill in places.
+TEST(Remap, MatchesTheDefinitionOnRowsAFixedStepApart) {
+  std::mt19937 rng(29);
+  auto draw = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int trial = 0; trial < 300; ++trial) {
+    const int32_t bytes = trial % 4 + 1;
+    const int32_t outer = draw(1, 3), rows = draw(4, 13), count = draw(1, 6);
+    const int32_t step = draw(1, 5) * bytes * (draw(0, 1) == 1 ? 1 : -1);
+    const bool last_row_fill = draw(0, 5) == 0;
+    std::vector<int32_t> offsets;
+    for (int32_t k = 0; k < outer; ++k) offsets.push_back(draw(0, 4) == 0 ? -1 : k * 64 * bytes);
+    const int32_t first = step > 0 ? 0 : -step * (rows - 1);
+    for (int32_t j = 0; j < rows; ++j) offsets.push_back(last_row_fill && j + 1 == rows ? -1 : first + j * step);
+    for (int32_t i = 0; i < count; ++i) offsets.push_back(draw(0, 9) * bytes);
+    const std::vector<int32_t> dims = {outer, rows, count};
+    std::vector<uint8_t> in(static_cast<size_t>(outer * 64 * bytes + 5 * bytes * rows + 10 * bytes));
+    std::vector<uint8_t> fill(static_cast<size_t>(bytes));
+    for (uint8_t& b : in) b = static_cast<uint8_t>(draw(0, 255));
+    for (uint8_t& b : fill) b = static_cast<uint8_t>(draw(0, 255));
+    const std::vector<uint8_t> want = remap_directly(dims, offsets, in, fill);
+    std::vector<uint8_t> got(want.size(), 0xA5);
+    std::vector<int8_t> fill_bytes(fill.begin(), fill.end());
+    const microaot_remap_params p = {3, bytes, dims.data(), offsets.data(), fill_bytes.data()};
     microaot_remap(&p, in.data(), got.data());
     EXPECT_EQ(got, want) << "trial " << trial;
   }

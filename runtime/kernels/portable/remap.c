@@ -1,7 +1,10 @@
 /* REMAP for every element type: an odometer over the output's outer coordinates, the input offset kept as
  * running sums per dimension, and the innermost two dimensions as a plane of rows. A row is one memcpy where
- * its offsets are one contiguous run of at least 16 bytes (a PAD's or SLICE's rows), else one table read and one
- * copy an element, typed for elements of 1, 2 and 4 bytes (a memcpy of a run-time size is a call per element). */
+ * its offsets are one contiguous run of at least 16 bytes (a PAD's or SLICE's rows). A plane of at least four
+ * rows a fixed step apart in the input, no fill in it (a TRANSPOSE's: NCHW to NHWC has rows of C elements, W
+ * rows a plane), goes column by column: each element of the row down the rows at that step, no table read. Else
+ * one table read and one copy an element. Copies are typed for elements of 1, 2 and 4 bytes (a memcpy of a
+ * run-time size is a call per element). */
 #include <stddef.h>
 #include <string.h>
 
@@ -20,19 +23,62 @@ static int remap_is_run(const int32_t* entries, int32_t count, size_t bytes) {
   return 1;
 }
 
+/* Whether no entry is fill. */
+static int remap_no_fill(const int32_t* entries, int32_t count) {
+  int32_t i;
+  for (i = 0; i < count; ++i) {
+    if (entries[i] < 0) return 0;
+  }
+  return 1;
+}
+
+/* The step between the rows' entries when they are first, first + step, ... with no fill; 0 otherwise. */
+static int32_t remap_row_step(const int32_t* entries, int32_t count) {
+  const int32_t step = count >= 2 ? entries[1] - entries[0] : 0;
+  int32_t i;
+  if (entries[0] < 0 || entries[count - 1] < 0 || step == 0) return 0;
+  for (i = 2; i < count; ++i) {
+    if (entries[i] != entries[i - 1] + step) return 0;
+  }
+  return step;
+}
+
 /* The geometry of the plane: its rows' offsets (one entry per row) and each row's (one per element). */
 typedef struct {
   const int32_t* row_entries;
   int32_t rows;
   const int32_t* entries;
   int32_t count;
-  int run; /* the rows are contiguous runs (remap_is_run) worth a memcpy */
+  int run;          /* the rows are contiguous runs (remap_is_run) worth a memcpy */
+  int32_t columns;  /* the rows' step when the plane goes column by column, else 0 */
 } remap_plane;
 
-/* The plane at `base` (-1: all fill), for a constant `bytes` once inlined; returns the output's next byte. */
+/* out[j * out_step] = in[j * in_step] for j < rows, four a pass. */
+static inline void remap_column(const uint8_t* in, ptrdiff_t in_step, uint8_t* out, size_t out_step, int32_t rows,
+                                size_t bytes) {
+  int32_t j = 0;
+  for (; j + 4 <= rows; j += 4, in += 4 * in_step, out += 4 * out_step) {
+    memcpy(out, in, bytes);
+    memcpy(out + out_step, in + in_step, bytes);
+    memcpy(out + 2 * out_step, in + 2 * in_step, bytes);
+    memcpy(out + 3 * out_step, in + 3 * in_step, bytes);
+  }
+  for (; j < rows; ++j, in += in_step, out += out_step) memcpy(out, in, bytes);
+}
+
+/* The plane at `base` (-1: all fill), for a constant `bytes` once inlined (and `by_columns`: 0 leaves the
+ * column code out of the odd sizes' copy); returns the output's next byte. */
 static inline uint8_t* remap_plane_copy(const remap_plane* g, const uint8_t* in, int32_t base, const uint8_t* fill,
-                                        size_t bytes, uint8_t* out) {
+                                        size_t bytes, int by_columns, uint8_t* out) {
   int32_t j, i;
+  if (by_columns && g->columns != 0 && base >= 0) {
+    const uint8_t* const first = in + base + g->row_entries[0];
+    for (i = 0; i < g->count; ++i) {
+      remap_column(first + g->entries[i], g->columns, out + (size_t)i * bytes, (size_t)g->count * bytes, g->rows,
+                   bytes);
+    }
+    return out + (size_t)g->rows * (size_t)g->count * bytes;
+  }
   for (j = 0; j < g->rows; ++j) {
     const int32_t row = add_offset(base, g->row_entries[j]);
     if (row < 0) {
@@ -52,10 +98,10 @@ static uint8_t* remap_plane_at(const microaot_remap_params* p, const remap_plane
                                int32_t base, uint8_t* out) {
   const uint8_t* const fill = (const uint8_t*)p->fill;
   switch (p->element_bytes) {
-    case 1: return remap_plane_copy(g, in, base, fill, 1, out);
-    case 2: return remap_plane_copy(g, in, base, fill, 2, out);
-    case 4: return remap_plane_copy(g, in, base, fill, 4, out);
-    default: return remap_plane_copy(g, in, base, fill, (size_t)p->element_bytes, out);
+    case 1: return remap_plane_copy(g, in, base, fill, 1, 1, out);
+    case 2: return remap_plane_copy(g, in, base, fill, 2, 1, out);
+    case 4: return remap_plane_copy(g, in, base, fill, 4, 1, out);
+    default: return remap_plane_copy(g, in, base, fill, (size_t)p->element_bytes, 0, out);
   }
 }
 
@@ -83,6 +129,7 @@ void microaot_remap(const microaot_remap_params* params, const void* input, void
   g.count = params->out_dims[rank - 1];
   /* a call of memcpy costs about as much as a dozen bytes copied one by one */
   g.run = (size_t)g.count * bytes >= 16 && remap_is_run(g.entries, g.count, bytes);
+  g.columns = !g.run && g.rows >= 4 && remap_no_fill(g.entries, g.count) ? remap_row_step(g.row_entries, g.rows) : 0;
   partial[0] = 0;
   for (d = 0; d < outer; ++d) {
     index[d] = 0;

@@ -38,7 +38,7 @@ MICROAOT_DEFINE_PARAMS(requantize_params)
   X(I32, input_offset) /* -input zero point */
 MICROAOT_DEFINE_PARAMS(dequantize_params)
 
-/* Quantizes floats. NaN maps to the lowest output value. */
+/* Quantizes floats. NaN maps to the zero point (as TFLM on an Arm FPU, whose conversion gives 0). */
 void microaot_quantize_f32_s8(const microaot_quantize_params* params, const float* input, int8_t* output);
 void microaot_quantize_f32_s16(const microaot_quantize_params* params, const float* input, int16_t* output);
 
