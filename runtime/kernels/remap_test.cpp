@@ -151,29 +151,33 @@ TEST(Remap, MatchesTheDefinitionOnRandomTables) {
 }
 
 // Planes of 4 to 13 rows a fixed step apart (up or down; the last row fill in some, which must not go by
-// columns), each row's elements anywhere, under an outer dimension that is fill in places.
+// columns), each row's elements anywhere, under an outer dimension that continues the rows' step in some (the
+// rows of several planes then go as one column) and an outermost one that is fill in places.
 TEST(Remap, MatchesTheDefinitionOnRowsAFixedStepApart) {
   std::mt19937 rng(29);
   auto draw = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  for (int trial = 0; trial < 300; ++trial) {
+  for (int trial = 0; trial < 400; ++trial) {
     const int32_t bytes = trial % 4 + 1;
-    const int32_t outer = draw(1, 3), rows = draw(4, 13), count = draw(1, 6);
+    const int32_t outermost = draw(1, 3), outer = draw(1, 3), rows = draw(4, 13), count = draw(1, 6);
     const int32_t step = draw(1, 5) * bytes * (draw(0, 1) == 1 ? 1 : -1);
-    const bool last_row_fill = draw(0, 5) == 0;
+    const bool last_row_fill = draw(0, 5) == 0, continued = draw(0, 1) == 1;
+    const int32_t plane_span = 5 * bytes * rows + 10 * bytes;  // the bytes one plane may reach
+    const int32_t outer_step = continued ? rows * step : plane_span;
     std::vector<int32_t> offsets;
-    for (int32_t k = 0; k < outer; ++k) offsets.push_back(draw(0, 4) == 0 ? -1 : k * 64 * bytes);
+    for (int32_t k = 0; k < outermost; ++k) offsets.push_back(draw(0, 3) == 0 ? -1 : k * outer * 2 * plane_span);
+    for (int32_t k = 0; k < outer; ++k) offsets.push_back(outer_step > 0 ? k * outer_step : (k + 1 - outer) * outer_step);
     const int32_t first = step > 0 ? 0 : -step * (rows - 1);
     for (int32_t j = 0; j < rows; ++j) offsets.push_back(last_row_fill && j + 1 == rows ? -1 : first + j * step);
     for (int32_t i = 0; i < count; ++i) offsets.push_back(draw(0, 9) * bytes);
-    const std::vector<int32_t> dims = {outer, rows, count};
-    std::vector<uint8_t> in(static_cast<size_t>(outer * 64 * bytes + 5 * bytes * rows + 10 * bytes));
+    const std::vector<int32_t> dims = {outermost, outer, rows, count};
+    std::vector<uint8_t> in(static_cast<size_t>(outermost * outer * 2 * plane_span + plane_span));
     std::vector<uint8_t> fill(static_cast<size_t>(bytes));
     for (uint8_t& b : in) b = static_cast<uint8_t>(draw(0, 255));
     for (uint8_t& b : fill) b = static_cast<uint8_t>(draw(0, 255));
     const std::vector<uint8_t> want = remap_directly(dims, offsets, in, fill);
     std::vector<uint8_t> got(want.size(), 0xA5);
     std::vector<int8_t> fill_bytes(fill.begin(), fill.end());
-    const microaot_remap_params p = {3, bytes, dims.data(), offsets.data(), fill_bytes.data()};
+    const microaot_remap_params p = {4, bytes, dims.data(), offsets.data(), fill_bytes.data()};
     microaot_remap(&p, in.data(), got.data());
     EXPECT_EQ(got, want) << "trial " << trial;
   }

@@ -51,6 +51,7 @@ typedef struct {
   int32_t count;
   int run;          /* the rows are contiguous runs (remap_is_run) worth a memcpy */
   int32_t columns;  /* the rows' step when the plane goes column by column, else 0 */
+  int32_t first;    /* by columns: the first row's offset in the plane */
 } remap_plane;
 
 /* out[j * out_step] = in[j * in_step] for j < rows, four a pass. */
@@ -71,11 +72,14 @@ static inline void remap_column(const uint8_t* in, ptrdiff_t in_step, uint8_t* o
 static inline uint8_t* remap_plane_copy(const remap_plane* g, const uint8_t* in, int32_t base, const uint8_t* fill,
                                         size_t bytes, int by_columns, uint8_t* out) {
   int32_t j, i;
-  if (by_columns && g->columns != 0 && base >= 0) {
-    const uint8_t* const first = in + base + g->row_entries[0];
+  if (base < 0) {
+    for (j = 0; j < g->rows * g->count; ++j, out += bytes) memcpy(out, fill, bytes);
+    return out;
+  }
+  if (by_columns && g->columns != 0) {
     for (i = 0; i < g->count; ++i) {
-      remap_column(first + g->entries[i], g->columns, out + (size_t)i * bytes, (size_t)g->count * bytes, g->rows,
-                   bytes);
+      remap_column(in + base + g->first + g->entries[i], g->columns, out + (size_t)i * bytes,
+                   (size_t)g->count * bytes, g->rows, bytes);
     }
     return out + (size_t)g->rows * (size_t)g->count * bytes;
   }
@@ -108,7 +112,7 @@ static uint8_t* remap_plane_at(const microaot_remap_params* p, const remap_plane
 void microaot_remap(const microaot_remap_params* params, const void* input, void* output) {
   static const int32_t one_row = 0; /* a rank-1 remap is a plane of one row */
   const int32_t rank = params->rank;
-  const int32_t outer = rank >= 2 ? rank - 2 : 0; /* the dimensions the odometer walks */
+  int32_t outer = rank >= 2 ? rank - 2 : 0; /* the dimensions the odometer walks */
   const size_t bytes = (size_t)params->element_bytes;
   const uint8_t* in = (const uint8_t*)input;
   uint8_t* out = (uint8_t*)output;
@@ -129,7 +133,17 @@ void microaot_remap(const microaot_remap_params* params, const void* input, void
   g.count = params->out_dims[rank - 1];
   /* a call of memcpy costs about as much as a dozen bytes copied one by one */
   g.run = (size_t)g.count * bytes >= 16 && remap_is_run(g.entries, g.count, bytes);
-  g.columns = !g.run && g.rows >= 4 && remap_no_fill(g.entries, g.count) ? remap_row_step(g.row_entries, g.rows) : 0;
+  g.columns = (bytes == 1 || bytes == 2 || bytes == 4) && !g.run && g.rows >= 4 && remap_no_fill(g.entries, g.count)
+                  ? remap_row_step(g.row_entries, g.rows)
+                  : 0;
+  g.first = g.row_entries[0];
+  /* An outer dimension that continues the rows' step joins them, for longer columns (an NCHW image's H and W). */
+  while (g.columns != 0 && outer > 0 &&
+         remap_row_step(table[outer - 1], params->out_dims[outer - 1]) == (int64_t)g.rows * g.columns) {
+    g.first += table[outer - 1][0];
+    g.rows *= params->out_dims[outer - 1];
+    --outer;
+  }
   partial[0] = 0;
   for (d = 0; d < outer; ++d) {
     index[d] = 0;
