@@ -67,22 +67,10 @@ static inline void remap_column(const uint8_t* in, ptrdiff_t in_step, uint8_t* o
   for (; j < rows; ++j, in += in_step, out += out_step) memcpy(out, in, bytes);
 }
 
-/* The plane at `base` (-1: all fill), for a constant `bytes` once inlined (and `by_columns`: 0 leaves the
- * column code out of the odd sizes' copy); returns the output's next byte. */
+/* The plane at `base` (-1: all fill), for a constant `bytes` once inlined; returns the output's next byte. */
 static inline uint8_t* remap_plane_copy(const remap_plane* g, const uint8_t* in, int32_t base, const uint8_t* fill,
-                                        size_t bytes, int by_columns, uint8_t* out) {
+                                        size_t bytes, uint8_t* out) {
   int32_t j, i;
-  if (base < 0) {
-    for (j = 0; j < g->rows * g->count; ++j, out += bytes) memcpy(out, fill, bytes);
-    return out;
-  }
-  if (by_columns && g->columns != 0) {
-    for (i = 0; i < g->count; ++i) {
-      remap_column(in + base + g->first + g->entries[i], g->columns, out + (size_t)i * bytes,
-                   (size_t)g->count * bytes, g->rows, bytes);
-    }
-    return out + (size_t)g->rows * (size_t)g->count * bytes;
-  }
   for (j = 0; j < g->rows; ++j) {
     const int32_t row = add_offset(base, g->row_entries[j]);
     if (row < 0) {
@@ -98,14 +86,35 @@ static inline uint8_t* remap_plane_copy(const remap_plane* g, const uint8_t* in,
   return out;
 }
 
+/* The plane at `base` column by column (g->columns), for a constant `bytes` once inlined. Its rows may be more than
+ * the row table's (an outer dimension joined them): a fill plane is written without reading them. */
+static inline uint8_t* remap_columns_copy(const remap_plane* g, const uint8_t* in, int32_t base, const uint8_t* fill,
+                                          size_t bytes, uint8_t* out) {
+  const size_t out_step = (size_t)g->count * bytes;
+  int32_t i;
+  if (base < 0) {
+    for (i = 0; i < g->rows * g->count; ++i, out += bytes) memcpy(out, fill, bytes);
+    return out;
+  }
+  for (i = 0; i < g->count; ++i) {
+    remap_column(in + base + g->first + g->entries[i], g->columns, out + (size_t)i * bytes, out_step, g->rows, bytes);
+  }
+  return out + (size_t)g->rows * out_step;
+}
+
 static uint8_t* remap_plane_at(const microaot_remap_params* p, const remap_plane* g, const uint8_t* in,
                                int32_t base, uint8_t* out) {
   const uint8_t* const fill = (const uint8_t*)p->fill;
+  if (g->columns != 0) { /* elements of 1, 2 or 4 bytes */
+    if (p->element_bytes == 1) return remap_columns_copy(g, in, base, fill, 1, out);
+    return p->element_bytes == 2 ? remap_columns_copy(g, in, base, fill, 2, out)
+                                 : remap_columns_copy(g, in, base, fill, 4, out);
+  }
   switch (p->element_bytes) {
-    case 1: return remap_plane_copy(g, in, base, fill, 1, 1, out);
-    case 2: return remap_plane_copy(g, in, base, fill, 2, 1, out);
-    case 4: return remap_plane_copy(g, in, base, fill, 4, 1, out);
-    default: return remap_plane_copy(g, in, base, fill, (size_t)p->element_bytes, 0, out);
+    case 1: return remap_plane_copy(g, in, base, fill, 1, out);
+    case 2: return remap_plane_copy(g, in, base, fill, 2, out);
+    case 4: return remap_plane_copy(g, in, base, fill, 4, out);
+    default: return remap_plane_copy(g, in, base, fill, (size_t)p->element_bytes, out);
   }
 }
 
