@@ -16,9 +16,19 @@ static inline int32_t microaot_conv_window_size(const microaot_conv_2d_params_q*
   return p->filter_height * p->filter_width * p->input_depth;
 }
 
+/* The taps [*lo, *hi) of a filter row of output column ox that lie inside the image, for a row without column
+ * dilation (its taps adjacent): the ones before lo lie left of the image, the ones from hi on right of it. */
+static inline void microaot_conv_window_row_inside(const microaot_conv_2d_params_q* p, int32_t ox, int32_t* lo,
+                                                   int32_t* hi) {
+  const int32_t first_x = ox * p->stride_width - p->pad_width;
+  const int32_t before = first_x < 0 ? -first_x : 0, after = p->input_width - first_x;
+  *lo = before < p->filter_width ? before : p->filter_width;
+  *hi = after < *lo ? *lo : after < p->filter_width ? after : p->filter_width;
+}
+
 /* Filter row `fy` of the window of output column ox (input row in_y) into `dst`, elements of `elem` bytes (a
- * tap outside the image: every byte `fill`): one copy when the row's taps are adjacent and all inside the image
- * (no column dilation), else tap by tap. */
+ * tap outside the image: every byte `fill`): without column dilation the taps inside the image are one copy
+ * (an edge window's padding a fill either side), else tap by tap. */
 static inline void microaot_conv_window_row_elems(const microaot_conv_2d_params_q* p, const void* image_row,
                                                   int32_t in_y_inside, int32_t ox, void* dst_row, size_t elem,
                                                   int fill) {
@@ -26,18 +36,23 @@ static inline void microaot_conv_window_row_elems(const microaot_conv_2d_params_
   const unsigned char* src = (const unsigned char*)image_row;
   unsigned char* dst = (unsigned char*)dst_row;
   const int32_t first_x = ox * p->stride_width - p->pad_width;
-  const int32_t last_x = first_x + (p->filter_width - 1) * p->dilation_width;
   int32_t fx;
-  if (in_y_inside && p->dilation_width == 1 && first_x >= 0 && last_x < p->input_width) {
-    memcpy(dst, src + (size_t)first_x * tap, (size_t)p->filter_width * tap);
-    return;
-  }
-  for (fx = 0; fx < p->filter_width; ++fx, dst += tap) {
-    const int32_t in_x = first_x + fx * p->dilation_width;
-    if (in_y_inside && in_x >= 0 && in_x < p->input_width) {
-      memcpy(dst, src + (size_t)in_x * tap, tap);
-    } else {
-      memset(dst, fill, tap);
+  if (!in_y_inside) {
+    memset(dst, fill, (size_t)p->filter_width * tap);
+  } else if (p->dilation_width == 1) {
+    int32_t lo, hi;
+    microaot_conv_window_row_inside(p, ox, &lo, &hi);
+    memset(dst, fill, (size_t)lo * tap);
+    memcpy(dst + (size_t)lo * tap, src + (size_t)(first_x + lo) * tap, (size_t)(hi - lo) * tap);
+    memset(dst + (size_t)hi * tap, fill, (size_t)(p->filter_width - hi) * tap);
+  } else {
+    for (fx = 0; fx < p->filter_width; ++fx, dst += tap) {
+      const int32_t in_x = first_x + fx * p->dilation_width;
+      if (in_x >= 0 && in_x < p->input_width) {
+        memcpy(dst, src + (size_t)in_x * tap, tap);
+      } else {
+        memset(dst, fill, tap);
+      }
     }
   }
 }

@@ -30,15 +30,30 @@ static void copy_run(int8_t* dst, const int8_t* src, int32_t n) {
   for (; n > 0; --n) *dst++ = *src++;
 }
 
-/* Filter row fy of the window of output pixel (oy, ox) as int8 into dst (filter_width * input_depth bytes): the
- * input zero point for a row outside the image, else tap by tap (an edge window's row: its runs are few). */
-static void gather_row(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t fy, int8_t* dst) {
-  const int32_t in_y = oy * p->stride_height - p->pad_height + fy * p->dilation_height;
-  if (in_y < 0 || in_y >= p->input_height) {
-    memset(dst, (int8_t)-p->input_offset, (size_t)(p->filter_width * p->input_depth));
+/* Input depths from which an edge window's runs go through memset and memcpy: below, a call costs more than
+ * the few bytes it moves. */
+#define MICROAOT_PACKED_LIBRARY_TAP 16
+
+/* n bytes of dst set to `byte` (the padding of an edge window's row of a few channels: no library call). */
+static void fill_run(int8_t* dst, int8_t byte, int32_t n) {
+  const uint32_t word = 0x01010101u * (uint8_t)byte;
+  for (; n >= 4; n -= 4, dst += 4) memcpy(dst, &word, 4);
+  if (n >= 2) memcpy(dst, &word, 2), dst += 2; /* not a byte loop: GCC would make it a call of memset */
+  if (n % 2 != 0) *dst = byte;
+}
+
+/* A row of an edge window without column dilation: `lo` taps of padding, the taps from src up to `hi`, padding to
+ * the row's end (`width` taps of `depth` bytes). */
+static void edge_row(int8_t* dst, const int8_t* src, int8_t zero, int32_t lo, int32_t hi, int32_t width, int32_t depth) {
+  if (depth >= MICROAOT_PACKED_LIBRARY_TAP) {
+    if (lo > 0) memset(dst, zero, (size_t)(lo * depth));
+    memcpy(dst + lo * depth, src, (size_t)((hi - lo) * depth));
+    if (hi < width) memset(dst + hi * depth, zero, (size_t)((width - hi) * depth));
     return;
   }
-  microaot_conv_window_row(p, image + (size_t)in_y * (size_t)p->input_width * (size_t)p->input_depth, 1, ox, dst);
+  fill_run(dst, zero, lo * depth);
+  copy_run(dst + lo * depth, src, (hi - lo) * depth);
+  fill_run(dst + hi * depth, zero, (width - hi) * depth);
 }
 
 /* Filter row fy's taps straight from the image when they are all inside it (a run of whole groups), NULL when
@@ -56,15 +71,30 @@ static inline const int8_t* direct_row(const conv_params* p, const int8_t* image
   return image + ((size_t)in_y * (size_t)p->input_width + (size_t)first_x) * (size_t)p->input_depth;
 }
 
-/* The window of output pixel (oy, ox), one with taps outside the image, as int8 into `window`, row by row.
- * Out of line: one call per edge window, and gather_window's fast loop keeps its registers. */
+/* The window of output pixel (oy, ox), one with taps outside the image, as int8 into `window`, row by row: a row
+ * outside the image the input zero point, else its taps inside the image between the padding's (the same columns
+ * for every row), or tap by tap with a column dilation. Out of line: one call per edge window, and gather_window's
+ * fast loop keeps its registers. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 static void gather_edge_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
-  const int32_t run = p->filter_width * p->input_depth;
-  int32_t fy;
-  for (fy = 0; fy < p->filter_height; ++fy, window += run) gather_row(p, image, oy, ox, fy, window);
+  const int32_t depth = p->input_depth, width = p->filter_width, run = width * depth;
+  const size_t image_row = (size_t)p->input_width * (size_t)depth;
+  const int8_t zero = (int8_t)-p->input_offset;
+  const int32_t first_x = ox * p->stride_width - p->pad_width;
+  int32_t in_y = oy * p->stride_height - p->pad_height, lo, hi, fy;
+  microaot_conv_window_row_inside(p, ox, &lo, &hi);
+  for (fy = 0; fy < p->filter_height; ++fy, window += run, in_y += p->dilation_height) {
+    const int8_t* const row = image + (size_t)in_y * image_row;
+    if (in_y < 0 || in_y >= p->input_height) {
+      fill_run(window, zero, run);
+    } else if (p->dilation_width != 1) {
+      microaot_conv_window_row(p, row, 1, ox, window);
+    } else {
+      edge_row(window, row + (first_x + lo) * depth, zero, lo, hi, width, depth);
+    }
+  }
 }
 
 /* The window of output pixel (oy, ox) as int8 into `window`: the rows' runs copied straight when every row is
