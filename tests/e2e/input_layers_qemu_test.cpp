@@ -3,7 +3,8 @@
 // (the remap kernel's planes copied column by column). A model of such layers runs bit-exact with the host
 // build: quotients on ties, one float step either side of them, beyond the saturation of the conversion, infinite
 // and NaN; transposes of 1-, 2- and 4-byte elements both ways. The image-sized layers stay under a ceiling of
-// instructions per element (issue 31).
+// instructions per element (issue 31). And float32 FULLY_CONNECTED and CONV_2D (microaot/internal/fpu_dot.h: VLDM
+// and VMLA on the FPU) give the host's bits: the same products added in the same order.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -156,6 +157,65 @@ TEST(InputLayersM4, QuantizeAndTransposeRunBitExactUnderTheirCeilings) {
       EXPECT_LT(per_element, layers.at(op).ceiling) << "op " << op;
     }
   }
+  remove_dir(dir);
+}
+
+// float32 FULLY_CONNECTED of depths 1 to 7 and 37 (the four a pass and the rest) and CONV_2D 3x3 "same" over 3
+// and 5 channels (edge windows' rows shorter than the filter), on inputs of mixed magnitudes, where any other
+// order of additions rounds differently.
+TEST(FloatLayersM4, FullyConnectedAndConvAddInTheHostsOrder) {
+  MICROAOT_REQUIRE_QEMU();
+  ModelSpec m;
+  std::vector<std::vector<uint8_t>> inputs;
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> mantissa(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-12, 12);
+  auto values = [&](size_t n) {
+    std::vector<float> v(n);
+    for (float& x : v) x = std::ldexp(mantissa(rng), exponent(rng));
+    return v;
+  };
+  auto add_layer = [&](int code, int version, const std::vector<int32_t>& in_shape, const std::vector<int32_t>& w_shape,
+                       const std::vector<int32_t>& out_shape, tflite::BuiltinOptions type, tflite_test::OptionsFn options) {
+    const int32_t base = static_cast<int32_t>(m.tensors.size());
+    size_t in_n = 1, w_n = 1;
+    for (int32_t d : in_shape) in_n *= static_cast<size_t>(d);
+    for (int32_t d : w_shape) w_n *= static_cast<size_t>(d);
+    m.tensors.push_back(tflite_test::float_tensor("x" + std::to_string(base), in_shape));
+    m.tensors.push_back(tflite_test::float_tensor("w" + std::to_string(base), w_shape, values(w_n)));
+    m.tensors.push_back(tflite_test::float_tensor("b" + std::to_string(base), {w_shape[0]}, values(static_cast<size_t>(w_shape[0]))));
+    m.tensors.push_back(tflite_test::float_tensor("y" + std::to_string(base), out_shape));
+    tflite_test::OpSpec o = tflite_test::op(code, version, {base, base + 1, base + 2}, {base + 3});
+    o.options_type = type;
+    o.options = options;
+    m.ops.push_back(o);
+    m.inputs.push_back(base);
+    m.outputs.push_back(base + 3);
+    inputs.push_back(float_bytes(values(in_n)));
+  };
+  for (const int32_t depth : {1, 2, 3, 4, 5, 6, 7, 37}) {
+    add_layer(9, 1, {2, depth}, {5, depth}, {2, 5}, tflite::BuiltinOptions::FullyConnectedOptions,
+              [](flatbuffers::FlatBufferBuilder& fbb) { return tflite::CreateFullyConnectedOptions(fbb).Union(); });
+  }
+  for (const int32_t depth : {3, 5}) {
+    add_layer(3, 1, {1, 6, 7, depth}, {4, 3, 3, depth}, {1, 6, 7, 4}, tflite::BuiltinOptions::Conv2DOptions,
+              [](flatbuffers::FlatBufferBuilder& fbb) {
+                return tflite::CreateConv2DOptions(fbb, tflite::Padding::SAME, 1, 1).Union();
+              });
+  }
+  const std::string dir = make_temp_dir();
+  const std::string model = dir + "/model.tflite";
+  write_bytes(model, tflite_test::build_model(m));
+  std::vector<std::string> args = {"bench", model, "--target", "cortex-m4", "--json"};
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const std::string path = dir + "/in" + std::to_string(k) + ".bin";
+    write_bytes(path, inputs[k]);
+    args.insert(args.end(), {"--input", path});
+  }
+  std::string errors, output;
+  ASSERT_EQ(run_microaot_capture(args, errors, &output), 0) << errors;
+  const json r = json::parse(output);
+  EXPECT_TRUE(r["outputs_bit_exact"].get<bool>());
   remove_dir(dir);
 }
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "microaot/internal/fpu_dot.h"
 #include "microaot/internal/kernel_dtype.h"
 #include "microaot/kernels/conv.h"
 #include "microaot/internal/window.h"
@@ -28,6 +29,18 @@
 
 #define MICROAOT_CONV_PARAMS MICROAOT_PARAMS_Q(MICROAOT_CONV)
 
+/* Float32 activations and weights: conv_accumulate's rows as dot products (microaot/internal/fpu_dot.h). */
+#if !defined(MICROAOT_CONV_FLOAT_ROWS)
+#define MICROAOT_CONV_FLOAT_ROWS_f32 1
+#define MICROAOT_CONV_FLOAT_ROWS_s8 0
+#define MICROAOT_CONV_FLOAT_ROWS_s16 0
+#if defined(MICROAOT_WEIGHT_DTYPE) /* hybrid: int8 weights */
+#define MICROAOT_CONV_FLOAT_ROWS 0
+#else
+#define MICROAOT_CONV_FLOAT_ROWS MICROAOT_CAT(MICROAOT_CONV_FLOAT_ROWS_, MICROAOT_DTYPE)
+#endif
+#endif
+
 /* The elements between a filter's taps as conv_accumulate reads them: the operator's, unless the including file
  * reads decoded filters of its own layout (templates/palette_conv.h). */
 #ifndef MICROAOT_CONV_FILTER_TAP_STRIDE
@@ -41,6 +54,20 @@ static MICROAOT_BIAS conv_accumulate(const MICROAOT_CONV_PARAMS* p, const MICROA
                                     const MICROAOT_W* filter_oc, const microaot_window* y, const microaot_window* x) {
   MICROAOT_BIAS acc = 0;
   int32_t fy, fx, c;
+#if MICROAOT_CONV_FLOAT_ROWS
+  /* float32 taps whose channels are the whole input depth, columns adjacent: a filter row's taps inside the
+   * image are one run in the input and in the filter, one dot product in the same order */
+  if (MICROAOT_CONV_OP(TAP_DEPTH, p) == p->input_depth && p->dilation_width == 1 &&
+      MICROAOT_CONV_FILTER_TAP_STRIDE(p) == (size_t)p->input_depth) {
+    const int32_t in_x = x->origin + x->begin, run = (x->end - x->begin) * p->input_depth;
+    for (fy = y->begin; fy < y->end; ++fy) {
+      const int32_t in_y = y->origin + fy * p->dilation_height;
+      acc = microaot_dot_f32(input_c0 + (size_t)(in_y * p->input_width + in_x) * (size_t)p->input_depth,
+                             filter_oc + (size_t)(fy * p->filter_width + x->begin) * (size_t)p->input_depth, run, acc);
+    }
+    return acc;
+  }
+#endif
   for (fy = y->begin; fy < y->end; ++fy) {
     const int32_t in_y = y->origin + fy * p->dilation_height;
     for (fx = x->begin; fx < x->end; ++fx) {
