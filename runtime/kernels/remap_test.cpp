@@ -165,7 +165,9 @@ TEST(Remap, MatchesTheDefinitionOnRowsAFixedStepApart) {
     const int32_t outer_step = continued ? rows * step : plane_span;
     std::vector<int32_t> offsets;
     for (int32_t k = 0; k < outermost; ++k) offsets.push_back(draw(0, 3) == 0 ? -1 : k * outer * 2 * plane_span);
-    for (int32_t k = 0; k < outer; ++k) offsets.push_back(outer_step > 0 ? k * outer_step : (k + 1 - outer) * outer_step);
+    for (int32_t k = 0; k < outer; ++k) {
+      offsets.push_back(outer_step > 0 ? k * outer_step : (k + 1 - outer) * outer_step);
+    }
     const int32_t first = step > 0 ? 0 : -step * (rows - 1);
     for (int32_t j = 0; j < rows; ++j) offsets.push_back(last_row_fill && j + 1 == rows ? -1 : first + j * step);
     for (int32_t i = 0; i < count; ++i) offsets.push_back(draw(0, 9) * bytes);

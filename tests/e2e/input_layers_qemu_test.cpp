@@ -175,15 +175,17 @@ TEST(FloatLayersM4, FullyConnectedAndConvAddInTheHostsOrder) {
     for (float& x : v) x = std::ldexp(mantissa(rng), exponent(rng));
     return v;
   };
-  auto add_layer = [&](int code, int version, const std::vector<int32_t>& in_shape, const std::vector<int32_t>& w_shape,
-                       const std::vector<int32_t>& out_shape, tflite::BuiltinOptions type, tflite_test::OptionsFn options) {
+  auto add_layer = [&](int code, int version, const std::vector<int32_t>& in_shape,
+                       const std::vector<int32_t>& w_shape, const std::vector<int32_t>& out_shape,
+                       tflite::BuiltinOptions type, tflite_test::OptionsFn options) {
     const int32_t base = static_cast<int32_t>(m.tensors.size());
     size_t in_n = 1, w_n = 1;
     for (int32_t d : in_shape) in_n *= static_cast<size_t>(d);
     for (int32_t d : w_shape) w_n *= static_cast<size_t>(d);
     m.tensors.push_back(tflite_test::float_tensor("x" + std::to_string(base), in_shape));
     m.tensors.push_back(tflite_test::float_tensor("w" + std::to_string(base), w_shape, values(w_n)));
-    m.tensors.push_back(tflite_test::float_tensor("b" + std::to_string(base), {w_shape[0]}, values(static_cast<size_t>(w_shape[0]))));
+    const std::vector<float> bias = values(static_cast<size_t>(w_shape[0]));
+    m.tensors.push_back(tflite_test::float_tensor("b" + std::to_string(base), {w_shape[0]}, bias));
     m.tensors.push_back(tflite_test::float_tensor("y" + std::to_string(base), out_shape));
     tflite_test::OpSpec o = tflite_test::op(code, version, {base, base + 1, base + 2}, {base + 3});
     o.options_type = type;

@@ -54,17 +54,20 @@ typedef struct {
   int32_t first;    /* by columns: the first row's offset in the plane */
 } remap_plane;
 
-/* out[j * out_step] = in[j * in_step] for j < rows, four a pass. */
+/* out[j * out_step] = in[j * in_step] for j < rows, four a pass (addresses of elements only: the step may be
+ * negative, and a pointer moved past the last row would leave the input). */
 static inline void remap_column(const uint8_t* in, ptrdiff_t in_step, uint8_t* out, size_t out_step, int32_t rows,
                                 size_t bytes) {
   int32_t j = 0;
-  for (; j + 4 <= rows; j += 4, in += 4 * in_step, out += 4 * out_step) {
-    memcpy(out, in, bytes);
-    memcpy(out + out_step, in + in_step, bytes);
-    memcpy(out + 2 * out_step, in + 2 * in_step, bytes);
-    memcpy(out + 3 * out_step, in + 3 * in_step, bytes);
+  for (; j + 4 <= rows; j += 4) {
+    const uint8_t* const at = in + (ptrdiff_t)j * in_step;
+    uint8_t* const to = out + (size_t)j * out_step;
+    memcpy(to, at, bytes);
+    memcpy(to + out_step, at + in_step, bytes);
+    memcpy(to + 2 * out_step, at + 2 * in_step, bytes);
+    memcpy(to + 3 * out_step, at + 3 * in_step, bytes);
   }
-  for (; j < rows; ++j, in += in_step, out += out_step) memcpy(out, in, bytes);
+  for (; j < rows; ++j) memcpy(out + (size_t)j * out_step, in + (ptrdiff_t)j * in_step, bytes);
 }
 
 /* The plane at `base` (-1: all fill), for a constant `bytes` once inlined; returns the output's next byte. */

@@ -43,7 +43,7 @@ static inline void microaot_conv_window_row_elems(const microaot_conv_2d_params_
     int32_t lo, hi;
     microaot_conv_window_row_inside(p, ox, &lo, &hi);
     memset(dst, fill, (size_t)lo * tap);
-    memcpy(dst + (size_t)lo * tap, src + (size_t)(first_x + lo) * tap, (size_t)(hi - lo) * tap);
+    if (hi > lo) memcpy(dst + (size_t)lo * tap, src + (size_t)(first_x + lo) * tap, (size_t)(hi - lo) * tap);
     memset(dst + (size_t)hi * tap, fill, (size_t)(p->filter_width - hi) * tap);
   } else {
     for (fx = 0; fx < p->filter_width; ++fx, dst += tap) {

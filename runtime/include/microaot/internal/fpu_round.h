@@ -48,14 +48,22 @@ static inline int32_t microaot_twice_truncated_within(float q, int32_t lo, int32
   return (int32_t)(2.0f * q);
 }
 
-static inline int32_t microaot_twice_truncated_s16(float q) { return microaot_twice_truncated_within(q, INT16_MIN, INT16_MAX); }
-static inline int32_t microaot_twice_truncated_s18(float q) { return microaot_twice_truncated_within(q, -131072, 131071); }
+static inline int32_t microaot_twice_truncated_s16(float q) {
+  return microaot_twice_truncated_within(q, INT16_MIN, INT16_MAX);
+}
+static inline int32_t microaot_twice_truncated_s18(float q) {
+  return microaot_twice_truncated_within(q, -131072, 131071);
+}
 
 static inline int32_t microaot_halve_saturate_within(int32_t x, int32_t lo, int32_t hi) {
   return (x >> 1) < lo ? lo : (x >> 1) > hi ? hi : (x >> 1);
 }
-static inline int32_t microaot_halve_saturate_s8(int32_t x) { return microaot_halve_saturate_within(x, INT8_MIN, INT8_MAX); }
-static inline int32_t microaot_halve_saturate_s16(int32_t x) { return microaot_halve_saturate_within(x, INT16_MIN, INT16_MAX); }
+static inline int32_t microaot_halve_saturate_s8(int32_t x) {
+  return microaot_halve_saturate_within(x, INT8_MIN, INT8_MAX);
+}
+static inline int32_t microaot_halve_saturate_s16(int32_t x) {
+  return microaot_halve_saturate_within(x, INT16_MIN, INT16_MAX);
+}
 
 #endif
 

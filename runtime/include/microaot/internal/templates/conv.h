@@ -60,7 +60,7 @@ static MICROAOT_BIAS conv_accumulate(const MICROAOT_CONV_PARAMS* p, const MICROA
   if (MICROAOT_CONV_OP(TAP_DEPTH, p) == p->input_depth && p->dilation_width == 1 &&
       MICROAOT_CONV_FILTER_TAP_STRIDE(p) == (size_t)p->input_depth) {
     const int32_t in_x = x->origin + x->begin, run = (x->end - x->begin) * p->input_depth;
-    for (fy = y->begin; fy < y->end; ++fy) {
+    for (fy = y->begin; fy < y->end && run > 0; ++fy) {
       const int32_t in_y = y->origin + fy * p->dilation_height;
       acc = microaot_dot_f32(input_c0 + (size_t)(in_y * p->input_width + in_x) * (size_t)p->input_depth,
                              filter_oc + (size_t)(fy * p->filter_width + x->begin) * (size_t)p->input_depth, run, acc);

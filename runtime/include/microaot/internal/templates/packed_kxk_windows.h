@@ -44,7 +44,8 @@ static void fill_run(int8_t* dst, int8_t byte, int32_t n) {
 
 /* A row of an edge window without column dilation: `lo` taps of padding, the taps from src up to `hi`, padding to
  * the row's end (`width` taps of `depth` bytes). */
-static void edge_row(int8_t* dst, const int8_t* src, int8_t zero, int32_t lo, int32_t hi, int32_t width, int32_t depth) {
+static void edge_row(int8_t* dst, const int8_t* src, int8_t zero, int32_t lo, int32_t hi, int32_t width,
+                     int32_t depth) {
   if (depth >= MICROAOT_PACKED_LIBRARY_TAP) {
     if (lo > 0) memset(dst, zero, (size_t)(lo * depth));
     memcpy(dst + lo * depth, src, (size_t)((hi - lo) * depth));
@@ -92,7 +93,7 @@ static void gather_edge_window(const conv_params* p, const int8_t* image, int32_
     } else if (p->dilation_width != 1) {
       microaot_conv_window_row(p, row, 1, ox, window);
     } else {
-      edge_row(window, row + (first_x + lo) * depth, zero, lo, hi, width, depth);
+      edge_row(window, row + (hi > lo ? first_x + lo : 0) * depth, zero, lo, hi, width, depth);
     }
   }
 }
