@@ -3,8 +3,9 @@
 // (the remap kernel's planes copied column by column). A model of such layers runs bit-exact with the host
 // build: quotients on ties, one float step either side of them, beyond the saturation of the conversion, infinite
 // and NaN; transposes of 1-, 2- and 4-byte elements both ways. The image-sized layers stay under a ceiling of
-// instructions per element (issue 31). And float32 FULLY_CONNECTED and CONV_2D (microaot/internal/fpu_dot.h: VLDM
-// and VMLA on the FPU) give the host's bits: the same products added in the same order.
+// instructions per element (issue 31). And float32 FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D
+// (microaot/internal/fpu_dot.h: VLDM and VMLA on the FPU) give the host's bits: the same products added in the
+// same order.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -160,10 +161,10 @@ TEST(InputLayersM4, QuantizeAndTransposeRunBitExactUnderTheirCeilings) {
   remove_dir(dir);
 }
 
-// float32 FULLY_CONNECTED of depths 1 to 7 and 37 (the four a pass and the rest) and CONV_2D 3x3 "same" over 3
-// and 5 channels (edge windows' rows shorter than the filter), on inputs of mixed magnitudes, where any other
-// order of additions rounds differently.
-TEST(FloatLayersM4, FullyConnectedAndConvAddInTheHostsOrder) {
+// float32 FULLY_CONNECTED of depths 1 to 7 and 37 (the four a pass and the rest), CONV_2D 3x3 "same" over 3 and 5
+// channels (edge windows' rows shorter than the filter) and DEPTHWISE_CONV_2D 3x3 stride 2 over 6 and 9 channels,
+// on inputs of mixed magnitudes, where any other order of additions rounds differently.
+TEST(FloatLayersM4, FullyConnectedAndConvolutionsAddInTheHostsOrder) {
   MICROAOT_REQUIRE_QEMU();
   ModelSpec m;
   std::vector<std::vector<uint8_t>> inputs;
@@ -184,8 +185,8 @@ TEST(FloatLayersM4, FullyConnectedAndConvAddInTheHostsOrder) {
     for (int32_t d : w_shape) w_n *= static_cast<size_t>(d);
     m.tensors.push_back(tflite_test::float_tensor("x" + std::to_string(base), in_shape));
     m.tensors.push_back(tflite_test::float_tensor("w" + std::to_string(base), w_shape, values(w_n)));
-    const std::vector<float> bias = values(static_cast<size_t>(w_shape[0]));
-    m.tensors.push_back(tflite_test::float_tensor("b" + std::to_string(base), {w_shape[0]}, bias));
+    const std::vector<float> bias = values(static_cast<size_t>(out_shape.back()));
+    m.tensors.push_back(tflite_test::float_tensor("b" + std::to_string(base), {out_shape.back()}, bias));
     m.tensors.push_back(tflite_test::float_tensor("y" + std::to_string(base), out_shape));
     tflite_test::OpSpec o = tflite_test::op(code, version, {base, base + 1, base + 2}, {base + 3});
     o.options_type = type;
@@ -203,6 +204,12 @@ TEST(FloatLayersM4, FullyConnectedAndConvAddInTheHostsOrder) {
     add_layer(3, 1, {1, 6, 7, depth}, {4, 3, 3, depth}, {1, 6, 7, 4}, tflite::BuiltinOptions::Conv2DOptions,
               [](flatbuffers::FlatBufferBuilder& fbb) {
                 return tflite::CreateConv2DOptions(fbb, tflite::Padding::SAME, 1, 1).Union();
+              });
+  }
+  for (const int32_t depth : {6, 9}) {  // depthwise, multiplier 1: the channels four a pass and the rest
+    add_layer(4, 1, {1, 5, 6, depth}, {1, 3, 3, depth}, {1, 3, 3, depth},
+              tflite::BuiltinOptions::DepthwiseConv2DOptions, [](flatbuffers::FlatBufferBuilder& fbb) {
+                return tflite::CreateDepthwiseConv2DOptions(fbb, tflite::Padding::SAME, 2, 2, 1).Union();
               });
   }
   const std::string dir = make_temp_dir();

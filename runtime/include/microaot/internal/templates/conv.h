@@ -82,12 +82,44 @@ static MICROAOT_BIAS conv_accumulate(const MICROAOT_CONV_PARAMS* p, const MICROA
 
 /* MICROAOT_CONV_ACCUMULATE_ONLY: the including file takes conv_accumulate alone and loops itself. */
 #ifndef MICROAOT_CONV_ACCUMULATE_ONLY
+#if MICROAOT_CONV_FLOAT_ROWS
+/* The sums of float32 output channels that each read their own input channel (a depthwise layer of multiplier 1)
+ * in `sums`, tap by tap across the channels: each channel's products added in conv_accumulate's order. */
+static void conv_float_channel_sums(const MICROAOT_CONV_PARAMS* p, const float* input_batch, const float* filter,
+                                    const microaot_window* y, const microaot_window* x, float* sums) {
+  const int32_t depth = p->output_depth;
+  int32_t fy, fx, c;
+  for (c = 0; c < depth; ++c) sums[c] = 0.0f;
+  for (fy = y->begin; fy < y->end; ++fy) {
+    const int32_t in_y = y->origin + fy * p->dilation_height;
+    for (fx = x->begin; fx < x->end; ++fx) {
+      const int32_t in_x = x->origin + fx * p->dilation_width;
+      microaot_madd_f32(sums, input_batch + (size_t)(in_y * p->input_width + in_x) * (size_t)depth,
+                        filter + (size_t)(fy * p->filter_width + fx) * (size_t)depth, depth);
+    }
+  }
+}
+#endif
+
 /* All output channels of one output position. */
 static void conv_pixel(const MICROAOT_CONV_PARAMS* p, const MICROAOT_T* input_batch, const MICROAOT_W* filter,
                        const MICROAOT_BIAS* bias, const microaot_window* y, const microaot_window* x, MICROAOT_T* out) {
   const int32_t group = MICROAOT_CONV_OP(GROUP, p);
   const size_t filter_step = MICROAOT_CONV_OP(FILTER_STEP, p);
   int32_t oc;
+#if MICROAOT_CONV_FLOAT_ROWS
+  /* The sums in `out` itself: a plain variant's output does not overlap its input, the overlap variant's rows go
+   * to its scratch row. */
+  if (MICROAOT_CONV_OP(TAP_DEPTH, p) == 1 && group == 1 && p->input_depth == p->output_depth &&
+      MICROAOT_CONV_FILTER_TAP_STRIDE(p) == (size_t)p->output_depth) {
+    conv_float_channel_sums(p, input_batch, filter, y, x, out);
+    for (oc = 0; oc < p->output_depth; ++oc) {
+      const MICROAOT_BIAS acc = MICROAOT_SCALE_SUM(p, out[oc], oc) + (bias != NULL ? bias[oc] : 0);
+      out[oc] = MICROAOT_OUTPUT(p, acc, oc);
+    }
+    return;
+  }
+#endif
   for (oc = 0; oc < p->output_depth; ++oc) {
     const int32_t in_c0 = (oc / group) * MICROAOT_CONV_OP(TAP_DEPTH, p);
     MICROAOT_BIAS acc = MICROAOT_SCALE_SUM(
