@@ -42,19 +42,19 @@ static void fill_run(int8_t* dst, int8_t byte, int32_t n) {
   if (n % 2 != 0) *dst = byte;
 }
 
-/* A row of an edge window without column dilation: `lo` taps of padding, the taps from src up to `hi`, padding to
- * the row's end (`width` taps of `depth` bytes). */
-static void edge_row(int8_t* dst, const int8_t* src, int8_t zero, int32_t lo, int32_t hi, int32_t width,
-                     int32_t depth) {
-  if (depth >= MICROAOT_PACKED_LIBRARY_TAP) {
-    if (lo > 0) memset(dst, zero, (size_t)(lo * depth));
-    memcpy(dst + lo * depth, src, (size_t)((hi - lo) * depth));
-    if (hi < width) memset(dst + hi * depth, zero, (size_t)((width - hi) * depth));
+/* A row of an edge window without column dilation: `left` bytes of padding, `mid` bytes from src, `right` bytes of
+ * padding; through the library for taps of many channels (`library`). */
+static void edge_row(int8_t* dst, const int8_t* src, int8_t zero, int32_t left, int32_t mid, int32_t right,
+                     int library) {
+  if (library) {
+    if (left > 0) memset(dst, zero, (size_t)left);
+    memcpy(dst + left, src, (size_t)mid);
+    if (right > 0) memset(dst + left + mid, zero, (size_t)right);
     return;
   }
-  fill_run(dst, zero, lo * depth);
-  copy_run(dst + lo * depth, src, (hi - lo) * depth);
-  fill_run(dst + hi * depth, zero, (width - hi) * depth);
+  fill_run(dst, zero, left);
+  copy_run(dst + left, src, mid);
+  fill_run(dst + left + mid, zero, right);
 }
 
 /* Filter row fy's taps straight from the image when they are all inside it (a run of whole groups), NULL when
@@ -84,8 +84,11 @@ static void gather_edge_window(const conv_params* p, const int8_t* image, int32_
   const size_t image_row = (size_t)p->input_width * (size_t)depth;
   const int8_t zero = (int8_t)-p->input_offset;
   const int32_t first_x = ox * p->stride_width - p->pad_width;
+  const int library = depth >= MICROAOT_PACKED_LIBRARY_TAP;
   int32_t in_y = oy * p->stride_height - p->pad_height, lo, hi, fy;
+  size_t from;
   microaot_conv_window_row_inside(p, ox, &lo, &hi);
+  from = (size_t)(hi > lo ? first_x + lo : 0) * (size_t)depth; /* the same columns for every row */
   for (fy = 0; fy < p->filter_height; ++fy, window += run, in_y += p->dilation_height) {
     const int8_t* const row = image + (size_t)in_y * image_row;
     if (in_y < 0 || in_y >= p->input_height) {
@@ -93,7 +96,7 @@ static void gather_edge_window(const conv_params* p, const int8_t* image, int32_
     } else if (p->dilation_width != 1) {
       microaot_conv_window_row(p, row, 1, ox, window);
     } else {
-      edge_row(window, row + (hi > lo ? first_x + lo : 0) * depth, zero, lo, hi, width, depth);
+      edge_row(window, row + from, zero, lo * depth, (hi - lo) * depth, (width - hi) * depth, library);
     }
   }
 }
