@@ -28,8 +28,10 @@ static void microaot_packed_rows3(const uint32_t* rows, const int32_t* weights, 
                                out + 2 * pairs);
   }
   if (o->activation_min != -128 || o->activation_max != 127) {
-    for (r = 0; r < 3; ++r) {
-      microaot_packed_clamp_row(out + (size_t)r * row_bytes, units, o->activation_min, o->activation_max);
+    const int adjacent = row_bytes == (size_t)units; /* a row of output pixels: the three rows are one run */
+    for (r = 0; r < (adjacent ? 1 : 3); ++r) {
+      microaot_packed_clamp_row(out + (size_t)r * row_bytes, adjacent ? 3 * units : units, o->activation_min,
+                                o->activation_max);
     }
   }
 }
