@@ -7,10 +7,17 @@
 
 #include <stdint.h>
 
+/* The loops' assembly: a single-precision FPU and optimisation (at -O0 the C loops). */
+#if defined(__ARM_FP) && (__ARM_FP & 4) && defined(__OPTIMIZE__)
+#define MICROAOT_FPU_LOOPS 1
+#else
+#define MICROAOT_FPU_LOOPS 0
+#endif
+
 /* acc + x[0] * w[0] + x[1] * w[1] + ... + x[n - 1] * w[n - 1], added left to right. */
 static inline float microaot_dot_f32(const float* x, const float* w, int32_t n, float acc) {
   int32_t k = 0;
-#if defined(__ARM_FP) && (__ARM_FP & 4) && defined(__OPTIMIZE__)
+#if MICROAOT_FPU_LOOPS
   if (n >= 4) {
     const float* const end = x + (n & ~3);
     __asm__(
@@ -36,7 +43,7 @@ static inline float microaot_dot_f32(const float* x, const float* w, int32_t n, 
 /* sums[k] += x[k] * w[k] for k < n (a depthwise tap across the channels). */
 static inline void microaot_madd_f32(float* sums, const float* x, const float* w, int32_t n) {
   int32_t k = 0;
-#if defined(__ARM_FP) && (__ARM_FP & 4) && defined(__OPTIMIZE__)
+#if MICROAOT_FPU_LOOPS
   if (n >= 4) {
     const float* const end = x + (n & ~3);
     __asm__(
