@@ -90,13 +90,13 @@ static void gather_edge_window(const conv_params* p, const int8_t* image, int32_
   microaot_conv_window_row_inside(p, ox, &lo, &hi);
   from = (size_t)(hi > lo ? first_x + lo : 0) * (size_t)depth; /* the same columns for every row */
   for (fy = 0; fy < p->filter_height; ++fy, window += run, in_y += p->dilation_height) {
-    const int8_t* const row = image + (size_t)in_y * image_row;
-    if (in_y < 0 || in_y >= p->input_height) {
+    if (in_y < 0 || in_y >= p->input_height) { /* no row pointer: it would lie outside the image */
       fill_run(window, zero, run);
     } else if (p->dilation_width != 1) {
-      microaot_conv_window_row(p, row, 1, ox, window);
+      microaot_conv_window_row(p, image + (size_t)in_y * image_row, 1, ox, window);
     } else {
-      edge_row(window, row + from, zero, lo * depth, (hi - lo) * depth, (width - hi) * depth, library);
+      edge_row(window, image + (size_t)in_y * image_row + from, zero, lo * depth, (hi - lo) * depth,
+               (width - hi) * depth, library);
     }
   }
 }
