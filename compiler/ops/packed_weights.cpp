@@ -330,8 +330,18 @@ int64_t packed_pixel_rows_bytes(int32_t depth, int32_t units) {
   return MICROAOT_PACKED_PIXEL_ROWS_BYTES(int64_t{depth}, int64_t{units});
 }
 
-int64_t packed_windows_bytes(int32_t window, int32_t run, int32_t units) {
-  return MICROAOT_PACKED_WINDOWS_BYTES(int64_t{window}, int64_t{run}, int64_t{units});
+microaot_conv_2d_params_q conv_geometry_params(const KernelCall& call) {
+  microaot_conv_2d_params_q p{};
+  const auto field = [&](const char* name) {
+    const ParamValue* v = call.params.find(name);
+    return static_cast<int32_t>(v != nullptr ? v->integer : 0);
+  };
+#define MICROAOT_GEOMETRY_FIELD(type, name) p.name = field(#name);
+  MICROAOT_CONV_INPUT_FIELDS(MICROAOT_GEOMETRY_FIELD)
+  MICROAOT_CONV_WINDOW_FIELDS(MICROAOT_GEOMETRY_FIELD)
+  MICROAOT_CONV_OUTPUT_FIELDS(MICROAOT_GEOMETRY_FIELD)
+#undef MICROAOT_GEOMETRY_FIELD
+  return p;
 }
 
 bool use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
@@ -339,8 +349,8 @@ bool use_packed_window_weights(const Graph& graph, const Target& target, KernelC
   const int64_t input_offset = call.params.find("input_offset")->integer;
   if (!use_packed_weights(graph, target, call, packed_stem, units, window, raw_allowed)) return false;
   call.params.replace_int("input_offset", input_offset);
-  const int64_t run = call.params.find("filter_width")->integer * call.params.find("input_depth")->integer;
-  call.scratch_bytes = packed_windows_bytes(window, static_cast<int32_t>(run), units);
+  const microaot_conv_2d_params_q p = conv_geometry_params(call);
+  call.scratch_bytes = microaot_packed_kxk_bytes(&p);
   call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +
                         " taps gathered (padding = input zero point), 3 pixels x 2 channels per step, " +
                         weights_text(call) +

@@ -13,6 +13,7 @@
 
 #include "ir/graph.h"
 #include "kernels/kernel_call.h"
+#include "microaot/kernels/conv.h"
 #include "target/target.h"
 
 namespace microaot {
@@ -100,14 +101,14 @@ bool use_packed_weights(const Graph& graph, const Target& target, KernelCall& ca
 // MICROAOT_PACKED_PIXEL_ROWS_BYTES): three widened rows of a chunk, then the sums between chunks.
 int64_t packed_pixel_rows_bytes(int32_t depth, int32_t units);
 
-// The scratch of the k x k kernel for windows of `window` elements, filter rows of `run` (filter width * input
-// depth), against `units` output channels (MICROAOT_PACKED_WINDOWS_BYTES): the rows and the gathered windows (three
-// where the layer's windows are all gathered), of a chunk, then the sums between chunks.
-int64_t packed_windows_bytes(int32_t window, int32_t run, int32_t units);
+// The geometry fields of a convolution's call (MICROAOT_CONV_*_FIELDS) as the kernels' params struct, the rest
+// zero: what the kernels' scratch rules read.
+microaot_conv_2d_params_q conv_geometry_params(const KernelCall& call);
 
 // As use_packed_weights for a k x k CONV_2D whose output pixels' windows (`window` = kh * kw * input depth
 // elements, the filter's OHWI rows) are the rows of the product: input_offset stays, the padding taps' value
-// (-input_offset) the kernel fills in, whose products the folded bias cancels. False as use_packed_weights.
+// (-input_offset) the kernel fills in, whose products the folded bias cancels; the scratch microaot_packed_kxk_bytes
+// (the windows', then the padded rows of a few-channel layer). False as use_packed_weights.
 bool use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
                                const std::string& packed_stem, int32_t units, int32_t window, bool raw_allowed = true);
 

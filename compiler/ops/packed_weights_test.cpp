@@ -114,13 +114,13 @@ TEST(PackedWeights, LongRowsAreLaidOutChunkByChunk) {
   EXPECT_EQ(packed_rows_bytes(100000, 10), 4 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 2 * 10);
   // The k x k kernel's: three rows and a window of a chunk (three windows where the layer's are all gathered:
   // rows of 12 or not of whole groups), then (past one chunk) three rows' sums.
-  EXPECT_EQ(packed_windows_bytes(640, 64, 9), 7 * 640);
-  EXPECT_EQ(packed_windows_bytes(640, 16, 9), 7 * 640);
-  EXPECT_EQ(packed_windows_bytes(640, 12, 9), 9 * 640);
-  EXPECT_EQ(packed_windows_bytes(27, 9, 9), 9 * 28);
-  EXPECT_EQ(packed_windows_bytes(100000, 2000, 9), 7 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
-  EXPECT_EQ(packed_windows_bytes(100000, 2001, 9), 7 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
-  EXPECT_LE(packed_windows_bytes(100000, 2000, 9), 7 * MICROAOT_PACKED_CHUNK + 4 * 3 * 10);
+  EXPECT_EQ(MICROAOT_PACKED_WINDOWS_BYTES(640, 64, 9), 7 * 640);
+  EXPECT_EQ(MICROAOT_PACKED_WINDOWS_BYTES(640, 16, 9), 7 * 640);
+  EXPECT_EQ(MICROAOT_PACKED_WINDOWS_BYTES(640, 12, 9), 9 * 640);
+  EXPECT_EQ(MICROAOT_PACKED_WINDOWS_BYTES(27, 9, 9), 9 * 28);
+  EXPECT_EQ(MICROAOT_PACKED_WINDOWS_BYTES(100000, 2000, 9), 7 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
+  EXPECT_EQ(MICROAOT_PACKED_WINDOWS_BYTES(100000, 2001, 9), 7 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
+  EXPECT_LE(MICROAOT_PACKED_WINDOWS_BYTES(100000, 2000, 9), 7 * MICROAOT_PACKED_CHUNK + 4 * 3 * 10);
   EXPECT_EQ(packed_pixel_rows_bytes(640, 100), 6 * 640);
   EXPECT_EQ(packed_pixel_rows_bytes(100000, 10), 6 * MICROAOT_PACKED_CHUNK_LENGTH(100000) + 4 * 3 * 10);
 }
@@ -537,9 +537,7 @@ bool expect_window_conv_matches(std::mt19937& rng, microaot_conv_2d_params_q p, 
   microaot_conv_2d_s8(&p, input.data(), filter.data(), bias.empty() ? nullptr : bias.data(), expected.data());
   // The kernel keeps the input offset: the padding's value (-offset); its products are in the folded bias.
   const std::vector<int32_t> folded = fold_input_offset(bias, filter, p.output_depth, window, p.input_offset);
-  const size_t scratch_bytes =
-      MICROAOT_PACKED_WINDOWS_BYTES(static_cast<size_t>(window), static_cast<size_t>(p.filter_width * p.input_depth),
-                                    static_cast<size_t>(p.output_depth));
+  const size_t scratch_bytes = static_cast<size_t>(microaot_packed_kxk_bytes(&p));
   Scratch plain(scratch_bytes), with_row(scratch_bytes + static_cast<size_t>(p.output_width * p.output_depth));
   const PackedRequant requant{{p.output_multiplier, p.output_multiplier + p.output_depth},
                               {p.output_shift, p.output_shift + p.output_depth},
@@ -651,6 +649,66 @@ TEST(PackedKernels, FirstLayerWindowsMatchPortable) {
   }
   EXPECT_GT(counts.inside, counts.compared / 2);
   EXPECT_GT(packed, 12);  // of 16
+}
+
+// The padded rows (microaot_packed_padded_rows_bytes): taken by gathered windows (rows not of whole groups or
+// under 16 bytes, no column dilation) that reach past the left or right edge, while the rows fit one chunk.
+TEST(PackedWeights, PaddedRowsTakeFewChannelLayersWithSideEdges) {
+  const auto geometry = [](int32_t width, int32_t depth, int32_t filter, int32_t pad, int32_t out_width) {
+    microaot_conv_2d_params_q p{};
+    p.input_height = 40, p.input_width = width, p.input_depth = depth;
+    p.filter_height = p.filter_width = filter, p.pad_height = p.pad_width = pad;
+    p.stride_height = p.stride_width = p.dilation_height = p.dilation_width = 1;
+    p.output_height = 40, p.output_width = out_width;
+    return p;
+  };
+  microaot_conv_2d_params_q p = geometry(3, 1, 3, 1, 3);  // 3 rows of 5 columns: 15 bytes, in words
+  EXPECT_EQ(microaot_packed_padded_rows_bytes(&p), 16);
+  EXPECT_EQ(microaot_packed_kxk_bytes(&p), MICROAOT_PACKED_WINDOWS_BYTES(9, 3, 0) + 16);
+  p = geometry(28, 1, 3, 0, 26);  // VALID: no window reaches past an edge
+  EXPECT_EQ(microaot_packed_padded_rows_bytes(&p), 0);
+  p = geometry(3, 1, 3, 0, 2);
+  p.input_width = 2;  // no padding before, but the last window reaches past the right edge
+  EXPECT_EQ(microaot_packed_padded_rows_bytes(&p), 12);
+  p = geometry(28, 8, 3, 1, 28);  // rows of 24 bytes: read straight from the image
+  EXPECT_EQ(microaot_packed_padded_rows_bytes(&p), 0);
+  p = geometry(70, 3, 3, 1, 70);  // 3 rows of 72 columns of 3 channels: 648 bytes, past one chunk
+  EXPECT_EQ(microaot_packed_padded_rows_bytes(&p), 0);
+  p = geometry(69, 3, 3, 1, 69);  // 639 bytes
+  EXPECT_EQ(microaot_packed_padded_rows_bytes(&p), 640);
+  p.dilation_width = 2;  // taps apart: gathered tap by tap
+  EXPECT_EQ(microaot_packed_padded_rows_bytes(&p), 0);
+}
+
+// Narrow images of few channels (accelerometer, audio and digit stems: widths 1 to 9, 1 to 3 channels, filters of
+// 1 to 5 taps a side, strides 1 and 2, row dilations 1 and 2), SAME or VALID, in every weight form: most take the
+// padded rows, whose windows must match the portable kernel's at every edge.
+TEST(PackedKernels, NarrowImagesGatherFromPaddedRows) {
+  std::mt19937 rng(59);
+  Counts counts;
+  int packed = 0, padded = 0, i = 0;
+  for (int32_t width = 1; width <= 9; ++width) {
+    for (int32_t depth = 1; depth <= 3; ++depth) {
+      for (int32_t stride = 1; stride <= 2; ++stride) {
+        microaot_conv_2d_params_q p{};
+        p.batches = draw(rng, 1, 2);
+        p.input_height = draw(rng, 4, 12), p.input_width = width;
+        p.input_depth = p.filter_depth = depth;
+        p.output_depth = draw(rng, 1, 9);
+        p.filter_height = draw(rng, 1, 5), p.filter_width = draw(rng, 1, std::min(5, width + 2));
+        p.stride_height = p.stride_width = stride;
+        p.dilation_height = draw(rng, 1, 2), p.dilation_width = 1;
+        window_axis(rng, p.input_height, p.filter_height, p.stride_height, p.dilation_height, p.output_height,
+                    p.pad_height);
+        window_axis(rng, p.input_width, p.filter_width, p.stride_width, p.dilation_width, p.output_width, p.pad_width);
+        padded += microaot_packed_padded_rows_bytes(&p) > 0;
+        packed += expect_window_conv_matches(rng, p, i++, counts);
+      }
+    }
+  }
+  EXPECT_GT(counts.inside, counts.compared / 2);
+  EXPECT_GT(packed, i * 3 / 4);
+  EXPECT_GT(padded, i / 3);
 }
 
 // Windows widened straight from the image (widen_direct: row runs of whole groups, at least 16 bytes, the windows

@@ -383,13 +383,7 @@ int64_t overlap_chunk_rows(const KernelCall& call) {
     return microaot_palette_chunk_rows(field("output_width"), field("output_height"), 0);
   }
   if (call.stem != kPackedPaletteStem && call.stem != kPackedKxkPaletteStem) return 1;
-  microaot_conv_2d_params_q p{};
-  p.output_width = field("output_width");
-  p.output_height = field("output_height");
-  p.output_depth = field("output_depth");
-  p.filter_height = field("filter_height");
-  p.filter_width = field("filter_width");
-  p.input_depth = field("input_depth");
+  const microaot_conv_2d_params_q p = conv_geometry_params(call);
   return call.stem == kPackedPaletteStem ? microaot_packed_palette_overlap_rows(&p)
                                          : microaot_packed_kxk_palette_overlap_rows(&p);
 }

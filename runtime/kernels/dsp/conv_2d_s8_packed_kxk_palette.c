@@ -22,7 +22,7 @@ static void block_row(const conv_params* p, const int8_t* image, int32_t oy, con
                       int8_t* outputs, int8_t* output) {
   const int32_t groups = s->gathered_bytes / 4;
   const size_t pixel_bytes = (size_t)p->output_depth;
-  const int pixels = p->filter_height == 1 && p->filter_width == 1 && p->pad_height == 0 && p->pad_width == 0;
+  const int pixels = microaot_packed_pixel_windows(p);
   const int runs = widens_direct(p);
   const size_t pixel_step = (size_t)p->stride_width * (size_t)p->input_depth;
   const int8_t* pixel =

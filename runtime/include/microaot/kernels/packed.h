@@ -68,6 +68,37 @@ extern "C" {
 #define MICROAOT_PACKED_PIXEL_ROWS_BYTES(depth, units) \
   (MICROAOT_PACKED_CHUNK_ROWS3_BYTES(MICROAOT_PACKED_CHUNK_LENGTH(depth)) + MICROAOT_PACKED_SUMS3_BYTES(depth, units))
 
+/* A 1x1 filter without padding: each window is one input pixel, read in place (no window gathered). */
+static inline int microaot_packed_pixel_windows(const microaot_conv_2d_params_q* p) {
+  return p->filter_height == 1 && p->filter_width == 1 && p->pad_height == 0 && p->pad_width == 0;
+}
+/* The k x k kernel's padded rows: where windows are gathered (their row runs not MICROAOT_PACKED_DIRECT_RUNS, no
+ * column dilation: few channels) and reach past the left or right edge, each output row first copies its filter
+ * rows' image rows between their padding (the input zero point) over the columns its windows span; every window
+ * is then gathered from them without a bounds test (an edge window cost several times an inside one, and narrow
+ * images are mostly edges). Taken while those rows fit one chunk (MICROAOT_PACKED_CHUNK bytes: the scratch stays
+ * within what a window of one chunk may take). One row's bytes: */
+static inline int32_t microaot_packed_padded_row_bytes(const microaot_conv_2d_params_q* p) {
+  return ((p->output_width - 1) * p->stride_width + p->filter_width) * p->input_depth;
+}
+/* The padded rows' bytes, 0 where the layer takes none. */
+static inline int32_t microaot_packed_padded_rows_bytes(const microaot_conv_2d_params_q* p) {
+  const int32_t span = microaot_packed_padded_row_bytes(p);
+  const int gathered = !MICROAOT_PACKED_DIRECT_RUNS(p->filter_width * p->input_depth) && p->dilation_width == 1 &&
+                       !microaot_packed_pixel_windows(p);
+  const int edges = p->pad_width > 0 || (p->output_width - 1) * p->stride_width + p->filter_width > p->input_width;
+  if (!gathered || !edges || p->filter_height <= 0 || span <= 0 || span > MICROAOT_PACKED_CHUNK / p->filter_height) {
+    return 0;
+  }
+  return 4 * ((p->filter_height * span + 3) / 4);
+}
+/* The k x k kernel's scratch (plain flavor): the windows', then the padded rows. */
+static inline int32_t microaot_packed_kxk_bytes(const microaot_conv_2d_params_q* p) {
+  const int32_t run = p->filter_width * p->input_depth;
+  return MICROAOT_PACKED_WINDOWS_BYTES(p->filter_height * run, run, p->output_depth) +
+         microaot_packed_padded_rows_bytes(p);
+}
+
 /* params: a 1x1 filter, no padding, filter_depth = input_depth; filter: the packed words;
  * scratch: MICROAOT_PACKED_ROWS_BYTES(input_depth, output_depth). */
 microaot_status microaot_conv_2d_s8_packed(const microaot_conv_2d_params_q* params, const int8_t* input,
@@ -81,10 +112,10 @@ microaot_status microaot_conv_2d_s8_packed_overlap(const microaot_conv_2d_params
  * output pixel's window, gathered in filter order with padding taps as the input zero point: params as the
  * model's (input_offset is the padding's value, -zero point; the table's bias already holds its products);
  * filter: the packed words of the filter_height * filter_width * input_depth elements of each output channel;
- * scratch: MICROAOT_PACKED_WINDOWS_BYTES(window, filter_width * input_depth, output_depth), the overlap flavor's
- * output row after it. A 1x1 filter without padding runs as microaot_conv_2d_s8_packed does, with its params
- * (input_offset unread) and output row, in MICROAOT_PACKED_PIXEL_ROWS_BYTES(input_depth, output_depth) of scratch
- * (the compiler sends such layers here when the model links this kernel for its k x k layers). */
+ * scratch: microaot_packed_kxk_bytes(params), the overlap flavor's output row after it. A 1x1 filter without
+ * padding runs as microaot_conv_2d_s8_packed does, with its params (input_offset unread) and output row, in
+ * MICROAOT_PACKED_PIXEL_ROWS_BYTES(input_depth, output_depth) of scratch (the compiler sends such layers here when
+ * the model links this kernel for its k x k layers). */
 microaot_status microaot_conv_2d_s8_packed_kxk(const microaot_conv_2d_params_q* params, const int8_t* input,
                                                const int32_t* filter, const int32_t* requant, int8_t* output,
                                                void* scratch);

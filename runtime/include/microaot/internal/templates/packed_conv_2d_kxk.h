@@ -15,11 +15,6 @@
 #include "microaot/internal/templates/packed_kxk_windows.h"
 #include "microaot/internal/templates/packed_rows3.h"
 
-/* A 1x1 filter without padding: each window is one input pixel (input_offset unread: no padding taps). */
-static int is_pixel_window(const conv_params* p) {
-  return p->filter_height == 1 && p->filter_width == 1 && p->pad_height == 0 && p->pad_width == 0;
-}
-
 static window_scratch split_scratch(const conv_params* p, void* scratch) {
   window_scratch s;
   s.rows = (uint32_t*)scratch;
@@ -71,22 +66,23 @@ static const int8_t* gather_window_part(const window_part_source* w, int32_t row
  * (microaot_packed_widen3) when they are three; else each is widened once gathered. One gather call site: two
  * inlined copies cost 250 bytes. */
 static void widen_gathered(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int32_t count,
-                           int32_t slots, const window_scratch* s) {
+                           int32_t slots, const window_scratch* s, const padded_rows* padded) {
   const int at_once = count == 3 && slots == 3;
   const size_t slot_bytes = slots == 3 ? (size_t)s->gathered_bytes : 0;
   int32_t r;
   for (r = 0; r < count; ++r) {
     int8_t* const window = s->gathered + (size_t)r * slot_bytes;
-    gather_window(p, image, oy, ox + r, window);
+    gather_window(p, image, padded, oy, ox + r, window);
     if (!at_once) microaot_packed_widen(window, s->gathered_bytes, s->rows + 2 * r, 2 * count);
   }
   if (at_once) microaot_packed_widen3(s->gathered, (size_t)s->gathered_bytes, s->gathered_bytes / 4, s->rows);
 }
 
-/* Output row `oy` of one image into `dst` (output_width pixels). */
+/* Output row `oy` of one image into `dst` (output_width pixels), its windows gathered from `padded` where the
+ * layer takes padded rows (not NULL: filled here). */
 static void window_row(const conv_params* p, const int8_t* image, int32_t oy, int pixels, const int32_t* filter,
                        const microaot_dsp_output_stage* stage, const int32_t* requant, const window_scratch* s,
-                       int8_t* dst) {
+                       const padded_rows* padded, int8_t* dst) {
   const int32_t groups = s->gathered_bytes / 4;
   const size_t pixel_bytes = (size_t)p->output_depth;
   /* Pixel windows: the row's input pixels, widened straight from the image (NULL: the windows). */
@@ -96,13 +92,14 @@ static void window_row(const conv_params* p, const int8_t* image, int32_t oy, in
                          : NULL;
   const int runs = widens_direct(p);
   int32_t ox, count;
+  if (padded != NULL) pad_rows(p, image, oy, padded);
   for (ox = 0; ox < p->output_width; ox += count, dst += (size_t)count * pixel_bytes) {
     count = pixels_at_a_time(p->output_width - ox);
     if (pixel != NULL) {
       widen_pixels(pixel, pixel_step, p->input_depth, count, s->rows);
       pixel += (size_t)count * pixel_step;
     } else if (!runs || count != 3 || !widen_direct(p, image, oy, ox, s->rows)) {
-      widen_gathered(p, image, oy, ox, count, runs ? 1 : 3, s); /* read straight where it can: one slot */
+      widen_gathered(p, image, oy, ox, count, runs ? 1 : 3, s, padded); /* read straight where it can: one slot */
     }
     if (count == 3) {
       microaot_packed_rows3(s->rows, filter, groups, p->output_depth, stage, requant, dst, pixel_bytes);
@@ -126,14 +123,19 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, NULL);
   const window_scratch s = split_scratch(p, scratch);
   const int32_t window = microaot_conv_window_size(p);
-  const int pixels = is_pixel_window(p);
+  const int pixels = microaot_packed_pixel_windows(p);
   /* The plain flavor's scratch: a pixel window's the widened rows alone (MICROAOT_PACKED_PIXEL_ROWS_BYTES). */
-  const size_t plain_bytes =
+  const size_t windows_bytes =
       pixels ? (size_t)MICROAOT_PACKED_CHUNK_ROWS3_BYTES(p->input_depth)
              : (size_t)MICROAOT_PACKED_WINDOWS_BYTES(window, p->filter_width * p->input_depth, p->output_depth);
-  int8_t* const row_scratch = overlap ? (int8_t*)scratch + plain_bytes : NULL;
+  /* Then the padded rows (microaot_packed_kxk_bytes). */
+  const int32_t padded_bytes = microaot_packed_padded_rows_bytes(p);
+  int8_t* const row_scratch = overlap ? (int8_t*)scratch + windows_bytes + padded_bytes : NULL;
+  padded_rows padded;
   int32_t row;
+  padded.rows = (int8_t*)scratch + windows_bytes, padded.bytes = (size_t)microaot_packed_padded_row_bytes(p);
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
+  if (padded_bytes > 0) pad_rows_start(p, &padded);
   /* The gathered windows' bytes past their ends, up to a whole group, are never gathered into: zeros once (a pixel
    * window has no gathered window). */
   for (row = 0; !pixels && window % 4 != 0 && row < (widens_direct(p) ? 1 : 3); ++row) {
@@ -143,7 +145,7 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
     const int8_t* image = input + (size_t)(row / p->output_height) * image_bytes;
     int8_t* out = output + (size_t)row * row_bytes;
     window_row(p, image, row % p->output_height, pixels, filter, &stage, requant, &s,
-               row_scratch != NULL ? row_scratch : out);
+               padded_bytes > 0 ? &padded : NULL, row_scratch != NULL ? row_scratch : out);
     if (row_scratch != NULL) memcpy(out, row_scratch, row_bytes);
   }
   return MICROAOT_STATUS_OK;
@@ -209,7 +211,7 @@ __attribute__((noinline))
 static microaot_status convolve_chunked(const conv_params* p, const int8_t* input, const int32_t* filter,
                                         const int32_t* requant, int8_t* output, void* scratch, int overlap) {
   const int32_t window = microaot_conv_window_size(p), chunk = MICROAOT_PACKED_CHUNK_LENGTH(window);
-  const int pixels = is_pixel_window(p);
+  const int pixels = microaot_packed_pixel_windows(p);
   const size_t image_bytes = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
   const size_t pixel_bytes = (size_t)p->output_depth, row_bytes = (size_t)p->output_width * pixel_bytes;
   const microaot_dsp_output_stage stage = MICROAOT_DSP_OUTPUT_STAGE(p, NULL);

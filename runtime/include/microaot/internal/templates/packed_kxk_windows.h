@@ -72,6 +72,41 @@ static inline const int8_t* direct_row(const conv_params* p, const int8_t* image
   return image + ((size_t)in_y * (size_t)p->input_width + (size_t)first_x) * (size_t)p->input_depth;
 }
 
+/* An output row's filter rows with their padding (microaot_packed_padded_rows_bytes): `bytes` each (the columns
+ * its windows span), from `rows` on. */
+typedef struct {
+  int8_t* rows;
+  size_t bytes;
+} padded_rows;
+
+/* The padded rows' padding, once per call: the input zero point everywhere (pad_rows then writes the image's
+ * columns alone, the same for every output row). */
+static inline void pad_rows_start(const conv_params* p, const padded_rows* r) {
+  memset(r->rows, (int8_t)-p->input_offset, (size_t)p->filter_height * r->bytes);
+}
+
+/* Output row oy's filter rows (of one image) into r over the image's columns: each its image row, or the input zero
+ * point where it lies outside the image. Out of line: once per output row. */
+#if defined(__GNUC__)
+__attribute__((noinline, unused)) /* the palette and transpose kernels have no use */
+#endif
+static void pad_rows(const conv_params* p, const int8_t* image, int32_t oy, const padded_rows* r) {
+  const size_t image_row = (size_t)p->input_width * (size_t)p->input_depth;
+  const int32_t span = (int32_t)r->bytes / p->input_depth, end = p->input_width + p->pad_width;
+  /* The image's columns among the span's: [lo, hi); where any is, lo is pad_width, the image's first column. */
+  const int32_t lo = p->pad_width < span ? p->pad_width : span, hi = end < lo ? lo : end < span ? end : span;
+  const size_t bytes = (size_t)(hi - lo) * (size_t)p->input_depth;
+  int32_t in_y = oy * p->stride_height - p->pad_height, fy;
+  int8_t* row = r->rows + (size_t)lo * (size_t)p->input_depth;
+  for (fy = 0; fy < p->filter_height; ++fy, row += r->bytes, in_y += p->dilation_height) {
+    if (in_y < 0 || in_y >= p->input_height) { /* no row pointer outside the image */
+      memset(row, (int8_t)-p->input_offset, bytes);
+    } else {
+      memcpy(row, image + (size_t)in_y * image_row, bytes);
+    }
+  }
+}
+
 /* The window of output pixel (oy, ox), one with taps outside the image, as int8 into `window`, row by row: a row
  * outside the image the input zero point, else its taps inside the image between the padding's (the same columns
  * for every row), or tap by tap with a column dilation. Out of line: one call per edge window, and gather_window's
@@ -101,17 +136,25 @@ static void gather_edge_window(const conv_params* p, const int8_t* image, int32_
   }
 }
 
-/* The window of output pixel (oy, ox) as int8 into `window`: the rows' runs copied straight when every row is
- * inside the image (one bounds test per window), else through gather_edge_window. */
-static void gather_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, int8_t* window) {
+/* The window of output pixel (oy, ox) as int8 into `window`: the rows' runs copied straight from the padded rows
+ * where the layer takes them (`padded` not NULL, filled for row oy: no test), else from the image when every row
+ * is inside it (one bounds test per window), else through gather_edge_window. */
+static void gather_window(const conv_params* p, const int8_t* image, const padded_rows* padded, int32_t oy,
+                          int32_t ox, int8_t* window) {
   const int32_t run = p->filter_width * p->input_depth;
   const int32_t last_y = oy * p->stride_height - p->pad_height + (p->filter_height - 1) * p->dilation_height;
-  const int8_t* tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
-  const size_t row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
+  const int8_t* tap;
+  size_t row_step;
   int32_t fy;
-  if (tap == NULL) {
-    gather_edge_window(p, image, oy, ox, window);
-    return;
+  if (padded != NULL) {
+    tap = padded->rows + (size_t)ox * (size_t)p->stride_width * (size_t)p->input_depth, row_step = padded->bytes;
+  } else {
+    tap = last_y < p->input_height ? direct_row(p, image, oy, ox, 0) : NULL;
+    row_step = (size_t)p->dilation_height * (size_t)p->input_width * (size_t)p->input_depth;
+    if (tap == NULL) {
+      gather_edge_window(p, image, oy, ox, window);
+      return;
+    }
   }
   for (fy = 0; fy < p->filter_height; ++fy, window += run, tap += row_step) copy_run(window, tap, run);
 }
@@ -124,7 +167,7 @@ __attribute__((unused)) /* the k x k kernel gathers through its own widen_gather
 #endif
 static void widen_window(const conv_params* p, const int8_t* image, int32_t oy, int32_t ox, const window_scratch* s,
                          uint32_t* dst, int32_t stride) {
-  gather_window(p, image, oy, ox, s->gathered);
+  gather_window(p, image, NULL, oy, ox, s->gathered);
   microaot_packed_widen(s->gathered, s->gathered_bytes, dst, stride);
 }
 
