@@ -456,8 +456,10 @@ TEST(ConvHandler, WindowTakesThePackedWindowKernelWithTheDspExtension) {
   const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
   EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_kxk_w16");
   EXPECT_EQ(field(call, "input_offset"), "10");
-  // 27 elements: 7 groups of 4; 24 B of three rows + 3 x 4 B of windows each (rows of 9: every window gathered)
-  EXPECT_EQ(call.scratch_bytes, 36 * 7);
+  // 27 elements: 7 groups of 4; 24 B of three rows + 3 x 4 B of windows each (rows of 9: every window gathered),
+  // then the padded rows (three of 10 columns of 3 channels, in words)
+  EXPECT_EQ(call.scratch_bytes, 36 * 7 + 92);
+  EXPECT_NE(call.specialisation.find("padded rows (92 bytes)"), std::string::npos) << call.specialisation;
   EXPECT_EQ(g.tensor(call.args[1]).byte_size(), 2 * 7 * 4 * 4);  // 2 channel pairs x 7 groups x 4 words
   EXPECT_NE(call.specialisation.find("weights int16"), std::string::npos) << call.specialisation;
   // Filter values 1 + i % 3 (build()): channel 0's 27 weights sum to 9 * (1 + 2 + 3); bias 100; zero point -10:

@@ -350,9 +350,12 @@ bool use_packed_window_weights(const Graph& graph, const Target& target, KernelC
   if (!use_packed_weights(graph, target, call, packed_stem, units, window, raw_allowed)) return false;
   call.params.replace_int("input_offset", input_offset);
   const microaot_conv_2d_params_q p = conv_geometry_params(call);
+  const int32_t padded = microaot_packed_padded_rows_bytes(&p);
   call.scratch_bytes = microaot_packed_kxk_bytes(&p);
-  call.specialisation = "packed windows: each output pixel's " + std::to_string(window) +
-                        " taps gathered (padding = input zero point), 3 pixels x 2 channels per step, " +
+  call.specialisation = "packed windows: each output pixel's " + std::to_string(window) + " taps gathered" +
+                        (padded > 0 ? " from each output row's padded rows (" + std::to_string(padded) + " bytes)"
+                                    : std::string()) +
+                        " (padding = input zero point), 3 pixels x 2 channels per step, " +
                         weights_text(call) +
                         ", input zero point in the bias, output step one SMMLAR per value";
   return true;
