@@ -86,7 +86,7 @@ void check(const Graph& graph, const Op& op) {
 // filter without padding), where the input zero point folds into the bias exactly (padding taps hold it).
 std::string packed_conv_refusal(const Target& target, const ConvGeometry& g, int filter_depth) {
   if (target.kernels_use_dsp() && filter_depth != g.input_c) return "not packed: grouped filter";
-  return packed_refusal(target, g.output_c, 0);
+  return packed_refusal(target, g.output_c, 0, kPackedConvMinUnits);
 }
 
 bool is_matrix_product(const ConvGeometry& g) {

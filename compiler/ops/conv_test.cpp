@@ -440,12 +440,13 @@ TEST(ConvHandler, PackedScratchFollowsTheInputDepth) {
     EXPECT_EQ(call.info().function(), "microaot_conv_2d_s8_packed_w16") << depth;
     EXPECT_EQ(call.scratch_bytes, bytes) << depth;
   }
-  Spec three_channels;  // below kPackedMinUnits: the unpacked kernel, no scratch
+  Spec three_channels;  // a convolution of any channel count is packed (kPackedConvMinUnits)
   three_channels.filter = {3, 3, 3, 3};
   three_channels.output = {1, 8, 8, 3};
   three_channels.filter_scales = {0.01f, 0.02f, 0.005f};
-  Graph unpacked = build(three_channels);
-  EXPECT_EQ(lower_in_place_for_test(unpacked, parse_target("cortex-m4")).scratch_bytes, 0);
+  Graph packed = build(three_channels);
+  EXPECT_EQ(lower_in_place_for_test(packed, parse_target("cortex-m4")).info().function(),
+            "microaot_conv_2d_s8_packed_kxk_w16");
 }
 
 // A k x k window is a matrix product over the pixels' windows: the packed words (int16, --optimize speed) of

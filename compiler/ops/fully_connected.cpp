@@ -233,7 +233,7 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
     use_fc_palette_pairs(target, call, s.depth);
     return;
   }
-  call.specialisation = packed_refusal(target, s.units, call.params.find("filter_offset")->integer);
+  call.specialisation = packed_refusal(target, s.units, call.params.find("filter_offset")->integer, kPackedMinUnits);
   if (call.specialisation.empty()) {
     use_packed_weights(graph, target, call, "fully_connected_s8_packed", s.units, s.depth);
   }

@@ -277,10 +277,10 @@ int64_t packed_rows_bytes(int32_t depth, int32_t units) {
   return MICROAOT_PACKED_ROWS_BYTES(int64_t{depth}, int64_t{units});
 }
 
-std::string packed_refusal(const Target& target, int32_t units, int64_t filter_offset) {
+std::string packed_refusal(const Target& target, int32_t units, int64_t filter_offset, int32_t min_units) {
   if (target.optimize_size) return "not packed: --optimize size";
   if (!target.dsp) return "not packed: the target has no DSP extension";
-  if (units < kPackedMinUnits) {
+  if (units < min_units) {
     return "not packed: " + std::to_string(units) + " units do not repay widening the input rows";
   }
   if (filter_offset != 0) return "not packed: the weights have a zero point";

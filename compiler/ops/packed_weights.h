@@ -1,5 +1,5 @@
 // Compile-time specialisation of the int8 matrix products for the DSP extension: a 1x1 CONV_2D without
-// padding and a FULLY_CONNECTED with symmetric weights, of at least kPackedMinUnits output channels (units),
+// padding and a FULLY_CONNECTED with symmetric weights (of at least kPackedMinUnits output channels, units),
 // take the packed kernels (runtime microaot/kernels/packed.h), whose weights are re-laid out here for their
 // inner loop (unit pairs, groups of four elements, as int32 words) and whose output step, proven exact here,
 // is a table holding the bias with the input zero point folded in (a layer it cannot prove keeps the unpacked
@@ -81,11 +81,14 @@ std::vector<int32_t> packed_output_stage(const std::vector<int32_t>& folded_bias
 int64_t packed_rows_bytes(int32_t depth, int32_t units);
 
 // Why the packed kernel does not take this product (empty when it does): no DSP extension, a weight zero point,
-// or fewer than kPackedMinUnits units, against which widening each input row to int16 does not pay (VWW's last
-// FULLY_CONNECTED: 2 units of depth 256). Any depth: a row longer than MICROAOT_PACKED_CHUNK is reduced in
-// chunks, so that its scratch stays bounded (microaot/kernels/packed.h).
+// or fewer than `min_units` units. A FULLY_CONNECTED takes kPackedMinUnits: against fewer, widening each input row
+// to int16 does not pay (VWW's last: 2 units of depth 256; the unpacked DSP loop widens a row in registers). A
+// convolution takes any count (kPackedConvMinUnits): its unpacked kernel costs 4 to 13 instructions per MAC for
+// one to three output channels, the packed one half that. Any depth: a row longer than MICROAOT_PACKED_CHUNK is
+// reduced in chunks, so that its scratch stays bounded (microaot/kernels/packed.h).
 constexpr int32_t kPackedMinUnits = 4;
-std::string packed_refusal(const Target& target, int32_t units, int64_t filter_offset);
+constexpr int32_t kPackedConvMinUnits = 1;
+std::string packed_refusal(const Target& target, int32_t units, int64_t filter_offset, int32_t min_units);
 
 // Turns `call` (lowered for the portable int8 stem, weights in args[1], optional bias in args[2], input_offset
 // set) into a call of `packed_stem` (its _w16 twin for int16 weights) over derived constants (packed weights

@@ -79,13 +79,14 @@ TEST(PackedWeights, FoldsTheInputOffsetIntoTheBias) {
 TEST(PackedWeights, RefusesTargetsUnitsAndWeightZeroPoints) {
   Target dsp;
   dsp.dsp = true;
-  EXPECT_EQ(packed_refusal(dsp, kPackedMinUnits, 0), "");
-  EXPECT_EQ(packed_refusal(Target{}, 8, 0), "not packed: the target has no DSP extension");
+  EXPECT_EQ(packed_refusal(dsp, kPackedMinUnits, 0, kPackedMinUnits), "");
+  EXPECT_EQ(packed_refusal(dsp, 1, 0, kPackedConvMinUnits), "");  // a convolution of one output channel
+  EXPECT_EQ(packed_refusal(Target{}, 8, 0, kPackedMinUnits), "not packed: the target has no DSP extension");
   Target size = dsp;
   size.optimize_size = true;
-  EXPECT_EQ(packed_refusal(size, 8, 0), "not packed: --optimize size");
-  EXPECT_EQ(packed_refusal(dsp, 8, -3), "not packed: the weights have a zero point");
-  EXPECT_EQ(packed_refusal(dsp, 2, 0), "not packed: 2 units do not repay widening the input rows");
+  EXPECT_EQ(packed_refusal(size, 8, 0, kPackedMinUnits), "not packed: --optimize size");
+  EXPECT_EQ(packed_refusal(dsp, 8, -3, kPackedMinUnits), "not packed: the weights have a zero point");
+  EXPECT_EQ(packed_refusal(dsp, 2, 0, kPackedMinUnits), "not packed: 2 units do not repay widening the input rows");
 }
 
 // Rows longer than MICROAOT_PACKED_CHUNK are laid out chunk after chunk, each chunk's words those of a row of its

@@ -226,7 +226,7 @@ void take_packed_palette(KernelCall& call, const KernelCall& packed, const Tenso
 bool use_packed_palette_weights(const Graph& graph, const Op& op, const Target& target, KernelCall& call,
                                 const Tensor& weights, int32_t units, int32_t depth, int64_t pixels) {
   if (!target.kernels_use_dsp() || !MICROAOT_PACKED_PALETTE_FITS(depth) ||
-      !packed_refusal(target, units, 0).empty()) {
+      !packed_refusal(target, units, 0, kPackedMinUnits).empty()) {
     return false;
   }
   const std::vector<int8_t> rows = constant_values<int8_t>(weights);
@@ -249,7 +249,7 @@ bool use_packed_kxk_palette_weights(const Graph& graph, const Target& target, Ke
   // Never at the default: its scratch (a block of up to 10 KB) and code would cost the RAM and flash the default
   // keeps, and in fused bands it decodes once per band.
   if (must_pay(target, weights) || !target.kernels_use_dsp() || !MICROAOT_PACKED_KXK_PALETTE_FITS(window) ||
-      !packed_refusal(target, units, 0).empty()) {
+      !packed_refusal(target, units, 0, kPackedMinUnits).empty()) {
     return false;
   }
   const std::vector<int8_t> rows = constant_values<int8_t>(weights);
@@ -300,7 +300,7 @@ std::string packed_kxk_palette_refusal(const Target& target, int32_t units, int6
     return "a window of " + std::to_string(window) + " elements, past the " +
            std::to_string(MICROAOT_PACKED_KXK_PALETTE_MAX_WINDOW) + " it gathers in one chunk";
   }
-  const std::string packed = packed_refusal(target, units, 0);
+  const std::string packed = packed_refusal(target, units, 0, kPackedMinUnits);
   return packed.empty() ? "" : packed.substr(packed.find(": ") + 2);
 }
 

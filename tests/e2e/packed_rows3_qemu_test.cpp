@@ -92,8 +92,9 @@ ModelSpec conv_model(const std::vector<Layer>& layers, uint32_t seed, bool refus
 // four), those of row runs of 24 and 48 bytes read in place where they lie inside the image; windows
 // past one chunk (two chunks of up to 368 elements, 92 groups, and 189 + 188 of 756) at every width's split, odd
 // and even units, gathered (3x3 over 81 and 84 channels, padded) and pixel ones (1x1 over 660 to 704 channels, a
-// FULLY_CONNECTED over 650), kept below 800 elements so that the raw form's sums bound holds; units 4 to 16; 1x1
-// layers and FULLY_CONNECTED ones of 3 to 5 batches (pixel windows, read in place).
+// FULLY_CONNECTED over 650), kept below 800 elements so that the raw form's sums bound holds; units 1 to 16 (a
+// convolution of any channel count is packed); 1x1 layers and FULLY_CONNECTED ones of 3 to 5 batches (pixel
+// windows, read in place); a narrow stem of one channel (windows gathered from padded rows).
 const std::vector<Layer> kLayers = {
     {false, 9, 9, 3, 16, 3, 1, true, AF::NONE, 3},        // 27: 9 triples a row
     {false, 7, 7, 4, 9, 3, 1, true, AF::RELU6, -128},     // 36, a lone pixel a row, odd units, clamped
@@ -115,6 +116,9 @@ const std::vector<Layer> kLayers = {
     {false, 2, 2, 16, 4, 1, 1, false, AF::NONE, 0},       // 1x1, rows of 2: no triple
     {true, 3, 0, 40, 8, 0, 0, false, AF::NONE, -3},       // one triple of batches
     {true, 5, 0, 21, 9, 0, 0, false, AF::RELU, -10},      // a triple and a pair, odd units
+    {false, 12, 3, 1, 2, 3, 1, true, AF::RELU, -6},       // a narrow stem of one channel: padded rows, one pair
+    {false, 8, 5, 2, 1, 3, 2, true, AF::NONE, 8},         // one output channel, stride 2: the lone unit alone
+    {false, 6, 6, 8, 3, 1, 1, false, AF::RELU6, -128},    // 1x1 to three channels: a pair and a lone unit
 };
 
 // Benches the model with `options` and checks every layer ran bit-exact on `kernel`, or at `balanced` on its raw

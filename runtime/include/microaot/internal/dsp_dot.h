@@ -65,6 +65,21 @@ static inline void microaot_dsp_dot_1x2(const int8_t* a, const int8_t* b0, const
   acc[1] = s1;
 }
 
+/* One row a against one row b: the sum over k of (a[k] + a_offset) * (b[k] + b_offset) (a lone unit: a pair
+ * would compute it twice). */
+static inline int32_t microaot_dsp_dot_1x1(const int8_t* a, const int8_t* b, int32_t n, int32_t a_offset,
+                                           int32_t b_offset) {
+  const uint32_t a_off = microaot_dsp_pack16(a_offset, a_offset), b_off = microaot_dsp_pack16(b_offset, b_offset);
+  int32_t s = 0, k;
+  for (k = 0; k + 4 <= n; k += 4) {
+    const uint32_t aw = microaot_dsp_load4(a + k), bw = microaot_dsp_load4(b + k);
+    s = microaot_dsp_smlad(microaot_dsp_sxtab16_ror8(a_off, aw), microaot_dsp_sxtab16_ror8(b_off, bw),
+                           microaot_dsp_smlad(microaot_dsp_sxtab16(a_off, aw), microaot_dsp_sxtab16(b_off, bw), s));
+  }
+  for (; k < n; ++k) s += (a[k] + a_offset) * (b[k] + b_offset);
+  return s;
+}
+
 /* One row a against three rows b[0..2]: acc[j] = sum over k of (a[k] + a_offset) * (b[j][k] + b_offset), each
  * word of a widened once for all three (18 instructions per 12 MACs, where a pair takes 13 per 8). */
 static inline void microaot_dsp_dot_1x3(const int8_t* a, const int8_t* const b[3], int32_t n, int32_t a_offset,
@@ -189,8 +204,10 @@ static inline void microaot_dsp_rows_times_weights(const int8_t* a0, const int8_
     if (count == 3) {
       const int8_t* const rows[3] = {w0, w0 + n, w0 + 2 * (size_t)n};
       microaot_dsp_dot_1x3(a0, rows, n, a_offset, w_offset, acc);
+    } else if (count == 2) {
+      microaot_dsp_dot_1x2(a0, w0, w0 + n, n, a_offset, w_offset, acc);
     } else {
-      microaot_dsp_dot_1x2(a0, w0, count == 2 ? w0 + n : w0, n, a_offset, w_offset, acc);
+      acc[0] = microaot_dsp_dot_1x1(a0, w0, n, a_offset, w_offset);
     }
     for (j = 0; j < count; ++j) out0[u + j] = microaot_dsp_output(o, acc[j], u + j);
   }
