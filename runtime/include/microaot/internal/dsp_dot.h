@@ -47,19 +47,20 @@ static inline void microaot_dsp_dot_2x2(const int8_t* a0, const int8_t* a1, cons
 static inline void microaot_dsp_dot_1x2(const int8_t* a, const int8_t* b0, const int8_t* b1, int32_t n,
                                         int32_t a_offset, int32_t b_offset, int32_t acc[2]) {
   const uint32_t a_off = microaot_dsp_pack16(a_offset, a_offset), b_off = microaot_dsp_pack16(b_offset, b_offset);
-  int32_t s0 = 0, s1 = 0, k;
-  for (k = 0; k + 4 <= n; k += 4) {
-    const uint32_t aw = microaot_dsp_load4(a + k), b0w = microaot_dsp_load4(b0 + k), b1w = microaot_dsp_load4(b1 + k);
+  const int8_t* const end = a + 4 * (n / 4); /* pointers, not an index: the loop's values fit the registers */
+  int32_t s0 = 0, s1 = 0;
+  for (; a != end; a += 4, b0 += 4, b1 += 4) {
+    const uint32_t aw = microaot_dsp_load4(a), b0w = microaot_dsp_load4(b0), b1w = microaot_dsp_load4(b1);
     const uint32_t ae = microaot_dsp_sxtab16(a_off, aw), ao = microaot_dsp_sxtab16_ror8(a_off, aw);
     s0 = microaot_dsp_smlad(ao, microaot_dsp_sxtab16_ror8(b_off, b0w),
                             microaot_dsp_smlad(ae, microaot_dsp_sxtab16(b_off, b0w), s0));
     s1 = microaot_dsp_smlad(ao, microaot_dsp_sxtab16_ror8(b_off, b1w),
                             microaot_dsp_smlad(ae, microaot_dsp_sxtab16(b_off, b1w), s1));
   }
-  for (; k < n; ++k) {
-    const int32_t x = a[k] + a_offset;
-    s0 += x * (b0[k] + b_offset);
-    s1 += x * (b1[k] + b_offset);
+  for (n %= 4; n > 0; --n) {
+    const int32_t x = *a++ + a_offset;
+    s0 += x * (*b0++ + b_offset);
+    s1 += x * (*b1++ + b_offset);
   }
   acc[0] = s0;
   acc[1] = s1;
@@ -70,13 +71,14 @@ static inline void microaot_dsp_dot_1x2(const int8_t* a, const int8_t* b0, const
 static inline int32_t microaot_dsp_dot_1x1(const int8_t* a, const int8_t* b, int32_t n, int32_t a_offset,
                                            int32_t b_offset) {
   const uint32_t a_off = microaot_dsp_pack16(a_offset, a_offset), b_off = microaot_dsp_pack16(b_offset, b_offset);
-  int32_t s = 0, k;
-  for (k = 0; k + 4 <= n; k += 4) {
-    const uint32_t aw = microaot_dsp_load4(a + k), bw = microaot_dsp_load4(b + k);
+  const int8_t* const end = a + 4 * (n / 4);
+  int32_t s = 0;
+  for (; a != end; a += 4, b += 4) {
+    const uint32_t aw = microaot_dsp_load4(a), bw = microaot_dsp_load4(b);
     s = microaot_dsp_smlad(microaot_dsp_sxtab16_ror8(a_off, aw), microaot_dsp_sxtab16_ror8(b_off, bw),
                            microaot_dsp_smlad(microaot_dsp_sxtab16(a_off, aw), microaot_dsp_sxtab16(b_off, bw), s));
   }
-  for (; k < n; ++k) s += (a[k] + a_offset) * (b[k] + b_offset);
+  for (n %= 4; n > 0; --n) s += (*a++ + a_offset) * (*b++ + b_offset);
   return s;
 }
 
