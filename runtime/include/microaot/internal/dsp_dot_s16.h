@@ -182,10 +182,16 @@ MICROAOT_DSP_S16_LOOP void microaot_dsp_dot_1x2_s16x8(const uint32_t* a, const i
   acc[1] = s1;
 }
 
-/* The same over any n, int32 chunk sums added to acc (int64): acc[2 * i + j] += sum of a_i[k] * b_j[k]. */
+/* The same over any n, int32 chunk sums added to acc (int64): acc[2 * i + j] += sum of a_i[k] * b_j[k]. One
+ * chunk without the loop: most windows (the loop's int64 sums live on the stack). */
 MICROAOT_DSP_S16_LOOP void microaot_dsp_dot_2x2_s16_long(const uint32_t* a0, const uint32_t* a1, const int8_t* b0,
                                                         const int8_t* b1, int32_t n, int64_t acc[4]) {
   int32_t k, part[4];
+  if (n <= MICROAOT_DSP_S16_CHUNK) {
+    microaot_dsp_dot_2x2_s16x8(a0, a1, b0, b1, n, part);
+    acc[0] += part[0], acc[1] += part[1], acc[2] += part[2], acc[3] += part[3];
+    return;
+  }
   for (k = 0; k < n; k += MICROAOT_DSP_S16_CHUNK) {
     const int32_t len = n - k < MICROAOT_DSP_S16_CHUNK ? n - k : MICROAOT_DSP_S16_CHUNK;
     microaot_dsp_dot_2x2_s16x8(a0 + k / 2, a1 + k / 2, b0 + k, b1 + k, len, part);
@@ -199,6 +205,11 @@ MICROAOT_DSP_S16_LOOP void microaot_dsp_dot_2x2_s16_long(const uint32_t* a0, con
 MICROAOT_DSP_S16_LOOP void microaot_dsp_dot_1x2_s16_long(const uint32_t* a, const int8_t* b0, const int8_t* b1,
                                                         int32_t n, int64_t acc[2]) {
   int32_t k, part[2];
+  if (n <= MICROAOT_DSP_S16_CHUNK) {
+    microaot_dsp_dot_1x2_s16x8(a, b0, b1, n, part);
+    acc[0] += part[0], acc[1] += part[1];
+    return;
+  }
   for (k = 0; k < n; k += MICROAOT_DSP_S16_CHUNK) {
     const int32_t len = n - k < MICROAOT_DSP_S16_CHUNK ? n - k : MICROAOT_DSP_S16_CHUNK;
     microaot_dsp_dot_1x2_s16x8(a + k / 2, b0 + k, b1 + k, len, part);
