@@ -116,12 +116,21 @@ KernelCall lower(const Graph& graph, const Op& op) {
 // The int8 family's chooser (compile/choose_variants.h): on an MVE target the Helium rows over a folded bias;
 // else palettised filters where --compress-weights takes them
 // (through the DSP palette kernel for a packed 1x1 product where its decode pays), else a packed matrix product,
-// over the input pixels (1x1) or the gathered windows (k x k), or why not.
+// over the input pixels (1x1) or the gathered windows (k x k), or why not. The 16x8 family's too: on a DSP target
+// the packed 16x8 windows where their sums fit int32 (use_packed_s16_weights), else its DSP kernel, and why.
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
   const int channels = filter_dim(graph, op, 0);
   const Tensor& filter = graph.tensor(input_id(graph, op, kConvFilter));
   const ConvGeometry g = check_conv_geometry(graph, op, window_of(options_of(graph, op)), channels);
   const int64_t pixels = int64_t{g.batches} * g.output_h * g.output_w;
+  if (call.stem == "conv_2d_s16") {
+    if (target.kernels_use_mve()) return;
+    call.specialisation = packed_conv_refusal(target, g, filter_dim(graph, op, 3));
+    if (call.specialisation.empty()) {
+      use_packed_s16_weights(graph, target, call, channels, g.filter_h * g.filter_w * g.input_c);
+    }
+    return;
+  }
   if (target.kernels_use_mve()) {
     const microaot_conv_2d_params_q params = MICROAOT_PARAMS_STRUCT(conv_2d_params_q, call.params);
     use_mve_folded_bias(graph, call, "conv_2d_s8_mve", channels, g.filter_h * g.filter_w * g.input_c,

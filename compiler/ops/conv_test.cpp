@@ -1000,6 +1000,33 @@ TEST(ConvHandler, Int16WithInt64BiasLowersToThe64BitKernel) {
   EXPECT_EQ(field(call, "activation_max"), "7500");  // 6 / 0.0008
 }
 
+// On a DSP target a 16x8 window of one int32 sum takes the packed 16x8 kernel (int16 weight words at speed, int8
+// at balanced; the bias and requantization kept); a longer window and --optimize size keep the generic stem.
+TEST(ConvHandler, Int16WindowsOfOneSumTakeThePackedKernelOnTheDsp) {
+  Spec s = int16_spec(Spec{});  // 3x3 over 3 channels, 4 output channels
+  Graph g = build(s);
+  const KernelCall call = lower_in_place_for_test(g, parse_target("cortex-m4"));
+  EXPECT_EQ(call.info().function(), "microaot_conv_2d_s16_packed_w16");
+  EXPECT_EQ(g.tensor(call.args[1]).byte_size(), 2 * 7 * 4 * 4);  // 2 channel pairs x 7 groups x 4 words
+  EXPECT_EQ(call.scratch_bytes, MICROAOT_PACKED_S16_BYTES(27, 4));
+  expect_multipliers(s, call);
+  Target balanced = parse_target("cortex-m4");
+  balanced.optimize_balanced = true;
+  Graph int8_words = build(s);
+  EXPECT_EQ(lower_in_place_for_test(int8_words, balanced).info().function(), "microaot_conv_2d_s16_packed");
+  Target size = parse_target("cortex-m4");
+  size.optimize_size = true;
+  Graph portable = build(s);
+  EXPECT_EQ(lower_in_place_for_test(portable, size).info().function(), "microaot_conv_2d_s16");
+  Spec wide = s;  // 3x3 over 57 channels: 513 elements
+  wide.input = {1, 8, 8, 57};
+  wide.filter = {4, 3, 3, 57};
+  Graph long_window = build(wide);
+  const KernelCall unpacked = lower_in_place_for_test(long_window, parse_target("cortex-m4"));
+  EXPECT_EQ(unpacked.info().function(), "microaot_conv_2d_s16");
+  EXPECT_NE(unpacked.specialisation.find("a window of 513 elements"), std::string::npos) << unpacked.specialisation;
+}
+
 TEST(ConvHandler, Int16WithInt32BiasSumsIn32Bits) {
   Spec s = int16_spec(Spec{});
   s.bias_type = DType::kInt32;

@@ -115,4 +115,12 @@ microaot_conv_2d_params_q conv_geometry_params(const KernelCall& call);
 bool use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
                                const std::string& packed_stem, int32_t units, int32_t window, bool raw_allowed = true);
 
+// A 16x8 CONV_2D (int16 activations, int8 symmetric weights) through the packed 16x8 kernel
+// (microaot_conv_2d_s16_packed, `_w16` at --optimize speed): the weights re-laid as the int8 packed kernels'
+// (`window` = kh * kw * input depth elements per channel), the bias and the per-channel requantization kept.
+// False (call.specialisation saying why) for a window past MICROAOT_PACKED_S16_MAX_WINDOW, whose int32 sums
+// could overflow.
+bool use_packed_s16_weights(const Graph& graph, const Target& target, KernelCall& call, int32_t units,
+                            int32_t window);
+
 }  // namespace microaot

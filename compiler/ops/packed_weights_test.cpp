@@ -809,5 +809,73 @@ TEST(PackedWeights, RawFormRefusesSumsThatMayReach2To23) {
   EXPECT_FALSE(raw_form_stage(stage, under, 1, depth).empty());
 }
 
+// The packed 16x8 CONV_2D (microaot_conv_2d_s16_packed and _w16, plain and overlap) against the portable kernel
+// over random k x k geometries (windows of 1 to 192 elements, strides, dilations, padding, odd units): int16
+// inputs over their whole range, int8 weights, an int64 bias or none, per-channel multipliers whose shifts take
+// both output steps (the one-SMLAL range, microaot_fit_depthwise_s16_dsp_shift, and outside it), int16 clamps
+// whole or narrower.
+TEST(PackedKernels, S16WindowsMatchPortable) {
+  std::mt19937 rng(61);
+  int compared = 0, inside = 0, outside_smlal = 0;
+  for (int i = 0; i < 300; ++i) {
+    microaot_conv_2d_params_q p = random_window_geometry(rng);
+    const int32_t window = p.filter_height * p.filter_width * p.input_depth, units = p.output_depth;
+    std::vector<int32_t> multiplier, shift;
+    std::vector<int64_t> bias;
+    for (int u = 0; u < units; ++u) {
+      const double scale[] = {1.0, 1e-3, 90.0};  // the SMLAL range, a shift below it, one at or above 0
+      const QuantizedMultiplier m =
+          quantize_multiplier(draw(rng, 20, 60) / (1e4 * std::sqrt(window)) * scale[(u + i) % 3]);
+      multiplier.push_back(m.multiplier), shift.push_back(m.shift);
+      outside_smlal += m.shift < -17 || m.shift > -1;
+      bias.push_back(int64_t{draw(rng, -(1 << 20), 1 << 20)} * draw(rng, 1, 64));
+    }
+    p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+    p.input_offset = p.output_offset = 0;
+    p.activation_min = i % 3 == 0 ? -2000 : -32768, p.activation_max = i % 3 == 0 ? 3000 : 32767;
+    std::vector<int16_t> input(static_cast<size_t>(p.batches * p.input_height * p.input_width * p.input_depth));
+    for (int16_t& v : input) v = static_cast<int16_t>(draw(rng, -32768, 32767));
+    const auto filter = random_bytes(rng, units * window);
+    const int64_t* b = i % 4 == 3 ? nullptr : bias.data();
+    const size_t out_size = static_cast<size_t>(p.batches * p.output_height * p.output_width * units);
+    std::vector<int16_t> expected(out_size), got(out_size), got_overlap(out_size);
+    microaot_conv_2d_s16(&p, input.data(), filter.data(), b, expected.data());
+    const size_t bytes = MICROAOT_PACKED_S16_BYTES(static_cast<size_t>(window), static_cast<size_t>(units));
+    Scratch plain(bytes), with_row(bytes + 2 * static_cast<size_t>(p.output_width * units));
+    for (PackedWeights form : {PackedWeights::kInt8, PackedWeights::kInt16}) {
+      const std::vector<int32_t> words = pack_weight_words(filter, units, window, form);
+      const bool wide = form == PackedWeights::kInt16;
+      EXPECT_EQ((wide ? microaot_conv_2d_s16_packed_w16 : microaot_conv_2d_s16_packed)(
+                    &p, input.data(), words.data(), b, got.data(), plain.data()),
+                MICROAOT_STATUS_OK);
+      EXPECT_EQ((wide ? microaot_conv_2d_s16_packed_w16_overlap : microaot_conv_2d_s16_packed_overlap)(
+                    &p, input.data(), words.data(), b, got_overlap.data(), with_row.data()),
+                MICROAOT_STATUS_OK);
+      EXPECT_EQ(got, expected) << "case " << i << (wide ? ", int16 words" : ", int8 words");
+      EXPECT_EQ(got_overlap, expected) << "case " << i << (wide ? ", int16 words" : ", int8 words");
+    }
+    compared += static_cast<int>(out_size);
+    for (int16_t v : expected) inside += v != p.activation_min && v != p.activation_max;
+  }
+  EXPECT_GT(inside, compared / 3);
+  EXPECT_GT(outside_smlal, 100);
+}
+
+// A window past MICROAOT_PACKED_S16_MAX_WINDOW, whose int32 sums could overflow, is refused, nothing written.
+TEST(PackedKernels, S16RefusesWindowsPastItsBound) {
+  microaot_conv_2d_params_q p{};
+  p.batches = p.input_height = p.input_width = p.output_height = p.output_width = 1;
+  p.input_depth = p.filter_depth = MICROAOT_PACKED_S16_MAX_WINDOW + 1, p.output_depth = 2;
+  p.filter_height = p.filter_width = p.stride_height = p.stride_width = p.dilation_height = p.dilation_width = 1;
+  const std::vector<int16_t> input(static_cast<size_t>(p.input_depth), 1);
+  const std::vector<int32_t> words(4096, 0);
+  std::vector<int16_t> out(2, 77);
+  Scratch scratch(MICROAOT_PACKED_S16_BYTES(static_cast<size_t>(p.input_depth), 2u));
+  EXPECT_EQ(microaot_conv_2d_s16_packed_w16(&p, input.data(), words.data(), nullptr, out.data(), scratch.data()),
+            MICROAOT_STATUS_VALUE_OUT_OF_RANGE);
+  EXPECT_EQ(out, std::vector<int16_t>(2, 77));
+}
+
+
 }  // namespace
 }  // namespace microaot

@@ -228,6 +228,29 @@ microaot_status microaot_fully_connected_s8_packed_w16(const microaot_fully_conn
                                                        const int8_t* input, const int32_t* weights,
                                                        const int32_t* requant, int8_t* output, void* scratch);
 
+/* The 16x8 CONV_2D (int16 input and output, int8 weights, optional int64 bias; params as the model's, per-channel
+ * multipliers and shifts read) over packed weights: any window, stride, dilation and padding of at most
+ * MICROAOT_PACKED_S16_MAX_WINDOW elements (its int32 sums then cannot overflow: a product is below 2^22 in
+ * magnitude; a longer window returns MICROAOT_STATUS_VALUE_OUT_OF_RANGE), filter_depth = input_depth; filter:
+ * the packed words of each output channel's window (the int8 form, or _w16 the int16 one); scratch:
+ * MICROAOT_PACKED_S16_BYTES(window, output_depth), the overlap flavor's output row after it. Bit-exact with
+ * microaot_conv_2d_s16. */
+#define MICROAOT_PACKED_S16_MAX_WINDOW 508
+#define MICROAOT_PACKED_S16_BYTES(window, units) \
+  (MICROAOT_PACKED_CHUNK_ROWS3_BYTES(window) + 4 * (((window) + 1) / 2) + 24 * (((units) + 1) / 2))
+microaot_status microaot_conv_2d_s16_packed(const microaot_conv_2d_params_q* params, const int16_t* input,
+                                            const int32_t* filter, const int64_t* bias, int16_t* output,
+                                            void* scratch);
+microaot_status microaot_conv_2d_s16_packed_overlap(const microaot_conv_2d_params_q* params, const int16_t* input,
+                                                    const int32_t* filter, const int64_t* bias, int16_t* output,
+                                                    void* scratch);
+microaot_status microaot_conv_2d_s16_packed_w16(const microaot_conv_2d_params_q* params, const int16_t* input,
+                                                const int32_t* filter, const int64_t* bias, int16_t* output,
+                                                void* scratch);
+microaot_status microaot_conv_2d_s16_packed_w16_overlap(const microaot_conv_2d_params_q* params,
+                                                        const int16_t* input, const int32_t* filter,
+                                                        const int64_t* bias, int16_t* output, void* scratch);
+
 /* The same over raw-form int8 weight words (microaot/internal/packed_dot.h; --optimize balanced, where the
  * compiler proves the layer's sums below 2^23). */
 microaot_status microaot_conv_2d_s8_packed_raw(const microaot_conv_2d_params_q* params, const int8_t* input,
