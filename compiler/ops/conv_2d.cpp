@@ -8,6 +8,7 @@
 
 #include "kernels/params_struct.h"
 #include "microaot/fit/mve_matmul.h"
+#include "microaot/kernels/packed.h"
 #include "ops/conv_common.h"
 #include "ops/hybrid_weights.h"
 #include "ops/mve_weights.h"
@@ -126,9 +127,11 @@ void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& 
   if (call.stem == "conv_2d_s16") {
     if (target.kernels_use_mve()) return;
     call.specialisation = packed_conv_refusal(target, g, filter_dim(graph, op, 3));
-    if (call.specialisation.empty()) {
-      use_packed_s16_weights(graph, target, call, channels, g.filter_h * g.filter_w * g.input_c);
-    }
+    const int32_t window = g.filter_h * g.filter_w * g.input_c;
+    const PackedS16 layer = {"conv_2d_s16_packed", channels, window,
+                             MICROAOT_PACKED_S16_BYTES(int64_t{window}, channels), "a window",
+                             "each output pixel's window in SMLAD's lane order, 3 pixels x 2 channels per step"};
+    if (call.specialisation.empty()) use_packed_s16_weights(graph, target, call, layer);
     return;
   }
   if (target.kernels_use_mve()) {

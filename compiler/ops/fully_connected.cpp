@@ -11,6 +11,7 @@
 
 #include "kernels/params_struct.h"
 #include "microaot/fit/mve_matmul.h"
+#include "microaot/kernels/packed.h"
 #include "ops/hybrid_weights.h"
 #include "ops/mve_weights.h"
 #include "ops/op_checks.h"
@@ -222,6 +223,18 @@ KernelCall lower(const Graph& graph, const Op& op) {
 void choose(const Graph& graph, const Op& op, const Target& target, KernelCall& call) {
   const FcShape s = fc_shape(graph, op);
   const Tensor& weights = graph.tensor(op.inputs[1]);
+  if (call.stem == "fully_connected_s16") {  // the 16x8 family: packed rows on a DSP target, else its DSP kernel
+    if (target.kernels_use_mve()) return;
+    call.specialisation = packed_refusal(target, s.units, call.params.find("filter_offset")->integer, kPackedMinUnits);
+    if (call.specialisation.empty() && call.params.find("input_offset")->integer != 0) {
+      call.specialisation = "not packed: the input has a zero point";
+    }
+    const PackedS16 layer = {"fully_connected_s16_packed", s.units, s.depth,
+                             MICROAOT_PACKED_CHUNK_ROWS_BYTES(int64_t{s.depth}), "a row",
+                             "rows in SMLAD's lane order, 2 rows x 2 units or 1 row x 4 units per step"};
+    if (call.specialisation.empty()) use_packed_s16_weights(graph, target, call, layer);
+    return;
+  }
   if (target.kernels_use_mve()) {
     const microaot_fully_connected_params_q params = MICROAOT_PARAMS_STRUCT(fully_connected_params_q, call.params);
     use_mve_folded_bias(graph, call, "fully_connected_s8_mve", s.units, s.depth,

@@ -314,6 +314,26 @@ TEST(FullyConnectedHandler, LowersInt16ToThe16x8Kernels) {
   EXPECT_EQ(checked_lower(per_tensor).info().function(), "microaot_fully_connected_s16");
 }
 
+// On a DSP target a 16x8 FULLY_CONNECTED of rows of one int32 sum and at least kPackedMinUnits units takes the
+// packed 16x8 kernel (int16 weight words at speed, int8 at balanced), the bias and requantization kept.
+TEST(FullyConnectedHandler, Int16RowsOfOneSumTakeThePackedKernelOnTheDsp) {
+  Fc fc = int16_fc();
+  const KernelCall call = lower_in_place_for_test(fc.graph, parse_target("cortex-m4"));
+  EXPECT_EQ(call.info().function(), "microaot_fully_connected_s16_packed_w16");
+  EXPECT_EQ(fc.graph.tensor(call.args[1]).num_elements(), 2 * 3 * 4);  // 2 unit pairs x 3 groups x 4 words
+  EXPECT_EQ(call.args[2], fc.bias);
+  EXPECT_EQ(call.scratch_bytes, MICROAOT_PACKED_CHUNK_ROWS_BYTES(12));
+  EXPECT_EQ(call.specialisation.rfind("packed 16x8: rows in SMLAD's lane order", 0), 0u) << call.specialisation;
+  Fc balanced_fc = int16_fc();
+  Target balanced = parse_target("cortex-m4");
+  balanced.optimize_balanced = true;
+  EXPECT_EQ(lower_in_place_for_test(balanced_fc.graph, balanced).info().function(),
+            "microaot_fully_connected_s16_packed");
+  Fc m3 = int16_fc();
+  EXPECT_EQ(lower_in_place_for_test(m3.graph, parse_target("cortex-m3")).info().function(),
+            "microaot_fully_connected_s16");
+}
+
 TEST(FullyConnectedHandler, Int16WithoutBiasFollowsQuantizedBiasType) {
   Fc fc = int16_fc();
   fc.op().inputs.pop_back();

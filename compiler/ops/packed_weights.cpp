@@ -361,22 +361,22 @@ bool use_packed_window_weights(const Graph& graph, const Target& target, KernelC
   return true;
 }
 
-bool use_packed_s16_weights(const Graph& graph, const Target& target, KernelCall& call, int32_t units,
-                            int32_t window) {
-  if (window > MICROAOT_PACKED_S16_MAX_WINDOW) {
-    call.specialisation = "not packed: a window of " + std::to_string(window) + " elements, past the " +
-                          std::to_string(MICROAOT_PACKED_S16_MAX_WINDOW) + " whose int32 sums cannot overflow";
+bool use_packed_s16_weights(const Graph& graph, const Target& target, KernelCall& call, const PackedS16& layer) {
+  if (layer.depth > MICROAOT_PACKED_S16_MAX_WINDOW) {
+    call.specialisation = "not packed: " + std::string(layer.what) + " of " + std::to_string(layer.depth) +
+                          " elements, past the " + std::to_string(MICROAOT_PACKED_S16_MAX_WINDOW) +
+                          " whose int32 sums cannot overflow";
     return false;
   }
   const PackedWeights form = packed_weights_form(target);
   const Tensor& weights = graph.tensor(call.args[1]);
-  const std::vector<int32_t> words = pack_weight_words(constant_values<int8_t>(weights), units, window, form);
+  const std::vector<int32_t> words =
+      pack_weight_words(constant_values<int8_t>(weights), layer.units, layer.depth, form);
   call.derived.push_back(int32_constant(weights.name + "_packed", words));
   call.args[1] = derived_arg(0);
-  call.stem = std::string("conv_2d_s16_packed") + (form == PackedWeights::kInt16 ? "_w16" : "");
-  call.scratch_bytes = MICROAOT_PACKED_S16_BYTES(int64_t{window}, int64_t{units});
-  call.specialisation = "packed 16x8 windows: each output pixel's " + std::to_string(window) +
-                        " taps gathered in SMLAD's lane order, 3 pixels x 2 channels per step, " + weights_text(call) +
+  call.stem = layer.stem + (form == PackedWeights::kInt16 ? "_w16" : "");
+  call.scratch_bytes = layer.scratch_bytes;
+  call.specialisation = "packed 16x8: " + std::string(layer.blocking) + ", " + weights_text(call) +
                         ", int32 sums, the bias and requantization per output as the reference";
   return true;
 }

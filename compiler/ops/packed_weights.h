@@ -115,12 +115,20 @@ microaot_conv_2d_params_q conv_geometry_params(const KernelCall& call);
 bool use_packed_window_weights(const Graph& graph, const Target& target, KernelCall& call,
                                const std::string& packed_stem, int32_t units, int32_t window, bool raw_allowed = true);
 
-// A 16x8 CONV_2D (int16 activations, int8 symmetric weights) through the packed 16x8 kernel
-// (microaot_conv_2d_s16_packed, `_w16` at --optimize speed): the weights re-laid as the int8 packed kernels'
-// (`window` = kh * kw * input depth elements per channel), the bias and the per-channel requantization kept.
-// False (call.specialisation saying why) for a window past MICROAOT_PACKED_S16_MAX_WINDOW, whose int32 sums
-// could overflow.
-bool use_packed_s16_weights(const Graph& graph, const Target& target, KernelCall& call, int32_t units,
-                            int32_t window);
+// A 16x8 layer (int16 activations, int8 symmetric weights) for the packed 16x8 kernels: its packed stem (the int8
+// words' form; `_w16` added at --optimize speed), units, rows of `depth` elements (a window: kh * kw * input depth),
+// scratch, and for network_info.txt what the rows are and how the kernel blocks them.
+struct PackedS16 {
+  std::string stem;
+  int32_t units, depth;
+  int64_t scratch_bytes;
+  const char* what;      // "a window", "a row"
+  const char* blocking;  // "3 pixels x 2 channels per step", ...
+};
+
+// Takes `layer`'s packed 16x8 kernel: the weights re-laid as the int8 packed kernels', the bias and the per-channel
+// requantization kept. False (call.specialisation saying why) for rows past MICROAOT_PACKED_S16_MAX_WINDOW, whose
+// int32 sums could overflow.
+bool use_packed_s16_weights(const Graph& graph, const Target& target, KernelCall& call, const PackedS16& layer);
 
 }  // namespace microaot

@@ -861,6 +861,49 @@ TEST(PackedKernels, S16WindowsMatchPortable) {
   EXPECT_GT(outside_smlal, 100);
 }
 
+// The packed 16x8 FULLY_CONNECTED (microaot_fully_connected_s16_packed and _w16) against the portable kernel: 1 to 5
+// batches (row pairs and a lone row), rows of 1 to 508 elements (every remainder of four), 1 to 13 units (quads and
+// one to three left for a lone row, an odd last pair for two), an int64 bias or none, per-channel multipliers, int16
+// clamps whole or narrower.
+TEST(PackedKernels, S16RowsMatchPortable) {
+  std::mt19937 rng(67);
+  int compared = 0, inside = 0;
+  for (int i = 0; i < 200; ++i) {
+    microaot_fully_connected_params_q p{};
+    p.batches = draw(rng, 1, 5), p.input_depth = i % 10 == 0 ? MICROAOT_PACKED_S16_MAX_WINDOW : draw(rng, 1, 90);
+    p.output_depth = draw(rng, 1, 13);
+    std::vector<int32_t> multiplier, shift;
+    std::vector<int64_t> bias;
+    for (int u = 0; u < p.output_depth; ++u) {
+      const QuantizedMultiplier m = quantize_multiplier(draw(rng, 20, 60) / (1e4 * std::sqrt(p.input_depth)));
+      multiplier.push_back(m.multiplier), shift.push_back(m.shift);
+      bias.push_back(int64_t{draw(rng, -(1 << 20), 1 << 20)} * draw(rng, 1, 64));
+    }
+    p.output_multiplier = multiplier.data(), p.output_shift = shift.data();
+    p.activation_min = i % 3 == 0 ? -2000 : -32768, p.activation_max = i % 3 == 0 ? 3000 : 32767;
+    std::vector<int16_t> input(static_cast<size_t>(p.batches * p.input_depth));
+    for (int16_t& v : input) v = static_cast<int16_t>(draw(rng, -32768, 32767));
+    const auto weights = random_bytes(rng, p.output_depth * p.input_depth);
+    const int64_t* b = i % 4 == 3 ? nullptr : bias.data();
+    const size_t out_size = static_cast<size_t>(p.batches * p.output_depth);
+    std::vector<int16_t> expected(out_size), got(out_size);
+    microaot_fully_connected_s16(&p, input.data(), weights.data(), b, expected.data());
+    Scratch rows(MICROAOT_PACKED_CHUNK_ROWS_BYTES(static_cast<size_t>(p.input_depth)));
+    for (PackedWeights form : {PackedWeights::kInt8, PackedWeights::kInt16}) {
+      const std::vector<int32_t> words = pack_weight_words(weights, p.output_depth, p.input_depth, form);
+      const bool wide = form == PackedWeights::kInt16;
+      std::fill(got.begin(), got.end(), int16_t{-99});
+      EXPECT_EQ((wide ? microaot_fully_connected_s16_packed_w16 : microaot_fully_connected_s16_packed)(
+                    &p, input.data(), words.data(), b, got.data(), rows.data()),
+                MICROAOT_STATUS_OK);
+      EXPECT_EQ(got, expected) << "case " << i << (wide ? ", int16 words" : ", int8 words");
+    }
+    compared += static_cast<int>(out_size);
+    for (int16_t v : expected) inside += v != p.activation_min && v != p.activation_max;
+  }
+  EXPECT_GT(inside, compared / 3);
+}
+
 // A window past MICROAOT_PACKED_S16_MAX_WINDOW, whose int32 sums could overflow, is refused, nothing written.
 TEST(PackedKernels, S16RefusesWindowsPastItsBound) {
   microaot_conv_2d_params_q p{};

@@ -121,20 +121,25 @@ TEST(DspS16M4, LongWindowsAndRowsRunInPiecesBitExact) {
   remove_dir(dir);
 }
 
-// Windows of one int32 sum (at most MICROAOT_PACKED_S16_MAX_WINDOW elements) take the packed 16x8 kernel:
-// microaot_packed_pairs3's assembly in its sums mode, three pixels at a time (a last pair, a lone pixel), windows
-// read straight (filter rows of whole groups inside the image) and gathered (padded edges, rows of 9), odd units,
-// clamps; bit-exact at `speed` (int16 weight words) and `balanced` (int8 words), each layer at `speed` within its
-// measured instructions per MAC and about 5% (the unpacked DSP kernel's: 2.00, 4.38, 5.90, 7.56, 3.15).
+// Windows and rows of one int32 sum (at most MICROAOT_PACKED_S16_MAX_WINDOW elements) take the packed 16x8
+// kernels: the convolution through microaot_packed_pairs3's assembly in its sums mode, three pixels at a time (a
+// last pair, a lone pixel), windows read straight (filter rows of whole groups inside the image) and gathered
+// (padded edges, rows of 9); FULLY_CONNECTED rows through the packed dot products' assembly (a row against four
+// units, two rows against a pair); odd units, clamps; bit-exact at `speed` (int16 weight words) and `balanced`
+// (int8 words), each layer at `speed` within its measured instructions per MAC and about 5% (the unpacked DSP
+// kernels': 2.00, 4.38, 5.90, 7.56, 3.15; 2.49, 2.80, 2.04).
 const std::vector<Layer> kPackedLayers = {
     {false, 16, 16, 16, 32, 3, 1, true, AF::RELU6, 1.34},  // window 144, read straight inside: 1.27
     {false, 49, 10, 1, 8, 10, 2, true, AF::RELU, 3.9},     // 100 over one channel, stride 2, padded: 3.72
     {false, 9, 9, 4, 6, 3, 2, false, AF::RELU6, 5.0},      // 36, stride 2, a lone pixel a row: 4.76
     {false, 7, 7, 3, 9, 3, 1, true, AF::NONE, 6.4},        // 27, rows of 9 gathered, odd units: 6.07
     {false, 5, 8, 56, 13, 1, 1, false, AF::RELU, 2.2},     // 1x1 over 56 channels, odd units: 2.1
+    {true, 1, 0, 256, 64, 0, 0, false, AF::NONE, 1.12},    // FULLY_CONNECTED, one row of 256, quads: 1.07
+    {true, 3, 0, 101, 14, 0, 0, false, AF::RELU, 1.84},    // a pair of rows and a lone one, two units left: 1.75
+    {true, 2, 0, 508, 9, 0, 0, false, AF::NONE, 1.27},     // rows of 508 (the longest of one sum), odd units: 1.2
 };
 
-void expect_packed_s16(const std::string& optimize, const std::string& kernel) {
+void expect_packed_s16(const std::string& optimize, const std::string& suffix) {
   const std::string dir = make_temp_dir();
   const json r = bench_random(s16_model(kPackedLayers, 17), dir, 33, {"--optimize", optimize});
   ASSERT_TRUE(r.contains("per_op"));
@@ -142,7 +147,8 @@ void expect_packed_s16(const std::string& optimize, const std::string& kernel) {
   ASSERT_EQ(r["per_op"].size(), kPackedLayers.size());
   for (const json& row : r["per_op"]) {
     const size_t op = row["op_index"].get<size_t>();
-    EXPECT_EQ(row["kernel"], kernel) << optimize << " op " << op;
+    const std::string stem = kPackedLayers.at(op).fc ? "microaot_fully_connected_s16" : "microaot_conv_2d_s16";
+    EXPECT_EQ(row["kernel"], stem + "_packed" + suffix) << optimize << " op " << op;
     if (optimize == "speed") {
       EXPECT_LE(row["instructions_per_mac"].get<double>(), kPackedLayers.at(op).per_mac) << "op " << op;
     }
@@ -154,8 +160,8 @@ void expect_packed_s16(const std::string& optimize, const std::string& kernel) {
 
 TEST(DspS16M4, WindowsOfOneSumRunPackedBitExact) {
   MICROAOT_REQUIRE_QEMU();
-  expect_packed_s16("speed", "microaot_conv_2d_s16_packed_w16");
-  expect_packed_s16("balanced", "microaot_conv_2d_s16_packed");
+  expect_packed_s16("speed", "_w16");
+  expect_packed_s16("balanced", "");
 }
 
 }  // namespace
