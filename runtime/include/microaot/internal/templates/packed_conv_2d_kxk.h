@@ -128,14 +128,17 @@ static microaot_status convolve(const conv_params* p, const int8_t* input, const
   const size_t windows_bytes =
       pixels ? (size_t)MICROAOT_PACKED_CHUNK_ROWS3_BYTES(p->input_depth)
              : (size_t)MICROAOT_PACKED_WINDOWS_BYTES(window, p->filter_width * p->input_depth, p->output_depth);
-  /* Then the padded rows (microaot_packed_kxk_bytes). */
-  const int32_t padded_bytes = microaot_packed_padded_rows_bytes(p);
+  /* Then the padded rows (microaot_packed_kxk_bytes; a pixel window has none: no per-call cost). */
+  const int32_t padded_bytes = pixels ? 0 : microaot_packed_padded_rows_bytes(p);
   int8_t* const row_scratch = overlap ? (int8_t*)scratch + windows_bytes + padded_bytes : NULL;
   padded_rows padded;
   int32_t row;
-  padded.rows = (int8_t*)scratch + windows_bytes, padded.bytes = (size_t)microaot_packed_padded_row_bytes(p);
+  padded.rows = (int8_t*)scratch + windows_bytes, padded.bytes = 0;
   if (requant == NULL) return MICROAOT_STATUS_NULL_POINTER;
-  if (padded_bytes > 0) pad_rows_start(p, &padded);
+  if (padded_bytes > 0) {
+    padded.bytes = (size_t)microaot_packed_padded_row_bytes(p);
+    pad_rows_start(p, &padded);
+  }
   /* The gathered windows' bytes past their ends, up to a whole group, are never gathered into: zeros once (a pixel
    * window has no gathered window). */
   for (row = 0; !pixels && window % 4 != 0 && row < (widens_direct(p) ? 1 : 3); ++row) {
