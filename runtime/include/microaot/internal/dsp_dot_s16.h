@@ -67,6 +67,25 @@ static inline void microaot_dsp_lanes_s16(const int16_t* src, int32_t n, uint32_
   for (; k < n; ++k) memcpy(dst + 2 * (size_t)k, src + k, 2);
 }
 
+/* The same lane order into words dst[0], dst[1] (elements 0..3), dst[stride], dst[stride + 1] (4..7), ...: rows
+ * interleaved for the packed kernels' loops (microaot/kernels/packed.h); the last group's missing elements 0. */
+static inline void microaot_dsp_lanes_s16_strided(const int16_t* src, int32_t n, uint32_t* dst, int32_t stride) {
+  int32_t k;
+  for (k = 0; k + 4 <= n; k += 4, dst += stride) {
+    uint32_t low, high;
+    memcpy(&low, src + k, 4);
+    memcpy(&high, src + k + 2, 4);
+    dst[0] = microaot_dsp_pkhbt(low, high); /* x0, x2 */
+    dst[1] = microaot_dsp_pkhtb(low, high); /* x1, x3 */
+  }
+  if (k < n) {
+    int16_t x[4] = {0, 0, 0, 0};
+    memcpy(x, src + k, (size_t)(n - k) * sizeof(int16_t));
+    dst[0] = (uint32_t)(uint16_t)x[0] | (uint32_t)(uint16_t)x[2] << 16;
+    dst[1] = (uint32_t)(uint16_t)x[1] | (uint32_t)(uint16_t)x[3] << 16;
+  }
+}
+
 /* Element k (in lane order) of a lane-ordered row held in words. */
 static inline int32_t microaot_dsp_lane_s16(const uint32_t* row, int32_t k) {
   int16_t x;

@@ -28,29 +28,10 @@ typedef struct {
   int32_t* sums;
 } s16_scratch;
 
-/* Window `window` (n elements) into row r of the three interleaved rows: each group x0..x3 as the words (x0, x2)
- * and (x1, x3) (as microaot_dsp_lanes_s16), the last group's missing elements 0. */
-static void lanes_into_row(const int16_t* window, int32_t n, int32_t r, uint32_t* rows) {
-  uint32_t* words = rows + 2 * r;
-  int32_t k;
-  for (k = 0; k + 4 <= n; k += 4, words += 6) {
-    uint32_t low, high;
-    memcpy(&low, window + k, 4);
-    memcpy(&high, window + k + 2, 4);
-    words[0] = microaot_dsp_pkhbt(low, high);
-    words[1] = microaot_dsp_pkhtb(low, high);
-  }
-  if (k < n) {
-    int16_t x[4] = {0, 0, 0, 0};
-    memcpy(x, window + k, (size_t)(n - k) * sizeof(int16_t));
-    words[0] = (uint32_t)(uint16_t)x[0] | (uint32_t)(uint16_t)x[2] << 16;
-    words[1] = (uint32_t)(uint16_t)x[1] | (uint32_t)(uint16_t)x[3] << 16;
-  }
-}
-
-/* Output pixel (oy, ox)'s window into row r of the three interleaved rows: straight from the image, filter row by
- * filter row, where it lies inside and its filter rows are whole groups (no gather: a memcpy per filter row of a
- * few channels costs more than its products), else gathered first. */
+/* Output pixel (oy, ox)'s window into row r of the three interleaved rows (per group row 0's two lane words, row
+ * 1's, row 2's): straight from the image, filter row by filter row, where it lies inside and its filter rows are
+ * whole groups (no gather: a memcpy per filter row of a few channels costs more than its products), else gathered
+ * first. */
 static void window_into_row(const conv_params* p, const int16_t* image, int32_t oy, int32_t ox, int32_t r,
                             const s16_scratch* s) {
   const int32_t run = p->filter_width * p->input_depth;
@@ -60,12 +41,13 @@ static void window_into_row(const conv_params* p, const int16_t* image, int32_t 
   if (run % 4 != 0 || p->dilation_width != 1 || in_y < 0 || last_y >= p->input_height || in_x < 0 ||
       in_x + p->filter_width > p->input_width) {
     microaot_conv_window_elems(p, image, oy, ox, s->window, sizeof(int16_t), 0);
-    lanes_into_row(s->window, microaot_conv_window_size(p), r, s->rows);
+    microaot_dsp_lanes_s16_strided(s->window, microaot_conv_window_size(p), s->rows + 2 * r, 6);
     return;
   }
   for (fy = 0; fy < p->filter_height; ++fy) {
     const size_t pixel = (size_t)(in_y + fy * p->dilation_height) * (size_t)p->input_width + (size_t)in_x;
-    lanes_into_row(image + pixel * (size_t)p->input_depth, run, r, s->rows + 6 * (fy * run / 4));
+    uint32_t* const group = s->rows + 6 * (fy * run / 4); /* the filter row's first group */
+    microaot_dsp_lanes_s16_strided(image + pixel * (size_t)p->input_depth, run, group + 2 * r, 6);
   }
 }
 

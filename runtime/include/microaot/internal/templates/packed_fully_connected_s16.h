@@ -14,25 +14,6 @@
 
 typedef microaot_fully_connected_params_q fc_params;
 
-/* Row `src` (n elements) in lane order into words dst[0], dst[1] (group 0), dst[stride], dst[stride + 1], ...:
- * each group x0..x3 as (x0, x2) and (x1, x3), the last group's missing elements 0. */
-static void row_lanes(const int16_t* src, int32_t n, uint32_t* dst, int32_t stride) {
-  int32_t k;
-  for (k = 0; k + 4 <= n; k += 4, dst += stride) {
-    uint32_t low, high;
-    memcpy(&low, src + k, 4);
-    memcpy(&high, src + k + 2, 4);
-    dst[0] = microaot_dsp_pkhbt(low, high);
-    dst[1] = microaot_dsp_pkhtb(low, high);
-  }
-  if (k < n) {
-    int16_t x[4] = {0, 0, 0, 0};
-    memcpy(x, src + k, (size_t)(n - k) * sizeof(int16_t));
-    dst[0] = (uint32_t)(uint16_t)x[0] | (uint32_t)(uint16_t)x[2] << 16;
-    dst[1] = (uint32_t)(uint16_t)x[1] | (uint32_t)(uint16_t)x[3] << 16;
-  }
-}
-
 /* Unit u's output from its sum. */
 static int16_t unit_output(const fc_params* p, const int64_t* bias, int32_t u, int32_t sum) {
   const microaot_dsp_s16_channel step = microaot_dsp_s16_channel_of(
@@ -88,11 +69,11 @@ microaot_status MICROAOT_FN(const microaot_fully_connected_params_q* params, con
     const int16_t* const in = input + (size_t)b * (size_t)n;
     int16_t* const out = output + (size_t)b * units;
     if (b + 1 < params->batches) {
-      row_lanes(in, n, rows, 4);
-      row_lanes(in + n, n, rows + 2, 4);
+      microaot_dsp_lanes_s16_strided(in, n, rows, 4);
+      microaot_dsp_lanes_s16_strided(in + n, n, rows + 2, 4);
       two_rows(params, rows, groups, weights, bias, out, out + units);
     } else {
-      row_lanes(in, n, rows, 2);
+      microaot_dsp_lanes_s16_strided(in, n, rows, 2);
       one_row(params, rows, groups, weights, bias, out);
     }
   }
