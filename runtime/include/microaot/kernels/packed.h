@@ -252,10 +252,10 @@ microaot_status microaot_conv_2d_s16_packed_w16_overlap(const microaot_conv_2d_p
                                                         const int64_t* bias, int16_t* output, void* scratch);
 
 /* The 16x8 FULLY_CONNECTED (int16 input and output, symmetric int8 weights, optional int64 bias; params as the
- * model's, filter_offset 0) over packed weights: rows of at most MICROAOT_PACKED_S16_MAX_WINDOW elements (longer:
- * MICROAOT_STATUS_VALUE_OUT_OF_RANGE); weights: the packed words (the int8 form, or _w16 the int16 one); scratch:
- * MICROAOT_PACKED_CHUNK_ROWS_BYTES(input_depth), two rows in lane order. Bit-exact with
- * microaot_fully_connected_s16. */
+ * model's, input_offset and filter_offset 0: the compiler takes it for those alone) over packed weights: rows of
+ * at most MICROAOT_PACKED_S16_MAX_WINDOW elements (longer: MICROAOT_STATUS_VALUE_OUT_OF_RANGE); weights: the packed
+ * words (the int8 form, or _w16 the int16 one); scratch: MICROAOT_PACKED_CHUNK_ROWS_BYTES(input_depth), two rows
+ * in lane order. Bit-exact with microaot_fully_connected_s16. */
 microaot_status microaot_fully_connected_s16_packed(const microaot_fully_connected_params_q* params,
                                                     const int16_t* input, const int32_t* weights,
                                                     const int64_t* bias, int16_t* output, void* scratch);
